@@ -1,0 +1,74 @@
+// `pnpm adnet <command>`: operator tasks against the same Redis the product uses.
+import { parseArgs } from 'node:util';
+import { emailSchema, passwordSchema, roleSchema } from '@adnet/schemas/api';
+import { loadConfig } from '@adnet/schemas/config';
+import { z } from 'zod';
+import { ensurePrivateRedis } from '../launch/private-redis.ts';
+import { createLogger } from '../log.ts';
+import { createAccount } from '../repos/accounts.ts';
+import { createServices } from '../services.ts';
+import { connectRedis } from '../storage/redis.ts';
+
+const USAGE = `Usage:
+  pnpm adnet user:create --role <advertiser|publisher|admin> --email <email> --password <password>
+  pnpm adnet balance:credit --email <email> --cents <n> [--reason <text>]
+
+Uses REDIS_URL when set, otherwise the private Redis under DATA_DIR (default ./data).`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    role: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    cents: { type: 'string' },
+    reason: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) fail(`--${flag} ${r.error.issues[0]?.message ?? 'is invalid'}`);
+  return r.data;
+}
+
+const command = positionals[0];
+if (values.help || !command) {
+  process.stdout.write(USAGE + '\n');
+  process.exit(command ? 0 : 2);
+}
+if (command !== 'user:create' && command !== 'balance:credit') fail(`Unknown command ${command}\n\n${USAGE}`);
+
+const config = loadConfig(process.env);
+const target = config.redisUrl ? { url: config.redisUrl, owned: false, stop: () => Promise.resolve() } : await ensurePrivateRedis(config.dataDir);
+const redis = connectRedis(target.url, 'cli');
+const svc = createServices(config, redis, createLogger('warn', 'adnet-cli'));
+
+try {
+  if (command === 'user:create') {
+    const user = await createAccount(svc, {
+      role: parse(roleSchema, values.role, 'role'),
+      email: parse(emailSchema, values.email, 'email'),
+      password: parse(passwordSchema, values.password, 'password'),
+    });
+    process.stdout.write(`created ${user.role} #${user.id} ${user.email}\n`);
+  } else {
+    const email = parse(emailSchema, values.email, 'email');
+    const cents = parse(z.coerce.number().int().min(1).max(10_000_000_000), values.cents, 'cents');
+    const user = await svc.users.getByEmail(email);
+    if (!user || user.role !== 'advertiser') fail(`No advertiser with email ${email}`);
+    const result = await svc.ledger.credit(user.id, cents, values.reason ?? 'credit by operator (CLI)');
+    process.stdout.write(`credited ${cents} cents to advertiser #${user.id}; balance ${result.balanceCents} cents\n`);
+  }
+} catch (e) {
+  fail(`Error: ${(e as Error).message}`);
+} finally {
+  await redis.quit().catch(() => undefined);
+  if (target.owned) await target.stop();
+}

@@ -1,0 +1,95 @@
+import { errorBodySchema, validationErrorBodySchema } from '@adnet/schemas/api';
+import { z } from 'zod';
+import { appRouter } from '../trpc/router.ts';
+import { REST_ROUTES } from './rest-routes.ts';
+
+interface ProcedureDef {
+  _def: { inputs?: unknown[]; output?: unknown };
+}
+
+function jsonSchema(schema: unknown, io: 'input' | 'output'): Record<string, unknown> | undefined {
+  if (!(schema instanceof z.ZodType)) return undefined;
+  try {
+    return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+const errorResponse = (description: string, schema: z.ZodType = errorBodySchema) => ({
+  description,
+  content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+});
+
+/**
+ * OpenAPI 3 for the REST paths, generated from the same route table and zod
+ * schemas that serve them, so it cannot drift from the code.
+ */
+export function buildOpenApi(baseUrl: string): Record<string, unknown> {
+  const procedures = (appRouter._def as unknown as { procedures: Record<string, ProcedureDef> }).procedures;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of REST_ROUTES) {
+    const def = procedures[route.procedure]?._def;
+    const params = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+    const input = jsonSchema(def?.inputs?.[0], 'input');
+    const op: Record<string, unknown> = {
+      operationId: route.procedure,
+      summary: route.summary,
+      security: route.auth === false ? [] : [{ bearer: [] }],
+      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
+      responses: {
+        [String(route.status ?? 200)]: {
+          description: 'Success',
+          content: { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } },
+        },
+        400: errorResponse('Validation failed: every invalid field by name', validationErrorBodySchema),
+        ...(route.auth === false ? {} : { 401: errorResponse('Missing, invalid or expired token'), 403: errorResponse('Wrong role or another account holder\'s resource') }),
+        ...(params.length ? { 404: errorResponse('No such resource') } : {}),
+        409: errorResponse('Conflict (illegal state move, email taken)'),
+        429: errorResponse('Rate limited; see the Retry-After header'),
+      },
+    };
+    if (route.input === 'json' && input) {
+      const props = { ...((input.properties as Record<string, unknown> | undefined) ?? {}) };
+      for (const p of params) delete props[p];
+      const required = ((input.required as string[] | undefined) ?? []).filter((r) => !params.includes(r));
+      op.requestBody = { required: true, content: { 'application/json': { schema: { ...input, properties: props, required } } } };
+    }
+    if (route.input === 'query' && input?.properties) {
+      for (const [name, schema] of Object.entries(input.properties as Record<string, unknown>)) {
+        (op.parameters as unknown[]).push({ name, in: 'query', required: false, schema });
+      }
+    }
+    if (route.input === 'multipart') {
+      op.requestBody = {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['landing_url'],
+              properties: {
+                title: { type: 'string', maxLength: 60 },
+                body: { type: 'string', maxLength: 150 },
+                landing_url: { type: 'string', format: 'uri', description: 'May contain {click_id}' },
+                image: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP; not for video formats' },
+                video_url: { type: 'string', format: 'uri', description: 'video and floating_video only' },
+                cta_text: { type: 'string', maxLength: 20 },
+                orientation: { type: 'string', enum: ['vertical', 'horizontal', 'square'] },
+              },
+            },
+          },
+        },
+      };
+    }
+    const openApiPath = route.path;
+    paths[openApiPath] = { ...(paths[openApiPath] ?? {}), [route.method.toLowerCase()]: op };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Ad network admin API', version: '1.0.0', description: 'See /docs/api for rules, states and limits.' },
+    servers: [{ url: baseUrl }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Token from POST /api/auth/token, shaped <id>|<opaque>' } } },
+    paths,
+  };
+}

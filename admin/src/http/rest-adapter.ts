@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors.ts';
+import type { Context } from '../trpc/init.ts';
+import { createCaller } from '../trpc/router.ts';
+import { parseJsonObject, parseMultipart, readBody } from './body.ts';
+import { REST_ROUTES, compileRoutes, matchPath } from './rest-routes.ts';
+
+const ROUTES = compileRoutes(REST_ROUTES);
+const JSON_LIMIT = 256 * 1024;
+/** Image limit plus room for the text parts and multipart framing. */
+const multipartLimit = (imageMaxBytes: number) => imageMaxBytes + 256 * 1024;
+
+export interface RestResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+type Callable = (input: unknown) => Promise<unknown>;
+
+/** Walks the caller proxy to a procedure by its dotted path. */
+function procedureAt(caller: unknown, path: string): Callable {
+  let node = caller as Record<string, unknown>;
+  for (const key of path.split('.')) node = node[key] as Record<string, unknown>;
+  return node as unknown as Callable;
+}
+
+async function buildInput(req: IncomingMessage, url: URL, kind: string, params: Record<string, string>, imageMaxBytes: number): Promise<unknown> {
+  const hasParams = Object.keys(params).length > 0;
+  switch (kind) {
+    case 'json': {
+      const type = (req.headers['content-type'] ?? '').toLowerCase();
+      const body = await readBody(req, JSON_LIMIT);
+      if (body.length > 0 && !type.startsWith('application/json')) {
+        throw new AppError('unsupported_media_type', 'Send the body as application/json');
+      }
+      return { ...parseJsonObject(body), ...params };
+    }
+    case 'query':
+      return { ...Object.fromEntries(url.searchParams), ...params };
+    case 'multipart': {
+      const type = req.headers['content-type'] ?? '';
+      if (!type.toLowerCase().startsWith('multipart/form-data')) {
+        throw new AppError('unsupported_media_type', 'Send the creative as multipart/form-data');
+      }
+      const form = await parseMultipart(await readBody(req, multipartLimit(imageMaxBytes)), type);
+      for (const [k, v] of Object.entries(params)) form.set(k, v);
+      return form;
+    }
+    default:
+      return hasParams ? params : undefined;
+  }
+}
+
+/** Answers a `/api/...` request, or returns undefined when no route has that path. */
+export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): Promise<RestResult | undefined> {
+  const parts = url.pathname.split('/').filter(Boolean);
+  const allowed: string[] = [];
+  for (const route of ROUTES) {
+    const params = matchPath(route, parts);
+    if (!params) continue;
+    if (route.method !== req.method) {
+      allowed.push(route.method);
+      continue;
+    }
+    const input = await buildInput(req, url, route.input, params, ctx.svc.config.imageMaxBytes);
+    const body = await procedureAt(createCaller(ctx), route.procedure)(input);
+    return { status: route.status ?? 200, body };
+  }
+  if (allowed.length > 0) {
+    const err = new AppError('method_not_allowed', `Use ${allowed.join(' or ')} on this path`);
+    throw Object.assign(err, { allow: allowed.join(', ') });
+  }
+  return undefined;
+}

@@ -1,0 +1,63 @@
+/**
+ * The spec's REST paths, each a thin door onto one tRPC procedure. `input`
+ * says where the procedure's input comes from; path parameters are merged in.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  procedure: string;
+  input: 'none' | 'json' | 'query' | 'multipart';
+  /** Success status; 200 unless stated. */
+  status?: number;
+  summary: string;
+  /** False for the routes that take no bearer token. */
+  auth?: boolean;
+}
+
+export const REST_ROUTES: readonly RestRoute[] = [
+  { method: 'POST', path: '/api/auth/register', procedure: 'auth.register', input: 'json', status: 201, auth: false, summary: 'Sign up as an advertiser or publisher' },
+  { method: 'POST', path: '/api/auth/token', procedure: 'auth.token', input: 'json', auth: false, summary: 'Exchange email and password for a bearer token' },
+  { method: 'POST', path: '/api/auth/logout', procedure: 'auth.logout', input: 'none', summary: 'Revoke the token used for this request' },
+  { method: 'GET', path: '/api/auth/me', procedure: 'auth.me', input: 'none', summary: 'The account behind the token' },
+
+  { method: 'GET', path: '/api/adv/campaigns', procedure: 'adv.campaigns.list', input: 'none', summary: 'List own campaigns' },
+  { method: 'POST', path: '/api/adv/campaigns', procedure: 'adv.campaigns.create', input: 'json', status: 201, summary: 'Create a campaign (status draft)' },
+  { method: 'GET', path: '/api/adv/campaigns/{id}', procedure: 'adv.campaigns.get', input: 'none', summary: 'Get one campaign' },
+  { method: 'PATCH', path: '/api/adv/campaigns/{id}', procedure: 'adv.campaigns.update', input: 'json', summary: 'Change name, vertical, bid, budget or targeting' },
+  { method: 'POST', path: '/api/adv/campaigns/{id}/activate', procedure: 'adv.campaigns.activate', input: 'none', summary: 'draft|paused -> active' },
+  { method: 'POST', path: '/api/adv/campaigns/{id}/pause', procedure: 'adv.campaigns.pause', input: 'none', summary: 'active -> paused' },
+  { method: 'POST', path: '/api/adv/campaigns/{id}/archive', procedure: 'adv.campaigns.archive', input: 'none', summary: 'draft|active|paused -> archived (final)' },
+  { method: 'POST', path: '/api/adv/campaigns/{campaign_id}/creatives', procedure: 'adv.creatives.create', input: 'multipart', status: 201, summary: 'Upload a creative (multipart/form-data); it waits for moderation' },
+  { method: 'GET', path: '/api/adv/campaigns/{campaign_id}/creatives', procedure: 'adv.creatives.list', input: 'none', summary: "List a campaign's creatives with their moderation status" },
+  { method: 'GET', path: '/api/adv/creatives/{id}', procedure: 'adv.creatives.get', input: 'none', summary: 'Get one creative' },
+  { method: 'GET', path: '/api/adv/balance', procedure: 'adv.balance.get', input: 'query', summary: 'Balance and ledger, newest entry first' },
+  { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },
+  { method: 'PATCH', path: '/api/adv/profile', procedure: 'adv.profile.update', input: 'json', summary: 'Set the outgoing postback URL pattern' },
+  { method: 'POST', path: '/api/adv/profile/postback-secret/rotate', procedure: 'adv.profile.rotatePostbackSecret', input: 'none', summary: 'Replace the postback secret' },
+
+  { method: 'GET', path: '/api/admin/moderation/creatives', procedure: 'admin.moderationQueue', input: 'query', summary: 'Creatives waiting for review, oldest first' },
+  { method: 'POST', path: '/api/admin/creatives/{id}/approve', procedure: 'admin.approveCreative', input: 'none', summary: 'Approve a pending creative' },
+  { method: 'POST', path: '/api/admin/creatives/{id}/reject', procedure: 'admin.rejectCreative', input: 'json', summary: 'Reject a pending creative with a reason' },
+  { method: 'GET', path: '/api/admin/advertisers', procedure: 'admin.listAdvertisers', input: 'query', summary: 'Advertisers with their balances' },
+  { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
+];
+
+export interface CompiledRoute extends RestRoute {
+  segments: readonly string[];
+}
+
+export const compileRoutes = (routes: readonly RestRoute[]): CompiledRoute[] =>
+  routes.map((r) => ({ ...r, segments: r.path.split('/').filter(Boolean) }));
+
+/** Path parameters when `segments` match `parts`, else undefined. */
+export function matchPath(route: CompiledRoute, parts: readonly string[]): Record<string, string> | undefined {
+  if (route.segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.segments[i] as string;
+    const part = parts[i] as string;
+    if (seg.startsWith('{')) params[seg.slice(1, -1)] = part;
+    else if (seg !== part) return undefined;
+  }
+  return params;
+}

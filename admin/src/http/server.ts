@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { AppError, toHttp } from '../errors.ts';
+import type { Services } from '../services.ts';
+import type { Context } from '../trpc/init.ts';
+import { appRouter } from '../trpc/router.ts';
+import { buildOpenApi } from './openapi.ts';
+import { handleRest } from './rest-adapter.ts';
+
+const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+const API_DOC = new URL('../../docs/api.md', import.meta.url);
+
+export interface AdminServer {
+  server: Server;
+  /** Resolves with the bound port (0 in options picks a free one). */
+  listen(port: number, host: string): Promise<number>;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), ...headers });
+  res.end(payload);
+}
+
+export function createAdminServer(svc: Services): AdminServer {
+  const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+
+  const contextFor = (req: IncomingMessage, requestId: string): Context => ({
+    svc,
+    req: { authorization: req.headers.authorization, ip: req.socket.remoteAddress ?? 'unknown', requestId },
+  });
+
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: '/trpc/',
+    maxBodySize: svc.config.imageMaxBytes + 256 * 1024,
+    createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? '')),
+    responseMeta({ errors }) {
+      const retry = errors.find((e) => e instanceof AppError && e.retryAfterSeconds !== undefined) as AppError | undefined;
+      return retry ? { headers: { 'retry-after': String(retry.retryAfterSeconds) } } : {};
+    },
+    onError({ error, path }) {
+      if (!(error instanceof AppError) && error.code === 'INTERNAL_SERVER_ERROR') svc.log.error({ err: error.cause ?? error, path }, 'trpc error');
+    },
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname;
+    if (path.startsWith('/trpc/')) return trpc(req, res);
+    if (path.startsWith('/api/')) {
+      try {
+        const result = await handleRest(req, url, contextFor(req, requestId));
+        if (result) return send(res, result.status, result.body, result.headers);
+        return send(res, 404, { error: 'No such API path', code: 'not_found' });
+      } catch (err) {
+        const http = toHttp(err);
+        if (http.status >= 500) svc.log.error({ err, requestId, path }, 'request failed');
+        const allow = (err as { allow?: string }).allow;
+        // After a refused upload the rest of the body is not read: close the connection.
+        const extra: Record<string, string> = http.status === 413 ? { connection: 'close' } : {};
+        return send(res, http.status, http.body, { ...http.headers, ...extra, ...(allow ? { allow } : {}) });
+      }
+    }
+    if (req.method === 'GET' && path.startsWith('/media/')) {
+      const name = path.slice('/media/'.length);
+      const data = await svc.media.read(name);
+      if (!data) return send(res, 404, { error: 'No such file', code: 'not_found' });
+      res.writeHead(200, {
+        'content-type': MEDIA_TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream',
+        'content-length': data.length,
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+      });
+      return void res.end(data);
+    }
+    if (req.method === 'GET' && path === '/openapi.json') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      return void res.end(openApi);
+    }
+    if (req.method === 'GET' && path === '/docs/api') {
+      res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+      return void res.end(await readFile(API_DOC));
+    }
+    if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });
+    if (req.method === 'GET' && path === '/readyz') {
+      const redisOk = svc.redis.status === 'ready';
+      return send(res, redisOk ? 200 : 503, { ok: redisOk, redis: svc.redis.status });
+    }
+    return send(res, 404, { error: 'Not found', code: 'not_found' });
+  }
+
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('x-request-id', requestId);
+    inFlight++;
+    res.on('close', () => {
+      inFlight--;
+      svc.log.debug({ requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      if (inFlight === 0) drained?.();
+    });
+    route(req, res, requestId).catch((err: unknown) => {
+      svc.log.error({ err, requestId }, 'unhandled request error');
+      if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'internal' });
+      else res.destroy();
+    });
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+
+  return {
+    server,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+      }),
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (drained = resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, svc.config.shutdownGraceMs).unref()),
+        ]);
+      }
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Config } from '@adnet/schemas/config';
+
+export type { ClickHouseClient };
+
+/**
+ * The event store: a ClickHouse server when CLICKHOUSE_URL is set, otherwise
+ * embedded chDB under `<dataDir>/clickhouse`, both behind @clickhouse/client.
+ * Only one process may open a chDB folder, so only the admin process calls this.
+ */
+export async function openClickHouse(config: Config): Promise<ClickHouseClient> {
+  if (config.clickhouseUrl) return createClient({ url: config.clickhouseUrl });
+  const path = resolve(config.dataDir, 'clickhouse');
+  mkdirSync(path, { recursive: true });
+  // Loaded lazily: chDB brings a large native library that processes with a server URL never need.
+  const { createChdbConnection } = await import('chdb/connection');
+  // chdb types its connection against @clickhouse/client-common, which the client bundles
+  // as its own copy: the shapes match, the declarations are distinct.
+  type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
+  return createClient({ connection: createChdbConnection({ path }) as unknown as ClientConnection });
+}

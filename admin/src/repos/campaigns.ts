@@ -1,0 +1,32 @@
+import type { Campaign, StoredCampaign } from '@adnet/schemas/api';
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { forbidden, notFound } from '../errors.ts';
+import type { Services } from '../services.ts';
+import { cfgIndex, dailySpendKey } from '../storage/keys.ts';
+
+export const advertiserCampaignsIndex = (advertiserId: number): string => cfgIndex('adv-campaigns', advertiserId);
+export const campaignCreativesIndex = (campaignId: number): string => cfgIndex('campaign-creatives', campaignId);
+export const campaignApprovedIndex = (campaignId: number): string => cfgIndex('campaign-approved', campaignId);
+
+/** 404 when it does not exist, 403 when it is another advertiser's. */
+export async function loadOwnedCampaign(svc: Services, advertiserId: number, id: number): Promise<StoredCampaign> {
+  const found = await svc.configStore.read<StoredCampaign>('campaign', id);
+  if (!found) throw notFound('Campaign');
+  if (found.value.advertiser_id !== advertiserId) throw forbidden();
+  return found.value;
+}
+
+/** Adds today's spend, which the engines count in Redis. */
+export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Promise<Campaign[]> {
+  if (campaigns.length === 0) return [];
+  const day = budgetDay(Date.now());
+  // One GET per key: spend counters live in per-campaign cluster slots.
+  const spent = await Promise.all(campaigns.map((c) => svc.redis.get(dailySpendKey(c.id, day))));
+  return campaigns.map((c, i) => ({ ...c, daily_spent_cents: Number(spent[i] ?? 0) }));
+}
+
+export async function listCampaigns(svc: Services, advertiserId: number): Promise<StoredCampaign[]> {
+  const ids = await svc.redis.smembers(advertiserCampaignsIndex(advertiserId));
+  const campaigns = await svc.configStore.readMany<StoredCampaign>('campaign', ids);
+  return campaigns.sort((a, b) => a.id - b.id);
+}

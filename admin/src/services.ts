@@ -1,0 +1,41 @@
+import type { Config } from '@adnet/schemas/config';
+import { join } from 'node:path';
+import type { ClickHouseClient } from './launch/clickhouse.ts';
+import type { Logger } from './log.ts';
+import { ConfigStore } from './storage/config-store.ts';
+import { LedgerStore } from './storage/ledger.ts';
+import { MediaStore } from './storage/media-store.ts';
+import { RateLimiter } from './storage/rate-limit.ts';
+import type { Redis } from './storage/redis.ts';
+import { TokenStore } from './storage/tokens.ts';
+import { UserStore } from './storage/users.ts';
+
+/** Everything a procedure may use; built once per process and shared by both doors. */
+export interface Services {
+  config: Config;
+  log: Logger;
+  redis: Redis;
+  configStore: ConfigStore;
+  users: UserStore;
+  tokens: TokenStore;
+  ledger: LedgerStore;
+  limiter: RateLimiter;
+  media: MediaStore;
+  /** The event store; absent in processes that do not read statistics. */
+  clickhouse: ClickHouseClient | undefined;
+}
+
+export function createServices(config: Config, redis: Redis, log: Logger, clickhouse?: ClickHouseClient): Services {
+  return {
+    config,
+    log,
+    redis,
+    configStore: new ConfigStore(redis, config.changeLogMaxLen),
+    users: new UserStore(redis),
+    tokens: new TokenStore(redis),
+    ledger: new LedgerStore(redis),
+    limiter: new RateLimiter(redis),
+    media: new MediaStore(join(config.dataDir, 'media')),
+    clickhouse,
+  };
+}

@@ -1,0 +1,146 @@
+import { CONFIG_KINDS } from '@adnet/schemas/changes';
+import type { ChangeEntry, ConfigKind } from '@adnet/schemas/changes';
+import { decode, encode } from './codec.ts';
+import { CFG_LOG, CFG_NOTICE_CHANNEL, cfgHash, cfgRevHash, idCounter } from './keys.ts';
+import type { Redis } from './redis.ts';
+
+/** A secondary-index change applied in the same atomic step as the entity write. */
+export interface IndexOp {
+  cmd: 'SADD' | 'SREM' | 'ZADD' | 'ZREM';
+  key: string;
+  member: string | number;
+  score?: number;
+}
+
+// One script writes the entity, bumps its revision, applies index changes and
+// appends the change-log entry, so an engine replaying the log can never see a
+// write without its entry or an entry without its write. A revision mismatch
+// (another writer got there first) returns nil and the caller retries.
+const COMMIT_LUA = `
+local cur = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
+if cur ~= tonumber(ARGV[3]) then return false end
+if ARGV[6] == 'put' then redis.call('HSET', KEYS[1], ARGV[2], ARGV[4]) else redis.call('HDEL', KEYS[1], ARGV[2]) end
+redis.call('HSET', KEYS[2], ARGV[2], cur + 1)
+local i = 7
+while i <= #ARGV do
+  local key = KEYS[tonumber(ARGV[i + 1])]
+  if ARGV[i] == 'ZADD' then redis.call('ZADD', key, ARGV[i + 3], ARGV[i + 2])
+  else redis.call(ARGV[i], key, ARGV[i + 2]) end
+  i = i + 4
+end
+return redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'k', ARGV[1], 'id', ARGV[2], 'op', ARGV[6], 'rev', cur + 1, 'v', ARGV[4])
+`;
+
+import type { Result } from 'ioredis';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    cfgCommit(numKeys: number, ...args: (string | number | Buffer)[]): Result<string | null, Context>;
+  }
+}
+
+export interface Versioned<T> {
+  value: T;
+  rev: number;
+}
+
+export interface Snapshot {
+  /** Last change-log id covered by the snapshot; follow the log after it. */
+  seq: string;
+  entities: Record<ConfigKind, Map<number, unknown>>;
+}
+
+export class ConflictError extends Error {}
+
+export class ConfigStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly logMaxLen: number,
+  ) {
+    redis.defineCommand('cfgCommit', { lua: COMMIT_LUA });
+  }
+
+  nextId(kind: string): Promise<number> {
+    return this.redis.incr(idCounter(kind));
+  }
+
+  async read<T>(kind: ConfigKind, id: number): Promise<Versioned<T> | undefined> {
+    const [blob, rev] = await Promise.all([
+      this.redis.hgetBuffer(cfgHash(kind), String(id)),
+      this.redis.hget(cfgRevHash(kind), String(id)),
+    ]);
+    return blob ? { value: decode<T>(blob), rev: Number(rev ?? 0) } : undefined;
+  }
+
+  async readMany<T>(kind: ConfigKind, ids: readonly (number | string)[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const blobs = await this.redis.hmgetBuffer(cfgHash(kind), ...ids.map(String));
+    return blobs.filter((b): b is Buffer => b !== null).map((b) => decode<T>(b));
+  }
+
+  /** Writes `value` if the stored revision is still `expectedRev` (0 = new). */
+  async commit(kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[] = []): Promise<string> {
+    const indexKeys = [...new Set(ops.map((o) => o.key))];
+    const args: (string | number | Buffer)[] = [kind, id, expectedRev, encode(value), this.logMaxLen, 'put'];
+    for (const op of ops) args.push(op.cmd, indexKeys.indexOf(op.key) + 4, op.member, op.score ?? 0);
+    const seq = await this.redis.cfgCommit(3 + indexKeys.length, cfgHash(kind), cfgRevHash(kind), CFG_LOG, ...indexKeys, ...args);
+    if (seq === null) throw new ConflictError(`${kind} ${id} changed concurrently`);
+    // Pub/sub is only a wake-up call: followers read the log itself, so a lost notice costs latency, not data.
+    await this.redis.publish(CFG_NOTICE_CHANNEL, seq);
+    return seq;
+  }
+
+  /** Read-modify-write with optimistic retries; `change` may throw to abort. */
+  async update<T>(
+    kind: ConfigKind,
+    id: number,
+    change: (current: T) => { value: T; ops?: IndexOp[] } | Promise<{ value: T; ops?: IndexOp[] }>,
+    onMissing: () => Error,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.read<T>(kind, id);
+      if (!current) throw onMissing();
+      const next = await change(current.value);
+      try {
+        await this.commit(kind, id, current.rev, next.value, next.ops);
+        return next.value;
+      } catch (e) {
+        if (!(e instanceof ConflictError) || attempt >= 8) throw e;
+      }
+    }
+  }
+
+  /** Every configured entity plus the log position it is consistent with (one MULTI). */
+  async snapshot(): Promise<Snapshot> {
+    const tx = this.redis.multi();
+    for (const kind of CONFIG_KINDS) tx.hgetallBuffer(cfgHash(kind));
+    tx.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1);
+    const results = (await tx.exec()) ?? [];
+    const entities = {} as Snapshot['entities'];
+    CONFIG_KINDS.forEach((kind, i) => {
+      const [err, raw] = results[i] ?? [];
+      if (err) throw err;
+      const map = new Map<number, unknown>();
+      for (const [id, blob] of Object.entries((raw ?? {}) as Record<string, Buffer>)) map.set(Number(id), decode(blob));
+      entities[kind] = map;
+    });
+    const last = results[CONFIG_KINDS.length]?.[1] as [string, string[]][] | undefined;
+    return { seq: last?.[0]?.[0] ?? '0-0', entities };
+  }
+
+  /** Change-log entries strictly after `seq`, oldest first. */
+  async changesAfter(seq: string, count = 1000): Promise<ChangeEntry[]> {
+    const raw = await this.redis.xrangeBuffer(CFG_LOG, `(${seq}`, '+', 'COUNT', count);
+    return raw.map(([idBuf, fields]) => {
+      const f = new Map<string, Buffer>();
+      for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
+      return {
+        seq: String(idBuf),
+        kind: String(f.get('k')) as ConfigKind,
+        id: Number(String(f.get('id'))),
+        op: String(f.get('op')) === 'del' ? 'del' : 'put',
+        value: f.has('v') ? decode(f.get('v') as Buffer) : undefined,
+      };
+    });
+  }
+}

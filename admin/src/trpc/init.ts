@@ -1,0 +1,74 @@
+import type { Role } from '@adnet/schemas/api';
+import { initTRPC } from '@trpc/server';
+import { AppError, forbidden, toHttp } from '../errors.ts';
+import type { Services } from '../services.ts';
+import type { Session } from '../storage/tokens.ts';
+
+export interface RequestInfo {
+  /** Raw Authorization header, if any. */
+  authorization: string | undefined;
+  ip: string;
+  requestId: string;
+}
+
+export interface Context {
+  svc: Services;
+  req: RequestInfo;
+}
+
+const t = initTRPC.context<Context>().create({
+  // tRPC clients get the same machine code and field map as REST clients.
+  errorFormatter({ shape, error }) {
+    const http = toHttp(error);
+    const body = http.body;
+    return {
+      ...shape,
+      data: {
+        ...shape.data,
+        httpStatus: http.status,
+        appCode: 'code' in body ? body.code : 'validation_failed',
+        fields: 'errors' in body ? body.errors : undefined,
+        retryAfterSeconds: error instanceof AppError ? error.retryAfterSeconds : undefined,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+const BEARER_RE = /^Bearer\s+(\S+)$/i;
+
+/** Bearer token check, then the per-token rate limit shared by every instance through Redis. */
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const match = BEARER_RE.exec(ctx.req.authorization ?? '');
+  if (!match?.[1]) throw new AppError('unauthorized', 'Missing bearer token');
+  const check = await ctx.svc.tokens.check(match[1]);
+  if (!check.ok) {
+    throw check.reason === 'expired'
+      ? new AppError('token_expired', 'Token expired; request a new one')
+      : new AppError('unauthorized', 'Invalid token');
+  }
+  const rate = await ctx.svc.limiter.take(`tok:${check.session.tokenId}`, ctx.svc.config.apiRateLimitPerMin, 60_000);
+  if (!rate.allowed) {
+    throw new AppError('rate_limited', 'Rate limit exceeded', { retryAfterSeconds: rate.retryAfterSeconds });
+  }
+  return next({ ctx: { ...ctx, session: check.session } });
+});
+
+export type AuthedContext = Context & { session: Session };
+
+export function roleProcedure(role: Role) {
+  return authedProcedure.use(({ ctx, next }) => {
+    if (ctx.session.role !== role) throw forbidden(`This route is for ${role} accounts`);
+    return next();
+  });
+}
+
+/** Per-address limit for the routes that take no token (sign-in, sign-up). */
+export const ipLimitedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const rate = await ctx.svc.limiter.take(`ip:${ctx.req.ip}`, ctx.svc.config.authRateLimitPerMin, 60_000);
+  if (!rate.allowed) throw new AppError('rate_limited', 'Too many attempts', { retryAfterSeconds: rate.retryAfterSeconds });
+  return next();
+});

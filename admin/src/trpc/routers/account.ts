@@ -1,0 +1,53 @@
+import { balanceSchema, profileSchema, profileUpdateInputSchema } from '@adnet/schemas/api';
+import type { Profile } from '@adnet/schemas/api';
+import { z } from 'zod';
+import { newSecret } from '../../auth/token-format.ts';
+import { AppError } from '../../errors.ts';
+import type { AuthedContext } from '../init.ts';
+import { roleProcedure, router } from '../init.ts';
+
+const advertiser = roleProcedure('advertiser');
+
+async function profile(ctx: AuthedContext): Promise<Profile> {
+  const user = await ctx.svc.users.get(ctx.session.userId);
+  if (!user) throw new AppError('unauthorized', 'Account no longer exists');
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    postback_secret: user.postbackSecret,
+    postback_url: user.postbackUrl,
+    created_at: user.createdAt,
+  };
+}
+
+export const balanceRouter = router({
+  get: advertiser
+    .input(z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).optional())
+    .output(balanceSchema)
+    .query(async ({ ctx, input }) => {
+      const [balance, ledger] = await Promise.all([
+        ctx.svc.ledger.balance(ctx.session.userId),
+        ctx.svc.ledger.entries(ctx.session.userId, input?.limit ?? 100),
+      ]);
+      return { balance_cents: balance, ledger };
+    }),
+});
+
+export const profileRouter = router({
+  get: advertiser.output(profileSchema).query(({ ctx }) => profile(ctx)),
+
+  update: advertiser
+    .input(profileUpdateInputSchema)
+    .output(profileSchema)
+    .mutation(async ({ ctx, input }) => {
+      if (input.postback_url !== undefined) await ctx.svc.users.setPostbackUrl(ctx.session.userId, input.postback_url);
+      return profile(ctx);
+    }),
+
+  rotatePostbackSecret: advertiser.output(profileSchema).mutation(async ({ ctx }) => {
+    await ctx.svc.users.setPostbackSecret(ctx.session.userId, newSecret());
+    ctx.svc.log.info({ event: 'postback_secret.rotated', userId: ctx.session.userId }, 'postback secret rotated');
+    return profile(ctx);
+  }),
+});

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, call, creativeForm, startApp, validCampaign } from './support/app.ts';
+import type { Account, TestApp } from './support/app.ts';
+import { makePng } from './support/images.ts';
+import { startRedis } from './support/redis-server.ts';
+import type { TestRedis } from './support/redis-server.ts';
+
+let redis: TestRedis;
+let app: TestApp;
+let adv: Account;
+let other: Account;
+let admin: Account;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  app = await startApp(redis.url);
+  [adv, other, admin] = await Promise.all([account(app, 'advertiser'), account(app, 'advertiser'), account(app, 'admin')]);
+});
+afterAll(async () => {
+  await app.close();
+  await redis.stop();
+});
+
+const create = (token: string, json: unknown) => call<Record<string, unknown> & { id: number }>(app, 'POST', '/api/adv/campaigns', { token, json });
+
+async function approvedCreative(token: string, campaignId: number): Promise<number> {
+  const c = await call<{ id: number }>(app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
+    token,
+    form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
+  });
+  expect(c.status).toBe(201);
+  expect((await call(app, 'POST', `/api/admin/creatives/${c.body.id}/approve`, { token: admin.token })).status).toBe(200);
+  return c.body.id;
+}
+
+describe('create', () => {
+  it('201 with the derived integer money fields and status draft', async () => {
+    const r = await create(adv.token, { ...validCampaign, bid_usd: 0.29, daily_budget_usd: 19.99 });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      id: expect.any(Number), advertiser_id: adv.id, name: 'Spring promo', vertical: 'gambling', format: 'native', bid_type: 'cpm',
+      bid_micro_cents: 29_000, daily_budget_cents: 1_999, daily_spent_cents: 0, status: 'draft', geo_include: ['us', 'de'], languages: ['en'],
+    });
+    expect(new Date(r.body.created_at as string).toISOString()).toBe(r.body.created_at);
+  });
+
+  it('treats absent targeting as no restriction and removes duplicates', async () => {
+    const { geo_include: _g, languages: _l, ...bare } = validCampaign;
+    expect((await create(adv.token, bare)).body).toMatchObject({ geo_include: [], languages: [] });
+    expect((await create(adv.token, { ...validCampaign, geo_include: ['us', 'us'] })).body.geo_include).toEqual(['us']);
+  });
+
+  it.each([
+    ['name', '', 'must not be empty'],
+    ['name', 'x'.repeat(121), 'must be at most 120 characters'],
+    ['name', 42, undefined],
+    ['vertical', 'weapons', 'must be one of'],
+    ['format', 'popunder', 'must be one of'],
+    ['bid_type', 'cpa', 'must be one of'],
+    ['bid_usd', 0, 'must be at least'],
+    ['bid_usd', 1001, 'must be at most 1000'],
+    ['bid_usd', 1.000001, 'must have at most 5 decimal places'],
+    ['bid_usd', '1.5', 'must be a number'],
+    ['daily_budget_usd', 0.5, 'must be at least 1'],
+    ['daily_budget_usd', 10.001, 'must have at most 2 decimal places'],
+    ['daily_budget_usd', 2_000_000, 'must be at most'],
+    ['geo_include', ['US'], 'ISO 3166-1'],
+    ['geo_include', ['xx'], 'ISO 3166-1'],
+    ['geo_include', 'us', undefined],
+    ['languages', ['english'], 'ISO 639-1'],
+    ['languages', ['zz'], 'ISO 639-1'],
+  ])('400 for %s = %j', async (field, value, message) => {
+    const r = await create(adv.token, { ...validCampaign, [field]: value });
+    expect(r.status).toBe(400);
+    const errors = r.body.errors as Record<string, string>;
+    const key = Object.keys(errors).find((k) => k === field || k.startsWith(`${field}.`));
+    expect(key, JSON.stringify(errors)).toBeDefined();
+    if (message) expect(errors[key as string]).toContain(message);
+  });
+
+  it('lists every missing required field', async () => {
+    const r = await create(adv.token, {});
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body.errors as object).sort()).toEqual(['bid_type', 'bid_usd', 'daily_budget_usd', 'format', 'name', 'vertical']);
+  });
+
+  it('is for advertisers only', async () => {
+    const pub = await account(app, 'publisher');
+    for (const who of [pub, admin]) {
+      const r = await create(who.token, validCampaign);
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe('forbidden');
+    }
+  });
+});
+
+describe('read and update', () => {
+  it('lists only own campaigns with the spec fields', async () => {
+    const mine = await create(adv.token, validCampaign);
+    await create(other.token, validCampaign);
+    const list = await call<{ campaigns: Record<string, unknown>[] }>(app, 'GET', '/api/adv/campaigns', { token: adv.token });
+    expect(list.status).toBe(200);
+    expect(list.body.campaigns.every((c) => c.advertiser_id === adv.id)).toBe(true);
+    const found = list.body.campaigns.find((c) => c.id === mine.body.id);
+    for (const f of ['id', 'name', 'vertical', 'format', 'bid_type', 'bid_micro_cents', 'status', 'daily_budget_cents', 'daily_spent_cents', 'created_at']) {
+      expect(found).toHaveProperty(f);
+    }
+  });
+
+  it('404 for a missing campaign, 403 for another advertiser\'s, 400 for a bad id', async () => {
+    const theirs = await create(other.token, validCampaign);
+    expect((await call(app, 'GET', '/api/adv/campaigns/999999', { token: adv.token })).status).toBe(404);
+    expect((await call(app, 'GET', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token })).status).toBe(403);
+    expect((await call(app, 'PATCH', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(403);
+    expect((await call(app, 'POST', `/api/adv/campaigns/${theirs.body.id}/pause`, { token: adv.token })).status).toBe(403);
+    const bad = await call(app, 'GET', '/api/adv/campaigns/abc', { token: adv.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toHaveProperty('id');
+  });
+
+  it('updates fields and keeps format fixed', async () => {
+    const c = await create(adv.token, validCampaign);
+    const r = await call(app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'Renamed', bid_usd: 2.25, daily_budget_usd: 75.5, geo_include: [] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ name: 'Renamed', bid_micro_cents: 225_000, daily_budget_cents: 7_550, geo_include: [], format: 'native' });
+    const bad = await call(app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { bid_usd: -1, languages: ['xx'] } });
+    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['bid_usd', 'languages.0']);
+    const get = await call(app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token });
+    expect(get.body.name).toBe('Renamed');
+  });
+
+  it('reports today\'s spend from the engines\' counter', async () => {
+    const c = await create(adv.token, validCampaign);
+    await app.svc.redis.set(`spend:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 1234);
+    expect((await call(app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents).toBe(1234);
+  });
+});
+
+describe('states', () => {
+  it('draft -> active needs an approved creative; then pause, resume, archive', async () => {
+    const c = await create(adv.token, validCampaign);
+    const early = await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
+    expect(early.status).toBe(409);
+    expect(early.body).toEqual({ error: 'Activation needs at least one approved creative', code: 'illegal_transition' });
+    expect((await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/pause`, { token: adv.token })).status).toBe(409);
+
+    await approvedCreative(adv.token, c.body.id);
+    const steps: [string, number, string][] = [
+      ['activate', 200, 'active'], ['activate', 200, 'active'], ['pause', 200, 'paused'], ['pause', 200, 'paused'],
+      ['activate', 200, 'active'], ['archive', 200, 'archived'],
+    ];
+    for (const [action, status, state] of steps) {
+      const r = await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/${action}`, { token: adv.token });
+      expect([action, r.status, r.body.status]).toEqual([action, status, state]);
+    }
+    expect((await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
+    expect((await call(app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(409);
+  });
+
+  it('a rejected creative does not allow activation', async () => {
+    const c = await create(adv.token, validCampaign);
+    const cr = await call<{ id: number }>(app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {
+      token: adv.token,
+      form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
+    });
+    await call(app, 'POST', `/api/admin/creatives/${cr.body.id}/reject`, { token: admin.token, json: { reason: 'misleading' } });
+    expect((await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
+  });
+});

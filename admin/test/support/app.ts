@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@adnet/schemas/config';
+import type { Role } from '@adnet/schemas/api';
+import { createAdminServer } from '../../src/http/server.ts';
+import { createLogger } from '../../src/log.ts';
+import { createAccount } from '../../src/repos/accounts.ts';
+import { createServices } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { connectRedis } from '../../src/storage/redis.ts';
+import { freePort } from './redis-server.ts';
+
+export interface TestApp {
+  base: string;
+  svc: Services;
+  close(): Promise<void>;
+}
+
+/** The real admin HTTP server on a free port, against the given Redis. */
+export async function startApp(redisUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'adnet-app-'));
+  const config = loadConfig({
+    REDIS_URL: redisUrl,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MIN: '100000',
+    API_RATE_LIMIT_PER_MIN: '100000',
+    ...env,
+  });
+  const redis = connectRedis(redisUrl, 'test-admin');
+  const svc = createServices(config, redis, createLogger(config.logLevel));
+  const server = createAdminServer(svc);
+  await server.listen(port, '127.0.0.1');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    svc,
+    async close() {
+      await server.close();
+      await redis.quit();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  token?: string;
+  json?: unknown;
+  form?: FormData;
+  raw?: { body: string | Buffer; type: string };
+  headers?: Record<string, string>;
+}
+
+/** One real HTTP request; the body parsed as JSON when it is JSON. */
+export async function call<T = Record<string, unknown>>(app: TestApp, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: RequestInit['body'];
+  if (opts.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  } else if (opts.form) body = opts.form;
+  else if (opts.raw) {
+    headers['content-type'] = opts.raw.type;
+    body = opts.raw.body;
+  }
+  const res = await fetch(app.base + path, { method, headers, body });
+  const text = await res.text();
+  const parsed = (res.headers.get('content-type') ?? '').includes('json') && text ? (JSON.parse(text) as T) : (text as T);
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+let seq = 0;
+export const uniqueEmail = (prefix = 'user'): string => `${prefix}.${process.pid}.${Date.now()}.${++seq}@example.com`;
+
+export interface Account {
+  id: number;
+  email: string;
+  token: string;
+}
+
+/** An account of any role (admin through the same code path as the CLI) with a fresh token. */
+export async function account(app: TestApp, role: Role): Promise<Account> {
+  const email = uniqueEmail(role);
+  const password = 'password-123';
+  const user = await createAccount(app.svc, { email, password, role });
+  const tok = await call<{ token: string }>(app, 'POST', '/api/auth/token', { json: { email, password } });
+  if (tok.status !== 200) throw new Error(`token: ${tok.status}`);
+  return { id: user.id, email, token: tok.body.token };
+}
+
+export const validCampaign = {
+  name: 'Spring promo',
+  vertical: 'gambling',
+  format: 'native',
+  bid_type: 'cpm',
+  bid_usd: 1.5,
+  daily_budget_usd: 50,
+  geo_include: ['us', 'de'],
+  languages: ['en'],
+};
+
+export function creativeForm(fields: Record<string, string>, image?: { data: Buffer; name: string; type: string }): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  if (image) form.set('image', new Blob([image.data], { type: image.type }), image.name);
+  return form;
+}

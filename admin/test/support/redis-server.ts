@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  dir: string;
+  /** SHUTDOWN (AOF flushed) then start again on the same port and folder. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+      if ((await c.ping()) === 'PONG') return;
+    } catch {
+      // not up yet
+    } finally {
+      c.disconnect();
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`redis at ${url} did not start`);
+}
+
+/** A private redis-server (AOF on) on a free port in a temp folder: tests may restart it. */
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'adnet-redis-'));
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], { stdio: 'ignore' });
+    await waitReady(url);
+  };
+  const shutdown = async () => {
+    const exited = new Promise((r) => child.once('exit', r));
+    const c = new Redis(url, { retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    c.on('error', () => undefined);
+    await c.call('SHUTDOWN').catch(() => undefined);
+    c.disconnect();
+    await exited;
+  };
+  await launch();
+  return {
+    url,
+    port,
+    dir,
+    restart: async () => {
+      await shutdown();
+      await launch();
+    },
+    stop: async () => {
+      await shutdown();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65_535);
+const bool = z.stringbool();
+
+/**
+ * Every environment variable the product reads, with its default. Parsed once
+ * at start (`loadConfig`); nothing else reads process.env.
+ */
+export const envSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(8080),
+  /** Public base URL used in generated links; defaults to http://HOST:PORT. */
+  BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REGISTRATION_ENABLED: bool.default(true),
+  TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  API_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(60),
+  AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
+  IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(1024 * 1024),
+  MODERATION_ETA_BASE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(900),
+  MODERATION_ETA_PER_ITEM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Size kept in the config change log before old entries are trimmed. */
+  CHANGE_LOG_MAX_LEN: z.coerce.number().int().min(1_000).max(10_000_000).default(100_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+});
+export type EnvInput = z.input<typeof envSchema>;
+
+export interface Config {
+  host: string;
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  redisUrl: string | undefined;
+  clickhouseUrl: string | undefined;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  registrationEnabled: boolean;
+  tokenTtlSeconds: number;
+  apiRateLimitPerMin: number;
+  authRateLimitPerMin: number;
+  imageMaxBytes: number;
+  moderationEtaBaseSeconds: number;
+  moderationEtaPerItemSeconds: number;
+  changeLogMaxLen: number;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: Record<string, string>) {
+    super(
+      'Invalid configuration: ' +
+        Object.entries(problems)
+          .map(([name, msg]) => `${name}: ${msg}`)
+          .join('; '),
+    );
+  }
+}
+
+/** Validates the environment; a wrong value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset", as shells commonly export them.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems: Record<string, string> = {};
+    for (const issue of parsed.error.issues) problems[String(issue.path[0] ?? 'env')] ??= issue.message;
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl: (e.BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    logLevel: e.LOG_LEVEL,
+    registrationEnabled: e.REGISTRATION_ENABLED,
+    tokenTtlSeconds: e.TOKEN_TTL_DAYS * 86_400,
+    apiRateLimitPerMin: e.API_RATE_LIMIT_PER_MIN,
+    authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
+    imageMaxBytes: e.IMAGE_MAX_BYTES,
+    moderationEtaBaseSeconds: e.MODERATION_ETA_BASE_SECONDS,
+    moderationEtaPerItemSeconds: e.MODERATION_ETA_PER_ITEM_SECONDS,
+    changeLogMaxLen: e.CHANGE_LOG_MAX_LEN,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  };
+}

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // start real servers (Redis on a free port, the admin over HTTP).
 export default defineConfig({
   test: {
+    // 2 cores: integration files each start servers; keep it to two at once.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -17,8 +19,6 @@ export default defineConfig({
           include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
-          // 2 cores: integration files each start servers; keep it to two at once.
-          maxWorkers: 2,
         },
       },
     ],

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
   });
 
   it('treats empty values as unset and trims the base URL', () => {
-    const c = loadConfig({ REDIS_URL: '', BASE_URL: 'https://ads.example.com/', PORT: '9000' });
+    const c = loadConfig({ REDIS_URL: '', PUBLIC_BASE_URL: 'https://ads.example.com/', PORT: '9000' });
     expect(c.redisUrl).toBeUndefined();
     expect(c.baseUrl).toBe('https://ads.example.com');
     expect(c.port).toBe(9000);

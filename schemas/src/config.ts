@@ -11,7 +11,7 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
   /** Public base URL used in generated links; defaults to http://HOST:PORT. */
-  BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -73,7 +73,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     host: e.HOST,
     port: e.PORT,
-    baseUrl: (e.BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     clickhouseUrl: e.CLICKHOUSE_URL,

@@ -1,13 +1,13 @@
 // `pnpm adnet <command>`: operator tasks against the same Redis the product uses.
 import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema, roleSchema } from '@adnet/schemas/api';
-import { loadConfig } from '@adnet/schemas/config';
 import { z } from 'zod';
 import { ensurePrivateRedis } from '../launch/private-redis.ts';
 import { createLogger } from '../log.ts';
 import { createAccount } from '../repos/accounts.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
+import { readConfigOrExit } from './read-config.ts';
 
 const USAGE = `Usage:
   pnpm adnet user:create --role <advertiser|publisher|admin> --email <email> --password <password>
@@ -45,7 +45,7 @@ if (values.help || !command) {
 }
 if (command !== 'user:create' && command !== 'balance:credit') fail(`Unknown command ${command}\n\n${USAGE}`);
 
-const config = loadConfig(process.env);
+const config = readConfigOrExit();
 const target = config.redisUrl ? { url: config.redisUrl, owned: false, stop: () => Promise.resolve() } : await ensurePrivateRedis(config.dataDir);
 const redis = connectRedis(target.url, 'cli');
 const svc = createServices(config, redis, createLogger('warn', 'adnet-cli'));

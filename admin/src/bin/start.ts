@@ -1,7 +1,5 @@
 // `pnpm start`: the whole product on its embedded defaults (or REDIS_URL /
 // CLICKHOUSE_URL when set), on one base URL.
-import { ConfigError, loadConfig } from '@adnet/schemas/config';
-import type { Config } from '@adnet/schemas/config';
 import { createAdminServer } from '../http/server.ts';
 import { openClickHouse } from '../launch/clickhouse.ts';
 import { ensurePrivateRedis } from '../launch/private-redis.ts';
@@ -9,20 +7,9 @@ import type { RedisTarget } from '../launch/private-redis.ts';
 import { createLogger } from '../log.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
+import { readConfigOrExit } from './read-config.ts';
 
-function readConfig(): Config {
-  try {
-    return loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
-}
-
-const config = readConfig();
+const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
 
 let redisTarget: RedisTarget;

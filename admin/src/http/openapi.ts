@@ -10,7 +10,7 @@ interface ProcedureDef {
 function jsonSchema(schema: unknown, io: 'input' | 'output'): Record<string, unknown> | undefined {
   if (!(schema instanceof z.ZodType)) return undefined;
   try {
-    return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+    return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' });
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import type { ChangeEntry, ConfigKind } from '@adnet/schemas/changes';
 import { decode, encode } from './codec.ts';
 import { CFG_LOG, CFG_NOTICE_CHANNEL, cfgHash, cfgRevHash, idCounter } from './keys.ts';
 import type { Redis } from './redis.ts';
+import type { Result } from 'ioredis';
 
 /** A secondary-index change applied in the same atomic step as the entity write. */
 export interface IndexOp {
@@ -30,8 +31,6 @@ while i <= #ARGV do
 end
 return redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[5], '*', 'k', ARGV[1], 'id', ARGV[2], 'op', ARGV[6], 'rev', cur + 1, 'v', ARGV[4])
 `;
-
-import type { Result } from 'ioredis';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

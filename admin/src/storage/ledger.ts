@@ -1,6 +1,7 @@
 import type { LedgerEntry } from '@adnet/schemas/api';
 import { balanceKey, ledgerKey } from './keys.ts';
 import type { Redis } from './redis.ts';
+import type { Result } from 'ioredis';
 
 // Balance and ledger entry change together or not at all; a debit that asks
 // for covered funds is refused inside the script, so two concurrent debits
@@ -13,8 +14,6 @@ bal = redis.call('INCRBY', KEYS[1], amt)
 local id = redis.call('XADD', KEYS[2], '*', 'kind', ARGV[1], 'amt', amt, 'after', bal, 'reason', ARGV[3], 'ts', ARGV[4])
 return {1, bal, id}
 `;
-
-import type { Result } from 'ioredis';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

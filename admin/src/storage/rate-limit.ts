@@ -1,5 +1,6 @@
 import { rateKey } from './keys.ts';
 import type { Redis } from './redis.ts';
+import type { Result } from 'ioredis';
 
 // GCRA (generic cell rate algorithm): one key per subject holding the
 // "theoretical arrival time". It allows `limit` requests in a burst, then one
@@ -18,8 +19,6 @@ if allow_at > now then return {0, allow_at - now} end
 redis.call('SET', KEYS[1], new_tat, 'PX', new_tat - now)
 return {1, 0}
 `;
-
-import type { Result } from 'ioredis';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

@@ -1,6 +1,7 @@
 import type { Role } from '@adnet/schemas/api';
 import { USERS_BY_EMAIL, USERS_BY_ROLE, idCounter, userKey } from './keys.ts';
 import type { Redis } from './redis.ts';
+import type { Result } from 'ioredis';
 
 export interface UserRecord {
   id: number;
@@ -20,8 +21,6 @@ redis.call('HSET', KEYS[2], 'id', ARGV[2], 'email', ARGV[1], 'role', ARGV[3], 'p
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[2])
 return 1
 `;
-
-import type { Result } from 'ioredis';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REST_ROUTES } from '../src/http/rest-routes.ts';
+import { appRouter } from '../src/trpc/router.ts';
+import { startApp } from './support/app.ts';
+import type { TestApp } from './support/app.ts';
+import { startRedis } from './support/redis-server.ts';
+import type { TestRedis } from './support/redis-server.ts';
+
+let redis: TestRedis;
+let app: TestApp;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  app = await startApp(redis.url);
+});
+afterAll(async () => {
+  await app.close();
+  await redis.stop();
+});
+
+describe('REST door and its documents', () => {
+  it('maps every REST route to a real procedure of the matching kind', () => {
+    const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: { type: string } }> }).procedures;
+    for (const route of REST_ROUTES) {
+      const proc = procedures[route.procedure];
+      expect(proc, route.procedure).toBeDefined();
+      expect([route.path, proc?._def.type]).toEqual([route.path, route.method === 'GET' ? 'query' : 'mutation']);
+    }
+  });
+
+  it('publishes OpenAPI 3 with every REST path, its parameters and its schemas', async () => {
+    const doc = (await (await fetch(`${app.base}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { parameters: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
+    };
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const route of REST_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    const create = doc.paths['/api/adv/campaigns']?.post;
+    expect(Object.keys(create?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(
+      expect.arrayContaining(['name', 'vertical', 'format', 'bid_type', 'bid_usd', 'daily_budget_usd', 'geo_include', 'languages']),
+    );
+    expect(doc.paths['/api/adv/campaigns/{id}']?.patch?.parameters.map((p) => p.name)).toEqual(['id']);
+    expect(doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data']).toBeDefined();
+  });
+
+  it('serves the API reference and health checks, and echoes request ids', async () => {
+    const docs = await fetch(`${app.base}/docs/api`);
+    expect(docs.headers.get('content-type')).toContain('text/markdown');
+    expect(await docs.text()).toContain('/api/adv/campaigns');
+    expect((await fetch(`${app.base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready' });
+    const given = await fetch(`${app.base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await fetch(`${app.base}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await fetch(`${app.base}/media/../../etc/passwd`)).status).toBe(404);
+    expect((await fetch(`${app.base}/media/${'a'.repeat(64)}.png`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startRedis } from './support/redis-server.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const dirs: string[] = [];
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  out: () => string;
+  exit: Promise<number | null>;
+}
+
+function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'admin/src/bin/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${out}`)), 20_000);
+    const check = () => {
+      const m = /Ad network is up at (\S+)/.exec(out);
+      if (out.includes(waitFor)) {
+        clearTimeout(timer);
+        resolve({ child, base: m?.[1] ?? '', out: () => out, exit });
+      }
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    void exit.then(() => {
+      clearTimeout(timer);
+      resolve({ child, base: '', out: () => out, exit });
+    });
+  });
+}
+
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'adnet-start-'));
+  dirs.push(d);
+  return d;
+};
+
+async function answers(url: string): Promise<boolean> {
+  const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    return (await c.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    c.disconnect();
+  }
+}
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('pnpm start', () => {
+  it('runs on embedded defaults, keeps data across restarts, and stops cleanly on SIGTERM', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const first = await launch({ DATA_DIR: dataDir, PORT: String(port) });
+    expect(first.base).toBe(`http://127.0.0.1:${port}`);
+    expect(first.out()).toContain('adnet user:create --role admin');
+
+    const reg = await fetch(`${first.base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', password: 'first-pass', role: 'advertiser' }),
+    });
+    expect(reg.status).toBe(201);
+    const redisUrl = readFileSync(join(dataDir, 'redis', 'redis.url'), 'utf8').trim();
+    expect(await answers(redisUrl)).toBe(true);
+
+    // A request whose body is still arriving when SIGTERM comes is answered, not cut.
+    const inFlight = new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ email: 'late@example.com', password: 'late-pass', role: 'publisher' });
+      const req = request(`${first.base}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        first.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 100);
+    });
+    expect(await inFlight).toBe(201);
+    expect(await first.exit).toBe(0);
+    expect(await answers(redisUrl)).toBe(false);
+
+    const second = await launch({ DATA_DIR: dataDir, PORT: String(port) });
+    const tok = await fetch(`${second.base}/api/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'late@example.com', password: 'late-pass' }),
+    });
+    expect(tok.status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+  }, 60_000);
+
+  it('uses REDIS_URL when set and starts no Redis of its own', async () => {
+    const redis = await startRedis();
+    try {
+      const dataDir = tempDir();
+      const run = await launch({ DATA_DIR: dataDir, PORT: String(await freePort()), REDIS_URL: redis.url });
+      expect((await fetch(`${run.base}/readyz`)).status).toBe(200);
+      await fetch(`${run.base}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ext@example.com', password: 'ext-pass-1', role: 'advertiser' }),
+      });
+      const check = new Redis(redis.url);
+      expect(await check.hget('{users}:email', 'ext@example.com')).not.toBeNull();
+      await check.quit();
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+      expect(await answers(redis.url)).toBe(true);
+    } finally {
+      await redis.stop();
+    }
+  }, 60_000);
+
+  it('stops with a message naming a wrong variable, or the missing Redis package', async () => {
+    const bad = await launch({ DATA_DIR: tempDir(), PORT: 'eighty' }, 'PORT');
+    expect(await bad.exit).toBe(2);
+    expect(bad.out()).toContain('PORT');
+    const noRedis = await launch({ DATA_DIR: tempDir(), PORT: String(await freePort()), PATH: '/nonexistent' }, 'redis-server');
+    expect(await noRedis.exit).toBe(2);
+    expect(noRedis.out()).toContain('apt-get install redis-server');
+  }, 60_000);
+});

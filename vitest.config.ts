@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     // 2 cores: integration files each start servers; keep it to two at once.
     maxWorkers: 2,
+    // The JSON file gives CI its "N passed, N failed" line.
+    reporters: ['default', ['json', { outputFile: '.tmp/vitest-results.json' }]],
     projects: [
       {
         test: {

@@ -1,35 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, startApp, validCampaign } from './support/app.ts';
-import type { Account, TestApp } from './support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { account, call, creativeForm, validCampaign, useTestApp } from './support/app.ts';
+import type { Account } from './support/app.ts';
 import { makePng } from './support/images.ts';
-import { startRedis } from './support/redis-server.ts';
-import type { TestRedis } from './support/redis-server.ts';
 
-let redis: TestRedis;
-let app: TestApp;
+const fx = useTestApp();
 let adv: Account;
 let other: Account;
 let admin: Account;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  app = await startApp(redis.url);
-  [adv, other, admin] = await Promise.all([account(app, 'advertiser'), account(app, 'advertiser'), account(app, 'admin')]);
-});
-afterAll(async () => {
-  await app.close();
-  await redis.stop();
+  [adv, other, admin] = await Promise.all([account(fx.app, 'advertiser'), account(fx.app, 'advertiser'), account(fx.app, 'admin')]);
 });
 
-const create = (token: string, json: unknown) => call<Record<string, unknown> & { id: number }>(app, 'POST', '/api/adv/campaigns', { token, json });
+const create = (token: string, json: unknown) => call<Record<string, unknown> & { id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token, json });
 
 async function approvedCreative(token: string, campaignId: number): Promise<number> {
-  const c = await call<{ id: number }>(app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
+  const c = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
     token,
     form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
   });
   expect(c.status).toBe(201);
-  expect((await call(app, 'POST', `/api/admin/creatives/${c.body.id}/approve`, { token: admin.token })).status).toBe(200);
+  expect((await call(fx.app, 'POST', `/api/admin/creatives/${c.body.id}/approve`, { token: admin.token })).status).toBe(200);
   return c.body.id;
 }
 
@@ -85,7 +76,7 @@ describe('create', () => {
   });
 
   it('is for advertisers only', async () => {
-    const pub = await account(app, 'publisher');
+    const pub = await account(fx.app, 'publisher');
     for (const who of [pub, admin]) {
       const r = await create(who.token, validCampaign);
       expect(r.status).toBe(403);
@@ -98,7 +89,7 @@ describe('read and update', () => {
   it('lists only own campaigns with the spec fields', async () => {
     const mine = await create(adv.token, validCampaign);
     await create(other.token, validCampaign);
-    const list = await call<{ campaigns: Record<string, unknown>[] }>(app, 'GET', '/api/adv/campaigns', { token: adv.token });
+    const list = await call<{ campaigns: Record<string, unknown>[] }>(fx.app, 'GET', '/api/adv/campaigns', { token: adv.token });
     expect(list.status).toBe(200);
     expect(list.body.campaigns.every((c) => c.advertiser_id === adv.id)).toBe(true);
     const found = list.body.campaigns.find((c) => c.id === mine.body.id);
@@ -109,40 +100,40 @@ describe('read and update', () => {
 
   it('404 for a missing campaign, 403 for another advertiser\'s, 400 for a bad id', async () => {
     const theirs = await create(other.token, validCampaign);
-    expect((await call(app, 'GET', '/api/adv/campaigns/999999', { token: adv.token })).status).toBe(404);
-    expect((await call(app, 'GET', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token })).status).toBe(403);
-    expect((await call(app, 'PATCH', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(403);
-    expect((await call(app, 'POST', `/api/adv/campaigns/${theirs.body.id}/pause`, { token: adv.token })).status).toBe(403);
-    const bad = await call(app, 'GET', '/api/adv/campaigns/abc', { token: adv.token });
+    expect((await call(fx.app, 'GET', '/api/adv/campaigns/999999', { token: adv.token })).status).toBe(404);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token })).status).toBe(403);
+    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(403);
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${theirs.body.id}/pause`, { token: adv.token })).status).toBe(403);
+    const bad = await call(fx.app, 'GET', '/api/adv/campaigns/abc', { token: adv.token });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty('id');
   });
 
   it('updates fields and keeps format fixed', async () => {
     const c = await create(adv.token, validCampaign);
-    const r = await call(app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'Renamed', bid_usd: 2.25, daily_budget_usd: 75.5, geo_include: [] } });
+    const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'Renamed', bid_usd: 2.25, daily_budget_usd: 75.5, geo_include: [] } });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Renamed', bid_micro_cents: 225_000, daily_budget_cents: 7_550, geo_include: [], format: 'native' });
-    const bad = await call(app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { bid_usd: -1, languages: ['xx'] } });
+    const bad = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { bid_usd: -1, languages: ['xx'] } });
     expect(Object.keys(bad.body.errors as object).sort()).toEqual(['bid_usd', 'languages.0']);
-    const get = await call(app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token });
+    const get = await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token });
     expect(get.body.name).toBe('Renamed');
   });
 
   it('reports today\'s spend from the engines\' counter', async () => {
     const c = await create(adv.token, validCampaign);
-    await app.svc.redis.set(`spend:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 1234);
-    expect((await call(app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents).toBe(1234);
+    await fx.app.svc.redis.set(`spend:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 1234);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents).toBe(1234);
   });
 });
 
 describe('states', () => {
   it('draft -> active needs an approved creative; then pause, resume, archive', async () => {
     const c = await create(adv.token, validCampaign);
-    const early = await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
+    const early = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
     expect(early.status).toBe(409);
     expect(early.body).toEqual({ error: 'Activation needs at least one approved creative', code: 'illegal_transition' });
-    expect((await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/pause`, { token: adv.token })).status).toBe(409);
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/pause`, { token: adv.token })).status).toBe(409);
 
     await approvedCreative(adv.token, c.body.id);
     const steps: [string, number, string][] = [
@@ -150,20 +141,20 @@ describe('states', () => {
       ['activate', 200, 'active'], ['archive', 200, 'archived'],
     ];
     for (const [action, status, state] of steps) {
-      const r = await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/${action}`, { token: adv.token });
+      const r = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/${action}`, { token: adv.token });
       expect([action, r.status, r.body.status]).toEqual([action, status, state]);
     }
-    expect((await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
-    expect((await call(app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(409);
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
+    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(409);
   });
 
   it('a rejected creative does not allow activation', async () => {
     const c = await create(adv.token, validCampaign);
-    const cr = await call<{ id: number }>(app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {
+    const cr = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {
       token: adv.token,
       form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
     });
-    await call(app, 'POST', `/api/admin/creatives/${cr.body.id}/reject`, { token: admin.token, json: { reason: 'misleading' } });
-    expect((await call(app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
+    await call(fx.app, 'POST', `/api/admin/creatives/${cr.body.id}/reject`, { token: admin.token, json: { reason: 'misleading' } });
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
   });
 });

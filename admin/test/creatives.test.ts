@@ -1,34 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, startApp, validCampaign } from './support/app.ts';
-import type { Account, TestApp } from './support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { account, call, creativeForm, validCampaign, useTestApp } from './support/app.ts';
+import type { Account } from './support/app.ts';
 import { makeGif, makeJpeg, makePng } from './support/images.ts';
-import { startRedis } from './support/redis-server.ts';
-import type { TestRedis } from './support/redis-server.ts';
 
-let redis: TestRedis;
-let app: TestApp;
+const fx = useTestApp();
 let adv: Account;
 let other: Account;
 let admin: Account;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  app = await startApp(redis.url);
-  [adv, other, admin] = await Promise.all([account(app, 'advertiser'), account(app, 'advertiser'), account(app, 'admin')]);
-});
-afterAll(async () => {
-  await app.close();
-  await redis.stop();
+  [adv, other, admin] = await Promise.all([account(fx.app, 'advertiser'), account(fx.app, 'advertiser'), account(fx.app, 'admin')]);
 });
 
 async function campaign(format = 'native', who = adv): Promise<number> {
-  const r = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format } });
+  const r = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format } });
   return r.body.id;
 }
 
 const png = (w = 200, h = 200, name = 'ad.png') => ({ data: makePng(w, h), name, type: 'image/png' });
 const upload = (campaignId: number, form: FormData, token = adv.token) =>
-  call<Record<string, unknown> & { id: number; errors?: Record<string, string> }>(app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, { token, form });
+  call<Record<string, unknown> & { id: number; errors?: Record<string, string> }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, { token, form });
 const nativeFields = { title: 'Win big', body: 'Spin now', landing_url: 'https://example.com/offer?cid={click_id}', cta_text: 'Play' };
 
 describe('upload', () => {
@@ -44,7 +35,7 @@ describe('upload', () => {
     expect(r.body.moderation_eta_seconds as number).toBeGreaterThanOrEqual(900);
     const url = new URL(r.body.image_url as string);
     expect(url.pathname).toMatch(/^\/media\/[0-9a-f]{64}\.png$/);
-    const media = await fetch(app.base + url.pathname);
+    const media = await fetch(fx.app.base + url.pathname);
     expect(media.headers.get('content-type')).toBe('image/png');
     expect(media.headers.get('cache-control')).toContain('immutable');
     expect(Buffer.from(await media.arrayBuffer()).equals(image.data)).toBe(true);
@@ -108,8 +99,8 @@ describe('upload', () => {
 
   it('415 for a JSON body, 400 for a broken multipart body', async () => {
     const id = await campaign();
-    expect((await call(app, 'POST', `/api/adv/campaigns/${id}/creatives`, { token: adv.token, json: nativeFields })).status).toBe(415);
-    const broken = await call(app, 'POST', `/api/adv/campaigns/${id}/creatives`, {
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${id}/creatives`, { token: adv.token, json: nativeFields })).status).toBe(415);
+    const broken = await call(fx.app, 'POST', `/api/adv/campaigns/${id}/creatives`, {
       token: adv.token,
       raw: { body: '--abc\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi', type: 'multipart/form-data; boundary=zzz' },
     });
@@ -144,9 +135,9 @@ describe('upload', () => {
     expect((await upload(theirs, creativeForm(nativeFields, png()))).status).toBe(403);
     expect((await upload(987654, creativeForm(nativeFields, png()))).status).toBe(404);
     const id = await campaign();
-    await call(app, 'POST', `/api/adv/campaigns/${id}/archive`, { token: adv.token });
+    await call(fx.app, 'POST', `/api/adv/campaigns/${id}/archive`, { token: adv.token });
     expect((await upload(id, creativeForm(nativeFields, png()))).status).toBe(409);
-    const pub = await account(app, 'publisher');
+    const pub = await account(fx.app, 'publisher');
     expect((await upload(id, creativeForm(nativeFields, png()), pub.token)).status).toBe(403);
   });
 });
@@ -156,33 +147,33 @@ describe('moderation', () => {
     const id = await campaign();
     const a = await upload(id, creativeForm(nativeFields, png()));
     const b = await upload(id, creativeForm(nativeFields, png(210, 210)));
-    const queue = await call<{ creatives: { id: number }[] }>(app, 'GET', '/api/admin/moderation/creatives', { token: admin.token });
+    const queue = await call<{ creatives: { id: number }[] }>(fx.app, 'GET', '/api/admin/moderation/creatives', { token: admin.token });
     const ids = queue.body.creatives.map((c) => c.id);
     expect(ids.indexOf(a.body.id)).toBeLessThan(ids.indexOf(b.body.id));
 
-    const ok = await call(app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token });
+    const ok = await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token });
     expect(ok.body).toMatchObject({ status: 'approved', rejection_reason: null, moderated_at: expect.any(String) });
-    expect((await call(app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token })).status).toBe(409);
-    expect((await call(app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: {} })).body).toEqual({ errors: { reason: 'is required' } });
-    const no = await call(app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: { reason: 'Landing page is down' } });
+    expect((await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token })).status).toBe(409);
+    expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: {} })).body).toEqual({ errors: { reason: 'is required' } });
+    const no = await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: { reason: 'Landing page is down' } });
     expect(no.body).toMatchObject({ status: 'rejected', rejection_reason: 'Landing page is down' });
-    expect((await call(app, 'POST', `/api/admin/creatives/${b.body.id}/approve`, { token: admin.token })).status).toBe(409);
+    expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/approve`, { token: admin.token })).status).toBe(409);
 
-    const after = await call<{ creatives: { id: number }[] }>(app, 'GET', '/api/admin/moderation/creatives', { token: admin.token });
+    const after = await call<{ creatives: { id: number }[] }>(fx.app, 'GET', '/api/admin/moderation/creatives', { token: admin.token });
     expect(after.body.creatives.map((c) => c.id)).not.toContain(a.body.id);
-    const mine = await call<{ creatives: Record<string, unknown>[] }>(app, 'GET', `/api/adv/campaigns/${id}/creatives`, { token: adv.token });
+    const mine = await call<{ creatives: Record<string, unknown>[] }>(fx.app, 'GET', `/api/adv/campaigns/${id}/creatives`, { token: adv.token });
     expect(mine.body.creatives.map((c) => [c.id, c.status, c.rejection_reason])).toEqual([
       [a.body.id, 'approved', null],
       [b.body.id, 'rejected', 'Landing page is down'],
     ]);
-    expect((await call(app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: adv.token })).body.status).toBe('rejected');
-    expect((await call(app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: other.token })).status).toBe(403);
-    expect((await call(app, 'GET', `/api/adv/campaigns/${id}/creatives`, { token: other.token })).status).toBe(403);
+    expect((await call(fx.app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: adv.token })).body.status).toBe('rejected');
+    expect((await call(fx.app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: other.token })).status).toBe(403);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${id}/creatives`, { token: other.token })).status).toBe(403);
   });
 
   it('is for admins only; 404 for a missing creative', async () => {
-    expect((await call(app, 'GET', '/api/admin/moderation/creatives', { token: adv.token })).status).toBe(403);
-    expect((await call(app, 'POST', '/api/admin/creatives/1/approve', { token: adv.token })).status).toBe(403);
-    expect((await call(app, 'POST', '/api/admin/creatives/999999/approve', { token: admin.token })).status).toBe(404);
+    expect((await call(fx.app, 'GET', '/api/admin/moderation/creatives', { token: adv.token })).status).toBe(403);
+    expect((await call(fx.app, 'POST', '/api/admin/creatives/1/approve', { token: adv.token })).status).toBe(403);
+    expect((await call(fx.app, 'POST', '/api/admin/creatives/999999/approve', { token: admin.token })).status).toBe(404);
   });
 });

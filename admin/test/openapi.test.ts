@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REST_ROUTES } from '../src/http/rest-routes.ts';
 import { appRouter } from '../src/trpc/router.ts';
-import { startApp } from './support/app.ts';
-import type { TestApp } from './support/app.ts';
-import { startRedis } from './support/redis-server.ts';
-import type { TestRedis } from './support/redis-server.ts';
+import { useTestApp } from './support/app.ts';
 
-let redis: TestRedis;
-let app: TestApp;
+const fx = useTestApp();
 
-beforeAll(async () => {
-  redis = await startRedis();
-  app = await startApp(redis.url);
-});
-afterAll(async () => {
-  await app.close();
-  await redis.stop();
-});
 
 describe('REST door and its documents', () => {
   it('maps every REST route to a real procedure of the matching kind', () => {
@@ -29,7 +17,7 @@ describe('REST door and its documents', () => {
   });
 
   it('publishes OpenAPI 3 with every REST path, its parameters and its schemas', async () => {
-    const doc = (await (await fetch(`${app.base}/openapi.json`)).json()) as {
+    const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as {
       openapi: string;
       paths: Record<string, Record<string, { parameters: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
     };
@@ -44,16 +32,16 @@ describe('REST door and its documents', () => {
   });
 
   it('serves the API reference and health checks, and echoes request ids', async () => {
-    const docs = await fetch(`${app.base}/docs/api`);
+    const docs = await fetch(`${fx.app.base}/docs/api`);
     expect(docs.headers.get('content-type')).toContain('text/markdown');
     expect(await docs.text()).toContain('/api/adv/campaigns');
-    expect((await fetch(`${app.base}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready' });
-    const given = await fetch(`${app.base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
+    expect((await fetch(`${fx.app.base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${fx.app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready' });
+    const given = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
-    const made = await fetch(`${app.base}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    const made = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await fetch(`${app.base}/media/../../etc/passwd`)).status).toBe(404);
-    expect((await fetch(`${app.base}/media/${'a'.repeat(64)}.png`)).status).toBe(404);
+    expect((await fetch(`${fx.app.base}/media/../../etc/passwd`)).status).toBe(404);
+    expect((await fetch(`${fx.app.base}/media/${'a'.repeat(64)}.png`)).status).toBe(404);
   });
 });

@@ -1,24 +1,12 @@
 import { TRPCClientError } from '@trpc/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/trpc/router.ts';
-import { account, startApp, uniqueEmail } from './support/app.ts';
-import type { TestApp } from './support/app.ts';
+import { account, startApp, uniqueEmail, useTestApp } from './support/app.ts';
 import { makePng } from './support/images.ts';
-import { startRedis } from './support/redis-server.ts';
-import type { TestRedis } from './support/redis-server.ts';
 import { trpcClient } from './support/trpc-client.ts';
 
-let redis: TestRedis;
-let app: TestApp;
+const fx = useTestApp();
 
-beforeAll(async () => {
-  redis = await startRedis();
-  app = await startApp(redis.url);
-});
-afterAll(async () => {
-  await app.close();
-  await redis.stop();
-});
 
 async function caught(p: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
   try {
@@ -33,11 +21,11 @@ async function caught(p: Promise<unknown>): Promise<TRPCClientError<AppRouter>> 
 describe('typed tRPC client', () => {
   it('runs the advertiser flow end to end: sign up, campaign, upload, moderation, activation', async () => {
     const email = uniqueEmail('trpc');
-    const anon = trpcClient(app.base);
+    const anon = trpcClient(fx.app.base);
     const reg = await anon.auth.register.mutate({ email, password: 'typed-pass', role: 'advertiser' });
     expect(reg.user.role).toBe('advertiser');
     const { token } = await anon.auth.token.mutate({ email, password: 'typed-pass' });
-    const adv = trpcClient(app.base, token);
+    const adv = trpcClient(fx.app.base, token);
 
     const campaign = await adv.adv.campaigns.create.mutate({
       name: 'Typed', vertical: 'dating', format: 'push', bid_type: 'cpc', bid_usd: 0.05, daily_budget_usd: 10,
@@ -53,7 +41,7 @@ describe('typed tRPC client', () => {
     const creative = await adv.adv.creatives.create.mutate(form);
     expect(creative).toMatchObject({ status: 'pending_moderation', format: 'push', image_width: 192 });
 
-    const admin = trpcClient(app.base, (await account(app, 'admin')).token);
+    const admin = trpcClient(fx.app.base, (await account(fx.app, 'admin')).token);
     expect((await admin.admin.moderationQueue.query()).creatives.map((c) => c.id)).toContain(creative.id);
     await admin.admin.approveCreative.mutate({ id: creative.id });
     const active = await adv.adv.campaigns.activate.mutate({ id: campaign.id });
@@ -65,8 +53,8 @@ describe('typed tRPC client', () => {
   });
 
   it('carries the same error codes, field maps and HTTP statuses as REST', async () => {
-    const a = await account(app, 'advertiser');
-    const adv = trpcClient(app.base, a.token);
+    const a = await account(fx.app, 'advertiser');
+    const adv = trpcClient(fx.app.base, a.token);
     const invalid = await caught(adv.adv.campaigns.create.mutate({ name: '', vertical: 'x', format: 'native', bid_type: 'cpm', bid_usd: 1, daily_budget_usd: 5 } as never));
     expect(invalid.data?.httpStatus).toBe(400);
     expect(invalid.data?.fields).toEqual({ name: 'must not be empty', vertical: expect.stringContaining('must be one of') });
@@ -74,10 +62,10 @@ describe('typed tRPC client', () => {
     const missing = await caught(adv.adv.campaigns.get.query({ id: 424242 }));
     expect(missing.data).toMatchObject({ httpStatus: 404, appCode: 'not_found' });
 
-    const noAuth = await caught(trpcClient(app.base).adv.campaigns.list.query());
+    const noAuth = await caught(trpcClient(fx.app.base).adv.campaigns.list.query());
     expect(noAuth.data).toMatchObject({ httpStatus: 401, appCode: 'unauthorized' });
 
-    const pub = trpcClient(app.base, (await account(app, 'publisher')).token);
+    const pub = trpcClient(fx.app.base, (await account(fx.app, 'publisher')).token);
     expect((await caught(pub.adv.campaigns.list.query())).data).toMatchObject({ httpStatus: 403, appCode: 'forbidden' });
 
     const form = new FormData();
@@ -86,7 +74,7 @@ describe('typed tRPC client', () => {
   });
 
   it('answers a rate-limited call with 429 and Retry-After on the tRPC door too', async () => {
-    const strict = await startApp(redis.url, { API_RATE_LIMIT_PER_MIN: '2' });
+    const strict = await startApp(fx.redis.url, { API_RATE_LIMIT_PER_MIN: '2' });
     try {
       const a = await account(strict, 'advertiser');
       const adv = trpcClient(strict.base, a.token);

@@ -108,7 +108,7 @@ export function createAdminServer(svc: Services): AdminServer {
     inFlight++;
     res.on('close', () => {
       inFlight--;
-      svc.log.debug({ requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      svc.log.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
       if (inFlight === 0) drained?.();
     });
     route(req, res, requestId).catch((err: unknown) => {

@@ -9,7 +9,9 @@ import { createAccount } from '../../src/repos/accounts.ts';
 import { createServices } from '../../src/services.ts';
 import type { Services } from '../../src/services.ts';
 import { connectRedis } from '../../src/storage/redis.ts';
-import { freePort } from './redis-server.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { freePort, startRedis } from './redis-server.ts';
+import type { TestRedis } from './redis-server.ts';
 
 export interface TestApp {
   base: string;
@@ -113,4 +115,23 @@ export function creativeForm(fields: Record<string, string>, image?: { data: Buf
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   if (image) form.set('image', new Blob([image.data], { type: image.type }), image.name);
   return form;
+}
+
+export interface AppFixture {
+  app: TestApp;
+  redis: TestRedis;
+}
+
+/** A private Redis and the admin on it for one test file: started before its tests, stopped after. */
+export function useTestApp(env: Record<string, string> = {}): AppFixture {
+  const fixture = {} as AppFixture;
+  beforeAll(async () => {
+    fixture.redis = await startRedis();
+    fixture.app = await startApp(fixture.redis.url, env);
+  });
+  afterAll(async () => {
+    await fixture.app?.close();
+    await fixture.redis?.stop();
+  });
+  return fixture;
 }

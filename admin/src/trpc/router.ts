@@ -1,4 +1,4 @@
-import { createCallerFactory, router } from './init.ts';
+import { createCallerFactory, mergeRouters, router } from './init.ts';
 import { balanceRouter, profileRouter } from './routers/account.ts';
 import { adminRouter } from './routers/admin.ts';
 import { authRouter } from './routers/auth.ts';
@@ -14,7 +14,8 @@ export const appRouter = router({
     balance: balanceRouter,
     profile: profileRouter,
   }),
-  admin: adminRouter,
+  // Each feature area adds its own admin procedures as one more router here.
+  admin: mergeRouters(adminRouter),
 });
 
 export type AppRouter = typeof appRouter;

@@ -26,6 +26,18 @@ export const envSchema = z.object({
   /** Size kept in the config change log before old entries are trimmed. */
   CHANGE_LOG_MAX_LEN: z.coerce.number().int().min(1_000).max(10_000_000).default(100_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Signs win notices; engines share it. Unset: generated once and kept in Redis. */
+  TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AUCTION_TIMEOUT_MS: z.coerce.number().int().min(10).max(1_000).default(200),
+  MAX_BID_BODY_BYTES: z.coerce.number().int().min(1_024).max(10 * 1024 * 1024).default(64 * 1024),
+  /** Budget an engine reserves from Redis at a time, per campaign and per advertiser. */
+  BUDGET_SLICE_CENTS: z.coerce.number().int().min(1).max(1_000_000).default(25),
+  EVENT_FLUSH_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  EVENT_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(500),
+  EVENT_BUFFER_MAX: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
+  EVENT_STREAM_MAXLEN: z.coerce.number().int().min(1_000).max(100_000_000).default(1_000_000),
+  /** Port of the admin API behind the engine in the single-URL quickstart (0: any free port). */
+  ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
 });
 export type EnvInput = z.input<typeof envSchema>;
 
@@ -46,6 +58,15 @@ export interface Config {
   moderationEtaPerItemSeconds: number;
   changeLogMaxLen: number;
   shutdownGraceMs: number;
+  trackingSecret: string | undefined;
+  auctionTimeoutMs: number;
+  maxBidBodyBytes: number;
+  budgetSliceCents: number;
+  eventFlushMs: number;
+  eventBatchMax: number;
+  eventBufferMax: number;
+  eventStreamMaxLen: number;
+  adminInternalPort: number;
 }
 
 export class ConfigError extends Error {
@@ -87,5 +108,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     moderationEtaPerItemSeconds: e.MODERATION_ETA_PER_ITEM_SECONDS,
     changeLogMaxLen: e.CHANGE_LOG_MAX_LEN,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    trackingSecret: e.TRACKING_SECRET,
+    auctionTimeoutMs: e.AUCTION_TIMEOUT_MS,
+    maxBidBodyBytes: e.MAX_BID_BODY_BYTES,
+    budgetSliceCents: e.BUDGET_SLICE_CENTS,
+    eventFlushMs: e.EVENT_FLUSH_MS,
+    eventBatchMax: e.EVENT_BATCH_MAX,
+    eventBufferMax: e.EVENT_BUFFER_MAX,
+    eventStreamMaxLen: e.EVENT_STREAM_MAXLEN,
+    adminInternalPort: e.ADMIN_INTERNAL_PORT,
   };
 }

@@ -29,3 +29,16 @@ export const usdToMicroCents = (usd: number): number => scaleDecimal(usd, 5);
 export const usdToCents = (usd: number): number => scaleDecimal(usd, 2);
 export const microCentsToUsd = (microCents: number): number => microCents / MICRO_CENTS_PER_USD;
 export const centsToUsd = (cents: number): number => cents / 100;
+
+// Spend is counted in nano-dollars (1e-9 USD): a CPM bid of 1 micro-cent is
+// exactly 10 nano-dollars per impression, so per-impression charges of any
+// valid bid stay integers, and a day's spend of the largest budget ($1M = 1e15)
+// stays below 2^53.
+export const NANO_USD_PER_CENT = 10_000_000;
+/** Charge of one impression at a CPM price in micro-cents. */
+export const cpmMicroCentsToNanoPerImpression = (cpmMicroCents: number): number => cpmMicroCents * 10;
+/** Charge of one click at a CPC price in micro-cents. */
+export const cpcMicroCentsToNano = (microCents: number): number => microCents * 10_000;
+export const centsToNano = (cents: number): number => cents * NANO_USD_PER_CENT;
+/** Whole cents spent (rounded down) from a nano-dollar counter. */
+export const nanoToCentsFloor = (nano: number): number => Math.floor(nano / NANO_USD_PER_CENT);

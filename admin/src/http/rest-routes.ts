@@ -39,6 +39,11 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/api/admin/creatives/{id}/approve', procedure: 'admin.approveCreative', input: 'none', summary: 'Approve a pending creative' },
   { method: 'POST', path: '/api/admin/creatives/{id}/reject', procedure: 'admin.rejectCreative', input: 'json', summary: 'Reject a pending creative with a reason' },
   { method: 'GET', path: '/api/admin/advertisers', procedure: 'admin.listAdvertisers', input: 'query', summary: 'Advertisers with their balances' },
+  { method: 'GET', path: '/api/admin/partners', procedure: 'admin.listPartners', input: 'none', summary: 'OpenRTB partners' },
+  { method: 'POST', path: '/api/admin/partners', procedure: 'admin.createPartner', input: 'json', status: 201, summary: 'Admit an OpenRTB partner by IP allow-list' },
+  { method: 'PATCH', path: '/api/admin/partners/{id}', procedure: 'admin.updatePartner', input: 'json', summary: "Change a partner's name, allow-list or QPS limit" },
+  { method: 'POST', path: '/api/admin/partners/{id}/disable', procedure: 'admin.disablePartner', input: 'none', summary: 'Stop accepting bid requests from a partner' },
+  { method: 'POST', path: '/api/admin/partners/{id}/enable', procedure: 'admin.enablePartner', input: 'none', summary: 'Accept bid requests from a partner again' },
   { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
 ];
 

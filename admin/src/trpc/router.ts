@@ -4,6 +4,7 @@ import { adminRouter } from './routers/admin.ts';
 import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { creativesRouter } from './routers/creatives.ts';
+import { partnersRouter } from './routers/partners.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -15,7 +16,7 @@ export const appRouter = router({
     profile: profileRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
-  admin: mergeRouters(adminRouter),
+  admin: mergeRouters(adminRouter, partnersRouter),
 });
 
 export type AppRouter = typeof appRouter;

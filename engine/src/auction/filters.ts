@@ -1,0 +1,42 @@
+import { iabBlocks } from '@adnet/schemas/iab';
+import type { Candidate } from '../index/candidate.ts';
+
+/** What the filters know about one impression. */
+export interface ImpContext {
+  language: string | undefined;
+  bcat: readonly string[] | undefined;
+  badv: readonly string[] | undefined;
+  floorMicroCents: number;
+}
+
+/**
+ * An auction filter: its name is also the no-bid reason it reports. Geo and
+ * format are not here: the index lookup already answers them.
+ */
+export interface Filter {
+  readonly name: string;
+  reject(c: Candidate, ctx: ImpContext): boolean;
+}
+
+export const languageFilter: Filter = {
+  name: 'language',
+  reject: (c, ctx) => c.languages !== null && (ctx.language === undefined || !c.languages.has(ctx.language)),
+};
+
+export const blockedCategoryFilter: Filter = {
+  name: 'blocked_category',
+  reject: (c, ctx) => ctx.bcat !== undefined && ctx.bcat.some((b) => c.iabCats.some((cat) => iabBlocks(b, cat))),
+};
+
+export const blockedAdvertiserFilter: Filter = {
+  name: 'blocked_advertiser',
+  reject: (c, ctx) => ctx.badv !== undefined && c.adomain !== '' && ctx.badv.some((d) => d === c.adomain || c.adomain.endsWith(`.${d}`)),
+};
+
+export const floorFilter: Filter = {
+  name: 'below_floor',
+  reject: (c, ctx) => c.ecpmMicroCents < ctx.floorMicroCents,
+};
+
+/** In order of cost: cheapest checks first. */
+export const FILTERS: readonly Filter[] = [floorFilter, languageFilter, blockedAdvertiserFilter, blockedCategoryFilter];

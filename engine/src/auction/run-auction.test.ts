@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { Candidate } from '../index/candidate.ts';
+import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
+import { FILTERS } from './filters.ts';
+import type { ImpContext } from './filters.ts';
+import { clearingPrice, runImpAuction } from './run-auction.ts';
+import type { BudgetGate } from './run-auction.ts';
+
+const open: BudgetGate = { tryTake: () => true };
+const ctx = (over: Partial<ImpContext> = {}): ImpContext => ({ language: 'en', bcat: undefined, badv: undefined, floorMicroCents: 0, ...over });
+let nextId = 1;
+function cand(campaign: Parameters<typeof campaignFixture>[0] = {}, creative: Parameters<typeof creativeFixture>[0] = {}): Candidate {
+  const id = nextId++;
+  return new Candidate(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }));
+}
+
+describe('clearingPrice (second price + 1 cent)', () => {
+  it('charges one cent over the runner-up, within floor and own bid', () => {
+    expect(clearingPrice(150_000, 100_000, 0)).toBe(101_000);
+    expect(clearingPrice(150_000, 100_000, 120_000)).toBe(120_000);
+    expect(clearingPrice(150_000, 149_500, 0)).toBe(150_000);
+    expect(clearingPrice(150_000, 0, 0)).toBe(1_000);
+    expect(clearingPrice(150_000, 0, 50_000)).toBe(50_000);
+  });
+});
+
+describe('runImpAuction', () => {
+  it('ranks by eCPM, CPC bids through the CTR prior', () => {
+    const cpm = cand({ bid_micro_cents: 200_000 });
+    // $0.10 CPC x 0.1% banner CTR x 1000 = $0.10 CPM: loses to $2 CPM.
+    const cpc = cand({ bid_type: 'cpc', bid_micro_cents: 10_000 });
+    expect(cpc.ecpmMicroCents).toBe(10_000);
+    const r = runImpAuction([cpc, cpm], ctx(), FILTERS, open);
+    expect(r).toEqual({ won: true, winner: cpm, priceMicroCents: 11_000, secondMicroCents: 10_000 });
+  });
+
+  it('never prices below the floor, and drops candidates under it', () => {
+    const a = cand({ bid_micro_cents: 300_000 });
+    const b = cand({ bid_micro_cents: 100_000 });
+    const r = runImpAuction([a, b], ctx({ floorMicroCents: 250_000 }), FILTERS, open);
+    expect(r).toMatchObject({ won: true, winner: a, priceMicroCents: 250_000 });
+    expect(runImpAuction([b], ctx({ floorMicroCents: 250_000 }), FILTERS, open)).toEqual({ won: false, reason: 'below_floor' });
+  });
+
+  it('applies language targeting', () => {
+    const de = cand({ languages: ['de'] });
+    expect(runImpAuction([de], ctx({ language: 'en' }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
+    expect(runImpAuction([de], ctx({ language: undefined }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
+    expect(runImpAuction([de], ctx({ language: 'de' }), FILTERS, open).won).toBe(true);
+  });
+
+  it('honours bcat including parent categories, and badv including subdomains', () => {
+    const gambling = cand({ vertical: 'gambling' });
+    expect(runImpAuction([gambling], ctx({ bcat: ['IAB9'] }), FILTERS, open)).toEqual({ won: false, reason: 'blocked_category' });
+    expect(runImpAuction([gambling], ctx({ bcat: ['IAB9-7'] }), FILTERS, open).won).toBe(false);
+    expect(runImpAuction([gambling], ctx({ bcat: ['IAB9-70', 'IAB1'] }), FILTERS, open).won).toBe(true);
+    const shop = cand({}, { landing_url: 'https://www.shop.example.com/x' });
+    expect(runImpAuction([shop], ctx({ badv: ['example.com'] }), FILTERS, open)).toEqual({ won: false, reason: 'blocked_advertiser' });
+    expect(runImpAuction([shop], ctx({ badv: ['other.com'] }), FILTERS, open).won).toBe(true);
+  });
+
+  it('walks down the ranking when the best has no budget; no-bid "budget" when none has', () => {
+    const rich = cand({ bid_micro_cents: 100_000 });
+    const broke = cand({ bid_micro_cents: 500_000 });
+    const gate: BudgetGate = { tryTake: (c) => c !== broke };
+    expect(runImpAuction([broke, rich], ctx(), FILTERS, gate)).toMatchObject({ won: true, winner: rich, priceMicroCents: 1_000 });
+    expect(runImpAuction([broke], ctx(), FILTERS, { tryTake: () => false })).toEqual({ won: false, reason: 'budget' });
+    expect(runImpAuction([], ctx(), FILTERS, open)).toEqual({ won: false, reason: 'no_candidates' });
+  });
+
+  it('reports the filter that removed the most candidates', () => {
+    const list = [cand({ languages: ['fr'] }), cand({ languages: ['fr'] }), cand({ vertical: 'gambling' })];
+    expect(runImpAuction(list, ctx({ bcat: ['IAB9'] }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
+  });
+});

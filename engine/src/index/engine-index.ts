@@ -1,0 +1,85 @@
+import type { Creative, StoredCampaign } from '@adnet/schemas/api';
+import type { ConfigKind } from '@adnet/schemas/changes';
+import type { Partner } from '@adnet/schemas/partners';
+import { BlockList, isIP } from 'node:net';
+import { Candidate } from './candidate.ts';
+
+export interface PartnerEntry {
+  partner: Partner;
+  allow: BlockList;
+}
+
+/** What the hot path reads: immutable, replaced whole when configuration changes. */
+export interface EngineIndex {
+  /** Change-log position this index reflects. */
+  readonly seq: string;
+  /** `${slot}|${country}` and `${slot}|*` (no geo restriction) to candidates. */
+  readonly slots: ReadonlyMap<string, readonly Candidate[]>;
+  readonly partners: readonly PartnerEntry[];
+  readonly campaigns: ReadonlyMap<number, StoredCampaign>;
+  readonly candidateCount: number;
+}
+
+export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
+
+/** The slot a creative fills: banners by exact size; both video formats answer video impressions. */
+export function slotOf(creative: Creative): string {
+  switch (creative.format) {
+    case 'banner':
+      return `banner:${creative.image_width ?? 0}x${creative.image_height ?? 0}`;
+    case 'floating_video':
+      return 'video';
+    default:
+      return creative.format;
+  }
+}
+
+function partnerEntry(partner: Partner): PartnerEntry {
+  const allow = new BlockList();
+  for (const rule of partner.allowed_ips) {
+    const [addr = '', prefix] = rule.split('/');
+    const type = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) allow.addAddress(addr, type);
+    else allow.addSubnet(addr, Number(prefix), type);
+  }
+  return { partner, allow };
+}
+
+/** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns. */
+export function buildIndex(state: ConfigState, seq: string): EngineIndex {
+  const campaigns = state.campaign as Map<number, StoredCampaign>;
+  const slots = new Map<string, Candidate[]>();
+  let candidateCount = 0;
+  for (const creative of (state.creative as Map<number, Creative>).values()) {
+    if (creative.status !== 'approved') continue;
+    const campaign = campaigns.get(creative.campaign_id);
+    if (!campaign || campaign.status !== 'active') continue;
+    const candidate = new Candidate(campaign, creative);
+    const slot = slotOf(creative);
+    const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
+    for (const geo of geos) {
+      const key = `${slot}|${geo}`;
+      const list = slots.get(key);
+      if (list) list.push(candidate);
+      else slots.set(key, [candidate]);
+    }
+    candidateCount++;
+  }
+  const partners = [...(state.partner as Map<number, Partner>).values()].filter((p) => p.status === 'active').map(partnerEntry);
+  return { seq, slots, partners, campaigns, candidateCount };
+}
+
+const EMPTY: readonly Candidate[] = [];
+
+/** Candidates for one slot and country: the country's list plus the untargeted one. */
+export function candidatesFor(index: EngineIndex, slot: string, country: string | undefined): readonly Candidate[] {
+  const any = index.slots.get(`${slot}|*`) ?? EMPTY;
+  if (!country) return any;
+  const local = index.slots.get(`${slot}|${country}`);
+  return local ? (any.length ? local.concat(any) : local) : any;
+}
+
+export function partnerFor(index: EngineIndex, ip: string): PartnerEntry | undefined {
+  const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+  return index.partners.find((p) => p.allow.check(ip, type));
+}

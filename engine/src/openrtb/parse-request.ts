@@ -1,0 +1,60 @@
+import type { BidRequest } from '@adnet/schemas/openrtb';
+
+export type ParseResult = { ok: true; request: BidRequest } | { ok: false; reason: string };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optStr = (v: unknown) => v === undefined || typeof v === 'string';
+const optNum = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+const optStrArr = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 500 && v.every((x) => typeof x === 'string'));
+const posInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0;
+
+const MAX_IMPS = 20;
+
+/**
+ * The checks `bidRequestSchema` (schemas/src/openrtb.ts) makes, written out by
+ * hand: zod on every bid request costs more than the rest of the auction, and
+ * unknown fields are ignored as OpenRTB requires. A unit test keeps the two in
+ * agreement on valid and invalid corpora.
+ */
+export function parseBidRequest(body: Buffer): ParseResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'body is not valid JSON' };
+  }
+  if (!isObj(raw)) return { ok: false, reason: 'body must be a JSON object' };
+  if (typeof raw.id !== 'string' || raw.id.length === 0) return { ok: false, reason: 'id is required (string)' };
+  if (!Array.isArray(raw.imp) || raw.imp.length === 0) return { ok: false, reason: 'imp is required (non-empty array)' };
+  if (raw.imp.length > MAX_IMPS) return { ok: false, reason: `imp has more than ${MAX_IMPS} entries` };
+  for (const imp of raw.imp as unknown[]) {
+    if (!isObj(imp) || typeof imp.id !== 'string' || imp.id.length === 0) return { ok: false, reason: 'imp[].id is required (string)' };
+    if (!optNum(imp.bidfloor) || (typeof imp.bidfloor === 'number' && imp.bidfloor < 0)) return { ok: false, reason: 'imp[].bidfloor must be a number >= 0' };
+    if (!optStr(imp.bidfloorcur) || !optStr(imp.tagid)) return { ok: false, reason: 'imp[].bidfloorcur and imp[].tagid must be strings' };
+    if (imp.banner !== undefined) {
+      const b = imp.banner;
+      if (!isObj(b)) return { ok: false, reason: 'imp[].banner must be an object' };
+      if ((b.w !== undefined && !posInt(b.w)) || (b.h !== undefined && !posInt(b.h))) return { ok: false, reason: 'imp[].banner.w/h must be positive integers' };
+      if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every((f) => isObj(f) && posInt(f.w) && posInt(f.h)))) {
+        return { ok: false, reason: 'imp[].banner.format must be an array of {w, h}' };
+      }
+    }
+    if (imp.native !== undefined && !isObj(imp.native)) return { ok: false, reason: 'imp[].native must be an object' };
+    if (imp.video !== undefined && !isObj(imp.video)) return { ok: false, reason: 'imp[].video must be an object' };
+  }
+  for (const key of ['site', 'device', 'user'] as const) {
+    if (raw[key] !== undefined && !isObj(raw[key])) return { ok: false, reason: `${key} must be an object` };
+  }
+  const site = raw.site as Record<string, unknown> | undefined;
+  if (site && (!optStr(site.id) || !optStr(site.domain) || !optStrArr(site.cat))) return { ok: false, reason: 'site.id/domain must be strings, site.cat an array of strings' };
+  const device = raw.device as Record<string, unknown> | undefined;
+  if (device) {
+    if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.language) || !optStr(device.os)) return { ok: false, reason: 'device string fields must be strings' };
+    if (device.devicetype !== undefined && !Number.isInteger(device.devicetype)) return { ok: false, reason: 'device.devicetype must be an integer' };
+    if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country))) return { ok: false, reason: 'device.geo.country must be a string' };
+  }
+  if (raw.tmax !== undefined && !posInt(raw.tmax)) return { ok: false, reason: 'tmax must be a positive integer' };
+  if (!optStrArr(raw.cur) || !optStrArr(raw.bcat) || !optStrArr(raw.badv)) return { ok: false, reason: 'cur, bcat and badv must be arrays of strings' };
+  if (raw.test !== undefined && !Number.isInteger(raw.test)) return { ok: false, reason: 'test must be an integer' };
+  return { ok: true, request: raw as BidRequest };
+}

@@ -122,8 +122,9 @@ describe('read and update', () => {
 
   it('reports today\'s spend from the engines\' counter', async () => {
     const c = await create(adv.token, validCampaign);
-    await fx.app.svc.redis.set(`spend:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 1234);
-    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents).toBe(1234);
+    // 12.34 cents and a fraction, in nano-dollars: reported as whole cents.
+    await fx.app.svc.redis.hset(`bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 'spent', 123_456_789);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents).toBe(12);
   });
 });
 

@@ -38,6 +38,8 @@ export const envSchema = z.object({
   EVENT_STREAM_MAXLEN: z.coerce.number().int().min(1_000).max(100_000_000).default(1_000_000),
   /** Port of the admin API behind the engine in the single-URL quickstart (0: any free port). */
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
+  /** Engines behind the load balancer; each admits qps_limit / ENGINE_COUNT per partner. */
+  ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 export type EnvInput = z.input<typeof envSchema>;
 
@@ -67,6 +69,7 @@ export interface Config {
   eventBufferMax: number;
   eventStreamMaxLen: number;
   adminInternalPort: number;
+  engineCount: number;
 }
 
 export class ConfigError extends Error {
@@ -117,5 +120,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventBufferMax: e.EVENT_BUFFER_MAX,
     eventStreamMaxLen: e.EVENT_STREAM_MAXLEN,
     adminInternalPort: e.ADMIN_INTERNAL_PORT,
+    engineCount: e.ENGINE_COUNT,
   };
 }

@@ -8,6 +8,7 @@ import { createLogger } from '../log.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
 import { readConfigOrExit } from './read-config.ts';
+import { startEngineProcess } from '../launch/engine-process.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
@@ -29,8 +30,13 @@ await clickhouse.command({ query: 'CREATE DATABASE IF NOT EXISTS adnet' });
 
 const svc = createServices(config, redis, log, clickhouse);
 const admin = createAdminServer(svc);
-const port = await admin.listen(config.port, config.host);
-const baseUrl = config.baseUrl.replace(`:${config.port}`, `:${port}`);
+// The admin listens privately; the engine owns the public port and forwards admin paths to it.
+const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
+const engine = await startEngineProcess({
+  env: { ...process.env, REDIS_URL: redisTarget.url, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}` },
+  log,
+});
+const baseUrl = config.baseUrl;
 
 log.info({ event: 'started', baseUrl, redis: config.redisUrl ? 'external' : 'private', clickhouse: config.clickhouseUrl ? 'server' : 'chdb' }, 'started');
 process.stdout.write(
@@ -54,6 +60,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ event: 'stopping', signal }, 'stopping');
+  await engine.stop();
   await admin.close();
   await clickhouse.close();
   await redis.quit().catch(() => undefined);

@@ -2,7 +2,8 @@ import type { Campaign, StoredCampaign } from '@adnet/schemas/api';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
-import { cfgIndex, dailySpendKey } from '../storage/keys.ts';
+import { nanoToCentsFloor } from '@adnet/schemas/money';
+import { campaignPoolKey, cfgIndex } from '../storage/keys.ts';
 
 export const advertiserCampaignsIndex = (advertiserId: number): string => cfgIndex('adv-campaigns', advertiserId);
 export const campaignCreativesIndex = (campaignId: number): string => cfgIndex('campaign-creatives', campaignId);
@@ -20,9 +21,9 @@ export async function loadOwnedCampaign(svc: Services, advertiserId: number, id:
 export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Promise<Campaign[]> {
   if (campaigns.length === 0) return [];
   const day = budgetDay(Date.now());
-  // One GET per key: spend counters live in per-campaign cluster slots.
-  const spent = await Promise.all(campaigns.map((c) => svc.redis.get(dailySpendKey(c.id, day))));
-  return campaigns.map((c, i) => ({ ...c, daily_spent_cents: Number(spent[i] ?? 0) }));
+  // One read per key: budget pools live in per-campaign cluster slots. Spend is in nano-dollars.
+  const spent = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignPoolKey(c.id, day), 'spent')));
+  return campaigns.map((c, i) => ({ ...c, daily_spent_cents: nanoToCentsFloor(Number(spent[i] ?? 0)) }));
 }
 
 export async function listCampaigns(svc: Services, advertiserId: number): Promise<StoredCampaign[]> {

@@ -1,0 +1,88 @@
+import type { Redis, Result } from 'ioredis';
+
+// Budget pools in Redis. A pool hash holds `spent` (campaign pools only),
+// `held` (the sum of all engines' holds) and `e:<engine>` (one engine's hold).
+// An engine reserves a slice into its hold and spends from it locally; win
+// notices add spend and release the bidding engine's hold. Each script reads
+// and writes one cluster slot ({c:<id>} or {adv:<id>}).
+
+/** KEYS: pool. ARGV: engine, want, keep, limit, ttlMs. Re-bases this engine's hold to keep + grant. */
+const RESERVE_CAMPAIGN = `
+local e = 'e:' .. ARGV[1]
+local old = tonumber(redis.call('HGET', KEYS[1], e) or '0')
+local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') - old
+local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
+local keep = tonumber(ARGV[3])
+local avail = tonumber(ARGV[4]) - spent - held - keep
+local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
+redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return grant
+`;
+
+/** KEYS: hold, balance (cents), pending spend (nano). ARGV: engine, want, keep. */
+const RESERVE_ADVERTISER = `
+local e = 'e:' .. ARGV[1]
+local old = tonumber(redis.call('HGET', KEYS[1], e) or '0')
+local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') - old
+local keep = tonumber(ARGV[3])
+local avail = tonumber(redis.call('GET', KEYS[2]) or '0') * 10000000 - tonumber(redis.call('GET', KEYS[3]) or '0') - held - keep
+local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
+redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
+return grant
+`;
+
+const RELEASE = `
+local function release(pool, from)
+  for i = from, #ARGV, 2 do
+    local e = 'e:' .. ARGV[i]
+    local amt = tonumber(ARGV[i + 1])
+    local h = tonumber(redis.call('HGET', pool, e) or '0')
+    local rel = math.min(h, amt)
+    if rel > 0 then
+      redis.call('HINCRBY', pool, e, -rel)
+      redis.call('HINCRBY', pool, 'held', -rel)
+    end
+  end
+end
+`;
+
+/** KEYS: pool. ARGV: total, ttlMs, then (engine, amount) pairs. */
+const SPEND_CAMPAIGN = `${RELEASE}
+release(KEYS[1], 3)
+redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+/**
+ * KEYS: hold, balance, pending, ledger. ARGV: total, reason, time, then (engine, amount) pairs.
+ * Whole cents move from the pending counter to the balance as one ledger debit.
+ */
+const SPEND_ADVERTISER = `${RELEASE}
+release(KEYS[1], 4)
+local pending = redis.call('INCRBY', KEYS[3], ARGV[1])
+local cents = math.floor(pending / 10000000)
+if cents > 0 then
+  redis.call('DECRBY', KEYS[3], cents * 10000000)
+  local bal = redis.call('DECRBY', KEYS[2], cents)
+  redis.call('XADD', KEYS[4], '*', 'kind', 'debit', 'amt', -cents, 'after', bal, 'reason', ARGV[2], 'ts', ARGV[3])
+end
+return cents
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    budReserveCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budReserveAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budSpendCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budSpendAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+  }
+}
+
+export function defineBudgetScripts(redis: Redis): void {
+  redis.defineCommand('budReserveCampaign', { lua: RESERVE_CAMPAIGN });
+  redis.defineCommand('budReserveAdvertiser', { lua: RESERVE_ADVERTISER });
+  redis.defineCommand('budSpendCampaign', { lua: SPEND_CAMPAIGN });
+  redis.defineCommand('budSpendAdvertiser', { lua: SPEND_ADVERTISER });
+}

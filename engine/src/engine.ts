@@ -1,0 +1,119 @@
+import type { Config } from '@adnet/schemas/config';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { TRACKING_SECRET_KEY } from '@adnet/schemas/redis-keys';
+import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { us_listen_socket } from 'uWebSockets.js';
+import { BudgetSlices } from './budget/budget-slices.ts';
+import { EventBatcher } from './events/event-batcher.ts';
+import { bidHandler } from './handlers/bid.ts';
+import { impTrackerHandler, winHandler } from './handlers/win.ts';
+import { PartnerLimiter } from './partners/partner-limiter.ts';
+import { ConfigMirror } from './sync/config-mirror.ts';
+import { proxyToAdmin } from './transport/admin-proxy.ts';
+import { InFlight, addRoute, json } from './transport/http-adapter.ts';
+import { loadNativeUws } from './transport/uws.ts';
+
+export interface EngineOptions {
+  config: Config;
+  redisUrl: string;
+  log: Logger;
+  engineId?: string;
+  /** Forward every other path here (the single-URL quickstart). */
+  adminUpstream?: string;
+}
+
+export interface Engine {
+  readonly id: string;
+  readonly mirror: ConfigMirror;
+  readonly budget: BudgetSlices;
+  readonly events: EventBatcher<EngineEvent>;
+  listen(port: number, host: string): Promise<number>;
+  /** Stops accepting, answers what is in flight, then flushes spend and events. */
+  stop(): Promise<void>;
+}
+
+const redisOptions = { maxRetriesPerRequest: 2, enableAutoPipelining: true, retryStrategy: (n: number) => Math.min(50 * 2 ** Math.min(n, 6), 2_000) };
+
+async function trackingSecret(config: Config, redis: Redis): Promise<string> {
+  if (config.trackingSecret) return config.trackingSecret;
+  // First engine to start picks it; the rest read the same one.
+  await redis.set(TRACKING_SECRET_KEY, randomBytes(32).toString('base64url'), 'NX');
+  const secret = await redis.get(TRACKING_SECRET_KEY);
+  if (!secret) throw new Error('tracking secret missing in Redis');
+  return secret;
+}
+
+export async function createEngine(opts: EngineOptions): Promise<Engine> {
+  const { config, log } = opts;
+  const id = opts.engineId ?? randomBytes(6).toString('hex');
+  const uws = loadNativeUws();
+  const redis = new Redis(opts.redisUrl, { ...redisOptions, connectionName: `engine-${id}` });
+  const subscriber = new Redis(opts.redisUrl, { ...redisOptions, connectionName: `engine-${id}-sub` });
+  const onError = (what: string) => (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err), what }, 'engine error');
+  redis.on('error', onError('redis'));
+  subscriber.on('error', onError('redis-subscriber'));
+
+  const secret = await trackingSecret(config, redis);
+  const events = new EventBatcher<EngineEvent>({
+    redis, flushMs: config.eventFlushMs, batchMax: config.eventBatchMax, bufferMax: config.eventBufferMax, streamMaxLen: config.eventStreamMaxLen, onError: onError('events'),
+  });
+  const budget = new BudgetSlices({ redis, engineId: id, sliceCents: config.budgetSliceCents, onError: onError('budget') });
+  const mirror = new ConfigMirror({
+    redis,
+    subscriber,
+    onError: onError('config-sync'),
+    onIndex: (index) => {
+      log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length }, 'index loaded');
+      budget.prewarm(new Set([...index.slots.values()].flat()));
+    },
+  });
+  await mirror.start();
+  events.start();
+  const spendTimer = setInterval(() => void budget.flush().catch(onError('spend-flush')), 200);
+  spendTimer.unref();
+
+  const inFlight = new InFlight();
+  const app = uws.App();
+  const emit = (e: EngineEvent) => events.push(e);
+  const tracking = { redis, budget, emit, secret, engineId: id };
+  addRoute(app, 'post', '/openrtb/bid', bidHandler({
+    index: () => mirror.index, budget, limiter: new PartnerLimiter(config.engineCount), emit, secret, baseUrl: config.baseUrl, engineId: id, auctionTimeoutMs: config.auctionTimeoutMs,
+  }), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, inFlight, onError('bid'));
+  addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, inFlight, onError('win'));
+  addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, inFlight, onError('imptracker'));
+  addRoute(app, 'get', '/engine/healthz', () => json(200, { ok: true, engine: id }), {}, inFlight, onError('health'));
+  addRoute(app, 'get', '/engine/readyz', () => {
+    const ready = mirror.index !== undefined && redis.status === 'ready';
+    return json(ready ? 200 : 503, { ok: ready, engine: id, index_seq: mirror.index?.seq ?? null, redis: redis.status, event_backlog: events.backlog });
+  }, {}, inFlight, onError('ready'));
+  if (opts.adminUpstream) proxyToAdmin(app, opts.adminUpstream, inFlight, onError('proxy'));
+
+  let socket: us_listen_socket | undefined;
+  return {
+    id,
+    mirror,
+    budget,
+    events,
+    listen: (port, host) =>
+      new Promise((resolve, reject) =>
+        app.listen(host, port, (s) => {
+          if (!s) return reject(new Error(`engine could not listen on ${host}:${port}`));
+          socket = s;
+          resolve(uws.us_socket_local_port(s));
+        }),
+      ),
+    async stop() {
+      if (socket) uws.us_listen_socket_close(socket);
+      socket = undefined;
+      await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
+      mirror.stop();
+      clearInterval(spendTimer);
+      await budget.flush().catch(onError('spend-flush'));
+      await budget.releaseAll().catch(onError('budget-release'));
+      await events.stop();
+      await Promise.all([redis.quit().catch(() => undefined), subscriber.quit().catch(() => undefined)]);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import type { Redis } from 'ioredis';
+import { Packr } from 'msgpackr';
+
+const packr = new Packr({ useRecords: false });
+
+export interface BatcherOptions {
+  redis: Redis;
+  flushMs: number;
+  batchMax: number;
+  /** Events held at most; past it new events are dropped and counted (Redis unreachable for long). */
+  bufferMax: number;
+  streamMaxLen: number;
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * Collects events on the hot path (a push onto an array) and writes them to the
+ * Redis stream as msgpack batches of up to `batchMax`, every `flushMs` or as
+ * soon as a batch is full. A failed write keeps the events for the next try.
+ */
+export class EventBatcher<E extends { id: string }> {
+  private pending: E[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  dropped = 0;
+  written = 0;
+
+  constructor(private readonly opts: BatcherOptions) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), this.opts.flushMs);
+    this.timer.unref();
+  }
+
+  push(event: E): void {
+    if (this.pending.length >= this.opts.bufferMax) {
+      this.dropped++;
+      return;
+    }
+    this.pending.push(event);
+    if (this.pending.length >= this.opts.batchMax && !this.writing) void this.flush();
+  }
+
+  get backlog(): number {
+    return this.pending.length;
+  }
+
+  /** Writes everything held; resolves when it is in Redis (or the write failed and the events were kept). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.pending.length === 0) return;
+    const taken = this.pending;
+    this.pending = [];
+    this.writing = this.write(taken).finally(() => (this.writing = undefined));
+    await this.writing;
+  }
+
+  /** Stops the timer and flushes what is held, retrying a few times. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (let attempt = 0; attempt < 5 && this.pending.length > 0; attempt++) {
+      await this.flush();
+      if (this.pending.length > 0) await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  private async write(events: E[]): Promise<void> {
+    const pipeline = this.opts.redis.pipeline();
+    for (let i = 0; i < events.length; i += this.opts.batchMax) {
+      const batch = events.slice(i, i + this.opts.batchMax);
+      pipeline.xadd(EVENT_STREAM, 'MAXLEN', '~', this.opts.streamMaxLen, '*', 'n', batch.length, 'b', packr.pack(batch));
+    }
+    try {
+      const results = (await pipeline.exec()) ?? [];
+      const failed = results.findIndex(([err]) => err);
+      if (failed !== -1) throw results[failed]?.[0] ?? new Error('xadd failed');
+      this.written += events.length;
+    } catch (err) {
+      // Put them back in front, within the bound: what was accepted is not silently lost.
+      const room = Math.max(0, this.opts.bufferMax - this.pending.length);
+      this.dropped += Math.max(0, events.length - room);
+      this.pending = events.slice(0, room).concat(this.pending);
+      this.opts.onError?.(err);
+    }
+  }
+}
+
+export function decodeBatch<E>(buf: Buffer): E[] {
+  return packr.unpack(buf) as E[];
+}

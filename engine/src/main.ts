@@ -1,0 +1,41 @@
+// One engine process: `node --import tsx engine/src/main.ts`. Needs REDIS_URL;
+// ADMIN_UPSTREAM makes it forward every non-engine path to an admin process.
+import { ConfigError, loadConfig } from '@adnet/schemas/config';
+import { pino } from 'pino';
+import { createEngine } from './engine.ts';
+
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (e) {
+  process.stderr.write(`${e instanceof ConfigError ? e.message : String(e)}\n`);
+  process.exit(2);
+}
+if (!config.redisUrl) {
+  process.stderr.write('REDIS_URL is required for an engine process\n');
+  process.exit(2);
+}
+const log = pino({ name: 'engine', level: config.logLevel, base: { pid: process.pid } });
+const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: process.env.ADMIN_UPSTREAM || undefined });
+const port = await engine.listen(config.port, config.host);
+log.info({ event: 'engine.listening', port, engine: engine.id }, 'engine listening');
+process.send?.({ type: 'listening', port, engine: engine.id });
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ event: 'engine.stopping', signal }, 'engine stopping');
+  engine
+    .stop()
+    .then(() => {
+      log.info({ event: 'engine.stopped', written: engine.events.written, dropped: engine.events.dropped }, 'engine stopped');
+      process.exit(0);
+    })
+    .catch((err: unknown) => {
+      log.error({ err }, 'engine stop failed');
+      process.exit(1);
+    });
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

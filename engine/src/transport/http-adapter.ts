@@ -1,0 +1,143 @@
+import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
+
+export interface EngineRequest {
+  method: string;
+  path: string;
+  query: string;
+  ip: string;
+  /** Only the headers the route asked for (lower-case names). */
+  headers: Record<string, string>;
+  params: string[];
+  body: Buffer;
+}
+
+export interface EngineReply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export type RouteHandler = (req: EngineRequest) => EngineReply | Promise<EngineReply>;
+
+export interface RouteOptions {
+  /** Read a request body of at most this many bytes (413 past it). */
+  maxBody?: number;
+  headers?: readonly string[];
+  params?: number;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
+  401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict',
+  413: '413 Payload Too Large', 415: '415 Unsupported Media Type', 422: '422 Unprocessable Entity', 429: '429 Too Many Requests',
+  500: '500 Internal Server Error', 502: '502 Bad Gateway', 503: '503 Service Unavailable',
+};
+export const statusLine = (code: number): string => STATUS_TEXT[code] ?? `${code} Status`;
+
+export function remoteIp(res: HttpResponse): string {
+  const text = Buffer.from(res.getRemoteAddressAsText()).toString();
+  return text.startsWith('::ffff:') && text.includes('.') ? text.slice(7) : text;
+}
+
+/** Tracks requests in flight so shutdown can wait for them. */
+export class InFlight {
+  count = 0;
+  private waiters: (() => void)[] = [];
+  enter(): void {
+    this.count++;
+  }
+  leave(): void {
+    if (--this.count === 0) for (const w of this.waiters.splice(0)) w();
+  }
+  idle(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((r) => this.waiters.push(r));
+  }
+}
+
+/**
+ * Every engine route goes through here, so the uWS lifetimes are handled in one
+ * place: the request object is read synchronously; onAborted is attached
+ * before anything async; body chunks are copied (uWS reuses their memory);
+ * writes happen inside cork; nothing throws into the native layer.
+ */
+export function addRoute(
+  app: TemplatedApp,
+  method: 'get' | 'post' | 'any',
+  pattern: string,
+  handler: RouteHandler,
+  opts: RouteOptions,
+  inFlight: InFlight,
+  onError: (err: unknown) => void,
+): void {
+  app[method](pattern, (res, req) => {
+    inFlight.enter();
+    let done = false;
+    res.onAborted(() => {
+      if (!done) {
+        done = true;
+        inFlight.leave();
+      }
+    });
+    const headers: Record<string, string> = {};
+    for (const name of opts.headers ?? []) headers[name] = req.getHeader(name);
+    const params: string[] = [];
+    for (let i = 0; i < (opts.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
+    const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: remoteIp(res), headers, params, body: EMPTY };
+
+    const reply = (out: EngineReply, close = false) => {
+      if (done) return;
+      done = true;
+      res.cork(() => {
+        res.writeStatus(statusLine(out.status));
+        if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
+        if (close) res.writeHeader('connection', 'close');
+        res.end(out.body ?? '', close);
+      });
+      inFlight.leave();
+    };
+    const run = () => {
+      try {
+        const out = handler(request);
+        if (out instanceof Promise) {
+          out.then(reply, (err: unknown) => {
+            onError(err);
+            reply(INTERNAL);
+          });
+        } else reply(out);
+      } catch (err) {
+        onError(err);
+        reply(INTERNAL);
+      }
+    };
+
+    if (opts.maxBody === undefined) return run();
+    const max = opts.maxBody;
+    if (Number(req.getHeader('content-length') || 0) > max) return reply(tooLarge(max), true);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > max) return reply(tooLarge(max), true);
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) {
+        request.body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        run();
+      }
+    });
+  });
+}
+
+const EMPTY = Buffer.alloc(0);
+const INTERNAL: EngineReply = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"Internal server error","code":"internal"}' };
+const tooLarge = (max: number): EngineReply => ({
+  status: 413,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ error: `Body is larger than ${max} bytes`, code: 'payload_too_large' }),
+});
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): EngineReply => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});

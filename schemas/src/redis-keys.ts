@@ -1,0 +1,27 @@
+import type { ConfigKind } from './changes.ts';
+
+// Redis keys that both the admin and the engines touch: the contract between
+// them. Hash tags ({...}) keep the keys one script touches in one Redis Cluster
+// slot: all config shares {cfg}; an advertiser's money shares {adv:<id>}; a
+// campaign's daily pool has {c:<id>}.
+
+export const cfgHash = (kind: ConfigKind): string => `{cfg}:${kind}`;
+export const cfgRevHash = (kind: ConfigKind): string => `{cfg}:rev:${kind}`;
+export const CFG_LOG = '{cfg}:log';
+export const CFG_NOTICE_CHANNEL = 'cfg:notice';
+
+export const balanceKey = (advertiserId: number): string => `{adv:${advertiserId}}:balance`;
+export const ledgerKey = (advertiserId: number): string => `{adv:${advertiserId}}:ledger`;
+export const advertiserHoldKey = (advertiserId: number): string => `{adv:${advertiserId}}:hold`;
+/** Spend in nano-dollars not yet moved to the ledger as whole cents. */
+export const advertiserPendingKey = (advertiserId: number): string => `{adv:${advertiserId}}:spend_nano`;
+
+/** A campaign's budget pool for one budget day: hash with `spent` and holds, in nano-dollars. */
+export const campaignPoolKey = (campaignId: number, day: string): string => `bud:{c:${campaignId}}:${day}`;
+
+/** The engines' event stream (msgpack batches). */
+export const EVENT_STREAM = 'events';
+/** Shared secret for signed tracking links when TRACKING_SECRET is not configured. */
+export const TRACKING_SECRET_KEY = 'secret:tracking';
+/** Marks a win (or VAST impression) as counted, for idempotence. */
+export const countedKey = (kind: 'win' | 'imp', bidId: string): string => `counted:${kind}:{${bidId}}`;

@@ -1,0 +1,145 @@
+import type { BidResponse } from '@adnet/schemas/openrtb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../admin/test/support/app.ts';
+import type { Account } from '../../admin/test/support/app.ts';
+import { eventually, postBid, startEngine } from './support/engine-harness.ts';
+import type { TestEngine } from './support/engine-harness.ts';
+import { World, bannerRequest } from './support/world.ts';
+
+const fx = useTestApp();
+let world: World;
+let engine: TestEngine;
+let adv: Account;
+let bannerCampaign: number;
+
+beforeAll(async () => {
+  world = await World.create(fx.app);
+  await world.partner();
+  adv = await world.advertiser(100_000);
+  bannerCampaign = (await world.campaign(adv, { geo_include: ['us', 'ca'], languages: ['en'], bid_usd: 1.2 })).campaign.id;
+  await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
+  await world.campaign(adv, { format: 'video', bid_type: 'cpc', bid_usd: 0.5 });
+  engine = await startEngine(fx.redis.url);
+  await eventually(() => (engine.engine.mirror.index?.candidateCount ?? 0) === 3);
+});
+afterAll(async () => {
+  await engine.stop();
+});
+
+const bidOf = (r: { body: unknown }) => (r.body as BidResponse).seatbid[0]?.bid[0];
+
+describe('POST /openrtb/bid', () => {
+  it('answers a banner impression with a complete bid', async () => {
+    const req = bannerRequest();
+    const r = await postBid(engine.base, req);
+    expect(r.status).toBe(200);
+    const body = r.body as unknown as BidResponse;
+    expect(body.id).toBe(req.id);
+    expect(body.cur).toBe('USD');
+    const bid = bidOf(r);
+    expect(bid).toMatchObject({ impid: '1', cid: String(bannerCampaign), w: 300, h: 250, adomain: ['shop.example.com'] });
+    // Only bidder: pays the floor (second price rule), never more than its bid.
+    expect(bid?.price).toBe(0.1);
+    expect(bid?.adm).toContain(`/c/${bid?.id}/`);
+    expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?]+\?price=\$\{AUCTION_PRICE\}$/);
+    expect(bid?.crid).toMatch(/^\d+$/);
+  });
+
+  it('honours format[] alternatives, native and video impressions', async () => {
+    const alt = await postBid(engine.base, bannerRequest({}, { banner: { format: [{ w: 728, h: 90 }, { w: 300, h: 250 }] } }));
+    expect(bidOf(alt)?.w).toBe(300);
+    const native = await postBid(engine.base, bannerRequest({}, { banner: undefined, native: { request: '{}', ver: '1.2' } }));
+    const adm = JSON.parse(bidOf(native)?.adm ?? '{}') as { native: { assets: unknown[]; link: { url: string } } };
+    expect(adm.native.link.url).toContain('/c/');
+    expect(adm.native.assets).toContainEqual({ id: 1, title: { text: 'Great offer' } });
+    const video = await postBid(engine.base, bannerRequest({}, { banner: undefined, video: { mimes: ['video/mp4'] } }));
+    expect(bidOf(video)?.adm).toContain('<VAST version="4.0">');
+    // CPC $0.50 x 0.8% video CTR x 1000 = $4 eCPM; alone it pays the floor.
+    expect(bidOf(video)?.price).toBe(0.1);
+  });
+
+  it.each([
+    ['geo outside the campaign', { device: { geo: { country: 'DEU' }, language: 'en' } }, {}],
+    ['unknown geo', { device: { language: 'en' } }, {}],
+    ['language not targeted', { device: { geo: { country: 'USA' }, language: 'fr' } }, {}],
+    ['blocked category', { bcat: ['IAB22'] }, {}],
+    ['blocked advertiser', { badv: ['example.com'] }, {}],
+    ['floor above the bid', {}, { bidfloor: 5 }],
+    ['non-USD floor', {}, { bidfloorcur: 'EUR' }],
+    ['non-USD currency', { cur: ['EUR'] }, {}],
+    ['a size nobody has', {}, { banner: { w: 160, h: 600 } }],
+  ])('no bid (204) for %s', async (_what, over, imp) => {
+    const r = await postBid(engine.base, bannerRequest(over, imp));
+    expect(r.status).toBe(204);
+  });
+
+  it('400 with a reason for malformed requests, 413 for oversize, and keeps serving', async () => {
+    const cases: [string | Buffer, number][] = [
+      ['{not json', 400],
+      [JSON.stringify({ imp: [{ id: '1' }] }), 400],
+      [JSON.stringify({ id: 'x' }), 400],
+      [JSON.stringify({ id: 'x', imp: [] }), 400],
+      [Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), 400],
+      ['['.repeat(50_000), 400],
+      [JSON.stringify({ id: 'x', imp: Array.from({ length: 1_000 }, (_, i) => ({ id: String(i) })) }), 400],
+      ['x'.repeat(70 * 1024), 413],
+    ];
+    for (const [body, status] of cases) {
+      const r = await postBid(engine.base, body);
+      expect(r.status, String(body).slice(0, 40)).toBe(status);
+      if (status === 400) expect((r.body as { error: string }).error.length).toBeGreaterThan(3);
+    }
+    expect((await postBid(engine.base, bannerRequest(), { 'x-openrtb-version': '' })).status).toBe(400);
+    expect((await postBid(engine.base, bannerRequest())).status).toBe(200);
+  });
+});
+
+describe('win notices and impression pixels', () => {
+  it('counts a win once, charges the clearing price, and refuses forgeries', async () => {
+    const bid = bidOf(await postBid(engine.base, bannerRequest()));
+    const nurl = (bid?.nurl ?? '').replace('${AUCTION_PRICE}', '0.08');
+    const first = await (await fetch(nurl)).json();
+    const again = await (await fetch(nurl)).json();
+    expect(first).toEqual({ ok: true, counted: true });
+    expect(again).toEqual({ ok: true, counted: false });
+    const [path] = nurl.split('?');
+    const forged = (path ?? '').slice(0, -3) + 'AAA';
+    expect((await fetch(`${forged}?price=0.01`)).status).toBe(403);
+    expect((await fetch(nurl.replace('0.08', 'abc'))).status).toBe(400);
+  });
+
+  it('spend from many wins reaches the campaign and the ledger exactly', async () => {
+    const a = await world.advertiser(10_000);
+    const { campaign } = await world.campaign(a, { geo_include: ['gb'], bid_usd: 3 });
+    await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
+    // A $2.50 floor makes our (second-price) bid $2.50, and the exchange's clearing price may not exceed it.
+    const gb = bannerRequest({ device: { geo: { country: 'GBR' }, language: 'en' } }, { bidfloor: 2.5 });
+    let wins = 0;
+    for (let i = 0; i < 100; i++) {
+      const bid = bidOf(await postBid(engine.base, { ...gb, id: `gb-${i}` }));
+      if (bid?.cid !== String(campaign.id)) continue;
+      // $2.50 CPM clearing price: 250 000 micro-cents = 0.25 cents per impression.
+      expect(bid.price).toBe(2.5);
+      await fetch(bid.nurl.replace('${AUCTION_PRICE}', '2.5'));
+      wins++;
+    }
+    expect(wins).toBe(100);
+    await engine.engine.budget.flush();
+    const c = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${campaign.id}`, { token: a.token });
+    expect(c.body.daily_spent_cents).toBe(25);
+    const bal = await call<{ balance_cents: number; ledger: { kind: string; amount_cents: number }[] }>(fx.app, 'GET', '/api/adv/balance', { token: a.token });
+    expect(bal.body.balance_cents).toBe(10_000 - 25);
+    expect(bal.body.ledger.filter((e) => e.kind === 'debit').reduce((s, e) => s + e.amount_cents, 0)).toBe(-25);
+  });
+
+  it('the VAST impression pixel counts once and answers a GIF', async () => {
+    const bid = bidOf(await postBid(engine.base, bannerRequest({}, { banner: undefined, video: { mimes: ['video/mp4'] } })));
+    const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(bid?.adm ?? '')?.[1] ?? '';
+    const r = await fetch(pixel);
+    expect(r.headers.get('content-type')).toBe('image/gif');
+    expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(30);
+    await fetch(pixel);
+    const token = pixel.split('/').pop() ?? '';
+    expect((await fetch(pixel.replace(token, `${token.slice(0, -2)}zz`))).status).toBe(404);
+  });
+});

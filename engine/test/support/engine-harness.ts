@@ -1,0 +1,40 @@
+import { loadConfig } from '@adnet/schemas/config';
+import { pino } from 'pino';
+import { freePort } from '../../../admin/test/support/redis-server.ts';
+import { createEngine } from '../../src/engine.ts';
+import type { Engine } from '../../src/engine.ts';
+
+export interface TestEngine {
+  engine: Engine;
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** A real engine (native uWS, real Redis) on a free port. */
+export async function startEngine(redisUrl: string, env: Record<string, string> = {}): Promise<TestEngine> {
+  // The port is fixed before start: tracking links carry the public base URL.
+  const config = loadConfig({ REDIS_URL: redisUrl, PORT: String(await freePort()), LOG_LEVEL: 'silent', TRACKING_SECRET: 't'.repeat(40), EVENT_FLUSH_MS: '20', ...env });
+  const engine = await createEngine({ config, redisUrl, log: pino({ level: 'silent' }) });
+  const port = await engine.listen(config.port, '127.0.0.1');
+  return { engine, base: `http://127.0.0.1:${port}`, stop: () => engine.stop() };
+}
+
+/** Waits until `check` holds, polling every 10 ms (for propagation through Redis). */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await check()) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('condition not met in time');
+}
+
+export async function postBid(base: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> | string; headers: Headers }> {
+  const res = await fetch(`${base}/openrtb/bid`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-openrtb-version': '2.5', ...headers },
+    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : text, headers: res.headers };
+}

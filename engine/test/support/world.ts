@@ -1,0 +1,59 @@
+import type { Campaign } from '@adnet/schemas/api';
+import { account, call, creativeForm } from '../../../admin/test/support/app.ts';
+import type { Account, TestApp } from '../../../admin/test/support/app.ts';
+import { makePng } from '../../../admin/test/support/images.ts';
+
+/** Builds the advertiser side through the real admin API, as users would. */
+export class World {
+  private constructor(
+    readonly app: TestApp,
+    readonly admin: Account,
+  ) {}
+
+  static async create(app: TestApp): Promise<World> {
+    return new World(app, await account(app, 'admin'));
+  }
+
+  async partner(allowed_ips: string[] = ['127.0.0.1'], qps_limit = 10_000): Promise<number> {
+    const r = await call<{ id: number }>(this.app, 'POST', '/api/admin/partners', { token: this.admin.token, json: { name: 'Exchange', allowed_ips, qps_limit } });
+    if (r.status !== 201) throw new Error(`partner: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.id;
+  }
+
+  async advertiser(balanceCents: number): Promise<Account> {
+    const a = await account(this.app, 'advertiser');
+    if (balanceCents > 0) await call(this.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: this.admin.token, json: { amount_cents: balanceCents } });
+    return a;
+  }
+
+  /** An active campaign with one approved creative of its format. */
+  async campaign(adv: Account, fields: Record<string, unknown> = {}, creative: Record<string, string> = {}): Promise<{ campaign: Campaign; creativeId: number }> {
+    const body = { name: 'Test', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_usd: 1.2, daily_budget_usd: 100, ...fields };
+    const c = await call<Campaign>(this.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: body });
+    if (c.status !== 201) throw new Error(`campaign: ${JSON.stringify(c.body)}`);
+    const format = String(body.format);
+    const video = format === 'video' || format === 'floating_video';
+    const form = creativeForm(
+      { title: 'Great offer', body: 'Buy now', landing_url: 'https://shop.example.com/p?c={click_id}', ...(video ? { video_url: 'https://cdn.example.com/v.mp4' } : {}), ...creative },
+      video ? undefined : { data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200), name: 'a.png', type: 'image/png' },
+    );
+    const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, { token: adv.token, form });
+    if (cr.status !== 201) throw new Error(`creative: ${JSON.stringify(cr.body)}`);
+    await call(this.app, 'POST', `/api/admin/creatives/${cr.body.id}/approve`, { token: this.admin.token });
+    const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
+    if (act.status !== 200) throw new Error(`activate: ${JSON.stringify(act.body)}`);
+    return { campaign: act.body, creativeId: cr.body.id };
+  }
+}
+
+export function bannerRequest(over: Record<string, unknown> = {}, imp: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: `req-${Math.random().toString(36).slice(2)}`,
+    imp: [{ id: '1', banner: { w: 300, h: 250 }, bidfloor: 0.1, ...imp }],
+    site: { domain: 'news.example.org', cat: ['IAB12'] },
+    device: { ua: 'Mozilla/5.0', ip: '203.0.113.7', devicetype: 2, language: 'en', geo: { country: 'USA' } },
+    user: { id: 'u1' },
+    tmax: 150,
+    ...over,
+  };
+}

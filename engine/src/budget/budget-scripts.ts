@@ -3,33 +3,38 @@ import type { Redis, Result } from 'ioredis';
 // Budget pools in Redis. A pool hash holds `spent` (campaign pools only),
 // `held` (the sum of all engines' holds) and `e:<engine>` (one engine's hold).
 // An engine reserves a slice into its hold and spends from it locally; win
-// notices add spend and release the bidding engine's hold. Each script reads
-// and writes one cluster slot ({c:<id>} or {adv:<id>}).
+// notices add spend and release the bidding engine's hold, so spend + holds
+// never exceed the limit. Each script touches one cluster slot ({c:<id>} or
+// {adv:<id>}).
 
-/** KEYS: pool. ARGV: engine, want, keep, limit, ttlMs. Re-bases this engine's hold to keep + grant. */
-const RESERVE_CAMPAIGN = `
+// Re-base: the engine says what it holds locally and what its bids took
+// (outstanding); wins settled since its last re-base lowered its hold, and that
+// difference (`released`) is what those wins covered. Its hold becomes
+// local + still-outstanding + grant. Returns {grant, released}.
+const REBASE = `
 local e = 'e:' .. ARGV[1]
 local old = tonumber(redis.call('HGET', KEYS[1], e) or '0')
+local released = math.max(0, tonumber(ARGV[5]) - old)
+local keep = tonumber(ARGV[3]) + math.max(0, tonumber(ARGV[4]) - released)
 local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') - old
-local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
-local keep = tonumber(ARGV[3])
-local avail = tonumber(ARGV[4]) - spent - held - keep
-local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
-redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return grant
 `;
 
-/** KEYS: hold, balance (cents), pending spend (nano). ARGV: engine, want, keep. */
-const RESERVE_ADVERTISER = `
-local e = 'e:' .. ARGV[1]
-local old = tonumber(redis.call('HGET', KEYS[1], e) or '0')
-local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') - old
-local keep = tonumber(ARGV[3])
+/** KEYS: pool. ARGV: engine, want, local, outstanding, lastHold, limit, ttlMs. */
+const RESERVE_CAMPAIGN = `${REBASE}
+local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
+local avail = tonumber(ARGV[6]) - spent - held - keep
+local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
+redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+return {grant, released}
+`;
+
+/** KEYS: hold, balance (cents), pending spend (nano). ARGV: engine, want, local, outstanding, lastHold. */
+const RESERVE_ADVERTISER = `${REBASE}
 local avail = tonumber(redis.call('GET', KEYS[2]) or '0') * 10000000 - tonumber(redis.call('GET', KEYS[3]) or '0') - held - keep
 local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
 redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
-return grant
+return {grant, released}
 `;
 
 const RELEASE = `
@@ -73,8 +78,8 @@ return cents
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    budReserveCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
-    budReserveAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budReserveCampaign(numKeys: number, ...args: (string | number)[]): Result<[number, number], Context>;
+    budReserveAdvertiser(numKeys: number, ...args: (string | number)[]): Result<[number, number], Context>;
     budSpendCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     budSpendAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
   }

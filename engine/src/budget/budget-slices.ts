@@ -11,13 +11,61 @@ export interface BidBudget extends BudgetGate {
   giveBack(c: Candidate, priceMicroCents: number): void;
 }
 
-/** An engine's local share of one pool. */
+/**
+ * An engine's local share of one pool. `local` is spendable; `outstanding`
+ * is what bids took that no win has settled yet: it stays in this engine's
+ * Redis hold (so spend + holds never exceed the limit while wins are in
+ * flight) until it is older than OUTSTANDING_MS, when a lost bid's money goes
+ * back to the pool at the next re-base.
+ */
 class Slice {
   local = 0;
+  outstanding = 0;
+  /** The hold this engine set in Redis at its last re-base. */
+  lastHold = 0;
+  private readonly taken: { at: number; nano: number }[] = [];
   refilling = false;
   /** No refill before this time after Redis granted nothing. */
   dryUntil = 0;
   lastUse = 0;
+
+  take(nano: number, now: number): void {
+    this.local -= nano;
+    this.outstanding += nano;
+    this.taken.push({ at: now, nano });
+  }
+
+  untake(nano: number): void {
+    this.local += nano;
+    this.drop(nano);
+  }
+
+  /** Wins settled `nano` of the outstanding bids (oldest first: only the total matters). */
+  settle(nano: number): void {
+    this.drop(nano);
+  }
+
+  /** Bids older than OUTSTANDING_MS are taken as lost; their money returns to the pool at the next re-base. */
+  expire(now: number): void {
+    let n = 0;
+    while (n < this.taken.length && (this.taken[n] as { at: number }).at < now - OUTSTANDING_MS) this.outstanding -= (this.taken[n++] as { nano: number }).nano;
+    if (n) this.taken.splice(0, n);
+  }
+
+  private drop(nano: number): void {
+    let left = Math.min(nano, this.outstanding);
+    this.outstanding -= left;
+    while (left > 0 && this.taken.length > 0) {
+      const first = this.taken[0] as { nano: number };
+      if (first.nano <= left) {
+        left -= first.nano;
+        this.taken.shift();
+      } else {
+        first.nano -= left;
+        left = 0;
+      }
+    }
+  }
 }
 
 export interface BudgetOptions {
@@ -31,6 +79,8 @@ export interface BudgetOptions {
 const POOL_TTL_MS = 3 * 86_400_000;
 const DRY_RETRY_MS = 250;
 const IDLE_RELEASE_MS = 10_000;
+/** How long a bid's price stays held waiting for its win notice. */
+const OUTSTANDING_MS = 60_000;
 
 /**
  * Budgets without a Redis round trip per bid: each engine holds small slices
@@ -63,8 +113,8 @@ export class BudgetSlices implements BidBudget {
     cs.lastUse = as.lastUse = now;
     const ok = cs.local >= nano && as.local >= nano;
     if (ok) {
-      cs.local -= nano;
-      as.local -= nano;
+      cs.take(nano, now);
+      as.take(nano, now);
     }
     if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, campaignKey, c.dailyBudgetCents, now);
     if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
@@ -75,8 +125,8 @@ export class BudgetSlices implements BidBudget {
     const nano = priceMicroCents * 10;
     const cs = this.campaigns.get(campaignPoolKey(c.campaignId, budgetDay(this.now())));
     const as = this.advertisers.get(c.advertiserId);
-    if (cs) cs.local += nano;
-    if (as) as.local += nano;
+    cs?.untake(nano);
+    as?.untake(nano);
   }
 
   /** Reserve slices ahead of traffic (after an index load) so the first bids need not wait. */
@@ -118,21 +168,28 @@ export class BudgetSlices implements BidBudget {
     await this.releaseIdle(Infinity);
   }
 
+  /**
+   * Hands unused local budget of idle pools back to Redis. Outstanding bids
+   * stay held until they expire; then the pool is forgotten.
+   */
   private async releaseIdle(idleMs = IDLE_RELEASE_MS): Promise<void> {
     const now = this.now();
     const cutoff = idleMs === Infinity ? Infinity : now - idleMs;
-    const jobs: Promise<unknown>[] = [];
+    const jobs: Promise<void>[] = [];
     for (const [key, s] of this.campaigns) {
-      if (s.lastUse < cutoff && !s.refilling) {
-        this.campaigns.delete(key);
-        jobs.push(this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, 0, 0, 0, POOL_TTL_MS));
-      }
+      if (s.lastUse >= cutoff || s.refilling) continue;
+      // Local budget goes back at once; outstanding bids stay held until they settle or expire.
+      s.local = 0;
+      if (s.outstanding === 0) this.campaigns.delete(key);
+      jobs.push(this.rebase(s, now, (local, outstanding) =>
+        this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS)));
     }
     for (const [adv, s] of this.advertisers) {
-      if (s.lastUse < cutoff && !s.refilling) {
-        this.advertisers.delete(adv);
-        jobs.push(this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, 0, 0));
-      }
+      if (s.lastUse >= cutoff || s.refilling) continue;
+      s.local = 0;
+      if (s.outstanding === 0) this.advertisers.delete(adv);
+      jobs.push(this.rebase(s, now, (local, outstanding) =>
+        this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, 0, local, outstanding, s.lastHold)));
     }
     await Promise.all(jobs);
   }
@@ -144,32 +201,41 @@ export class BudgetSlices implements BidBudget {
   }
 
   private refillCampaign(s: Slice, key: string, dailyBudgetCents: number, now: number): void {
-    if (s.refilling || now < s.dryUntil) return;
-    s.refilling = true;
-    const keep = s.local;
-    this.opts.redis
-      .budReserveCampaign(1, key, this.opts.engineId, this.sliceNano, keep, centsToNano(dailyBudgetCents), POOL_TTL_MS)
-      .then((grant) => this.granted(s, Number(grant)), (err: unknown) => this.failed(s, err));
+    // rebase never rejects: failures are reported through onError.
+    void this.rebase(s, now, (local, outstanding) =>
+      this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, this.sliceNano, local, outstanding, s.lastHold, centsToNano(dailyBudgetCents), POOL_TTL_MS),
+    );
   }
 
   private refillAdvertiser(s: Slice, adv: number, now: number): void {
-    if (s.refilling || now < s.dryUntil) return;
+    void this.rebase(s, now, (local, outstanding) =>
+      this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, this.sliceNano, local, outstanding, s.lastHold),
+    );
+  }
+
+  /** One re-base in flight per slice; the reply says what wins settled and what was granted. */
+  private rebase(s: Slice, now: number, call: (local: number, outstanding: number) => Promise<[number, number]>): Promise<void> {
+    if (s.refilling || now < s.dryUntil) return Promise.resolve();
     s.refilling = true;
-    this.opts.redis
-      .budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, this.sliceNano, s.local)
-      .then((grant) => this.granted(s, Number(grant)), (err: unknown) => this.failed(s, err));
-  }
-
-  private granted(s: Slice, grant: number): void {
-    s.refilling = false;
-    s.local += grant;
-    if (grant === 0) s.dryUntil = this.now() + DRY_RETRY_MS;
-  }
-
-  private failed(s: Slice, err: unknown): void {
-    s.refilling = false;
-    s.dryUntil = this.now() + DRY_RETRY_MS;
-    this.opts.onError?.(err);
+    s.expire(now);
+    const local = s.local;
+    const outstanding = s.outstanding;
+    return call(local, outstanding).then(
+      ([grantRaw, releasedRaw]) => {
+        const grant = Number(grantRaw);
+        const released = Number(releasedRaw);
+        s.refilling = false;
+        s.settle(released);
+        s.lastHold = local + Math.max(0, outstanding - released) + grant;
+        s.local += grant;
+        if (grant === 0) s.dryUntil = this.now() + DRY_RETRY_MS;
+      },
+      (err: unknown) => {
+        s.refilling = false;
+        s.dryUntil = this.now() + DRY_RETRY_MS;
+        this.opts.onError?.(err);
+      },
+    );
   }
 }
 

@@ -33,10 +33,8 @@ export const blockedAdvertiserFilter: Filter = {
   reject: (c, ctx) => ctx.badv !== undefined && c.adomain !== '' && ctx.badv.some((d) => d === c.adomain || c.adomain.endsWith(`.${d}`)),
 };
 
-export const floorFilter: Filter = {
-  name: 'below_floor',
-  reject: (c, ctx) => c.ecpmMicroCents < ctx.floorMicroCents,
-};
-
-/** In order of cost: cheapest checks first. */
-export const FILTERS: readonly Filter[] = [floorFilter, languageFilter, blockedAdvertiserFilter, blockedCategoryFilter];
+/**
+ * In order of cost, cheapest first. The floor is not a filter: candidates are
+ * ranked, so the auction stops at the first one below it (reason `below_floor`).
+ */
+export const FILTERS: readonly Filter[] = [languageFilter, blockedAdvertiserFilter, blockedCategoryFilter];

@@ -3,9 +3,11 @@ import { Candidate } from '../index/candidate.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
 import { FILTERS } from './filters.ts';
 import type { ImpContext } from './filters.ts';
-import { clearingPrice, runImpAuction } from './run-auction.ts';
+import { clearingPrice, rankCandidates, runImpAuction as runRanked } from './run-auction.ts';
 import type { BudgetGate } from './run-auction.ts';
 
+// Tests pass one plain list; the index hands the auction ranked lists.
+const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate) => runRanked([rankCandidates([...list])], c, f, b);
 const open: BudgetGate = { tryTake: () => true };
 const ctx = (over: Partial<ImpContext> = {}): ImpContext => ({ language: 'en', bcat: undefined, badv: undefined, floorMicroCents: 0, ...over });
 let nextId = 1;
@@ -71,5 +73,19 @@ describe('runImpAuction', () => {
   it('reports the filter that removed the most candidates', () => {
     const list = [cand({ languages: ['fr'] }), cand({ languages: ['fr'] }), cand({ vertical: 'gambling' })];
     expect(runImpAuction(list, ctx({ bcat: ['IAB9'] }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
+  });
+});
+
+describe('runImpAuction over several ranked lists', () => {
+  it('merges lists best first and stops at the floor', () => {
+    const local = rankCandidates([cand({ bid_micro_cents: 300_000 }), cand({ bid_micro_cents: 90_000 })]);
+    const any = rankCandidates([cand({ bid_micro_cents: 500_000 }), cand({ bid_micro_cents: 200_000 })]);
+    const r = runRanked([local, any], ctx(), FILTERS, open);
+    expect(r).toMatchObject({ won: true, winner: any[0], secondMicroCents: 300_000, priceMicroCents: 301_000 });
+    const seen: number[] = [];
+    const spy: BudgetGate = { tryTake: (c) => (seen.push(c.ecpmMicroCents), false) };
+    expect(runRanked([local, any], ctx({ floorMicroCents: 150_000 }), FILTERS, spy)).toEqual({ won: false, reason: 'budget' });
+    expect(seen).toEqual([500_000, 300_000, 200_000]);
+    expect(runRanked([local, any], ctx({ floorMicroCents: 600_000 }), FILTERS, open)).toEqual({ won: false, reason: 'below_floor' });
   });
 });

@@ -22,37 +22,74 @@ export function clearingPrice(winnerEcpm: number, secondEcpm: number, floor: num
   return Math.min(winnerEcpm, Math.max(floor, secondEcpm + PRICE_INCREMENT_MICRO_CENTS));
 }
 
+const byRank = (a: Candidate, b: Candidate): number => b.ecpmMicroCents - a.ecpmMicroCents || a.creativeId - b.creativeId;
+
+/** Orders a candidate list best first, as the index keeps every list. */
+export const rankCandidates = (list: Candidate[]): Candidate[] => list.sort(byRank);
+
 /**
- * The auction for one impression: filter, rank by eCPM, then walk down the
- * ranking until a candidate's budget can take the price. The no-bid reason is
- * the filter that removed the most candidates.
+ * The auction for one impression over lists that are each already ranked
+ * (eCPM descending, see the index): a k-way merge walks candidates best first,
+ * so a typical auction looks at a handful of candidates, not thousands. Filters
+ * drop candidates; the first survivor wins if its budget can take the price,
+ * else the next one is tried; the runner-up from another campaign sets the
+ * price. Ranking below the floor ends the walk, since everything after ranks
+ * lower. The no-bid reason is the filter that removed the most candidates.
  */
-export function runImpAuction(candidates: readonly Candidate[], ctx: ImpContext, filters: readonly Filter[], budget: BudgetGate): ImpOutcome {
-  if (candidates.length === 0) return { won: false, reason: 'no_candidates' };
-  const survivors: Candidate[] = [];
-  const rejected = new Array<number>(filters.length).fill(0);
-  outer: for (const c of candidates) {
-    for (let i = 0; i < filters.length; i++) {
-      if ((filters[i] as Filter).reject(c, ctx)) {
-        rejected[i] = (rejected[i] ?? 0) + 1;
-        continue outer;
-      }
+export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: ImpContext, filters: readonly Filter[], budget: BudgetGate): ImpOutcome {
+  const pos = new Array<number>(lists.length).fill(0);
+  let total = 0;
+  for (const l of lists) total += l.length;
+  if (total === 0) return { won: false, reason: 'no_candidates' };
+  const rejected = new Array<number>(filters.length + 1).fill(0); // last slot: below floor
+  let consumed = 0;
+  let exhausted = false;
+
+  const nextRanked = (): Candidate | undefined => {
+    let best = -1;
+    for (let k = 0; k < lists.length; k++) {
+      const c = (lists[k] as readonly Candidate[])[pos[k] as number];
+      if (c && (best === -1 || byRank(c, (lists[best] as readonly Candidate[])[pos[best] as number] as Candidate) < 0)) best = k;
     }
-    survivors.push(c);
-  }
-  if (survivors.length === 0) {
-    let worst = 0;
-    for (let i = 1; i < rejected.length; i++) if ((rejected[i] ?? 0) > (rejected[worst] ?? 0)) worst = i;
-    return { won: false, reason: filters[worst]?.name ?? 'filtered' };
-  }
-  // Ties go to the lower creative id so that every engine picks the same winner.
-  survivors.sort((a, b) => b.ecpmMicroCents - a.ecpmMicroCents || a.creativeId - b.creativeId);
-  for (let i = 0; i < survivors.length; i++) {
-    const winner = survivors[i] as Candidate;
+    if (best === -1) return undefined;
+    return (lists[best] as readonly Candidate[])[(pos[best] as number)++];
+  };
+  const survivors: Candidate[] = [];
+  const pull = (): Candidate | undefined => {
+    while (!exhausted) {
+      const c = nextRanked();
+      if (!c) break;
+      consumed++;
+      if (c.ecpmMicroCents < ctx.floorMicroCents) {
+        rejected[filters.length] = (rejected[filters.length] as number) + (total - consumed + 1);
+        exhausted = true;
+        break;
+      }
+      let failed = -1;
+      for (let i = 0; i < filters.length; i++) {
+        if ((filters[i] as Filter).reject(c, ctx)) {
+          failed = i;
+          break;
+        }
+      }
+      if (failed === -1) {
+        survivors.push(c);
+        return c;
+      }
+      rejected[failed] = (rejected[failed] as number) + 1;
+    }
+    exhausted = true;
+    return undefined;
+  };
+
+  for (let i = 0; ; i++) {
+    const winner = survivors[i] ?? pull();
+    if (!winner) break;
     // Candidates of the same campaign do not compete on price with each other.
     let second = 0;
-    for (let j = i + 1; j < survivors.length; j++) {
-      const other = survivors[j] as Candidate;
+    for (let j = i + 1; ; j++) {
+      const other = survivors[j] ?? pull();
+      if (!other) break;
       if (other.campaignId !== winner.campaignId) {
         second = other.ecpmMicroCents;
         break;
@@ -61,5 +98,8 @@ export function runImpAuction(candidates: readonly Candidate[], ctx: ImpContext,
     const price = clearingPrice(winner.ecpmMicroCents, second, ctx.floorMicroCents);
     if (budget.tryTake(winner, price)) return { won: true, winner, priceMicroCents: price, secondMicroCents: second };
   }
-  return { won: false, reason: 'budget' };
+  if (survivors.length > 0) return { won: false, reason: 'budget' };
+  let worst = 0;
+  for (let i = 1; i < rejected.length; i++) if ((rejected[i] as number) > (rejected[worst] as number)) worst = i;
+  return { won: false, reason: worst === filters.length ? 'below_floor' : (filters[worst]?.name ?? 'filtered') };
 }

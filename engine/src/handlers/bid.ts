@@ -9,7 +9,7 @@ import type { ImpContext } from '../auction/filters.ts';
 import { runImpAuction } from '../auction/run-auction.ts';
 import type { BidBudget } from '../budget/budget-slices.ts';
 import type { Candidate } from '../index/candidate.ts';
-import { candidatesFor, partnerFor } from '../index/engine-index.ts';
+import { candidateListsFor, partnerFor } from '../index/engine-index.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
 import { bannerAdm, nativeAdm, vastAdm } from '../openrtb/ad-markup.ts';
 import { parseBidRequest } from '../openrtb/parse-request.ts';
@@ -89,12 +89,9 @@ export function bidHandler(deps: BidDeps) {
         continue;
       }
       const ctx: ImpContext = { language, bcat: request.bcat, badv: request.badv, floorMicroCents: Math.ceil((imp.bidfloor ?? 0) * 100_000) };
-      let candidates: readonly Candidate[] = [];
-      for (const slot of slotsOf(imp)) {
-        const found = candidatesFor(index, slot, country);
-        candidates = candidates.length ? candidates.concat(found) : found;
-      }
-      const outcome = runImpAuction(candidates, ctx, FILTERS, deps.budget);
+      const lists: (readonly Candidate[])[] = [];
+      for (const slot of slotsOf(imp)) candidateListsFor(index, slot, country, lists);
+      const outcome = runImpAuction(lists, ctx, FILTERS, deps.budget);
       if (!outcome.won) {
         deps.emit({ id: randomUUID(), type: 'nobid', imp_id: imp.id, reason: outcome.reason, ...base });
         continue;

@@ -2,6 +2,7 @@ import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { Partner } from '@adnet/schemas/partners';
 import { BlockList, isIP } from 'node:net';
+import { rankCandidates } from '../auction/run-auction.ts';
 import { Candidate } from './candidate.ts';
 
 export interface PartnerEntry {
@@ -13,7 +14,7 @@ export interface PartnerEntry {
 export interface EngineIndex {
   /** Change-log position this index reflects. */
   readonly seq: string;
-  /** `${slot}|${country}` and `${slot}|*` (no geo restriction) to candidates. */
+  /** `${slot}|${country}` and `${slot}|*` (no geo restriction) to candidates, each list ranked best first. */
   readonly slots: ReadonlyMap<string, readonly Candidate[]>;
   readonly partners: readonly PartnerEntry[];
   readonly campaigns: ReadonlyMap<number, StoredCampaign>;
@@ -65,18 +66,17 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     }
     candidateCount++;
   }
+  for (const list of slots.values()) rankCandidates(list);
   const partners = [...(state.partner as Map<number, Partner>).values()].filter((p) => p.status === 'active').map(partnerEntry);
   return { seq, slots, partners, campaigns, candidateCount };
 }
 
-const EMPTY: readonly Candidate[] = [];
-
-/** Candidates for one slot and country: the country's list plus the untargeted one. */
-export function candidatesFor(index: EngineIndex, slot: string, country: string | undefined): readonly Candidate[] {
-  const any = index.slots.get(`${slot}|*`) ?? EMPTY;
-  if (!country) return any;
-  const local = index.slots.get(`${slot}|${country}`);
-  return local ? (any.length ? local.concat(any) : local) : any;
+/** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */
+export function candidateListsFor(index: EngineIndex, slot: string, country: string | undefined, out: (readonly Candidate[])[]): void {
+  const any = index.slots.get(`${slot}|*`);
+  if (any) out.push(any);
+  const local = country ? index.slots.get(`${slot}|${country}`) : undefined;
+  if (local) out.push(local);
 }
 
 export function partnerFor(index: EngineIndex, ip: string): PartnerEntry | undefined {

@@ -1,0 +1,57 @@
+// `pnpm bench:micro`: tinybench micro-benchmarks of the hot path's parts, on the same world as the load run.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIndex } from '@adnet/engine/engine-index';
+import type { ConfigState } from '@adnet/engine/engine-index';
+import { bidHandler } from '@adnet/engine/bid-handler';
+import { PartnerLimiter } from '@adnet/engine/partner-limiter';
+import { parseBidRequest } from '@adnet/engine/parse-request';
+import { Packr } from 'msgpackr';
+import { Bench } from 'tinybench';
+import { makeCorpus } from './corpus.ts';
+import { generateWorld } from './world.ts';
+
+const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 });
+const state: ConfigState = {
+  campaign: new Map(world.campaigns.map((c) => [c.id, c])),
+  creative: new Map(world.creatives.map((c) => [c.id, c])),
+  partner: new Map([[1, world.partner]]),
+};
+const corpus = makeCorpus(1_000);
+const index = buildIndex(state, '1-0');
+const events: unknown[] = [];
+const handler = bidHandler({
+  index: () => index,
+  budget: { tryTake: () => true, giveBack: () => undefined },
+  limiter: new PartnerLimiter(1),
+  emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)),
+  secret: 's'.repeat(40),
+  baseUrl: 'http://127.0.0.1:8080',
+  engineId: 'bench',
+  auctionTimeoutMs: 200,
+});
+const packr = new Packr({ useRecords: false });
+const sampleEvents = Array.from({ length: 500 }, (_, i) => ({ id: `e-${i}`, type: 'bid', ts: Date.now(), engine: 'bench', auction_id: `a-${i}`, campaign_id: i, creative_id: i, price_micro_cents: 150_000, country: 'us' }));
+
+let i = 0;
+const bench = new Bench({ time: 1_000 });
+bench
+  .add('build index (10k campaigns, 30k creatives)', () => void buildIndex(state, '1-0'))
+  .add('parse + check an OpenRTB request', () => void parseBidRequest(corpus[i++ % corpus.length] as Buffer))
+  .add('whole bid handler (parse, auction, response)', () =>
+    void handler({ method: 'post', path: '/openrtb/bid', query: '', ip: '127.0.0.1', headers: { 'x-openrtb-version': '2.5' }, params: [], body: corpus[i++ % corpus.length] as Buffer }))
+  .add('encode a batch of 500 events (msgpack)', () => void packr.pack(sampleEvents));
+await bench.run();
+
+const us = (ms: number | undefined) => Math.round((ms ?? 0) * 100_000) / 100;
+const rows = bench.tasks.map((t) => {
+  const r = t.result && 'latency' in t.result ? t.result : undefined;
+  return { name: t.name, opsPerSec: Math.round(r?.throughput.mean ?? 0), meanUs: us(r?.latency.mean), p99Us: us(r?.latency.p99) };
+});
+const out = join(fileURLToPath(new URL('../results', import.meta.url)));
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'micro.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
+const md = ['# Micro-benchmarks', '', '| what | ops/s | mean us | p99 us |', '|---|---|---|---|', ...rows.map((r) => `| ${r.name} | ${r.opsPerSec} | ${r.meanUs} | ${r.p99Us} |`), ''].join('\n');
+writeFileSync(join(out, 'micro.md'), md);
+process.stdout.write(md);

@@ -1,0 +1,138 @@
+// `pnpm bench:load`: seeds a realistic world, then drives /openrtb/bid of a real engine (Redis and the event
+// stream on) and a bare uWS handler at fixed rates, and writes bench/results/load.{json,md}.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { makeCorpus } from './corpus.ts';
+import { httpRequest, runStep } from './load-generator.ts';
+import type { StepResult } from './load-generator.ts';
+import { cpuMs, rssMiB } from './proc-stats.ts';
+import { seedWorld } from './world.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5_000);
+const P99_LIMIT_MS = 10;
+const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+function child(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number }> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    proc.on('message', (m: { type?: string; port?: number }) => m.type === 'listening' && resolve({ proc, port: m.port ?? 0 }));
+    proc.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+  });
+}
+
+interface StepRow extends StepResult {
+  cpuUsPerRequest: number;
+  rssMiB: number;
+}
+
+async function sweep(name: string, pid: number, port: number, path: string, bodies: Buffer[], rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
+  const requests = bodies.map((b) => httpRequest(path, b, { 'x-openrtb-version': '2.5' }));
+  await runStep({ port, requests, rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
+  const steps: StepRow[] = [];
+  let maxRate = 0;
+  for (const rate of rates) {
+    const cpu0 = cpuMs(pid);
+    const r = await runStep({ port, requests, rate, durationMs: STEP_MS, connections: 128 });
+    const cpuUsPerRequest = Math.round(((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.completed));
+    const row = { ...r, cpuUsPerRequest, rssMiB: rssMiB(pid) };
+    steps.push(row);
+    process.stderr.write(`${name} ${rate}/s: achieved ${r.achievedRate}/s p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} errors ${r.errors} cpu ${cpuUsPerRequest}us/req\n`);
+    const held = r.errors === 0 && r.p99 < P99_LIMIT_MS && r.achievedRate >= rate * 0.97;
+    if (!held) break;
+    maxRate = rate;
+  }
+  return { steps, maxRate };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'adnet-bench-'));
+const redisPort = await freePort();
+const redisProc = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+const redisUrl = `redis://127.0.0.1:${redisPort}`;
+const probe = new Redis(redisUrl, { retryStrategy: (n) => (n > 50 ? null : 50) });
+await probe.ping();
+
+const seedStarted = performance.now();
+await seedWorld(redisUrl, WORLD);
+const seedMs = Math.round(performance.now() - seedStarted);
+process.stderr.write(`seeded ${WORLD.campaigns} campaigns / ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives in ${seedMs} ms\n`);
+
+const engineStarted = performance.now();
+const engine = await child('engine/src/main.ts', { REDIS_URL: redisUrl, PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
+  // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
+  (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean));
+const engineStartMs = Math.round(performance.now() - engineStarted);
+const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) });
+const corpus = makeCorpus(1_000);
+
+const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000').split(',').map(Number);
+const bareRun = await sweep('bare-uws', bare.proc.pid ?? 0, bare.port, '/openrtb/bid', corpus, rates);
+await probe.config('RESETSTAT');
+const engineRun = await sweep('engine', engine.proc.pid ?? 0, engine.port, '/openrtb/bid', corpus, rates);
+// Redis calls the engine made during its sweep: the hot path should make almost none.
+const redisCalls = Object.fromEntries(
+  [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]),
+);
+process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redisCalls)}\n`);
+const streamLength = await probe.xlen('events');
+
+engine.proc.kill('SIGTERM');
+bare.proc.kill('SIGTERM');
+await new Promise((r) => engine.proc.once('exit', r));
+await probe.quit();
+redisProc.kill('SIGTERM');
+rmSync(dir, { recursive: true, force: true });
+
+const sizes = corpus.map((b) => b.length).sort((a, b) => a - b);
+const result = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  world: { ...WORLD, countries: 50, formats: 6, seedMs, engineStartMs },
+  corpus: { requests: corpus.length, minBytes: sizes[0], medianBytes: sizes[sizes.length >> 1], maxBytes: sizes[sizes.length - 1] },
+  method: `open model, fixed rates, ${STEP_MS / 1000} s per step, 128 connections, latency from scheduled send time; held = no errors, p99 < ${P99_LIMIT_MS} ms, >= 97% of target`,
+  bareUws: bareRun,
+  engine: engineRun,
+  engineShareOfTransport: bareRun.maxRate ? Math.round((engineRun.maxRate / bareRun.maxRate) * 100) / 100 : null,
+  eventStreamEntries: streamLength,
+  redisCallsDuringEngineSweep: redisCalls,
+};
+const out = join(ROOT, 'bench', 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'load.json'), JSON.stringify(result, null, 2) + '\n');
+const row = (name: string, s: StepRow) =>
+  `| ${name} | ${s.targetRate} | ${s.achievedRate} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.p999} | ${s.errors} | ${s.cpuUsPerRequest} | ${s.rssMiB} |`;
+const md = [
+  `# Load benchmark (${result.date})`,
+  '',
+  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node}. The generator, Redis and the server share it.`,
+  `World: ${WORLD.campaigns} active campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives, 50 countries, 6 formats (seeded in ${seedMs} ms; engine start ${engineStartMs} ms).`,
+  `Corpus: ${corpus.length} OpenRTB requests, ${result.corpus.minBytes}-${result.corpus.maxBytes} bytes (median ${result.corpus.medianBytes}).`,
+  `Method: ${result.method}.`,
+  '',
+  `**Highest rate held: engine ${engineRun.maxRate}/s, bare uWS ${bareRun.maxRate}/s (engine = ${result.engineShareOfTransport ?? '-'} of the transport's limit in this run).**`,
+  '',
+  '| target | rate/s | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...bareRun.steps.map((s) => row('bare uWS', s)),
+  ...engineRun.steps.map((s) => row('engine', s)),
+  '',
+  `Events written to the Redis stream during the run: ${streamLength} batches.`,
+  '',
+].join('\n');
+writeFileSync(join(out, 'load.md'), md);
+process.stdout.write(md);
+process.exit(0);

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConfigStore } from '@adnet/admin/config-store';
 import { Redis } from 'ioredis';
 import { makeCorpus } from './corpus.ts';
 import { httpRequest, runStep } from './load-generator.ts';
@@ -59,6 +60,25 @@ async function sweep(name: string, pid: number, port: number, path: string, bodi
   return { steps, maxRate };
 }
 
+/** How long an admin write (through the admin's own ConfigStore) takes to show in the engine's index. */
+async function measurePropagation(redisUrl: string, port: number): Promise<{ samples: number; p50Ms: number; maxMs: number }> {
+  const redis = new Redis(redisUrl);
+  const store = new ConfigStore(redis, 1_000_000);
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    const seq = await store.commit('partner', 1_000 + i, 0, { id: 1_000 + i, name: 'probe', allowed_ips: ['192.0.2.1'], qps_limit: 1, status: 'disabled', created_at: '', updated_at: '' });
+    for (;;) {
+      const ready = (await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string };
+      if (ready.index_seq === seq) break;
+    }
+    times.push(performance.now() - started);
+  }
+  await redis.quit();
+  times.sort((a, b) => a - b);
+  return { samples: times.length, p50Ms: Math.round((times[10] ?? 0) * 100) / 100, maxMs: Math.round((times.at(-1) ?? 0) * 100) / 100 };
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'adnet-bench-'));
 const redisPort = await freePort();
 const redisProc = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -89,6 +109,8 @@ const redisCalls = Object.fromEntries(
 );
 process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redisCalls)}\n`);
 const streamLength = await probe.xlen('events');
+const propagation = await measurePropagation(redisUrl, engine.port);
+process.stderr.write(`config change -> engine index: ${JSON.stringify(propagation)}\n`);
 
 engine.proc.kill('SIGTERM');
 bare.proc.kill('SIGTERM');
@@ -109,6 +131,7 @@ const result = {
   engineShareOfTransport: bareRun.maxRate ? Math.round((engineRun.maxRate / bareRun.maxRate) * 100) / 100 : null,
   eventStreamEntries: streamLength,
   redisCallsDuringEngineSweep: redisCalls,
+  configPropagation: propagation,
 };
 const out = join(ROOT, 'bench', 'results');
 mkdirSync(out, { recursive: true });
@@ -131,6 +154,8 @@ const md = [
   ...engineRun.steps.map((s) => row('engine', s)),
   '',
   `Events written to the Redis stream during the run: ${streamLength} batches.`,
+  `Redis calls by the engine during its sweep: ${JSON.stringify(redisCalls)}.`,
+  `An admin change reaches the running engine's index in ${propagation.p50Ms} ms (median of ${propagation.samples}; max ${propagation.maxMs} ms).`,
   '',
 ].join('\n');
 writeFileSync(join(out, 'load.md'), md);

@@ -26,7 +26,7 @@ afterAll(async () => {
   await engine.stop();
 });
 
-const bidOf = (r: { body: unknown }) => (r.body as BidResponse).seatbid[0]?.bid[0];
+const bidOf = (r: { body: unknown }) => (typeof r.body === 'object' ? (r.body as BidResponse).seatbid[0]?.bid[0] : undefined);
 
 describe('POST /openrtb/bid', () => {
   it('answers a banner impression with a complete bid', async () => {
@@ -114,6 +114,9 @@ describe('win notices and impression pixels', () => {
     await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
     // A $2.50 floor makes our (second-price) bid $2.50, and the exchange's clearing price may not exceed it.
     const gb = bannerRequest({ device: { geo: { country: 'GBR' }, language: 'en' } }, { bidfloor: 2.5 });
+    // A new campaign bids once its first budget slice has arrived (the hot path never waits for it).
+    // Unanswered bids take budget but are never charged: only wins move money.
+    await eventually(async () => bidOf(await postBid(engine.base, { ...gb, id: 'gb-probe' }))?.cid === String(campaign.id));
     let wins = 0;
     for (let i = 0; i < 100; i++) {
       const bid = bidOf(await postBid(engine.base, { ...gb, id: `gb-${i}` }));

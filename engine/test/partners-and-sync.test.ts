@@ -107,6 +107,8 @@ describe('config sync', () => {
     try {
       await eventually(() => second.engine.mirror.index?.seq === engine.engine.mirror.index?.seq);
       const req = bannerRequest();
+      // Each engine bids once its budget slices have arrived.
+      await eventually(async () => (await postBid(second.base, req)).status === 200);
       const [x, y] = await Promise.all([postBid(engine.base, req), postBid(second.base, req)]);
       const pick = (r: typeof x) => (r.body as { seatbid: { bid: { cid: string; crid: string; price: number }[] }[] }).seatbid[0]?.bid[0];
       expect(x.status).toBe(200);

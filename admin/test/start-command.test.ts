@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -115,12 +115,25 @@ describe('pnpm start', () => {
     expect(await second.exit).toBe(0);
   }, 60_000);
 
-  it('uses REDIS_URL when set and starts no Redis of its own', async () => {
+  it('uses REDIS_URL when set, starts no Redis of its own, and runs ENGINE_PROCESSES engines on one port', async () => {
     const redis = await startRedis();
     try {
       const dataDir = tempDir();
-      const run = await launch({ DATA_DIR: dataDir, PORT: String(await freePort()), REDIS_URL: redis.url });
+      const run = await launch({ DATA_DIR: dataDir, PORT: String(await freePort()), REDIS_URL: redis.url, ENGINE_PROCESSES: '2' });
       expect((await fetch(`${run.base}/readyz`)).status).toBe(200);
+      // A new connection each time: the kernel spreads them over both engines.
+      const engineIds = new Set<string>();
+      for (let i = 0; i < 40 && engineIds.size < 2; i++) {
+        const id = await new Promise<string>((resolve, reject) =>
+          get(`${run.base}/engine/healthz`, { agent: false }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve((JSON.parse(body) as { engine: string }).engine));
+          }).on('error', reject),
+        );
+        engineIds.add(id);
+      }
+      expect(engineIds.size).toBe(2);
       await fetch(`${run.base}/api/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

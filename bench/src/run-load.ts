@@ -41,16 +41,16 @@ interface StepRow extends StepResult {
   rssMiB: number;
 }
 
-async function sweep(name: string, pid: number, port: number, path: string, bodies: Buffer[], rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
+async function sweep(name: string, pids: number[], port: number, path: string, bodies: Buffer[], rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
   const requests = bodies.map((b) => httpRequest(path, b, { 'x-openrtb-version': '2.5' }));
   await runStep({ port, requests, rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
   const steps: StepRow[] = [];
   let maxRate = 0;
   for (const rate of rates) {
-    const cpu0 = cpuMs(pid);
+    const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
     const r = await runStep({ port, requests, rate, durationMs: STEP_MS, connections: 128 });
-    const cpuUsPerRequest = Math.round(((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.completed));
-    const row = { ...r, cpuUsPerRequest, rssMiB: rssMiB(pid) };
+    const cpuUsPerRequest = Math.round(((pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0) * 1000) / Math.max(1, r.completed));
+    const row = { ...r, cpuUsPerRequest, rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0) };
     steps.push(row);
     process.stderr.write(`${name} ${rate}/s: achieved ${r.achievedRate}/s p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} errors ${r.errors} cpu ${cpuUsPerRequest}us/req\n`);
     const held = r.errors === 0 && r.p99 < P99_LIMIT_MS && r.achievedRate >= rate * 0.97;
@@ -91,18 +91,26 @@ await seedWorld(redisUrl, WORLD);
 const seedMs = Math.round(performance.now() - seedStarted);
 process.stderr.write(`seeded ${WORLD.campaigns} campaigns / ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives in ${seedMs} ms\n`);
 
+const ENGINE_PROCESSES = Number(process.env.BENCH_ENGINE_PROCESSES ?? 1);
+const enginePort = await freePort();
 const engineStarted = performance.now();
-const engine = await child('engine/src/main.ts', { REDIS_URL: redisUrl, PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
-  // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
-  (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean));
+// Several engine processes share one port (SO_REUSEPORT), as `ENGINE_PROCESSES` does in `pnpm start`.
+const engineProcs = await Promise.all(
+  Array.from({ length: ENGINE_PROCESSES }, () =>
+    child('engine/src/main.ts', { REDIS_URL: redisUrl, PORT: String(enginePort), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40), ENGINE_COUNT: String(ENGINE_PROCESSES) },
+      // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
+      (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)),
+  ),
+);
+const engine = { port: enginePort, pids: engineProcs.map((e) => e.proc.pid ?? 0), procs: engineProcs.map((e) => e.proc) };
 const engineStartMs = Math.round(performance.now() - engineStarted);
 const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) });
 const corpus = makeCorpus(1_000);
 
 const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000').split(',').map(Number);
-const bareRun = await sweep('bare-uws', bare.proc.pid ?? 0, bare.port, '/openrtb/bid', corpus, rates);
+const bareRun = await sweep('bare-uws', [bare.proc.pid ?? 0], bare.port, '/openrtb/bid', corpus, rates);
 await probe.config('RESETSTAT');
-const engineRun = await sweep('engine', engine.proc.pid ?? 0, engine.port, '/openrtb/bid', corpus, rates);
+const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, '/openrtb/bid', corpus, rates);
 // Redis calls the engine made during its sweep: the hot path should make almost none.
 const redisCalls = Object.fromEntries(
   [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]),
@@ -112,9 +120,9 @@ const streamLength = await probe.xlen('events');
 const propagation = await measurePropagation(redisUrl, engine.port);
 process.stderr.write(`config change -> engine index: ${JSON.stringify(propagation)}\n`);
 
-engine.proc.kill('SIGTERM');
+for (const p of engine.procs) p.kill('SIGTERM');
 bare.proc.kill('SIGTERM');
-await new Promise((r) => engine.proc.once('exit', r));
+await Promise.all(engine.procs.map((p) => new Promise((r) => p.once('exit', r))));
 await probe.quit();
 redisProc.kill('SIGTERM');
 rmSync(dir, { recursive: true, force: true });
@@ -124,6 +132,7 @@ const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
   world: { ...WORLD, countries: 50, formats: 6, seedMs, engineStartMs },
+  engineProcesses: ENGINE_PROCESSES,
   corpus: { requests: corpus.length, minBytes: sizes[0], medianBytes: sizes[sizes.length >> 1], maxBytes: sizes[sizes.length - 1] },
   method: `open model, fixed rates, ${STEP_MS / 1000} s per step, 128 connections, latency from scheduled send time; held = no errors, p99 < ${P99_LIMIT_MS} ms, >= 97% of target`,
   bareUws: bareRun,
@@ -135,7 +144,8 @@ const result = {
 };
 const out = join(ROOT, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'load.json'), JSON.stringify(result, null, 2) + '\n');
+const suffix = ENGINE_PROCESSES === 1 ? '' : `-x${ENGINE_PROCESSES}`;
+writeFileSync(join(out, `load${suffix}.json`), JSON.stringify(result, null, 2) + '\n');
 const row = (name: string, s: StepRow) =>
   `| ${name} | ${s.targetRate} | ${s.achievedRate} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.p999} | ${s.errors} | ${s.cpuUsPerRequest} | ${s.rssMiB} |`;
 const md = [
@@ -146,18 +156,18 @@ const md = [
   `Corpus: ${corpus.length} OpenRTB requests, ${result.corpus.minBytes}-${result.corpus.maxBytes} bytes (median ${result.corpus.medianBytes}).`,
   `Method: ${result.method}.`,
   '',
-  `**Highest rate held: engine ${engineRun.maxRate}/s, bare uWS ${bareRun.maxRate}/s (engine = ${result.engineShareOfTransport ?? '-'} of the transport's limit in this run).**`,
+  `**Highest rate held: ${ENGINE_PROCESSES} engine process(es) ${engineRun.maxRate}/s, bare uWS ${bareRun.maxRate}/s (engine = ${result.engineShareOfTransport ?? '-'} of the transport's limit in this run).**`,
   '',
   '| target | rate/s | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB |',
   '|---|---|---|---|---|---|---|---|---|---|',
   ...bareRun.steps.map((s) => row('bare uWS', s)),
-  ...engineRun.steps.map((s) => row('engine', s)),
+  ...engineRun.steps.map((s) => row(`engine x${ENGINE_PROCESSES}`, s)),
   '',
   `Events written to the Redis stream during the run: ${streamLength} batches.`,
   `Redis calls by the engine during its sweep: ${JSON.stringify(redisCalls)}.`,
   `An admin change reaches the running engine's index in ${propagation.p50Ms} ms (median of ${propagation.samples}; max ${propagation.maxMs} ms).`,
   '',
 ].join('\n');
-writeFileSync(join(out, 'load.md'), md);
+writeFileSync(join(out, `load${suffix}.md`), md);
 process.stdout.write(md);
 process.exit(0);

@@ -39,7 +39,9 @@ export const envSchema = z.object({
   /** Port of the admin API behind the engine in the single-URL quickstart (0: any free port). */
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
   /** Engines behind the load balancer; each admits qps_limit / ENGINE_COUNT per partner. */
-  ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).default(1),
+  ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
+  /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
+  ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
 });
 export type EnvInput = z.input<typeof envSchema>;
 
@@ -70,6 +72,7 @@ export interface Config {
   eventStreamMaxLen: number;
   adminInternalPort: number;
   engineCount: number;
+  engineProcesses: number;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +123,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventBufferMax: e.EVENT_BUFFER_MAX,
     eventStreamMaxLen: e.EVENT_STREAM_MAXLEN,
     adminInternalPort: e.ADMIN_INTERNAL_PORT,
-    engineCount: e.ENGINE_COUNT,
+    // Unset: the engines this machine runs are all there are.
+    engineCount: e.ENGINE_COUNT ?? e.ENGINE_PROCESSES,
+    engineProcesses: e.ENGINE_PROCESSES,
   };
 }

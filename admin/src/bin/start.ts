@@ -32,10 +32,15 @@ const svc = createServices(config, redis, log, clickhouse);
 const admin = createAdminServer(svc);
 // The admin listens privately; the engine owns the public port and forwards admin paths to it.
 const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
-const engine = await startEngineProcess({
-  env: { ...process.env, REDIS_URL: redisTarget.url, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}` },
-  log,
-});
+// Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
+const engines = await Promise.all(
+  Array.from({ length: config.engineProcesses }, () =>
+    startEngineProcess({
+      env: { ...process.env, REDIS_URL: redisTarget.url, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) },
+      log,
+    }),
+  ),
+);
 const baseUrl = config.baseUrl;
 
 log.info({ event: 'started', baseUrl, redis: config.redisUrl ? 'external' : 'private', clickhouse: config.clickhouseUrl ? 'server' : 'chdb' }, 'started');
@@ -60,7 +65,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ event: 'stopping', signal }, 'stopping');
-  await engine.stop();
+  await Promise.all(engines.map((e) => e.stop()));
   await admin.close();
   await clickhouse.close();
   await redis.quit().catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { InFlight } from './http-adapter.ts';
-import { remoteIp, statusLine } from './http-adapter.ts';
+import { guard, remoteIp, statusLine } from './http-adapter.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length', 'host']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -12,14 +12,7 @@ const MAX_BODY = 4 * 1024 * 1024;
  */
 export function proxyToAdmin(app: TemplatedApp, upstream: string, inFlight: InFlight, onError: (err: unknown) => void): void {
   app.any('/*', (res, req) => {
-    inFlight.enter();
-    let done = false;
-    res.onAborted(() => {
-      if (!done) {
-        done = true;
-        inFlight.leave();
-      }
-    });
+    const g = guard(res, inFlight);
     const method = req.getMethod().toUpperCase();
     const query = req.getQuery();
     const url = `${upstream}${req.getUrl()}${query ? `?${query}` : ''}`;
@@ -29,16 +22,12 @@ export function proxyToAdmin(app: TemplatedApp, upstream: string, inFlight: InFl
     });
     headers.set('x-forwarded-for', remoteIp(res));
 
-    const finish = (status: number, outHeaders: [string, string][], body: Buffer) => {
-      if (done) return;
-      done = true;
-      res.cork(() => {
+    const finish = (status: number, outHeaders: [string, string][], body: Buffer) =>
+      g.end(() => {
         res.writeStatus(statusLine(status));
         for (const [k, v] of outHeaders) res.writeHeader(k, v);
         res.end(body);
       });
-      inFlight.leave();
-    };
     const forward = (body: Buffer | undefined) => {
       fetch(url, { method, headers, body, redirect: 'manual' })
         .then(async (r) => {
@@ -58,7 +47,7 @@ export function proxyToAdmin(app: TemplatedApp, upstream: string, inFlight: InFl
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
-      if (done) return;
+      if (g.done) return;
       size += chunk.byteLength;
       if (size > MAX_BODY) return finish(413, [['content-type', 'application/json'], ['connection', 'close']], Buffer.from('{"error":"Body too large","code":"payload_too_large"}'));
       chunks.push(Buffer.from(chunk.slice(0)));

@@ -54,6 +54,36 @@ export class InFlight {
   }
 }
 
+export interface Guard {
+  /** True once the response was written or the client went away. */
+  readonly done: boolean;
+  /** Writes (corked) unless done; then marks done and leaves the in-flight count. */
+  end(write: () => void): void;
+}
+
+/** Must run first in a uWS handler: attaches onAborted and counts the request as in flight. */
+export function guard(res: HttpResponse, inFlight: InFlight): Guard {
+  inFlight.enter();
+  let done = false;
+  res.onAborted(() => {
+    if (!done) {
+      done = true;
+      inFlight.leave();
+    }
+  });
+  return {
+    get done() {
+      return done;
+    },
+    end(write) {
+      if (done) return;
+      done = true;
+      res.cork(write);
+      inFlight.leave();
+    },
+  };
+}
+
 /**
  * Every engine route goes through here, so the uWS lifetimes are handled in one
  * place: the request object is read synchronously; onAborted is attached
@@ -70,31 +100,20 @@ export function addRoute(
   onError: (err: unknown) => void,
 ): void {
   app[method](pattern, (res, req) => {
-    inFlight.enter();
-    let done = false;
-    res.onAborted(() => {
-      if (!done) {
-        done = true;
-        inFlight.leave();
-      }
-    });
+    const g = guard(res, inFlight);
     const headers: Record<string, string> = {};
     for (const name of opts.headers ?? []) headers[name] = req.getHeader(name);
     const params: string[] = [];
     for (let i = 0; i < (opts.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
     const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: remoteIp(res), headers, params, body: EMPTY };
 
-    const reply = (out: EngineReply, close = false) => {
-      if (done) return;
-      done = true;
-      res.cork(() => {
+    const reply = (out: EngineReply, close = false) =>
+      g.end(() => {
         res.writeStatus(statusLine(out.status));
         if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
         if (close) res.writeHeader('connection', 'close');
         res.end(out.body ?? '', close);
       });
-      inFlight.leave();
-    };
     const run = () => {
       try {
         const out = handler(request);
@@ -116,7 +135,7 @@ export function addRoute(
     const chunks: Buffer[] = [];
     let size = 0;
     res.onData((chunk, isLast) => {
-      if (done) return;
+      if (g.done) return;
       size += chunk.byteLength;
       if (size > max) return reply(tooLarge(max), true);
       chunks.push(Buffer.from(chunk.slice(0)));

@@ -10,6 +10,7 @@ import { freePort, startRedis } from './support/redis-server.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const dirs: string[] = [];
+const launched: Running[] = [];
 
 interface Running {
   child: ChildProcess;
@@ -25,9 +26,11 @@ function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Prom
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  const running: Running = { child, base: '', out: () => out, exit: new Promise((r) => child.once('exit', (code) => r(code))) };
+  launched.push(running);
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const exit = running.exit;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${out}`)), 20_000);
     const check = () => {
@@ -65,7 +68,10 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-afterAll(() => {
+afterAll(async () => {
+  // A failed test must not leave a product running: SIGTERM lets it stop its engines and Redis.
+  for (const r of launched) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+  await Promise.all(launched.map((r) => Promise.race([r.exit, new Promise((res) => setTimeout(res, 10_000))])));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

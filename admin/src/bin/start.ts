@@ -2,48 +2,72 @@
 // CLICKHOUSE_URL when set), on one base URL.
 import { createAdminServer } from '../http/server.ts';
 import { openClickHouse } from '../launch/clickhouse.ts';
+import { startEngineProcess } from '../launch/engine-process.ts';
 import { ensurePrivateRedis } from '../launch/private-redis.ts';
-import type { RedisTarget } from '../launch/private-redis.ts';
 import { createLogger } from '../log.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
 import { readConfigOrExit } from './read-config.ts';
-import { startEngineProcess } from '../launch/engine-process.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
 
-let redisTarget: RedisTarget;
+// Everything started is registered here at once, so a signal at any stage (even mid-start)
+// stops what exists, newest first: engines drain, then the admin, then storage.
+const closers: { name: string; close: () => Promise<unknown> }[] = [];
+let stopping = false;
+async function shutdown(signal: string, code = 0): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log.info({ event: 'stopping', signal }, 'stopping');
+  for (const { name, close } of closers.reverse()) {
+    await close().catch((err: unknown) => log.error({ err, name }, 'stop failed'));
+  }
+  log.info({ event: 'stopped' }, 'stopped');
+  process.exit(code);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+async function start(): Promise<string> {
+  let redisUrl = config.redisUrl;
+  if (!redisUrl) {
+    const target = await ensurePrivateRedis(config.dataDir);
+    // The private Redis belongs to `pnpm start`, even one it found left over from a crash.
+    closers.push({ name: 'private redis', close: () => target.stop() });
+    redisUrl = target.url;
+  }
+  const redis = connectRedis(redisUrl, 'admin');
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  closers.push({ name: 'redis client', close: () => redis.quit() });
+  await redis.ping();
+  const clickhouse = await openClickHouse(config);
+  closers.push({ name: 'clickhouse', close: () => clickhouse.close() });
+  await clickhouse.command({ query: 'CREATE DATABASE IF NOT EXISTS adnet' });
+
+  const admin = createAdminServer(createServices(config, redis, log, clickhouse));
+  closers.push({ name: 'admin', close: () => admin.close() });
+  // The admin listens privately; engines own the public port and forward admin paths to it.
+  const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
+  // Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
+  const env = { ...process.env, REDIS_URL: redisUrl, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) };
+  const engines = Array.from({ length: config.engineProcesses }, () => startEngineProcess({ env, log }));
+  closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
+  await Promise.all(engines.map((e) => e.ready));
+  return config.baseUrl;
+}
+
+let baseUrl: string;
 try {
-  redisTarget = config.redisUrl
-    ? { url: config.redisUrl, owned: false, stop: () => Promise.resolve() }
-    : await ensurePrivateRedis(config.dataDir);
+  baseUrl = await start();
 } catch (e) {
   process.stderr.write(`${(e as Error).message}\n`);
-  process.exit(2);
+  await shutdown('startup failure', 2);
+  throw e;
 }
-const redis = connectRedis(redisTarget.url, 'admin');
-redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-await redis.ping();
-const clickhouse = await openClickHouse(config);
-await clickhouse.command({ query: 'CREATE DATABASE IF NOT EXISTS adnet' });
-
-const svc = createServices(config, redis, log, clickhouse);
-const admin = createAdminServer(svc);
-// The admin listens privately; the engine owns the public port and forwards admin paths to it.
-const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
-// Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
-const engines = await Promise.all(
-  Array.from({ length: config.engineProcesses }, () =>
-    startEngineProcess({
-      env: { ...process.env, REDIS_URL: redisTarget.url, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) },
-      log,
-    }),
-  ),
-);
-const baseUrl = config.baseUrl;
 
 log.info({ event: 'started', baseUrl, redis: config.redisUrl ? 'external' : 'private', clickhouse: config.clickhouseUrl ? 'server' : 'chdb' }, 'started');
+const cli = 'npx -y pnpm@10.34.8 adnet';
 process.stdout.write(
   [
     '',
@@ -51,28 +75,11 @@ process.stdout.write(
     `  API reference: ${baseUrl}/docs/api   OpenAPI: ${baseUrl}/openapi.json`,
     '',
     '  Create the first accounts (in another terminal):',
-    '    npx -y pnpm@10 adnet user:create --role admin --email admin@example.com --password <password>',
-    '    npx -y pnpm@10 adnet user:create --role advertiser --email adv@example.com --password <password>',
-    '    npx -y pnpm@10 adnet balance:credit --email adv@example.com --cents 10000',
+    `    ${cli} user:create --role admin --email admin@example.com --password <password>`,
+    `    ${cli} user:create --role advertiser --email adv@example.com --password <password>`,
+    `    ${cli} balance:credit --email adv@example.com --cents 10000`,
     `  or sign up: curl -X POST ${baseUrl}/api/auth/register -H 'content-type: application/json' \\`,
     `    -d '{"email":"pub@example.com","password":"<password>","role":"publisher"}'`,
     '',
   ].join('\n') + '\n',
 );
-
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  log.info({ event: 'stopping', signal }, 'stopping');
-  await Promise.all(engines.map((e) => e.stop()));
-  await admin.close();
-  await clickhouse.close();
-  await redis.quit().catch(() => undefined);
-  // The private Redis belongs to `pnpm start`, even one it found left over from a crash.
-  if (!config.redisUrl) await redisTarget.stop();
-  log.info({ event: 'stopped' }, 'stopped');
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));

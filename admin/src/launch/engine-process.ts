@@ -5,38 +5,38 @@ import type { Logger } from '../log.ts';
 const ENGINE_MAIN = fileURLToPath(new URL('../../../engine/src/main.ts', import.meta.url));
 
 export interface EngineProcess {
+  /** Resolves once the engine listens (it says so over IPC, whatever the log level). */
+  ready: Promise<void>;
+  /** SIGTERM and wait: the engine drains and flushes before it exits. */
   stop(): Promise<void>;
 }
 
 /**
- * Runs one engine as a child process (its own event loop and uWS app) and
- * waits until it listens. The engine's JSON log lines share our stdout.
- * If it dies on its own, the product stops: a supervisor (systemd, Kubernetes)
- * restarts the whole, rather than us serving without the engine.
+ * Runs one engine as a child process (its own event loop and uWS app). Its
+ * JSON log lines share our stdout. If it dies on its own, the product stops:
+ * a supervisor (systemd, Kubernetes) restarts the whole, rather than us
+ * serving without the engine.
  */
-export function startEngineProcess(opts: { env: NodeJS.ProcessEnv; log: Logger }): Promise<EngineProcess> {
-  // The IPC channel carries the "listening" message: readiness must not depend on the log level.
+export function startEngineProcess(opts: { env: NodeJS.ProcessEnv; log: Logger }): EngineProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ENGINE_MAIN], { env: opts.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let stopping = false;
   void exited.then((code) => {
     if (!stopping) {
       opts.log.fatal({ event: 'engine.died', code }, 'engine process exited');
-      process.exit(1);
+      process.kill(process.pid, 'SIGTERM');
     }
   });
-  return new Promise((resolve, reject) => {
-    child.on('message', (msg: { type?: string }) => {
-      if (msg.type === 'listening') {
-        resolve({
-          async stop() {
-            stopping = true;
-            child.kill('SIGTERM');
-            await exited;
-          },
-        });
-      }
-    });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.on('message', (msg: { type?: string }) => msg.type === 'listening' && resolve());
     void exited.then((code) => reject(new Error(`engine exited with code ${code} before listening`)));
   });
+  return {
+    ready,
+    async stop() {
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

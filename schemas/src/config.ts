@@ -40,6 +40,10 @@ export const envSchema = z.object({
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
   /** Engines behind the load balancer; each admits qps_limit / ENGINE_COUNT per partner. */
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('adnet'),
+  EVENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
   ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
 });
@@ -73,6 +77,10 @@ export interface Config {
   adminInternalPort: number;
   engineCount: number;
   engineProcesses: number;
+  clickhouseDatabase: string;
+  eventTtlDays: number;
+  ingestBatchRows: number;
+  ingestFlushMs: number;
 }
 
 export class ConfigError extends Error {
@@ -126,5 +134,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Unset: the engines this machine runs are all there are.
     engineCount: e.ENGINE_COUNT ?? e.ENGINE_PROCESSES,
     engineProcesses: e.ENGINE_PROCESSES,
+    clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    eventTtlDays: e.EVENT_TTL_DAYS,
+    ingestBatchRows: e.INGEST_BATCH_ROWS,
+    ingestFlushMs: e.INGEST_FLUSH_MS,
   };
 }

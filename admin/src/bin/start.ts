@@ -1,6 +1,8 @@
 // `pnpm start`: the whole product on its embedded defaults (or REDIS_URL /
 // CLICKHOUSE_URL when set), on one base URL.
+import { migrate } from '../clickhouse/migrations.ts';
 import { createAdminServer } from '../http/server.ts';
+import { Ingester } from '../ingest/ingester.ts';
 import { openClickHouse } from '../launch/clickhouse.ts';
 import { startEngineProcess } from '../launch/engine-process.ts';
 import { ensurePrivateRedis } from '../launch/private-redis.ts';
@@ -43,7 +45,15 @@ async function start(): Promise<string> {
   await redis.ping();
   const clickhouse = await openClickHouse(config);
   closers.push({ name: 'clickhouse', close: () => clickhouse.close() });
-  await clickhouse.command({ query: 'CREATE DATABASE IF NOT EXISTS adnet' });
+  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
+  if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
+  // Its own connection: the ingester blocks on XREADGROUP.
+  const ingestRedis = redis.duplicate({ connectionName: 'ingest' });
+  const ingester = new Ingester({
+    redis: ingestRedis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
+  });
+  await ingester.start();
+  closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await ingestRedis.quit()) });
 
   const admin = createAdminServer(createServices(config, redis, log, clickhouse));
   closers.push({ name: 'admin', close: () => admin.close() });

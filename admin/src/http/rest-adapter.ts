@@ -65,6 +65,8 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
     }
     const input = await buildInput(req, url, route.input, params, ctx.svc.config.imageMaxBytes);
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
+    const rendered = route.render?.(body);
+    if (rendered) return { status: route.status ?? 200, body: rendered.text, headers: { 'content-type': rendered.type } };
     return { status: route.status ?? 200, body };
   }
   if (allowed.length > 0) {

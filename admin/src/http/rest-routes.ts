@@ -12,7 +12,15 @@ export interface RestRoute {
   summary: string;
   /** False for the routes that take no bearer token. */
   auth?: boolean;
+  /** Answers in another format than JSON when the result carries it (CSV export). */
+  render?: (body: unknown) => { type: string; text: string } | undefined;
 }
+
+/** `format=csv` on statistics: the procedure adds the CSV text to its result. */
+const csvWhenAsked = (body: unknown) => {
+  const csv = (body as { csv?: unknown }).csv;
+  return typeof csv === 'string' ? { type: 'text/csv; charset=utf-8', text: csv } : undefined;
+};
 
 export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/api/auth/register', procedure: 'auth.register', input: 'json', status: 201, auth: false, summary: 'Sign up as an advertiser or publisher' },
@@ -31,6 +39,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/api/adv/campaigns/{campaign_id}/creatives', procedure: 'adv.creatives.list', input: 'none', summary: "List a campaign's creatives with their moderation status" },
   { method: 'GET', path: '/api/adv/creatives/{id}', procedure: 'adv.creatives.get', input: 'none', summary: 'Get one creative' },
   { method: 'GET', path: '/api/adv/balance', procedure: 'adv.balance.get', input: 'query', summary: 'Balance and ledger, newest entry first' },
+  { method: 'GET', path: '/api/adv/stats', procedure: 'adv.stats.get', input: 'query', render: csvWhenAsked, summary: 'Statistics by any of day, hour, campaign, creative, geo, device, site, zone' },
   { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },
   { method: 'PATCH', path: '/api/adv/profile', procedure: 'adv.profile.update', input: 'json', summary: 'Set the outgoing postback URL pattern' },
   { method: 'POST', path: '/api/adv/profile/postback-secret/rotate', procedure: 'adv.profile.rotatePostbackSecret', input: 'none', summary: 'Replace the postback secret' },
@@ -39,6 +48,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/api/admin/creatives/{id}/approve', procedure: 'admin.approveCreative', input: 'none', summary: 'Approve a pending creative' },
   { method: 'POST', path: '/api/admin/creatives/{id}/reject', procedure: 'admin.rejectCreative', input: 'json', summary: 'Reject a pending creative with a reason' },
   { method: 'GET', path: '/api/admin/advertisers', procedure: 'admin.listAdvertisers', input: 'query', summary: 'Advertisers with their balances' },
+  { method: 'GET', path: '/api/admin/stats', procedure: 'admin.stats', input: 'query', render: csvWhenAsked, summary: 'Statistics over every advertiser (or one: advertiser_id)' },
   { method: 'GET', path: '/api/admin/partners', procedure: 'admin.listPartners', input: 'none', summary: 'OpenRTB partners' },
   { method: 'POST', path: '/api/admin/partners', procedure: 'admin.createPartner', input: 'json', status: 201, summary: 'Admit an OpenRTB partner by IP allow-list' },
   { method: 'PATCH', path: '/api/admin/partners/{id}', procedure: 'admin.updatePartner', input: 'json', summary: "Change a partner's name, allow-list or QPS limit" },

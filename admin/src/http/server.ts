@@ -60,6 +60,10 @@ export function createAdminServer(svc: Services): AdminServer {
     if (path.startsWith('/api/')) {
       try {
         const result = await handleRest(req, url, contextFor(req, requestId));
+        if (result && typeof result.body === 'string' && result.headers?.['content-type']) {
+          res.writeHead(result.status, result.headers);
+          return void res.end(result.body);
+        }
         if (result) return send(res, result.status, result.body, result.headers);
         return send(res, 404, { error: 'No such API path', code: 'not_found' });
       } catch (err) {

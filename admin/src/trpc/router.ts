@@ -5,6 +5,7 @@ import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
+import { adminStatsRouter, advStatsRouter } from './routers/stats.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -14,9 +15,10 @@ export const appRouter = router({
     creatives: creativesRouter,
     balance: balanceRouter,
     profile: profileRouter,
+    stats: advStatsRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
-  admin: mergeRouters(adminRouter, partnersRouter),
+  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter),
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,64 @@
+import type { EngineEvent } from '@adnet/schemas/events';
+import { Packr } from 'msgpackr';
+
+const packr = new Packr({ useRecords: false });
+
+/** One row of `events` (admin/src/clickhouse/migrations.ts); absent facts are zero or empty. */
+export interface EventRow {
+  id: string;
+  type: string;
+  ts: string;
+  engine: string;
+  auction_id: string;
+  bid_id: string;
+  partner_id: number;
+  campaign_id: number;
+  creative_id: number;
+  advertiser_id: number;
+  publisher_id: number;
+  site_id: number;
+  zone_id: number;
+  price_micro_cents: number;
+  charge_nano: number;
+  reason: string;
+  country: string;
+  device: string;
+  site_domain: string;
+  invalid: number;
+}
+
+type Extra = Partial<{ publisher_id: number; site_id: number; zone_id: number; invalid: boolean }>;
+
+export function toRow(e: EngineEvent & Extra): EventRow {
+  return {
+    id: e.id,
+    type: e.type,
+    // DateTime64(3) text in UTC: 'YYYY-MM-DD hh:mm:ss.sss'.
+    ts: new Date(e.ts).toISOString().replace('T', ' ').slice(0, 23),
+    engine: e.engine,
+    auction_id: e.auction_id ?? '',
+    bid_id: e.bid_id ?? '',
+    partner_id: e.partner_id ?? 0,
+    campaign_id: e.campaign_id ?? 0,
+    creative_id: e.creative_id ?? 0,
+    advertiser_id: e.advertiser_id ?? 0,
+    publisher_id: e.publisher_id ?? 0,
+    site_id: e.site_id ?? 0,
+    zone_id: e.zone_id ?? 0,
+    price_micro_cents: e.price_micro_cents ?? 0,
+    charge_nano: e.charge_nano ?? 0,
+    reason: e.reason ?? '',
+    country: e.country ?? '',
+    device: e.device ?? '',
+    site_domain: e.site_domain ?? '',
+    invalid: e.invalid ? 1 : 0,
+  };
+}
+
+/** A stream entry's events: fields `n` (count) and `b` (msgpack array), as the engines' batcher writes them. */
+export function decodeEntry(fields: Buffer[]): EngineEvent[] {
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (String(fields[i]) === 'b') return packr.unpack(fields[i + 1] as Buffer) as EngineEvent[];
+  }
+  return [];
+}

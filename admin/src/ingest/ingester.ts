@@ -1,0 +1,203 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.ts';
+import { decodeEntry, toRow } from './event-rows.ts';
+import type { EventRow } from './event-rows.ts';
+
+export const INGEST_GROUP = 'ingest';
+const TOKEN_OF_ENTRY = 'ingest:entry-token';
+const batchKey = (token: string) => `ingest:batch:{${token}}`;
+const RECORD_TTL_S = 7 * 86_400;
+
+export interface IngesterOptions {
+  redis: Redis;
+  clickhouse: ClickHouseClient;
+  database: string;
+  log: Logger;
+  /** Insert once this many rows are waiting... */
+  batchRows?: number;
+  /** ...or this long after the first one arrived. */
+  flushMs?: number;
+  /** Entries pending this long at a consumer that stopped answering are taken over. */
+  claimIdleMs?: number;
+  consumer?: string;
+}
+
+type Entry = [id: string, fields: Buffer[]];
+
+/**
+ * Moves events from the Redis stream into ClickHouse, exactly once.
+ *
+ * Delivery is at least once (a consumer group; an entry is acknowledged only
+ * after ClickHouse accepted its rows). Counting is exactly once because every
+ * insert carries a deduplication token, and before inserting, the batch's
+ * composition (its entry ids) is recorded in Redis under that token: a retry,
+ * a restart, or another ingester taking over the entries re-inserts the very
+ * same batch with the very same token, which ClickHouse then ignores, in the
+ * raw table and in the hourly view alike.
+ */
+export class Ingester {
+  readonly consumer: string;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private readonly batchRows: number;
+  private readonly flushMs: number;
+  private readonly claimIdleMs: number;
+  inserted = 0;
+  batches = 0;
+  failures = 0;
+
+  constructor(private readonly o: IngesterOptions) {
+    this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.batchRows = o.batchRows ?? 5_000;
+    this.flushMs = o.flushMs ?? 1_000;
+    this.claimIdleMs = o.claimIdleMs ?? 30_000;
+  }
+
+  async start(): Promise<void> {
+    await this.o.redis.xgroup('CREATE', EVENT_STREAM, INGEST_GROUP, '0', 'MKSTREAM').catch((err: Error) => {
+      if (!err.message.includes('BUSYGROUP')) throw err;
+    });
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Finishes the batch in hand (if ClickHouse answers), then stops; what is left stays pending for the next start. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  /** Stream length, entries not yet delivered to the group (lag) and delivered but unacknowledged (pending). */
+  async backlog(): Promise<{ length: number; lag: number; pending: number }> {
+    const [length, groups] = await Promise.all([this.o.redis.xlen(EVENT_STREAM), this.o.redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>]);
+    const g = groups.map((row) => Object.fromEntries(chunk(row))).find((x) => x.name === INGEST_GROUP);
+    return { length, lag: Number(g?.lag ?? 0), pending: Number(g?.pending ?? 0) };
+  }
+
+  private async run(): Promise<void> {
+    let lastRecovery = 0;
+    while (this.running) {
+      try {
+        if (Date.now() - lastRecovery > this.claimIdleMs / 2) {
+          await this.recover();
+          lastRecovery = Date.now();
+        }
+        const entries = await this.readNew();
+        if (entries.length) await this.commit(entries);
+      } catch (err) {
+        this.failures++;
+        this.o.log.warn({ err: (err as Error).message, consumer: this.consumer }, 'ingest round failed');
+        await sleep(Math.min(5_000, 200 * this.failures));
+      }
+    }
+  }
+
+  /** New entries until batchRows rows or flushMs have passed. */
+  private async readNew(): Promise<Entry[]> {
+    const entries: Entry[] = [];
+    let rows = 0;
+    const deadline = Date.now() + this.flushMs;
+    while (this.running && rows < this.batchRows) {
+      const wait = deadline - Date.now();
+      if (wait <= 0) break;
+      const got = await this.read(Math.max(1, Math.min(wait, 500)));
+      for (const e of got) {
+        entries.push(e);
+        rows += decodeEntry(e[1]).length;
+      }
+      if (entries.length === 0 && got.length === 0 && !this.running) break;
+    }
+    return entries;
+  }
+
+  private async read(blockMs: number): Promise<Entry[]> {
+    const reply = (await this.o.redis.callBuffer('XREADGROUP', 'GROUP', INGEST_GROUP, this.consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', EVENT_STREAM, '>')) as
+      | [Buffer, [Buffer, Buffer[] | null][]][]
+      | null;
+    const out: Entry[] = [];
+    for (const [, items] of reply ?? []) for (const [id, fields] of items) if (fields) out.push([String(id), fields]);
+    return out;
+  }
+
+  /** Records the batch, inserts it with its token (retrying while running), then acknowledges it. */
+  private async commit(entries: Entry[], knownToken?: string): Promise<void> {
+    const ids = entries.map((e) => e[0]);
+    const token = knownToken ?? createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 40);
+    if (!knownToken) {
+      const tx = this.o.redis.multi().rpush(batchKey(token), ...ids).expire(batchKey(token), RECORD_TTL_S);
+      for (const id of ids) tx.hset(TOKEN_OF_ENTRY, id, token);
+      await tx.exec();
+    }
+    const rows: EventRow[] = entries.flatMap((e) => decodeEntry(e[1]).map(toRow));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (rows.length) {
+          await this.o.clickhouse.insert({
+            table: `${this.o.database}.events`,
+            values: rows,
+            format: 'JSONEachRow',
+            clickhouse_settings: { insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 },
+          });
+        }
+        break;
+      } catch (err) {
+        this.failures++;
+        this.o.log.warn({ err: (err as Error).message, token, rows: rows.length, attempt }, 'event insert failed; will retry the same batch');
+        if (!this.running && attempt >= 2) return; // left pending, recorded: the next start re-inserts it with the same token
+        await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
+      }
+    }
+    await this.o.redis.multi().xack(EVENT_STREAM, INGEST_GROUP, ...ids).hdel(TOKEN_OF_ENTRY, ...ids).del(batchKey(token)).exec();
+    this.inserted += rows.length;
+    this.batches++;
+  }
+
+  /**
+   * Entries delivered but never acknowledged (a crash, a failed insert at
+   * shutdown, a dead ingester): re-insert each recorded batch whole with its
+   * token; entries that never made it into a batch form new ones.
+   */
+  private async recover(): Promise<void> {
+    await this.o.redis.xautoclaim(EVENT_STREAM, INGEST_GROUP, this.consumer, this.claimIdleMs, '0-0', 'COUNT', 1_000, 'JUSTID');
+    const pending = (await this.o.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, this.consumer)) as [string, string, number, number][];
+    if (pending.length === 0) return;
+    const ids = pending.map((p) => p[0]);
+    const tokens = await this.o.redis.hmget(TOKEN_OF_ENTRY, ...ids);
+    const byToken = new Map<string, string[]>();
+    const loose: string[] = [];
+    ids.forEach((id, i) => {
+      const t = tokens[i];
+      if (t) byToken.set(t, [...(byToken.get(t) ?? []), id]);
+      else loose.push(id);
+    });
+    for (const token of byToken.keys()) {
+      const batchIds = await this.o.redis.lrange(batchKey(token), 0, -1);
+      // Claim the rest of the batch too, wherever it is pending, so it is re-inserted whole.
+      await this.o.redis.xclaim(EVENT_STREAM, INGEST_GROUP, this.consumer, 0, ...batchIds, 'JUSTID');
+      await this.commit(await this.fetch(batchIds), token);
+    }
+    if (loose.length) await this.commit(await this.fetch(loose));
+  }
+
+  private async fetch(ids: string[]): Promise<Entry[]> {
+    const out: Entry[] = [];
+    for (const id of ids) {
+      const [entry] = await this.o.redis.xrangeBuffer(EVENT_STREAM, id, id);
+      // An entry trimmed away (stream MAXLEN) cannot be re-read; keep the batch shape with no rows for it.
+      out.push(entry ? [String(entry[0]), entry[1]] : [id, []]);
+    }
+    return out;
+  }
+}
+
+function chunk(row: unknown[]): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (let i = 0; i + 1 < row.length; i += 2) out.push([String(row[i]), row[i + 1]]);
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -48,7 +48,7 @@ async function start(): Promise<string> {
   const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
   if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
   // Its own connection: the ingester blocks on XREADGROUP.
-  const ingestRedis = redis.duplicate({ connectionName: 'ingest' });
+  const ingestRedis = redis.duplicate({ connectionName: 'ingest', enableAutoPipelining: false });
   const ingester = new Ingester({
     redis: ingestRedis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
   });

@@ -13,6 +13,7 @@ const batchKey = (token: string) => `ingest:batch:{${token}}`;
 const RECORD_TTL_S = 7 * 86_400;
 
 export interface IngesterOptions {
+  /** A connection of its own, without auto-pipelining: XREADGROUP blocks it. */
   redis: Redis;
   clickhouse: ClickHouseClient;
   database: string;
@@ -115,7 +116,7 @@ export class Ingester {
   }
 
   private async read(blockMs: number): Promise<Entry[]> {
-    const reply = (await this.o.redis.callBuffer('XREADGROUP', 'GROUP', INGEST_GROUP, this.consumer, 'COUNT', 100, 'BLOCK', blockMs, 'STREAMS', EVENT_STREAM, '>')) as
+    const reply = (await this.o.redis.callBuffer('XREADGROUP', ['GROUP', INGEST_GROUP, this.consumer, 'COUNT', 10, 'BLOCK', blockMs, 'STREAMS', EVENT_STREAM, '>'])) as
       | [Buffer, [Buffer, Buffer[] | null][]][]
       | null;
     const out: Entry[] = [];

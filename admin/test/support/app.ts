@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@adnet/schemas/config';
 import type { Role } from '@adnet/schemas/api';
+import { migrate } from '../../src/clickhouse/migrations.ts';
 import { createAdminServer } from '../../src/http/server.ts';
+import { openClickHouse } from '../../src/launch/clickhouse.ts';
 import { createLogger } from '../../src/log.ts';
 import { createAccount } from '../../src/repos/accounts.ts';
 import { createServices } from '../../src/services.ts';
@@ -19,8 +21,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real admin HTTP server on a free port, against the given Redis. */
-export async function startApp(redisUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+/** The real admin HTTP server on a free port, against the given Redis; with `clickhouse`, embedded chDB migrated. */
+export async function startApp(redisUrl: string, env: Record<string, string> = {}, opts: { clickhouse?: boolean } = {}): Promise<TestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'adnet-app-'));
   const config = loadConfig({
@@ -33,7 +35,9 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
     ...env,
   });
   const redis = connectRedis(redisUrl, 'test-admin');
-  const svc = createServices(config, redis, createLogger(config.logLevel));
+  const clickhouse = opts.clickhouse ? await openClickHouse(config) : undefined;
+  if (clickhouse) await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
+  const svc = createServices(config, redis, createLogger(config.logLevel), clickhouse);
   const server = createAdminServer(svc);
   await server.listen(port, '127.0.0.1');
   return {
@@ -41,6 +45,7 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
     svc,
     async close() {
       await server.close();
+      await clickhouse?.close();
       await redis.quit();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -123,11 +128,11 @@ export interface AppFixture {
 }
 
 /** A private Redis and the admin on it for one test file: started before its tests, stopped after. */
-export function useTestApp(env: Record<string, string> = {}): AppFixture {
+export function useTestApp(env: Record<string, string> = {}, opts: { clickhouse?: boolean } = {}): AppFixture {
   const fixture = {} as AppFixture;
   beforeAll(async () => {
     fixture.redis = await startRedis();
-    fixture.app = await startApp(fixture.redis.url, env);
+    fixture.app = await startApp(fixture.redis.url, env, opts);
   });
   afterAll(async () => {
     await fixture.app?.close();

@@ -1,0 +1,109 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { Packr } from 'msgpackr';
+import { describe, expect, it } from 'vitest';
+import { Ingester } from '../src/ingest/ingester.ts';
+import { createLogger } from '../src/log.ts';
+import { Redis } from 'ioredis';
+import { useTestApp } from './support/app.ts';
+
+const fx = useTestApp({}, { clickhouse: true });
+const packr = new Packr({ useRecords: false });
+const log = createLogger(process.env.TEST_LOG ?? 'silent');
+let seq = 0;
+
+/** Writes events to the stream exactly as engines do: msgpack batches in field `b`. */
+async function emit(count: number, perEntry: number, campaign: number): Promise<void> {
+  const redis = fx.app.svc.redis;
+  for (let i = 0; i < count; i += perEntry) {
+    const batch: EngineEvent[] = Array.from({ length: Math.min(perEntry, count - i) }, () => ({
+      id: `ev-${process.pid}-${++seq}`, type: 'win', ts: Date.parse('2026-11-20T10:30:00Z'), engine: 'e1', campaign_id: campaign, advertiser_id: 9, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
+    }));
+    await redis.xadd(EVENT_STREAM, '*', 'n', batch.length, 'b', packr.pack(batch));
+  }
+}
+
+async function counts(campaign: number): Promise<{ raw: number; hourly: number; spent: number }> {
+  const ch = fx.app.svc.clickhouse as ClickHouseClient;
+  const q = async (query: string) => (await (await ch.query({ query, query_params: { c: campaign }, format: 'JSONEachRow' })).json<Record<string, number | string>>())[0] ?? {};
+  const raw = await q('SELECT count() AS n FROM adnet.events WHERE campaign_id = {c:UInt32}');
+  const hourly = await q('SELECT sum(impressions) AS n, sum(spent_nano) AS s FROM adnet.stats_hourly WHERE campaign_id = {c:UInt32}');
+  return { raw: Number(raw.n), hourly: Number(hourly.n), spent: Number(hourly.s) };
+}
+
+/** A client whose inserts fail as scripted; `after` means the insert happened and only the answer was lost. */
+function flaky(real: ClickHouseClient, plan: { failBefore?: number; failAfter?: number; forever?: 'before' | 'after' }): ClickHouseClient {
+  let before = plan.failBefore ?? 0;
+  let after = plan.failAfter ?? 0;
+  return new Proxy(real, {
+    get(target, prop, receiver) {
+      if (prop !== 'insert') return Reflect.get(target, prop, receiver) as unknown;
+      return async (args: Parameters<ClickHouseClient['insert']>[0]) => {
+        if (plan.forever === 'before' || before-- > 0) throw new Error('clickhouse unreachable (test)');
+        const result = await target.insert(args);
+        if (plan.forever === 'after' || after-- > 0) throw new Error('answer lost (test)');
+        return result;
+      };
+    },
+  });
+}
+
+async function drain(ingester: Ingester): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const b = await ingester.backlog();
+    if (b.lag === 0 && b.pending === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('ingester did not drain');
+}
+
+const make = (clickhouse: ClickHouseClient, extra: Partial<ConstructorParameters<typeof Ingester>[0]> = {}) =>
+  new Ingester({ redis: new Redis(fx.redis.url, { enableAutoPipelining: false }), clickhouse, database: 'adnet', log, batchRows: 500, flushMs: 100, ...extra });
+
+describe('ingester', () => {
+  it('inserts every event exactly once, in batches', async () => {
+    const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
+    await ing.start();
+    await emit(1_234, 100, 101);
+    await drain(ing);
+    await ing.stop();
+    expect(await counts(101)).toEqual({ raw: 1_234, hourly: 1_234, spent: 1_234_000_000 });
+    expect(ing.batches).toBeGreaterThanOrEqual(3);
+  });
+
+  it('keeps events waiting while ClickHouse is down and loses none when it is back', async () => {
+    const ing = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { failBefore: 4 }));
+    await ing.start();
+    await emit(700, 50, 102);
+    await drain(ing);
+    await ing.stop();
+    expect(ing.failures).toBeGreaterThanOrEqual(4);
+    expect(await counts(102)).toEqual({ raw: 700, hourly: 700, spent: 700_000_000 });
+  });
+
+  it('does not count twice when an insert landed but its answer was lost', async () => {
+    const ing = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { failAfter: 3 }));
+    await ing.start();
+    await emit(400, 40, 103);
+    await drain(ing);
+    await ing.stop();
+    expect(await counts(103)).toEqual({ raw: 400, hourly: 400, spent: 400_000_000 });
+  });
+
+  it('a restarted or replacement ingester finishes a half-done batch without double counting', async () => {
+    // The first ingester inserts, but dies before acknowledging (every answer is lost).
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: 'dying' });
+    await dying.start();
+    await emit(300, 30, 104);
+    for (let i = 0; i < 100 && dying.failures < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await dying.stop();
+    expect((await dying.backlog()).pending).toBeGreaterThan(0);
+    // Another ingester takes over the dead one's entries at once.
+    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: 'next', claimIdleMs: 1 });
+    await next.start();
+    await drain(next);
+    await next.stop();
+    expect(await counts(104)).toEqual({ raw: 300, hourly: 300, spent: 300_000_000 });
+  });
+});

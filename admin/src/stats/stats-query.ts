@@ -26,7 +26,8 @@ export interface StatsScope {
  */
 export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsScope): { sql: string; params: Record<string, unknown> } {
   const dims = q.group_by.map((d) => DIMENSIONS[d]);
-  const select = dims.map((d) => `${d.expr} AS ${d.column}`);
+  // Aliases get a prefix: `hour AS hour` would shadow the table's own hour column in WHERE.
+  const select = dims.map((d) => `${d.expr} AS k_${d.column}`);
   const where = ['toDate(toTimeZone(hour, {tz:String})) BETWEEN {from:Date} AND {to:Date}'];
   const params: Record<string, unknown> = { tz: q.tz, from: q.from, to: q.to };
   if (scope.advertiserId !== undefined) {
@@ -37,7 +38,7 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
     where.push('campaign_id = {campaign:UInt32}');
     params.campaign = q.campaign_id;
   }
-  const groupBy = dims.map((d) => d.column);
+  const groupBy = dims.map((d) => `k_${d.column}`);
   const sql = [
     `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano'].join(', ')}`,
     `FROM ${database}.stats_hourly`,
@@ -69,7 +70,7 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
     };
     for (const d of q.group_by) {
       const { column } = DIMENSIONS[d];
-      const v = r[column];
+      const v = r[`k_${column}`];
       (row as Record<string, unknown>)[column] = column === 'date' || column === 'hour' || column === 'geo' || column === 'device' ? String(v) : Number(v);
     }
     return row;

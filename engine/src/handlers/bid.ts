@@ -101,6 +101,7 @@ export function bidHandler(deps: BidDeps) {
       const ticket = encodeTicket(deps.secret, {
         bidId, campaignId: c.campaignId, advertiserId: c.advertiserId, creativeId: c.creativeId,
         priceMicroCents: outcome.priceMicroCents, issuedAt: Math.floor(ts / 1000), engine: deps.engineId, partnerId: partner.id,
+        country: country ?? '', device: device ?? '',
       });
       const clickUrl = `${deps.baseUrl}/c/${bidId}/${c.creative.tracking_token}`;
       const impressionUrl = `${deps.baseUrl}/openrtb/imptracker/${ticket}`;

@@ -44,6 +44,7 @@ export function winHandler(deps: TrackingDeps) {
       deps.emit({
         id: randomUUID(), type: 'win', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, partner_id: ticket.partnerId,
         campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId, price_micro_cents: price, charge_nano: nano,
+        country: ticket.country || undefined, device: ticket.device || undefined,
       });
     }
     return json(200, { ok: true, counted: first === 'OK' });
@@ -60,6 +61,7 @@ export function impTrackerHandler(deps: TrackingDeps) {
       deps.emit({
         id: randomUUID(), type: 'imp', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, partner_id: ticket.partnerId,
         campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId,
+        country: ticket.country || undefined, device: ticket.device || undefined,
       });
     }
     return { status: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store' }, body: PIXEL };

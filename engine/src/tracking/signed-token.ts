@@ -13,6 +13,9 @@ export interface BidTicket {
   /** Engine whose budget hold covered the bid. */
   engine: string;
   partnerId: number;
+  /** Where the impression happened, so win and impression events carry it to the statistics. */
+  country: string;
+  device: string;
 }
 
 const SIG_CHARS = 22; // 132 bits of HMAC-SHA256
@@ -22,7 +25,7 @@ function sign(secret: string, payload: string): string {
 }
 
 export function encodeTicket(secret: string, t: BidTicket): string {
-  const payload = Buffer.from(JSON.stringify([t.bidId, t.campaignId, t.advertiserId, t.creativeId, t.priceMicroCents, t.issuedAt, t.engine, t.partnerId])).toString('base64url');
+  const payload = Buffer.from(JSON.stringify([t.bidId, t.campaignId, t.advertiserId, t.creativeId, t.priceMicroCents, t.issuedAt, t.engine, t.partnerId, t.country, t.device])).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 
@@ -36,9 +39,9 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 8) return undefined;
-    const [bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId] = v as [string, number, number, number, number, number, string, number];
-    return { bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId };
+    if (!Array.isArray(v) || v.length !== 10) return undefined;
+    const [bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device] = v as [string, number, number, number, number, number, string, number, string, string];
+    return { bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device };
   } catch {
     return undefined;
   }

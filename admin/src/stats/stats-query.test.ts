@@ -1,0 +1,44 @@
+import { statsQuerySchema } from '@adnet/schemas/stats';
+import { describe, expect, it } from 'vitest';
+import { buildStatsQuery, statsCsv, toStatsRows } from './stats-query.ts';
+
+const q = (raw: Record<string, string>) => statsQuerySchema.parse(raw);
+
+describe('buildStatsQuery', () => {
+  it('binds every value as a parameter', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-31', group_by: 'day,campaign,geo', tz: 'Europe/Berlin', campaign_id: '7' });
+    const { sql, params } = buildStatsQuery('adnet', query, { advertiserId: 42 });
+    expect(params).toEqual({ tz: 'Europe/Berlin', from: '2026-01-01', to: '2026-01-31', advertiser: 42, campaign: 7 });
+    for (const value of ['Europe/Berlin', '2026-01-01', '42']) expect(sql).not.toContain(value);
+    expect(sql).toContain('{advertiser:UInt32}');
+    expect(sql).toContain('GROUP BY k_date, k_campaign_id, k_geo');
+  });
+  it('defaults to rows per day and leaves out the advertiser filter for admins', () => {
+    const { sql, params } = buildStatsQuery('adnet', q({ from: '2026-01-01', to: '2026-01-01' }), {});
+    expect(sql).toContain('GROUP BY k_date');
+    expect(params).not.toHaveProperty('advertiser');
+  });
+});
+
+describe('toStatsRows', () => {
+  it('derives ctr, spend in cents and eCPA exactly, from numbers or strings', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'campaign' });
+    const rows = toStatsRows(
+      [
+        { k_campaign_id: '3', impressions: '3000', clicks: '7', invalid_clicks: '2', conversions: '3', spent_nano: '10012345678' },
+        { k_campaign_id: 4, impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 },
+      ],
+      query,
+    );
+    expect(rows).toEqual([
+      { campaign_id: 3, impressions: 3000, clicks: 7, invalid_clicks: 2, ctr: 0.23, spent_cents: 1001, conversions: 3, ecpa_cents: 333 },
+      { campaign_id: 4, impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 0, conversions: 0, ecpa_cents: 0 },
+    ]);
+    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,7,2,0.23,1001,3,333');
+  });
+  it('refuses bad parameters', () => {
+    expect(statsQuerySchema.safeParse({ from: '2026-01-02', to: '2026-01-01' }).success).toBe(false);
+    expect(statsQuerySchema.safeParse({ from: '2025-01-01', to: '2026-01-02' }).success).toBe(false);
+    expect(statsQuerySchema.safeParse({ from: '2026-01-01', to: '2026-01-01', group_by: 'day,,x' }).success).toBe(false);
+  });
+});

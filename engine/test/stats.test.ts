@@ -1,0 +1,140 @@
+import type { BidResponse } from '@adnet/schemas/openrtb';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ingester } from '../../admin/src/ingest/ingester.ts';
+import { createLogger } from '../../admin/src/log.ts';
+import { account, call, useTestApp } from '../../admin/test/support/app.ts';
+import type { Account } from '../../admin/test/support/app.ts';
+import { eventually, postBid, startEngine } from './support/engine-harness.ts';
+import type { TestEngine } from './support/engine-harness.ts';
+import { World, bannerRequest } from './support/world.ts';
+
+const fx = useTestApp({}, { clickhouse: true });
+let engine: TestEngine;
+let world: World;
+let a: Account;
+let b: Account;
+const ids: Record<string, number> = {};
+const today = new Date().toISOString().slice(0, 10);
+
+/** Bids until `wins` bids of `campaignId` are won at `price` (CPM USD), plus `lost` bids that never win. */
+async function traffic(req: Record<string, unknown>, campaignId: number, wins: number, lost: number, price: number): Promise<void> {
+  await eventually(async () => {
+    const r = await postBid(engine.base, req);
+    return r.status === 200 && (r.body as unknown as BidResponse).seatbid[0]?.bid[0]?.cid === String(campaignId);
+  });
+  let won = 0;
+  let unanswered = 0;
+  while (won < wins || unanswered < lost) {
+    const r = await postBid(engine.base, { ...req, id: `t-${Math.random()}` });
+    const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
+    if (!bid) continue;
+    if (won < wins) {
+      await fetch(bid.nurl.replace('${AUCTION_PRICE}', String(price)));
+      won++;
+    } else unanswered++;
+  }
+}
+
+beforeAll(async () => {
+  world = await World.create(fx.app);
+  await world.partner();
+  a = await world.advertiser(100_000);
+  b = await world.advertiser(100_000);
+  ids.us = (await world.campaign(a, { geo_include: ['us'], bid_usd: 5 })).campaign.id;
+  ids.de = (await world.campaign(a, { format: 'native', geo_include: ['de'], bid_usd: 5 })).campaign.id;
+  ids.other = (await world.campaign(b, { geo_include: ['fr'], bid_usd: 5 })).campaign.id;
+  engine = await startEngine(fx.redis.url);
+  // Floors set our (second-price) bid, so clearing prices are exact: $2 CPM = 0.2 cents, $1 CPM = 0.1 cents.
+  await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2 }), ids.us, 30, 10, 2);
+  await traffic(bannerRequest({ device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en' } }, { banner: undefined, native: { request: '{}' }, bidfloor: 1 }), ids.de, 20, 0, 1);
+  await traffic(bannerRequest({ device: { geo: { country: 'FRA' }, devicetype: 5, language: 'en' } }, { bidfloor: 2 }), ids.other, 5, 0, 2);
+  await engine.engine.events.flush();
+  const ingester = new Ingester({ redis: new Redis(fx.redis.url, { enableAutoPipelining: false }), clickhouse: fx.app.svc.clickhouse as NonNullable<typeof fx.app.svc.clickhouse>, database: 'adnet', log: createLogger('silent'), flushMs: 100 });
+  await ingester.start();
+  await eventually(async () => {
+    const bl = await ingester.backlog();
+    return bl.lag === 0 && bl.pending === 0;
+  }, 20_000);
+  await ingester.stop();
+}, 120_000);
+afterAll(async () => {
+  await engine.stop();
+});
+
+type Rows = { rows: Record<string, number | string>[] };
+const stats = (token: string, query: string) => call<Rows>(fx.app, 'GET', `/api/adv/stats?${query}`, { token });
+
+describe('statistics from real engine traffic', () => {
+  it('per day by default, to the unit', async () => {
+    const r = await stats(a.token, `from=${today}&to=${today}`);
+    expect(r.status).toBe(200);
+    expect(r.body.rows).toEqual([{ date: today, impressions: 50, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 8, conversions: 0, ecpa_cents: 0 }]);
+  });
+
+  it('by campaign, creative, geo, device and hour', async () => {
+    const byCampaign = await stats(a.token, `from=${today}&to=${today}&group_by=campaign`);
+    expect(byCampaign.body.rows.map((r) => [r.campaign_id, r.impressions, r.spent_cents])).toEqual([
+      [ids.us, 30, 6],
+      [ids.de, 20, 2],
+    ]);
+    const byGeoDevice = await stats(a.token, `from=${today}&to=${today}&group_by=geo,device`);
+    expect(byGeoDevice.body.rows.map((r) => [r.geo, r.device, r.impressions])).toEqual([
+      ['de', 'mobile', 20],
+      ['us', 'desktop', 30],
+    ]);
+    const byCreative = await stats(a.token, `from=${today}&to=${today}&group_by=creative,campaign`);
+    expect(byCreative.body.rows).toHaveLength(2);
+    const byHour = await stats(a.token, `from=${today}&to=${today}&group_by=hour`);
+    expect(byHour.body).toHaveProperty('rows');
+    expect(byHour.body.rows.reduce((s, r) => s + Number(r.impressions), 0)).toBe(50);
+    expect(String(byHour.body.rows[0]?.hour)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:00$/);
+    const bySiteZone = await stats(a.token, `from=${today}&to=${today}&group_by=site,zone`);
+    expect(bySiteZone.body.rows).toEqual([expect.objectContaining({ site_id: 0, zone_id: 0, impressions: 50 })]);
+  });
+
+  it('shows each advertiser only its own, admins everything', async () => {
+    expect((await stats(b.token, `from=${today}&to=${today}`)).body.rows).toEqual([expect.objectContaining({ impressions: 5, spent_cents: 1 })]);
+    const all = await call<Rows>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}`, { token: world.admin.token });
+    expect(all.body.rows[0]?.impressions).toBe(55);
+    const one = await call<Rows>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&advertiser_id=${b.id}`, { token: world.admin.token });
+    expect(one.body.rows[0]?.impressions).toBe(5);
+    const idle = await world.advertiser(0);
+    expect((await stats(idle.token, `from=${today}&to=${today}`)).body.rows).toEqual([]);
+    const pub = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, { token: (await account(fx.app, 'publisher')).token });
+    expect(pub.status).toBe(403);
+  });
+
+  it('exports CSV', async () => {
+    const res = await fetch(`${fx.app.base}/api/adv/stats?from=${today}&to=${today}&group_by=campaign&format=csv`, { headers: { authorization: `Bearer ${a.token}` } });
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect((await res.text()).trim().split('\n')).toEqual([
+      'campaign_id,impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+      `${ids.us},30,0,0,0,6,0,0`,
+      `${ids.de},20,0,0,0,2,0,0`,
+    ]);
+  });
+
+  it('validates every parameter and names the field', async () => {
+    const cases: [string, string][] = [
+      ['from=2026-13-01&to=2026-12-01', 'from'],
+      ['from=2026-02-30&to=2026-03-01', 'from'],
+      ['to=2026-01-01', 'from'],
+      ['from=2026-03-01&to=2026-02-01', 'from'],
+      ['from=2024-01-01&to=2025-12-31', 'to'],
+      [`from=${today}&to=${today}&group_by=day,color`, 'group_by'],
+      [`from=${today}&to=${today}&tz=Mars/Olympus`, 'tz'],
+      [`from=${today}&to=${today}&format=xml`, 'format'],
+    ];
+    for (const [query, field] of cases) {
+      const r = await call(fx.app, 'GET', `/api/adv/stats?${query}`, { token: a.token });
+      expect([query, r.status]).toEqual([query, 400]);
+      expect(Object.keys(r.body.errors as object), query).toContain(field);
+    }
+    // Injection attempts are values, never SQL.
+    const tz = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&tz=${encodeURIComponent("UTC') OR 1=1 --")}`, { token: a.token });
+    expect(tz.status).toBe(400);
+    expect((await stats(a.token, `from=${today}&to=${today}&tz=Asia/Tokyo`)).status).toBe(200);
+    expect((await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`)).status).toBe(401);
+  });
+});

@@ -30,7 +30,7 @@ describe('create', () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       id: expect.any(Number), advertiser_id: adv.id, name: 'Spring promo', vertical: 'gambling', format: 'native', bid_type: 'cpm',
-      bid_micro_cents: 29_000, daily_budget_cents: 1_999, daily_spent_cents: 0, status: 'draft', geo_include: ['us', 'de'], languages: ['en'],
+      bid_micro_cents: 29_000, daily_budget_cents: 1_999, daily_spent_cents: 0, status: 'draft', geo_include: ['us', 'de'], languages: ['en'], device_types: [],
     });
     expect(new Date(r.body.created_at as string).toISOString()).toBe(r.body.created_at);
   });
@@ -60,6 +60,7 @@ describe('create', () => {
     ['geo_include', 'us', undefined],
     ['languages', ['english'], 'ISO 639-1'],
     ['languages', ['zz'], 'ISO 639-1'],
+    ['device_types', ['watch'], 'must be one of'],
   ])('400 for %s = %j', async (field, value, message) => {
     const r = await create(adv.token, { ...validCampaign, [field]: value });
     expect(r.status).toBe(400);

@@ -84,6 +84,7 @@ const redisPort = await freePort();
 const redisProc = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
 const redisUrl = `redis://127.0.0.1:${redisPort}`;
 const probe = new Redis(redisUrl, { retryStrategy: (n) => (n > 50 ? null : 50) });
+probe.on('error', () => undefined); // refused until redis-server is up; ping() waits for it
 await probe.ping();
 
 const seedStarted = performance.now();

@@ -33,6 +33,7 @@ const port = await freePort();
 const redisProc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
 const url = `redis://127.0.0.1:${port}`;
 const redis = new Redis(url, { retryStrategy: (n) => (n > 50 ? null : 50) });
+redis.on('error', () => undefined); // refused until redis-server is up; ping() waits for it
 await redis.ping();
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
 const clickhouse = createClient({ connection: createChdbConnection({ path: join(dir, 'ch') }) as unknown as ClientConnection });

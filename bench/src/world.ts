@@ -34,7 +34,7 @@ export function generateWorld(size: WorldSize): World {
       id, advertiser_id: 1 + (id % size.advertisers), name: `c${id}`, vertical: pick(VERTICALS), format, bid_type: cpc ? 'cpc' : 'cpm',
       bid_micro_cents: cpc ? 2_000 + Math.floor(r() * 50_000) : 20_000 + Math.floor(r() * 400_000), status: 'active',
       daily_budget_cents: 100_000 + Math.floor(r() * 1_000_000), geo_include: [...new Set(Array.from({ length: geoCount }, () => pick(BENCH_COUNTRIES)))],
-      languages: r() < 0.7 ? [] : [pick(BENCH_LANGUAGES)], created_at: now, updated_at: now,
+      languages: r() < 0.7 ? [] : [pick(BENCH_LANGUAGES)], device_types: r() < 0.8 ? [] : [pick(['desktop', 'mobile', 'tablet'] as const)], created_at: now, updated_at: now,
     };
     campaigns.push(campaign);
     for (let k = 0; k < size.creativesPerCampaign; k++) {

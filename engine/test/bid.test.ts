@@ -16,7 +16,7 @@ beforeAll(async () => {
   world = await World.create(fx.app);
   await world.partner();
   adv = await world.advertiser(100_000);
-  bannerCampaign = (await world.campaign(adv, { geo_include: ['us', 'ca'], languages: ['en'], bid_usd: 1.2 })).campaign.id;
+  bannerCampaign = (await world.campaign(adv, { geo_include: ['us', 'ca'], languages: ['en'], device_types: ['desktop'], bid_usd: 1.2 })).campaign.id;
   await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
   await world.campaign(adv, { format: 'video', bid_type: 'cpc', bid_usd: 0.5 });
   engine = await startEngine(fx.redis.url);
@@ -62,6 +62,7 @@ describe('POST /openrtb/bid', () => {
     ['geo outside the campaign', { device: { geo: { country: 'DEU' }, language: 'en' } }, {}],
     ['unknown geo', { device: { language: 'en' } }, {}],
     ['language not targeted', { device: { geo: { country: 'USA' }, language: 'fr' } }, {}],
+    ['device type not targeted', { device: { geo: { country: 'USA' }, language: 'en', devicetype: 1 } }, {}],
     ['blocked category', { bcat: ['IAB22'] }, {}],
     ['blocked advertiser', { badv: ['example.com'] }, {}],
     ['floor above the bid', {}, { bidfloor: 5 }],

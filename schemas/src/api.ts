@@ -112,6 +112,9 @@ const campaignName = z.string().trim().min(1, 'must not be empty').max(120, 'mus
 const bidUsd = usdAmount({ min: 0.00001, max: 1000, places: 5 });
 const dailyBudgetUsd = usdAmount({ min: 1, max: 1_000_000, places: 2 });
 
+export const DEVICE_TARGETS = ['desktop', 'mobile', 'tablet'] as const;
+const deviceList = z.array(oneOf(DEVICE_TARGETS)).max(3).transform((a) => [...new Set(a)]);
+
 export const campaignCreateInputSchema = z.object({
   name: campaignName,
   vertical: oneOf(VERTICALS),
@@ -121,6 +124,7 @@ export const campaignCreateInputSchema = z.object({
   daily_budget_usd: dailyBudgetUsd,
   geo_include: countryList.default([]),
   languages: languageList.default([]),
+  device_types: deviceList.default([]),
 });
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
 
@@ -133,6 +137,7 @@ export const campaignUpdateFieldsSchema = z.object({
   daily_budget_usd: dailyBudgetUsd.optional(),
   geo_include: countryList.optional(),
   languages: languageList.optional(),
+  device_types: deviceList.optional(),
 });
 export const campaignUpdateInputSchema = campaignUpdateFieldsSchema.extend({ id: idSchema });
 export type CampaignUpdateInput = z.infer<typeof campaignUpdateInputSchema>;
@@ -150,6 +155,7 @@ export const campaignSchema = z.object({
   daily_spent_cents: z.number().int(),
   geo_include: z.array(z.string()),
   languages: z.array(z.string()),
+  device_types: z.array(z.enum(DEVICE_TARGETS)),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -4,6 +4,7 @@ import type { Candidate } from '../index/candidate.ts';
 /** What the filters know about one impression. */
 export interface ImpContext {
   language: string | undefined;
+  device: string | undefined;
   bcat: readonly string[] | undefined;
   badv: readonly string[] | undefined;
   floorMicroCents: number;
@@ -23,6 +24,11 @@ export const languageFilter: Filter = {
   reject: (c, ctx) => c.languages !== null && (ctx.language === undefined || !c.languages.has(ctx.language)),
 };
 
+export const deviceFilter: Filter = {
+  name: 'device_type',
+  reject: (c, ctx) => c.devices !== null && (ctx.device === undefined || !c.devices.has(ctx.device)),
+};
+
 export const blockedCategoryFilter: Filter = {
   name: 'blocked_category',
   reject: (c, ctx) => ctx.bcat !== undefined && ctx.bcat.some((b) => c.iabCats.some((cat) => iabBlocks(b, cat))),
@@ -37,4 +43,4 @@ export const blockedAdvertiserFilter: Filter = {
  * In order of cost, cheapest first. The floor is not a filter: candidates are
  * ranked, so the auction stops at the first one below it (reason `below_floor`).
  */
-export const FILTERS: readonly Filter[] = [languageFilter, blockedAdvertiserFilter, blockedCategoryFilter];
+export const FILTERS: readonly Filter[] = [languageFilter, deviceFilter, blockedAdvertiserFilter, blockedCategoryFilter];

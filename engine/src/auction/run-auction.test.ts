@@ -9,7 +9,7 @@ import type { BudgetGate } from './run-auction.ts';
 // Tests pass one plain list; the index hands the auction ranked lists.
 const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate) => runRanked([rankCandidates([...list])], c, f, b);
 const open: BudgetGate = { tryTake: () => true };
-const ctx = (over: Partial<ImpContext> = {}): ImpContext => ({ language: 'en', bcat: undefined, badv: undefined, floorMicroCents: 0, ...over });
+const ctx = (over: Partial<ImpContext> = {}): ImpContext => ({ language: 'en', device: 'desktop', bcat: undefined, badv: undefined, floorMicroCents: 0, ...over });
 let nextId = 1;
 function cand(campaign: Parameters<typeof campaignFixture>[0] = {}, creative: Parameters<typeof creativeFixture>[0] = {}): Candidate {
   const id = nextId++;
@@ -49,6 +49,13 @@ describe('runImpAuction', () => {
     expect(runImpAuction([de], ctx({ language: 'en' }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
     expect(runImpAuction([de], ctx({ language: undefined }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
     expect(runImpAuction([de], ctx({ language: 'de' }), FILTERS, open).won).toBe(true);
+  });
+
+  it('applies device type targeting', () => {
+    const mobile = cand({ device_types: ['mobile', 'tablet'] });
+    expect(runImpAuction([mobile], ctx({ device: 'desktop' }), FILTERS, open)).toEqual({ won: false, reason: 'device_type' });
+    expect(runImpAuction([mobile], ctx({ device: undefined }), FILTERS, open)).toEqual({ won: false, reason: 'device_type' });
+    expect(runImpAuction([mobile], ctx({ device: 'tablet' }), FILTERS, open).won).toBe(true);
   });
 
   it('honours bcat including parent categories, and badv including subdomains', () => {

@@ -133,10 +133,13 @@ export class BudgetSlices implements BidBudget {
   prewarm(candidates: Iterable<Candidate>): void {
     const now = this.now();
     const day = budgetDay(now);
+    // Only slices running low: an index rebuild must not re-reserve every pool.
     for (const c of candidates) {
       const key = campaignPoolKey(c.campaignId, day);
-      this.refillCampaign(this.slice(this.campaigns, key), key, c.dailyBudgetCents, now);
-      this.refillAdvertiser(this.slice(this.advertisers, c.advertiserId), c.advertiserId, now);
+      const cs = this.slice(this.campaigns, key);
+      if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c.dailyBudgetCents, now);
+      const as = this.slice(this.advertisers, c.advertiserId);
+      if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     }
   }
 

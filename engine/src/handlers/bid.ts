@@ -88,7 +88,7 @@ export function bidHandler(deps: BidDeps) {
         deps.emit({ id: randomUUID(), type: 'nobid', imp_id: imp.id, reason: 'currency', ...base });
         continue;
       }
-      const ctx: ImpContext = { language, bcat: request.bcat, badv: request.badv, floorMicroCents: Math.ceil((imp.bidfloor ?? 0) * 100_000) };
+      const ctx: ImpContext = { language, device, bcat: request.bcat, badv: request.badv, floorMicroCents: Math.ceil((imp.bidfloor ?? 0) * 100_000) };
       const lists: (readonly Candidate[])[] = [];
       for (const slot of slotsOf(imp)) candidateListsFor(index, slot, country, lists);
       const outcome = runImpAuction(lists, ctx, FILTERS, deps.budget);

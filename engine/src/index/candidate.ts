@@ -25,6 +25,7 @@ export class Candidate {
   readonly bidMicroCents: number;
   readonly dailyBudgetCents: number;
   readonly languages: ReadonlySet<string> | null;
+  readonly devices: ReadonlySet<string> | null;
   readonly iabCats: readonly string[];
   readonly adomain: string;
   readonly ctr: number;
@@ -41,6 +42,8 @@ export class Candidate {
     this.bidMicroCents = campaign.bid_micro_cents;
     this.dailyBudgetCents = campaign.daily_budget_cents;
     this.languages = campaign.languages.length ? new Set(campaign.languages) : null;
+    // Campaigns stored before device targeting existed have no list: no restriction.
+    this.devices = campaign.device_types?.length ? new Set(campaign.device_types) : null;
     this.iabCats = VERTICAL_IAB[campaign.vertical];
     this.adomain = hostOf(creative.landing_url);
     this.ctr = CTR_PRIOR[campaign.format];

@@ -5,7 +5,7 @@ import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 export function campaignFixture(over: Partial<StoredCampaign> = {}): StoredCampaign {
   return {
     id: 1, advertiser_id: 1, name: 'c', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_micro_cents: 150_000,
-    status: 'active', daily_budget_cents: 10_000, geo_include: [], languages: [], created_at: '', updated_at: '', ...over,
+    status: 'active', daily_budget_cents: 10_000, geo_include: [], languages: [], device_types: [], created_at: '', updated_at: '', ...over,
   };
 }
 

@@ -66,6 +66,7 @@ export const campaignsRouter = router({
         daily_budget_cents: usdToCents(input.daily_budget_usd),
         geo_include: input.geo_include,
         languages: input.languages,
+        device_types: input.device_types,
         created_at: now,
         updated_at: now,
       };
@@ -94,6 +95,7 @@ export const campaignsRouter = router({
           if (input.daily_budget_usd !== undefined) next.daily_budget_cents = usdToCents(input.daily_budget_usd);
           if (input.geo_include !== undefined) next.geo_include = input.geo_include;
           if (input.languages !== undefined) next.languages = input.languages;
+          if (input.device_types !== undefined) next.device_types = input.device_types;
           return { value: next };
         },
         () => notFound('Campaign'),

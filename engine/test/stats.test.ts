@@ -115,6 +115,19 @@ describe('statistics from real engine traffic', () => {
     ]);
   });
 
+  it('rebuilds spend counters from the event store after Redis lost them', async () => {
+    const before = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token });
+    expect(before.body.daily_spent_cents).toBe(6);
+    await fx.app.svc.redis.del(`bud:{c:${ids.us}}:${today}`, `bud:{c:${ids.de}}:${today}`);
+    expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token })).body.daily_spent_cents).toBe(0);
+    const r = await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: today } });
+    expect(r.body).toEqual({ day: today, campaigns: 3, spent_cents: 9 });
+    expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token })).body.daily_spent_cents).toBe(6);
+    expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.de}`, { token: a.token })).body.daily_spent_cents).toBe(2);
+    expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: a.token, json: { day: today } })).status).toBe(403);
+    expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: 'yesterday' } })).status).toBe(400);
+  });
+
   it('validates every parameter and names the field', async () => {
     const cases: [string, string][] = [
       ['from=2026-13-01&to=2026-12-01', 'from'],

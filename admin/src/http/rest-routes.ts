@@ -49,6 +49,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/api/admin/creatives/{id}/reject', procedure: 'admin.rejectCreative', input: 'json', summary: 'Reject a pending creative with a reason' },
   { method: 'GET', path: '/api/admin/advertisers', procedure: 'admin.listAdvertisers', input: 'query', summary: 'Advertisers with their balances' },
   { method: 'GET', path: '/api/admin/stats', procedure: 'admin.stats', input: 'query', render: csvWhenAsked, summary: 'Statistics over every advertiser (or one: advertiser_id)' },
+  { method: 'POST', path: '/api/admin/spend/rebuild', procedure: 'admin.rebuildSpend', input: 'json', summary: "Rebuild a day's campaign spend counters from the event store (after a Redis loss)" },
   { method: 'GET', path: '/api/admin/partners', procedure: 'admin.listPartners', input: 'none', summary: 'OpenRTB partners' },
   { method: 'POST', path: '/api/admin/partners', procedure: 'admin.createPartner', input: 'json', status: 201, summary: 'Admit an OpenRTB partner by IP allow-list' },
   { method: 'PATCH', path: '/api/admin/partners/{id}', procedure: 'admin.updatePartner', input: 'json', summary: "Change a partner's name, allow-list or QPS limit" },

@@ -2,6 +2,7 @@ import { statsQuerySchema, statsRowSchema } from '@adnet/schemas/stats';
 import type { StatsQuery } from '@adnet/schemas/stats';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { rebuildDailySpend } from '../../stats/spend-rebuild.ts';
 import { buildStatsQuery, statsCsv, toStatsRows } from '../../stats/stats-query.ts';
 import type { StatsScope } from '../../stats/stats-query.ts';
 import type { Context } from '../init.ts';
@@ -26,6 +27,11 @@ export const advStatsRouter = router({
 });
 
 export const adminStatsRouter = router({
+  rebuildSpend: roleProcedure('admin')
+    .input(z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD') }))
+    .output(z.object({ day: z.string(), campaigns: z.number().int(), spent_cents: z.number().int() }))
+    .mutation(({ ctx, input }) => rebuildDailySpend(ctx.svc, input.day)),
+
   stats: roleProcedure('admin')
     .input(statsQuerySchema.and(z.object({ advertiser_id: z.coerce.number().int().positive().optional() })))
     .output(statsOutput)

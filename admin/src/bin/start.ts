@@ -7,6 +7,7 @@ import type { RedisTarget } from '../launch/private-redis.ts';
 import { createLogger } from '../log.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
+import { VideoPoller } from '../video/poller.ts';
 import { readConfigOrExit } from './read-config.ts';
 
 const config = readConfigOrExit();
@@ -30,6 +31,8 @@ await clickhouse.command({ query: 'CREATE DATABASE IF NOT EXISTS adnet' });
 const svc = createServices(config, redis, log, clickhouse);
 const admin = createAdminServer(svc);
 const port = await admin.listen(config.port, config.host);
+const videoPoller = new VideoPoller(svc);
+videoPoller.start();
 const baseUrl = config.baseUrl.replace(`:${config.port}`, `:${port}`);
 
 log.info({ event: 'started', baseUrl, redis: config.redisUrl ? 'external' : 'private', clickhouse: config.clickhouseUrl ? 'server' : 'chdb' }, 'started');
@@ -55,6 +58,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ event: 'stopping', signal }, 'stopping');
   await admin.close();
+  await videoPoller.stop();
   await clickhouse.close();
   await redis.quit().catch(() => undefined);
   // The private Redis belongs to `pnpm start`, even one it found left over from a crash.

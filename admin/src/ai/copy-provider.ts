@@ -14,17 +14,15 @@ export interface CopyResult {
 
 export interface CopyProvider {
   readonly name: 'openai' | 'template';
-  /** Upper bound of calls one generation may make (a malformed answer is retried once). */
-  readonly maxAttempts: number;
-  readonly maxOutputTokens: number;
+  /** The most tokens one generation may be billed for; what is reserved before the call. */
+  maxUsage(messages: readonly ChatMessage[]): AiUsage;
   generate(req: CopyRequest, messages: ChatMessage[], limits: CopyLimits): Promise<CopyResult>;
 }
 
 /** Offline: no network, no tokens. */
 export const templateProvider: CopyProvider = {
   name: 'template',
-  maxAttempts: 1,
-  maxOutputTokens: 0,
+  maxUsage: () => ({ input_tokens: 0, output_tokens: 0 }),
   generate: (req) => Promise.resolve({ copy: templateCopy(req), usage: { input_tokens: 0, output_tokens: 0 } }),
 };
 
@@ -41,11 +39,13 @@ class MalformedAnswer extends Error {}
 
 export class OpenAiCopyProvider implements CopyProvider {
   readonly name = 'openai';
-  readonly maxAttempts = 2;
-  readonly maxOutputTokens: number;
+  /** A malformed answer is retried once. */
+  private readonly maxAttempts = 2;
 
-  constructor(private readonly cfg: Config['ai'] & { baseUrl: string }) {
-    this.maxOutputTokens = cfg.maxOutputTokens;
+  constructor(private readonly cfg: Config['ai'] & { baseUrl: string }) {}
+
+  maxUsage(messages: readonly ChatMessage[]): AiUsage {
+    return { input_tokens: estimateInputTokens(messages) * this.maxAttempts, output_tokens: this.cfg.maxOutputTokens * this.maxAttempts };
   }
 
   async generate(_req: CopyRequest, messages: ChatMessage[], limits: CopyLimits): Promise<CopyResult> {

@@ -1,5 +1,5 @@
 import { aiGenerateInputSchema, aiGenerateResponseSchema } from '@adnet/schemas/ai';
-import { buildPrompt, copyLimits, estimateInputTokens, tokenCostCents } from '../../domain/ai-copy.ts';
+import { buildPrompt, copyLimits, tokenCostCents } from '../../domain/ai-copy.ts';
 import { AppError } from '../../errors.ts';
 import { loadOwnedCampaign } from '../../repos/campaigns.ts';
 import { roleProcedure, router } from '../init.ts';
@@ -24,10 +24,7 @@ export const aiRouter = router({
       const prices = { inputMicroCentsPer1k: svc.config.ai.priceInputMicroCentsPer1k, outputMicroCentsPer1k: svc.config.ai.priceOutputMicroCentsPer1k };
       // Reserve the most this call can cost (every attempt at full output), so the
       // balance never goes below zero however many tokens the provider reports.
-      const reserved = tokenCostCents(
-        { input_tokens: estimateInputTokens(messages) * provider.maxAttempts, output_tokens: provider.maxOutputTokens * provider.maxAttempts },
-        prices,
-      );
+      const reserved = tokenCostCents(provider.maxUsage(messages), prices);
       const label = `ai-generate campaign ${campaign.id}`;
       if (reserved > 0) {
         const debit = await svc.ledger.debit(session.userId, reserved, `${label}: reservation`, true);

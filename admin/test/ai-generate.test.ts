@@ -153,6 +153,17 @@ describe('checks', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the body and the 402 and 502 answers', async () => {
+    type Op = { responses: Record<string, unknown>; requestBody: { content: Record<string, { schema: { properties: object } }> } };
+    const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as { paths: Record<string, { post: Op }> };
+    const op = doc.paths['/api/adv/campaigns/{id}/ai-generate']?.post;
+    expect(Object.keys(op?.requestBody.content['application/json']?.schema.properties ?? {}).sort()).toEqual(['cta', 'geo', 'lang', 'offer']);
+    expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '402', '429', '502']));
+    expect(Object.keys(doc.paths['/api/adv/video/generate']?.post.responses ?? {})).toEqual(expect.arrayContaining(['402', '502']));
+  });
+});
+
 describe('without a provider', () => {
   let offline: TestApp;
   beforeAll(async () => {

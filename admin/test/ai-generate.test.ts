@@ -6,7 +6,6 @@ import { fakeChatServer } from './support/fake-providers.ts';
 import type { ChatReply, FakeServer } from './support/fake-providers.ts';
 
 let chat: FakeServer & { queue: ChatReply[] };
-let fx: ReturnType<typeof useTestApp>;
 
 // The fake must exist before the app reads AI_BASE_URL, so its port is fixed up front.
 const env: Record<string, string> = {
@@ -23,7 +22,7 @@ beforeAll(async () => {
   env.AI_BASE_URL = `${chat.url}/`;
 });
 afterAll(async () => chat.close());
-fx = useTestApp(env);
+const fx = useTestApp(env);
 
 const input = { offer: 'Herbal tea for deep sleep', cta: 'Order now', geo: 'DE', lang: 'de' };
 
@@ -91,9 +90,9 @@ describe('with an OpenAI-compatible provider', () => {
   });
 
   it.each([
-    ['a timeout', { kind: 'hang' } as ChatReply, /did not answer within 400 ms/],
-    ['HTTP 500', { kind: 'status', status: 500 } as ChatReply, /HTTP 500/],
-  ])('answers 502 on %s and refunds the reservation', async (_name, reply, message) => {
+    ['a timeout', { kind: 'hang' }, /did not answer within 400 ms/],
+    ['HTTP 500', { kind: 'status', status: 500 }, /HTTP 500/],
+  ] satisfies [string, ChatReply, RegExp][])('answers 502 on %s and refunds the reservation', async (_name, reply, message) => {
     const { who, campaignId } = await advertiser(1_000);
     chat.queue.push(reply);
     const before = chat.requests.length;

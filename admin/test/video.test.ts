@@ -161,6 +161,26 @@ describe('jobs survive restarts', () => {
   });
 });
 
+describe('job store', () => {
+  it('moves a job out of processing once, and a finished job is never due again', async () => {
+    const { who, campaignId } = await advertiser(1_000);
+    const r = await start(who.token, { ...request, avatar_id: 'slow-9', campaign_id: campaignId });
+    const id = Number(r.body.job_id);
+    const jobs = fx.app.svc.videoJobs;
+    expect(await jobs.finish(id, 'failed', { reason: 'first' }, new Date())).toBe(true);
+    expect(await jobs.finish(id, 'completed', { videoUrl: 'https://x/y.mp4', durationSec: 3 }, new Date())).toBe(false);
+    await jobs.reschedule(id, 0);
+    expect(await jobs.claimDue(Date.now() + 100_000, 1, 1_000)).not.toContain(String(id));
+    expect((await status(who.token, id)).body).toMatchObject({ status: 'failed', reason: 'first', video_url: null });
+  });
+
+  it('drops a due entry whose job is gone', async () => {
+    await fx.app.svc.redis.zadd('{video}:due', 0, '99999999');
+    await tick();
+    expect(await fx.app.svc.redis.zscore('{video}:due', '99999999')).toBeNull();
+  });
+});
+
 describe('attach to a creative', () => {
   it('adds a completed video as a creative of a video campaign, through the creative checks', async () => {
     const { who, campaignId } = await advertiser(1_000);

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sampleMp4 } from './sample-mp4.ts';
-import { canMove, nextStep, speechSeconds } from './video-jobs.ts';
+import { nextStep, speechSeconds } from './video-jobs.ts';
 
 describe('video job states', () => {
-  it('moves only out of processing', () => {
-    expect(canMove('processing', 'completed')).toBe(true);
-    expect(canMove('processing', 'failed')).toBe(true);
-    expect(canMove('processing', 'processing')).toBe(false);
-    expect(canMove('completed', 'failed')).toBe(false);
-    expect(canMove('failed', 'completed')).toBe(false);
-  });
-
   it('follows the provider, and fails a job that runs past its maximum age', () => {
     expect(nextStep({ status: 'processing' }, 10, 100)).toEqual({ kind: 'wait' });
     expect(nextStep('unreachable', 10, 100)).toEqual({ kind: 'wait' });

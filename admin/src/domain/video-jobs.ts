@@ -1,5 +1,3 @@
-import type { VideoJobStatus } from '@adnet/schemas/ai';
-
 /** What a provider says about a job when asked. */
 export type ProviderState =
   | { status: 'processing' }
@@ -12,15 +10,11 @@ export type NextStep =
   | { kind: 'complete'; videoUrl: string; durationSec: number }
   | { kind: 'fail'; reason: string };
 
-/** Only processing moves, and only once: completed and failed are final. */
-export function canMove(from: VideoJobStatus, to: VideoJobStatus): boolean {
-  return from === 'processing' && to !== 'processing';
-}
-
 /**
- * The job's next step. A job the provider keeps "processing" longer than
- * `maxAgeMs`, or one the provider cannot be asked about for that long, fails
- * so that its cost is refunded rather than held forever.
+ * The next step of a processing job (completed and failed are final; the job
+ * store's finish step enforces that). A job the provider keeps "processing"
+ * longer than `maxAgeMs`, or cannot be asked about for that long, fails so
+ * that its cost is refunded rather than held forever.
  */
 export function nextStep(state: ProviderState | 'unreachable', ageMs: number, maxAgeMs: number): NextStep {
   if (state !== 'unreachable' && state.status === 'completed') return { kind: 'complete', videoUrl: state.videoUrl, durationSec: state.durationSec };

@@ -96,6 +96,10 @@ export class VideoJobStore {
     await this.redis.zadd(DUE, 'XX', dueAt, String(id));
   }
 
+  async forget(id: number): Promise<void> {
+    await this.redis.zrem(DUE, String(id));
+  }
+
   /** True when this call moved the job out of processing. */
   async finish(id: number, to: Exclude<VideoJobStatus, 'processing'>, fields: { videoUrl?: string; durationSec?: number; reason?: string }, now: Date): Promise<boolean> {
     const moved = await this.redis.videoFinish(

@@ -24,8 +24,15 @@ export class VideoPoller {
     const ids = await this.svc.videoJobs.claimDue(this.now(), cfg.leaseMs, BATCH);
     let finished = 0;
     for (const id of ids) {
-      const job = await this.svc.videoJobs.get(Number(id));
-      if (job && (await this.advance(job))) finished++;
+      try {
+        const job = await this.svc.videoJobs.get(Number(id));
+        // A due entry without its job (deleted by hand) would otherwise come back every lease.
+        if (!job) await this.svc.videoJobs.forget(Number(id));
+        else if (await this.advance(job)) finished++;
+      } catch (err) {
+        // One job's trouble must not hold up the others; this one comes back when its lease ends.
+        this.svc.log.error({ err, jobId: id }, 'video job advance failed');
+      }
     }
     return finished;
   }

@@ -129,6 +129,25 @@ describe('with an OpenAI-compatible provider', () => {
   });
 });
 
+describe('json_object mode', () => {
+  it('asks for a JSON object when structured outputs are turned off, and still validates the answer', async () => {
+    const app = await startApp(fx.redis.url, { ...env, AI_RESPONSE_FORMAT: 'json_object' });
+    try {
+      const who = await account(app, 'advertiser');
+      const c = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format: 'push' } });
+      await app.svc.ledger.credit(who.id, 1_000, 'test top-up');
+      chat.queue.push({ kind: 'content', content: '{"variants": []}' }, good());
+      const before = chat.requests.length;
+      const r = await generate(app, who.token, c.body.id);
+      expect(r.status).toBe(200);
+      expect(chat.requests.length - before).toBe(2);
+      expect((chat.requests[before]?.body as { response_format: unknown }).response_format).toEqual({ type: 'json_object' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('checks', () => {
   it('names every invalid field', async () => {
     const { who, campaignId } = await advertiser(0);

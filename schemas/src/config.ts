@@ -30,6 +30,8 @@ export const envSchema = z.object({
   AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AI_API_KEY: z.string().min(1).optional(),
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** json_schema (structured outputs) or json_object, for compatible services without structured outputs. */
+  AI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(32_000).default(2_000),
   /** Micro-cents (1/100 000 USD) per 1000 tokens. */
@@ -70,6 +72,7 @@ export interface Config {
     baseUrl: string | undefined;
     apiKey: string | undefined;
     model: string;
+    responseFormat: 'json_schema' | 'json_object';
     timeoutMs: number;
     maxOutputTokens: number;
     priceInputMicroCentsPer1k: number;
@@ -130,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''),
       apiKey: e.AI_API_KEY,
       model: e.AI_MODEL,
+      responseFormat: e.AI_RESPONSE_FORMAT,
       timeoutMs: e.AI_TIMEOUT_MS,
       maxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
       priceInputMicroCentsPer1k: e.AI_PRICE_INPUT_MICROCENTS_PER_1K,

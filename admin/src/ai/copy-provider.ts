@@ -75,7 +75,10 @@ export class OpenAiCopyProvider implements CopyProvider {
           model: this.cfg.model,
           messages,
           max_tokens: this.cfg.maxOutputTokens,
-          response_format: { type: 'json_schema', json_schema: { name: 'ad_copy', schema: COPY_JSON_SCHEMA } },
+          response_format:
+            this.cfg.responseFormat === 'json_schema'
+              ? { type: 'json_schema', json_schema: { name: 'ad_copy', schema: COPY_JSON_SCHEMA } }
+              : { type: 'json_object' },
         }),
         signal: AbortSignal.timeout(this.cfg.timeoutMs),
       });

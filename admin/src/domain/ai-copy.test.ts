@@ -3,6 +3,7 @@ import { CAMPAIGN_FORMATS } from '@adnet/schemas/api';
 import { describe, expect, it } from 'vitest';
 import { buildPrompt, copyLimits, copyProblems, estimateInputTokens, tokenCostCents } from './ai-copy.ts';
 import { fit, templateCopy } from './ai-template.ts';
+import { phrasesFor, TEMPLATE_PHRASES } from './ai-template-phrases.ts';
 import { FORMAT_RULES } from './creative-rules.ts';
 
 const req = { format: 'push' as const, vertical: 'nutra', offer: 'Herbal tea for better sleep', cta: 'Order now', geo: 'DE', lang: 'de' };
@@ -49,6 +50,20 @@ describe('template generator', () => {
     const copy = templateCopy(req);
     expect(copy.variants.some((v) => v.title.includes(req.offer))).toBe(true);
     expect(copy.variants.every((v) => v.body.includes(req.cta))).toBe(true);
+  });
+
+  it('writes in the requested language where it has phrases, else English', () => {
+    expect(templateCopy(req).variants[0]?.title).toBe(`Nicht verpassen: ${req.offer}`);
+    expect(templateCopy({ ...req, lang: 'fr' }).variants[0]?.title).toBe(`À ne pas manquer : ${req.offer}`);
+    expect(templateCopy({ ...req, lang: 'ja' }).variants[0]?.title).toBe(`Don't miss out: ${req.offer}`);
+    expect(phrasesFor('ja').lang).toBe('en');
+  });
+
+  it('quotes the offer in every phrase and leaves braces in the offer alone', () => {
+    for (const phrases of Object.values(TEMPLATE_PHRASES)) {
+      for (const [title, body] of Object.values(phrases)) expect(`${title} ${body}`).toContain('{o}');
+    }
+    expect(templateCopy({ ...req, lang: 'en', offer: 'Deal {c}' }).variants[0]?.title).toBe("Don't miss out: Deal {c}");
   });
 
   it('cuts at a word boundary with an ellipsis', () => {

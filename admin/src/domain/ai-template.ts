@@ -2,22 +2,7 @@ import { AI_IMAGE_PROMPT_COUNT, HOOK_TYPES, IMAGE_STYLES } from '@adnet/schemas/
 import type { AiCopy } from '@adnet/schemas/ai';
 import { copyLimits } from './ai-copy.ts';
 import type { CopyRequest } from './ai-copy.ts';
-
-type Hook = (typeof HOOK_TYPES)[number];
-
-// One opener per hook. The offline generator has no translator: it writes the
-// offer and call to action as given, so text in the requested language comes
-// from the advertiser's own words (documented in api.md).
-const OPENERS: Record<Hook, (offer: string, cta: string) => { title: string; body: string }> = {
-  fear: (o, c) => ({ title: `Don't miss out: ${o}`, body: `Others already have ${o}. ${c} before it is gone.` }),
-  curiosity: (o, c) => ({ title: `The secret behind ${o}`, body: `Find out why everyone talks about ${o}. ${c}.` }),
-  urgency: (o, c) => ({ title: `Today only: ${o}`, body: `${o} is waiting, but not for long. ${c} now.` }),
-  benefit: (o, c) => ({ title: `Get more with ${o}`, body: `${o}: made to make your day easier. ${c}.` }),
-  social_proof: (o, c) => ({ title: `Thousands chose ${o}`, body: `Join the people who picked ${o}. ${c}.` }),
-  scarcity: (o, c) => ({ title: `Limited: ${o}`, body: `Only a few left of ${o}. ${c} while you can.` }),
-  question: (o, c) => ({ title: `Ready for ${o}?`, body: `What would ${o} change for you? ${c} and see.` }),
-  story: (o, c) => ({ title: `How ${o} changed it all`, body: `It started with one click on ${o}. ${c}.` }),
-};
+import { phrasesFor } from './ai-template-phrases.ts';
 
 /** Cuts at a word boundary when one is near, and marks the cut with an ellipsis. */
 export function fit(text: string, max: number): string {
@@ -27,14 +12,20 @@ export function fit(text: string, max: number): string {
   return `${(space > max / 2 ? room.slice(0, space) : room).trimEnd()}…`;
 }
 
-/** The offline generator: the same shape as a provider's answer, built from the request alone. */
+/**
+ * The offline generator: the same shape as a provider's answer, built from the
+ * request alone, in the requested language where the phrase table has it.
+ */
 export function templateCopy(req: CopyRequest): AiCopy {
   const { titleMax, bodyMax } = copyLimits(req.format);
   const offer = req.offer.replace(/\s+/g, ' ').trim();
   const cta = req.cta.replace(/\s+/g, ' ').trim();
+  // One pass over the template, so an offer that itself contains "{c}" is left as written.
+  const fill = (template: string) => template.replace(/\{([oc])\}/g, (_m, k: string) => (k === 'o' ? offer : cta));
+  const { phrases } = phrasesFor(req.lang);
   const variants = HOOK_TYPES.map((hook) => {
-    const t = OPENERS[hook](offer, cta);
-    return { title: fit(t.title, titleMax), body: fit(t.body, bodyMax), hook_type: hook };
+    const [title, body] = phrases[hook];
+    return { title: fit(fill(title), titleMax), body: fit(fill(body), bodyMax), hook_type: hook };
   });
   const scenes = [
     `A happy person in ${req.geo} using ${offer}, natural light, close-up`,

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   unprocessable: { status: 422, trpc: 'UNPROCESSABLE_CONTENT' },
   rate_limited: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
   internal: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
+  bad_gateway: { status: 502, trpc: 'BAD_GATEWAY' },
   unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
 } as const satisfies Record<string, { status: number; trpc: TRPC_ERROR_CODE_KEY }>;
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,5 +1,7 @@
 import type { Config } from '@adnet/schemas/config';
 import { join } from 'node:path';
+import { createCopyProvider } from './ai/copy-provider.ts';
+import type { CopyProvider } from './ai/copy-provider.ts';
 import type { ClickHouseClient } from './launch/clickhouse.ts';
 import type { Logger } from './log.ts';
 import { ConfigStore } from './storage/config-store.ts';
@@ -9,6 +11,9 @@ import { RateLimiter } from './storage/rate-limit.ts';
 import type { Redis } from './storage/redis.ts';
 import { TokenStore } from './storage/tokens.ts';
 import { UserStore } from './storage/users.ts';
+import { VideoJobStore } from './video/job-store.ts';
+import { createVideoProvider } from './video/providers.ts';
+import type { VideoProvider } from './video/providers.ts';
 
 /** Everything a procedure may use; built once per process and shared by both doors. */
 export interface Services {
@@ -21,6 +26,9 @@ export interface Services {
   ledger: LedgerStore;
   limiter: RateLimiter;
   media: MediaStore;
+  copyProvider: CopyProvider;
+  videoProvider: VideoProvider;
+  videoJobs: VideoJobStore;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
 }
@@ -36,6 +44,9 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     ledger: new LedgerStore(redis),
     limiter: new RateLimiter(redis),
     media: new MediaStore(join(config.dataDir, 'media')),
+    copyProvider: createCopyProvider(config.ai),
+    videoProvider: createVideoProvider(config.video, config.baseUrl),
+    videoJobs: new VideoJobStore(redis),
     clickhouse,
   };
 }

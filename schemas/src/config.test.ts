@@ -30,4 +30,16 @@ describe('loadConfig', () => {
     expect(c.baseUrl).toBe('https://ads.example.com');
     expect(c.port).toBe(9000);
   });
+
+  it('reads the AI and video provider settings, unset providers meaning the offline ones', () => {
+    const d = loadConfig({});
+    expect(d.ai).toMatchObject({ baseUrl: undefined, model: 'gpt-4o-mini', priceInputMicroCentsPer1k: 250, priceOutputMicroCentsPer1k: 1_000 });
+    expect(d.video).toMatchObject({ baseUrl: undefined, costCents: 100, pollIntervalMs: 2_000, leaseMs: 60_000 });
+    const c = loadConfig({ AI_BASE_URL: 'https://api.example.com/v1/', AI_API_KEY: 'k', VIDEO_BASE_URL: 'http://video:9000/', VIDEO_COST_CENTS: '250' });
+    expect(c.ai.baseUrl).toBe('https://api.example.com/v1');
+    expect(c.video).toMatchObject({ baseUrl: 'http://video:9000', costCents: 250 });
+    expect(() => loadConfig({ AI_BASE_URL: 'ftp://x' })).toThrow(/AI_BASE_URL/);
+    expect(() => loadConfig({ VIDEO_COST_CENTS: '1.5' })).toThrow(/VIDEO_COST_CENTS/);
+    expect(() => loadConfig({ AI_PRICE_OUTPUT_MICROCENTS_PER_1K: '-1' })).toThrow(/AI_PRICE_OUTPUT_MICROCENTS_PER_1K/);
+  });
 });

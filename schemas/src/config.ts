@@ -46,6 +46,28 @@ export const envSchema = z.object({
   INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
   ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /** OpenAI-compatible chat-completions service; unset: the offline template generator. */
+  AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** json_schema (structured outputs) or json_object, for compatible services without structured outputs. */
+  AI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(32_000).default(2_000),
+  /** Micro-cents (1/100 000 USD) per 1000 tokens. */
+  AI_PRICE_INPUT_MICROCENTS_PER_1K: z.coerce.number().int().min(0).max(100_000_000).default(250),
+  AI_PRICE_OUTPUT_MICROCENTS_PER_1K: z.coerce.number().int().min(0).max(100_000_000).default(1_000),
+  /** Avatar-video HTTP adapter; unset: the local provider with the shipped sample video. */
+  VIDEO_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VIDEO_API_KEY: z.string().min(1).optional(),
+  VIDEO_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  VIDEO_COST_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  VIDEO_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
+  /** How long a poller owns a job before another instance may take it over. */
+  VIDEO_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** A job still processing after this long fails (and is refunded). */
+  VIDEO_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  VIDEO_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
 });
 export type EnvInput = z.input<typeof envSchema>;
 
@@ -81,6 +103,26 @@ export interface Config {
   eventTtlDays: number;
   ingestBatchRows: number;
   ingestFlushMs: number;
+  ai: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    responseFormat: 'json_schema' | 'json_object';
+    timeoutMs: number;
+    maxOutputTokens: number;
+    priceInputMicroCentsPer1k: number;
+    priceOutputMicroCentsPer1k: number;
+  };
+  video: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    timeoutMs: number;
+    costCents: number;
+    pollIntervalMs: number;
+    leaseMs: number;
+    maxAgeMs: number;
+    localDelayMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -138,5 +180,25 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventTtlDays: e.EVENT_TTL_DAYS,
     ingestBatchRows: e.INGEST_BATCH_ROWS,
     ingestFlushMs: e.INGEST_FLUSH_MS,
+    ai: {
+      baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: e.AI_API_KEY,
+      model: e.AI_MODEL,
+      responseFormat: e.AI_RESPONSE_FORMAT,
+      timeoutMs: e.AI_TIMEOUT_MS,
+      maxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
+      priceInputMicroCentsPer1k: e.AI_PRICE_INPUT_MICROCENTS_PER_1K,
+      priceOutputMicroCentsPer1k: e.AI_PRICE_OUTPUT_MICROCENTS_PER_1K,
+    },
+    video: {
+      baseUrl: e.VIDEO_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: e.VIDEO_API_KEY,
+      timeoutMs: e.VIDEO_TIMEOUT_MS,
+      costCents: e.VIDEO_COST_CENTS,
+      pollIntervalMs: e.VIDEO_POLL_INTERVAL_MS,
+      leaseMs: e.VIDEO_LEASE_MS,
+      maxAgeMs: e.VIDEO_MAX_AGE_MS,
+      localDelayMs: e.VIDEO_LOCAL_DELAY_MS,
+    },
   };
 }

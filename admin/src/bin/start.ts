@@ -9,6 +9,7 @@ import { ensurePrivateRedis } from '../launch/private-redis.ts';
 import { createLogger } from '../log.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
+import { VideoPoller } from '../video/poller.ts';
 import { readConfigOrExit } from './read-config.ts';
 
 const config = readConfigOrExit();
@@ -55,7 +56,11 @@ async function start(): Promise<string> {
   await ingester.start();
   closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await ingestRedis.quit()) });
 
-  const admin = createAdminServer(createServices(config, redis, log, clickhouse));
+  const svc = createServices(config, redis, log, clickhouse);
+  const videoPoller = new VideoPoller(svc);
+  videoPoller.start();
+  closers.push({ name: 'video poller', close: () => videoPoller.stop() });
+  const admin = createAdminServer(svc);
   closers.push({ name: 'admin', close: () => admin.close() });
   // The admin listens privately; engines own the public port and forward admin paths to it.
   const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');

@@ -47,6 +47,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         ...(params.length ? { 404: errorResponse('No such resource') } : {}),
         409: errorResponse('Conflict (illegal state move, email taken)'),
         429: errorResponse('Rate limited; see the Retry-After header'),
+        ...(route.paid ? { 402: errorResponse('The balance cannot cover the operation'), 502: errorResponse('The outside provider failed; nothing charged') } : {}),
       },
     };
     if (route.input === 'json' && input) {

@@ -14,6 +14,8 @@ export interface RestRoute {
   auth?: boolean;
   /** Answers in another format than JSON when the result carries it (CSV export). */
   render?: (body: unknown) => { type: string; text: string } | undefined;
+  /** Calls a paid outside provider: may answer 402 (balance) and 502 (provider failed). */
+  paid?: boolean;
 }
 
 /** `format=csv` on statistics: the procedure adds the CSV text to its result. */
@@ -38,6 +40,10 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/api/adv/campaigns/{campaign_id}/creatives', procedure: 'adv.creatives.create', input: 'multipart', status: 201, summary: 'Upload a creative (multipart/form-data); it waits for moderation' },
   { method: 'GET', path: '/api/adv/campaigns/{campaign_id}/creatives', procedure: 'adv.creatives.list', input: 'none', summary: "List a campaign's creatives with their moderation status" },
   { method: 'GET', path: '/api/adv/creatives/{id}', procedure: 'adv.creatives.get', input: 'none', summary: 'Get one creative' },
+  { method: 'POST', path: '/api/adv/campaigns/{id}/ai-generate', paid: true, procedure: 'adv.ai.generate', input: 'json', summary: '8 ad-copy variants and 4 image prompts for the campaign (priced per token; 1 per 30 s)' },
+  { method: 'POST', path: '/api/adv/video/generate', paid: true, procedure: 'adv.video.generate', input: 'json', summary: 'Start an avatar video job (charged now, refunded if it fails; 1 per 5 s)' },
+  { method: 'GET', path: '/api/adv/video/status/{job_id}', procedure: 'adv.video.status', input: 'none', summary: 'Status of a video job: processing, completed (video_url, duration_sec) or failed (reason)' },
+  { method: 'POST', path: '/api/adv/video/{job_id}/attach', procedure: 'adv.video.attach', input: 'json', status: 201, summary: 'Add a completed video as a creative of a video or floating_video campaign' },
   { method: 'GET', path: '/api/adv/balance', procedure: 'adv.balance.get', input: 'query', summary: 'Balance and ledger, newest entry first' },
   { method: 'GET', path: '/api/adv/stats', procedure: 'adv.stats.get', input: 'query', render: csvWhenAsked, summary: 'Statistics by any of day, hour, campaign, creative, geo, device, site, zone' },
   { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },

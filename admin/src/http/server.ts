@@ -10,6 +10,8 @@ import type { Context } from '../trpc/init.ts';
 import { appRouter } from '../trpc/router.ts';
 import { buildOpenApi } from './openapi.ts';
 import { handleRest } from './rest-adapter.ts';
+import { sampleMp4 } from '../domain/sample-mp4.ts';
+import { parseSamplePath } from '../video/providers.ts';
 
 const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -74,6 +76,12 @@ export function createAdminServer(svc: Services): AdminServer {
         const extra: Record<string, string> = http.status === 413 ? { connection: 'close' } : {};
         return send(res, http.status, http.body, { ...http.headers, ...extra, ...(allow ? { allow } : {}) });
       }
+    }
+    const sampleSeconds = req.method === 'GET' ? parseSamplePath(path) : undefined;
+    if (sampleSeconds !== undefined) {
+      const data = sampleMp4(sampleSeconds);
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': data.length, 'cache-control': 'public, max-age=86400' });
+      return void res.end(data);
     }
     if (req.method === 'GET' && path.startsWith('/media/')) {
       const name = path.slice('/media/'.length);

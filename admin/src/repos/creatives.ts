@@ -1,8 +1,42 @@
-import type { Creative } from '@adnet/schemas/api';
+import type { Creative, StoredCampaign } from '@adnet/schemas/api';
+import { randomBytes } from 'node:crypto';
+import { moderationEtaSeconds } from '../domain/moderation-eta.ts';
 import { notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { CFG_MODERATION_QUEUE } from '../storage/keys.ts';
 import { campaignCreativesIndex } from './campaigns.ts';
+
+/** The parts of a creative its author supplies, already checked against the campaign's format. */
+export type CreativeContent = Pick<
+  Creative,
+  'title' | 'body' | 'landing_url' | 'cta_text' | 'image_url' | 'image_width' | 'image_height' | 'video_url' | 'orientation'
+>;
+
+/** Stores a new creative waiting for moderation; every way of adding a creative ends here. */
+export async function saveCreative(svc: Services, campaign: StoredCampaign, content: CreativeContent): Promise<Creative & { moderation_eta_seconds: number }> {
+  const id = await svc.configStore.nextId('creative');
+  const now = new Date();
+  const creative: Creative = {
+    id,
+    campaign_id: campaign.id,
+    advertiser_id: campaign.advertiser_id,
+    format: campaign.format,
+    ...content,
+    status: 'pending_moderation',
+    rejection_reason: null,
+    tracking_token: randomBytes(18).toString('base64url'),
+    created_at: now.toISOString(),
+    moderated_at: null,
+  };
+  const ahead = await svc.redis.zcard(CFG_MODERATION_QUEUE);
+  await svc.configStore.commit('creative', id, 0, creative, [
+    { cmd: 'SADD', key: campaignCreativesIndex(campaign.id), member: id },
+    { cmd: 'ZADD', key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() },
+  ]);
+  svc.log.info({ event: 'creative.created', creativeId: id, campaignId: campaign.id }, 'creative created');
+  const eta = moderationEtaSeconds(ahead, svc.config.moderationEtaBaseSeconds, svc.config.moderationEtaPerItemSeconds);
+  return { ...creative, moderation_eta_seconds: eta };
+}
 
 export async function listCampaignCreatives(svc: Services, campaignId: number): Promise<Creative[]> {
   const ids = await svc.redis.smembers(campaignCreativesIndex(campaignId));

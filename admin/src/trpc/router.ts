@@ -1,11 +1,13 @@
 import { createCallerFactory, mergeRouters, router } from './init.ts';
 import { balanceRouter, profileRouter } from './routers/account.ts';
 import { adminRouter } from './routers/admin.ts';
+import { aiRouter } from './routers/ai.ts';
 import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { adminStatsRouter, advStatsRouter } from './routers/stats.ts';
+import { videoRouter } from './routers/video.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -16,6 +18,8 @@ export const appRouter = router({
     balance: balanceRouter,
     profile: profileRouter,
     stats: advStatsRouter,
+    ai: aiRouter,
+    video: videoRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter),

@@ -1,15 +1,12 @@
 import { creativeCreatedSchema, creativeFieldsSchema, creativeSchema, idSchema } from '@adnet/schemas/api';
-import type { Creative, CreativeFields } from '@adnet/schemas/api';
-import { randomBytes } from 'node:crypto';
+import type { CreativeFields } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { checkCreative, defaultOrientation } from '../../domain/creative-rules.ts';
 import type { ImageInput } from '../../domain/creative-rules.ts';
 import { probeImage } from '../../domain/image-probe.ts';
-import { moderationEtaSeconds } from '../../domain/moderation-eta.ts';
 import { AppError, fieldErrors, forbidden, zodFieldErrors } from '../../errors.ts';
-import { campaignCreativesIndex, loadOwnedCampaign } from '../../repos/campaigns.ts';
-import { listCampaignCreatives, loadCreative } from '../../repos/creatives.ts';
-import { CFG_MODERATION_QUEUE } from '../../storage/keys.ts';
+import { loadOwnedCampaign } from '../../repos/campaigns.ts';
+import { listCampaignCreatives, loadCreative, saveCreative } from '../../repos/creatives.ts';
 import { roleProcedure, router } from '../init.ts';
 
 const advertiser = roleProcedure('advertiser');
@@ -62,14 +59,8 @@ export const creativesRouter = router({
         imageUrl = `${ctx.svc.config.baseUrl}/media/${name}`;
         size = { w: image.info.width, h: image.info.height };
       }
-      const id = await ctx.svc.configStore.nextId('creative');
-      const now = new Date();
       const f = fields.data;
-      const creative: Creative = {
-        id,
-        campaign_id: campaign.id,
-        advertiser_id: campaign.advertiser_id,
-        format: campaign.format,
+      return saveCreative(ctx.svc, campaign, {
         title: f.title ?? null,
         body: f.body ?? null,
         landing_url: f.landing_url,
@@ -79,20 +70,7 @@ export const creativesRouter = router({
         image_height: size?.h ?? null,
         video_url: f.video_url ?? null,
         orientation: f.orientation ?? defaultOrientation(campaign.format),
-        status: 'pending_moderation',
-        rejection_reason: null,
-        tracking_token: randomBytes(18).toString('base64url'),
-        created_at: now.toISOString(),
-        moderated_at: null,
-      };
-      const ahead = await ctx.svc.redis.zcard(CFG_MODERATION_QUEUE);
-      await ctx.svc.configStore.commit('creative', id, 0, creative, [
-        { cmd: 'SADD', key: campaignCreativesIndex(campaign.id), member: id },
-        { cmd: 'ZADD', key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() },
-      ]);
-      ctx.svc.log.info({ event: 'creative.created', creativeId: id, campaignId: campaign.id }, 'creative created');
-      const eta = moderationEtaSeconds(ahead, ctx.svc.config.moderationEtaBaseSeconds, ctx.svc.config.moderationEtaPerItemSeconds);
-      return { ...creative, moderation_eta_seconds: eta };
+      });
     }),
 
   list: advertiser

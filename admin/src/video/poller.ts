@@ -1,0 +1,86 @@
+import type { Services } from '../services.ts';
+import { nextStep } from '../domain/video-jobs.ts';
+import type { ProviderState } from '../domain/video-jobs.ts';
+import { VideoProviderError } from './providers.ts';
+import type { VideoJob } from './job-store.ts';
+
+/** Jobs looked at per tick; the rest wait for the next tick. */
+const BATCH = 50;
+
+/**
+ * Advances video jobs in the background. Jobs and their due times live in
+ * Redis, so any admin instance (or a restarted one) picks up where another left.
+ */
+export class VideoPoller {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+
+  constructor(private readonly svc: Services, private readonly now: () => number = Date.now) {}
+
+  /** One pass over the due jobs; resolves with how many finished. */
+  async tick(): Promise<number> {
+    const cfg = this.svc.config.video;
+    const ids = await this.svc.videoJobs.claimDue(this.now(), cfg.leaseMs, BATCH);
+    let finished = 0;
+    for (const id of ids) {
+      try {
+        const job = await this.svc.videoJobs.get(Number(id));
+        // A due entry without its job (deleted by hand) would otherwise come back every lease.
+        if (!job) await this.svc.videoJobs.forget(Number(id));
+        else if (await this.advance(job)) finished++;
+      } catch (err) {
+        // One job's trouble must not hold up the others; this one comes back when its lease ends.
+        this.svc.log.error({ err, jobId: id }, 'video job advance failed');
+      }
+    }
+    return finished;
+  }
+
+  private async advance(job: VideoJob): Promise<boolean> {
+    const { svc } = this;
+    let state: ProviderState | 'unreachable';
+    try {
+      state = await svc.videoProvider.poll(job.provider_job_id);
+    } catch (err) {
+      if (!(err instanceof VideoProviderError)) throw err;
+      svc.log.warn({ event: 'video.poll_failed', jobId: job.job_id, err: err.message }, 'video poll failed');
+      state = 'unreachable';
+    }
+    const step = nextStep(state, this.now() - Date.parse(job.created_at), svc.config.video.maxAgeMs);
+    const at = new Date(this.now());
+    if (step.kind === 'wait') {
+      await svc.videoJobs.reschedule(job.job_id, this.now() + svc.config.video.pollIntervalMs);
+      return false;
+    }
+    if (step.kind === 'complete') {
+      const moved = await svc.videoJobs.finish(job.job_id, 'completed', { videoUrl: step.videoUrl, durationSec: step.durationSec }, at);
+      if (moved) svc.log.info({ event: 'video.completed', jobId: job.job_id }, 'video completed');
+      return moved;
+    }
+    const moved = await svc.videoJobs.finish(job.job_id, 'failed', { reason: step.reason }, at);
+    // The finish step succeeds for one caller only, so the refund is paid once.
+    if (moved && job.cost_cents > 0) await svc.ledger.credit(job.advertiser_id, job.cost_cents, `video job ${job.job_id}: refund, ${step.reason}`);
+    if (moved) svc.log.info({ event: 'video.failed', jobId: job.job_id, reason: step.reason }, 'video failed');
+    return moved;
+  }
+
+  start(): void {
+    const loop = (): void => {
+      if (this.stopped) return;
+      this.running = this.tick()
+        .catch((err: unknown) => this.svc.log.error({ err }, 'video poller tick failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(loop, this.svc.config.video.pollIntervalMs);
+        });
+    };
+    loop();
+  }
+
+  /** Stops scheduling and waits for the tick in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}

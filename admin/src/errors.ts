@@ -83,7 +83,7 @@ export function zodFieldErrors(err: ZodError): Record<string, string> {
 
 export interface HttpError {
   status: number;
-  body: { errors: Record<string, string> } | { error: string; code: string };
+  body: { errors: Record<string, string> } | { error: string; code: string } | { ok: false; error: string };
   headers: Record<string, string>;
 }
 
@@ -102,6 +102,8 @@ export function toHttp(err: unknown): HttpError {
     const headers: Record<string, string> = {};
     if (err.retryAfterSeconds !== undefined) headers['retry-after'] = String(err.retryAfterSeconds);
     if (err.fields) return { status: 400, body: { errors: err.fields }, headers };
+    // The spec's shape for a failed site verification.
+    if (err.appCode === 'unprocessable') return { status: 422, body: { ok: false, error: err.message }, headers };
     return { status: err.status, body: { error: err.message, code: err.appCode }, headers };
   }
   if (err instanceof TRPCError) {

@@ -17,6 +17,8 @@ const state: ConfigState = {
   campaign: new Map(world.campaigns.map((c) => [c.id, c])),
   creative: new Map(world.creatives.map((c) => [c.id, c])),
   partner: new Map([[1, world.partner]]),
+  site: new Map(),
+  zone: new Map(),
 };
 const corpus = makeCorpus(1_000);
 const index = buildIndex(state, '1-0');

@@ -44,6 +44,18 @@ export const envSchema = z.object({
   EVENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  VERIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Tests and local development only: let site verification reach loopback addresses. */
+  VERIFY_ALLOW_LOOPBACK: bool.default(false),
+  /** Tests and local development only: `host=ip,*.test=ip` answers used instead of DNS. */
+  VERIFY_STATIC_HOSTS: z
+    .string()
+    .regex(/^([*a-z0-9.-]+=[0-9a-f:.]+)(,[*a-z0-9.-]+=[0-9a-f:.]+)*$/i, 'must be host=ip pairs separated by commas')
+    .optional(),
+  VERIFY_HTTP_PORT: port.optional(),
+  VERIFY_HTTPS_PORT: port.optional(),
+  /** Share of advertiser spend paid to publishers, in percent. */
+  PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
   ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** OpenAI-compatible chat-completions service; unset: the offline template generator. */
@@ -99,6 +111,8 @@ export interface Config {
   adminInternalPort: number;
   engineCount: number;
   engineProcesses: number;
+  verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
+  publisherRevenueSharePercent: number;
   clickhouseDatabase: string;
   eventTtlDays: number;
   ingestBatchRows: number;
@@ -176,6 +190,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Unset: the engines this machine runs are all there are.
     engineCount: e.ENGINE_COUNT ?? e.ENGINE_PROCESSES,
     engineProcesses: e.ENGINE_PROCESSES,
+    verify: {
+      timeoutMs: e.VERIFY_TIMEOUT_MS,
+      allowLoopback: e.VERIFY_ALLOW_LOOPBACK,
+      staticHosts: new Map((e.VERIFY_STATIC_HOSTS ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string])),
+      httpPort: e.VERIFY_HTTP_PORT,
+      httpsPort: e.VERIFY_HTTPS_PORT,
+    },
+    publisherRevenueSharePercent: e.PUBLISHER_REVENUE_SHARE_PERCENT,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     eventTtlDays: e.EVENT_TTL_DAYS,
     ingestBatchRows: e.INGEST_BATCH_ROWS,

@@ -8,6 +8,7 @@ import { AppError, toHttp } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Context } from '../trpc/init.ts';
 import { appRouter } from '../trpc/router.ts';
+import { sellersJson } from '../repos/publisher.ts';
 import { buildOpenApi } from './openapi.ts';
 import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
@@ -103,6 +104,7 @@ export function createAdminServer(svc: Services): AdminServer {
       res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
       return void res.end(await readFile(API_DOC));
     }
+    if (req.method === 'GET' && path === '/sellers.json') return send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' });
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });
     if (req.method === 'GET' && path === '/readyz') {
       const redisOk = svc.redis.status === 'ready';

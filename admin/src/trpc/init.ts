@@ -26,7 +26,7 @@ const t = initTRPC.context<Context>().create({
       data: {
         ...shape.data,
         httpStatus: http.status,
-        appCode: 'code' in body ? body.code : 'validation_failed',
+        appCode: error instanceof AppError ? error.appCode : 'code' in body ? body.code : 'validation_failed',
         fields: 'errors' in body ? body.errors : undefined,
         retryAfterSeconds: error instanceof AppError ? error.retryAfterSeconds : undefined,
       },

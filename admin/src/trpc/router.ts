@@ -6,7 +6,9 @@ import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
+import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
 import { adminStatsRouter, advStatsRouter } from './routers/stats.ts';
+import { zonesRouter } from './routers/zones.ts';
 import { videoRouter } from './routers/video.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
@@ -22,7 +24,11 @@ export const appRouter = router({
     video: videoRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
-  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter),
+  pub: router({
+    sites: sitesRouter,
+    zones: zonesRouter,
+  }),
+  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter),
 });
 
 export type AppRouter = typeof appRouter;

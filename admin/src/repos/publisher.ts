@@ -1,0 +1,55 @@
+import type { Site, StoredSite, StoredZone, Zone } from '@adnet/schemas/publisher';
+import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
+import { forbidden, notFound } from '../errors.ts';
+import type { Services } from '../services.ts';
+import { cfgIndex } from '../storage/keys.ts';
+
+export const publisherSitesIndex = (publisherId: number): string => cfgIndex('pub-sites', publisherId);
+export const publisherDomainsIndex = (publisherId: number): string => cfgIndex('pub-domains', publisherId);
+export const publisherZonesIndex = (publisherId: number): string => cfgIndex('pub-zones', publisherId);
+export const SUBIDS = cfgIndex('subids', 'all');
+export const SITE_REVIEW_QUEUE = cfgIndex('moderation', 'sites');
+export const APPROVED_SITES = cfgIndex('sites', 'approved');
+
+/** The network's own domain, as publishers list it in ads.txt and sellers.json. */
+export const networkDomain = (svc: Services): string => new URL(svc.config.baseUrl).hostname;
+
+/** The ads.txt line a publisher adds to each of its sites: `<network domain>, <publisher id>, DIRECT`. */
+export const adsTxtLine = (svc: Services, publisherId: number): string => `${networkDomain(svc)}, ${publisherId}, DIRECT`;
+
+export const siteOut = (svc: Services, s: StoredSite): Site => ({ ...s, ads_txt_line: adsTxtLine(svc, s.publisher_id) });
+
+export function zoneOut(svc: Services, z: StoredZone): Zone {
+  const base = svc.config.baseUrl;
+  const out: Zone = { ...z, widget_url: `${base}/w/${z.subid}.js` };
+  if (VIDEO_ZONE_FORMATS.has(z.format)) out.vast_url = `${base}/vast/${z.subid}.xml`;
+  return out;
+}
+
+async function loadOwned<T extends { publisher_id: number }>(svc: Services, kind: 'site' | 'zone', publisherId: number, id: number): Promise<T> {
+  const found = await svc.configStore.read<T>(kind, id);
+  if (!found) throw notFound(kind === 'site' ? 'Site' : 'Zone');
+  if (found.value.publisher_id !== publisherId) throw forbidden();
+  return found.value;
+}
+
+export const loadOwnedSite = (svc: Services, publisherId: number, id: number) => loadOwned<StoredSite>(svc, 'site', publisherId, id);
+export const loadOwnedZone = (svc: Services, publisherId: number, id: number) => loadOwned<StoredZone>(svc, 'zone', publisherId, id);
+
+export async function listOwned<T extends { id: number }>(svc: Services, kind: 'site' | 'zone', indexKey: string): Promise<T[]> {
+  const ids = await svc.redis.smembers(indexKey);
+  return (await svc.configStore.readMany<T>(kind, ids)).sort((a, b) => a.id - b.id);
+}
+
+/** IAB sellers.json: every publisher with an approved site, named by its first approved domain. */
+export async function sellersJson(svc: Services): Promise<Record<string, unknown>> {
+  const ids = await svc.redis.smembers(APPROVED_SITES);
+  const sites = (await svc.configStore.readMany<StoredSite>('site', ids)).filter((s) => s.status === 'approved').sort((a, b) => a.id - b.id);
+  const byPublisher = new Map<number, StoredSite>();
+  for (const s of sites) if (!byPublisher.has(s.publisher_id)) byPublisher.set(s.publisher_id, s);
+  return {
+    version: '1.0',
+    contact_address: networkDomain(svc),
+    sellers: [...byPublisher.values()].map((s) => ({ seller_id: String(s.publisher_id), name: s.domain, domain: s.domain, seller_type: 'PUBLISHER' })),
+  };
+}

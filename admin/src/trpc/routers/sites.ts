@@ -1,0 +1,105 @@
+import { idSchema, reasonInputSchema } from '@adnet/schemas/api';
+import { siteCreateInputSchema, siteSchema, siteUpdateInputSchema } from '@adnet/schemas/publisher';
+import type { StoredSite } from '@adnet/schemas/publisher';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { normalizeDomain } from '../../domain/domain-name.ts';
+import { AppError, fieldErrors, notFound } from '../../errors.ts';
+import {
+  APPROVED_SITES, SITE_REVIEW_QUEUE, listOwned, loadOwnedSite, publisherDomainsIndex, publisherSitesIndex, siteOut,
+} from '../../repos/publisher.ts';
+import type { IndexOp } from '../../storage/config-store.ts';
+import { verifySite } from '../../verify/site-verifier.ts';
+import type { AuthedContext } from '../init.ts';
+import { roleProcedure, router } from '../init.ts';
+
+const publisher = roleProcedure('publisher');
+const admin = roleProcedure('admin');
+const byId = z.object({ id: idSchema });
+
+async function setStatus(ctx: AuthedContext, id: number, from: readonly StoredSite['status'][], patch: Partial<StoredSite>, ops: (s: StoredSite) => IndexOp[]) {
+  return ctx.svc.configStore.update<StoredSite>(
+    'site',
+    id,
+    (s) => {
+      if (!from.includes(s.status)) throw new AppError('illegal_transition', `Site is ${s.status}`);
+      return { value: { ...s, ...patch, updated_at: new Date().toISOString() }, ops: ops(s) };
+    },
+    () => notFound('Site'),
+  );
+}
+
+export const sitesRouter = router({
+  create: publisher
+    .input(siteCreateInputSchema)
+    .output(siteSchema)
+    .mutation(async ({ ctx, input }) => {
+      const domain = normalizeDomain(input.domain);
+      if (!domain) throw fieldErrors({ domain: 'must be a public domain name such as example.com' });
+      const id = await ctx.svc.configStore.nextId('site');
+      // One site per domain per publisher: the claim is atomic.
+      if (!(await ctx.svc.redis.hsetnx(publisherDomainsIndex(ctx.session.userId), domain, id))) {
+        throw new AppError('conflict', `You already registered ${domain}`);
+      }
+      const now = new Date().toISOString();
+      const site: StoredSite = {
+        id, publisher_id: ctx.session.userId, domain, category: input.category, language: input.language,
+        traffic_estimate_daily: input.traffic_estimate_daily, verification_code: `adnet-${randomBytes(12).toString('hex')}`,
+        status: 'draft', rejection_reason: null, verified_method: null, created_at: now, updated_at: now,
+      };
+      await ctx.svc.configStore.commit('site', id, 0, site, [{ cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id }]);
+      return siteOut(ctx.svc, site);
+    }),
+
+  list: publisher.output(z.object({ sites: z.array(siteSchema) })).query(async ({ ctx }) => ({
+    sites: (await listOwned<StoredSite>(ctx.svc, 'site', publisherSitesIndex(ctx.session.userId))).map((s) => siteOut(ctx.svc, s)),
+  })),
+
+  get: publisher.input(byId).output(siteSchema).query(async ({ ctx, input }) => siteOut(ctx.svc, await loadOwnedSite(ctx.svc, ctx.session.userId, input.id))),
+
+  update: publisher
+    .input(siteUpdateInputSchema)
+    .output(siteSchema)
+    .mutation(async ({ ctx, input }) => {
+      await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
+      const { id, ...fields } = input;
+      const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      const site = await ctx.svc.configStore.update<StoredSite>('site', id, (s) => ({ value: { ...s, ...patch, updated_at: new Date().toISOString() } }), () => notFound('Site'));
+      return siteOut(ctx.svc, site);
+    }),
+
+  /** 200 {ok, method, status} when the code is found; 422 {ok: false, error} otherwise (status unchanged). */
+  verify: publisher
+    .input(byId)
+    .output(z.object({ ok: z.literal(true), method: z.string(), status: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const site = await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
+      if (site.status !== 'draft' && site.status !== 'rejected') throw new AppError('illegal_transition', `Site is already ${site.status}`);
+      const { verify } = ctx.svc.config;
+      const result = await verifySite(site.domain, site.verification_code, { ...verify, maxBytes: 512 * 1024, maxRedirects: 3 });
+      if (!result.ok) throw new AppError('unprocessable', result.error);
+      const updated = await setStatus(ctx, site.id, ['draft', 'rejected'], { status: 'pending_review', verified_method: result.method, rejection_reason: null }, () => [
+        { cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() },
+      ]);
+      return { ok: true as const, method: result.method, status: updated.status };
+    }),
+});
+
+export const adminSitesRouter = router({
+  siteQueue: admin.output(z.object({ sites: z.array(siteSchema) })).query(async ({ ctx }) => {
+    const ids = await ctx.svc.redis.zrange(SITE_REVIEW_QUEUE, 0, 499);
+    const sites = await ctx.svc.configStore.readMany<StoredSite>('site', ids);
+    return { sites: sites.filter((s) => s.status === 'pending_review').map((s) => siteOut(ctx.svc, s)) };
+  }),
+  approveSite: admin.input(byId).output(siteSchema).mutation(async ({ ctx, input }) =>
+    siteOut(ctx.svc, await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
+      { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+      { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
+    ])),
+  ),
+  rejectSite: admin.input(reasonInputSchema).output(siteSchema).mutation(async ({ ctx, input }) =>
+    siteOut(ctx.svc, await setStatus(ctx, input.id, ['pending_review'], { status: 'rejected', rejection_reason: input.reason }, () => [
+      { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+    ])),
+  ),
+});

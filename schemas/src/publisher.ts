@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { BANNER_SIZES, CAMPAIGN_FORMATS, idSchema, oneOf } from './api.ts';
+import { LANGUAGE_CODES } from './geo.ts';
+
+/** The 29 site categories, each with the IAB content category (taxonomy 1.0) it is reported as in OpenRTB `site.cat`. */
+export const SITE_CATEGORIES = {
+  arts_entertainment: 'IAB1', automotive: 'IAB2', business: 'IAB3', careers: 'IAB4', education: 'IAB5', family_parenting: 'IAB6',
+  health_fitness: 'IAB7', food_drink: 'IAB8', hobbies_interests: 'IAB9', home_garden: 'IAB10', law_government_politics: 'IAB11',
+  news: 'IAB12', personal_finance: 'IAB13', society: 'IAB14', science: 'IAB15', pets: 'IAB16', sports: 'IAB17', style_fashion: 'IAB18',
+  technology_computing: 'IAB19', travel: 'IAB20', real_estate: 'IAB21', shopping: 'IAB22', religion_spirituality: 'IAB23',
+  uncategorized: 'IAB24', adult: 'IAB25', gaming: 'IAB9-30', streaming_video: 'IAB1-7', music_audio: 'IAB1-6', file_sharing_tools: 'IAB19-18',
+} as const;
+export type SiteCategory = keyof typeof SITE_CATEGORIES;
+export const SITE_CATEGORY_NAMES = Object.keys(SITE_CATEGORIES) as [SiteCategory, ...SiteCategory[]];
+export const SITE_STATUSES = ['draft', 'pending_review', 'approved', 'rejected'] as const;
+export const ZONE_STATUSES = ['active', 'paused'] as const;
+export const FV_CORNERS = ['br', 'bl', 'tr', 'tl'] as const;
+export const ZONE_FORMATS = CAMPAIGN_FORMATS;
+export const VIDEO_ZONE_FORMATS: ReadonlySet<string> = new Set(['video', 'floating_video']);
+
+const language = z.string().refine((l) => LANGUAGE_CODES.has(l), 'must be a lowercase ISO 639-1 language code');
+function msgNumber() {
+  return { error: (i: { input?: unknown }) => (i.input === undefined ? 'is required' : 'must be a number') };
+}
+const traffic = z.number(msgNumber()).int('must be an integer').min(0, 'must be at least 0').max(10_000_000_000, 'must be at most 10000000000');
+
+export const siteCreateInputSchema = z.object({
+  domain: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).max(300),
+  category: oneOf(SITE_CATEGORY_NAMES),
+  language,
+  traffic_estimate_daily: traffic,
+});
+export const siteUpdateInputSchema = z.object({
+  id: idSchema,
+  category: oneOf(SITE_CATEGORY_NAMES).optional(),
+  language: language.optional(),
+  traffic_estimate_daily: traffic.optional(),
+});
+
+export const siteSchema = z.object({
+  id: z.number().int(),
+  publisher_id: z.number().int(),
+  domain: z.string(),
+  category: z.enum(SITE_CATEGORY_NAMES),
+  language: z.string(),
+  traffic_estimate_daily: z.number().int(),
+  verification_code: z.string(),
+  status: z.enum(SITE_STATUSES),
+  rejection_reason: z.string().nullable(),
+  verified_method: z.string().nullable(),
+  ads_txt_line: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Site = z.infer<typeof siteSchema>;
+export type StoredSite = Omit<Site, 'ads_txt_line'>;
+
+const intIn = (min: number, max: number) => z.number(msgNumber()).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+export const zoneCreateInputSchema = z.object({
+  site_id: idSchema,
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  format: oneOf(ZONE_FORMATS),
+  fv_corner: oneOf(FV_CORNERS).optional(),
+  fv_delay_sec: intIn(0, 600).optional(),
+  fv_freq_cap_hours: intIn(0, 168).optional(),
+  banner_width: intIn(1, 4000).optional(),
+  banner_height: intIn(1, 4000).optional(),
+});
+export type ZoneCreateInput = z.infer<typeof zoneCreateInputSchema>;
+export const zoneUpdateInputSchema = zoneCreateInputSchema.omit({ site_id: true, format: true }).partial().extend({ id: idSchema });
+
+export const zoneSchema = z.object({
+  id: z.number().int(),
+  site_id: z.number().int(),
+  publisher_id: z.number().int(),
+  subid: z.string(),
+  name: z.string(),
+  format: z.enum(ZONE_FORMATS),
+  fv_corner: z.enum(FV_CORNERS).nullable(),
+  fv_delay_sec: z.number().int().nullable(),
+  fv_freq_cap_hours: z.number().int().nullable(),
+  banner_width: z.number().int().nullable(),
+  banner_height: z.number().int().nullable(),
+  status: z.enum(ZONE_STATUSES),
+  widget_url: z.string(),
+  vast_url: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Zone = z.infer<typeof zoneSchema>;
+export type StoredZone = Omit<Zone, 'widget_url' | 'vast_url'>;
+
+/** Per-format zone fields: banner sizes must be an IAB size; floating video needs its corner, delay and cap. */
+export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const banner = z.format === 'banner';
+  const fv = z.format === 'floating_video';
+  if (banner) {
+    if (z.banner_width === undefined) errors.banner_width = 'is required for banner zones';
+    if (z.banner_height === undefined) errors.banner_height = 'is required for banner zones';
+    if (z.banner_width !== undefined && z.banner_height !== undefined && !BANNER_SIZES.some(([w, h]) => w === z.banner_width && h === z.banner_height)) {
+      errors.banner_width = `${z.banner_width}x${z.banner_height} is not a supported size; use one of ${BANNER_SIZES.map(([w, h]) => `${w}x${h}`).join(', ')}`;
+    }
+  } else {
+    if (z.banner_width !== undefined) errors.banner_width = 'is only for banner zones';
+    if (z.banner_height !== undefined) errors.banner_height = 'is only for banner zones';
+  }
+  for (const f of ['fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours'] as const) {
+    if (fv && z[f] === undefined) errors[f] = 'is required for floating_video zones';
+    if (!fv && z[f] !== undefined) errors[f] = 'is only for floating_video zones';
+  }
+  return errors;
+}

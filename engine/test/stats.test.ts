@@ -1,4 +1,5 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
+import type { StoredSite } from '@adnet/schemas/publisher';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ingester } from '../../admin/src/ingest/ingester.ts';
@@ -126,6 +127,29 @@ describe('statistics from real engine traffic', () => {
     expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.de}`, { token: a.token })).body.daily_spent_cents).toBe(2);
     expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: a.token, json: { day: today } })).status).toBe(403);
     expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: 'yesterday' } })).status).toBe(400);
+  });
+
+  it('publishers see impressions and earnings on their own zones', async () => {
+    const pub = await account(fx.app, 'publisher');
+    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'pub-stats.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
+    await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+    await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+    const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Z', format: 'banner', banner_width: 300, banner_height: 250 } });
+    await eventually(() => engine.engine.mirror.index?.zones.get(zone.body.subid)?.serving ?? false);
+    // 10 wins at $2 CPM = 2 cents of spend; 70% to the publisher = 1 cent (rounded down from 1.4).
+    await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2, tagid: zone.body.subid }), ids.us as number, 10, 0, 2);
+    await engine.engine.events.flush();
+    const ingester = new Ingester({ redis: new Redis(fx.redis.url, { enableAutoPipelining: false }), clickhouse: fx.app.svc.clickhouse as NonNullable<typeof fx.app.svc.clickhouse>, database: 'adnet', log: createLogger('silent'), flushMs: 100 });
+    await ingester.start();
+    await eventually(async () => {
+      const bl = await ingester.backlog();
+      return bl.lag === 0 && bl.pending === 0;
+    }, 20_000);
+    await ingester.stop();
+    const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, { token: pub.token });
+    expect(r.body.rows).toEqual([{ site_id: site.body.id, zone_id: zone.body.id, impressions: 10, clicks: 0, invalid_clicks: 0, ctr: 0, earnings_cents: 1 }]);
+    expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=campaign`, { token: pub.token })).status).toBe(400);
+    expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, { token: a.token })).status).toBe(403);
   });
 
   it('validates every parameter and names the field', async () => {

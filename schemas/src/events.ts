@@ -26,5 +26,8 @@ export const engineEventSchema = z.object({
   country: z.string().optional(),
   device: z.string().optional(),
   site_domain: z.string().optional(),
+  publisher_id: z.number().int().optional(),
+  site_id: z.number().int().optional(),
+  zone_id: z.number().int().optional(),
 });
 export type EngineEvent = z.infer<typeof engineEventSchema>;

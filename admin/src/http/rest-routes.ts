@@ -61,6 +61,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'PATCH', path: '/api/pub/zones/{id}', procedure: 'pub.zones.update', input: 'json', summary: "Change a zone's name or format fields" },
   { method: 'POST', path: '/api/pub/zones/{id}/pause', procedure: 'pub.zones.pause', input: 'none', summary: 'Stop serving a zone' },
   { method: 'POST', path: '/api/pub/zones/{id}/resume', procedure: 'pub.zones.resume', input: 'none', summary: 'Serve a paused zone again' },
+  { method: 'GET', path: '/api/pub/stats', procedure: 'pub.stats.get', input: 'query', summary: 'Impressions, clicks and earnings by day, hour, geo, device, site or zone' },
   { method: 'GET', path: '/api/admin/moderation/sites', procedure: 'admin.siteQueue', input: 'none', summary: 'Sites waiting for review, oldest first' },
   { method: 'POST', path: '/api/admin/sites/{id}/approve', procedure: 'admin.approveSite', input: 'none', summary: 'Approve a verified site: its zones serve' },
   { method: 'POST', path: '/api/admin/sites/{id}/reject', procedure: 'admin.rejectSite', input: 'json', summary: 'Reject a verified site with a reason' },

@@ -1,6 +1,6 @@
 import { statsQuerySchema } from '@adnet/schemas/stats';
 import { describe, expect, it } from 'vitest';
-import { buildStatsQuery, statsCsv, toStatsRows } from './stats-query.ts';
+import { buildStatsQuery, publisherEarningsCents, statsCsv, toStatsRows } from './stats-query.ts';
 
 const q = (raw: Record<string, string>) => statsQuerySchema.parse(raw);
 
@@ -40,5 +40,14 @@ describe('toStatsRows', () => {
     expect(statsQuerySchema.safeParse({ from: '2026-01-02', to: '2026-01-01' }).success).toBe(false);
     expect(statsQuerySchema.safeParse({ from: '2025-01-01', to: '2026-01-02' }).success).toBe(false);
     expect(statsQuerySchema.safeParse({ from: '2026-01-01', to: '2026-01-01', group_by: 'day,,x' }).success).toBe(false);
+  });
+});
+
+describe('publisherEarningsCents', () => {
+  it('takes the share of spend in whole cents, exactly even past 2^53', () => {
+    expect(publisherEarningsCents(10_000_000_000, 70)).toBe(700);
+    expect(publisherEarningsCents(14_285_714, 70)).toBe(0);
+    expect(publisherEarningsCents('1000000000000000', 70)).toBe(70_000_000);
+    expect(publisherEarningsCents(0, 70)).toBe(0);
   });
 });

@@ -16,6 +16,13 @@ const DIMENSIONS: Record<StatsDimension, { expr: string; column: keyof StatsRow 
 export interface StatsScope {
   /** Restrict to one advertiser (advertisers); absent for admins. */
   advertiserId?: number;
+  /** Restrict to one publisher's inventory (publishers). */
+  publisherId?: number;
+}
+
+/** A publisher's share of spend, in whole cents rounded down (BigInt: spend in nano-dollars times a percentage passes 2^53). */
+export function publisherEarningsCents(spentNano: number | string, sharePercent: number): number {
+  return Number((BigInt(spentNano) * BigInt(sharePercent)) / 1_000_000_000n);
 }
 
 /**
@@ -33,6 +40,10 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
   if (scope.advertiserId !== undefined) {
     where.push('advertiser_id = {advertiser:UInt32}');
     params.advertiser = scope.advertiserId;
+  }
+  if (scope.publisherId !== undefined) {
+    where.push('publisher_id = {publisher:UInt32}');
+    params.publisher = scope.publisherId;
   }
   if (q.campaign_id !== undefined) {
     where.push('campaign_id = {campaign:UInt32}');

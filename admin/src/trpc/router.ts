@@ -7,7 +7,7 @@ import { campaignsRouter } from './routers/campaigns.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
-import { adminStatsRouter, advStatsRouter } from './routers/stats.ts';
+import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stats.ts';
 import { zonesRouter } from './routers/zones.ts';
 import { videoRouter } from './routers/video.ts';
 
@@ -27,6 +27,7 @@ export const appRouter = router({
   pub: router({
     sites: sitesRouter,
     zones: zonesRouter,
+    stats: pubStatsRouter,
   }),
   admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter),
 });

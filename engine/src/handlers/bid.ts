@@ -78,6 +78,8 @@ export function bidHandler(deps: BidDeps) {
     const device = deviceTypeOf(request.device?.devicetype);
     const usdOk = !request.cur || request.cur.length === 0 || request.cur.includes('USD');
     const ts = Date.now();
+    // A request naming one of our sites (site.id) is served only if that site is approved.
+    const ownSite = request.site?.id && /^\d{1,10}$/.test(request.site.id) ? index.sites.get(Number(request.site.id)) : undefined;
     const base = { ts, engine: deps.engineId, auction_id: request.id, partner_id: partner.id, country, device, site_domain: request.site?.domain };
 
     const bids: Bid[] = [];
@@ -88,6 +90,16 @@ export function bidHandler(deps: BidDeps) {
         deps.emit({ id: randomUUID(), type: 'nobid', imp_id: imp.id, reason: 'currency', ...base });
         continue;
       }
+      // imp.tagid naming one of our zones: it must be active on an approved site.
+      const zoneEntry = imp.tagid ? index.zones.get(imp.tagid) : undefined;
+      if ((zoneEntry && !zoneEntry.serving) || (ownSite && ownSite.status !== 'approved')) {
+        deps.emit({ id: randomUUID(), type: 'nobid', imp_id: imp.id, reason: zoneEntry && !zoneEntry.serving ? 'zone_not_serving' : 'site_not_approved', ...base });
+        continue;
+      }
+      const zone = zoneEntry?.zone;
+      const inventory = zone
+        ? { publisherId: zone.publisher_id, siteId: zone.site_id, zoneId: zone.id }
+        : { publisherId: ownSite?.publisher_id ?? 0, siteId: ownSite?.id ?? 0, zoneId: 0 };
       const ctx: ImpContext = { language, device, bcat: request.bcat, badv: request.badv, floorMicroCents: Math.ceil((imp.bidfloor ?? 0) * 100_000) };
       const lists: (readonly Candidate[])[] = [];
       for (const slot of slotsOf(imp)) candidateListsFor(index, slot, country, lists);
@@ -101,7 +113,7 @@ export function bidHandler(deps: BidDeps) {
       const ticket = encodeTicket(deps.secret, {
         bidId, campaignId: c.campaignId, advertiserId: c.advertiserId, creativeId: c.creativeId,
         priceMicroCents: outcome.priceMicroCents, issuedAt: Math.floor(ts / 1000), engine: deps.engineId, partnerId: partner.id,
-        country: country ?? '', device: device ?? '',
+        country: country ?? '', device: device ?? '', ...inventory,
       });
       const clickUrl = `${deps.baseUrl}/c/${bidId}/${c.creative.tracking_token}`;
       const impressionUrl = `${deps.baseUrl}/openrtb/imptracker/${ticket}`;
@@ -121,7 +133,8 @@ export function bidHandler(deps: BidDeps) {
       }
       bids.push(bid);
       taken.push({ c, price: outcome.priceMicroCents });
-      deps.emit({ id: randomUUID(), type: 'bid', imp_id: imp.id, bid_id: bidId, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId, price_micro_cents: outcome.priceMicroCents, ...base });
+      const where = inventory.siteId ? { publisher_id: inventory.publisherId, site_id: inventory.siteId, zone_id: inventory.zoneId } : {};
+      deps.emit({ id: randomUUID(), type: 'bid', imp_id: imp.id, bid_id: bidId, ...where, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId, price_micro_cents: outcome.priceMicroCents, ...base });
     }
 
     if (now() - started > deadline) {

@@ -22,6 +22,8 @@ export interface TrackingDeps {
 const COUNT_TTL_S = 7 * 86_400;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
+const inventory = (t: BidTicket) => (t.zoneId || t.siteId ? { publisher_id: t.publisherId, site_id: t.siteId, zone_id: t.zoneId } : {});
+
 /** Clearing price from `${AUCTION_PRICE}`: CPM in USD, never above our bid; an unfilled macro means our bid. */
 export function clearingMicroCents(query: string, ticket: BidTicket): number | undefined {
   const raw = new URLSearchParams(query).get('price');
@@ -45,6 +47,7 @@ export function winHandler(deps: TrackingDeps) {
         id: randomUUID(), type: 'win', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, partner_id: ticket.partnerId,
         campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId, price_micro_cents: price, charge_nano: nano,
         country: ticket.country || undefined, device: ticket.device || undefined,
+        ...inventory(ticket),
       });
     }
     return json(200, { ok: true, counted: first === 'OK' });
@@ -62,6 +65,7 @@ export function impTrackerHandler(deps: TrackingDeps) {
         id: randomUUID(), type: 'imp', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, partner_id: ticket.partnerId,
         campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId,
         country: ticket.country || undefined, device: ticket.device || undefined,
+        ...inventory(ticket),
       });
     }
     return { status: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store' }, body: PIXEL };

@@ -1,6 +1,7 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { Partner } from '@adnet/schemas/partners';
+import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { BlockList, isIP } from 'node:net';
 import { rankCandidates } from '../auction/run-auction.ts';
 import { Candidate } from './candidate.ts';
@@ -19,6 +20,15 @@ export interface EngineIndex {
   readonly partners: readonly PartnerEntry[];
   readonly campaigns: ReadonlyMap<number, StoredCampaign>;
   readonly candidateCount: number;
+  /** Our zones by subid (OpenRTB `imp.tagid`), with whether they may serve now. */
+  readonly zones: ReadonlyMap<string, ZoneEntry>;
+  readonly sites: ReadonlyMap<number, StoredSite>;
+}
+
+export interface ZoneEntry {
+  zone: StoredZone;
+  /** Active zone on an approved site. */
+  serving: boolean;
 }
 
 export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
@@ -68,7 +78,12 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   }
   for (const list of slots.values()) rankCandidates(list);
   const partners = [...(state.partner as Map<number, Partner>).values()].filter((p) => p.status === 'active').map(partnerEntry);
-  return { seq, slots, partners, campaigns, candidateCount };
+  const sites = state.site as Map<number, StoredSite>;
+  const zones = new Map<string, ZoneEntry>();
+  for (const zone of (state.zone as Map<number, StoredZone>).values()) {
+    zones.set(zone.subid, { zone, serving: zone.status === 'active' && sites.get(zone.site_id)?.status === 'approved' });
+  }
+  return { seq, slots, partners, campaigns, candidateCount, zones, sites };
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */

@@ -16,6 +16,10 @@ export interface BidTicket {
   /** Where the impression happened, so win and impression events carry it to the statistics. */
   country: string;
   device: string;
+  /** Our inventory the impression was on, when the request named it (0 otherwise). */
+  publisherId: number;
+  siteId: number;
+  zoneId: number;
 }
 
 const SIG_CHARS = 22; // 132 bits of HMAC-SHA256
@@ -25,7 +29,7 @@ function sign(secret: string, payload: string): string {
 }
 
 export function encodeTicket(secret: string, t: BidTicket): string {
-  const payload = Buffer.from(JSON.stringify([t.bidId, t.campaignId, t.advertiserId, t.creativeId, t.priceMicroCents, t.issuedAt, t.engine, t.partnerId, t.country, t.device])).toString('base64url');
+  const payload = Buffer.from(JSON.stringify([t.bidId, t.campaignId, t.advertiserId, t.creativeId, t.priceMicroCents, t.issuedAt, t.engine, t.partnerId, t.country, t.device, t.publisherId, t.siteId, t.zoneId])).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 
@@ -39,9 +43,11 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 10) return undefined;
-    const [bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device] = v as [string, number, number, number, number, number, string, number, string, string];
-    return { bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device };
+    if (!Array.isArray(v) || v.length !== 13) return undefined;
+    const [bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device, publisherId, siteId, zoneId] = v as [
+      string, number, number, number, number, number, string, number, string, string, number, number, number,
+    ];
+    return { bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device, publisherId, siteId, zoneId };
   } catch {
     return undefined;
   }

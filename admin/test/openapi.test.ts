@@ -36,7 +36,7 @@ describe('REST door and its documents', () => {
     expect(docs.headers.get('content-type')).toContain('text/markdown');
     expect(await docs.text()).toContain('/api/adv/campaigns');
     expect((await fetch(`${fx.app.base}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${fx.app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready' });
+    expect(await (await fetch(`${fx.app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready', events: { length: 0, lag: 0, pending: 0 } });
     const given = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const made = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });

@@ -8,6 +8,7 @@ import { AppError, toHttp } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Context } from '../trpc/init.ts';
 import { appRouter } from '../trpc/router.ts';
+import { eventBacklog } from '../ingest/ingester.ts';
 import { sellersJson } from '../repos/publisher.ts';
 import { buildOpenApi } from './openapi.ts';
 import { handleRest } from './rest-adapter.ts';
@@ -108,7 +109,10 @@ export function createAdminServer(svc: Services): AdminServer {
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });
     if (req.method === 'GET' && path === '/readyz') {
       const redisOk = svc.redis.status === 'ready';
-      return send(res, redisOk ? 200 : 503, { ok: redisOk, redis: svc.redis.status });
+      const clickhouse = svc.clickhouse ? ((await svc.clickhouse.ping().catch(() => ({ success: false }))).success ? 'ok' : 'unreachable') : undefined;
+      const events = redisOk ? await eventBacklog(svc.redis).catch(() => undefined) : undefined;
+      const ok = redisOk && clickhouse !== 'unreachable';
+      return send(res, ok ? 200 : 503, { ok, redis: svc.redis.status, ...(clickhouse ? { clickhouse } : {}), ...(events ? { events } : {}) });
     }
     return send(res, 404, { error: 'Not found', code: 'not_found' });
   }

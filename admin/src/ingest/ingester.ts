@@ -72,11 +72,8 @@ export class Ingester {
     await this.loop;
   }
 
-  /** Stream length, entries not yet delivered to the group (lag) and delivered but unacknowledged (pending). */
-  async backlog(): Promise<{ length: number; lag: number; pending: number }> {
-    const [length, groups] = await Promise.all([this.o.redis.xlen(EVENT_STREAM), this.o.redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>]);
-    const g = groups.map((row) => Object.fromEntries(chunk(row))).find((x) => x.name === INGEST_GROUP);
-    return { length, lag: Number(g?.lag ?? 0), pending: Number(g?.pending ?? 0) };
+  backlog(): Promise<EventBacklog> {
+    return eventBacklog(this.o.redis);
   }
 
   private async run(): Promise<void> {
@@ -193,6 +190,22 @@ export class Ingester {
     }
     return out;
   }
+}
+
+export interface EventBacklog {
+  /** Entries in the stream (each a batch of events). */
+  length: number;
+  /** Entries not yet delivered to the ingest group. */
+  lag: number;
+  /** Entries delivered but not yet acknowledged (in ClickHouse or being retried). */
+  pending: number;
+}
+
+/** What waits for ClickHouse, read from the stream and its consumer group. */
+export async function eventBacklog(redis: Redis): Promise<EventBacklog> {
+  const [length, groups] = await Promise.all([redis.xlen(EVENT_STREAM), (redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>).catch(() => [])]);
+  const g = groups.map((row) => Object.fromEntries(chunk(row))).find((x) => x.name === INGEST_GROUP);
+  return { length, lag: Number(g?.lag ?? 0), pending: Number(g?.pending ?? 0) };
 }
 
 function chunk(row: unknown[]): [string, unknown][] {

@@ -95,6 +95,19 @@ describe('POST /openrtb/bid', () => {
   });
 });
 
+describe('budget slices reserved ahead of traffic', () => {
+  it("a newly activated campaign's very first bid request is answered", async () => {
+    const a = await world.advertiser(10_000);
+    const { campaign } = await world.campaign(a, { geo_include: ['mx'] });
+    await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
+    // Longer than a spend-flush cycle, which once handed prewarmed slices back as idle.
+    await new Promise((r) => setTimeout(r, 500));
+    const r = await postBid(engine.base, bannerRequest({ device: { geo: { country: 'MEX' }, language: 'en', devicetype: 2 } }));
+    expect(r.status).toBe(200);
+    expect(bidOf(r)?.cid).toBe(String(campaign.id));
+  });
+});
+
 describe('win notices and impression pixels', () => {
   it('counts a win once, charges the clearing price, and refuses forgeries', async () => {
     const bid = bidOf(await postBid(engine.base, bannerRequest()));

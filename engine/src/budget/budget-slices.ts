@@ -78,7 +78,8 @@ export interface BudgetOptions {
 
 const POOL_TTL_MS = 3 * 86_400_000;
 const DRY_RETRY_MS = 250;
-const IDLE_RELEASE_MS = 10_000;
+/** A pool this engine has not bid from for this long gives its unused slice back (the next bid re-reserves). */
+const IDLE_RELEASE_MS = 5 * 60_000;
 /** How long a bid's price stays held waiting for its win notice. */
 const OUTSTANDING_MS = 60_000;
 
@@ -137,8 +138,11 @@ export class BudgetSlices implements BidBudget {
     for (const c of candidates) {
       const key = campaignPoolKey(c.campaignId, day);
       const cs = this.slice(this.campaigns, key);
-      if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c.dailyBudgetCents, now);
       const as = this.slice(this.advertisers, c.advertiserId);
+      // Counts as use: a slice reserved ahead of traffic must not be handed back as idle at once.
+      cs.lastUse = Math.max(cs.lastUse, now);
+      as.lastUse = Math.max(as.lastUse, now);
+      if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c.dailyBudgetCents, now);
       if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     }
   }

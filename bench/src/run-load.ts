@@ -2,14 +2,14 @@
 // stream on) and a bare uWS handler at fixed rates, and writes bench/results/load.{json,md}.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigStore } from '@adnet/admin/config-store';
 import { Redis } from 'ioredis';
 import { makeCorpus } from './corpus.ts';
+import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpRequest, runStep } from './load-generator.ts';
 import type { StepResult } from './load-generator.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
@@ -19,14 +19,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5_000);
 const P99_LIMIT_MS = 10;
 const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 function child(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number }> {
   const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -79,13 +71,9 @@ async function measurePropagation(redisUrl: string, port: number): Promise<{ sam
   return { samples: times.length, p50Ms: Math.round((times[10] ?? 0) * 100) / 100, maxMs: Math.round((times.at(-1) ?? 0) * 100) / 100 };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'adnet-bench-'));
-const redisPort = await freePort();
-const redisProc = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-const redisUrl = `redis://127.0.0.1:${redisPort}`;
-const probe = new Redis(redisUrl, { retryStrategy: (n) => (n > 50 ? null : 50) });
-probe.on('error', () => undefined); // refused until redis-server is up; ping() waits for it
-await probe.ping();
+const local = await startBenchRedis('adnet-bench-');
+const redisUrl = local.url;
+const probe = local.client;
 
 const seedStarted = performance.now();
 await seedWorld(redisUrl, WORLD);
@@ -124,9 +112,7 @@ process.stderr.write(`config change -> engine index: ${JSON.stringify(propagatio
 for (const p of engine.procs) p.kill('SIGTERM');
 bare.proc.kill('SIGTERM');
 await Promise.all(engine.procs.map((p) => new Promise((r) => p.once('exit', r))));
-await probe.quit();
-redisProc.kill('SIGTERM');
-rmSync(dir, { recursive: true, force: true });
+await local.stop();
 
 const sizes = corpus.map((b) => b.length).sort((a, b) => a - b);
 const result = {

@@ -1,9 +1,6 @@
 // `pnpm bench:pipeline`: events per second from the Redis stream into ClickHouse (embedded chDB) through the
 // real ingester, and the time of statistics queries over 10 million events. Writes bench/results/pipeline.{json,md}.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ingester } from '@adnet/admin/ingester';
@@ -16,25 +13,13 @@ import { statsQuerySchema } from '@adnet/schemas/stats';
 import { createClient } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import { Redis } from 'ioredis';
+import { startBenchRedis } from './local-redis.ts';
 
 const EVENTS = Number(process.env.BENCH_PIPELINE_EVENTS ?? 500_000);
 const BIG = Number(process.env.BENCH_QUERY_EVENTS ?? 10_000_000);
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-const dir = mkdtempSync(join(tmpdir(), 'adnet-pipeline-'));
-const port = await freePort();
-const redisProc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-const url = `redis://127.0.0.1:${port}`;
-const redis = new Redis(url, { retryStrategy: (n) => (n > 50 ? null : 50) });
-redis.on('error', () => undefined); // refused until redis-server is up; ping() waits for it
-await redis.ping();
+const local = await startBenchRedis('adnet-pipeline-');
+const { url, dir, client: redis } = local;
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
 const clickhouse = createClient({ connection: createChdbConnection({ path: join(dir, 'ch') }) as unknown as ClientConnection });
 await migrate(clickhouse, { database: 'adnet', eventTtlDays: 3650 });
@@ -80,9 +65,7 @@ for (const [name, group_by] of Object.entries(queries)) {
 }
 
 await clickhouse.close();
-await redis.quit();
-redisProc.kill('SIGTERM');
-rmSync(dir, { recursive: true, force: true });
+await local.stop();
 
 const result = {
   date: new Date().toISOString(),

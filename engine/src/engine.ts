@@ -8,7 +8,10 @@ import type { us_listen_socket } from 'uWebSockets.js';
 import { BudgetSlices } from './budget/budget-slices.ts';
 import { EventBatcher } from './events/event-batcher.ts';
 import { bidHandler } from './handlers/bid.ts';
+import { clickHandler } from './handlers/click.ts';
 import { impTrackerHandler, winHandler } from './handlers/win.ts';
+import { impHandler, vastHandler } from './handlers/widget-serve.ts';
+import { VISITOR_HEADERS } from './handlers/zone-auction.ts';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
 import { proxyToAdmin } from './transport/admin-proxy.ts';
@@ -83,6 +86,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   }), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, inFlight, onError('bid'));
   addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, inFlight, onError('win'));
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, inFlight, onError('imptracker'));
+  const widget = { index: () => mirror.index, budget, emit, secret, baseUrl: config.baseUrl, engineId: id };
+  addRoute(app, 'get', '/imp', impHandler(widget), { headers: VISITOR_HEADERS }, inFlight, onError('imp'));
+  addRoute(app, 'get', '/vast/:file', vastHandler(widget), { params: 1, headers: VISITOR_HEADERS }, inFlight, onError('vast'));
+  addRoute(app, 'get', '/c/:impression/:token', clickHandler({ index: () => mirror.index, redis, budget, emit, secret, engineId: id }), { params: 2, headers: ['user-agent'] }, inFlight, onError('click'));
   addRoute(app, 'get', '/engine/healthz', () => json(200, { ok: true, engine: id }), {}, inFlight, onError('health'));
   addRoute(app, 'get', '/engine/readyz', () => {
     const ready = mirror.index !== undefined && redis.status === 'ready';

@@ -40,7 +40,12 @@ describe('POST /openrtb/bid', () => {
     expect(bid).toMatchObject({ impid: '1', cid: String(bannerCampaign), w: 300, h: 250, adomain: ['shop.example.com'] });
     // Only bidder: pays the floor (second price rule), never more than its bid.
     expect(bid?.price).toBe(0.1);
-    expect(bid?.adm).toContain(`/c/${bid?.id}/`);
+    // The click link goes through /c and lands with a fresh click id.
+    const clickUrl = /href="([^"]+)"/.exec(bid?.adm ?? '')?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(clickUrl).toContain('/c/');
+    const click = await fetch(`${clickUrl}?ttc=900&x=10&y=10&focus=1&fp=fingerprint-1`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/125.0' } });
+    expect(click.status).toBe(302);
+    expect(click.headers.get('location')).toMatch(/^https:\/\/shop\.example\.com\/p\?c=[0-9a-f-]{36}$/);
     expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?]+\?price=\$\{AUCTION_PRICE\}$/);
     expect(bid?.crid).toMatch(/^\d+$/);
   });
@@ -53,7 +58,7 @@ describe('POST /openrtb/bid', () => {
     expect(adm.native.link.url).toContain('/c/');
     expect(adm.native.assets).toContainEqual({ id: 1, title: { text: 'Great offer' } });
     const video = await postBid(engine.base, bannerRequest({}, { banner: undefined, video: { mimes: ['video/mp4'] } }));
-    expect(bidOf(video)?.adm).toContain('<VAST version="4.0">');
+    expect(bidOf(video)?.adm).toContain('<VAST version="4.0" xmlns="http://www.iab.com/VAST">');
     // CPC $0.50 x 0.8% video CTR x 1000 = $4 eCPM; alone it pays the floor.
     expect(bidOf(video)?.price).toBe(0.1);
   });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /** Every fact the engines record, one shape for the stream and the event store. */
-export const EVENT_TYPES = ['bid', 'nobid', 'win', 'imp'] as const;
+/** `imp`: VAST pixel of an OpenRTB bid (the win is what counts); `impression`: our own zones' served ad; `click`. */
+export const EVENT_TYPES = ['bid', 'nobid', 'win', 'imp', 'impression', 'click'] as const;
 
 export const engineEventSchema = z.object({
   /** Unique per event; the event store deduplicates on it. */
@@ -29,5 +30,8 @@ export const engineEventSchema = z.object({
   publisher_id: z.number().int().optional(),
   site_id: z.number().int().optional(),
   zone_id: z.number().int().optional(),
+  /** Clicks: not billed when set; `reason` names the fraud rule. */
+  invalid: z.boolean().optional(),
+  click_id: z.string().optional(),
 });
 export type EngineEvent = z.infer<typeof engineEventSchema>;

@@ -24,4 +24,4 @@ export const EVENT_STREAM = 'events';
 /** Shared secret for signed tracking links when TRACKING_SECRET is not configured. */
 export const TRACKING_SECRET_KEY = 'secret:tracking';
 /** Marks a win (or VAST impression) as counted, for idempotence. */
-export const countedKey = (kind: 'win' | 'imp', bidId: string): string => `counted:${kind}:{${bidId}}`;
+export const countedKey = (kind: 'win' | 'imp' | 'click', bidId: string): string => `counted:${kind}:{${bidId}}`;

@@ -115,7 +115,7 @@ export function bidHandler(deps: BidDeps) {
         priceMicroCents: outcome.priceMicroCents, issuedAt: Math.floor(ts / 1000), engine: deps.engineId, partnerId: partner.id,
         country: country ?? '', device: device ?? '', ...inventory,
       });
-      const clickUrl = `${deps.baseUrl}/c/${bidId}/${c.creative.tracking_token}`;
+      const clickUrl = `${deps.baseUrl}/c/${ticket}/${c.creative.tracking_token}`;
       const impressionUrl = `${deps.baseUrl}/openrtb/imptracker/${ticket}`;
       const bid: Bid = {
         id: bidId,

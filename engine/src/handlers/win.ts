@@ -61,9 +61,14 @@ export function impTrackerHandler(deps: TrackingDeps) {
     if (!ticket) return json(404, { error: 'Unknown impression', code: 'not_found' });
     const first = await deps.redis.set(countedKey('imp', ticket.bidId), '1', 'EX', COUNT_TTL_S, 'NX');
     if (first === 'OK') {
+      // On our own video zones (partner 0) the started ad is the impression that counts and is charged;
+      // for OpenRTB bids the win notice already did both.
+      const own = ticket.partnerId === 0;
+      const charge = own ? cpmMicroCentsToNanoPerImpression(ticket.priceMicroCents) : 0;
+      if (charge) deps.budget.recordSpend(ticket.campaignId, ticket.advertiserId, budgetDay(ticket.issuedAt * 1000), charge, ticket.engine);
       deps.emit({
-        id: randomUUID(), type: 'imp', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, partner_id: ticket.partnerId,
-        campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId,
+        id: randomUUID(), type: own ? 'impression' : 'imp', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, partner_id: ticket.partnerId,
+        campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId, charge_nano: charge,
         country: ticket.country || undefined, device: ticket.device || undefined,
         ...inventory(ticket),
       });

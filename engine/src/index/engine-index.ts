@@ -23,6 +23,8 @@ export interface EngineIndex {
   /** Our zones by subid (OpenRTB `imp.tagid`), with whether they may serve now. */
   readonly zones: ReadonlyMap<string, ZoneEntry>;
   readonly sites: ReadonlyMap<number, StoredSite>;
+  /** Every creative, served or not: a click on yesterday's ad still needs its landing page. */
+  readonly creatives: ReadonlyMap<number, Creative>;
 }
 
 export interface ZoneEntry {
@@ -83,7 +85,7 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   for (const zone of (state.zone as Map<number, StoredZone>).values()) {
     zones.set(zone.subid, { zone, serving: zone.status === 'active' && sites.get(zone.site_id)?.status === 'approved' });
   }
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites };
+  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative> };
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */

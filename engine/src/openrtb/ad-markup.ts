@@ -25,14 +25,18 @@ export function nativeAdm(c: Creative, links: MarkupLinks): string {
   return JSON.stringify({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
 }
 
-/** A VAST 4.0 inline ad with one progressive MP4 file. */
+/** The IAB VAST 4.0 namespace: without it a document does not validate against the schema. */
+export const VAST_NS = 'http://www.iab.com/VAST';
+
+/** A VAST 4.0 inline ad with one progressive MP4 file, in the element order the IAB schema requires. */
 export function vastAdm(c: Creative, links: MarkupLinks, adId: string): string {
   const [w, h] = c.orientation === 'vertical' ? [720, 1280] : c.orientation === 'square' ? [1080, 1080] : [1280, 720];
   return (
-    `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0"><Ad id="${esc(adId)}"><InLine>` +
-    `<AdSystem>adnet</AdSystem><AdTitle>${esc(c.title ?? 'Ad')}</AdTitle>` +
+    `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"><Ad id="${esc(adId)}"><InLine>` +
+    `<AdSystem>adnet</AdSystem>` +
     `<Impression id="imp"><![CDATA[${links.impressionUrl}]]></Impression>` +
-    `<Creatives><Creative id="${c.id}"><Linear><Duration>00:00:30</Duration><MediaFiles>` +
+    `<AdTitle>${esc(c.title ?? 'Ad')}</AdTitle>` +
+    `<Creatives><Creative id="${c.id}"><UniversalAdId idRegistry="adnet" idValue="${c.id}">${c.id}</UniversalAdId><Linear><Duration>00:00:30</Duration><MediaFiles>` +
     `<MediaFile delivery="progressive" type="video/mp4" width="${w}" height="${h}"><![CDATA[${c.video_url ?? ''}]]></MediaFile>` +
     `</MediaFiles><VideoClicks><ClickThrough id="click"><![CDATA[${links.clickUrl}]]></ClickThrough></VideoClicks>` +
     `</Linear></Creative></Creatives></InLine></Ad></VAST>`

@@ -1,0 +1,46 @@
+/** What a click tells us (query of `/c/...`: ttc, x, y, focus, fp, s) and its request. */
+export interface ClickSignals {
+  /** Milliseconds from render to click. */
+  ttc: number | undefined;
+  x: number | undefined;
+  y: number | undefined;
+  /** 1 when the page had focus at the click. */
+  focus: boolean;
+  fingerprint: string;
+  userAgent: string;
+  /** Milliseconds since the impression was served (from its signed token). */
+  ageMs: number;
+}
+
+/** A fraud rule: its name is the reason recorded on an invalid click. Checked in order; the first that fires wins. */
+export interface ClickRule {
+  readonly name: string;
+  invalid(s: ClickSignals): boolean;
+}
+
+const BOT_UA = /bot|crawl|spider|slurp|headless|phantom|puppeteer|playwright|selenium|curl\/|wget|python-requests|httpclient|java\//i;
+
+export const CLICK_RULES: readonly ClickRule[] = [
+  { name: 'bot_user_agent', invalid: (s) => s.userAgent === '' || BOT_UA.test(s.userAgent) },
+  // A human needs a few hundred milliseconds to see an ad and click it.
+  { name: 'too_fast', invalid: (s) => s.ttc === undefined || s.ttc < 300 },
+  { name: 'no_focus', invalid: (s) => !s.focus },
+  { name: 'no_position', invalid: (s) => s.x === undefined || s.y === undefined || s.x < 0 || s.y < 0 || (s.x === 0 && s.y === 0) },
+  { name: 'no_fingerprint', invalid: (s) => !/^[A-Za-z0-9_-]{8,128}$/.test(s.fingerprint) },
+  // Clicks on impressions older than a day are not billed (the landing page still opens).
+  { name: 'expired', invalid: (s) => s.ageMs > 86_400_000 },
+];
+
+/** The first rule a click breaks, or undefined for a valid click. */
+export function clickVerdict(s: ClickSignals, rules: readonly ClickRule[] = CLICK_RULES): string | undefined {
+  return rules.find((r) => r.invalid(s))?.name;
+}
+
+export function parseClickSignals(query: string, userAgent: string, ageMs: number): ClickSignals {
+  const q = new URLSearchParams(query);
+  const num = (k: string) => {
+    const v = q.get(k);
+    return v !== null && /^-?\d{1,9}$/.test(v) ? Number(v) : undefined;
+  };
+  return { ttc: num('ttc'), x: num('x'), y: num('y'), focus: q.get('focus') === '1', fingerprint: q.get('fp') ?? '', userAgent, ageMs };
+}

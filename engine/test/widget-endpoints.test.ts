@@ -1,0 +1,165 @@
+import { decodeBatch } from '../src/events/event-batcher.ts';
+import type { EngineEvent } from '@adnet/schemas/events';
+import type { StoredSite } from '@adnet/schemas/publisher';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, call, useTestApp } from '../../admin/test/support/app.ts';
+import type { Account } from '../../admin/test/support/app.ts';
+import { eventually, startEngine } from './support/engine-harness.ts';
+import type { TestEngine } from './support/engine-harness.ts';
+import { World } from './support/world.ts';
+
+const fx = useTestApp();
+let engine: TestEngine;
+let world: World;
+let pub: Account;
+const subids: Record<string, string> = {};
+const zoneIds: Record<string, number> = {};
+let cpcCampaign = 0;
+const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36', 'accept-language': 'en-US,en;q=0.9' };
+
+beforeAll(async () => {
+  world = await World.create(fx.app);
+  const adv = await world.advertiser(100_000);
+  await world.campaign(adv, { format: 'banner', bid_usd: 2 });
+  cpcCampaign = (await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3 })).campaign.id;
+  await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
+  pub = await account(fx.app, 'publisher');
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'widget-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 } });
+  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+  const zones: Record<string, Record<string, unknown>> = {
+    banner: { format: 'banner', banner_width: 300, banner_height: 250 },
+    native: { format: 'native' },
+    video: { format: 'floating_video', fv_corner: 'br', fv_delay_sec: 3, fv_freq_cap_hours: 6 },
+    paused: { format: 'banner', banner_width: 300, banner_height: 250 },
+  };
+  for (const [name, fields] of Object.entries(zones)) {
+    const z = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } });
+    subids[name] = z.body.subid;
+    zoneIds[name] = z.body.id;
+  }
+  await call(fx.app, 'POST', `/api/pub/zones/${zoneIds.paused}/pause`, { token: pub.token });
+  engine = await startEngine(fx.redis.url);
+  await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 3);
+  await new Promise((r) => setTimeout(r, 300)); // first budget slices
+});
+afterAll(async () => {
+  await engine.stop();
+});
+
+interface ImpReply {
+  impression_id: string;
+  format: string;
+  creative: { title: string; image_url: string | null };
+  click_url: string;
+}
+const imp = async (z: string) => {
+  const res = await fetch(`${engine.base}/imp?z=${z}&fp=fingerprint-123&s=e30`, { headers: BROWSER });
+  return { status: res.status, cors: res.headers.get('access-control-allow-origin'), body: res.status === 200 ? ((await res.json()) as ImpReply) : undefined };
+};
+const click = (url: string, query = 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', headers: Record<string, string> = BROWSER) =>
+  fetch(`${url}?${query}`, { redirect: 'manual', headers });
+
+async function events(): Promise<EngineEvent[]> {
+  await engine.engine.events.flush();
+  const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
+  return entries.flatMap(([, f]) => decodeBatch<EngineEvent>(f[3] as Buffer));
+}
+
+describe('GET /imp', () => {
+  it('answers a display zone with a creative and a click link, CORS open', async () => {
+    const r = await imp(subids.banner ?? '');
+    expect(r.status).toBe(200);
+    expect(r.cors).toBe('*');
+    expect(r.body).toMatchObject({ format: 'banner', creative: { title: 'Great offer', image_url: expect.stringContaining('/media/') } });
+    expect(r.body?.click_url).toMatch(/\/c\/[^/]+\/[A-Za-z0-9_-]{24}$/);
+  });
+
+  it('204 for unknown, paused and video zones', async () => {
+    for (const z of ['nope', subids.paused ?? '', subids.video ?? '', '']) expect((await imp(z)).status).toBe(204);
+  });
+});
+
+describe('GET /vast/<subid>.xml', () => {
+  it('is VAST 4.0 with media, click-through and impression tracking; empty VAST without an ad', async () => {
+    const res = await fetch(`${engine.base}/vast/${subids.video}.xml`, { headers: BROWSER });
+    expect(res.headers.get('content-type')).toContain('application/xml');
+    const xml = await res.text();
+    expect(xml).toContain('<VAST version="4.0" xmlns="http://www.iab.com/VAST">');
+    expect(xml).toMatch(/<MediaFile [^>]*type="video\/mp4"[^>]*><!\[CDATA\[https:\/\/cdn\.example\.com\/v\.mp4\]\]>/);
+    expect(xml).toMatch(/<ClickThrough id="click"><!\[CDATA\[.+\/c\/.+\]\]>/);
+    const empty = await (await fetch(`${engine.base}/vast/${subids.banner}.xml`)).text();
+    expect(empty).toBe('<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"/>');
+    expect(await (await fetch(`${engine.base}/vast/unknown.xml`)).text()).toBe(empty);
+
+    // Both documents validate against the IAB VAST 4.0 schema (../shared beside the project; xmllint from libxml2-utils).
+    const xsd = new URL('../../../shared/schemas/vast/vast4.xsd', import.meta.url).pathname;
+    expect(existsSync(xsd), xsd).toBe(true);
+    expect(spawnSync('xmllint', ['--version']).status, 'install libxml2-utils for xmllint').toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'vast-'));
+    for (const [name, doc] of [['ad.xml', xml], ['empty.xml', empty]] as const) {
+      writeFileSync(join(dir, name), doc);
+      const out = spawnSync('xmllint', ['--noout', '--schema', xsd, join(dir, name)], { encoding: 'utf8' });
+      expect(out.stderr).toContain('validates');
+    }
+
+    // The player's impression pixel counts (and charges) once.
+    const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? '';
+    await fetch(pixel);
+    await fetch(pixel);
+    const bidId = /<Ad id="([^"]+)">/.exec(xml)?.[1];
+    const counted = (await events()).filter((e) => e.type === 'impression' && e.bid_id === bidId);
+    expect(counted).toHaveLength(1);
+    expect(counted[0]).toMatchObject({ zone_id: zoneIds.video, charge_nano: expect.any(Number) });
+  });
+});
+
+describe('GET /c/<impression>/<token>', () => {
+  it('redirects with a click id, keeps the click context, and charges a valid CPC click once', async () => {
+    const served = await imp(subids.native ?? '');
+    const res = await click(served.body?.click_url ?? '');
+    expect(res.status).toBe(302);
+    const clickId = /c=([0-9a-f-]{36})$/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
+    expect(clickId).not.toBe('');
+    const context = JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}') as Record<string, unknown>;
+    expect(context).toMatchObject({ campaign_id: cpcCampaign, zone_id: zoneIds.native, publisher_id: pub.id, invalid: false, vertical: 'ecommerce' });
+
+    const again = await click(served.body?.click_url ?? '');
+    expect(again.status).toBe(302);
+    const clicks = (await events()).filter((e) => e.type === 'click' && e.campaign_id === cpcCampaign);
+    expect(clicks.map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([
+      [false, null, 30_000 * 10_000],
+      [true, 'duplicate', 0],
+    ]);
+  });
+
+  it('marks fraud one rule at a time, and still sends the person to the landing page', async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      ['too_fast', 'ttc=50&x=40&y=20&focus=1&fp=fingerprint-123', BROWSER],
+      ['no_focus', 'ttc=1500&x=40&y=20&focus=0&fp=fingerprint-123', BROWSER],
+      ['bot_user_agent', 'ttc=1500&x=40&y=20&focus=1&fp=fingerprint-123', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' }],
+    ];
+    for (const [reason, query, headers] of cases) {
+      const served = await imp(subids.banner ?? '');
+      const res = await click(served.body?.click_url ?? '', query, headers);
+      expect(res.status).toBe(302);
+      const bid = (await events()).filter((e) => e.type === 'click').at(-1);
+      expect([reason, bid?.invalid, bid?.reason]).toEqual([reason, true, reason]);
+    }
+  });
+
+  it('404 for a forged impression or a wrong tracking token', async () => {
+    const served = await imp(subids.banner ?? '');
+    const url = served.body?.click_url ?? '';
+    const [prefix, token] = [url.slice(0, url.lastIndexOf('/')), url.slice(url.lastIndexOf('/') + 1)];
+    expect((await click(`${prefix}/${'x'.repeat(24)}`)).status).toBe(404);
+    const ticket = prefix.slice(prefix.lastIndexOf('/') + 1);
+    const forged = `${engine.base}/c/${ticket.slice(0, -3)}abc/${token}`;
+    expect((await click(forged)).status).toBe(404);
+  });
+});

@@ -12,6 +12,8 @@ import { clickHandler } from './handlers/click.ts';
 import { impTrackerHandler, winHandler } from './handlers/win.ts';
 import { impHandler, vastHandler } from './handlers/widget-serve.ts';
 import { VISITOR_HEADERS } from './handlers/zone-auction.ts';
+import { widgetScriptHandler } from './handlers/widget-script.ts';
+import { buildWidget, zoneScript } from '@adnet/widget/build';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
 import { proxyToAdmin } from './transport/admin-proxy.ts';
@@ -87,6 +89,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, inFlight, onError('win'));
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, inFlight, onError('imptracker'));
   const widget = { index: () => mirror.index, budget, emit, secret, baseUrl: config.baseUrl, engineId: id };
+  // Built once per engine: a zone's script is this bundle plus its settings.
+  const bundle = buildWidget();
+  addRoute(app, 'get', '/w/:file', widgetScriptHandler({ index: () => mirror.index, bundle, zoneScript, baseUrl: config.baseUrl }), { params: 1, headers: ['if-none-match'] }, inFlight, onError('widget'));
   addRoute(app, 'get', '/imp', impHandler(widget), { headers: VISITOR_HEADERS }, inFlight, onError('imp'));
   addRoute(app, 'get', '/vast/:file', vastHandler(widget), { params: 1, headers: VISITOR_HEADERS }, inFlight, onError('vast'));
   addRoute(app, 'get', '/c/:impression/:token', clickHandler({ index: () => mirror.index, redis, budget, emit, secret, engineId: id }), { params: 2, headers: ['user-agent'] }, inFlight, onError('click'));

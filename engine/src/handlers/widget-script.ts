@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { EngineIndex } from '../index/engine-index.ts';
+import type { EngineReply, EngineRequest } from '../transport/http-adapter.ts';
+
+export interface ScriptDeps {
+  index: () => EngineIndex | undefined;
+  /** The widget bundle and how to wrap it for one zone (widget/build/build.ts). */
+  bundle: string;
+  zoneScript: (bundle: string, config: unknown) => string;
+  baseUrl: string;
+}
+
+/**
+ * GET /w/<subid>.js: the widget with the zone's settings baked in, cacheable
+ * with an ETag. An unknown, paused or not-yet-approved zone gets a script that
+ * does nothing, so the host page never sees an error.
+ */
+export function widgetScriptHandler(deps: ScriptDeps) {
+  const cache = new Map<string, { body: string; etag: string }>();
+  return (req: EngineRequest): EngineReply => {
+    const subid = /^([A-Za-z0-9]{1,32})\.js$/.exec(req.params[0] ?? '')?.[1] ?? '';
+    const entry = deps.index()?.zones.get(subid);
+    const key = entry ? `${subid}|${entry.zone.updated_at}|${entry.serving}` : `none|${subid}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      const z = entry?.zone;
+      const body =
+        z && entry.serving
+          ? deps.zoneScript(deps.bundle, {
+              base: deps.baseUrl, subid: z.subid, format: z.format, w: z.banner_width, h: z.banner_height,
+              corner: z.fv_corner, delaySec: z.fv_delay_sec, capHours: z.fv_freq_cap_hours,
+            })
+          : `/* adnet: zone ${subid} is not serving */\n`;
+      hit = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      if (cache.size > 10_000) cache.clear();
+      cache.set(key, hit);
+    }
+    const headers = { 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', etag: hit.etag, 'access-control-allow-origin': '*' };
+    if (req.headers['if-none-match'] === hit.etag) return { status: 304, headers };
+    return { status: 200, headers, body: hit.body };
+  };
+}

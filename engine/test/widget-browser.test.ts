@@ -1,0 +1,125 @@
+import type { EngineEvent } from '@adnet/schemas/events';
+import type { StoredSite } from '@adnet/schemas/publisher';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, call, useTestApp } from '../../admin/test/support/app.ts';
+import { decodeBatch } from '../src/events/event-batcher.ts';
+import { eventually, startEngine } from './support/engine-harness.ts';
+import type { TestEngine } from './support/engine-harness.ts';
+import { World } from './support/world.ts';
+
+const fx = useTestApp();
+let engine: TestEngine;
+let browser: Browser;
+let context: BrowserContext;
+let hostPage: Server;
+let hostBase = '';
+const subids: Record<string, string> = {};
+const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+
+beforeAll(async () => {
+  // The publisher's page and the advertiser's landing page, on another origin than the ad server.
+  hostPage = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    res.setHeader('content-type', 'text/html');
+    if (url.pathname === '/landing') return void res.end('<h1>Landing</h1>');
+    const zone = url.searchParams.get('zone') ?? '';
+    res.end(`<!doctype html><html><head><style>img{border:5px solid red}</style></head><body><h1 id="title">Host page</h1><p>Article text.</p><script src="${engine.base}/w/${zone}.js"></script><p id="after">After the ad.</p></body></html>`);
+  });
+  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
+  hostBase = `http://127.0.0.1:${(hostPage.address() as AddressInfo).port}`;
+  const world = await World.create(fx.app);
+  const adv = await world.advertiser(100_000);
+  await world.campaign(adv, { format: 'banner', bid_usd: 2 }, { landing_url: `${hostBase}/landing?c={click_id}` });
+  await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
+  const pub = await account(fx.app, 'publisher');
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'browser-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
+  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+  for (const [name, fields] of Object.entries({
+    banner: { format: 'banner', banner_width: 300, banner_height: 250 },
+    video: { format: 'floating_video', fv_corner: 'tl', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
+  })) {
+    subids[name] = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } })).body.subid;
+  }
+  engine = await startEngine(fx.redis.url);
+  await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 2);
+  await new Promise((r) => setTimeout(r, 300));
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context = await browser.newContext({ userAgent: CHROME_UA });
+  // The video host is not on this network: answer it locally.
+  await context.route(/cdn\.example\.com/, (route) => route.fulfill({ status: 404, body: '' }));
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  hostPage?.close();
+  await engine?.stop();
+});
+
+async function events(): Promise<EngineEvent[]> {
+  await engine.engine.events.flush();
+  const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
+  return entries.flatMap(([, f]) => decodeBatch<EngineEvent>(f[3] as Buffer));
+}
+
+describe('the widget in a real browser', () => {
+  it('is small and cacheable', async () => {
+    const res = await fetch(`${engine.base}/w/${subids.banner}.js`);
+    const body = await res.text();
+    expect(gzipSync(body).length).toBeLessThan(15 * 1024);
+    const etag = res.headers.get('etag') ?? '';
+    expect((await fetch(`${engine.base}/w/${subids.banner}.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const unknown = await fetch(`${engine.base}/w/unknown.js`);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.text()).toMatch(/^\/\* adnet: zone unknown is not serving \*\/\n$/);
+  });
+
+  it('renders a banner in isolation, counts it, and a click reaches the landing page with a click id', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${hostBase}/?zone=${subids.banner}`);
+    const img = page.locator('[data-adnet-zone] img');
+    await img.waitFor({ state: 'visible', timeout: 10_000 });
+    // The host page's styles do not reach into the ad (shadow DOM).
+    type Styled = { getComputedStyle(el: unknown): { borderTopWidth: string } };
+    expect(await img.evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).borderTopWidth)).toBe('0px');
+    expect(await page.locator('#after').isVisible()).toBe(true);
+    await page.waitForTimeout(600); // a person looks before clicking
+    const [landing] = await Promise.all([context.waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
+    await landing.waitForLoadState();
+    expect(landing.url()).toMatch(new RegExp(`^${hostBase}/landing\\?c=[0-9a-f-]{36}$`));
+    expect(errors).toEqual([]);
+    const mine = (await events()).filter((e) => e.zone_id !== undefined && (e.type === 'impression' || e.type === 'click'));
+    const click = mine.find((e) => e.type === 'click');
+    expect(mine.filter((e) => e.type === 'impression').length).toBeGreaterThanOrEqual(1);
+    expect(click).toMatchObject({ invalid: false });
+    expect(landing.url()).toContain(click?.click_id ?? 'missing');
+    await page.close();
+    await landing.close();
+  });
+
+  it('shows the floating video in its corner after its delay, with a close button', async () => {
+    const page = await context.newPage();
+    const started = Date.now();
+    await page.goto(`${hostBase}/?zone=${subids.video}`);
+    const box = page.locator('[data-adnet="floating-video"]');
+    await box.waitFor({ state: 'attached', timeout: 10_000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(await box.getAttribute('class')).toBe('fv tl');
+    expect(await page.locator('[data-adnet="floating-video"] video').getAttribute('src')).toBe('https://cdn.example.com/v.mp4');
+    await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/adnet-floating-video.png` });
+    await page.locator('[data-adnet="floating-video"] button').click();
+    expect(await box.count()).toBe(0);
+    await page.close();
+  });
+});

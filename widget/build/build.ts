@@ -1,0 +1,27 @@
+import { buildSync } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('../src/widget.ts', import.meta.url));
+
+/**
+ * The widget bundle as a function body: `run` is called with the zone's
+ * configuration and the script element. Built once when an engine starts.
+ */
+export function buildWidget(): string {
+  const out = buildSync({
+    entryPoints: [ENTRY],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    globalName: '__adnetWidget',
+    target: 'es2018',
+    write: false,
+    legalComments: 'none',
+  });
+  return out.outputFiles[0]?.text ?? '';
+}
+
+/** One zone's script: everything inside a closure, so nothing but `window.adnet` reaches the page. */
+export function zoneScript(bundle: string, config: unknown): string {
+  return `(function(){${bundle};__adnetWidget.run(${JSON.stringify(config)},document.currentScript)})();\n`;
+}

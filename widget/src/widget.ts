@@ -1,0 +1,194 @@
+// The publisher's widget: one script per zone, configuration baked in by the engine. It lives inside one
+// closure; the only global it touches is `window.adnet`. Every step is guarded: a failing ad must never
+// break the host page.
+
+export interface ZoneConfig {
+  base: string;
+  subid: string;
+  format: 'native' | 'banner' | 'video' | 'floating_video' | 'push' | 'in_page_push';
+  w: number | null;
+  h: number | null;
+  corner: 'br' | 'bl' | 'tr' | 'tl' | null;
+  delaySec: number | null;
+  capHours: number | null;
+}
+
+interface Served {
+  impression_id: string;
+  format: string;
+  creative: { title: string | null; body: string | null; cta_text: string | null; image_url: string | null; image_width: number | null; image_height: number | null };
+  click_url: string;
+}
+
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** A coarse, cookie-less browser fingerprint: enough to group clicks, not to identify a person. */
+export function fingerprint(): string {
+  const n = navigator;
+  const s = screen;
+  const parts = [n.userAgent, n.language, s.width, s.height, s.colorDepth, Intl.DateTimeFormat().resolvedOptions().timeZone, n.hardwareConcurrency, n.platform];
+  return fnv1a(parts.join('|')) + fnv1a(parts.reverse().join('#'));
+}
+
+/** What the page tells about the visitor, base64url JSON (the `s` parameter). */
+export function signals(): string {
+  const data = {
+    tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    lang: navigator.language,
+    sw: screen.width,
+    sh: screen.height,
+    touch: 'ontouchstart' in window ? 1 : 0,
+    wd: navigator.webdriver ? 1 : 0,
+  };
+  return btoa(JSON.stringify(data)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function capped(cfg: ZoneConfig): boolean {
+  if (!cfg.capHours) return false;
+  try {
+    const last = Number(localStorage.getItem(`adnet:cap:${cfg.subid}`) ?? 0);
+    return Date.now() - last < cfg.capHours * 3_600_000;
+  } catch {
+    return false;
+  }
+}
+
+function markShown(cfg: ZoneConfig): void {
+  try {
+    localStorage.setItem(`adnet:cap:${cfg.subid}`, String(Date.now()));
+  } catch {
+    // storage refused (private mode): the server-side counting still holds
+  }
+}
+
+/** Adds the click signals to the link at the moment of the click: time to click, position, focus. */
+function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: number, fp: string, sig: string): void {
+  const stamp = (e: MouseEvent) => {
+    const box = link.getBoundingClientRect();
+    const q = new URLSearchParams({
+      ttc: String(Math.round(performance.now() - renderedAt)),
+      x: String(Math.max(0, Math.round(e.clientX - box.left))),
+      y: String(Math.max(0, Math.round(e.clientY - box.top))),
+      focus: document.hasFocus() ? '1' : '0',
+      fp,
+      s: sig,
+    });
+    link.href = `${clickUrl}?${q.toString()}`;
+  };
+  link.addEventListener('mousedown', stamp);
+  link.addEventListener('click', stamp);
+}
+
+const STYLE = `
+:host{all:initial}
+.ad{font:14px/1.35 system-ui,sans-serif;color:#222;box-sizing:border-box}
+a{color:inherit;text-decoration:none;display:block}
+.native{display:flex;gap:10px;max-width:480px;border:1px solid #ddd;border-radius:6px;padding:8px;background:#fff}
+.native img{width:96px;height:96px;object-fit:cover;border-radius:4px;flex:none}
+.native b{display:block;margin-bottom:4px}
+.cta{display:inline-block;margin-top:6px;padding:3px 8px;background:#1a73e8;color:#fff;border-radius:4px;font-size:12px}
+.toast{position:fixed;z-index:2147483646;right:16px;bottom:16px;width:320px;display:flex;gap:8px;background:#fff;border:1px solid #ccc;border-radius:8px;padding:10px;box-shadow:0 4px 16px rgba(0,0,0,.2)}
+.toast img{width:48px;height:48px;border-radius:4px}
+.close{position:absolute;top:2px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
+.fv{position:fixed;z-index:2147483646;width:240px;background:#000;border-radius:8px;overflow:hidden;box-shadow:0 4px 16px rgba(0,0,0,.3)}
+.fv video{width:100%;display:block}
+.br{right:16px;bottom:16px}.bl{left:16px;bottom:16px}.tr{right:16px;top:16px}.tl{left:16px;top:16px}
+`;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string | null): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text) e.textContent = text;
+  return e;
+}
+
+function render(root: ShadowRoot, cfg: ZoneConfig, ad: Served, fp: string, sig: string): void {
+  const c = ad.creative;
+  const link = el('a', { href: ad.click_url, target: '_blank', rel: 'noopener', part: 'ad', 'data-adnet': 'ad' });
+  const box = el('div', { class: 'ad' });
+  if (cfg.format === 'banner') {
+    link.appendChild(el('img', { src: c.image_url ?? '', width: String(c.image_width ?? cfg.w ?? ''), height: String(c.image_height ?? cfg.h ?? ''), alt: c.title ?? '' }));
+    box.appendChild(link);
+  } else {
+    const card = el('div', { class: cfg.format === 'native' ? 'native' : 'toast' });
+    if (c.image_url) card.appendChild(el('img', { src: c.image_url, alt: '' }));
+    const text = el('div');
+    text.appendChild(el('b', {}, c.title));
+    if (c.body) text.appendChild(el('span', {}, c.body));
+    if (c.cta_text) text.appendChild(el('span', { class: 'cta' }, c.cta_text));
+    card.appendChild(text);
+    link.appendChild(card);
+    box.appendChild(link);
+    if (cfg.format !== 'native') {
+      const close = el('button', { class: 'close', 'aria-label': 'Close ad' }, '×');
+      close.addEventListener('click', () => box.remove());
+      card.appendChild(close);
+    }
+  }
+  root.appendChild(box);
+  markShown(cfg);
+  trackClicks(link, ad.click_url, performance.now(), fp, sig);
+}
+
+async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
+  const res = await fetch(`${cfg.base}/vast/${cfg.subid}.xml`, { credentials: 'omit' });
+  const doc = new DOMParser().parseFromString(await res.text(), 'application/xml');
+  const text = (name: string) => doc.getElementsByTagName(name)[0]?.textContent?.trim() ?? '';
+  const media = text('MediaFile');
+  if (!media) return;
+  const box = el('div', { class: `fv ${cfg.corner ?? 'br'}`, 'data-adnet': 'floating-video' });
+  const video = el('video', { src: media, playsinline: '', preload: 'auto' });
+  video.muted = true;
+  video.autoplay = true;
+  const impression = text('Impression');
+  let counted = false;
+  // The ad counts when it starts playing: the VAST Impression pixel.
+  video.addEventListener('playing', () => {
+    if (counted || !impression) return;
+    counted = true;
+    new Image().src = impression;
+  });
+  const click = text('ClickThrough');
+  if (click) video.addEventListener('click', () => window.open(click, '_blank', 'noopener'));
+  const close = el('button', { class: 'close', 'aria-label': 'Close video' }, '×');
+  close.style.color = '#fff';
+  close.addEventListener('click', () => box.remove());
+  box.append(video, close);
+  root.appendChild(box);
+  markShown(cfg);
+  void video.play().catch(() => undefined);
+}
+
+export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
+  try {
+    const ns = ((window as unknown as { adnet?: { zones: Record<string, true> } }).adnet ??= { zones: {} });
+    if (ns.zones[cfg.subid] || capped(cfg)) return;
+    ns.zones[cfg.subid] = true;
+    const host = document.createElement('div');
+    host.setAttribute('data-adnet-zone', cfg.subid);
+    if (script?.parentNode) script.parentNode.insertBefore(host, script.nextSibling);
+    else document.body.appendChild(host);
+    // Shadow DOM: the ad's styles cannot leak into the page, nor the page's into the ad.
+    const root = host.attachShadow({ mode: 'open' });
+    root.appendChild(el('style', {}, STYLE));
+    if (cfg.format === 'floating_video' || cfg.format === 'video') {
+      setTimeout(() => void floatingVideo(root, cfg).catch(() => undefined), (cfg.delaySec ?? 0) * 1000);
+      return;
+    }
+    const fp = fingerprint();
+    const sig = signals();
+    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}`, { credentials: 'omit' })
+      .then(async (r) => (r.status === 200 ? ((await r.json()) as Served) : undefined))
+      .then((ad) => ad && render(root, cfg, ad, fp, sig))
+      .catch(() => undefined);
+  } catch {
+    // never break the host page
+  }
+}

@@ -13,6 +13,9 @@ import { impTrackerHandler, winHandler } from './handlers/win.ts';
 import { impHandler, vastHandler } from './handlers/widget-serve.ts';
 import { VISITOR_HEADERS } from './handlers/zone-auction.ts';
 import { widgetScriptHandler } from './handlers/widget-script.ts';
+import { pushPreflight, subscribeHandler, vapidKeyHandler } from './handlers/push.ts';
+import { PushSender } from './push/push-sender.ts';
+import { vapidKeys } from './push/push-store.ts';
 import { buildWidget, zoneScript } from '@adnet/widget/build';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
@@ -34,6 +37,7 @@ export interface Engine {
   readonly mirror: ConfigMirror;
   readonly budget: BudgetSlices;
   readonly events: EventBatcher<EngineEvent>;
+  readonly pushSender: PushSender;
   listen(port: number, host: string): Promise<number>;
   /** Stops accepting, answers what is in flight, then flushes spend and events. */
   stop(): Promise<void>;
@@ -95,6 +99,16 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/imp', impHandler(widget), { headers: VISITOR_HEADERS }, inFlight, onError('imp'));
   addRoute(app, 'get', '/vast/:file', vastHandler(widget), { params: 1, headers: VISITOR_HEADERS }, inFlight, onError('vast'));
   addRoute(app, 'get', '/c/:impression/:token', clickHandler({ index: () => mirror.index, redis, budget, emit, secret, engineId: id }), { params: 2, headers: ['user-agent'] }, inFlight, onError('click'));
+  const vapid = await vapidKeys(redis);
+  const push = { index: () => mirror.index, redis, serviceHosts: config.push.serviceHosts, vapidPublicKey: vapid.publicKey };
+  addRoute(app, 'get', '/push/vapid-public-key', vapidKeyHandler(push), {}, inFlight, onError('push'));
+  addRoute(app, 'options', '/push/subscribe', pushPreflight, {}, inFlight, onError('push'));
+  addRoute(app, 'post', '/push/subscribe', subscribeHandler(push), { maxBody: 8 * 1024 }, inFlight, onError('push'));
+  const pushSender = new PushSender({
+    redis, index: () => mirror.index, budget, emit, secret, engineId: id, baseUrl: config.baseUrl, vapid, minIntervalHours: config.push.minIntervalHours,
+    caFile: config.push.caFile, onError: onError('push-send'),
+  });
+  pushSender.start(config.push.sendIntervalMs);
   addRoute(app, 'get', '/engine/healthz', () => json(200, { ok: true, engine: id }), {}, inFlight, onError('health'));
   addRoute(app, 'get', '/engine/readyz', () => {
     const ready = mirror.index !== undefined && redis.status === 'ready';
@@ -108,6 +122,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     mirror,
     budget,
     events,
+    pushSender,
     listen: (port, host) =>
       new Promise((resolve, reject) =>
         app.listen(host, port, (s) => {
@@ -121,6 +136,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       socket = undefined;
       await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
       mirror.stop();
+      await pushSender.stop();
       clearInterval(spendTimer);
       await budget.flush().catch(onError('spend-flush'));
       await budget.releaseAll().catch(onError('budget-release'));

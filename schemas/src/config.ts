@@ -58,6 +58,16 @@ export const envSchema = z.object({
   PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
   ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /** Web push: at most one notification per subscriber per this many hours. */
+  PUSH_MIN_INTERVAL_HOURS: z.coerce.number().int().min(1).max(720).default(6),
+  PUSH_SEND_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * Hosts of the browsers' push services a subscription may point at (`*.` covers subdomains): an
+   * endpoint elsewhere is refused, so subscriptions cannot make the engine call arbitrary addresses.
+   */
+  PUSH_SERVICE_HOSTS: z.string().default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
+  /** Tests only: a CA certificate file to trust for push services. */
+  PUSH_CA_FILE: z.string().optional(),
   /** OpenAI-compatible chat-completions service; unset: the offline template generator. */
   AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AI_API_KEY: z.string().min(1).optional(),
@@ -113,6 +123,7 @@ export interface Config {
   engineProcesses: number;
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
   publisherRevenueSharePercent: number;
+  push: { minIntervalHours: number; sendIntervalMs: number; serviceHosts: readonly string[]; caFile: string | undefined };
   clickhouseDatabase: string;
   eventTtlDays: number;
   ingestBatchRows: number;
@@ -198,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       httpsPort: e.VERIFY_HTTPS_PORT,
     },
     publisherRevenueSharePercent: e.PUBLISHER_REVENUE_SHARE_PERCENT,
+    push: { minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS, sendIntervalMs: e.PUSH_SEND_INTERVAL_MS, serviceHosts: e.PUSH_SERVICE_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), caFile: e.PUSH_CA_FILE },
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     eventTtlDays: e.EVENT_TTL_DAYS,
     ingestBatchRows: e.INGEST_BATCH_ROWS,

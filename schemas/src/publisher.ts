@@ -112,3 +112,17 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
   }
   return errors;
 }
+
+const b64url = (bytes: number, what: string) =>
+  z.string().refine((s) => /^[A-Za-z0-9_-]+={0,2}$/.test(s) && Buffer.from(s, 'base64url').length === bytes, `must be the ${what} (${bytes} bytes, base64url)`);
+
+/** `POST /push/subscribe`: a browser's PushSubscription (its toJSON()) for one push zone. */
+export const pushSubscribeSchema = z.object({
+  zone: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be a zone subid'),
+  subscription: z.object({
+    endpoint: z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2048),
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object({ p256dh: b64url(65, 'P-256 public key'), auth: b64url(16, 'auth secret') }),
+  }),
+});
+export type PushSubscribe = z.infer<typeof pushSubscribeSchema>;

@@ -92,7 +92,7 @@ export function guard(res: HttpResponse, inFlight: InFlight): Guard {
  */
 export function addRoute(
   app: TemplatedApp,
-  method: 'get' | 'post' | 'any',
+  method: 'get' | 'post' | 'options' | 'any',
   pattern: string,
   handler: RouteHandler,
   opts: RouteOptions,

@@ -35,6 +35,7 @@ describe('REST door and its documents', () => {
     const docs = await fetch(`${fx.app.base}/docs/api`);
     expect(docs.headers.get('content-type')).toContain('text/markdown');
     expect(await docs.text()).toContain('/api/adv/campaigns');
+    expect(await (await fetch(`${fx.app.base}/docs/vast`)).text()).toContain('VAST 4.0');
     expect((await fetch(`${fx.app.base}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${fx.app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready', events: { length: 0, lag: 0, pending: 0 } });
     const given = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });

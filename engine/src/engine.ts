@@ -9,7 +9,7 @@ import { BudgetSlices } from './budget/budget-slices.ts';
 import { EventBatcher } from './events/event-batcher.ts';
 import { bidHandler } from './handlers/bid.ts';
 import { clickHandler } from './handlers/click.ts';
-import { impTrackerHandler, winHandler } from './handlers/win.ts';
+import { impTrackerHandler, vastTrackingHandler, winHandler } from './handlers/win.ts';
 import { impHandler, vastHandler } from './handlers/widget-serve.ts';
 import { VISITOR_HEADERS } from './handlers/zone-auction.ts';
 import { widgetScriptHandler } from './handlers/widget-script.ts';
@@ -92,6 +92,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   }), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, inFlight, onError('bid'));
   addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, inFlight, onError('win'));
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, inFlight, onError('imptracker'));
+  addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingHandler(tracking), { params: 2 }, inFlight, onError('vast-tracking'));
   const widget = { index: () => mirror.index, budget, emit, secret, baseUrl: config.baseUrl, engineId: id };
   // Built once per engine: a zone's script is this bundle plus its settings.
   const bundle = buildWidget();

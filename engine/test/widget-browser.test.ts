@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, useTestApp } from '../../admin/test/support/app.ts';
 import { decodeBatch } from '../src/events/event-batcher.ts';
@@ -21,6 +24,8 @@ let context: BrowserContext;
 let hostPage: Server;
 let hostBase = '';
 const subids: Record<string, string> = {};
+// The IAB-ecosystem parser players use, loaded into the page as its browser build.
+const VAST_CLIENT = join(dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')), 'dist', 'vast-client.min.js');
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
 beforeAll(async () => {
@@ -29,6 +34,10 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'text/html');
     if (url.pathname === '/landing') return void res.end('<h1>Landing</h1>');
+    if (url.pathname === '/vast-client.js') {
+      res.setHeader('content-type', 'text/javascript');
+      return void res.end(readFileSync(VAST_CLIENT));
+    }
     const zone = url.searchParams.get('zone') ?? '';
     res.end(`<!doctype html><html><head><style>img{border:5px solid red}</style></head><body><h1 id="title">Host page</h1><p>Article text.</p><script src="${engine.base}/w/${zone}.js"></script><p id="after">After the ad.</p></body></html>`);
   });
@@ -118,8 +127,28 @@ describe('the widget in a real browser', () => {
     expect(await box.getAttribute('class')).toBe('fv tl');
     expect(await page.locator('[data-adnet="floating-video"] video').getAttribute('src')).toBe('https://cdn.example.com/v.mp4');
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/adnet-floating-video.png` });
+    // The file cannot play here (the CDN is not reachable): the player reports the VAST Error URL, code 405.
+    await eventually(async () => (await events()).some((e) => e.type === 'vast' && e.reason === 'error:405'), 10_000);
     await page.locator('[data-adnet="floating-video"] button').click();
     expect(await box.count()).toBe(0);
+    await page.close();
+  });
+
+  it('serves VAST that the players\' VAST client parses', async () => {
+    const page = await context.newPage();
+    await page.goto(`${hostBase}/?zone=none`);
+    const parsed = (await page.evaluate(`(async () => {
+      const { VASTParser } = await import('${hostBase}/vast-client.js');
+      const xml = await (await fetch('${engine.base}/vast/${subids.video}.xml')).text();
+      const res = await new VASTParser().parseVAST(new DOMParser().parseFromString(xml, 'text/xml'));
+      const ad = res.ads[0];
+      const linear = ad.creatives.find((c) => c.type === 'linear');
+      return { version: res.version, ads: res.ads.length, media: linear.mediaFiles[0].fileURL, impressions: ad.impressionURLTemplates.length,
+        tracking: Object.keys(linear.trackingEvents).sort(), click: linear.videoClickThroughURLTemplate.url, errors: ad.errorURLTemplates.length };
+    })()`)) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ version: '4.0', ads: 1, media: 'https://cdn.example.com/v.mp4', impressions: 1, errors: 1 });
+    expect(parsed.tracking).toEqual(['complete', 'firstQuartile', 'midpoint', 'start', 'thirdQuartile']);
+    expect(String(parsed.click)).toContain('/c/');
     await page.close();
   });
 });

@@ -155,6 +155,30 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
     counted = true;
     new Image().src = impression;
   });
+  // VAST tracking: playback quartiles once each, and the Error URL with code 405 when the file cannot play.
+  const tracking = new Map<string, string>();
+  for (const t of Array.from(doc.getElementsByTagName('Tracking'))) tracking.set(t.getAttribute('event') ?? '', t.textContent?.trim() ?? '');
+  const fire = (url: string | undefined) => {
+    if (url) new Image().src = url;
+  };
+  const fired = new Set<string>();
+  const once = (event: string) => {
+    if (!fired.has(event)) {
+      fired.add(event);
+      fire(tracking.get(event));
+    }
+  };
+  video.addEventListener('playing', () => once('start'));
+  video.addEventListener('timeupdate', () => {
+    const p = video.duration ? video.currentTime / video.duration : 0;
+    if (p >= 0.25) once('firstQuartile');
+    if (p >= 0.5) once('midpoint');
+    if (p >= 0.75) once('thirdQuartile');
+  });
+  video.addEventListener('ended', () => once('complete'));
+  const errorUrl = text('Error');
+  // 405: the file could not be played.
+  video.addEventListener('error', () => fire(errorUrl && `${errorUrl}${errorUrl.includes('?') ? '&' : '?'}code=405`));
   const click = text('ClickThrough');
   if (click) video.addEventListener('click', () => window.open(click, '_blank', 'noopener'));
   const close = el('button', { class: 'close', 'aria-label': 'Close video' }, '×');

@@ -17,7 +17,10 @@ import { parseSamplePath } from '../video/providers.ts';
 
 const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
-const API_DOC = new URL('../../docs/api.md', import.meta.url);
+const DOCS: Record<string, URL> = {
+  '/docs/api': new URL('../../docs/api.md', import.meta.url),
+  '/docs/vast': new URL('../../docs/vast.md', import.meta.url),
+};
 
 export interface AdminServer {
   server: Server;
@@ -101,9 +104,10 @@ export function createAdminServer(svc: Services): AdminServer {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end(openApi);
     }
-    if (req.method === 'GET' && path === '/docs/api') {
+    const doc = DOCS[path];
+    if (req.method === 'GET' && doc) {
       res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
-      return void res.end(await readFile(API_DOC));
+      return void res.end(await readFile(doc));
     }
     if (req.method === 'GET' && path === '/sellers.json') return send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' });
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });

@@ -71,6 +71,12 @@ export function vastHandler(deps: WidgetDeps) {
     if ('reason' in win) return xml(EMPTY_VAST);
     const cr = win.candidate.creative;
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
-    return xml(vastAdm(cr, { clickUrl: `${deps.baseUrl}/c/${win.ticket}/${cr.tracking_token}`, impressionUrl: `${deps.baseUrl}/openrtb/imptracker/${win.ticket}` }, win.bidId));
+    return xml(
+      vastAdm(cr, {
+        clickUrl: `${deps.baseUrl}/c/${win.ticket}/${cr.tracking_token}`,
+        impressionUrl: `${deps.baseUrl}/openrtb/imptracker/${win.ticket}`,
+        trackingUrl: (event) => `${deps.baseUrl}/t/vast/${event}/${win.ticket}`,
+      }, win.bidId),
+    );
   };
 }

@@ -76,3 +76,23 @@ export function impTrackerHandler(deps: TrackingDeps) {
     return { status: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store' }, body: PIXEL };
   };
 }
+
+const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error)$/;
+
+/** GET /t/vast/<event>/<ticket>[?code=N]: a player's playback event or VAST error, recorded once per ad and event. */
+export function vastTrackingHandler(deps: TrackingDeps) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const event = req.params[0] ?? '';
+    const ticket = decodeTicket(deps.secret, req.params[1] ?? '');
+    if (!ticket || !VAST_EVENT.test(event)) return json(404, { error: 'Unknown tracking link', code: 'not_found' });
+    const code = /^\d{3}$/.exec(new URLSearchParams(req.query).get('code') ?? '')?.[0];
+    const reason = event === 'error' ? `error:${code ?? 'unknown'}` : event;
+    if ((await deps.redis.set(countedKey('imp', `${ticket.bidId}:${reason}`), '1', 'EX', COUNT_TTL_S, 'NX')) === 'OK') {
+      deps.emit({
+        id: randomUUID(), type: 'vast', ts: Date.now(), engine: deps.engineId, bid_id: ticket.bidId, reason, campaign_id: ticket.campaignId,
+        creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId, ...inventory(ticket),
+      });
+    }
+    return { status: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }, body: PIXEL };
+  };
+}

@@ -8,7 +8,12 @@ export interface MarkupLinks {
   clickUrl: string;
   /** VAST impression pixel. */
   impressionUrl: string;
+  /** VAST `/t/vast/<event>/<ticket>` base: `<event>` is replaced per tracking event (video only). */
+  trackingUrl?: (event: string) => string;
 }
+
+/** The playback events a VAST ad reports, as /t/vast/<event>/... pixels. */
+export const VAST_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
 
 /** Banner markup: a linked image. */
 export function bannerAdm(c: Creative, links: MarkupLinks): string {
@@ -34,9 +39,15 @@ export function vastAdm(c: Creative, links: MarkupLinks, adId: string): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"><Ad id="${esc(adId)}"><InLine>` +
     `<AdSystem>adnet</AdSystem>` +
+    // No [ERRORCODE] macro: brackets are not valid in the schema's anyURI; our widget adds ?code=.
+    (links.trackingUrl ? `<Error><![CDATA[${links.trackingUrl('error')}]]></Error>` : '') +
     `<Impression id="imp"><![CDATA[${links.impressionUrl}]]></Impression>` +
     `<AdTitle>${esc(c.title ?? 'Ad')}</AdTitle>` +
-    `<Creatives><Creative id="${c.id}"><UniversalAdId idRegistry="adnet" idValue="${c.id}">${c.id}</UniversalAdId><Linear><Duration>00:00:30</Duration><MediaFiles>` +
+    `<Creatives><Creative id="${c.id}"><UniversalAdId idRegistry="adnet" idValue="${c.id}">${c.id}</UniversalAdId><Linear>` +
+    (links.trackingUrl
+      ? `<TrackingEvents>${VAST_EVENTS.map((e) => `<Tracking event="${e}"><![CDATA[${(links.trackingUrl as (e: string) => string)(e)}]]></Tracking>`).join('')}</TrackingEvents>`
+      : '') +
+    `<Duration>00:00:30</Duration><MediaFiles>` +
     `<MediaFile delivery="progressive" type="video/mp4" width="${w}" height="${h}"><![CDATA[${c.video_url ?? ''}]]></MediaFile>` +
     `</MediaFiles><VideoClicks><ClickThrough id="click"><![CDATA[${links.clickUrl}]]></ClickThrough></VideoClicks>` +
     `</Linear></Creative></Creatives></InLine></Ad></VAST>`

@@ -137,7 +137,7 @@ describe('the widget in a real browser', () => {
   it('serves VAST that the players\' VAST client parses', async () => {
     const page = await context.newPage();
     await page.goto(`${hostBase}/?zone=none`);
-    const parsed = (await page.evaluate(`(async () => {
+    const parsed = await page.evaluate<Record<string, unknown>>(`(async () => {
       const { VASTParser } = await import('${hostBase}/vast-client.js');
       const xml = await (await fetch('${engine.base}/vast/${subids.video}.xml')).text();
       const res = await new VASTParser().parseVAST(new DOMParser().parseFromString(xml, 'text/xml'));
@@ -145,7 +145,7 @@ describe('the widget in a real browser', () => {
       const linear = ad.creatives.find((c) => c.type === 'linear');
       return { version: res.version, ads: res.ads.length, media: linear.mediaFiles[0].fileURL, impressions: ad.impressionURLTemplates.length,
         tracking: Object.keys(linear.trackingEvents).sort(), click: linear.videoClickThroughURLTemplate.url, errors: ad.errorURLTemplates.length };
-    })()`)) as Record<string, unknown>;
+    })()`);
     expect(parsed).toMatchObject({ version: '4.0', ads: 1, media: 'https://cdn.example.com/v.mp4', impressions: 1, errors: 1 });
     expect(parsed.tracking).toEqual(['complete', 'firstQuartile', 'midpoint', 'start', 'thirdQuartile']);
     expect(String(parsed.click)).toContain('/c/');

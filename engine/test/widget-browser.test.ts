@@ -47,6 +47,8 @@ beforeAll(async () => {
   const adv = await world.advertiser(100_000);
   await world.campaign(adv, { format: 'banner', bid_usd: 2 }, { landing_url: `${hostBase}/landing?c={click_id}` });
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
+  await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
+  await world.campaign(adv, { format: 'in_page_push', bid_usd: 2 });
   const pub = await account(fx.app, 'publisher');
   const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'browser-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
   await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
@@ -54,11 +56,13 @@ beforeAll(async () => {
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     video: { format: 'floating_video', fv_corner: 'tl', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
+    native: { format: 'native' },
+    in_page_push: { format: 'in_page_push' },
   })) {
     subids[name] = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } })).body.subid;
   }
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 2);
+  await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 4);
   await new Promise((r) => setTimeout(r, 300));
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -115,6 +119,22 @@ describe('the widget in a real browser', () => {
     expect(landing.url()).toContain(click?.click_id ?? 'missing');
     await page.close();
     await landing.close();
+  });
+
+  it('renders native and in-page push ads; the push toast closes', async () => {
+    const page = await context.newPage();
+    await page.goto(`${hostBase}/?zone=${subids.native}`);
+    const card = page.locator('[data-adnet-zone] .native');
+    await card.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await card.textContent()).toContain('Great offer');
+    expect(await card.textContent()).toContain('Shop now');
+    await page.goto(`${hostBase}/?zone=${subids.in_page_push}`);
+    const toast = page.locator('[data-adnet-zone] .toast');
+    await toast.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await toast.evaluate((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { position: string } }).getComputedStyle(e).position)).toBe('fixed');
+    await page.locator('[data-adnet-zone] .toast button').click();
+    expect(await page.locator('[data-adnet-zone] .toast').count()).toBe(0);
+    await page.close();
   });
 
   it('shows the floating video in its corner after its delay, with a close button', async () => {

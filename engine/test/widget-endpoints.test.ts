@@ -1,4 +1,6 @@
 import { decodeBatch } from '../src/events/event-batcher.ts';
+import { decodeTicket, encodeTicket } from '../src/tracking/signed-token.ts';
+import type { BidTicket } from '../src/tracking/signed-token.ts';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
@@ -151,6 +153,19 @@ describe('GET /c/<impression>/<token>', () => {
       const bid = (await events()).filter((e) => e.type === 'click').at(-1);
       expect([reason, bid?.invalid, bid?.reason]).toEqual([reason, true, reason]);
     }
+  });
+
+  it('an expired impression still lands but is not billed', async () => {
+    const served = await imp(subids.native ?? '');
+    const url = served.body?.click_url ?? '';
+    const ticket = url.split('/c/')[1]?.split('/')[0] ?? '';
+    const old = decodeTicket('t'.repeat(40), ticket);
+    expect(old).toBeDefined();
+    const stale = encodeTicket('t'.repeat(40), { ...(old as BidTicket), issuedAt: (old as BidTicket).issuedAt - 2 * 86_400 });
+    const res = await click(url.replace(ticket, stale));
+    expect(res.status).toBe(302);
+    const last = (await events()).filter((e) => e.type === 'click').at(-1);
+    expect(last).toMatchObject({ invalid: true, reason: 'expired', charge_nano: 0 });
   });
 
   it('404 for a forged impression or a wrong tracking token', async () => {

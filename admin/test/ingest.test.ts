@@ -74,6 +74,18 @@ describe('ingester', () => {
     expect(ing.batches).toBeLessThanOrEqual(4);
   });
 
+  it('counts conversions in the hourly statistics', async () => {
+    const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
+    await ing.start();
+    const batch = Array.from({ length: 3 }, (_, i) => ({ id: `conv-${process.pid}-${i}`, type: 'conversion', ts: Date.parse('2026-11-20T11:00:00Z'), engine: 'admin', campaign_id: 107, advertiser_id: 9 }));
+    await fx.app.svc.redis.xadd(EVENT_STREAM, '*', 'n', batch.length, 'b', packr.pack(batch));
+    await drain(ing);
+    await ing.stop();
+    const ch = fx.app.svc.clickhouse as ClickHouseClient;
+    const [row] = await (await ch.query({ query: 'SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = 107', format: 'JSONEachRow' })).json<{ c: number | string }>();
+    expect(Number(row?.c)).toBe(3);
+  });
+
   it('keeps events waiting while ClickHouse is down and loses none when it is back', async () => {
     const ing = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { failBefore: 4 }));
     await ing.start();

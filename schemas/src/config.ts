@@ -54,6 +54,10 @@ export const envSchema = z.object({
     .optional(),
   VERIFY_HTTP_PORT: port.optional(),
   VERIFY_HTTPS_PORT: port.optional(),
+  POSTBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  POSTBACK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** Tests and local development only: let outgoing postbacks reach loopback addresses. */
+  POSTBACK_ALLOW_LOOPBACK: bool.default(false),
   /** Share of advertiser spend paid to publishers, in percent. */
   PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
@@ -123,6 +127,7 @@ export interface Config {
   engineProcesses: number;
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
   publisherRevenueSharePercent: number;
+  postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean };
   push: { minIntervalHours: number; sendIntervalMs: number; serviceHosts: readonly string[]; caFile: string | undefined };
   clickhouseDatabase: string;
   eventTtlDays: number;
@@ -209,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       httpsPort: e.VERIFY_HTTPS_PORT,
     },
     publisherRevenueSharePercent: e.PUBLISHER_REVENUE_SHARE_PERCENT,
+    postback: { timeoutMs: e.POSTBACK_TIMEOUT_MS, pollMs: e.POSTBACK_POLL_MS, allowLoopback: e.POSTBACK_ALLOW_LOOPBACK },
     push: { minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS, sendIntervalMs: e.PUSH_SEND_INTERVAL_MS, serviceHosts: e.PUSH_SERVICE_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), caFile: e.PUSH_CA_FILE },
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     eventTtlDays: e.EVENT_TTL_DAYS,

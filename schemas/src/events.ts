@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Every fact the engines record, one shape for the stream and the event store. */
 /** `imp`: VAST pixel of an OpenRTB bid (the win is what counts); `impression`: our own zones' served ad; `click`; `vast`: a player's tracking event or error (`reason`). */
-export const EVENT_TYPES = ['bid', 'nobid', 'win', 'imp', 'impression', 'click', 'vast'] as const;
+export const EVENT_TYPES = ['bid', 'nobid', 'win', 'imp', 'impression', 'click', 'vast', 'conversion'] as const;
 
 export const engineEventSchema = z.object({
   /** Unique per event; the event store deduplicates on it. */

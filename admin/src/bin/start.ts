@@ -10,6 +10,8 @@ import { createLogger } from '../log.ts';
 import { createServices } from '../services.ts';
 import { connectRedis } from '../storage/redis.ts';
 import { VideoPoller } from '../video/poller.ts';
+import { ConversionStore } from '../postback/conversion-store.ts';
+import { PostbackWorker } from '../postback/postback-worker.ts';
 import { readConfigOrExit } from './read-config.ts';
 
 const config = readConfigOrExit();
@@ -57,6 +59,9 @@ async function start(): Promise<string> {
   closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await ingestRedis.quit()) });
 
   const svc = createServices(config, redis, log, clickhouse);
+  const postbacks = new PostbackWorker({ svc, store: new ConversionStore(redis) });
+  postbacks.start(config.postback.pollMs);
+  closers.push({ name: 'postback worker', close: () => postbacks.stop() });
   const videoPoller = new VideoPoller(svc);
   videoPoller.start();
   closers.push({ name: 'video poller', close: () => videoPoller.stop() });

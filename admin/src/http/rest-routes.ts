@@ -45,6 +45,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/api/adv/video/status/{job_id}', procedure: 'adv.video.status', input: 'none', summary: 'Status of a video job: processing, completed (video_url, duration_sec) or failed (reason)' },
   { method: 'POST', path: '/api/adv/video/{job_id}/attach', procedure: 'adv.video.attach', input: 'json', status: 201, summary: 'Add a completed video as a creative of a video or floating_video campaign' },
   { method: 'GET', path: '/api/adv/balance', procedure: 'adv.balance.get', input: 'query', summary: 'Balance and ledger, newest entry first' },
+  { method: 'GET', path: '/api/adv/conversions', procedure: 'adv.conversions.list', input: 'none', summary: 'Conversions with their outgoing postback attempts, newest first' },
   { method: 'GET', path: '/api/adv/stats', procedure: 'adv.stats.get', input: 'query', render: csvWhenAsked, summary: 'Statistics by any of day, hour, campaign, creative, geo, device, site, zone' },
   { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },
   { method: 'PATCH', path: '/api/adv/profile', procedure: 'adv.profile.update', input: 'json', summary: 'Set the outgoing postback URL pattern' },

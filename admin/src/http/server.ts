@@ -11,6 +11,9 @@ import { appRouter } from '../trpc/router.ts';
 import { eventBacklog } from '../ingest/ingester.ts';
 import { sellersJson } from '../repos/publisher.ts';
 import { buildOpenApi } from './openapi.ts';
+import { readBody } from './body.ts';
+import { ConversionStore } from '../postback/conversion-store.ts';
+import { receivePostback } from '../postback/postback-in.ts';
 import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
 import { parseSamplePath } from '../video/providers.ts';
@@ -38,6 +41,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export function createAdminServer(svc: Services): AdminServer {
   const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
+  const conversions = new ConversionStore(svc.redis);
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -108,6 +112,20 @@ export function createAdminServer(svc: Services): AdminServer {
     if (req.method === 'GET' && doc) {
       res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
       return void res.end(await readFile(doc));
+    }
+    if (path === '/postback/in' && (req.method === 'POST' || req.method === 'GET')) {
+      const form = req.method === 'POST' ? new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8')) : url.searchParams;
+      const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name]) : undefined);
+      const answer = await receivePostback(svc, conversions, {
+        // Headers keep the secret and signature out of request logs; they win over fields.
+        secret: header('x-service-secret') ?? form.get('secret') ?? undefined,
+        sig: header('x-service-signature') ?? form.get('sig') ?? undefined,
+        click_id: form.get('click_id') ?? undefined,
+        payout: form.get('payout') ?? undefined,
+        status: form.get('status') ?? undefined,
+        txid: form.get('txid') ?? undefined,
+      });
+      return send(res, answer.status, answer.body);
     }
     if (req.method === 'GET' && path === '/sellers.json') return send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' });
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });

@@ -12,6 +12,8 @@ export const USERS = '{users}:user';
 export const USERS_BY_EMAIL = '{users}:email';
 export const USERS_BY_ROLE = (role: string): string => `{users}:role:${role}`;
 export const userKey = (id: number): string => `{users}:u:${id}`;
+/** Postback secret -> advertiser id: the secret only identifies the advertiser. */
+export const USERS_BY_POSTBACK_SECRET = '{users}:pbsecret';
 
 export const tokenKey = (id: string): string => `tok:${id}`;
 

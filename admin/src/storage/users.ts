@@ -1,5 +1,5 @@
 import type { Role } from '@adnet/schemas/api';
-import { USERS_BY_EMAIL, USERS_BY_ROLE, idCounter, userKey } from './keys.ts';
+import { USERS_BY_EMAIL, USERS_BY_POSTBACK_SECRET, USERS_BY_ROLE, idCounter, userKey } from './keys.ts';
 import type { Redis } from './redis.ts';
 import type { Result } from 'ioredis';
 
@@ -19,6 +19,7 @@ const CREATE_LUA = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], 'id', ARGV[2], 'email', ARGV[1], 'role', ARGV[3], 'pw', ARGV[4], 'pbs', ARGV[5], 'pbu', '', 'created', ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[2])
+redis.call('HSET', KEYS[4], ARGV[5], ARGV[2])
 return 1
 `;
 
@@ -51,7 +52,7 @@ export class UserStore {
     const id = await this.redis.incr(idCounter('user'));
     const createdAt = new Date().toISOString();
     const ok = await this.redis.userCreate(
-      3, USERS_BY_EMAIL, userKey(id), USERS_BY_ROLE(input.role),
+      4, USERS_BY_EMAIL, userKey(id), USERS_BY_ROLE(input.role), USERS_BY_POSTBACK_SECRET,
       input.email, id, input.role, input.passwordHash, input.postbackSecret, createdAt,
     );
     return ok === 1 ? { ...input, id, createdAt, postbackUrl: null } : undefined;
@@ -73,8 +74,17 @@ export class UserStore {
   }
 
   /** Single-field writes: concurrent profile edits of different fields never undo each other. */
+  /** Replaces the secret and its lookup entry in one transaction: the old secret stops working at once. */
   async setPostbackSecret(id: number, secret: string): Promise<void> {
-    await this.redis.hset(userKey(id), 'pbs', secret);
+    const old = await this.redis.hget(userKey(id), 'pbs');
+    const tx = this.redis.multi().hset(userKey(id), 'pbs', secret).hset(USERS_BY_POSTBACK_SECRET, secret, id);
+    if (old) tx.hdel(USERS_BY_POSTBACK_SECRET, old);
+    await tx.exec();
+  }
+
+  async getByPostbackSecret(secret: string): Promise<UserRecord | undefined> {
+    const id = await this.redis.hget(USERS_BY_POSTBACK_SECRET, secret);
+    return id ? this.get(Number(id)) : undefined;
   }
 
   async setPostbackUrl(id: number, url: string | null): Promise<void> {

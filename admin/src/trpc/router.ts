@@ -4,6 +4,7 @@ import { adminRouter } from './routers/admin.ts';
 import { aiRouter } from './routers/ai.ts';
 import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
+import { conversionsRouter } from './routers/conversions.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
@@ -20,6 +21,7 @@ export const appRouter = router({
     balance: balanceRouter,
     profile: profileRouter,
     stats: advStatsRouter,
+    conversions: conversionsRouter,
     ai: aiRouter,
     video: videoRouter,
   }),

@@ -20,6 +20,26 @@ export interface ClickDeps {
   engineId: string;
 }
 
+/** Operating system family for postback macros ({os}). */
+export function osOf(ua: string): string {
+  if (/Windows/i.test(ua)) return 'windows';
+  if (/iPhone|iPad|iPod/i.test(ua)) return 'ios';
+  if (/Android/i.test(ua)) return 'android';
+  if (/Mac OS X|Macintosh/i.test(ua)) return 'macos';
+  if (/Linux|X11/i.test(ua)) return 'linux';
+  return 'other';
+}
+
+/** Browser family for postback macros ({browser}). */
+export function browserOf(ua: string): string {
+  if (/Edg\//.test(ua)) return 'edge';
+  if (/OPR\/|Opera/.test(ua)) return 'opera';
+  if (/Firefox\//.test(ua)) return 'firefox';
+  if (/Chrome\//.test(ua)) return 'chrome';
+  if (/Safari\//.test(ua)) return 'safari';
+  return 'other';
+}
+
 /** Where a conversion postback finds the click it belongs to. */
 export const clickKey = (clickId: string): string => `click:{${clickId}}`;
 const CLICK_TTL_S = 30 * 86_400;
@@ -50,13 +70,14 @@ export function clickHandler(deps: ClickDeps) {
     }
     const charge = !reason && campaign?.bid_type === 'cpc' ? cpcMicroCentsToNano(campaign.bid_micro_cents) : 0;
     if (charge) deps.budget.recordSpend(ticket.campaignId, ticket.advertiserId, budgetDay(now), charge, ticket.engine);
+    const ua = req.headers['user-agent'] ?? '';
     const context = {
       campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId,
       publisher_id: ticket.publisherId, site_id: ticket.siteId, zone_id: ticket.zoneId, country: ticket.country || undefined, device: ticket.device || undefined,
     };
     deps.emit({ id: randomUUID(), type: 'click', ts: now, engine: deps.engineId, bid_id: ticket.bidId, click_id: clickId, invalid: reason !== undefined, reason, charge_nano: charge, ...context });
     // Kept for conversions: the postback names the click by its id.
-    await deps.redis.set(clickKey(clickId), JSON.stringify({ ...context, vertical: campaign?.vertical, ts: now, invalid: reason !== undefined }), 'EX', CLICK_TTL_S);
+    await deps.redis.set(clickKey(clickId), JSON.stringify({ ...context, os: osOf(ua), browser: browserOf(ua), vertical: campaign?.vertical, ts: now, invalid: reason !== undefined }), 'EX', CLICK_TTL_S);
     const landing = creative.landing_url.replaceAll('{click_id}', clickId);
     return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
   };

@@ -1,0 +1,107 @@
+import type { Redis, Result } from 'ioredis';
+import type { ConversionStatus } from '../domain/postback-rules.ts';
+
+export interface Attempt {
+  at: string;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+}
+
+export interface Conversion {
+  id: number;
+  advertiser_id: number;
+  click_id: string;
+  txid: string;
+  payout_cents: number;
+  status: ConversionStatus;
+  postback_failed: boolean;
+  campaign_id: number;
+  creative_id: number;
+  zone_id: number;
+  site_id: number;
+  country: string;
+  device: string;
+  os: string;
+  browser: string;
+  vertical: string;
+  created_at: string;
+  updated_at: string;
+  attempts: Attempt[];
+}
+
+const convKey = (adv: number) => `conv:{adv:${adv}}`;
+const txKey = (adv: number) => `conv:{adv:${adv}}:tx`;
+export const POSTBACK_QUEUE = 'pb:queue';
+
+// Claims the txid for a new conversion, or says which conversion already has it.
+const CLAIM_LUA = `
+local existing = redis.call('HGET', KEYS[2], ARGV[1])
+if existing then return tonumber(existing) end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 0
+`;
+
+// Hands out due jobs and leases them: their score moves to now + lease, so no other instance sees them
+// until the lease runs out (an instance that dies mid-attempt leaves the job to be retried).
+const LEASE_LUA = `
+local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, item in ipairs(items) do redis.call('ZADD', KEYS[1], ARGV[2], item) end
+return items
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    convClaim(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    pbLease(numKeys: number, ...args: (string | number)[]): Result<string[], Context>;
+  }
+}
+
+export class ConversionStore {
+  constructor(private readonly redis: Redis) {
+    redis.defineCommand('convClaim', { lua: CLAIM_LUA });
+    redis.defineCommand('pbLease', { lua: LEASE_LUA });
+  }
+
+  /** Creates the conversion unless its txid is known; returns the existing id in that case. */
+  async create(c: Conversion): Promise<number> {
+    const existing = await this.redis.convClaim(2, convKey(c.advertiser_id), txKey(c.advertiser_id), c.txid, c.id, JSON.stringify(c));
+    return Number(existing);
+  }
+
+  async get(adv: number, id: number): Promise<Conversion | undefined> {
+    const raw = await this.redis.hget(convKey(adv), String(id));
+    return raw ? (JSON.parse(raw) as Conversion) : undefined;
+  }
+
+  async put(c: Conversion): Promise<void> {
+    await this.redis.hset(convKey(c.advertiser_id), String(c.id), JSON.stringify(c));
+  }
+
+  async list(adv: number): Promise<Conversion[]> {
+    const all = Object.values(await this.redis.hgetall(convKey(adv))).map((raw) => JSON.parse(raw) as Conversion);
+    return all.sort((a, b) => b.id - a.id);
+  }
+
+  nextId(): Promise<number> {
+    return this.redis.incr('ids:conversion');
+  }
+
+  /** Queue member: `<advertiser>:<conversion>:<status>:<attempt>`: each status change has its own chain. */
+  schedule(adv: number, id: number, status: string, attempt: number, dueAt: number): Promise<number> {
+    return this.redis.zadd(POSTBACK_QUEUE, dueAt, `${adv}:${id}:${status}:${attempt}`);
+  }
+
+  lease(now: number, leaseMs: number, max: number): Promise<string[]> {
+    return this.redis.pbLease(1, POSTBACK_QUEUE, now, now + leaseMs, max);
+  }
+
+  done(member: string): Promise<number> {
+    return this.redis.zrem(POSTBACK_QUEUE, member);
+  }
+
+  depth(): Promise<number> {
+    return this.redis.zcard(POSTBACK_QUEUE);
+  }
+}

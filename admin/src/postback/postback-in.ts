@@ -1,0 +1,98 @@
+import type { EngineEvent } from '@adnet/schemas/events';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { randomUUID } from 'node:crypto';
+import { Packr } from 'msgpackr';
+import { CONVERSION_STATUSES, attemptDueAt, postbackSignature, signatureMatches, statusMove } from '../domain/postback-rules.ts';
+import type { ConversionStatus } from '../domain/postback-rules.ts';
+import type { Services } from '../services.ts';
+import type { Conversion, ConversionStore } from './conversion-store.ts';
+
+const packr = new Packr({ useRecords: false });
+
+export interface PostbackInput {
+  secret: string | undefined;
+  sig: string | undefined;
+  click_id: string | undefined;
+  payout: string | undefined;
+  status: string | undefined;
+  txid: string | undefined;
+}
+
+export interface PostbackAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const fail = (status: number, error: string, code: string): PostbackAnswer => ({ status, body: { error, code } });
+
+/** The click as the engine kept it (engine/src/handlers/click.ts). */
+interface ClickContext {
+  advertiser_id: number;
+  campaign_id: number;
+  creative_id: number;
+  zone_id: number;
+  site_id: number;
+  publisher_id: number;
+  country?: string;
+  device?: string;
+  os?: string;
+  browser?: string;
+  vertical?: string;
+}
+
+/**
+ * POST (form) or GET (query) /postback/in: the secret names the advertiser, the
+ * HMAC proves the fields, the click must be that advertiser's, and the txid
+ * deduplicates. Answers 200 `{ok, conversion_id, duplicate, status}`.
+ */
+export async function receivePostback(svc: Services, store: ConversionStore, input: PostbackInput, now = Date.now()): Promise<PostbackAnswer> {
+  if (!input.secret) return fail(401, 'Missing postback secret', 'unauthorized');
+  const advertiser = await svc.users.getByPostbackSecret(input.secret);
+  if (!advertiser) return fail(401, 'Unknown postback secret', 'unauthorized');
+
+  const errors: Record<string, string> = {};
+  if (!input.click_id || !UUID.test(input.click_id)) errors.click_id = 'must be the click UUID';
+  if (!input.payout || !/^\d{1,10}$/.test(input.payout)) errors.payout = 'must be an integer number of cents';
+  if (!CONVERSION_STATUSES.includes(input.status as ConversionStatus)) errors.status = `must be one of: ${CONVERSION_STATUSES.join(', ')}`;
+  if (!input.txid || !/^[\x21-\x7e]{1,128}$/.test(input.txid)) errors.txid = 'must be 1-128 printable characters';
+  if (Object.keys(errors).length) return { status: 400, body: { errors } };
+  const fields = { click_id: input.click_id as string, payout: input.payout as string, status: input.status as ConversionStatus, txid: input.txid as string };
+  if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields))) return fail(401, 'Invalid signature', 'unauthorized');
+
+  const raw = await svc.redis.get(`click:{${fields.click_id.toLowerCase()}}`);
+  if (!raw) return fail(404, `Unknown click_id ${fields.click_id}`, 'not_found');
+  const click = JSON.parse(raw) as ClickContext;
+  if (click.advertiser_id !== advertiser.id) return fail(403, 'This click belongs to another advertiser', 'forbidden');
+
+  const stamp = new Date(now).toISOString();
+  const fresh: Conversion = {
+    id: await store.nextId(), advertiser_id: advertiser.id, click_id: fields.click_id.toLowerCase(), txid: fields.txid, payout_cents: Number(fields.payout),
+    status: fields.status, postback_failed: false, campaign_id: click.campaign_id, creative_id: click.creative_id, zone_id: click.zone_id, site_id: click.site_id,
+    country: click.country ?? '', device: click.device ?? '', os: click.os ?? '', browser: click.browser ?? '', vertical: click.vertical ?? '',
+    created_at: stamp, updated_at: stamp, attempts: [],
+  };
+  const existingId = await store.create(fresh);
+  let conversion = fresh;
+  let becameApproved = fresh.status === 'approved';
+  if (existingId) {
+    const existing = await store.get(advertiser.id, existingId);
+    if (!existing) return fail(500, 'Conversion record missing', 'internal');
+    const move = statusMove(existing.status, fields.status);
+    if (move === 'duplicate') return { status: 200, body: { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status } };
+    if (move === 'refused') return fail(409, `Conversion is already ${existing.status}; it cannot become ${fields.status}`, 'illegal_transition');
+    conversion = { ...existing, status: fields.status, payout_cents: Number(fields.payout), updated_at: stamp };
+    await store.put(conversion);
+    becameApproved = fields.status === 'approved';
+  }
+  // Statistics count approved conversions, once: when a conversion first becomes approved.
+  if (becameApproved) {
+    const event: EngineEvent = {
+      id: randomUUID(), type: 'conversion', ts: now, engine: 'admin', campaign_id: click.campaign_id, creative_id: click.creative_id,
+      advertiser_id: advertiser.id, publisher_id: click.publisher_id, site_id: click.site_id, zone_id: click.zone_id, country: click.country, device: click.device,
+    };
+    await svc.redis.xadd(EVENT_STREAM, '*', 'n', 1, 'b', packr.pack([event]));
+  }
+  if (advertiser.postbackUrl) await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
+  return { status: 200, body: { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status } };
+}

@@ -1,0 +1,75 @@
+import { attemptDueAt, fillPostbackUrl } from '../domain/postback-rules.ts';
+import type { ConversionStatus } from '../domain/postback-rules.ts';
+import type { Services } from '../services.ts';
+import { safeGet } from '../verify/safe-fetch.ts';
+import type { ConversionStore } from './conversion-store.ts';
+
+export interface PostbackWorkerOptions {
+  svc: Services;
+  store: ConversionStore;
+  /** Injected so tests can walk the 2-hour schedule without waiting. */
+  now?: () => number;
+  leaseMs?: number;
+}
+
+/**
+ * Calls advertisers' trackers. Jobs live in a Redis sorted set by due time and
+ * are leased before each attempt, so several admin instances never make the
+ * same attempt and one that dies mid-attempt leaves it to be retried. An attempt
+ * fails on a network error, a timeout or a non-2xx answer; after the fifth
+ * failure the conversion is marked `postback_failed` (it still counts).
+ */
+export class PostbackWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly o: PostbackWorkerOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.o.svc.log.warn({ err }, 'postback pass failed')), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  runOnce(): Promise<void> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const { svc, store } = this.o;
+    for (const member of await store.lease(this.now(), this.o.leaseMs ?? 60_000, 50)) {
+      const [adv, id, status, attempt] = member.split(':');
+      const conversion = await store.get(Number(adv), Number(id));
+      const user = await svc.users.get(Number(adv));
+      if (!conversion || !user?.postbackUrl) {
+        await store.done(member);
+        continue;
+      }
+      const url = fillPostbackUrl(user.postbackUrl, {
+        click_id: conversion.click_id, payout_cents: conversion.payout_cents, status: status as ConversionStatus, geo: conversion.country,
+        device: conversion.device, os: conversion.os, browser: conversion.browser, vertical: conversion.vertical, campaign_id: conversion.campaign_id,
+      });
+      const { postback } = svc.config;
+      const result = await safeGet(url, { timeoutMs: postback.timeoutMs, maxBytes: 64 * 1024, maxRedirects: 3, allowLoopback: postback.allowLoopback });
+      const ok = result.ok && result.status >= 200 && result.status < 300;
+      const n = Number(attempt);
+      conversion.attempts.push({ at: new Date(this.now()).toISOString(), attempt: n, status: result.ok ? result.status : null, error: ok ? null : result.ok ? `HTTP ${result.status}` : result.error });
+      await store.done(member);
+      if (!ok) {
+        const next = attemptDueAt(this.now(), n + 1);
+        if (next === undefined) conversion.postback_failed = true;
+        else await store.schedule(conversion.advertiser_id, conversion.id, status as string, n + 1, next);
+      }
+      await store.put(conversion);
+      svc.log.info({ event: 'postback.attempt', conversionId: conversion.id, attempt: n, ok, failed: conversion.postback_failed }, 'postback attempt');
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EngineEvent } from '@adnet/schemas/events';
+import type { StoredSite } from '@adnet/schemas/publisher';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { decodeBatch } from '../src/events/event-batcher.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
+import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
+import { account, call, useTestApp } from '../../admin/test/support/app.ts';
+import type { Account } from '../../admin/test/support/app.ts';
+import { eventually, startEngine } from './support/engine-harness.ts';
+import type { TestEngine } from './support/engine-harness.ts';
+import { World } from './support/world.ts';
+
+const fx = useTestApp({ POSTBACK_ALLOW_LOOPBACK: 'true' });
+let engine: TestEngine;
+let world: World;
+let adv: Account;
+let other: Account;
+let secret = '';
+let zone = '';
+let tracker: Server;
+let trackerBase = '';
+/** Scripted answers of the advertiser's tracker, and what it received. */
+const answers: number[] = [];
+const hits: string[] = [];
+const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+
+beforeAll(async () => {
+  tracker = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    res.writeHead(answers.shift() ?? 200).end('ok');
+  });
+  await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', r));
+  trackerBase = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`;
+  world = await World.create(fx.app);
+  adv = await world.advertiser(100_000);
+  other = await world.advertiser(100_000);
+  await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
+  secret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret);
+  const pub = await account(fx.app, 'publisher');
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'conv-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
+  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+  zone = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'N', format: 'native' } })).body.subid;
+  engine = await startEngine(fx.redis.url);
+  await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 1);
+  await new Promise((r) => setTimeout(r, 300));
+});
+afterAll(async () => {
+  await engine.stop();
+  tracker.close();
+});
+
+/** A real click through the engine: /imp, then /c; returns the click id the landing page received. */
+async function clickId(): Promise<string> {
+  const served = (await (await fetch(`${engine.base}/imp?z=${zone}&fp=fingerprint-77`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })).json()) as { click_url: string };
+  const res = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-77`, { redirect: 'manual', headers: { 'user-agent': UA } });
+  return /c=([0-9a-f-]{36})/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
+}
+
+const sign = (key: string, f: { click_id: string; payout: string; status: string; txid: string }, enc: 'hex' | 'base64' = 'hex') =>
+  createHmac('sha256', key).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest(enc);
+
+async function postback(fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${fx.app.base}/postback/in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('POST /postback/in', () => {
+  it('accepts a signed conversion as form fields, as headers, or as a GET query', async () => {
+    const f = { click_id: await clickId(), payout: '1500', status: 'approved', txid: 'T-form' };
+    const r = await postback({ ...f, secret, sig: sign(secret, f) });
+    expect(r).toEqual({ status: 200, body: { ok: true, conversion_id: expect.any(Number), duplicate: false, status: 'approved' } });
+    const g = { click_id: await clickId(), payout: '900', status: 'pending', txid: 'T-headers' };
+    expect((await postback(g, { 'x-service-secret': secret, 'x-service-signature': sign(secret, g, 'base64') })).status).toBe(200);
+    const q = { click_id: await clickId(), payout: '100', status: 'pending', txid: 'T-get' };
+    const get = await fetch(`${fx.app.base}/postback/in?${new URLSearchParams({ ...q, secret, sig: sign(secret, q) }).toString()}`);
+    expect(get.status).toBe(200);
+  });
+
+  it('401 for a missing or wrong signature or an unknown secret; 400 naming bad fields', async () => {
+    const f = { click_id: await clickId(), payout: '10', status: 'approved', txid: 'T-401' };
+    expect((await postback({ ...f, secret })).status).toBe(401);
+    expect((await postback({ ...f, secret, sig: sign('not-the-secret', f) })).status).toBe(401);
+    expect((await postback({ ...f, secret, sig: sign(secret, { ...f, payout: '11' }) })).status).toBe(401);
+    expect((await postback({ ...f, secret: 'nope', sig: sign('nope', f) })).status).toBe(401);
+    const bad = await postback({ click_id: 'x', payout: '1.5', status: 'paid', txid: '', secret, sig: 'x' });
+    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['click_id', 'payout', 'status', 'txid']);
+  });
+
+  it('404 for an unknown click, 403 for another advertiser\'s click however well signed', async () => {
+    const unknown = { click_id: '00000000-0000-4000-8000-000000000000', payout: '10', status: 'approved', txid: 'T-404' };
+    expect((await postback({ ...unknown, secret, sig: sign(secret, unknown) })).status).toBe(404);
+    const otherSecret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: other.token })).body.postback_secret);
+    const f = { click_id: await clickId(), payout: '10', status: 'approved', txid: 'T-403' };
+    expect((await postback({ ...f, secret: otherSecret, sig: sign(otherSecret, f) })).status).toBe(403);
+  });
+
+  it('deduplicates by txid and allows only pending -> approved | rejected', async () => {
+    const click = await clickId();
+    const pending = { click_id: click, payout: '500', status: 'pending', txid: 'T-moves' };
+    const first = await postback({ ...pending, secret, sig: sign(secret, pending) });
+    expect((await postback({ ...pending, secret, sig: sign(secret, pending) })).body).toMatchObject({ duplicate: true, conversion_id: first.body.conversion_id });
+    const approved = { ...pending, status: 'approved' };
+    expect((await postback({ ...approved, secret, sig: sign(secret, approved) })).body).toMatchObject({ duplicate: false, status: 'approved', conversion_id: first.body.conversion_id });
+    const rejected = { ...pending, status: 'rejected' };
+    expect((await postback({ ...rejected, secret, sig: sign(secret, rejected) })).status).toBe(409);
+    const list = await call<{ conversions: { txid: string; status: string }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token });
+    expect(list.body.conversions.find((c) => c.txid === 'T-moves')?.status).toBe('approved');
+  });
+});
+
+describe('outgoing postback', () => {
+  it('calls the tracker with the macros filled, retries on the 5 s / 30 s / 5 min / 30 min / 2 h schedule, and marks postback_failed', async () => {
+    await call(fx.app, 'PATCH', '/api/adv/profile', {
+      token: adv.token,
+      json: { postback_url: `${trackerBase}/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}` },
+    });
+    const store = new ConversionStore(fx.app.svc.redis);
+    await fx.app.svc.redis.del('pb:queue');
+    let clock = Date.now();
+    const worker = () => new PostbackWorker({ svc: fx.app.svc, store, now: () => clock });
+    const a = worker();
+
+    // Succeeds on the third attempt.
+    const click = await clickId();
+    const f = { click_id: click, payout: '1234', status: 'approved', txid: 'T-out' };
+    answers.push(500, 503);
+    hits.length = 0;
+    await postback({ ...f, secret, sig: sign(secret, f) });
+    await a.runOnce();
+    expect(hits).toEqual([]); // not due before 5 s
+    clock += 5_600;
+    await a.runOnce();
+    clock += 34_000;
+    // A second admin instance (a restart) picks the job up from Redis; the lease keeps them from both calling.
+    await Promise.all([a.runOnce(), worker().runOnce()]);
+    expect(hits).toHaveLength(2);
+    clock += 340_000;
+    await worker().runOnce();
+    expect(hits).toHaveLength(3);
+    expect(hits[2]).toBe(`/pb?cid=${click}&p=1234&s=approved&g=fr&d=desktop&o=macos&b=safari&v=dating&c=${engine.engine.mirror.index?.campaigns.keys().next().value as number}`);
+    const done = (await call<{ conversions: { txid: string; postback_failed: boolean; attempts: { status: number | null }[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token })).body.conversions.find((c) => c.txid === 'T-out');
+    expect(done?.attempts.map((x) => x.status)).toEqual([500, 503, 200]);
+    expect(done?.postback_failed).toBe(false);
+
+    // Fails five times: marked postback_failed, nothing after the fifth.
+    const g = { click_id: await clickId(), payout: '1', status: 'approved', txid: 'T-fail' };
+    answers.push(500, 500, 500, 500, 500, 500);
+    await postback({ ...g, secret, sig: sign(secret, g) });
+    for (const step of [5_600, 33_100, 330_100, 1_980_100, 7_920_100, 7_920_100]) {
+      clock += step;
+      await worker().runOnce();
+    }
+    const failed = (await call<{ conversions: { txid: string; postback_failed: boolean; attempts: unknown[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token })).body.conversions.find((c) => c.txid === 'T-fail');
+    expect(failed?.attempts).toHaveLength(5);
+    expect(failed?.postback_failed).toBe(true);
+    expect(await store.depth()).toBe(0);
+  });
+
+  it('puts each conversion into the event stream once, when it is approved (failed postbacks still count)', async () => {
+    const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
+    const conversions = entries.flatMap(([, f]) => decodeBatch<EngineEvent>(f[3] as Buffer)).filter((e) => e.type === 'conversion');
+    // T-form, T-moves (once, at approval), T-out and T-fail; pending ones are not counted.
+    expect(conversions).toHaveLength(4);
+    expect(conversions.every((e) => e.advertiser_id === adv.id && e.country === 'fr')).toBe(true);
+  });
+});

@@ -90,6 +90,7 @@ describe('POST /postback/in', () => {
     expect((await postback({ ...f, secret: 'nope', sig: sign('nope', f) })).status).toBe(401);
     const bad = await postback({ click_id: 'x', payout: '1.5', status: 'paid', txid: '', secret, sig: 'x' });
     expect(Object.keys(bad.body.errors as object).sort()).toEqual(['click_id', 'payout', 'status', 'txid']);
+    expect((await postback({ ...f, secret, sig: sign(secret, f), padding: 'x'.repeat(20_000) })).status).toBe(413);
   });
 
   it('404 for an unknown click, 403 for another advertiser\'s click however well signed', async () => {

@@ -114,7 +114,15 @@ export function createAdminServer(svc: Services): AdminServer {
       return void res.end(await readFile(doc));
     }
     if (path === '/postback/in' && (req.method === 'POST' || req.method === 'GET')) {
-      const form = req.method === 'POST' ? new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8')) : url.searchParams;
+      let form = url.searchParams;
+      if (req.method === 'POST') {
+        try {
+          form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
+        } catch (err) {
+          const http = toHttp(err);
+          return send(res, http.status, http.body, { ...http.headers, connection: 'close' });
+        }
+      }
       const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name]) : undefined);
       const answer = await receivePostback(svc, conversions, {
         // Headers keep the secret and signature out of request logs; they win over fields.

@@ -32,7 +32,7 @@ export interface BidDeps {
 
 const NO_BID: EngineReply = { status: 204 };
 
-/** The slots an impression can be filled from (see slotOf in the index). */
+/** The slots an impression can be filled from (see slotFor in the index). */
 function slotsOf(imp: Imp): string[] {
   const slots: string[] = [];
   const b = imp.banner;

@@ -4,7 +4,7 @@ import { FILTERS } from '../auction/filters.ts';
 import { runImpAuction } from '../auction/run-auction.ts';
 import type { BidBudget } from '../budget/budget-slices.ts';
 import type { Candidate } from '../index/candidate.ts';
-import { candidateListsFor } from '../index/engine-index.ts';
+import { candidateListsFor, slotFor } from '../index/engine-index.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
 import { encodeTicket } from '../tracking/signed-token.ts';
 
@@ -35,18 +35,6 @@ export function visitorOf(headers: Record<string, string>): Visitor {
 
 export const VISITOR_HEADERS = ['x-country', 'cf-ipcountry', 'accept-language', 'user-agent'] as const;
 
-/** The slot a zone's format fills (see slotOf in the index). */
-export function zoneSlot(zone: StoredZone): string {
-  switch (zone.format) {
-    case 'banner':
-      return `banner:${zone.banner_width ?? 0}x${zone.banner_height ?? 0}`;
-    case 'floating_video':
-      return 'video';
-    default:
-      return zone.format;
-  }
-}
-
 export interface ZoneWin {
   candidate: Candidate;
   priceMicroCents: number;
@@ -58,7 +46,7 @@ export interface ZoneWin {
 /** One auction for one of our own zones: no floor, the same filters and budgets as OpenRTB. */
 export function zoneAuction(index: EngineIndex, zone: StoredZone, v: Visitor, budget: BidBudget, secret: string, engineId: string): ZoneWin | { reason: string } {
   const lists: (readonly Candidate[])[] = [];
-  candidateListsFor(index, zoneSlot(zone), v.country, lists);
+  candidateListsFor(index, slotFor(zone.format, zone.banner_width, zone.banner_height), v.country, lists);
   const outcome = runImpAuction(lists, { language: v.language, device: v.device, bcat: undefined, badv: undefined, floorMicroCents: 0 }, FILTERS, budget);
   if (!outcome.won) return { reason: outcome.reason };
   const c = outcome.winner;

@@ -35,15 +35,15 @@ export interface ZoneEntry {
 
 export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
 
-/** The slot a creative fills: banners by exact size; both video formats answer video impressions. */
-export function slotOf(creative: Creative): string {
-  switch (creative.format) {
+/** The slot a format fills: banners by exact size; both video formats answer video impressions. */
+export function slotFor(format: Creative['format'], width: number | null, height: number | null): string {
+  switch (format) {
     case 'banner':
-      return `banner:${creative.image_width ?? 0}x${creative.image_height ?? 0}`;
+      return `banner:${width ?? 0}x${height ?? 0}`;
     case 'floating_video':
       return 'video';
     default:
-      return creative.format;
+      return format;
   }
 }
 
@@ -68,7 +68,7 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     const campaign = campaigns.get(creative.campaign_id);
     if (!campaign || campaign.status !== 'active') continue;
     const candidate = new Candidate(campaign, creative);
-    const slot = slotOf(creative);
+    const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
     for (const geo of geos) {
       const key = `${slot}|${geo}`;

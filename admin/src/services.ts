@@ -11,6 +11,7 @@ import { RateLimiter } from './storage/rate-limit.ts';
 import type { Redis } from './storage/redis.ts';
 import { TokenStore } from './storage/tokens.ts';
 import { UserStore } from './storage/users.ts';
+import { AdminMetrics } from './observability/admin-metrics.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
@@ -29,6 +30,7 @@ export interface Services {
   copyProvider: CopyProvider;
   videoProvider: VideoProvider;
   videoJobs: VideoJobStore;
+  metrics: AdminMetrics;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
 }
@@ -48,5 +50,6 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     videoProvider: createVideoProvider(config.video, config.baseUrl),
     videoJobs: new VideoJobStore(redis),
     clickhouse,
+    metrics: new AdminMetrics(),
   };
 }

@@ -22,7 +22,8 @@ interface Running {
 function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'admin/src/bin/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // Any free metrics port unless a test names one: launches run side by side.
+    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -125,7 +126,11 @@ describe('pnpm start', () => {
     const redis = await startRedis();
     try {
       const dataDir = tempDir();
-      const run = await launch({ DATA_DIR: dataDir, PORT: String(await freePort()), REDIS_URL: redis.url, ENGINE_PROCESSES: '2' });
+      const metricsPort = await freePort();
+      // Free ports come out of the kernel in sequence: keep the public one clear of the engines' metrics ports.
+      let port = await freePort();
+      while (port >= metricsPort && port <= metricsPort + 2) port = await freePort();
+      const run = await launch({ DATA_DIR: dataDir, PORT: String(port), REDIS_URL: redis.url, ENGINE_PROCESSES: '2', METRICS_PORT: String(metricsPort) });
       expect((await fetch(`${run.base}/readyz`)).status).toBe(200);
       // A new connection each time: the kernel spreads them over both engines.
       const engineIds = new Set<string>();
@@ -148,6 +153,25 @@ describe('pnpm start', () => {
       const check = new Redis(redis.url);
       expect(await check.hget('{users}:email', 'ext@example.com')).not.toBeNull();
       await check.quit();
+
+      // Operators' address: the admin on METRICS_PORT, engine i on METRICS_PORT + 1 + i; none of it on the public port.
+      expect((await fetch(`${run.base}/metrics`)).status).toBe(404);
+      const bid = await fetch(`${run.base}/openrtb/bid`, { method: 'POST', headers: { 'x-request-id': 'trace-me-1' }, body: '{}' });
+      expect(bid.headers.get('x-request-id')).toBe('trace-me-1');
+      const admin = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(admin).toMatch(/adnet_admin_http_requests_total\{route="\/api\/auth\/register",status="201"\} 1/);
+      expect(admin).toMatch(/adnet_admin_event_stream\{measure="lag"\} \d+/);
+      expect(admin).toMatch(/adnet_admin_postback_queue 0/);
+      expect(admin).toContain('adnet_admin_process_cpu_seconds_total');
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status).toBe(200);
+      const engines = await Promise.all([1, 2].map(async (i) => (await fetch(`http://127.0.0.1:${metricsPort + i}/metrics`)).text()));
+      // The bid came from an address on no partner's allow-list: 403, counted by the engine that took it.
+      expect(engines.join('\n')).toMatch(/adnet_engine_http_requests_total\{route="\/openrtb\/bid",status="403",engine="[0-9a-f]+"\} 1/);
+      for (const [i, text] of engines.entries()) {
+        expect(text).toMatch(/adnet_engine_index_candidates\{engine="[0-9a-f]+"\} 0/);
+        expect(text).toContain('adnet_engine_event_backlog');
+        expect((await fetch(`http://127.0.0.1:${metricsPort + 1 + i}/readyz`)).status).toBe(200);
+      }
       run.child.kill('SIGTERM');
       expect(await run.exit).toBe(0);
       expect(await answers(redis.url)).toBe(true);

@@ -42,7 +42,7 @@ bench
   .add('build index (10k campaigns, 30k creatives)', () => void buildIndex(state, '1-0'))
   .add('parse + check an OpenRTB request', () => void parseBidRequest(corpus[i++ % corpus.length] as Buffer))
   .add('whole bid handler (parse, auction, response)', () =>
-    void handler({ method: 'post', path: '/openrtb/bid', query: '', ip: '127.0.0.1', headers: { 'x-openrtb-version': '2.5' }, params: [], body: corpus[i++ % corpus.length] as Buffer }))
+    void handler({ method: 'post', path: '/openrtb/bid', query: '', ip: '127.0.0.1', headers: { 'x-openrtb-version': '2.5' }, params: [], body: corpus[i++ % corpus.length] as Buffer, requestId: 'bench' }))
   .add('encode a batch of 500 events (msgpack)', () => void packr.pack(sampleEvents));
 await bench.run();
 

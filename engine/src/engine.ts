@@ -1,7 +1,8 @@
 import type { Config } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { TRACKING_SECRET_KEY } from '@adnet/schemas/redis-keys';
-import { Redis } from 'ioredis';
+import { connectRedis } from '@adnet/schemas/redis-connect';
+import type { Redis } from '@adnet/schemas/redis-connect';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { us_listen_socket } from 'uWebSockets.js';
@@ -21,6 +22,8 @@ import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
 import { proxyToAdmin } from './transport/admin-proxy.ts';
 import { InFlight, addRoute, json } from './transport/http-adapter.ts';
+import type { RouteContext } from './transport/http-adapter.ts';
+import { EngineMetrics } from './observability/engine-metrics.ts';
 import { loadNativeUws } from './transport/uws.ts';
 
 export interface EngineOptions {
@@ -38,7 +41,10 @@ export interface Engine {
   readonly budget: BudgetSlices;
   readonly events: EventBatcher<EngineEvent>;
   readonly pushSender: PushSender;
+  readonly metrics: EngineMetrics;
   listen(port: number, host: string): Promise<number>;
+  /** Metrics, /healthz and /readyz on the operators' address; resolves with the bound port. */
+  listenOps(port: number, host: string): Promise<number>;
   /** Stops accepting, answers what is in flight, then flushes spend and events. */
   stop(): Promise<void>;
 }
@@ -58,17 +64,30 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const { config, log } = opts;
   const id = opts.engineId ?? randomBytes(6).toString('hex');
   const uws = loadNativeUws();
-  const redis = new Redis(opts.redisUrl, { ...redisOptions, connectionName: `engine-${id}` });
-  const subscriber = new Redis(opts.redisUrl, { ...redisOptions, connectionName: `engine-${id}-sub` });
-  const onError = (what: string) => (err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err), what }, 'engine error');
+  const redis = connectRedis(opts.redisUrl, { ...redisOptions, connectionName: `engine-${id}` });
+  const subscriber = connectRedis(opts.redisUrl, { ...redisOptions, connectionName: `engine-${id}-sub` });
+  const inFlight = new InFlight();
+  // Created before anything can fail, so every error is counted.
+  const metrics = new EngineMetrics(id);
+  const report = (what: string, err: unknown, requestId?: string) => {
+    metrics.error(what);
+    log.warn({ event: 'engine.error', what, requestId, err: err instanceof Error ? err.message : String(err) }, 'engine error');
+  };
+  const onError = (what: string) => (err: unknown) => report(what, err);
   redis.on('error', onError('redis'));
   subscriber.on('error', onError('redis-subscriber'));
+  for (const [name, client] of [['redis', redis], ['redis-subscriber', subscriber]] as const) {
+    client.on('ready', () => log.info({ event: 'redis.ready', connection: name }, 'redis connection ready'));
+    client.on('end', () => log.warn({ event: 'redis.closed', connection: name }, 'redis connection closed'));
+  }
 
   const secret = await trackingSecret(config, redis);
   const events = new EventBatcher<EngineEvent>({
     redis, flushMs: config.eventFlushMs, batchMax: config.eventBatchMax, bufferMax: config.eventBufferMax, streamMaxLen: config.eventStreamMaxLen, onError: onError('events'),
   });
-  const budget = new BudgetSlices({ redis, engineId: id, sliceCents: config.budgetSliceCents, onError: onError('budget') });
+  const budget = new BudgetSlices({
+    redis, engineId: id, sliceCents: config.budgetSliceCents, onError: onError('budget'), onRebase: (pool, result) => metrics.reservation(pool, result),
+  });
   const mirror = new ConfigMirror({
     redis,
     subscriber,
@@ -78,44 +97,67 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       budget.prewarm(new Set([...index.slots.values()].flat()));
     },
   });
+  metrics.watch({
+    eventBacklog: () => events.backlog,
+    eventsDropped: () => events.dropped,
+    eventsWritten: () => events.written,
+    inFlight: () => inFlight.count,
+    indexChangeTime: () => (mirror.index ? Number(mirror.index.seq.split('-')[0]) / 1000 : undefined),
+    indexCandidates: () => mirror.index?.candidateCount,
+  });
   await mirror.start();
   events.start();
   const spendTimer = setInterval(() => void budget.flush().catch(onError('spend-flush')), 200);
   spendTimer.unref();
 
-  const inFlight = new InFlight();
   const app = uws.App();
-  const emit = (e: EngineEvent) => events.push(e);
+  const emit = (e: EngineEvent) => {
+    metrics.event(e);
+    events.push(e);
+  };
+  const routes: RouteContext = { inFlight, idPrefix: id, onError: report, observe: (route, status, seconds) => metrics.request(route, status, seconds) };
   const tracking = { redis, budget, emit, secret, engineId: id };
   addRoute(app, 'post', '/openrtb/bid', bidHandler({
     index: () => mirror.index, budget, limiter: new PartnerLimiter(config.engineCount), emit, secret, baseUrl: config.baseUrl, engineId: id, auctionTimeoutMs: config.auctionTimeoutMs,
-  }), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, inFlight, onError('bid'));
-  addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, inFlight, onError('win'));
-  addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, inFlight, onError('imptracker'));
-  addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingHandler(tracking), { params: 2 }, inFlight, onError('vast-tracking'));
+    observeAuction: (seconds) => metrics.auctionTime(seconds),
+  }), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, routes);
+  addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, routes);
+  addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, routes);
+  addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingHandler(tracking), { params: 2 }, routes);
   const widget = { index: () => mirror.index, budget, emit, secret, baseUrl: config.baseUrl, engineId: id };
   // Built once per engine: a zone's script is this bundle plus its settings.
   const bundle = buildWidget();
-  addRoute(app, 'get', '/w/:file', widgetScriptHandler({ index: () => mirror.index, bundle, zoneScript, baseUrl: config.baseUrl }), { params: 1, headers: ['if-none-match'] }, inFlight, onError('widget'));
-  addRoute(app, 'get', '/imp', impHandler(widget), { headers: VISITOR_HEADERS }, inFlight, onError('imp'));
-  addRoute(app, 'get', '/vast/:file', vastHandler(widget), { params: 1, headers: VISITOR_HEADERS }, inFlight, onError('vast'));
-  addRoute(app, 'get', '/c/:impression/:token', clickHandler({ index: () => mirror.index, redis, budget, emit, secret, engineId: id }), { params: 2, headers: ['user-agent'] }, inFlight, onError('click'));
+  addRoute(app, 'get', '/w/:file', widgetScriptHandler({ index: () => mirror.index, bundle, zoneScript, baseUrl: config.baseUrl }), { params: 1, headers: ['if-none-match'] }, routes);
+  addRoute(app, 'get', '/imp', impHandler(widget), { headers: VISITOR_HEADERS }, routes);
+  addRoute(app, 'get', '/vast/:file', vastHandler(widget), { params: 1, headers: VISITOR_HEADERS }, routes);
+  addRoute(app, 'get', '/c/:impression/:token', clickHandler({ index: () => mirror.index, redis, budget, emit, secret, engineId: id }), { params: 2, headers: ['user-agent'] }, routes);
   const vapid = await vapidKeys(redis);
   const push = { index: () => mirror.index, redis, serviceHosts: config.push.serviceHosts, vapidPublicKey: vapid.publicKey };
-  addRoute(app, 'get', '/push/vapid-public-key', vapidKeyHandler(push), {}, inFlight, onError('push'));
-  addRoute(app, 'options', '/push/subscribe', pushPreflight, {}, inFlight, onError('push'));
-  addRoute(app, 'post', '/push/subscribe', subscribeHandler(push), { maxBody: 8 * 1024 }, inFlight, onError('push'));
+  addRoute(app, 'get', '/push/vapid-public-key', vapidKeyHandler(push), {}, routes);
+  addRoute(app, 'options', '/push/subscribe', pushPreflight, {}, routes);
+  addRoute(app, 'post', '/push/subscribe', subscribeHandler(push), { maxBody: 8 * 1024 }, routes);
   const pushSender = new PushSender({
     redis, index: () => mirror.index, budget, emit, secret, engineId: id, baseUrl: config.baseUrl, vapid, minIntervalHours: config.push.minIntervalHours,
     caFile: config.push.caFile, onError: onError('push-send'),
   });
   pushSender.start(config.push.sendIntervalMs);
-  addRoute(app, 'get', '/engine/healthz', () => json(200, { ok: true, engine: id }), {}, inFlight, onError('health'));
-  addRoute(app, 'get', '/engine/readyz', () => {
+  const healthz = () => json(200, { ok: true, engine: id });
+  // Not ready before the index is loaded: a load balancer must not send bids to an engine that would answer 503.
+  const readyz = () => {
     const ready = mirror.index !== undefined && redis.status === 'ready';
     return json(ready ? 200 : 503, { ok: ready, engine: id, index_seq: mirror.index?.seq ?? null, redis: redis.status, event_backlog: events.backlog });
-  }, {}, inFlight, onError('ready'));
+  };
+  addRoute(app, 'get', '/engine/healthz', healthz, {}, routes);
+  addRoute(app, 'get', '/engine/readyz', readyz, {}, routes);
   if (opts.adminUpstream) proxyToAdmin(app, opts.adminUpstream, inFlight, onError('proxy'));
+
+  // The operators' address: metrics and probes, not reachable from the public port.
+  const ops = uws.App();
+  const opsRoutes: RouteContext = { inFlight: new InFlight(), idPrefix: `${id}-ops`, onError: report };
+  addRoute(ops, 'get', '/metrics', async () => ({ status: 200, headers: { 'content-type': metrics.registry.contentType }, body: await metrics.text() }), {}, opsRoutes);
+  addRoute(ops, 'get', '/healthz', healthz, {}, opsRoutes);
+  addRoute(ops, 'get', '/readyz', readyz, {}, opsRoutes);
+  let opsSocket: us_listen_socket | undefined;
 
   let socket: us_listen_socket | undefined;
   return {
@@ -124,6 +166,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     budget,
     events,
     pushSender,
+    metrics,
     listen: (port, host) =>
       new Promise((resolve, reject) =>
         app.listen(host, port, (s) => {
@@ -132,9 +175,19 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
           resolve(uws.us_socket_local_port(s));
         }),
       ),
+    listenOps: (port, host) =>
+      new Promise((resolve, reject) => {
+        metrics.withProcessMetrics();
+        ops.listen(host, port, (s) => {
+          if (!s) return reject(new Error(`engine could not listen for metrics on ${host}:${port}`));
+          opsSocket = s;
+          resolve(uws.us_socket_local_port(s));
+        });
+      }),
     async stop() {
       if (socket) uws.us_listen_socket_close(socket);
       socket = undefined;
+      log.info({ event: 'engine.draining', inFlight: inFlight.count }, 'engine draining');
       await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
       mirror.stop();
       await pushSender.stop();
@@ -143,6 +196,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       await budget.releaseAll().catch(onError('budget-release'));
       await events.stop();
       await Promise.all([redis.quit().catch(() => undefined), subscriber.quit().catch(() => undefined)]);
+      if (opsSocket) uws.us_listen_socket_close(opsSocket);
+      opsSocket = undefined;
     },
   };
 }

@@ -18,8 +18,9 @@ if (!config.redisUrl) {
 const log = pino({ name: 'engine', level: config.logLevel, base: { pid: process.pid } });
 const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: process.env.ADMIN_UPSTREAM || undefined });
 const port = await engine.listen(config.port, config.host);
-log.info({ event: 'engine.listening', port, engine: engine.id }, 'engine listening');
-process.send?.({ type: 'listening', port, engine: engine.id });
+const metricsPort = await engine.listenOps(config.metrics.port, config.metrics.host);
+log.info({ event: 'engine.listening', port, metricsPort, engine: engine.id }, 'engine listening');
+process.send?.({ type: 'listening', port, metricsPort, engine: engine.id });
 
 let stopping = false;
 const stop = (signal: string) => {

@@ -100,6 +100,51 @@ describe('POST /openrtb/bid', () => {
   });
 });
 
+describe('metrics and request ids', () => {
+  // Read from the text a scrape gets: the sum over the series whose labels include `labels`.
+  const count = async (name: string, labels: Record<string, string>): Promise<number> => {
+    let sum = 0;
+    for (const line of (await engine.engine.metrics.text()).split('\n')) {
+      const m = /^(\w+)\{(.*)\} (\S+)$/.exec(line);
+      if (!m || m[1] !== name) continue;
+      const have: Record<string, string | undefined> = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+      if (Object.entries(labels).every(([k, want]) => have[k] === want)) sum += Number(m[3]);
+    }
+    return sum;
+  };
+
+  it('counts bids, no-bids by reason and answers by route; every answer carries a request id', async () => {
+    const before = {
+      bids: await count('adnet_engine_events_total', { type: 'bid' }),
+      language: await count('adnet_engine_events_total', { type: 'nobid', reason: 'language' }),
+      floor: await count('adnet_engine_events_total', { type: 'nobid', reason: 'below_floor' }),
+      ok: await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '200' }),
+      noContent: await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '204' }),
+    };
+    const first = await postBid(engine.base, bannerRequest());
+    const second = await postBid(engine.base, bannerRequest(), { 'x-request-id': 'partner-trace.42' });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f]+-[0-9a-z]+$/);
+    expect(second.headers.get('x-request-id')).toBe('partner-trace.42');
+    // A header that is not a sane token is replaced, not echoed.
+    const odd = await postBid(engine.base, bannerRequest({ device: { geo: { country: 'USA' }, language: 'fr' } }), { 'x-request-id': 'a b<script>' });
+    expect(odd.status).toBe(204);
+    expect(odd.headers.get('x-request-id')).not.toContain('<');
+    expect((await postBid(engine.base, bannerRequest({}, { bidfloor: 5 }))).status).toBe(204);
+
+    expect(await count('adnet_engine_events_total', { type: 'bid' })).toBe(before.bids + 2);
+    expect(await count('adnet_engine_events_total', { type: 'nobid', reason: 'language' })).toBe(before.language + 1);
+    expect(await count('adnet_engine_events_total', { type: 'nobid', reason: 'below_floor' })).toBe(before.floor + 1);
+    expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '200' })).toBe(before.ok + 2);
+    expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '204' })).toBe(before.noContent + 2);
+    expect(await count('adnet_engine_auction_duration_seconds_count', {})).toBeGreaterThanOrEqual(4);
+    expect(await count('adnet_engine_http_request_duration_seconds_bucket', { route: '/openrtb/bid', le: '+Inf' })).toBe(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid' }));
+    const text = await engine.engine.metrics.text();
+    expect(text).toContain('adnet_engine_budget_reservations_total{pool="campaign",result="granted"');
+    expect(text).toMatch(/adnet_engine_index_candidates\{engine="[0-9a-f]+"\} \d+/);
+  });
+});
+
 describe('budget slices reserved ahead of traffic', () => {
   it("a newly activated campaign's very first bid request is answered", async () => {
     const a = await world.advertiser(10_000);

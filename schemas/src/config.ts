@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRedisTarget } from './redis-target.ts';
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const bool = z.stringbool();
@@ -13,7 +14,8 @@ export const envSchema = z.object({
   /** Public base URL used in generated links; defaults to http://HOST:PORT. */
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** redis://, rediss://, or redis+cluster://[user:pass@]host:port,host:port (seed nodes of a Redis Cluster). */
+  REDIS_URL: z.string().refine((v) => parseRedisTarget(v) !== undefined, 'must be redis://host:port, rediss://host:port or redis+cluster://host:port,host:port').optional(),
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REGISTRATION_ENABLED: bool.default(true),
@@ -40,6 +42,11 @@ export const envSchema = z.object({
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
   /** Engines behind the load balancer; each admits qps_limit / ENGINE_COUNT per partner. */
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
+  /** Create replicated tables and a distributed events table ON CLUSTER this name (a ClickHouse cluster from remote_servers). */
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
+  /** Prometheus metrics, /healthz and /readyz, away from the public port. 0: any free port. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('adnet'),
   EVENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
@@ -130,6 +137,8 @@ export interface Config {
   postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean };
   push: { minIntervalHours: number; sendIntervalMs: number; serviceHosts: readonly string[]; caFile: string | undefined };
   clickhouseDatabase: string;
+  clickhouseCluster: string | undefined;
+  metrics: { host: string; port: number };
   eventTtlDays: number;
   ingestBatchRows: number;
   ingestFlushMs: number;
@@ -217,6 +226,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     postback: { timeoutMs: e.POSTBACK_TIMEOUT_MS, pollMs: e.POSTBACK_POLL_MS, allowLoopback: e.POSTBACK_ALLOW_LOOPBACK },
     push: { minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS, sendIntervalMs: e.PUSH_SEND_INTERVAL_MS, serviceHosts: e.PUSH_SERVICE_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), caFile: e.PUSH_CA_FILE },
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
+    clickhouseCluster: e.CLICKHOUSE_CLUSTER,
+    metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT },
     eventTtlDays: e.EVENT_TTL_DAYS,
     ingestBatchRows: e.INGEST_BATCH_ROWS,
     ingestFlushMs: e.INGEST_FLUSH_MS,

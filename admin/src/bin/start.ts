@@ -2,7 +2,8 @@
 // CLICKHOUSE_URL when set), on one base URL.
 import { migrate } from '../clickhouse/migrations.ts';
 import { createAdminServer } from '../http/server.ts';
-import { Ingester } from '../ingest/ingester.ts';
+import { Ingester, eventBacklog } from '../ingest/ingester.ts';
+import { createOpsServer } from '../http/ops-server.ts';
 import { openClickHouse } from '../launch/clickhouse.ts';
 import { startEngineProcess } from '../launch/engine-process.ts';
 import { ensurePrivateRedis } from '../launch/private-redis.ts';
@@ -43,7 +44,12 @@ async function start(): Promise<string> {
     redisUrl = target.url;
   }
   const redis = connectRedis(redisUrl, 'admin');
-  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  let redisErrors = 0;
+  redis.on('error', (err) => {
+    redisErrors++;
+    log.warn({ event: 'redis.error', err: err.message }, 'redis connection error');
+  });
+  redis.on('ready', () => log.info({ event: 'redis.ready' }, 'redis connection ready'));
   closers.push({ name: 'redis client', close: () => redis.quit() });
   await redis.ping();
   const clickhouse = await openClickHouse(config);
@@ -51,7 +57,7 @@ async function start(): Promise<string> {
   const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
   if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
   // Its own connection: the ingester blocks on XREADGROUP.
-  const ingestRedis = redis.duplicate({ connectionName: 'ingest', enableAutoPipelining: false });
+  const ingestRedis = connectRedis(redisUrl, 'ingest', { enableAutoPipelining: false });
   const ingester = new Ingester({
     redis: ingestRedis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
   });
@@ -59,19 +65,33 @@ async function start(): Promise<string> {
   closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await ingestRedis.quit()) });
 
   const svc = createServices(config, redis, log, clickhouse);
-  const postbacks = new PostbackWorker({ svc, store: new ConversionStore(redis) });
+  const conversions = new ConversionStore(redis);
+  const postbacks = new PostbackWorker({ svc, store: conversions });
   postbacks.start(config.postback.pollMs);
   closers.push({ name: 'postback worker', close: () => postbacks.stop() });
   const videoPoller = new VideoPoller(svc);
   videoPoller.start();
   closers.push({ name: 'video poller', close: () => videoPoller.stop() });
+  svc.metrics.watch({
+    eventStream: () => eventBacklog(redis),
+    postbackQueue: () => conversions.queueLength(),
+    ingester: () => ingester,
+    postbacks: () => postbacks.counts,
+    redisErrors: () => redisErrors,
+  });
+  const ops = createOpsServer(svc);
+  closers.push({ name: 'metrics', close: () => ops.close() });
+  const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);
+  log.info({ event: 'metrics.listening', address: `http://${config.metrics.host}:${metricsPort}/metrics` }, 'admin metrics listening');
   const admin = createAdminServer(svc);
   closers.push({ name: 'admin', close: () => admin.close() });
   // The admin listens privately; engines own the public port and forward admin paths to it.
   const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
   // Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
   const env = { ...process.env, REDIS_URL: redisUrl, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) };
-  const engines = Array.from({ length: config.engineProcesses }, () => startEngineProcess({ env, log }));
+  // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
+  const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
+    startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log }));
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
   await Promise.all(engines.map((e) => e.ready));
   return config.baseUrl;

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from './listen.ts';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { AppError, toHttp } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Context } from '../trpc/init.ts';
 import { appRouter } from '../trpc/router.ts';
-import { eventBacklog } from '../ingest/ingester.ts';
+import { readiness } from './readiness.ts';
 import { sellersJson } from '../repos/publisher.ts';
 import { buildOpenApi } from './openapi.ts';
 import { readBody } from './body.ts';
@@ -138,11 +138,8 @@ export function createAdminServer(svc: Services): AdminServer {
     if (req.method === 'GET' && path === '/sellers.json') return send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' });
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });
     if (req.method === 'GET' && path === '/readyz') {
-      const redisOk = svc.redis.status === 'ready';
-      const clickhouse = svc.clickhouse ? ((await svc.clickhouse.ping().catch(() => ({ success: false }))).success ? 'ok' : 'unreachable') : undefined;
-      const events = redisOk ? await eventBacklog(svc.redis).catch(() => undefined) : undefined;
-      const ok = redisOk && clickhouse !== 'unreachable';
-      return send(res, ok ? 200 : 503, { ok, redis: svc.redis.status, ...(clickhouse ? { clickhouse } : {}), ...(events ? { events } : {}) });
+      const ready = await readiness(svc);
+      return send(res, ready.ok ? 200 : 503, ready);
     }
     return send(res, 404, { error: 'Not found', code: 'not_found' });
   }
@@ -156,10 +153,14 @@ export function createAdminServer(svc: Services): AdminServer {
     inFlight++;
     res.on('close', () => {
       inFlight--;
-      svc.log.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      const path = req.url?.split('?')[0] ?? '/';
+      const seconds = (performance.now() - started) / 1000;
+      svc.metrics.request(path, res.statusCode, seconds);
+      svc.log.info({ requestId, method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
       if (inFlight === 0) drained?.();
     });
     route(req, res, requestId).catch((err: unknown) => {
+      svc.metrics.error('request');
       svc.log.error({ err, requestId }, 'unhandled request error');
       if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'internal' });
       else res.destroy();
@@ -170,11 +171,7 @@ export function createAdminServer(svc: Services): AdminServer {
 
   return {
     server,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
-      }),
+    listen: (port, host) => listenOn(server, port, host),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -8,8 +8,9 @@ import { decodeEntry, toRow } from './event-rows.ts';
 import type { EventRow } from './event-rows.ts';
 
 export const INGEST_GROUP = 'ingest';
-const TOKEN_OF_ENTRY = 'ingest:entry-token';
-const batchKey = (token: string) => `ingest:batch:{${token}}`;
+// In the stream's slot ({events} hashes like `events`): one MULTI acknowledges entries and drops their records.
+const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
+const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
 const RECORD_TTL_S = 7 * 86_400;
 
 export interface IngesterOptions {

@@ -97,6 +97,15 @@ export class ConversionStore {
     return this.redis.pbLease(1, POSTBACK_QUEUE, now, now + leaseMs, max);
   }
 
+  /** Hands leased attempts back, due at `now` (a stopping worker did not get to them). */
+  async release(members: string[], now: number): Promise<void> {
+    if (members.length) await this.redis.zadd(POSTBACK_QUEUE, 'XX', ...members.flatMap((m) => [now, m]));
+  }
+
+  queueLength(): Promise<number> {
+    return this.redis.zcard(POSTBACK_QUEUE);
+  }
+
   done(member: string): Promise<number> {
     return this.redis.zrem(POSTBACK_QUEUE, member);
   }

@@ -22,6 +22,9 @@ export interface PostbackWorkerOptions {
 export class PostbackWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private stopping = false;
+  /** Attempts made by this worker: answered 2xx, failed with another scheduled, failed for the last time. */
+  readonly counts = { ok: 0, retry: 0, failed: 0 };
   private readonly now: () => number;
 
   constructor(private readonly o: PostbackWorkerOptions) {
@@ -33,7 +36,9 @@ export class PostbackWorker {
     this.timer.unref();
   }
 
+  /** Finishes the attempt in progress; the rest of the leased batch goes back to the queue, due now. */
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }
@@ -45,7 +50,12 @@ export class PostbackWorker {
 
   private async pass(): Promise<void> {
     const { svc, store } = this.o;
-    for (const member of await store.lease(this.now(), this.o.leaseMs ?? 60_000, 50)) {
+    const leased = await store.lease(this.now(), this.o.leaseMs ?? 60_000, 50);
+    for (const [i, member] of leased.entries()) {
+      if (this.stopping) {
+        await store.release(leased.slice(i), this.now());
+        return;
+      }
       const [adv, id, status, attempt] = member.split(':');
       const conversion = await store.get(Number(adv), Number(id));
       const user = await svc.users.get(Number(adv));
@@ -62,13 +72,14 @@ export class PostbackWorker {
       const ok = result.ok && result.status >= 200 && result.status < 300;
       const n = Number(attempt);
       conversion.attempts.push({ at: new Date(this.now()).toISOString(), attempt: n, status: result.ok ? result.status : null, error: ok ? null : result.ok ? `HTTP ${result.status}` : result.error });
-      await store.done(member);
-      if (!ok) {
-        const next = attemptDueAt(this.now(), n + 1);
-        if (next === undefined) conversion.postback_failed = true;
-        else await store.schedule(conversion.advertiser_id, conversion.id, status as string, n + 1, next);
-      }
+      // The next attempt is queued and the record saved before this one is let go: a crash in between
+      // repeats an attempt (trackers dedupe by click id) rather than losing the retry.
+      const next = ok ? undefined : attemptDueAt(this.now(), n + 1);
+      if (next !== undefined) await store.schedule(conversion.advertiser_id, conversion.id, status as string, n + 1, next);
+      else if (!ok) conversion.postback_failed = true;
       await store.put(conversion);
+      await store.done(member);
+      this.counts[ok ? 'ok' : next === undefined ? 'failed' : 'retry']++;
       svc.log.info({ event: 'postback.attempt', conversionId: conversion.id, attempt: n, ok, failed: conversion.postback_failed }, 'postback attempt');
     }
   }

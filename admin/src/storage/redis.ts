@@ -1,13 +1,14 @@
-import { Redis } from 'ioredis';
+import { connectRedis as connect } from '@adnet/schemas/redis-connect';
+import type { Redis } from '@adnet/schemas/redis-connect';
 
 export type { Redis };
 
-/** A client with the product's defaults: bounded offline queue, retries forever with backoff. */
-export function connectRedis(url: string, name: string): Redis {
-  return new Redis(url, {
+/** A client with the product's defaults: bounded retries per request, reconnects forever with backoff. */
+export function connectRedis(url: string, name: string, options: { enableAutoPipelining?: boolean } = {}): Redis {
+  return connect(url, {
     connectionName: name,
     maxRetriesPerRequest: 3,
-    enableAutoPipelining: true,
+    enableAutoPipelining: options.enableAutoPipelining ?? true,
     retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
   });
 }

@@ -74,6 +74,8 @@ export interface BudgetOptions {
   sliceCents: number;
   now?: () => number;
   onError?: (err: unknown) => void;
+  /** Each re-base against Redis: granted money, found the pool dry, or failed. */
+  onRebase?: (pool: 'campaign' | 'advertiser', result: 'granted' | 'dry' | 'error') => void;
 }
 
 const POOL_TTL_MS = 3 * 86_400_000;
@@ -188,14 +190,14 @@ export class BudgetSlices implements BidBudget {
       // Local budget goes back at once; outstanding bids stay held until they settle or expire.
       s.local = 0;
       if (s.outstanding === 0) this.campaigns.delete(key);
-      jobs.push(this.rebase(s, now, (local, outstanding) =>
+      jobs.push(this.rebase(s, now, undefined, (local, outstanding) =>
         this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS)));
     }
     for (const [adv, s] of this.advertisers) {
       if (s.lastUse >= cutoff || s.refilling) continue;
       s.local = 0;
       if (s.outstanding === 0) this.advertisers.delete(adv);
-      jobs.push(this.rebase(s, now, (local, outstanding) =>
+      jobs.push(this.rebase(s, now, undefined, (local, outstanding) =>
         this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, 0, local, outstanding, s.lastHold)));
     }
     await Promise.all(jobs);
@@ -209,19 +211,19 @@ export class BudgetSlices implements BidBudget {
 
   private refillCampaign(s: Slice, key: string, dailyBudgetCents: number, now: number): void {
     // rebase never rejects: failures are reported through onError.
-    void this.rebase(s, now, (local, outstanding) =>
+    void this.rebase(s, now, 'campaign', (local, outstanding) =>
       this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, this.sliceNano, local, outstanding, s.lastHold, centsToNano(dailyBudgetCents), POOL_TTL_MS),
     );
   }
 
   private refillAdvertiser(s: Slice, adv: number, now: number): void {
-    void this.rebase(s, now, (local, outstanding) =>
+    void this.rebase(s, now, 'advertiser', (local, outstanding) =>
       this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, this.sliceNano, local, outstanding, s.lastHold),
     );
   }
 
   /** One re-base in flight per slice; the reply says what wins settled and what was granted. */
-  private rebase(s: Slice, now: number, call: (local: number, outstanding: number) => Promise<[number, number]>): Promise<void> {
+  private rebase(s: Slice, now: number, pool: 'campaign' | 'advertiser' | undefined, call: (local: number, outstanding: number) => Promise<[number, number]>): Promise<void> {
     if (s.refilling || now < s.dryUntil) return Promise.resolve();
     s.refilling = true;
     s.expire(now);
@@ -236,10 +238,12 @@ export class BudgetSlices implements BidBudget {
         s.lastHold = local + Math.max(0, outstanding - released) + grant;
         s.local += grant;
         if (grant === 0) s.dryUntil = this.now() + DRY_RETRY_MS;
+        if (pool) this.opts.onRebase?.(pool, grant > 0 ? 'granted' : 'dry');
       },
       (err: unknown) => {
         s.refilling = false;
         s.dryUntil = this.now() + DRY_RETRY_MS;
+        if (pool) this.opts.onRebase?.(pool, 'error');
         this.opts.onError?.(err);
       },
     );

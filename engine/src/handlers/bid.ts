@@ -27,6 +27,8 @@ export interface BidDeps {
   baseUrl: string;
   engineId: string;
   auctionTimeoutMs: number;
+  /** Parsing plus auctions of one request, in seconds. */
+  observeAuction?: (seconds: number) => void;
   now?: () => number;
 }
 
@@ -137,7 +139,9 @@ export function bidHandler(deps: BidDeps) {
       deps.emit({ id: randomUUID(), type: 'bid', imp_id: imp.id, bid_id: bidId, ...where, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId, price_micro_cents: outcome.priceMicroCents, ...base });
     }
 
-    if (now() - started > deadline) {
+    const elapsed = now() - started;
+    deps.observeAuction?.(elapsed / 1000);
+    if (elapsed > deadline) {
       // Too late to be useful to the partner: give the budget back and say so.
       for (const t of taken) deps.budget.giveBack(t.c, t.price);
       deps.emit({ id: randomUUID(), type: 'nobid', reason: 'deadline', ...base });

@@ -9,6 +9,17 @@ export interface EngineRequest {
   headers: Record<string, string>;
   params: string[];
   body: Buffer;
+  /** The caller's x-request-id when it is a sane token, else one made here; it goes back in the answer. */
+  requestId: string;
+}
+
+/** What every route shares: the in-flight count, error reporting and per-route measurements. */
+export interface RouteContext {
+  inFlight: InFlight;
+  /** Request ids made here are `<prefix>-<n>`: unique per engine without a random draw per request. */
+  idPrefix: string;
+  onError(what: string, err: unknown, requestId?: string): void;
+  observe?(route: string, status: number, seconds: number): void;
 }
 
 export interface EngineReply {
@@ -96,36 +107,40 @@ export function addRoute(
   pattern: string,
   handler: RouteHandler,
   opts: RouteOptions,
-  inFlight: InFlight,
-  onError: (err: unknown) => void,
+  ctx: RouteContext,
 ): void {
+  const names = [...(opts.headers ?? []), 'x-request-id'];
   app[method](pattern, (res, req) => {
-    const g = guard(res, inFlight);
+    const started = performance.now();
+    const g = guard(res, ctx.inFlight);
     const headers: Record<string, string> = {};
-    for (const name of opts.headers ?? []) headers[name] = req.getHeader(name);
+    for (const name of names) headers[name] = req.getHeader(name);
     const params: string[] = [];
     for (let i = 0; i < (opts.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: remoteIp(res), headers, params, body: EMPTY };
+    const given = headers['x-request-id'] as string;
+    const requestId = given && given.length <= 64 && REQUEST_ID_RE.test(given) ? given : `${ctx.idPrefix}-${(++sequence).toString(36)}`;
+    const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: remoteIp(res), headers, params, body: EMPTY, requestId };
 
     const reply = (out: EngineReply, close = false) =>
       g.end(() => {
         res.writeStatus(statusLine(out.status));
         if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
+        res.writeHeader('x-request-id', requestId);
         if (close) res.writeHeader('connection', 'close');
         res.end(out.body ?? '', close);
+        ctx.observe?.(pattern, out.status, (performance.now() - started) / 1000);
       });
+    const failed = (err: unknown) => {
+      ctx.onError(pattern, err, requestId);
+      reply(INTERNAL);
+    };
     const run = () => {
       try {
         const out = handler(request);
-        if (out instanceof Promise) {
-          out.then(reply, (err: unknown) => {
-            onError(err);
-            reply(INTERNAL);
-          });
-        } else reply(out);
+        if (out instanceof Promise) out.then(reply, failed);
+        else reply(out);
       } catch (err) {
-        onError(err);
-        reply(INTERNAL);
+        failed(err);
       }
     };
 
@@ -147,6 +162,8 @@ export function addRoute(
   });
 }
 
+let sequence = 0;
+const REQUEST_ID_RE = /^[A-Za-z0-9._-]+$/;
 const EMPTY = Buffer.alloc(0);
 const INTERNAL: EngineReply = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"Internal server error","code":"internal"}' };
 const tooLarge = (max: number): EngineReply => ({

@@ -1,0 +1,103 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter as CounterT, Histogram as HistogramT } from 'prom-client';
+
+/** Read from Redis when Prometheus scrapes (never on a request path). */
+export interface AdminGauges {
+  /** The event stream: entries held, entries no ingester has read yet, entries read but not yet in ClickHouse. */
+  eventStream: () => Promise<{ length: number; lag: number; pending: number }>;
+  /** Outgoing postback attempts scheduled (due or later). */
+  postbackQueue: () => Promise<number>;
+  /** This process's ingester, when it runs one. */
+  ingester?: () => { inserted: number; batches: number; failures: number };
+  /** Errors of this process's main Redis connection. */
+  redisErrors?: () => number;
+  /** This process's postback worker, when it runs one. */
+  postbacks?: () => { ok: number; retry: number; failed: number };
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * A route label with bounded values: ids become `:id`, tRPC calls are named by
+ * their procedures, media files collapse; anything unmatched is `other`.
+ */
+export function routeLabel(path: string, status: number): string {
+  if (path.startsWith('/trpc/')) {
+    const procs = path.slice('/trpc/'.length);
+    // A batch names several procedures; they are the caller's choice, so only well-formed names count.
+    return /^[a-zA-Z.,]{1,200}$/.test(procs) ? `/trpc/${procs.includes(',') ? '(batch)' : procs}` : '/trpc/other';
+  }
+  if (status === 404) return 'other';
+  if (path.startsWith('/media/')) return '/media/:file';
+  if (path.startsWith('/video/sample/')) return '/video/sample/:file';
+  const label = path.replace(/\/\d+(?=\/|$)/g, '/:id');
+  return /^[a-z0-9/:._-]{1,100}$/i.test(label) ? label : 'other';
+}
+
+/** Counts kept by the components themselves, exposed as counters at scrape time. */
+function readCounter(name: string, help: string, registers: Registry[], read: () => number): void {
+  new Counter({
+    name, help, registers,
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+export class AdminMetrics {
+  readonly registry = new Registry();
+  private readonly requests: CounterT<'route' | 'status'>;
+  private readonly latency: HistogramT<'route'>;
+  private readonly errors: CounterT<'what'>;
+
+  constructor() {
+    const registers = [this.registry];
+    this.requests = new Counter({ name: 'adnet_admin_http_requests_total', help: 'Requests answered, by route and status', labelNames: ['route', 'status'], registers });
+    this.latency = new Histogram({ name: 'adnet_admin_http_request_duration_seconds', help: 'Request time by route', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers });
+    this.errors = new Counter({ name: 'adnet_admin_errors_total', help: 'Errors by component: redis, clickhouse, request', labelNames: ['what'], registers });
+  }
+
+  /** Gauges read at scrape time, and the process's own (CPU, memory, event-loop lag, GC). */
+  watch(gauges: AdminGauges): void {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'adnet_admin_' });
+    new Gauge({
+      name: 'adnet_admin_event_stream', help: 'Event stream entries: length (held), lag (not yet read by an ingester), pending (read, not yet in ClickHouse)', labelNames: ['measure'], registers,
+      async collect() {
+        const s = await gauges.eventStream();
+        this.set({ measure: 'length' }, s.length);
+        this.set({ measure: 'lag' }, s.lag);
+        this.set({ measure: 'pending' }, s.pending);
+      },
+    });
+    new Gauge({
+      name: 'adnet_admin_postback_queue', help: 'Outgoing postback attempts waiting in the queue', registers,
+      async collect() {
+        this.set(await gauges.postbackQueue());
+      },
+    });
+    const { ingester, postbacks, redisErrors } = gauges;
+    if (redisErrors) readCounter('adnet_admin_redis_errors_total', 'Errors of the Redis connection (it reconnects by itself)', registers, redisErrors);
+    if (ingester) {
+      readCounter('adnet_admin_ingested_events_total', 'Events this ingester wrote to ClickHouse', registers, () => ingester().inserted);
+      readCounter('adnet_admin_ingest_batches_total', 'Batches this ingester wrote to ClickHouse', registers, () => ingester().batches);
+      readCounter('adnet_admin_ingest_failures_total', 'Failed ingest rounds and ClickHouse inserts (the batch is retried)', registers, () => ingester().failures);
+    }
+    if (postbacks) {
+      for (const result of ['ok', 'retry', 'failed'] as const) {
+        readCounter(`adnet_admin_postback_attempts_${result}_total`, `Outgoing postback attempts: ${result === 'ok' ? 'answered 2xx' : result === 'retry' ? 'failed, another is scheduled' : 'the last one failed (postback_failed)'}`, registers, () => postbacks()[result]);
+      }
+    }
+  }
+
+  request(path: string, status: number, seconds: number): void {
+    const route = routeLabel(path, status);
+    this.requests.labels(route, String(status)).inc();
+    this.latency.labels(route).observe(seconds);
+  }
+
+  error(what: string): void {
+    this.errors.labels(what).inc();
+  }
+}

@@ -1,0 +1,42 @@
+import { Cluster, Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { parseRedisTarget } from './redis-target.ts';
+
+export type { Redis };
+
+/**
+ * Opens a client for REDIS_URL: one server, or a Redis Cluster
+ * (`redis+cluster://host:port,host:port`). Both the admin and the engines
+ * connect through here so they read the same form.
+ *
+ * A Cluster client is returned under the Redis type: ioredis gives both the
+ * same command interface (including scripts from defineCommand), and every key
+ * the product uses carries a hash tag so each script or MULTI stays in one
+ * slot. Only connection-level calls differ (`duplicate`), and the product does
+ * not use them: it opens each extra connection through this function.
+ */
+export function connectRedis(url: string, options: RedisOptions): Redis {
+  const target = parseRedisTarget(url);
+  if (!target) throw new Error('REDIS_URL is not a redis://, rediss:// or redis+cluster:// address');
+  if (target.kind === 'single') return new Redis(url, options);
+  const { maxRetriesPerRequest, enableAutoPipelining, connectionName, retryStrategy, ...rest } = options;
+  const cluster = new Cluster(target.nodes, {
+    enableAutoPipelining,
+    // Failover: retry while the cluster elects a new master and clients learn the new slot map.
+    clusterRetryStrategy: (times) => (retryStrategy ? (retryStrategy(times) ?? null) : Math.min(100 * times, 2_000)),
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 300,
+    retryDelayOnTryAgain: 200,
+    slotsRefreshTimeout: 2_000,
+    redisOptions: {
+      ...rest,
+      connectionName,
+      // Requests wait through a failover rather than fail after a few tries.
+      maxRetriesPerRequest: maxRetriesPerRequest === null ? null : Math.max(maxRetriesPerRequest ?? 3, 20),
+      username: target.username,
+      password: target.password,
+      ...(target.tls ? { tls: {} } : {}),
+    },
+  });
+  return cluster as unknown as Redis;
+}

@@ -1,10 +1,10 @@
-import type { BidResponse } from '@adnet/schemas/openrtb';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../admin/test/support/app.ts';
-import { eventually, postBid, startEngine } from './support/engine-harness.ts';
+import { drainBudget } from './support/budget-drain.ts';
+import { eventually, startEngine } from './support/engine-harness.ts';
 import type { TestEngine } from './support/engine-harness.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { World } from './support/world.ts';
 
 const fx = useTestApp();
 let world: World;
@@ -20,38 +20,12 @@ afterAll(async () => {
   await Promise.all(engines.map((e) => e.stop()));
 });
 
-/** Bids alternately on both engines and wins every bid at our price, until both stop bidding. */
-async function drain(country: string): Promise<{ wins: number; lastWinAt: number; nobidsAfter: number }> {
-  let wins = 0;
-  let lastWinAt = 0;
-  let quiet = 0;
-  for (let i = 0; i < 3_000 && quiet < 40; i++) {
-    const engine = engines[i % 2] as TestEngine;
-    // A $5 floor makes every bid $5 CPM: 0.5 cents per impression.
-    const r = await postBid(engine.base, bannerRequest({ device: { geo: { country }, language: 'en' } }, { bidfloor: 5 }));
-    const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
-    if (!bid) {
-      quiet++;
-      await new Promise((res) => setTimeout(res, 25));
-      continue;
-    }
-    quiet = 0;
-    expect(bid.price).toBe(5);
-    const win = (await (await fetch(bid.nurl.replace('${AUCTION_PRICE}', '5'))).json()) as { counted: boolean };
-    expect(win.counted).toBe(true);
-    wins++;
-    lastWinAt = performance.now();
-  }
-  await Promise.all(engines.map((e) => e.engine.budget.flush()));
-  return { wins, lastWinAt, nobidsAfter: quiet };
-}
-
 describe('budgets across two engines', () => {
   it('a daily budget holds within the stated bound, spend counted exactly once', async () => {
     const adv = await world.advertiser(1_000_000);
     const { campaign } = await world.campaign(adv, { geo_include: ['au'], daily_budget_usd: 1, bid_usd: 6 });
     await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active')));
-    const { wins, nobidsAfter } = await drain('AUS');
+    const { wins, nobidsAfter } = await drainBudget(engines, 'AUS');
     expect(nobidsAfter).toBe(40);
     const day = new Date().toISOString().slice(0, 10);
     const spentNano = Number(await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, day), 'spent'));
@@ -71,7 +45,7 @@ describe('budgets across two engines', () => {
     const adv = await world.advertiser(30);
     const { campaign } = await world.campaign(adv, { geo_include: ['nz'], daily_budget_usd: 100, bid_usd: 6 });
     await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active')));
-    const { wins } = await drain('NZL');
+    const { wins } = await drainBudget(engines, 'NZL');
     // 30 cents of balance = 60 impressions at 0.5 cents.
     expect(wins).toBeGreaterThanOrEqual(60 - (2 * SLICE_CENTS) / 0.5);
     expect(wins).toBeLessThanOrEqual(60);

@@ -19,9 +19,12 @@ export function connectRedis(url: string, options: RedisOptions): Redis {
   const target = parseRedisTarget(url);
   if (!target) throw new Error('REDIS_URL is not a redis://, rediss:// or redis+cluster:// address');
   if (target.kind === 'single') return new Redis(url, options);
-  const { maxRetriesPerRequest, enableAutoPipelining, connectionName, retryStrategy, ...rest } = options;
+  const { maxRetriesPerRequest, connectionName, retryStrategy, enableAutoPipelining: _unused, ...rest } = options;
   const cluster = new Cluster(target.nodes, {
-    enableAutoPipelining,
+    // Off on a cluster: ioredis groups auto-pipelined commands by the slot of the first argument, which for
+    // scripts (defineCommand) is the key count, so a script can land in another node's pipeline and fail
+    // with "All keys in the pipeline should belong to the same slots allocation group".
+    enableAutoPipelining: false,
     // Failover: retry while the cluster elects a new master and clients learn the new slot map.
     clusterRetryStrategy: (times) => (retryStrategy ? (retryStrategy(times) ?? null) : Math.min(100 * times, 2_000)),
     retryDelayOnFailover: 200,

@@ -39,7 +39,8 @@ export class World {
     );
     const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, { token: adv.token, form });
     if (cr.status !== 201) throw new Error(`creative: ${JSON.stringify(cr.body)}`);
-    await call(this.app, 'POST', `/api/admin/creatives/${cr.body.id}/approve`, { token: this.admin.token });
+    const approved = await call(this.app, 'POST', `/api/admin/creatives/${cr.body.id}/approve`, { token: this.admin.token });
+    if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${JSON.stringify(approved.body)}`);
     const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
     if (act.status !== 200) throw new Error(`activate: ${JSON.stringify(act.body)}`);
     return { campaign: act.body, creativeId: cr.body.id };

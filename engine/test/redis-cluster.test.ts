@@ -1,0 +1,116 @@
+import { campaignPoolKey, CFG_LOG, EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ingester } from '../../admin/src/ingest/ingester.ts';
+import { createLogger } from '../../admin/src/log.ts';
+import { connectRedis } from '../../admin/src/storage/redis.ts';
+import { call, startApp } from '../../admin/test/support/app.ts';
+import type { TestApp } from '../../admin/test/support/app.ts';
+import { startRedisCluster } from '../../admin/test/support/redis-cluster.ts';
+import type { TestRedisCluster } from '../../admin/test/support/redis-cluster.ts';
+import { drainBudget } from './support/budget-drain.ts';
+import { eventually, startEngine } from './support/engine-harness.ts';
+import type { TestEngine } from './support/engine-harness.ts';
+import { World } from './support/world.ts';
+
+// The admin, two engines and the ingester on a real three-master Redis Cluster (one replica each).
+let cluster: TestRedisCluster;
+let app: TestApp;
+let world: World;
+let engines: TestEngine[];
+let ingester: Ingester;
+const SLICE_CENTS = 10;
+
+beforeAll(async () => {
+  cluster = await startRedisCluster(3);
+  app = await startApp(cluster.url, {}, { clickhouse: true });
+  world = await World.create(app);
+  await world.partner();
+  engines = await Promise.all([0, 1].map(() => startEngine(cluster.url, { BUDGET_SLICE_CENTS: String(SLICE_CENTS) })));
+  ingester = new Ingester({
+    redis: connectRedis(cluster.url, 'test-ingest', { enableAutoPipelining: false }),
+    clickhouse: app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>,
+    database: 'adnet',
+    log: createLogger(process.env.TEST_ENGINE_LOG === 'warn' ? 'warn' : 'silent'),
+    flushMs: 100,
+  });
+  await ingester.start();
+}, 90_000);
+afterAll(async () => {
+  await ingester?.stop();
+  await Promise.all((engines ?? []).map((e) => e.stop()));
+  await app?.close();
+  await cluster?.stop();
+}, 60_000);
+
+const activeEverywhere = (campaignId: number) =>
+  Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaignId)?.status === 'active', 15_000)));
+
+/** Events of one campaign in ClickHouse, by type, once the engines flushed and the ingester caught up. */
+async function eventsInClickHouse(campaignId: number): Promise<Record<string, number>> {
+  await Promise.all(engines.map((e) => e.engine.events.flush()));
+  await eventually(async () => {
+    const bl = await ingester.backlog();
+    return bl.lag === 0 && bl.pending === 0;
+  }, 20_000);
+  const rows = await (
+    await (app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>).query({
+      query: 'SELECT type, count() AS n FROM adnet.events WHERE campaign_id = {id:UInt32} GROUP BY type',
+      query_params: { id: campaignId },
+      format: 'JSONEachRow',
+    })
+  ).json<{ type: string; n: number | string }>();
+  return Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
+}
+
+async function spentNano(campaignId: number): Promise<number> {
+  return Number(await app.svc.redis.hget(campaignPoolKey(campaignId, new Date().toISOString().slice(0, 10)), 'spent'));
+}
+
+describe('on a Redis Cluster', () => {
+  it('spreads the keys over the masters: config, budgets and events live on different shards', async () => {
+    const owners = new Set(await Promise.all([CFG_LOG, EVENT_STREAM, campaignPoolKey(1, '2026-01-01'), '{adv:1}:balance', '{users}:email'].map(async (k) => (await cluster.ownerOf(k)).master)));
+    expect(owners.size).toBeGreaterThan(1);
+  });
+
+  it('syncs config to both engines, holds a budget across them and streams every event into ClickHouse exactly once', async () => {
+    const adv = await world.advertiser(1_000_000);
+    const { campaign } = await world.campaign(adv, { geo_include: ['au'], daily_budget_usd: 1, bid_usd: 6 });
+    await activeEverywhere(campaign.id);
+    const { wins, nobidsAfter } = await drainBudget(engines, 'AUS');
+    expect(nobidsAfter).toBe(40);
+    // $1 at 0.5 cents an impression: 200 at most, less at most the two engines' unspent slices.
+    expect(wins).toBeGreaterThanOrEqual(200 - (2 * SLICE_CENTS) / 0.5);
+    expect(wins).toBeLessThanOrEqual(200);
+    expect(await spentNano(campaign.id)).toBe(wins * 5_000_000);
+    const bal = await call<{ balance_cents: number }>(app, 'GET', '/api/adv/balance', { token: adv.token });
+    expect(bal.body.balance_cents).toBe(1_000_000 - Math.floor(wins * 0.5));
+    // Every bid was won: as many bid and win events as wins, each stored once.
+    expect(await eventsInClickHouse(campaign.id)).toEqual({ bid: wins, win: wins });
+
+    // A pause reaches both engines; they stop bidding for it.
+    await call(app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
+    await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused', 15_000)));
+  }, 90_000);
+
+  it('keeps working through master failovers during traffic: config, spend and events stay exact', async () => {
+    const adv = await world.advertiser(1_000_000);
+    const { campaign } = await world.campaign(adv, { geo_include: ['nz'], daily_budget_usd: 1, bid_usd: 6 });
+    await activeEverywhere(campaign.id);
+    // Fail over the shards that hold the event stream and this campaign's budget pool while bids and wins flow.
+    const shards = [await cluster.ownerOf(EVENT_STREAM), await cluster.ownerOf(campaignPoolKey(campaign.id, new Date().toISOString().slice(0, 10)))];
+    const traffic = drainBudget(engines, 'NZL');
+    await new Promise((r) => setTimeout(r, 300));
+    for (const shard of new Map(shards.map((s) => [s.master, s])).values()) await cluster.failover(shard.replica);
+    const { wins } = await traffic;
+    expect(wins).toBeGreaterThanOrEqual(200 - (2 * SLICE_CENTS) / 0.5);
+    expect(wins).toBeLessThanOrEqual(200);
+    expect(await spentNano(campaign.id)).toBe(wins * 5_000_000);
+    expect(await eventsInClickHouse(campaign.id)).toEqual({ bid: wins, win: wins });
+
+    // And the shard holding the config: a change made after its failover still reaches both engines.
+    const cfg = await cluster.ownerOf(CFG_LOG);
+    await cluster.failover(cfg.replica);
+    const later = await world.campaign(adv, { geo_include: ['ie'] });
+    await activeEverywhere(later.campaign.id);
+  }, 120_000);
+});

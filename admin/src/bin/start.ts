@@ -13,6 +13,8 @@ import { VideoPoller } from '../video/poller.ts';
 import { ConversionStore } from '../postback/conversion-store.ts';
 import { PostbackWorker } from '../postback/postback-worker.ts';
 import { readConfigOrExit } from './read-config.ts';
+// Relative, not a workspace dependency: the cabinet depends on the admin's router types.
+import { buildCabinet } from '../../../cabinet/build/build.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
@@ -65,7 +67,10 @@ async function start(): Promise<string> {
   const videoPoller = new VideoPoller(svc);
   videoPoller.start();
   closers.push({ name: 'video poller', close: () => videoPoller.stop() });
-  const admin = createAdminServer(svc);
+  // Rebuilt only when its sources are newer than the last build, so a restart stays fast.
+  const cabinet = await buildCabinet();
+  if (cabinet.built) log.info({ event: 'cabinet.built', dir: cabinet.dir }, 'cabinet built');
+  const admin = createAdminServer(svc, { cabinetDir: cabinet.dir });
   closers.push({ name: 'admin', close: () => admin.close() });
   // The admin listens privately; engines own the public port and forward admin paths to it.
   const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
@@ -92,6 +97,7 @@ process.stdout.write(
   [
     '',
     `  Ad network is up at ${baseUrl}`,
+    `  Web cabinet: ${baseUrl}/cabinet`,
     `  API reference: ${baseUrl}/docs/api   OpenAPI: ${baseUrl}/openapi.json`,
     '',
     '  Create the first accounts (in another terminal):',

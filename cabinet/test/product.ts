@@ -1,0 +1,110 @@
+// The whole product for the cabinet's browser tests: Redis, the admin with embedded ClickHouse
+// and the built cabinet, an engine that owns the public URL and forwards to the admin (as
+// `pnpm start` runs them), a site the publisher owns, and headless Chromium.
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Ingester } from '../../admin/src/ingest/ingester.ts';
+import { createLogger } from '../../admin/src/log.ts';
+import { startApp } from '../../admin/test/support/app.ts';
+import type { TestApp } from '../../admin/test/support/app.ts';
+import { freePort, startRedis } from '../../admin/test/support/redis-server.ts';
+import type { TestRedis } from '../../admin/test/support/redis-server.ts';
+import { eventually, startEngine } from '../../engine/test/support/engine-harness.ts';
+import type { TestEngine } from '../../engine/test/support/engine-harness.ts';
+import { CABINET_DIST, buildCabinet } from '../build/build.ts';
+
+export const SCREENS = new URL('../../.tmp/cabinet-screens/', import.meta.url).pathname;
+// Headless Chromium's own user agent is refused as a bot by the click rules.
+const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+
+export interface Product {
+  redis: TestRedis;
+  app: TestApp;
+  engine: TestEngine;
+  /** The public base URL (the engine), where /cabinet is served. */
+  base: string;
+  browser: Browser;
+  /** The publisher's web server: any `*.test` host name resolves to it for site verification. */
+  site: { base: string; html: Map<string, string> };
+  newContext(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  ingest(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startProduct(): Promise<Product> {
+  mkdirSync(SCREENS, { recursive: true });
+  await buildCabinet();
+  const html = new Map<string, string>();
+  const siteServer: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    res.setHeader('content-type', 'text/html');
+    res.end(html.get(`${(req.headers.host ?? '').split(':')[0]}${path}`) ?? html.get(path) ?? '<h1>Nothing here</h1>');
+  });
+  await new Promise<void>((r) => siteServer.listen(0, '127.0.0.1', r));
+  const sitePort = (siteServer.address() as AddressInfo).port;
+  const publicPort = await freePort();
+  const base = `http://127.0.0.1:${publicPort}`;
+  const redis = await startRedis();
+  const app = await startApp(
+    redis.url,
+    {
+      PUBLIC_BASE_URL: base,
+      VERIFY_ALLOW_LOOPBACK: 'true',
+      VERIFY_STATIC_HOSTS: '*.test=127.0.0.1',
+      VERIFY_HTTP_PORT: String(sitePort),
+      VERIFY_HTTPS_PORT: String(await freePort()),
+      VERIFY_TIMEOUT_MS: '1000',
+    },
+    { clickhouse: true, cabinetDir: CABINET_DIST },
+  );
+  const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    redis, app, engine, base, browser,
+    site: { base: `http://127.0.0.1:${sitePort}`, html },
+    async newContext(viewport = { width: 1280, height: 900 }) {
+      const context = await browser.newContext({ userAgent: CHROME_UA, viewport });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      return context;
+    },
+    async ingest() {
+      await engine.engine.events.flush();
+      const ingester = new Ingester({
+        redis: app.svc.redis.duplicate({ enableAutoPipelining: false }),
+        clickhouse: app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>,
+        database: 'adnet',
+        log: createLogger('silent'),
+        flushMs: 100,
+      });
+      await ingester.start();
+      await eventually(async () => {
+        const bl = await ingester.backlog();
+        return bl.lag === 0 && bl.pending === 0;
+      }, 20_000);
+      await ingester.stop();
+    },
+    async stop() {
+      await browser.close();
+      await engine.stop();
+      siteServer.close();
+      await app.close();
+      await redis.stop();
+    },
+  };
+}
+
+/** A full-page screenshot after checking that each expected text is visible on the page. */
+export async function screenshot(page: Page, name: string, expected: string[]): Promise<void> {
+  for (const text of expected) await page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.screenshot({ path: `${SCREENS}${name}.png`, fullPage: true });
+}
+
+/** What the page put on the clipboard. */
+export const clipboard = (page: Page): Promise<string> => page.evaluate<string>('navigator.clipboard.readText()');

@@ -200,7 +200,18 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const profile = await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) });
     expect(profile.body.postback_secret).toBe(after);
     expect(after).not.toBe(before);
-    await screenshot(adv, 'profile', ['Postback secret', '{click_id}', 'Postback URL pattern']);
+    // The postback URL pattern, checked by the API, and a test call to the tracker.
+    const f = form(adv, 'Postback URL');
+    await f.getByLabel('Postback URL pattern').fill(`${p.site.base}/pb?cid={click_id}&x={nope}`);
+    await f.getByRole('button', { name: 'Save postback URL' }).click();
+    await f.locator('[data-field="postback_url"] .field-error').getByText(/may only use the macros/).waitFor();
+    await f.getByLabel('Postback URL pattern').fill(`${p.site.base}/pb?cid={click_id}&status={status}`);
+    await f.getByRole('button', { name: 'Save postback URL' }).click();
+    await adv.getByText('Postback URL saved').waitFor();
+    await adv.getByRole('button', { name: 'Send test postback' }).click();
+    await adv.getByText(/Your tracker answered HTTP 200/).waitFor();
+    expect(p.site.requests.some((r) => /^\/pb\?cid=test-\w+&status=approved$/.test(r))).toBe(true);
+    await screenshot(adv, 'profile', ['Postback secret', '{click_id}', 'Postback URL pattern', 'Your tracker answered HTTP 200']);
   });
 
   it('fits a phone-sized screen', async () => {

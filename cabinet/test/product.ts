@@ -29,7 +29,7 @@ export interface Product {
   base: string;
   browser: Browser;
   /** The publisher's web server: any `*.test` host name resolves to it for site verification. */
-  site: { base: string; html: Map<string, string> };
+  site: { base: string; html: Map<string, string>; requests: string[] };
   newContext(viewport?: { width: number; height: number }): Promise<BrowserContext>;
   ingest(): Promise<void>;
   stop(): Promise<void>;
@@ -39,7 +39,9 @@ export async function startProduct(): Promise<Product> {
   mkdirSync(SCREENS, { recursive: true });
   await buildCabinet();
   const html = new Map<string, string>();
+  const requests: string[] = [];
   const siteServer: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     res.setHeader('content-type', 'text/html');
     res.end(html.get(`${(req.headers.host ?? '').split(':')[0]}${path}`) ?? html.get(path) ?? '<h1>Nothing here</h1>');
@@ -58,6 +60,7 @@ export async function startProduct(): Promise<Product> {
       VERIFY_HTTP_PORT: String(sitePort),
       VERIFY_HTTPS_PORT: String(await freePort()),
       VERIFY_TIMEOUT_MS: '1000',
+      POSTBACK_ALLOW_LOOPBACK: 'true',
     },
     { clickhouse: true, cabinetDir: CABINET_DIST },
   );
@@ -68,7 +71,7 @@ export async function startProduct(): Promise<Product> {
   });
   return {
     redis, app, engine, base, browser,
-    site: { base: `http://127.0.0.1:${sitePort}`, html },
+    site: { base: `http://127.0.0.1:${sitePort}`, html, requests },
     async newContext(viewport = { width: 1280, height: 900 }) {
       const context = await browser.newContext({ userAgent: CHROME_UA, viewport });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

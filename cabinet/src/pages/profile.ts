@@ -39,6 +39,18 @@ export async function profilePage(ctx: PageContext): Promise<void> {
       notify('Postback URL saved');
     },
   });
+  const testResult = h('p', { role: 'status', 'aria-live': 'polite' });
+  const test = actionButton('Send test postback', async () => {
+    testResult.textContent = 'Calling your tracker…';
+    try {
+      const r = await api.adv.profile.testPostback.mutate();
+      testResult.textContent = r.ok ? `Your tracker answered HTTP ${r.status ?? ''}: ${r.url}` : `Failed (${r.error ?? 'no answer'}): ${r.url}`;
+      testResult.className = r.ok ? 'ok' : 'form-error';
+    } catch (err) {
+      testResult.textContent = '';
+      throw err;
+    }
+  });
   ctx.main.replaceChildren(
     h('h1', {}, 'Profile'),
     h('dl', {}, h('dt', {}, 'Email'), h('dd', {}, profile.email), h('dt', {}, 'Account id'), h('dd', {}, String(profile.id))),
@@ -53,6 +65,8 @@ export async function profilePage(ctx: PageContext): Promise<void> {
       h('p', {}, 'Macros you may use:'),
       h('ul', { class: 'macros' }, POSTBACK_MACROS.map((m) => h('li', {}, h('code', {}, `{${m}}`)))),
       h('p', {}, 'Example: ', h('code', {}, 'https://tracker.example.com/pb?cid={click_id}&payout={payout_cents}&status={status}')),
+      h('div', { class: 'row-actions' }, test),
+      testResult,
     ),
   );
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '../../admin/test/support/app.ts';
@@ -19,6 +20,7 @@ const advEmail = `adv.${Date.now()}@example.com`;
 const pubEmail = `pub.${Date.now()}@example.com`;
 const PASSWORD = 'a-good-password';
 let snippet = '';
+let clickId = '';
 
 beforeAll(async () => {
   p = await startProduct();
@@ -168,6 +170,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const [landing] = await Promise.all([visitor.context().waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
     await landing.waitForLoadState();
     expect(landing.url()).toMatch(/\/landing\?c=[0-9a-f-]{36}$/);
+    clickId = new URL(landing.url()).searchParams.get('c') ?? '';
     await visitor.context().close();
     await p.ingest();
 
@@ -212,6 +215,95 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByText(/Your tracker answered HTTP 200/).waitFor();
     expect(p.site.requests.some((r) => /^\/pb\?cid=test-\w+&status=approved$/.test(r))).toBe(true);
     await screenshot(adv, 'profile', ['Postback secret', '{click_id}', 'Postback URL pattern', 'Your tracker answered HTTP 200']);
+  });
+
+  it('lists a conversion with its outgoing postback attempt', async () => {
+    const secret = (await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) })).body.postback_secret;
+    const f = { click_id: clickId, payout: '250', status: 'approved', txid: 'T-1' };
+    const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
+    const res = await fetch(`${p.base}/postback/in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...f, secret, sig }).toString() });
+    expect(res.status).toBe(200);
+    await p.sendPostbacks();
+    await adv.getByRole('link', { name: 'Conversions' }).click();
+    await screenshot(adv, 'conversions', [clickId, 'T-1', '$2.50', '#1']);
+    expect(await adv.getByRole('cell', { name: /#1 .* 200/ }).count()).toBe(1);
+  });
+
+  it('shows the balance and its ledger', async () => {
+    await adv.getByRole('link', { name: 'Balance' }).click();
+    await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00']);
+    expect(await adv.locator('.big').textContent()).toMatch(/^\$\d+\.\d{2}$/);
+  });
+
+  it('turns a chosen AI variant into the creative form', async () => {
+    await adv.getByRole('link', { name: 'Campaigns' }).click();
+    await adv.getByRole('link', { name: 'Spring sale' }).click();
+    await adv.getByText('Generate variants').click();
+    const f = form(adv, 'Generate ad copy');
+    await f.getByLabel('Offer').fill('Half price on spring shoes');
+    await f.getByLabel('Call to action').fill('Shop now');
+    await f.getByRole('button', { name: 'Generate' }).click();
+    const variants = adv.locator('ol.variants > li');
+    await variants.first().waitFor();
+    expect(await variants.count()).toBe(8);
+    expect(await adv.locator('.ai-results ol:not(.variants) > li').count()).toBe(4);
+    const title = (await variants.nth(2).locator('strong').textContent()) ?? '';
+    await variants.nth(2).getByRole('button', { name: 'Use as creative' }).click();
+    expect(await form(adv, 'Upload creative').getByLabel('Title').inputValue()).toBe(title);
+    await screenshot(adv, 'ai', ['Variants', 'Image prompts', 'Use as creative']);
+  });
+
+  it('starts an avatar video, shows its progress and attaches it to a video campaign', async () => {
+    const c = await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: await token(adv), json: { name: 'Video spring', vertical: 'ecommerce', format: 'video', bid_type: 'cpm', bid_usd: 3, daily_budget_usd: 20 } });
+    await adv.goto(`${p.base}/cabinet/campaigns/${c.body.id}`);
+    await adv.getByText('Generate a video').click();
+    const f = form(adv, 'Generate avatar video');
+    await f.getByLabel('Script').fill('Spring shoes at half price, today only.');
+    await f.getByRole('button', { name: 'Start video' }).click();
+    await adv.getByText(/is processing/).waitFor();
+    await adv.getByText(/is ready/).waitFor({ timeout: 15_000 });
+    const attach = form(adv, 'Attach video as creative');
+    await attach.getByLabel('Title').fill('Spring video');
+    await attach.getByLabel('Landing URL').fill('https://shop.example.com/?c={click_id}');
+    await attach.getByRole('button', { name: 'Attach as creative' }).click();
+    await adv.getByText('Video attached as a creative').waitFor();
+    await adv.reload();
+    await adv.getByRole('cell', { name: 'Spring video' }).waitFor();
+  });
+
+  it('shows the rejection reason the admin gave', async () => {
+    const f = form(adv, 'Upload creative');
+    await f.getByLabel('Title').fill('Second cut');
+    await f.getByLabel('Landing URL').fill('https://shop.example.com/?c={click_id}');
+    await f.getByLabel('Video URL').fill('https://cdn.example.com/v.mp4');
+    await f.getByRole('button', { name: 'Upload creative' }).click();
+    await adv.getByRole('cell', { name: 'Second cut' }).waitFor();
+    await adm.getByRole('link', { name: 'Moderation' }).click();
+    const id = (await adm.getByRole('button', { name: /^Approve creative \d+$/ }).last().getAttribute('aria-label'))?.split(' ').pop() ?? '';
+    await adm.getByLabel(`Rejection reason for creative ${id}`).fill('Misleading claim');
+    await adm.getByRole('button', { name: `Reject creative ${id}` }).click();
+    await adm.getByText(`creative ${id} rejected`).waitFor();
+    await adv.reload();
+    await adv.getByRole('cell', { name: 'Misleading claim' }).waitFor();
+  });
+
+  it('lets the admin add a partner and change its allow-list and QPS limit', async () => {
+    await adm.getByRole('link', { name: 'Partners' }).click();
+    const f = form(adm, 'Add partner');
+    await f.getByLabel('Name').fill('Exchange One');
+    await f.getByLabel(/^Allowed IPs/).fill('203.0.113.0/24, 198.51.100.7');
+    await f.getByRole('button', { name: 'Add partner' }).click();
+    await adm.getByText('203.0.113.0/24, 198.51.100.7 · 100 QPS').click();
+    const edit = form(adm, 'Edit partner Exchange One');
+    await edit.getByLabel('QPS limit').fill('0');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.locator('[data-field="qps_limit"] .field-error').waitFor({ state: 'visible' });
+    await edit.getByLabel('QPS limit').fill('250');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await adm.getByText('203.0.113.0/24, 198.51.100.7 · 250 QPS').waitFor();
+    await adm.getByRole('button', { name: 'Disable Exchange One' }).click();
+    await adm.getByRole('cell', { name: 'disabled' }).waitFor();
+    await screenshot(adm, 'partners', ['Exchange One', '250 QPS', 'disabled']);
   });
 
   it('fits a phone-sized screen', async () => {

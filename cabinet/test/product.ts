@@ -9,6 +9,9 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Ingester } from '../../admin/src/ingest/ingester.ts';
 import { createLogger } from '../../admin/src/log.ts';
+import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
+import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
+import { VideoPoller } from '../../admin/src/video/poller.ts';
 import { startApp } from '../../admin/test/support/app.ts';
 import type { TestApp } from '../../admin/test/support/app.ts';
 import { freePort, startRedis } from '../../admin/test/support/redis-server.ts';
@@ -32,6 +35,8 @@ export interface Product {
   site: { base: string; html: Map<string, string>; requests: string[] };
   newContext(viewport?: { width: number; height: number }): Promise<BrowserContext>;
   ingest(): Promise<void>;
+  /** One pass of the outgoing-postback worker, with its clock far enough ahead that every attempt is due. */
+  sendPostbacks(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,10 +66,15 @@ export async function startProduct(): Promise<Product> {
       VERIFY_HTTPS_PORT: String(await freePort()),
       VERIFY_TIMEOUT_MS: '1000',
       POSTBACK_ALLOW_LOOPBACK: 'true',
+      VIDEO_LOCAL_DELAY_MS: '1500',
+      VIDEO_POLL_INTERVAL_MS: '300',
     },
     { clickhouse: true, cabinetDir: CABINET_DIST },
   );
   const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
+  // `pnpm start` runs the video poller beside the admin; the fixture does the same.
+  const videos = new VideoPoller(app.svc);
+  videos.start();
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -74,6 +84,8 @@ export async function startProduct(): Promise<Product> {
     site: { base: `http://127.0.0.1:${sitePort}`, html, requests },
     async newContext(viewport = { width: 1280, height: 900 }) {
       const context = await browser.newContext({ userAgent: CHROME_UA, viewport });
+      // Fail a step in seconds, well inside the test's own timeout, so the report names it.
+      context.setDefaultTimeout(10_000);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
       return context;
     },
@@ -93,7 +105,9 @@ export async function startProduct(): Promise<Product> {
       }, 20_000);
       await ingester.stop();
     },
+    sendPostbacks: () => new PostbackWorker({ svc: app.svc, store: new ConversionStore(app.svc.redis), now: () => Date.now() + 3_600_000 }).runOnce(),
     async stop() {
+      await videos.stop();
       await browser.close();
       await engine.stop();
       siteServer.close();

@@ -1,5 +1,5 @@
 // The cabinet's production build, run by `pnpm start` and by the browser tests' fixture.
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -28,6 +28,7 @@ export function cabinetUpToDate(dist = CABINET_DIST): boolean {
 export async function buildCabinet(opts: { force?: boolean } = {}): Promise<{ dir: string; built: boolean }> {
   if (!opts.force && cabinetUpToDate()) return { dir: CABINET_DIST, built: false };
   const out = mkdtempSync(join(ROOT, '.dist-'));
+  chmodSync(out, 0o755);
   await build({
     root: ROOT,
     base: '/cabinet/',

@@ -7,6 +7,7 @@ import { authPage } from './pages/auth.ts';
 import { BASE, currentPath, match, navigate, onNavigate } from './router.ts';
 
 const app = document.getElementById('app') as HTMLElement;
+let navigated = false;
 const HOME: Record<Session['role'], string> = { advertiser: '/campaigns', publisher: '/sites', admin: '/moderation' };
 
 function shell(session: Session, active: string): HTMLElement {
@@ -34,6 +35,8 @@ function shell(session: Session, active: string): HTMLElement {
 }
 
 async function render(): Promise<void> {
+  const focusMain = navigated;
+  navigated = true;
   const path = currentPath();
   const session = loadSession();
   if (path === '/signin' || path === '/signup' || !session) {
@@ -66,7 +69,9 @@ async function render(): Promise<void> {
       }
       main.replaceChildren(h('h1', {}, route.title), h('p', { class: 'form-error', role: 'alert' }, e.message ?? 'Something went wrong'));
     }
-    main.focus();
+    // After an in-app page change the focus goes to the new content (as a page load would put
+    // screen readers at the top); on the first load it stays where the browser put it.
+    if (focusMain) main.focus();
     return;
   }
   shell(session, '').append(h('h1', {}, 'Page not found'), h('p', {}, h('a', { href: `${BASE}/` }, 'Back to the cabinet')));

@@ -44,7 +44,8 @@ export function onNavigate(fn: Listener): void {
     const a = (ev.target as Element | null)?.closest('a');
     if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || a.target) return;
     const url = new URL(a.href, location.href);
-    if (url.origin !== location.origin || !url.pathname.startsWith(BASE)) return;
+    // In-page anchors (the skip link) keep their native behaviour.
+    if (url.origin !== location.origin || !url.pathname.startsWith(BASE) || (url.hash && url.pathname === location.pathname)) return;
     ev.preventDefault();
     navigate(url.pathname + url.search);
   });

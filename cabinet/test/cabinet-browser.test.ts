@@ -190,6 +190,38 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(download.suggestedFilename()).toBe('stats.csv');
   });
 
+  it('shows the publisher its earnings and a live preview of the zone', async () => {
+    await pub.getByRole('link', { name: 'Earnings' }).click();
+    const legend = pub.locator('.legend');
+    await legend.waitFor();
+    expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
+    await screenshot(pub, 'earnings', ['Earnings', 'earnings_cents', 'Impressions and clicks over time']);
+    await pub.getByRole('link', { name: 'Zones' }).click();
+    await pub.getByRole('button', { name: 'Live preview' }).click();
+    const frame = pub.frameLocator('iframe[title="Live preview of Top banner"]');
+    await frame.locator('[data-adnet-zone] img').waitFor({ state: 'visible' });
+  });
+
+  it('works from the keyboard alone: sign in, skip link', async () => {
+    const page = await (await p.newContext()).newPage();
+    await page.goto(`${p.base}/cabinet/signin`);
+    await page.keyboard.type(advEmail);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/cabinet\/campaigns$/);
+    // After a page change the focus is on the new content.
+    await page.waitForFunction("document.activeElement.id === 'main'");
+    await page.reload();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('main');
+    expect(page.url()).toMatch(/\/cabinet\/campaigns#main$/);
+    await page.context().close();
+  });
+
   it('reveals and rotates the postback secret on /cabinet/profile', async () => {
     await adv.goto(`${p.base}/cabinet/profile`);
     const secret = adv.getByRole('status', { name: 'Postback secret' });

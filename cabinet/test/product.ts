@@ -91,8 +91,9 @@ export async function startProduct(): Promise<Product> {
     },
     async ingest() {
       await engine.engine.events.flush();
+      const conn = app.svc.redis.duplicate({ enableAutoPipelining: false });
       const ingester = new Ingester({
-        redis: app.svc.redis.duplicate({ enableAutoPipelining: false }),
+        redis: conn,
         clickhouse: app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>,
         database: 'adnet',
         log: createLogger('silent'),
@@ -104,6 +105,7 @@ export async function startProduct(): Promise<Product> {
         return bl.lag === 0 && bl.pending === 0;
       }, 20_000);
       await ingester.stop();
+      await conn.quit();
     },
     sendPostbacks: () => new PostbackWorker({ svc: app.svc, store: new ConversionStore(app.svc.redis), now: () => Date.now() + 3_600_000 }).runOnce(),
     async stop() {

@@ -246,6 +246,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('button', { name: 'Send test postback' }).click();
     await adv.getByText(/Your tracker answered HTTP 200/).waitFor();
     expect(p.site.requests.some((r) => /^\/pb\?cid=test-\w+&status=approved$/.test(r))).toBe(true);
+    // The same procedure through the REST door, limited to one call per 5 seconds.
+    const again = await call(p.app, 'POST', '/api/adv/profile/postback-test', { token: await token(adv) });
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toMatch(/^\d+$/);
     await screenshot(adv, 'profile', ['Postback secret', '{click_id}', 'Postback URL pattern', 'Your tracker answered HTTP 200']);
   });
 

@@ -68,7 +68,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.waitForURL(/\/cabinet\/campaigns$/);
     await adv.reload();
     await adv.getByText(`${advEmail} (advertiser)`).waitFor();
-    expect(await adv.getByRole('heading', { name: 'Campaigns' }).isVisible()).toBe(true);
+    await adv.getByRole('heading', { name: 'Campaigns' }).waitFor();
   });
 
   it('creates a campaign, showing the API\'s message beside the field it concerns', async () => {

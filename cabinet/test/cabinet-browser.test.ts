@@ -59,6 +59,9 @@ describe('the cabinet is served by the product', () => {
     expect(await asset.text()).not.toMatch(/ioredis|createHTTPHandler|node:crypto/);
     expect((await fetch(`${p.base}/cabinet/assets/missing.js`)).status).toBe(404);
     expect((await fetch(`${p.base}/cabinet/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+    expect((await fetch(`${p.base}/cabinet/%E0%A4%A`)).status).toBe(404);
+    // The page holding the token runs only the cabinet's own scripts.
+    expect(deep.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 });
 
@@ -180,8 +183,12 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
     expect(await adv.locator('svg.chart polyline').count()).toBe(2);
     await screenshot(adv, 'stats', ['Impressions and clicks over time', 'Breakdown', 'Export CSV']);
-    // Grouping by another dimension gives the breakdown table by that key.
     const f = form(adv, 'Statistics query');
+    await f.getByLabel('Time zone').fill('Mars/Olympus');
+    await f.getByRole('button', { name: 'Show' }).click();
+    await f.locator('[data-field="tz"] .field-error').getByText(/IANA time zone/).waitFor();
+    await f.getByLabel('Time zone').fill('UTC');
+    // Grouping by another dimension gives the breakdown table by that key.
     await f.getByLabel('day').uncheck();
     await f.getByLabel('campaign').check();
     await f.getByRole('button', { name: 'Show' }).click();

@@ -14,6 +14,15 @@ const TYPES: Record<string, string> = {
 };
 
 /**
+ * The bearer token lives in the page, so nothing but the cabinet's own files may run there.
+ * Creative images and videos may come from anywhere; inline styles are the DOM helpers' own.
+ */
+const CSP = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src * data: blob:", 'media-src *',
+  "connect-src 'self'", "frame-src 'self'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
+].join('; ');
+
+/**
  * The built single-page cabinet under /cabinet. A path without an extension is a page of the
  * app, so it gets index.html (deep links work on reload); Vite names assets by content hash,
  * so they can be cached forever while index.html is always revalidated.
@@ -24,7 +33,12 @@ export async function serveCabinet(dir: string | undefined, path: string, res: S
     res.end(text);
   };
   if (!dir) return plain(404, 'The cabinet is not built in this process');
-  const rel = decodeURIComponent(path.slice('/cabinet'.length)).replace(/^\/+/, '');
+  let rel: string;
+  try {
+    rel = decodeURIComponent(path.slice('/cabinet'.length)).replace(/^\/+/, '');
+  } catch {
+    return plain(404, 'Not found');
+  }
   const ext = extname(rel);
   const file = ext ? normalize(join(dir, rel)) : join(dir, 'index.html');
   if (!file.startsWith(dir + sep)) return plain(404, 'Not found');
@@ -39,6 +53,7 @@ export async function serveCabinet(dir: string | undefined, path: string, res: S
     'content-length': data.length,
     'cache-control': rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
+    ...(ext ? {} : { 'content-security-policy': CSP, 'referrer-policy': 'same-origin' }),
   });
   res.end(data);
 }

@@ -84,8 +84,11 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
         await (z.status === 'active' ? api.pub.zones.pause : api.pub.zones.resume).mutate({ id: z.id });
         await after();
       }, { 'aria-label': `${z.status === 'active' ? 'Pause' : 'Resume'} ${z.name}` }),
-      // A preview is a real ad request, so it is shown only on demand.
-      h('button', { type: 'button', onclick: () => preview.replaceChildren(h('iframe', { title: `Live preview of ${z.name}`, srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`, class: 'zone-frame' })) }, 'Live preview'),
+      // A preview is a real ad request, so it is shown only on demand; sandboxed without
+      // same-origin, so the ad's page cannot reach the cabinet's session.
+      h('button', { type: 'button', onclick: () => preview.replaceChildren(h('iframe', {
+        title: `Live preview of ${z.name}`, srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`, sandbox: 'allow-scripts allow-popups', class: 'zone-frame',
+      })) }, 'Live preview'),
     ),
     preview,
   );

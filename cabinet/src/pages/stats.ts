@@ -27,9 +27,10 @@ export function statsPage(ctx: PageContext): void {
   const metrics = publisher ? ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents'] : ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'];
   const out = h('div', { 'aria-live': 'polite' });
   const today = new Date();
-  let last: { from: string; to: string; group_by: string } | null = null;
+  type Query = { from: string; to: string; group_by: string; tz: string };
+  let last: Query | null = null;
 
-  const query = async (q: { from: string; to: string; group_by: string }): Promise<Row[]> =>
+  const query = async (q: Query): Promise<Row[]> =>
     publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows;
 
   const show = (rows: Row[], groups: Dimension[]) => {
@@ -64,11 +65,12 @@ export function statsPage(ctx: PageContext): void {
     fields: [
       { name: 'from', label: 'From', type: 'date', value: isoDay(new Date(today.getTime() - 6 * 86_400_000)) },
       { name: 'to', label: 'To', type: 'date', value: isoDay(today) },
+      { name: 'tz', label: 'Time zone', value: Intl.DateTimeFormat().resolvedOptions().timeZone, hint: 'IANA name, e.g. Europe/Berlin' },
       { name: 'group_by', label: 'Group by', type: 'checkboxes', options: dims, value: ['day'] },
     ],
     async onSubmit(d) {
       const groups = checked(d, 'group_by') as Dimension[];
-      last = { from: text(d, 'from'), to: text(d, 'to'), group_by: groups.join(',') };
+      last = { from: text(d, 'from'), to: text(d, 'to'), group_by: groups.join(','), tz: text(d, 'tz') };
       out.replaceChildren(h('p', { role: 'status', class: 'loading' }, 'Loading…'));
       show(await query(last), groups.length ? groups : ['day']);
     },

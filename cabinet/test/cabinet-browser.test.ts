@@ -126,6 +126,16 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('button', { name: 'Activate Spring sale' }).click();
     await adv.getByRole('cell', { name: 'active', exact: true }).waitFor();
     await screenshot(adv, 'campaigns', ['Spring sale', 'active', '$50.00']);
+    await adv.getByRole('link', { name: 'Spring sale' }).click();
+    await adv.getByText('Edit settings').click();
+    const f = form(adv, 'Edit campaign');
+    await f.getByLabel('Name').fill(' ');
+    await f.getByLabel('Daily budget (USD)').fill('60');
+    await f.getByRole('button', { name: 'Save changes' }).click();
+    await f.locator('[data-field="name"] .field-error').getByText('must not be empty').waitFor();
+    await f.getByLabel('Name').fill('Spring sale');
+    await f.getByRole('button', { name: 'Save changes' }).click();
+    await adv.getByText('spent today $0.00 of $60.00').waitFor();
   });
 
   it('lets a publisher add and verify a site with the tag shown, and the admin approve it', async () => {

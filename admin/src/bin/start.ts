@@ -14,7 +14,7 @@ import { ConversionStore } from '../postback/conversion-store.ts';
 import { PostbackWorker } from '../postback/postback-worker.ts';
 import { readConfigOrExit } from './read-config.ts';
 // Relative, not a workspace dependency: the cabinet depends on the admin's router types.
-import { buildCabinet } from '../../../cabinet/build/build.ts';
+import { CABINET_DIST, buildCabinet } from '../../../cabinet/build/build.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
@@ -67,8 +67,12 @@ async function start(): Promise<string> {
   const videoPoller = new VideoPoller(svc);
   videoPoller.start();
   closers.push({ name: 'video poller', close: () => videoPoller.stop() });
-  // Rebuilt only when its sources are newer than the last build, so a restart stays fast.
-  const cabinet = await buildCabinet();
+  // Rebuilt only when its sources are newer than the last build, so a restart stays fast. A failed
+  // build leaves the previous one (or a "not built" page) and never stops the ad network.
+  const cabinet = await buildCabinet().catch((err: unknown) => {
+    log.error({ err, event: 'cabinet.build_failed' }, 'cabinet build failed; serving the previous build if any');
+    return { dir: CABINET_DIST, built: false };
+  });
   if (cabinet.built) log.info({ event: 'cabinet.built', dir: cabinet.dir }, 'cabinet built');
   const admin = createAdminServer(svc, { cabinetDir: cabinet.dir });
   closers.push({ name: 'admin', close: () => admin.close() });

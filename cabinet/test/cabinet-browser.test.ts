@@ -219,6 +219,22 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await frame.locator('[data-adnet-zone] img').waitFor({ state: 'visible' });
   });
 
+  it('asks a floating video zone for its own fields and gives its VAST URL', async () => {
+    const f = form(pub, 'Create zone');
+    await f.getByLabel('Name').fill('Corner video');
+    await f.getByLabel('Format').selectOption('floating_video');
+    expect(await f.getByLabel('Banner size').isVisible()).toBe(false);
+    await f.getByLabel('Corner').selectOption('tl');
+    await f.getByLabel('Delay before showing (seconds)').fill('700');
+    await f.getByRole('button', { name: 'Create zone' }).click();
+    await f.locator('[data-field="fv_delay_sec"] .field-error').getByText(/at most 600/).waitFor();
+    await f.getByLabel('Delay before showing (seconds)').fill('3');
+    await f.getByRole('button', { name: 'Create zone' }).click();
+    const card = pub.locator('[data-zone="Corner video"]');
+    await card.getByRole('button', { name: 'Copy VAST URL' }).click();
+    expect(await clipboard(pub)).toMatch(new RegExp(`^${p.base}/vast/[A-Za-z0-9]{12}\\.xml$`));
+  });
+
   it('works from the keyboard alone: sign in, skip link', async () => {
     const page = await (await p.newContext()).newPage();
     await page.goto(`${p.base}/cabinet/signin`);
@@ -228,7 +244,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/cabinet\/campaigns$/);
     // After a page change the focus is on the new content.
-    await page.waitForFunction("document.activeElement.id === 'main'");
+    await eventually(async () => (await page.evaluate<string>('document.activeElement.id')) === 'main');
     await page.reload();
     await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
     await page.keyboard.press('Tab');
@@ -249,6 +265,8 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('button', { name: 'Rotate' }).click();
     await eventually(async () => ((await secret.textContent()) ?? before) !== before);
     const after = (await secret.textContent()) ?? '';
+    await adv.getByRole('button', { name: 'Copy' }).click();
+    expect(await clipboard(adv)).toBe(after);
     const profile = await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) });
     expect(profile.body.postback_secret).toBe(after);
     expect(after).not.toBe(before);
@@ -365,10 +383,22 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await page.goto(`${p.base}/cabinet/signin`);
     await page.evaluate(`localStorage.setItem('adnet.session', ${JSON.stringify(await adv.evaluate<string>("localStorage.getItem('adnet.session')"))})`);
     await page.goto(`${p.base}/cabinet/campaigns`);
-    await page.getByRole('button', { name: 'Menu' }).waitFor();
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.waitFor();
+    expect(await page.getByRole('link', { name: 'Profile' }).isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByRole('link', { name: 'Profile' }).isVisible()).toBe(true);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await screenshot(page, 'phone-campaigns', ['Spring sale']);
     await phone.close();
+  });
+
+  it('pauses an active campaign', async () => {
+    await adv.goto(`${p.base}/cabinet/campaigns`);
+    await adv.getByRole('button', { name: 'Pause Spring sale' }).click();
+    await adv.getByRole('button', { name: 'Activate Spring sale' }).waitFor();
+    expect(await adv.getByRole('row', { name: /Spring sale/ }).getByText('paused').isVisible()).toBe(true);
   });
 
   it('signs out and the token stops working', async () => {

@@ -351,6 +351,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('cell', { name: 'Second cut' }).waitFor();
     await adm.getByRole('link', { name: 'Moderation' }).click();
     const id = (await adm.getByRole('button', { name: /^Approve creative \d+$/ }).last().getAttribute('aria-label'))?.split(' ').pop() ?? '';
+    await adm.getByRole('button', { name: `Reject creative ${id}` }).click();
+    await adm.getByText('must not be empty').waitFor();
+    expect(await adm.getByLabel(`Rejection reason for creative ${id}`).getAttribute('aria-invalid')).toBe('true');
     await adm.getByLabel(`Rejection reason for creative ${id}`).fill('Misleading claim');
     await adm.getByRole('button', { name: `Reject creative ${id}` }).click();
     await adm.getByText(`creative ${id} rejected`).waitFor();

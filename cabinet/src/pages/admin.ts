@@ -1,6 +1,6 @@
-import { api } from '../api.ts';
+import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, badge, h, notify, table, usd } from '../dom.ts';
+import { actionButton, badge, h, notify, table, uid, usd } from '../dom.ts';
 import { buildForm, list, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
 
@@ -8,7 +8,9 @@ type Partner = Outputs['admin']['listPartners']['partners'][number];
 
 /** Approve, or reject with a reason (the reason field sits beside the button). */
 function verdict(label: string, approve: () => Promise<unknown>, reject: (reason: string) => Promise<unknown>, after: () => Promise<void>): HTMLElement {
-  const reason = h('input', { type: 'text', 'aria-label': `Rejection reason for ${label}`, placeholder: 'Reason to reject' });
+  const errId = uid('reason-error');
+  const reason = h('input', { type: 'text', 'aria-label': `Rejection reason for ${label}`, placeholder: 'Reason to reject', 'aria-describedby': errId });
+  const err = h('p', { class: 'field-error', id: errId, hidden: true });
   return h('div', { class: 'row-actions' },
     actionButton('Approve', async () => {
       await approve();
@@ -17,10 +19,24 @@ function verdict(label: string, approve: () => Promise<unknown>, reject: (reason
     }, { 'aria-label': `Approve ${label}` }),
     reason,
     actionButton('Reject', async () => {
-      await reject(reason.value);
+      err.hidden = true;
+      reason.removeAttribute('aria-invalid');
+      try {
+        await reject(reason.value);
+      } catch (e) {
+        const message = problem(e).fields.reason;
+        if (!message) throw e;
+        // The API's message for the reason goes beside the reason field.
+        err.textContent = message;
+        err.hidden = false;
+        reason.setAttribute('aria-invalid', 'true');
+        reason.focus();
+        return;
+      }
       notify(`${label} rejected`);
       await after();
     }, { 'aria-label': `Reject ${label}` }),
+    err,
   );
 }
 

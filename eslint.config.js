@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'data/**', 'bench/results/**', '**/dist/**', 'eslint.config.js'] },
+  { ignores: ['**/node_modules/**', 'data/**', 'bench/results/**', '**/dist/**', 'cabinet/.dist-*/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

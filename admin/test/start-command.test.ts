@@ -83,6 +83,10 @@ describe('pnpm start', () => {
     const first = await launch({ DATA_DIR: dataDir, PORT: String(port) });
     expect(first.base).toBe(`http://127.0.0.1:${port}`);
     expect(first.out()).toContain('adnet user:create --role admin');
+    // The start command builds the cabinet and the public URL serves it, deep links included.
+    const cabinet = await fetch(`${first.base}/cabinet/profile`);
+    expect(cabinet.status).toBe(200);
+    expect(await cabinet.text()).toMatch(/<script type="module" crossorigin src="\/cabinet\/assets\/index-[\w-]+\.js">/);
 
     const reg = await fetch(`${first.base}/api/auth/register`, {
       method: 'POST',

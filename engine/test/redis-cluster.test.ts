@@ -1,6 +1,6 @@
 import { campaignPoolKey, CFG_LOG, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ingester } from '../../admin/src/ingest/ingester.ts';
+import { INGEST_COMMAND_TIMEOUT_MS, Ingester } from '../../admin/src/ingest/ingester.ts';
 import { createLogger } from '../../admin/src/log.ts';
 import { connectRedis } from '../../admin/src/storage/redis.ts';
 import { call, startApp } from '../../admin/test/support/app.ts';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await world.partner();
   engines = await Promise.all([0, 1].map(() => startEngine(cluster.url, { BUDGET_SLICE_CENTS: String(SLICE_CENTS) })));
   ingester = new Ingester({
-    redis: connectRedis(cluster.url, 'test-ingest', { enableAutoPipelining: false }),
+    redis: connectRedis(cluster.url, 'test-ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS }),
     clickhouse: app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>,
     database: 'adnet',
     log: createLogger(process.env.TEST_ENGINE_LOG === 'warn' ? 'warn' : 'silent'),
@@ -48,10 +48,14 @@ const activeEverywhere = (campaignId: number) =>
 /** Events of one campaign in ClickHouse, by type, once the engines flushed and the ingester caught up. */
 async function eventsInClickHouse(campaignId: number): Promise<Record<string, number>> {
   await Promise.all(engines.map((e) => e.engine.events.flush()));
+  let last: unknown;
   await eventually(async () => {
     const bl = await ingester.backlog();
+    last = { ...bl, engines: engines.map((e) => e.engine.events.backlog) };
     return bl.lag === 0 && bl.pending === 0;
-  }, 20_000);
+  }, 30_000).catch((err: unknown) => {
+    throw new Error(`ingester did not catch up: ${JSON.stringify(last)}`, { cause: err });
+  });
   const rows = await (
     await (app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>).query({
       query: 'SELECT type, count() AS n FROM adnet.events WHERE campaign_id = {id:UInt32} GROUP BY type',

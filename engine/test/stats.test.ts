@@ -1,13 +1,11 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import type { StoredSite } from '@adnet/schemas/publisher';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ingester } from '../../admin/src/ingest/ingester.ts';
-import { createLogger } from '../../admin/src/log.ts';
 import { account, call, useTestApp } from '../../admin/test/support/app.ts';
 import type { Account } from '../../admin/test/support/app.ts';
 import { eventually, postBid, startEngine } from './support/engine-harness.ts';
 import type { TestEngine } from './support/engine-harness.ts';
+import { ingestAll } from './support/ingest-all.ts';
 import { World, bannerRequest } from './support/world.ts';
 
 const fx = useTestApp({}, { clickhouse: true });
@@ -37,24 +35,6 @@ async function traffic(req: Record<string, unknown>, campaignId: number, wins: n
   }
 }
 
-/** Flushes the engine's events and runs the real ingester until the stream is drained into ClickHouse. */
-async function ingestAll(): Promise<void> {
-  await engine.engine.events.flush();
-  const ingester = new Ingester({
-    redis: new Redis(fx.redis.url, { enableAutoPipelining: false }),
-    clickhouse: fx.app.svc.clickhouse as NonNullable<typeof fx.app.svc.clickhouse>,
-    database: 'adnet',
-    log: createLogger('silent'),
-    flushMs: 100,
-  });
-  await ingester.start();
-  await eventually(async () => {
-    const bl = await ingester.backlog();
-    return bl.lag === 0 && bl.pending === 0;
-  }, 20_000);
-  await ingester.stop();
-}
-
 beforeAll(async () => {
   world = await World.create(fx.app);
   await world.partner();
@@ -68,7 +48,7 @@ beforeAll(async () => {
   await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2 }), ids.us, 30, 10, 2);
   await traffic(bannerRequest({ device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en' } }, { banner: undefined, native: { request: '{}' }, bidfloor: 1 }), ids.de, 20, 0, 1);
   await traffic(bannerRequest({ device: { geo: { country: 'FRA' }, devicetype: 5, language: 'en' } }, { bidfloor: 2 }), ids.other, 5, 0, 2);
-  await ingestAll();
+  await ingestAll(fx.app, [engine.engine]);
 }, 120_000);
 afterAll(async () => {
   await engine.stop();
@@ -149,7 +129,7 @@ describe('statistics from real engine traffic', () => {
     await eventually(() => engine.engine.mirror.index?.zones.get(zone.body.subid)?.serving ?? false);
     // 10 wins at $2 CPM = 2 cents of spend; 70% to the publisher = 1 cent (rounded down from 1.4).
     await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2, tagid: zone.body.subid }), ids.us as number, 10, 0, 2);
-    await ingestAll();
+    await ingestAll(fx.app, [engine.engine]);
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, { token: pub.token });
     expect(r.body.rows).toEqual([{ site_id: site.body.id, zone_id: zone.body.id, impressions: 10, clicks: 0, invalid_clicks: 0, ctr: 0, earnings_cents: 1 }]);
     expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=campaign`, { token: pub.token })).status).toBe(400);

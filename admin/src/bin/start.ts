@@ -2,7 +2,7 @@
 // CLICKHOUSE_URL when set), on one base URL.
 import { migrate } from '../clickhouse/migrations.ts';
 import { createAdminServer } from '../http/server.ts';
-import { Ingester, eventBacklog } from '../ingest/ingester.ts';
+import { INGEST_COMMAND_TIMEOUT_MS, Ingester, eventBacklog } from '../ingest/ingester.ts';
 import { createOpsServer } from '../http/ops-server.ts';
 import { openClickHouse } from '../launch/clickhouse.ts';
 import { startEngineProcess } from '../launch/engine-process.ts';
@@ -14,6 +14,8 @@ import { VideoPoller } from '../video/poller.ts';
 import { ConversionStore } from '../postback/conversion-store.ts';
 import { PostbackWorker } from '../postback/postback-worker.ts';
 import { readConfigOrExit } from './read-config.ts';
+// Relative, not a workspace dependency: the cabinet depends on the admin's router types.
+import { CABINET_DIST, buildCabinet } from '../../../cabinet/build/build.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
@@ -57,7 +59,7 @@ async function start(): Promise<string> {
   const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
   if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
   // Its own connection: the ingester blocks on XREADGROUP.
-  const ingestRedis = connectRedis(redisUrl, 'ingest', { enableAutoPipelining: false });
+  const ingestRedis = connectRedis(redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
   const ingester = new Ingester({
     redis: ingestRedis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
   });
@@ -83,7 +85,14 @@ async function start(): Promise<string> {
   closers.push({ name: 'metrics', close: () => ops.close() });
   const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);
   log.info({ event: 'metrics.listening', address: `http://${config.metrics.host}:${metricsPort}/metrics` }, 'admin metrics listening');
-  const admin = createAdminServer(svc);
+  // Rebuilt only when its sources are newer than the last build, so a restart stays fast. A failed
+  // build leaves the previous one (or a "not built" page) and never stops the ad network.
+  const cabinet = await buildCabinet().catch((err: unknown) => {
+    log.error({ err, event: 'cabinet.build_failed' }, 'cabinet build failed; serving the previous build if any');
+    return { dir: CABINET_DIST, built: false };
+  });
+  if (cabinet.built) log.info({ event: 'cabinet.built', dir: cabinet.dir }, 'cabinet built');
+  const admin = createAdminServer(svc, { cabinetDir: cabinet.dir });
   closers.push({ name: 'admin', close: () => admin.close() });
   // The admin listens privately; engines own the public port and forward admin paths to it.
   const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
@@ -112,6 +121,7 @@ process.stdout.write(
   [
     '',
     `  Ad network is up at ${baseUrl}`,
+    `  Web cabinet: ${baseUrl}/cabinet`,
     `  API reference: ${baseUrl}/docs/api   OpenAPI: ${baseUrl}/openapi.json`,
     '',
     '  Create the first accounts (in another terminal):',

@@ -50,6 +50,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },
   { method: 'PATCH', path: '/api/adv/profile', procedure: 'adv.profile.update', input: 'json', summary: 'Set the outgoing postback URL pattern' },
   { method: 'POST', path: '/api/adv/profile/postback-secret/rotate', procedure: 'adv.profile.rotatePostbackSecret', input: 'none', summary: 'Replace the postback secret' },
+  { method: 'POST', path: '/api/adv/profile/postback-test', procedure: 'adv.profile.testPostback', input: 'none', summary: 'Call the postback URL pattern once with sample values and report the answer' },
 
   { method: 'POST', path: '/api/pub/sites', procedure: 'pub.sites.create', input: 'json', status: 201, summary: 'Register a site (status draft) and get its verification code' },
   { method: 'GET', path: '/api/pub/sites', procedure: 'pub.sites.list', input: 'none', summary: 'List own sites' },

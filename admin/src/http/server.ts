@@ -17,6 +17,7 @@ import { receivePostback } from '../postback/postback-in.ts';
 import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
 import { parseSamplePath } from '../video/providers.ts';
+import { serveCabinet } from './cabinet-static.ts';
 
 const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -39,7 +40,12 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(payload);
 }
 
-export function createAdminServer(svc: Services): AdminServer {
+export interface AdminServerOptions {
+  /** The built cabinet (cabinet/dist) to serve under /cabinet; without it /cabinet answers 404. */
+  cabinetDir?: string;
+}
+
+export function createAdminServer(svc: Services, opts: AdminServerOptions = {}): AdminServer {
   const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
   const conversions = new ConversionStore(svc.redis);
   let inFlight = 0;
@@ -103,6 +109,9 @@ export function createAdminServer(svc: Services): AdminServer {
         'x-content-type-options': 'nosniff',
       });
       return void res.end(data);
+    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/cabinet' || path.startsWith('/cabinet/'))) {
+      return serveCabinet(opts.cabinetDir, path, res);
     }
     if (req.method === 'GET' && path === '/openapi.json') {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });

@@ -8,6 +8,11 @@ import { decodeEntry, toRow } from './event-rows.ts';
 import type { EventRow } from './event-rows.ts';
 
 export const INGEST_GROUP = 'ingest';
+/**
+ * For the ingester's own connection: its reads block at most 500 ms, so an answer later than this means
+ * the connection stopped answering (a node lost mid-failover); the round fails and is retried.
+ */
+export const INGEST_COMMAND_TIMEOUT_MS = 10_000;
 // In the stream's slot ({events} hashes like `events`): one MULTI acknowledges entries and drops their records.
 const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
 const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
@@ -89,6 +94,8 @@ export class Ingester {
         if (entries.length) await this.commit(entries);
       } catch (err) {
         this.failures++;
+        // What this round had read is pending on this consumer: take it up again next round, not in 15 s.
+        lastRecovery = 0;
         this.o.log.warn({ err: (err as Error).message, consumer: this.consumer }, 'ingest round failed');
         await sleep(Math.min(5_000, 200 * this.failures));
       }
@@ -204,9 +211,29 @@ export interface EventBacklog {
 
 /** What waits for ClickHouse, read from the stream and its consumer group. */
 export async function eventBacklog(redis: Redis): Promise<EventBacklog> {
-  const [length, groups] = await Promise.all([redis.xlen(EVENT_STREAM), (redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>).catch(() => [])]);
+  const [length, groups, newest] = await Promise.all([
+    redis.xlen(EVENT_STREAM),
+    (redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>).catch(() => []),
+    redis.xrevrange(EVENT_STREAM, '+', '-', 'COUNT', 1),
+  ]);
   const g = groups.map((row) => Object.fromEntries(chunk(row))).find((x) => x.name === INGEST_GROUP);
-  return { length, lag: Number(g?.lag ?? 0), pending: Number(g?.pending ?? 0) };
+  const pending = Number(g?.pending ?? 0);
+  const delivered = typeof g?.['last-delivered-id'] === 'string' ? g['last-delivered-id'] : '0-0';
+  const last = newest[0]?.[0];
+  // Redis's own `lag` can be missing, and after a replica is promoted it was seen stuck above zero with
+  // every entry delivered: the last delivered id against the newest entry is the reliable test.
+  if (!last || compareStreamIds(delivered, last) >= 0) return { length, lag: 0, pending };
+  const reported = g?.lag;
+  if (typeof reported === 'number') return { length, lag: reported, pending };
+  const undelivered = await redis.xrange(EVENT_STREAM, `(${delivered}`, '+', 'COUNT', 10_000);
+  return { length, lag: undelivered.length, pending };
+}
+
+/** Orders stream ids (`<ms>-<seq>`). */
+export function compareStreamIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split('-').map(Number);
+  const [bm = 0, bs = 0] = b.split('-').map(Number);
+  return am - bm || as - bs;
 }
 
 function chunk(row: unknown[]): [string, unknown][] {

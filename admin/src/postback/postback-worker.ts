@@ -1,8 +1,8 @@
 import { attemptDueAt, fillPostbackUrl } from '../domain/postback-rules.ts';
 import type { ConversionStatus } from '../domain/postback-rules.ts';
 import type { Services } from '../services.ts';
-import { safeGet } from '../verify/safe-fetch.ts';
 import type { ConversionStore } from './conversion-store.ts';
+import { callTracker } from './tracker-call.ts';
 
 export interface PostbackWorkerOptions {
   svc: Services;
@@ -67,11 +67,9 @@ export class PostbackWorker {
         click_id: conversion.click_id, payout_cents: conversion.payout_cents, status: status as ConversionStatus, geo: conversion.country,
         device: conversion.device, os: conversion.os, browser: conversion.browser, vertical: conversion.vertical, campaign_id: conversion.campaign_id,
       });
-      const { postback } = svc.config;
-      const result = await safeGet(url, { timeoutMs: postback.timeoutMs, maxBytes: 64 * 1024, maxRedirects: 3, allowLoopback: postback.allowLoopback });
-      const ok = result.ok && result.status >= 200 && result.status < 300;
+      const { ok, status: httpStatus, error } = await callTracker(svc, url);
       const n = Number(attempt);
-      conversion.attempts.push({ at: new Date(this.now()).toISOString(), attempt: n, status: result.ok ? result.status : null, error: ok ? null : result.ok ? `HTTP ${result.status}` : result.error });
+      conversion.attempts.push({ at: new Date(this.now()).toISOString(), attempt: n, status: httpStatus, error });
       // The next attempt is queued and the record saved before this one is let go: a crash in between
       // repeats an attempt (trackers dedupe by click id) rather than losing the retry.
       const next = ok ? undefined : attemptDueAt(this.now(), n + 1);

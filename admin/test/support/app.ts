@@ -22,7 +22,7 @@ export interface TestApp {
 }
 
 /** The real admin HTTP server on a free port, against the given Redis; with `clickhouse`, embedded chDB migrated. */
-export async function startApp(redisUrl: string, env: Record<string, string> = {}, opts: { clickhouse?: boolean } = {}): Promise<TestApp> {
+export async function startApp(redisUrl: string, env: Record<string, string> = {}, opts: { clickhouse?: boolean; cabinetDir?: string } = {}): Promise<TestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'adnet-app-'));
   const config = loadConfig({
@@ -38,7 +38,7 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
   const clickhouse = opts.clickhouse ? await openClickHouse(config) : undefined;
   if (clickhouse) await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
   const svc = createServices(config, redis, createLogger(config.logLevel), clickhouse);
-  const server = createAdminServer(svc);
+  const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
   await server.listen(port, '127.0.0.1');
   return {
     base: `http://127.0.0.1:${port}`,

@@ -1,0 +1,35 @@
+import { h, s } from './dom.ts';
+
+export interface Series {
+  name: string;
+  color: string;
+  values: number[];
+}
+
+const W = 640;
+const H = 240;
+const PAD = { l: 44, r: 12, t: 12, b: 28 };
+
+/** A time-series line chart as inline SVG, with a text summary for screen readers. */
+export function lineChart(labels: string[], series: Series[], title: string): HTMLElement {
+  const max = Math.max(1, ...series.flatMap((x) => x.values));
+  const n = Math.max(labels.length, 1);
+  const x = (i: number) => PAD.l + (n === 1 ? (W - PAD.l - PAD.r) / 2 : (i * (W - PAD.l - PAD.r)) / (n - 1));
+  const y = (v: number) => H - PAD.b - (v / max) * (H - PAD.t - PAD.b);
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title, class: 'chart' });
+  for (const f of [0, 0.5, 1]) {
+    const v = Math.round(max * f);
+    svg.append(s('line', { x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v), class: 'grid' }), s('text', { x: PAD.l - 6, y: y(v) + 4, 'text-anchor': 'end' }, String(v)));
+  }
+  const step = Math.ceil(n / 6);
+  labels.forEach((l, i) => {
+    if (i % step === 0) svg.append(s('text', { x: x(i), y: H - 8, 'text-anchor': 'middle' }, l.length > 10 ? l.slice(5) : l));
+  });
+  for (const ser of series) {
+    const pts = ser.values.map((v, i) => `${x(i)},${y(v)}`).join(' ');
+    svg.append(s('polyline', { points: pts, fill: 'none', stroke: ser.color, 'stroke-width': 2, 'data-series': ser.name }));
+    ser.values.forEach((v, i) => svg.append(s('circle', { cx: x(i), cy: y(v), r: 3, fill: ser.color }, s('title', {}, `${ser.name} ${labels[i] ?? ''}: ${v}`))));
+  }
+  const legend = h('p', { class: 'legend' }, series.map((ser) => h('span', {}, h('i', { style: `background:${ser.color}` }), `${ser.name}: ${ser.values.reduce((a, b) => a + b, 0)}`)));
+  return h('figure', {}, svg, h('figcaption', {}, title), legend);
+}

@@ -1,0 +1,82 @@
+type Child = Node | string | number | null | undefined | false;
+type Attr = string | number | boolean | null | undefined | ((ev: Event) => void);
+
+/** Creates an element: `on*` attributes become listeners, `true` a bare attribute, null/false/undefined nothing. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);
+  return el;
+}
+
+/** An SVG element (the chart). */
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+let ids = 0;
+export const uid = (prefix: string): string => `${prefix}-${++ids}`;
+
+export const usd = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
+
+/** Announces a message to screen readers and shows it briefly. */
+export function notify(message: string, kind: 'ok' | 'error' = 'ok'): void {
+  const box = document.getElementById('notices');
+  if (!box) return;
+  const item = h('p', { class: `notice ${kind}` }, message);
+  box.append(item);
+  setTimeout(() => item.remove(), 6000);
+}
+
+/** Copies text, falling back to selecting it when the clipboard is not available (plain http). */
+export async function copyText(text: string, label: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = h('textarea', { 'aria-hidden': 'true', class: 'offscreen' }, text);
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+  notify(`${label} copied`);
+}
+
+/** A button that runs an async action, shows it is busy, and reports failures. */
+export function actionButton(label: string, run: () => Promise<void>, attrs: Record<string, Attr> = {}): HTMLButtonElement {
+  const btn = h('button', { type: 'button', ...attrs }, label);
+  btn.addEventListener('click', () => {
+    btn.disabled = true;
+    btn.setAttribute('aria-busy', 'true');
+    run()
+      .catch((err: unknown) => notify(err instanceof Error ? err.message : String(err), 'error'))
+      .finally(() => {
+        btn.disabled = false;
+        btn.removeAttribute('aria-busy');
+      });
+  });
+  return btn;
+}
+
+export function table(headers: string[], rows: Child[][], caption?: string): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      {},
+      caption ? h('caption', {}, caption) : null,
+      h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, rows.length ? rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, c)))) : h('tr', {}, h('td', { colspan: headers.length }, 'Nothing yet'))),
+    ),
+  );
+}
+
+export const badge = (status: string): HTMLElement => h('span', { class: `badge ${status}` }, status.replace(/_/g, ' '));

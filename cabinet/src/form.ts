@@ -1,0 +1,136 @@
+import { problem } from './api.ts';
+import { h, uid } from './dom.ts';
+
+export interface FieldSpec {
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'date' | 'file' | 'select' | 'textarea' | 'checkboxes';
+  options?: readonly string[];
+  value?: string | readonly string[];
+  hint?: string;
+  required?: boolean;
+  step?: string;
+  accept?: string;
+  autocomplete?: string;
+}
+
+export interface FormHandle {
+  form: HTMLFormElement;
+  /** Shows each message next to its field (keys like `geo_include.0` go to `geo_include`); the rest at the top. */
+  showErrors(fields: Record<string, string>, message?: string): void;
+  clearErrors(): void;
+}
+
+function control(f: FieldSpec, id: string, errId: string): HTMLElement {
+  const common = { id, name: f.name, 'aria-describedby': errId, required: f.required };
+  const value = typeof f.value === 'string' ? f.value : undefined;
+  if (f.type === 'select') {
+    return h('select', common, (f.options ?? []).map((o) => h('option', { value: o, selected: o === value }, o.replace(/_/g, ' '))));
+  }
+  if (f.type === 'textarea') return h('textarea', { ...common, rows: 3 }, value ?? '');
+  if (f.type === 'checkboxes') {
+    const chosen = new Set(Array.isArray(f.value) ? f.value : []);
+    return h(
+      'fieldset',
+      { id, class: 'checks', 'aria-describedby': errId },
+      h('legend', { class: 'offscreen' }, f.label),
+      (f.options ?? []).map((o) => h('label', {}, h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }), ` ${o}`)),
+    );
+  }
+  return h('input', { ...common, type: f.type ?? 'text', value, step: f.step, accept: f.accept, autocomplete: f.autocomplete });
+}
+
+/** A labelled form whose submit runs `onSubmit`, shows progress, and puts API errors beside their fields. */
+export function buildForm(opts: { fields: FieldSpec[]; submit: string; label: string; onSubmit: (data: FormData, handle: FormHandle) => Promise<void> }): FormHandle {
+  const errors = new Map<string, HTMLElement>();
+  const top = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const button = h('button', { type: 'submit' }, opts.submit);
+  const rows = opts.fields.map((f) => {
+    const id = uid(f.name);
+    const errId = `${id}-error`;
+    const err = h('p', { class: 'field-error', id: errId, hidden: true });
+    errors.set(f.name, err);
+    return h('div', { class: 'field', 'data-field': f.name }, h('label', { for: id }, f.label), control(f, id, errId), f.hint ? h('small', {}, f.hint) : null, err);
+  });
+  const form = h('form', { 'aria-label': opts.label, novalidate: true }, top, rows, h('div', { class: 'actions' }, button));
+
+  const handle: FormHandle = {
+    form,
+    clearErrors() {
+      top.hidden = true;
+      for (const [name, el] of errors) {
+        el.hidden = true;
+        el.textContent = '';
+        form.querySelector(`[name="${name}"]`)?.removeAttribute('aria-invalid');
+      }
+    },
+    showErrors(fields, message) {
+      handle.clearErrors();
+      const rest: string[] = [];
+      let first: HTMLElement | null = null;
+      for (const [key, msg] of Object.entries(fields)) {
+        const name = key.split('.')[0] ?? key;
+        const el = errors.get(name);
+        if (!el) {
+          rest.push(`${key}: ${msg}`);
+          continue;
+        }
+        el.textContent = el.textContent ? `${el.textContent}; ${msg}` : msg;
+        el.hidden = false;
+        const input = form.querySelector<HTMLElement>(`[name="${name}"]`);
+        input?.setAttribute('aria-invalid', 'true');
+        first ??= input;
+      }
+      if (message && Object.keys(fields).length === 0) rest.push(message);
+      if (rest.length) {
+        top.textContent = rest.join('. ');
+        top.hidden = false;
+      }
+      first?.focus();
+    },
+  };
+
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    handle.clearErrors();
+    button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    const label = button.textContent;
+    button.textContent = 'Working…';
+    opts
+      .onSubmit(new FormData(form), handle)
+      .catch((err: unknown) => {
+        const p = problem(err);
+        handle.showErrors(p.fields, p.message);
+      })
+      .finally(() => {
+        button.disabled = false;
+        button.textContent = label;
+        form.removeAttribute('aria-busy');
+      });
+  });
+  return handle;
+}
+
+/** Text of a form field ('' when absent). */
+export const text = (d: FormData, name: string): string => {
+  const v = d.get(name);
+  return typeof v === 'string' ? v.trim() : '';
+};
+
+/** A number field: empty becomes undefined so the API reports "is required" in its own words; anything else goes as typed. */
+export function num(d: FormData, name: string): number {
+  const v = text(d, name);
+  return (v === '' ? undefined : Number(v)) as number;
+}
+
+export const optNum = (d: FormData, name: string): number | undefined => (text(d, name) === '' ? undefined : Number(text(d, name)));
+
+/** A comma- or space-separated list, lowercased. */
+export const list = (d: FormData, name: string): string[] =>
+  text(d, name)
+    .split(/[\s,]+/)
+    .map((x) => x.toLowerCase())
+    .filter(Boolean);
+
+export const checked = (d: FormData, name: string): string[] => d.getAll(name).filter((v): v is string => typeof v === 'string');

@@ -1,0 +1,81 @@
+import './styles.css';
+import { api, loadSession, saveSession } from './api.ts';
+import type { Session } from './api.ts';
+import { h } from './dom.ts';
+import { ROUTES } from './routes.ts';
+import { authPage } from './pages/auth.ts';
+import { BASE, currentPath, match, navigate, onNavigate } from './router.ts';
+
+const app = document.getElementById('app') as HTMLElement;
+let navigated = false;
+const HOME: Record<Session['role'], string> = { advertiser: '/campaigns', publisher: '/sites', admin: '/moderation' };
+
+function shell(session: Session, active: string): HTMLElement {
+  const main = h('main', { id: 'main', tabindex: '-1' });
+  const links = ROUTES.filter((r) => r.nav && r.roles.includes(session.role)).map((r) =>
+    h('li', {}, h('a', { href: BASE + r.path, 'aria-current': r.path === active ? 'page' : null }, r.title)),
+  );
+  const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
+  signOut.addEventListener('click', () => {
+    // The token is revoked on the server; the local session goes whatever the answer.
+    void api.auth.logout.mutate().catch(() => undefined).finally(() => {
+      saveSession(null);
+      navigate('/signin');
+    });
+  });
+  const menu = h('button', { type: 'button', class: 'menu', 'aria-expanded': 'false', 'aria-controls': 'nav-list' }, 'Menu');
+  const list = h('ul', { id: 'nav-list' }, links);
+  menu.addEventListener('click', () => menu.setAttribute('aria-expanded', String(menu.getAttribute('aria-expanded') !== 'true')));
+  app.replaceChildren(
+    h('header', {}, h('a', { class: 'brand', href: `${BASE}/` }, 'adnet'), menu, h('nav', { 'aria-label': 'Main' }, list), h('span', { class: 'who' }, `${session.email} (${session.role})`), signOut),
+    main,
+    h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
+  );
+  return main;
+}
+
+async function render(): Promise<void> {
+  const focusMain = navigated;
+  navigated = true;
+  const path = currentPath();
+  const session = loadSession();
+  if (path === '/signin' || path === '/signup' || !session) {
+    if (session && (path === '/signin' || path === '/signup')) return navigate(HOME[session.role]);
+    app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
+    return authPage(app.querySelector('main') as HTMLElement, path === '/signup' ? 'signup' : 'signin', (s) => {
+      saveSession(s);
+      navigate(HOME[s.role]);
+    });
+  }
+  if (path === '/') return navigate(HOME[session.role]);
+  for (const route of ROUTES) {
+    const params = match(route.path, path);
+    if (!params) continue;
+    const main = shell(session, route.path);
+    if (!route.roles.includes(session.role)) {
+      main.append(h('h1', {}, 'Not available'), h('p', {}, `This page is for ${route.roles.join(' and ')} accounts.`));
+      return;
+    }
+    document.title = `${route.title} · adnet`;
+    main.append(h('p', { class: 'loading', role: 'status' }, 'Loading…'));
+    try {
+      main.replaceChildren();
+      await route.render({ session, params, main });
+    } catch (err) {
+      const e = err as { data?: { httpStatus?: number }; message?: string };
+      if (e.data?.httpStatus === 401) {
+        saveSession(null);
+        return navigate('/signin');
+      }
+      main.replaceChildren(h('h1', {}, route.title), h('p', { class: 'form-error', role: 'alert' }, e.message ?? 'Something went wrong'));
+    }
+    // After an in-app page change the focus goes to the new content (as a page load would put
+    // screen readers at the top); on the first load it stays where the browser put it.
+    if (focusMain) main.focus();
+    return;
+  }
+  shell(session, '').append(h('h1', {}, 'Page not found'), h('p', {}, h('a', { href: `${BASE}/` }, 'Back to the cabinet')));
+}
+
+onNavigate(() => void render());
+void render();

@@ -1,0 +1,153 @@
+import { api } from '../api.ts';
+import type { Inputs, Outputs } from '../api.ts';
+import { BANNER_SIZES, FV_CORNERS, SITE_CATEGORIES, ZONE_FORMATS } from '../choices.ts';
+import { actionButton, badge, copyText, h, notify } from '../dom.ts';
+import { buildForm, num, optNum, text } from '../form.ts';
+import type { PageContext } from '../router.ts';
+
+type Site = Outputs['pub']['sites']['get'];
+type Zone = Outputs['pub']['zones']['get'];
+type ZoneIn = Inputs['pub']['zones']['create'];
+
+export const verificationTag = (s: Site): string => `<meta name="adnet-verification" content="${s.verification_code}">`;
+export const widgetSnippet = (z: Zone): string => `<script src="${z.widget_url}"></script>`;
+
+function copyBlock(label: string, value: string): HTMLElement {
+  return h('div', { class: 'copy-block' }, h('code', { 'aria-label': label }, value), actionButton(`Copy ${label.toLowerCase()}`, () => copyText(value, label)));
+}
+
+function siteCard(s: Site, after: () => Promise<void>): HTMLElement {
+  const unverified = s.status === 'draft' || s.status === 'rejected';
+  return h(
+    'article',
+    { class: 'card', 'data-site': s.domain },
+    h('h3', {}, s.domain, ' ', badge(s.status)),
+    s.rejection_reason ? h('p', {}, `Rejected: ${s.rejection_reason}`) : null,
+    unverified
+      ? h('div', {},
+          h('p', {}, 'Paste this tag into the <head> of your home page, then verify:'),
+          copyBlock('Verification tag', verificationTag(s)),
+          h('p', {}, 'or serve the code as ', h('code', {}, `https://${s.domain}/.well-known/adnet-verification.txt`)),
+          actionButton('Verify', async () => {
+            const r = await api.pub.sites.verify.mutate({ id: s.id }).catch((err: Error) => {
+              notify(`Not verified: ${err.message}`, 'error');
+              return null;
+            });
+            if (r) notify(`Verified by ${r.method}; the site is ${r.status.replace(/_/g, ' ')}`);
+            await after();
+          }, { 'aria-label': `Verify ${s.domain}` }))
+      : h('p', {}, s.verified_method ? `Verified by ${s.verified_method}.` : ''),
+    h('p', {}, 'ads.txt line: '),
+    copyBlock('ads.txt line', s.ads_txt_line),
+  );
+}
+
+export async function sitesPage(ctx: PageContext): Promise<void> {
+  const { sites } = await api.pub.sites.list.query();
+  const { form } = buildForm({
+    label: 'Add site',
+    submit: 'Add site',
+    fields: [
+      { name: 'domain', label: 'Domain', required: true, hint: 'e.g. example.com' },
+      { name: 'category', label: 'Category', type: 'select', options: SITE_CATEGORIES, value: 'news' },
+      { name: 'language', label: 'Language (ISO 639-1)', value: 'en' },
+      { name: 'traffic_estimate_daily', label: 'Daily visits (estimate)', type: 'number', value: '1000' },
+    ],
+    async onSubmit(d) {
+      await api.pub.sites.create.mutate({
+        domain: text(d, 'domain'), category: text(d, 'category') as Site['category'], language: text(d, 'language'), traffic_estimate_daily: num(d, 'traffic_estimate_daily'),
+      });
+      notify('Site added');
+      await sitesPage(ctx);
+    },
+  });
+  const rerender = () => sitesPage(ctx);
+  ctx.main.replaceChildren(
+    h('h1', {}, 'Sites'),
+    h('div', { class: 'cards' }, sites.length ? sites.map((s) => siteCard(s, rerender)) : h('p', {}, 'No sites yet.')),
+    h('h2', {}, 'Add a site'),
+    form,
+  );
+}
+
+function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): HTMLElement {
+  const preview = h('div', { class: 'preview' });
+  return h(
+    'article',
+    { class: 'card', 'data-zone': z.name },
+    h('h3', {}, z.name, ' ', badge(z.status)),
+    h('p', {}, `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`),
+    copyBlock('Widget snippet', widgetSnippet(z)),
+    z.vast_url ? copyBlock('VAST URL', z.vast_url) : null,
+    h('div', { class: 'row-actions' },
+      actionButton(z.status === 'active' ? 'Pause' : 'Resume', async () => {
+        await (z.status === 'active' ? api.pub.zones.pause : api.pub.zones.resume).mutate({ id: z.id });
+        await after();
+      }, { 'aria-label': `${z.status === 'active' ? 'Pause' : 'Resume'} ${z.name}` }),
+      // A preview is a real ad request, so it is shown only on demand; sandboxed without
+      // same-origin, so the ad's page cannot reach the cabinet's session.
+      h('button', { type: 'button', onclick: () => preview.replaceChildren(h('iframe', {
+        title: `Live preview of ${z.name}`, srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`, sandbox: 'allow-scripts allow-popups', class: 'zone-frame',
+      })) }, 'Live preview'),
+    ),
+    preview,
+  );
+}
+
+function zoneInput(d: FormData, format: ZoneIn['format']): ZoneIn {
+  const input: ZoneIn = { site_id: num(d, 'site_id'), name: text(d, 'name'), format };
+  if (format === 'banner') {
+    const [w, hgt] = text(d, 'banner_size').split('x').map(Number);
+    input.banner_width = w;
+    input.banner_height = hgt;
+  }
+  if (format === 'floating_video') {
+    input.fv_corner = text(d, 'fv_corner') as ZoneIn['fv_corner'];
+    input.fv_delay_sec = optNum(d, 'fv_delay_sec');
+    input.fv_freq_cap_hours = optNum(d, 'fv_freq_cap_hours');
+  }
+  return input;
+}
+
+export async function zonesPage(ctx: PageContext): Promise<void> {
+  const [{ zones }, { sites }] = await Promise.all([api.pub.zones.list.query(), api.pub.sites.list.query()]);
+  const byId = new Map(sites.map((s) => [s.id, s]));
+  const handle = buildForm({
+    label: 'Create zone',
+    submit: 'Create zone',
+    fields: [
+      { name: 'site_id', label: 'Site', type: 'select', options: sites.map((s) => String(s.id)) },
+      { name: 'name', label: 'Name', required: true },
+      { name: 'format', label: 'Format', type: 'select', options: ZONE_FORMATS },
+      { name: 'banner_size', label: 'Banner size', type: 'select', options: BANNER_SIZES },
+      { name: 'fv_corner', label: 'Corner', type: 'select', options: FV_CORNERS },
+      { name: 'fv_delay_sec', label: 'Delay before showing (seconds)', type: 'number', value: '5' },
+      { name: 'fv_freq_cap_hours', label: 'Frequency cap (hours)', type: 'number', value: '1' },
+    ],
+    async onSubmit(d) {
+      const z = await api.pub.zones.create.mutate(zoneInput(d, text(d, 'format') as ZoneIn['format']));
+      notify(`Zone ${z.name} created`);
+      await zonesPage(ctx);
+    },
+  });
+  const { form } = handle;
+  // Site options show the domain; the value stays the id.
+  form.querySelectorAll<HTMLOptionElement>('select[name=site_id] option').forEach((o) => (o.textContent = byId.get(Number(o.value))?.domain ?? o.value));
+  // Only the fields the chosen format takes are shown.
+  const formatSelect = form.querySelector<HTMLSelectElement>('select[name=format]');
+  const sync = () => {
+    const f = formatSelect?.value;
+    form.querySelectorAll<HTMLElement>('[data-field]').forEach((row) => {
+      const name = row.dataset.field ?? '';
+      row.hidden = (name === 'banner_size' && f !== 'banner') || (name.startsWith('fv_') && f !== 'floating_video');
+    });
+  };
+  formatSelect?.addEventListener('change', sync);
+  sync();
+  ctx.main.replaceChildren(
+    h('h1', {}, 'Zones'),
+    h('div', { class: 'cards' }, zones.length ? zones.map((z) => zoneCard(z, byId.get(z.site_id), () => zonesPage(ctx))) : h('p', {}, 'No zones yet.')),
+    h('h2', {}, 'Create a zone'),
+    sites.length ? form : h('p', {}, 'Add a site first.'),
+  );
+}

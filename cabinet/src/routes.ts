@@ -1,0 +1,24 @@
+import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
+import { campaignPage, campaignsPage, newCampaignPage } from './pages/campaigns.ts';
+import { balancePage, conversionsPage } from './pages/money.ts';
+import { profilePage } from './pages/profile.ts';
+import { sitesPage, zonesPage } from './pages/publisher.ts';
+import { statsPage } from './pages/stats.ts';
+import type { Route } from './router.ts';
+
+/** Every page of the cabinet; the order is the navigation's. */
+export const ROUTES: Route[] = [
+  { path: '/campaigns', title: 'Campaigns', roles: ['advertiser'], nav: true, render: campaignsPage },
+  { path: '/campaigns/new', title: 'New campaign', roles: ['advertiser'], render: newCampaignPage },
+  { path: '/campaigns/:id', title: 'Campaign', roles: ['advertiser'], render: campaignPage },
+  { path: '/stats', title: 'Statistics', roles: ['advertiser'], nav: true, render: statsPage },
+  { path: '/conversions', title: 'Conversions', roles: ['advertiser'], nav: true, render: conversionsPage },
+  { path: '/balance', title: 'Balance', roles: ['advertiser'], nav: true, render: balancePage },
+  { path: '/profile', title: 'Profile', roles: ['advertiser'], nav: true, render: profilePage },
+  { path: '/sites', title: 'Sites', roles: ['publisher'], nav: true, render: sitesPage },
+  { path: '/zones', title: 'Zones', roles: ['publisher'], nav: true, render: zonesPage },
+  { path: '/earnings', title: 'Earnings', roles: ['publisher'], nav: true, render: statsPage },
+  { path: '/moderation', title: 'Moderation', roles: ['admin'], nav: true, render: moderationPage },
+  { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
+  { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
+];

@@ -1,0 +1,414 @@
+import { createHmac } from 'node:crypto';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, call } from '../../admin/test/support/app.ts';
+import type { Account } from '../../admin/test/support/app.ts';
+import { makePng } from '../../admin/test/support/images.ts';
+import { eventually } from '../../engine/test/support/engine-harness.ts';
+import { clipboard, screenshot, startProduct } from './product.ts';
+import type { Product } from './product.ts';
+
+let p: Product;
+let admin: Account;
+let advCtx: BrowserContext;
+let adminCtx: BrowserContext;
+let pubCtx: BrowserContext;
+let adv: Page;
+let adm: Page;
+let pub: Page;
+const advEmail = `adv.${Date.now()}@example.com`;
+const pubEmail = `pub.${Date.now()}@example.com`;
+const PASSWORD = 'a-good-password';
+let snippet = '';
+let clickId = '';
+
+beforeAll(async () => {
+  p = await startProduct();
+  admin = await account(p.app, 'admin');
+  [advCtx, adminCtx, pubCtx] = await Promise.all([p.newContext(), p.newContext(), p.newContext()]);
+  [adv, adm, pub] = await Promise.all([advCtx.newPage(), adminCtx.newPage(), pubCtx.newPage()]);
+}, 90_000);
+afterAll(async () => {
+  await p?.stop();
+});
+
+const token = async (page: Page): Promise<string> => (JSON.parse((await page.evaluate<string | null>("localStorage.getItem('adnet.session')")) ?? '{}') as { token?: string }).token ?? '';
+const form = (page: Page, name: string) => page.getByRole('form', { name });
+
+async function signUp(page: Page, email: string, role: 'advertiser' | 'publisher'): Promise<void> {
+  await page.goto(`${p.base}/cabinet/signup`);
+  const f = form(page, 'Sign up');
+  await f.getByLabel('Email').fill(email);
+  await f.getByLabel('Password').fill(PASSWORD);
+  await f.getByLabel('Account type').selectOption(role);
+  await f.getByRole('button', { name: 'Create account' }).click();
+}
+
+describe('the cabinet is served by the product', () => {
+  it('answers deep links with the app, hashed assets as immutable, and nothing outside its folder', async () => {
+    const deep = await fetch(`${p.base}/cabinet/campaigns/12`);
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await deep.text();
+    const js = /src="(\/cabinet\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(js).toBeDefined();
+    const asset = await fetch(`${p.base}${js}`);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Only the router's type reaches the bundle, never server code.
+    expect(await asset.text()).not.toMatch(/ioredis|createHTTPHandler|node:crypto/);
+    expect((await fetch(`${p.base}/cabinet/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${p.base}/cabinet/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+    expect((await fetch(`${p.base}/cabinet/%E0%A4%A`)).status).toBe(404);
+    // The page holding the token runs only the cabinet's own scripts.
+    expect(deep.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
+
+describe('an advertiser, an admin and a publisher in a real browser', () => {
+  it('signs an advertiser up; the session survives a reload', async () => {
+    await signUp(adv, advEmail, 'advertiser');
+    await adv.waitForURL(/\/cabinet\/campaigns$/);
+    await adv.reload();
+    await adv.getByText(`${advEmail} (advertiser)`).waitFor();
+    await adv.getByRole('heading', { name: 'Campaigns' }).waitFor();
+  });
+
+  it('creates a campaign, showing the API\'s message beside the field it concerns', async () => {
+    await adv.getByRole('link', { name: 'New campaign' }).click();
+    const f = form(adv, 'New campaign');
+    await f.getByLabel('Name').fill('Spring sale');
+    await f.getByLabel('Vertical').selectOption('ecommerce');
+    await f.getByLabel('Format', { exact: true }).selectOption('banner');
+    await f.getByLabel(/^Bid \(USD/).fill('2');
+    await f.getByLabel('Daily budget (USD)').fill('0.5');
+    await f.getByRole('button', { name: 'Create campaign' }).click();
+    const budgetError = f.locator('[data-field="daily_budget_usd"] .field-error');
+    await budgetError.waitFor({ state: 'visible' });
+    expect(await budgetError.textContent()).toMatch(/at least/);
+    expect(await f.getByLabel('Daily budget (USD)').getAttribute('aria-invalid')).toBe('true');
+    await f.getByLabel('Daily budget (USD)').fill('50');
+    await f.getByRole('button', { name: 'Create campaign' }).click();
+    await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
+    await adv.getByRole('heading', { name: 'Spring sale' }).waitFor();
+  });
+
+  it('uploads a creative with a preview; it waits for moderation', async () => {
+    const f = form(adv, 'Upload creative');
+    await f.getByLabel('Title').fill('Spring deals');
+    await f.getByLabel('Landing URL').fill(`${p.site.base}/landing?c={click_id}`);
+    await f.getByLabel(/^Image/).setInputFiles({ name: 'ad.png', mimeType: 'image/png', buffer: makePng(300, 250, 90) });
+    await f.getByAltText('Preview of the chosen image').waitFor({ state: 'visible' });
+    await f.getByRole('button', { name: 'Upload creative' }).click();
+    await adv.getByRole('cell', { name: 'pending moderation' }).waitFor();
+    await screenshot(adv, 'campaign', ['Spring sale', 'Creatives', 'pending moderation', 'AI ad copy', 'Avatar video']);
+  });
+
+  it('lets the admin approve the creative and credit the advertiser', async () => {
+    await adm.goto(`${p.base}/cabinet/signin`);
+    const f = form(adm, 'Sign in');
+    await f.getByLabel('Email').fill(admin.email);
+    await f.getByLabel('Password').fill('password-123');
+    await f.getByRole('button', { name: 'Sign in' }).click();
+    await adm.waitForURL(/\/cabinet\/moderation$/);
+    await screenshot(adm, 'moderation', ['Spring deals', 'Creatives (1)']);
+    await adm.getByRole('button', { name: /^Approve creative \d+$/ }).click();
+    await adm.getByText('Creatives (0)').waitFor();
+    await adm.getByRole('link', { name: 'Advertisers' }).click();
+    const credit = form(adm, `Credit ${advEmail}`);
+    await credit.getByLabel('Amount (USD)').fill('100');
+    await credit.getByRole('button', { name: 'Credit' }).click();
+    await adm.getByRole('cell', { name: '$100.00' }).waitFor();
+  });
+
+  it('lets the advertiser activate the campaign', async () => {
+    await adv.goto(`${p.base}/cabinet/campaigns`);
+    await adv.getByRole('button', { name: 'Activate Spring sale' }).click();
+    await adv.getByRole('cell', { name: 'active', exact: true }).waitFor();
+    await screenshot(adv, 'campaigns', ['Spring sale', 'active', '$50.00']);
+    await adv.getByRole('link', { name: 'Spring sale' }).click();
+    await adv.getByText('Edit settings').click();
+    const f = form(adv, 'Edit campaign');
+    await f.getByLabel('Name').fill(' ');
+    await f.getByLabel('Daily budget (USD)').fill('60');
+    await f.getByRole('button', { name: 'Save changes' }).click();
+    await f.locator('[data-field="name"] .field-error').getByText('must not be empty').waitFor();
+    await f.getByLabel('Name').fill('Spring sale');
+    await f.getByRole('button', { name: 'Save changes' }).click();
+    await adv.getByText('spent today $0.00 of $60.00').waitFor();
+  });
+
+  it('lets a publisher add and verify a site with the tag shown, and the admin approve it', async () => {
+    await signUp(pub, pubEmail, 'publisher');
+    await pub.waitForURL(/\/cabinet\/sites$/);
+    const f = form(pub, 'Add site');
+    await f.getByLabel('Domain').fill('news-site.test');
+    await f.getByRole('button', { name: 'Add site' }).click();
+    await pub.getByRole('button', { name: 'Copy verification tag' }).click();
+    const tag = await clipboard(pub);
+    expect(tag).toMatch(/^<meta name="adnet-verification" content="adnet-[0-9a-f]{24}">$/);
+    p.site.html.set('news-site.test/', `<!doctype html><html><head>${tag}</head><body>News</body></html>`);
+    await pub.getByRole('button', { name: 'Verify news-site.test' }).click();
+    await pub.locator('[data-site="news-site.test"]').getByText('Verified by meta.').waitFor();
+    await screenshot(pub, 'sites', ['news-site.test', 'pending review', 'ads.txt line']);
+    await adm.getByRole('link', { name: 'Moderation' }).click();
+    await adm.getByRole('button', { name: 'Approve site news-site.test' }).click();
+    await adm.getByText('Sites (0)').waitFor();
+  });
+
+  it('lets the publisher create a banner zone and copy its widget snippet', async () => {
+    await pub.getByRole('link', { name: 'Zones' }).click();
+    const f = form(pub, 'Create zone');
+    await f.getByLabel('Name').fill('Top banner');
+    await f.getByLabel('Format').selectOption('banner');
+    expect(await f.getByLabel('Banner size').isVisible()).toBe(true);
+    expect(await f.getByLabel('Corner').isVisible()).toBe(false);
+    await f.getByLabel('Banner size').selectOption('300x250');
+    await f.getByRole('button', { name: 'Create zone' }).click();
+    await pub.getByRole('button', { name: 'Copy widget snippet' }).click();
+    snippet = await clipboard(pub);
+    expect(snippet).toMatch(new RegExp(`^<script src="${p.base}/w/[A-Za-z0-9]{12}\\.js"></script>$`));
+    await screenshot(pub, 'zones', ['Top banner', 'banner 300x250 on news-site.test', 'Live preview']);
+  });
+
+  it('shows the traffic of a widget impression and click in the statistics chart', async () => {
+    const subid = /\/w\/(\w+)\.js/.exec(snippet)?.[1] ?? '';
+    await eventually(() => p.engine.engine.mirror.index?.zones.get(subid)?.serving === true && p.engine.engine.mirror.index.candidateCount >= 1, 10_000);
+    p.site.html.set('/article', `<!doctype html><html><body><h1>Article</h1>${snippet}<p>More text.</p></body></html>`);
+    const visitor = await (await p.newContext()).newPage();
+    await visitor.goto(`${p.site.base}/article`);
+    const img = visitor.locator('[data-adnet-zone] img');
+    await img.waitFor({ state: 'visible', timeout: 10_000 });
+    await visitor.waitForTimeout(600); // a person looks before clicking
+    const [landing] = await Promise.all([visitor.context().waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
+    await landing.waitForLoadState();
+    expect(landing.url()).toMatch(/\/landing\?c=[0-9a-f-]{36}$/);
+    clickId = new URL(landing.url()).searchParams.get('c') ?? '';
+    await visitor.context().close();
+    await p.ingest();
+
+    await adv.getByRole('link', { name: 'Statistics' }).click();
+    const legend = adv.locator('.legend');
+    await legend.waitFor();
+    expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
+    expect(await adv.locator('svg.chart polyline').count()).toBe(2);
+    await screenshot(adv, 'stats', ['Impressions and clicks over time', 'Breakdown', 'Export CSV']);
+    const f = form(adv, 'Statistics query');
+    await f.getByLabel('Time zone').fill('Mars/Olympus');
+    await f.getByRole('button', { name: 'Show' }).click();
+    await f.locator('[data-field="tz"] .field-error').getByText(/IANA time zone/).waitFor();
+    await f.getByLabel('Time zone').fill('UTC');
+    // Grouping by another dimension gives the breakdown table by that key.
+    await f.getByLabel('day').uncheck();
+    await f.getByLabel('campaign').check();
+    await f.getByRole('button', { name: 'Show' }).click();
+    await adv.getByRole('columnheader', { name: 'campaign_id' }).waitFor();
+    const [download] = await Promise.all([adv.waitForEvent('download'), adv.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('stats.csv');
+  });
+
+  it('shows the publisher its earnings and a live preview of the zone', async () => {
+    await pub.getByRole('link', { name: 'Earnings' }).click();
+    const legend = pub.locator('.legend');
+    await legend.waitFor();
+    expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
+    await screenshot(pub, 'earnings', ['Earnings', 'earnings_cents', 'Impressions and clicks over time']);
+    await pub.getByRole('link', { name: 'Zones' }).click();
+    await pub.getByRole('button', { name: 'Live preview' }).click();
+    const frame = pub.frameLocator('iframe[title="Live preview of Top banner"]');
+    await frame.locator('[data-adnet-zone] img').waitFor({ state: 'visible' });
+  });
+
+  it('asks a floating video zone for its own fields and gives its VAST URL', async () => {
+    const f = form(pub, 'Create zone');
+    await f.getByLabel('Name').fill('Corner video');
+    await f.getByLabel('Format').selectOption('floating_video');
+    expect(await f.getByLabel('Banner size').isVisible()).toBe(false);
+    await f.getByLabel('Corner').selectOption('tl');
+    await f.getByLabel('Delay before showing (seconds)').fill('700');
+    await f.getByRole('button', { name: 'Create zone' }).click();
+    await f.locator('[data-field="fv_delay_sec"] .field-error').getByText(/at most 600/).waitFor();
+    await f.getByLabel('Delay before showing (seconds)').fill('3');
+    await f.getByRole('button', { name: 'Create zone' }).click();
+    const card = pub.locator('[data-zone="Corner video"]');
+    await card.getByRole('button', { name: 'Copy VAST URL' }).click();
+    expect(await clipboard(pub)).toMatch(new RegExp(`^${p.base}/vast/[A-Za-z0-9]{12}\\.xml$`));
+  });
+
+  it('works from the keyboard alone: sign in, skip link', async () => {
+    const page = await (await p.newContext()).newPage();
+    await page.goto(`${p.base}/cabinet/signin`);
+    await page.keyboard.type(advEmail);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/cabinet\/campaigns$/);
+    // After a page change the focus is on the new content.
+    await eventually(async () => (await page.evaluate<string>('document.activeElement.id')) === 'main');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('main');
+    expect(page.url()).toMatch(/\/cabinet\/campaigns#main$/);
+    await page.context().close();
+  });
+
+  it('reveals and rotates the postback secret on /cabinet/profile', async () => {
+    await adv.goto(`${p.base}/cabinet/profile`);
+    const secret = adv.getByRole('status', { name: 'Postback secret' });
+    await adv.getByRole('button', { name: 'Reveal' }).click();
+    const before = (await secret.textContent()) ?? '';
+    expect(before).toMatch(/^\w{16,}/);
+    adv.once('dialog', (d) => void d.accept());
+    await adv.getByRole('button', { name: 'Rotate' }).click();
+    await eventually(async () => ((await secret.textContent()) ?? before) !== before);
+    const after = (await secret.textContent()) ?? '';
+    await adv.getByRole('button', { name: 'Copy' }).click();
+    expect(await clipboard(adv)).toBe(after);
+    const profile = await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) });
+    expect(profile.body.postback_secret).toBe(after);
+    expect(after).not.toBe(before);
+    // The postback URL pattern, checked by the API, and a test call to the tracker.
+    const f = form(adv, 'Postback URL');
+    await f.getByLabel('Postback URL pattern').fill(`${p.site.base}/pb?cid={click_id}&x={nope}`);
+    await f.getByRole('button', { name: 'Save postback URL' }).click();
+    await f.locator('[data-field="postback_url"] .field-error').getByText(/may only use the macros/).waitFor();
+    await f.getByLabel('Postback URL pattern').fill(`${p.site.base}/pb?cid={click_id}&status={status}`);
+    await f.getByRole('button', { name: 'Save postback URL' }).click();
+    await adv.getByText('Postback URL saved').waitFor();
+    await adv.getByRole('button', { name: 'Send test postback' }).click();
+    await adv.getByText(/Your tracker answered HTTP 200/).waitFor();
+    expect(p.site.requests.some((r) => /^\/pb\?cid=test-\w+&status=approved$/.test(r))).toBe(true);
+    // The same procedure through the REST door, limited to one call per 5 seconds.
+    const again = await call(p.app, 'POST', '/api/adv/profile/postback-test', { token: await token(adv) });
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toMatch(/^\d+$/);
+    await screenshot(adv, 'profile', ['Postback secret', '{click_id}', 'Postback URL pattern', 'Your tracker answered HTTP 200']);
+  });
+
+  it('lists a conversion with its outgoing postback attempt', async () => {
+    const secret = (await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) })).body.postback_secret;
+    const f = { click_id: clickId, payout: '250', status: 'approved', txid: 'T-1' };
+    const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
+    const res = await fetch(`${p.base}/postback/in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...f, secret, sig }).toString() });
+    expect(res.status).toBe(200);
+    await p.sendPostbacks();
+    await adv.getByRole('link', { name: 'Conversions' }).click();
+    await screenshot(adv, 'conversions', [clickId, 'T-1', '$2.50', '#1']);
+    expect(await adv.getByRole('cell', { name: /#1 .* 200/ }).count()).toBe(1);
+  });
+
+  it('shows the balance and its ledger', async () => {
+    await adv.getByRole('link', { name: 'Balance' }).click();
+    await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00']);
+    expect(await adv.locator('.big').textContent()).toMatch(/^\$\d+\.\d{2}$/);
+  });
+
+  it('turns a chosen AI variant into the creative form', async () => {
+    await adv.getByRole('link', { name: 'Campaigns' }).click();
+    await adv.getByRole('link', { name: 'Spring sale' }).click();
+    await adv.getByText('Generate variants').click();
+    const f = form(adv, 'Generate ad copy');
+    await f.getByLabel('Offer').fill('Half price on spring shoes');
+    await f.getByLabel('Call to action').fill('Shop now');
+    await f.getByRole('button', { name: 'Generate' }).click();
+    const variants = adv.locator('ol.variants > li');
+    await variants.first().waitFor();
+    expect(await variants.count()).toBe(8);
+    expect(await adv.locator('.ai-results ol:not(.variants) > li').count()).toBe(4);
+    const title = (await variants.nth(2).locator('strong').textContent()) ?? '';
+    await variants.nth(2).getByRole('button', { name: 'Use as creative' }).click();
+    expect(await form(adv, 'Upload creative').getByLabel('Title').inputValue()).toBe(title);
+    await screenshot(adv, 'ai', ['Variants', 'Image prompts', 'Use as creative']);
+  });
+
+  it('starts an avatar video, shows its progress and attaches it to a video campaign', async () => {
+    const c = await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: await token(adv), json: { name: 'Video spring', vertical: 'ecommerce', format: 'video', bid_type: 'cpm', bid_usd: 3, daily_budget_usd: 20 } });
+    await adv.goto(`${p.base}/cabinet/campaigns/${c.body.id}`);
+    await adv.getByText('Generate a video').click();
+    const f = form(adv, 'Generate avatar video');
+    await f.getByLabel('Script').fill('Spring shoes at half price, today only.');
+    await f.getByRole('button', { name: 'Start video' }).click();
+    await adv.getByText(/is processing/).waitFor();
+    await adv.getByText(/is ready/).waitFor({ timeout: 15_000 });
+    const attach = form(adv, 'Attach video as creative');
+    await attach.getByLabel('Title').fill('Spring video');
+    await attach.getByLabel('Landing URL').fill('https://shop.example.com/?c={click_id}');
+    await attach.getByRole('button', { name: 'Attach as creative' }).click();
+    await adv.getByText('Video attached as a creative').waitFor();
+    await adv.reload();
+    await adv.getByRole('cell', { name: 'Spring video' }).waitFor();
+  });
+
+  it('shows the rejection reason the admin gave', async () => {
+    const f = form(adv, 'Upload creative');
+    await f.getByLabel('Title').fill('Second cut');
+    await f.getByLabel('Landing URL').fill('https://shop.example.com/?c={click_id}');
+    await f.getByLabel('Video URL').fill('https://cdn.example.com/v.mp4');
+    await f.getByRole('button', { name: 'Upload creative' }).click();
+    await adv.getByRole('cell', { name: 'Second cut' }).waitFor();
+    await adm.getByRole('link', { name: 'Moderation' }).click();
+    const id = (await adm.getByRole('button', { name: /^Approve creative \d+$/ }).last().getAttribute('aria-label'))?.split(' ').pop() ?? '';
+    await adm.getByRole('button', { name: `Reject creative ${id}` }).click();
+    await adm.getByText('must not be empty').waitFor();
+    expect(await adm.getByLabel(`Rejection reason for creative ${id}`).getAttribute('aria-invalid')).toBe('true');
+    await adm.getByLabel(`Rejection reason for creative ${id}`).fill('Misleading claim');
+    await adm.getByRole('button', { name: `Reject creative ${id}` }).click();
+    await adm.getByText(`creative ${id} rejected`).waitFor();
+    await adv.reload();
+    await adv.getByRole('cell', { name: 'Misleading claim' }).waitFor();
+  });
+
+  it('lets the admin add a partner and change its allow-list and QPS limit', async () => {
+    await adm.getByRole('link', { name: 'Partners' }).click();
+    const f = form(adm, 'Add partner');
+    await f.getByLabel('Name').fill('Exchange One');
+    await f.getByLabel(/^Allowed IPs/).fill('203.0.113.0/24, 198.51.100.7');
+    await f.getByRole('button', { name: 'Add partner' }).click();
+    await adm.getByText('203.0.113.0/24, 198.51.100.7 · 100 QPS').click();
+    const edit = form(adm, 'Edit partner Exchange One');
+    await edit.getByLabel('QPS limit').fill('0');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.locator('[data-field="qps_limit"] .field-error').waitFor({ state: 'visible' });
+    await edit.getByLabel('QPS limit').fill('250');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await adm.getByText('203.0.113.0/24, 198.51.100.7 · 250 QPS').waitFor();
+    await adm.getByRole('button', { name: 'Disable Exchange One' }).click();
+    await adm.getByRole('cell', { name: 'disabled' }).waitFor();
+    await screenshot(adm, 'partners', ['Exchange One', '250 QPS', 'disabled']);
+  });
+
+  it('fits a phone-sized screen', async () => {
+    const phone = await p.newContext({ width: 375, height: 740 });
+    const page = await phone.newPage();
+    await page.goto(`${p.base}/cabinet/signin`);
+    await page.evaluate(`localStorage.setItem('adnet.session', ${JSON.stringify(await adv.evaluate<string>("localStorage.getItem('adnet.session')"))})`);
+    await page.goto(`${p.base}/cabinet/campaigns`);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.waitFor();
+    expect(await page.getByRole('link', { name: 'Profile' }).isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.getByRole('link', { name: 'Profile' }).isVisible()).toBe(true);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await screenshot(page, 'phone-campaigns', ['Spring sale']);
+    await phone.close();
+  });
+
+  it('pauses an active campaign', async () => {
+    await adv.goto(`${p.base}/cabinet/campaigns`);
+    await adv.getByRole('button', { name: 'Pause Spring sale' }).click();
+    await adv.getByRole('button', { name: 'Activate Spring sale' }).waitFor();
+    expect(await adv.getByRole('row', { name: /Spring sale/ }).getByText('paused').isVisible()).toBe(true);
+  });
+
+  it('signs out and the token stops working', async () => {
+    const t = await token(pub);
+    expect((await call(p.app, 'GET', '/api/pub/sites', { token: t })).status).toBe(200);
+    await pub.getByRole('button', { name: 'Sign out' }).click();
+    await pub.waitForURL(/\/cabinet\/signin$/);
+    expect((await call(p.app, 'GET', '/api/pub/sites', { token: t })).status).toBe(401);
+  });
+});

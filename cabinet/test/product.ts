@@ -1,0 +1,111 @@
+// The whole product for the cabinet's browser tests: Redis, the admin with embedded ClickHouse
+// and the built cabinet, an engine that owns the public URL and forwards to the admin (as
+// `pnpm start` runs them), a site the publisher owns, and headless Chromium.
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
+import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
+import { VideoPoller } from '../../admin/src/video/poller.ts';
+import { startApp } from '../../admin/test/support/app.ts';
+import type { TestApp } from '../../admin/test/support/app.ts';
+import { freePort, startRedis } from '../../admin/test/support/redis-server.ts';
+import type { TestRedis } from '../../admin/test/support/redis-server.ts';
+import { startEngine } from '../../engine/test/support/engine-harness.ts';
+import { ingestAll } from '../../engine/test/support/ingest-all.ts';
+import type { TestEngine } from '../../engine/test/support/engine-harness.ts';
+import { CABINET_DIST, buildCabinet } from '../build/build.ts';
+
+export const SCREENS = new URL('../../.tmp/cabinet-screens/', import.meta.url).pathname;
+// Headless Chromium's own user agent is refused as a bot by the click rules.
+const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+
+export interface Product {
+  redis: TestRedis;
+  app: TestApp;
+  engine: TestEngine;
+  /** The public base URL (the engine), where /cabinet is served. */
+  base: string;
+  browser: Browser;
+  /** The publisher's web server: any `*.test` host name resolves to it for site verification. */
+  site: { base: string; html: Map<string, string>; requests: string[] };
+  newContext(viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  ingest(): Promise<void>;
+  /** One pass of the outgoing-postback worker, with its clock far enough ahead that every attempt is due. */
+  sendPostbacks(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startProduct(): Promise<Product> {
+  mkdirSync(SCREENS, { recursive: true });
+  await buildCabinet();
+  const html = new Map<string, string>();
+  const requests: string[] = [];
+  const siteServer: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    res.setHeader('content-type', 'text/html');
+    res.end(html.get(`${(req.headers.host ?? '').split(':')[0]}${path}`) ?? html.get(path) ?? '<h1>Nothing here</h1>');
+  });
+  await new Promise<void>((r) => siteServer.listen(0, '127.0.0.1', r));
+  const sitePort = (siteServer.address() as AddressInfo).port;
+  const publicPort = await freePort();
+  const base = `http://127.0.0.1:${publicPort}`;
+  const redis = await startRedis();
+  const app = await startApp(
+    redis.url,
+    {
+      PUBLIC_BASE_URL: base,
+      VERIFY_ALLOW_LOOPBACK: 'true',
+      VERIFY_STATIC_HOSTS: '*.test=127.0.0.1',
+      VERIFY_HTTP_PORT: String(sitePort),
+      VERIFY_HTTPS_PORT: String(await freePort()),
+      VERIFY_TIMEOUT_MS: '1000',
+      POSTBACK_ALLOW_LOOPBACK: 'true',
+      VIDEO_LOCAL_DELAY_MS: '1500',
+      VIDEO_POLL_INTERVAL_MS: '300',
+    },
+    { clickhouse: true, cabinetDir: CABINET_DIST },
+  );
+  const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
+  // `pnpm start` runs the video poller beside the admin; the fixture does the same.
+  const videos = new VideoPoller(app.svc);
+  videos.start();
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    redis, app, engine, base, browser,
+    site: { base: `http://127.0.0.1:${sitePort}`, html, requests },
+    async newContext(viewport = { width: 1280, height: 900 }) {
+      const context = await browser.newContext({ userAgent: CHROME_UA, viewport });
+      // Fail a step in seconds, well inside the test's own timeout, so the report names it.
+      context.setDefaultTimeout(10_000);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+      return context;
+    },
+    ingest: () => ingestAll(app, [engine.engine]),
+    sendPostbacks: () => new PostbackWorker({ svc: app.svc, store: new ConversionStore(app.svc.redis), now: () => Date.now() + 3_600_000 }).runOnce(),
+    async stop() {
+      await videos.stop();
+      await browser.close();
+      await engine.stop();
+      siteServer.close();
+      await app.close();
+      await redis.stop();
+    },
+  };
+}
+
+/** A full-page screenshot after checking that each expected text is visible on the page. */
+export async function screenshot(page: Page, name: string, expected: string[]): Promise<void> {
+  for (const text of expected) await page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.screenshot({ path: `${SCREENS}${name}.png`, fullPage: true });
+}
+
+/** What the page put on the clipboard. */
+export const clipboard = (page: Page): Promise<string> => page.evaluate<string>('navigator.clipboard.readText()');

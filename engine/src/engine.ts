@@ -192,7 +192,13 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       mirror.stop();
       await pushSender.stop();
       clearInterval(spendTimer);
-      await budget.flush().catch(onError('spend-flush'));
+      // Spend is money: keep trying through a short Redis outage (a failover) before giving up.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        await budget.flush().catch(onError('spend-flush'));
+        if (budget.unsentSpend === 0) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      if (budget.unsentSpend > 0) log.error({ event: 'budget.unsent_spend', batches: budget.unsentSpend }, 'spend could not be written to Redis before exit');
       await budget.releaseAll().catch(onError('budget-release'));
       await events.stop();
       await Promise.all([redis.quit().catch(() => undefined), subscriber.quit().catch(() => undefined)]);

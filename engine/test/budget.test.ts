@@ -1,6 +1,8 @@
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../../admin/test/support/app.ts';
+import { defineBudgetScripts } from '../src/budget/budget-scripts.ts';
 import { drainBudget } from './support/budget-drain.ts';
 import { eventually, startEngine } from './support/engine-harness.ts';
 import type { TestEngine } from './support/engine-harness.ts';
@@ -52,5 +54,47 @@ describe('budgets across two engines', () => {
     const bal = await call<{ balance_cents: number; ledger: { amount_cents: number }[] }>(fx.app, 'GET', '/api/adv/balance', { token: adv.token });
     expect(bal.body.balance_cents).toBe(30 - Math.floor(wins * 0.5));
     expect(bal.body.ledger.reduce((s, e) => s + e.amount_cents, 0)).toBe(bal.body.balance_cents);
+  });
+});
+
+describe('spend written exactly once', () => {
+  const day = () => new Date().toISOString().slice(0, 10);
+
+  it('spend whose write failed is sent again until Redis takes it, and counted once', async () => {
+    const adv = await world.advertiser(1_000_000);
+    const { campaign } = await world.campaign(adv, { geo_include: ['jp'], daily_budget_usd: 100 });
+    const budget = engines[0]?.engine.budget as NonNullable<(typeof engines)[0]>['engine']['budget'];
+    const engineId = engines[0]?.engine.id as string;
+    const before = Number((await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, day()), 'spent')) ?? 0);
+    // Scripts refused (as a node in failover would), so the batch fails and is kept.
+    await fx.app.svc.redis.call('ACL', 'SETUSER', 'default', '-evalsha', '-eval');
+    try {
+      budget.recordSpend(campaign.id, adv.id, day(), 7_000_000, engineId);
+      await expect(budget.flush()).rejects.toThrow(/NOPERM|permission/i);
+      expect(budget.unsentSpend).toBeGreaterThan(0);
+      budget.recordSpend(campaign.id, adv.id, day(), 3_000_000, engineId);
+    } finally {
+      await fx.app.svc.redis.call('ACL', 'SETUSER', 'default', '+@all');
+    }
+    await eventually(async () => {
+      await budget.flush().catch(() => undefined);
+      return budget.unsentSpend === 0;
+    });
+    expect(Number(await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, day()), 'spent')) - before).toBe(10_000_000);
+    // 1 cent moved from the pending counter to the ledger.
+    const bal = await call<{ balance_cents: number }>(fx.app, 'GET', '/api/adv/balance', { token: adv.token });
+    expect(bal.body.balance_cents).toBe(1_000_000 - 1);
+  });
+
+  it('a batch delivered twice (its answer lost) is applied once', async () => {
+    const redis = new Redis(fx.redis.url);
+    defineBudgetScripts(redis);
+    const key = campaignPoolKey(999_999, day());
+    for (let i = 0; i < 2; i++) await redis.budSpendCampaign(1, key, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
+    await redis.budSpendCampaign(1, key, 2_000_000, 60_000, 'engine-x', 42, 'engine-x', 2_000_000);
+    // An older number arriving late is a repeat too.
+    await redis.budSpendCampaign(1, key, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
+    expect(Number(await redis.hget(key, 'spent'))).toBe(7_000_000);
+    await redis.quit();
   });
 });

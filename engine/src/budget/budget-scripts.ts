@@ -52,20 +52,35 @@ local function release(pool, from)
 end
 `;
 
-/** KEYS: pool. ARGV: total, ttlMs, then (engine, amount) pairs. */
-const SPEND_CAMPAIGN = `${RELEASE}
-release(KEYS[1], 3)
+// A spend batch carries the sending engine's id and a sequence number, and the
+// last one applied is kept in the hash (field a:<engine>): a batch retried after
+// a lost answer (a failover, a dropped connection) is applied once. An engine
+// sends one batch per pool at a time, so its numbers arrive in order.
+const ONCE = `
+local function first_time(hash, engine, seq)
+  local f = 'a:' .. engine
+  if tonumber(redis.call('HGET', hash, f) or '0') >= tonumber(seq) then return false end
+  redis.call('HSET', hash, f, seq)
+  return true
+end
+`;
+
+/** KEYS: pool. ARGV: total, ttlMs, sender engine, batch seq, then (engine, amount) pairs. Returns 0 for a repeat. */
+const SPEND_CAMPAIGN = `${RELEASE}${ONCE}
+if not first_time(KEYS[1], ARGV[3], ARGV[4]) then return 0 end
+release(KEYS[1], 5)
 redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
 /**
- * KEYS: hold, balance, pending, ledger. ARGV: total, reason, time, then (engine, amount) pairs.
- * Whole cents move from the pending counter to the balance as one ledger debit.
+ * KEYS: hold, balance, pending, ledger. ARGV: total, reason, time, sender engine, batch seq, then
+ * (engine, amount) pairs. Whole cents move from the pending counter to the balance as one ledger debit.
  */
-const SPEND_ADVERTISER = `${RELEASE}
-release(KEYS[1], 4)
+const SPEND_ADVERTISER = `${RELEASE}${ONCE}
+if not first_time(KEYS[1], ARGV[4], ARGV[5]) then return 0 end
+release(KEYS[1], 6)
 local pending = redis.call('INCRBY', KEYS[3], ARGV[1])
 local cents = math.floor(pending / 10000000)
 if cents > 0 then

@@ -96,6 +96,10 @@ export class BudgetSlices implements BidBudget {
   private readonly advertisers = new Map<number, Slice>();
   private readonly campaignSpend = new Map<string, Map<string, number>>();
   private readonly advertiserSpend = new Map<number, Map<string, number>>();
+  /** Spend batches sent but not confirmed, by pool: each resends itself with its own sequence number. */
+  private readonly unconfirmed = new Map<string, () => Promise<unknown>>();
+  private spendSeq = 0;
+  private flushing: Promise<void> | undefined;
   private readonly sliceNano: number;
   private readonly now: () => number;
 
@@ -155,20 +159,49 @@ export class BudgetSlices implements BidBudget {
     add(this.advertiserSpend, advertiserId, bidEngine, nano);
   }
 
-  /** Applies recorded spend to Redis and returns idle holds. Called on a timer and at shutdown. */
-  async flush(): Promise<void> {
+  /**
+   * Applies recorded spend to Redis and returns idle holds. Called on a timer and at shutdown.
+   * A batch whose write failed stays as it is and is sent again (same number) by the next flush;
+   * spend recorded meanwhile for that pool waits for it, so each pool's batches apply in order.
+   */
+  flush(): Promise<void> {
+    this.flushing ??= this.flushOnce().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** Spend batches not yet confirmed by Redis. */
+  get unsentSpend(): number {
+    return this.unconfirmed.size + this.campaignSpend.size + this.advertiserSpend.size;
+  }
+
+  private async flushOnce(): Promise<void> {
     const redis = this.opts.redis;
-    const campaignSpend = [...this.campaignSpend];
-    const advertiserSpend = [...this.advertiserSpend];
-    this.campaignSpend.clear();
-    this.advertiserSpend.clear();
+    const engine = this.opts.engineId;
     const time = new Date(this.now()).toISOString();
-    await Promise.all([
-      ...campaignSpend.map(([key, byEngine]) => redis.budSpendCampaign(1, key, sum(byEngine), POOL_TTL_MS, ...pairs(byEngine))),
-      ...advertiserSpend.map(([adv, byEngine]) =>
-        redis.budSpendAdvertiser(4, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), ledgerKey(adv), sum(byEngine), 'ad spend', time, ...pairs(byEngine)),
+    for (const [key, byEngine] of this.campaignSpend) {
+      if (this.unconfirmed.has(`c ${key}`)) continue;
+      this.campaignSpend.delete(key);
+      const seq = ++this.spendSeq;
+      this.unconfirmed.set(`c ${key}`, () => redis.budSpendCampaign(1, key, sum(byEngine), POOL_TTL_MS, engine, seq, ...pairs(byEngine)));
+    }
+    for (const [adv, byEngine] of this.advertiserSpend) {
+      if (this.unconfirmed.has(`a ${adv}`)) continue;
+      this.advertiserSpend.delete(adv);
+      const seq = ++this.spendSeq;
+      this.unconfirmed.set(`a ${adv}`, () =>
+        redis.budSpendAdvertiser(4, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), ledgerKey(adv), sum(byEngine), 'ad spend', time, engine, seq, ...pairs(byEngine)),
+      );
+    }
+    const failures: unknown[] = [];
+    await Promise.all(
+      [...this.unconfirmed].map(([k, send]) =>
+        send().then(
+          () => this.unconfirmed.delete(k),
+          (err: unknown) => failures.push(err),
+        ),
       ),
-    ]);
+    );
+    if (failures.length) throw failures[0];
     await this.releaseIdle();
   }
 

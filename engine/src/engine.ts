@@ -187,8 +187,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     async stop() {
       if (socket) uws.us_listen_socket_close(socket);
       socket = undefined;
+      inFlight.draining = true;
       log.info({ event: 'engine.draining', inFlight: inFlight.count }, 'engine draining');
       await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
+      inFlight.closed = true;
       mirror.stop();
       await pushSender.stop();
       clearInterval(spendTimer);

@@ -53,6 +53,10 @@ export function remoteIp(res: HttpResponse): string {
 /** Tracks requests in flight so shutdown can wait for them. */
 export class InFlight {
   count = 0;
+  /** Shutting down: answers close their connection, so keep-alive clients move to another engine. */
+  draining = false;
+  /** Past the drain: a request that still arrives is refused without being handled (its events could not be flushed). */
+  closed = false;
   private waiters: (() => void)[] = [];
   enter(): void {
     this.count++;
@@ -121,8 +125,9 @@ export function addRoute(
     const requestId = given && given.length <= 64 && REQUEST_ID_RE.test(given) ? given : `${ctx.idPrefix}-${(++sequence).toString(36)}`;
     const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: remoteIp(res), headers, params, body: EMPTY, requestId };
 
-    const reply = (out: EngineReply, close = false) =>
+    const reply = (out: EngineReply, closeAsked = false) =>
       g.end(() => {
+        const close = closeAsked || ctx.inFlight.draining;
         res.writeStatus(statusLine(out.status));
         if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
         res.writeHeader('x-request-id', requestId);
@@ -144,6 +149,7 @@ export function addRoute(
       }
     };
 
+    if (ctx.inFlight.closed) return reply(STOPPING, true);
     if (opts.maxBody === undefined) return run();
     const max = opts.maxBody;
     if (Number(req.getHeader('content-length') || 0) > max) return reply(tooLarge(max), true);
@@ -165,6 +171,7 @@ export function addRoute(
 let sequence = 0;
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]+$/;
 const EMPTY = Buffer.alloc(0);
+const STOPPING: EngineReply = { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"error":"Engine is stopping","code":"unavailable"}' };
 const INTERNAL: EngineReply = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"Internal server error","code":"internal"}' };
 const tooLarge = (max: number): EngineReply => ({
   status: 413,

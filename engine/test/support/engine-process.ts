@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { Redis } from 'ioredis';
+import { decodeEntry } from '../../../admin/src/ingest/event-rows.ts';
+import { freePort } from '../../../admin/test/support/redis-server.ts';
+
+const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+
+export interface EngineChild {
+  child: ChildProcess;
+  base: string;
+  metricsPort: number;
+  /** Everything it wrote to stdout and stderr. */
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+/** One engine as its own process (`engine/src/main.ts`), as a deployment runs it. */
+export async function spawnEngine(env: Record<string, string>): Promise<EngineChild> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'info', TRACKING_SECRET: 't'.repeat(40), METRICS_PORT: '0', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const metricsPort = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`engine did not start:\n${out}`)), 30_000);
+    child.on('message', (m: { type?: string; metricsPort?: number }) => {
+      if (m.type === 'listening') {
+        clearTimeout(timer);
+        resolve(m.metricsPort ?? 0);
+      }
+    });
+    void exit.then((code) => reject(new Error(`engine exited (${code}) before listening:\n${out}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}`, metricsPort, output: () => out, exit };
+}
+
+/** Every event in the stream, decoded. */
+export async function streamEvents(redisUrl: string): Promise<EngineEvent[]> {
+  const redis = new Redis(redisUrl);
+  try {
+    const entries = await redis.xrangeBuffer(EVENT_STREAM, '-', '+');
+    return entries.flatMap(([, fields]) => decodeEntry(fields));
+  } finally {
+    await redis.quit();
+  }
+}

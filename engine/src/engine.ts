@@ -24,6 +24,7 @@ import { proxyToAdmin } from './transport/admin-proxy.ts';
 import { InFlight, addRoute, json } from './transport/http-adapter.ts';
 import type { RouteContext } from './transport/http-adapter.ts';
 import { EngineMetrics } from './observability/engine-metrics.ts';
+import { addressList } from './net/address-list.ts';
 import { loadNativeUws } from './transport/uws.ts';
 
 export interface EngineOptions {
@@ -115,7 +116,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     metrics.event(e);
     events.push(e);
   };
-  const routes: RouteContext = { inFlight, idPrefix: id, onError: report, observe: (route, status, seconds) => metrics.request(route, status, seconds) };
+  const trustedProxies = config.trustedProxies.length ? addressList(config.trustedProxies) : undefined;
+  const routes: RouteContext = { inFlight, idPrefix: id, onError: report, trustedProxies, observe: (route, status, seconds) => metrics.request(route, status, seconds) };
   const tracking = { redis, budget, emit, secret, engineId: id };
   addRoute(app, 'post', '/openrtb/bid', bidHandler({
     index: () => mirror.index, budget, limiter: new PartnerLimiter(config.engineCount), emit, secret, baseUrl: config.baseUrl, engineId: id, auctionTimeoutMs: config.auctionTimeoutMs,

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { isAddressOrCidr } from './partners.ts';
 import { parseRedisTarget } from './redis-target.ts';
+
+const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const bool = z.stringbool();
@@ -44,6 +47,8 @@ export const envSchema = z.object({
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
   /** Create replicated tables and a distributed events table ON CLUSTER this name (a ClickHouse cluster from remote_servers). */
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
+  /** Load balancers whose X-Forwarded-For the engines believe (comma-separated addresses or CIDR blocks). */
+  TRUSTED_PROXIES: z.string().default('').refine((v) => list(v).every(isAddressOrCidr), 'must be IP addresses or CIDR blocks, comma-separated'),
   /** Prometheus metrics, /healthz and /readyz, away from the public port. 0: any free port. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
@@ -139,6 +144,7 @@ export interface Config {
   clickhouseDatabase: string;
   clickhouseCluster: string | undefined;
   metrics: { host: string; port: number };
+  trustedProxies: readonly string[];
   eventTtlDays: number;
   ingestBatchRows: number;
   ingestFlushMs: number;
@@ -228,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT },
+    trustedProxies: list(e.TRUSTED_PROXIES),
     eventTtlDays: e.EVENT_TTL_DAYS,
     ingestBatchRows: e.INGEST_BATCH_ROWS,
     ingestFlushMs: e.INGEST_FLUSH_MS,

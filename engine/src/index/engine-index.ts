@@ -2,7 +2,8 @@ import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
-import { BlockList, isIP } from 'node:net';
+import type { BlockList } from 'node:net';
+import { addressList, inList } from '../net/address-list.ts';
 import { rankCandidates } from '../auction/run-auction.ts';
 import { Candidate } from './candidate.ts';
 
@@ -48,14 +49,7 @@ export function slotFor(format: Creative['format'], width: number | null, height
 }
 
 function partnerEntry(partner: Partner): PartnerEntry {
-  const allow = new BlockList();
-  for (const rule of partner.allowed_ips) {
-    const [addr = '', prefix] = rule.split('/');
-    const type = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) allow.addAddress(addr, type);
-    else allow.addSubnet(addr, Number(prefix), type);
-  }
-  return { partner, allow };
+  return { partner, allow: addressList(partner.allowed_ips) };
 }
 
 /** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns. */
@@ -97,6 +91,5 @@ export function candidateListsFor(index: EngineIndex, slot: string, country: str
 }
 
 export function partnerFor(index: EngineIndex, ip: string): PartnerEntry | undefined {
-  const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  return index.partners.find((p) => p.allow.check(ip, type));
+  return index.partners.find((p) => inList(p.allow, ip));
 }

@@ -1,4 +1,6 @@
+import type { BlockList } from 'node:net';
 import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { clientIp } from '../net/address-list.ts';
 
 export interface EngineRequest {
   method: string;
@@ -19,6 +21,8 @@ export interface RouteContext {
   /** Request ids made here are `<prefix>-<n>`: unique per engine without a random draw per request. */
   idPrefix: string;
   onError(what: string, err: unknown, requestId?: string): void;
+  /** Load balancers whose X-Forwarded-For names the client (undefined: the socket address is the client). */
+  trustedProxies?: BlockList;
   observe?(route: string, status: number, seconds: number): void;
 }
 
@@ -113,7 +117,7 @@ export function addRoute(
   opts: RouteOptions,
   ctx: RouteContext,
 ): void {
-  const names = [...(opts.headers ?? []), 'x-request-id'];
+  const names = [...(opts.headers ?? []), 'x-request-id', ...(ctx.trustedProxies ? ['x-forwarded-for'] : [])];
   app[method](pattern, (res, req) => {
     const started = performance.now();
     const g = guard(res, ctx.inFlight);
@@ -123,7 +127,7 @@ export function addRoute(
     for (let i = 0; i < (opts.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
     const given = headers['x-request-id'] as string;
     const requestId = given && given.length <= 64 && REQUEST_ID_RE.test(given) ? given : `${ctx.idPrefix}-${(++sequence).toString(36)}`;
-    const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: remoteIp(res), headers, params, body: EMPTY, requestId };
+    const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: clientIp(remoteIp(res), headers['x-forwarded-for'] ?? '', ctx.trustedProxies), headers, params, body: EMPTY, requestId };
 
     const reply = (out: EngineReply, closeAsked = false) =>
       g.end(() => {

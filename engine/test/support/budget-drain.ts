@@ -8,12 +8,13 @@ import { bannerRequest } from './world.ts';
  * Bids round-robin over the engines and wins every bid at our price ($5 CPM, set by a
  * $5 floor: 0.5 cents an impression) until none of them bids any more.
  */
-export async function drainBudget(engines: TestEngine[], country: string): Promise<{ wins: number; nobidsAfter: number }> {
+export async function drainBudget(engines: TestEngine[], country: string, via?: { base: string; headers: Record<string, string> }): Promise<{ wins: number; nobidsAfter: number }> {
   let wins = 0;
   let quiet = 0;
   for (let i = 0; i < 3_000 && quiet < 40; i++) {
-    const engine = engines[i % engines.length] as TestEngine;
-    const r = await postBid(engine.base, bannerRequest({ device: { geo: { country }, language: 'en' } }, { bidfloor: 5 }));
+    // Round-robin over the engines, or everything through one address (a load balancer).
+    const base = via?.base ?? (engines[i % engines.length] as TestEngine).base;
+    const r = await postBid(base, bannerRequest({ device: { geo: { country }, language: 'en' } }, { bidfloor: 5 }), via?.headers);
     const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
     if (!bid) {
       quiet++;
@@ -22,7 +23,7 @@ export async function drainBudget(engines: TestEngine[], country: string): Promi
     }
     quiet = 0;
     expect(bid.price).toBe(5);
-    const answer = await fetch(bid.nurl.replace('${AUCTION_PRICE}', '5'));
+    const answer = await fetch(bid.nurl.replace('${AUCTION_PRICE}', '5'), { headers: via?.headers });
     const win = (await answer.json()) as { counted?: boolean };
     expect(win, `win notice answered ${answer.status}`).toMatchObject({ counted: true });
     wins++;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { addressList, clientIp, inList } from './address-list.ts';
+
+describe('clientIp behind trusted proxies', () => {
+  const lb = addressList(['10.0.0.0/8', '127.0.0.1', '::1']);
+  it.each([
+    ['203.0.113.9', '198.51.100.1', '203.0.113.9', 'a direct client: the header is ignored'],
+    ['10.1.2.3', '198.51.100.1', '198.51.100.1', 'through the balancer'],
+    ['10.1.2.3', '6.6.6.6, 198.51.100.1', '198.51.100.1', 'a forged hop left of the real one is not reached'],
+    ['10.1.2.3', '198.51.100.1, 10.9.9.9', '198.51.100.1', 'two trusted hops'],
+    ['10.1.2.3', 'garbage, 198.51.100.1', '198.51.100.1', 'junk left of the real hop'],
+    ['10.1.2.3', '198.51.100.1, junk', '10.1.2.3', 'junk added by a trusted hop: keep the socket address'],
+    ['10.1.2.3', '', '10.1.2.3', 'no header'],
+    ['::1', '2001:db8::5', '2001:db8::5', 'IPv6'],
+  ])('%s + "%s" -> %s (%s)', (socket, xff, want) => {
+    expect(clientIp(socket, xff, lb)).toBe(want);
+  });
+  it('trusts nobody without a list, and matches exact addresses and blocks', () => {
+    expect(clientIp('10.1.2.3', '198.51.100.1', undefined)).toBe('10.1.2.3');
+    expect(inList(lb, '10.200.0.1')).toBe(true);
+    expect(inList(lb, '11.0.0.1')).toBe(false);
+    expect(inList(lb, 'not-an-ip')).toBe(false);
+  });
+});

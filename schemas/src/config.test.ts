@@ -24,6 +24,11 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes a ClickHouse cluster only with a ClickHouse server', () => {
+    expect(loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'ads' }).clickhouseCluster).toBe('ads');
+    expect(() => loadConfig({ CLICKHOUSE_CLUSTER: 'ads' })).toThrow(/CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL/);
+  });
+
   it('treats empty values as unset and trims the base URL', () => {
     const c = loadConfig({ REDIS_URL: '', PUBLIC_BASE_URL: 'https://ads.example.com/', PORT: '9000' });
     expect(c.redisUrl).toBeUndefined();

@@ -45,7 +45,7 @@ export const envSchema = z.object({
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
   /** Engines behind the load balancer; each admits qps_limit / ENGINE_COUNT per partner. */
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
-  /** Create replicated tables and a distributed events table ON CLUSTER this name (a ClickHouse cluster from remote_servers). */
+  /** Create replicated tables with Distributed ones in front, ON CLUSTER this name (from remote_servers); needs CLICKHOUSE_URL. */
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
   /** Load balancers whose X-Forwarded-For the engines believe (comma-separated addresses or CIDR blocks). */
   TRUSTED_PROXIES: z.string().default('').refine((v) => list(v).every(isAddressOrCidr), 'must be IP addresses or CIDR blocks, comma-separated'),
@@ -192,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(problems);
   }
   const e = parsed.data;
+  if (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL) throw new ConfigError({ CLICKHOUSE_CLUSTER: 'needs CLICKHOUSE_URL: embedded chDB is a single server' });
   return {
     host: e.HOST,
     port: e.PORT,

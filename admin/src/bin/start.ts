@@ -56,12 +56,13 @@ async function start(): Promise<string> {
   await redis.ping();
   const clickhouse = await openClickHouse(config);
   closers.push({ name: 'clickhouse', close: () => clickhouse.close() });
-  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
+  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays, cluster: config.clickhouseCluster });
   if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
   // Its own connection: the ingester blocks on XREADGROUP.
   const ingestRedis = connectRedis(redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
   const ingester = new Ingester({
     redis: ingestRedis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
+    distributed: config.clickhouseCluster !== undefined,
   });
   await ingester.start();
   closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await ingestRedis.quit()) });

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -31,6 +31,12 @@ export interface IngesterOptions {
   /** Entries pending this long at a consumer that stopped answering are taken over. */
   claimIdleMs?: number;
   consumer?: string;
+  /**
+   * `<database>.events` is a Distributed table (CLICKHOUSE_CLUSTER): insert
+   * synchronously, so an acknowledged insert is on every shard it touches, each
+   * part deduplicated there by the batch's token (admin/src/clickhouse/migrations.ts).
+   */
+  distributed?: boolean;
 }
 
 type Entry = [id: string, fields: Buffer[]];
@@ -146,7 +152,7 @@ export class Ingester {
             table: `${this.o.database}.events`,
             values: rows,
             format: 'JSONEachRow',
-            clickhouse_settings: { insert_deduplication_token: token, deduplicate_blocks_in_dependent_materialized_views: 1 },
+            clickhouse_settings: eventInsertSettings(token, this.o.distributed ?? false),
           });
         }
         break;
@@ -198,6 +204,16 @@ export class Ingester {
     }
     return out;
   }
+}
+
+/** The insert's token, deduplicating it in the events table and in the views it feeds, on one server or on every shard. */
+export function eventInsertSettings(token: string, distributed: boolean): ClickHouseSettings {
+  return {
+    insert_deduplication_token: token,
+    deduplicate_blocks_in_dependent_materialized_views: 1,
+    // The older name of distributed_foreground_insert, which newer servers still take.
+    ...(distributed ? { insert_distributed_sync: 1 } : {}),
+  };
 }
 
 export interface EventBacklog {

@@ -1,60 +1,10 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { get, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { launch, stopLaunched, tempDir } from './support/launch.ts';
 import { freePort, startRedis } from './support/redis-server.ts';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-const dirs: string[] = [];
-const launched: Running[] = [];
-
-interface Running {
-  child: ChildProcess;
-  base: string;
-  out: () => string;
-  exit: Promise<number | null>;
-}
-
-function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'admin/src/bin/start.ts'], {
-    cwd: ROOT,
-    // Any free metrics port unless a test names one: launches run side by side.
-    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const running: Running = { child, base: '', out: () => out, exit: new Promise((r) => child.once('exit', (code) => r(code))) };
-  launched.push(running);
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = running.exit;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${out}`)), 20_000);
-    const check = () => {
-      const m = /Ad network is up at (\S+)/.exec(out);
-      if (out.includes(waitFor)) {
-        clearTimeout(timer);
-        resolve({ child, base: m?.[1] ?? '', out: () => out, exit });
-      }
-    };
-    child.stdout?.on('data', check);
-    child.stderr?.on('data', check);
-    void exit.then(() => {
-      clearTimeout(timer);
-      resolve({ child, base: '', out: () => out, exit });
-    });
-  });
-}
-
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'adnet-start-'));
-  dirs.push(d);
-  return d;
-};
 
 async function answers(url: string): Promise<boolean> {
   const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
@@ -69,12 +19,7 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-afterAll(async () => {
-  // A failed test must not leave a product running: SIGTERM lets it stop its engines and Redis.
-  for (const r of launched) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
-  await Promise.all(launched.map((r) => Promise.race([r.exit, new Promise((res) => setTimeout(res, 10_000))])));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(stopLaunched);
 
 describe('pnpm start', () => {
   it('runs on embedded defaults, keeps data across restarts, and stops cleanly on SIGTERM', async () => {

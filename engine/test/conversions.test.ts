@@ -27,12 +27,14 @@ let trackerBase = '';
 /** Scripted answers of the advertiser's tracker, and what it received. */
 const answers: number[] = [];
 const hits: string[] = [];
+/** How long the tracker takes to answer. */
+let trackerDelayMs = 0;
 const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 
 beforeAll(async () => {
   tracker = createServer((req, res) => {
     hits.push(req.url ?? '');
-    res.writeHead(answers.shift() ?? 200).end('ok');
+    setTimeout(() => res.writeHead(answers.shift() ?? 200).end('ok'), trackerDelayMs);
   });
   await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', r));
   trackerBase = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`;
@@ -169,5 +171,34 @@ describe('outgoing postback', () => {
     // T-form, T-moves (once, at approval), T-out and T-fail; pending ones are not counted.
     expect(conversions).toHaveLength(4);
     expect(conversions.every((e) => e.advertiser_id === adv.id && e.country === 'fr')).toBe(true);
+  });
+
+  it('a stopping worker finishes the attempt in progress and hands the rest of its batch back, due at once', async () => {
+    const store = new ConversionStore(fx.app.svc.redis);
+    const clicks: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const f = { click_id: await clickId(), payout: '10', status: 'approved', txid: `T-stop-${i}` };
+      clicks.push(f.click_id);
+      await postback({ ...f, secret, sig: sign(secret, f) });
+    }
+    const clock = Date.now() + 10_000;
+    hits.length = 0;
+    answers.length = 0;
+    trackerDelayMs = 300;
+    const stopping = new PostbackWorker({ svc: fx.app.svc, store, now: () => clock });
+    const pass = stopping.runOnce();
+    await eventually(() => hits.length === 1);
+    await stopping.stop();
+    await pass;
+    trackerDelayMs = 0;
+    expect(hits).toHaveLength(1);
+    // The other three are queued again, due now, not held by a lease for a minute.
+    const queued = await fx.app.svc.redis.zrange('pb:queue', 0, -1, 'WITHSCORES');
+    expect(queued.length / 2, JSON.stringify(queued)).toBe(3);
+    expect(queued.filter((_, i) => i % 2 === 1).every((score) => Number(score) <= clock)).toBe(true);
+    await new PostbackWorker({ svc: fx.app.svc, store, now: () => clock }).runOnce();
+    // Each conversion's tracker called exactly once in all.
+    expect(hits.map((h) => /cid=([0-9a-f-]+)/.exec(h)?.[1]).sort()).toEqual([...clicks].sort());
+    expect(await store.depth()).toBe(0);
   });
 });

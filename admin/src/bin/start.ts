@@ -77,7 +77,7 @@ async function start(): Promise<string> {
   closers.push({ name: 'video poller', close: () => videoPoller.stop() });
   svc.metrics.watch({
     eventStream: () => eventBacklog(redis),
-    postbackQueue: () => conversions.queueLength(),
+    postbackQueue: () => conversions.depth(),
     ingester: () => ingester,
     postbacks: () => postbacks.counts,
     redisErrors: () => redisErrors,

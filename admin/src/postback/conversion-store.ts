@@ -102,10 +102,6 @@ export class ConversionStore {
     if (members.length) await this.redis.zadd(POSTBACK_QUEUE, 'XX', ...members.flatMap((m) => [now, m]));
   }
 
-  queueLength(): Promise<number> {
-    return this.redis.zcard(POSTBACK_QUEUE);
-  }
-
   done(member: string): Promise<number> {
     return this.redis.zrem(POSTBACK_QUEUE, member);
   }

@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('../../..', import.meta.url).pathname;
+const dirs: string[] = [];
+const launched: Running[] = [];
+
+export interface Running {
+  child: ChildProcess;
+  base: string;
+  out: () => string;
+  exit: Promise<number | null>;
+}
+
+export function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'admin/src/bin/start.ts'], {
+    cwd: ROOT,
+    // Any free metrics port unless a test names one: launches run side by side.
+    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const running: Running = { child, base: '', out: () => out, exit: new Promise((r) => child.once('exit', (code) => r(code))) };
+  launched.push(running);
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = running.exit;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${out}`)), 20_000);
+    const check = () => {
+      const m = /Ad network is up at (\S+)/.exec(out);
+      if (out.includes(waitFor)) {
+        clearTimeout(timer);
+        resolve({ child, base: m?.[1] ?? '', out: () => out, exit });
+      }
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    void exit.then(() => {
+      clearTimeout(timer);
+      resolve({ child, base: '', out: () => out, exit });
+    });
+  });
+}
+
+export const tempDir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'adnet-start-'));
+  dirs.push(d);
+  return d;
+};
+
+/** For afterAll: a failed test must not leave a product running; SIGTERM lets it stop its engines and Redis. */
+export async function stopLaunched(): Promise<void> {
+  for (const r of launched) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+  await Promise.all(launched.map((r) => Promise.race([r.exit, new Promise((res) => setTimeout(res, 10_000))])));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}

@@ -43,8 +43,10 @@ const subscription = (path: string) => ({
 const subscribe = (body: unknown) =>
   fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
+let ca = '';
+
 beforeAll(async () => {
-  const ca = await startPushService();
+  ca = await startPushService();
   const world = await World.create(fx.app);
   await world.campaign(await world.advertiser(100_000), { format: 'push', bid_usd: 3 });
   const pub = await account(fx.app, 'publisher');
@@ -98,5 +100,19 @@ describe('web push', () => {
     received.length = 0;
     await engine.engine.pushSender.runOnce();
     expect(received).toEqual([]);
+  });
+
+  it('the frequency cap holds across engines: three senders at once notify each subscriber once', async () => {
+    const more = await Promise.all([0, 1].map(() => startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' })));
+    try {
+      await Promise.all(more.map((e) => eventually(() => e.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true)));
+      for (const path of ['/fresh-1', '/fresh-2', '/fresh-3']) expect((await subscribe({ zone: zones.push, subscription: subscription(path) })).status).toBe(201);
+      received.length = 0;
+      await Promise.all([engine, ...more].map((e) => e.engine.pushSender.runOnce()));
+      // The earlier subscriber is still inside its interval; each new one gets exactly one notification.
+      expect(received.map((r) => r.path).sort()).toEqual(['/fresh-1', '/fresh-2', '/fresh-3']);
+    } finally {
+      await Promise.all(more.map((e) => e.stop()));
+    }
   });
 });

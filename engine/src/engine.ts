@@ -151,7 +151,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   };
   addRoute(app, 'get', '/engine/healthz', healthz, {}, routes);
   addRoute(app, 'get', '/engine/readyz', readyz, {}, routes);
+  // Without an admin behind it (engines behind a balancer), other paths get a 404 rather than a dropped connection.
+  const notFound = () => json(404, { error: 'Not found', code: 'not_found' });
   if (opts.adminUpstream) proxyToAdmin(app, opts.adminUpstream, inFlight, onError('proxy'));
+  else addRoute(app, 'any', '/*', notFound, {}, routes);
 
   // The operators' address: metrics and probes, not reachable from the public port.
   const ops = uws.App();
@@ -159,6 +162,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(ops, 'get', '/metrics', async () => ({ status: 200, headers: { 'content-type': metrics.registry.contentType }, body: await metrics.text() }), {}, opsRoutes);
   addRoute(ops, 'get', '/healthz', healthz, {}, opsRoutes);
   addRoute(ops, 'get', '/readyz', readyz, {}, opsRoutes);
+  addRoute(ops, 'any', '/*', notFound, {}, opsRoutes);
   let opsSocket: us_listen_socket | undefined;
 
   let socket: us_listen_socket | undefined;

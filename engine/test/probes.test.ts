@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { startRedis } from '../../admin/test/support/redis-server.ts';
+import { eventually, startEngine } from './support/engine-harness.ts';
+
+describe("an engine's operators' address", () => {
+  it('is ready with its index and Redis, not ready while Redis is gone, alive all along', async () => {
+    const redis = await startRedis();
+    const engine = await startEngine(redis.url);
+    const base = `http://127.0.0.1:${await engine.engine.listenOps(0, '127.0.0.1')}`;
+    const ready = async () => {
+      const r = await fetch(`${base}/readyz`);
+      return { status: r.status, body: (await r.json()) as { ok: boolean; redis: string; index_seq: string | null } };
+    };
+    try {
+      expect(await ready()).toMatchObject({ status: 200, body: { ok: true, redis: 'ready' } });
+      expect((await ready()).body.index_seq).not.toBeNull();
+      expect(await (await fetch(`${base}/metrics`)).text()).toContain('adnet_engine_process_cpu_seconds_total');
+      // The public port serves no metrics.
+      expect((await fetch(`${engine.base}/metrics`)).status).toBe(404);
+      await redis.stop();
+      await eventually(async () => (await ready()).status === 503, 10_000);
+      expect((await ready()).body.redis).not.toBe('ready');
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      await engine.stop();
+    }
+  }, 60_000);
+});

@@ -6,6 +6,7 @@ describe("an engine's operators' address", () => {
   it('is ready with its index and Redis, not ready while Redis is gone, alive all along', async () => {
     const redis = await startRedis();
     const engine = await startEngine(redis.url);
+    let stopped = false;
     const base = `http://127.0.0.1:${await engine.engine.listenOps(0, '127.0.0.1')}`;
     const ready = async () => {
       const r = await fetch(`${base}/readyz`);
@@ -18,11 +19,13 @@ describe("an engine's operators' address", () => {
       // The public port serves no metrics.
       expect((await fetch(`${engine.base}/metrics`)).status).toBe(404);
       await redis.stop();
+      stopped = true;
       await eventually(async () => (await ready()).status === 503, 10_000);
       expect((await ready()).body.redis).not.toBe('ready');
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
     } finally {
       await engine.stop();
+      if (!stopped) await redis.stop();
     }
   }, 60_000);
 });

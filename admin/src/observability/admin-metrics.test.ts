@@ -10,6 +10,8 @@ describe('routeLabel', () => {
     ['/trpc/<script>', 404, '/trpc/other'],
     ['/media/abc123.png', 200, '/media/:file'],
     ['/no/such/path', 404, 'other'],
+    ['/cabinet/assets/index-Ab12.js', 200, '/cabinet'],
+    ['/cabinet/campaigns/12', 200, '/cabinet'],
     ['/api/x%20y', 400, 'other'],
   ])('%s (%i) -> %s', (path, status, label) => {
     expect(routeLabel(path, status)).toBe(label);

@@ -29,6 +29,8 @@ export function routeLabel(path: string, status: number): string {
   }
   if (status === 404) return 'other';
   if (path.startsWith('/media/')) return '/media/:file';
+  // The cabinet's own pages and hashed assets: one label, whatever the build or the deep link.
+  if (path === '/cabinet' || path.startsWith('/cabinet/')) return '/cabinet';
   if (path.startsWith('/video/sample/')) return '/video/sample/:file';
   const label = path.replace(/\/\d+(?=\/|$)/g, '/:id');
   return /^[a-z0-9/:._-]{1,100}$/i.test(label) ? label : 'other';

@@ -27,11 +27,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * `redis-cli --cluster create`.
  */
 export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> {
+  // Each node's cluster bus gets a free port of its own too: the default (port + 10000) is a port
+  // nobody checked, which another test may have just been handed for its own server.
+  const picked = new Set<number>();
+  const pick = async () => {
+    for (;;) {
+      const p = await freePort();
+      if (picked.has(p)) continue;
+      picked.add(p);
+      return p;
+    }
+  };
   const ports: number[] = [];
+  const busPorts = new Map<number, number>();
   while (ports.length < masters * 2) {
-    const p = await freePort();
-    // The cluster bus listens on port + 10000: keep it free of our other nodes.
-    if (p + 10_000 < 65_536 && !ports.includes(p) && !ports.includes(p + 10_000) && !ports.includes(p - 10_000)) ports.push(p);
+    const p = await pick();
+    ports.push(p);
+    busPorts.set(p, await pick());
   }
   const dir = mkdtempSync(join(tmpdir(), 'adnet-cluster-'));
   // A folder per node: replicas load their full sync from dump.rdb in their own folder, and nodes sharing one
@@ -41,6 +53,7 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     mkdirSync(own);
     return spawn('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', own, '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
+      '--cluster-port', String(busPorts.get(port)),
       '--cluster-node-timeout', '2000', '--appendonly', 'yes', '--save', '',
     ], { stdio: 'ignore' });
   });

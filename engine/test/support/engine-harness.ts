@@ -12,12 +12,20 @@ export interface TestEngine {
 
 /** A real engine (native uWS, real Redis) on a free port; with `adminUpstream`, it forwards other paths there as in `pnpm start`. */
 export async function startEngine(redisUrl: string, env: Record<string, string> = {}, opts: { adminUpstream?: string } = {}): Promise<TestEngine> {
-  // The port is fixed before start: tracking links carry the public base URL.
-  const config = loadConfig({ REDIS_URL: redisUrl, PORT: String(await freePort()), LOG_LEVEL: 'silent', TRACKING_SECRET: 't'.repeat(40), EVENT_FLUSH_MS: '20', ...env });
-  // TEST_ENGINE_LOG=warn shows the engines' error lines when a test needs explaining.
-  const engine = await createEngine({ config, redisUrl, log: pino({ level: process.env.TEST_ENGINE_LOG ?? 'silent' }), adminUpstream: opts.adminUpstream });
-  const port = await engine.listen(config.port, '127.0.0.1');
-  return { engine, base: `http://127.0.0.1:${port}`, stop: () => engine.stop() };
+  // The port is fixed before start (tracking links carry the public base URL), so another test may
+  // take it in between: then start again on another one.
+  for (let attempt = 1; ; attempt++) {
+    const config = loadConfig({ REDIS_URL: redisUrl, PORT: String(await freePort()), LOG_LEVEL: 'silent', TRACKING_SECRET: 't'.repeat(40), EVENT_FLUSH_MS: '20', ...env });
+    // TEST_ENGINE_LOG=warn shows the engines' error lines when a test needs explaining.
+    const engine = await createEngine({ config, redisUrl, log: pino({ level: process.env.TEST_ENGINE_LOG ?? 'silent' }), adminUpstream: opts.adminUpstream });
+    try {
+      const port = await engine.listen(config.port, '127.0.0.1');
+      return { engine, base: `http://127.0.0.1:${port}`, stop: () => engine.stop() };
+    } catch (err) {
+      await engine.stop();
+      if (attempt >= 3 || env.PORT) throw err;
+    }
+  }
 }
 
 /** Waits until `check` holds, polling every 10 ms (for propagation through Redis). */

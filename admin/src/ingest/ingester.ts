@@ -246,7 +246,7 @@ export async function eventBacklog(redis: Redis): Promise<EventBacklog> {
 }
 
 /** Orders stream ids (`<ms>-<seq>`). */
-export function compareStreamIds(a: string, b: string): number {
+function compareStreamIds(a: string, b: string): number {
   const [am = 0, as = 0] = a.split('-').map(Number);
   const [bm = 0, bs = 0] = b.split('-').map(Number);
   return am - bm || as - bs;

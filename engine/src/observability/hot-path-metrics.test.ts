@@ -16,7 +16,6 @@ describe('hot-path metrics', () => {
       't_seconds_count{route="/r",engine="e1"} 5',
       '',
     ]);
-    expect(h.count({ route: '/r' })).toBe(5);
   });
 
   it('counts per label set and escapes label values', () => {
@@ -25,7 +24,6 @@ describe('hot-path metrics', () => {
     c.inc('a', () => ({ reason: 'never read again' }), 2);
     c.inc('b', () => ({ reason: 'b' }));
     expect(c.render({})).toContain('t_total{reason="say \\"hi\\"\\\\now"} 3\n');
-    expect(c.total()).toBe(4);
-    expect(c.total({ reason: 'b' })).toBe(1);
+    expect(c.render({})).toContain('t_total{reason="b"} 1\n');
   });
 });

@@ -12,8 +12,6 @@ const labelText = (labels: Record<string, string>): string =>
     .map(([k, v]) => `${k}="${escape(v)}"`)
     .join(',');
 
-const matches = (labels: Record<string, string>, match: Record<string, string>): boolean => Object.entries(match).every(([k, want]) => labels[k] === want);
-
 export class HotCounter {
   private readonly values = new Map<string, { labels: Record<string, string>; n: number }>();
 
@@ -29,12 +27,6 @@ export class HotCounter {
     else this.values.set(key, { labels: labels(), n: by });
   }
 
-  /** Sum over the series whose labels include `match` (tests and readiness). */
-  total(match: Record<string, string> = {}): number {
-    let sum = 0;
-    for (const v of this.values.values()) if (matches(v.labels, match)) sum += v.n;
-    return sum;
-  }
 
   render(common: Record<string, string>): string {
     let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`;
@@ -70,11 +62,6 @@ export class HotHistogram {
     s.count++;
   }
 
-  count(match: Record<string, string> = {}): number {
-    let n = 0;
-    for (const s of this.series.values()) if (matches(s.labels, match)) n += s.count;
-    return n;
-  }
 
   render(common: Record<string, string>): string {
     let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} histogram\n`;

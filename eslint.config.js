@@ -17,6 +17,38 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    // The engine's core knows neither transport nor storage: uWS lives in http/, Redis in the adapters
+    // (store/, budget/, sync/, events/, push/). The core reaches them only through auction/ports.ts.
+    files: ['engine/src/auction/**/*.ts', 'engine/src/index/**/*.ts', 'engine/src/openrtb/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'uWebSockets.js', message: 'Transport belongs in engine/src/http/.' },
+          { name: 'ioredis', message: 'Storage belongs behind a port (engine/src/auction/ports.ts).' },
+        ],
+        patterns: [
+          { group: ['**/http/**', '**/store/**', '**/budget/**', '**/sync/**', '**/push/**'], message: 'The core must not depend on transport or storage adapters.' },
+        ],
+      }],
+    },
+  },
+  {
+    // Pure wire codecs: every process shares them, so they hold no client.
+    files: ['schemas/src/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'ioredis', message: 'Wire codecs take and return replies; the caller owns the client.' }] }],
+    },
+  },
+  {
+    // Only the adapter touches uWS: routes get plain requests and return plain replies.
+    files: ['engine/src/**/*.ts'],
+    ignores: ['engine/src/http/adapt.ts', 'engine/src/http/admin-proxy.ts', 'engine/src/http/uws.ts', 'engine/src/engine.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'uWebSockets.js', message: 'Only engine/src/http/{adapt,admin-proxy,uws}.ts may import uWS.' }] }],
     },
   },
   {

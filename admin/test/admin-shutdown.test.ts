@@ -1,8 +1,7 @@
 import type { EngineEvent } from '@adnet/schemas/events';
 import { loadConfig } from '@adnet/schemas/config';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
-import { Packr } from 'msgpackr';
+import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openClickHouse } from '../src/launch/clickhouse.ts';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
@@ -30,13 +29,12 @@ describe("SIGTERM on the admin's ingester", () => {
     try {
       // What engines would have written: msgpack batches in the stream.
       const writer = new Redis(redis.url);
-      const packr = new Packr({ useRecords: false });
-      const ts = Date.now();
+            const ts = Date.now();
       for (let i = 0; i < EVENTS; i += PER_ENTRY) {
         const batch: EngineEvent[] = Array.from({ length: PER_ENTRY }, (_, j) => ({
-          id: `shutdown-${i + j}`, type: 'win', ts, engine: 'e1', campaign_id: CAMPAIGN, advertiser_id: 5, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
+          id: `shutdown-${i + j}`, type: 'win', bid_id: 'b', partner_id: 1, price_micro_cents: 100_000, ts, engine: 'e1', campaign_id: CAMPAIGN, advertiser_id: 5, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
         }));
-        await writer.xadd(EVENT_STREAM, '*', 'n', batch.length, 'b', packr.pack(batch));
+        await writer.xadd(...xaddArgs(batch, 10_000_000));
       }
       await writer.quit();
 

@@ -1,7 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
-import { Packr } from 'msgpackr';
+import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { describe, expect, it } from 'vitest';
 import { Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
@@ -9,7 +8,6 @@ import { Redis } from 'ioredis';
 import { useTestApp } from './support/app.ts';
 
 const fx = useTestApp({}, { clickhouse: true });
-const packr = new Packr({ useRecords: false });
 const log = createLogger(process.env.TEST_LOG ?? 'silent');
 let seq = 0;
 
@@ -18,9 +16,9 @@ async function emit(count: number, perEntry: number, campaign: number): Promise<
   const redis = fx.app.svc.redis;
   for (let i = 0; i < count; i += perEntry) {
     const batch: EngineEvent[] = Array.from({ length: Math.min(perEntry, count - i) }, () => ({
-      id: `ev-${process.pid}-${++seq}`, type: 'win', ts: Date.parse('2026-11-20T10:30:00Z'), engine: 'e1', campaign_id: campaign, advertiser_id: 9, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
+      id: `ev-${process.pid}-${++seq}`, type: 'win', bid_id: 'b', partner_id: 1, price_micro_cents: 100_000, ts: Date.parse('2026-11-20T10:30:00Z'), engine: 'e1', campaign_id: campaign, advertiser_id: 9, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
     }));
-    await redis.xadd(EVENT_STREAM, '*', 'n', batch.length, 'b', packr.pack(batch));
+    await redis.xadd(...xaddArgs(batch, 10_000_000));
   }
 }
 
@@ -77,8 +75,8 @@ describe('ingester', () => {
   it('counts conversions in the hourly statistics', async () => {
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
     await ing.start();
-    const batch = Array.from({ length: 3 }, (_, i) => ({ id: `conv-${process.pid}-${i}`, type: 'conversion', ts: Date.parse('2026-11-20T11:00:00Z'), engine: 'admin', campaign_id: 107, advertiser_id: 9 }));
-    await fx.app.svc.redis.xadd(EVENT_STREAM, '*', 'n', batch.length, 'b', packr.pack(batch));
+    const batch: EngineEvent[] = Array.from({ length: 3 }, (_, i) => ({ id: `conv-${process.pid}-${i}`, type: 'conversion', ts: Date.parse('2026-11-20T11:00:00Z'), engine: 'admin', campaign_id: 107, advertiser_id: 9, creative_id: 1 }));
+    await fx.app.svc.redis.xadd(...xaddArgs(batch, 10_000_000));
     await drain(ing);
     await ing.stop();
     const ch = fx.app.svc.clickhouse as ClickHouseClient;

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,14 +207,14 @@ describe('zones', () => {
 
   it('pause, resume and update; every change is in the config change log', async () => {
     const s = await site(uniq('z'));
-    const before = await app.svc.configStore.snapshot();
+    const before = await readSnapshot(app.svc.redis);
     const z = await zone({ site_id: s.body.id, name: 'Native', format: 'native' });
     expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/pause`, { token: pub.token })).body.status).toBe('paused');
     expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/pause`, { token: other.token })).status).toBe(403);
     expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/resume`, { token: pub.token })).body.status).toBe('active');
     expect((await call(app, 'PATCH', `/api/pub/zones/${z.body.id}`, { token: pub.token, json: { name: 'Renamed' } })).body.name).toBe('Renamed');
     expect((await call(app, 'PATCH', `/api/pub/zones/${z.body.id}`, { token: pub.token, json: { fv_corner: 'tl' } })).status).toBe(400);
-    const changes = (await app.svc.configStore.changesAfter(before.seq)).filter((c) => c.kind === 'zone' && c.id === z.body.id);
+    const changes = (await readChanges(app.svc.redis, before.seq)).filter((c) => c.kind === 'zone' && c.id === z.body.id);
     expect(changes.map((c) => (c.value as { status: string; name: string }).status)).toEqual(['active', 'paused', 'active', 'active']);
     const list = await call<{ zones: { id: number }[] }>(app, 'GET', '/api/pub/zones', { token: pub.token });
     expect(list.body.zones.map((x) => x.id)).toContain(z.body.id);

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex } from '@adnet/engine/engine-index';
 import type { ConfigState } from '@adnet/engine/engine-index';
-import { bidHandler } from '@adnet/engine/bid-handler';
+import { bidRoute } from '@adnet/engine/bid-route';
+import type { EngineContext } from '@adnet/engine/context';
 import { PartnerLimiter } from '@adnet/engine/partner-limiter';
 import { parseBidRequest } from '@adnet/engine/parse-request';
-import { Packr } from 'msgpackr';
+import { pack } from '@adnet/schemas/wire/msgpack';
 import { Bench } from 'tinybench';
 import { makeCorpus } from './corpus.ts';
 import { generateWorld } from './world.ts';
@@ -23,17 +24,23 @@ const state: ConfigState = {
 const corpus = makeCorpus(1_000);
 const index = buildIndex(state, '1-0');
 const events: unknown[] = [];
-const handler = bidHandler({
+const unused = () => {
+  throw new Error('not on the bid path');
+};
+const ctx: EngineContext = {
   index: () => index,
-  budget: { tryTake: () => true, giveBack: () => undefined },
+  budget: { tryTake: () => true, giveBack: () => undefined, recordSpend: () => undefined },
+  counters: { countOnce: unused, saveClick: unused, clicksThisMinute: unused },
   limiter: new PartnerLimiter(1),
   emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)),
   secret: 's'.repeat(40),
   baseUrl: 'http://127.0.0.1:8080',
   engineId: 'bench',
   auctionTimeoutMs: 200,
-});
-const packr = new Packr({ useRecords: false });
+  widget: { bundle: '', zoneScript: unused },
+  push: { serviceHosts: [], vapidPublicKey: '', save: unused },
+};
+const handler = bidRoute(ctx);
 const sampleEvents = Array.from({ length: 500 }, (_, i) => ({ id: `e-${i}`, type: 'bid', ts: Date.now(), engine: 'bench', auction_id: `a-${i}`, campaign_id: i, creative_id: i, price_micro_cents: 150_000, country: 'us' }));
 
 let i = 0;
@@ -43,7 +50,7 @@ bench
   .add('parse + check an OpenRTB request', () => void parseBidRequest(corpus[i++ % corpus.length] as Buffer))
   .add('whole bid handler (parse, auction, response)', () =>
     void handler({ method: 'post', path: '/openrtb/bid', query: '', ip: '127.0.0.1', headers: { 'x-openrtb-version': '2.5' }, params: [], body: corpus[i++ % corpus.length] as Buffer, requestId: 'bench' }))
-  .add('encode a batch of 500 events (msgpack)', () => void packr.pack(sampleEvents));
+  .add('encode a batch of 500 events (msgpack)', () => void pack(sampleEvents));
 await bench.run();
 
 const us = (ms: number | undefined) => Math.round((ms ?? 0) * 100_000) / 100;

@@ -25,10 +25,15 @@ const clickhouse = createClient({ connection: createChdbConnection({ path: join(
 await migrate(clickhouse, { database: 'adnet', eventTtlDays: 3650 });
 
 // 1. Stream -> ClickHouse: the engines' batcher writes, the ingester drains.
-const batcher = new EventBatcher<EngineEvent>({ redis, flushMs: 50, batchMax: 500, bufferMax: 2_000_000, streamMaxLen: 10_000_000 });
+const batcher = new EventBatcher({ redis, flushMs: 50, batchMax: 500, bufferMax: 2_000_000, streamMaxLen: 10_000_000 });
 const now = Date.now();
 for (let i = 0; i < EVENTS; i++) {
-  batcher.push({ id: `e${i}`, type: i % 10 === 0 ? 'bid' : 'win', ts: now - (i % 86_400) * 1000, engine: 'bench', campaign_id: 1 + (i % 1000), creative_id: 1 + (i % 3000), advertiser_id: 1 + (i % 50), charge_nano: 1_500_000, country: ['us', 'de', 'fr', 'br'][i % 4], device: ['desktop', 'mobile'][i % 2] });
+  const common = {
+    id: `e${i}`, ts: now - (i % 86_400) * 1000, engine: 'bench', bid_id: `b${i}`, partner_id: 1, campaign_id: 1 + (i % 1000), creative_id: 1 + (i % 3000),
+    advertiser_id: 1 + (i % 50), price_micro_cents: 150_000, country: ['us', 'de', 'fr', 'br'][i % 4], device: ['desktop', 'mobile'][i % 2],
+  };
+  const event: EngineEvent = i % 10 === 0 ? { type: 'bid', auction_id: `a${i}`, imp_id: '1', ...common } : { type: 'win', charge_nano: 1_500_000, ...common };
+  batcher.push(event);
 }
 await batcher.stop();
 const ingester = new Ingester({ redis: new Redis(url, { enableAutoPipelining: false }), clickhouse, database: 'adnet', log: createLogger('warn'), batchRows: 20_000, flushMs: 1_000 });

@@ -7,25 +7,27 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { us_listen_socket } from 'uWebSockets.js';
 import { BudgetSlices } from './budget/budget-slices.ts';
+import type { EngineContext } from './context.ts';
 import { EventBatcher } from './events/event-batcher.ts';
-import { bidHandler } from './handlers/bid.ts';
-import { clickHandler } from './handlers/click.ts';
-import { impTrackerHandler, vastTrackingHandler, winHandler } from './handlers/win.ts';
-import { impHandler, vastHandler } from './handlers/widget-serve.ts';
-import { VISITOR_HEADERS } from './handlers/zone-auction.ts';
-import { widgetScriptHandler } from './handlers/widget-script.ts';
-import { pushPreflight, subscribeHandler, vapidKeyHandler } from './handlers/push.ts';
-import { PushSender } from './push/push-sender.ts';
-import { vapidKeys } from './push/push-store.ts';
-import { buildWidget, zoneScript } from '@adnet/widget/build';
-import { PartnerLimiter } from './partners/partner-limiter.ts';
-import { ConfigMirror } from './sync/config-mirror.ts';
-import { proxyToAdmin } from './transport/admin-proxy.ts';
-import { InFlight, addRoute, json } from './transport/http-adapter.ts';
-import type { RouteContext } from './transport/http-adapter.ts';
-import { EngineMetrics } from './observability/engine-metrics.ts';
+import { proxyToAdmin } from './http/admin-proxy.ts';
+import { InFlight, addRoute, errorReply, json } from './http/adapt.ts';
+import type { RouteContext } from './http/adapt.ts';
+import { bidRoute } from './http/routes/bid.ts';
+import { clickRoute } from './http/routes/click.ts';
+import { pushPreflightRoute, subscribeRoute, vapidKeyRoute } from './http/routes/push.ts';
+import { widgetScriptRoute } from './http/routes/widget-script.ts';
+import { impRoute, vastRoute } from './http/routes/widget-serve.ts';
+import { impTrackerRoute, vastTrackingRoute, winRoute } from './http/routes/win.ts';
+import { loadNativeUws } from './http/uws.ts';
+import { VISITOR_HEADERS } from './http/visitor.ts';
 import { addressList } from './net/address-list.ts';
-import { loadNativeUws } from './transport/uws.ts';
+import { EngineMetrics } from './observability/engine-metrics.ts';
+import { PartnerLimiter } from './partners/partner-limiter.ts';
+import { PushSender } from './push/push-sender.ts';
+import { saveSubscription, vapidKeys } from './push/push-store.ts';
+import { RedisCounters } from './store/counters.ts';
+import { ConfigMirror } from './sync/config-mirror.ts';
+import { buildWidget, zoneScript } from '@adnet/widget/build';
 
 export interface EngineOptions {
   config: Config;
@@ -40,7 +42,7 @@ export interface Engine {
   readonly id: string;
   readonly mirror: ConfigMirror;
   readonly budget: BudgetSlices;
-  readonly events: EventBatcher<EngineEvent>;
+  readonly events: EventBatcher;
   readonly pushSender: PushSender;
   readonly metrics: EngineMetrics;
   listen(port: number, host: string): Promise<number>;
@@ -83,7 +85,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   }
 
   const secret = await trackingSecret(config, redis);
-  const events = new EventBatcher<EngineEvent>({
+  const events = new EventBatcher({
     redis, flushMs: config.eventFlushMs, batchMax: config.eventBatchMax, bufferMax: config.eventBufferMax, streamMaxLen: config.eventStreamMaxLen, onError: onError('events'),
   });
   const budget = new BudgetSlices({
@@ -118,29 +120,35 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   };
   const trustedProxies = config.trustedProxies.length ? addressList(config.trustedProxies) : undefined;
   const routes: RouteContext = { inFlight, idPrefix: id, onError: report, trustedProxies, observe: (route, status, seconds) => metrics.request(route, status, seconds) };
-  const tracking = { redis, budget, emit, secret, engineId: id };
-  addRoute(app, 'post', '/openrtb/bid', bidHandler({
-    index: () => mirror.index, budget, limiter: new PartnerLimiter(config.engineCount), emit, secret, baseUrl: config.baseUrl, engineId: id, auctionTimeoutMs: config.auctionTimeoutMs,
-    observeAuction: (seconds) => metrics.auctionTime(seconds),
-  }), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, routes);
-  addRoute(app, 'get', '/openrtb/win/:ticket', winHandler(tracking), { params: 1 }, routes);
-  addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerHandler(tracking), { params: 1 }, routes);
-  addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingHandler(tracking), { params: 2 }, routes);
-  const widget = { index: () => mirror.index, budget, emit, secret, baseUrl: config.baseUrl, engineId: id };
-  // Built once per engine: a zone's script is this bundle plus its settings.
-  const bundle = buildWidget();
-  addRoute(app, 'get', '/w/:file', widgetScriptHandler({ index: () => mirror.index, bundle, zoneScript, baseUrl: config.baseUrl }), { params: 1, headers: ['if-none-match'] }, routes);
-  addRoute(app, 'get', '/imp', impHandler(widget), { headers: VISITOR_HEADERS }, routes);
-  addRoute(app, 'get', '/vast/:file', vastHandler(widget), { params: 1, headers: VISITOR_HEADERS }, routes);
-  addRoute(app, 'get', '/c/:impression/:token', clickHandler({ index: () => mirror.index, redis, budget, emit, secret, engineId: id }), { params: 2, headers: ['user-agent'] }, routes);
   const vapid = await vapidKeys(redis);
-  const push = { index: () => mirror.index, redis, serviceHosts: config.push.serviceHosts, vapidPublicKey: vapid.publicKey };
-  addRoute(app, 'get', '/push/vapid-public-key', vapidKeyHandler(push), {}, routes);
-  addRoute(app, 'options', '/push/subscribe', pushPreflight, {}, routes);
-  addRoute(app, 'post', '/push/subscribe', subscribeHandler(push), { maxBody: 8 * 1024 }, routes);
+  const ctx: EngineContext = {
+    index: () => mirror.index,
+    budget,
+    counters: new RedisCounters(redis),
+    emit,
+    limiter: new PartnerLimiter(config.engineCount),
+    secret,
+    baseUrl: config.baseUrl,
+    engineId: id,
+    auctionTimeoutMs: config.auctionTimeoutMs,
+    // Built once per engine: a zone's script is this bundle plus its settings.
+    widget: { bundle: buildWidget(), zoneScript },
+    push: { serviceHosts: config.push.serviceHosts, vapidPublicKey: vapid.publicKey, save: (zone, sub) => saveSubscription(redis, zone, sub) },
+    observeAuction: (seconds) => metrics.auctionTime(seconds),
+  };
+  addRoute(app, 'post', '/openrtb/bid', bidRoute(ctx), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, routes);
+  addRoute(app, 'get', '/openrtb/win/:ticket', winRoute(ctx), { params: 1 }, routes);
+  addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerRoute(ctx), { params: 1 }, routes);
+  addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingRoute(ctx), { params: 2 }, routes);
+  addRoute(app, 'get', '/w/:file', widgetScriptRoute(ctx), { params: 1, headers: ['if-none-match'] }, routes);
+  addRoute(app, 'get', '/imp', impRoute(ctx), { headers: VISITOR_HEADERS }, routes);
+  addRoute(app, 'get', '/vast/:file', vastRoute(ctx), { params: 1, headers: VISITOR_HEADERS }, routes);
+  addRoute(app, 'get', '/c/:impression/:token', clickRoute(ctx), { params: 2, headers: ['user-agent'] }, routes);
+  addRoute(app, 'get', '/push/vapid-public-key', vapidKeyRoute(ctx), {}, routes);
+  addRoute(app, 'options', '/push/subscribe', pushPreflightRoute, {}, routes);
+  addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024 }, routes);
   const pushSender = new PushSender({
-    redis, index: () => mirror.index, budget, emit, secret, engineId: id, baseUrl: config.baseUrl, vapid, minIntervalHours: config.push.minIntervalHours,
-    caFile: config.push.caFile, onError: onError('push-send'),
+    ctx, redis, vapid, minIntervalHours: config.push.minIntervalHours, caFile: config.push.caFile, onError: onError('push-send'),
   });
   pushSender.start(config.push.sendIntervalMs);
   const healthz = () => json(200, { ok: true, engine: id });
@@ -152,7 +160,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/engine/healthz', healthz, {}, routes);
   addRoute(app, 'get', '/engine/readyz', readyz, {}, routes);
   // Without an admin behind it (engines behind a balancer), other paths get a 404 rather than a dropped connection.
-  const notFound = () => json(404, { error: 'Not found', code: 'not_found' });
+  const notFound = () => errorReply('not_found', 'Not found');
   if (opts.adminUpstream) proxyToAdmin(app, opts.adminUpstream, inFlight, onError('proxy'));
   else addRoute(app, 'any', '/*', notFound, {}, routes);
 

@@ -2,10 +2,9 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EngineEvent } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
-import { decodeBatch } from '../src/events/event-batcher.ts';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
 import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
@@ -167,7 +166,7 @@ describe('outgoing postback', () => {
 
   it('puts each conversion into the event stream once, when it is approved (failed postbacks still count)', async () => {
     const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-    const conversions = entries.flatMap(([, f]) => decodeBatch<EngineEvent>(f[3] as Buffer)).filter((e) => e.type === 'conversion');
+    const conversions = entries.flatMap(([, f]) => decodeEntry(f)).filter((e) => e.type === 'conversion');
     // T-form, T-moves (once, at approval), T-out and T-fail; pending ones are not counted.
     expect(conversions).toHaveLength(4);
     expect(conversions.every((e) => e.advertiser_id === adv.id && e.country === 'fr')).toBe(true);

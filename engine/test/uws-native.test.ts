@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { us_listen_socket } from 'uWebSockets.js';
 import { describe, expect, it } from 'vitest';
-import { loadNativeUws, nativeUwsPath } from '../src/transport/uws.ts';
+import { loadNativeUws, nativeUwsPath } from '../src/http/uws.ts';
 
 describe('uWebSockets.js', () => {
   it('is the native binary, mapped into this process, and serves HTTP', async () => {

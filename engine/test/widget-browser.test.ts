@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, useTestApp } from '../../admin/test/support/app.ts';
-import { decodeBatch } from '../src/events/event-batcher.ts';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { eventually, startEngine } from './support/engine-harness.ts';
 import type { TestEngine } from './support/engine-harness.ts';
 import { World } from './support/world.ts';
@@ -81,7 +81,7 @@ afterAll(async () => {
 async function events(): Promise<EngineEvent[]> {
   await engine.engine.events.flush();
   const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-  return entries.flatMap(([, f]) => decodeBatch<EngineEvent>(f[3] as Buffer));
+  return entries.flatMap(([, f]) => decodeEntry(f));
 }
 
 describe('the widget in a real browser', () => {

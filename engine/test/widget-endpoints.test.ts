@@ -1,7 +1,7 @@
-import { decodeBatch } from '../src/events/event-batcher.ts';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { decodeTicket, encodeTicket } from '../src/tracking/signed-token.ts';
 import type { BidTicket } from '../src/tracking/signed-token.ts';
-import type { EngineEvent } from '@adnet/schemas/events';
+import type { EventFields } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { spawnSync } from 'node:child_process';
@@ -67,10 +67,10 @@ const imp = async (z: string) => {
 const click = (url: string, query = 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', headers: Record<string, string> = BROWSER) =>
   fetch(`${url}?${query}`, { redirect: 'manual', headers });
 
-async function events(): Promise<EngineEvent[]> {
+async function events(): Promise<EventFields[]> {
   await engine.engine.events.flush();
   const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-  return entries.flatMap(([, f]) => decodeBatch<EngineEvent>(f[3] as Buffer));
+  return entries.flatMap(([, f]) => decodeEntry(f));
 }
 
 describe('GET /imp', () => {

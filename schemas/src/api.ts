@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './geo.ts';
 import { decimalPlaces } from './money.ts';
+import { CAMPAIGN_FORMATS } from './formats.ts';
 
 // A missing field reads "is required" rather than zod's type-mismatch text.
 z.config({
@@ -27,7 +28,7 @@ export const VERTICALS = [
   'gambling', 'betting', 'dating', 'nutra', 'finance', 'crypto', 'ecommerce', 'mobile_apps', 'software',
   'games', 'sweepstakes', 'travel', 'education', 'entertainment', 'health', 'vpn', 'other',
 ] as const;
-export const CAMPAIGN_FORMATS = ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'] as const;
+export { CAMPAIGN_FORMATS };
 export const VIDEO_FORMATS: ReadonlySet<CampaignFormat> = new Set(['video', 'floating_video']);
 export const BID_TYPES = ['cpm', 'cpc'] as const;
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;

@@ -1,37 +1,101 @@
 import { z } from 'zod';
 
-/** Every fact the engines record, one shape for the stream and the event store. */
-/** `imp`: VAST pixel of an OpenRTB bid (the win is what counts); `impression`: our own zones' served ad; `click`; `vast`: a player's tracking event or error (`reason`). */
-export const EVENT_TYPES = ['bid', 'nobid', 'win', 'imp', 'impression', 'click', 'vast', 'conversion'] as const;
+/**
+ * Why an impression got no bid. Each auction filter's name is one of these, and
+ * so is each no-bid counter's label; statistics group no-bids by them.
+ */
+export const NO_BID_REASONS = [
+  /** Nothing of the slot's format and size for the country. */
+  'no_candidates',
+  'language',
+  'device_type',
+  /** `bcat` blocks the campaign vertical's IAB category. */
+  'blocked_category',
+  /** `badv` names the landing domain (or a parent of it). */
+  'blocked_advertiser',
+  'below_floor',
+  /** Every eligible campaign or advertiser is out of budget here. */
+  'budget',
+  /** The request is not in USD. */
+  'currency',
+  /** The auction finished after `min(tmax, AUCTION_TIMEOUT_MS)`. */
+  'deadline',
+  /** `imp.tagid` names a paused zone, or one on a site not approved. */
+  'zone_not_serving',
+  /** `site.id` names one of our sites that is not approved. */
+  'site_not_approved',
+] as const;
+export const noBidReasonSchema = z.enum(NO_BID_REASONS);
+export type NoBidReason = z.infer<typeof noBidReasonSchema>;
 
-export const engineEventSchema = z.object({
-  /** Unique per event; the event store deduplicates on it. */
-  id: z.string(),
-  type: z.enum(EVENT_TYPES),
-  /** Milliseconds since the epoch. */
-  ts: z.number().int(),
-  engine: z.string(),
-  auction_id: z.string().optional(),
-  imp_id: z.string().optional(),
-  bid_id: z.string().optional(),
-  partner_id: z.number().int().optional(),
-  campaign_id: z.number().int().optional(),
-  creative_id: z.number().int().optional(),
-  advertiser_id: z.number().int().optional(),
-  /** Our bid (bid events) or the clearing price (win events), CPM in micro-cents. */
-  price_micro_cents: z.number().int().optional(),
-  /** What the advertiser was charged, in nano-dollars. */
-  charge_nano: z.number().int().optional(),
-  /** No-bid reason: a filter name, `no_candidates`, `budget`, `deadline`, `currency`. */
-  reason: z.string().optional(),
-  country: z.string().optional(),
-  device: z.string().optional(),
+const int = z.number().int();
+/** Every event: unique id (the event store deduplicates on it), when (ms since the epoch) and which process. */
+const common = { id: z.string(), ts: int, engine: z.string() };
+/** Where it was shown: our publisher's zone, when it was one. */
+const inventory = { publisher_id: int.optional(), site_id: int.optional(), zone_id: int.optional() };
+/** Who saw it, as far as the engine could tell. */
+const audience = { country: z.string().optional(), device: z.string().optional() };
+/** Whose ad it is. */
+const ad = { campaign_id: int, creative_id: int, advertiser_id: int };
+
+export const bidEventSchema = z.object({
+  type: z.literal('bid'), ...common, ...ad, ...inventory, ...audience,
+  auction_id: z.string(), imp_id: z.string(), bid_id: z.string(), partner_id: int,
+  /** Our bid, CPM in micro-cents. */
+  price_micro_cents: int,
   site_domain: z.string().optional(),
-  publisher_id: z.number().int().optional(),
-  site_id: z.number().int().optional(),
-  zone_id: z.number().int().optional(),
-  /** Clicks: not billed when set; `reason` names the fraud rule. */
-  invalid: z.boolean().optional(),
-  click_id: z.string().optional(),
 });
+export const noBidEventSchema = z.object({
+  type: z.literal('nobid'), ...common, ...inventory, ...audience,
+  reason: noBidReasonSchema,
+  auction_id: z.string().optional(), imp_id: z.string().optional(), partner_id: int.optional(), site_domain: z.string().optional(),
+});
+/** A partner's win notice: the clearing price is charged. */
+export const winEventSchema = z.object({
+  type: z.literal('win'), ...common, ...ad, ...inventory, ...audience,
+  bid_id: z.string(), partner_id: int,
+  /** The clearing price, CPM in micro-cents. */
+  price_micro_cents: int,
+  /** What the advertiser was charged, in nano-dollars. */
+  charge_nano: int,
+});
+/** The VAST impression pixel of an OpenRTB bid (the win notice already charged it). */
+export const impEventSchema = z.object({
+  type: z.literal('imp'), ...common, ...ad, ...inventory, ...audience,
+  bid_id: z.string(), partner_id: int, charge_nano: int,
+});
+/** An ad of ours shown on one of our zones: served display ad, started video, delivered push. */
+export const impressionEventSchema = z.object({
+  type: z.literal('impression'), ...common, ...ad, ...inventory, ...audience,
+  bid_id: z.string(), partner_id: int.optional(), price_micro_cents: int.optional(), charge_nano: int,
+});
+export const clickEventSchema = z.object({
+  type: z.literal('click'), ...common, ...ad, ...inventory, ...audience,
+  bid_id: z.string(), click_id: z.string(), charge_nano: int,
+  /** Not billed when set; `reason` names the fraud rule it broke. */
+  invalid: z.boolean(),
+  reason: z.string().optional(),
+});
+/** A player's playback event or VAST error (`reason`: start, firstQuartile, ..., `error:<code>`). */
+export const vastEventSchema = z.object({
+  type: z.literal('vast'), ...common, ...ad, ...inventory,
+  bid_id: z.string(), reason: z.string(),
+});
+/** A conversion, when it first becomes approved (the admin writes it). */
+export const conversionEventSchema = z.object({
+  type: z.literal('conversion'), ...common, ...ad, ...inventory, ...audience,
+});
+
+/** Every fact the product records, one shape per type, for the stream and the event store. */
+export const engineEventSchema = z.discriminatedUnion('type', [
+  bidEventSchema, noBidEventSchema, winEventSchema, impEventSchema, impressionEventSchema, clickEventSchema, vastEventSchema, conversionEventSchema,
+]);
 export type EngineEvent = z.infer<typeof engineEventSchema>;
+export type EventType = EngineEvent['type'];
+export type EventOf<T extends EventType> = Extract<EngineEvent, { type: T }>;
+export const EVENT_TYPES: readonly EventType[] = engineEventSchema.options.map((o) => o.shape.type.value);
+
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+type FieldOf<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+/** Any event seen as the flat row of the event store: every field of every type, each optional. */
+export type EventFields = { [K in KeysOfUnion<EngineEvent>]?: FieldOf<EngineEvent, K> };

@@ -51,23 +51,27 @@ export const bidRequestSchema = z.looseObject({
 export type BidRequest = z.infer<typeof bidRequestSchema>;
 export type Imp = z.infer<typeof impSchema>;
 
-export interface Bid {
-  id: string;
-  impid: string;
-  price: number;
-  adm: string;
-  nurl: string;
-  crid: string;
-  cid: string;
-  adomain: string[];
-  w?: number;
-  h?: number;
-}
-export interface BidResponse {
-  id: string;
-  seatbid: { seat: string; bid: Bid[] }[];
-  cur: 'USD';
-}
+/** One bid of our response (OpenRTB 2.5 §4.2.3): price is CPM in USD; `w`/`h` for banners. */
+export const bidSchema = z.object({
+  id: z.string(),
+  impid: z.string(),
+  price: z.number(),
+  adm: z.string(),
+  nurl: z.string(),
+  crid: z.string(),
+  cid: z.string(),
+  adomain: z.array(z.string()),
+  w: z.number().int().optional(),
+  h: z.number().int().optional(),
+});
+export type Bid = z.infer<typeof bidSchema>;
+
+export const bidResponseSchema = z.object({
+  id: z.string(),
+  seatbid: z.array(z.object({ seat: z.string(), bid: z.array(bidSchema) })),
+  cur: z.literal('USD'),
+});
+export type BidResponse = z.infer<typeof bidResponseSchema>;
 
 /** OpenRTB 2.5 device types (list 5.21) the engine distinguishes. */
 export const DEVICE_TYPES = ['desktop', 'mobile', 'tablet'] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BANNER_SIZES, CAMPAIGN_FORMATS, idSchema, oneOf } from './api.ts';
 import { LANGUAGE_CODES } from './geo.ts';
+import { FV_CORNERS } from './formats.ts';
 
 /** The 29 site categories, each with the IAB content category (taxonomy 1.0) it is reported as in OpenRTB `site.cat`. */
 export const SITE_CATEGORIES = {
@@ -14,7 +15,7 @@ export type SiteCategory = keyof typeof SITE_CATEGORIES;
 export const SITE_CATEGORY_NAMES = Object.keys(SITE_CATEGORIES) as [SiteCategory, ...SiteCategory[]];
 export const SITE_STATUSES = ['draft', 'pending_review', 'approved', 'rejected'] as const;
 export const ZONE_STATUSES = ['active', 'paused'] as const;
-export const FV_CORNERS = ['br', 'bl', 'tr', 'tl'] as const;
+export { FV_CORNERS };
 export const ZONE_FORMATS = CAMPAIGN_FORMATS;
 export const VIDEO_ZONE_FORMATS: ReadonlySet<string> = new Set(['video', 'floating_video']);
 

@@ -1,4 +1,5 @@
 import { buildSync } from 'esbuild';
+import type { ZoneConfig } from '@adnet/schemas/widget';
 import { fileURLToPath } from 'node:url';
 
 const ENTRY = fileURLToPath(new URL('../src/widget.ts', import.meta.url));
@@ -22,6 +23,6 @@ export function buildWidget(): string {
 }
 
 /** One zone's script: everything inside a closure, so nothing but `window.adnet` reaches the page. */
-export function zoneScript(bundle: string, config: unknown): string {
+export function zoneScript(bundle: string, config: ZoneConfig): string {
   return `(function(){${bundle};__adnetWidget.run(${JSON.stringify(config)},document.currentScript)})();\n`;
 }

@@ -2,23 +2,7 @@
 // closure; the only global it touches is `window.adnet`. Every step is guarded: a failing ad must never
 // break the host page.
 
-export interface ZoneConfig {
-  base: string;
-  subid: string;
-  format: 'native' | 'banner' | 'video' | 'floating_video' | 'push' | 'in_page_push';
-  w: number | null;
-  h: number | null;
-  corner: 'br' | 'bl' | 'tr' | 'tl' | null;
-  delaySec: number | null;
-  capHours: number | null;
-}
-
-interface Served {
-  impression_id: string;
-  format: string;
-  creative: { title: string | null; body: string | null; cta_text: string | null; image_url: string | null; image_width: number | null; image_height: number | null };
-  click_url: string;
-}
+import type { ServedAd, ZoneConfig } from '@adnet/schemas/widget';
 
 function fnv1a(text: string): string {
   let h = 0x811c9dc5;
@@ -109,7 +93,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
-function render(root: ShadowRoot, cfg: ZoneConfig, ad: Served, fp: string, sig: string): void {
+function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig: string): void {
   const c = ad.creative;
   const link = el('a', { href: ad.click_url, target: '_blank', rel: 'noopener', part: 'ad', 'data-adnet': 'ad' });
   const box = el('div', { class: 'ad' });
@@ -209,7 +193,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     const fp = fingerprint();
     const sig = signals();
     void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}`, { credentials: 'omit' })
-      .then(async (r) => (r.status === 200 ? ((await r.json()) as Served) : undefined))
+      .then(async (r) => (r.status === 200 ? ((await r.json()) as ServedAd) : undefined))
       .then((ad) => ad && render(root, cfg, ad, fp, sig))
       .catch(() => undefined);
   } catch {

@@ -1,7 +1,4 @@
-import type { EngineEvent } from '@adnet/schemas/events';
-import { Packr } from 'msgpackr';
-
-const packr = new Packr({ useRecords: false });
+import type { EngineEvent, EventFields } from '@adnet/schemas/events';
 
 /** One row of `events` (admin/src/clickhouse/migrations.ts); absent facts are zero or empty. */
 export interface EventRow {
@@ -27,15 +24,15 @@ export interface EventRow {
   invalid: number;
 }
 
-type Extra = Partial<{ publisher_id: number; site_id: number; zone_id: number; invalid: boolean }>;
-
-export function toRow(e: EngineEvent & Extra): EventRow {
+export function toRow(event: EngineEvent): EventRow {
+  // Seen flat: every type's fields, each absent one a zero or an empty string in the row.
+  const e: EventFields = event;
   return {
-    id: e.id,
-    type: e.type,
+    id: event.id,
+    type: event.type,
     // DateTime64(3) text in UTC: 'YYYY-MM-DD hh:mm:ss.sss'.
-    ts: new Date(e.ts).toISOString().replace('T', ' ').slice(0, 23),
-    engine: e.engine,
+    ts: new Date(event.ts).toISOString().replace('T', ' ').slice(0, 23),
+    engine: event.engine,
     auction_id: e.auction_id ?? '',
     bid_id: e.bid_id ?? '',
     partner_id: e.partner_id ?? 0,
@@ -53,12 +50,4 @@ export function toRow(e: EngineEvent & Extra): EventRow {
     site_domain: e.site_domain ?? '',
     invalid: e.invalid ? 1 : 0,
   };
-}
-
-/** A stream entry's events: fields `n` (count) and `b` (msgpack array), as the engines' batcher writes them. */
-export function decodeEntry(fields: Buffer[]): EngineEvent[] {
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (String(fields[i]) === 'b') return packr.unpack(fields[i + 1] as Buffer) as EngineEvent[];
-  }
-  return [];
 }

@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
-import { decodeEntry, toRow } from './event-rows.ts';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
+import { toRow } from './event-rows.ts';
 import type { EventRow } from './event-rows.ts';
 
 export const INGEST_GROUP = 'ingest';

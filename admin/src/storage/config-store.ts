@@ -1,6 +1,5 @@
-import { CONFIG_KINDS } from '@adnet/schemas/changes';
-import type { ChangeEntry, ConfigKind } from '@adnet/schemas/changes';
-import { decode, encode } from './codec.ts';
+import type { ConfigKind } from '@adnet/schemas/changes';
+import { pack as encode, unpack as decode } from '@adnet/schemas/wire/msgpack';
 import { CFG_LOG, CFG_NOTICE_CHANNEL, cfgHash, cfgRevHash, idCounter } from './keys.ts';
 import type { Redis } from './redis.ts';
 import type { Result } from 'ioredis';
@@ -41,12 +40,6 @@ declare module 'ioredis' {
 export interface Versioned<T> {
   value: T;
   rev: number;
-}
-
-export interface Snapshot {
-  /** Last change-log id covered by the snapshot; follow the log after it. */
-  seq: string;
-  entities: Record<ConfigKind, Map<number, unknown>>;
 }
 
 export class ConflictError extends Error {}
@@ -107,39 +100,5 @@ export class ConfigStore {
         if (!(e instanceof ConflictError) || attempt >= 8) throw e;
       }
     }
-  }
-
-  /** Every configured entity plus the log position it is consistent with (one MULTI). */
-  async snapshot(): Promise<Snapshot> {
-    const tx = this.redis.multi();
-    for (const kind of CONFIG_KINDS) tx.hgetallBuffer(cfgHash(kind));
-    tx.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1);
-    const results = (await tx.exec()) ?? [];
-    const entities = {} as Snapshot['entities'];
-    CONFIG_KINDS.forEach((kind, i) => {
-      const [err, raw] = results[i] ?? [];
-      if (err) throw err;
-      const map = new Map<number, unknown>();
-      for (const [id, blob] of Object.entries((raw ?? {}) as Record<string, Buffer>)) map.set(Number(id), decode(blob));
-      entities[kind] = map;
-    });
-    const last = results[CONFIG_KINDS.length]?.[1] as [string, string[]][] | undefined;
-    return { seq: last?.[0]?.[0] ?? '0-0', entities };
-  }
-
-  /** Change-log entries strictly after `seq`, oldest first. */
-  async changesAfter(seq: string, count = 1000): Promise<ChangeEntry[]> {
-    const raw = await this.redis.xrangeBuffer(CFG_LOG, `(${seq}`, '+', 'COUNT', count);
-    return raw.map(([idBuf, fields]) => {
-      const f = new Map<string, Buffer>();
-      for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
-      return {
-        seq: String(idBuf),
-        kind: String(f.get('k')) as ConfigKind,
-        id: Number(String(f.get('id'))),
-        op: String(f.get('op')) === 'del' ? 'del' : 'put',
-        value: f.has('v') ? decode(f.get('v') as Buffer) : undefined,
-      };
-    });
   }
 }

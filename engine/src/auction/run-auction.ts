@@ -1,31 +1,14 @@
+import type { NoBidReason } from '@adnet/schemas/events';
 import type { Candidate } from '../index/candidate.ts';
-import type { Filter, ImpContext } from './filters.ts';
-
-/** Takes budget for a bid; false when the campaign or advertiser has none left here. */
-export interface BudgetGate {
-  tryTake(c: Candidate, priceMicroCents: number): boolean;
-}
+import { byRank } from '../index/rank.ts';
+import type { CandidateFilter } from './filter.ts';
+import type { BudgetGate } from './ports.ts';
+import { clearingPrice } from './price.ts';
+import type { ImpContext } from './request-context.ts';
 
 export type ImpOutcome =
   | { won: true; winner: Candidate; priceMicroCents: number; secondMicroCents: number }
-  | { won: false; reason: string };
-
-/** One cent, in micro-cents: the increment of the second-price rule. */
-export const PRICE_INCREMENT_MICRO_CENTS = 1_000;
-
-/**
- * Second price plus one cent (CPM): the winner pays one cent more than the
- * runner-up's eCPM, never less than the floor and never more than its own
- * eCPM. With no runner-up it pays the floor (or one cent when there is none).
- */
-export function clearingPrice(winnerEcpm: number, secondEcpm: number, floor: number): number {
-  return Math.min(winnerEcpm, Math.max(floor, secondEcpm + PRICE_INCREMENT_MICRO_CENTS));
-}
-
-const byRank = (a: Candidate, b: Candidate): number => b.ecpmMicroCents - a.ecpmMicroCents || a.creativeId - b.creativeId;
-
-/** Orders a candidate list best first, as the index keeps every list. */
-export const rankCandidates = (list: Candidate[]): Candidate[] => list.sort(byRank);
+  | { won: false; reason: NoBidReason };
 
 /**
  * The auction for one impression over lists that are each already ranked
@@ -36,7 +19,7 @@ export const rankCandidates = (list: Candidate[]): Candidate[] => list.sort(byRa
  * price. Ranking below the floor ends the walk, since everything after ranks
  * lower. The no-bid reason is the filter that removed the most candidates.
  */
-export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: ImpContext, filters: readonly Filter[], budget: BudgetGate): ImpOutcome {
+export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: ImpContext, filters: readonly CandidateFilter[], budget: BudgetGate): ImpOutcome {
   const pos = new Array<number>(lists.length).fill(0);
   let total = 0;
   for (const l of lists) total += l.length;
@@ -67,7 +50,7 @@ export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: Imp
       }
       let failed = -1;
       for (let i = 0; i < filters.length; i++) {
-        if ((filters[i] as Filter).reject(c, ctx)) {
+        if ((filters[i] as CandidateFilter).reject(c, ctx)) {
           failed = i;
           break;
         }
@@ -101,5 +84,5 @@ export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: Imp
   if (survivors.length > 0) return { won: false, reason: 'budget' };
   let worst = 0;
   for (let i = 1; i < rejected.length; i++) if ((rejected[i] as number) > (rejected[worst] as number)) worst = i;
-  return { won: false, reason: worst === filters.length ? 'below_floor' : (filters[worst]?.name ?? 'filtered') };
+  return { won: false, reason: worst === filters.length ? 'below_floor' : (filters[worst] as CandidateFilter).name };
 }

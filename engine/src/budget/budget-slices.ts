@@ -2,14 +2,9 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
 import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
-import type { BudgetGate } from '../auction/run-auction.ts';
+import type { BidBudget, SpendRecorder } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
 import { defineBudgetScripts } from './budget-scripts.ts';
-
-/** The budget the bid path uses: take a bid's price, or give it back when the bid is not sent. */
-export interface BidBudget extends BudgetGate {
-  giveBack(c: Candidate, priceMicroCents: number): void;
-}
 
 /**
  * An engine's local share of one pool. `local` is spendable; `outstanding`
@@ -91,7 +86,7 @@ const OUTSTANDING_MS = 60_000;
  * atomically in Redis, and bids only from them. Spend (from win notices) is
  * batched and applied by `flush`. See README, "Budgets", for the overspend bound.
  */
-export class BudgetSlices implements BidBudget {
+export class BudgetSlices implements BidBudget, SpendRecorder {
   private readonly campaigns = new Map<string, Slice>();
   private readonly advertisers = new Map<number, Slice>();
   private readonly campaignSpend = new Map<string, Map<string, number>>();

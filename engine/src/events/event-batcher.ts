@@ -1,8 +1,6 @@
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import type { Redis } from 'ioredis';
-import { Packr } from 'msgpackr';
-
-const packr = new Packr({ useRecords: false });
 
 export interface BatcherOptions {
   redis: Redis;
@@ -19,8 +17,8 @@ export interface BatcherOptions {
  * Redis stream as msgpack batches of up to `batchMax`, every `flushMs` or as
  * soon as a batch is full. A failed write keeps the events for the next try.
  */
-export class EventBatcher<E extends { id: string }> {
-  private pending: E[] = [];
+export class EventBatcher {
+  private pending: EngineEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   dropped = 0;
@@ -33,7 +31,7 @@ export class EventBatcher<E extends { id: string }> {
     this.timer.unref();
   }
 
-  push(event: E): void {
+  push(event: EngineEvent): void {
     if (this.pending.length >= this.opts.bufferMax) {
       this.dropped++;
       return;
@@ -66,11 +64,11 @@ export class EventBatcher<E extends { id: string }> {
     }
   }
 
-  private async write(events: E[]): Promise<void> {
+  private async write(events: EngineEvent[]): Promise<void> {
     const pipeline = this.opts.redis.pipeline();
     for (let i = 0; i < events.length; i += this.opts.batchMax) {
       const batch = events.slice(i, i + this.opts.batchMax);
-      pipeline.xadd(EVENT_STREAM, 'MAXLEN', '~', this.opts.streamMaxLen, '*', 'n', batch.length, 'b', packr.pack(batch));
+      pipeline.xadd(...xaddArgs(batch, this.opts.streamMaxLen));
     }
     try {
       const results = (await pipeline.exec()) ?? [];
@@ -85,8 +83,4 @@ export class EventBatcher<E extends { id: string }> {
       this.opts.onError?.(err);
     }
   }
-}
-
-export function decodeBatch<E>(buf: Buffer): E[] {
-  return packr.unpack(buf) as E[];
 }

@@ -4,7 +4,8 @@ import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import type { BlockList } from 'node:net';
 import { addressList, inList } from '../net/address-list.ts';
-import { rankCandidates } from '../auction/run-auction.ts';
+import { rankCandidates } from './rank.ts';
+import { slotFor } from './slots.ts';
 import { Candidate } from './candidate.ts';
 
 export interface PartnerEntry {
@@ -35,18 +36,6 @@ export interface ZoneEntry {
 }
 
 export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
-
-/** The slot a format fills: banners by exact size; both video formats answer video impressions. */
-export function slotFor(format: Creative['format'], width: number | null, height: number | null): string {
-  switch (format) {
-    case 'banner':
-      return `banner:${width ?? 0}x${height ?? 0}`;
-    case 'floating_video':
-      return 'video';
-    default:
-      return format;
-  }
-}
 
 function partnerEntry(partner: Partner): PartnerEntry {
   return { partner, allow: addressList(partner.allowed_ips) };

@@ -85,7 +85,7 @@ export class EngineMetrics {
   }
 
   event(e: EngineEvent): void {
-    const raw = e.reason;
+    const raw = 'reason' in e ? e.reason : undefined;
     if (raw === undefined) return this.events.inc(e.type, () => ({ type: e.type, reason: '' }));
     // Tracking events carry free text after a colon (a player's error code): keep the label set bounded.
     const reason = raw.includes(':') ? raw.slice(0, raw.indexOf(':')) : raw;

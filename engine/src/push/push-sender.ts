@@ -1,24 +1,21 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
-import type { EngineEvent } from '@adnet/schemas/events';
-import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
 import { Agent } from 'node:https';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
-import type { BudgetSlices } from '../budget/budget-slices.ts';
-import type { EngineIndex } from '../index/engine-index.ts';
-import { zoneAuction } from '../handlers/zone-auction.ts';
+import { visitorContext, zoneImp } from '../auction/request-context.ts';
+import { adLinks, serve } from '../auction/serve.ts';
+import { impressionCharge, settle } from '../auction/settle.ts';
+import type { EngineContext } from '../context.ts';
+import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { zoneSubscribersKey } from './push-store.ts';
 
+/** A subscriber is a desktop browser of unknown country and language. */
+const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop' } as const;
+
 export interface PushSenderOptions {
+  ctx: EngineContext;
   redis: Redis;
-  index: () => EngineIndex | undefined;
-  budget: BudgetSlices;
-  emit: (e: EngineEvent) => void;
-  secret: string;
-  engineId: string;
-  baseUrl: string;
   vapid: { publicKey: string; privateKey: string };
   minIntervalHours: number;
   caFile?: string;
@@ -59,37 +56,41 @@ export class PushSender {
   }
 
   private async pass(): Promise<void> {
-    const index = this.o.index();
+    const { ctx, redis } = this.o;
+    const index = ctx.index();
     if (!index) return;
-    for (const { zone, serving } of index.zones.values()) {
-      if (!serving || zone.format !== 'push') continue;
-      const subs = await this.o.redis.hgetall(zoneSubscribersKey(zone.subid));
+    for (const entry of index.zones.values()) {
+      const zone = entry.zone;
+      if (!entry.serving || zone.format !== 'push') continue;
+      const subs = await redis.hgetall(zoneSubscribersKey(zone.subid));
       for (const [id, raw] of Object.entries(subs)) {
-        const lease = await this.o.redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
+        const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
         if (lease !== 'OK') continue;
-        const win = zoneAuction(index, zone, { country: undefined, language: undefined, device: 'desktop' }, this.o.budget, this.o.secret, this.o.engineId);
-        if ('reason' in win) continue;
-        const cr = win.candidate.creative;
-        const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: `${this.o.baseUrl}/c/${win.ticket}/${cr.tracking_token}` });
+        const rc = visitorContext(SUBSCRIBER, Date.now());
+        const ic = zoneImp(rc, entry);
+        const out = serve({ index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId }, rc, ic);
+        if (!out.won) continue;
+        const cr = out.candidate.creative;
+        const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: adLinks(ctx.baseUrl, out).click });
         try {
           await webpush.sendNotification(JSON.parse(raw) as webpush.PushSubscription, payload, {
-            vapidDetails: { subject: this.o.baseUrl.startsWith('https:') ? this.o.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },
+            vapidDetails: { subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },
             TTL: 3600,
             ...(this.agent ? { agent: this.agent } : {}),
           });
           this.sent++;
-          const c = win.candidate;
+          const c = out.candidate;
           // A delivered notification is the impression, charged like a served display ad.
-          const charge = c.bidType === 'cpm' ? cpmMicroCentsToNanoPerImpression(win.priceMicroCents) : 0;
-          if (charge) this.o.budget.recordSpend(c.campaignId, c.advertiserId, budgetDay(Date.now()), charge, this.o.engineId);
-          this.o.emit({
-            id: randomUUID(), type: 'impression', ts: Date.now(), engine: this.o.engineId, bid_id: win.bidId, campaign_id: c.campaignId, creative_id: c.creativeId,
-            advertiser_id: c.advertiserId, price_micro_cents: win.priceMicroCents, charge_nano: charge, publisher_id: zone.publisher_id, site_id: zone.site_id, zone_id: zone.id,
+          const ts = Date.now();
+          const event = makeEvent('impression', {
+            ts, engine: ctx.engineId, bid_id: out.bidId, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId,
+            price_micro_cents: out.priceMicroCents, charge_nano: impressionCharge(c.bidType, out.priceMicroCents), ...inventoryFacts(ic.inventory),
           });
+          settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ts), ctx.engineId);
         } catch (err) {
           const status = (err as { statusCode?: number }).statusCode;
           if (status === 404 || status === 410) {
-            await this.o.redis.hdel(zoneSubscribersKey(zone.subid), id);
+            await redis.hdel(zoneSubscribersKey(zone.subid), id);
             this.dropped++;
           } else this.o.onError?.(err);
         }

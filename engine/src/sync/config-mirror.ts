@@ -2,7 +2,7 @@ import { CFG_NOTICE_CHANNEL } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
 import { buildIndex } from '../index/engine-index.ts';
 import type { ConfigState, EngineIndex } from '../index/engine-index.ts';
-import { compareSeq, logBounds, readChanges, readSnapshot } from './change-log-reader.ts';
+import { compareSeq, logBounds, readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
 
 export interface MirrorOptions {
   redis: Redis;
@@ -70,7 +70,7 @@ export class ConfigMirror {
 
   private async resync(): Promise<void> {
     const snap = await readSnapshot(this.opts.redis);
-    this.state = snap.state;
+    this.state = snap.entities;
     this.seq = snap.seq;
     this.publish();
   }

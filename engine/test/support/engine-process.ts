@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { Redis } from 'ioredis';
-import { decodeEntry } from '../../../admin/src/ingest/event-rows.ts';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { freePort } from '../../../admin/test/support/redis-server.ts';
 
 const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;

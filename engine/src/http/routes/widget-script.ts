@@ -1,33 +1,25 @@
 import { createHash } from 'node:crypto';
-import type { EngineIndex } from '../index/engine-index.ts';
-import type { EngineReply, EngineRequest } from '../transport/http-adapter.ts';
-
-export interface ScriptDeps {
-  index: () => EngineIndex | undefined;
-  /** The widget bundle and how to wrap it for one zone (widget/build/build.ts). */
-  bundle: string;
-  zoneScript: (bundle: string, config: unknown) => string;
-  baseUrl: string;
-}
+import type { EngineContext } from '../../context.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
 
 /**
  * GET /w/<subid>.js: the widget with the zone's settings baked in, cacheable
  * with an ETag. An unknown, paused or not-yet-approved zone gets a script that
  * does nothing, so the host page never sees an error.
  */
-export function widgetScriptHandler(deps: ScriptDeps) {
+export function widgetScriptRoute(ctx: EngineContext) {
   const cache = new Map<string, { body: string; etag: string }>();
   return (req: EngineRequest): EngineReply => {
     const subid = /^([A-Za-z0-9]{1,32})\.js$/.exec(req.params[0] ?? '')?.[1] ?? '';
-    const entry = deps.index()?.zones.get(subid);
+    const entry = ctx.index()?.zones.get(subid);
     const key = entry ? `${subid}|${entry.zone.updated_at}|${entry.serving}` : `none|${subid}`;
     let hit = cache.get(key);
     if (!hit) {
       const z = entry?.zone;
       const body =
         z && entry.serving
-          ? deps.zoneScript(deps.bundle, {
-              base: deps.baseUrl, subid: z.subid, format: z.format, w: z.banner_width, h: z.banner_height,
+          ? ctx.widget.zoneScript(ctx.widget.bundle, {
+              base: ctx.baseUrl, subid: z.subid, format: z.format, w: z.banner_width, h: z.banner_height,
               corner: z.fv_corner, delaySec: z.fv_delay_sec, capHours: z.fv_freq_cap_hours,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;

@@ -1,3 +1,5 @@
+import { ERROR_CODES } from '@adnet/schemas/errors';
+import type { ErrorCode } from '@adnet/schemas/errors';
 import type { BlockList } from 'node:net';
 import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { clientIp } from '../net/address-list.ts';
@@ -157,34 +159,47 @@ export function addRoute(
     if (opts.maxBody === undefined) return run();
     const max = opts.maxBody;
     if (Number(req.getHeader('content-length') || 0) > max) return reply(tooLarge(max), true);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.onData((chunk, isLast) => {
-      if (g.done) return;
-      size += chunk.byteLength;
-      if (size > max) return reply(tooLarge(max), true);
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) {
-        request.body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        run();
-      }
-    });
+    readBody(res, g, max, (body) => {
+      request.body = body;
+      run();
+    }, () => reply(tooLarge(max), true));
+  });
+}
+
+/**
+ * Reads a request body of at most `max` bytes. uWS reuses the chunks' memory
+ * after each callback, so every chunk is copied. Past `max`, `onTooLarge` is
+ * called once and the rest is ignored.
+ */
+export function readBody(res: HttpResponse, g: Guard, max: number, onBody: (body: Buffer) => void, onTooLarge: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  res.onData((chunk, isLast) => {
+    if (g.done || over) return;
+    size += chunk.byteLength;
+    if (size > max) {
+      over = true;
+      return onTooLarge();
+    }
+    chunks.push(Buffer.from(chunk.slice(0)));
+    if (isLast) onBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   });
 }
 
 let sequence = 0;
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]+$/;
 const EMPTY = Buffer.alloc(0);
-const STOPPING: EngineReply = { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"error":"Engine is stopping","code":"unavailable"}' };
-const INTERNAL: EngineReply = { status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":"Internal server error","code":"internal"}' };
-const tooLarge = (max: number): EngineReply => ({
-  status: 413,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ error: `Body is larger than ${max} bytes`, code: 'payload_too_large' }),
-});
-
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): EngineReply => ({
   status,
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 });
+
+/** The product's error body `{error, code}` with the status the code has in the shared table. */
+export const errorReply = (code: ErrorCode, message: string, headers: Record<string, string> = {}): EngineReply =>
+  json(ERROR_CODES[code], { error: message, code }, headers);
+
+const STOPPING = errorReply('unavailable', 'Engine is stopping', { 'retry-after': '1' });
+const INTERNAL = errorReply('internal', 'Internal server error');
+const tooLarge = (max: number): EngineReply => errorReply('payload_too_large', `Body is larger than ${max} bytes`);

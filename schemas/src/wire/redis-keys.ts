@@ -1,4 +1,4 @@
-import type { ConfigKind } from './changes.ts';
+import type { ConfigKind } from '../changes.ts';
 
 // Redis keys that both the admin and the engines touch: the contract between
 // them. Hash tags ({...}) keep the keys one script touches in one Redis Cluster

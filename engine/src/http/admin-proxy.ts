@@ -1,6 +1,6 @@
 import type { TemplatedApp } from 'uWebSockets.js';
-import type { InFlight } from './http-adapter.ts';
-import { guard, remoteIp, statusLine } from './http-adapter.ts';
+import type { EngineReply, InFlight } from './adapt.ts';
+import { errorReply, guard, readBody, remoteIp, statusLine } from './adapt.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length', 'host']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -22,12 +22,17 @@ export function proxyToAdmin(app: TemplatedApp, upstream: string, inFlight: InFl
     });
     headers.set('x-forwarded-for', remoteIp(res));
 
-    const finish = (status: number, outHeaders: [string, string][], body: Buffer) =>
+    const finish = (status: number, outHeaders: [string, string][], body: Buffer | string) =>
       g.end(() => {
         res.writeStatus(statusLine(status));
         for (const [k, v] of outHeaders) res.writeHeader(k, v);
         res.end(body);
       });
+    const fail = (out: EngineReply, close = false) => {
+      const outHeaders = Object.entries(out.headers ?? {});
+      if (close) outHeaders.push(['connection', 'close']);
+      finish(out.status, outHeaders, out.body ?? '');
+    };
     const forward = (body: Buffer | undefined) => {
       fetch(url, { method, headers, body, redirect: 'manual' })
         .then(async (r) => {
@@ -40,18 +45,10 @@ export function proxyToAdmin(app: TemplatedApp, upstream: string, inFlight: InFl
         })
         .catch((err: unknown) => {
           onError(err);
-          finish(502, [['content-type', 'application/json']], Buffer.from('{"error":"Admin service unavailable","code":"bad_gateway"}'));
+          fail(errorReply('bad_gateway', 'Admin service unavailable'));
         });
     };
     if (method === 'GET' || method === 'HEAD') return forward(undefined);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.onData((chunk, isLast) => {
-      if (g.done) return;
-      size += chunk.byteLength;
-      if (size > MAX_BODY) return finish(413, [['content-type', 'application/json'], ['connection', 'close']], Buffer.from('{"error":"Body too large","code":"payload_too_large"}'));
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) forward(Buffer.concat(chunks));
-    });
+    readBody(res, g, MAX_BODY, forward, () => fail(errorReply('payload_too_large', 'Body too large'), true));
   });
 }

@@ -1,30 +1,22 @@
 import { pushSubscribeSchema } from '@adnet/schemas/publisher';
-import type { Redis } from 'ioredis';
-import type { EngineIndex } from '../index/engine-index.ts';
-import { allowedPushHost, saveSubscription } from '../push/push-store.ts';
-import type { EngineReply, EngineRequest } from '../transport/http-adapter.ts';
-import { json } from '../transport/http-adapter.ts';
-
-export interface PushDeps {
-  index: () => EngineIndex | undefined;
-  redis: Redis;
-  serviceHosts: readonly string[];
-  vapidPublicKey: string;
-}
+import type { EngineContext } from '../../context.ts';
+import { allowedPushHost } from '../../push/push-store.ts';
+import { errorReply, json } from '../adapt.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '86400' };
 
-export const pushPreflight = (): EngineReply => ({ status: 204, headers: CORS });
+export const pushPreflightRoute = (): EngineReply => ({ status: 204, headers: CORS });
 
 /** GET /push/vapid-public-key: the application server key browsers subscribe with. */
-export const vapidKeyHandler = (deps: PushDeps) => (): EngineReply => json(200, { public_key: deps.vapidPublicKey }, CORS);
+export const vapidKeyRoute = (ctx: EngineContext) => (): EngineReply => json(200, { public_key: ctx.push.vapidPublicKey }, CORS);
 
 /**
  * POST /push/subscribe with `{zone, subscription}` (the browser's PushSubscription
  * JSON): 201 `{ok, id}`; 400 naming the bad field; 404 for a zone that is not a
  * serving push zone. The body may be sent as text/plain to spare a preflight.
  */
-export function subscribeHandler(deps: PushDeps) {
+export function subscribeRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
     let body: unknown;
     try {
@@ -39,12 +31,11 @@ export function subscribeHandler(deps: PushDeps) {
       return json(400, { errors }, CORS);
     }
     const { zone, subscription } = parsed.data;
-    if (!allowedPushHost(subscription.endpoint, deps.serviceHosts)) {
+    if (!allowedPushHost(subscription.endpoint, ctx.push.serviceHosts)) {
       return json(400, { errors: { 'subscription.endpoint': 'must be a browser push service endpoint' } }, CORS);
     }
-    const entry = deps.index()?.zones.get(zone);
-    if (!entry?.serving || entry.zone.format !== 'push') return json(404, { error: 'No such push zone', code: 'not_found' }, CORS);
-    const id = await saveSubscription(deps.redis, zone, subscription);
-    return json(201, { ok: true, id }, CORS);
+    const entry = ctx.index()?.zones.get(zone);
+    if (!entry?.serving || entry.zone.format !== 'push') return errorReply('not_found', 'No such push zone', CORS);
+    return json(201, { ok: true, id: await ctx.push.save(zone, subscription) }, CORS);
   };
 }

@@ -1,0 +1,23 @@
+import type { Candidate } from '../index/candidate.ts';
+import { Candidate as CandidateClass } from '../index/candidate.ts';
+import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
+import type { ImpContext, RequestContext } from './request-context.ts';
+
+// Builders for the auction's unit tests: complete contexts with overridable fields.
+
+export const requestFixture = (over: Partial<RequestContext> = {}): RequestContext => ({
+  ts: 0, auctionId: 'a-1', partnerId: 1, country: 'us', language: 'en', device: 'desktop', usd: true,
+  bcat: undefined, badv: undefined, ownSite: undefined, siteDomain: undefined, rejected: undefined, ...over,
+});
+
+export const impFixture = (over: Partial<ImpContext> = {}): ImpContext => ({
+  impId: '1', slots: ['banner:300x250'], floorMicroCents: 0, floorCurrency: undefined, zone: undefined,
+  inventory: { publisherId: 0, siteId: 0, zoneId: 0 }, language: 'en', device: 'desktop', bcat: undefined, badv: undefined, ...over,
+});
+
+let nextId = 1;
+/** A candidate of its own campaign (unique ids), with campaign and creative fields overridable. */
+export function candidateFixture(campaign: Parameters<typeof campaignFixture>[0] = {}, creative: Parameters<typeof creativeFixture>[0] = {}): Candidate {
+  const id = nextId++;
+  return new CandidateClass(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }));
+}

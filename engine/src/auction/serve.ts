@@ -1,0 +1,59 @@
+import type { NoBidReason } from '@adnet/schemas/events';
+import { randomUUID } from 'node:crypto';
+import type { Candidate } from '../index/candidate.ts';
+import { candidateListsFor } from '../index/engine-index.ts';
+import type { EngineIndex } from '../index/engine-index.ts';
+import { encodeTicket } from '../tracking/signed-token.ts';
+import { CANDIDATE_FILTERS, IMP_FILTERS } from './filters/index.ts';
+import type { BudgetGate } from './ports.ts';
+import type { ImpContext, RequestContext } from './request-context.ts';
+import { runImpAuction } from './run-auction.ts';
+
+export interface ServeDeps {
+  index: EngineIndex;
+  budget: BudgetGate;
+  /** Signs tickets. */
+  secret: string;
+  engineId: string;
+}
+
+/** A won impression: the budget is taken and the ticket signed. */
+export interface Served {
+  won: true;
+  candidate: Candidate;
+  priceMicroCents: number;
+  bidId: string;
+  /** Signed: names the bid in win notices, pixels and click links. */
+  ticket: string;
+}
+export type ServeOutcome = Served | { won: false; reason: NoBidReason };
+
+/**
+ * One impression, for every door (OpenRTB, /imp, /vast, push): the request's
+ * verdict, the imp filters, then the ranked walk over the impression's slots
+ * for the request's country; the winner gets a bid id and a signed ticket.
+ */
+export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): ServeOutcome {
+  if (req.rejected) return { won: false, reason: req.rejected };
+  for (const f of IMP_FILTERS) if (f.reject(imp, req)) return { won: false, reason: f.name };
+  const lists: (readonly Candidate[])[] = [];
+  for (const slot of imp.slots) candidateListsFor(deps.index, slot, req.country, lists);
+  const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget);
+  if (!outcome.won) return outcome;
+  const c = outcome.winner;
+  const bidId = randomUUID();
+  const ticket = encodeTicket(deps.secret, {
+    bidId, campaignId: c.campaignId, advertiserId: c.advertiserId, creativeId: c.creativeId, priceMicroCents: outcome.priceMicroCents,
+    issuedAt: Math.floor(req.ts / 1000), engine: deps.engineId, partnerId: req.partnerId, country: req.country ?? '', device: req.device ?? '',
+    ...imp.inventory,
+  });
+  return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
+}
+
+/** The tracking links of a served ad. */
+export const adLinks = (baseUrl: string, s: Served) => ({
+  click: `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`,
+  impression: `${baseUrl}/openrtb/imptracker/${s.ticket}`,
+  win: `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`,
+  playback: (event: string) => `${baseUrl}/t/vast/${event}/${s.ticket}`,
+});

@@ -1,0 +1,37 @@
+import type { PushSubscribe } from '@adnet/schemas/publisher';
+import type { ZoneConfig } from '@adnet/schemas/widget';
+import type { BidBudget, Counters, EventSink, SpendRecorder } from './auction/ports.ts';
+import type { EngineIndex } from './index/engine-index.ts';
+import type { PartnerLimiter } from './partners/partner-limiter.ts';
+
+/**
+ * What the engine's routes and workers share: built once in createEngine,
+ * passed to every route. Storage is reached only through the ports here.
+ */
+export interface EngineContext {
+  /** The current index; undefined until the first snapshot is loaded. */
+  index(): EngineIndex | undefined;
+  budget: BidBudget & SpendRecorder;
+  counters: Counters;
+  emit: EventSink;
+  limiter: PartnerLimiter;
+  /** Signs tickets (win notices, pixels, click links). */
+  secret: string;
+  baseUrl: string;
+  engineId: string;
+  auctionTimeoutMs: number;
+  widget: {
+    /** The widget bundle, built once per engine. */
+    bundle: string;
+    zoneScript(bundle: string, config: ZoneConfig): string;
+  };
+  push: {
+    serviceHosts: readonly string[];
+    vapidPublicKey: string;
+    save(zone: string, subscription: PushSubscribe['subscription']): Promise<string>;
+  };
+  /** Parsing plus auctions of one bid request, in seconds. */
+  observeAuction?: (seconds: number) => void;
+  /** Monotonic milliseconds, for the auction deadline (performance.now unless a test says otherwise). */
+  now?: () => number;
+}

@@ -1,0 +1,24 @@
+import type { EventOf, EventType } from '@adnet/schemas/events';
+import { randomUUID } from 'node:crypto';
+import type { Inventory, RequestContext } from '../auction/request-context.ts';
+import type { BidTicket } from '../tracking/signed-token.ts';
+
+/** A new event of `type` with a fresh id; the type's schema says which fields it must carry. */
+export function makeEvent<T extends EventType>(type: T, fields: Omit<EventOf<T>, 'id' | 'type'>): EventOf<T> {
+  return { id: randomUUID(), type, ...fields } as EventOf<T>;
+}
+
+/** Inventory fields, present only when the impression was on one of our sites. */
+export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?: number; zone_id?: number } =>
+  i.zoneId || i.siteId ? { publisher_id: i.publisherId, site_id: i.siteId, zone_id: i.zoneId } : {};
+
+/** What a request tells its bid and no-bid events. */
+export const requestFacts = (req: RequestContext, engine: string) => ({
+  ts: req.ts, engine, auction_id: req.auctionId, partner_id: req.partnerId, country: req.country, device: req.device, site_domain: req.siteDomain,
+});
+
+/** What a signed ticket tells every later event of its bid (win, pixel, click, playback). */
+export const ticketFacts = (t: BidTicket) => ({
+  bid_id: t.bidId, campaign_id: t.campaignId, creative_id: t.creativeId, advertiser_id: t.advertiserId,
+  country: t.country || undefined, device: t.device || undefined, ...inventoryFacts(t),
+});

@@ -1,0 +1,65 @@
+import type { Bid } from '@adnet/schemas/openrtb';
+import { openRtbContext, openRtbImp } from '../../auction/request-context.ts';
+import { serve } from '../../auction/serve.ts';
+import type { Served } from '../../auction/serve.ts';
+import type { EngineContext } from '../../context.ts';
+import { inventoryFacts, makeEvent, requestFacts } from '../../events/make-event.ts';
+import { partnerFor } from '../../index/engine-index.ts';
+import { bidResponse, toBid } from '../../openrtb/bid-response.ts';
+import { parseBidRequest } from '../../openrtb/parse-request.ts';
+import { errorReply, json } from '../adapt.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
+
+const NO_BID: EngineReply = { status: 204 };
+const VERSION = /^2\.5(\.\d+)?$/;
+
+/** POST /openrtb/bid: partner check, rate limit, one auction per imp, deadline. */
+export function bidRoute(ctx: EngineContext) {
+  const now = ctx.now ?? (() => performance.now());
+  return (req: EngineRequest): EngineReply => {
+    const started = now();
+    const index = ctx.index();
+    if (!index) return errorReply('unavailable', 'Engine is loading its index', { 'retry-after': '1' });
+    const entry = partnerFor(index, req.ip);
+    if (!entry) return errorReply('forbidden', `Address ${req.ip} is not on any partner's allow-list`);
+    const partner = entry.partner;
+    if (!ctx.limiter.take(partner.id, partner.qps_limit)) return errorReply('rate_limited', 'Partner QPS limit exceeded', { 'retry-after': '1' });
+    if (!VERSION.test((req.headers['x-openrtb-version'] ?? '').trim())) return errorReply('bad_request', 'Send header x-openrtb-version: 2.5');
+    const parsed = parseBidRequest(req.body);
+    if (!parsed.ok) return errorReply('bad_request', parsed.reason);
+    const request = parsed.request;
+
+    const deadline = Math.min(request.tmax ?? ctx.auctionTimeoutMs, ctx.auctionTimeoutMs);
+    const rc = openRtbContext(request, index, partner.id, Date.now());
+    const facts = requestFacts(rc, ctx.engineId);
+    const deps = { index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId };
+    const bids: Bid[] = [];
+    const taken: Served[] = [];
+    for (const imp of request.imp) {
+      const ic = openRtbImp(rc, imp, index);
+      const out = serve(deps, rc, ic);
+      if (!out.won) {
+        ctx.emit(makeEvent('nobid', { imp_id: imp.id, reason: out.reason, ...facts }));
+        continue;
+      }
+      const c = out.candidate;
+      bids.push(toBid(imp, out, ctx.baseUrl));
+      taken.push(out);
+      ctx.emit(makeEvent('bid', {
+        imp_id: imp.id, bid_id: out.bidId, ...inventoryFacts(ic.inventory), campaign_id: c.campaignId, creative_id: c.creativeId,
+        advertiser_id: c.advertiserId, price_micro_cents: out.priceMicroCents, ...facts, auction_id: request.id,
+      }));
+    }
+
+    const elapsed = now() - started;
+    ctx.observeAuction?.(elapsed / 1000);
+    if (elapsed > deadline) {
+      // Too late to be useful to the partner: give the budget back and say so.
+      for (const t of taken) ctx.budget.giveBack(t.candidate, t.priceMicroCents);
+      ctx.emit(makeEvent('nobid', { reason: 'deadline', ...facts }));
+      return NO_BID;
+    }
+    if (bids.length === 0) return NO_BID;
+    return json(200, bidResponse(request.id, bids));
+  };
+}

@@ -1,0 +1,49 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { cpcMicroCentsToNano } from '@adnet/schemas/money';
+import { randomUUID } from 'node:crypto';
+import { settle } from '../../auction/settle.ts';
+import type { EngineContext } from '../../context.ts';
+import { makeEvent, ticketFacts } from '../../events/make-event.ts';
+import { clickVerdict, parseClickSignals } from '../../fraud/click-rules.ts';
+import { decodeTicket } from '../../tracking/signed-token.ts';
+import { errorReply } from '../adapt.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
+import { browserOf, osOf } from '../visitor.ts';
+
+/** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
+const FLOOD_PER_MINUTE = 5;
+
+/**
+ * GET /c/<impression id>/<tracking token>?ttc&x&y&focus&fp&s: records the
+ * click (valid, or invalid with the fraud rule it broke) and redirects to the
+ * landing page with {click_id} filled in. Invalid clicks still reach the
+ * landing page: a person should never be stranded, only not billed.
+ */
+export function clickRoute(ctx: EngineContext) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
+    const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
+    if (!ticket || !creative || creative.tracking_token !== req.params[1]) return errorReply('not_found', 'Unknown ad link');
+    const campaign = ctx.index()?.campaigns.get(ticket.campaignId);
+    const clickId = randomUUID();
+    const now = Date.now();
+    const ua = req.headers['user-agent'] ?? '';
+    const signals = parseClickSignals(req.query, ua, now - ticket.issuedAt * 1000);
+    let reason = clickVerdict(signals);
+    if (!reason && !(await ctx.counters.countOnce('click', ticket.bidId))) reason = 'duplicate';
+    if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
+    const charge = !reason && campaign?.bid_type === 'cpc' ? cpcMicroCentsToNano(campaign.bid_micro_cents) : 0;
+    const event = makeEvent('click', {
+      ts: now, engine: ctx.engineId, click_id: clickId, invalid: reason !== undefined, reason, charge_nano: charge, ...ticketFacts(ticket),
+    });
+    settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(now), ticket.engine);
+    // Kept for conversions: the postback names the click by its id.
+    await ctx.counters.saveClick(clickId, {
+      campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId, publisher_id: ticket.publisherId,
+      site_id: ticket.siteId, zone_id: ticket.zoneId, country: ticket.country || undefined, device: ticket.device || undefined,
+      os: osOf(ua), browser: browserOf(ua), vertical: campaign?.vertical, ts: now, invalid: reason !== undefined,
+    });
+    const landing = creative.landing_url.replaceAll('{click_id}', clickId);
+    return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
+  };
+}

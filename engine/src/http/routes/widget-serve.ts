@@ -1,0 +1,68 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
+import type { ServedAd } from '@adnet/schemas/widget';
+import { visitorContext, zoneImp } from '../../auction/request-context.ts';
+import { adLinks, serve } from '../../auction/serve.ts';
+import { impressionCharge, settle } from '../../auction/settle.ts';
+import type { EngineContext } from '../../context.ts';
+import { inventoryFacts, makeEvent } from '../../events/make-event.ts';
+import { VAST_NS, vastAdm } from '../../openrtb/ad-markup.ts';
+import { json } from '../adapt.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
+import { visitorOf } from '../visitor.ts';
+
+const CORS = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
+const NO_AD: EngineReply = { status: 204, headers: CORS };
+const EMPTY_VAST = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"/>`;
+const xml = (body: string): EngineReply => ({ status: 200, headers: { ...CORS, 'content-type': 'application/xml; charset=utf-8' }, body });
+
+/**
+ * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>: one ad for a display zone as
+ * JSON, or 204 when there is none. The served impression is counted and (CPM)
+ * charged here, once per response.
+ */
+export function impRoute(ctx: EngineContext) {
+  return (req: EngineRequest): EngineReply => {
+    const index = ctx.index();
+    const entry = index?.zones.get(new URLSearchParams(req.query).get('z') ?? '');
+    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
+    const rc = visitorContext(visitorOf(req.headers), Date.now());
+    const ic = zoneImp(rc, entry);
+    const where = { ...inventoryFacts(ic.inventory), country: rc.country, device: rc.device };
+    const out = serve({ index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId }, rc, ic);
+    if (!out.won) {
+      ctx.emit(makeEvent('nobid', { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...where }));
+      return NO_AD;
+    }
+    const c = out.candidate;
+    const event = makeEvent('impression', {
+      ts: rc.ts, engine: ctx.engineId, bid_id: out.bidId, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId,
+      price_micro_cents: out.priceMicroCents, charge_nano: impressionCharge(c.bidType, out.priceMicroCents), ...where,
+    });
+    settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(rc.ts), ctx.engineId);
+    const cr = c.creative;
+    const ad: ServedAd = {
+      impression_id: out.ticket,
+      format: entry.zone.format,
+      creative: { title: cr.title, body: cr.body, cta_text: cr.cta_text, image_url: cr.image_url, image_width: cr.image_width, image_height: cr.image_height },
+      click_url: adLinks(ctx.baseUrl, out).click,
+    };
+    return json(200, ad, CORS);
+  };
+}
+
+/** GET /vast/<subid>.xml: VAST 4.0 for a video zone; an empty VAST document when there is no ad. */
+export function vastRoute(ctx: EngineContext) {
+  return (req: EngineRequest): EngineReply => {
+    const subid = /^([A-Za-z0-9]{1,32})\.xml$/.exec(req.params[0] ?? '')?.[1];
+    const index = ctx.index();
+    const entry = subid ? index?.zones.get(subid) : undefined;
+    if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
+    const rc = visitorContext(visitorOf(req.headers), Date.now());
+    const out = serve({ index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId }, rc, zoneImp(rc, entry));
+    if (!out.won) return xml(EMPTY_VAST);
+    // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
+    const links = adLinks(ctx.baseUrl, out);
+    return xml(vastAdm(out.candidate.creative, { clickUrl: links.click, impressionUrl: links.impression, trackingUrl: links.playback }, out.bidId));
+  };
+}

@@ -1,0 +1,74 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
+import { settle } from '../../auction/settle.ts';
+import type { EngineContext } from '../../context.ts';
+import { makeEvent, ticketFacts } from '../../events/make-event.ts';
+import { decodeTicket } from '../../tracking/signed-token.ts';
+import type { BidTicket } from '../../tracking/signed-token.ts';
+import { errorReply, json } from '../adapt.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
+
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const pixel = (extra: Record<string, string> = {}): EngineReply => ({ status: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', ...extra }, body: PIXEL });
+const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error)$/;
+
+/** Clearing price from `${AUCTION_PRICE}`: CPM in USD, never above our bid; an unfilled macro means our bid. */
+export function clearingMicroCents(query: string, ticket: BidTicket): number | undefined {
+  const raw = new URLSearchParams(query).get('price');
+  if (raw === null || raw === '' || raw.includes('AUCTION_PRICE')) return ticket.priceMicroCents;
+  if (!/^\d+(\.\d+)?$/.test(raw)) return undefined;
+  return Math.min(Math.round(Number(raw) * 100_000), ticket.priceMicroCents);
+}
+
+/** GET /openrtb/win/<ticket>?price=${AUCTION_PRICE}: counts a win once and charges the clearing price. */
+export function winRoute(ctx: EngineContext) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
+    if (!ticket) return errorReply('forbidden', 'Invalid or forged win notice');
+    const price = clearingMicroCents(req.query, ticket);
+    if (price === undefined) return errorReply('bad_request', 'price must be a non-negative decimal (CPM in USD)');
+    const counted = await ctx.counters.countOnce('win', ticket.bidId);
+    if (counted) {
+      const event = makeEvent('win', {
+        ts: Date.now(), engine: ctx.engineId, partner_id: ticket.partnerId, price_micro_cents: price, charge_nano: cpmMicroCentsToNanoPerImpression(price), ...ticketFacts(ticket),
+      });
+      settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+    }
+    return json(200, { ok: true, counted });
+  };
+}
+
+/** GET /openrtb/imptracker/<ticket>: records a VAST impression once; always answers with a pixel for a valid ticket. */
+export function impTrackerRoute(ctx: EngineContext) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
+    if (!ticket) return errorReply('not_found', 'Unknown impression');
+    if (await ctx.counters.countOnce('imp', ticket.bidId)) {
+      // On our own video zones (partner 0) the started ad is the impression that counts and is charged;
+      // for OpenRTB bids the win notice already did both.
+      const own = ticket.partnerId === 0;
+      const fields = { ts: Date.now(), engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
+      const event = own
+        ? makeEvent('impression', { ...fields, charge_nano: cpmMicroCentsToNanoPerImpression(ticket.priceMicroCents) })
+        : makeEvent('imp', { ...fields, charge_nano: 0 });
+      settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+    }
+    return pixel();
+  };
+}
+
+/** GET /t/vast/<event>/<ticket>[?code=N]: a player's playback event or VAST error, recorded once per ad and event. */
+export function vastTrackingRoute(ctx: EngineContext) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const event = req.params[0] ?? '';
+    const ticket = decodeTicket(ctx.secret, req.params[1] ?? '');
+    if (!ticket || !VAST_EVENT.test(event)) return errorReply('not_found', 'Unknown tracking link');
+    const code = /^\d{3}$/.exec(new URLSearchParams(req.query).get('code') ?? '')?.[0];
+    const reason = event === 'error' ? `error:${code ?? 'unknown'}` : event;
+    if (await ctx.counters.countOnce('imp', `${ticket.bidId}:${reason}`)) {
+      const { country: _c, device: _d, ...facts } = ticketFacts(ticket);
+      ctx.emit(makeEvent('vast', { ts: Date.now(), engine: ctx.engineId, reason, ...facts }));
+    }
+    return pixel({ 'access-control-allow-origin': '*' });
+  };
+}

@@ -1,0 +1,33 @@
+import type { Creative } from '@adnet/schemas/api';
+import type { Imp } from '@adnet/schemas/openrtb';
+
+// A slot names what can fill an impression; creatives are indexed under the
+// slot they fill and impressions look up the slots they accept.
+
+/** The slot a format fills: banners by exact size; both video formats answer video impressions. */
+export function slotFor(format: Creative['format'], width: number | null, height: number | null): string {
+  switch (format) {
+    case 'banner':
+      return `banner:${width ?? 0}x${height ?? 0}`;
+    case 'floating_video':
+      return 'video';
+    default:
+      return format;
+  }
+}
+
+/** The slots an OpenRTB impression accepts: its banner size and formats, native, video. */
+export function slotsOf(imp: Imp): string[] {
+  const slots: string[] = [];
+  const b = imp.banner;
+  if (b) {
+    if (b.w && b.h) slots.push(`banner:${b.w}x${b.h}`);
+    for (const f of b.format ?? []) {
+      const s = `banner:${f.w}x${f.h}`;
+      if (!slots.includes(s)) slots.push(s);
+    }
+  }
+  if (imp.native) slots.push('native');
+  if (imp.video) slots.push('video');
+  return slots;
+}

@@ -1,0 +1,36 @@
+import type { Creative } from '@adnet/schemas/api';
+import type { Bid, BidResponse, Imp } from '@adnet/schemas/openrtb';
+import type { Served } from '../auction/serve.ts';
+import { adLinks } from '../auction/serve.ts';
+import { bannerAdm, nativeAdm, vastAdm } from './ad-markup.ts';
+import type { MarkupLinks } from './ad-markup.ts';
+
+/** The ad markup for what the impression asked: VAST for video, Native 1.2 for native, else a banner. */
+function markup(imp: Imp, c: Creative, links: MarkupLinks, bidId: string): string {
+  if (c.format === 'video' || c.format === 'floating_video') return vastAdm(c, links, bidId);
+  if (c.format === 'native' && imp.native) return nativeAdm(c, links);
+  return bannerAdm(c, links);
+}
+
+/** One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as `nurl`. */
+export function toBid(imp: Imp, s: Served, baseUrl: string): Bid {
+  const c = s.candidate;
+  const links = adLinks(baseUrl, s);
+  const bid: Bid = {
+    id: s.bidId,
+    impid: imp.id,
+    price: s.priceMicroCents / 100_000,
+    adm: markup(imp, c.creative, { clickUrl: links.click, impressionUrl: links.impression }, s.bidId),
+    nurl: links.win,
+    crid: String(c.creativeId),
+    cid: String(c.campaignId),
+    adomain: c.adomain ? [c.adomain] : [],
+  };
+  if (c.format === 'banner') {
+    bid.w = c.creative.image_width ?? undefined;
+    bid.h = c.creative.image_height ?? undefined;
+  }
+  return bid;
+}
+
+export const bidResponse = (id: string, bids: Bid[]): BidResponse => ({ id, seatbid: [{ seat: 'adnet', bid: bids }], cur: 'USD' });

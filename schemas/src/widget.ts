@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS } from './formats.ts';
+
+// The widget's contract with the engine. The browser script imports these as
+// types only: zod's runtime must never reach a host page (its generated code
+// trips strict Content-Security-Policies).
+
+/** A zone's settings, baked into its script by `GET /w/<subid>.js`. */
+export const zoneConfigSchema = z.object({
+  base: z.string(),
+  subid: z.string(),
+  format: z.enum(ZONE_FORMATS),
+  w: z.number().int().nullable(),
+  h: z.number().int().nullable(),
+  corner: z.enum(FV_CORNERS).nullable(),
+  delaySec: z.number().int().nullable(),
+  capHours: z.number().nullable(),
+});
+export type ZoneConfig = z.infer<typeof zoneConfigSchema>;
+
+/** One display ad as `GET /imp` answers it. */
+export const servedAdSchema = z.object({
+  /** Signed ticket of the served impression. */
+  impression_id: z.string(),
+  format: z.enum(ZONE_FORMATS),
+  creative: z.object({
+    title: z.string().nullable(),
+    body: z.string().nullable(),
+    cta_text: z.string().nullable(),
+    image_url: z.string().nullable(),
+    image_width: z.number().int().nullable(),
+    image_height: z.number().int().nullable(),
+  }),
+  click_url: z.string(),
+});
+export type ServedAd = z.infer<typeof servedAdSchema>;

@@ -1,0 +1,98 @@
+import { CONFIG_KINDS } from '../changes.ts';
+import type { ChangeEntry, ConfigKind } from '../changes.ts';
+import { unpack } from './msgpack.ts';
+import { CFG_LOG, cfgHash } from './redis-keys.ts';
+
+// The config contract's reader side, the one reader of it (engines mirror the
+// config with it; tests read the log with it). The writer is the admin's
+// ConfigStore: msgpack values in `{cfg}:<kind>` hashes, one entry per change in
+// the `{cfg}:log` stream (fields k, id, op, rev, v).
+
+export type ConfigEntities = Record<ConfigKind, Map<number, unknown>>;
+
+export interface Snapshot {
+  /** Last change-log id covered by the snapshot; follow the log after it. */
+  seq: string;
+  entities: ConfigEntities;
+}
+
+/** One MULTI reply entry: `[error, result]` as ioredis returns it. */
+type MultiReply = [Error | null, unknown];
+
+/**
+ * The replies of one MULTI that ran HGETALL (buffers) on each config hash in
+ * `CONFIG_KINDS` order, then `XREVRANGE {cfg}:log + - COUNT 1`.
+ */
+export function decodeSnapshot(replies: readonly MultiReply[]): Snapshot {
+  const entities = {} as ConfigEntities;
+  CONFIG_KINDS.forEach((kind, i) => {
+    const [err, raw] = replies[i] ?? [null, {}];
+    if (err) throw err;
+    const map = new Map<number, unknown>();
+    for (const [id, blob] of Object.entries((raw ?? {}) as Record<string, Buffer>)) map.set(Number(id), unpack(blob));
+    entities[kind] = map;
+  });
+  const [err, last] = replies[CONFIG_KINDS.length] ?? [null, []];
+  if (err) throw err;
+  return { seq: (last as [string, unknown][])[0]?.[0] ?? '0-0', entities };
+}
+
+/** XRANGE (buffers) reply of the change log, oldest first. */
+export function decodeChanges(raw: readonly [Buffer | string, readonly Buffer[]][]): ChangeEntry[] {
+  return raw.map(([id, fields]) => {
+    const f = new Map<string, Buffer>();
+    for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
+    const v = f.get('v');
+    return {
+      seq: String(id),
+      kind: String(f.get('k')) as ConfigKind,
+      id: Number(String(f.get('id'))),
+      op: String(f.get('op')) === 'del' ? 'del' : 'put',
+      value: v ? unpack(v) : undefined,
+    };
+  });
+}
+
+/** Compares stream ids (`<ms>-<seq>`). */
+export function compareSeq(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split('-').map(Number);
+  const [bm = 0, bs = 0] = b.split('-').map(Number);
+  return am - bm || as - bs;
+}
+
+/**
+ * The few Redis calls the log's readers make, as a structural type: an ioredis
+ * client (standalone or cluster) fits it, and this module needs no client.
+ */
+export interface ChangeLogSource {
+  multi(): ChangeLogMulti;
+  xrange(key: string, start: string, end: string, count: 'COUNT', n: number): Promise<[string, string[]][]>;
+  xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<[string, string[]][]>;
+  xrangeBuffer(key: string, start: string, end: string, count: 'COUNT', n: number): Promise<[Buffer, Buffer[]][]>;
+}
+interface ChangeLogMulti {
+  hgetallBuffer(key: string): ChangeLogMulti;
+  xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): ChangeLogMulti;
+  exec(): Promise<[Error | null, unknown][] | null>;
+}
+
+/** All configuration and the log id it is consistent with, in one MULTI. */
+export async function readSnapshot(redis: ChangeLogSource): Promise<Snapshot> {
+  const tx = redis.multi();
+  for (const kind of CONFIG_KINDS) tx.hgetallBuffer(cfgHash(kind));
+  tx.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1);
+  return decodeSnapshot((await tx.exec()) ?? []);
+}
+
+/** Entries after `seq`, oldest first. */
+export async function readChanges(redis: ChangeLogSource, seq: string, count = 1_000): Promise<ChangeEntry[]> {
+  return decodeChanges(await redis.xrangeBuffer(CFG_LOG, `(${seq}`, '+', 'COUNT', count));
+}
+
+/** First and last ids in the log, to notice a trimmed log or a Redis that lost data. */
+export async function logBounds(redis: ChangeLogSource): Promise<{ first: string; last: string } | undefined> {
+  const [first, last] = await Promise.all([redis.xrange(CFG_LOG, '-', '+', 'COUNT', 1), redis.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1)]);
+  const f = first[0]?.[0];
+  const l = last[0]?.[0];
+  return f && l ? { first: f, last: l } : undefined;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Where a conversion postback finds the click it names: written by the engine's click route, read by the admin. */
+export const clickKey = (clickId: string): string => `click:{${clickId.toLowerCase()}}`;
+/** How long a click can still receive its conversion. */
+export const CLICK_TTL_S = 30 * 86_400;
+
+/** The click as kept for its conversion (JSON at `clickKey`). */
+export const clickRecordSchema = z.object({
+  campaign_id: z.number().int(),
+  creative_id: z.number().int(),
+  advertiser_id: z.number().int(),
+  publisher_id: z.number().int(),
+  site_id: z.number().int(),
+  zone_id: z.number().int(),
+  country: z.string().optional(),
+  device: z.string().optional(),
+  os: z.string().optional(),
+  browser: z.string().optional(),
+  vertical: z.string().optional(),
+  /** Milliseconds since the epoch. */
+  ts: z.number().int(),
+  invalid: z.boolean(),
+});
+export type ClickRecord = z.infer<typeof clickRecordSchema>;
+
+export const encodeClickRecord = (r: ClickRecord): string => JSON.stringify(r);
+
+/** The stored record, or undefined when it is not one (absent, or written by something else). */
+export function decodeClickRecord(raw: string | null): ClickRecord | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed = clickRecordSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['schemas/src/**/*.test.ts', 'admin/src/**/*.test.ts', 'engine/src/**/*.test.ts', 'cabinet/src/**/*.test.ts'],
+          include: ['schemas/src/**/*.test.ts', 'admin/src/**/*.test.ts', 'engine/src/**/*.test.ts', 'cabinet/src/**/*.test.ts', 'tooling/**/*.test.ts'],
         },
       },
       {

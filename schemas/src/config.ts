@@ -12,50 +12,97 @@ const bool = z.stringbool();
  * at start (`loadConfig`); nothing else reads process.env.
  */
 export const envSchema = z.object({
+  /** Address the public port listens on. */
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Public port to listen on. */
   PORT: port.default(8080),
-  /** Public base URL used in generated links; defaults to http://HOST:PORT. */
+  /**
+   * Base URL written into generated links (images, widget, VAST, win notices, clicks) when behind a proxy or load
+   * balancer. Unset: `http://HOST:PORT`.
+   */
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Where the private Redis, the embedded ClickHouse and uploaded media are kept. */
   DATA_DIR: z.string().min(1).default('./data'),
-  /** redis://, rediss://, or redis+cluster://[user:pass@]host:port,host:port (seed nodes of a Redis Cluster). */
+  /**
+   * `redis://[:password@]host:port[/db]` or `rediss://...`; a Redis Cluster:
+   * `redis+cluster://[user:password@]host:port,host:port,...` (any reachable seed nodes; `rediss+cluster://` for
+   * TLS). Unset: `pnpm start` runs `redis-server` with AOF under `DATA_DIR/redis`.
+   */
   REDIS_URL: z.string().refine((v) => parseRedisTarget(v) !== undefined, 'must be redis://host:port, rediss://host:port or redis+cluster://host:port,host:port').optional(),
+  /** A ClickHouse server, `http(s)://user:password@host:8123`. Unset: embedded chDB under `DATA_DIR/clickhouse`. */
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Lowest level of the JSON log lines written to stdout. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Allow self sign-up of advertisers and publishers. */
   REGISTRATION_ENABLED: bool.default(true),
+  /** Bearer token lifetime, in days. */
   TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** API requests per minute per token, counted across instances. */
   API_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Sign-in and sign-up attempts per minute per client address. */
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Largest creative image accepted, in bytes. */
   IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(1024 * 1024),
+  /**
+   * Moderation estimate for a new creative: this base plus MODERATION_ETA_PER_ITEM_SECONDS per creative waiting
+   * ahead of it, at most two days.
+   */
   MODERATION_ETA_BASE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(900),
+  /** Moderation estimate: added per creative waiting ahead. */
   MODERATION_ETA_PER_ITEM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
-  /** Size kept in the config change log before old entries are trimmed. */
+  /** Config change-log entries kept in Redis before old ones are trimmed. */
   CHANGE_LOG_MAX_LEN: z.coerce.number().int().min(1_000).max(10_000_000).default(100_000),
+  /** How long SIGTERM waits for requests in flight. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-  /** Signs win notices; engines share it. Unset: generated once and kept in Redis. */
+  /**
+   * Signs win notices and impression pixels (HMAC-SHA256); every engine must have the same one. Unset: generated
+   * once and kept in Redis.
+   */
   TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Auction deadline cap from the moment the engine has the request; a bid request's `tmax` may shorten it. */
   AUCTION_TIMEOUT_MS: z.coerce.number().int().min(10).max(1_000).default(200),
+  /** Largest bid request body; a larger one is answered 413. */
   MAX_BID_BODY_BYTES: z.coerce.number().int().min(1_024).max(10 * 1024 * 1024).default(64 * 1024),
   /** Budget an engine reserves from Redis at a time, per campaign and per advertiser. */
   BUDGET_SLICE_CENTS: z.coerce.number().int().min(1).max(1_000_000).default(25),
+  /** How often an engine writes its batched events to the Redis Stream `events`. */
   EVENT_FLUSH_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  /** Most events in one stream entry. */
   EVENT_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** Most events an engine holds while Redis is unreachable; past that it drops and counts them. */
   EVENT_BUFFER_MAX: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
+  /** Approximate cap on the entries of the `events` stream (`MAXLEN ~`), which bounds what waits for ClickHouse. */
   EVENT_STREAM_MAXLEN: z.coerce.number().int().min(1_000).max(100_000_000).default(1_000_000),
   /** Port of the admin API behind the engine in the single-URL quickstart (0: any free port). */
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
-  /** Engines behind the load balancer; each admits qps_limit / ENGINE_COUNT per partner. */
+  /** Engines in the whole deployment; each admits qps_limit / ENGINE_COUNT per partner. Unset: ENGINE_PROCESSES. */
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
-  /** Create replicated tables with Distributed ones in front, ON CLUSTER this name (from remote_servers); needs CLICKHOUSE_URL. */
+  /**
+   * A cluster from the servers' `remote_servers`: migrations run ON CLUSTER it, with replicated tables and
+   * Distributed ones in front (see docs/deployment.md); needs CLICKHOUSE_URL.
+   */
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
-  /** Load balancers whose X-Forwarded-For the engines believe (comma-separated addresses or CIDR blocks). */
+  /**
+   * Load balancers whose `X-Forwarded-For` the engines believe (addresses or CIDR blocks, comma-separated): a
+   * partner is then known by the rightmost address in the header that is not a trusted proxy.
+   */
   TRUSTED_PROXIES: z.string().default('').refine((v) => list(v).every(isAddressOrCidr), 'must be IP addresses or CIDR blocks, comma-separated'),
-  /** Prometheus metrics, /healthz and /readyz, away from the public port. 0: any free port. */
+  /** The operators' address: `/metrics`, `/healthz` and `/readyz`, away from the public port. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Port of the operators' address. `pnpm start` gives the admin this port and engine i `METRICS_PORT + 1 + i`; 0:
+   * any free port (logged as `metrics.listening` / `engine.listening`).
+   */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  /** Database for events and statistics. */
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('adnet'),
+  /** How long raw events are kept in ClickHouse, in days. */
   EVENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** The ingester inserts once this many rows wait (or INGEST_FLUSH_MS after the first arrived). */
   INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  /** The ingester inserts this long after the first row of a batch arrived (or sooner, at INGEST_BATCH_ROWS). */
   INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  /** Site verification: time limit per request. */
   VERIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Tests and local development only: let site verification reach loopback addresses. */
   VERIFY_ALLOW_LOOPBACK: bool.default(false),
@@ -64,18 +111,23 @@ export const envSchema = z.object({
     .string()
     .regex(/^([*a-z0-9.-]+=[0-9a-f:.]+)(,[*a-z0-9.-]+=[0-9a-f:.]+)*$/i, 'must be host=ip pairs separated by commas')
     .optional(),
+  /** Tests and local development only: the port site verification calls for `http://` URLs. Unset: 80. */
   VERIFY_HTTP_PORT: port.optional(),
+  /** Tests and local development only: the port site verification calls for `https://` URLs. Unset: 443. */
   VERIFY_HTTPS_PORT: port.optional(),
+  /** Outgoing postbacks: time limit of one attempt. */
   POSTBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Outgoing postbacks: how often the worker looks for due attempts. */
   POSTBACK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Tests and local development only: let outgoing postbacks reach loopback addresses. */
   POSTBACK_ALLOW_LOOPBACK: bool.default(false),
-  /** Share of advertiser spend paid to publishers, in percent. */
+  /** Publishers' share of the advertiser spend on their zones, in percent. */
   PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
   ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Web push: at most one notification per subscriber per this many hours. */
   PUSH_MIN_INTERVAL_HOURS: z.coerce.number().int().min(1).max(720).default(6),
+  /** How often every engine's push sender runs. */
   PUSH_SEND_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
    * Hosts of the browsers' push services a subscription may point at (`*.` covers subdomains): an
@@ -84,27 +136,46 @@ export const envSchema = z.object({
   PUSH_SERVICE_HOSTS: z.string().default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
   /** Tests only: a CA certificate file to trust for push services. */
   PUSH_CA_FILE: z.string().optional(),
-  /** OpenAI-compatible chat-completions service; unset: the offline template generator. */
+  /**
+   * OpenAI-compatible chat-completions API base, e.g. `https://api.openai.com/v1`. Unset: ad copy comes from the
+   * offline template generator at no cost.
+   */
   AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key for AI_BASE_URL. */
   AI_API_KEY: z.string().min(1).optional(),
+  /** Chat model asked for ad copy. */
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  /** json_schema (structured outputs) or json_object, for compatible services without structured outputs. */
+  /**
+   * `json_schema` (structured outputs), or `json_object` for compatible services without structured outputs; the
+   * answer is validated either way.
+   */
   AI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object']).default('json_schema'),
+  /** Time limit per provider call; a timeout is answered 502. */
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /** `max_tokens` of each call; also bounds the cost reserved for it. */
   AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(32_000).default(2_000),
-  /** Micro-cents (1/100 000 USD) per 1000 tokens. */
+  /** Price of 1000 input tokens in micro-cents (1/100 000 USD; 250 = $2.50 per million tokens). */
   AI_PRICE_INPUT_MICROCENTS_PER_1K: z.coerce.number().int().min(0).max(100_000_000).default(250),
+  /** Price of 1000 output tokens in micro-cents. */
   AI_PRICE_OUTPUT_MICROCENTS_PER_1K: z.coerce.number().int().min(0).max(100_000_000).default(1_000),
-  /** Avatar-video HTTP adapter; unset: the local provider with the shipped sample video. */
+  /**
+   * Avatar-video API speaking the protocol in `admin/docs/api.md`. Unset: the local provider with the shipped sample
+   * video.
+   */
   VIDEO_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key for VIDEO_BASE_URL. */
   VIDEO_API_KEY: z.string().min(1).optional(),
+  /** Time limit per request to the video provider. */
   VIDEO_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** Charged per video job, refunded if the job fails. */
   VIDEO_COST_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  /** How often each admin process polls due video jobs. */
   VIDEO_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
   /** How long a poller owns a job before another instance may take it over. */
   VIDEO_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** A job still processing after this long fails (and is refunded). */
   VIDEO_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  /** Local provider: time until a job completes. */
   VIDEO_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
 });
 export type EnvInput = z.input<typeof envSchema>;

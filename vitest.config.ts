@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: pure unit tests beside the code, and integration tests that
-// start real servers (Redis on a free port, the admin over HTTP).
+// Three projects: pure unit tests beside the code; each service's integration
+// tests (real Redis on a free port, the service over HTTP); product tests in
+// tests/e2e that run the services together.
 export default defineConfig({
   test: {
     // 2 cores: integration files each start servers; keep it to two at once.
@@ -19,6 +20,14 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts', 'cabinet/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

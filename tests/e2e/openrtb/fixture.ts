@@ -1,0 +1,46 @@
+import { noBidReasonSchema } from '@adnet/schemas/events';
+import { z } from 'zod';
+
+// An OpenRTB case as data, in the manner of Prebid Server's bidder fixtures:
+// the campaigns that exist, the request a partner sends, and what must come
+// back. `exemplary/` holds the normal paths, `supplemental/` edge and error cases.
+
+const bidExpectation = z.object({
+  impid: z.string(),
+  /** Index into `campaigns`: whose creative wins. */
+  campaign: z.number().int().min(0),
+  /** CPM in USD. */
+  price: z.number(),
+  w: z.number().int().optional(),
+  h: z.number().int().optional(),
+  adomain: z.array(z.string()).optional(),
+  /** What the ad markup is: a linked image, an OpenRTB Native 1.2 response, or VAST 4.0. */
+  markup: z.enum(['banner', 'native', 'vast']),
+});
+
+export const openRtbFixtureSchema = z.object({
+  description: z.string(),
+  campaigns: z
+    .array(
+      z.object({
+        /** Fields of `POST /api/adv/campaigns` over a $1.20 CPM banner default. */
+        campaign: z.record(z.string(), z.unknown()).default({}),
+        /** Fields of the creative form over the defaults (title, body, landing_url). */
+        creative: z.record(z.string(), z.string()).default({}),
+      }),
+    )
+    .default([]),
+  /** The bid request; its `id` is made unique per run and must come back. */
+  request: z.record(z.string(), z.unknown()).optional(),
+  /** A raw body instead of `request` (malformed input). */
+  rawBody: z.string().optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  expect: z.discriminatedUnion('status', [
+    z.object({ status: z.literal(200), bids: z.array(bidExpectation).min(1) }),
+    /** No bid: the reason recorded for each imp id (the no-bid event). */
+    z.object({ status: z.literal(204), nobid: z.record(z.string(), noBidReasonSchema) }),
+    z.object({ status: z.literal(400) }),
+    z.object({ status: z.literal(413) }),
+  ]),
+});
+export type OpenRtbFixture = z.infer<typeof openRtbFixtureSchema>;

@@ -1,0 +1,128 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import type { EventFields } from '@adnet/schemas/events';
+import type { BidResponse } from '@adnet/schemas/openrtb';
+import { EVENT_STREAM, advertiserHoldKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, useTestApp } from '../../../admin/test/support/app.ts';
+import { eventually, postBid, startEngine } from '../../../engine/test/support/engine-harness.ts';
+import type { TestEngine } from '../../../engine/test/support/engine-harness.ts';
+import { World } from '../../../engine/test/support/world.ts';
+import { openRtbFixtureSchema } from './fixture.ts';
+import type { OpenRtbFixture } from './fixture.ts';
+
+// One driver for every OpenRTB case under exemplary/ and supplemental/: each
+// case builds its campaigns through the admin API, sends its request to a real
+// engine, checks the answer (and, for a no-bid, the reason recorded in the
+// event stream), then pauses its campaigns so the next case starts clean.
+
+const here = import.meta.dirname;
+const cases = ['exemplary', 'supplemental'].flatMap((dir) =>
+  readdirSync(join(here, dir))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ name: `${dir}/${f}`, fixture: openRtbFixtureSchema.parse(JSON.parse(readFileSync(join(here, dir, f), 'utf8'))) })),
+);
+
+const fx = useTestApp();
+let world: World;
+let engine: TestEngine;
+let run = 0;
+
+beforeAll(async () => {
+  world = await World.create(fx.app);
+  await world.partner();
+  engine = await startEngine(fx.redis.url);
+});
+afterAll(async () => {
+  await engine.stop();
+});
+
+interface Built {
+  advertiserToken: string;
+  campaigns: { id: number; creativeId: number }[];
+}
+
+async function build(f: OpenRtbFixture): Promise<Built> {
+  const adv = await world.advertiser(100_000);
+  const campaigns: Built['campaigns'] = [];
+  for (const c of f.campaigns) {
+    const made = await world.campaign(adv, c.campaign, c.creative);
+    campaigns.push({ id: made.campaign.id, creativeId: made.creativeId });
+  }
+  const redis = fx.app.svc.redis;
+  const hold = `e:${engine.engine.id}`;
+  // Serving needs the index and a budget slice of the campaign and of its advertiser (reserved ahead of traffic).
+  await eventually(async () => {
+    const index = engine.engine.mirror.index;
+    if (!campaigns.every((c) => index?.campaigns.get(c.id)?.status === 'active')) return false;
+    for (const c of campaigns) if (!(Number(await redis.hget(campaignPoolKey(c.id, budgetDay(Date.now())), hold)) > 0)) return false;
+    return campaigns.length === 0 || Number(await redis.hget(advertiserHoldKey(adv.id), hold)) > 0;
+  });
+  return { advertiserToken: adv.token, campaigns };
+}
+
+async function tearDown(built: Built): Promise<void> {
+  for (const c of built.campaigns) await call(fx.app, 'POST', `/api/adv/campaigns/${c.id}/pause`, { token: built.advertiserToken });
+  await eventually(() => built.campaigns.every((c) => engine.engine.mirror.index?.campaigns.get(c.id)?.status !== 'active'));
+}
+
+async function noBidReasons(auctionId: string): Promise<Record<string, string>> {
+  await engine.engine.events.flush();
+  const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
+  const reasons: Record<string, string> = {};
+  for (const [, fields] of entries) {
+    for (const e of decodeEntry(fields) as EventFields[]) if (e.type === 'nobid' && e.auction_id === auctionId && e.imp_id) reasons[e.imp_id] = e.reason ?? '';
+  }
+  return reasons;
+}
+
+const MARKUP = { banner: /^<a href="[^"]+\/c\/[^"]+" target="_blank"/, native: /^\{"native":/, vast: /^<\?xml[^>]*\?><VAST version="4\.0"/ };
+
+describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
+  it(f.description, async () => {
+    const built = await build(f);
+    try {
+      const id = `case-${process.pid}-${++run}`;
+      const body = f.rawBody ?? { ...f.request, id };
+      const r = await postBid(engine.base, body, f.headers);
+      expect(r.status).toBe(f.expect.status);
+      const want = f.expect;
+      if (want.status === 200) {
+        const res = r.body as unknown as BidResponse;
+        expect(res).toMatchObject({ id, cur: 'USD', seatbid: [{ seat: 'adnet' }] });
+        const bids = res.seatbid[0]?.bid ?? [];
+        expect(bids).toHaveLength(want.bids.length);
+        for (const w of want.bids) {
+          const bid = bids.find((b) => b.impid === w.impid);
+          const c = built.campaigns[w.campaign];
+          expect(bid, `bid for imp ${w.impid}`).toBeDefined();
+          expect(bid).toMatchObject({ cid: String(c?.id), crid: String(c?.creativeId), price: w.price });
+          if (w.w !== undefined) expect(bid?.w).toBe(w.w);
+          if (w.h !== undefined) expect(bid?.h).toBe(w.h);
+          if (w.adomain) expect(bid?.adomain).toEqual(w.adomain);
+          expect(bid?.adm).toMatch(MARKUP[w.markup]);
+          // Every markup sends clicks through our tracker; VAST also carries our impression pixel.
+          if (w.markup === 'native') expect((JSON.parse(bid?.adm ?? '{}') as { native: { link: { url: string } } }).native.link.url).toContain('/c/');
+          if (w.markup === 'vast') expect(bid?.adm).toMatch(/<Impression id="imp"><!\[CDATA\[[^\]]+\/openrtb\/imptracker\//);
+          expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?/]+\?price=\$\{AUCTION_PRICE\}$/);
+        }
+      } else if (want.status === 204) {
+        expect(r.body).toBe('');
+        expect(await noBidReasons(id)).toEqual(want.nobid);
+      } else {
+        const code = want.status === 400 ? 'bad_request' : 'payload_too_large';
+        expect(r.body).toMatchObject({ code, error: expect.stringMatching(/.{4,}/) });
+      }
+    } finally {
+      await tearDown(built);
+    }
+  });
+});
+
+it('finds its cases', () => {
+  expect(cases.filter((c) => c.name.startsWith('exemplary/')).length).toBeGreaterThan(3);
+  expect(cases.filter((c) => c.name.startsWith('supplemental/')).length).toBeGreaterThan(10);
+});

@@ -1,34 +1,29 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { ERROR_CODES } from '@adnet/schemas/errors';
+import type { ErrorCode } from '@adnet/schemas/errors';
 import { ZodError } from 'zod';
 
-/**
- * Every error the API can answer, by machine code. The HTTP status and the
- * tRPC code come from this one table, so both doors agree.
- */
-export const ERROR_CODES = {
-  validation_failed: { status: 400, trpc: 'BAD_REQUEST' },
-  bad_request: { status: 400, trpc: 'BAD_REQUEST' },
-  unauthorized: { status: 401, trpc: 'UNAUTHORIZED' },
-  invalid_credentials: { status: 401, trpc: 'UNAUTHORIZED' },
-  token_expired: { status: 401, trpc: 'UNAUTHORIZED' },
-  payment_required: { status: 402, trpc: 'PAYMENT_REQUIRED' },
-  forbidden: { status: 403, trpc: 'FORBIDDEN' },
-  registration_disabled: { status: 403, trpc: 'FORBIDDEN' },
-  not_found: { status: 404, trpc: 'NOT_FOUND' },
-  method_not_allowed: { status: 405, trpc: 'METHOD_NOT_SUPPORTED' },
-  conflict: { status: 409, trpc: 'CONFLICT' },
-  email_taken: { status: 409, trpc: 'CONFLICT' },
-  illegal_transition: { status: 409, trpc: 'CONFLICT' },
-  payload_too_large: { status: 413, trpc: 'PAYLOAD_TOO_LARGE' },
-  unsupported_media_type: { status: 415, trpc: 'UNSUPPORTED_MEDIA_TYPE' },
-  unprocessable: { status: 422, trpc: 'UNPROCESSABLE_CONTENT' },
-  rate_limited: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
-  internal: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
-  bad_gateway: { status: 502, trpc: 'BAD_GATEWAY' },
-  unavailable: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
-} as const satisfies Record<string, { status: number; trpc: TRPC_ERROR_CODE_KEY }>;
-export type ErrorCode = keyof typeof ERROR_CODES;
+export { ERROR_CODES };
+export type { ErrorCode };
+
+/** The tRPC code of each HTTP status the shared table uses, so tRPC answers with the same status as REST. */
+const TRPC_OF_STATUS = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+} as const satisfies Record<(typeof ERROR_CODES)[ErrorCode], TRPC_ERROR_CODE_KEY>;
 
 const TRPC_TO_APP: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   BAD_REQUEST: 'bad_request',
@@ -57,9 +52,9 @@ export class AppError extends TRPCError {
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, opts: AppErrorOptions = {}) {
-    super({ code: ERROR_CODES[code].trpc, message, cause: opts.cause });
+    super({ code: TRPC_OF_STATUS[ERROR_CODES[code]], message, cause: opts.cause });
     this.appCode = code;
-    this.status = ERROR_CODES[code].status;
+    this.status = ERROR_CODES[code];
     this.fields = opts.fields;
     this.retryAfterSeconds = opts.retryAfterSeconds;
   }
@@ -108,7 +103,7 @@ export function toHttp(err: unknown): HttpError {
   }
   if (err instanceof TRPCError) {
     const code = TRPC_TO_APP[err.code];
-    if (code) return { status: ERROR_CODES[code].status, body: { error: err.message, code }, headers: {} };
+    if (code) return { status: ERROR_CODES[code], body: { error: err.message, code }, headers: {} };
   }
   return { status: 500, body: { error: 'Internal server error', code: 'internal' }, headers: {} };
 }

@@ -4,7 +4,7 @@ import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openClickHouse } from '../src/launch/clickhouse.ts';
+import { openClickHouse } from '../src/clickhouse/open.ts';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 import { freePort, startRedis } from './support/redis-server.ts';
 

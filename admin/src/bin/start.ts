@@ -4,7 +4,7 @@ import { migrate } from '../clickhouse/migrations.ts';
 import { createAdminServer } from '../http/server.ts';
 import { INGEST_COMMAND_TIMEOUT_MS, Ingester, eventBacklog } from '../ingest/ingester.ts';
 import { createOpsServer } from '../http/ops-server.ts';
-import { openClickHouse } from '../launch/clickhouse.ts';
+import { openClickHouse } from '../clickhouse/open.ts';
 import { startEngineProcess } from '../launch/engine-process.ts';
 import { ensurePrivateRedis } from '../launch/private-redis.ts';
 import { createLogger } from '../log.ts';

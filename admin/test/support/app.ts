@@ -5,7 +5,7 @@ import { loadConfig } from '@adnet/schemas/config';
 import type { Role } from '@adnet/schemas/api';
 import { migrate } from '../../src/clickhouse/migrations.ts';
 import { createAdminServer } from '../../src/http/server.ts';
-import { openClickHouse } from '../../src/launch/clickhouse.ts';
+import { openClickHouse } from '../../src/clickhouse/open.ts';
 import { createLogger } from '../../src/log.ts';
 import { createAccount } from '../../src/repos/accounts.ts';
 import { createServices } from '../../src/services.ts';

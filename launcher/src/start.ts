@@ -1,12 +1,11 @@
 // `pnpm start`: the whole product on its embedded defaults (or REDIS_URL /
 // CLICKHOUSE_URL when set), on one base URL.
-import { createAdmin } from '../admin.ts';
-import { startEngineProcess } from '../launch/engine-process.ts';
-import { ensurePrivateRedis } from '../launch/private-redis.ts';
-import { createLogger } from '../log.ts';
+import { createAdmin } from '@adnet/admin';
+import { createLogger } from '@adnet/admin/log';
+import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
+import { startEngineProcess } from './engine-process.ts';
+import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
-// Relative, not a workspace dependency: the cabinet depends on the admin's router types.
-import { CABINET_DIST, buildCabinet } from '../../../cabinet/build/build.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);

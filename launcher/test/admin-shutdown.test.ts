@@ -1,12 +1,12 @@
+import { openClickHouse } from '@adnet/admin/clickhouse';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { loadConfig } from '@adnet/schemas/config';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { Packr } from 'msgpackr';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openClickHouse } from '../src/clickhouse/open.ts';
+import { freePort, startRedis } from '@adnet/admin/test-support/redis-server';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
-import { freePort, startRedis } from './support/redis-server.ts';
 
 afterAll(stopLaunched);
 

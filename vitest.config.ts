@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts', 'cabinet/test/**/*.test.ts'],
+          include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts', 'cabinet/test/**/*.test.ts', 'launcher/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

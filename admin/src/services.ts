@@ -2,7 +2,7 @@ import type { Config } from '@adnet/schemas/config';
 import { join } from 'node:path';
 import { createCopyProvider } from './ai/copy-provider.ts';
 import type { CopyProvider } from './ai/copy-provider.ts';
-import type { ClickHouseClient } from './launch/clickhouse.ts';
+import type { ClickHouseClient } from './clickhouse/open.ts';
 import type { Logger } from './log.ts';
 import { ConfigStore } from './storage/config-store.ts';
 import { LedgerStore } from './storage/ledger.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@adnet/schemas/config';
 import { afterAll, expect, it } from 'vitest';
 import { migrationSteps } from '../src/clickhouse/migrations.ts';
-import { openClickHouse } from '../src/launch/clickhouse.ts';
+import { openClickHouse } from '../src/clickhouse/open.ts';
 
 // No ClickHouse cluster runs here and chDB cannot run ON CLUSTER: this only has ClickHouse's own
 // parser read the cluster form (formatQuery parses, never executes). What the statements do on a

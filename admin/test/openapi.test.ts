@@ -29,6 +29,11 @@ describe('REST door and its documents', () => {
     );
     expect(doc.paths['/api/adv/campaigns/{id}']?.patch?.parameters.map((p) => p.name)).toEqual(['id']);
     expect(doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data']).toBeDefined();
+    // The trackers' door: form fields in the body (POST) or the query (GET), the secret and signature also as headers.
+    const postback = doc.paths['/postback/in'];
+    expect(Object.keys(postback?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}).sort()).toEqual(['click_id', 'payout', 'secret', 'sig', 'status', 'txid']);
+    expect(postback?.post?.parameters.map((p) => p.name)).toEqual(['x-service-secret', 'x-service-signature']);
+    expect(postback?.get?.parameters.map((p) => p.name)).toEqual(['secret', 'sig', 'click_id', 'payout', 'status', 'txid', 'x-service-secret', 'x-service-signature']);
   });
 
   it('serves the API reference and health checks, and echoes request ids', async () => {

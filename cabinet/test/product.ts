@@ -9,7 +9,6 @@ import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
 import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
-import { VideoPoller } from '../../admin/src/video/poller.ts';
 import { startApp } from '../../admin/test/support/app.ts';
 import type { TestApp } from '../../admin/test/support/app.ts';
 import { freePort, startRedis } from '../../admin/test/support/redis-server.ts';
@@ -67,13 +66,12 @@ export async function startProduct(): Promise<Product> {
       POSTBACK_ALLOW_LOOPBACK: 'true',
       VIDEO_LOCAL_DELAY_MS: '1500',
       VIDEO_POLL_INTERVAL_MS: '300',
+      INGEST_FLUSH_MS: '100',
     },
-    { clickhouse: true, cabinetDir: CABINET_DIST },
+    // As `pnpm start` runs them; the postback worker stays out: `sendPostbacks` drives it on its own clock.
+    { clickhouse: true, cabinetDir: CABINET_DIST, parts: ['ingester', 'video'] },
   );
   const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
-  // `pnpm start` runs the video poller beside the admin; the fixture does the same.
-  const videos = new VideoPoller(app.svc);
-  videos.start();
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -91,7 +89,6 @@ export async function startProduct(): Promise<Product> {
     ingest: () => ingestAll(app, [engine.engine]),
     sendPostbacks: () => new PostbackWorker({ svc: app.svc, store: new ConversionStore(app.svc.redis), now: () => Date.now() + 3_600_000 }).runOnce(),
     async stop() {
-      await videos.stop();
       await browser.close();
       await engine.stop();
       siteServer.close();

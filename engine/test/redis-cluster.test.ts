@@ -1,8 +1,6 @@
 import { campaignPoolKey, CFG_LOG, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INGEST_COMMAND_TIMEOUT_MS, Ingester } from '../../admin/src/ingest/ingester.ts';
-import { createLogger } from '../../admin/src/log.ts';
-import { connectRedis } from '../../admin/src/storage/redis.ts';
+import type { Ingester } from '../../admin/src/ingest/ingester.ts';
 import { call, startApp } from '../../admin/test/support/app.ts';
 import type { TestApp } from '../../admin/test/support/app.ts';
 import { startRedisCluster } from '../../admin/test/support/redis-cluster.ts';
@@ -22,21 +20,16 @@ const SLICE_CENTS = 10;
 
 beforeAll(async () => {
   cluster = await startRedisCluster(3);
-  app = await startApp(cluster.url, {}, { clickhouse: true });
+  // The admin runs its ingester as `pnpm start` does; TEST_ENGINE_LOG=warn shows its warnings.
+  const env = { INGEST_FLUSH_MS: '100', LOG_LEVEL: process.env.TEST_ENGINE_LOG === 'warn' ? 'warn' : 'silent' };
+  app = await startApp(cluster.url, env, { clickhouse: true, parts: ['ingester'] });
+  if (!app.admin.ingester) throw new Error('the admin runs no ingester');
+  ingester = app.admin.ingester;
   world = await World.create(app);
   await world.partner();
   engines = await Promise.all([0, 1].map(() => startEngine(cluster.url, { BUDGET_SLICE_CENTS: String(SLICE_CENTS) })));
-  ingester = new Ingester({
-    redis: connectRedis(cluster.url, 'test-ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS }),
-    clickhouse: app.svc.clickhouse as NonNullable<typeof app.svc.clickhouse>,
-    database: 'adnet',
-    log: createLogger(process.env.TEST_ENGINE_LOG === 'warn' ? 'warn' : 'silent'),
-    flushMs: 100,
-  });
-  await ingester.start();
 }, 90_000);
 afterAll(async () => {
-  await ingester?.stop();
   await Promise.all((engines ?? []).map((e) => e.stop()));
   await app?.close();
   await cluster?.stop();

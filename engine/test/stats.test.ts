@@ -8,7 +8,8 @@ import type { TestEngine } from './support/engine-harness.ts';
 import { ingestAll } from './support/ingest-all.ts';
 import { World, bannerRequest } from './support/world.ts';
 
-const fx = useTestApp({}, { clickhouse: true });
+// The admin runs its ingester as `pnpm start` does; a short flush keeps each wait for ClickHouse brief.
+const fx = useTestApp({ INGEST_FLUSH_MS: '100' }, { clickhouse: true, parts: ['ingester'] });
 let engine: TestEngine;
 let world: World;
 let a: Account;

@@ -267,6 +267,30 @@ export const profileUpdateInputSchema = z.object({
   postback_url: postbackUrlSchema.nullable().optional(),
 });
 
+// ---------------------------------------------------------------- conversions in
+
+/**
+ * What an advertiser's tracker sends to /postback/in. Every field is taken as it comes: the
+ * secret is judged first (a stranger gets 401, not a list of bad fields), then the values.
+ */
+export const postbackInputSchema = z.object({
+  secret: z.string().optional().describe('The advertiser\'s postback secret; or the X-Service-Secret header, which wins'),
+  sig: z.string().optional().describe('HMAC-SHA256 under the secret of <click_id>|<payout>|<status>|<txid>, hex or base64; or the X-Service-Signature header, which wins'),
+  click_id: z.string().optional().describe('The click UUID the landing page received'),
+  payout: z.string().optional().describe('Integer number of cents'),
+  status: z.string().optional().describe('pending, approved or rejected'),
+  txid: z.string().optional().describe('The tracker\'s transaction id (1-128 printable characters); deduplicates per advertiser'),
+});
+export type PostbackInput = z.infer<typeof postbackInputSchema>;
+export const postbackReceiptSchema = z.object({
+  ok: z.literal(true),
+  conversion_id: z.number().int(),
+  /** True when the same status came again: acknowledged, counted once. */
+  duplicate: z.boolean(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+});
+export type PostbackReceipt = z.infer<typeof postbackReceiptSchema>;
+
 // ---------------------------------------------------------------- errors
 
 /** 400: every invalid field by name. */

@@ -2,6 +2,7 @@ import { errorBodySchema, validationErrorBodySchema } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { appRouter } from '../trpc/router.ts';
 import { REST_ROUTES } from './rest-routes.ts';
+import type { RestRoute } from './rest-routes.ts';
 
 interface ProcedureDef {
   _def: { inputs?: unknown[]; output?: unknown };
@@ -20,6 +21,19 @@ const errorResponse = (description: string, schema: z.ZodType = errorBodySchema)
   description,
   content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
 });
+
+const queryParameters = (input: Record<string, unknown> | undefined) =>
+  Object.entries((input?.properties as Record<string, unknown> | undefined) ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+
+/** A `form` route: its fields as the query (GET) or a url-encoded body (POST), and the headers that may stand in for some. */
+function formInput(route: RestRoute, input: Record<string, unknown> | undefined): { parameters: unknown[]; requestBody?: unknown } {
+  const properties = (input?.properties as Record<string, unknown> | undefined) ?? {};
+  const headers = Object.entries(route.headerFields ?? {}).map(([field, name]) => ({
+    name, in: 'header', required: false, description: `Instead of the field ${field} (wins over it)`, schema: properties[field] ?? { type: 'string' },
+  }));
+  if (route.method === 'GET') return { parameters: [...queryParameters(input), ...headers] };
+  return { parameters: headers, requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: input ?? {} } } } };
+}
 
 /**
  * OpenAPI 3 for the REST paths, generated from the same route table and zod
@@ -48,6 +62,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         409: errorResponse('Conflict (illegal state move, email taken)'),
         429: errorResponse('Rate limited; see the Retry-After header'),
         ...(route.paid ? { 402: errorResponse('The balance cannot cover the operation'), 502: errorResponse('The outside provider failed; nothing charged') } : {}),
+        ...Object.fromEntries(Object.entries(route.answers ?? {}).map(([status, description]) => [status, errorResponse(description)])),
       },
     };
     if (route.input === 'json' && input) {
@@ -56,10 +71,11 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       const required = ((input.required as string[] | undefined) ?? []).filter((r) => !params.includes(r));
       op.requestBody = { required: true, content: { 'application/json': { schema: { ...input, properties: props, required } } } };
     }
-    if (route.input === 'query' && input?.properties) {
-      for (const [name, schema] of Object.entries(input.properties as Record<string, unknown>)) {
-        (op.parameters as unknown[]).push({ name, in: 'query', required: false, schema });
-      }
+    if (route.input === 'query') (op.parameters as unknown[]).push(...queryParameters(input));
+    if (route.input === 'form') {
+      const form = formInput(route, input);
+      (op.parameters as unknown[]).push(...form.parameters);
+      if (form.requestBody) op.requestBody = form.requestBody;
     }
     if (route.input === 'multipart') {
       op.requestBody = {

@@ -4,9 +4,12 @@ import type { Context } from '../trpc/init.ts';
 import { createCaller } from '../trpc/router.ts';
 import { parseJsonObject, parseMultipart, readBody } from './body.ts';
 import { REST_ROUTES, compileRoutes, matchPath } from './rest-routes.ts';
+import type { CompiledRoute } from './rest-routes.ts';
 
 const ROUTES = compileRoutes(REST_ROUTES);
 const JSON_LIMIT = 256 * 1024;
+/** A tracker's handful of fields. */
+const FORM_LIMIT = 16 * 1024;
 /** Image limit plus room for the text parts and multipart framing. */
 const multipartLimit = (imageMaxBytes: number) => imageMaxBytes + 256 * 1024;
 
@@ -25,9 +28,20 @@ function procedureAt(caller: unknown, path: string): Callable {
   return node as unknown as Callable;
 }
 
-async function buildInput(req: IncomingMessage, url: URL, kind: string, params: Record<string, string>, imageMaxBytes: number): Promise<unknown> {
+/** The first value of each field (as URLSearchParams.get reads it), then the headers that stand in for fields. */
+function formFields(form: URLSearchParams, req: IncomingMessage, route: CompiledRoute): Record<string, string> {
+  const fields = new Map<string, string>();
+  for (const [name, value] of form) if (!fields.has(name)) fields.set(name, value);
+  for (const [name, header] of Object.entries(route.headerFields ?? {})) {
+    const value = req.headers[header];
+    if (typeof value === 'string') fields.set(name, value);
+  }
+  return Object.fromEntries(fields);
+}
+
+async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, params: Record<string, string>, imageMaxBytes: number): Promise<unknown> {
   const hasParams = Object.keys(params).length > 0;
-  switch (kind) {
+  switch (route.input) {
     case 'json': {
       const type = (req.headers['content-type'] ?? '').toLowerCase();
       const body = await readBody(req, JSON_LIMIT);
@@ -47,6 +61,11 @@ async function buildInput(req: IncomingMessage, url: URL, kind: string, params: 
       for (const [k, v] of Object.entries(params)) form.set(k, v);
       return form;
     }
+    case 'form': {
+      // Trackers send the body with whatever content type they like; it is read as url-encoded regardless.
+      const form = req.method === 'GET' ? url.searchParams : new URLSearchParams((await readBody(req, FORM_LIMIT)).toString('utf8'));
+      return { ...formFields(form, req, route), ...params };
+    }
     default:
       return hasParams ? params : undefined;
   }
@@ -63,7 +82,7 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
       allowed.push(route.method);
       continue;
     }
-    const input = await buildInput(req, url, route.input, params, ctx.svc.config.imageMaxBytes);
+    const input = await buildInput(req, url, route, params, ctx.svc.config.imageMaxBytes);
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
     const rendered = route.render?.(body);
     if (rendered) return { status: route.status ?? 200, body: rendered.text, headers: { 'content-type': rendered.type } };

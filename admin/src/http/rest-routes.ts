@@ -1,12 +1,15 @@
 /**
  * The spec's REST paths, each a thin door onto one tRPC procedure. `input`
  * says where the procedure's input comes from; path parameters are merged in.
+ * `form` is a tracker's fields: the query of a GET, the url-encoded body of a POST.
  */
 export interface RestRoute {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   procedure: string;
-  input: 'none' | 'json' | 'query' | 'multipart';
+  input: 'none' | 'json' | 'query' | 'multipart' | 'form';
+  /** Form fields a request header may carry instead (it wins): headers stay out of request logs. */
+  headerFields?: Readonly<Record<string, string>>;
   /** Success status; 200 unless stated. */
   status?: number;
   summary: string;
@@ -16,7 +19,15 @@ export interface RestRoute {
   render?: (body: unknown) => { type: string; text: string } | undefined;
   /** Calls a paid outside provider: may answer 402 (balance) and 502 (provider failed). */
   paid?: boolean;
+  /** Error answers of this route beyond the ones every route documents, for OpenAPI. */
+  answers?: Readonly<Record<number, string>>;
 }
+
+const postbackIn = {
+  path: '/postback/in', input: 'form', auth: false,
+  headerFields: { secret: 'x-service-secret', sig: 'x-service-signature' },
+  answers: { 401: 'Missing or unknown secret, or a wrong signature', 403: "Another advertiser's click", 404: 'Unknown click_id', 413: 'Body over 16 KiB' },
+} as const;
 
 /** `format=csv` on statistics: the procedure adds the CSV text to its result. */
 const csvWhenAsked = (body: unknown) => {
@@ -79,6 +90,9 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'POST', path: '/api/admin/partners/{id}/disable', procedure: 'admin.disablePartner', input: 'none', summary: 'Stop accepting bid requests from a partner' },
   { method: 'POST', path: '/api/admin/partners/{id}/enable', procedure: 'admin.enablePartner', input: 'none', summary: 'Accept bid requests from a partner again' },
   { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
+
+  { method: 'POST', ...postbackIn, procedure: 'conversions.receive', summary: "A tracker reports a conversion as form fields, signed with the advertiser's postback secret" },
+  { method: 'GET', ...postbackIn, procedure: 'conversions.receiveGet', summary: 'The same report as a query string, for trackers that can only call a URL' },
 ];
 
 export interface CompiledRoute extends RestRoute {

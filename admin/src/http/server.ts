@@ -11,9 +11,6 @@ import { appRouter } from '../trpc/router.ts';
 import { readiness } from './readiness.ts';
 import { sellersJson } from '../repos/publisher.ts';
 import { buildOpenApi } from './openapi.ts';
-import { readBody } from './body.ts';
-import { ConversionStore } from '../postback/conversion-store.ts';
-import { receivePostback } from '../postback/postback-in.ts';
 import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
 import { parseSamplePath } from '../video/providers.ts';
@@ -47,7 +44,6 @@ export interface AdminServerOptions {
 
 export function createAdminServer(svc: Services, opts: AdminServerOptions = {}): AdminServer {
   const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
-  const conversions = new ConversionStore(svc.redis);
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -70,28 +66,33 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     },
   });
 
+  /** Answers a path of the REST table (rest-routes.ts); false when the table has no such path. */
+  async function rest(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<boolean> {
+    try {
+      const result = await handleRest(req, url, contextFor(req, requestId));
+      if (!result) return false;
+      if (typeof result.body === 'string' && result.headers?.['content-type']) {
+        res.writeHead(result.status, result.headers);
+        res.end(result.body);
+      } else send(res, result.status, result.body, result.headers);
+    } catch (err) {
+      const http = toHttp(err);
+      if (http.status >= 500) svc.log.error({ err, requestId, path: url.pathname }, 'request failed');
+      const allow = (err as { allow?: string }).allow;
+      // After a refused upload the rest of the body is not read: close the connection.
+      const extra: Record<string, string> = http.status === 413 ? { connection: 'close' } : {};
+      send(res, http.status, http.body, { ...http.headers, ...extra, ...(allow ? { allow } : {}) });
+    }
+    return true;
+  }
+
+  // What is not the tRPC door or the REST table is static: media, documents, the cabinet, probes.
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname;
     if (path.startsWith('/trpc/')) return trpc(req, res);
-    if (path.startsWith('/api/')) {
-      try {
-        const result = await handleRest(req, url, contextFor(req, requestId));
-        if (result && typeof result.body === 'string' && result.headers?.['content-type']) {
-          res.writeHead(result.status, result.headers);
-          return void res.end(result.body);
-        }
-        if (result) return send(res, result.status, result.body, result.headers);
-        return send(res, 404, { error: 'No such API path', code: 'not_found' });
-      } catch (err) {
-        const http = toHttp(err);
-        if (http.status >= 500) svc.log.error({ err, requestId, path }, 'request failed');
-        const allow = (err as { allow?: string }).allow;
-        // After a refused upload the rest of the body is not read: close the connection.
-        const extra: Record<string, string> = http.status === 413 ? { connection: 'close' } : {};
-        return send(res, http.status, http.body, { ...http.headers, ...extra, ...(allow ? { allow } : {}) });
-      }
-    }
+    if (await rest(req, res, url, requestId)) return;
+    if (path.startsWith('/api/')) return send(res, 404, { error: 'No such API path', code: 'not_found' });
     const sampleSeconds = req.method === 'GET' ? parseSamplePath(path) : undefined;
     if (sampleSeconds !== undefined) {
       const data = sampleMp4(sampleSeconds);
@@ -121,28 +122,6 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     if (req.method === 'GET' && doc) {
       res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
       return void res.end(await readFile(doc));
-    }
-    if (path === '/postback/in' && (req.method === 'POST' || req.method === 'GET')) {
-      let form = url.searchParams;
-      if (req.method === 'POST') {
-        try {
-          form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
-        } catch (err) {
-          const http = toHttp(err);
-          return send(res, http.status, http.body, { ...http.headers, connection: 'close' });
-        }
-      }
-      const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name]) : undefined);
-      const answer = await receivePostback(svc, conversions, {
-        // Headers keep the secret and signature out of request logs; they win over fields.
-        secret: header('x-service-secret') ?? form.get('secret') ?? undefined,
-        sig: header('x-service-signature') ?? form.get('sig') ?? undefined,
-        click_id: form.get('click_id') ?? undefined,
-        payout: form.get('payout') ?? undefined,
-        status: form.get('status') ?? undefined,
-        txid: form.get('txid') ?? undefined,
-      });
-      return send(res, answer.status, answer.body);
     }
     if (req.method === 'GET' && path === '/sellers.json') return send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' });
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });

@@ -1,30 +1,17 @@
+import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { randomUUID } from 'node:crypto';
 import { Packr } from 'msgpackr';
 import { CONVERSION_STATUSES, attemptDueAt, postbackSignature, signatureMatches, statusMove } from '../domain/postback-rules.ts';
 import type { ConversionStatus } from '../domain/postback-rules.ts';
+import { AppError, fieldErrors } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Conversion, ConversionStore } from './conversion-store.ts';
 
 const packr = new Packr({ useRecords: false });
 
-export interface PostbackInput {
-  secret: string | undefined;
-  sig: string | undefined;
-  click_id: string | undefined;
-  payout: string | undefined;
-  status: string | undefined;
-  txid: string | undefined;
-}
-
-export interface PostbackAnswer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const fail = (status: number, error: string, code: string): PostbackAnswer => ({ status, body: { error, code } });
 
 /** The click as the engine kept it (engine/src/handlers/click.ts). */
 interface ClickContext {
@@ -44,26 +31,26 @@ interface ClickContext {
 /**
  * POST (form) or GET (query) /postback/in: the secret names the advertiser, the
  * HMAC proves the fields, the click must be that advertiser's, and the txid
- * deduplicates. Answers 200 `{ok, conversion_id, duplicate, status}`.
+ * deduplicates. Answers `{ok, conversion_id, duplicate, status}`.
  */
-export async function receivePostback(svc: Services, store: ConversionStore, input: PostbackInput, now = Date.now()): Promise<PostbackAnswer> {
-  if (!input.secret) return fail(401, 'Missing postback secret', 'unauthorized');
+export async function receivePostback(svc: Services, store: ConversionStore, input: PostbackInput, now = Date.now()): Promise<PostbackReceipt> {
+  if (!input.secret) throw new AppError('unauthorized', 'Missing postback secret');
   const advertiser = await svc.users.getByPostbackSecret(input.secret);
-  if (!advertiser) return fail(401, 'Unknown postback secret', 'unauthorized');
+  if (!advertiser) throw new AppError('unauthorized', 'Unknown postback secret');
 
   const errors: Record<string, string> = {};
   if (!input.click_id || !UUID.test(input.click_id)) errors.click_id = 'must be the click UUID';
   if (!input.payout || !/^\d{1,10}$/.test(input.payout)) errors.payout = 'must be an integer number of cents';
   if (!CONVERSION_STATUSES.includes(input.status as ConversionStatus)) errors.status = `must be one of: ${CONVERSION_STATUSES.join(', ')}`;
   if (!input.txid || !/^[\x21-\x7e]{1,128}$/.test(input.txid)) errors.txid = 'must be 1-128 printable characters';
-  if (Object.keys(errors).length) return { status: 400, body: { errors } };
+  if (Object.keys(errors).length) throw fieldErrors(errors);
   const fields = { click_id: input.click_id as string, payout: input.payout as string, status: input.status as ConversionStatus, txid: input.txid as string };
-  if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields))) return fail(401, 'Invalid signature', 'unauthorized');
+  if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields))) throw new AppError('unauthorized', 'Invalid signature');
 
   const raw = await svc.redis.get(`click:{${fields.click_id.toLowerCase()}}`);
-  if (!raw) return fail(404, `Unknown click_id ${fields.click_id}`, 'not_found');
+  if (!raw) throw new AppError('not_found', `Unknown click_id ${fields.click_id}`);
   const click = JSON.parse(raw) as ClickContext;
-  if (click.advertiser_id !== advertiser.id) return fail(403, 'This click belongs to another advertiser', 'forbidden');
+  if (click.advertiser_id !== advertiser.id) throw new AppError('forbidden', 'This click belongs to another advertiser');
 
   const stamp = new Date(now).toISOString();
   const fresh: Conversion = {
@@ -77,10 +64,10 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   let becameApproved = fresh.status === 'approved';
   if (existingId) {
     const existing = await store.get(advertiser.id, existingId);
-    if (!existing) return fail(500, 'Conversion record missing', 'internal');
+    if (!existing) throw new AppError('internal', 'Conversion record missing');
     const move = statusMove(existing.status, fields.status);
-    if (move === 'duplicate') return { status: 200, body: { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status } };
-    if (move === 'refused') return fail(409, `Conversion is already ${existing.status}; it cannot become ${fields.status}`, 'illegal_transition');
+    if (move === 'duplicate') return { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status };
+    if (move === 'refused') throw new AppError('illegal_transition', `Conversion is already ${existing.status}; it cannot become ${fields.status}`);
     conversion = { ...existing, status: fields.status, payout_cents: Number(fields.payout), updated_at: stamp };
     await store.put(conversion);
     becameApproved = fields.status === 'approved';
@@ -94,5 +81,5 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
     await svc.redis.xadd(EVENT_STREAM, '*', 'n', 1, 'b', packr.pack([event]));
   }
   if (advertiser.postbackUrl) await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
-  return { status: 200, body: { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status } };
+  return { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status };
 }

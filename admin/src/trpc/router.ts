@@ -4,7 +4,7 @@ import { adminRouter } from './routers/admin.ts';
 import { aiRouter } from './routers/ai.ts';
 import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
-import { conversionsRouter } from './routers/conversions.ts';
+import { conversionsRouter, incomingConversionsRouter } from './routers/conversions.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
@@ -32,6 +32,7 @@ export const appRouter = router({
     stats: pubStatsRouter,
   }),
   admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter),
+  conversions: incomingConversionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@adnet/schemas/config';
 import type { Role } from '@adnet/schemas/api';
-import { migrate } from '../../src/clickhouse/migrations.ts';
-import { createAdminServer } from '../../src/http/server.ts';
-import { openClickHouse } from '../../src/launch/clickhouse.ts';
+import { createAdmin } from '../../src/admin.ts';
+import type { Admin, AdminPart } from '../../src/admin.ts';
 import { createLogger } from '../../src/log.ts';
 import { createAccount } from '../../src/repos/accounts.ts';
-import { createServices } from '../../src/services.ts';
 import type { Services } from '../../src/services.ts';
-import { connectRedis } from '../../src/storage/redis.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { freePort, startRedis } from './redis-server.ts';
 import type { TestRedis } from './redis-server.ts';
@@ -18,11 +15,20 @@ import type { TestRedis } from './redis-server.ts';
 export interface TestApp {
   base: string;
   svc: Services;
+  admin: Admin;
   close(): Promise<void>;
 }
 
-/** The real admin HTTP server on a free port, against the given Redis; with `clickhouse`, embedded chDB migrated. */
-export async function startApp(redisUrl: string, env: Record<string, string> = {}, opts: { clickhouse?: boolean; cabinetDir?: string } = {}): Promise<TestApp> {
+export interface AppOptions {
+  /** Embedded chDB, migrated. */
+  clickhouse?: boolean;
+  cabinetDir?: string;
+  /** The parts `pnpm start` runs beside the server; none unless asked, since most tests drive workers by hand. */
+  parts?: readonly AdminPart[];
+}
+
+/** The real admin HTTP server on a free port, against the given Redis, built as `pnpm start` builds it. */
+export async function startApp(redisUrl: string, env: Record<string, string> = {}, opts: AppOptions = {}): Promise<TestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'adnet-app-'));
   const config = loadConfig({
@@ -34,19 +40,16 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
     API_RATE_LIMIT_PER_MIN: '100000',
     ...env,
   });
-  const redis = connectRedis(redisUrl, 'test-admin');
-  const clickhouse = opts.clickhouse ? await openClickHouse(config) : undefined;
-  if (clickhouse) await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays });
-  const svc = createServices(config, redis, createLogger(config.logLevel), clickhouse);
-  const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
-  await server.listen(port, '127.0.0.1');
+  const admin = await createAdmin({
+    config, redisUrl, log: createLogger(config.logLevel), cabinetDir: opts.cabinetDir, clickhouse: opts.clickhouse ?? false, parts: opts.parts ?? [],
+  });
+  await admin.start({ port, host: '127.0.0.1' });
   return {
     base: `http://127.0.0.1:${port}`,
-    svc,
+    svc: admin.svc,
+    admin,
     async close() {
-      await server.close();
-      await clickhouse?.close();
-      await redis.quit();
+      await admin.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -128,7 +131,7 @@ export interface AppFixture {
 }
 
 /** A private Redis and the admin on it for one test file: started before its tests, stopped after. */
-export function useTestApp(env: Record<string, string> = {}, opts: { clickhouse?: boolean } = {}): AppFixture {
+export function useTestApp(env: Record<string, string> = {}, opts: Omit<AppOptions, 'cabinetDir'> = {}): AppFixture {
   const fixture = {} as AppFixture;
   beforeAll(async () => {
     fixture.redis = await startRedis();

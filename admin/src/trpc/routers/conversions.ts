@@ -1,6 +1,10 @@
+import { postbackInputSchema, postbackReceiptSchema } from '@adnet/schemas/api';
+import type { PostbackInput } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { ConversionStore } from '../../postback/conversion-store.ts';
-import { roleProcedure, router } from '../init.ts';
+import { receivePostback } from '../../postback/postback-in.ts';
+import { publicProcedure, roleProcedure, router } from '../init.ts';
+import type { Context } from '../init.ts';
 
 const attempt = z.object({ at: z.string(), attempt: z.number().int(), status: z.number().int().nullable(), error: z.string().nullable() });
 const conversion = z.object({
@@ -14,4 +18,15 @@ export const conversionsRouter = router({
   list: roleProcedure('advertiser')
     .output(z.object({ conversions: z.array(conversion) }))
     .query(async ({ ctx }) => ({ conversions: await new ConversionStore(ctx.svc.redis).list(ctx.session.userId) })),
+});
+
+// No bearer token: the postback secret names the advertiser and the signature proves the fields.
+const receiving = publicProcedure.input(postbackInputSchema).output(postbackReceiptSchema);
+const receive = ({ ctx, input }: { ctx: Context; input: PostbackInput }) => receivePostback(ctx.svc, new ConversionStore(ctx.svc.redis), input);
+
+/** Conversions reported by advertisers' trackers (POST or GET /postback/in). */
+export const incomingConversionsRouter = router({
+  receive: receiving.mutation(receive),
+  /** The same report as a query: many trackers can only call a URL with GET. */
+  receiveGet: receiving.query(receive),
 });

@@ -3,21 +3,9 @@ import { get, request } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startRedis } from '@adnet/admin/test-support/redis-server';
+import { redisAnswers } from '../src/private-redis.ts';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
-import { freePort, startRedis } from './support/redis-server.ts';
-
-async function answers(url: string): Promise<boolean> {
-  const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  c.on('error', () => undefined);
-  try {
-    await c.connect();
-    return (await c.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    c.disconnect();
-  }
-}
 
 afterAll(stopLaunched);
 
@@ -40,7 +28,7 @@ describe('pnpm start', () => {
     });
     expect(reg.status).toBe(201);
     const redisUrl = readFileSync(join(dataDir, 'redis', 'redis.url'), 'utf8').trim();
-    expect(await answers(redisUrl)).toBe(true);
+    expect(await redisAnswers(redisUrl)).toBe(true);
 
     // A request whose body is still arriving when SIGTERM comes is answered, not cut.
     const inFlight = new Promise<number>((resolve, reject) => {
@@ -58,7 +46,7 @@ describe('pnpm start', () => {
     });
     expect(await inFlight).toBe(201);
     expect(await first.exit).toBe(0);
-    expect(await answers(redisUrl)).toBe(false);
+    expect(await redisAnswers(redisUrl)).toBe(false);
 
     const second = await launch({ DATA_DIR: dataDir, PORT: String(port) });
     const tok = await fetch(`${second.base}/api/auth/token`, {
@@ -123,7 +111,7 @@ describe('pnpm start', () => {
       }
       run.child.kill('SIGTERM');
       expect(await run.exit).toBe(0);
-      expect(await answers(redis.url)).toBe(true);
+      expect(await redisAnswers(redis.url)).toBe(true);
     } finally {
       await redis.stop();
     }

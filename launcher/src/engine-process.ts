@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../log.ts';
+import type { Logger } from '@adnet/admin/log';
 
-const ENGINE_MAIN = fileURLToPath(new URL('../../../engine/src/main.ts', import.meta.url));
+// Through the engine package's exports, so the engine may move its files without the launcher knowing.
+const ENGINE_MAIN = fileURLToPath(import.meta.resolve('@adnet/engine/main'));
 
 export interface EngineProcess {
   /** Resolves once the engine listens (it says so over IPC, whatever the log level). */

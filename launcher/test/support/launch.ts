@@ -16,7 +16,7 @@ export interface Running {
 }
 
 export function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'admin/src/bin/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/start.ts'], {
     cwd: ROOT,
     // Any free metrics port unless a test names one: launches run side by side.
     env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },

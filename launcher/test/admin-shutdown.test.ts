@@ -1,11 +1,11 @@
+import { openClickHouse } from '@adnet/admin/clickhouse';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { loadConfig } from '@adnet/schemas/config';
 import { Redis } from 'ioredis';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openClickHouse } from '../src/launch/clickhouse.ts';
+import { freePort, startRedis } from '@adnet/admin/test-support/redis-server';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
-import { freePort, startRedis } from './support/redis-server.ts';
 
 afterAll(stopLaunched);
 

@@ -1,21 +1,11 @@
 // `pnpm start`: the whole product on its embedded defaults (or REDIS_URL /
 // CLICKHOUSE_URL when set), on one base URL.
-import { migrate } from '../clickhouse/migrations.ts';
-import { createAdminServer } from '../http/server.ts';
-import { INGEST_COMMAND_TIMEOUT_MS, Ingester, eventBacklog } from '../ingest/ingester.ts';
-import { createOpsServer } from '../http/ops-server.ts';
-import { openClickHouse } from '../launch/clickhouse.ts';
-import { startEngineProcess } from '../launch/engine-process.ts';
-import { ensurePrivateRedis } from '../launch/private-redis.ts';
-import { createLogger } from '../log.ts';
-import { createServices } from '../services.ts';
-import { connectRedis } from '../storage/redis.ts';
-import { VideoPoller } from '../video/poller.ts';
-import { ConversionStore } from '../postback/conversion-store.ts';
-import { PostbackWorker } from '../postback/postback-worker.ts';
+import { createAdmin } from '@adnet/admin';
+import { createLogger } from '@adnet/admin/log';
+import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
+import { startEngineProcess } from './engine-process.ts';
+import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
-// Relative, not a workspace dependency: the cabinet depends on the admin's router types.
-import { CABINET_DIST, buildCabinet } from '../../../cabinet/build/build.ts';
 
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
@@ -45,47 +35,6 @@ async function start(): Promise<string> {
     closers.push({ name: 'private redis', close: () => target.stop() });
     redisUrl = target.url;
   }
-  const redis = connectRedis(redisUrl, 'admin');
-  let redisErrors = 0;
-  redis.on('error', (err) => {
-    redisErrors++;
-    log.warn({ event: 'redis.error', err: err.message }, 'redis connection error');
-  });
-  redis.on('ready', () => log.info({ event: 'redis.ready' }, 'redis connection ready'));
-  closers.push({ name: 'redis client', close: () => redis.quit() });
-  await redis.ping();
-  const clickhouse = await openClickHouse(config);
-  closers.push({ name: 'clickhouse', close: () => clickhouse.close() });
-  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays, cluster: config.clickhouseCluster });
-  if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
-  // Its own connection: the ingester blocks on XREADGROUP.
-  const ingestRedis = connectRedis(redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
-  const ingester = new Ingester({
-    redis: ingestRedis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
-    distributed: config.clickhouseCluster !== undefined,
-  });
-  await ingester.start();
-  closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await ingestRedis.quit()) });
-
-  const svc = createServices(config, redis, log, clickhouse);
-  const conversions = new ConversionStore(redis);
-  const postbacks = new PostbackWorker({ svc, store: conversions });
-  postbacks.start(config.postback.pollMs);
-  closers.push({ name: 'postback worker', close: () => postbacks.stop() });
-  const videoPoller = new VideoPoller(svc);
-  videoPoller.start();
-  closers.push({ name: 'video poller', close: () => videoPoller.stop() });
-  svc.metrics.watch({
-    eventStream: () => eventBacklog(redis),
-    postbackQueue: () => conversions.depth(),
-    ingester: () => ingester,
-    postbacks: () => postbacks.counts,
-    redisErrors: () => redisErrors,
-  });
-  const ops = createOpsServer(svc);
-  closers.push({ name: 'metrics', close: () => ops.close() });
-  const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);
-  log.info({ event: 'metrics.listening', address: `http://${config.metrics.host}:${metricsPort}/metrics` }, 'admin metrics listening');
   // Rebuilt only when its sources are newer than the last build, so a restart stays fast. A failed
   // build leaves the previous one (or a "not built" page) and never stops the ad network.
   const cabinet = await buildCabinet().catch((err: unknown) => {
@@ -93,10 +42,12 @@ async function start(): Promise<string> {
     return { dir: CABINET_DIST, built: false };
   });
   if (cabinet.built) log.info({ event: 'cabinet.built', dir: cabinet.dir }, 'cabinet built');
-  const admin = createAdminServer(svc, { cabinetDir: cabinet.dir });
-  closers.push({ name: 'admin', close: () => admin.close() });
+  const building = createAdmin({ config, redisUrl, log, cabinetDir: cabinet.dir });
+  // Registered before the build settles: a signal that comes mid-build stops the admin once it is built.
+  closers.push({ name: 'admin', close: () => building.then((admin) => admin.stop(), () => undefined) });
+  const admin = await building;
   // The admin listens privately; engines own the public port and forward admin paths to it.
-  const adminPort = await admin.listen(config.adminInternalPort, '127.0.0.1');
+  const adminPort = await admin.start({ port: config.adminInternalPort, host: '127.0.0.1' });
   // Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
   const env = { ...process.env, REDIS_URL: redisUrl, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) };
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).

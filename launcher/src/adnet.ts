@@ -2,11 +2,11 @@
 import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema, roleSchema } from '@adnet/schemas/api';
 import { z } from 'zod';
-import { ensurePrivateRedis } from '../launch/private-redis.ts';
-import { createLogger } from '../log.ts';
-import { createAccount } from '../repos/accounts.ts';
-import { createServices } from '../services.ts';
-import { connectRedis } from '../storage/redis.ts';
+import { createAccount } from '@adnet/admin/accounts';
+import { createLogger } from '@adnet/admin/log';
+import { connectRedis } from '@adnet/admin/redis';
+import { createServices } from '@adnet/admin/services';
+import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
 
 const USAGE = `Usage:

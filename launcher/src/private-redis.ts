@@ -32,7 +32,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function answers(url: string): Promise<boolean> {
+/** True when a Redis server answers PING at `url` (within a second). */
+export async function redisAnswers(url: string): Promise<boolean> {
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
   probe.on('error', () => undefined);
   try {
@@ -63,7 +64,7 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
   const urlFile = join(dir, 'redis.url');
   if (existsSync(urlFile)) {
     const url = (await readFile(urlFile, 'utf8')).trim();
-    if (await answers(url)) return { url, owned: false, stop: () => stopServer(url) };
+    if (await redisAnswers(url)) return { url, owned: false, stop: () => stopServer(url) };
   }
   if (spawnSync('redis-server', ['--version']).error) throw new MissingRedisError();
   await mkdir(dir, { recursive: true });
@@ -76,8 +77,8 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
     { stdio: 'ignore' },
   );
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  for (let i = 0; i < 100 && !(await answers(url)); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!(await answers(url))) {
+  for (let i = 0; i < 100 && !(await redisAnswers(url)); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!(await redisAnswers(url))) {
     child.kill('SIGKILL');
     throw new Error(`redis-server did not start; see ${join(dir, 'redis.log')}`);
   }

@@ -1,0 +1,140 @@
+import type { Config } from '@adnet/schemas/config';
+import { migrate } from './clickhouse/migrations.ts';
+import { openClickHouse } from './clickhouse/open.ts';
+import type { ClickHouseClient } from './clickhouse/open.ts';
+import { createOpsServer } from './http/ops-server.ts';
+import { createAdminServer } from './http/server.ts';
+import type { AdminServer } from './http/server.ts';
+import { INGEST_COMMAND_TIMEOUT_MS, Ingester, eventBacklog } from './ingest/ingester.ts';
+import type { Logger } from './log.ts';
+import { ConversionStore } from './postback/conversion-store.ts';
+import { PostbackWorker } from './postback/postback-worker.ts';
+import { createServices } from './services.ts';
+import type { Services } from './services.ts';
+import { connectRedis } from './storage/redis.ts';
+import { VideoPoller } from './video/poller.ts';
+
+/** What runs beside the HTTP server: the background workers and the operators' address. */
+export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops';
+export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops'];
+
+export interface AdminOptions {
+  config: Config;
+  /** REDIS_URL, or the private server the launcher started. */
+  redisUrl: string;
+  log: Logger;
+  /** The built cabinet, served under /cabinet. */
+  cabinetDir?: string;
+  /** The event store (CLICKHOUSE_URL or embedded chDB), migrated before anything serves; on unless false. */
+  clickhouse?: boolean;
+  /** Every part unless a test leaves out the ones it drives by hand (a worker on its own clock) or does not need. */
+  parts?: readonly AdminPart[];
+}
+
+export interface Admin {
+  svc: Services;
+  server: AdminServer;
+  /** The ingester, when it is one of the parts (tests wait on its backlog). */
+  ingester: Ingester | undefined;
+  /** Starts the parts, then listens; resolves with the bound port (0 picks a free one). */
+  start(at: { port: number; host: string }): Promise<number>;
+  /** Stops whatever was built or started, newest first; a part that fails to stop is logged and the rest still stop. */
+  stop(): Promise<void>;
+}
+
+interface Closer {
+  name: string;
+  close: () => Promise<unknown>;
+}
+
+async function openEventStore(config: Config, log: Logger, closers: Closer[]): Promise<ClickHouseClient> {
+  const clickhouse = await openClickHouse(config);
+  closers.push({ name: 'clickhouse', close: () => clickhouse.close() });
+  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays, cluster: config.clickhouseCluster });
+  if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
+  return clickhouse;
+}
+
+function buildIngester(opts: AdminOptions, clickhouse: ClickHouseClient | undefined, closers: Closer[]): Ingester {
+  const { config, log } = opts;
+  if (!clickhouse) throw new Error('the ingester needs ClickHouse');
+  // Its own connection: the ingester blocks on XREADGROUP.
+  const redis = connectRedis(opts.redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
+  const ingester = new Ingester({
+    redis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
+    distributed: config.clickhouseCluster !== undefined,
+  });
+  closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await redis.quit()) });
+  return ingester;
+}
+
+/**
+ * The admin process's pieces, built and connected but not yet serving (as Fastify keeps `build`
+ * apart from `listen`): `pnpm start` and the tests' fixtures call this same builder.
+ */
+export async function createAdmin(opts: AdminOptions): Promise<Admin> {
+  const { config, log } = opts;
+  const parts = new Set(opts.parts ?? ADMIN_PARTS);
+  const closers: Closer[] = [];
+  const stop = async (): Promise<void> => {
+    for (const { name, close } of closers.splice(0).reverse()) {
+      await close().catch((err: unknown) => log.error({ err, name }, 'stop failed'));
+    }
+  };
+  try {
+    const redis = connectRedis(opts.redisUrl, 'admin');
+    let redisErrors = 0;
+    redis.on('error', (err) => {
+      redisErrors++;
+      log.warn({ event: 'redis.error', err: err.message }, 'redis connection error');
+    });
+    redis.on('ready', () => log.info({ event: 'redis.ready' }, 'redis connection ready'));
+    closers.push({ name: 'redis client', close: () => redis.quit() });
+    await redis.ping();
+
+    const clickhouse = opts.clickhouse === false ? undefined : await openEventStore(config, log, closers);
+    const ingester = parts.has('ingester') ? buildIngester(opts, clickhouse, closers) : undefined;
+
+    const svc = createServices(config, redis, log, clickhouse);
+    const conversions = new ConversionStore(redis);
+    const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc, store: conversions }) : undefined;
+    const videoPoller = parts.has('video') ? new VideoPoller(svc) : undefined;
+    const ops = parts.has('ops') ? createOpsServer(svc) : undefined;
+    const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
+
+    return {
+      svc,
+      server,
+      ingester,
+      async start(at) {
+        await ingester?.start();
+        if (postbacks) {
+          postbacks.start(config.postback.pollMs);
+          closers.push({ name: 'postback worker', close: () => postbacks.stop() });
+        }
+        if (videoPoller) {
+          videoPoller.start();
+          closers.push({ name: 'video poller', close: () => videoPoller.stop() });
+        }
+        if (ops) {
+          svc.metrics.watch({
+            eventStream: () => eventBacklog(redis),
+            postbackQueue: () => conversions.depth(),
+            ingester: ingester && (() => ingester),
+            postbacks: postbacks && (() => postbacks.counts),
+            redisErrors: () => redisErrors,
+          });
+          closers.push({ name: 'metrics', close: () => ops.close() });
+          const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);
+          log.info({ event: 'metrics.listening', address: `http://${config.metrics.host}:${metricsPort}/metrics` }, 'admin metrics listening');
+        }
+        closers.push({ name: 'admin', close: () => server.close() });
+        return server.listen(at.port, at.host);
+      },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

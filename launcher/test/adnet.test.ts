@@ -1,0 +1,34 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '@adnet/admin/test-support/app';
+
+const fx = useTestApp();
+
+describe('operator CLI', () => {
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { ...process.env, REDIS_URL: fx.redis.url },
+      encoding: 'utf8',
+    });
+
+  it('creates users of every role and credits balances', async () => {
+    const email = `cli.${Date.now()}@example.com`;
+    const made = cli('user:create', '--role', 'advertiser', '--email', email, '--password', 'cli-password');
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toMatch(/created advertiser #\d+/);
+    expect(cli('user:create', '--role', 'admin', '--email', `root.${email}`, '--password', 'cli-password').status).toBe(0);
+    const credited = cli('balance:credit', '--email', email, '--cents', '2500');
+    expect(credited.stdout).toContain('balance 2500 cents');
+    const user = await fx.app.svc.users.getByEmail(email);
+    expect(await fx.app.svc.ledger.balance(user?.id ?? 0)).toBe(2500);
+
+    const dup = cli('user:create', '--role', 'advertiser', '--email', email, '--password', 'cli-password');
+    expect(dup.status).toBe(2);
+    expect(dup.stderr).toContain('already registered');
+    const badRole = cli('user:create', '--role', 'boss', '--email', 'x@example.com', '--password', 'cli-password');
+    expect(badRole.status).toBe(2);
+    expect(badRole.stderr).toContain('--role');
+    expect(cli('balance:credit', '--email', email, '--cents', '1.5').stderr).toContain('--cents');
+  }, 60_000);
+});

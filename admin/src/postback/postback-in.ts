@@ -1,32 +1,15 @@
 import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
+import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { randomUUID } from 'node:crypto';
-import { Packr } from 'msgpackr';
 import { CONVERSION_STATUSES, attemptDueAt, postbackSignature, signatureMatches, statusMove } from '../domain/postback-rules.ts';
 import type { ConversionStatus } from '../domain/postback-rules.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Conversion, ConversionStore } from './conversion-store.ts';
 
-const packr = new Packr({ useRecords: false });
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The click as the engine kept it (engine/src/handlers/click.ts). */
-interface ClickContext {
-  advertiser_id: number;
-  campaign_id: number;
-  creative_id: number;
-  zone_id: number;
-  site_id: number;
-  publisher_id: number;
-  country?: string;
-  device?: string;
-  os?: string;
-  browser?: string;
-  vertical?: string;
-}
 
 /**
  * POST (form) or GET (query) /postback/in: the secret names the advertiser, the
@@ -47,9 +30,8 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   const fields = { click_id: input.click_id as string, payout: input.payout as string, status: input.status as ConversionStatus, txid: input.txid as string };
   if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields))) throw new AppError('unauthorized', 'Invalid signature');
 
-  const raw = await svc.redis.get(`click:{${fields.click_id.toLowerCase()}}`);
-  if (!raw) throw new AppError('not_found', `Unknown click_id ${fields.click_id}`);
-  const click = JSON.parse(raw) as ClickContext;
+  const click = decodeClickRecord(await svc.redis.get(clickKey(fields.click_id)));
+  if (!click) throw new AppError('not_found', `Unknown click_id ${fields.click_id}`);
   if (click.advertiser_id !== advertiser.id) throw new AppError('forbidden', 'This click belongs to another advertiser');
 
   const stamp = new Date(now).toISOString();
@@ -78,7 +60,7 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
       id: randomUUID(), type: 'conversion', ts: now, engine: 'admin', campaign_id: click.campaign_id, creative_id: click.creative_id,
       advertiser_id: advertiser.id, publisher_id: click.publisher_id, site_id: click.site_id, zone_id: click.zone_id, country: click.country, device: click.device,
     };
-    await svc.redis.xadd(EVENT_STREAM, '*', 'n', 1, 'b', packr.pack([event]));
+    await svc.redis.xadd(...xaddArgs([event], svc.config.eventStreamMaxLen));
   }
   if (advertiser.postbackUrl) await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
   return { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status };

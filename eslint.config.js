@@ -37,6 +37,14 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration is read once, through envSchema (schemas/src/config.ts); only the entry points hand it process.env.
+    files: ['admin/src/**/*.ts', 'engine/src/**/*.ts', 'schemas/src/**/*.ts', 'launcher/src/**/*.ts'],
+    ignores: ['engine/src/main.ts', 'launcher/src/read-config.ts', 'launcher/src/start.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Add the variable to envSchema and read it from the loaded config.' }],
+    },
+  },
+  {
     // Pure wire codecs: every process shares them, so they hold no client.
     files: ['schemas/src/wire/**/*.ts'],
     rules: {

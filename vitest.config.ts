@@ -13,13 +13,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['schemas/src/**/*.test.ts', 'admin/src/**/*.test.ts', 'engine/src/**/*.test.ts', 'cabinet/src/**/*.test.ts', 'tooling/**/*.test.ts'],
+          include: ['schemas/src/**/*.test.ts', 'runtime/src/**/*.test.ts', 'admin/src/**/*.test.ts', 'engine/src/**/*.test.ts', 'cabinet/src/**/*.test.ts', 'tooling/**/*.test.ts'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts', 'cabinet/test/**/*.test.ts', 'launcher/test/**/*.test.ts'],
+          include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts', 'launcher/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

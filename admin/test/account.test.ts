@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/app.ts';
-import type { Account } from './support/app.ts';
+import { account, call, useTestApp } from '../../tests/e2e/support/admin.ts';
+import type { Account } from '../../tests/e2e/support/admin.ts';
 
 const fx = useTestApp();
 let adv: Account;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { account, call, startApp, uniqueEmail, useTestApp } from './support/app.ts';
+import { account, call, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
 
 const fx = useTestApp();
 

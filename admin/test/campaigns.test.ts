@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, validCampaign, useTestApp } from './support/app.ts';
-import type { Account } from './support/app.ts';
-import { makePng } from './support/images.ts';
+import { account, call, creativeForm, validCampaign, useTestApp } from '../../tests/e2e/support/admin.ts';
+import type { Account } from '../../tests/e2e/support/admin.ts';
+import { makePng } from '../../tests/e2e/support/images.ts';
 
 const fx = useTestApp();
 let adv: Account;

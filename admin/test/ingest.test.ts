@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
 import { Redis } from 'ioredis';
-import { useTestApp } from './support/app.ts';
+import { useTestApp } from '../../tests/e2e/support/admin.ts';
 
 const fx = useTestApp({}, { clickhouse: true });
 const log = createLogger(process.env.TEST_LOG ?? 'silent');

@@ -2,8 +2,8 @@ import { createClient } from '@clickhouse/client';
 import { describe, expect, it } from 'vitest';
 import { createOpsServer } from '../src/http/ops-server.ts';
 import type { Services } from '../src/services.ts';
-import { useTestApp } from './support/app.ts';
-import { freePort } from './support/redis-server.ts';
+import { useTestApp } from '../../tests/e2e/support/admin.ts';
+import { freePort } from '../../tests/e2e/support/redis.ts';
 
 const fx = useTestApp();
 

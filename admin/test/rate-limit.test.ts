@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, startApp } from './support/app.ts';
-import type { TestApp } from './support/app.ts';
-import { startRedis } from './support/redis-server.ts';
-import type { TestRedis } from './support/redis-server.ts';
+import { account, call, startApp } from '../../tests/e2e/support/admin.ts';
+import type { TestApp } from '../../tests/e2e/support/admin.ts';
+import { startRedis } from '../../tests/e2e/support/redis.ts';
+import type { TestRedis } from '../../tests/e2e/support/redis.ts';
 
 let redis: TestRedis;
 let one: TestApp;

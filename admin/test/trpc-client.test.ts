@@ -1,8 +1,8 @@
 import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/trpc/router.ts';
-import { account, startApp, uniqueEmail, useTestApp } from './support/app.ts';
-import { makePng } from './support/images.ts';
+import { account, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
+import { makePng } from '../../tests/e2e/support/images.ts';
 import { trpcClient } from './support/trpc-client.ts';
 
 const fx = useTestApp();

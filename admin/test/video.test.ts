@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VideoPoller } from '../src/video/poller.ts';
-import { account, call, startApp, useTestApp, validCampaign } from './support/app.ts';
-import type { Account, TestApp } from './support/app.ts';
+import { account, call, startApp, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
+import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
 import { fakeVideoServer } from './support/fake-providers.ts';
 import type { FakeServer } from './support/fake-providers.ts';
 

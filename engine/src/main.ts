@@ -16,7 +16,7 @@ if (!config.redisUrl) {
   process.exit(2);
 }
 const log = pino({ name: 'engine', level: config.logLevel, base: { pid: process.pid } });
-const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: process.env.ADMIN_UPSTREAM || undefined });
+const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: config.adminUpstream });
 const port = await engine.listen(config.port, config.host);
 const metricsPort = await engine.listenOps(config.metrics.port, config.metrics.host);
 log.info({ event: 'engine.listening', port, metricsPort, engine: engine.id }, 'engine listening');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startRedis } from '../../admin/test/support/redis-server.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
+import { startRedis } from '../../tests/e2e/support/redis.ts';
+import { eventually, startEngine } from '../../tests/e2e/support/engine.ts';
 
 describe("an engine's operators' address", () => {
   it('is ready with its index and Redis, not ready while Redis is gone, alive all along', async () => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '@adnet/admin/test-support/app';
+import { useTestApp } from '../../tests/e2e/support/admin.ts';
 
 const fx = useTestApp();
 

@@ -75,6 +75,12 @@ export const envSchema = z.object({
   EVENT_STREAM_MAXLEN: z.coerce.number().int().min(1_000).max(100_000_000).default(1_000_000),
   /** Port of the admin API behind the engine in the single-URL quickstart (0: any free port). */
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
+  /**
+   * Where an engine forwards every path it does not serve (the admin), so one base URL serves the whole
+   * interface; `pnpm start` sets it for its engines. Unset: other paths answer 404 (engines behind a
+   * balancer that routes the admin's paths itself).
+   */
+  ADMIN_UPSTREAM: z.url({ protocol: /^https?$/ }).optional(),
   /** Engines in the whole deployment; each admits qps_limit / ENGINE_COUNT per partner. Unset: ENGINE_PROCESSES. */
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
   /**
@@ -206,6 +212,7 @@ export interface Config {
   eventBufferMax: number;
   eventStreamMaxLen: number;
   adminInternalPort: number;
+  adminUpstream: string | undefined;
   engineCount: number;
   engineProcesses: number;
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
@@ -290,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventBufferMax: e.EVENT_BUFFER_MAX,
     eventStreamMaxLen: e.EVENT_STREAM_MAXLEN,
     adminInternalPort: e.ADMIN_INTERNAL_PORT,
+    adminUpstream: e.ADMIN_UPSTREAM,
     // Unset: the engines this machine runs are all there are.
     engineCount: e.ENGINE_COUNT ?? e.ENGINE_PROCESSES,
     engineProcesses: e.ENGINE_PROCESSES,

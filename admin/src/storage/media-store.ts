@@ -7,7 +7,7 @@ export const MEDIA_NAME_RE = /^[0-9a-f]{64}\.(png|jpg|gif|webp)$/;
 /**
  * Uploaded files under their content hash: identical uploads share one file and
  * a name never changes content, so it can be cached forever. Several admin
- * instances need this folder on shared storage (see README, Scaling out).
+ * instances need this folder on shared storage (see docs/deployment.md).
  */
 export class MediaStore {
   constructor(private readonly dir: string) {}

@@ -84,7 +84,7 @@ const OUTSTANDING_MS = 60_000;
  * Budgets without a Redis round trip per bid: each engine holds small slices
  * of every campaign's daily budget and every advertiser's balance, reserved
  * atomically in Redis, and bids only from them. Spend (from win notices) is
- * batched and applied by `flush`. See README, "Budgets", for the overspend bound.
+ * batched and applied by `flush`. See docs/openrtb.md, "Budgets", for the overspend bound.
  */
 export class BudgetSlices implements BidBudget, SpendRecorder {
   private readonly campaigns = new Map<string, Slice>();

@@ -6,10 +6,10 @@ import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '../../../admin/test/support/app.ts';
-import { eventually, postBid, startEngine } from '../../../engine/test/support/engine-harness.ts';
-import type { TestEngine } from '../../../engine/test/support/engine-harness.ts';
-import { World } from '../../../engine/test/support/world.ts';
+import { call, useTestApp } from '../support/admin.ts';
+import { eventually, postBid, startEngine } from '../support/engine.ts';
+import type { TestEngine } from '../support/engine.ts';
+import { World } from '../support/world.ts';
 import { openRtbFixtureSchema } from './fixture.ts';
 import type { OpenRtbFixture } from './fixture.ts';
 

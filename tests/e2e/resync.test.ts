@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../admin/test/support/app.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { useTestApp } from './support/admin.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
 const fx = useTestApp();

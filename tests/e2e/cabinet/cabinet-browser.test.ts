@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call } from '../../admin/test/support/app.ts';
-import type { Account } from '../../admin/test/support/app.ts';
-import { makePng } from '../../admin/test/support/images.ts';
-import { eventually } from '../../engine/test/support/engine-harness.ts';
+import { account, call } from '../support/admin.ts';
+import type { Account } from '../support/admin.ts';
+import { makePng } from '../support/images.ts';
+import { eventually } from '../support/engine.ts';
 import { clipboard, screenshot, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

@@ -1,10 +1,10 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from '../../admin/test/support/app.ts';
-import type { Account } from '../../admin/test/support/app.ts';
-import { eventually, postBid, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { account, call, useTestApp } from './support/admin.ts';
+import type { Account } from './support/admin.ts';
+import { eventually, postBid, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { ingestAll } from './support/ingest-all.ts';
 import { World, bannerRequest } from './support/world.ts';
 

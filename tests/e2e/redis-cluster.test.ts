@@ -1,13 +1,13 @@
 import { campaignPoolKey, CFG_LOG, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ingester } from '../../admin/src/ingest/ingester.ts';
-import { call, startApp } from '../../admin/test/support/app.ts';
-import type { TestApp } from '../../admin/test/support/app.ts';
-import { startRedisCluster } from '../../admin/test/support/redis-cluster.ts';
-import type { TestRedisCluster } from '../../admin/test/support/redis-cluster.ts';
+import { call, startApp } from './support/admin.ts';
+import type { TestApp } from './support/admin.ts';
+import { startRedisCluster } from './support/redis-cluster.ts';
+import type { TestRedisCluster } from './support/redis-cluster.ts';
 import { drainBudget } from './support/budget-drain.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
 // The admin, two engines and the ingester on a real three-master Redis Cluster (one replica each).

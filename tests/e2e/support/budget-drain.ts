@@ -1,7 +1,7 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { expect } from 'vitest';
-import { postBid } from './engine-harness.ts';
-import type { TestEngine } from './engine-harness.ts';
+import { postBid } from './engine.ts';
+import type { TestEngine } from './engine.ts';
 import { bannerRequest } from './world.ts';
 
 /**

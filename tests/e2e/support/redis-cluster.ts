@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from './redis-server.ts';
+import { freePort } from './redis.ts';
 
 export interface TestRedisCluster {
   /** `redis+cluster://` with every node as a seed. */

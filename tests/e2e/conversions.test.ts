@@ -8,10 +8,10 @@ import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
 import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
-import { account, call, useTestApp } from '../../admin/test/support/app.ts';
-import type { Account } from '../../admin/test/support/app.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { account, call, useTestApp } from './support/admin.ts';
+import type { Account } from './support/admin.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
 const fx = useTestApp({ POSTBACK_ALLOW_LOOPBACK: 'true' });

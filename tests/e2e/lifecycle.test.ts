@@ -1,7 +1,7 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../admin/test/support/app.ts';
-import { postBid } from './support/engine-harness.ts';
+import { useTestApp } from './support/admin.ts';
+import { postBid } from './support/engine.ts';
 import { spawnEngine, streamEvents } from './support/engine-process.ts';
 import { World, bannerRequest } from './support/world.ts';
 

@@ -1,6 +1,6 @@
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
-import { decodeTicket, encodeTicket } from '../src/tracking/signed-token.ts';
-import type { BidTicket } from '../src/tracking/signed-token.ts';
+import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
+import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
 import type { EventFields } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from '../../admin/test/support/app.ts';
-import type { Account } from '../../admin/test/support/app.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { account, call, useTestApp } from './support/admin.ts';
+import type { Account } from './support/admin.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
 const fx = useTestApp();

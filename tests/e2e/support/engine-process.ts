@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { Redis } from 'ioredis';
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
-import { freePort } from '../../../admin/test/support/redis-server.ts';
+import { freePort } from './redis.ts';
 
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
+const MAIN = fileURLToPath(import.meta.resolve('@adnet/engine/main'));
 
 export interface EngineChild {
   child: ChildProcess;

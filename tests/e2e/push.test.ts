@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from '../../admin/test/support/app.ts';
-import { zoneSubscribersKey } from '../src/push/push-store.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { account, call, useTestApp } from './support/admin.ts';
+import { zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
 const fx = useTestApp();

@@ -7,18 +7,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
-import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
-import { startApp } from '../../admin/test/support/app.ts';
-import type { TestApp } from '../../admin/test/support/app.ts';
-import { freePort, startRedis } from '../../admin/test/support/redis-server.ts';
-import type { TestRedis } from '../../admin/test/support/redis-server.ts';
-import { startEngine } from '../../engine/test/support/engine-harness.ts';
-import { ingestAll } from '../../engine/test/support/ingest-all.ts';
-import type { TestEngine } from '../../engine/test/support/engine-harness.ts';
-import { CABINET_DIST, buildCabinet } from '../build/build.ts';
+import { ConversionStore } from '../../../admin/src/postback/conversion-store.ts';
+import { PostbackWorker } from '../../../admin/src/postback/postback-worker.ts';
+import { startApp } from '../support/admin.ts';
+import type { TestApp } from '../support/admin.ts';
+import { freePort, startRedis } from '../support/redis.ts';
+import type { TestRedis } from '../support/redis.ts';
+import { startEngine } from '../support/engine.ts';
+import { ingestAll } from '../support/ingest-all.ts';
+import type { TestEngine } from '../support/engine.ts';
+import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
 
-export const SCREENS = new URL('../../.tmp/cabinet-screens/', import.meta.url).pathname;
+export const SCREENS = new URL('../../../.tmp/cabinet-screens/', import.meta.url).pathname;
 // Headless Chromium's own user agent is refused as a bot by the click rules.
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 

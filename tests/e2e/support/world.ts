@@ -1,7 +1,7 @@
 import type { Campaign } from '@adnet/schemas/api';
-import { account, call, creativeForm } from '../../../admin/test/support/app.ts';
-import type { Account, TestApp } from '../../../admin/test/support/app.ts';
-import { makePng } from '../../../admin/test/support/images.ts';
+import { account, call, creativeForm } from './admin.ts';
+import type { Account, TestApp } from './admin.ts';
+import { makePng } from './images.ts';
 
 /** Builds the advertiser side through the real admin API, as users would. */
 export class World {

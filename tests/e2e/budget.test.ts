@@ -1,11 +1,11 @@
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '../../admin/test/support/app.ts';
-import { defineBudgetScripts } from '../src/budget/budget-scripts.ts';
+import { call, useTestApp } from './support/admin.ts';
+import { defineBudgetScripts } from '../../engine/src/budget/budget-scripts.ts';
 import { drainBudget } from './support/budget-drain.ts';
-import { eventually, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
 const fx = useTestApp();

@@ -1,10 +1,10 @@
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '../../admin/test/support/app.ts';
-import { freePort } from '../../admin/test/support/redis-server.ts';
+import { call, useTestApp } from './support/admin.ts';
+import { freePort } from './support/redis.ts';
 import { drainBudget } from './support/budget-drain.ts';
-import { eventually, postBid, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { eventually, postBid, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { startNginx } from './support/nginx.ts';
 import type { TestNginx } from './support/nginx.ts';
 import { World, bannerRequest } from './support/world.ts';

@@ -1,6 +1,6 @@
-import type { TestApp } from '../../../admin/test/support/app.ts';
-import type { Engine } from '../../src/engine.ts';
-import { eventually } from './engine-harness.ts';
+import type { TestApp } from './admin.ts';
+import type { Engine } from '../../../engine/src/engine.ts';
+import { eventually } from './engine.ts';
 
 /** Flushes the engines' events and waits until the admin's own ingester has drained the stream into ClickHouse. */
 export async function ingestAll(app: TestApp, engines: Engine[]): Promise<void> {

@@ -1,8 +1,8 @@
 import { loadConfig } from '@adnet/schemas/config';
 import { pino } from 'pino';
-import { freePort } from '../../../admin/test/support/redis-server.ts';
-import { createEngine } from '../../src/engine.ts';
-import type { Engine } from '../../src/engine.ts';
+import { freePort } from './redis.ts';
+import { createEngine } from '../../../engine/src/engine.ts';
+import type { Engine } from '../../../engine/src/engine.ts';
 
 export interface TestEngine {
   engine: Engine;

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@adnet/schemas/config';
 import type { Role } from '@adnet/schemas/api';
-import { createAdmin } from '../../src/admin.ts';
-import type { Admin, AdminPart } from '../../src/admin.ts';
-import { createLogger } from '../../src/log.ts';
-import { createAccount } from '../../src/repos/accounts.ts';
-import type { Services } from '../../src/services.ts';
+import { createAdmin } from '../../../admin/src/admin.ts';
+import type { Admin, AdminPart } from '../../../admin/src/admin.ts';
+import { createLogger } from '../../../admin/src/log.ts';
+import { createAccount } from '../../../admin/src/repos/accounts.ts';
+import type { Services } from '../../../admin/src/services.ts';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort, startRedis } from './redis-server.ts';
-import type { TestRedis } from './redis-server.ts';
+import { freePort, startRedis } from './redis.ts';
+import type { TestRedis } from './redis.ts';
 
 export interface TestApp {
   base: string;

@@ -2,10 +2,10 @@ import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import type { EventFields } from '@adnet/schemas/events';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '../../admin/test/support/app.ts';
-import type { Account } from '../../admin/test/support/app.ts';
-import { eventually, postBid, startEngine } from './support/engine-harness.ts';
-import type { TestEngine } from './support/engine-harness.ts';
+import { call, useTestApp } from './support/admin.ts';
+import type { Account } from './support/admin.ts';
+import { eventually, postBid, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
 import { World, bannerRequest } from './support/world.ts';
 
 const fx = useTestApp();

@@ -1,3 +1,4 @@
+import { Periodic } from '@adnet/runtime/periodic';
 import type { Config } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { TRACKING_SECRET_KEY } from '@adnet/schemas/redis-keys';
@@ -110,8 +111,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   });
   await mirror.start();
   events.start();
-  const spendTimer = setInterval(() => void budget.flush().catch(onError('spend-flush')), 200);
-  spendTimer.unref();
+  const spendFlush = new Periodic({ intervalMs: 200, pass: () => budget.flush(), onError: onError('spend-flush') });
+  spendFlush.start();
 
   const app = uws.App();
   const emit = (e: EngineEvent) => {
@@ -148,9 +149,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'options', '/push/subscribe', pushPreflightRoute, {}, routes);
   addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024 }, routes);
   const pushSender = new PushSender({
-    ctx, redis, vapid, minIntervalHours: config.push.minIntervalHours, caFile: config.push.caFile, onError: onError('push-send'),
+    ctx, redis, vapid, minIntervalHours: config.push.minIntervalHours, sendIntervalMs: config.push.sendIntervalMs, caFile: config.push.caFile, onError: onError('push-send'),
   });
-  pushSender.start(config.push.sendIntervalMs);
+  pushSender.start();
   const healthz = () => json(200, { ok: true, engine: id });
   // Not ready before the index is loaded: a load balancer must not send bids to an engine that would answer 503.
   const readyz = () => {
@@ -205,9 +206,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       log.info({ event: 'engine.draining', inFlight: inFlight.count }, 'engine draining');
       await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
       inFlight.closed = true;
-      mirror.stop();
+      await mirror.stop();
       await pushSender.stop();
-      clearInterval(spendTimer);
+      await spendFlush.stop();
       // Spend is money: keep trying through a short Redis outage (a failover) before giving up.
       for (let attempt = 0; attempt < 20; attempt++) {
         await budget.flush().catch(onError('spend-flush'));

@@ -1,3 +1,4 @@
+import { Periodic } from '@adnet/runtime/periodic';
 import { attemptDueAt, fillPostbackUrl } from '../domain/postback-rules.ts';
 import type { ConversionStatus } from '../domain/postback-rules.ts';
 import type { Services } from '../services.ts';
@@ -20,9 +21,7 @@ export interface PostbackWorkerOptions {
  * failure the conversion is marked `postback_failed` (it still counts).
  */
 export class PostbackWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopping = false;
+  private worker: Periodic | undefined;
   /** Attempts made by this worker: answered 2xx, failed with another scheduled, failed for the last time. */
   readonly counts = { ok: 0, retry: 0, failed: 0 };
   private readonly now: () => number;
@@ -32,27 +31,28 @@ export class PostbackWorker {
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.o.svc.log.warn({ err }, 'postback pass failed')), intervalMs);
-    this.timer.unref();
+    this.shell(intervalMs).start();
   }
 
   /** Finishes the attempt in progress; the rest of the leased batch goes back to the queue, due now. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.shell().stop();
   }
 
   runOnce(): Promise<void> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
+    return this.shell().runOnce();
+  }
+
+  private shell(intervalMs = 1_000): Periodic {
+    this.worker ??= new Periodic({ intervalMs, pass: () => this.pass(), onError: (err) => this.o.svc.log.warn({ err }, 'postback pass failed') });
+    return this.worker;
   }
 
   private async pass(): Promise<void> {
     const { svc, store } = this.o;
     const leased = await store.lease(this.now(), this.o.leaseMs ?? 60_000, 50);
     for (const [i, member] of leased.entries()) {
-      if (this.stopping) {
+      if (this.shell().stopping) {
         await store.release(leased.slice(i), this.now());
         return;
       }

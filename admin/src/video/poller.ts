@@ -1,3 +1,4 @@
+import { Periodic } from '@adnet/runtime/periodic';
 import type { Services } from '../services.ts';
 import { nextStep } from '../domain/video-jobs.ts';
 import type { ProviderState } from '../domain/video-jobs.ts';
@@ -12,11 +13,16 @@ const BATCH = 50;
  * Redis, so any admin instance (or a restarted one) picks up where another left.
  */
 export class VideoPoller {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly worker: Periodic;
 
-  constructor(private readonly svc: Services, private readonly now: () => number = Date.now) {}
+  constructor(private readonly svc: Services, private readonly now: () => number = Date.now) {
+    this.worker = new Periodic({
+      intervalMs: svc.config.video.pollIntervalMs,
+      runAtStart: true,
+      pass: () => this.tick(),
+      onError: (err) => svc.log.error({ err }, 'video poller tick failed'),
+    });
+  }
 
   /** One pass over the due jobs; resolves with how many finished. */
   async tick(): Promise<number> {
@@ -66,21 +72,11 @@ export class VideoPoller {
   }
 
   start(): void {
-    const loop = (): void => {
-      if (this.stopped) return;
-      this.running = this.tick()
-        .catch((err: unknown) => this.svc.log.error({ err }, 'video poller tick failed'))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(loop, this.svc.config.video.pollIntervalMs);
-        });
-    };
-    loop();
+    this.worker.start();
   }
 
   /** Stops scheduling and waits for the tick in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 }

@@ -1,3 +1,4 @@
+import { Periodic } from '@adnet/runtime/periodic';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import type { Redis } from 'ioredis';
@@ -19,16 +20,17 @@ export interface BatcherOptions {
  */
 export class EventBatcher {
   private pending: EngineEvent[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer: Periodic;
   private writing: Promise<void> | undefined;
   dropped = 0;
   written = 0;
 
-  constructor(private readonly opts: BatcherOptions) {}
+  constructor(private readonly opts: BatcherOptions) {
+    this.timer = new Periodic({ intervalMs: opts.flushMs, pass: () => this.flush(), onError: (err) => opts.onError?.(err) });
+  }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.opts.flushMs);
-    this.timer.unref();
+    this.timer.start();
   }
 
   push(event: EngineEvent): void {
@@ -56,8 +58,7 @@ export class EventBatcher {
 
   /** Stops the timer and flushes what is held, retrying a few times. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    await this.timer.stop();
     for (let attempt = 0; attempt < 5 && this.pending.length > 0; attempt++) {
       await this.flush();
       if (this.pending.length > 0) await new Promise((r) => setTimeout(r, 200));

@@ -1,3 +1,4 @@
+import { Periodic } from '@adnet/runtime/periodic';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { Agent } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ export interface PushSenderOptions {
   redis: Redis;
   vapid: { publicKey: string; privateKey: string };
   minIntervalHours: number;
+  /** How often to look for subscribers due a notification. */
+  sendIntervalMs: number;
   caFile?: string;
   onError?: (err: unknown) => void;
 }
@@ -30,29 +33,26 @@ export interface PushSenderOptions {
  * 410) is dropped.
  */
 export class PushSender {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly worker: Periodic;
   private readonly agent: Agent | undefined;
   sent = 0;
   dropped = 0;
 
   constructor(private readonly o: PushSenderOptions) {
     this.agent = o.caFile ? new Agent({ ca: readFileSync(o.caFile) }) : undefined;
+    this.worker = new Periodic({ intervalMs: o.sendIntervalMs, pass: () => this.pass(), onError: (err) => o.onError?.(err) });
   }
 
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.runOnce(), intervalMs);
-    this.timer.unref();
+  start(): void {
+    this.worker.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   runOnce(): Promise<void> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
+    return this.worker.runOnce();
   }
 
   private async pass(): Promise<void> {

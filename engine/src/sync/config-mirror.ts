@@ -1,3 +1,4 @@
+import { Periodic } from '@adnet/runtime/periodic';
 import { CFG_NOTICE_CHANNEL } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
 import { buildIndex } from '../index/engine-index.ts';
@@ -28,10 +29,12 @@ export class ConfigMirror {
   private seq = '0-0';
   private running: Promise<void> | undefined;
   private again = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly poll: Periodic;
   lastSyncAt = 0;
 
-  constructor(private readonly opts: MirrorOptions) {}
+  constructor(private readonly opts: MirrorOptions) {
+    this.poll = new Periodic({ intervalMs: opts.pollMs ?? 1_000, pass: () => this.trigger(), onError: (err) => opts.onError?.(err) });
+  }
 
   async start(): Promise<void> {
     await this.resync();
@@ -41,12 +44,11 @@ export class ConfigMirror {
     this.opts.subscriber.on('ready', kick);
     this.opts.redis.on('ready', kick);
     await this.opts.subscriber.subscribe(CFG_NOTICE_CHANNEL);
-    this.timer = setInterval(kick, this.opts.pollMs ?? 1_000);
-    this.timer.unref();
+    this.poll.start();
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
+  stop(): Promise<void> {
+    return this.poll.stop();
   }
 
   /** Resolves when a catch-up (started now or already running) is done. */

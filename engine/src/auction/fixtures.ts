@@ -1,11 +1,13 @@
 import type { Candidate } from '../index/candidate.ts';
 import { Candidate as CandidateClass } from '../index/candidate.ts';
+import { buildIndex } from '../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
 
 // Builders for the auction's unit tests: complete contexts with overridable fields.
 
 export const requestFixture = (over: Partial<RequestContext> = {}): RequestContext => ({
+  index: buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map() }, '0-0'),
   ts: 0, auctionId: 'a-1', partnerId: 1, country: 'us', language: 'en', device: 'desktop', usd: true,
   bcat: undefined, badv: undefined, ownSite: undefined, siteDomain: undefined, rejected: undefined, ...over,
 });

@@ -16,6 +16,8 @@ export interface Visitor {
 
 /** What every auction of one request shares: built once, read by the filters and by serve. */
 export interface RequestContext {
+  /** The index snapshot every auction of this request reads. */
+  index: EngineIndex;
   /** Milliseconds since the epoch when the request was taken. */
   ts: number;
   /** The OpenRTB request id; undefined for our own zones. */
@@ -80,6 +82,7 @@ export function openRtbContext(request: BidRequest, index: EngineIndex, partnerI
   const geo = request.device?.geo?.country;
   const siteId = request.site?.id;
   return withVerdict({
+    index,
     ts,
     auctionId: request.id,
     partnerId,
@@ -97,8 +100,8 @@ export function openRtbContext(request: BidRequest, index: EngineIndex, partnerI
 }
 
 /** An OpenRTB impression: its slots, floor, and our zone when `tagid` names one. */
-export function openRtbImp(req: RequestContext, imp: Imp, index: EngineIndex): ImpContext {
-  const zone = imp.tagid ? index.zones.get(imp.tagid) : undefined;
+export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
+  const zone = imp.tagid ? req.index.zones.get(imp.tagid) : undefined;
   const z = zone?.zone;
   const site = req.ownSite;
   return {
@@ -116,9 +119,9 @@ export function openRtbImp(req: RequestContext, imp: Imp, index: EngineIndex): I
 }
 
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD, no floor. */
-export function visitorContext(v: Visitor, ts: number): RequestContext {
+export function visitorContext(index: EngineIndex, v: Visitor, ts: number): RequestContext {
   return withVerdict({
-    ts, auctionId: undefined, partnerId: 0, country: v.country, language: v.language, device: v.device, usd: true,
+    index, ts, auctionId: undefined, partnerId: 0, country: v.country, language: v.language, device: v.device, usd: true,
     bcat: undefined, badv: undefined, ownSite: undefined, siteDomain: undefined, rejected: undefined,
   });
 }

@@ -2,7 +2,6 @@ import type { NoBidReason } from '@adnet/schemas/events';
 import { randomUUID } from 'node:crypto';
 import type { Candidate } from '../index/candidate.ts';
 import { candidateListsFor } from '../index/engine-index.ts';
-import type { EngineIndex } from '../index/engine-index.ts';
 import { encodeTicket } from '../tracking/signed-token.ts';
 import { CANDIDATE_FILTERS, IMP_FILTERS } from './filters/index.ts';
 import type { BudgetGate } from './ports.ts';
@@ -10,7 +9,6 @@ import type { ImpContext, RequestContext } from './request-context.ts';
 import { runImpAuction } from './run-auction.ts';
 
 export interface ServeDeps {
-  index: EngineIndex;
   budget: BudgetGate;
   /** Signs tickets. */
   secret: string;
@@ -37,7 +35,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   if (req.rejected) return { won: false, reason: req.rejected };
   for (const f of IMP_FILTERS) if (f.reject(imp, req)) return { won: false, reason: f.name };
   const lists: (readonly Candidate[])[] = [];
-  for (const slot of imp.slots) candidateListsFor(deps.index, slot, req.country, lists);
+  for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists);
   const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget);
   if (!outcome.won) return outcome;
   const c = outcome.winner;
@@ -55,5 +53,7 @@ export const adLinks = (baseUrl: string, s: Served) => ({
   click: `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`,
   impression: `${baseUrl}/openrtb/imptracker/${s.ticket}`,
   win: `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`,
-  playback: (event: string) => `${baseUrl}/t/vast/${event}/${s.ticket}`,
 });
+
+/** A player's playback-event links (`/t/vast/<event>/<ticket>`), for our own VAST zones. */
+export const playbackLink = (baseUrl: string, s: Served) => (event: string) => `${baseUrl}/t/vast/${event}/${s.ticket}`;

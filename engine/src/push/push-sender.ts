@@ -66,9 +66,9 @@ export class PushSender {
       for (const [id, raw] of Object.entries(subs)) {
         const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
         if (lease !== 'OK') continue;
-        const rc = visitorContext(SUBSCRIBER, Date.now());
+        const rc = visitorContext(index, SUBSCRIBER, Date.now());
         const ic = zoneImp(rc, entry);
-        const out = serve({ index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId }, rc, ic);
+        const out = serve(ctx, rc, ic);
         if (!out.won) continue;
         const cr = out.candidate.creative;
         const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: adLinks(ctx.baseUrl, out).click });

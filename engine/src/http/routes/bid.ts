@@ -32,12 +32,11 @@ export function bidRoute(ctx: EngineContext) {
     const deadline = Math.min(request.tmax ?? ctx.auctionTimeoutMs, ctx.auctionTimeoutMs);
     const rc = openRtbContext(request, index, partner.id, Date.now());
     const facts = requestFacts(rc, ctx.engineId);
-    const deps = { index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId };
     const bids: Bid[] = [];
     const taken: Served[] = [];
     for (const imp of request.imp) {
-      const ic = openRtbImp(rc, imp, index);
-      const out = serve(deps, rc, ic);
+      const ic = openRtbImp(rc, imp);
+      const out = serve(ctx, rc, ic);
       if (!out.won) {
         ctx.emit(makeEvent('nobid', { imp_id: imp.id, reason: out.reason, ...facts }));
         continue;

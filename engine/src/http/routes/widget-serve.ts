@@ -2,7 +2,7 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import type { ServedAd } from '@adnet/schemas/widget';
 import { visitorContext, zoneImp } from '../../auction/request-context.ts';
-import { adLinks, serve } from '../../auction/serve.ts';
+import { adLinks, playbackLink, serve } from '../../auction/serve.ts';
 import { impressionCharge, settle } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { inventoryFacts, makeEvent } from '../../events/make-event.ts';
@@ -26,10 +26,10 @@ export function impRoute(ctx: EngineContext) {
     const index = ctx.index();
     const entry = index?.zones.get(new URLSearchParams(req.query).get('z') ?? '');
     if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
-    const rc = visitorContext(visitorOf(req.headers), Date.now());
+    const rc = visitorContext(index, visitorOf(req.headers), Date.now());
     const ic = zoneImp(rc, entry);
     const where = { ...inventoryFacts(ic.inventory), country: rc.country, device: rc.device };
-    const out = serve({ index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId }, rc, ic);
+    const out = serve(ctx, rc, ic);
     if (!out.won) {
       ctx.emit(makeEvent('nobid', { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...where }));
       return NO_AD;
@@ -58,11 +58,11 @@ export function vastRoute(ctx: EngineContext) {
     const index = ctx.index();
     const entry = subid ? index?.zones.get(subid) : undefined;
     if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
-    const rc = visitorContext(visitorOf(req.headers), Date.now());
-    const out = serve({ index, budget: ctx.budget, secret: ctx.secret, engineId: ctx.engineId }, rc, zoneImp(rc, entry));
+    const rc = visitorContext(index, visitorOf(req.headers), Date.now());
+    const out = serve(ctx, rc, zoneImp(rc, entry));
     if (!out.won) return xml(EMPTY_VAST);
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
     const links = adLinks(ctx.baseUrl, out);
-    return xml(vastAdm(out.candidate.creative, { clickUrl: links.click, impressionUrl: links.impression, trackingUrl: links.playback }, out.bidId));
+    return xml(vastAdm(out.candidate.creative, { clickUrl: links.click, impressionUrl: links.impression, trackingUrl: playbackLink(ctx.baseUrl, out) }, out.bidId));
   };
 }

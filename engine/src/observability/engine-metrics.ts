@@ -1,3 +1,4 @@
+import { NO_BID_REASONS } from '@adnet/schemas/events';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Counter as CounterT } from 'prom-client';
@@ -41,6 +42,8 @@ export class EngineMetrics {
     this.registry.setDefaultLabels(this.common);
     this.reservations = new Counter({ name: 'adnet_engine_budget_reservations_total', help: 'Budget slice re-bases against Redis, by pool and result', labelNames: ['pool', 'result'], registers });
     this.errors = new Counter({ name: 'adnet_engine_errors_total', help: 'Errors by component (redis, config-sync, events, budget, a route)', labelNames: ['what'], registers });
+    // Every no-bid reason is a series from the start, so a dashboard sees a reason at zero rather than no data.
+    for (const reason of NO_BID_REASONS) this.events.inc(`nobid ${reason}`, () => ({ type: 'nobid', reason }), 0);
   }
 
   /** Gauges read the running engine at scrape time. */

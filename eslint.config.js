@@ -25,15 +25,21 @@ export default tseslint.config(
     // (store/, budget/, sync/, events/, push/). The core reaches them only through auction/ports.ts.
     files: ['engine/src/auction/**/*.ts', 'engine/src/index/**/*.ts', 'engine/src/openrtb/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'uWebSockets.js', message: 'Transport belongs in engine/src/http/.' },
-          { name: 'ioredis', message: 'Storage belongs behind a port (engine/src/auction/ports.ts).' },
-        ],
-        patterns: [
-          { group: ['**/http/**', '**/store/**', '**/budget/**', '**/sync/**', '**/push/**'], message: 'The core must not depend on transport or storage adapters.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'uWebSockets.js', message: 'Transport belongs in engine/src/http/.' },
+            { name: 'ioredis', message: 'Storage belongs behind a port (engine/src/auction/ports.ts).' },
+          ],
+          patterns: [
+            {
+              group: ['**/http/**', '**/store/**', '**/budget/**', '**/sync/**', '**/push/**'],
+              message: 'The core must not depend on transport or storage adapters.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -41,7 +47,10 @@ export default tseslint.config(
     files: ['admin/src/**/*.ts', 'engine/src/**/*.ts', 'schemas/src/**/*.ts', 'launcher/src/**/*.ts'],
     ignores: ['engine/src/main.ts', 'launcher/src/read-config.ts', 'launcher/src/start.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Add the variable to envSchema and read it from the loaded config.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Add the variable to envSchema and read it from the loaded config.' },
+      ],
     },
   },
   {

@@ -13,7 +13,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['schemas/src/**/*.test.ts', 'runtime/src/**/*.test.ts', 'admin/src/**/*.test.ts', 'engine/src/**/*.test.ts', 'cabinet/src/**/*.test.ts', 'tooling/**/*.test.ts'],
+          include: [
+            'schemas/src/**/*.test.ts',
+            'runtime/src/**/*.test.ts',
+            'admin/src/**/*.test.ts',
+            'engine/src/**/*.test.ts',
+            'cabinet/src/**/*.test.ts',
+            'tooling/**/*.test.ts',
+          ],
         },
       },
       {

@@ -27,7 +27,14 @@ describe('envDocs', () => {
 describe('typeOf and defaultOf', () => {
   it('renders ranges, choices, unions and unset defaults', () => {
     expect(typeOf({ type: 'integer', minimum: 1, maximum: 9 })).toBe('integer 1 to 9');
-    expect(typeOf({ anyOf: [{ type: 'integer', minimum: 1, maximum: 9 }, { type: 'number', const: 0 }] })).toBe('integer 1 to 9 or `0`');
+    expect(
+      typeOf({
+        anyOf: [
+          { type: 'integer', minimum: 1, maximum: 9 },
+          { type: 'number', const: 0 },
+        ],
+      }),
+    ).toBe('integer 1 to 9 or `0`');
     expect(typeOf({ type: 'string', enum: ['a', 'b'] })).toBe('one of `a`, `b`');
     expect(typeOf({ type: 'string', minLength: 1 })).toBe('string');
     expect(defaultOf({ type: 'string' })).toBe('unset');

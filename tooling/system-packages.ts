@@ -40,10 +40,7 @@ export function programsFor(purpose: Purpose, env: Readonly<Record<string, strin
   }
 }
 
-export type Plan =
-  | { action: 'none' }
-  | { action: 'install'; packages: string[]; notice: string }
-  | { action: 'fail'; message: string };
+export type Plan = { action: 'none' } | { action: 'install'; packages: string[]; notice: string } | { action: 'fail'; message: string };
 
 export interface Machine {
   root: boolean;
@@ -104,14 +101,26 @@ function run(args: readonly string[]): void {
     process.exit(2);
   }
   const needed = programsFor(purpose, process.env);
-  const first = plan(purpose, needed.filter((p) => !installed(p)), { root: process.getuid?.() === 0, aptGet: onPath('apt-get') });
+  const first = plan(
+    purpose,
+    needed.filter((p) => !installed(p)),
+    { root: process.getuid?.() === 0, aptGet: onPath('apt-get') },
+  );
   if (first.action !== 'install') return finish(first);
   console.error(first.notice);
-  for (const apt of [['update', '-q'], ['install', '-y', '-q', ...first.packages]]) {
+  for (const apt of [
+    ['update', '-q'],
+    ['install', '-y', '-q', ...first.packages],
+  ]) {
     const r = spawnSync('apt-get', apt, { stdio: 'inherit' });
     if (r.status !== 0) finish({ action: 'fail', message: `pnpm ${purpose}: apt-get ${apt.join(' ')} failed (exit ${r.status ?? r.signal})` });
   }
-  finish(afterInstall(purpose, needed.filter((p) => !installed(p))));
+  finish(
+    afterInstall(
+      purpose,
+      needed.filter((p) => !installed(p)),
+    ),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) run(process.argv.slice(2));

@@ -61,7 +61,12 @@ function buildIngester(opts: AdminOptions, clickhouse: ClickHouseClient | undefi
   // Its own connection: the ingester blocks on XREADGROUP.
   const redis = connectRedis(opts.redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
   const ingester = new Ingester({
-    redis, clickhouse, database: config.clickhouseDatabase, log, batchRows: config.ingestBatchRows, flushMs: config.ingestFlushMs,
+    redis,
+    clickhouse,
+    database: config.clickhouseDatabase,
+    log,
+    batchRows: config.ingestBatchRows,
+    flushMs: config.ingestFlushMs,
     distributed: config.clickhouseCluster !== undefined,
   });
   closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await redis.quit()) });

@@ -5,8 +5,19 @@ export type { Logger };
 
 /** Field paths that may carry secrets; pino replaces them before a line is written. */
 const REDACT = [
-  'password', '*.password', 'token', '*.token', 'authorization', '*.authorization', '*.headers.authorization',
-  'postback_secret', '*.postback_secret', 'secret', '*.secret', 'sig', '*.sig',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'authorization',
+  '*.authorization',
+  '*.headers.authorization',
+  'postback_secret',
+  '*.postback_secret',
+  'secret',
+  '*.secret',
+  'sig',
+  '*.sig',
 ];
 
 /** One JSON line per event on stdout. */

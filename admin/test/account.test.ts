@@ -19,7 +19,9 @@ describe('balance and ledger', () => {
   it('admin credits add up exactly, each one a ledger entry', async () => {
     const a = await account(fx.app, 'advertiser');
     const amounts = [1, 999, 10_000, 250];
-    await Promise.all(amounts.map((amount_cents) => call(fx.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: admin.token, json: { amount_cents } })));
+    await Promise.all(
+      amounts.map((amount_cents) => call(fx.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: admin.token, json: { amount_cents } })),
+    );
     const r = await call<Balance>(fx.app, 'GET', '/api/adv/balance', { token: a.token });
     expect(r.body.balance_cents).toBe(11_250);
     expect(r.body.ledger).toHaveLength(4);

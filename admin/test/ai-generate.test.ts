@@ -157,7 +157,12 @@ describe('checks', () => {
     expect((r.body.errors as Record<string, string>).geo).toMatch(/uppercase ISO 3166-1/);
     const unknown = await generate(fx.app, who.token, campaignId, { ...input, geo: 'XX' });
     expect(unknown.body.errors).toHaveProperty('geo');
-    expect((await generate(fx.app, who.token, campaignId, {})).body.errors).toMatchObject({ offer: 'is required', cta: 'is required', geo: 'is required', lang: 'is required' });
+    expect((await generate(fx.app, who.token, campaignId, {})).body.errors).toMatchObject({
+      offer: 'is required',
+      cta: 'is required',
+      geo: 'is required',
+      lang: 'is required',
+    });
   });
 
   it("answers 403 for another advertiser's campaign, 404 for none, 403 for publishers", async () => {

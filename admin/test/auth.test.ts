@@ -3,7 +3,6 @@ import { account, call, startApp, uniqueEmail, useTestApp } from '../../tests/e2
 
 const fx = useTestApp();
 
-
 describe('POST /api/auth/register', () => {
   it('creates an advertiser and a publisher', async () => {
     for (const role of ['advertiser', 'publisher']) {
@@ -22,7 +21,9 @@ describe('POST /api/auth/register', () => {
   });
 
   it('refuses bodies that are not JSON objects', async () => {
-    expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '{oops', type: 'application/json' } })).body).toEqual({ errors: { body: 'must be valid JSON' } });
+    expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '{oops', type: 'application/json' } })).body).toEqual({
+      errors: { body: 'must be valid JSON' },
+    });
     expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '[1,2]', type: 'application/json' } })).status).toBe(400);
     expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: 'email=x', type: 'application/x-www-form-urlencoded' } })).status).toBe(415);
   });

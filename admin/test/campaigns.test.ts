@@ -29,8 +29,19 @@ describe('create', () => {
     const r = await create(adv.token, { ...validCampaign, bid_usd: 0.29, daily_budget_usd: 19.99 });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
-      id: expect.any(Number), advertiser_id: adv.id, name: 'Spring promo', vertical: 'gambling', format: 'native', bid_type: 'cpm',
-      bid_micro_cents: 29_000, daily_budget_cents: 1_999, daily_spent_cents: 0, status: 'draft', geo_include: ['us', 'de'], languages: ['en'], device_types: [],
+      id: expect.any(Number),
+      advertiser_id: adv.id,
+      name: 'Spring promo',
+      vertical: 'gambling',
+      format: 'native',
+      bid_type: 'cpm',
+      bid_micro_cents: 29_000,
+      daily_budget_cents: 1_999,
+      daily_spent_cents: 0,
+      status: 'draft',
+      geo_include: ['us', 'de'],
+      languages: ['en'],
+      device_types: [],
     });
     expect(new Date(r.body.created_at as string).toISOString()).toBe(r.body.created_at);
   });
@@ -99,7 +110,7 @@ describe('read and update', () => {
     }
   });
 
-  it('404 for a missing campaign, 403 for another advertiser\'s, 400 for a bad id', async () => {
+  it("404 for a missing campaign, 403 for another advertiser's, 400 for a bad id", async () => {
     const theirs = await create(other.token, validCampaign);
     expect((await call(fx.app, 'GET', '/api/adv/campaigns/999999', { token: adv.token })).status).toBe(404);
     expect((await call(fx.app, 'GET', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token })).status).toBe(403);
@@ -112,7 +123,10 @@ describe('read and update', () => {
 
   it('updates fields and keeps format fixed', async () => {
     const c = await create(adv.token, validCampaign);
-    const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'Renamed', bid_usd: 2.25, daily_budget_usd: 75.5, geo_include: [] } });
+    const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, {
+      token: adv.token,
+      json: { name: 'Renamed', bid_usd: 2.25, daily_budget_usd: 75.5, geo_include: [] },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Renamed', bid_micro_cents: 225_000, daily_budget_cents: 7_550, geo_include: [], format: 'native' });
     const bad = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { bid_usd: -1, languages: ['xx'] } });
@@ -121,7 +135,7 @@ describe('read and update', () => {
     expect(get.body.name).toBe('Renamed');
   });
 
-  it('reports today\'s spend from the engines\' counter', async () => {
+  it("reports today's spend from the engines' counter", async () => {
     const c = await create(adv.token, validCampaign);
     // 12.34 cents and a fraction, in nano-dollars: reported as whole cents.
     await fx.app.svc.redis.hset(`bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 'spent', 123_456_789);
@@ -139,8 +153,12 @@ describe('states', () => {
 
     await approvedCreative(adv.token, c.body.id);
     const steps: [string, number, string][] = [
-      ['activate', 200, 'active'], ['activate', 200, 'active'], ['pause', 200, 'paused'], ['pause', 200, 'paused'],
-      ['activate', 200, 'active'], ['archive', 200, 'archived'],
+      ['activate', 200, 'active'],
+      ['activate', 200, 'active'],
+      ['pause', 200, 'paused'],
+      ['pause', 200, 'paused'],
+      ['activate', 200, 'active'],
+      ['archive', 200, 'archived'],
     ];
     for (const [action, status, state] of steps) {
       const r = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/${action}`, { token: adv.token });

@@ -7,7 +7,6 @@ import { account, call, validCampaign, useTestApp } from '../../tests/e2e/suppor
 
 const fx = useTestApp();
 
-
 describe('config change log', () => {
   it('a follower replays every mutation after the last entry it applied and rebuilds the stored state', async () => {
     const a = await account(fx.app, 'advertiser');
@@ -54,12 +53,26 @@ describe('config change log', () => {
     const id = created.body.id;
     // Each request changes a different field; with lost updates some would vanish.
     const edits = [
-      { name: 'N' }, { vertical: 'dating' }, { bid_type: 'cpc' }, { bid_usd: 3 }, { daily_budget_usd: 99 }, { geo_include: ['fr'] }, { languages: ['de'] },
+      { name: 'N' },
+      { vertical: 'dating' },
+      { bid_type: 'cpc' },
+      { bid_usd: 3 },
+      { daily_budget_usd: 99 },
+      { geo_include: ['fr'] },
+      { languages: ['de'] },
     ];
     const replies = await Promise.all(edits.map((json) => call(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: a.token, json })));
     expect(replies.map((r) => r.status)).toEqual(edits.map(() => 200));
     const final = (await fx.app.svc.configStore.read<StoredCampaign>('campaign', id))?.value;
-    expect(final).toMatchObject({ name: 'N', vertical: 'dating', bid_type: 'cpc', bid_micro_cents: 300_000, daily_budget_cents: 9_900, geo_include: ['fr'], languages: ['de'] });
+    expect(final).toMatchObject({
+      name: 'N',
+      vertical: 'dating',
+      bid_type: 'cpc',
+      bid_micro_cents: 300_000,
+      daily_budget_cents: 9_900,
+      geo_include: ['fr'],
+      languages: ['de'],
+    });
     const changes = (await readChanges(fx.app.svc.redis, start.seq)).filter((c) => c.id === id);
     expect(changes).toHaveLength(edits.length);
     expect(changes.at(-1)?.value).toEqual(final);

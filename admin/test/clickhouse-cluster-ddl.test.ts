@@ -20,7 +20,9 @@ it('writes cluster DDL that ClickHouse parses, ON CLUSTER and engines intact', a
   const plan = migrationSteps({ database: 'adnet', eventTtlDays: 90, cluster: 'ads' });
   let engines = 0;
   for (const q of [...plan.setup, ...plan.steps.flat()]) {
-    const [row] = await (await clickhouse.query({ query: 'SELECT formatQuery({q:String}) AS f', query_params: { q }, format: 'JSONEachRow' })).json<{ f: string }>();
+    const [row] = await (
+      await clickhouse.query({ query: 'SELECT formatQuery({q:String}) AS f', query_params: { q }, format: 'JSONEachRow' })
+    ).json<{ f: string }>();
     const formatted = row?.f ?? '';
     expect(formatted).toContain(' ON CLUSTER ads');
     for (const engine of q.match(/ENGINE = \w+\([^)]*\)/g) ?? []) {
@@ -29,5 +31,7 @@ it('writes cluster DDL that ClickHouse parses, ON CLUSTER and engines intact', a
     }
   }
   expect(engines).toBe(5); // schema_migrations, two replicated tables, two Distributed tables
-  await expect(clickhouse.query({ query: 'SELECT formatQuery({q:String})', query_params: { q: 'CREATE TABLE t ON CLUSTER (' } })).rejects.toThrow(/Syntax error/i);
+  await expect(clickhouse.query({ query: 'SELECT formatQuery({q:String})', query_params: { q: 'CREATE TABLE t ON CLUSTER (' } })).rejects.toThrow(
+    /Syntax error/i,
+  );
 });

@@ -19,7 +19,10 @@ async function campaign(format = 'native', who = adv): Promise<number> {
 
 const png = (w = 200, h = 200, name = 'ad.png') => ({ data: makePng(w, h), name, type: 'image/png' });
 const upload = (campaignId: number, form: FormData, token = adv.token) =>
-  call<Record<string, unknown> & { id: number; errors?: Record<string, string> }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, { token, form });
+  call<Record<string, unknown> & { id: number; errors?: Record<string, string> }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
+    token,
+    form,
+  });
 const nativeFields = { title: 'Win big', body: 'Spin now', landing_url: 'https://example.com/offer?cid={click_id}', cta_text: 'Play' };
 
 describe('upload', () => {
@@ -29,8 +32,15 @@ describe('upload', () => {
     const r = await upload(id, creativeForm(nativeFields, image));
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
-      id: expect.any(Number), status: 'pending_moderation', tracking_token: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
-      moderation_eta_seconds: expect.any(Number), campaign_id: id, title: 'Win big', image_width: 300, image_height: 200, format: 'native',
+      id: expect.any(Number),
+      status: 'pending_moderation',
+      tracking_token: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+      moderation_eta_seconds: expect.any(Number),
+      campaign_id: id,
+      title: 'Win big',
+      image_width: 300,
+      image_height: 200,
+      format: 'native',
     });
     expect(r.body.moderation_eta_seconds as number).toBeGreaterThanOrEqual(900);
     const url = new URL(r.body.image_url as string);
@@ -120,17 +130,28 @@ describe('upload', () => {
     const v = await upload(video, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }));
     expect(v.body).toMatchObject({ status: 'pending_moderation', video_url: 'https://cdn.example.com/a.mp4', orientation: 'horizontal', image_url: null });
     const fv = await campaign('floating_video');
-    expect((await upload(fv, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }))).body.orientation).toBe('vertical');
-    expect((await upload(fv, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4', orientation: 'square' }))).body.orientation).toBe('square');
+    expect((await upload(fv, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }))).body.orientation).toBe(
+      'vertical',
+    );
+    expect(
+      (await upload(fv, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4', orientation: 'square' }))).body
+        .orientation,
+    ).toBe('square');
     const bad = await upload(fv, creativeForm({ landing_url: 'https://example.com/', orientation: 'diagonal' }, png()));
     expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual(['image', 'orientation', 'video_url']);
     const missing = await upload(fv, creativeForm({ landing_url: 'https://example.com/' }, png()));
-    expect(missing.body.errors).toEqual({ video_url: 'is required for floating_video creatives', image: 'is not accepted for floating_video creatives; send video_url' });
-    const nativeVideo = await upload(await campaign(), creativeForm({ ...nativeFields, video_url: 'https://cdn.example.com/a.mp4', orientation: 'vertical' }, png()));
+    expect(missing.body.errors).toEqual({
+      video_url: 'is required for floating_video creatives',
+      image: 'is not accepted for floating_video creatives; send video_url',
+    });
+    const nativeVideo = await upload(
+      await campaign(),
+      creativeForm({ ...nativeFields, video_url: 'https://cdn.example.com/a.mp4', orientation: 'vertical' }, png()),
+    );
     expect(Object.keys(nativeVideo.body.errors ?? {}).sort()).toEqual(['orientation', 'video_url']);
   });
 
-  it('403 on another advertiser\'s campaign, 404 on a missing one, 409 on an archived one', async () => {
+  it("403 on another advertiser's campaign, 404 on a missing one, 409 on an archived one", async () => {
     const theirs = await campaign('native', other);
     expect((await upload(theirs, creativeForm(nativeFields, png()))).status).toBe(403);
     expect((await upload(987654, creativeForm(nativeFields, png()))).status).toBe(404);
@@ -154,7 +175,9 @@ describe('moderation', () => {
     const ok = await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token });
     expect(ok.body).toMatchObject({ status: 'approved', rejection_reason: null, moderated_at: expect.any(String) });
     expect((await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token })).status).toBe(409);
-    expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: {} })).body).toEqual({ errors: { reason: 'is required' } });
+    expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: {} })).body).toEqual({
+      errors: { reason: 'is required' },
+    });
     const no = await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: { reason: 'Landing page is down' } });
     expect(no.body).toMatchObject({ status: 'rejected', rejection_reason: 'Landing page is down' });
     expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/approve`, { token: admin.token })).status).toBe(409);

@@ -16,7 +16,19 @@ async function emit(count: number, perEntry: number, campaign: number): Promise<
   const redis = fx.app.svc.redis;
   for (let i = 0; i < count; i += perEntry) {
     const batch: EngineEvent[] = Array.from({ length: Math.min(perEntry, count - i) }, () => ({
-      id: `ev-${process.pid}-${++seq}`, type: 'win', bid_id: 'b', partner_id: 1, price_micro_cents: 100_000, ts: Date.parse('2026-11-20T10:30:00Z'), engine: 'e1', campaign_id: campaign, advertiser_id: 9, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
+      id: `ev-${process.pid}-${++seq}`,
+      type: 'win',
+      bid_id: 'b',
+      partner_id: 1,
+      price_micro_cents: 100_000,
+      ts: Date.parse('2026-11-20T10:30:00Z'),
+      engine: 'e1',
+      campaign_id: campaign,
+      advertiser_id: 9,
+      creative_id: 1,
+      charge_nano: 1_000_000,
+      country: 'us',
+      device: 'desktop',
     }));
     await redis.xadd(...xaddArgs(batch, 10_000_000));
   }
@@ -24,7 +36,8 @@ async function emit(count: number, perEntry: number, campaign: number): Promise<
 
 async function counts(campaign: number): Promise<{ raw: number; hourly: number; spent: number }> {
   const ch = fx.app.svc.clickhouse as ClickHouseClient;
-  const q = async (query: string) => (await (await ch.query({ query, query_params: { c: campaign }, format: 'JSONEachRow' })).json<Record<string, number | string>>())[0] ?? {};
+  const q = async (query: string) =>
+    (await (await ch.query({ query, query_params: { c: campaign }, format: 'JSONEachRow' })).json<Record<string, number | string>>())[0] ?? {};
   const raw = await q('SELECT count() AS n FROM adnet.events WHERE campaign_id = {c:UInt32}');
   const hourly = await q('SELECT sum(impressions) AS n, sum(spent_nano) AS s FROM adnet.stats_hourly WHERE campaign_id = {c:UInt32}');
   return { raw: Number(raw.n), hourly: Number(hourly.n), spent: Number(hourly.s) };
@@ -75,12 +88,22 @@ describe('ingester', () => {
   it('counts conversions in the hourly statistics', async () => {
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
     await ing.start();
-    const batch: EngineEvent[] = Array.from({ length: 3 }, (_, i) => ({ id: `conv-${process.pid}-${i}`, type: 'conversion', ts: Date.parse('2026-11-20T11:00:00Z'), engine: 'admin', campaign_id: 107, advertiser_id: 9, creative_id: 1 }));
+    const batch: EngineEvent[] = Array.from({ length: 3 }, (_, i) => ({
+      id: `conv-${process.pid}-${i}`,
+      type: 'conversion',
+      ts: Date.parse('2026-11-20T11:00:00Z'),
+      engine: 'admin',
+      campaign_id: 107,
+      advertiser_id: 9,
+      creative_id: 1,
+    }));
     await fx.app.svc.redis.xadd(...xaddArgs(batch, 10_000_000));
     await drain(ing);
     await ing.stop();
     const ch = fx.app.svc.clickhouse as ClickHouseClient;
-    const [row] = await (await ch.query({ query: 'SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = 107', format: 'JSONEachRow' })).json<{ c: number | string }>();
+    const [row] = await (
+      await ch.query({ query: 'SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = 107', format: 'JSONEachRow' })
+    ).json<{ c: number | string }>();
     expect(Number(row?.c)).toBe(3);
   });
 

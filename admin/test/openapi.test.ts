@@ -5,7 +5,6 @@ import { useTestApp } from '../../tests/e2e/support/admin.ts';
 
 const fx = useTestApp();
 
-
 describe('REST door and its documents', () => {
   it('maps every REST route to a real procedure of the matching kind', () => {
     const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: { type: string } }> }).procedures;
@@ -19,7 +18,10 @@ describe('REST door and its documents', () => {
   it('publishes OpenAPI 3 with every REST path, its parameters and its schemas', async () => {
     const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as {
       openapi: string;
-      paths: Record<string, Record<string, { parameters: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { parameters: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>
+      >;
     };
     expect(doc.openapi).toMatch(/^3\./);
     for (const route of REST_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
@@ -31,9 +33,25 @@ describe('REST door and its documents', () => {
     expect(doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data']).toBeDefined();
     // The trackers' door: form fields in the body (POST) or the query (GET), the secret and signature also as headers.
     const postback = doc.paths['/postback/in'];
-    expect(Object.keys(postback?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}).sort()).toEqual(['click_id', 'payout', 'secret', 'sig', 'status', 'txid']);
+    expect(Object.keys(postback?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}).sort()).toEqual([
+      'click_id',
+      'payout',
+      'secret',
+      'sig',
+      'status',
+      'txid',
+    ]);
     expect(postback?.post?.parameters.map((p) => p.name)).toEqual(['x-service-secret', 'x-service-signature']);
-    expect(postback?.get?.parameters.map((p) => p.name)).toEqual(['secret', 'sig', 'click_id', 'payout', 'status', 'txid', 'x-service-secret', 'x-service-signature']);
+    expect(postback?.get?.parameters.map((p) => p.name)).toEqual([
+      'secret',
+      'sig',
+      'click_id',
+      'payout',
+      'status',
+      'txid',
+      'x-service-secret',
+      'x-service-signature',
+    ]);
   });
 
   it('serves the API reference and health checks, and echoes request ids', async () => {

@@ -21,7 +21,8 @@ let admin: Account;
 function page(host: string): { status: number; headers?: Record<string, string>; body?: string; hang?: boolean } {
   const name = host.split(':')[0] ?? '';
   const code = codes.get(name) ?? 'none';
-  if (name.startsWith('good')) return { status: 200, body: `<html><head><title>x</title><meta content="${code}" name='adnet-verification'></head><body>hi</body></html>` };
+  if (name.startsWith('good'))
+    return { status: 200, body: `<html><head><title>x</title><meta content="${code}" name='adnet-verification'></head><body>hi</body></html>` };
   if (name.startsWith('redirect')) return { status: 302, headers: { location: `http://good-final.test:${sitePort}/landing` } };
   if (name.startsWith('loop')) return { status: 301, headers: { location: '/again' } };
   if (name.startsWith('huge')) return { status: 200, body: 'x'.repeat(700 * 1024) + `<meta name="adnet-verification" content="${code}">` };
@@ -78,16 +79,27 @@ describe('sites', () => {
   it('201 draft with a verification code and the ads.txt line; the domain is normalised', async () => {
     const r = await site(`https://WWW.${uniq('good')}/path?x=1`);
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ domain: expect.stringMatching(/^www\.good-\d+\.test$/), status: 'draft', verification_code: expect.stringMatching(/^adnet-[0-9a-f]{24}$/), category: 'news' });
+    expect(r.body).toMatchObject({
+      domain: expect.stringMatching(/^www\.good-\d+\.test$/),
+      status: 'draft',
+      verification_code: expect.stringMatching(/^adnet-[0-9a-f]{24}$/),
+      category: 'news',
+    });
     expect(r.body.ads_txt_line).toBe(`ads.network.example, ${pub.id}, DIRECT`);
     const idn = await site('Bücher.example');
     expect(idn.body.domain).toBe('xn--bcher-kva.example');
   });
 
   it('400 for every bad field, 409 for the same domain twice, 403 for other roles', async () => {
-    const bad = await call(app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: '10.0.0.1', category: 'casino', language: 'english', traffic_estimate_daily: -1 } });
+    const bad = await call(app, 'POST', '/api/pub/sites', {
+      token: pub.token,
+      json: { domain: '10.0.0.1', category: 'casino', language: 'english', traffic_estimate_daily: -1 },
+    });
     expect(Object.keys(bad.body.errors as object).sort()).toEqual(['category', 'language', 'traffic_estimate_daily']);
-    const badDomain = await call(app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'localhost', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
+    const badDomain = await call(app, 'POST', '/api/pub/sites', {
+      token: pub.token,
+      json: { domain: 'localhost', category: 'news', language: 'en', traffic_estimate_daily: 1 },
+    });
     expect(badDomain.body).toEqual({ errors: { domain: 'must be a public domain name such as example.com' } });
     const d = uniq('dup');
     expect((await site(d)).status).toBe(201);
@@ -106,7 +118,9 @@ describe('sites', () => {
     expect(up.body).toMatchObject({ category: 'sports', traffic_estimate_daily: 10, domain: s.body.domain });
     const list = await call<{ sites: { id: number }[] }>(app, 'GET', '/api/pub/sites', { token: pub.token });
     expect(list.body.sites.map((x) => x.id)).toContain(s.body.id);
-    expect((await call<{ sites: { id: number }[] }>(app, 'GET', '/api/pub/sites', { token: other.token })).body.sites.map((x) => x.id)).not.toContain(s.body.id);
+    expect((await call<{ sites: { id: number }[] }>(app, 'GET', '/api/pub/sites', { token: other.token })).body.sites.map((x) => x.id)).not.toContain(
+      s.body.id,
+    );
   });
 });
 
@@ -178,7 +192,8 @@ describe('verification', () => {
 });
 
 describe('zones', () => {
-  const zone = (json: Record<string, unknown>, who = pub) => call<Record<string, unknown> & { id: number; subid: string }>(app, 'POST', '/api/pub/zones', { token: who.token, json });
+  const zone = (json: Record<string, unknown>, who = pub) =>
+    call<Record<string, unknown> & { id: number; subid: string }>(app, 'POST', '/api/pub/zones', { token: who.token, json });
 
   it('201 with subid, widget URL, and a VAST URL only for video formats', async () => {
     const s = await site(uniq('z'));
@@ -192,7 +207,7 @@ describe('zones', () => {
     expect(banner.body.subid).not.toBe(fv.body.subid);
   });
 
-  it('400 for the fields each format needs or refuses, 403 on another publisher\'s site, 404 on none', async () => {
+  it("400 for the fields each format needs or refuses, 403 on another publisher's site, 404 on none", async () => {
     const s = await site(uniq('z'));
     const fv = await zone({ site_id: s.body.id, name: 'x', format: 'floating_video', fv_corner: 'middle', banner_width: 300 });
     expect(Object.keys(fv.body.errors as object).sort()).toEqual(['fv_corner']);

@@ -7,7 +7,6 @@ import { trpcClient } from './support/trpc-client.ts';
 
 const fx = useTestApp();
 
-
 async function caught(p: Promise<unknown>): Promise<TRPCClientError<AppRouter>> {
   try {
     await p;
@@ -28,7 +27,12 @@ describe('typed tRPC client', () => {
     const adv = trpcClient(fx.app.base, token);
 
     const campaign = await adv.adv.campaigns.create.mutate({
-      name: 'Typed', vertical: 'dating', format: 'push', bid_type: 'cpc', bid_usd: 0.05, daily_budget_usd: 10,
+      name: 'Typed',
+      vertical: 'dating',
+      format: 'push',
+      bid_type: 'cpc',
+      bid_usd: 0.05,
+      daily_budget_usd: 10,
     });
     expect(campaign).toMatchObject({ status: 'draft', bid_micro_cents: 5_000, daily_budget_cents: 1_000, geo_include: [] });
 
@@ -55,7 +59,9 @@ describe('typed tRPC client', () => {
   it('carries the same error codes, field maps and HTTP statuses as REST', async () => {
     const a = await account(fx.app, 'advertiser');
     const adv = trpcClient(fx.app.base, a.token);
-    const invalid = await caught(adv.adv.campaigns.create.mutate({ name: '', vertical: 'x', format: 'native', bid_type: 'cpm', bid_usd: 1, daily_budget_usd: 5 } as never));
+    const invalid = await caught(
+      adv.adv.campaigns.create.mutate({ name: '', vertical: 'x', format: 'native', bid_type: 'cpm', bid_usd: 1, daily_budget_usd: 5 } as never),
+    );
     expect(invalid.data?.httpStatus).toBe(400);
     expect(invalid.data?.fields).toEqual({ name: 'must not be empty', vertical: expect.stringContaining('must be one of') });
 

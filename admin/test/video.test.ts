@@ -37,7 +37,8 @@ async function advertiser(cents: number, app: TestApp = fx.app, format = 'floati
   return { who, campaignId: c.body.id };
 }
 const start = (token: string, json: unknown, app: TestApp = fx.app) => call<Record<string, unknown>>(app, 'POST', '/api/adv/video/generate', { token, json });
-const status = (token: string, jobId: unknown, app: TestApp = fx.app) => call<Record<string, unknown>>(app, 'GET', `/api/adv/video/status/${String(jobId)}`, { token });
+const status = (token: string, jobId: unknown, app: TestApp = fx.app) =>
+  call<Record<string, unknown>>(app, 'GET', `/api/adv/video/status/${String(jobId)}`, { token });
 const balance = (id: number) => fx.app.svc.ledger.balance(id);
 
 describe('HTTP video adapter', () => {
@@ -50,7 +51,13 @@ describe('HTTP video adapter', () => {
     expect(await balance(who.id)).toBe(850);
     const created = video.requests[before];
     expect(created?.headers.authorization).toBe('Bearer vk-test');
-    expect(created?.body).toMatchObject({ avatar_id: 'slow-3', voice_id: 'voice-anna', language: 'en', orientation: 'vertical', reference: String(r.body.job_id) });
+    expect(created?.body).toMatchObject({
+      avatar_id: 'slow-3',
+      voice_id: 'voice-anna',
+      language: 'en',
+      orientation: 'vertical',
+      reference: String(r.body.job_id),
+    });
 
     await tick();
     await tick();
@@ -58,7 +65,13 @@ describe('HTTP video adapter', () => {
     await tick();
     const done = await status(who.token, r.body.job_id);
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ status: 'completed', video_url: 'https://cdn.example.com/vid_1.mp4', duration_sec: 15, campaign_id: campaignId, orientation: 'vertical' });
+    expect(done.body).toMatchObject({
+      status: 'completed',
+      video_url: 'https://cdn.example.com/vid_1.mp4',
+      duration_sec: 15,
+      campaign_id: campaignId,
+      orientation: 'vertical',
+    });
     expect(await balance(who.id)).toBe(850);
   });
 
@@ -187,7 +200,8 @@ describe('attach to a creative', () => {
     const { who, campaignId } = await advertiser(1_000);
     const native = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json: validCampaign });
     const r = await start(who.token, { ...request, avatar_id: 'slow-2', campaign_id: campaignId });
-    const attach = (json: unknown) => call<Record<string, unknown>>(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, { token: who.token, json });
+    const attach = (json: unknown) =>
+      call<Record<string, unknown>>(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, { token: who.token, json });
     const body = { campaign_id: campaignId, landing_url: 'https://example.com/?c={click_id}', title: 'Sleep better' };
 
     expect((await attach(body)).status).toBe(409);
@@ -196,13 +210,21 @@ describe('attach to a creative', () => {
     const created = await attach(body);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      campaign_id: campaignId, format: 'floating_video', video_url: expect.stringMatching(/^https:\/\/cdn\.example\.com\//), orientation: 'vertical',
-      title: 'Sleep better', status: 'pending_moderation', image_url: null,
+      campaign_id: campaignId,
+      format: 'floating_video',
+      video_url: expect.stringMatching(/^https:\/\/cdn\.example\.com\//),
+      orientation: 'vertical',
+      title: 'Sleep better',
+      status: 'pending_moderation',
+      image_url: null,
     });
     expect((await attach({ ...body, campaign_id: native.body.id })).body).toEqual({ errors: { campaign_id: 'must be a video or floating_video campaign' } });
     expect((await attach({ ...body, title: 'x'.repeat(61), landing_url: 'ftp://x' })).body.errors).toHaveProperty('landing_url');
     const stranger = await advertiser(0);
-    const foreign = await call(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, { token: stranger.who.token, json: { ...body, campaign_id: stranger.campaignId } });
+    const foreign = await call(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, {
+      token: stranger.who.token,
+      json: { ...body, campaign_id: stranger.campaignId },
+    });
     expect(foreign.status).toBe(403);
   });
 });

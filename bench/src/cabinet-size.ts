@@ -21,7 +21,10 @@ const kb = (n: number) => (n / 1024).toFixed(1);
 
 const out = fileURLToPath(new URL('../results', import.meta.url));
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'cabinet-size.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, build_ms: buildMs, totals, files }, null, 2) + '\n');
+writeFileSync(
+  join(out, 'cabinet-size.json'),
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, build_ms: buildMs, totals, files }, null, 2) + '\n',
+);
 const md = [
   '# Web cabinet build size',
   '',

@@ -62,26 +62,28 @@ export async function runStep(opts: { port: number; requests: Buffer[]; rate: nu
   };
 
   await Promise.all(
-    Array.from({ length: opts.connections }, () =>
-      new Promise<void>((resolve, reject) => {
-        const c: Conn = { socket: connect(opts.port, '127.0.0.1', resolve), busy: false, scheduledAt: 0, buf: Buffer.alloc(0) };
-        c.socket.setNoDelay(true);
-        c.socket.once('error', reject);
-        c.socket.on('data', (chunk: Buffer) => {
-          c.buf = c.buf.length ? Buffer.concat([c.buf, chunk]) : chunk;
-          for (;;) {
-            const end = c.buf.indexOf('\r\n\r\n');
-            if (end === -1) return;
-            const head = c.buf.subarray(0, end).toString('latin1');
-            const m = /content-length: *(\d+)/i.exec(head);
-            const total = end + 4 + (m ? Number(m[1]) : 0);
-            if (c.buf.length < total) return;
-            c.buf = c.buf.subarray(total);
-            onResponse(c, head.slice(9, 12));
-          }
-        });
-        conns.push(c);
-      }),
+    Array.from(
+      { length: opts.connections },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const c: Conn = { socket: connect(opts.port, '127.0.0.1', resolve), busy: false, scheduledAt: 0, buf: Buffer.alloc(0) };
+          c.socket.setNoDelay(true);
+          c.socket.once('error', reject);
+          c.socket.on('data', (chunk: Buffer) => {
+            c.buf = c.buf.length ? Buffer.concat([c.buf, chunk]) : chunk;
+            for (;;) {
+              const end = c.buf.indexOf('\r\n\r\n');
+              if (end === -1) return;
+              const head = c.buf.subarray(0, end).toString('latin1');
+              const m = /content-length: *(\d+)/i.exec(head);
+              const total = end + 4 + (m ? Number(m[1]) : 0);
+              if (c.buf.length < total) return;
+              c.buf = c.buf.subarray(total);
+              onResponse(c, head.slice(9, 12));
+            }
+          });
+          conns.push(c);
+        }),
     ),
   );
   for (const c of conns) c.socket.on('error', () => errors++);
@@ -133,6 +135,14 @@ export async function runStep(opts: { port: number; requests: Buffer[]; rate: nu
 }
 
 export function httpRequest(path: string, body: Buffer, headers: Record<string, string>): Buffer {
-  const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Content-Type: application/json',
+    `Content-Length: ${body.length}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
   return Buffer.concat([Buffer.from(head), body]);
 }

@@ -41,15 +41,37 @@ const ctx: EngineContext = {
   push: { serviceHosts: [], vapidPublicKey: '', save: unused },
 };
 const handler = bidRoute(ctx);
-const sampleEvents = Array.from({ length: 500 }, (_, i) => ({ id: `e-${i}`, type: 'bid', ts: Date.now(), engine: 'bench', auction_id: `a-${i}`, campaign_id: i, creative_id: i, price_micro_cents: 150_000, country: 'us' }));
+const sampleEvents = Array.from({ length: 500 }, (_, i) => ({
+  id: `e-${i}`,
+  type: 'bid',
+  ts: Date.now(),
+  engine: 'bench',
+  auction_id: `a-${i}`,
+  campaign_id: i,
+  creative_id: i,
+  price_micro_cents: 150_000,
+  country: 'us',
+}));
 
 let i = 0;
 const bench = new Bench({ time: 1_000 });
 bench
   .add('build index (10k campaigns, 30k creatives)', () => void buildIndex(state, '1-0'))
   .add('parse + check an OpenRTB request', () => void parseBidRequest(corpus[i++ % corpus.length] as Buffer))
-  .add('whole bid handler (parse, auction, response)', () =>
-    void handler({ method: 'post', path: '/openrtb/bid', query: '', ip: '127.0.0.1', headers: { 'x-openrtb-version': '2.5' }, params: [], body: corpus[i++ % corpus.length] as Buffer, requestId: 'bench' }))
+  .add(
+    'whole bid handler (parse, auction, response)',
+    () =>
+      void handler({
+        method: 'post',
+        path: '/openrtb/bid',
+        query: '',
+        ip: '127.0.0.1',
+        headers: { 'x-openrtb-version': '2.5' },
+        params: [],
+        body: corpus[i++ % corpus.length] as Buffer,
+        requestId: 'bench',
+      }),
+  )
   .add('encode a batch of 500 events (msgpack)', () => void pack(sampleEvents));
 await bench.run();
 
@@ -61,6 +83,13 @@ const rows = bench.tasks.map((t) => {
 const out = join(fileURLToPath(new URL('../results', import.meta.url)));
 mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'micro.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
-const md = ['# Micro-benchmarks', '', '| what | ops/s | mean us | p99 us |', '|---|---|---|---|', ...rows.map((r) => `| ${r.name} | ${r.opsPerSec} | ${r.meanUs} | ${r.p99Us} |`), ''].join('\n');
+const md = [
+  '# Micro-benchmarks',
+  '',
+  '| what | ops/s | mean us | p99 us |',
+  '|---|---|---|---|',
+  ...rows.map((r) => `| ${r.name} | ${r.opsPerSec} | ${r.meanUs} | ${r.p99Us} |`),
+  '',
+].join('\n');
 writeFileSync(join(out, 'micro.md'), md);
 process.stdout.write(md);

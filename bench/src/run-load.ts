@@ -21,7 +21,11 @@ const P99_LIMIT_MS = 10;
 const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
 
 function child(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     proc.on('message', (m: { type?: string; port?: number }) => m.type === 'listening' && resolve({ proc, port: m.port ?? 0 }));
     proc.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
@@ -33,7 +37,14 @@ interface StepRow extends StepResult {
   rssMiB: number;
 }
 
-async function sweep(name: string, pids: number[], port: number, path: string, bodies: Buffer[], rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
+async function sweep(
+  name: string,
+  pids: number[],
+  port: number,
+  path: string,
+  bodies: Buffer[],
+  rates: number[],
+): Promise<{ steps: StepRow[]; maxRate: number }> {
   const requests = bodies.map((b) => httpRequest(path, b, { 'x-openrtb-version': '2.5' }));
   await runStep({ port, requests, rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
   const steps: StepRow[] = [];
@@ -44,7 +55,9 @@ async function sweep(name: string, pids: number[], port: number, path: string, b
     const cpuUsPerRequest = Math.round(((pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0) * 1000) / Math.max(1, r.completed));
     const row = { ...r, cpuUsPerRequest, rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0) };
     steps.push(row);
-    process.stderr.write(`${name} ${rate}/s: achieved ${r.achievedRate}/s p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} errors ${r.errors} cpu ${cpuUsPerRequest}us/req\n`);
+    process.stderr.write(
+      `${name} ${rate}/s: achieved ${r.achievedRate}/s p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} errors ${r.errors} cpu ${cpuUsPerRequest}us/req\n`,
+    );
     const held = r.errors === 0 && r.p99 < P99_LIMIT_MS && r.achievedRate >= rate * 0.97;
     if (!held) break;
     maxRate = rate;
@@ -59,7 +72,15 @@ async function measurePropagation(redisUrl: string, port: number): Promise<{ sam
   const times: number[] = [];
   for (let i = 0; i < 20; i++) {
     const started = performance.now();
-    const seq = await store.commit('partner', 1_000 + i, 0, { id: 1_000 + i, name: 'probe', allowed_ips: ['192.0.2.1'], qps_limit: 1, status: 'disabled', created_at: '', updated_at: '' });
+    const seq = await store.commit('partner', 1_000 + i, 0, {
+      id: 1_000 + i,
+      name: 'probe',
+      allowed_ips: ['192.0.2.1'],
+      qps_limit: 1,
+      status: 'disabled',
+      created_at: '',
+      updated_at: '',
+    });
     for (;;) {
       const ready = (await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string };
       if (ready.index_seq === seq) break;
@@ -86,9 +107,12 @@ const engineStarted = performance.now();
 // Several engine processes share one port (SO_REUSEPORT), as `ENGINE_PROCESSES` does in `pnpm start`.
 const engineProcs = await Promise.all(
   Array.from({ length: ENGINE_PROCESSES }, () =>
-    child('engine/src/main.ts', { REDIS_URL: redisUrl, PORT: String(enginePort), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40), ENGINE_COUNT: String(ENGINE_PROCESSES) },
+    child(
+      'engine/src/main.ts',
+      { REDIS_URL: redisUrl, PORT: String(enginePort), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40), ENGINE_COUNT: String(ENGINE_PROCESSES) },
       // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
-      (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)),
+      (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ),
   ),
 );
 const engine = { port: enginePort, pids: engineProcs.map((e) => e.proc.pid ?? 0), procs: engineProcs.map((e) => e.proc) };

@@ -29,14 +29,30 @@ const batcher = new EventBatcher({ redis, flushMs: 50, batchMax: 500, bufferMax:
 const now = Date.now();
 for (let i = 0; i < EVENTS; i++) {
   const common = {
-    id: `e${i}`, ts: now - (i % 86_400) * 1000, engine: 'bench', bid_id: `b${i}`, partner_id: 1, campaign_id: 1 + (i % 1000), creative_id: 1 + (i % 3000),
-    advertiser_id: 1 + (i % 50), price_micro_cents: 150_000, country: ['us', 'de', 'fr', 'br'][i % 4], device: ['desktop', 'mobile'][i % 2],
+    id: `e${i}`,
+    ts: now - (i % 86_400) * 1000,
+    engine: 'bench',
+    bid_id: `b${i}`,
+    partner_id: 1,
+    campaign_id: 1 + (i % 1000),
+    creative_id: 1 + (i % 3000),
+    advertiser_id: 1 + (i % 50),
+    price_micro_cents: 150_000,
+    country: ['us', 'de', 'fr', 'br'][i % 4],
+    device: ['desktop', 'mobile'][i % 2],
   };
   const event: EngineEvent = i % 10 === 0 ? { type: 'bid', auction_id: `a${i}`, imp_id: '1', ...common } : { type: 'win', charge_nano: 1_500_000, ...common };
   batcher.push(event);
 }
 await batcher.stop();
-const ingester = new Ingester({ redis: new Redis(url, { enableAutoPipelining: false }), clickhouse, database: 'adnet', log: createLogger('warn'), batchRows: 20_000, flushMs: 1_000 });
+const ingester = new Ingester({
+  redis: new Redis(url, { enableAutoPipelining: false }),
+  clickhouse,
+  database: 'adnet',
+  log: createLogger('warn'),
+  batchRows: 20_000,
+  flushMs: 1_000,
+});
 const t0 = performance.now();
 await ingester.start();
 for (;;) {
@@ -46,7 +62,9 @@ for (;;) {
 }
 const ingestMs = performance.now() - t0;
 await ingester.stop();
-const counted = Number(((await (await clickhouse.query({ query: 'SELECT count() AS n FROM adnet.events', format: 'JSONEachRow' })).json<{ n: number }>())[0] ?? { n: 0 }).n);
+const counted = Number(
+  ((await (await clickhouse.query({ query: 'SELECT count() AS n FROM adnet.events', format: 'JSONEachRow' })).json<{ n: number }>())[0] ?? { n: 0 }).n,
+);
 
 // 2. Statistics over 10 million events, generated inside ClickHouse and aggregated by the hourly view.
 const gen0 = performance.now();

@@ -31,10 +31,20 @@ export function generateWorld(size: WorldSize): World {
     const cpc = r() < 0.3;
     const geoCount = r() < 0.2 ? 0 : 1 + Math.floor(r() * 5);
     const campaign: StoredCampaign = {
-      id, advertiser_id: 1 + (id % size.advertisers), name: `c${id}`, vertical: pick(VERTICALS), format, bid_type: cpc ? 'cpc' : 'cpm',
-      bid_micro_cents: cpc ? 2_000 + Math.floor(r() * 50_000) : 20_000 + Math.floor(r() * 400_000), status: 'active',
-      daily_budget_cents: 100_000 + Math.floor(r() * 1_000_000), geo_include: [...new Set(Array.from({ length: geoCount }, () => pick(BENCH_COUNTRIES)))],
-      languages: r() < 0.7 ? [] : [pick(BENCH_LANGUAGES)], device_types: r() < 0.8 ? [] : [pick(['desktop', 'mobile', 'tablet'] as const)], created_at: now, updated_at: now,
+      id,
+      advertiser_id: 1 + (id % size.advertisers),
+      name: `c${id}`,
+      vertical: pick(VERTICALS),
+      format,
+      bid_type: cpc ? 'cpc' : 'cpm',
+      bid_micro_cents: cpc ? 2_000 + Math.floor(r() * 50_000) : 20_000 + Math.floor(r() * 400_000),
+      status: 'active',
+      daily_budget_cents: 100_000 + Math.floor(r() * 1_000_000),
+      geo_include: [...new Set(Array.from({ length: geoCount }, () => pick(BENCH_COUNTRIES)))],
+      languages: r() < 0.7 ? [] : [pick(BENCH_LANGUAGES)],
+      device_types: r() < 0.8 ? [] : [pick(['desktop', 'mobile', 'tablet'] as const)],
+      created_at: now,
+      updated_at: now,
     };
     campaigns.push(campaign);
     for (let k = 0; k < size.creativesPerCampaign; k++) {
@@ -42,15 +52,37 @@ export function generateWorld(size: WorldSize): World {
       const [w, h] = format === 'banner' ? pick(BANNER_SIZES) : [200, 200];
       const video = format === 'video' || format === 'floating_video';
       const creative: Creative = {
-        id: cid, campaign_id: id, advertiser_id: campaign.advertiser_id, format, title: `Offer ${cid}`, body: 'Body text', landing_url: `https://shop${id % 40}.example.com/?c={click_id}`,
-        cta_text: 'Go', image_url: video ? null : `https://cdn.example.com/${cid}.png`, image_width: video ? null : w, image_height: video ? null : h,
-        video_url: video ? `https://cdn.example.com/${cid}.mp4` : null, orientation: video ? 'horizontal' : null, status: 'approved', rejection_reason: null,
-        tracking_token: `t${cid}`, created_at: now, moderated_at: now,
+        id: cid,
+        campaign_id: id,
+        advertiser_id: campaign.advertiser_id,
+        format,
+        title: `Offer ${cid}`,
+        body: 'Body text',
+        landing_url: `https://shop${id % 40}.example.com/?c={click_id}`,
+        cta_text: 'Go',
+        image_url: video ? null : `https://cdn.example.com/${cid}.png`,
+        image_width: video ? null : w,
+        image_height: video ? null : h,
+        video_url: video ? `https://cdn.example.com/${cid}.mp4` : null,
+        orientation: video ? 'horizontal' : null,
+        status: 'approved',
+        rejection_reason: null,
+        tracking_token: `t${cid}`,
+        created_at: now,
+        moderated_at: now,
       };
       creatives.push(creative);
     }
   }
-  const partner: Partner = { id: 1, name: 'bench', allowed_ips: ['127.0.0.0/8', '::1'], qps_limit: 1_000_000, status: 'active', created_at: now, updated_at: now };
+  const partner: Partner = {
+    id: 1,
+    name: 'bench',
+    allowed_ips: ['127.0.0.0/8', '::1'],
+    qps_limit: 1_000_000,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+  };
   return { campaigns, creatives, partner };
 }
 

@@ -19,7 +19,10 @@ export function lineChart(labels: string[], series: Series[], title: string): HT
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title, class: 'chart' });
   for (const f of [0, 0.5, 1]) {
     const v = Math.round(max * f);
-    svg.append(s('line', { x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v), class: 'grid' }), s('text', { x: PAD.l - 6, y: y(v) + 4, 'text-anchor': 'end' }, String(v)));
+    svg.append(
+      s('line', { x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v), class: 'grid' }),
+      s('text', { x: PAD.l - 6, y: y(v) + 4, 'text-anchor': 'end' }, String(v)),
+    );
   }
   const step = Math.ceil(n / 6);
   labels.forEach((l, i) => {
@@ -28,8 +31,14 @@ export function lineChart(labels: string[], series: Series[], title: string): HT
   for (const ser of series) {
     const pts = ser.values.map((v, i) => `${x(i)},${y(v)}`).join(' ');
     svg.append(s('polyline', { points: pts, fill: 'none', stroke: ser.color, 'stroke-width': 2, 'data-series': ser.name }));
-    ser.values.forEach((v, i) => svg.append(s('circle', { cx: x(i), cy: y(v), r: 3, fill: ser.color }, s('title', {}, `${ser.name} ${labels[i] ?? ''}: ${v}`))));
+    ser.values.forEach((v, i) =>
+      svg.append(s('circle', { cx: x(i), cy: y(v), r: 3, fill: ser.color }, s('title', {}, `${ser.name} ${labels[i] ?? ''}: ${v}`))),
+    );
   }
-  const legend = h('p', { class: 'legend' }, series.map((ser) => h('span', {}, h('i', { style: `background:${ser.color}` }), `${ser.name}: ${ser.values.reduce((a, b) => a + b, 0)}`)));
+  const legend = h(
+    'p',
+    { class: 'legend' },
+    series.map((ser) => h('span', {}, h('i', { style: `background:${ser.color}` }), `${ser.name}: ${ser.values.reduce((a, b) => a + b, 0)}`)),
+  );
   return h('figure', {}, svg, h('figcaption', {}, title), legend);
 }

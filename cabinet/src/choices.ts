@@ -8,8 +8,23 @@ type ZoneIn = Inputs['pub']['zones']['create'];
 type SiteIn = Inputs['pub']['sites']['create'];
 
 export const VERTICALS: readonly CampaignIn['vertical'][] = [
-  'gambling', 'betting', 'dating', 'nutra', 'finance', 'crypto', 'ecommerce', 'mobile_apps', 'software',
-  'games', 'sweepstakes', 'travel', 'education', 'entertainment', 'health', 'vpn', 'other',
+  'gambling',
+  'betting',
+  'dating',
+  'nutra',
+  'finance',
+  'crypto',
+  'ecommerce',
+  'mobile_apps',
+  'software',
+  'games',
+  'sweepstakes',
+  'travel',
+  'education',
+  'entertainment',
+  'health',
+  'vpn',
+  'other',
 ];
 export const FORMATS: readonly CampaignIn['format'][] = ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'];
 export const BID_TYPES: readonly CampaignIn['bid_type'][] = ['cpm', 'cpc'];
@@ -18,13 +33,51 @@ export const ORIENTATIONS: readonly Inputs['adv']['video']['generate']['orientat
 export const ZONE_FORMATS: readonly ZoneIn['format'][] = FORMATS;
 export const FV_CORNERS: readonly NonNullable<ZoneIn['fv_corner']>[] = ['br', 'bl', 'tr', 'tl'];
 export const SITE_CATEGORIES: readonly SiteIn['category'][] = [
-  'arts_entertainment', 'automotive', 'business', 'careers', 'education', 'family_parenting', 'health_fitness', 'food_drink',
-  'hobbies_interests', 'home_garden', 'law_government_politics', 'news', 'personal_finance', 'society', 'science', 'pets', 'sports',
-  'style_fashion', 'technology_computing', 'travel', 'real_estate', 'shopping', 'religion_spirituality', 'uncategorized', 'adult',
-  'gaming', 'streaming_video', 'music_audio', 'file_sharing_tools',
+  'arts_entertainment',
+  'automotive',
+  'business',
+  'careers',
+  'education',
+  'family_parenting',
+  'health_fitness',
+  'food_drink',
+  'hobbies_interests',
+  'home_garden',
+  'law_government_politics',
+  'news',
+  'personal_finance',
+  'society',
+  'science',
+  'pets',
+  'sports',
+  'style_fashion',
+  'technology_computing',
+  'travel',
+  'real_estate',
+  'shopping',
+  'religion_spirituality',
+  'uncategorized',
+  'adult',
+  'gaming',
+  'streaming_video',
+  'music_audio',
+  'file_sharing_tools',
 ];
 export const BANNER_SIZES = [
-  '300x250', '336x280', '728x90', '970x90', '970x250', '300x600', '160x600', '120x600', '320x50', '300x50', '320x100', '468x60', '250x250', '200x200',
+  '300x250',
+  '336x280',
+  '728x90',
+  '970x90',
+  '970x250',
+  '300x600',
+  '160x600',
+  '120x600',
+  '320x50',
+  '300x50',
+  '320x100',
+  '468x60',
+  '250x250',
+  '200x200',
 ] as const;
 export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'site', 'zone'] as const;
 export const POSTBACK_MACROS = ['click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id'] as const;

@@ -14,7 +14,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
 }
 
 /** An SVG element (the chart). */
-export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+export function s<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  ...children: (Node | string)[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   el.append(...children);
@@ -73,8 +77,28 @@ export function table(headers: string[], rows: Child[][], caption?: string): HTM
       'table',
       {},
       caption ? h('caption', {}, caption) : null,
-      h('thead', {}, h('tr', {}, headers.map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, rows.length ? rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, c)))) : h('tr', {}, h('td', { colspan: headers.length }, 'Nothing yet'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.length
+          ? rows.map((r) =>
+              h(
+                'tr',
+                {},
+                r.map((c) => h('td', {}, c)),
+              ),
+            )
+          : h('tr', {}, h('td', { colspan: headers.length }, 'Nothing yet')),
+      ),
     ),
   );
 }

@@ -25,7 +25,11 @@ function control(f: FieldSpec, id: string, errId: string): HTMLElement {
   const common = { id, name: f.name, 'aria-describedby': errId, required: f.required };
   const value = typeof f.value === 'string' ? f.value : undefined;
   if (f.type === 'select') {
-    return h('select', common, (f.options ?? []).map((o) => h('option', { value: o, selected: o === value }, o.replace(/_/g, ' '))));
+    return h(
+      'select',
+      common,
+      (f.options ?? []).map((o) => h('option', { value: o, selected: o === value }, o.replace(/_/g, ' '))),
+    );
   }
   if (f.type === 'textarea') return h('textarea', { ...common, rows: 3 }, value ?? '');
   if (f.type === 'checkboxes') {
@@ -41,7 +45,12 @@ function control(f: FieldSpec, id: string, errId: string): HTMLElement {
 }
 
 /** A labelled form whose submit runs `onSubmit`, shows progress, and puts API errors beside their fields. */
-export function buildForm(opts: { fields: FieldSpec[]; submit: string; label: string; onSubmit: (data: FormData, handle: FormHandle) => Promise<void> }): FormHandle {
+export function buildForm(opts: {
+  fields: FieldSpec[];
+  submit: string;
+  label: string;
+  onSubmit: (data: FormData, handle: FormHandle) => Promise<void>;
+}): FormHandle {
   const errors = new Map<string, HTMLElement>();
   const top = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const button = h('button', { type: 'submit' }, opts.submit);
@@ -50,7 +59,14 @@ export function buildForm(opts: { fields: FieldSpec[]; submit: string; label: st
     const errId = `${id}-error`;
     const err = h('p', { class: 'field-error', id: errId, hidden: true });
     errors.set(f.name, err);
-    return h('div', { class: 'field', 'data-field': f.name }, h('label', { for: id }, f.label), control(f, id, errId), f.hint ? h('small', {}, f.hint) : null, err);
+    return h(
+      'div',
+      { class: 'field', 'data-field': f.name },
+      h('label', { for: id }, f.label),
+      control(f, id, errId),
+      f.hint ? h('small', {}, f.hint) : null,
+      err,
+    );
   });
   const form = h('form', { 'aria-label': opts.label, novalidate: true }, top, rows, h('div', { class: 'actions' }, button));
 

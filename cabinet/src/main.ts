@@ -18,16 +18,27 @@ function shell(session: Session, active: string): HTMLElement {
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
   signOut.addEventListener('click', () => {
     // The token is revoked on the server; the local session goes whatever the answer.
-    void api.auth.logout.mutate().catch(() => undefined).finally(() => {
-      saveSession(null);
-      navigate('/signin');
-    });
+    void api.auth.logout
+      .mutate()
+      .catch(() => undefined)
+      .finally(() => {
+        saveSession(null);
+        navigate('/signin');
+      });
   });
   const menu = h('button', { type: 'button', class: 'menu', 'aria-expanded': 'false', 'aria-controls': 'nav-list' }, 'Menu');
   const list = h('ul', { id: 'nav-list' }, links);
   menu.addEventListener('click', () => menu.setAttribute('aria-expanded', String(menu.getAttribute('aria-expanded') !== 'true')));
   app.replaceChildren(
-    h('header', {}, h('a', { class: 'brand', href: `${BASE}/` }, 'adnet'), menu, h('nav', { 'aria-label': 'Main' }, list), h('span', { class: 'who' }, `${session.email} (${session.role})`), signOut),
+    h(
+      'header',
+      {},
+      h('a', { class: 'brand', href: `${BASE}/` }, 'adnet'),
+      menu,
+      h('nav', { 'aria-label': 'Main' }, list),
+      h('span', { class: 'who' }, `${session.email} (${session.role})`),
+      signOut,
+    ),
     main,
     h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
   );

@@ -80,17 +80,29 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const onError = (what: string) => (err: unknown) => report(what, err);
   redis.on('error', onError('redis'));
   subscriber.on('error', onError('redis-subscriber'));
-  for (const [name, client] of [['redis', redis], ['redis-subscriber', subscriber]] as const) {
+  for (const [name, client] of [
+    ['redis', redis],
+    ['redis-subscriber', subscriber],
+  ] as const) {
     client.on('ready', () => log.info({ event: 'redis.ready', connection: name }, 'redis connection ready'));
     client.on('end', () => log.warn({ event: 'redis.closed', connection: name }, 'redis connection closed'));
   }
 
   const secret = await trackingSecret(config, redis);
   const events = new EventBatcher({
-    redis, flushMs: config.eventFlushMs, batchMax: config.eventBatchMax, bufferMax: config.eventBufferMax, streamMaxLen: config.eventStreamMaxLen, onError: onError('events'),
+    redis,
+    flushMs: config.eventFlushMs,
+    batchMax: config.eventBatchMax,
+    bufferMax: config.eventBufferMax,
+    streamMaxLen: config.eventStreamMaxLen,
+    onError: onError('events'),
   });
   const budget = new BudgetSlices({
-    redis, engineId: id, sliceCents: config.budgetSliceCents, onError: onError('budget'), onRebase: (pool, result) => metrics.reservation(pool, result),
+    redis,
+    engineId: id,
+    sliceCents: config.budgetSliceCents,
+    onError: onError('budget'),
+    onRebase: (pool, result) => metrics.reservation(pool, result),
   });
   const mirror = new ConfigMirror({
     redis,
@@ -120,7 +132,13 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     events.push(e);
   };
   const trustedProxies = config.trustedProxies.length ? addressList(config.trustedProxies) : undefined;
-  const routes: RouteContext = { inFlight, idPrefix: id, onError: report, trustedProxies, observe: (route, status, seconds) => metrics.request(route, status, seconds) };
+  const routes: RouteContext = {
+    inFlight,
+    idPrefix: id,
+    onError: report,
+    trustedProxies,
+    observe: (route, status, seconds) => metrics.request(route, status, seconds),
+  };
   const vapid = await vapidKeys(redis);
   const ctx: EngineContext = {
     index: () => mirror.index,
@@ -149,7 +167,13 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'options', '/push/subscribe', pushPreflightRoute, {}, routes);
   addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024 }, routes);
   const pushSender = new PushSender({
-    ctx, redis, vapid, minIntervalHours: config.push.minIntervalHours, sendIntervalMs: config.push.sendIntervalMs, caFile: config.push.caFile, onError: onError('push-send'),
+    ctx,
+    redis,
+    vapid,
+    minIntervalHours: config.push.minIntervalHours,
+    sendIntervalMs: config.push.sendIntervalMs,
+    caFile: config.push.caFile,
+    onError: onError('push-send'),
   });
   pushSender.start();
   const healthz = () => json(200, { ok: true, engine: id });
@@ -168,7 +192,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // The operators' address: metrics and probes, not reachable from the public port.
   const ops = uws.App();
   const opsRoutes: RouteContext = { inFlight: new InFlight(), idPrefix: `${id}-ops`, onError: report };
-  addRoute(ops, 'get', '/metrics', async () => ({ status: 200, headers: { 'content-type': metrics.registry.contentType }, body: await metrics.text() }), {}, opsRoutes);
+  addRoute(
+    ops,
+    'get',
+    '/metrics',
+    async () => ({ status: 200, headers: { 'content-type': metrics.registry.contentType }, body: await metrics.text() }),
+    {},
+    opsRoutes,
+  );
   addRoute(ops, 'get', '/healthz', healthz, {}, opsRoutes);
   addRoute(ops, 'get', '/readyz', readyz, {}, opsRoutes);
   addRoute(ops, 'any', '/*', notFound, {}, opsRoutes);

@@ -72,8 +72,26 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
   const url = `redis://127.0.0.1:${port}`;
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec',
-      '--save', '', '--pidfile', join(dir, 'redis.pid'), '--logfile', join(dir, 'redis.log'), '--daemonize', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--pidfile',
+      join(dir, 'redis.pid'),
+      '--logfile',
+      join(dir, 'redis.log'),
+      '--daemonize',
+      'no',
+    ],
     { stdio: 'ignore' },
   );
   const exited = new Promise<void>((res) => child.once('exit', () => res()));

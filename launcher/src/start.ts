@@ -44,7 +44,14 @@ async function start(): Promise<string> {
   if (cabinet.built) log.info({ event: 'cabinet.built', dir: cabinet.dir }, 'cabinet built');
   const building = createAdmin({ config, redisUrl, log, cabinetDir: cabinet.dir });
   // Registered before the build settles: a signal that comes mid-build stops the admin once it is built.
-  closers.push({ name: 'admin', close: () => building.then((admin) => admin.stop(), () => undefined) });
+  closers.push({
+    name: 'admin',
+    close: () =>
+      building.then(
+        (admin) => admin.stop(),
+        () => undefined,
+      ),
+  });
   const admin = await building;
   // The admin listens privately; engines own the public port and forward admin paths to it.
   const adminPort = await admin.start({ port: config.adminInternalPort, host: '127.0.0.1' });
@@ -52,7 +59,8 @@ async function start(): Promise<string> {
   const env = { ...process.env, REDIS_URL: redisUrl, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) };
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
   const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
-    startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log }));
+    startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log }),
+  );
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
   await Promise.all(engines.map((e) => e.ready));
   return config.baseUrl;

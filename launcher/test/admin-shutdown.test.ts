@@ -29,10 +29,22 @@ describe("SIGTERM on the admin's ingester", () => {
     try {
       // What engines would have written: msgpack batches in the stream.
       const writer = new Redis(redis.url);
-            const ts = Date.now();
+      const ts = Date.now();
       for (let i = 0; i < EVENTS; i += PER_ENTRY) {
         const batch: EngineEvent[] = Array.from({ length: PER_ENTRY }, (_, j) => ({
-          id: `shutdown-${i + j}`, type: 'win', bid_id: 'b', partner_id: 1, price_micro_cents: 100_000, ts, engine: 'e1', campaign_id: CAMPAIGN, advertiser_id: 5, creative_id: 1, charge_nano: 1_000_000, country: 'us', device: 'desktop',
+          id: `shutdown-${i + j}`,
+          type: 'win',
+          bid_id: 'b',
+          partner_id: 1,
+          price_micro_cents: 100_000,
+          ts,
+          engine: 'e1',
+          campaign_id: CAMPAIGN,
+          advertiser_id: 5,
+          creative_id: 1,
+          charge_nano: 1_000_000,
+          country: 'us',
+          device: 'desktop',
         }));
         await writer.xadd(...xaddArgs(batch, 10_000_000));
       }

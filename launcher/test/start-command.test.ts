@@ -33,10 +33,14 @@ describe('pnpm start', () => {
     // A request whose body is still arriving when SIGTERM comes is answered, not cut.
     const inFlight = new Promise<number>((resolve, reject) => {
       const body = JSON.stringify({ email: 'late@example.com', password: 'late-pass', role: 'publisher' });
-      const req = request(`${first.base}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        `${first.base}/api/auth/register`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       setTimeout(() => {

@@ -49,7 +49,11 @@ describe('Periodic', () => {
   it('says it is stopping from the moment stop is called', async () => {
     const seen: boolean[] = [];
     let release = () => undefined as void;
-    const p = new Periodic({ intervalMs: 1_000, onError: () => undefined, pass: () => new Promise<void>((r) => (release = r)).then(() => void seen.push(p.stopping)) });
+    const p = new Periodic({
+      intervalMs: 1_000,
+      onError: () => undefined,
+      pass: () => new Promise<void>((r) => (release = r)).then(() => void seen.push(p.stopping)),
+    });
     const pass = p.runOnce();
     const stopped = p.stop();
     release();

@@ -25,8 +25,23 @@ export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 export const VERTICALS = [
-  'gambling', 'betting', 'dating', 'nutra', 'finance', 'crypto', 'ecommerce', 'mobile_apps', 'software',
-  'games', 'sweepstakes', 'travel', 'education', 'entertainment', 'health', 'vpn', 'other',
+  'gambling',
+  'betting',
+  'dating',
+  'nutra',
+  'finance',
+  'crypto',
+  'ecommerce',
+  'mobile_apps',
+  'software',
+  'games',
+  'sweepstakes',
+  'travel',
+  'education',
+  'entertainment',
+  'health',
+  'vpn',
+  'other',
 ] as const;
 export { CAMPAIGN_FORMATS };
 export const VIDEO_FORMATS: ReadonlySet<CampaignFormat> = new Set(['video', 'floating_video']);
@@ -36,8 +51,20 @@ export const CREATIVE_STATUSES = ['pending_moderation', 'approved', 'rejected'] 
 export const ORIENTATIONS = ['vertical', 'horizontal', 'square'] as const;
 /** IAB standard display sizes a banner creative must match exactly. */
 export const BANNER_SIZES = [
-  [300, 250], [336, 280], [728, 90], [970, 90], [970, 250], [300, 600], [160, 600], [120, 600],
-  [320, 50], [300, 50], [320, 100], [468, 60], [250, 250], [200, 200],
+  [300, 250],
+  [336, 280],
+  [728, 90],
+  [970, 90],
+  [970, 250],
+  [300, 600],
+  [160, 600],
+  [120, 600],
+  [320, 50],
+  [300, 50],
+  [320, 100],
+  [468, 60],
+  [250, 250],
+  [200, 200],
 ] as const;
 
 export type CampaignFormat = (typeof CAMPAIGN_FORMATS)[number];
@@ -93,7 +120,12 @@ export const registerInputSchema = z.object({
   role: z.enum(['advertiser', 'publisher'], msg('must be advertiser or publisher')),
 });
 export const tokenInputSchema = z.object({
-  email: z.string().trim().min(1).max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .string()
+    .trim()
+    .min(1)
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   password: z.string().min(1).max(128),
 });
 export const userRefSchema = z.object({ id: z.number().int(), role: roleSchema });
@@ -114,7 +146,10 @@ const bidUsd = usdAmount({ min: 0.00001, max: 1000, places: 5 });
 const dailyBudgetUsd = usdAmount({ min: 1, max: 1_000_000, places: 2 });
 
 export const DEVICE_TARGETS = ['desktop', 'mobile', 'tablet'] as const;
-const deviceList = z.array(oneOf(DEVICE_TARGETS)).max(3).transform((a) => [...new Set(a)]);
+const deviceList = z
+  .array(oneOf(DEVICE_TARGETS))
+  .max(3)
+  .transform((a) => [...new Set(a)]);
 
 export const campaignCreateInputSchema = z.object({
   name: campaignName,
@@ -178,10 +213,7 @@ const optionalText = (max: number) =>
 export const creativeFieldsSchema = z.object({
   title: optionalText(60),
   body: optionalText(150),
-  landing_url: httpUrlSchema.refine(
-    (u) => [...u.matchAll(/\{([^}]*)\}/g)].every((m) => m[1] === 'click_id'),
-    'the only macro allowed is {click_id}',
-  ),
+  landing_url: httpUrlSchema.refine((u) => [...u.matchAll(/\{([^}]*)\}/g)].every((m) => m[1] === 'click_id'), 'the only macro allowed is {click_id}'),
   video_url: httpUrlSchema.optional(),
   cta_text: optionalText(20),
   orientation: oneOf(ORIENTATIONS).optional(),
@@ -244,9 +276,7 @@ export const creditInputSchema = z.object({
 
 // ---------------------------------------------------------------- profile
 
-export const POSTBACK_MACROS = [
-  'click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id',
-] as const;
+export const POSTBACK_MACROS = ['click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id'] as const;
 const macroSet: ReadonlySet<string> = new Set(POSTBACK_MACROS);
 
 export const postbackUrlSchema = httpUrlSchema.refine(
@@ -274,12 +304,15 @@ export const profileUpdateInputSchema = z.object({
  * secret is judged first (a stranger gets 401, not a list of bad fields), then the values.
  */
 export const postbackInputSchema = z.object({
-  secret: z.string().optional().describe('The advertiser\'s postback secret; or the X-Service-Secret header, which wins'),
-  sig: z.string().optional().describe('HMAC-SHA256 under the secret of <click_id>|<payout>|<status>|<txid>, hex or base64; or the X-Service-Signature header, which wins'),
+  secret: z.string().optional().describe("The advertiser's postback secret; or the X-Service-Secret header, which wins"),
+  sig: z
+    .string()
+    .optional()
+    .describe('HMAC-SHA256 under the secret of <click_id>|<payout>|<status>|<txid>, hex or base64; or the X-Service-Signature header, which wins'),
   click_id: z.string().optional().describe('The click UUID the landing page received'),
   payout: z.string().optional().describe('Integer number of cents'),
   status: z.string().optional().describe('pending, approved or rejected'),
-  txid: z.string().optional().describe('The tracker\'s transaction id (1-128 printable characters); deduplicates per advertiser'),
+  txid: z.string().optional().describe("The tracker's transaction id (1-128 printable characters); deduplicates per advertiser"),
 });
 export type PostbackInput = z.infer<typeof postbackInputSchema>;
 export const postbackReceiptSchema = z.object({

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { isAddressOrCidr } from './partners.ts';
 import { parseRedisTarget } from './redis-target.ts';
 
-const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (v: string): string[] =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const bool = z.stringbool();
@@ -28,7 +32,10 @@ export const envSchema = z.object({
    * `redis+cluster://[user:password@]host:port,host:port,...` (any reachable seed nodes; `rediss+cluster://` for
    * TLS). Unset: `pnpm start` runs `redis-server` with AOF under `DATA_DIR/redis`.
    */
-  REDIS_URL: z.string().refine((v) => parseRedisTarget(v) !== undefined, 'must be redis://host:port, rediss://host:port or redis+cluster://host:port,host:port').optional(),
+  REDIS_URL: z
+    .string()
+    .refine((v) => parseRedisTarget(v) !== undefined, 'must be redis://host:port, rediss://host:port or redis+cluster://host:port,host:port')
+    .optional(),
   /** A ClickHouse server, `http(s)://user:password@host:8123`. Unset: embedded chDB under `DATA_DIR/clickhouse`. */
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Lowest level of the JSON log lines written to stdout. */
@@ -42,12 +49,22 @@ export const envSchema = z.object({
   /** Sign-in and sign-up attempts per minute per client address. */
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Largest creative image accepted, in bytes. */
-  IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(1024 * 1024),
+  IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(20 * 1024 * 1024)
+    .default(1024 * 1024),
   /**
    * Moderation estimate for a new creative: this base plus MODERATION_ETA_PER_ITEM_SECONDS per creative waiting
    * ahead of it, at most two days.
    */
-  MODERATION_ETA_BASE_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(900),
+  MODERATION_ETA_BASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(900),
   /** Moderation estimate: added per creative waiting ahead. */
   MODERATION_ETA_PER_ITEM_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Config change-log entries kept in Redis before old ones are trimmed. */
@@ -62,7 +79,12 @@ export const envSchema = z.object({
   /** Auction deadline cap from the moment the engine has the request; a bid request's `tmax` may shorten it. */
   AUCTION_TIMEOUT_MS: z.coerce.number().int().min(10).max(1_000).default(200),
   /** Largest bid request body; a larger one is answered 413. */
-  MAX_BID_BODY_BYTES: z.coerce.number().int().min(1_024).max(10 * 1024 * 1024).default(64 * 1024),
+  MAX_BID_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
   /** Budget an engine reserves from Redis at a time, per campaign and per advertiser. */
   BUDGET_SLICE_CENTS: z.coerce.number().int().min(1).max(1_000_000).default(25),
   /** How often an engine writes its batched events to the Redis Stream `events`. */
@@ -87,12 +109,18 @@ export const envSchema = z.object({
    * A cluster from the servers' `remote_servers`: migrations run ON CLUSTER it, with replicated tables and
    * Distributed ones in front (see docs/deployment.md); needs CLICKHOUSE_URL.
    */
-  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
+    .optional(),
   /**
    * Load balancers whose `X-Forwarded-For` the engines believe (addresses or CIDR blocks, comma-separated): a
    * partner is then known by the rightmost address in the header that is not a trusted proxy.
    */
-  TRUSTED_PROXIES: z.string().default('').refine((v) => list(v).every(isAddressOrCidr), 'must be IP addresses or CIDR blocks, comma-separated'),
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .refine((v) => list(v).every(isAddressOrCidr), 'must be IP addresses or CIDR blocks, comma-separated'),
   /** The operators' address: `/metrics`, `/healthz` and `/readyz`, away from the public port. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**
@@ -101,7 +129,10 @@ export const envSchema = z.object({
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   /** Database for events and statistics. */
-  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier').default('adnet'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
+    .default('adnet'),
   /** How long raw events are kept in ClickHouse, in days. */
   EVENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** The ingester inserts once this many rows wait (or INGEST_FLUSH_MS after the first arrived). */
@@ -180,7 +211,12 @@ export const envSchema = z.object({
   /** How long a poller owns a job before another instance may take it over. */
   VIDEO_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** A job still processing after this long fails (and is refunded). */
-  VIDEO_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  VIDEO_MAX_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
   /** Local provider: time until a job completes. */
   VIDEO_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
 });
@@ -304,13 +340,25 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     verify: {
       timeoutMs: e.VERIFY_TIMEOUT_MS,
       allowLoopback: e.VERIFY_ALLOW_LOOPBACK,
-      staticHosts: new Map((e.VERIFY_STATIC_HOSTS ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string])),
+      staticHosts: new Map(
+        (e.VERIFY_STATIC_HOSTS ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => pair.split('=') as [string, string]),
+      ),
       httpPort: e.VERIFY_HTTP_PORT,
       httpsPort: e.VERIFY_HTTPS_PORT,
     },
     publisherRevenueSharePercent: e.PUBLISHER_REVENUE_SHARE_PERCENT,
     postback: { timeoutMs: e.POSTBACK_TIMEOUT_MS, pollMs: e.POSTBACK_POLL_MS, allowLoopback: e.POSTBACK_ALLOW_LOOPBACK },
-    push: { minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS, sendIntervalMs: e.PUSH_SEND_INTERVAL_MS, serviceHosts: e.PUSH_SERVICE_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), caFile: e.PUSH_CA_FILE },
+    push: {
+      minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS,
+      sendIntervalMs: e.PUSH_SEND_INTERVAL_MS,
+      serviceHosts: e.PUSH_SERVICE_HOSTS.split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+      caFile: e.PUSH_CA_FILE,
+    },
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT },

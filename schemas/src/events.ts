@@ -39,21 +39,39 @@ const audience = { country: z.string().optional(), device: z.string().optional()
 const ad = { campaign_id: int, creative_id: int, advertiser_id: int };
 
 export const bidEventSchema = z.object({
-  type: z.literal('bid'), ...common, ...ad, ...inventory, ...audience,
-  auction_id: z.string(), imp_id: z.string(), bid_id: z.string(), partner_id: int,
+  type: z.literal('bid'),
+  ...common,
+  ...ad,
+  ...inventory,
+  ...audience,
+  auction_id: z.string(),
+  imp_id: z.string(),
+  bid_id: z.string(),
+  partner_id: int,
   /** Our bid, CPM in micro-cents. */
   price_micro_cents: int,
   site_domain: z.string().optional(),
 });
 export const noBidEventSchema = z.object({
-  type: z.literal('nobid'), ...common, ...inventory, ...audience,
+  type: z.literal('nobid'),
+  ...common,
+  ...inventory,
+  ...audience,
   reason: noBidReasonSchema,
-  auction_id: z.string().optional(), imp_id: z.string().optional(), partner_id: int.optional(), site_domain: z.string().optional(),
+  auction_id: z.string().optional(),
+  imp_id: z.string().optional(),
+  partner_id: int.optional(),
+  site_domain: z.string().optional(),
 });
 /** A partner's win notice: the clearing price is charged. */
 export const winEventSchema = z.object({
-  type: z.literal('win'), ...common, ...ad, ...inventory, ...audience,
-  bid_id: z.string(), partner_id: int,
+  type: z.literal('win'),
+  ...common,
+  ...ad,
+  ...inventory,
+  ...audience,
+  bid_id: z.string(),
+  partner_id: int,
   /** The clearing price, CPM in micro-cents. */
   price_micro_cents: int,
   /** What the advertiser was charged, in nano-dollars. */
@@ -61,34 +79,68 @@ export const winEventSchema = z.object({
 });
 /** The VAST impression pixel of an OpenRTB bid (the win notice already charged it). */
 export const impEventSchema = z.object({
-  type: z.literal('imp'), ...common, ...ad, ...inventory, ...audience,
-  bid_id: z.string(), partner_id: int, charge_nano: int,
+  type: z.literal('imp'),
+  ...common,
+  ...ad,
+  ...inventory,
+  ...audience,
+  bid_id: z.string(),
+  partner_id: int,
+  charge_nano: int,
 });
 /** An ad of ours shown on one of our zones: served display ad, started video, delivered push. */
 export const impressionEventSchema = z.object({
-  type: z.literal('impression'), ...common, ...ad, ...inventory, ...audience,
-  bid_id: z.string(), partner_id: int.optional(), price_micro_cents: int.optional(), charge_nano: int,
+  type: z.literal('impression'),
+  ...common,
+  ...ad,
+  ...inventory,
+  ...audience,
+  bid_id: z.string(),
+  partner_id: int.optional(),
+  price_micro_cents: int.optional(),
+  charge_nano: int,
 });
 export const clickEventSchema = z.object({
-  type: z.literal('click'), ...common, ...ad, ...inventory, ...audience,
-  bid_id: z.string(), click_id: z.string(), charge_nano: int,
+  type: z.literal('click'),
+  ...common,
+  ...ad,
+  ...inventory,
+  ...audience,
+  bid_id: z.string(),
+  click_id: z.string(),
+  charge_nano: int,
   /** Not billed when set; `reason` names the fraud rule it broke. */
   invalid: z.boolean(),
   reason: z.string().optional(),
 });
 /** A player's playback event or VAST error (`reason`: start, firstQuartile, ..., `error:<code>`). */
 export const vastEventSchema = z.object({
-  type: z.literal('vast'), ...common, ...ad, ...inventory,
-  bid_id: z.string(), reason: z.string(),
+  type: z.literal('vast'),
+  ...common,
+  ...ad,
+  ...inventory,
+  bid_id: z.string(),
+  reason: z.string(),
 });
 /** A conversion, when it first becomes approved (the admin writes it). */
 export const conversionEventSchema = z.object({
-  type: z.literal('conversion'), ...common, ...ad, ...inventory, ...audience,
+  type: z.literal('conversion'),
+  ...common,
+  ...ad,
+  ...inventory,
+  ...audience,
 });
 
 /** Every fact the product records, one shape per type, for the stream and the event store. */
 export const engineEventSchema = z.discriminatedUnion('type', [
-  bidEventSchema, noBidEventSchema, winEventSchema, impEventSchema, impressionEventSchema, clickEventSchema, vastEventSchema, conversionEventSchema,
+  bidEventSchema,
+  noBidEventSchema,
+  winEventSchema,
+  impEventSchema,
+  impressionEventSchema,
+  clickEventSchema,
+  vastEventSchema,
+  conversionEventSchema,
 ]);
 export type EngineEvent = z.infer<typeof engineEventSchema>;
 export type EventType = EngineEvent['type'];

@@ -1,7 +1,6 @@
 /** Where Redis is: one server, or the seed nodes of a Redis Cluster. */
 export type RedisTarget =
-  | { kind: 'single'; url: string }
-  | { kind: 'cluster'; nodes: { host: string; port: number }[]; username?: string; password?: string; tls: boolean };
+  { kind: 'single'; url: string } | { kind: 'cluster'; nodes: { host: string; port: number }[]; username?: string; password?: string; tls: boolean };
 
 const NODE_RE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 

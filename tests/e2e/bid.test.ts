@@ -43,7 +43,10 @@ describe('POST /openrtb/bid', () => {
     // The click link goes through /c and lands with a fresh click id.
     const clickUrl = /href="([^"]+)"/.exec(bid?.adm ?? '')?.[1]?.replaceAll('&amp;', '&') ?? '';
     expect(clickUrl).toContain('/c/');
-    const click = await fetch(`${clickUrl}?ttc=900&x=10&y=10&focus=1&fp=fingerprint-1`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/125.0' } });
+    const click = await fetch(`${clickUrl}?ttc=900&x=10&y=10&focus=1&fp=fingerprint-1`, {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/125.0' },
+    });
     expect(click.status).toBe(302);
     expect(click.headers.get('location')).toMatch(/^https:\/\/shop\.example\.com\/p\?c=[0-9a-f-]{36}$/);
     expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?]+\?price=\$\{AUCTION_PRICE\}$/);
@@ -105,7 +108,9 @@ describe('metrics and request ids', () => {
     expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '200' })).toBe(before.ok + 2);
     expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '204' })).toBe(before.noContent + 2);
     expect(await count('adnet_engine_auction_duration_seconds_count', {})).toBeGreaterThanOrEqual(4);
-    expect(await count('adnet_engine_http_request_duration_seconds_bucket', { route: '/openrtb/bid', le: '+Inf' })).toBe(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid' }));
+    expect(await count('adnet_engine_http_request_duration_seconds_bucket', { route: '/openrtb/bid', le: '+Inf' })).toBe(
+      await count('adnet_engine_http_requests_total', { route: '/openrtb/bid' }),
+    );
     const text = await engine.engine.metrics.text();
     expect(text).toContain('adnet_engine_budget_reservations_total{pool="campaign",result="granted"');
     expect(text).toMatch(/adnet_engine_index_candidates\{engine="[0-9a-f]+"\} \d+/);

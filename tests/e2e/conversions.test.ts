@@ -43,10 +43,19 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
   secret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret);
   const pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'conv-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
-  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+    token: pub.token,
+    json: { domain: 'conv-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
+  });
+  await fx.app.svc.configStore.update<StoredSite>(
+    'site',
+    site.body.id,
+    (s) => ({ value: { ...s, status: 'pending_review' } }),
+    () => new Error('no site'),
+  );
   await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
-  zone = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'N', format: 'native' } })).body.subid;
+  zone = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'N', format: 'native' } }))
+    .body.subid;
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 1);
   await new Promise((r) => setTimeout(r, 300));
@@ -58,7 +67,9 @@ afterAll(async () => {
 
 /** A real click through the engine: /imp, then /c; returns the click id the landing page received. */
 async function clickId(): Promise<string> {
-  const served = (await (await fetch(`${engine.base}/imp?z=${zone}&fp=fingerprint-77`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })).json()) as { click_url: string };
+  const served = (await (await fetch(`${engine.base}/imp?z=${zone}&fp=fingerprint-77`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })).json()) as {
+    click_url: string;
+  };
   const res = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-77`, { redirect: 'manual', headers: { 'user-agent': UA } });
   return /c=([0-9a-f-]{36})/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
 }
@@ -67,7 +78,11 @@ const sign = (key: string, f: { click_id: string; payout: string; status: string
   createHmac('sha256', key).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest(enc);
 
 async function postback(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(`${fx.app.base}/postback/in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  const res = await fetch(`${fx.app.base}/postback/in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -94,7 +109,7 @@ describe('POST /postback/in', () => {
     expect((await postback({ ...f, secret, sig: sign(secret, f), padding: 'x'.repeat(20_000) })).status).toBe(413);
   });
 
-  it('404 for an unknown click, 403 for another advertiser\'s click however well signed', async () => {
+  it("404 for an unknown click, 403 for another advertiser's click however well signed", async () => {
     const unknown = { click_id: '00000000-0000-4000-8000-000000000000', payout: '10', status: 'approved', txid: 'T-404' };
     expect((await postback({ ...unknown, secret, sig: sign(secret, unknown) })).status).toBe(404);
     const otherSecret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: other.token })).body.postback_secret);
@@ -106,9 +121,16 @@ describe('POST /postback/in', () => {
     const click = await clickId();
     const pending = { click_id: click, payout: '500', status: 'pending', txid: 'T-moves' };
     const first = await postback({ ...pending, secret, sig: sign(secret, pending) });
-    expect((await postback({ ...pending, secret, sig: sign(secret, pending) })).body).toMatchObject({ duplicate: true, conversion_id: first.body.conversion_id });
+    expect((await postback({ ...pending, secret, sig: sign(secret, pending) })).body).toMatchObject({
+      duplicate: true,
+      conversion_id: first.body.conversion_id,
+    });
     const approved = { ...pending, status: 'approved' };
-    expect((await postback({ ...approved, secret, sig: sign(secret, approved) })).body).toMatchObject({ duplicate: false, status: 'approved', conversion_id: first.body.conversion_id });
+    expect((await postback({ ...approved, secret, sig: sign(secret, approved) })).body).toMatchObject({
+      duplicate: false,
+      status: 'approved',
+      conversion_id: first.body.conversion_id,
+    });
     const rejected = { ...pending, status: 'rejected' };
     expect((await postback({ ...rejected, secret, sig: sign(secret, rejected) })).status).toBe(409);
     const list = await call<{ conversions: { txid: string; status: string }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token });
@@ -145,8 +167,14 @@ describe('outgoing postback', () => {
     clock += 340_000;
     await worker().runOnce();
     expect(hits).toHaveLength(3);
-    expect(hits[2]).toBe(`/pb?cid=${click}&p=1234&s=approved&g=fr&d=desktop&o=macos&b=safari&v=dating&c=${engine.engine.mirror.index?.campaigns.keys().next().value as number}`);
-    const done = (await call<{ conversions: { txid: string; postback_failed: boolean; attempts: { status: number | null }[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token })).body.conversions.find((c) => c.txid === 'T-out');
+    expect(hits[2]).toBe(
+      `/pb?cid=${click}&p=1234&s=approved&g=fr&d=desktop&o=macos&b=safari&v=dating&c=${engine.engine.mirror.index?.campaigns.keys().next().value as number}`,
+    );
+    const done = (
+      await call<{ conversions: { txid: string; postback_failed: boolean; attempts: { status: number | null }[] }[] }>(fx.app, 'GET', '/api/adv/conversions', {
+        token: adv.token,
+      })
+    ).body.conversions.find((c) => c.txid === 'T-out');
     expect(done?.attempts.map((x) => x.status)).toEqual([500, 503, 200]);
     expect(done?.postback_failed).toBe(false);
 
@@ -158,7 +186,11 @@ describe('outgoing postback', () => {
       clock += step;
       await worker().runOnce();
     }
-    const failed = (await call<{ conversions: { txid: string; postback_failed: boolean; attempts: unknown[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token })).body.conversions.find((c) => c.txid === 'T-fail');
+    const failed = (
+      await call<{ conversions: { txid: string; postback_failed: boolean; attempts: unknown[] }[] }>(fx.app, 'GET', '/api/adv/conversions', {
+        token: adv.token,
+      })
+    ).body.conversions.find((c) => c.txid === 'T-fail');
     expect(failed?.attempts).toHaveLength(5);
     expect(failed?.postback_failed).toBe(true);
     expect(await store.depth()).toBe(0);

@@ -24,13 +24,24 @@ afterAll(async () => {
 
 /** Verification itself is tested in admin/test/publisher.test.ts; here the site is moved to review directly. */
 async function verified(siteId: number): Promise<void> {
-  await fx.app.svc.configStore.update<StoredSite>('site', siteId, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  await fx.app.svc.configStore.update<StoredSite>(
+    'site',
+    siteId,
+    (s) => ({ value: { ...s, status: 'pending_review' } }),
+    () => new Error('no site'),
+  );
 }
 
 describe('our own sites and zones in bid requests', () => {
   it('a zone serves only while active on an approved site', async () => {
-    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'news-zone.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 } });
-    const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Top', format: 'banner', banner_width: 300, banner_height: 250 } });
+    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+      token: pub.token,
+      json: { domain: 'news-zone.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
+    });
+    const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
+      token: pub.token,
+      json: { site_id: site.body.id, name: 'Top', format: 'banner', banner_width: 300, banner_height: 250 },
+    });
     const req = bannerRequest({}, { tagid: zone.body.subid });
     await eventually(() => engine.engine.mirror.index?.zones.has(zone.body.subid) ?? false);
     expect((await postBid(engine.base, req)).status).toBe(204);
@@ -48,7 +59,10 @@ describe('our own sites and zones in bid requests', () => {
   });
 
   it('a request naming one of our sites by site.id needs that site approved', async () => {
-    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'blog-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 } });
+    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+      token: pub.token,
+      json: { domain: 'blog-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
+    });
     await eventually(() => engine.engine.mirror.index?.sites.has(site.body.id) ?? false);
     const req = bannerRequest({ site: { id: String(site.body.id), domain: 'blog-site.example' } });
     expect((await postBid(engine.base, req)).status).toBe(204);

@@ -28,7 +28,10 @@ beforeAll(async () => {
   // ENGINE_COUNT: each engine admits a third of a partner's QPS; tracking links point at the balancer.
   const env = { ENGINE_COUNT: '3', TRUSTED_PROXIES: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, BUDGET_SLICE_CENTS: String(SLICE_CENTS) };
   engines = await Promise.all([0, 1, 2].map(() => startEngine(fx.redis.url, env)));
-  nginx = await startNginx(port, engines.map((e) => new URL(e.base).host));
+  nginx = await startNginx(
+    port,
+    engines.map((e) => new URL(e.base).host),
+  );
 }, 60_000);
 afterAll(async () => {
   await nginx?.stop();

@@ -38,7 +38,10 @@ describe('partners', () => {
   });
 
   it('validates partner input', async () => {
-    const bad = await call(fx.app, 'POST', '/api/admin/partners', { token: world.admin.token, json: { name: '', allowed_ips: ['300.1.1.1', '10.0.0.0/33'], qps_limit: 0 } });
+    const bad = await call(fx.app, 'POST', '/api/admin/partners', {
+      token: world.admin.token,
+      json: { name: '', allowed_ips: ['300.1.1.1', '10.0.0.0/33'], qps_limit: 0 },
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors as object).sort()).toEqual(['allowed_ips.0', 'allowed_ips.1', 'name', 'qps_limit']);
     const created = await call(fx.app, 'POST', '/api/admin/partners', { token: world.admin.token, json: { name: 'Default QPS', allowed_ips: ['192.0.2.1'] } });
@@ -96,7 +99,11 @@ describe('config sync', () => {
     await fx.redis.restart();
     // A change made after the restart, while the engine was reconnecting, still arrives.
     let resumed = 0;
-    await eventually(async () => (resumed = (await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/activate`, { token: a.token }).catch(() => ({ status: 0 }))).status) === 200, 10_000);
+    await eventually(
+      async () =>
+        (resumed = (await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/activate`, { token: a.token }).catch(() => ({ status: 0 }))).status) === 200,
+      10_000,
+    );
     expect(resumed).toBe(200);
     await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active', 10_000);
     await eventually(async () => (await postBid(engine.base, jp).catch(() => ({ status: 0 }))).status === 200, 10_000);

@@ -24,7 +24,27 @@ const zones: Record<string, string> = {};
 /** A stand-in for a browser push service: HTTPS with a self-signed certificate; /gone answers 410. */
 async function startPushService(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'push-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   pushService = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
     received.push({ path: req.url ?? '', headers: req.headers });
     req.resume();
@@ -41,7 +61,10 @@ const subscription = (path: string) => ({
   keys: { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') },
 });
 const subscribe = (body: unknown) =>
-  fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+  fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as Record<string, unknown>,
+  }));
 
 let ca = '';
 
@@ -50,11 +73,24 @@ beforeAll(async () => {
   const world = await World.create(fx.app);
   await world.campaign(await world.advertiser(100_000), { format: 'push', bid_usd: 3 });
   const pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'push-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
-  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+    token: pub.token,
+    json: { domain: 'push-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
+  });
+  await fx.app.svc.configStore.update<StoredSite>(
+    'site',
+    site.body.id,
+    (s) => ({ value: { ...s, status: 'pending_review' } }),
+    () => new Error('no site'),
+  );
   await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
-  for (const [name, format] of [['push', 'push'], ['native', 'native']] as const) {
-    zones[name] = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, format } })).body.subid;
+  for (const [name, format] of [
+    ['push', 'push'],
+    ['native', 'native'],
+  ] as const) {
+    zones[name] = (
+      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, format } })
+    ).body.subid;
   }
   engine = await startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' });
   await eventually(() => engine.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 1);
@@ -72,7 +108,9 @@ describe('web push', () => {
   });
 
   it('validates subscriptions and accepts only push-service endpoints on push zones', async () => {
-    expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), endpoint: 'http://127.0.0.1/x' } })).body.errors).toHaveProperty(['subscription.endpoint']);
+    expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), endpoint: 'http://127.0.0.1/x' } })).body.errors).toHaveProperty([
+      'subscription.endpoint',
+    ]);
     expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), endpoint: 'https://169.254.169.254/latest' } })).status).toBe(400);
     expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), keys: { p256dh: 'abc', auth: 'def' } } })).body.errors).toEqual({
       'subscription.keys.p256dh': expect.stringContaining('P-256'),
@@ -103,10 +141,13 @@ describe('web push', () => {
   });
 
   it('the frequency cap holds across engines: three senders at once notify each subscriber once', async () => {
-    const more = await Promise.all([0, 1].map(() => startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' })));
+    const more = await Promise.all(
+      [0, 1].map(() => startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' })),
+    );
     try {
       await Promise.all(more.map((e) => eventually(() => e.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true)));
-      for (const path of ['/fresh-1', '/fresh-2', '/fresh-3']) expect((await subscribe({ zone: zones.push, subscription: subscription(path) })).status).toBe(201);
+      for (const path of ['/fresh-1', '/fresh-2', '/fresh-3'])
+        expect((await subscribe({ zone: zones.push, subscription: subscription(path) })).status).toBe(201);
       received.length = 0;
       await Promise.all([engine, ...more].map((e) => e.engine.pushSender.runOnce()));
       // The earlier subscriber is still inside its interval; each new one gets exactly one notification.

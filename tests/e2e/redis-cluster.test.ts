@@ -65,7 +65,11 @@ async function spentNano(campaignId: number): Promise<number> {
 
 describe('on a Redis Cluster', () => {
   it('spreads the keys over the masters: config, budgets and events live on different shards', async () => {
-    const owners = new Set(await Promise.all([CFG_LOG, EVENT_STREAM, campaignPoolKey(1, '2026-01-01'), '{adv:1}:balance', '{users}:email'].map(async (k) => (await cluster.ownerOf(k)).master)));
+    const owners = new Set(
+      await Promise.all(
+        [CFG_LOG, EVENT_STREAM, campaignPoolKey(1, '2026-01-01'), '{adv:1}:balance', '{users}:email'].map(async (k) => (await cluster.ownerOf(k)).master),
+      ),
+    );
     expect(owners.size).toBeGreaterThan(1);
   });
 

@@ -47,7 +47,13 @@ beforeAll(async () => {
   engine = await startEngine(fx.redis.url);
   // Floors set our (second-price) bid, so clearing prices are exact: $2 CPM = 0.2 cents, $1 CPM = 0.1 cents.
   await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2 }), ids.us, 30, 10, 2);
-  await traffic(bannerRequest({ device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en' } }, { banner: undefined, native: { request: '{}' }, bidfloor: 1 }), ids.de, 20, 0, 1);
+  await traffic(
+    bannerRequest({ device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en' } }, { banner: undefined, native: { request: '{}' }, bidfloor: 1 }),
+    ids.de,
+    20,
+    0,
+    1,
+  );
   await traffic(bannerRequest({ device: { geo: { country: 'FRA' }, devicetype: 5, language: 'en' } }, { bidfloor: 2 }), ids.other, 5, 0, 2);
   await ingestAll(fx.app, [engine.engine]);
 }, 120_000);
@@ -99,7 +105,9 @@ describe('statistics from real engine traffic', () => {
   });
 
   it('exports CSV', async () => {
-    const res = await fetch(`${fx.app.base}/api/adv/stats?from=${today}&to=${today}&group_by=campaign&format=csv`, { headers: { authorization: `Bearer ${a.token}` } });
+    const res = await fetch(`${fx.app.base}/api/adv/stats?from=${today}&to=${today}&group_by=campaign&format=csv`, {
+      headers: { authorization: `Bearer ${a.token}` },
+    });
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect((await res.text()).trim().split('\n')).toEqual([
       'campaign_id,impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
@@ -123,13 +131,30 @@ describe('statistics from real engine traffic', () => {
 
   it('publishers see impressions and earnings on their own zones', async () => {
     const pub = await account(fx.app, 'publisher');
-    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'pub-stats.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
-    await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+      token: pub.token,
+      json: { domain: 'pub-stats.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
+    });
+    await fx.app.svc.configStore.update<StoredSite>(
+      'site',
+      site.body.id,
+      (s) => ({ value: { ...s, status: 'pending_review' } }),
+      () => new Error('no site'),
+    );
     await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
-    const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Z', format: 'banner', banner_width: 300, banner_height: 250 } });
+    const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
+      token: pub.token,
+      json: { site_id: site.body.id, name: 'Z', format: 'banner', banner_width: 300, banner_height: 250 },
+    });
     await eventually(() => engine.engine.mirror.index?.zones.get(zone.body.subid)?.serving ?? false);
     // 10 wins at $2 CPM = 2 cents of spend; 70% to the publisher = 1 cent (rounded down from 1.4).
-    await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2, tagid: zone.body.subid }), ids.us as number, 10, 0, 2);
+    await traffic(
+      bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2, tagid: zone.body.subid }),
+      ids.us as number,
+      10,
+      0,
+      2,
+    );
     await ingestAll(fx.app, [engine.engine]);
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, { token: pub.token });
     expect(r.body.rows).toEqual([{ site_id: site.body.id, zone_id: zone.body.id, impressions: 10, clicks: 0, invalid_clicks: 0, ctr: 0, earnings_cents: 1 }]);

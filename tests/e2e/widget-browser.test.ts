@@ -39,7 +39,9 @@ beforeAll(async () => {
       return void res.end(readFileSync(VAST_CLIENT));
     }
     const zone = url.searchParams.get('zone') ?? '';
-    res.end(`<!doctype html><html><head><style>img{border:5px solid red}</style></head><body><h1 id="title">Host page</h1><p>Article text.</p><script src="${engine.base}/w/${zone}.js"></script><p id="after">After the ad.</p></body></html>`);
+    res.end(
+      `<!doctype html><html><head><style>img{border:5px solid red}</style></head><body><h1 id="title">Host page</h1><p>Article text.</p><script src="${engine.base}/w/${zone}.js"></script><p id="after">After the ad.</p></body></html>`,
+    );
   });
   await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
   hostBase = `http://127.0.0.1:${(hostPage.address() as AddressInfo).port}`;
@@ -50,8 +52,16 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
   await world.campaign(adv, { format: 'in_page_push', bid_usd: 2 });
   const pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'browser-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 } });
-  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+    token: pub.token,
+    json: { domain: 'browser-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
+  });
+  await fx.app.svc.configStore.update<StoredSite>(
+    'site',
+    site.body.id,
+    (s) => ({ value: { ...s, status: 'pending_review' } }),
+    () => new Error('no site'),
+  );
   await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
@@ -59,14 +69,25 @@ beforeAll(async () => {
     native: { format: 'native' },
     in_page_push: { format: 'in_page_push' },
   })) {
-    subids[name] = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } })).body.subid;
+    subids[name] = (
+      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } })
+    ).body.subid;
   }
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 4);
   await new Promise((r) => setTimeout(r, 300));
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   context = await browser.newContext({ userAgent: CHROME_UA });
   // The video host is not on this network: answer it locally.
@@ -131,7 +152,9 @@ describe('the widget in a real browser', () => {
     await page.goto(`${hostBase}/?zone=${subids.in_page_push}`);
     const toast = page.locator('[data-adnet-zone] .toast');
     await toast.waitFor({ state: 'visible', timeout: 10_000 });
-    expect(await toast.evaluate((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { position: string } }).getComputedStyle(e).position)).toBe('fixed');
+    expect(await toast.evaluate((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { position: string } }).getComputedStyle(e).position)).toBe(
+      'fixed',
+    );
     await page.locator('[data-adnet-zone] .toast button').click();
     expect(await page.locator('[data-adnet-zone] .toast').count()).toBe(0);
     await page.close();
@@ -154,7 +177,7 @@ describe('the widget in a real browser', () => {
     await page.close();
   });
 
-  it('serves VAST that the players\' VAST client parses', async () => {
+  it("serves VAST that the players' VAST client parses", async () => {
     const page = await context.newPage();
     await page.goto(`${hostBase}/?zone=none`);
     const parsed = await page.evaluate<Record<string, unknown>>(`(async () => {

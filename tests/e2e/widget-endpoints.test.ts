@@ -22,7 +22,10 @@ let pub: Account;
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
 let cpcCampaign = 0;
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36', 'accept-language': 'en-US,en;q=0.9' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+  'accept-language': 'en-US,en;q=0.9',
+};
 
 beforeAll(async () => {
   world = await World.create(fx.app);
@@ -31,8 +34,16 @@ beforeAll(async () => {
   cpcCampaign = (await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3 })).campaign.id;
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', { token: pub.token, json: { domain: 'widget-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 } });
-  await fx.app.svc.configStore.update<StoredSite>('site', site.body.id, (s) => ({ value: { ...s, status: 'pending_review' } }), () => new Error('no site'));
+  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
+    token: pub.token,
+    json: { domain: 'widget-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
+  });
+  await fx.app.svc.configStore.update<StoredSite>(
+    'site',
+    site.body.id,
+    (s) => ({ value: { ...s, status: 'pending_review' } }),
+    () => new Error('no site'),
+  );
   await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
   const zones: Record<string, Record<string, unknown>> = {
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
@@ -41,7 +52,10 @@ beforeAll(async () => {
     paused: { format: 'banner', banner_width: 300, banner_height: 250 },
   };
   for (const [name, fields] of Object.entries(zones)) {
-    const z = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } });
+    const z = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
+      token: pub.token,
+      json: { site_id: site.body.id, name, ...fields },
+    });
     subids[name] = z.body.subid;
     zoneIds[name] = z.body.id;
   }
@@ -104,7 +118,10 @@ describe('GET /vast/<subid>.xml', () => {
     expect(existsSync(xsd), xsd).toBe(true);
     expect(spawnSync('xmllint', ['--version']).status, 'install libxml2-utils for xmllint').toBe(0);
     const dir = mkdtempSync(join(tmpdir(), 'vast-'));
-    for (const [name, doc] of [['ad.xml', xml], ['empty.xml', empty]] as const) {
+    for (const [name, doc] of [
+      ['ad.xml', xml],
+      ['empty.xml', empty],
+    ] as const) {
       writeFileSync(join(dir, name), doc);
       const out = spawnSync('xmllint', ['--noout', '--schema', xsd, join(dir, name)], { encoding: 'utf8' });
       expect(out.stderr).toContain('validates');

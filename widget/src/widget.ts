@@ -98,7 +98,9 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   const link = el('a', { href: ad.click_url, target: '_blank', rel: 'noopener', part: 'ad', 'data-adnet': 'ad' });
   const box = el('div', { class: 'ad' });
   if (cfg.format === 'banner') {
-    link.appendChild(el('img', { src: c.image_url ?? '', width: String(c.image_width ?? cfg.w ?? ''), height: String(c.image_height ?? cfg.h ?? ''), alt: c.title ?? '' }));
+    link.appendChild(
+      el('img', { src: c.image_url ?? '', width: String(c.image_width ?? cfg.w ?? ''), height: String(c.image_height ?? cfg.h ?? ''), alt: c.title ?? '' }),
+    );
     box.appendChild(link);
   } else {
     const card = el('div', { class: cfg.format === 'native' ? 'native' : 'toast' });

@@ -85,7 +85,9 @@ export class OpenAiCopyProvider implements CopyProvider {
       text = await res.text();
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'TimeoutError';
-      throw new AppError('bad_gateway', timedOut ? `The AI provider did not answer within ${this.cfg.timeoutMs} ms` : 'The AI provider could not be reached', { cause: err });
+      throw new AppError('bad_gateway', timedOut ? `The AI provider did not answer within ${this.cfg.timeoutMs} ms` : 'The AI provider could not be reached', {
+        cause: err,
+      });
     }
     if (!res.ok) throw new AppError('bad_gateway', `The AI provider failed with HTTP ${res.status}`);
 
@@ -96,7 +98,10 @@ export class OpenAiCopyProvider implements CopyProvider {
     usage.output_tokens += parsed.data.usage?.completion_tokens ?? Math.ceil(Buffer.byteLength(text) / 3);
 
     const copy = aiCopySchema.safeParse(parseJson(parsed.data.choices[0]?.message.content ?? ''));
-    if (!copy.success) throw new MalformedAnswer(`the content does not match the ad-copy schema (${copy.error.issues[0]?.path.join('.') ?? ''}: ${copy.error.issues[0]?.message ?? ''})`);
+    if (!copy.success)
+      throw new MalformedAnswer(
+        `the content does not match the ad-copy schema (${copy.error.issues[0]?.path.join('.') ?? ''}: ${copy.error.issues[0]?.message ?? ''})`,
+      );
     const problems = copyProblems(copy.data, limits);
     if (problems.length > 0) throw new MalformedAnswer(problems[0] ?? 'too long');
     return copy.data;

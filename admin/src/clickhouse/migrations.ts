@@ -216,7 +216,9 @@ export function migrationSteps(o: MigrationOptions): MigrationPlan {
 export async function migrate(client: ClickHouseClient, o: MigrationOptions): Promise<number[]> {
   const plan = migrationSteps(o);
   for (const query of plan.setup) await client.command({ query });
-  const done = await (await client.query({ query: `SELECT version FROM ${o.database}.schema_migrations`, format: 'JSONEachRow' })).json<{ version: number | string }>();
+  const done = await (
+    await client.query({ query: `SELECT version FROM ${o.database}.schema_migrations`, format: 'JSONEachRow' })
+  ).json<{ version: number | string }>();
   const applied = new Set(done.map((r) => Number(r.version)));
   const ran: number[] = [];
   for (const [i, statements] of plan.steps.entries()) {

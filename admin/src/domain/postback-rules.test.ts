@@ -22,9 +22,14 @@ describe('postback rules', () => {
     expect(statusMove('rejected', 'pending')).toBe('refused');
   });
   it('fills macros URL-encoded and leaves unknown text alone', () => {
-    expect(fillPostbackUrl('https://t.example.com/pb?c={click_id}&p={payout_cents}&g={geo}&o={os}', { click_id: 'a b', payout_cents: 15, geo: 'us', os: 'Mac OS/X' })).toBe(
-      'https://t.example.com/pb?c=a%20b&p=15&g=us&o=Mac%20OS%2FX',
-    );
+    expect(
+      fillPostbackUrl('https://t.example.com/pb?c={click_id}&p={payout_cents}&g={geo}&o={os}', {
+        click_id: 'a b',
+        payout_cents: 15,
+        geo: 'us',
+        os: 'Mac OS/X',
+      }),
+    ).toBe('https://t.example.com/pb?c=a%20b&p=15&g=us&o=Mac%20OS%2FX');
   });
   it('schedules attempts after 5 s, 30 s, 5 min, 30 min, 2 h, and no sixth', () => {
     expect([1, 2, 3, 4, 5].map((n) => attemptDueAt(0, n, () => 0))).toEqual([5_000, 30_000, 300_000, 1_800_000, 7_200_000]);

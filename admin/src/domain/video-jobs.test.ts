@@ -6,7 +6,11 @@ describe('video job states', () => {
   it('follows the provider, and fails a job that runs past its maximum age', () => {
     expect(nextStep({ status: 'processing' }, 10, 100)).toEqual({ kind: 'wait' });
     expect(nextStep('unreachable', 10, 100)).toEqual({ kind: 'wait' });
-    expect(nextStep({ status: 'completed', videoUrl: 'https://v/x.mp4', durationSec: 7 }, 500, 100)).toEqual({ kind: 'complete', videoUrl: 'https://v/x.mp4', durationSec: 7 });
+    expect(nextStep({ status: 'completed', videoUrl: 'https://v/x.mp4', durationSec: 7 }, 500, 100)).toEqual({
+      kind: 'complete',
+      videoUrl: 'https://v/x.mp4',
+      durationSec: 7,
+    });
     expect(nextStep({ status: 'failed', reason: 'bad avatar' }, 10, 100)).toEqual({ kind: 'fail', reason: 'bad avatar' });
     expect(nextStep({ status: 'processing' }, 100, 100)).toEqual({ kind: 'fail', reason: 'the video provider did not finish in time' });
     expect(nextStep('unreachable', 100, 100)).toEqual({ kind: 'fail', reason: 'the video provider could not be reached in time' });

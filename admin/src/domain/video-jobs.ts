@@ -1,14 +1,8 @@
 /** What a provider says about a job when asked. */
-export type ProviderState =
-  | { status: 'processing' }
-  | { status: 'completed'; videoUrl: string; durationSec: number }
-  | { status: 'failed'; reason: string };
+export type ProviderState = { status: 'processing' } | { status: 'completed'; videoUrl: string; durationSec: number } | { status: 'failed'; reason: string };
 
 /** What the poller does with a job after one look at the provider. */
-export type NextStep =
-  | { kind: 'wait' }
-  | { kind: 'complete'; videoUrl: string; durationSec: number }
-  | { kind: 'fail'; reason: string };
+export type NextStep = { kind: 'wait' } | { kind: 'complete'; videoUrl: string; durationSec: number } | { kind: 'fail'; reason: string };
 
 /**
  * The next step of a processing job (completed and failed are final; the job

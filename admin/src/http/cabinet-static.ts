@@ -18,8 +18,17 @@ const TYPES: Record<string, string> = {
  * Creative images and videos may come from anywhere; inline styles are the DOM helpers' own.
  */
 const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src * data: blob:", 'media-src *',
-  "connect-src 'self'", "frame-src 'self'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'", "object-src 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  'img-src * data: blob:',
+  'media-src *',
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
 ].join('; ');
 
 /**

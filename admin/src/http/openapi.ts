@@ -29,7 +29,11 @@ const queryParameters = (input: Record<string, unknown> | undefined) =>
 function formInput(route: RestRoute, input: Record<string, unknown> | undefined): { parameters: unknown[]; requestBody?: unknown } {
   const properties = (input?.properties as Record<string, unknown> | undefined) ?? {};
   const headers = Object.entries(route.headerFields ?? {}).map(([field, name]) => ({
-    name, in: 'header', required: false, description: `Instead of the field ${field} (wins over it)`, schema: properties[field] ?? { type: 'string' },
+    name,
+    in: 'header',
+    required: false,
+    description: `Instead of the field ${field} (wins over it)`,
+    schema: properties[field] ?? { type: 'string' },
   }));
   if (route.method === 'GET') return { parameters: [...queryParameters(input), ...headers] };
   return { parameters: headers, requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: input ?? {} } } } };
@@ -57,11 +61,15 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           content: { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } },
         },
         400: errorResponse('Validation failed: every invalid field by name', validationErrorBodySchema),
-        ...(route.auth === false ? {} : { 401: errorResponse('Missing, invalid or expired token'), 403: errorResponse('Wrong role or another account holder\'s resource') }),
+        ...(route.auth === false
+          ? {}
+          : { 401: errorResponse('Missing, invalid or expired token'), 403: errorResponse("Wrong role or another account holder's resource") }),
         ...(params.length ? { 404: errorResponse('No such resource') } : {}),
         409: errorResponse('Conflict (illegal state move, email taken)'),
         429: errorResponse('Rate limited; see the Retry-After header'),
-        ...(route.paid ? { 402: errorResponse('The balance cannot cover the operation'), 502: errorResponse('The outside provider failed; nothing charged') } : {}),
+        ...(route.paid
+          ? { 402: errorResponse('The balance cannot cover the operation'), 502: errorResponse('The outside provider failed; nothing charged') }
+          : {}),
         ...Object.fromEntries(Object.entries(route.answers ?? {}).map(([status, description]) => [status, errorResponse(description)])),
       },
     };

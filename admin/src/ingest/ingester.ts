@@ -128,9 +128,18 @@ export class Ingester {
   }
 
   private async read(blockMs: number): Promise<Entry[]> {
-    const reply = (await this.o.redis.callBuffer('XREADGROUP', ['GROUP', INGEST_GROUP, this.consumer, 'COUNT', 10, 'BLOCK', blockMs, 'STREAMS', EVENT_STREAM, '>'])) as
-      | [Buffer, [Buffer, Buffer[] | null][]][]
-      | null;
+    const reply = (await this.o.redis.callBuffer('XREADGROUP', [
+      'GROUP',
+      INGEST_GROUP,
+      this.consumer,
+      'COUNT',
+      10,
+      'BLOCK',
+      blockMs,
+      'STREAMS',
+      EVENT_STREAM,
+      '>',
+    ])) as [Buffer, [Buffer, Buffer[] | null][]][] | null;
     const out: Entry[] = [];
     for (const [, items] of reply ?? []) for (const [id, fields] of items) if (fields) out.push([String(id), fields]);
     return out;
@@ -141,7 +150,10 @@ export class Ingester {
     const ids = entries.map((e) => e[0]);
     const token = knownToken ?? createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 40);
     if (!knownToken) {
-      const tx = this.o.redis.multi().rpush(batchKey(token), ...ids).expire(batchKey(token), RECORD_TTL_S);
+      const tx = this.o.redis
+        .multi()
+        .rpush(batchKey(token), ...ids)
+        .expire(batchKey(token), RECORD_TTL_S);
       for (const id of ids) tx.hset(TOKEN_OF_ENTRY, id, token);
       await tx.exec();
     }
@@ -164,7 +176,12 @@ export class Ingester {
         await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
       }
     }
-    await this.o.redis.multi().xack(EVENT_STREAM, INGEST_GROUP, ...ids).hdel(TOKEN_OF_ENTRY, ...ids).del(batchKey(token)).exec();
+    await this.o.redis
+      .multi()
+      .xack(EVENT_STREAM, INGEST_GROUP, ...ids)
+      .hdel(TOKEN_OF_ENTRY, ...ids)
+      .del(batchKey(token))
+      .exec();
     this.inserted += rows.length;
     this.batches++;
   }

@@ -39,7 +39,9 @@ export function routeLabel(path: string, status: number): string {
 /** Counts kept by the components themselves, exposed as counters at scrape time. */
 function readCounter(name: string, help: string, registers: Registry[], read: () => number): void {
   new Counter({
-    name, help, registers,
+    name,
+    help,
+    registers,
     collect() {
       this.reset();
       this.inc(read());
@@ -55,8 +57,19 @@ export class AdminMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'adnet_admin_http_requests_total', help: 'Requests answered, by route and status', labelNames: ['route', 'status'], registers });
-    this.latency = new Histogram({ name: 'adnet_admin_http_request_duration_seconds', help: 'Request time by route', labelNames: ['route'], buckets: LATENCY_BUCKETS, registers });
+    this.requests = new Counter({
+      name: 'adnet_admin_http_requests_total',
+      help: 'Requests answered, by route and status',
+      labelNames: ['route', 'status'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'adnet_admin_http_request_duration_seconds',
+      help: 'Request time by route',
+      labelNames: ['route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     this.errors = new Counter({ name: 'adnet_admin_errors_total', help: 'Errors by component: redis, clickhouse, request', labelNames: ['what'], registers });
   }
 
@@ -65,7 +78,10 @@ export class AdminMetrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'adnet_admin_' });
     new Gauge({
-      name: 'adnet_admin_event_stream', help: 'Event stream entries: length (held), lag (not yet read by an ingester), pending (read, not yet in ClickHouse)', labelNames: ['measure'], registers,
+      name: 'adnet_admin_event_stream',
+      help: 'Event stream entries: length (held), lag (not yet read by an ingester), pending (read, not yet in ClickHouse)',
+      labelNames: ['measure'],
+      registers,
       async collect() {
         const s = await gauges.eventStream();
         this.set({ measure: 'length' }, s.length);
@@ -74,7 +90,9 @@ export class AdminMetrics {
       },
     });
     new Gauge({
-      name: 'adnet_admin_postback_queue', help: 'Outgoing postback attempts waiting in the queue', registers,
+      name: 'adnet_admin_postback_queue',
+      help: 'Outgoing postback attempts waiting in the queue',
+      registers,
       async collect() {
         this.set(await gauges.postbackQueue());
       },
@@ -84,11 +102,21 @@ export class AdminMetrics {
     if (ingester) {
       readCounter('adnet_admin_ingested_events_total', 'Events this ingester wrote to ClickHouse', registers, () => ingester().inserted);
       readCounter('adnet_admin_ingest_batches_total', 'Batches this ingester wrote to ClickHouse', registers, () => ingester().batches);
-      readCounter('adnet_admin_ingest_failures_total', 'Failed ingest rounds and ClickHouse inserts (the batch is retried)', registers, () => ingester().failures);
+      readCounter(
+        'adnet_admin_ingest_failures_total',
+        'Failed ingest rounds and ClickHouse inserts (the batch is retried)',
+        registers,
+        () => ingester().failures,
+      );
     }
     if (postbacks) {
       for (const result of ['ok', 'retry', 'failed'] as const) {
-        readCounter(`adnet_admin_postback_attempts_${result}_total`, `Outgoing postback attempts: ${result === 'ok' ? 'answered 2xx' : result === 'retry' ? 'failed, another is scheduled' : 'the last one failed (postback_failed)'}`, registers, () => postbacks()[result]);
+        readCounter(
+          `adnet_admin_postback_attempts_${result}_total`,
+          `Outgoing postback attempts: ${result === 'ok' ? 'answered 2xx' : result === 'retry' ? 'failed, another is scheduled' : 'the last one failed (postback_failed)'}`,
+          registers,
+          () => postbacks()[result],
+        );
       }
     }
   }

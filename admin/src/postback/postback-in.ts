@@ -36,10 +36,25 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
 
   const stamp = new Date(now).toISOString();
   const fresh: Conversion = {
-    id: await store.nextId(), advertiser_id: advertiser.id, click_id: fields.click_id.toLowerCase(), txid: fields.txid, payout_cents: Number(fields.payout),
-    status: fields.status, postback_failed: false, campaign_id: click.campaign_id, creative_id: click.creative_id, zone_id: click.zone_id, site_id: click.site_id,
-    country: click.country ?? '', device: click.device ?? '', os: click.os ?? '', browser: click.browser ?? '', vertical: click.vertical ?? '',
-    created_at: stamp, updated_at: stamp, attempts: [],
+    id: await store.nextId(),
+    advertiser_id: advertiser.id,
+    click_id: fields.click_id.toLowerCase(),
+    txid: fields.txid,
+    payout_cents: Number(fields.payout),
+    status: fields.status,
+    postback_failed: false,
+    campaign_id: click.campaign_id,
+    creative_id: click.creative_id,
+    zone_id: click.zone_id,
+    site_id: click.site_id,
+    country: click.country ?? '',
+    device: click.device ?? '',
+    os: click.os ?? '',
+    browser: click.browser ?? '',
+    vertical: click.vertical ?? '',
+    created_at: stamp,
+    updated_at: stamp,
+    attempts: [],
   };
   const existingId = await store.create(fresh);
   let conversion = fresh;
@@ -57,8 +72,18 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   // Statistics count approved conversions, once: when a conversion first becomes approved.
   if (becameApproved) {
     const event: EngineEvent = {
-      id: randomUUID(), type: 'conversion', ts: now, engine: 'admin', campaign_id: click.campaign_id, creative_id: click.creative_id,
-      advertiser_id: advertiser.id, publisher_id: click.publisher_id, site_id: click.site_id, zone_id: click.zone_id, country: click.country, device: click.device,
+      id: randomUUID(),
+      type: 'conversion',
+      ts: now,
+      engine: 'admin',
+      campaign_id: click.campaign_id,
+      creative_id: click.creative_id,
+      advertiser_id: advertiser.id,
+      publisher_id: click.publisher_id,
+      site_id: click.site_id,
+      zone_id: click.zone_id,
+      country: click.country,
+      device: click.device,
     };
     await svc.redis.xadd(...xaddArgs([event], svc.config.eventStreamMaxLen));
   }

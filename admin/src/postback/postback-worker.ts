@@ -64,8 +64,15 @@ export class PostbackWorker {
         continue;
       }
       const url = fillPostbackUrl(user.postbackUrl, {
-        click_id: conversion.click_id, payout_cents: conversion.payout_cents, status: status as ConversionStatus, geo: conversion.country,
-        device: conversion.device, os: conversion.os, browser: conversion.browser, vertical: conversion.vertical, campaign_id: conversion.campaign_id,
+        click_id: conversion.click_id,
+        payout_cents: conversion.payout_cents,
+        status: status as ConversionStatus,
+        geo: conversion.country,
+        device: conversion.device,
+        os: conversion.os,
+        browser: conversion.browser,
+        vertical: conversion.vertical,
+        campaign_id: conversion.campaign_id,
       });
       const { ok, status: httpStatus, error } = await callTracker(svc, url);
       const n = Number(attempt);

@@ -90,7 +90,16 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
 
 const CSV_ESCAPE = /[",\n\r]/;
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
-  const cols = [...q.group_by.map((d) => DIMENSIONS[d].column), 'impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'] as (keyof StatsRow)[];
+  const cols = [
+    ...q.group_by.map((d) => DIMENSIONS[d].column),
+    'impressions',
+    'clicks',
+    'invalid_clicks',
+    'ctr',
+    'spent_cents',
+    'conversions',
+    'ecpa_cents',
+  ] as (keyof StatsRow)[];
   const cell = (v: StatsRow[keyof StatsRow]) => {
     const s = v === undefined ? '' : String(v);
     return CSV_ESCAPE.test(s) ? `"${s.replaceAll('"', '""')}"` : s;

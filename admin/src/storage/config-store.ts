@@ -57,10 +57,7 @@ export class ConfigStore {
   }
 
   async read<T>(kind: ConfigKind, id: number): Promise<Versioned<T> | undefined> {
-    const [blob, rev] = await Promise.all([
-      this.redis.hgetBuffer(cfgHash(kind), String(id)),
-      this.redis.hget(cfgRevHash(kind), String(id)),
-    ]);
+    const [blob, rev] = await Promise.all([this.redis.hgetBuffer(cfgHash(kind), String(id)), this.redis.hget(cfgRevHash(kind), String(id))]);
     return blob ? { value: decode<T>(blob), rev: Number(rev ?? 0) } : undefined;
   }
 

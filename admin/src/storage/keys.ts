@@ -17,5 +17,4 @@ export const USERS_BY_POSTBACK_SECRET = '{users}:pbsecret';
 
 export const tokenKey = (id: string): string => `tok:${id}`;
 
-
 export const rateKey = (scope: string): string => `rl:{${scope}}`;

@@ -39,7 +39,14 @@ export class LedgerStore {
 
   private async post(advertiserId: number, kind: 'credit' | 'debit', signed: number, reason: string, requireFunds: boolean): Promise<PostResult> {
     const [ok, bal, id] = await this.redis.ledgerPost(
-      2, balanceKey(advertiserId), ledgerKey(advertiserId), kind, signed, reason, new Date().toISOString(), requireFunds ? '1' : '0',
+      2,
+      balanceKey(advertiserId),
+      ledgerKey(advertiserId),
+      kind,
+      signed,
+      reason,
+      new Date().toISOString(),
+      requireFunds ? '1' : '0',
     );
     return ok === 1 ? { ok: true, balanceCents: Number(bal), entryId: String(id) } : { ok: false, balanceCents: Number(bal) };
   }

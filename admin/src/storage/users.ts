@@ -52,8 +52,17 @@ export class UserStore {
     const id = await this.redis.incr(idCounter('user'));
     const createdAt = new Date().toISOString();
     const ok = await this.redis.userCreate(
-      4, USERS_BY_EMAIL, userKey(id), USERS_BY_ROLE(input.role), USERS_BY_POSTBACK_SECRET,
-      input.email, id, input.role, input.passwordHash, input.postbackSecret, createdAt,
+      4,
+      USERS_BY_EMAIL,
+      userKey(id),
+      USERS_BY_ROLE(input.role),
+      USERS_BY_POSTBACK_SECRET,
+      input.email,
+      id,
+      input.role,
+      input.passwordHash,
+      input.postbackSecret,
+      createdAt,
     );
     return ok === 1 ? { ...input, id, createdAt, postbackUrl: null } : undefined;
   }

@@ -47,9 +47,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (!match?.[1]) throw new AppError('unauthorized', 'Missing bearer token');
   const check = await ctx.svc.tokens.check(match[1]);
   if (!check.ok) {
-    throw check.reason === 'expired'
-      ? new AppError('token_expired', 'Token expired; request a new one')
-      : new AppError('unauthorized', 'Invalid token');
+    throw check.reason === 'expired' ? new AppError('token_expired', 'Token expired; request a new one') : new AppError('unauthorized', 'Invalid token');
   }
   const rate = await ctx.svc.limiter.take(`tok:${check.session.tokenId}`, ctx.svc.config.apiRateLimitPerMin, 60_000);
   if (!rate.allowed) {

@@ -22,10 +22,28 @@ export type FetchOutcome = { ok: true; status: number; body: string; finalUrl: s
 // Addresses a fetch on behalf of a user must never reach: private, shared,
 // link-local (cloud metadata), multicast and reserved ranges.
 const PRIVATE = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
   PRIVATE.addSubnet(net, bits, 'ipv4');
 }
-for (const [net, bits] of [['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+for (const [net, bits] of [
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  PRIVATE.addSubnet(net, bits, 'ipv6');
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
@@ -56,7 +74,8 @@ function guardedLookup(o: SafeFetchOptions) {
     const fixed = staticAnswer(hostname, o.staticHosts);
     const done = (addrs: LookupAddress[]) => {
       const bad = addrs.map((a) => refusal(a.address, o.allowLoopback)).find(Boolean);
-      if (bad || addrs.length === 0) return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${bad ?? 'nothing'}`), { code: 'EREFUSED_PRIVATE' }), '');
+      if (bad || addrs.length === 0)
+        return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${bad ?? 'nothing'}`), { code: 'EREFUSED_PRIVATE' }), '');
       if (options.all) return callback(null, addrs);
       const first = addrs[0] as LookupAddress;
       callback(null, first.address, first.family);
@@ -71,7 +90,14 @@ function getOnce(url: URL, o: SafeFetchOptions): Promise<{ status: number; locat
     const https = url.protocol === 'https:';
     const port = url.port ? Number(url.port) : https ? (o.httpsPort ?? 443) : (o.httpPort ?? 80);
     const req = (https ? httpsRequest : httpRequest)(
-      { host: url.hostname, port, path: `${url.pathname}${url.search}`, method: 'GET', lookup: guardedLookup(o), headers: { 'user-agent': 'adnet-site-verifier/1.0', accept: 'text/html,text/plain' } },
+      {
+        host: url.hostname,
+        port,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        lookup: guardedLookup(o),
+        headers: { 'user-agent': 'adnet-site-verifier/1.0', accept: 'text/html,text/plain' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -101,9 +101,22 @@ export class VideoJobStore {
   }
 
   /** True when this call moved the job out of processing. */
-  async finish(id: number, to: Exclude<VideoJobStatus, 'processing'>, fields: { videoUrl?: string; durationSec?: number; reason?: string }, now: Date): Promise<boolean> {
+  async finish(
+    id: number,
+    to: Exclude<VideoJobStatus, 'processing'>,
+    fields: { videoUrl?: string; durationSec?: number; reason?: string },
+    now: Date,
+  ): Promise<boolean> {
     const moved = await this.redis.videoFinish(
-      2, jobKey(id), DUE, String(id), to, fields.videoUrl ?? '', fields.durationSec ?? '', fields.reason ?? '', now.toISOString(),
+      2,
+      jobKey(id),
+      DUE,
+      String(id),
+      to,
+      fields.videoUrl ?? '',
+      fields.durationSec ?? '',
+      fields.reason ?? '',
+      now.toISOString(),
     );
     return moved === 1;
   }

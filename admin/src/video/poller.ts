@@ -15,7 +15,10 @@ const BATCH = 50;
 export class VideoPoller {
   private readonly worker: Periodic;
 
-  constructor(private readonly svc: Services, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly svc: Services,
+    private readonly now: () => number = Date.now,
+  ) {
     this.worker = new Periodic({
       intervalMs: svc.config.video.pollIntervalMs,
       runAtStart: true,

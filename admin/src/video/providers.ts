@@ -43,7 +43,11 @@ export function parseSamplePath(path: string): number | undefined {
  */
 export class LocalVideoProvider implements VideoProvider {
   readonly name = 'local';
-  constructor(private readonly baseUrl: string, private readonly delayMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly delayMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   create(req: VideoRequest): Promise<string> {
     const seconds = Math.min(speechSeconds(req.script), MAX_SAMPLE_SECONDS);
@@ -99,12 +103,18 @@ export class HttpVideoProvider implements VideoProvider {
     try {
       res = await fetch(this.cfg.baseUrl + path, {
         method,
-        headers: { accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}), ...(this.cfg.apiKey ? { authorization: `Bearer ${this.cfg.apiKey}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(json ? { 'content-type': 'application/json' } : {}),
+          ...(this.cfg.apiKey ? { authorization: `Bearer ${this.cfg.apiKey}` } : {}),
+        },
         body: json ? JSON.stringify(json) : undefined,
         signal: AbortSignal.timeout(this.cfg.timeoutMs),
       });
     } catch (err) {
-      throw new VideoProviderError(err instanceof Error && err.name === 'TimeoutError' ? 'the video provider timed out' : 'the video provider could not be reached');
+      throw new VideoProviderError(
+        err instanceof Error && err.name === 'TimeoutError' ? 'the video provider timed out' : 'the video provider could not be reached',
+      );
     }
     const text = await res.text().catch(() => '');
     // A 404 on poll means the provider lost the job: report it as failed rather than retry forever.

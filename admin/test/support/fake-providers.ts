@@ -48,9 +48,7 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
 
 /** What the fake chat service does with its next request. */
 export type ChatReply =
-  | { kind: 'content'; content: string; usage?: { prompt_tokens: number; completion_tokens: number } }
-  | { kind: 'status'; status: number }
-  | { kind: 'hang' };
+  { kind: 'content'; content: string; usage?: { prompt_tokens: number; completion_tokens: number } } | { kind: 'status'; status: number } | { kind: 'hang' };
 
 /** Speaks the OpenAI chat-completions protocol; answers from a queue the test fills. */
 export async function fakeChatServer(): Promise<FakeServer & { queue: ChatReply[] }> {
@@ -61,7 +59,9 @@ export async function fakeChatServer(): Promise<FakeServer & { queue: ChatReply[
     if (reply.kind === 'hang') return; // never answers; the client's timeout must fire
     if (reply.kind === 'status') return json(res, reply.status, { error: { message: 'upstream exploded' } });
     json(res, 200, {
-      id: 'chatcmpl-1', object: 'chat.completion', model: 'fake',
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      model: 'fake',
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content } }],
       ...(reply.usage ? { usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens } } : {}),
     });

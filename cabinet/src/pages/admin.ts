@@ -11,31 +11,41 @@ function verdict(label: string, approve: () => Promise<unknown>, reject: (reason
   const errId = uid('reason-error');
   const reason = h('input', { type: 'text', 'aria-label': `Rejection reason for ${label}`, placeholder: 'Reason to reject', 'aria-describedby': errId });
   const err = h('p', { class: 'field-error', id: errId, hidden: true });
-  return h('div', { class: 'row-actions' },
-    actionButton('Approve', async () => {
-      await approve();
-      notify(`${label} approved`);
-      await after();
-    }, { 'aria-label': `Approve ${label}` }),
+  return h(
+    'div',
+    { class: 'row-actions' },
+    actionButton(
+      'Approve',
+      async () => {
+        await approve();
+        notify(`${label} approved`);
+        await after();
+      },
+      { 'aria-label': `Approve ${label}` },
+    ),
     reason,
-    actionButton('Reject', async () => {
-      err.hidden = true;
-      reason.removeAttribute('aria-invalid');
-      try {
-        await reject(reason.value);
-      } catch (e) {
-        const message = problem(e).fields.reason;
-        if (!message) throw e;
-        // The API's message for the reason goes beside the reason field.
-        err.textContent = message;
-        err.hidden = false;
-        reason.setAttribute('aria-invalid', 'true');
-        reason.focus();
-        return;
-      }
-      notify(`${label} rejected`);
-      await after();
-    }, { 'aria-label': `Reject ${label}` }),
+    actionButton(
+      'Reject',
+      async () => {
+        err.hidden = true;
+        reason.removeAttribute('aria-invalid');
+        try {
+          await reject(reason.value);
+        } catch (e) {
+          const message = problem(e).fields.reason;
+          if (!message) throw e;
+          // The API's message for the reason goes beside the reason field.
+          err.textContent = message;
+          err.hidden = false;
+          reason.setAttribute('aria-invalid', 'true');
+          reason.focus();
+          return;
+        }
+        notify(`${label} rejected`);
+        await after();
+      },
+      { 'aria-label': `Reject ${label}` },
+    ),
     err,
   );
 }
@@ -46,19 +56,37 @@ export async function moderationPage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('h1', {}, 'Moderation'),
     h('h2', {}, `Creatives (${creatives.length})`),
-    table(['Preview', 'Creative', 'Landing page', 'Decision'], creatives.map((c) => [
-      c.image_url ? h('img', { src: c.image_url, alt: c.title ?? 'creative', class: 'thumb' }) : c.video_url ? h('a', { href: c.video_url }, 'video') : '',
-      h('div', {}, h('strong', {}, c.title ?? `Creative ${c.id}`), h('p', {}, c.body ?? ''), h('small', {}, `${c.format} · campaign ${c.campaign_id}`)),
-      h('a', { href: c.landing_url, target: '_blank', rel: 'noopener noreferrer' }, c.landing_url),
-      verdict(`creative ${c.id}`, () => api.admin.approveCreative.mutate({ id: c.id }), (reason) => api.admin.rejectCreative.mutate({ id: c.id, reason }), again),
-    ]), 'Creatives waiting for moderation'),
+    table(
+      ['Preview', 'Creative', 'Landing page', 'Decision'],
+      creatives.map((c) => [
+        c.image_url ? h('img', { src: c.image_url, alt: c.title ?? 'creative', class: 'thumb' }) : c.video_url ? h('a', { href: c.video_url }, 'video') : '',
+        h('div', {}, h('strong', {}, c.title ?? `Creative ${c.id}`), h('p', {}, c.body ?? ''), h('small', {}, `${c.format} · campaign ${c.campaign_id}`)),
+        h('a', { href: c.landing_url, target: '_blank', rel: 'noopener noreferrer' }, c.landing_url),
+        verdict(
+          `creative ${c.id}`,
+          () => api.admin.approveCreative.mutate({ id: c.id }),
+          (reason) => api.admin.rejectCreative.mutate({ id: c.id, reason }),
+          again,
+        ),
+      ]),
+      'Creatives waiting for moderation',
+    ),
     h('h2', {}, `Sites (${sites.length})`),
-    table(['Domain', 'Category', 'Verified by', 'Decision'], sites.map((s) => [
-      h('a', { href: `https://${s.domain}/`, target: '_blank', rel: 'noopener noreferrer' }, s.domain),
-      s.category,
-      s.verified_method ?? '',
-      verdict(`site ${s.domain}`, () => api.admin.approveSite.mutate({ id: s.id }), (reason) => api.admin.rejectSite.mutate({ id: s.id, reason }), again),
-    ]), 'Sites waiting for review'),
+    table(
+      ['Domain', 'Category', 'Verified by', 'Decision'],
+      sites.map((s) => [
+        h('a', { href: `https://${s.domain}/`, target: '_blank', rel: 'noopener noreferrer' }, s.domain),
+        s.category,
+        s.verified_method ?? '',
+        verdict(
+          `site ${s.domain}`,
+          () => api.admin.approveSite.mutate({ id: s.id }),
+          (reason) => api.admin.rejectSite.mutate({ id: s.id, reason }),
+          again,
+        ),
+      ]),
+      'Sites waiting for review',
+    ),
   );
 }
 
@@ -80,10 +108,14 @@ function partnerRow(p: Partner, after: () => Promise<void>) {
     p.name,
     badge(p.status),
     h('details', {}, h('summary', {}, `${p.allowed_ips.join(', ')} · ${p.qps_limit} QPS`), edit.form),
-    actionButton(p.status === 'active' ? 'Disable' : 'Enable', async () => {
-      await (p.status === 'active' ? api.admin.disablePartner : api.admin.enablePartner).mutate({ id: p.id });
-      await after();
-    }, { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}` }),
+    actionButton(
+      p.status === 'active' ? 'Disable' : 'Enable',
+      async () => {
+        await (p.status === 'active' ? api.admin.disablePartner : api.admin.enablePartner).mutate({ id: p.id });
+        await after();
+      },
+      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}` },
+    ),
   ];
 }
 
@@ -104,7 +136,16 @@ export async function partnersPage(ctx: PageContext): Promise<void> {
       await again();
     },
   });
-  ctx.main.replaceChildren(h('h1', {}, 'Partners'), table(['Name', 'Status', 'Allow-list and limit', ''], partners.map((p) => partnerRow(p, again)), 'OpenRTB partners'), h('h2', {}, 'Add a partner'), form);
+  ctx.main.replaceChildren(
+    h('h1', {}, 'Partners'),
+    table(
+      ['Name', 'Status', 'Allow-list and limit', ''],
+      partners.map((p) => partnerRow(p, again)),
+      'OpenRTB partners',
+    ),
+    h('h2', {}, 'Add a partner'),
+    form,
+  );
 }
 
 export async function advertisersPage(ctx: PageContext): Promise<void> {
@@ -112,20 +153,24 @@ export async function advertisersPage(ctx: PageContext): Promise<void> {
   const again = () => advertisersPage(ctx);
   ctx.main.replaceChildren(
     h('h1', {}, 'Advertisers'),
-    table(['Email', 'Balance', 'Credit'], advertisers.map((a) => [
-      a.email,
-      usd(a.balance_cents),
-      buildForm({
-        label: `Credit ${a.email}`,
-        submit: 'Credit',
-        fields: [{ name: 'amount_usd', label: 'Amount (USD)', type: 'number', step: '0.01' }],
-        async onSubmit(d) {
-          const usdAmount = num(d, 'amount_usd');
-          await api.admin.creditAdvertiser.mutate({ id: a.id, amount_cents: Math.round(usdAmount * 100) });
-          notify(`Credited ${a.email}`);
-          await again();
-        },
-      }).form,
-    ]), 'Advertisers and balances'),
+    table(
+      ['Email', 'Balance', 'Credit'],
+      advertisers.map((a) => [
+        a.email,
+        usd(a.balance_cents),
+        buildForm({
+          label: `Credit ${a.email}`,
+          submit: 'Credit',
+          fields: [{ name: 'amount_usd', label: 'Amount (USD)', type: 'number', step: '0.01' }],
+          async onSubmit(d) {
+            const usdAmount = num(d, 'amount_usd');
+            await api.admin.creditAdvertiser.mutate({ id: a.id, amount_cents: Math.round(usdAmount * 100) });
+            notify(`Credited ${a.email}`);
+            await again();
+          },
+        }).form,
+      ]),
+      'Advertisers and balances',
+    ),
   );
 }

@@ -25,12 +25,37 @@ export function aiSection(c: Campaign): HTMLElement {
         results.replaceChildren(
           h('p', {}, `${r.provider} · ${r.usage.input_tokens + r.usage.output_tokens} tokens · cost ${usd(r.cost_cents)}`),
           h('h3', {}, 'Variants'),
-          h('ol', { class: 'variants' }, r.variants.map((v) =>
-            h('li', {}, h('strong', {}, v.title), h('p', {}, v.body), h('small', {}, v.hook_type), ' ',
-              h('button', { type: 'button', onclick: () => { prefillCreative({ title: v.title, body: v.body }); notify('Variant copied into the creative form'); } }, 'Use as creative'))),
+          h(
+            'ol',
+            { class: 'variants' },
+            r.variants.map((v) =>
+              h(
+                'li',
+                {},
+                h('strong', {}, v.title),
+                h('p', {}, v.body),
+                h('small', {}, v.hook_type),
+                ' ',
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    onclick: () => {
+                      prefillCreative({ title: v.title, body: v.body });
+                      notify('Variant copied into the creative form');
+                    },
+                  },
+                  'Use as creative',
+                ),
+              ),
+            ),
           ),
           h('h3', {}, 'Image prompts'),
-          h('ol', {}, r.image_prompts.map((p) => h('li', {}, h('p', {}, p.prompt), h('small', {}, p.style)))),
+          h(
+            'ol',
+            {},
+            r.image_prompts.map((p) => h('li', {}, h('p', {}, p.prompt), h('small', {}, p.style))),
+          ),
         );
       } catch (err) {
         results.replaceChildren();
@@ -38,5 +63,10 @@ export function aiSection(c: Campaign): HTMLElement {
       }
     },
   });
-  return h('section', { 'aria-labelledby': 'ai-h' }, h('h2', { id: 'ai-h' }, 'AI ad copy'), h('details', {}, h('summary', {}, 'Generate variants'), form, results));
+  return h(
+    'section',
+    { 'aria-labelledby': 'ai-h' },
+    h('h2', { id: 'ai-h' }, 'AI ad copy'),
+    h('details', {}, h('summary', {}, 'Generate variants'), form, results),
+  );
 }

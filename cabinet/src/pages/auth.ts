@@ -12,7 +12,14 @@ export function authPage(main: HTMLElement, mode: 'signin' | 'signup', done: (s:
     submit: signup ? 'Create account' : 'Sign in',
     fields: [
       { name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email' },
-      { name: 'password', label: 'Password', type: 'password', required: true, autocomplete: signup ? 'new-password' : 'current-password', hint: signup ? 'At least 8 characters' : undefined },
+      {
+        name: 'password',
+        label: 'Password',
+        type: 'password',
+        required: true,
+        autocomplete: signup ? 'new-password' : 'current-password',
+        hint: signup ? 'At least 8 characters' : undefined,
+      },
       ...(signup ? [{ name: 'role', label: 'Account type', type: 'select' as const, options: ['advertiser', 'publisher'] }] : []),
     ],
     async onSubmit(d) {

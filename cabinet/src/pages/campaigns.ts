@@ -20,8 +20,22 @@ function campaignFields(c?: Campaign): FieldSpec[] {
     { name: 'vertical', label: 'Vertical', type: 'select', options: VERTICALS, value: c?.vertical },
     ...(c ? [] : [{ name: 'format', label: 'Format', type: 'select' as const, options: FORMATS, hint: 'Fixed once the campaign exists' }]),
     { name: 'bid_type', label: 'Bid type', type: 'select', options: BID_TYPES, value: c?.bid_type },
-    { name: 'bid_usd', label: 'Bid (USD; CPM per thousand impressions, CPC per click)', type: 'number', step: 'any', required: true, value: c ? bidUsd(c) : undefined },
-    { name: 'daily_budget_usd', label: 'Daily budget (USD)', type: 'number', step: 'any', required: true, value: c ? String(c.daily_budget_cents / 100) : undefined },
+    {
+      name: 'bid_usd',
+      label: 'Bid (USD; CPM per thousand impressions, CPC per click)',
+      type: 'number',
+      step: 'any',
+      required: true,
+      value: c ? bidUsd(c) : undefined,
+    },
+    {
+      name: 'daily_budget_usd',
+      label: 'Daily budget (USD)',
+      type: 'number',
+      step: 'any',
+      required: true,
+      value: c ? String(c.daily_budget_cents / 100) : undefined,
+    },
     { name: 'geo_include', label: 'Countries (ISO codes, comma-separated; empty = all)', value: c?.geo_include.join(', '), hint: 'e.g. us, de' },
     { name: 'languages', label: 'Languages (ISO 639-1, comma-separated; empty = all)', value: c?.languages.join(', ') },
     { name: 'device_types', label: 'Devices (none checked = all)', type: 'checkboxes', options: DEVICES, value: c?.device_types },
@@ -45,18 +59,30 @@ function campaignInput(d: FormData) {
 function stateButtons(c: Campaign, after: () => Promise<void>): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (c.status === 'draft' || c.status === 'paused') {
-    out.push(actionButton('Activate', async () => {
-      await api.adv.campaigns.activate.mutate({ id: c.id });
-      notify(`Campaign ${c.name} is active`);
-      await after();
-    }, { 'aria-label': `Activate ${c.name}` }));
+    out.push(
+      actionButton(
+        'Activate',
+        async () => {
+          await api.adv.campaigns.activate.mutate({ id: c.id });
+          notify(`Campaign ${c.name} is active`);
+          await after();
+        },
+        { 'aria-label': `Activate ${c.name}` },
+      ),
+    );
   }
   if (c.status === 'active') {
-    out.push(actionButton('Pause', async () => {
-      await api.adv.campaigns.pause.mutate({ id: c.id });
-      notify(`Campaign ${c.name} is paused`);
-      await after();
-    }, { 'aria-label': `Pause ${c.name}` }));
+    out.push(
+      actionButton(
+        'Pause',
+        async () => {
+          await api.adv.campaigns.pause.mutate({ id: c.id });
+          notify(`Campaign ${c.name} is paused`);
+          await after();
+        },
+        { 'aria-label': `Pause ${c.name}` },
+      ),
+    );
   }
   return out;
 }

@@ -25,7 +25,12 @@ function uploadFields(c: Campaign): FieldSpec[] {
     { name: 'landing_url', label: 'Landing URL', type: 'url', required: true, hint: 'The only macro allowed is {click_id}' },
     video
       ? { name: 'video_url', label: 'Video URL', type: 'url' }
-      : { name: 'image', label: c.format === 'banner' ? 'Image (exactly a banner size)' : 'Image', type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp' },
+      : {
+          name: 'image',
+          label: c.format === 'banner' ? 'Image (exactly a banner size)' : 'Image',
+          type: 'file',
+          accept: 'image/png,image/jpeg,image/gif,image/webp',
+        },
     ...(video ? [{ name: 'orientation', label: 'Orientation', type: 'select' as const, options: ORIENTATIONS }] : []),
   ];
 }

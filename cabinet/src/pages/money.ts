@@ -7,7 +7,11 @@ export async function balancePage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('h1', {}, 'Balance'),
     h('p', { class: 'big' }, usd(b.balance_cents)),
-    table(['Time', 'Kind', 'Amount', 'Reason'], b.ledger.map((e) => [new Date(e.created_at).toLocaleString(), e.kind, usd(e.amount_cents), e.reason]), 'Ledger'),
+    table(
+      ['Time', 'Kind', 'Amount', 'Reason'],
+      b.ledger.map((e) => [new Date(e.created_at).toLocaleString(), e.kind, usd(e.amount_cents), e.reason]),
+      'Ledger',
+    ),
   );
 }
 
@@ -25,7 +29,11 @@ export async function conversionsPage(ctx: PageContext): Promise<void> {
         h('span', {}, badge(c.status), c.postback_failed ? badge('postback_failed') : null),
         String(c.campaign_id),
         c.attempts.length
-          ? h('ul', {}, c.attempts.map((a) => h('li', {}, `#${a.attempt} ${new Date(a.at).toLocaleTimeString()} ${a.status ?? ''} ${a.error ?? ''}`)))
+          ? h(
+              'ul',
+              {},
+              c.attempts.map((a) => h('li', {}, `#${a.attempt} ${new Date(a.at).toLocaleTimeString()} ${a.status ?? ''} ${a.error ?? ''}`)),
+            )
           : 'none',
       ]),
       'Conversions and their outgoing postbacks',

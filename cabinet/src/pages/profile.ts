@@ -32,7 +32,15 @@ export async function profilePage(ctx: PageContext): Promise<void> {
   const { form } = buildForm({
     label: 'Postback URL',
     submit: 'Save postback URL',
-    fields: [{ name: 'postback_url', label: 'Postback URL pattern', type: 'url', value: profile.postback_url ?? '', hint: 'Called (GET) when a conversion is recorded or changes status. Empty: no postbacks.' }],
+    fields: [
+      {
+        name: 'postback_url',
+        label: 'Postback URL pattern',
+        type: 'url',
+        value: profile.postback_url ?? '',
+        hint: 'Called (GET) when a conversion is recorded or changes status. Empty: no postbacks.',
+      },
+    ],
     async onSubmit(d) {
       const url = text(d, 'postback_url');
       profile = await api.adv.profile.update.mutate({ postback_url: url === '' ? null : url });
@@ -54,16 +62,31 @@ export async function profilePage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('h1', {}, 'Profile'),
     h('dl', {}, h('dt', {}, 'Email'), h('dd', {}, profile.email), h('dt', {}, 'Account id'), h('dd', {}, String(profile.id))),
-    h('section', { 'aria-labelledby': 'secret-h' },
+    h(
+      'section',
+      { 'aria-labelledby': 'secret-h' },
       h('h2', { id: 'secret-h' }, h('label', { for: secretId }, 'Postback secret')),
       h('p', {}, 'Signs the conversion postbacks your tracker sends to ', h('code', {}, `${location.origin}/postback/in`), '.'),
-      h('div', { class: 'secret-row' }, secret, reveal, actionButton('Copy', () => copyText(profile.postback_secret, 'Postback secret')), rotate),
+      h(
+        'div',
+        { class: 'secret-row' },
+        secret,
+        reveal,
+        actionButton('Copy', () => copyText(profile.postback_secret, 'Postback secret')),
+        rotate,
+      ),
     ),
-    h('section', { 'aria-labelledby': 'pb-h' },
+    h(
+      'section',
+      { 'aria-labelledby': 'pb-h' },
       h('h2', { id: 'pb-h' }, 'Postback URL'),
       form,
       h('p', {}, 'Macros you may use:'),
-      h('ul', { class: 'macros' }, POSTBACK_MACROS.map((m) => h('li', {}, h('code', {}, `{${m}}`)))),
+      h(
+        'ul',
+        { class: 'macros' },
+        POSTBACK_MACROS.map((m) => h('li', {}, h('code', {}, `{${m}}`))),
+      ),
       h('p', {}, 'Example: ', h('code', {}, 'https://tracker.example.com/pb?cid={click_id}&payout={payout_cents}&status={status}')),
       h('div', { class: 'row-actions' }, test),
       testResult,

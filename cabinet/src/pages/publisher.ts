@@ -13,7 +13,12 @@ export const verificationTag = (s: Site): string => `<meta name="adnet-verificat
 export const widgetSnippet = (z: Zone): string => `<script src="${z.widget_url}"></script>`;
 
 function copyBlock(label: string, value: string): HTMLElement {
-  return h('div', { class: 'copy-block' }, h('code', { 'aria-label': label }, value), actionButton(`Copy ${label.toLowerCase()}`, () => copyText(value, label)));
+  return h(
+    'div',
+    { class: 'copy-block' },
+    h('code', { 'aria-label': label }, value),
+    actionButton(`Copy ${label.toLowerCase()}`, () => copyText(value, label)),
+  );
 }
 
 function siteCard(s: Site, after: () => Promise<void>): HTMLElement {
@@ -24,18 +29,25 @@ function siteCard(s: Site, after: () => Promise<void>): HTMLElement {
     h('h3', {}, s.domain, ' ', badge(s.status)),
     s.rejection_reason ? h('p', {}, `Rejected: ${s.rejection_reason}`) : null,
     unverified
-      ? h('div', {},
+      ? h(
+          'div',
+          {},
           h('p', {}, 'Paste this tag into the <head> of your home page, then verify:'),
           copyBlock('Verification tag', verificationTag(s)),
           h('p', {}, 'or serve the code as ', h('code', {}, `https://${s.domain}/.well-known/adnet-verification.txt`)),
-          actionButton('Verify', async () => {
-            const r = await api.pub.sites.verify.mutate({ id: s.id }).catch((err: Error) => {
-              notify(`Not verified: ${err.message}`, 'error');
-              return null;
-            });
-            if (r) notify(`Verified by ${r.method}; the site is ${r.status.replace(/_/g, ' ')}`);
-            await after();
-          }, { 'aria-label': `Verify ${s.domain}` }))
+          actionButton(
+            'Verify',
+            async () => {
+              const r = await api.pub.sites.verify.mutate({ id: s.id }).catch((err: Error) => {
+                notify(`Not verified: ${err.message}`, 'error');
+                return null;
+              });
+              if (r) notify(`Verified by ${r.method}; the site is ${r.status.replace(/_/g, ' ')}`);
+              await after();
+            },
+            { 'aria-label': `Verify ${s.domain}` },
+          ),
+        )
       : h('p', {}, s.verified_method ? `Verified by ${s.verified_method}.` : ''),
     h('p', {}, 'ads.txt line: '),
     copyBlock('ads.txt line', s.ads_txt_line),
@@ -55,7 +67,10 @@ export async function sitesPage(ctx: PageContext): Promise<void> {
     ],
     async onSubmit(d) {
       await api.pub.sites.create.mutate({
-        domain: text(d, 'domain'), category: text(d, 'category') as Site['category'], language: text(d, 'language'), traffic_estimate_daily: num(d, 'traffic_estimate_daily'),
+        domain: text(d, 'domain'),
+        category: text(d, 'category') as Site['category'],
+        language: text(d, 'language'),
+        traffic_estimate_daily: num(d, 'traffic_estimate_daily'),
       });
       notify('Site added');
       await sitesPage(ctx);
@@ -79,16 +94,35 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
     h('p', {}, `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`),
     copyBlock('Widget snippet', widgetSnippet(z)),
     z.vast_url ? copyBlock('VAST URL', z.vast_url) : null,
-    h('div', { class: 'row-actions' },
-      actionButton(z.status === 'active' ? 'Pause' : 'Resume', async () => {
-        await (z.status === 'active' ? api.pub.zones.pause : api.pub.zones.resume).mutate({ id: z.id });
-        await after();
-      }, { 'aria-label': `${z.status === 'active' ? 'Pause' : 'Resume'} ${z.name}` }),
+    h(
+      'div',
+      { class: 'row-actions' },
+      actionButton(
+        z.status === 'active' ? 'Pause' : 'Resume',
+        async () => {
+          await (z.status === 'active' ? api.pub.zones.pause : api.pub.zones.resume).mutate({ id: z.id });
+          await after();
+        },
+        { 'aria-label': `${z.status === 'active' ? 'Pause' : 'Resume'} ${z.name}` },
+      ),
       // A preview is a real ad request, so it is shown only on demand; sandboxed without
       // same-origin, so the ad's page cannot reach the cabinet's session.
-      h('button', { type: 'button', onclick: () => preview.replaceChildren(h('iframe', {
-        title: `Live preview of ${z.name}`, srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`, sandbox: 'allow-scripts allow-popups', class: 'zone-frame',
-      })) }, 'Live preview'),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () =>
+            preview.replaceChildren(
+              h('iframe', {
+                title: `Live preview of ${z.name}`,
+                srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`,
+                sandbox: 'allow-scripts allow-popups',
+                class: 'zone-frame',
+              }),
+            ),
+        },
+        'Live preview',
+      ),
     ),
     preview,
   );

@@ -8,7 +8,16 @@ import type { PageContext } from '../router.ts';
 type Dimension = (typeof STATS_DIMENSIONS)[number];
 type Row = Record<string, string | number | undefined>;
 const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'site', 'zone'];
-const KEY_COLUMNS: Record<Dimension, string> = { day: 'date', hour: 'hour', campaign: 'campaign_id', creative: 'creative_id', geo: 'geo', device: 'device', site: 'site_id', zone: 'zone_id' };
+const KEY_COLUMNS: Record<Dimension, string> = {
+  day: 'date',
+  hour: 'hour',
+  campaign: 'campaign_id',
+  creative: 'creative_id',
+  geo: 'geo',
+  device: 'device',
+  site: 'site_id',
+  zone: 'zone_id',
+};
 const CENTS = new Set(['spent_cents', 'ecpa_cents', 'earnings_cents']);
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -24,28 +33,38 @@ function download(name: string, body: string): void {
 export function statsPage(ctx: PageContext): void {
   const publisher = ctx.session.role === 'publisher';
   const dims = publisher ? PUBLISHER_DIMENSIONS : STATS_DIMENSIONS;
-  const metrics = publisher ? ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents'] : ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'];
+  const metrics = publisher
+    ? ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents']
+    : ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'];
   const out = h('div', { 'aria-live': 'polite' });
   const today = new Date();
   type Query = { from: string; to: string; group_by: string; tz: string };
   let last: Query | null = null;
 
-  const query = async (q: Query): Promise<Row[]> =>
-    publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows;
+  const query = async (q: Query): Promise<Row[]> => (publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows);
 
   const show = (rows: Row[], groups: Dimension[]) => {
     const keys = groups.map((g) => KEY_COLUMNS[g]);
     const timeKey = groups.includes('hour') ? 'hour' : groups.includes('day') ? 'date' : null;
-    const chart = timeKey && groups.length === 1
-      ? lineChart(rows.map((r) => String(r[timeKey])), [
-          { name: 'Impressions', color: '#2563eb', values: rows.map((r) => Number(r.impressions ?? 0)) },
-          { name: 'Clicks', color: '#dc2626', values: rows.map((r) => Number(r.clicks ?? 0)) },
-        ], 'Impressions and clicks over time')
-      : h('p', {}, 'Group by day or hour alone to see the chart.');
+    const chart =
+      timeKey && groups.length === 1
+        ? lineChart(
+            rows.map((r) => String(r[timeKey])),
+            [
+              { name: 'Impressions', color: '#2563eb', values: rows.map((r) => Number(r.impressions ?? 0)) },
+              { name: 'Clicks', color: '#dc2626', values: rows.map((r) => Number(r.clicks ?? 0)) },
+            ],
+            'Impressions and clicks over time',
+          )
+        : h('p', {}, 'Group by day or hour alone to see the chart.');
     const cell = (r: Row, k: string) => (CENTS.has(k) ? usd(Number(r[k] ?? 0)) : String(r[k] ?? ''));
     out.replaceChildren(
       chart,
-      table([...keys, ...metrics], rows.map((r) => [...keys, ...metrics].map((k) => cell(r, k))), 'Breakdown'),
+      table(
+        [...keys, ...metrics],
+        rows.map((r) => [...keys, ...metrics].map((k) => cell(r, k))),
+        'Breakdown',
+      ),
       actionButton('Export CSV', async () => {
         if (!last) return;
         if (publisher) {

@@ -20,7 +20,13 @@ function attachForm(c: Campaign, job: Job): HTMLElement {
     async onSubmit(d) {
       const cta = text(d, 'cta_text');
       const title = text(d, 'title');
-      await api.adv.video.attach.mutate({ job_id: job.job_id, campaign_id: c.id, landing_url: text(d, 'landing_url'), ...(title ? { title } : {}), ...(cta ? { cta_text: cta } : {}) });
+      await api.adv.video.attach.mutate({
+        job_id: job.job_id,
+        campaign_id: c.id,
+        landing_url: text(d, 'landing_url'),
+        ...(title ? { title } : {}),
+        ...(cta ? { cta_text: cta } : {}),
+      });
       notify('Video attached as a creative; reload the page to see it in the list');
     },
   }).form;
@@ -38,7 +44,8 @@ export function videoSection(c: Campaign): HTMLElement {
       setTimeout(() => void watch(jobId, started).catch((e: unknown) => notify(String(e), 'error')), POLL_MS);
       return;
     }
-    if (job.status === 'failed') return void progress.replaceChildren(h('p', { class: 'form-error', role: 'alert' }, `Video ${jobId} failed: ${job.reason ?? 'unknown reason'}`));
+    if (job.status === 'failed')
+      return void progress.replaceChildren(h('p', { class: 'form-error', role: 'alert' }, `Video ${jobId} failed: ${job.reason ?? 'unknown reason'}`));
     progress.replaceChildren(
       h('p', { role: 'status' }, `Video ${jobId} is ready (${job.duration_sec ?? '?'} s).`),
       h('video', { src: job.video_url ?? '', controls: true, muted: true, class: 'video' }),
@@ -57,12 +64,21 @@ export function videoSection(c: Campaign): HTMLElement {
     ],
     async onSubmit(d) {
       const r = await api.adv.video.generate.mutate({
-        campaign_id: c.id, avatar_id: text(d, 'avatar_id'), voice_id: text(d, 'voice_id'), script: text(d, 'script'), language: text(d, 'language'),
+        campaign_id: c.id,
+        avatar_id: text(d, 'avatar_id'),
+        voice_id: text(d, 'voice_id'),
+        script: text(d, 'script'),
+        language: text(d, 'language'),
         orientation: text(d, 'orientation') as Job['orientation'],
       });
       notify(`Video ${r.job_id} started`);
       await watch(r.job_id, Date.now());
     },
   });
-  return h('section', { 'aria-labelledby': 'video-h' }, h('h2', { id: 'video-h' }, 'Avatar video'), h('details', {}, h('summary', {}, 'Generate a video'), form, progress));
+  return h(
+    'section',
+    { 'aria-labelledby': 'video-h' },
+    h('h2', { id: 'video-h' }, 'Avatar video'),
+    h('details', {}, h('summary', {}, 'Generate a video'), form, progress),
+  );
 }

@@ -8,13 +8,33 @@ import type { ImpContext, RequestContext } from './request-context.ts';
 
 export const requestFixture = (over: Partial<RequestContext> = {}): RequestContext => ({
   index: buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map() }, '0-0'),
-  ts: 0, auctionId: 'a-1', partnerId: 1, country: 'us', language: 'en', device: 'desktop', usd: true,
-  bcat: undefined, badv: undefined, ownSite: undefined, siteDomain: undefined, rejected: undefined, ...over,
+  ts: 0,
+  auctionId: 'a-1',
+  partnerId: 1,
+  country: 'us',
+  language: 'en',
+  device: 'desktop',
+  usd: true,
+  bcat: undefined,
+  badv: undefined,
+  ownSite: undefined,
+  siteDomain: undefined,
+  rejected: undefined,
+  ...over,
 });
 
 export const impFixture = (over: Partial<ImpContext> = {}): ImpContext => ({
-  impId: '1', slots: ['banner:300x250'], floorMicroCents: 0, floorCurrency: undefined, zone: undefined,
-  inventory: { publisherId: 0, siteId: 0, zoneId: 0 }, language: 'en', device: 'desktop', bcat: undefined, badv: undefined, ...over,
+  impId: '1',
+  slots: ['banner:300x250'],
+  floorMicroCents: 0,
+  floorCurrency: undefined,
+  zone: undefined,
+  inventory: { publisherId: 0, siteId: 0, zoneId: 0 },
+  language: 'en',
+  device: 'desktop',
+  bcat: undefined,
+  badv: undefined,
+  ...over,
 });
 
 let nextId = 1;

@@ -110,7 +110,9 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
     floorMicroCents: Math.ceil((imp.bidfloor ?? 0) * 100_000),
     floorCurrency: imp.bidfloorcur,
     zone,
-    inventory: z ? { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id } : { publisherId: site?.publisher_id ?? 0, siteId: site?.id ?? 0, zoneId: 0 },
+    inventory: z
+      ? { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id }
+      : { publisherId: site?.publisher_id ?? 0, siteId: site?.id ?? 0, zoneId: 0 },
     language: req.language,
     device: req.device,
     bcat: req.bcat,
@@ -121,8 +123,19 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD, no floor. */
 export function visitorContext(index: EngineIndex, v: Visitor, ts: number): RequestContext {
   return withVerdict({
-    index, ts, auctionId: undefined, partnerId: 0, country: v.country, language: v.language, device: v.device, usd: true,
-    bcat: undefined, badv: undefined, ownSite: undefined, siteDomain: undefined, rejected: undefined,
+    index,
+    ts,
+    auctionId: undefined,
+    partnerId: 0,
+    country: v.country,
+    language: v.language,
+    device: v.device,
+    usd: true,
+    bcat: undefined,
+    badv: undefined,
+    ownSite: undefined,
+    siteDomain: undefined,
+    rejected: undefined,
   });
 }
 

@@ -6,9 +6,7 @@ import type { BudgetGate } from './ports.ts';
 import { clearingPrice } from './price.ts';
 import type { ImpContext } from './request-context.ts';
 
-export type ImpOutcome =
-  | { won: true; winner: Candidate; priceMicroCents: number; secondMicroCents: number }
-  | { won: false; reason: NoBidReason };
+export type ImpOutcome = { won: true; winner: Candidate; priceMicroCents: number; secondMicroCents: number } | { won: false; reason: NoBidReason };
 
 /**
  * The auction for one impression over lists that are each already ranked

@@ -41,8 +41,16 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   const c = outcome.winner;
   const bidId = randomUUID();
   const ticket = encodeTicket(deps.secret, {
-    bidId, campaignId: c.campaignId, advertiserId: c.advertiserId, creativeId: c.creativeId, priceMicroCents: outcome.priceMicroCents,
-    issuedAt: Math.floor(req.ts / 1000), engine: deps.engineId, partnerId: req.partnerId, country: req.country ?? '', device: req.device ?? '',
+    bidId,
+    campaignId: c.campaignId,
+    advertiserId: c.advertiserId,
+    creativeId: c.creativeId,
+    priceMicroCents: outcome.priceMicroCents,
+    issuedAt: Math.floor(req.ts / 1000),
+    engine: deps.engineId,
+    partnerId: req.partnerId,
+    country: req.country ?? '',
+    device: req.device ?? '',
     ...imp.inventory,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };

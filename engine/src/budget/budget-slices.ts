@@ -184,7 +184,19 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       this.advertiserSpend.delete(adv);
       const seq = ++this.spendSeq;
       this.unconfirmed.set(`a ${adv}`, () =>
-        redis.budSpendAdvertiser(4, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), ledgerKey(adv), sum(byEngine), 'ad spend', time, engine, seq, ...pairs(byEngine)),
+        redis.budSpendAdvertiser(
+          4,
+          advertiserHoldKey(adv),
+          balanceKey(adv),
+          advertiserPendingKey(adv),
+          ledgerKey(adv),
+          sum(byEngine),
+          'ad spend',
+          time,
+          engine,
+          seq,
+          ...pairs(byEngine),
+        ),
       );
     }
     const failures: unknown[] = [];
@@ -218,15 +230,31 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       // Local budget goes back at once; outstanding bids stay held until they settle or expire.
       s.local = 0;
       if (s.outstanding === 0) this.campaigns.delete(key);
-      jobs.push(this.rebase(s, now, undefined, (local, outstanding) =>
-        this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS)));
+      jobs.push(
+        this.rebase(s, now, undefined, (local, outstanding) =>
+          this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS),
+        ),
+      );
     }
     for (const [adv, s] of this.advertisers) {
       if (s.lastUse >= cutoff || s.refilling) continue;
       s.local = 0;
       if (s.outstanding === 0) this.advertisers.delete(adv);
-      jobs.push(this.rebase(s, now, undefined, (local, outstanding) =>
-        this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, 0, local, outstanding, s.lastHold)));
+      jobs.push(
+        this.rebase(s, now, undefined, (local, outstanding) =>
+          this.opts.redis.budReserveAdvertiser(
+            3,
+            advertiserHoldKey(adv),
+            balanceKey(adv),
+            advertiserPendingKey(adv),
+            this.opts.engineId,
+            0,
+            local,
+            outstanding,
+            s.lastHold,
+          ),
+        ),
+      );
     }
     await Promise.all(jobs);
   }
@@ -240,18 +268,43 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
   private refillCampaign(s: Slice, key: string, dailyBudgetCents: number, now: number): void {
     // rebase never rejects: failures are reported through onError.
     void this.rebase(s, now, 'campaign', (local, outstanding) =>
-      this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, this.sliceNano, local, outstanding, s.lastHold, centsToNano(dailyBudgetCents), POOL_TTL_MS),
+      this.opts.redis.budReserveCampaign(
+        1,
+        key,
+        this.opts.engineId,
+        this.sliceNano,
+        local,
+        outstanding,
+        s.lastHold,
+        centsToNano(dailyBudgetCents),
+        POOL_TTL_MS,
+      ),
     );
   }
 
   private refillAdvertiser(s: Slice, adv: number, now: number): void {
     void this.rebase(s, now, 'advertiser', (local, outstanding) =>
-      this.opts.redis.budReserveAdvertiser(3, advertiserHoldKey(adv), balanceKey(adv), advertiserPendingKey(adv), this.opts.engineId, this.sliceNano, local, outstanding, s.lastHold),
+      this.opts.redis.budReserveAdvertiser(
+        3,
+        advertiserHoldKey(adv),
+        balanceKey(adv),
+        advertiserPendingKey(adv),
+        this.opts.engineId,
+        this.sliceNano,
+        local,
+        outstanding,
+        s.lastHold,
+      ),
     );
   }
 
   /** One re-base in flight per slice; the reply says what wins settled and what was granted. */
-  private rebase(s: Slice, now: number, pool: 'campaign' | 'advertiser' | undefined, call: (local: number, outstanding: number) => Promise<[number, number]>): Promise<void> {
+  private rebase(
+    s: Slice,
+    now: number,
+    pool: 'campaign' | 'advertiser' | undefined,
+    call: (local: number, outstanding: number) => Promise<[number, number]>,
+  ): Promise<void> {
     if (s.refilling || now < s.dryUntil) return Promise.resolve();
     s.refilling = true;
     s.expire(now);

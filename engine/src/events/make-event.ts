@@ -14,11 +14,22 @@ export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?:
 
 /** What a request tells its bid and no-bid events. */
 export const requestFacts = (req: RequestContext, engine: string) => ({
-  ts: req.ts, engine, auction_id: req.auctionId, partner_id: req.partnerId, country: req.country, device: req.device, site_domain: req.siteDomain,
+  ts: req.ts,
+  engine,
+  auction_id: req.auctionId,
+  partner_id: req.partnerId,
+  country: req.country,
+  device: req.device,
+  site_domain: req.siteDomain,
 });
 
 /** What a signed ticket tells every later event of its bid (win, pixel, click, playback). */
 export const ticketFacts = (t: BidTicket) => ({
-  bid_id: t.bidId, campaign_id: t.campaignId, creative_id: t.creativeId, advertiser_id: t.advertiserId,
-  country: t.country || undefined, device: t.device || undefined, ...inventoryFacts(t),
+  bid_id: t.bidId,
+  campaign_id: t.campaignId,
+  creative_id: t.creativeId,
+  advertiser_id: t.advertiserId,
+  country: t.country || undefined,
+  device: t.device || undefined,
+  ...inventoryFacts(t),
 });

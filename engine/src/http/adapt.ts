@@ -44,10 +44,24 @@ export interface RouteOptions {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
-  401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict',
-  413: '413 Payload Too Large', 415: '415 Unsupported Media Type', 422: '422 Unprocessable Entity', 429: '429 Too Many Requests',
-  500: '500 Internal Server Error', 502: '502 Bad Gateway', 503: '503 Service Unavailable',
+  200: '200 OK',
+  201: '201 Created',
+  204: '204 No Content',
+  302: '302 Found',
+  304: '304 Not Modified',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  409: '409 Conflict',
+  413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
+  422: '422 Unprocessable Entity',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  502: '502 Bad Gateway',
+  503: '503 Service Unavailable',
 };
 export const statusLine = (code: number): string => STATUS_TEXT[code] ?? `${code} Status`;
 
@@ -129,7 +143,16 @@ export function addRoute(
     for (let i = 0; i < (opts.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
     const given = headers['x-request-id'] as string;
     const requestId = given && given.length <= 64 && REQUEST_ID_RE.test(given) ? given : `${ctx.idPrefix}-${(++sequence).toString(36)}`;
-    const request: EngineRequest = { method: req.getMethod(), path: req.getUrl(), query: req.getQuery() ?? '', ip: clientIp(remoteIp(res), headers['x-forwarded-for'] ?? '', ctx.trustedProxies), headers, params, body: EMPTY, requestId };
+    const request: EngineRequest = {
+      method: req.getMethod(),
+      path: req.getUrl(),
+      query: req.getQuery() ?? '',
+      ip: clientIp(remoteIp(res), headers['x-forwarded-for'] ?? '', ctx.trustedProxies),
+      headers,
+      params,
+      body: EMPTY,
+      requestId,
+    };
 
     const reply = (out: EngineReply, closeAsked = false) =>
       g.end(() => {
@@ -159,10 +182,16 @@ export function addRoute(
     if (opts.maxBody === undefined) return run();
     const max = opts.maxBody;
     if (Number(req.getHeader('content-length') || 0) > max) return reply(tooLarge(max), true);
-    readBody(res, g, max, (body) => {
-      request.body = body;
-      run();
-    }, () => reply(tooLarge(max), true));
+    readBody(
+      res,
+      g,
+      max,
+      (body) => {
+        request.body = body;
+        run();
+      },
+      () => reply(tooLarge(max), true),
+    );
   });
 }
 

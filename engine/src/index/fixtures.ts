@@ -4,15 +4,44 @@ import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 
 export function campaignFixture(over: Partial<StoredCampaign> = {}): StoredCampaign {
   return {
-    id: 1, advertiser_id: 1, name: 'c', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_micro_cents: 150_000,
-    status: 'active', daily_budget_cents: 10_000, geo_include: [], languages: [], device_types: [], created_at: '', updated_at: '', ...over,
+    id: 1,
+    advertiser_id: 1,
+    name: 'c',
+    vertical: 'ecommerce',
+    format: 'banner',
+    bid_type: 'cpm',
+    bid_micro_cents: 150_000,
+    status: 'active',
+    daily_budget_cents: 10_000,
+    geo_include: [],
+    languages: [],
+    device_types: [],
+    created_at: '',
+    updated_at: '',
+    ...over,
   };
 }
 
 export function creativeFixture(over: Partial<Creative> = {}): Creative {
   return {
-    id: 1, campaign_id: 1, advertiser_id: 1, format: 'banner', title: 'Title', body: 'Body', landing_url: 'https://shop.example.com/?c={click_id}',
-    cta_text: null, image_url: 'https://cdn.example.com/a.png', image_width: 300, image_height: 250, video_url: null, orientation: null,
-    status: 'approved', rejection_reason: null, tracking_token: 'tok', created_at: '', moderated_at: null, ...over,
+    id: 1,
+    campaign_id: 1,
+    advertiser_id: 1,
+    format: 'banner',
+    title: 'Title',
+    body: 'Body',
+    landing_url: 'https://shop.example.com/?c={click_id}',
+    cta_text: null,
+    image_url: 'https://cdn.example.com/a.png',
+    image_width: 300,
+    image_height: 250,
+    video_url: null,
+    orientation: null,
+    status: 'approved',
+    rejection_reason: null,
+    tracking_token: 'tok',
+    created_at: '',
+    moderated_at: null,
+    ...over,
   };
 }

@@ -27,7 +27,11 @@ export class EngineMetrics {
   readonly registry = new Registry();
   private readonly common: Record<string, string>;
   readonly requests = new HotCounter('adnet_engine_http_requests_total', 'Requests answered, by route pattern and status');
-  readonly latency = new HotHistogram('adnet_engine_http_request_duration_seconds', 'Time from request to answer inside the engine, by route pattern', LATENCY_BUCKETS);
+  readonly latency = new HotHistogram(
+    'adnet_engine_http_request_duration_seconds',
+    'Time from request to answer inside the engine, by route pattern',
+    LATENCY_BUCKETS,
+  );
   readonly auction = new HotHistogram('adnet_engine_auction_duration_seconds', 'Time one OpenRTB request spends in parsing and auctions', LATENCY_BUCKETS);
   readonly events = new HotCounter(
     'adnet_engine_events_total',
@@ -40,8 +44,18 @@ export class EngineMetrics {
     const registers = [this.registry];
     this.common = { engine: engineId };
     this.registry.setDefaultLabels(this.common);
-    this.reservations = new Counter({ name: 'adnet_engine_budget_reservations_total', help: 'Budget slice re-bases against Redis, by pool and result', labelNames: ['pool', 'result'], registers });
-    this.errors = new Counter({ name: 'adnet_engine_errors_total', help: 'Errors by component (redis, config-sync, events, budget, a route)', labelNames: ['what'], registers });
+    this.reservations = new Counter({
+      name: 'adnet_engine_budget_reservations_total',
+      help: 'Budget slice re-bases against Redis, by pool and result',
+      labelNames: ['pool', 'result'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'adnet_engine_errors_total',
+      help: 'Errors by component (redis, config-sync, events, budget, a route)',
+      labelNames: ['what'],
+      registers,
+    });
     // Every no-bid reason is a series from the start, so a dashboard sees a reason at zero rather than no data.
     for (const reason of NO_BID_REASONS) this.events.inc(`nobid ${reason}`, () => ({ type: 'nobid', reason }), 0);
   }
@@ -51,7 +65,9 @@ export class EngineMetrics {
     const registers = [this.registry];
     const gauge = (name: string, help: string, read: () => number | undefined) =>
       new Gauge({
-        name, help, registers,
+        name,
+        help,
+        registers,
         collect() {
           const v = read();
           if (v !== undefined) this.set(v);

@@ -27,7 +27,6 @@ export class HotCounter {
     else this.values.set(key, { labels: labels(), n: by });
   }
 
-
   render(common: Record<string, string>): string {
     let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`;
     for (const v of this.values.values()) out += `${this.name}{${labelText({ ...v.labels, ...common })}} ${v.n}\n`;
@@ -61,7 +60,6 @@ export class HotHistogram {
     s.sum += value;
     s.count++;
   }
-
 
   render(common: Record<string, string>): string {
     let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} histogram\n`;

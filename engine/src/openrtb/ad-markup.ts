@@ -1,7 +1,6 @@
 import type { Creative } from '@adnet/schemas/api';
 
-const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 export interface MarkupLinks {
   /** Click tracking: `/c/<impression id>/<tracking token>`, which redirects to the landing URL. */

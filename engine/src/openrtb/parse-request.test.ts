@@ -4,15 +4,63 @@ import { parseBidRequest } from './parse-request.ts';
 
 const valid = [
   { id: '1', imp: [{ id: '1', banner: { w: 300, h: 250 }, bidfloor: 0.5 }] },
-  { id: 'x', imp: [{ id: 'a', native: { request: '{}', ver: '1.2' } }, { id: 'b', video: { mimes: ['video/mp4'] } }], site: { domain: 'a.com', cat: ['IAB1'] }, device: { ua: 'x', ip: '1.2.3.4', devicetype: 2, geo: { country: 'USA' } }, user: { id: 'u' }, tmax: 120, bcat: ['IAB9'], badv: ['b.com'], cur: ['USD'], unknown: { deep: [1, 2] } },
-  { id: '2', imp: [{ id: '1', banner: { format: [{ w: 300, h: 250 }, { w: 728, h: 90 }] }, tagid: 'z1', ext: {} }] },
+  {
+    id: 'x',
+    imp: [
+      { id: 'a', native: { request: '{}', ver: '1.2' } },
+      { id: 'b', video: { mimes: ['video/mp4'] } },
+    ],
+    site: { domain: 'a.com', cat: ['IAB1'] },
+    device: { ua: 'x', ip: '1.2.3.4', devicetype: 2, geo: { country: 'USA' } },
+    user: { id: 'u' },
+    tmax: 120,
+    bcat: ['IAB9'],
+    badv: ['b.com'],
+    cur: ['USD'],
+    unknown: { deep: [1, 2] },
+  },
+  {
+    id: '2',
+    imp: [
+      {
+        id: '1',
+        banner: {
+          format: [
+            { w: 300, h: 250 },
+            { w: 728, h: 90 },
+          ],
+        },
+        tagid: 'z1',
+        ext: {},
+      },
+    ],
+  },
 ];
 const invalid: unknown[] = [
-  null, [], 'str', 42, {}, { id: '' , imp: [{ id: '1' }] }, { id: 1, imp: [{ id: '1' }] }, { id: '1' }, { id: '1', imp: [] }, { id: '1', imp: {} },
-  { id: '1', imp: [{}] }, { id: '1', imp: [{ id: 1 }] }, { id: '1', imp: [{ id: '1', bidfloor: -1 }] }, { id: '1', imp: [{ id: '1', bidfloor: '1' }] },
-  { id: '1', imp: [{ id: '1', banner: { w: 0, h: 250 } }] }, { id: '1', imp: [{ id: '1', banner: { format: [{ w: 1 }] } }] }, { id: '1', imp: [{ id: '1', banner: 'x' }] },
-  { id: '1', imp: [{ id: '1' }], site: 'x' }, { id: '1', imp: [{ id: '1' }], site: { cat: 'IAB1' } }, { id: '1', imp: [{ id: '1' }], device: { geo: { country: 840 } } },
-  { id: '1', imp: [{ id: '1' }], device: { devicetype: 1.5 } }, { id: '1', imp: [{ id: '1' }], tmax: -5 }, { id: '1', imp: [{ id: '1' }], bcat: [1] }, { id: '1', imp: [{ id: '1' }], badv: 'x' },
+  null,
+  [],
+  'str',
+  42,
+  {},
+  { id: '', imp: [{ id: '1' }] },
+  { id: 1, imp: [{ id: '1' }] },
+  { id: '1' },
+  { id: '1', imp: [] },
+  { id: '1', imp: {} },
+  { id: '1', imp: [{}] },
+  { id: '1', imp: [{ id: 1 }] },
+  { id: '1', imp: [{ id: '1', bidfloor: -1 }] },
+  { id: '1', imp: [{ id: '1', bidfloor: '1' }] },
+  { id: '1', imp: [{ id: '1', banner: { w: 0, h: 250 } }] },
+  { id: '1', imp: [{ id: '1', banner: { format: [{ w: 1 }] } }] },
+  { id: '1', imp: [{ id: '1', banner: 'x' }] },
+  { id: '1', imp: [{ id: '1' }], site: 'x' },
+  { id: '1', imp: [{ id: '1' }], site: { cat: 'IAB1' } },
+  { id: '1', imp: [{ id: '1' }], device: { geo: { country: 840 } } },
+  { id: '1', imp: [{ id: '1' }], device: { devicetype: 1.5 } },
+  { id: '1', imp: [{ id: '1' }], tmax: -5 },
+  { id: '1', imp: [{ id: '1' }], bcat: [1] },
+  { id: '1', imp: [{ id: '1' }], badv: 'x' },
 ];
 
 describe('parseBidRequest', () => {
@@ -26,7 +74,12 @@ describe('parseBidRequest', () => {
     expect(r.ok).toBe(false);
   });
   it('refuses malformed and hostile bodies without throwing', () => {
-    const hostile = [Buffer.from('{'), Buffer.from([0xff, 0xfe, 0x00, 0x01]), Buffer.from('['.repeat(100_000)), Buffer.from(JSON.stringify({ id: '1', imp: Array.from({ length: 10_000 }, (_, i) => ({ id: String(i) })) }))];
+    const hostile = [
+      Buffer.from('{'),
+      Buffer.from([0xff, 0xfe, 0x00, 0x01]),
+      Buffer.from('['.repeat(100_000)),
+      Buffer.from(JSON.stringify({ id: '1', imp: Array.from({ length: 10_000 }, (_, i) => ({ id: String(i) })) })),
+    ];
     for (const body of hostile) expect(parseBidRequest(body).ok).toBe(false);
   });
 });

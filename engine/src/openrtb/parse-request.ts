@@ -34,7 +34,8 @@ export function parseBidRequest(body: Buffer): ParseResult {
     if (imp.banner !== undefined) {
       const b = imp.banner;
       if (!isObj(b)) return { ok: false, reason: 'imp[].banner must be an object' };
-      if ((b.w !== undefined && !posInt(b.w)) || (b.h !== undefined && !posInt(b.h))) return { ok: false, reason: 'imp[].banner.w/h must be positive integers' };
+      if ((b.w !== undefined && !posInt(b.w)) || (b.h !== undefined && !posInt(b.h)))
+        return { ok: false, reason: 'imp[].banner.w/h must be positive integers' };
       if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every((f) => isObj(f) && posInt(f.w) && posInt(f.h)))) {
         return { ok: false, reason: 'imp[].banner.format must be an array of {w, h}' };
       }
@@ -46,10 +47,12 @@ export function parseBidRequest(body: Buffer): ParseResult {
     if (raw[key] !== undefined && !isObj(raw[key])) return { ok: false, reason: `${key} must be an object` };
   }
   const site = raw.site as Record<string, unknown> | undefined;
-  if (site && (!optStr(site.id) || !optStr(site.domain) || !optStrArr(site.cat))) return { ok: false, reason: 'site.id/domain must be strings, site.cat an array of strings' };
+  if (site && (!optStr(site.id) || !optStr(site.domain) || !optStrArr(site.cat)))
+    return { ok: false, reason: 'site.id/domain must be strings, site.cat an array of strings' };
   const device = raw.device as Record<string, unknown> | undefined;
   if (device) {
-    if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.language) || !optStr(device.os)) return { ok: false, reason: 'device string fields must be strings' };
+    if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.language) || !optStr(device.os))
+      return { ok: false, reason: 'device string fields must be strings' };
     if (device.devicetype !== undefined && !Number.isInteger(device.devicetype)) return { ok: false, reason: 'device.devicetype must be an integer' };
     if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country))) return { ok: false, reason: 'device.geo.country must be a string' };
   }

@@ -83,8 +83,15 @@ export class PushSender {
           // A delivered notification is the impression, charged like a served display ad.
           const ts = Date.now();
           const event = makeEvent('impression', {
-            ts, engine: ctx.engineId, bid_id: out.bidId, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId,
-            price_micro_cents: out.priceMicroCents, charge_nano: impressionCharge(c.bidType, out.priceMicroCents), ...inventoryFacts(ic.inventory),
+            ts,
+            engine: ctx.engineId,
+            bid_id: out.bidId,
+            campaign_id: c.campaignId,
+            creative_id: c.creativeId,
+            advertiser_id: c.advertiserId,
+            price_micro_cents: out.priceMicroCents,
+            charge_nano: impressionCharge(c.bidType, out.priceMicroCents),
+            ...inventoryFacts(ic.inventory),
           });
           settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ts), ctx.engineId);
         } catch (err) {

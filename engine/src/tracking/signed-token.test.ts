@@ -3,7 +3,21 @@ import { decodeTicket, encodeTicket } from './signed-token.ts';
 import type { BidTicket } from './signed-token.ts';
 
 const secret = 'x'.repeat(40);
-const ticket: BidTicket = { bidId: 'b-1', campaignId: 7, advertiserId: 3, creativeId: 9, priceMicroCents: 150_000, issuedAt: 1_800_000_000, engine: 'e1', partnerId: 2, country: 'us', device: 'desktop', publisherId: 4, siteId: 5, zoneId: 6 };
+const ticket: BidTicket = {
+  bidId: 'b-1',
+  campaignId: 7,
+  advertiserId: 3,
+  creativeId: 9,
+  priceMicroCents: 150_000,
+  issuedAt: 1_800_000_000,
+  engine: 'e1',
+  partnerId: 2,
+  country: 'us',
+  device: 'desktop',
+  publisherId: 4,
+  siteId: 5,
+  zoneId: 6,
+};
 
 describe('signed bid tickets', () => {
   it('round-trips', () => {

@@ -29,7 +29,23 @@ function sign(secret: string, payload: string): string {
 }
 
 export function encodeTicket(secret: string, t: BidTicket): string {
-  const payload = Buffer.from(JSON.stringify([t.bidId, t.campaignId, t.advertiserId, t.creativeId, t.priceMicroCents, t.issuedAt, t.engine, t.partnerId, t.country, t.device, t.publisherId, t.siteId, t.zoneId])).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify([
+      t.bidId,
+      t.campaignId,
+      t.advertiserId,
+      t.creativeId,
+      t.priceMicroCents,
+      t.issuedAt,
+      t.engine,
+      t.partnerId,
+      t.country,
+      t.device,
+      t.publisherId,
+      t.siteId,
+      t.zoneId,
+    ]),
+  ).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 
@@ -45,7 +61,19 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
     if (!Array.isArray(v) || v.length !== 13) return undefined;
     const [bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device, publisherId, siteId, zoneId] = v as [
-      string, number, number, number, number, number, string, number, string, string, number, number, number,
+      string,
+      number,
+      number,
+      number,
+      number,
+      number,
+      string,
+      number,
+      string,
+      string,
+      number,
+      number,
+      number,
     ];
     return { bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device, publisherId, siteId, zoneId };
   } catch {

@@ -32,7 +32,8 @@ afterAll(async () => {
   await p?.stop();
 });
 
-const token = async (page: Page): Promise<string> => (JSON.parse((await page.evaluate<string | null>("localStorage.getItem('adnet.session')")) ?? '{}') as { token?: string }).token ?? '';
+const token = async (page: Page): Promise<string> =>
+  (JSON.parse((await page.evaluate<string | null>("localStorage.getItem('adnet.session')")) ?? '{}') as { token?: string }).token ?? '';
 const form = (page: Page, name: string) => page.getByRole('form', { name });
 
 async function signUp(page: Page, email: string, role: 'advertiser' | 'publisher'): Promise<void> {
@@ -74,7 +75,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('heading', { name: 'Campaigns' }).waitFor();
   });
 
-  it('creates a campaign, showing the API\'s message beside the field it concerns', async () => {
+  it("creates a campaign, showing the API's message beside the field it concerns", async () => {
     await adv.getByRole('link', { name: 'New campaign' }).click();
     const f = form(adv, 'New campaign');
     await f.getByLabel('Name').fill('Spring sale');
@@ -196,7 +197,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const f = form(adv, 'Statistics query');
     await f.getByLabel('Time zone').fill('Mars/Olympus');
     await f.getByRole('button', { name: 'Show' }).click();
-    await f.locator('[data-field="tz"] .field-error').getByText(/IANA time zone/).waitFor();
+    await f
+      .locator('[data-field="tz"] .field-error')
+      .getByText(/IANA time zone/)
+      .waitFor();
     await f.getByLabel('Time zone').fill('UTC');
     // Grouping by another dimension gives the breakdown table by that key.
     await f.getByLabel('day').uncheck();
@@ -227,7 +231,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Corner').selectOption('tl');
     await f.getByLabel('Delay before showing (seconds)').fill('700');
     await f.getByRole('button', { name: 'Create zone' }).click();
-    await f.locator('[data-field="fv_delay_sec"] .field-error').getByText(/at most 600/).waitFor();
+    await f
+      .locator('[data-field="fv_delay_sec"] .field-error')
+      .getByText(/at most 600/)
+      .waitFor();
     await f.getByLabel('Delay before showing (seconds)').fill('3');
     await f.getByRole('button', { name: 'Create zone' }).click();
     const card = pub.locator('[data-zone="Corner video"]');
@@ -274,7 +281,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const f = form(adv, 'Postback URL');
     await f.getByLabel('Postback URL pattern').fill(`${p.site.base}/pb?cid={click_id}&x={nope}`);
     await f.getByRole('button', { name: 'Save postback URL' }).click();
-    await f.locator('[data-field="postback_url"] .field-error').getByText(/may only use the macros/).waitFor();
+    await f
+      .locator('[data-field="postback_url"] .field-error')
+      .getByText(/may only use the macros/)
+      .waitFor();
     await f.getByLabel('Postback URL pattern').fill(`${p.site.base}/pb?cid={click_id}&status={status}`);
     await f.getByRole('button', { name: 'Save postback URL' }).click();
     await adv.getByText('Postback URL saved').waitFor();
@@ -292,7 +302,11 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const secret = (await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) })).body.postback_secret;
     const f = { click_id: clickId, payout: '250', status: 'approved', txid: 'T-1' };
     const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
-    const res = await fetch(`${p.base}/postback/in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...f, secret, sig }).toString() });
+    const res = await fetch(`${p.base}/postback/in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...f, secret, sig }).toString(),
+    });
     expect(res.status).toBe(200);
     await p.sendPostbacks();
     await adv.getByRole('link', { name: 'Conversions' }).click();
@@ -325,7 +339,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   });
 
   it('starts an avatar video, shows its progress and attaches it to a video campaign', async () => {
-    const c = await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: await token(adv), json: { name: 'Video spring', vertical: 'ecommerce', format: 'video', bid_type: 'cpm', bid_usd: 3, daily_budget_usd: 20 } });
+    const c = await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', {
+      token: await token(adv),
+      json: { name: 'Video spring', vertical: 'ecommerce', format: 'video', bid_type: 'cpm', bid_usd: 3, daily_budget_usd: 20 },
+    });
     await adv.goto(`${p.base}/cabinet/campaigns/${c.body.id}`);
     await adv.getByText('Generate a video').click();
     const f = form(adv, 'Generate avatar video');
@@ -350,7 +367,15 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByRole('button', { name: 'Upload creative' }).click();
     await adv.getByRole('cell', { name: 'Second cut' }).waitFor();
     await adm.getByRole('link', { name: 'Moderation' }).click();
-    const id = (await adm.getByRole('button', { name: /^Approve creative \d+$/ }).last().getAttribute('aria-label'))?.split(' ').pop() ?? '';
+    const id =
+      (
+        await adm
+          .getByRole('button', { name: /^Approve creative \d+$/ })
+          .last()
+          .getAttribute('aria-label')
+      )
+        ?.split(' ')
+        .pop() ?? '';
     await adm.getByRole('button', { name: `Reject creative ${id}` }).click();
     await adm.getByText('must not be empty').waitFor();
     expect(await adm.getByLabel(`Rejection reason for creative ${id}`).getAttribute('aria-invalid')).toBe('true');
@@ -401,7 +426,12 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.goto(`${p.base}/cabinet/campaigns`);
     await adv.getByRole('button', { name: 'Pause Spring sale' }).click();
     await adv.getByRole('button', { name: 'Activate Spring sale' }).waitFor();
-    expect(await adv.getByRole('row', { name: /Spring sale/ }).getByText('paused').isVisible()).toBe(true);
+    expect(
+      await adv
+        .getByRole('row', { name: /Spring sale/ })
+        .getByText('paused')
+        .isVisible(),
+    ).toBe(true);
   });
 
   it('signs out and the token stops working', async () => {

@@ -74,10 +74,23 @@ export async function startProduct(): Promise<Product> {
   const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
-    redis, app, engine, base, browser,
+    redis,
+    app,
+    engine,
+    base,
+    browser,
     site: { base: `http://127.0.0.1:${sitePort}`, html, requests },
     async newContext(viewport = { width: 1280, height: 900 }) {
       const context = await browser.newContext({ userAgent: CHROME_UA, viewport });

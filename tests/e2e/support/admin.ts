@@ -41,7 +41,12 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
     ...env,
   });
   const admin = await createAdmin({
-    config, redisUrl, log: createLogger(config.logLevel), cabinetDir: opts.cabinetDir, clickhouse: opts.clickhouse ?? false, parts: opts.parts ?? [],
+    config,
+    redisUrl,
+    log: createLogger(config.logLevel),
+    cabinetDir: opts.cabinetDir,
+    clickhouse: opts.clickhouse ?? false,
+    parts: opts.parts ?? [],
   });
   await admin.start({ port, host: '127.0.0.1' });
   return {

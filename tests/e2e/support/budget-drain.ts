@@ -8,7 +8,11 @@ import { bannerRequest } from './world.ts';
  * Bids round-robin over the engines and wins every bid at our price ($5 CPM, set by a
  * $5 floor: 0.5 cents an impression) until none of them bids any more.
  */
-export async function drainBudget(engines: TestEngine[], country: string, via?: { base: string; headers: Record<string, string> }): Promise<{ wins: number; nobidsAfter: number }> {
+export async function drainBudget(
+  engines: TestEngine[],
+  country: string,
+  via?: { base: string; headers: Record<string, string> },
+): Promise<{ wins: number; nobidsAfter: number }> {
   let wins = 0;
   let quiet = 0;
   for (let i = 0; i < 3_000 && quiet < 40; i++) {

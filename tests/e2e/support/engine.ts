@@ -15,7 +15,14 @@ export async function startEngine(redisUrl: string, env: Record<string, string> 
   // The port is fixed before start (tracking links carry the public base URL), so another test may
   // take it in between: then start again on another one.
   for (let attempt = 1; ; attempt++) {
-    const config = loadConfig({ REDIS_URL: redisUrl, PORT: String(await freePort()), LOG_LEVEL: 'silent', TRACKING_SECRET: 't'.repeat(40), EVENT_FLUSH_MS: '20', ...env });
+    const config = loadConfig({
+      REDIS_URL: redisUrl,
+      PORT: String(await freePort()),
+      LOG_LEVEL: 'silent',
+      TRACKING_SECRET: 't'.repeat(40),
+      EVENT_FLUSH_MS: '20',
+      ...env,
+    });
     // TEST_ENGINE_LOG=warn shows the engines' error lines when a test needs explaining.
     const engine = await createEngine({ config, redisUrl, log: pino({ level: process.env.TEST_ENGINE_LOG ?? 'silent' }), adminUpstream: opts.adminUpstream });
     try {
@@ -38,12 +45,20 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
   throw new Error('condition not met in time');
 }
 
-export async function postBid(base: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> | string; headers: Headers }> {
+export async function postBid(
+  base: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> | string; headers: Headers }> {
   const res = await fetch(`${base}/openrtb/bid`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-openrtb-version': '2.5', ...headers },
     body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : text, headers: res.headers };
+  return {
+    status: res.status,
+    body: text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : text,
+    headers: res.headers,
+  };
 }

@@ -55,7 +55,13 @@ ${upstreams.map((u) => `    server ${u};`).join('\n')}
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${err}`);
-    if (await fetch(`${base}/engine/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/engine/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 200) throw new Error(`nginx did not answer: ${err}`);
     await new Promise((r) => setTimeout(r, 25));
   }

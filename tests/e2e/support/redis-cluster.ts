@@ -51,17 +51,48 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
   const children: ChildProcess[] = ports.map((port) => {
     const own = join(dir, String(port));
     mkdirSync(own);
-    return spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', own, '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
-      '--cluster-port', String(busPorts.get(port)),
-      '--cluster-node-timeout', '2000', '--appendonly', 'yes', '--save', '',
-    ], { stdio: 'ignore' });
+    return spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        own,
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-port',
+        String(busPorts.get(port)),
+        '--cluster-node-timeout',
+        '2000',
+        '--appendonly',
+        'yes',
+        '--save',
+        '',
+      ],
+      { stdio: 'ignore' },
+    );
   });
   const nodes = new Map(ports.map((p) => [p, new Redis(p, '127.0.0.1', { lazyConnect: false, retryStrategy: () => 50, maxRetriesPerRequest: null })]));
   for (const c of nodes.values()) c.on('error', () => undefined);
   const node = (port: number) => nodes.get(port) as Redis;
-  for (const p of ports) for (let i = 0; i < 200 && (await node(p).ping().catch(() => '')) !== 'PONG'; i++) await sleep(25);
-  const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+  for (const p of ports)
+    for (
+      let i = 0;
+      i < 200 &&
+      (await node(p)
+        .ping()
+        .catch(() => '')) !== 'PONG';
+      i++
+    )
+      await sleep(25);
+  const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
 
   const agreed = async () => {
@@ -81,12 +112,20 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
   const ownerOf = async (key: string) => {
     const slot = Number(await node(ports[0] as number).cluster('KEYSLOT', key));
     for (let i = 0; i < 200; i++) {
-      const lines = String(await node(ports[0] as number).cluster('NODES')).trim().split('\n').map((l) => l.split(' '));
+      const lines = String(await node(ports[0] as number).cluster('NODES'))
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '));
       const portOf = (fields: string[]) => Number((fields[1] ?? '').split('@')[0]?.split(':')[1]);
-      const master = lines.find((f) => (f[2] ?? '').includes('master') && !(f[2] ?? '').includes('fail') && f.slice(8).some((r) => {
-        const [from = -1, to = from] = r.split('-').map(Number);
-        return slot >= from && slot <= to;
-      }));
+      const master = lines.find(
+        (f) =>
+          (f[2] ?? '').includes('master') &&
+          !(f[2] ?? '').includes('fail') &&
+          f.slice(8).some((r) => {
+            const [from = -1, to = from] = r.split('-').map(Number);
+            return slot >= from && slot <= to;
+          }),
+      );
       const replica = master && lines.find((f) => (f[2] ?? '').includes('slave') && f[3] === master[0]);
       if (master && replica) return { master: portOf(master), replica: portOf(replica) };
       await sleep(50);

@@ -15,26 +15,40 @@ export class World {
   }
 
   async partner(allowed_ips: string[] = ['127.0.0.1'], qps_limit = 10_000): Promise<number> {
-    const r = await call<{ id: number }>(this.app, 'POST', '/api/admin/partners', { token: this.admin.token, json: { name: 'Exchange', allowed_ips, qps_limit } });
+    const r = await call<{ id: number }>(this.app, 'POST', '/api/admin/partners', {
+      token: this.admin.token,
+      json: { name: 'Exchange', allowed_ips, qps_limit },
+    });
     if (r.status !== 201) throw new Error(`partner: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.id;
   }
 
   async advertiser(balanceCents: number): Promise<Account> {
     const a = await account(this.app, 'advertiser');
-    if (balanceCents > 0) await call(this.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: this.admin.token, json: { amount_cents: balanceCents } });
+    if (balanceCents > 0)
+      await call(this.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: this.admin.token, json: { amount_cents: balanceCents } });
     return a;
   }
 
   /** An active campaign with one approved creative of its format. */
-  async campaign(adv: Account, fields: Record<string, unknown> = {}, creative: Record<string, string> = {}): Promise<{ campaign: Campaign; creativeId: number }> {
+  async campaign(
+    adv: Account,
+    fields: Record<string, unknown> = {},
+    creative: Record<string, string> = {},
+  ): Promise<{ campaign: Campaign; creativeId: number }> {
     const body = { name: 'Test', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_usd: 1.2, daily_budget_usd: 100, ...fields };
     const c = await call<Campaign>(this.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: body });
     if (c.status !== 201) throw new Error(`campaign: ${JSON.stringify(c.body)}`);
     const format = String(body.format);
     const video = format === 'video' || format === 'floating_video';
     const form = creativeForm(
-      { title: 'Great offer', body: 'Buy now', landing_url: 'https://shop.example.com/p?c={click_id}', ...(video ? { video_url: 'https://cdn.example.com/v.mp4' } : {}), ...creative },
+      {
+        title: 'Great offer',
+        body: 'Buy now',
+        landing_url: 'https://shop.example.com/p?c={click_id}',
+        ...(video ? { video_url: 'https://cdn.example.com/v.mp4' } : {}),
+        ...creative,
+      },
       video ? undefined : { data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200), name: 'a.png', type: 'image/png' },
     );
     const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, { token: adv.token, form });

@@ -56,7 +56,15 @@ export const profileRouter = router({
       const rate = await ctx.svc.limiter.take(`pbtest:${ctx.session.userId}`, 1, 5_000);
       if (!rate.allowed) throw new AppError('rate_limited', 'One test postback per 5 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
       const url = fillPostbackUrl(pattern, {
-        click_id: `test-${newSecret().slice(0, 16)}`, payout_cents: 0, status: 'approved', geo: 'us', device: 'desktop', os: 'test', browser: 'test', vertical: 'other', campaign_id: 0,
+        click_id: `test-${newSecret().slice(0, 16)}`,
+        payout_cents: 0,
+        status: 'approved',
+        geo: 'us',
+        device: 'desktop',
+        os: 'test',
+        browser: 'test',
+        vertical: 'other',
+        campaign_id: 0,
       });
       return { url, ...(await callTracker(ctx.svc, url)) };
     }),

@@ -16,7 +16,8 @@ export const aiRouter = router({
       const { svc, session } = ctx;
       const campaign = await loadOwnedCampaign(svc, session.userId, input.id);
       const rate = await svc.limiter.take(`ai:${session.userId}`, AI_RATE.limit, AI_RATE.periodMs);
-      if (!rate.allowed) throw new AppError('rate_limited', 'AI generation is limited to 1 request per 30 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
+      if (!rate.allowed)
+        throw new AppError('rate_limited', 'AI generation is limited to 1 request per 30 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
 
       const req = { format: campaign.format, vertical: campaign.vertical, offer: input.offer, cta: input.cta, geo: input.geo, lang: input.lang };
       const messages = buildPrompt(req);

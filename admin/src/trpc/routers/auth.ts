@@ -1,6 +1,4 @@
-import {
-  okSchema, registerInputSchema, registerResponseSchema, tokenInputSchema, tokenResponseSchema,
-} from '@adnet/schemas/api';
+import { okSchema, registerInputSchema, registerResponseSchema, tokenInputSchema, tokenResponseSchema } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { DUMMY_HASH, verifyPassword } from '../../auth/password.ts';
 import { AppError } from '../../errors.ts';
@@ -34,11 +32,9 @@ export const authRouter = router({
     return { ok: true as const };
   }),
 
-  me: authedProcedure
-    .output(z.object({ id: z.number(), role: z.string(), email: z.string(), token_expires_at: z.string() }))
-    .query(async ({ ctx }) => {
-      const user = await ctx.svc.users.get(ctx.session.userId);
-      if (!user) throw new AppError('unauthorized', 'Account no longer exists');
-      return { id: user.id, role: user.role, email: user.email, token_expires_at: new Date(ctx.session.expiresAt).toISOString() };
-    }),
+  me: authedProcedure.output(z.object({ id: z.number(), role: z.string(), email: z.string(), token_expires_at: z.string() })).query(async ({ ctx }) => {
+    const user = await ctx.svc.users.get(ctx.session.userId);
+    if (!user) throw new AppError('unauthorized', 'Account no longer exists');
+    return { id: user.id, role: user.role, email: user.email, token_expires_at: new Date(ctx.session.expiresAt).toISOString() };
+  }),
 });

@@ -1,15 +1,11 @@
-import {
-  campaignCreateInputSchema, campaignSchema, campaignUpdateInputSchema, idSchema,
-} from '@adnet/schemas/api';
+import { campaignCreateInputSchema, campaignSchema, campaignUpdateInputSchema, idSchema } from '@adnet/schemas/api';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import { usdToCents, usdToMicroCents } from '@adnet/schemas/money';
 import { z } from 'zod';
 import { transition } from '../../domain/campaign-states.ts';
 import type { CampaignAction } from '../../domain/campaign-states.ts';
 import { AppError, notFound } from '../../errors.ts';
-import {
-  advertiserCampaignsIndex, campaignApprovedIndex, listCampaigns, loadOwnedCampaign, withSpend,
-} from '../../repos/campaigns.ts';
+import { advertiserCampaignsIndex, campaignApprovedIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -70,9 +66,7 @@ export const campaignsRouter = router({
         created_at: now,
         updated_at: now,
       };
-      await ctx.svc.configStore.commit('campaign', id, 0, campaign, [
-        { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
-      ]);
+      await ctx.svc.configStore.commit('campaign', id, 0, campaign, [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }]);
       ctx.svc.log.info({ event: 'campaign.created', campaignId: id, advertiserId: ctx.session.userId }, 'campaign created');
       return { ...campaign, daily_spent_cents: 0 };
     }),
@@ -103,7 +97,16 @@ export const campaignsRouter = router({
       return one(ctx, updated);
     }),
 
-  activate: advertiser.input(byId).output(campaignSchema).mutation(({ ctx, input }) => move(ctx, input.id, 'activate')),
-  pause: advertiser.input(byId).output(campaignSchema).mutation(({ ctx, input }) => move(ctx, input.id, 'pause')),
-  archive: advertiser.input(byId).output(campaignSchema).mutation(({ ctx, input }) => move(ctx, input.id, 'archive')),
+  activate: advertiser
+    .input(byId)
+    .output(campaignSchema)
+    .mutation(({ ctx, input }) => move(ctx, input.id, 'activate')),
+  pause: advertiser
+    .input(byId)
+    .output(campaignSchema)
+    .mutation(({ ctx, input }) => move(ctx, input.id, 'pause')),
+  archive: advertiser
+    .input(byId)
+    .output(campaignSchema)
+    .mutation(({ ctx, input }) => move(ctx, input.id, 'archive')),
 });

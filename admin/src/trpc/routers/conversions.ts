@@ -8,9 +8,19 @@ import type { Context } from '../init.ts';
 
 const attempt = z.object({ at: z.string(), attempt: z.number().int(), status: z.number().int().nullable(), error: z.string().nullable() });
 const conversion = z.object({
-  id: z.number().int(), click_id: z.string(), txid: z.string(), payout_cents: z.number().int(), status: z.enum(['pending', 'approved', 'rejected']),
-  postback_failed: z.boolean(), campaign_id: z.number().int(), creative_id: z.number().int(), country: z.string(), device: z.string(),
-  created_at: z.string(), updated_at: z.string(), attempts: z.array(attempt),
+  id: z.number().int(),
+  click_id: z.string(),
+  txid: z.string(),
+  payout_cents: z.number().int(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  postback_failed: z.boolean(),
+  campaign_id: z.number().int(),
+  creative_id: z.number().int(),
+  country: z.string(),
+  device: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  attempts: z.array(attempt),
 });
 
 export const conversionsRouter = router({

@@ -12,7 +12,7 @@ import { roleProcedure, router } from '../init.ts';
 const advertiser = roleProcedure('advertiser');
 const TEXT_FIELDS = ['title', 'body', 'landing_url', 'video_url', 'cta_text', 'orientation'] as const;
 
-async function readImage(part: ReturnType<FormData["get"]>, maxBytes: number): Promise<ImageInput | 'not_a_file'> {
+async function readImage(part: ReturnType<FormData['get']>, maxBytes: number): Promise<ImageInput | 'not_a_file'> {
   if (part === null || part === '') return { kind: 'none' };
   if (typeof part === 'string') return 'not_a_file';
   if (part.size === 0) return { kind: 'none' };

@@ -48,6 +48,12 @@ export const partnersRouter = router({
       return change(ctx, id, patch);
     }),
 
-  disablePartner: admin.input(z.object({ id: idSchema })).output(partnerSchema).mutation(({ ctx, input }) => change(ctx, input.id, { status: 'disabled' })),
-  enablePartner: admin.input(z.object({ id: idSchema })).output(partnerSchema).mutation(({ ctx, input }) => change(ctx, input.id, { status: 'active' })),
+  disablePartner: admin
+    .input(z.object({ id: idSchema }))
+    .output(partnerSchema)
+    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'disabled' })),
+  enablePartner: admin
+    .input(z.object({ id: idSchema }))
+    .output(partnerSchema)
+    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'active' })),
 });

@@ -5,9 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { normalizeDomain } from '../../domain/domain-name.ts';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
-import {
-  APPROVED_SITES, SITE_REVIEW_QUEUE, listOwned, loadOwnedSite, publisherDomainsIndex, publisherSitesIndex, siteOut,
-} from '../../repos/publisher.ts';
+import { APPROVED_SITES, SITE_REVIEW_QUEUE, listOwned, loadOwnedSite, publisherDomainsIndex, publisherSitesIndex, siteOut } from '../../repos/publisher.ts';
 import type { IndexOp } from '../../storage/config-store.ts';
 import { verifySite } from '../../verify/site-verifier.ts';
 import type { AuthedContext } from '../init.ts';
@@ -43,9 +41,18 @@ export const sitesRouter = router({
       }
       const now = new Date().toISOString();
       const site: StoredSite = {
-        id, publisher_id: ctx.session.userId, domain, category: input.category, language: input.language,
-        traffic_estimate_daily: input.traffic_estimate_daily, verification_code: `adnet-${randomBytes(12).toString('hex')}`,
-        status: 'draft', rejection_reason: null, verified_method: null, created_at: now, updated_at: now,
+        id,
+        publisher_id: ctx.session.userId,
+        domain,
+        category: input.category,
+        language: input.language,
+        traffic_estimate_daily: input.traffic_estimate_daily,
+        verification_code: `adnet-${randomBytes(12).toString('hex')}`,
+        status: 'draft',
+        rejection_reason: null,
+        verified_method: null,
+        created_at: now,
+        updated_at: now,
       };
       await ctx.svc.configStore.commit('site', id, 0, site, [{ cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id }]);
       return siteOut(ctx.svc, site);
@@ -55,7 +62,10 @@ export const sitesRouter = router({
     sites: (await listOwned<StoredSite>(ctx.svc, 'site', publisherSitesIndex(ctx.session.userId))).map((s) => siteOut(ctx.svc, s)),
   })),
 
-  get: publisher.input(byId).output(siteSchema).query(async ({ ctx, input }) => siteOut(ctx.svc, await loadOwnedSite(ctx.svc, ctx.session.userId, input.id))),
+  get: publisher
+    .input(byId)
+    .output(siteSchema)
+    .query(async ({ ctx, input }) => siteOut(ctx.svc, await loadOwnedSite(ctx.svc, ctx.session.userId, input.id))),
 
   update: publisher
     .input(siteUpdateInputSchema)
@@ -64,7 +74,12 @@ export const sitesRouter = router({
       await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
       const { id, ...fields } = input;
       const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      const site = await ctx.svc.configStore.update<StoredSite>('site', id, (s) => ({ value: { ...s, ...patch, updated_at: new Date().toISOString() } }), () => notFound('Site'));
+      const site = await ctx.svc.configStore.update<StoredSite>(
+        'site',
+        id,
+        (s) => ({ value: { ...s, ...patch, updated_at: new Date().toISOString() } }),
+        () => notFound('Site'),
+      );
       return siteOut(ctx.svc, site);
     }),
 
@@ -78,9 +93,13 @@ export const sitesRouter = router({
       const { verify } = ctx.svc.config;
       const result = await verifySite(site.domain, site.verification_code, { ...verify, maxBytes: 512 * 1024, maxRedirects: 3 });
       if (!result.ok) throw new AppError('unprocessable', result.error);
-      const updated = await setStatus(ctx, site.id, ['draft', 'rejected'], { status: 'pending_review', verified_method: result.method, rejection_reason: null }, () => [
-        { cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() },
-      ]);
+      const updated = await setStatus(
+        ctx,
+        site.id,
+        ['draft', 'rejected'],
+        { status: 'pending_review', verified_method: result.method, rejection_reason: null },
+        () => [{ cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() }],
+      );
       return { ok: true as const, method: result.method, status: updated.status };
     }),
 });
@@ -91,15 +110,27 @@ export const adminSitesRouter = router({
     const sites = await ctx.svc.configStore.readMany<StoredSite>('site', ids);
     return { sites: sites.filter((s) => s.status === 'pending_review').map((s) => siteOut(ctx.svc, s)) };
   }),
-  approveSite: admin.input(byId).output(siteSchema).mutation(async ({ ctx, input }) =>
-    siteOut(ctx.svc, await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
-      { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-      { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
-    ])),
-  ),
-  rejectSite: admin.input(reasonInputSchema).output(siteSchema).mutation(async ({ ctx, input }) =>
-    siteOut(ctx.svc, await setStatus(ctx, input.id, ['pending_review'], { status: 'rejected', rejection_reason: input.reason }, () => [
-      { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-    ])),
-  ),
+  approveSite: admin
+    .input(byId)
+    .output(siteSchema)
+    .mutation(async ({ ctx, input }) =>
+      siteOut(
+        ctx.svc,
+        await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
+          { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+          { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
+        ]),
+      ),
+    ),
+  rejectSite: admin
+    .input(reasonInputSchema)
+    .output(siteSchema)
+    .mutation(async ({ ctx, input }) =>
+      siteOut(
+        ctx.svc,
+        await setStatus(ctx, input.id, ['pending_review'], { status: 'rejected', rejection_reason: input.reason }, () => [
+          { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+        ]),
+      ),
+    ),
 });

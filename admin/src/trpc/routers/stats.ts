@@ -20,7 +20,9 @@ async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
 }
 
 const PUBLISHER_DIMENSIONS: ReadonlySet<string> = new Set(['day', 'hour', 'geo', 'device', 'site', 'zone']);
-const pubStatsRow = statsRowSchema.omit({ spent_cents: true, conversions: true, ecpa_cents: true, campaign_id: true, creative_id: true }).extend({ earnings_cents: z.number().int() });
+const pubStatsRow = statsRowSchema
+  .omit({ spent_cents: true, conversions: true, ecpa_cents: true, campaign_id: true, creative_id: true })
+  .extend({ earnings_cents: z.number().int() });
 
 /** Publishers: impressions, clicks and earnings on their own sites and zones. */
 export const pubStatsRouter = router({

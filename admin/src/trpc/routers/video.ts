@@ -35,7 +35,8 @@ export const videoRouter = router({
       const campaign = await loadOwnedCampaign(svc, session.userId, input.campaign_id);
       if (campaign.status === 'archived') throw new AppError('illegal_transition', 'Cannot generate videos for an archived campaign');
       const rate = await svc.limiter.take(`video:${session.userId}`, VIDEO_RATE.limit, VIDEO_RATE.periodMs);
-      if (!rate.allowed) throw new AppError('rate_limited', 'Video generation is limited to 1 request per 5 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
+      if (!rate.allowed)
+        throw new AppError('rate_limited', 'Video generation is limited to 1 request per 5 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
 
       const cost = svc.config.video.costCents;
       const id = await svc.videoJobs.nextId();
@@ -46,7 +47,12 @@ export const videoRouter = router({
       let providerJobId: string;
       try {
         providerJobId = await svc.videoProvider.create({
-          jobId: id, avatarId: input.avatar_id, voiceId: input.voice_id, script: input.script, language: input.language, orientation: input.orientation,
+          jobId: id,
+          avatarId: input.avatar_id,
+          voiceId: input.voice_id,
+          script: input.script,
+          language: input.language,
+          orientation: input.orientation,
         });
       } catch (err) {
         if (cost > 0) await svc.ledger.credit(session.userId, cost, `video job ${id}: refund, provider refused the job`);
@@ -57,8 +63,13 @@ export const videoRouter = router({
       await svc.videoJobs.create(
         id,
         {
-          advertiser_id: session.userId, campaign_id: campaign.id, provider: svc.videoProvider.name, provider_job_id: providerJobId,
-          orientation: input.orientation, cost_cents: cost, created_at: new Date(now).toISOString(),
+          advertiser_id: session.userId,
+          campaign_id: campaign.id,
+          provider: svc.videoProvider.name,
+          provider_job_id: providerJobId,
+          orientation: input.orientation,
+          cost_cents: cost,
+          created_at: new Date(now).toISOString(),
         },
         now + svc.config.video.pollIntervalMs,
       );
@@ -79,15 +90,30 @@ export const videoRouter = router({
       const { svc, session } = ctx;
       const job = await loadOwnedJob(svc, session.userId, input.job_id);
       const campaign = await loadOwnedCampaign(svc, session.userId, input.campaign_id);
-      if (job.status !== 'completed' || !job.video_url) throw new AppError('illegal_transition', `Video job ${job.job_id} is ${job.status}; only a completed video can be attached`);
+      if (job.status !== 'completed' || !job.video_url)
+        throw new AppError('illegal_transition', `Video job ${job.job_id} is ${job.status}; only a completed video can be attached`);
       if (campaign.status === 'archived') throw new AppError('illegal_transition', 'Cannot add creatives to an archived campaign');
       if (!VIDEO_FORMATS.has(campaign.format)) throw fieldErrors({ campaign_id: 'must be a video or floating_video campaign' });
-      const fields = { title: input.title, body: input.body, landing_url: input.landing_url, cta_text: input.cta_text, video_url: job.video_url, orientation: job.orientation };
+      const fields = {
+        title: input.title,
+        body: input.body,
+        landing_url: input.landing_url,
+        cta_text: input.cta_text,
+        video_url: job.video_url,
+        orientation: job.orientation,
+      };
       const errors = checkCreative(campaign.format, fields, { kind: 'none' });
       if (Object.keys(errors).length > 0) throw fieldErrors(errors);
       return saveCreative(svc, campaign, {
-        title: input.title ?? null, body: input.body ?? null, landing_url: input.landing_url, cta_text: input.cta_text ?? null,
-        image_url: null, image_width: null, image_height: null, video_url: job.video_url, orientation: job.orientation,
+        title: input.title ?? null,
+        body: input.body ?? null,
+        landing_url: input.landing_url,
+        cta_text: input.cta_text ?? null,
+        image_url: null,
+        image_width: null,
+        image_height: null,
+        video_url: job.video_url,
+        orientation: job.orientation,
       });
     }),
 });

@@ -21,7 +21,12 @@ function newSubid(): string {
 
 async function setZoneStatus(ctx: AuthedContext, id: number, status: StoredZone['status']) {
   await loadOwnedZone(ctx.svc, ctx.session.userId, id);
-  const zone = await ctx.svc.configStore.update<StoredZone>('zone', id, (z) => ({ value: { ...z, status, updated_at: new Date().toISOString() } }), () => notFound('Zone'));
+  const zone = await ctx.svc.configStore.update<StoredZone>(
+    'zone',
+    id,
+    (z) => ({ value: { ...z, status, updated_at: new Date().toISOString() } }),
+    () => notFound('Zone'),
+  );
   return zoneOut(ctx.svc, zone);
 }
 
@@ -42,9 +47,20 @@ export const zonesRouter = router({
       }
       const now = new Date().toISOString();
       const zone: StoredZone = {
-        id, site_id: site.id, publisher_id: ctx.session.userId, subid, name: input.name, format: input.format,
-        fv_corner: input.fv_corner ?? null, fv_delay_sec: input.fv_delay_sec ?? null, fv_freq_cap_hours: input.fv_freq_cap_hours ?? null,
-        banner_width: input.banner_width ?? null, banner_height: input.banner_height ?? null, status: 'active', created_at: now, updated_at: now,
+        id,
+        site_id: site.id,
+        publisher_id: ctx.session.userId,
+        subid,
+        name: input.name,
+        format: input.format,
+        fv_corner: input.fv_corner ?? null,
+        fv_delay_sec: input.fv_delay_sec ?? null,
+        fv_freq_cap_hours: input.fv_freq_cap_hours ?? null,
+        banner_width: input.banner_width ?? null,
+        banner_height: input.banner_height ?? null,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
       };
       await ctx.svc.configStore.commit('zone', id, 0, zone, [{ cmd: 'SADD', key: publisherZonesIndex(ctx.session.userId), member: id }]);
       return zoneOut(ctx.svc, zone);
@@ -54,7 +70,10 @@ export const zonesRouter = router({
     zones: (await listOwned<StoredZone>(ctx.svc, 'zone', publisherZonesIndex(ctx.session.userId))).map((z) => zoneOut(ctx.svc, z)),
   })),
 
-  get: publisher.input(byId).output(zoneSchema).query(async ({ ctx, input }) => zoneOut(ctx.svc, await loadOwnedZone(ctx.svc, ctx.session.userId, input.id))),
+  get: publisher
+    .input(byId)
+    .output(zoneSchema)
+    .query(async ({ ctx, input }) => zoneOut(ctx.svc, await loadOwnedZone(ctx.svc, ctx.session.userId, input.id))),
 
   update: publisher
     .input(zoneUpdateInputSchema)
@@ -69,8 +88,12 @@ export const zonesRouter = router({
           const next: StoredZone = { ...z, updated_at: new Date().toISOString() };
           for (const [k, v] of Object.entries(fields)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
           const errors = zoneFieldErrors({
-            format: next.format, fv_corner: next.fv_corner ?? undefined, fv_delay_sec: next.fv_delay_sec ?? undefined, fv_freq_cap_hours: next.fv_freq_cap_hours ?? undefined,
-            banner_width: next.banner_width ?? undefined, banner_height: next.banner_height ?? undefined,
+            format: next.format,
+            fv_corner: next.fv_corner ?? undefined,
+            fv_delay_sec: next.fv_delay_sec ?? undefined,
+            fv_freq_cap_hours: next.fv_freq_cap_hours ?? undefined,
+            banner_width: next.banner_width ?? undefined,
+            banner_height: next.banner_height ?? undefined,
           });
           if (Object.keys(errors).length) throw fieldErrors(errors);
           return { value: next };
@@ -80,6 +103,12 @@ export const zonesRouter = router({
       return zoneOut(ctx.svc, zone);
     }),
 
-  pause: publisher.input(byId).output(zoneSchema).mutation(({ ctx, input }) => setZoneStatus(ctx, input.id, 'paused')),
-  resume: publisher.input(byId).output(zoneSchema).mutation(({ ctx, input }) => setZoneStatus(ctx, input.id, 'active')),
+  pause: publisher
+    .input(byId)
+    .output(zoneSchema)
+    .mutation(({ ctx, input }) => setZoneStatus(ctx, input.id, 'paused')),
+  resume: publisher
+    .input(byId)
+    .output(zoneSchema)
+    .mutation(({ ctx, input }) => setZoneStatus(ctx, input.id, 'active')),
 });

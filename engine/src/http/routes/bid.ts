@@ -44,10 +44,19 @@ export function bidRoute(ctx: EngineContext) {
       const c = out.candidate;
       bids.push(toBid(imp, out, ctx.baseUrl));
       taken.push(out);
-      ctx.emit(makeEvent('bid', {
-        imp_id: imp.id, bid_id: out.bidId, ...inventoryFacts(ic.inventory), campaign_id: c.campaignId, creative_id: c.creativeId,
-        advertiser_id: c.advertiserId, price_micro_cents: out.priceMicroCents, ...facts, auction_id: request.id,
-      }));
+      ctx.emit(
+        makeEvent('bid', {
+          imp_id: imp.id,
+          bid_id: out.bidId,
+          ...inventoryFacts(ic.inventory),
+          campaign_id: c.campaignId,
+          creative_id: c.creativeId,
+          advertiser_id: c.advertiserId,
+          price_micro_cents: out.priceMicroCents,
+          ...facts,
+          auction_id: request.id,
+        }),
+      );
     }
 
     const elapsed = now() - started;

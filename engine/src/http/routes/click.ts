@@ -34,14 +34,30 @@ export function clickRoute(ctx: EngineContext) {
     if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
     const charge = !reason && campaign?.bid_type === 'cpc' ? cpcMicroCentsToNano(campaign.bid_micro_cents) : 0;
     const event = makeEvent('click', {
-      ts: now, engine: ctx.engineId, click_id: clickId, invalid: reason !== undefined, reason, charge_nano: charge, ...ticketFacts(ticket),
+      ts: now,
+      engine: ctx.engineId,
+      click_id: clickId,
+      invalid: reason !== undefined,
+      reason,
+      charge_nano: charge,
+      ...ticketFacts(ticket),
     });
     settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(now), ticket.engine);
     // Kept for conversions: the postback names the click by its id.
     await ctx.counters.saveClick(clickId, {
-      campaign_id: ticket.campaignId, creative_id: ticket.creativeId, advertiser_id: ticket.advertiserId, publisher_id: ticket.publisherId,
-      site_id: ticket.siteId, zone_id: ticket.zoneId, country: ticket.country || undefined, device: ticket.device || undefined,
-      os: osOf(ua), browser: browserOf(ua), vertical: campaign?.vertical, ts: now, invalid: reason !== undefined,
+      campaign_id: ticket.campaignId,
+      creative_id: ticket.creativeId,
+      advertiser_id: ticket.advertiserId,
+      publisher_id: ticket.publisherId,
+      site_id: ticket.siteId,
+      zone_id: ticket.zoneId,
+      country: ticket.country || undefined,
+      device: ticket.device || undefined,
+      os: osOf(ua),
+      browser: browserOf(ua),
+      vertical: campaign?.vertical,
+      ts: now,
+      invalid: reason !== undefined,
     });
     const landing = creative.landing_url.replaceAll('{click_id}', clickId);
     return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };

@@ -4,7 +4,12 @@ import { allowedPushHost } from '../../push/push-store.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 
-const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, OPTIONS', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '86400' };
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
+};
 
 export const pushPreflightRoute = (): EngineReply => ({ status: 204, headers: CORS });
 

@@ -19,15 +19,26 @@ export function widgetScriptRoute(ctx: EngineContext) {
       const body =
         z && entry.serving
           ? ctx.widget.zoneScript(ctx.widget.bundle, {
-              base: ctx.baseUrl, subid: z.subid, format: z.format, w: z.banner_width, h: z.banner_height,
-              corner: z.fv_corner, delaySec: z.fv_delay_sec, capHours: z.fv_freq_cap_hours,
+              base: ctx.baseUrl,
+              subid: z.subid,
+              format: z.format,
+              w: z.banner_width,
+              h: z.banner_height,
+              corner: z.fv_corner,
+              delaySec: z.fv_delay_sec,
+              capHours: z.fv_freq_cap_hours,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;
       hit = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
       if (cache.size > 10_000) cache.clear();
       cache.set(key, hit);
     }
-    const headers = { 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'public, max-age=300', etag: hit.etag, 'access-control-allow-origin': '*' };
+    const headers = {
+      'content-type': 'application/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=300',
+      etag: hit.etag,
+      'access-control-allow-origin': '*',
+    };
     if (req.headers['if-none-match'] === hit.etag) return { status: 304, headers };
     return { status: 200, headers, body: hit.body };
   };

@@ -36,8 +36,15 @@ export function impRoute(ctx: EngineContext) {
     }
     const c = out.candidate;
     const event = makeEvent('impression', {
-      ts: rc.ts, engine: ctx.engineId, bid_id: out.bidId, campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId,
-      price_micro_cents: out.priceMicroCents, charge_nano: impressionCharge(c.bidType, out.priceMicroCents), ...where,
+      ts: rc.ts,
+      engine: ctx.engineId,
+      bid_id: out.bidId,
+      campaign_id: c.campaignId,
+      creative_id: c.creativeId,
+      advertiser_id: c.advertiserId,
+      price_micro_cents: out.priceMicroCents,
+      charge_nano: impressionCharge(c.bidType, out.priceMicroCents),
+      ...where,
     });
     settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(rc.ts), ctx.engineId);
     const cr = c.creative;
@@ -63,6 +70,8 @@ export function vastRoute(ctx: EngineContext) {
     if (!out.won) return xml(EMPTY_VAST);
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
     const links = adLinks(ctx.baseUrl, out);
-    return xml(vastAdm(out.candidate.creative, { clickUrl: links.click, impressionUrl: links.impression, trackingUrl: playbackLink(ctx.baseUrl, out) }, out.bidId));
+    return xml(
+      vastAdm(out.candidate.creative, { clickUrl: links.click, impressionUrl: links.impression, trackingUrl: playbackLink(ctx.baseUrl, out) }, out.bidId),
+    );
   };
 }

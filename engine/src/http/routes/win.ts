@@ -9,7 +9,11 @@ import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const pixel = (extra: Record<string, string> = {}): EngineReply => ({ status: 200, headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', ...extra }, body: PIXEL });
+const pixel = (extra: Record<string, string> = {}): EngineReply => ({
+  status: 200,
+  headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', ...extra },
+  body: PIXEL,
+});
 const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error)$/;
 
 /** Clearing price from `${AUCTION_PRICE}`: CPM in USD, never above our bid; an unfilled macro means our bid. */
@@ -30,7 +34,12 @@ export function winRoute(ctx: EngineContext) {
     const counted = await ctx.counters.countOnce('win', ticket.bidId);
     if (counted) {
       const event = makeEvent('win', {
-        ts: Date.now(), engine: ctx.engineId, partner_id: ticket.partnerId, price_micro_cents: price, charge_nano: cpmMicroCentsToNanoPerImpression(price), ...ticketFacts(ticket),
+        ts: Date.now(),
+        engine: ctx.engineId,
+        partner_id: ticket.partnerId,
+        price_micro_cents: price,
+        charge_nano: cpmMicroCentsToNanoPerImpression(price),
+        ...ticketFacts(ticket),
       });
       settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
     }

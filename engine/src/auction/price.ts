@@ -9,3 +9,13 @@ export const PRICE_INCREMENT_MICRO_CENTS = 1_000;
 export function clearingPrice(winnerEcpm: number, secondEcpm: number, floor: number): number {
   return Math.min(winnerEcpm, Math.max(floor, secondEcpm + PRICE_INCREMENT_MICRO_CENTS));
 }
+
+/**
+ * What a win notice charges, from the exchange's `${AUCTION_PRICE}` (CPM in USD), never above our
+ * bid; a macro left unfilled (or no price) means our bid. Undefined when it is not a price.
+ */
+export function exchangePriceMicroCents(raw: string | null, ourBidMicroCents: number): number | undefined {
+  if (raw === null || raw === '' || raw.includes('AUCTION_PRICE')) return ourBidMicroCents;
+  if (!/^\d+(\.\d+)?$/.test(raw)) return undefined;
+  return Math.min(Math.round(Number(raw) * 100_000), ourBidMicroCents);
+}

@@ -4,7 +4,6 @@ import { rankCandidates } from '../index/rank.ts';
 import { candidateFixture as cand, impFixture } from './fixtures.ts';
 import { CANDIDATE_FILTERS as FILTERS } from './filters/index.ts';
 import type { BudgetGate } from './ports.ts';
-import { clearingPrice } from './price.ts';
 import type { ImpContext } from './request-context.ts';
 import { runImpAuction as runRanked } from './run-auction.ts';
 
@@ -12,16 +11,6 @@ import { runImpAuction as runRanked } from './run-auction.ts';
 const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate) => runRanked([rankCandidates([...list])], c, f, b);
 const open: BudgetGate = { tryTake: () => true };
 const ctx = (over: Partial<ImpContext> = {}): ImpContext => impFixture(over);
-
-describe('clearingPrice (second price + 1 cent)', () => {
-  it('charges one cent over the runner-up, within floor and own bid', () => {
-    expect(clearingPrice(150_000, 100_000, 0)).toBe(101_000);
-    expect(clearingPrice(150_000, 100_000, 120_000)).toBe(120_000);
-    expect(clearingPrice(150_000, 149_500, 0)).toBe(150_000);
-    expect(clearingPrice(150_000, 0, 0)).toBe(1_000);
-    expect(clearingPrice(150_000, 0, 50_000)).toBe(50_000);
-  });
-});
 
 describe('runImpAuction', () => {
   it('ranks by eCPM, CPC bids through the CTR prior', () => {

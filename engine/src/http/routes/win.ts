@@ -1,10 +1,10 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
+import { exchangePriceMicroCents } from '../../auction/price.ts';
 import { settle } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
-import type { BidTicket } from '../../tracking/signed-token.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 
@@ -16,20 +16,12 @@ const pixel = (extra: Record<string, string> = {}): EngineReply => ({
 });
 const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error)$/;
 
-/** Clearing price from `${AUCTION_PRICE}`: CPM in USD, never above our bid; an unfilled macro means our bid. */
-export function clearingMicroCents(query: string, ticket: BidTicket): number | undefined {
-  const raw = new URLSearchParams(query).get('price');
-  if (raw === null || raw === '' || raw.includes('AUCTION_PRICE')) return ticket.priceMicroCents;
-  if (!/^\d+(\.\d+)?$/.test(raw)) return undefined;
-  return Math.min(Math.round(Number(raw) * 100_000), ticket.priceMicroCents);
-}
-
 /** GET /openrtb/win/<ticket>?price=${AUCTION_PRICE}: counts a win once and charges the clearing price. */
 export function winRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     if (!ticket) return errorReply('forbidden', 'Invalid or forged win notice');
-    const price = clearingMicroCents(req.query, ticket);
+    const price = exchangePriceMicroCents(new URLSearchParams(req.query).get('price'), ticket.priceMicroCents);
     if (price === undefined) return errorReply('bad_request', 'price must be a non-negative decimal (CPM in USD)');
     const counted = await ctx.counters.countOnce('win', ticket.bidId);
     if (counted) {

@@ -3,14 +3,12 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StoredSite } from '@adnet/schemas/publisher';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
 import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
 import { account, call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
+import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
@@ -197,8 +195,7 @@ describe('outgoing postback', () => {
   });
 
   it('puts each conversion into the event stream once, when it is approved (failed postbacks still count)', async () => {
-    const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-    const conversions = entries.flatMap(([, f]) => decodeEntry(f)).filter((e) => e.type === 'conversion');
+    const conversions = (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'conversion');
     // T-form, T-moves (once, at approval), T-out and T-fail; pending ones are not counted.
     expect(conversions).toHaveLength(4);
     expect(conversions.every((e) => e.advertiser_id === adv.id && e.country === 'fr')).toBe(true);

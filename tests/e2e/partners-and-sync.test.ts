@@ -1,10 +1,7 @@
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
-import type { EventFields } from '@adnet/schemas/events';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
+import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World, bannerRequest } from './support/world.ts';
 
@@ -140,9 +137,7 @@ describe('events', () => {
       }
     }
     for (let i = 0; i < 5; i++) await postBid(engine.base, bannerRequest({ id: `${tag}-nb-${i}`, bcat: ['IAB22'] }));
-    await engine.engine.events.flush();
-    const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-    const events: EventFields[] = entries.flatMap(([, fields]) => decodeEntry(fields));
+    const events = await streamedEvents(fx.app.svc.redis, engine);
     const mine = events.filter((e) => e.auction_id?.startsWith(tag) || (e.bid_id && bidIds.includes(e.bid_id) && e.type === 'win'));
     expect(mine.filter((e) => e.type === 'bid')).toHaveLength(20);
     expect(mine.filter((e) => e.type === 'nobid').map((e) => e.reason)).toEqual(Array(5).fill('blocked_category'));

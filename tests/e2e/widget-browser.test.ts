@@ -1,6 +1,4 @@
-import type { EngineEvent } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, useTestApp } from './support/admin.ts';
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
-import { eventually, startEngine } from './support/engine.ts';
+import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
@@ -99,11 +96,7 @@ afterAll(async () => {
   await engine?.stop();
 });
 
-async function events(): Promise<EngineEvent[]> {
-  await engine.engine.events.flush();
-  const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-  return entries.flatMap(([, f]) => decodeEntry(f));
-}
+const events = () => streamedEvents(fx.app.svc.redis, engine);
 
 describe('the widget in a real browser', () => {
   it('is small and cacheable', async () => {

@@ -1,9 +1,6 @@
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
 import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { EventFields } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
+import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
@@ -81,11 +78,7 @@ const imp = async (z: string) => {
 const click = (url: string, query = 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', headers: Record<string, string> = BROWSER) =>
   fetch(`${url}?${query}`, { redirect: 'manual', headers });
 
-async function events(): Promise<EventFields[]> {
-  await engine.engine.events.flush();
-  const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-  return entries.flatMap(([, f]) => decodeEntry(f));
-}
+const events = () => streamedEvents(fx.app.svc.redis, engine);
 
 describe('GET /imp', () => {
   it('answers a display zone with a creative and a click link, CORS open', async () => {

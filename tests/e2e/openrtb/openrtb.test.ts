@@ -1,13 +1,11 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
-import type { EventFields } from '@adnet/schemas/events';
 import type { BidResponse } from '@adnet/schemas/openrtb';
-import { EVENT_STREAM, advertiserHoldKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
+import { advertiserHoldKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '../support/admin.ts';
-import { eventually, postBid, startEngine } from '../support/engine.ts';
+import { eventually, postBid, startEngine, streamedEvents } from '../support/engine.ts';
 import type { TestEngine } from '../support/engine.ts';
 import { World } from '../support/world.ts';
 import { openRtbFixtureSchema } from './fixture.ts';
@@ -70,12 +68,9 @@ async function tearDown(built: Built): Promise<void> {
 }
 
 async function noBidReasons(auctionId: string): Promise<Record<string, string>> {
-  await engine.engine.events.flush();
-  const entries = await fx.app.svc.redis.xrangeBuffer(EVENT_STREAM, '-', '+');
   const reasons: Record<string, string> = {};
-  for (const [, fields] of entries) {
-    for (const e of decodeEntry(fields) as EventFields[]) if (e.type === 'nobid' && e.auction_id === auctionId && e.imp_id) reasons[e.imp_id] = e.reason ?? '';
-  }
+  for (const e of await streamedEvents(fx.app.svc.redis, engine))
+    if (e.type === 'nobid' && e.auction_id === auctionId && e.imp_id) reasons[e.imp_id] = e.reason ?? '';
   return reasons;
 }
 

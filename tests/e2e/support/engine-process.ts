@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
-import type { EngineEvent } from '@adnet/schemas/events';
+import type { EventFields } from '@adnet/schemas/events';
 import { Redis } from 'ioredis';
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { freePort } from './redis.ts';
+import { streamedEvents } from './engine.ts';
 
 const MAIN = fileURLToPath(import.meta.resolve('@adnet/engine/main'));
 
@@ -43,11 +42,10 @@ export async function spawnEngine(env: Record<string, string>): Promise<EngineCh
 }
 
 /** Every event in the stream, decoded. */
-export async function streamEvents(redisUrl: string): Promise<EngineEvent[]> {
+export async function streamEvents(redisUrl: string): Promise<EventFields[]> {
   const redis = new Redis(redisUrl);
   try {
-    const entries = await redis.xrangeBuffer(EVENT_STREAM, '-', '+');
-    return entries.flatMap(([, fields]) => decodeEntry(fields));
+    return await streamedEvents(redis);
   } finally {
     await redis.quit();
   }

@@ -1,4 +1,8 @@
 import { loadConfig } from '@adnet/schemas/config';
+import type { EventFields } from '@adnet/schemas/events';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { decodeEntry } from '@adnet/schemas/wire/event-stream';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { freePort } from './redis.ts';
 import { createEngine } from '../../../engine/src/engine.ts';
@@ -61,4 +65,11 @@ export async function postBid(
     body: text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : text,
     headers: res.headers,
   };
+}
+
+/** Every event in the stream, each seen flat as the event store sees it; with `engine`, after its batcher has flushed what it holds. */
+export async function streamedEvents(redis: Pick<Redis, 'xrangeBuffer'>, engine?: TestEngine): Promise<EventFields[]> {
+  await engine?.engine.events.flush();
+  const entries = await redis.xrangeBuffer(EVENT_STREAM, '-', '+');
+  return entries.flatMap(([, fields]) => decodeEntry(fields));
 }

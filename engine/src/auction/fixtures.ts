@@ -1,5 +1,4 @@
-import type { Candidate } from '../index/candidate.ts';
-import { Candidate as CandidateClass } from '../index/candidate.ts';
+import { Candidate } from '../index/candidate.ts';
 import { buildIndex } from '../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
@@ -41,5 +40,5 @@ let nextId = 1;
 /** A candidate of its own campaign (unique ids), with campaign and creative fields overridable. */
 export function candidateFixture(campaign: Parameters<typeof campaignFixture>[0] = {}, creative: Parameters<typeof creativeFixture>[0] = {}): Candidate {
   const id = nextId++;
-  return new CandidateClass(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }));
+  return new Candidate(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }));
 }

@@ -1,6 +1,6 @@
 import type { PushSubscribe } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
-import type { BidBudget, Counters, EventSink, SpendRecorder } from './auction/ports.ts';
+import type { BidBudget, ClickCharger, Counters, EventSink, SpendRecorder } from './auction/ports.ts';
 import type { EngineIndex } from './index/engine-index.ts';
 import type { PartnerLimiter } from './partners/partner-limiter.ts';
 
@@ -13,6 +13,8 @@ export interface EngineContext {
   index(): EngineIndex | undefined;
   budget: BidBudget & SpendRecorder;
   counters: Counters;
+  /** Charges CPC clicks against budget and balance before they are billed. */
+  clicks: ClickCharger;
   emit: EventSink;
   limiter: PartnerLimiter;
   /** Signs tickets (win notices, pixels, click links). */

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { us_listen_socket } from 'uWebSockets.js';
 import { BudgetSlices } from './budget/budget-slices.ts';
+import { RedisClickCharger } from './budget/click-charges.ts';
 import type { EngineContext } from './context.ts';
 import { EventBatcher } from './events/event-batcher.ts';
 import { proxyToAdmin } from './http/admin-proxy.ts';
@@ -144,6 +145,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     index: () => mirror.index,
     budget,
     counters: new RedisCounters(redis),
+    clicks: new RedisClickCharger(redis),
     emit,
     limiter: new PartnerLimiter(config.engineCount),
     secret,

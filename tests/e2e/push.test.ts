@@ -1,4 +1,3 @@
-import type { StoredSite } from '@adnet/schemas/publisher';
 import { execFileSync } from 'node:child_process';
 import { createECDH, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -8,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/admin.ts';
+import { call, useTestApp } from './support/admin.ts';
 import { zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
 import { eventually, startEngine } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
@@ -72,25 +71,13 @@ beforeAll(async () => {
   ca = await startPushService();
   const world = await World.create(fx.app);
   await world.campaign(await world.advertiser(100_000), { format: 'push', bid_usd: 3 });
-  const pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
-    token: pub.token,
-    json: { domain: 'push-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
-  });
-  await fx.app.svc.configStore.update<StoredSite>(
-    'site',
-    site.body.id,
-    (s) => ({ value: { ...s, status: 'pending_review' } }),
-    () => new Error('no site'),
-  );
-  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+  const site = await world.site();
+  const pub = site.publisher;
   for (const [name, format] of [
     ['push', 'push'],
     ['native', 'native'],
   ] as const) {
-    zones[name] = (
-      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, format } })
-    ).body.subid;
+    zones[name] = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, format } })).body.subid;
   }
   engine = await startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' });
   await eventually(() => engine.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 1);

@@ -1,4 +1,3 @@
-import type { StoredSite } from '@adnet/schemas/publisher';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/admin.ts';
+import { call, useTestApp } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
@@ -48,18 +47,8 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
   await world.campaign(adv, { format: 'in_page_push', bid_usd: 2 });
-  const pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
-    token: pub.token,
-    json: { domain: 'browser-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
-  });
-  await fx.app.svc.configStore.update<StoredSite>(
-    'site',
-    site.body.id,
-    (s) => ({ value: { ...s, status: 'pending_review' } }),
-    () => new Error('no site'),
-  );
-  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+  const site = await world.site();
+  const pub = site.publisher;
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     video: { format: 'floating_video', fv_corner: 'tl', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
@@ -67,7 +56,7 @@ beforeAll(async () => {
     in_page_push: { format: 'in_page_push' },
   })) {
     subids[name] = (
-      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name, ...fields } })
+      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, ...fields } })
     ).body.subid;
   }
   engine = await startEngine(fx.redis.url);

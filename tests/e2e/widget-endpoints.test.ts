@@ -1,12 +1,11 @@
 import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
 import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { StoredSite } from '@adnet/schemas/publisher';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/admin.ts';
+import { call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
@@ -30,18 +29,8 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'banner', bid_usd: 2 });
   cpcCampaign = (await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3 })).campaign.id;
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
-  pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
-    token: pub.token,
-    json: { domain: 'widget-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
-  });
-  await fx.app.svc.configStore.update<StoredSite>(
-    'site',
-    site.body.id,
-    (s) => ({ value: { ...s, status: 'pending_review' } }),
-    () => new Error('no site'),
-  );
-  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+  const site = await world.site();
+  pub = site.publisher;
   const zones: Record<string, Record<string, unknown>> = {
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     native: { format: 'native' },
@@ -51,7 +40,7 @@ beforeAll(async () => {
   for (const [name, fields] of Object.entries(zones)) {
     const z = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
       token: pub.token,
-      json: { site_id: site.body.id, name, ...fields },
+      json: { site_id: site.id, name, ...fields },
     });
     subids[name] = z.body.subid;
     zoneIds[name] = z.body.id;

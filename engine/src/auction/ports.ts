@@ -27,8 +27,25 @@ export type EventSink = (event: EngineEvent) => void;
 export interface Counters {
   /** True the first time `kind`/`id` is counted (by any engine), false after. */
   countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean>;
-  /** Keeps a click for its conversion postback. */
-  saveClick(clickId: string, record: ClickRecord): Promise<void>;
+  /** Keeps a click for its conversion postback: only if none is kept for it yet, unless `replace`. */
+  saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void>;
   /** Clicks from one fingerprint in the current minute, this one included. */
   clicksThisMinute(fingerprint: string, nowMs: number): Promise<number>;
+}
+
+/** One CPC click's price, charged against its campaign's day and its advertiser's balance. */
+export interface ClickCharge {
+  campaignId: number;
+  advertiserId: number;
+  dailyBudgetCents: number;
+  /** Budget day (UTC) of the click. */
+  day: string;
+  nano: number;
+  /** Milliseconds since the epoch, for the ledger entry. */
+  at: number;
+}
+
+/** Charges a click only where the campaign's budget and the advertiser's balance still cover it. */
+export interface ClickCharger {
+  charge(c: ClickCharge): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'>;
 }

@@ -65,6 +65,21 @@ local function first_time(hash, engine, seq)
 end
 `;
 
+// KEYS[2..4]: balance, pending spend, ledger; ARGV[1..3]: amount (nano), reason, time. Adds the amount to
+// the advertiser's pending spend and moves whole cents to the balance as one ledger debit.
+const DEBIT = `
+local function debit()
+  local pending = redis.call('INCRBY', KEYS[3], ARGV[1])
+  local cents = math.floor(pending / 10000000)
+  if cents > 0 then
+    redis.call('DECRBY', KEYS[3], cents * 10000000)
+    local bal = redis.call('DECRBY', KEYS[2], cents)
+    redis.call('XADD', KEYS[4], '*', 'kind', 'debit', 'amt', -cents, 'after', bal, 'reason', ARGV[2], 'ts', ARGV[3])
+  end
+  return cents
+end
+`;
+
 /** KEYS: pool. ARGV: total, ttlMs, sender engine, batch seq, then (engine, amount) pairs. Returns 0 for a repeat. */
 const SPEND_CAMPAIGN = `${RELEASE}${ONCE}
 if not first_time(KEYS[1], ARGV[3], ARGV[4]) then return 0 end
@@ -78,17 +93,43 @@ return 1
  * KEYS: hold, balance, pending, ledger. ARGV: total, reason, time, sender engine, batch seq, then
  * (engine, amount) pairs. Whole cents move from the pending counter to the balance as one ledger debit.
  */
-const SPEND_ADVERTISER = `${RELEASE}${ONCE}
+const SPEND_ADVERTISER = `${RELEASE}${ONCE}${DEBIT}
 if not first_time(KEYS[1], ARGV[4], ARGV[5]) then return 0 end
 release(KEYS[1], 6)
-local pending = redis.call('INCRBY', KEYS[3], ARGV[1])
-local cents = math.floor(pending / 10000000)
-if cents > 0 then
-  redis.call('DECRBY', KEYS[3], cents * 10000000)
-  local bal = redis.call('DECRBY', KEYS[2], cents)
-  redis.call('XADD', KEYS[4], '*', 'kind', 'debit', 'amt', -cents, 'after', bal, 'reason', ARGV[2], 'ts', ARGV[3])
-end
-return cents
+return debit()
+`;
+
+// A CPC click is charged straight into a pool, not through a slice (one click may cost more than a
+// slice): it fits only where spent + every engine's holds + its price stay within the limit, so the
+// holds that cover bids in flight are never spent twice.
+
+/** KEYS: campaign pool. ARGV: amount, limit, ttlMs. 1 when charged, 0 when it does not fit. */
+const CHARGE_CAMPAIGN = `
+local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
+local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
+if spent + held + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
+/** KEYS: campaign pool. ARGV: amount. Gives a click's charge back when its advertiser could not pay. */
+const UNCHARGE_CAMPAIGN = `
+redis.call('HINCRBY', KEYS[1], 'spent', -tonumber(ARGV[1]))
+return 1
+`;
+
+/**
+ * KEYS: hold, balance, pending, ledger. ARGV: amount, reason, time. Charges the advertiser only while
+ * balance - pending spend - every engine's holds covers it (so the balance never goes below zero);
+ * whole cents move to the balance as one ledger debit. -1 when it does not fit, else the cents debited.
+ */
+const CHARGE_ADVERTISER = `${DEBIT}
+local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
+local bal = tonumber(redis.call('GET', KEYS[2]) or '0')
+local pending = tonumber(redis.call('GET', KEYS[3]) or '0')
+if bal * 10000000 - pending - held < tonumber(ARGV[1]) then return -1 end
+return debit()
 `;
 
 declare module 'ioredis' {
@@ -97,6 +138,9 @@ declare module 'ioredis' {
     budReserveAdvertiser(numKeys: number, ...args: (string | number)[]): Result<[number, number], Context>;
     budSpendCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     budSpendAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budChargeCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budUnchargeCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budChargeAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
   }
 }
 
@@ -105,4 +149,7 @@ export function defineBudgetScripts(redis: Redis): void {
   redis.defineCommand('budReserveAdvertiser', { lua: RESERVE_ADVERTISER });
   redis.defineCommand('budSpendCampaign', { lua: SPEND_CAMPAIGN });
   redis.defineCommand('budSpendAdvertiser', { lua: SPEND_ADVERTISER });
+  redis.defineCommand('budChargeCampaign', { lua: CHARGE_CAMPAIGN });
+  redis.defineCommand('budUnchargeCampaign', { lua: UNCHARGE_CAMPAIGN });
+  redis.defineCommand('budChargeAdvertiser', { lua: CHARGE_ADVERTISER });
 }

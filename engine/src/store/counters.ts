@@ -15,8 +15,9 @@ export class RedisCounters implements Counters {
     return (await this.redis.set(countedKey(kind, id), '1', 'EX', COUNT_TTL_S, 'NX')) === 'OK';
   }
 
-  async saveClick(clickId: string, record: ClickRecord): Promise<void> {
-    await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
+  async saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void> {
+    if (replace) await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
+    else await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S, 'NX');
   }
 
   async clicksThisMinute(fingerprint: string, nowMs: number): Promise<number> {

@@ -1,4 +1,5 @@
 import type { Campaign } from '@adnet/schemas/api';
+import type { StoredSite } from '@adnet/schemas/publisher';
 import { account, call, creativeForm } from './admin.ts';
 import type { Account, TestApp } from './admin.ts';
 import { makePng } from './images.ts';
@@ -58,6 +59,34 @@ export class World {
     const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
     if (act.status !== 200) throw new Error(`activate: ${JSON.stringify(act.body)}`);
     return { campaign: act.body, creativeId: cr.body.id };
+  }
+
+  /** A new publisher's site, approved (the review is forced through the admin API, as moderation would). */
+  async site(): Promise<{ id: number; publisher: Account }> {
+    const publisher = await account(this.app, 'publisher');
+    const site = await call<{ id: number }>(this.app, 'POST', '/api/pub/sites', {
+      token: publisher.token,
+      json: { domain: `site-${publisher.id}.example`, category: 'news', language: 'en', traffic_estimate_daily: 1000 },
+    });
+    await this.app.svc.configStore.update<StoredSite>(
+      'site',
+      site.body.id,
+      (s) => ({ value: { ...s, status: 'pending_review' } }),
+      () => new Error('no site'),
+    );
+    await call(this.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: this.admin.token });
+    return { id: site.body.id, publisher };
+  }
+
+  /** A zone on `site` (a new approved site when none is given). */
+  async zone(fields: Record<string, unknown>, site?: { id: number; publisher: Account }): Promise<{ id: number; subid: string; publisher: Account }> {
+    const on = site ?? (await this.site());
+    const z = await call<{ id: number; subid: string }>(this.app, 'POST', '/api/pub/zones', {
+      token: on.publisher.token,
+      json: { site_id: on.id, name: 'zone', ...fields },
+    });
+    if (z.status !== 201) throw new Error(`zone: ${z.status} ${JSON.stringify(z.body)}`);
+    return { ...z.body, publisher: on.publisher };
   }
 }
 

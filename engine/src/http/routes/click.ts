@@ -1,10 +1,8 @@
-import { budgetDay } from '@adnet/schemas/budget-day';
-import { cpcMicroCentsToNano } from '@adnet/schemas/money';
-import { randomUUID } from 'node:crypto';
-import { settle } from '../../auction/settle.ts';
+import { billClick } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { clickVerdict, parseClickSignals } from '../../fraud/click-rules.ts';
+import { clickIdOf } from '../../tracking/click-id.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
@@ -15,7 +13,8 @@ const FLOOD_PER_MINUTE = 5;
 
 /**
  * GET /c/<impression id>/<tracking token>?ttc&x&y&focus&fp&s: records the
- * click (valid, or invalid with the fraud rule it broke) and redirects to the
+ * click (valid, or invalid with the fraud rule it broke, or unbilled because
+ * its campaign stopped or its budget or balance ran out) and redirects to the
  * landing page with {click_id} filled in. Invalid clicks still reach the
  * landing page: a person should never be stranded, only not billed.
  */
@@ -25,26 +24,20 @@ export function clickRoute(ctx: EngineContext) {
     const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
     if (!ticket || !creative || creative.tracking_token !== req.params[1]) return errorReply('not_found', 'Unknown ad link');
     const campaign = ctx.index()?.campaigns.get(ticket.campaignId);
-    const clickId = randomUUID();
+    const clickId = clickIdOf(ctx.secret, ticket.bidId);
     const now = Date.now();
     const ua = req.headers['user-agent'] ?? '';
     const signals = parseClickSignals(req.query, ua, now - ticket.issuedAt * 1000);
     let reason = clickVerdict(signals);
-    if (!reason && !(await ctx.counters.countOnce('click', ticket.bidId))) reason = 'duplicate';
+    const first = !reason && (await ctx.counters.countOnce('click', ticket.bidId));
+    if (!reason && !first) reason = 'duplicate';
     if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
-    const charge = !reason && campaign?.bid_type === 'cpc' ? cpcMicroCentsToNano(campaign.bid_micro_cents) : 0;
-    const event = makeEvent('click', {
-      ts: now,
-      engine: ctx.engineId,
-      click_id: clickId,
-      invalid: reason !== undefined,
-      reason,
-      charge_nano: charge,
-      ...ticketFacts(ticket),
-    });
-    settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(now), ticket.engine);
-    // Kept for conversions: the postback names the click by its id.
-    await ctx.counters.saveClick(clickId, {
+    const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.clicks, campaign, now);
+    reason ??= bill.refusal;
+    const invalid = reason !== undefined;
+    ctx.emit(makeEvent('click', { ts: now, engine: ctx.engineId, click_id: clickId, invalid, reason, charge_nano: bill.chargeNano, ...ticketFacts(ticket) }));
+    // Kept for conversions, one record per ticket: the first click writes it, the first valid one replaces it.
+    const record = {
       campaign_id: ticket.campaignId,
       creative_id: ticket.creativeId,
       advertiser_id: ticket.advertiserId,
@@ -57,8 +50,9 @@ export function clickRoute(ctx: EngineContext) {
       browser: browserOf(ua),
       vertical: campaign?.vertical,
       ts: now,
-      invalid: reason !== undefined,
-    });
+      invalid,
+    };
+    await ctx.counters.saveClick(clickId, record, first);
     const landing = creative.landing_url.replaceAll('{click_id}', clickId);
     return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
   };

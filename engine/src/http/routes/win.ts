@@ -1,7 +1,7 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
 import { exchangePriceMicroCents } from '../../auction/price.ts';
-import { settle } from '../../auction/settle.ts';
+import { impressionCharge, settle } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
@@ -45,12 +45,14 @@ export function impTrackerRoute(ctx: EngineContext) {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     if (!ticket) return errorReply('not_found', 'Unknown impression');
     if (await ctx.counters.countOnce('imp', ticket.bidId)) {
-      // On our own video zones (partner 0) the started ad is the impression that counts and is charged;
-      // for OpenRTB bids the win notice already did both.
+      // On our own video zones (partner 0) the started ad is the impression that counts, charged to CPM
+      // campaigns (CPC ones pay for clicks; a campaign no longer known is charged nothing); for OpenRTB
+      // bids the win notice already did both.
       const own = ticket.partnerId === 0;
       const fields = { ts: Date.now(), engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
+      const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
       const event = own
-        ? makeEvent('impression', { ...fields, charge_nano: cpmMicroCentsToNanoPerImpression(ticket.priceMicroCents) })
+        ? makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidType, ticket.priceMicroCents) })
         : makeEvent('imp', { ...fields, charge_nano: 0 });
       settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
     }

@@ -230,3 +230,43 @@ describe('outgoing postback', () => {
     expect(await store.depth()).toBe(0);
   });
 });
+
+describe('conversion status moves under concurrency', () => {
+  const conversionEvents = async () => (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'conversion').length;
+
+  it('100 concurrent postbacks approving one pending conversion count it once', async () => {
+    const pending = { click_id: await clickId(), payout: '700', status: 'pending', txid: 'T-race' };
+    const first = await postback({ ...pending, secret, sig: sign(secret, pending) });
+    const before = await conversionEvents();
+    const approved = { ...pending, status: 'approved' };
+    const answers100 = await Promise.all(Array.from({ length: 100 }, () => postback({ ...approved, secret, sig: sign(secret, approved) })));
+    expect(answers100.every((r) => r.status === 200 && r.body.status === 'approved' && r.body.conversion_id === first.body.conversion_id)).toBe(true);
+    expect(answers100.filter((r) => r.body.duplicate === false)).toHaveLength(1);
+    expect(await conversionEvents()).toBe(before + 1);
+    // A rejection racing the approvals cannot undo them.
+    const rejected = { ...pending, status: 'rejected' };
+    expect((await postback({ ...rejected, secret, sig: sign(secret, rejected) })).status).toBe(409);
+  });
+
+  it('the retry worker racing an approval leaves it approved, with its attempt recorded', async () => {
+    const store = new ConversionStore(fx.app.svc.redis);
+    const pending = { click_id: await clickId(), payout: '300', status: 'pending', txid: 'T-worker-race' };
+    await postback({ ...pending, secret, sig: sign(secret, pending) });
+    hits.length = 0;
+    answers.length = 0;
+    trackerDelayMs = 300;
+    // The worker reads the pending record, then waits on the tracker while the approval lands.
+    const pass = new PostbackWorker({ svc: fx.app.svc, store, now: () => Date.now() + 10_000 }).runOnce();
+    await eventually(() => hits.some((h) => h.includes(pending.click_id)));
+    const approved = { ...pending, status: 'approved' };
+    expect((await postback({ ...approved, secret, sig: sign(secret, approved) })).body).toMatchObject({ status: 'approved', duplicate: false });
+    await pass;
+    trackerDelayMs = 0;
+    const list = await call<{ conversions: { txid: string; status: string; attempts: unknown[] }[] }>(fx.app, 'GET', '/api/adv/conversions', {
+      token: adv.token,
+    });
+    const c = list.body.conversions.find((x) => x.txid === 'T-worker-race');
+    expect(c?.status).toBe('approved');
+    expect(c?.attempts.length).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -51,9 +51,51 @@ for _, item in ipairs(items) do redis.call('ZADD', KEYS[1], ARGV[2], item) end
 return items
 `;
 
+// Records are JSON written by this module; the scripts below change one field group in Redis itself,
+// so two writers never overwrite each other's change with a copy read earlier. cjson writes an empty
+// array as {}: the only array of a conversion is put back in shape.
+const ENCODE_LUA = `
+local function encode(c)
+  return (string.gsub(cjson.encode(c), '"attempts":{}', '"attempts":[]'))
+end
+`;
+
+// A status move as compare-and-set: applied only if the status is still the one the caller decided
+// from; returns the new record, or nothing when another move got there first.
+const MOVE_LUA = `${ENCODE_LUA}
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return false end
+local c = cjson.decode(raw)
+if c.status ~= ARGV[2] then return false end
+c.status = ARGV[3]
+c.payout_cents = tonumber(ARGV[4])
+c.updated_at = ARGV[5]
+local out = encode(c)
+redis.call('HSET', KEYS[1], ARGV[1], out)
+return out
+`;
+
+// Appends one postback attempt (and marks the postback failed after the last one) without touching
+// the status, which a concurrent postback may have just moved.
+const ATTEMPT_LUA = `${ENCODE_LUA}
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local c = cjson.decode(raw)
+if type(c.attempts) ~= 'table' then c.attempts = {} end
+local a = { at = ARGV[2], attempt = tonumber(ARGV[3]), status = cjson.null, error = cjson.null }
+if ARGV[4] ~= '' then a.status = tonumber(ARGV[4]) end
+if ARGV[5] ~= '' then a.error = ARGV[5] end
+table.insert(c.attempts, a)
+if ARGV[6] == '1' then c.postback_failed = true end
+redis.call('HSET', KEYS[1], ARGV[1], encode(c))
+return 1
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     convClaim(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    convMove(numKeys: number, ...args: (string | number)[]): Result<string | null, Context>;
+    convAttempt(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     pbLease(numKeys: number, ...args: (string | number)[]): Result<string[], Context>;
   }
 }
@@ -61,6 +103,8 @@ declare module 'ioredis' {
 export class ConversionStore {
   constructor(private readonly redis: Redis) {
     redis.defineCommand('convClaim', { lua: CLAIM_LUA });
+    redis.defineCommand('convMove', { lua: MOVE_LUA });
+    redis.defineCommand('convAttempt', { lua: ATTEMPT_LUA });
     redis.defineCommand('pbLease', { lua: LEASE_LUA });
   }
 
@@ -75,8 +119,15 @@ export class ConversionStore {
     return raw ? (JSON.parse(raw) as Conversion) : undefined;
   }
 
-  async put(c: Conversion): Promise<void> {
-    await this.redis.hset(convKey(c.advertiser_id), String(c.id), JSON.stringify(c));
+  /** Moves the status from `from` to `to` (with the payout it came with); undefined when it is no longer `from`. */
+  async move(adv: number, id: number, change: { from: ConversionStatus; to: ConversionStatus; payoutCents: number; at: string }): Promise<Conversion | undefined> {
+    const raw = await this.redis.convMove(1, convKey(adv), id, change.from, change.to, change.payoutCents, change.at);
+    return raw ? (JSON.parse(raw) as Conversion) : undefined;
+  }
+
+  /** Records one postback attempt; `failed` marks the postback as given up. */
+  async recordAttempt(adv: number, id: number, a: Attempt, failed: boolean): Promise<void> {
+    await this.redis.convAttempt(1, convKey(adv), id, a.at, a.attempt, a.status ?? '', a.error ?? '', failed ? '1' : '0');
   }
 
   async list(adv: number): Promise<Conversion[]> {

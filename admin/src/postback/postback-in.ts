@@ -60,13 +60,19 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   let conversion = fresh;
   let becameApproved = fresh.status === 'approved';
   if (existingId) {
-    const existing = await store.get(advertiser.id, existingId);
-    if (!existing) throw new AppError('internal', 'Conversion record missing');
-    const move = statusMove(existing.status, fields.status);
-    if (move === 'duplicate') return { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status };
-    if (move === 'refused') throw new AppError('illegal_transition', `Conversion is already ${existing.status}; it cannot become ${fields.status}`);
-    conversion = { ...existing, status: fields.status, payout_cents: Number(fields.payout), updated_at: stamp };
-    await store.put(conversion);
+    // Decide from the stored status, then move only if it is still that status: of concurrent postbacks
+    // for one conversion, one moves it and the others see the result (a duplicate, or a refused move).
+    for (;;) {
+      const existing = await store.get(advertiser.id, existingId);
+      if (!existing) throw new AppError('internal', 'Conversion record missing');
+      const move = statusMove(existing.status, fields.status);
+      if (move === 'duplicate') return { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status };
+      if (move === 'refused') throw new AppError('illegal_transition', `Conversion is already ${existing.status}; it cannot become ${fields.status}`);
+      const moved = await store.move(advertiser.id, existingId, { from: existing.status, to: fields.status, payoutCents: Number(fields.payout), at: stamp });
+      if (!moved) continue;
+      conversion = moved;
+      break;
+    }
     becameApproved = fields.status === 'approved';
   }
   // Statistics count approved conversions, once: when a conversion first becomes approved.

@@ -76,16 +76,16 @@ export class PostbackWorker {
       });
       const { ok, status: httpStatus, error } = await callTracker(svc, url);
       const n = Number(attempt);
-      conversion.attempts.push({ at: new Date(this.now()).toISOString(), attempt: n, status: httpStatus, error });
-      // The next attempt is queued and the record saved before this one is let go: a crash in between
-      // repeats an attempt (trackers dedupe by click id) rather than losing the retry.
+      // The next attempt is queued and the attempt recorded before this one is let go: a crash in between
+      // repeats an attempt (trackers dedupe by click id) rather than losing the retry. Only the attempt is
+      // written: the status stays whatever a postback made it meanwhile.
       const next = ok ? undefined : attemptDueAt(this.now(), n + 1);
       if (next !== undefined) await store.schedule(conversion.advertiser_id, conversion.id, status as string, n + 1, next);
-      else if (!ok) conversion.postback_failed = true;
-      await store.put(conversion);
+      const failed = !ok && next === undefined;
+      await store.recordAttempt(conversion.advertiser_id, conversion.id, { at: new Date(this.now()).toISOString(), attempt: n, status: httpStatus, error }, failed);
       await store.done(member);
-      this.counts[ok ? 'ok' : next === undefined ? 'failed' : 'retry']++;
-      svc.log.info({ event: 'postback.attempt', conversionId: conversion.id, attempt: n, ok, failed: conversion.postback_failed }, 'postback attempt');
+      this.counts[ok ? 'ok' : failed ? 'failed' : 'retry']++;
+      svc.log.info({ event: 'postback.attempt', conversionId: conversion.id, attempt: n, ok, failed }, 'postback attempt');
     }
   }
 }

@@ -120,7 +120,11 @@ export class ConversionStore {
   }
 
   /** Moves the status from `from` to `to` (with the payout it came with); undefined when it is no longer `from`. */
-  async move(adv: number, id: number, change: { from: ConversionStatus; to: ConversionStatus; payoutCents: number; at: string }): Promise<Conversion | undefined> {
+  async move(
+    adv: number,
+    id: number,
+    change: { from: ConversionStatus; to: ConversionStatus; payoutCents: number; at: string },
+  ): Promise<Conversion | undefined> {
     const raw = await this.redis.convMove(1, convKey(adv), id, change.from, change.to, change.payoutCents, change.at);
     return raw ? (JSON.parse(raw) as Conversion) : undefined;
   }

@@ -82,7 +82,12 @@ export class PostbackWorker {
       const next = ok ? undefined : attemptDueAt(this.now(), n + 1);
       if (next !== undefined) await store.schedule(conversion.advertiser_id, conversion.id, status as string, n + 1, next);
       const failed = !ok && next === undefined;
-      await store.recordAttempt(conversion.advertiser_id, conversion.id, { at: new Date(this.now()).toISOString(), attempt: n, status: httpStatus, error }, failed);
+      await store.recordAttempt(
+        conversion.advertiser_id,
+        conversion.id,
+        { at: new Date(this.now()).toISOString(), attempt: n, status: httpStatus, error },
+        failed,
+      );
       await store.done(member);
       this.counts[ok ? 'ok' : failed ? 'failed' : 'retry']++;
       svc.log.info({ event: 'postback.attempt', conversionId: conversion.id, attempt: n, ok, failed }, 'postback attempt');

@@ -37,6 +37,8 @@ const inventory = { publisher_id: int.optional(), site_id: int.optional(), zone_
 const audience = { country: z.string().optional(), device: z.string().optional() };
 /** Whose ad it is. */
 const ad = { campaign_id: int, creative_id: int, advertiser_id: int };
+/** Everything an event of one served ad carries: the bid it came from, whose ad, where and to whom. */
+const ofBid = { ...common, ...ad, ...inventory, ...audience, bid_id: z.string() };
 
 export const bidEventSchema = z.object({
   type: z.literal('bid'),
@@ -66,11 +68,7 @@ export const noBidEventSchema = z.object({
 /** A partner's win notice: the clearing price is charged. */
 export const winEventSchema = z.object({
   type: z.literal('win'),
-  ...common,
-  ...ad,
-  ...inventory,
-  ...audience,
-  bid_id: z.string(),
+  ...ofBid,
   partner_id: int,
   /** The clearing price, CPM in micro-cents. */
   price_micro_cents: int,
@@ -80,33 +78,21 @@ export const winEventSchema = z.object({
 /** The VAST impression pixel of an OpenRTB bid (the win notice already charged it). */
 export const impEventSchema = z.object({
   type: z.literal('imp'),
-  ...common,
-  ...ad,
-  ...inventory,
-  ...audience,
-  bid_id: z.string(),
+  ...ofBid,
   partner_id: int,
   charge_nano: int,
 });
 /** An ad of ours shown on one of our zones: served display ad, started video, delivered push. */
 export const impressionEventSchema = z.object({
   type: z.literal('impression'),
-  ...common,
-  ...ad,
-  ...inventory,
-  ...audience,
-  bid_id: z.string(),
+  ...ofBid,
   partner_id: int.optional(),
   price_micro_cents: int.optional(),
   charge_nano: int,
 });
 export const clickEventSchema = z.object({
   type: z.literal('click'),
-  ...common,
-  ...ad,
-  ...inventory,
-  ...audience,
-  bid_id: z.string(),
+  ...ofBid,
   click_id: z.string(),
   charge_nano: int,
   /** Not billed when set; `reason` names the fraud rule it broke. */
@@ -121,6 +107,18 @@ export const vastEventSchema = z.object({
   ...inventory,
   bid_id: z.string(),
   reason: z.string(),
+});
+/**
+ * A bid, win notice or impression pixel kept apart from the statistics and never charged: too late for
+ * its ticket (`expired`), or from an OpenRTB `test: 1` request (`test`).
+ */
+export const uncountedEventSchema = z.object({
+  type: z.literal('uncounted'),
+  ...ofBid,
+  partner_id: int,
+  /** What it would have been. */
+  of: z.enum(['bid', 'win', 'imp', 'impression']),
+  reason: z.enum(['expired', 'test']),
 });
 /** A conversion, when it first becomes approved (the admin writes it). */
 export const conversionEventSchema = z.object({
@@ -140,6 +138,7 @@ export const engineEventSchema = z.discriminatedUnion('type', [
   impressionEventSchema,
   clickEventSchema,
   vastEventSchema,
+  uncountedEventSchema,
   conversionEventSchema,
 ]);
 export type EngineEvent = z.infer<typeof engineEventSchema>;

@@ -2,7 +2,9 @@ import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
+import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
+import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
+import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World, bannerRequest } from './support/world.ts';
 
@@ -180,5 +182,54 @@ describe('win notices and impression pixels', () => {
     await fetch(pixel);
     const token = pixel.split('/').pop() ?? '';
     expect((await fetch(pixel.replace(token, `${token.slice(0, -2)}zz`))).status).toBe(404);
+  });
+});
+
+describe('what is never charged', () => {
+  const uncounted = async (bidId: string) =>
+    (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.bid_id === bidId && e.type === 'uncounted').map((e) => [e.of, e.reason]);
+
+  it('answers a test: 1 request as usual, charges nothing for its win, pixel or click, and keeps it apart', async () => {
+    const a = await world.advertiser(10_000);
+    const { campaign } = await world.campaign(a, { geo_include: ['nz'], bid_usd: 2, format: 'video', bid_type: 'cpc' });
+    await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
+    const req = bannerRequest({ test: 1, device: { geo: { country: 'NZL' }, language: 'en' } }, { banner: undefined, video: { mimes: ['video/mp4'] } });
+    let bid = bidOf(await postBid(engine.base, req));
+    await eventually(async () => (bid = bidOf(await postBid(engine.base, { ...req, id: `t-${Date.now()}` })))?.cid === String(campaign.id));
+    expect(bid?.price).toBeGreaterThan(0);
+    expect(await (await fetch((bid?.nurl ?? '').replace('${AUCTION_PRICE}', '1.5'))).json()).toEqual({ ok: true, counted: false });
+    const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(bid?.adm ?? '')?.[1] ?? '';
+    expect((await fetch(pixel)).status).toBe(200);
+    const click = /<ClickThrough id="click"><!\[CDATA\[(.+?)\]\]>/.exec(bid?.adm ?? '')?.[1] ?? '';
+    expect(
+      (await fetch(`${click}?ttc=900&x=1&y=1&focus=1&fp=fingerprint-test`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11) Chrome/125.0' } }))
+        .status,
+    ).toBe(302);
+    const bidId = bid?.id ?? '';
+    expect((await uncounted(bidId)).sort()).toEqual([
+      ['bid', 'test'],
+      ['imp', 'test'],
+      ['win', 'test'],
+    ]);
+    const events = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.bid_id === bidId);
+    expect(events.filter((e) => e.type === 'bid' || e.type === 'win')).toHaveLength(0);
+    expect(events.find((e) => e.type === 'click')).toMatchObject({ invalid: true, reason: 'test', charge_nano: 0 });
+    await engine.engine.budget.flush();
+    const c = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${campaign.id}`, { token: a.token });
+    expect(c.body.daily_spent_cents).toBe(0);
+  });
+
+  it('records a win notice or pixel that comes too late for its ticket, and charges nothing', async () => {
+    const bid = bidOf(await postBid(engine.base, bannerRequest()));
+    const [path] = (bid?.nurl ?? '').split('?');
+    const token = path?.split('/').pop() ?? '';
+    const ticket = decodeTicket('t'.repeat(40), token) as BidTicket;
+    // Sixteen minutes old: past the win notice's fifteen.
+    const late = encodeTicket('t'.repeat(40), { ...ticket, issuedAt: ticket.issuedAt - 16 * 60 });
+    const r = await fetch(`${engine.base}/openrtb/win/${late}?price=0.5`);
+    expect(await r.json()).toEqual({ ok: true, counted: false });
+    expect(await uncounted(ticket.bidId)).toEqual([['win', 'expired']]);
+    // The same ticket within its age still counts once.
+    expect(await (await fetch(`${engine.base}/openrtb/win/${token}?price=0.5`)).json()).toEqual({ ok: true, counted: true });
   });
 });

@@ -19,6 +19,10 @@ export const requestFixture = (over: Partial<RequestContext> = {}): RequestConte
   ownSite: undefined,
   siteDomain: undefined,
   rejected: undefined,
+  surface: 'openrtb',
+  ipPrefix: '',
+  uaHash: '',
+  test: false,
   ...over,
 });
 

@@ -5,6 +5,8 @@ import type { NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
+import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
+import type { TicketSurface } from '../tracking/signed-token.ts';
 import { REQUEST_FILTERS } from './filters/index.ts';
 
 /** Where a browser request comes from, as far as the engine can tell from its headers. */
@@ -12,6 +14,9 @@ export interface Visitor {
   country: string | undefined;
   language: string | undefined;
   device: 'desktop' | 'mobile' | 'tablet';
+  /** The viewer's network and user agent, as tickets keep them (see tracking/viewer.ts); '' when unknown. */
+  ipPrefix: string;
+  uaHash: string;
 }
 
 /** What every auction of one request shares: built once, read by the filters and by serve. */
@@ -37,6 +42,12 @@ export interface RequestContext {
   siteDomain: string | undefined;
   /** The first request-scope filter that rejects the request: every impression's no-bid reason. */
   rejected: NoBidReason | undefined;
+  /** Where the ad will be shown, and to whom: kept in every ticket of the request. */
+  surface: TicketSurface;
+  ipPrefix: string;
+  uaHash: string;
+  /** OpenRTB `test: 1`: answered as usual, never charged. */
+  test: boolean;
 }
 
 /** Where an impression lands in our inventory: zeros when it is none of ours. */
@@ -96,6 +107,10 @@ export function openRtbContext(request: BidRequest, index: EngineIndex, partnerI
     ownSite: siteId && OWN_SITE_ID.test(siteId) ? index.sites.get(Number(siteId)) : undefined,
     siteDomain: request.site?.domain,
     rejected: undefined,
+    surface: 'openrtb',
+    ipPrefix: ipPrefixOf(request.device?.ip ?? ''),
+    uaHash: uaHashOf(request.device?.ua ?? ''),
+    test: request.test === 1,
   });
 }
 
@@ -121,7 +136,7 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
 }
 
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD, no floor. */
-export function visitorContext(index: EngineIndex, v: Visitor, ts: number): RequestContext {
+export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surface: TicketSurface): RequestContext {
   return withVerdict({
     index,
     ts,
@@ -136,6 +151,10 @@ export function visitorContext(index: EngineIndex, v: Visitor, ts: number): Requ
     ownSite: undefined,
     siteDomain: undefined,
     rejected: undefined,
+    surface,
+    ipPrefix: v.ipPrefix,
+    uaHash: v.uaHash,
+    test: false,
   });
 }
 

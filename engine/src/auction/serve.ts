@@ -52,6 +52,10 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     country: req.country ?? '',
     device: req.device ?? '',
     ...imp.inventory,
+    surface: req.surface,
+    ipPrefix: req.ipPrefix,
+    uaHash: req.uaHash,
+    test: req.test,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
 }

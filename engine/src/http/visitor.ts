@@ -1,4 +1,5 @@
 import type { Visitor } from '../auction/request-context.ts';
+import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
 
 // What a browser's headers say about the visitor. No GeoIP database yet: the
 // country comes from the load balancer's or CDN's header.
@@ -13,7 +14,7 @@ export const VISITOR_HEADERS = ['x-country', 'cf-ipcountry', 'accept-language', 
  * Country from `X-Country` or `CF-IPCountry` (ISO alpha-2); language from
  * Accept-Language; device type from the user agent.
  */
-export function visitorOf(headers: Record<string, string>): Visitor {
+export function visitorOf(headers: Record<string, string>, ip: string): Visitor {
   const cc = (headers['x-country'] || headers['cf-ipcountry'] || '').trim().toLowerCase();
   const lang = (headers['accept-language'] ?? '').trim().slice(0, 2).toLowerCase();
   const ua = headers['user-agent'] ?? '';
@@ -21,6 +22,8 @@ export function visitorOf(headers: Record<string, string>): Visitor {
     country: /^[a-z]{2}$/.test(cc) ? cc : undefined,
     language: /^[a-z]{2}$/.test(lang) ? lang : undefined,
     device: TABLET.test(ua) ? 'tablet' : MOBILE.test(ua) ? 'mobile' : 'desktop',
+    ipPrefix: ipPrefixOf(ip),
+    uaHash: uaHashOf(ua),
   };
 }
 

@@ -12,7 +12,7 @@ import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { zoneSubscribersKey } from './push-store.ts';
 
 /** A subscriber is a desktop browser of unknown country and language. */
-const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop' } as const;
+const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop', ipPrefix: '', uaHash: '' } as const;
 
 export interface PushSenderOptions {
   ctx: EngineContext;
@@ -66,7 +66,7 @@ export class PushSender {
       for (const [id, raw] of Object.entries(subs)) {
         const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
         if (lease !== 'OK') continue;
-        const rc = visitorContext(index, SUBSCRIBER, Date.now());
+        const rc = visitorContext(index, SUBSCRIBER, Date.now(), 'push');
         const ic = zoneImp(rc, entry);
         const out = serve(ctx, rc, ic);
         if (!out.won) continue;

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeTicket, encodeTicket } from './signed-token.ts';
 import type { BidTicket } from './signed-token.ts';
@@ -17,11 +18,22 @@ const ticket: BidTicket = {
   publisherId: 4,
   siteId: 5,
   zoneId: 6,
+  surface: 'openrtb',
+  ipPrefix: '203.0.113.0',
+  uaHash: 'abcd1234',
+  test: false,
 };
 
 describe('signed bid tickets', () => {
   it('round-trips', () => {
     expect(decodeTicket(secret, encodeTicket(secret, ticket))).toEqual(ticket);
+    const test = { ...ticket, surface: 'push' as const, ipPrefix: '', uaHash: '', test: true };
+    expect(decodeTicket(secret, encodeTicket(secret, test))).toEqual(test);
+  });
+  it('reads a ticket signed before tickets carried their facts', () => {
+    const payload = Buffer.from(JSON.stringify(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6])).toString('base64url');
+    const sig = createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
+    expect(decodeTicket(secret, `${payload}.${sig}`)).toEqual({ ...ticket, ipPrefix: '', uaHash: '' });
   });
   it('refuses tampering, other secrets and garbage', () => {
     const token = encodeTicket(secret, ticket);

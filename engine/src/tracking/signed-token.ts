@@ -20,7 +20,18 @@ export interface BidTicket {
   publisherId: number;
   siteId: number;
   zoneId: number;
+  /** Where the ad was served: a partner's bid (`openrtb`), our widget (`widget`), a VAST zone (`vast`) or a push (`push`). */
+  surface: TicketSurface;
+  /** The viewer's address, cut to its network (IPv4 /24, IPv6 /48): '' when unknown. */
+  ipPrefix: string;
+  /** A short hash of the viewer's user agent: '' when unknown. */
+  uaHash: string;
+  /** An OpenRTB `test: 1` request: answered as usual, never charged. */
+  test: boolean;
 }
+
+export const TICKET_SURFACES = ['openrtb', 'widget', 'vast', 'push'] as const;
+export type TicketSurface = (typeof TICKET_SURFACES)[number];
 
 const SIG_CHARS = 22; // 132 bits of HMAC-SHA256
 
@@ -28,24 +39,29 @@ function sign(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url').slice(0, SIG_CHARS);
 }
 
+/** The order of a ticket's fields on the wire: a JSON array keeps links short. */
+const FIELDS = [
+  'bidId',
+  'campaignId',
+  'advertiserId',
+  'creativeId',
+  'priceMicroCents',
+  'issuedAt',
+  'engine',
+  'partnerId',
+  'country',
+  'device',
+  'publisherId',
+  'siteId',
+  'zoneId',
+  'surface',
+  'ipPrefix',
+  'uaHash',
+  'test',
+] as const satisfies readonly (keyof BidTicket)[];
+
 export function encodeTicket(secret: string, t: BidTicket): string {
-  const payload = Buffer.from(
-    JSON.stringify([
-      t.bidId,
-      t.campaignId,
-      t.advertiserId,
-      t.creativeId,
-      t.priceMicroCents,
-      t.issuedAt,
-      t.engine,
-      t.partnerId,
-      t.country,
-      t.device,
-      t.publisherId,
-      t.siteId,
-      t.zoneId,
-    ]),
-  ).toString('base64url');
+  const payload = Buffer.from(JSON.stringify(FIELDS.map((k) => (k === 'test' ? (t.test ? 1 : 0) : t[k])))).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 
@@ -59,23 +75,16 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
-    if (!Array.isArray(v) || v.length !== 13) return undefined;
-    const [bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device, publisherId, siteId, zoneId] = v as [
-      string,
-      number,
-      number,
-      number,
-      number,
-      number,
-      string,
-      number,
-      string,
-      string,
-      number,
-      number,
-      number,
-    ];
-    return { bidId, campaignId, advertiserId, creativeId, priceMicroCents, issuedAt, engine, partnerId, country, device, publisherId, siteId, zoneId };
+    if (!Array.isArray(v)) return undefined;
+    const values = v as unknown[];
+    // Tickets signed before they carried facts (13 fields) stay usable until they age out.
+    if (values.length === 13) values.push(values[7] ? 'openrtb' : 'widget', '', '', 0);
+    if (values.length !== FIELDS.length || !TICKET_SURFACES.includes(values[13] as TicketSurface)) return undefined;
+    // The payload is ours (its signature checked above): the fields are what encodeTicket wrote.
+    const t: Record<string, unknown> = {};
+    FIELDS.forEach((k, i) => (t[k] = values[i]));
+    t.test = t.test === 1;
+    return t as unknown as BidTicket;
   } catch {
     return undefined;
   }

@@ -44,19 +44,10 @@ export function bidRoute(ctx: EngineContext) {
       const c = out.candidate;
       bids.push(toBid(imp, out, ctx.baseUrl));
       taken.push(out);
-      ctx.emit(
-        makeEvent('bid', {
-          imp_id: imp.id,
-          bid_id: out.bidId,
-          ...inventoryFacts(ic.inventory),
-          campaign_id: c.campaignId,
-          creative_id: c.creativeId,
-          advertiser_id: c.advertiserId,
-          price_micro_cents: out.priceMicroCents,
-          ...facts,
-          auction_id: request.id,
-        }),
-      );
+      const ad = { bid_id: out.bidId, ...inventoryFacts(ic.inventory), campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId };
+      // A test request is answered as usual and kept apart from the statistics.
+      if (rc.test) ctx.emit(makeEvent('uncounted', { ...ad, ...facts, partner_id: partner.id, of: 'bid', reason: 'test' }));
+      else ctx.emit(makeEvent('bid', { imp_id: imp.id, ...ad, price_micro_cents: out.priceMicroCents, ...facts, auction_id: request.id }));
     }
 
     const elapsed = now() - started;

@@ -28,7 +28,8 @@ export function clickRoute(ctx: EngineContext) {
     const now = Date.now();
     const ua = req.headers['user-agent'] ?? '';
     const signals = parseClickSignals(req.query, ua, now - ticket.issuedAt * 1000);
-    let reason = clickVerdict(signals);
+    // A click on an ad answered to an OpenRTB test request is recorded, never billed.
+    let reason = ticket.test ? 'test' : clickVerdict(signals);
     const first = !reason && (await ctx.counters.countOnce('click', ticket.bidId));
     if (!reason && !first) reason = 'duplicate';
     if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';

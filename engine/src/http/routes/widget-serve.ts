@@ -26,7 +26,7 @@ export function impRoute(ctx: EngineContext) {
     const index = ctx.index();
     const entry = index?.zones.get(new URLSearchParams(req.query).get('z') ?? '');
     if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
-    const rc = visitorContext(index, visitorOf(req.headers), Date.now());
+    const rc = visitorContext(index, visitorOf(req.headers, req.ip), Date.now(), 'widget');
     const ic = zoneImp(rc, entry);
     const where = { ...inventoryFacts(ic.inventory), country: rc.country, device: rc.device };
     const out = serve(ctx, rc, ic);
@@ -65,7 +65,7 @@ export function vastRoute(ctx: EngineContext) {
     const index = ctx.index();
     const entry = subid ? index?.zones.get(subid) : undefined;
     if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
-    const rc = visitorContext(index, visitorOf(req.headers), Date.now());
+    const rc = visitorContext(index, visitorOf(req.headers, req.ip), Date.now(), 'vast');
     const out = serve(ctx, rc, zoneImp(rc, entry));
     if (!out.won) return xml(EMPTY_VAST);
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.

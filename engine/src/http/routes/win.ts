@@ -2,6 +2,7 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
 import { exchangePriceMicroCents } from '../../auction/price.ts';
 import { impressionCharge, settle } from '../../auction/settle.ts';
+import { ticketExpired } from '../../auction/ticket-age.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
@@ -23,16 +24,18 @@ export function winRoute(ctx: EngineContext) {
     if (!ticket) return errorReply('forbidden', 'Invalid or forged win notice');
     const price = exchangePriceMicroCents(new URLSearchParams(req.query).get('price'), ticket.priceMicroCents);
     if (price === undefined) return errorReply('bad_request', 'price must be a non-negative decimal (CPM in USD)');
-    const counted = await ctx.counters.countOnce('win', ticket.bidId);
+    const now = Date.now();
+    const fields = { ts: now, engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
+    if (ticketExpired(ticket, 'win', now)) {
+      ctx.emit(makeEvent('uncounted', { ...fields, of: 'win', reason: 'expired' }));
+      return json(200, { ok: true, counted: false });
+    }
+    const first = await ctx.counters.countOnce('win', ticket.bidId);
+    // A test request's win is recorded apart and never charged.
+    if (first && ticket.test) ctx.emit(makeEvent('uncounted', { ...fields, of: 'win', reason: 'test' }));
+    const counted = first && !ticket.test;
     if (counted) {
-      const event = makeEvent('win', {
-        ts: Date.now(),
-        engine: ctx.engineId,
-        partner_id: ticket.partnerId,
-        price_micro_cents: price,
-        charge_nano: cpmMicroCentsToNanoPerImpression(price),
-        ...ticketFacts(ticket),
-      });
+      const event = makeEvent('win', { ...fields, price_micro_cents: price, charge_nano: cpmMicroCentsToNanoPerImpression(price) });
       settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
     }
     return json(200, { ok: true, counted });
@@ -44,17 +47,25 @@ export function impTrackerRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     if (!ticket) return errorReply('not_found', 'Unknown impression');
+    const now = Date.now();
+    // On our own video zones (partner 0) the started ad is the impression that counts, charged to CPM
+    // campaigns (CPC ones pay for clicks; a campaign no longer known is charged nothing); for OpenRTB
+    // bids the win notice already did both.
+    const own = ticket.partnerId === 0;
+    const fields = { ts: now, engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
+    if (ticketExpired(ticket, 'pixel', now)) {
+      ctx.emit(makeEvent('uncounted', { ...fields, of: own ? 'impression' : 'imp', reason: 'expired' }));
+      return pixel();
+    }
     if (await ctx.counters.countOnce('imp', ticket.bidId)) {
-      // On our own video zones (partner 0) the started ad is the impression that counts, charged to CPM
-      // campaigns (CPC ones pay for clicks; a campaign no longer known is charged nothing); for OpenRTB
-      // bids the win notice already did both.
-      const own = ticket.partnerId === 0;
-      const fields = { ts: Date.now(), engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
-      const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
-      const event = own
-        ? makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidType, ticket.priceMicroCents) })
-        : makeEvent('imp', { ...fields, charge_nano: 0 });
-      settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+      if (ticket.test) ctx.emit(makeEvent('uncounted', { ...fields, of: 'imp', reason: 'test' }));
+      else if (!own)
+        settle({ spend: ctx.budget, emit: ctx.emit }, makeEvent('imp', { ...fields, charge_nano: 0 }), budgetDay(ticket.issuedAt * 1000), ticket.engine);
+      else {
+        const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
+        const event = makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidType, ticket.priceMicroCents) });
+        settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+      }
     }
     return pixel();
   };

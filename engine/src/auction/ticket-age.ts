@@ -1,0 +1,17 @@
+import type { BidTicket } from '../tracking/signed-token.ts';
+
+/**
+ * How long after the bid each use of a ticket is honoured, in seconds. Past it the use is recorded and
+ * never charged, so a URL farmed today cannot be cashed in later. Every once-only mark lives longer
+ * than the longest of these (store/counters.ts), so each use is charged at most once, ever.
+ */
+export const TICKET_MAX_AGE_S = {
+  /** Partners send win notices within seconds of the auction. */
+  win: 15 * 60,
+  /** A player may fetch VAST ahead and start the ad a little later. */
+  pixel: 60 * 60,
+  /** Clicks are judged by the fraud rules (`expired`, a day). */
+  click: 24 * 3600,
+} as const;
+
+export const ticketExpired = (t: BidTicket, use: keyof typeof TICKET_MAX_AGE_S, nowMs: number): boolean => nowMs / 1000 - t.issuedAt > TICKET_MAX_AGE_S[use];

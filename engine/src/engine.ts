@@ -14,6 +14,7 @@ import { EventBatcher } from './events/event-batcher.ts';
 import { proxyToAdmin } from './http/admin-proxy.ts';
 import { InFlight, addRoute, errorReply, json } from './http/adapt.ts';
 import type { RouteContext } from './http/adapt.ts';
+import { beaconRoute } from './http/routes/beacon.ts';
 import { bidRoute } from './http/routes/bid.ts';
 import { clickRoute } from './http/routes/click.ts';
 import { pushPreflightRoute, subscribeRoute, vapidKeyRoute } from './http/routes/push.ts';
@@ -163,6 +164,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingRoute(ctx), { params: 2 }, routes);
   addRoute(app, 'get', '/w/:file', widgetScriptRoute(ctx), { params: 1, headers: ['if-none-match'] }, routes);
   addRoute(app, 'get', '/imp', impRoute(ctx), { headers: VISITOR_HEADERS }, routes);
+  addRoute(app, 'get', '/b/:ticket', beaconRoute(ctx), { params: 1, headers: ['user-agent'] }, routes);
   addRoute(app, 'get', '/vast/:file', vastRoute(ctx), { params: 1, headers: VISITOR_HEADERS }, routes);
   addRoute(app, 'get', '/c/:impression/:token', clickRoute(ctx), { params: 2, headers: ['user-agent'] }, routes);
   addRoute(app, 'get', '/push/vapid-public-key', vapidKeyRoute(ctx), {}, routes);

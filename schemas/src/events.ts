@@ -109,8 +109,9 @@ export const vastEventSchema = z.object({
   reason: z.string(),
 });
 /**
- * A bid, win notice or impression pixel kept apart from the statistics and never charged: too late for
- * its ticket (`expired`), or from an OpenRTB `test: 1` request (`test`).
+ * A bid, win notice, impression pixel or render beacon kept apart from the statistics and never charged:
+ * too late for its ticket (`expired`), from an OpenRTB `test: 1` request (`test`), or a beacon from
+ * another network or browser than the one the ad was served to (`mismatch`).
  */
 export const uncountedEventSchema = z.object({
   type: z.literal('uncounted'),
@@ -118,7 +119,12 @@ export const uncountedEventSchema = z.object({
   partner_id: int,
   /** What it would have been. */
   of: z.enum(['bid', 'win', 'imp', 'impression']),
-  reason: z.enum(['expired', 'test']),
+  reason: z.enum(['expired', 'test', 'mismatch']),
+});
+/** A widget ad that has been at least half in view for a second (the MRC rule), once per ad. */
+export const viewableEventSchema = z.object({
+  type: z.literal('viewable'),
+  ...ofBid,
 });
 /** A conversion, when it first becomes approved (the admin writes it). */
 export const conversionEventSchema = z.object({
@@ -139,6 +145,7 @@ export const engineEventSchema = z.discriminatedUnion('type', [
   clickEventSchema,
   vastEventSchema,
   uncountedEventSchema,
+  viewableEventSchema,
   conversionEventSchema,
 ]);
 export type EngineEvent = z.infer<typeof engineEventSchema>;

@@ -32,5 +32,7 @@ export const servedAdSchema = z.object({
     image_height: z.number().int().nullable(),
   }),
   click_url: z.string(),
+  /** Fired by the widget once the ad is rendered (that is what counts and is charged); `?e=viewable` once it has been viewable. */
+  beacon_url: z.string(),
 });
 export type ServedAd = z.infer<typeof servedAdSchema>;

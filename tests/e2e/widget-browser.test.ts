@@ -117,7 +117,10 @@ describe('the widget in a real browser', () => {
     expect(errors).toEqual([]);
     const mine = (await events()).filter((e) => e.zone_id !== undefined && (e.type === 'impression' || e.type === 'click'));
     const click = mine.find((e) => e.type === 'click');
-    expect(mine.filter((e) => e.type === 'impression').length).toBeGreaterThanOrEqual(1);
+    // The widget's render beacon made the impression, and the ad, in view for over a second, was viewable.
+    const impression = mine.find((e) => e.type === 'impression');
+    expect(impression).toBeDefined();
+    await eventually(async () => (await events()).some((e) => e.type === 'viewable' && e.bid_id === impression?.bid_id));
     expect(click).toMatchObject({ invalid: false });
     expect(landing.url()).toContain(click?.click_id ?? 'missing');
     await page.close();

@@ -177,3 +177,44 @@ describe('GET /c/<impression>/<token>', () => {
     expect((await click(forged)).status).toBe(404);
   });
 });
+
+describe('GET /b/<ticket>: the render beacon is the impression', () => {
+  const beaconOf = async () => {
+    const served = await imp(subids.banner ?? '');
+    const body = served.body as ImpReply & { beacon_url: string };
+    return { url: body.beacon_url, bidId: (decodeTicket('t'.repeat(40), body.impression_id) as BidTicket).bidId };
+  };
+  const mine = async (bidId: string) => (await events()).filter((e) => e.bid_id === bidId);
+
+  it('an ad requested and never rendered costs nothing; its beacon counts and charges once', async () => {
+    const { url, bidId } = await beaconOf();
+    expect(url).toMatch(/\/b\/[^/?]+$/);
+    expect(await mine(bidId)).toEqual([]);
+    for (let i = 0; i < 3; i++) expect((await fetch(url, { headers: BROWSER })).status).toBe(200);
+    const counted = (await mine(bidId)).filter((e) => e.type === 'impression');
+    expect(counted).toHaveLength(1);
+    // The $2 CPM banner campaign, alone in its slot, pays the one-cent minimum: 1 000 micro-cents per thousand.
+    expect(counted[0]).toMatchObject({ zone_id: zoneIds.banner, charge_nano: 10_000, price_micro_cents: 1_000 });
+  });
+
+  it('records a beacon from another browser or network, or too late, apart and charges nothing', async () => {
+    const other = await beaconOf();
+    await fetch(other.url, { headers: { ...BROWSER, 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Firefox/126.0' } });
+    expect((await mine(other.bidId)).map((e) => [e.type, e.reason])).toEqual([['uncounted', 'mismatch']]);
+    const late = await beaconOf();
+    const token = late.url.split('/').pop() ?? '';
+    const ticket = decodeTicket('t'.repeat(40), token) as BidTicket;
+    const old = encodeTicket('t'.repeat(40), { ...ticket, issuedAt: ticket.issuedAt - 11 * 60 });
+    await fetch(`${engine.base}/b/${old}`, { headers: BROWSER });
+    expect((await mine(late.bidId)).map((e) => [e.type, e.reason])).toEqual([['uncounted', 'expired']]);
+    // A ticket of another surface (a VAST ad) is no beacon.
+    expect((await fetch(`${engine.base}/b/${encodeTicket('t'.repeat(40), { ...ticket, surface: 'vast' })}`, { headers: BROWSER })).status).toBe(404);
+  });
+
+  it('reports a viewable impression once', async () => {
+    const { url, bidId } = await beaconOf();
+    await fetch(url, { headers: BROWSER });
+    for (let i = 0; i < 2; i++) await fetch(`${url}?e=viewable`, { headers: BROWSER });
+    expect((await mine(bidId)).map((e) => e.type).sort()).toEqual(['impression', 'viewable']);
+  });
+});

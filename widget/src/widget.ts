@@ -121,6 +121,35 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   root.appendChild(box);
   markShown(cfg);
   trackClicks(link, ad.click_url, performance.now(), fp, sig);
+  // The ad is on the page: that is the impression (nothing is charged for an ad that never got here).
+  beacon(ad.beacon_url);
+  watchViewable(box, ad.beacon_url);
+}
+
+function beacon(url: string): void {
+  new Image().src = url;
+}
+
+/** The MRC rule for display: at least half of the ad in view for one continuous second, reported once. */
+function watchViewable(target: Element, beaconUrl: string): void {
+  if (typeof IntersectionObserver !== 'function') return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const observer = new IntersectionObserver(
+    (entries) => {
+      const inView = entries.some((e) => e.isIntersecting && e.intersectionRatio >= 0.5);
+      if (inView && timer === undefined) {
+        timer = setTimeout(() => {
+          observer.disconnect();
+          beacon(`${beaconUrl}?e=viewable`);
+        }, 1_000);
+      } else if (!inView && timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    },
+    { threshold: [0, 0.5, 1] },
+  );
+  observer.observe(target);
 }
 
 async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {

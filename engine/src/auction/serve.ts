@@ -65,6 +65,7 @@ export const adLinks = (baseUrl: string, s: Served) => ({
   click: `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`,
   impression: `${baseUrl}/openrtb/imptracker/${s.ticket}`,
   win: `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`,
+  beacon: `${baseUrl}/b/${s.ticket}`,
 });
 
 /** A player's playback-event links (`/t/vast/<event>/<ticket>`), for our own VAST zones. */

@@ -6,6 +6,8 @@ import type { BidTicket } from '../tracking/signed-token.ts';
  * than the longest of these (store/counters.ts), so each use is charged at most once, ever.
  */
 export const TICKET_MAX_AGE_S = {
+  /** The widget fires its render beacon as soon as the ad is on the page (and the viewable one a second after it is in view). */
+  beacon: 10 * 60,
   /** Partners send win notices within seconds of the auction. */
   win: 15 * 60,
   /** A player may fetch VAST ahead and start the ad a little later. */

@@ -1,3 +1,4 @@
+import type { EngineEvent } from '@adnet/schemas/events';
 import type { Bid } from '@adnet/schemas/openrtb';
 import { openRtbContext, openRtbImp } from '../../auction/request-context.ts';
 import { serve } from '../../auction/serve.ts';
@@ -34,6 +35,8 @@ export function bidRoute(ctx: EngineContext) {
     const facts = requestFacts(rc, ctx.engineId);
     const bids: Bid[] = [];
     const taken: Served[] = [];
+    // Bid events wait for the deadline check: a bid that is never sent must not be recorded as one.
+    const bidEvents: EngineEvent[] = [];
     for (const imp of request.imp) {
       const ic = openRtbImp(rc, imp);
       const out = serve(ctx, rc, ic);
@@ -46,8 +49,8 @@ export function bidRoute(ctx: EngineContext) {
       taken.push(out);
       const ad = { bid_id: out.bidId, ...inventoryFacts(ic.inventory), campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId };
       // A test request is answered as usual and kept apart from the statistics.
-      if (rc.test) ctx.emit(makeEvent('uncounted', { ...ad, ...facts, partner_id: partner.id, of: 'bid', reason: 'test' }));
-      else ctx.emit(makeEvent('bid', { imp_id: imp.id, ...ad, price_micro_cents: out.priceMicroCents, ...facts, auction_id: request.id }));
+      if (rc.test) bidEvents.push(makeEvent('uncounted', { ...ad, ...facts, partner_id: partner.id, of: 'bid', reason: 'test' }));
+      else bidEvents.push(makeEvent('bid', { imp_id: imp.id, ...ad, price_micro_cents: out.priceMicroCents, ...facts, auction_id: request.id }));
     }
 
     const elapsed = now() - started;
@@ -58,6 +61,7 @@ export function bidRoute(ctx: EngineContext) {
       ctx.emit(makeEvent('nobid', { reason: 'deadline', ...facts }));
       return NO_BID;
     }
+    for (const e of bidEvents) ctx.emit(e);
     if (bids.length === 0) return NO_BID;
     return json(200, bidResponse(request.id, bids));
   };

@@ -1,9 +1,7 @@
-import { budgetDay } from '@adnet/schemas/budget-day';
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import type { ServedAd } from '@adnet/schemas/widget';
 import { visitorContext, zoneImp } from '../../auction/request-context.ts';
 import { adLinks, playbackLink, serve } from '../../auction/serve.ts';
-import { impressionCharge, settle } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { inventoryFacts, makeEvent } from '../../events/make-event.ts';
 import { VAST_NS, vastAdm } from '../../openrtb/ad-markup.ts';
@@ -18,8 +16,9 @@ const xml = (body: string): EngineReply => ({ status: 200, headers: { ...CORS, '
 
 /**
  * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>: one ad for a display zone as
- * JSON, or 204 when there is none. The served impression is counted and (CPM)
- * charged here, once per response.
+ * JSON, or 204 when there is none. Serving takes the price from the budget (a
+ * hold); the impression is counted and charged only when the widget's render
+ * beacon proves the ad was shown (routes/beacon.ts).
  */
 export function impRoute(ctx: EngineContext) {
   return (req: EngineRequest): EngineReply => {
@@ -35,24 +34,14 @@ export function impRoute(ctx: EngineContext) {
       return NO_AD;
     }
     const c = out.candidate;
-    const event = makeEvent('impression', {
-      ts: rc.ts,
-      engine: ctx.engineId,
-      bid_id: out.bidId,
-      campaign_id: c.campaignId,
-      creative_id: c.creativeId,
-      advertiser_id: c.advertiserId,
-      price_micro_cents: out.priceMicroCents,
-      charge_nano: impressionCharge(c.bidType, out.priceMicroCents),
-      ...where,
-    });
-    settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(rc.ts), ctx.engineId);
     const cr = c.creative;
+    const links = adLinks(ctx.baseUrl, out);
     const ad: ServedAd = {
       impression_id: out.ticket,
       format: entry.zone.format,
       creative: { title: cr.title, body: cr.body, cta_text: cr.cta_text, image_url: cr.image_url, image_width: cr.image_width, image_height: cr.image_height },
-      click_url: adLinks(ctx.baseUrl, out).click,
+      click_url: links.click,
+      beacon_url: links.beacon,
     };
     return json(200, ad, CORS);
   };

@@ -8,13 +8,8 @@ import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
+import { PIXEL_REPLY } from './pixel.ts';
 
-const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const pixel = (extra: Record<string, string> = {}): EngineReply => ({
-  status: 200,
-  headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', ...extra },
-  body: PIXEL,
-});
 const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error)$/;
 
 /** GET /openrtb/win/<ticket>?price=${AUCTION_PRICE}: counts a win once and charges the clearing price. */
@@ -55,7 +50,7 @@ export function impTrackerRoute(ctx: EngineContext) {
     const fields = { ts: now, engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
     if (ticketExpired(ticket, 'pixel', now)) {
       ctx.emit(makeEvent('uncounted', { ...fields, of: own ? 'impression' : 'imp', reason: 'expired' }));
-      return pixel();
+      return PIXEL_REPLY;
     }
     if (await ctx.counters.countOnce('imp', ticket.bidId)) {
       if (ticket.test) ctx.emit(makeEvent('uncounted', { ...fields, of: 'imp', reason: 'test' }));
@@ -67,7 +62,7 @@ export function impTrackerRoute(ctx: EngineContext) {
         settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
       }
     }
-    return pixel();
+    return PIXEL_REPLY;
   };
 }
 
@@ -83,6 +78,6 @@ export function vastTrackingRoute(ctx: EngineContext) {
       const { country: _c, device: _d, ...facts } = ticketFacts(ticket);
       ctx.emit(makeEvent('vast', { ts: Date.now(), engine: ctx.engineId, reason, ...facts }));
     }
-    return pixel({ 'access-control-allow-origin': '*' });
+    return PIXEL_REPLY;
   };
 }

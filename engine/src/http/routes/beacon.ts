@@ -1,0 +1,48 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { impressionCharge, settle } from '../../auction/settle.ts';
+import { ticketExpired } from '../../auction/ticket-age.ts';
+import type { EngineContext } from '../../context.ts';
+import { makeEvent, ticketFacts } from '../../events/make-event.ts';
+import { decodeTicket } from '../../tracking/signed-token.ts';
+import { ipPrefixOf, uaHashOf } from '../../tracking/viewer.ts';
+import { errorReply } from '../adapt.ts';
+import type { EngineReply, EngineRequest } from '../adapt.ts';
+import { PIXEL_REPLY } from './pixel.ts';
+
+/**
+ * GET /b/<ticket>[?e=viewable]: the widget's proof that a served ad was rendered (or, with
+ * `e=viewable`, that it was at least half in view for a second). The render beacon is the impression:
+ * counted and charged once, and only from the network and browser the ad was served to, within its
+ * age limit; anything else is recorded apart and charged nothing. An ad requested and never rendered
+ * costs nothing: its budget hold goes back to the pool.
+ */
+export function beaconRoute(ctx: EngineContext) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
+    if (!ticket || ticket.surface !== 'widget') return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
+    const now = Date.now();
+    const fields = { ts: now, engine: ctx.engineId, ...ticketFacts(ticket) };
+    const viewable = new URLSearchParams(req.query).get('e') === 'viewable';
+    const sameViewer = ipPrefixOf(req.ip) === ticket.ipPrefix && uaHashOf(req.headers['user-agent'] ?? '') === ticket.uaHash;
+    const refused = ticketExpired(ticket, 'beacon', now) ? 'expired' : sameViewer ? undefined : 'mismatch';
+    if (refused) {
+      if (!viewable) ctx.emit(makeEvent('uncounted', { ...fields, partner_id: 0, of: 'impression', reason: refused }));
+      return PIXEL_REPLY;
+    }
+    if (viewable) {
+      if (await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`)) ctx.emit(makeEvent('viewable', fields));
+      return PIXEL_REPLY;
+    }
+    if (await ctx.counters.countOnce('imp', ticket.bidId)) {
+      // CPC campaigns pay for clicks; a campaign no longer known is charged nothing.
+      const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
+      const event = makeEvent('impression', {
+        ...fields,
+        price_micro_cents: ticket.priceMicroCents,
+        charge_nano: impressionCharge(bidType, ticket.priceMicroCents),
+      });
+      settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+    }
+    return PIXEL_REPLY;
+  };
+}

@@ -30,7 +30,7 @@ const unused = () => {
 const ctx: EngineContext = {
   index: () => index,
   budget: { tryTake: () => true, giveBack: () => undefined, recordSpend: () => undefined },
-  counters: { countOnce: unused, saveClick: unused, clicksThisMinute: unused },
+  counters: { countOnce: unused, countedAt: unused, saveClick: unused, clicksThisMinute: unused },
   clicks: { charge: unused },
   limiter: new PartnerLimiter(1),
   emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)),

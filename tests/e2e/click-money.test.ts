@@ -3,9 +3,10 @@ import type { EventFields } from '@adnet/schemas/events';
 import { balanceKey, campaignPoolKey, ledgerKey } from '@adnet/schemas/redis-keys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
+import type { Bid, BidResponse } from '@adnet/schemas/openrtb';
+import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
+import { World, bannerRequest } from './support/world.ts';
 
 // The adversary of the money path: a script farms tickets from /imp on two engines, clicks every one
 // with valid-looking parameters, then replays every click through the other engine. Whatever it does,
@@ -180,5 +181,50 @@ describe('CPC campaigns on our video zones', () => {
     const shown = (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'impression' && e.campaign_id === campaign.id);
     expect(shown).toHaveLength(1);
     expect(shown[0]?.charge_nano).toBe(0);
+    // A person clicks the playing ad: judged on what the server saw (impression first, same browser), valid and billed.
+    const click = /<ClickThrough id="click"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? '';
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await fetch(click, { headers: BROWSER, redirect: 'manual' })).status).toBe(302);
+    const clicked = (await clicks(campaign.id))[0];
+    expect(clicked).toMatchObject({ invalid: false, charge_nano: 500_000_000 });
+  });
+});
+
+describe('clicks on ads served where no widget measures them', () => {
+  it('an OpenRTB ad clicked after its win, by the viewer it was served to, is valid and billed; others are not', async () => {
+    await world.partner();
+    const adv = await world.advertiser(100_000);
+    const { campaign } = await world.campaign(adv, { geo_include: ['ie'], bid_type: 'cpc', bid_usd: 0.4 });
+    cleanUp.push(() => call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token }));
+    const engine = engines[0] as TestEngine;
+    await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
+    const request = (id: string) => bannerRequest({ id, device: { geo: { country: 'IRL' }, language: 'en', ip: '127.0.0.1', ua: BROWSER['user-agent'] } });
+    const bidFor = async (id: string) => {
+      let bid: Bid | undefined;
+      await eventually(async () => {
+        const r = await postBid(engine.base, request(`${id}-${Date.now()}`));
+        bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
+        return bid?.cid === String(campaign.id);
+      });
+      return bid as Bid;
+    };
+    const clickOf = (bid: Bid) => (/href="([^"]+)"/.exec(bid.adm)?.[1] ?? '').replaceAll('&amp;', '&');
+    // Won, then clicked a moment later by the same browser: valid, billed at the CPC.
+    const won = await bidFor('won');
+    await fetch(won.nurl.replace('${AUCTION_PRICE}', '0.1'));
+    await new Promise((r) => setTimeout(r, 1_100));
+    await fetch(clickOf(won), { headers: BROWSER, redirect: 'manual' });
+    // Never won: no impression to follow.
+    const lost = await bidFor('lost');
+    await fetch(clickOf(lost), { headers: BROWSER, redirect: 'manual' });
+    // Won, but clicked by another browser.
+    const stolen = await bidFor('stolen');
+    await fetch(stolen.nurl.replace('${AUCTION_PRICE}', '0.1'));
+    await new Promise((r) => setTimeout(r, 1_100));
+    await fetch(clickOf(stolen), { headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Firefox/126.0' }, redirect: 'manual' });
+    const byBid = new Map((await clicks(campaign.id)).map((e) => [e.bid_id, [e.invalid, e.reason ?? null, e.charge_nano]]));
+    expect(byBid.get(won.id)).toEqual([false, null, 400_000_000]);
+    expect(byBid.get(lost.id)).toEqual([true, 'no_impression', 0]);
+    expect(byBid.get(stolen.id)).toEqual([true, 'other_viewer', 0]);
   });
 });

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { createECDH, randomBytes } from 'node:crypto';
+import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
+import type { ECDH } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import { zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
-import { eventually, startEngine } from './support/engine.ts';
+import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
 
@@ -17,7 +18,10 @@ const fx = useTestApp();
 let engine: TestEngine;
 let pushService: Server;
 let pushBase = '';
-const received: { path: string; headers: Record<string, string | string[] | undefined> }[] = [];
+const received: { path: string; headers: Record<string, string | string[] | undefined>; body: Buffer }[] = [];
+let cpcCampaign = 0;
+/** Each subscription's private key and auth secret, by endpoint path, to read what was sent to it. */
+const keysOf = new Map<string, { ecdh: ECDH; auth: Buffer }>();
 const zones: Record<string, string> = {};
 
 /** A stand-in for a browser push service: HTTPS with a self-signed certificate; /gone answers 410. */
@@ -45,20 +49,46 @@ async function startPushService(): Promise<string> {
     { stdio: 'ignore' },
   );
   pushService = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-    received.push({ path: req.url ?? '', headers: req.headers });
-    req.resume();
-    res.writeHead(req.url?.startsWith('/gone') ? 410 : 201).end();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(req.url?.startsWith('/gone') ? 410 : 201).end();
+    });
   });
   await new Promise<void>((r) => pushService.listen(0, '127.0.0.1', r));
   pushBase = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}`;
   return join(dir, 'cert.pem');
 }
 
-const subscription = (path: string) => ({
-  endpoint: `${pushBase}${path}`,
-  expirationTime: null,
-  keys: { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') },
-});
+const subscription = (path: string) => {
+  const ecdh = createECDH('prime256v1');
+  const auth = randomBytes(16);
+  keysOf.set(path, { ecdh, auth });
+  return {
+    endpoint: `${pushBase}${path}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.generateKeys().toString('base64url'), auth: auth.toString('base64url') },
+  };
+};
+
+/** What a browser does with a push message (RFC 8291, aes128gcm): the notification's JSON. */
+function decryptPush(path: string, body: Buffer): { url: string } {
+  const { ecdh, auth } = keysOf.get(path) as { ecdh: ECDH; auth: Buffer };
+  const salt = body.subarray(0, 16);
+  const idLen = body.readUInt8(20);
+  const serverKey = body.subarray(21, 21 + idLen);
+  const sealed = body.subarray(21 + idLen);
+  const info = Buffer.concat([Buffer.from('WebPush: info\0'), ecdh.getPublicKey(), serverKey]);
+  const ikm = Buffer.from(hkdfSync('sha256', ecdh.computeSecret(serverKey), auth, info, 32));
+  const key = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
+  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+  const decipher = createDecipheriv('aes-128-gcm', key, nonce);
+  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+  const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+  return JSON.parse(plain.subarray(0, plain.lastIndexOf(2)).toString('utf8')) as { url: string };
+}
+
 const subscribe = (body: unknown) =>
   fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) }).then(async (r) => ({
     status: r.status,
@@ -70,7 +100,8 @@ let ca = '';
 beforeAll(async () => {
   ca = await startPushService();
   const world = await World.create(fx.app);
-  await world.campaign(await world.advertiser(100_000), { format: 'push', bid_usd: 3 });
+  // CPC $0.20 at the 2% push prior ranks as a $4 CPM: it wins every notification.
+  cpcCampaign = (await world.campaign(await world.advertiser(100_000), { format: 'push', bid_type: 'cpc', bid_usd: 0.2 })).campaign.id;
   const site = await world.site();
   const pub = site.publisher;
   for (const [name, format] of [
@@ -142,5 +173,22 @@ describe('web push', () => {
     } finally {
       await Promise.all(more.map((e) => e.stop()));
     }
+  });
+});
+
+describe('a push notification clicked', () => {
+  it('is a valid click, billed to the CPC campaign, when a person opens it after it arrived', async () => {
+    expect((await subscribe({ zone: zones.push, subscription: subscription('/clicker') })).status).toBe(201);
+    received.length = 0;
+    await engine.engine.pushSender.runOnce();
+    const sent = received.find((r) => r.path === '/clicker');
+    expect(sent).toBeDefined();
+    const { url } = decryptPush('/clicker', sent?.body ?? Buffer.alloc(0));
+    expect(url).toContain('/c/');
+    await new Promise((r) => setTimeout(r, 1_100));
+    const ua = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+    expect((await fetch(url, { headers: { 'user-agent': ua }, redirect: 'manual' })).status).toBe(302);
+    const clicks = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'click' && e.campaign_id === cpcCampaign);
+    expect(clicks.map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([[false, null, 200_000_000]]);
   });
 });

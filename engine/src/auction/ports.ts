@@ -27,6 +27,8 @@ export type EventSink = (event: EngineEvent) => void;
 export interface Counters {
   /** True the first time `kind`/`id` is counted (by any engine), false after. */
   countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean>;
+  /** When `kind`/`id` was first counted (milliseconds since the epoch), or undefined when it never was. */
+  countedAt(kind: 'win' | 'imp' | 'click', id: string): Promise<number | undefined>;
   /** Keeps a click for its conversion postback: only if none is kept for it yet, unless `replace`. */
   saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void>;
   /** Clicks from one fingerprint in the current minute, this one included. */

@@ -79,6 +79,8 @@ export class PushSender {
             ...(this.agent ? { agent: this.agent } : {}),
           });
           this.sent++;
+          // The delivery is the impression a click on the notification must follow.
+          await ctx.counters.countOnce('imp', out.bidId);
           const c = out.candidate;
           // A delivered notification is the impression, charged like a served display ad.
           const ts = Date.now();

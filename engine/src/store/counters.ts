@@ -12,7 +12,13 @@ export class RedisCounters implements Counters {
   constructor(private readonly redis: Redis) {}
 
   async countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean> {
-    return (await this.redis.set(countedKey(kind, id), '1', 'EX', COUNT_TTL_S, 'NX')) === 'OK';
+    // The value is when it was counted: a click on the ad is judged by the time since its impression.
+    return (await this.redis.set(countedKey(kind, id), String(Date.now()), 'EX', COUNT_TTL_S, 'NX')) === 'OK';
+  }
+
+  async countedAt(kind: 'win' | 'imp' | 'click', id: string): Promise<number | undefined> {
+    const v = await this.redis.get(countedKey(kind, id));
+    return v === null ? undefined : Number(v);
   }
 
   async saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void> {

@@ -26,7 +26,7 @@ function route(clock: () => number) {
   const ctx: EngineContext = {
     index: () => index,
     budget: { tryTake: () => true, giveBack: (_c, price) => void given.push(price), recordSpend: unused },
-    counters: { countOnce: unused, saveClick: unused, clicksThisMinute: unused },
+    counters: { countOnce: unused, countedAt: unused, saveClick: unused, clicksThisMinute: unused },
     clicks: { charge: unused },
     limiter: new PartnerLimiter(1),
     emit: (e) => void events.push(e),

@@ -1,9 +1,10 @@
 import { billClick } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
-import { clickVerdict, parseClickSignals } from '../../fraud/click-rules.ts';
 import { clickIdOf } from '../../tracking/click-id.ts';
+import { judgeClick } from '../../fraud/judge-click.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
+import type { BidTicket } from '../../tracking/signed-token.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { browserOf, osOf } from '../visitor.ts';
@@ -27,12 +28,12 @@ export function clickRoute(ctx: EngineContext) {
     const clickId = clickIdOf(ctx.secret, ticket.bidId);
     const now = Date.now();
     const ua = req.headers['user-agent'] ?? '';
-    const signals = parseClickSignals(req.query, ua, now - ticket.issuedAt * 1000);
-    // A click on an ad answered to an OpenRTB test request is recorded, never billed.
-    let reason = ticket.test ? 'test' : clickVerdict(signals);
+    const impressionAt = ticket.surface === 'widget' ? undefined : await impressionTime(ctx, ticket);
+    const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
+    let reason = verdict.reason;
     const first = !reason && (await ctx.counters.countOnce('click', ticket.bidId));
     if (!reason && !first) reason = 'duplicate';
-    if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
+    if (!reason && (await ctx.counters.clicksThisMinute(verdict.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
     const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.clicks, campaign, now);
     reason ??= bill.refusal;
     const invalid = reason !== undefined;
@@ -57,4 +58,13 @@ export function clickRoute(ctx: EngineContext) {
     const landing = creative.landing_url.replaceAll('{click_id}', clickId);
     return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
   };
+}
+
+/** When the ad's impression was recorded: its pixel (VAST, push delivery) or, for a partner's ad, its win notice. */
+async function impressionTime(ctx: EngineContext, ticket: BidTicket): Promise<number | undefined> {
+  const [pixel, win] = await Promise.all([
+    ctx.counters.countedAt('imp', ticket.bidId),
+    ticket.surface === 'openrtb' ? ctx.counters.countedAt('win', ticket.bidId) : undefined,
+  ]);
+  return pixel === undefined ? win : win === undefined ? pixel : Math.min(pixel, win);
 }

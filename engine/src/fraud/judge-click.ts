@@ -1,0 +1,37 @@
+import type { BidTicket } from '../tracking/signed-token.ts';
+import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
+import { clickVerdict, parseClickSignals } from './click-rules.ts';
+import { serverClickVerdict } from './server-click-rules.ts';
+
+export interface ClickFacts {
+  ticket: BidTicket;
+  /** The click's query (the widget's signals) and its request. */
+  query: string;
+  userAgent: string;
+  ip: string;
+  now: number;
+  /** When the ad's impression was recorded (pixel, win notice, push delivery); only read off the widget. */
+  impressionAt: number | undefined;
+}
+
+/**
+ * The fraud verdict of a click, by the surface its ad was served on, and the fingerprint its flood
+ * limit counts by. Widget clicks carry the widget's measurements; on VAST, OpenRTB and push ads nothing
+ * measured the click, so it is judged on server-side facts: it must follow a recorded impression of
+ * its ticket by a moment, from the network and browser the ad was served to.
+ */
+export function judgeClick(f: ClickFacts): { reason: string | undefined; fingerprint: string } {
+  const { ticket } = f;
+  const ageMs = f.now - ticket.issuedAt * 1000;
+  // A click on an ad answered to an OpenRTB test request is recorded, never billed.
+  if (ticket.test) return { reason: 'test', fingerprint: '' };
+  if (ticket.surface === 'widget') {
+    const signals = parseClickSignals(f.query, f.userAgent, ageMs);
+    return { reason: clickVerdict(signals), fingerprint: signals.fingerprint };
+  }
+  const ipPrefix = ipPrefixOf(f.ip);
+  const uaHash = uaHashOf(f.userAgent);
+  const sameViewer = (!ticket.ipPrefix || ipPrefix === ticket.ipPrefix) && (!ticket.uaHash || uaHash === ticket.uaHash);
+  const sinceImpressionMs = f.impressionAt === undefined ? undefined : f.now - f.impressionAt;
+  return { reason: serverClickVerdict({ userAgent: f.userAgent, ageMs, sinceImpressionMs, sameViewer }), fingerprint: `${ipPrefix}-${uaHash}` };
+}

@@ -24,6 +24,8 @@ export const NO_BID_REASONS = [
   'zone_not_serving',
   /** `site.id` names one of our sites that is not approved. */
   'site_not_approved',
+  /** The user agent is a known bot, crawler, headless browser or HTTP library (or, from a browser, absent). */
+  'bot_traffic',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

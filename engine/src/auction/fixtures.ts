@@ -23,6 +23,7 @@ export const requestFixture = (over: Partial<RequestContext> = {}): RequestConte
   ipPrefix: '',
   uaHash: '',
   test: false,
+  bot: false,
   ...over,
 });
 

@@ -5,6 +5,7 @@ import type { NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
+import { isBotUserAgent } from '../fraud/bot-user-agent.ts';
 import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
 import type { TicketSurface } from '../tracking/signed-token.ts';
 import { REQUEST_FILTERS } from './filters/index.ts';
@@ -17,6 +18,8 @@ export interface Visitor {
   /** The viewer's network and user agent, as tickets keep them (see tracking/viewer.ts); '' when unknown. */
   ipPrefix: string;
   uaHash: string;
+  /** The user agent is a bot's (see fraud/bot-user-agent.ts). */
+  bot: boolean;
 }
 
 /** What every auction of one request shares: built once, read by the filters and by serve. */
@@ -48,6 +51,8 @@ export interface RequestContext {
   uaHash: string;
   /** OpenRTB `test: 1`: answered as usual, never charged. */
   test: boolean;
+  /** General invalid traffic by user agent. */
+  bot: boolean;
 }
 
 /** Where an impression lands in our inventory: zeros when it is none of ours. */
@@ -111,6 +116,8 @@ export function openRtbContext(request: BidRequest, index: EngineIndex, partnerI
     ipPrefix: ipPrefixOf(request.device?.ip ?? ''),
     uaHash: uaHashOf(request.device?.ua ?? ''),
     test: request.test === 1,
+    // A partner may leave the user agent out; one it sends that is a bot's gets no bid.
+    bot: request.device?.ua !== undefined && isBotUserAgent(request.device.ua),
   });
 }
 
@@ -155,6 +162,7 @@ export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surfa
     ipPrefix: v.ipPrefix,
     uaHash: v.uaHash,
     test: false,
+    bot: v.bot,
   });
 }
 

@@ -1,3 +1,5 @@
+import { isBotUserAgent } from './bot-user-agent.ts';
+
 /** What a click tells us (query of `/c/...`: ttc, x, y, focus, fp, s) and its request. */
 export interface ClickSignals {
   /** Milliseconds from render to click. */
@@ -18,10 +20,8 @@ export interface ClickRule {
   invalid(s: ClickSignals): boolean;
 }
 
-export const BOT_USER_AGENT = /bot|crawl|spider|slurp|headless|phantom|puppeteer|playwright|selenium|curl\/|wget|python-requests|httpclient|java\//i;
-
 export const CLICK_RULES: readonly ClickRule[] = [
-  { name: 'bot_user_agent', invalid: (s) => s.userAgent === '' || BOT_USER_AGENT.test(s.userAgent) },
+  { name: 'bot_user_agent', invalid: (s) => isBotUserAgent(s.userAgent) },
   // A human needs a few hundred milliseconds to see an ad and click it.
   { name: 'too_fast', invalid: (s) => s.ttc === undefined || s.ttc < 300 },
   { name: 'no_focus', invalid: (s) => !s.focus },

@@ -1,4 +1,4 @@
-import { BOT_USER_AGENT } from './click-rules.ts';
+import { isBotUserAgent } from './bot-user-agent.ts';
 
 /**
  * What the server knows about a click where no widget measured it (VAST players, partners' OpenRTB
@@ -23,7 +23,7 @@ export interface ServerClickRule {
 export const MIN_CLICK_AFTER_IMPRESSION_MS = 1_000;
 
 export const SERVER_CLICK_RULES: readonly ServerClickRule[] = [
-  { name: 'bot_user_agent', invalid: (s) => s.userAgent === '' || BOT_USER_AGENT.test(s.userAgent) },
+  { name: 'bot_user_agent', invalid: (s) => isBotUserAgent(s.userAgent) },
   // A click can only follow an impression of the same ad.
   { name: 'no_impression', invalid: (s) => s.sinceImpressionMs === undefined },
   { name: 'too_fast', invalid: (s) => (s.sinceImpressionMs ?? 0) < MIN_CLICK_AFTER_IMPRESSION_MS },

@@ -1,4 +1,5 @@
 import type { Visitor } from '../auction/request-context.ts';
+import { isBotUserAgent } from '../fraud/bot-user-agent.ts';
 import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
 
 // What a browser's headers say about the visitor. No GeoIP database yet: the
@@ -24,6 +25,7 @@ export function visitorOf(headers: Record<string, string>, ip: string): Visitor 
     device: TABLET.test(ua) ? 'tablet' : MOBILE.test(ua) ? 'mobile' : 'desktop',
     ipPrefix: ipPrefixOf(ip),
     uaHash: uaHashOf(ua),
+    bot: isBotUserAgent(ua),
   };
 }
 

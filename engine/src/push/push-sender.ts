@@ -12,7 +12,7 @@ import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { zoneSubscribersKey } from './push-store.ts';
 
 /** A subscriber is a desktop browser of unknown country and language. */
-const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop', ipPrefix: '', uaHash: '' } as const;
+const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop', ipPrefix: '', uaHash: '', bot: false } as const;
 
 export interface PushSenderOptions {
   ctx: EngineContext;

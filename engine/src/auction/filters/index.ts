@@ -1,6 +1,7 @@
 import type { CandidateFilter, Filter, ImpFilter, RequestFilter } from '../filter.ts';
 import { blockedAdvertiserFilter } from './blocked-advertiser.ts';
 import { blockedCategoryFilter } from './blocked-category.ts';
+import { botTrafficFilter } from './bot-traffic.ts';
 import { currencyFilter, floorCurrencyFilter } from './currency.ts';
 import { deviceFilter } from './device.ts';
 import { languageFilter } from './language.ts';
@@ -15,6 +16,7 @@ import { zoneNotServingFilter } from './zone-not-serving.ts';
  */
 export const FILTERS: readonly Filter[] = [
   currencyFilter,
+  botTrafficFilter,
   floorCurrencyFilter,
   zoneNotServingFilter,
   siteNotApprovedFilter,

@@ -54,7 +54,9 @@ export function vastRoute(ctx: EngineContext) {
     const index = ctx.index();
     const entry = subid ? index?.zones.get(subid) : undefined;
     if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
-    const rc = visitorContext(index, visitorOf(req.headers, req.ip), Date.now(), 'vast');
+    const visitor = visitorOf(req.headers, req.ip);
+    // Players (TVs, server-side stitchers) may send no user agent at all: only a bot's is refused here.
+    const rc = visitorContext(index, { ...visitor, bot: visitor.bot && req.headers['user-agent'] !== '' }, Date.now(), 'vast');
     const out = serve(ctx, rc, zoneImp(rc, entry));
     if (!out.won) return xml(EMPTY_VAST);
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.

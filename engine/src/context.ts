@@ -3,6 +3,7 @@ import type { ZoneConfig } from '@adnet/schemas/widget';
 import type { BidBudget, ClickCharger, Counters, EventSink, SpendRecorder } from './auction/ports.ts';
 import type { EngineIndex } from './index/engine-index.ts';
 import type { PartnerLimiter } from './partners/partner-limiter.ts';
+import type { SaveOutcome } from './push/push-store.ts';
 
 /**
  * What the engine's routes and workers share: built once in createEngine,
@@ -30,7 +31,8 @@ export interface EngineContext {
   push: {
     serviceHosts: readonly string[];
     vapidPublicKey: string;
-    save(zone: string, subscription: PushSubscribe['subscription']): Promise<string>;
+    /** Adds or renews a subscriber within the stored-subscription caps. */
+    save(zone: string, subscription: PushSubscribe['subscription']): Promise<SaveOutcome>;
   };
   /** Parsing plus auctions of one bid request, in seconds. */
   observeAuction?: (seconds: number) => void;

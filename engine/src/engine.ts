@@ -27,7 +27,7 @@ import { addressList } from './net/address-list.ts';
 import { EngineMetrics } from './observability/engine-metrics.ts';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { PushSender } from './push/push-sender.ts';
-import { saveSubscription, vapidKeys } from './push/push-store.ts';
+import { definePushScripts, saveSubscription, vapidKeys } from './push/push-store.ts';
 import { RedisCounters } from './store/counters.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
 import { buildWidget, zoneScript } from '@adnet/widget/build';
@@ -142,6 +142,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     observe: (route, status, seconds) => metrics.request(route, status, seconds),
   };
   const vapid = await vapidKeys(redis);
+  definePushScripts(redis);
   const ctx: EngineContext = {
     index: () => mirror.index,
     budget,

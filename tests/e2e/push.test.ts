@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
-import { zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
+import { PUSH_LIMITS, definePushScripts, saveSubscription, zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
+import { Redis } from 'ioredis';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
@@ -190,5 +191,20 @@ describe('a push notification clicked', () => {
     expect((await fetch(url, { headers: { 'user-agent': ua }, redirect: 'manual' })).status).toBe(302);
     const clicks = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'click' && e.campaign_id === cpcCampaign);
     expect(clicks.map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([[false, null, 200_000_000]]);
+  });
+});
+
+describe('stored subscriptions lapse', () => {
+  it('a subscription not renewed in time is dropped, not sent to', async () => {
+    const path = '/lapsed';
+    const lapsed = subscription(path);
+    const redis = new Redis(fx.redis.url);
+    definePushScripts(redis);
+    await saveSubscription(redis, zones.push ?? '', lapsed, { now: Date.now() - PUSH_LIMITS.ttlMs - 1 });
+    await redis.quit();
+    received.length = 0;
+    await engine.engine.pushSender.runOnce();
+    expect(received.map((r) => r.path)).not.toContain(path);
+    expect(Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).some((raw) => raw.includes(path))).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { impressionCharge, settle } from '../auction/settle.ts';
 import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { zoneSubscribersKey } from './push-store.ts';
+import type { StoredSubscription } from './push-store.ts';
 
 /** A subscriber is a desktop browser of unknown country and language. */
 const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop', ipPrefix: '', uaHash: '', bot: false } as const;
@@ -64,6 +65,13 @@ export class PushSender {
       if (!entry.serving || zone.format !== 'push') continue;
       const subs = await redis.hgetall(zoneSubscribersKey(zone.subid));
       for (const [id, raw] of Object.entries(subs)) {
+        const sub = JSON.parse(raw) as StoredSubscription;
+        // A subscription not renewed in time lapses: it is dropped, not sent to.
+        if (sub.expires_at !== undefined && sub.expires_at < Date.now()) {
+          await redis.hdel(zoneSubscribersKey(zone.subid), id);
+          this.dropped++;
+          continue;
+        }
         const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
         if (lease !== 'OK') continue;
         const rc = visitorContext(index, SUBSCRIBER, Date.now(), 'push');
@@ -73,7 +81,7 @@ export class PushSender {
         const cr = out.candidate.creative;
         const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: adLinks(ctx.baseUrl, out).click });
         try {
-          await webpush.sendNotification(JSON.parse(raw) as webpush.PushSubscription, payload, {
+          await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, payload, {
             vapidDetails: { subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },
             TTL: 3600,
             ...(this.agent ? { agent: this.agent } : {}),

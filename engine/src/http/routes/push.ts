@@ -41,6 +41,12 @@ export function subscribeRoute(ctx: EngineContext) {
     }
     const entry = ctx.index()?.zones.get(zone);
     if (!entry?.serving || entry.zone.format !== 'push') return errorReply('not_found', 'No such push zone', CORS);
-    return json(201, { ok: true, id: await ctx.push.save(zone, subscription) }, CORS);
+    const saved = await ctx.push.save(zone, subscription);
+    if (!saved.saved) {
+      const why =
+        saved.reason === 'zone_full' ? 'This zone has as many subscribers as it may keep' : 'This browser is subscribed on as many zones as it may be';
+      return errorReply('conflict', why, CORS);
+    }
+    return json(201, { ok: true, id: saved.id }, CORS);
   };
 }

@@ -60,13 +60,12 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
 }
 
-/** The tracking links of a served ad. */
-export const adLinks = (baseUrl: string, s: Served) => ({
-  click: `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`,
-  impression: `${baseUrl}/openrtb/imptracker/${s.ticket}`,
-  win: `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`,
-  beacon: `${baseUrl}/b/${s.ticket}`,
-});
+// The tracking links of a served ad, each built only where it is used (every one carries the ticket).
+
+export const clickLink = (baseUrl: string, s: Served): string => `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`;
+export const impressionLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/imptracker/${s.ticket}`;
+export const winLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`;
+export const beaconLink = (baseUrl: string, s: Served): string => `${baseUrl}/b/${s.ticket}`;
 
 /** A player's playback-event links (`/t/vast/<event>/<ticket>`), for our own VAST zones. */
 export const playbackLink = (baseUrl: string, s: Served) => (event: string) => `${baseUrl}/t/vast/${event}/${s.ticket}`;

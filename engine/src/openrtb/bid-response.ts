@@ -1,7 +1,7 @@
 import type { Creative } from '@adnet/schemas/api';
 import type { Bid, BidResponse, Imp } from '@adnet/schemas/openrtb';
 import type { Served } from '../auction/serve.ts';
-import { adLinks } from '../auction/serve.ts';
+import { clickLink, impressionLink, winLink } from '../auction/serve.ts';
 import { bannerAdm, nativeAdm, vastAdm } from './ad-markup.ts';
 import type { MarkupLinks } from './ad-markup.ts';
 
@@ -15,13 +15,12 @@ function markup(imp: Imp, c: Creative, links: MarkupLinks, bidId: string): strin
 /** One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as `nurl`. */
 export function toBid(imp: Imp, s: Served, baseUrl: string): Bid {
   const c = s.candidate;
-  const links = adLinks(baseUrl, s);
   const bid: Bid = {
     id: s.bidId,
     impid: imp.id,
     price: s.priceMicroCents / 100_000,
-    adm: markup(imp, c.creative, { clickUrl: links.click, impressionUrl: links.impression }, s.bidId),
-    nurl: links.win,
+    adm: markup(imp, c.creative, { clickUrl: clickLink(baseUrl, s), impressionUrl: impressionLink(baseUrl, s) }, s.bidId),
+    nurl: winLink(baseUrl, s),
     crid: String(c.creativeId),
     cid: String(c.campaignId),
     adomain: c.adomain ? [c.adomain] : [],

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import { visitorContext, zoneImp } from '../auction/request-context.ts';
-import { adLinks, serve } from '../auction/serve.ts';
+import { clickLink, serve } from '../auction/serve.ts';
 import { impressionCharge, settle } from '../auction/settle.ts';
 import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
@@ -79,7 +79,7 @@ export class PushSender {
         const out = serve(ctx, rc, ic);
         if (!out.won) continue;
         const cr = out.candidate.creative;
-        const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: adLinks(ctx.baseUrl, out).click });
+        const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: clickLink(ctx.baseUrl, out) });
         try {
           await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, payload, {
             vapidDetails: { subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },

@@ -61,7 +61,27 @@ const FIELDS = [
 ] as const satisfies readonly (keyof BidTicket)[];
 
 export function encodeTicket(secret: string, t: BidTicket): string {
-  const payload = Buffer.from(JSON.stringify(FIELDS.map((k) => (k === 'test' ? (t.test ? 1 : 0) : t[k])))).toString('base64url');
+  // In FIELDS order, written out: this runs for every bid and ad served.
+  const values = [
+    t.bidId,
+    t.campaignId,
+    t.advertiserId,
+    t.creativeId,
+    t.priceMicroCents,
+    t.issuedAt,
+    t.engine,
+    t.partnerId,
+    t.country,
+    t.device,
+    t.publisherId,
+    t.siteId,
+    t.zoneId,
+    t.surface,
+    t.ipPrefix,
+    t.uaHash,
+    t.test ? 1 : 0,
+  ];
+  const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
 }
 

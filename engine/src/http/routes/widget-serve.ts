@@ -1,7 +1,7 @@
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import type { ServedAd } from '@adnet/schemas/widget';
 import { visitorContext, zoneImp } from '../../auction/request-context.ts';
-import { adLinks, playbackLink, serve } from '../../auction/serve.ts';
+import { beaconLink, clickLink, impressionLink, playbackLink, serve } from '../../auction/serve.ts';
 import type { EngineContext } from '../../context.ts';
 import { inventoryFacts, makeEvent } from '../../events/make-event.ts';
 import { VAST_NS, vastAdm } from '../../openrtb/ad-markup.ts';
@@ -35,13 +35,12 @@ export function impRoute(ctx: EngineContext) {
     }
     const c = out.candidate;
     const cr = c.creative;
-    const links = adLinks(ctx.baseUrl, out);
     const ad: ServedAd = {
       impression_id: out.ticket,
       format: entry.zone.format,
       creative: { title: cr.title, body: cr.body, cta_text: cr.cta_text, image_url: cr.image_url, image_width: cr.image_width, image_height: cr.image_height },
-      click_url: links.click,
-      beacon_url: links.beacon,
+      click_url: clickLink(ctx.baseUrl, out),
+      beacon_url: beaconLink(ctx.baseUrl, out),
     };
     return json(200, ad, CORS);
   };
@@ -60,9 +59,12 @@ export function vastRoute(ctx: EngineContext) {
     const out = serve(ctx, rc, zoneImp(rc, entry));
     if (!out.won) return xml(EMPTY_VAST);
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
-    const links = adLinks(ctx.baseUrl, out);
     return xml(
-      vastAdm(out.candidate.creative, { clickUrl: links.click, impressionUrl: links.impression, trackingUrl: playbackLink(ctx.baseUrl, out) }, out.bidId),
+      vastAdm(
+        out.candidate.creative,
+        { clickUrl: clickLink(ctx.baseUrl, out), impressionUrl: impressionLink(ctx.baseUrl, out), trackingUrl: playbackLink(ctx.baseUrl, out) },
+        out.bidId,
+      ),
     );
   };
 }

@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildIndex } from '@adnet/engine/engine-index';
 import type { ConfigState } from '@adnet/engine/engine-index';
 import { bidRoute } from '@adnet/engine/bid-route';
-import type { EngineContext } from '@adnet/engine/context';
-import { PartnerLimiter } from '@adnet/engine/partner-limiter';
+import { bidPathContext } from '@adnet/engine/context-fixture';
 import { parseBidRequest } from '@adnet/engine/parse-request';
 import { pack } from '@adnet/schemas/wire/msgpack';
 import { Bench } from 'tinybench';
@@ -24,23 +23,7 @@ const state: ConfigState = {
 const corpus = makeCorpus(1_000);
 const index = buildIndex(state, '1-0');
 const events: unknown[] = [];
-const unused = () => {
-  throw new Error('not on the bid path');
-};
-const ctx: EngineContext = {
-  index: () => index,
-  budget: { tryTake: () => true, giveBack: () => undefined, recordSpend: () => undefined },
-  counters: { countOnce: unused, countedAt: unused, saveClick: unused, clicksThisMinute: unused },
-  clicks: { charge: unused },
-  limiter: new PartnerLimiter(1),
-  emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)),
-  secret: 's'.repeat(40),
-  baseUrl: 'http://127.0.0.1:8080',
-  engineId: 'bench',
-  auctionTimeoutMs: 200,
-  widget: { bundle: '', zoneScript: unused },
-  push: { serviceHosts: [], vapidPublicKey: '', save: unused },
-};
+const ctx = bidPathContext(index, { emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)), engineId: 'bench' });
 const handler = bidRoute(ctx);
 const sampleEvents = Array.from({ length: 500 }, (_, i) => ({
   id: `e-${i}`,

@@ -2,11 +2,10 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StoredSite } from '@adnet/schemas/publisher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionStore } from '../../admin/src/postback/conversion-store.ts';
 import { PostbackWorker } from '../../admin/src/postback/postback-worker.ts';
-import { account, call, useTestApp } from './support/admin.ts';
+import { call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
@@ -40,20 +39,10 @@ beforeAll(async () => {
   other = await world.advertiser(100_000);
   await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
   secret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret);
-  const pub = await account(fx.app, 'publisher');
-  const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
-    token: pub.token,
-    json: { domain: 'conv-site.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
-  });
-  await fx.app.svc.configStore.update<StoredSite>(
-    'site',
-    site.body.id,
-    (s) => ({ value: { ...s, status: 'pending_review' } }),
-    () => new Error('no site'),
-  );
-  await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
-  zone = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'N', format: 'native' } }))
-    .body.subid;
+  const site = await world.site();
+  const pub = site.publisher;
+  zone = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name: 'N', format: 'native' } })).body
+    .subid;
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 1);
   await new Promise((r) => setTimeout(r, 300));

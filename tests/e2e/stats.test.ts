@@ -1,5 +1,4 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
-import type { StoredSite } from '@adnet/schemas/publisher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
@@ -130,21 +129,11 @@ describe('statistics from real engine traffic', () => {
   });
 
   it('publishers see impressions and earnings on their own zones', async () => {
-    const pub = await account(fx.app, 'publisher');
-    const site = await call<{ id: number }>(fx.app, 'POST', '/api/pub/sites', {
-      token: pub.token,
-      json: { domain: 'pub-stats.example', category: 'news', language: 'en', traffic_estimate_daily: 1 },
-    });
-    await fx.app.svc.configStore.update<StoredSite>(
-      'site',
-      site.body.id,
-      (s) => ({ value: { ...s, status: 'pending_review' } }),
-      () => new Error('no site'),
-    );
-    await call(fx.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: world.admin.token });
+    const site = await world.site();
+    const pub = site.publisher;
     const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
       token: pub.token,
-      json: { site_id: site.body.id, name: 'Z', format: 'banner', banner_width: 300, banner_height: 250 },
+      json: { site_id: site.id, name: 'Z', format: 'banner', banner_width: 300, banner_height: 250 },
     });
     await eventually(() => engine.engine.mirror.index?.zones.get(zone.body.subid)?.serving ?? false);
     // 10 wins at $2 CPM = 2 cents of spend; 70% to the publisher = 1 cent (rounded down from 1.4).
@@ -157,7 +146,7 @@ describe('statistics from real engine traffic', () => {
     );
     await ingestAll(fx.app, [engine.engine]);
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, { token: pub.token });
-    expect(r.body.rows).toEqual([{ site_id: site.body.id, zone_id: zone.body.id, impressions: 10, clicks: 0, invalid_clicks: 0, ctr: 0, earnings_cents: 1 }]);
+    expect(r.body.rows).toEqual([{ site_id: site.id, zone_id: zone.body.id, impressions: 10, clicks: 0, invalid_clicks: 0, ctr: 0, earnings_cents: 1 }]);
     expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=campaign`, { token: pub.token })).status).toBe(400);
     expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, { token: a.token })).status).toBe(403);
   });

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -12,6 +11,7 @@ import { call, useTestApp } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
+import { launchChromium } from './support/browser.ts';
 
 const fx = useTestApp();
 let engine: TestEngine;
@@ -62,19 +62,7 @@ beforeAll(async () => {
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 4);
   await new Promise((r) => setTimeout(r, 300));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ userAgent: CHROME_UA });
   // The video host is not on this network: answer it locally.
   await context.route(/cdn\.example\.com/, (route) => route.fulfill({ status: 404, body: '' }));

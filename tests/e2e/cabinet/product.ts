@@ -5,7 +5,6 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ConversionStore } from '../../../admin/src/postback/conversion-store.ts';
 import { PostbackWorker } from '../../../admin/src/postback/postback-worker.ts';
@@ -17,6 +16,7 @@ import { startEngine } from '../support/engine.ts';
 import { ingestAll } from '../support/ingest-all.ts';
 import type { TestEngine } from '../support/engine.ts';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
+import { launchChromium } from '../support/browser.ts';
 
 export const SCREENS = new URL('../../../.tmp/cabinet-screens/', import.meta.url).pathname;
 // Headless Chromium's own user agent is refused as a bot by the click rules.
@@ -72,19 +72,7 @@ export async function startProduct(): Promise<Product> {
     { clickhouse: true, cabinetDir: CABINET_DIST, parts: ['ingester', 'video'] },
   );
   const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   return {
     redis,
     app,

@@ -1,9 +1,8 @@
 import type { EngineEvent } from '@adnet/schemas/events';
 import { describe, expect, it } from 'vitest';
-import type { EngineContext } from '../../context.ts';
+import { bidPathContext } from '../../context-fixture.ts';
 import { buildIndex } from '../../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
-import { PartnerLimiter } from '../../partners/partner-limiter.ts';
 import { bidRoute } from './bid.ts';
 
 const index = buildIndex(
@@ -16,28 +15,14 @@ const index = buildIndex(
   },
   '1-0',
 );
-const unused = () => {
-  throw new Error('not on the bid path');
-};
-
 function route(clock: () => number) {
   const events: EngineEvent[] = [];
   const given: number[] = [];
-  const ctx: EngineContext = {
-    index: () => index,
-    budget: { tryTake: () => true, giveBack: (_c, price) => void given.push(price), recordSpend: unused },
-    counters: { countOnce: unused, countedAt: unused, saveClick: unused, clicksThisMinute: unused },
-    clicks: { charge: unused },
-    limiter: new PartnerLimiter(1),
+  const ctx = bidPathContext(index, {
+    budget: { tryTake: () => true, giveBack: (_c, price) => void given.push(price), recordSpend: () => undefined },
     emit: (e) => void events.push(e),
-    secret: 's'.repeat(40),
-    baseUrl: 'http://127.0.0.1:8080',
-    engineId: 'test',
-    auctionTimeoutMs: 200,
-    widget: { bundle: '', zoneScript: unused },
-    push: { serviceHosts: [], vapidPublicKey: '', save: unused },
     now: clock,
-  };
+  });
   const body = Buffer.from(JSON.stringify({ id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }], tmax: 100 }));
   const answer = bidRoute(ctx)({
     method: 'post',

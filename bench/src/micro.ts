@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildIndex } from '@adnet/engine/engine-index';
 import type { ConfigState } from '@adnet/engine/engine-index';
 import { bidRoute } from '@adnet/engine/bid-route';
-import { bidPathContext } from '@adnet/engine/context-fixture';
+import { bidPathContext, bidRequestOf } from '@adnet/engine/context-fixture';
 import { parseBidRequest } from '@adnet/engine/parse-request';
 import { pack } from '@adnet/schemas/wire/msgpack';
 import { Bench } from 'tinybench';
@@ -42,20 +42,7 @@ const bench = new Bench({ time: 1_000 });
 bench
   .add('build index (10k campaigns, 30k creatives)', () => void buildIndex(state, '1-0'))
   .add('parse + check an OpenRTB request', () => void parseBidRequest(corpus[i++ % corpus.length] as Buffer))
-  .add(
-    'whole bid handler (parse, auction, response)',
-    () =>
-      void handler({
-        method: 'post',
-        path: '/openrtb/bid',
-        query: '',
-        ip: '127.0.0.1',
-        headers: { 'x-openrtb-version': '2.5' },
-        params: [],
-        body: corpus[i++ % corpus.length] as Buffer,
-        requestId: 'bench',
-      }),
-  )
+  .add('whole bid handler (parse, auction, response)', () => void handler(bidRequestOf(corpus[i++ % corpus.length] as Buffer)))
   .add('encode a batch of 500 events (msgpack)', () => void pack(sampleEvents));
 await bench.run();
 

@@ -1,4 +1,5 @@
 import type { EngineContext } from './context.ts';
+import type { EngineRequest } from './http/adapt.ts';
 import type { EngineIndex } from './index/engine-index.ts';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 
@@ -27,3 +28,15 @@ export function bidPathContext(index: EngineIndex, over: Partial<EngineContext> 
     ...over,
   };
 }
+
+/** A partner's bid request as the adapter hands it to the bid route. */
+export const bidRequestOf = (body: Buffer): EngineRequest => ({
+  method: 'post',
+  path: '/openrtb/bid',
+  query: '',
+  ip: '127.0.0.1',
+  headers: { 'x-openrtb-version': '2.5' },
+  params: [],
+  body,
+  requestId: 'fixture',
+});

@@ -1,6 +1,6 @@
 import type { EngineEvent } from '@adnet/schemas/events';
 import { describe, expect, it } from 'vitest';
-import { bidPathContext } from '../../context-fixture.ts';
+import { bidPathContext, bidRequestOf } from '../../context-fixture.ts';
 import { buildIndex } from '../../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
 import { bidRoute } from './bid.ts';
@@ -24,16 +24,7 @@ function route(clock: () => number) {
     now: clock,
   });
   const body = Buffer.from(JSON.stringify({ id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }], tmax: 100 }));
-  const answer = bidRoute(ctx)({
-    method: 'post',
-    path: '/openrtb/bid',
-    query: '',
-    ip: '127.0.0.1',
-    headers: { 'x-openrtb-version': '2.5' },
-    params: [],
-    body,
-    requestId: 'x',
-  });
+  const answer = bidRoute(ctx)(bidRequestOf(body));
   return { answer, events, given };
 }
 

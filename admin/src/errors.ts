@@ -15,9 +15,12 @@ const TRPC_OF_STATUS = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  // tRPC has no 431: only the HTTP layer answers it, for headers that never reach a procedure (http/client-error.ts).
+  431: 'BAD_REQUEST',
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
@@ -81,6 +84,8 @@ export interface HttpError {
 }
 
 function findZodError(err: unknown): ZodError | undefined {
+  // A procedure's output failing its schema is a bug of ours (tRPC wraps it as an internal error), not a 400.
+  if (err instanceof TRPCError && err.code === 'INTERNAL_SERVER_ERROR') return undefined;
   for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     if (e instanceof ZodError) return e;
   }

@@ -1,6 +1,7 @@
 import type { Config } from '@adnet/schemas/config';
 import { join } from 'node:path';
 import { createCopyProvider } from './ai/copy-provider.ts';
+import { PasswordHasher } from './auth/password.ts';
 import type { CopyProvider } from './ai/copy-provider.ts';
 import type { ClickHouseClient } from './clickhouse/open.ts';
 import type { Logger } from './log.ts';
@@ -8,6 +9,7 @@ import { ConfigStore } from './storage/config-store.ts';
 import { LedgerStore } from './storage/ledger.ts';
 import { MediaStore } from './storage/media-store.ts';
 import { RateLimiter } from './storage/rate-limit.ts';
+import { SignInBackoff } from './storage/signin-backoff.ts';
 import type { Redis } from './storage/redis.ts';
 import { TokenStore } from './storage/tokens.ts';
 import { UserStore } from './storage/users.ts';
@@ -26,6 +28,8 @@ export interface Services {
   tokens: TokenStore;
   ledger: LedgerStore;
   limiter: RateLimiter;
+  passwords: PasswordHasher;
+  signInBackoff: SignInBackoff;
   media: MediaStore;
   copyProvider: CopyProvider;
   videoProvider: VideoProvider;
@@ -45,9 +49,11 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     tokens: new TokenStore(redis),
     ledger: new LedgerStore(redis),
     limiter: new RateLimiter(redis),
+    passwords: new PasswordHasher(config.passwordScrypt),
+    signInBackoff: new SignInBackoff(redis),
     media: new MediaStore(join(config.dataDir, 'media')),
     copyProvider: createCopyProvider(config.ai),
-    videoProvider: createVideoProvider(config.video, config.baseUrl),
+    videoProvider: createVideoProvider(config.video, config.adBaseUrl),
     videoJobs: new VideoJobStore(redis),
     clickhouse,
     metrics: new AdminMetrics(),

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { account, call, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
+import { PasswordHasher } from '../src/auth/password.ts';
+import { trpcClient } from './support/trpc-client.ts';
 
 const fx = useTestApp();
 
 describe('POST /api/auth/register', () => {
-  it('creates an advertiser and a publisher', async () => {
+  it('creates an advertiser and a publisher, who can then sign in', async () => {
     for (const role of ['advertiser', 'publisher']) {
-      const r = await call(fx.app, 'POST', '/api/auth/register', { json: { email: uniqueEmail(), password: 'longenough', role } });
-      expect(r.status).toBe(201);
-      expect(r.body).toEqual({ user: { id: expect.any(Number), role } });
+      const email = uniqueEmail();
+      const r = await call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role } });
+      expect(r.status).toBe(202);
+      expect(r.body).toEqual({ ok: true });
+      const tok = await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'longenough' } });
+      expect(tok.status).toBe(200);
+      expect(tok.body.user).toEqual({ id: expect.any(Number), role });
     }
   });
 
@@ -28,21 +34,36 @@ describe('POST /api/auth/register', () => {
     expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: 'email=x', type: 'application/x-www-form-urlencoded' } })).status).toBe(415);
   });
 
-  it('answers 409 for an email already taken, in any letter case', async () => {
+  it('answers a taken email (in any letter case) exactly as a new one, and keeps the first account', async () => {
     const email = uniqueEmail();
-    expect((await call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } })).status).toBe(201);
-    const again = await call(fx.app, 'POST', '/api/auth/register', { json: { email: email.toUpperCase(), password: 'longenough', role: 'publisher' } });
-    expect(again.status).toBe(409);
-    expect(again.body).toEqual({ error: expect.any(String), code: 'email_taken' });
+    const first = await call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } });
+    const again = await call(fx.app, 'POST', '/api/auth/register', { json: { email: email.toUpperCase(), password: 'otherpass', role: 'publisher' } });
+    expect([again.status, again.body]).toEqual([first.status, first.body]);
+    expect(again.headers.get('content-length')).toBe(first.headers.get('content-length'));
+    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'otherpass' } })).status).toBe(401);
+    const tok = await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'longenough' } });
+    expect(tok.body.user).toMatchObject({ role: 'advertiser' });
   });
 
-  it('lets exactly one of many simultaneous sign-ups with one email through', async () => {
+  it('lets exactly one of many simultaneous sign-ups with one email make the account', async () => {
     const email = uniqueEmail();
     const replies = await Promise.all(
-      Array.from({ length: 8 }, () => call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } })),
+      Array.from({ length: 8 }, (_, i) => call(fx.app, 'POST', '/api/auth/register', { json: { email, password: `longenough-${i}`, role: 'advertiser' } })),
     );
-    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(replies.filter((r) => r.status === 409)).toHaveLength(7);
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(202));
+    const signedIn = await Promise.all(replies.map((_, i) => call(fx.app, 'POST', '/api/auth/token', { json: { email, password: `longenough-${i}` } })));
+    expect(signedIn.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+
+  it("stores OWASP's scrypt cost (N=2^17, r=8, p=1) under the default configuration", async () => {
+    const full = await startApp(fx.redis.url, { PASSWORD_SCRYPT_LOG_N: '' });
+    try {
+      const email = uniqueEmail();
+      expect((await call(full, 'POST', '/api/auth/register', { json: { email, password: 'full-cost-pw', role: 'advertiser' } })).status).toBe(202);
+      expect((await full.svc.users.getByEmail(email))?.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    } finally {
+      await full.close();
+    }
   });
 
   it('can be switched off', async () => {
@@ -60,10 +81,10 @@ describe('POST /api/auth/register', () => {
 describe('POST /api/auth/token', () => {
   it('returns a <id>|<opaque> token and the user', async () => {
     const email = uniqueEmail();
-    const reg = await call<{ user: { id: number } }>(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } });
+    await call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } });
     const r = await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'longenough' } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ token_type: 'Bearer', user: { id: reg.body.user.id, role: 'advertiser' } });
+    expect(r.body).toMatchObject({ token_type: 'Bearer', user: { id: (await fx.app.svc.users.getByEmail(email))?.id, role: 'advertiser' } });
     expect(r.body.token).toMatch(/^\d+\|[A-Za-z0-9_-]{43}$/);
     const days = (Date.parse(r.body.expires_at as string) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
@@ -148,5 +169,107 @@ describe('bearer tokens', () => {
     const nf = await call(fx.app, 'GET', '/api/nothing/here', { token: a.token });
     expect(nf.status).toBe(404);
     expect(nf.body.code).toBe('not_found');
+  });
+});
+
+describe('sign-in back-off per account', () => {
+  const signIn = (email: string, password: string) => call(fx.app, 'POST', '/api/auth/token', { json: { email, password } });
+
+  it('after five wrong passwords the account waits, a right password included, then starts afresh', async () => {
+    const a = await account(fx.app, 'advertiser');
+    const other = await account(fx.app, 'advertiser');
+    const wrong: number[] = [];
+    for (let i = 0; i < 6; i++) wrong.push((await signIn(a.email, `wrong-${i}`)).status);
+    expect(wrong).toEqual([401, 401, 401, 401, 401, 401]);
+    const refused = await signIn(a.email, 'password-123');
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBe(1);
+    // Another account is not touched.
+    expect((await signIn(other.email, 'password-123')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await signIn(a.email, 'password-123')).status).toBe(200);
+    expect((await signIn(a.email, 'wrong-again')).status).toBe(401);
+  });
+
+  it('doubles the wait with each further failure', async () => {
+    const a = await account(fx.app, 'advertiser');
+    for (let i = 0; i < 6; i++) await signIn(a.email, `wrong-${i}`);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await signIn(a.email, 'wrong-7')).status).toBe(401);
+    const refused = await signIn(a.email, 'password-123');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBe(2);
+  });
+
+  it('holds for parallel guesses, and for unknown emails alike (a 429 tells nothing about accounts)', async () => {
+    const a = await account(fx.app, 'advertiser');
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn(a.email, `guess-${i}`)));
+    expect(burst.filter((r) => r.status === 401)).toHaveLength(6);
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(14);
+    const ghost = uniqueEmail('ghost');
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await signIn(ghost, `guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('password storage', () => {
+  it('rehashes a hash made at another cost at the next sign-in', async () => {
+    const email = uniqueEmail('old');
+    const oldHash = await new PasswordHasher({ N: 1024, r: 8, p: 1 }).hash('old-hash-pw');
+    const user = await fx.app.svc.users.create({ email, role: 'advertiser', passwordHash: oldHash, postbackSecret: 'f'.repeat(64) });
+    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'old-hash-pw' } })).status).toBe(200);
+    const stored = (await fx.app.svc.users.get(user?.id ?? 0))?.passwordHash ?? '';
+    expect(stored).toMatch(/^scrypt\$4096\$8\$1\$/);
+    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'old-hash-pw' } })).status).toBe(200);
+  });
+});
+
+describe('password change and sign-out everywhere', () => {
+  const signIn = async (email: string, password: string) => call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email, password } });
+
+  it('needs the current password, keeps the token used and revokes every other', async () => {
+    const a = await account(fx.app, 'publisher');
+    const other = (await signIn(a.email, 'password-123')).body.token;
+    const wrong = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: 'not-it-123', new_password: 'brand-new-pw' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ errors: { current_password: 'is not the current password' } });
+    const short = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: 'password-123', new_password: 'short' } });
+    expect(short.body).toEqual({ errors: { new_password: 'must be at least 8 characters' } });
+
+    const ok = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: 'password-123', new_password: 'brand-new-pw' } });
+    expect([ok.status, ok.body]).toEqual([200, { ok: true }]);
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: a.token })).status).toBe(200);
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: other })).status).toBe(401);
+    expect((await signIn(a.email, 'password-123')).status).toBe(401);
+    const fresh = await signIn(a.email, 'brand-new-pw');
+    expect(fresh.status).toBe(200);
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: fresh.body.token })).status).toBe(200);
+  });
+
+  it('is under the sign-in back-off, so a stolen token cannot guess the password', async () => {
+    const a = await account(fx.app, 'advertiser');
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const r = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: `guess-${i}-x`, new_password: 'brand-new-pw' } });
+      statuses.push(r.status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 429]);
+  });
+
+  it('sign out everywhere revokes every token of the account, through REST and tRPC alike', async () => {
+    const a = await account(fx.app, 'advertiser');
+    const b = await account(fx.app, 'advertiser');
+    const second = (await signIn(a.email, 'password-123')).body.token;
+    expect((await call(fx.app, 'POST', '/api/auth/logout-all', { token: a.token })).body).toEqual({ ok: true });
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: a.token })).status).toBe(401);
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: second })).status).toBe(401);
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: b.token })).status).toBe(200);
+    const again = (await signIn(a.email, 'password-123')).body.token;
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: again })).status).toBe(200);
+
+    await trpcClient(fx.app.base, again).auth.logoutAll.mutate();
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: again })).status).toBe(401);
   });
 });

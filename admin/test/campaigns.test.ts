@@ -10,6 +10,8 @@ let admin: Account;
 
 beforeAll(async () => {
   [adv, other, admin] = await Promise.all([account(fx.app, 'advertiser'), account(fx.app, 'advertiser'), account(fx.app, 'admin')]);
+  // Funds, so that what the delivery status says is about the campaign.
+  await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, { token: admin.token, json: { amount_cents: 10_000 } });
 });
 
 const create = (token: string, json: unknown) => call<Record<string, unknown> & { id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token, json });
@@ -42,6 +44,9 @@ describe('create', () => {
       geo_include: ['us', 'de'],
       languages: ['en'],
       device_types: [],
+      os_include: [],
+      browser_include: [],
+      connection_types: [],
     });
     expect(new Date(r.body.created_at as string).toISOString()).toBe(r.body.created_at);
   });
@@ -72,6 +77,10 @@ describe('create', () => {
     ['languages', ['english'], 'ISO 639-1'],
     ['languages', ['zz'], 'ISO 639-1'],
     ['device_types', ['watch'], 'must be one of'],
+    ['os_include', ['bsd'], 'must be one of: android, ios, windows, macos, linux, chromeos, other'],
+    ['os_include', 'ios', undefined],
+    ['browser_include', ['netscape'], 'must be one of: chrome, safari, firefox, edge, samsung, opera, other'],
+    ['connection_types', ['5g'], 'must be one of: ethernet, wifi, cellular_unknown'],
   ])('400 for %s = %j', async (field, value, message) => {
     const r = await create(adv.token, { ...validCampaign, [field]: value });
     expect(r.status).toBe(400);
@@ -135,6 +144,31 @@ describe('read and update', () => {
     expect(get.body.name).toBe('Renamed');
   });
 
+  it('sets and clears device, OS, browser and connection targeting', async () => {
+    const targeting = { device_types: ['mobile'], os_include: ['ios', 'android', 'ios'], browser_include: ['safari'], connection_types: ['wifi'] };
+    const c = await create(adv.token, { ...validCampaign, ...targeting });
+    expect(c.body).toMatchObject({ ...targeting, os_include: ['ios', 'android'] });
+    const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { os_include: [], connection_types: ['cellular_4g'] } });
+    expect(r.body).toMatchObject({ device_types: ['mobile'], os_include: [], browser_include: ['safari'], connection_types: ['cellular_4g'] });
+    const bad = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, {
+      token: adv.token,
+      json: { browser_include: ['lynx'], connection_types: [9] },
+    });
+    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['browser_include.0', 'connection_types.0']);
+  });
+
+  it('reads a campaign stored before OS, browser and connection targeting existed as untargeted by them', async () => {
+    const c = await create(adv.token, validCampaign);
+    await fx.app.svc.configStore.update<Record<string, unknown>>(
+      'campaign',
+      c.body.id,
+      ({ os_include: _o, browser_include: _b, connection_types: _c, ...older }) => ({ value: older }),
+      () => new Error('no campaign'),
+    );
+    const get = await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token });
+    expect(get.body).toMatchObject({ os_include: [], browser_include: [], connection_types: [] });
+  });
+
   it("reports today's spend from the engines' counter", async () => {
     const c = await create(adv.token, validCampaign);
     // 12.34 cents and a fraction, in nano-dollars: reported as whole cents.
@@ -144,14 +178,31 @@ describe('read and update', () => {
 });
 
 describe('states', () => {
-  it('draft -> active needs an approved creative; then pause, resume, archive', async () => {
+  it('draft -> active needs a creative, approved or waiting; the delivery status says when it serves; then pause, resume, archive', async () => {
     const c = await create(adv.token, validCampaign);
     const early = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
     expect(early.status).toBe(409);
-    expect(early.body).toEqual({ error: 'Activation needs at least one approved creative', code: 'illegal_transition' });
+    expect(early.body).toEqual({ error: 'Activation needs a creative (approved or waiting for moderation)', code: 'illegal_transition' });
     expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/pause`, { token: adv.token })).status).toBe(409);
 
-    await approvedCreative(adv.token, c.body.id);
+    // Activated while its creative waits for moderation: active, not serving yet, and why.
+    const waiting = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {
+      token: adv.token,
+      form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
+    });
+    const active = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
+    expect(active.status).toBe(200);
+    expect(active.body).toMatchObject({ status: 'active', delivery: { serving: false, reasons: ['no_approved_creative'] } });
+    expect((await call(fx.app, 'POST', `/api/admin/creatives/${waiting.body.id}/approve`, { token: admin.token })).status).toBe(200);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery).toEqual({ serving: true, reasons: [] });
+    // Today's spend at the daily budget: not serving, for that reason.
+    await fx.app.svc.redis.hset(`bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 'spent', validCampaign.daily_budget_usd * 1e9);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery).toEqual({
+      serving: false,
+      reasons: ['daily_budget_spent'],
+    });
+    await fx.app.svc.redis.del(`bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`);
+
     const steps: [string, number, string][] = [
       ['activate', 200, 'active'],
       ['activate', 200, 'active'],
@@ -163,9 +214,18 @@ describe('states', () => {
     for (const [action, status, state] of steps) {
       const r = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/${action}`, { token: adv.token });
       expect([action, r.status, r.body.status]).toEqual([action, status, state]);
+      expect((r.body.delivery as { reasons: string[] }).reasons.includes(state)).toBe(state !== 'active');
     }
     expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
     expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(409);
+  });
+
+  it('an advertiser without funds is told so', async () => {
+    const broke = await account(fx.app, 'advertiser');
+    const c = await create(broke.token, validCampaign);
+    await approvedCreative(broke.token, c.body.id);
+    const r = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: broke.token });
+    expect(r.body).toMatchObject({ status: 'active', delivery: { serving: false, reasons: ['no_funds'] } });
   });
 
   it('a rejected creative does not allow activation', async () => {

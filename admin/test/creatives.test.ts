@@ -1,4 +1,7 @@
+import type { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../src/trpc/router.ts';
+import { trpcClient } from './support/trpc-client.ts';
 import { account, call, creativeForm, validCampaign, useTestApp } from '../../tests/e2e/support/admin.ts';
 import type { Account } from '../../tests/e2e/support/admin.ts';
 import { makeGif, makeJpeg, makePng } from '../../tests/e2e/support/images.ts';
@@ -101,10 +104,35 @@ describe('upload', () => {
     const id = await campaign();
     const r = await upload(id, creativeForm({ title: 'x'.repeat(61), landing_url: 'javascript:alert(1)', cta_text: 'y'.repeat(21) }, png()));
     expect(Object.keys(r.body.errors ?? {}).sort()).toEqual(['cta_text', 'landing_url', 'title']);
-    const macro = await upload(id, creativeForm({ ...nativeFields, landing_url: 'https://e.com/?a={zone}' }, png()));
-    expect(macro.body.errors?.landing_url).toContain('{click_id}');
+    // Through tRPC without a campaign id: the fields' own problems are named with it.
+    const form = creativeForm({ title: 'x'.repeat(61), landing_url: 'javascript:alert(1)' });
+    const noCampaign = await trpcClient(fx.app.base, adv.token)
+      .adv.creatives.create.mutate(form)
+      .catch((e: unknown) => e as TRPCClientError<AppRouter>);
+    expect(Object.keys((noCampaign as TRPCClientError<AppRouter>).data?.fields ?? {}).sort()).toEqual(['campaign_id', 'landing_url', 'title']);
+    const macro = await upload(id, creativeForm({ ...nativeFields, landing_url: 'https://e.com/?a={zone}&c={click_id}&z={zone_id}' }, png()));
+    expect(macro.body.errors?.landing_url).toMatch(/^unknown macro \{zone\}; use \{click_id\}, \{zone_id\}, /);
+    const allMacros =
+      'https://e.com/{geo}?c={click_id}&z={zone_id}&s={site_id}&k={campaign_id}&r={creative_id}&d={device}&o={os}&b={browser}&p={cost}&t={bid_type}';
+    const macros = await upload(id, creativeForm({ ...nativeFields, landing_url: allMacros }, png()));
+    expect([macros.status, (macros.body as { landing_url?: string }).landing_url]).toEqual([201, allMacros]);
     const tooSmall = await upload(id, creativeForm(nativeFields, png(50, 50)));
     expect(tooSmall.body.errors?.image).toContain('at least 100x100');
+  });
+
+  it('400 names every URL that carries a line break, "]]>" or another scheme; what passes is stored normalised', async () => {
+    const video = await campaign('video');
+    const bad = await upload(
+      video,
+      creativeForm({ landing_url: 'https://example.com/\r\nSet-Cookie: a=1', video_url: 'https://cdn.example.com/]]><script>alert(1)</script>' }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ landing_url: 'must not contain control characters or line breaks', video_url: 'must not contain "]]>"' });
+    const scheme = await upload(video, creativeForm({ landing_url: 'https://example.com/', video_url: 'javascript:alert(1)//.mp4' }));
+    expect(scheme.body.errors).toEqual({ video_url: 'must be an absolute http(s) URL' });
+    const ok = await upload(video, creativeForm({ landing_url: 'https://Example.com/{click_id}?q="><b>', video_url: 'https://cdn.example.com/a b.mp4' }));
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ landing_url: 'https://example.com/{click_id}?q=%22%3E%3Cb%3E', video_url: 'https://cdn.example.com/a%20b.mp4' });
   });
 
   it('415 for a JSON body, 400 for a broken multipart body', async () => {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { account, call, startApp } from '../../tests/e2e/support/admin.ts';
 import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
 import { freePort, startRedis } from '../../tests/e2e/support/redis.ts';
@@ -11,6 +11,10 @@ import type { TestRedis } from '../../tests/e2e/support/redis.ts';
 /** A local web server standing in for publishers' sites, chosen by Host header. */
 let siteServer: Server;
 let sitePort: number;
+/** A port where nothing of the site listens (the redirect to another port). */
+let otherPort: number;
+/** Requests that reached the other host a redirect pointed to. */
+const offSiteHits: string[] = [];
 const codes = new Map<string, string>();
 let redis: TestRedis;
 let app: TestApp;
@@ -23,7 +27,11 @@ function page(host: string): { status: number; headers?: Record<string, string>;
   const code = codes.get(name) ?? 'none';
   if (name.startsWith('good'))
     return { status: 200, body: `<html><head><title>x</title><meta content="${code}" name='adnet-verification'></head><body>hi</body></html>` };
-  if (name.startsWith('redirect')) return { status: 302, headers: { location: `http://good-final.test:${sitePort}/landing` } };
+  // To the site's own www.: allowed.
+  if (name.startsWith('redirect')) return { status: 302, headers: { location: `http://www.${name}:${sitePort}/landing` } };
+  // To another host, or another port of the same host: not followed, even though the page there has the code.
+  if (name.startsWith('elsewhere')) return { status: 302, headers: { location: `http://good-final.test:${sitePort}/landing?for=${name}` } };
+  if (name.startsWith('portjump')) return { status: 302, headers: { location: `http://${name}:${otherPort}/landing` } };
   if (name.startsWith('loop')) return { status: 301, headers: { location: '/again' } };
   if (name.startsWith('huge')) return { status: 200, body: 'x'.repeat(700 * 1024) + `<meta name="adnet-verification" content="${code}">` };
   if (name.startsWith('slow')) return { status: 200, hang: true };
@@ -34,8 +42,10 @@ beforeAll(async () => {
   siteServer = createServer((req, res) => {
     const host = req.headers.host ?? '';
     if (req.url === '/.well-known/adnet-verification.txt' && host.startsWith('file')) return void res.end(`${codes.get(host.split(':')[0] ?? '')}\n`);
+    if (host.startsWith('www.redirect')) return void res.end(`<meta name="adnet-verification" content="${codes.get(host.slice(4).split(':')[0] ?? '')}">`);
     if (host.startsWith('good-final')) {
-      const code = [...codes.entries()].find(([d]) => d.startsWith('redirect'))?.[1];
+      offSiteHits.push(req.url ?? '');
+      const code = codes.get(new URL(req.url ?? '/', 'http://x').searchParams.get('for') ?? '');
       return void res.end(`<meta name="adnet-verification" content="${code}">`);
     }
     const p = page(host);
@@ -45,6 +55,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => siteServer.listen(0, '127.0.0.1', r));
   sitePort = (siteServer.address() as AddressInfo).port;
+  otherPort = await freePort();
   redis = await startRedis();
   app = await startApp(redis.url, {
     VERIFY_ALLOW_LOOPBACK: 'true',
@@ -95,7 +106,8 @@ describe('sites', () => {
       token: pub.token,
       json: { domain: '10.0.0.1', category: 'casino', language: 'english', traffic_estimate_daily: -1 },
     });
-    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['category', 'language', 'traffic_estimate_daily']);
+    // The domain is named with the others, not only once they pass.
+    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['category', 'domain', 'language', 'traffic_estimate_daily']);
     const badDomain = await call(app, 'POST', '/api/pub/sites', {
       token: pub.token,
       json: { domain: 'localhost', category: 'news', language: 'en', traffic_estimate_daily: 1 },
@@ -124,6 +136,8 @@ describe('sites', () => {
   });
 });
 
+const UNREACHABLE = { ok: false, error: 'The site could not be reached' };
+
 describe('verification', () => {
   const verify = (id: number, who = pub) => call(app, 'POST', `/api/pub/sites/${id}/verify`, { token: who.token });
 
@@ -147,27 +161,47 @@ describe('verification', () => {
     expect((await verify((await site(uniq('huge'))).body.id)).body).toEqual({ ok: false, error: 'Verification code not found on the site page' });
     const loop = await verify((await site(uniq('loop'))).body.id);
     expect(loop.status).toBe(422);
-    expect(loop.body.error).toContain('could not be reached');
-    expect(loop.body.error).toContain('redirects');
+    expect(loop.body).toEqual(UNREACHABLE);
     const started = Date.now();
     const slow = await verify((await site(uniq('slow'))).body.id);
     expect(slow.status).toBe(422);
-    expect(slow.body.error).toContain('could not be reached');
+    expect(slow.body).toEqual(UNREACHABLE);
     expect(Date.now() - started).toBeLessThan(5_000);
     const down = await verify((await site('down.example')).body.id);
     expect(down.status).toBe(422);
-    expect(down.body.error).toContain('could not be reached');
+    expect(down.body).toEqual(UNREACHABLE);
   });
 
-  it('refuses private addresses always, and loopback unless switched on for tests', async () => {
+  it("accepts only a page on the site's own domain or its www.: a redirect elsewhere is not followed", async () => {
+    for (const prefix of ['elsewhere', 'portjump']) {
+      const s = await site(uniq(prefix));
+      const r = await verify(s.body.id);
+      expect([prefix, r.status, r.body]).toEqual([prefix, 422, UNREACHABLE]);
+      expect((await call(app, 'GET', `/api/pub/sites/${s.body.id}`, { token: pub.token })).body.status).toBe('draft');
+    }
+    // The other host, whose page holds the code, was never asked.
+    expect(offSiteHits).toEqual([]);
+  });
+
+  it('refuses private addresses always, and loopback unless switched on for tests, with one message that names no address or port', async () => {
+    const logged = vi.spyOn(app.svc.log, 'info');
     const intranet = await verify((await site('intranet.example')).body.id);
-    expect(intranet.body).toMatchObject({ ok: false, error: expect.stringContaining('private') });
+    expect(intranet.status).toBe(422);
+    expect(intranet.body).toEqual(UNREACHABLE);
+    // The operator's log has what the publisher is not told.
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ event: 'site.verify_failed', reason: 'refused_address', detail: expect.stringContaining('10.1.2.3') }),
+      expect.any(String),
+    );
+    logged.mockRestore();
     const strict = await startApp(redis.url, { VERIFY_STATIC_HOSTS: '*.test=127.0.0.1', VERIFY_HTTP_PORT: String(sitePort), VERIFY_TIMEOUT_MS: '700' });
     try {
       const s = await site(uniq('good'));
       const r = await call(strict, 'POST', `/api/pub/sites/${s.body.id}/verify`, { token: pub.token });
       expect(r.status).toBe(422);
-      expect(r.body.error).toContain('loopback');
+      expect(r.body).toEqual(UNREACHABLE);
+      for (const leak of ['127.0.0.1', '10.1.2.3', String(sitePort), 'loopback', 'private', 'resolves'])
+        expect(JSON.stringify([r.body, intranet.body])).not.toContain(leak);
     } finally {
       await strict.close();
     }
@@ -210,7 +244,15 @@ describe('zones', () => {
   it("400 for the fields each format needs or refuses, 403 on another publisher's site, 404 on none", async () => {
     const s = await site(uniq('z'));
     const fv = await zone({ site_id: s.body.id, name: 'x', format: 'floating_video', fv_corner: 'middle', banner_width: 300 });
-    expect(Object.keys(fv.body.errors as object).sort()).toEqual(['fv_corner']);
+    // The format's rules are named with a field's own problem (fv_corner keeps its own message).
+    expect(fv.body.errors).toEqual({
+      fv_corner: expect.stringContaining('must be one of'),
+      fv_delay_sec: 'is required for floating_video zones',
+      fv_freq_cap_hours: 'is required for floating_video zones',
+      banner_width: 'is only for banner zones',
+    });
+    const many = await zone({ site_id: 0, name: '', format: 'banner' });
+    expect(Object.keys(many.body.errors as object).sort()).toEqual(['banner_height', 'banner_width', 'name', 'site_id']);
     const fv2 = await zone({ site_id: s.body.id, name: 'x', format: 'floating_video', banner_width: 300, banner_height: 250 });
     expect(Object.keys(fv2.body.errors as object).sort()).toEqual(['banner_height', 'banner_width', 'fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours']);
     const odd = await zone({ site_id: s.body.id, name: 'x', format: 'banner', banner_width: 301, banner_height: 250 });
@@ -233,5 +275,67 @@ describe('zones', () => {
     expect(changes.map((c) => (c.value as { status: string; name: string }).status)).toEqual(['active', 'paused', 'active', 'active']);
     const list = await call<{ zones: { id: number }[] }>(app, 'GET', '/api/pub/zones', { token: pub.token });
     expect(list.body.zones.map((x) => x.id)).toContain(z.body.id);
+  });
+});
+
+describe('publisher controls', () => {
+  const zone = (json: Record<string, unknown>) => call<Record<string, unknown> & { id: number }>(app, 'POST', '/api/pub/zones', { token: pub.token, json });
+  const patch = (what: 'sites' | 'zones', id: number, json: Record<string, unknown>) =>
+    call<Record<string, unknown>>(app, 'PATCH', `/api/pub/${what}/${id}`, { token: pub.token, json });
+
+  it('a site keeps defaults and a zone its overrides; null clears one; the change log carries them', async () => {
+    const s = await site(uniq('ctl'));
+    expect(s.body).toMatchObject({ floor_cpm_usd: null, blocked_verticals: null, blocked_advertiser_domains: null, fallback: null });
+    const defaults = await patch('sites', s.body.id, {
+      floor_cpm_usd: 0.5,
+      blocked_verticals: ['gambling', 'dating', 'gambling'],
+      blocked_advertiser_domains: ['https://WWW.Casino.example/x', 'bücher.example'],
+      fallback: { type: 'url', value: 'https://house.example/ad' },
+    });
+    expect(defaults.body).toMatchObject({
+      floor_cpm_usd: 0.5,
+      blocked_verticals: ['gambling', 'dating'],
+      blocked_advertiser_domains: ['casino.example', 'xn--bcher-kva.example'],
+      fallback: { type: 'url', value: 'https://house.example/ad' },
+    });
+    const before = await readSnapshot(app.svc.redis);
+    const z = await zone({ site_id: s.body.id, name: 'n', format: 'native', floor_cpm_usd: 1.25, fallback: { type: 'html', value: '<b>Ours</b>' } });
+    expect(z.body).toMatchObject({ floor_cpm_usd: 1.25, blocked_verticals: null, fallback: { type: 'html', value: '<b>Ours</b>' } });
+    const cleared = await patch('zones', z.body.id, { floor_cpm_usd: null, blocked_verticals: [], fallback: { type: 'none', value: '' } });
+    expect(cleared.body).toMatchObject({ floor_cpm_usd: null, blocked_verticals: [], fallback: { type: 'none', value: null }, name: 'n' });
+    // Money is stored as integer micro-cents, as the engine reads it.
+    const stored = (await readChanges(app.svc.redis, before.seq)).filter((c) => c.kind === 'zone' && c.id === z.body.id).map((c) => c.value);
+    expect(stored.map((v) => (v as { floor_cpm_micro_cents: number | null }).floor_cpm_micro_cents)).toEqual([125_000, null]);
+    expect((await patch('zones', z.body.id, { name: 'renamed' })).body).toMatchObject({ name: 'renamed', blocked_verticals: [] });
+  });
+
+  it('400 names every bad control: unknown verticals, a fallback URL that is not http(s), HTML over the limit, bad domains and floors', async () => {
+    const s = await site(uniq('ctl'));
+    const bad = await zone({
+      site_id: s.body.id,
+      name: 'n',
+      format: 'native',
+      floor_cpm_usd: -1,
+      blocked_verticals: ['gambling', 'casino'],
+      blocked_advertiser_domains: ['ok.example', '10.0.0.1'],
+      fallback: { type: 'url', value: 'javascript:alert(1)' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({
+      floor_cpm_usd: 'must be at least 0',
+      'blocked_verticals.1': expect.stringMatching(/^must be one of: gambling, betting, /),
+      'blocked_advertiser_domains.1': 'must be a domain name such as example.com',
+      'fallback.value': 'must be an absolute http(s) URL',
+    });
+    const big = await patch('sites', s.body.id, { fallback: { type: 'html', value: 'x'.repeat(16_385) }, floor_cpm_usd: 0.123456 });
+    expect(big.body.errors).toEqual({ 'fallback.value': 'must be at most 16384 bytes', floor_cpm_usd: 'must have at most 5 decimal places' });
+    expect((await patch('sites', s.body.id, { fallback: { type: 'html' } })).body.errors).toEqual({ 'fallback.value': 'is required for an html fallback' });
+    expect((await patch('sites', s.body.id, { fallback: { type: 'iframe', value: 'x' } })).body.errors).toEqual({
+      'fallback.type': 'must be one of: html, url, none',
+    });
+    const many = Array.from({ length: 1001 }, (_, i) => `d${i}.example`);
+    expect((await patch('sites', s.body.id, { blocked_advertiser_domains: many })).body.errors).toEqual({
+      blocked_advertiser_domains: 'must have at most 1000 entries',
+    });
   });
 });

@@ -1,5 +1,6 @@
-import { BANNER_SIZES, CAMPAIGN_FORMATS, VERTICALS } from '@adnet/schemas/api';
-import type { Creative, StoredCampaign } from '@adnet/schemas/api';
+import { BANNER_SIZES, BROWSER_FAMILIES, CAMPAIGN_FORMATS, CONNECTION_TYPES, OS_FAMILIES, VERTICALS } from '@adnet/schemas/api';
+import type { BrowserFamily, Creative, OsFamily, StoredCampaign } from '@adnet/schemas/api';
+import type { ConnectionType } from '@adnet/schemas/openrtb';
 import type { Partner } from '@adnet/schemas/partners';
 import { ConfigStore } from '@adnet/admin/config-store';
 import { LedgerStore } from '@adnet/admin/ledger';
@@ -10,6 +11,27 @@ export interface WorldSize {
   campaigns: number;
   creativesPerCampaign: number;
   advertisers: number;
+  /** Frequency caps on 15% of the campaigns, dayparting in four time zones on 15%, a start and an end on 5%. */
+  deliveryRules?: boolean;
+}
+
+const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'];
+const WORKDAY = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+
+/** A campaign's frequency cap and schedule fields, drawn from their own sequence so the rest of the world stays as it was. */
+function deliveryRules(r: () => number, on: boolean): Pick<StoredCampaign, 'frequency_cap' | 'start_at' | 'end_at' | 'dayparting' | 'timezone'> {
+  const none = { frequency_cap: null, start_at: null, end_at: null, dayparting: null, timezone: 'UTC' };
+  if (!on) return none;
+  const [cap, dayparted, dated] = [r() < 0.15, r() < 0.15, r() < 0.05];
+  const now = Date.now();
+  const from = dated ? now + (r() < 0.7 ? -1 : 1) * 86_400_000 : 0;
+  return {
+    frequency_cap: cap ? { impressions: 1 + Math.floor(r() * 5), period_hours: 24 } : null,
+    start_at: dated ? new Date(from).toISOString() : null,
+    end_at: dated ? new Date(from + (r() < 0.8 ? 7 : 0.5) * 86_400_000).toISOString() : null,
+    dayparting: dayparted ? { mon: WORKDAY, tue: WORKDAY, wed: WORKDAY, thu: WORKDAY, fri: WORKDAY } : null,
+    timezone: ZONES[Math.floor(r() * ZONES.length)] as string,
+  };
 }
 
 export interface World {
@@ -21,6 +43,9 @@ export interface World {
 /** Campaigns of every format over 50 countries, with approved creatives and one partner for loopback. */
 export function generateWorld(size: WorldSize): World {
   const r = rng(7);
+  // Targeting added later draws from its own sequence, so the rest of the world stays what it was.
+  const t = rng(11);
+  const rules = rng(13);
   const campaigns: StoredCampaign[] = [];
   const creatives: Creative[] = [];
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)] as T;
@@ -43,6 +68,14 @@ export function generateWorld(size: WorldSize): World {
       geo_include: [...new Set(Array.from({ length: geoCount }, () => pick(BENCH_COUNTRIES)))],
       languages: r() < 0.7 ? [] : [pick(BENCH_LANGUAGES)],
       device_types: r() < 0.8 ? [] : [pick(['desktop', 'mobile', 'tablet'] as const)],
+      rotation: 'optimize',
+      // The benchmarks measure the auction, not the pacing: every campaign bids whenever it can.
+      pacing: 'asap',
+      total_budget_cents: null,
+      os_include: t() < 0.85 ? [] : [OS_FAMILIES[Math.floor(t() * OS_FAMILIES.length)] as OsFamily],
+      browser_include: t() < 0.85 ? [] : [BROWSER_FAMILIES[Math.floor(t() * BROWSER_FAMILIES.length)] as BrowserFamily],
+      connection_types: t() < 0.9 ? [] : [CONNECTION_TYPES[Math.floor(t() * CONNECTION_TYPES.length)] as ConnectionType],
+      ...deliveryRules(rules, size.deliveryRules ?? false),
       created_at: now,
       updated_at: now,
     };
@@ -65,6 +98,7 @@ export function generateWorld(size: WorldSize): World {
         image_height: video ? null : h,
         video_url: video ? `https://cdn.example.com/${cid}.mp4` : null,
         orientation: video ? 'horizontal' : null,
+        weight: 100,
         status: 'approved',
         rejection_reason: null,
         tracking_token: `t${cid}`,
@@ -78,6 +112,7 @@ export function generateWorld(size: WorldSize): World {
     id: 1,
     name: 'bench',
     allowed_ips: ['127.0.0.0/8', '::1'],
+    billing_notice: 'nurl',
     qps_limit: 1_000_000,
     status: 'active',
     created_at: now,

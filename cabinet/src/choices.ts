@@ -28,7 +28,20 @@ export const VERTICALS: readonly CampaignIn['vertical'][] = [
 ];
 export const FORMATS: readonly CampaignIn['format'][] = ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'];
 export const BID_TYPES: readonly CampaignIn['bid_type'][] = ['cpm', 'cpc'];
+export const PACINGS: readonly NonNullable<CampaignIn['pacing']>[] = ['even', 'asap'];
+export const ROTATIONS: readonly NonNullable<CampaignIn['rotation']>[] = ['optimize', 'even', 'weighted'];
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const satisfies readonly (keyof NonNullable<CampaignIn['dayparting']>)[];
 export const DEVICES: readonly NonNullable<CampaignIn['device_types']>[number][] = ['desktop', 'mobile', 'tablet'];
+export const OSES: readonly NonNullable<CampaignIn['os_include']>[number][] = ['android', 'ios', 'windows', 'macos', 'linux', 'chromeos', 'other'];
+export const BROWSERS: readonly NonNullable<CampaignIn['browser_include']>[number][] = ['chrome', 'safari', 'firefox', 'edge', 'samsung', 'opera', 'other'];
+export const CONNECTIONS: readonly NonNullable<CampaignIn['connection_types']>[number][] = [
+  'ethernet',
+  'wifi',
+  'cellular_unknown',
+  'cellular_2g',
+  'cellular_3g',
+  'cellular_4g',
+];
 export const ORIENTATIONS: readonly Inputs['adv']['video']['generate']['orientation'][] = ['vertical', 'horizontal', 'square'];
 export const ZONE_FORMATS: readonly ZoneIn['format'][] = FORMATS;
 export const FV_CORNERS: readonly NonNullable<ZoneIn['fv_corner']>[] = ['br', 'bl', 'tr', 'tl'];
@@ -79,5 +92,6 @@ export const BANNER_SIZES = [
   '250x250',
   '200x200',
 ] as const;
-export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'site', 'zone'] as const;
+export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone'] as const;
 export const POSTBACK_MACROS = ['click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id'] as const;
+export const FALLBACK_TYPES: readonly NonNullable<ZoneIn['fallback']>['type'][] = ['none', 'html', 'url'];

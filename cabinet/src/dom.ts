@@ -1,12 +1,25 @@
 type Child = Node | string | number | null | undefined | false;
 type Attr = string | number | boolean | null | undefined | ((ev: Event) => void);
 
-/** Creates an element: `on*` attributes become listeners, `true` a bare attribute, null/false/undefined nothing. */
+/** Attributes that load or navigate to a URL. */
+const URL_ATTRS: ReadonlySet<string> = new Set(['href', 'src', 'action', 'formaction', 'poster']);
+/**
+ * What such an attribute may hold: http(s), a blob of our own, or a path on this origin. A stored
+ * `javascript:` or `data:` URL (a creative's landing or video URL from before the API refused them)
+ * is dropped rather than written, whatever the page's CSP would do with it.
+ */
+const SAFE_LINK = /^(?:https?:\/\/|blob:|\/|#|\?)/i;
+
+/**
+ * Creates an element: `on*` attributes become listeners, `true` a bare attribute, null/false/undefined
+ * nothing, a URL attribute that is not a safe link nothing.
+ */
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (URL_ATTRS.has(k) && !SAFE_LINK.test(String(v))) continue;
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);

@@ -16,7 +16,7 @@ export interface FieldSpec {
 
 export interface FormHandle {
   form: HTMLFormElement;
-  /** Shows each message next to its field (keys like `geo_include.0` go to `geo_include`); the rest at the top. */
+  /** Shows each message next to its field (keys like `geo_include.0` go to `geo_include`, the nearest named field); the rest at the top. */
   showErrors(fields: Record<string, string>, message?: string): void;
   clearErrors(): void;
 }
@@ -85,7 +85,10 @@ export function buildForm(opts: {
       const rest: string[] = [];
       let first: HTMLElement | null = null;
       for (const [key, msg] of Object.entries(fields)) {
-        const name = key.split('.')[0] ?? key;
+        // The field itself (`frequency_cap.impressions`), else the nearest one it belongs to (`geo_include.0`, `dayparting.mon.3`).
+        const segments = key.split('.');
+        let name = key;
+        for (let n = segments.length - 1; n > 0 && !errors.has(name); n--) name = segments.slice(0, n).join('.');
         const el = errors.get(name);
         if (!el) {
           rest.push(`${key}: ${msg}`);

@@ -1,9 +1,11 @@
 import type { PushSubscribe } from '@adnet/schemas/publisher';
+import type { TicketSettlePorts } from './auction/settle.ts';
 import type { ZoneConfig } from '@adnet/schemas/widget';
-import type { BidBudget, ClickCharger, Counters, EventSink, SpendRecorder } from './auction/ports.ts';
+import type { BidBudget, Counters, CreativePicker, DirectCharger, EventSink, FrequencyCaps, SpendRecorder } from './auction/ports.ts';
 import type { EngineIndex } from './index/engine-index.ts';
+import type { ZoneRequestRate } from './fraud/zone-request-rate.ts';
 import type { PartnerLimiter } from './partners/partner-limiter.ts';
-import type { SaveOutcome } from './push/push-store.ts';
+import type { SaveOutcome, SubscriberAudience } from './push/push-store.ts';
 
 /**
  * What the engine's routes and workers share: built once in createEngine,
@@ -14,15 +16,23 @@ export interface EngineContext {
   index(): EngineIndex | undefined;
   budget: BidBudget & SpendRecorder;
   counters: Counters;
-  /** Charges CPC clicks against budget and balance before they are billed. */
-  clicks: ClickCharger;
+  /** Chooses which of a winning campaign's creatives serves (rotation/). */
+  creatives: CreativePicker;
+  /** Charges CPC clicks, and ads counted after their bid's hold lapsed, against budget and balance before they are billed. */
+  direct: DirectCharger;
   emit: EventSink;
+  /** Per-user counts of frequency-capped campaigns (frequency/). */
+  caps: FrequencyCaps;
   limiter: PartnerLimiter;
+  /** Counts each zone's ad requests per address and fingerprint (invalid traffic past the limits). */
+  zoneRequests: ZoneRequestRate;
   /** Signs tickets (win notices, pixels, click links). */
   secret: string;
   baseUrl: string;
   engineId: string;
   auctionTimeoutMs: number;
+  /** Largest bid request body, as sent and (gzip) once inflated. */
+  maxBidBodyBytes: number;
   widget: {
     /** The widget bundle, built once per engine. */
     bundle: string;
@@ -31,11 +41,20 @@ export interface EngineContext {
   push: {
     serviceHosts: readonly string[];
     vapidPublicKey: string;
-    /** Adds or renews a subscriber within the stored-subscription caps. */
-    save(zone: string, subscription: PushSubscribe['subscription']): Promise<SaveOutcome>;
+    /** Adds or renews a subscriber within the stored-subscription caps, with the audience its request showed. */
+    save(zone: string, subscription: PushSubscribe['subscription'], audience: SubscriberAudience): Promise<SaveOutcome>;
   };
   /** Parsing plus auctions of one bid request, in seconds. */
   observeAuction?: (seconds: number) => void;
   /** Monotonic milliseconds, for the auction deadline (performance.now unless a test says otherwise). */
   now?: () => number;
 }
+
+/** What settling a counted ticket needs from the engine (auction/settle.ts). */
+export const settlePorts = (ctx: EngineContext): TicketSettlePorts => ({
+  spend: ctx.budget,
+  emit: ctx.emit,
+  direct: ctx.direct,
+  caps: ctx.caps,
+  campaign: (id) => ctx.index()?.campaigns.get(id),
+});

@@ -1,3 +1,4 @@
+import { ByteBudget } from '@adnet/runtime/byte-budget';
 import { Periodic } from '@adnet/runtime/periodic';
 import type { Config } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
@@ -8,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { us_listen_socket } from 'uWebSockets.js';
 import { BudgetSlices } from './budget/budget-slices.ts';
-import { RedisClickCharger } from './budget/click-charges.ts';
+import { RedisDirectCharger } from './budget/direct-charges.ts';
 import type { EngineContext } from './context.ts';
 import { EventBatcher } from './events/event-batcher.ts';
 import { proxyToAdmin } from './http/admin-proxy.ts';
@@ -25,6 +26,11 @@ import { loadNativeUws } from './http/uws.ts';
 import { VISITOR_HEADERS } from './http/visitor.ts';
 import { addressList } from './net/address-list.ts';
 import { EngineMetrics } from './observability/engine-metrics.ts';
+import { Pacer } from './pacing/pacer.ts';
+import { CreativeRotation } from './rotation/creative-rotation.ts';
+import { FrequencyCapCache } from './frequency/frequency-caps.ts';
+import { RedisFrequencyStore } from './frequency/redis-frequency-store.ts';
+import { ZoneRequestRate } from './fraud/zone-request-rate.ts';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { PushSender } from './push/push-sender.ts';
 import { definePushScripts, saveSubscription, vapidKeys } from './push/push-store.ts';
@@ -106,11 +112,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     onError: onError('budget'),
     onRebase: (pool, result) => metrics.reservation(pool, result),
   });
+  const pacer = new Pacer(redis, () => mirror.index);
   const mirror = new ConfigMirror({
     redis,
     subscriber,
     onError: onError('config-sync'),
     onIndex: (index) => {
+      // A new index has new pace handles: carry the campaigns' current rates over.
+      pacer.apply(index);
       log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length }, 'index loaded');
       budget.prewarm(new Set([...index.slots.values()].flat()));
     },
@@ -127,18 +136,30 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   events.start();
   const spendFlush = new Periodic({ intervalMs: 200, pass: () => budget.flush(), onError: onError('spend-flush') });
   spendFlush.start();
+  const rotation = new CreativeRotation({ redis, index: () => mirror.index });
+  const pacingTick = new Periodic({ intervalMs: config.pacingTickMs, pass: () => pacer.tick(), onError: onError('pacing') });
+  pacingTick.start();
+  const rotationRefresh = new Periodic({ intervalMs: config.rotationRefreshMs, pass: () => rotation.refresh(), onError: onError('rotation') });
+  rotationRefresh.start();
 
   const app = uws.App();
   const emit = (e: EngineEvent) => {
     metrics.event(e);
+    rotation.observe(e);
     events.push(e);
   };
   const trustedProxies = config.trustedProxies.length ? addressList(config.trustedProxies) : undefined;
+  // BODY_BYTES_IN_FLIGHT_MAX bounds every body this process buffers, split in two halves: one for the
+  // engine's own routes (bids, push subscriptions), one for the proxy to the admin, so that slow uploads
+  // through the proxy cannot leave bids without room.
+  const bodies = new ByteBudget(Math.floor(config.bodyBytesInFlightMax / 2));
+  const proxiedBodies = new ByteBudget(config.bodyBytesInFlightMax - bodies.limit);
   const routes: RouteContext = {
     inFlight,
     idPrefix: id,
     onError: report,
     trustedProxies,
+    bodies,
     observe: (route, status, seconds) => metrics.request(route, status, seconds),
   };
   const vapid = await vapidKeys(redis);
@@ -147,20 +168,31 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     index: () => mirror.index,
     budget,
     counters: new RedisCounters(redis),
-    clicks: new RedisClickCharger(redis),
+    creatives: rotation,
+    direct: new RedisDirectCharger(redis),
     emit,
+    caps: new FrequencyCapCache({ store: new RedisFrequencyStore(redis, id), onError: onError('frequency-caps') }),
     limiter: new PartnerLimiter(config.engineCount),
+    // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.
+    zoneRequests: new ZoneRequestRate({ ...config.zoneRequests, maxKeys: 200_000 }),
     secret,
-    baseUrl: config.baseUrl,
+    // Ad and tracking links: the separate cookieless origin when one is configured.
+    baseUrl: config.adBaseUrl,
     engineId: id,
     auctionTimeoutMs: config.auctionTimeoutMs,
+    maxBidBodyBytes: config.maxBidBodyBytes,
     // Built once per engine: a zone's script is this bundle plus its settings.
     widget: { bundle: buildWidget(), zoneScript },
-    push: { serviceHosts: config.push.serviceHosts, vapidPublicKey: vapid.publicKey, save: (zone, sub) => saveSubscription(redis, zone, sub) },
+    push: {
+      serviceHosts: config.push.serviceHosts,
+      vapidPublicKey: vapid.publicKey,
+      save: (zone, sub, audience) => saveSubscription(redis, zone, sub, { audience }),
+    },
     observeAuction: (seconds) => metrics.auctionTime(seconds),
   };
-  addRoute(app, 'post', '/openrtb/bid', bidRoute(ctx), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version'] }, routes);
+  addRoute(app, 'post', '/openrtb/bid', bidRoute(ctx), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'] }, routes);
   addRoute(app, 'get', '/openrtb/win/:ticket', winRoute(ctx), { params: 1 }, routes);
+  addRoute(app, 'get', '/openrtb/bill/:ticket', winRoute(ctx, 'bill'), { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerRoute(ctx), { params: 1 }, routes);
   addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingRoute(ctx), { params: 2 }, routes);
   addRoute(app, 'get', '/w/:file', widgetScriptRoute(ctx), { params: 1, headers: ['if-none-match'] }, routes);
@@ -170,7 +202,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/c/:impression/:token', clickRoute(ctx), { params: 2, headers: ['user-agent'] }, routes);
   addRoute(app, 'get', '/push/vapid-public-key', vapidKeyRoute(ctx), {}, routes);
   addRoute(app, 'options', '/push/subscribe', pushPreflightRoute, {}, routes);
-  addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024 }, routes);
+  addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024, headers: VISITOR_HEADERS }, routes);
   const pushSender = new PushSender({
     ctx,
     redis,
@@ -191,7 +223,15 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/engine/readyz', readyz, {}, routes);
   // Without an admin behind it (engines behind a balancer), other paths get a 404 rather than a dropped connection.
   const notFound = () => errorReply('not_found', 'Not found');
-  if (opts.adminUpstream) proxyToAdmin(app, opts.adminUpstream, inFlight, onError('proxy'));
+  if (opts.adminUpstream)
+    proxyToAdmin(app, {
+      upstream: opts.adminUpstream,
+      inFlight,
+      bodies: proxiedBodies,
+      maxBody: config.adminBodyMaxBytes,
+      idPrefix: id,
+      onError: onError('proxy'),
+    });
   else addRoute(app, 'any', '/*', notFound, {}, routes);
 
   // The operators' address: metrics and probes, not reachable from the public port.
@@ -245,6 +285,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       await mirror.stop();
       await pushSender.stop();
       await spendFlush.stop();
+      await rotationRefresh.stop();
+      await pacingTick.stop();
+      // The last counts of this engine join the shared ones.
+      await rotation.refresh().catch(onError('rotation'));
       // Spend is money: keep trying through a short Redis outage (a failover) before giving up.
       for (let attempt = 0; attempt < 20; attempt++) {
         await budget.flush().catch(onError('spend-flush'));

@@ -1,7 +1,7 @@
 // One engine process: `node --import tsx engine/src/main.ts`. Needs REDIS_URL;
 // ADMIN_UPSTREAM makes it forward every non-engine path to an admin process.
 import { ConfigError, loadConfig } from '@adnet/schemas/config';
-import { pino } from 'pino';
+import { createLogger } from '@adnet/runtime/log';
 import { createEngine } from './engine.ts';
 
 let config;
@@ -15,7 +15,7 @@ if (!config.redisUrl) {
   process.stderr.write('REDIS_URL is required for an engine process\n');
   process.exit(2);
 }
-const log = pino({ name: 'engine', level: config.logLevel, base: { pid: process.pid } });
+const log = createLogger(config.logLevel, 'engine');
 const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: config.adminUpstream });
 const port = await engine.listen(config.port, config.host);
 const metricsPort = await engine.listenOps(config.metrics.port, config.metrics.host);

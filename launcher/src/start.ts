@@ -7,6 +7,9 @@ import { startEngineProcess } from './engine-process.ts';
 import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
 
+// `pnpm start` runs the product: production mode for this process, its libraries and the engines it
+// starts (they inherit the environment). Error answers carry no stack or internal text in any mode.
+process.env.NODE_ENV = 'production';
 const config = readConfigOrExit();
 const log = createLogger(config.logLevel);
 

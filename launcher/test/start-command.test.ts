@@ -26,9 +26,11 @@ describe('pnpm start', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'first@example.com', password: 'first-pass', role: 'advertiser' }),
     });
-    expect(reg.status).toBe(201);
-    const redisUrl = readFileSync(join(dataDir, 'redis', 'redis.url'), 'utf8').trim();
-    expect(await redisAnswers(redisUrl)).toBe(true);
+    expect(reg.status).toBe(202);
+    // The private Redis asks for the password kept beside its data.
+    const redisUrl = new URL(readFileSync(join(dataDir, 'redis', 'redis.url'), 'utf8').trim());
+    redisUrl.password = readFileSync(join(dataDir, 'redis', 'redis.password'), 'utf8').trim();
+    expect(await redisAnswers(redisUrl.href)).toBe(true);
 
     // A request whose body is still arriving when SIGTERM comes is answered, not cut.
     const inFlight = new Promise<number>((resolve, reject) => {
@@ -48,9 +50,9 @@ describe('pnpm start', () => {
         setTimeout(() => req.end(body.slice(10)), 300);
       }, 100);
     });
-    expect(await inFlight).toBe(201);
+    expect(await inFlight).toBe(202);
     expect(await first.exit).toBe(0);
-    expect(await redisAnswers(redisUrl)).toBe(false);
+    expect(await redisAnswers(redisUrl.href)).toBe(false);
 
     const second = await launch({ DATA_DIR: dataDir, PORT: String(port) });
     const tok = await fetch(`${second.base}/api/auth/token`, {
@@ -100,7 +102,7 @@ describe('pnpm start', () => {
       const bid = await fetch(`${run.base}/openrtb/bid`, { method: 'POST', headers: { 'x-request-id': 'trace-me-1' }, body: '{}' });
       expect(bid.headers.get('x-request-id')).toBe('trace-me-1');
       const admin = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-      expect(admin).toMatch(/adnet_admin_http_requests_total\{route="\/api\/auth\/register",status="201"\} 1/);
+      expect(admin).toMatch(/adnet_admin_http_requests_total\{route="\/api\/auth\/register",status="202"\} 1/);
       expect(admin).toMatch(/adnet_admin_event_stream\{measure="lag"\} \d+/);
       expect(admin).toMatch(/adnet_admin_postback_queue 0/);
       expect(admin).toContain('adnet_admin_process_cpu_seconds_total');

@@ -1,7 +1,13 @@
 import { z } from 'zod';
+import { deliverySchema } from './delivery.ts';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './geo.ts';
 import { decimalPlaces } from './money.ts';
 import { CAMPAIGN_FORMATS } from './formats.ts';
+import { checkHttpUrl } from './url.ts';
+import { landingMacroProblem } from './landing-macros.ts';
+import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
+import type { UrlRules } from './url.ts';
+import { CONNECTION_TYPES } from './openrtb.ts';
 
 // A missing field reads "is required" rather than zod's type-mismatch text.
 z.config({
@@ -9,6 +15,15 @@ z.config({
 });
 
 /** A schema-level message that still says "is required" when the field is absent. */
+/**
+ * For a whole-object rule: run it whenever the fields it reads passed their own checks, even if
+ * other fields did not, so one 400 names every problem (zod skips such rules after any issue).
+ */
+export const whenValid =
+  (...fields: string[]) =>
+  (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }): boolean =>
+    !payload.issues.some((i) => fields.includes(String(i.path?.[0])));
+
 const msg = (text: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : text),
 });
@@ -47,7 +62,12 @@ export { CAMPAIGN_FORMATS };
 export const VIDEO_FORMATS: ReadonlySet<CampaignFormat> = new Set(['video', 'floating_video']);
 export const BID_TYPES = ['cpm', 'cpc'] as const;
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-export const CREATIVE_STATUSES = ['pending_moderation', 'approved', 'rejected'] as const;
+/** How a campaign spends its daily budget over the day (docs/delivery.md). */
+export const PACINGS = ['even', 'asap'] as const;
+/** How a campaign splits its traffic between its creatives (docs/delivery.md). */
+export const ROTATIONS = ['optimize', 'even', 'weighted'] as const;
+/** Moderation states, then the advertiser's own: an approved creative may be paused and resumed; archived is final. */
+export const CREATIVE_STATUSES = ['pending_moderation', 'approved', 'rejected', 'paused', 'archived'] as const;
 export const ORIENTATIONS = ['vertical', 'horizontal', 'square'] as const;
 /** IAB standard display sizes a banner creative must match exactly. */
 export const BANNER_SIZES = [
@@ -82,7 +102,7 @@ export const emailSchema = z
   .transform((e) => e.toLowerCase());
 export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters');
 
-function usdAmount(opts: { min: number; max: number; places: number }) {
+export function usdAmount(opts: { min: number; max: number; places: number }) {
   return z
     .number(msg('must be a number'))
     .min(opts.min, `must be at least ${opts.min}`)
@@ -99,18 +119,23 @@ const languageList = z
   .max(100)
   .transform((a) => [...new Set(a)]);
 
-export const httpUrlSchema = z
-  .string()
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((u) => {
-    try {
-      const p = new URL(u.replaceAll('{click_id}', '00000000-0000-4000-8000-000000000000'));
-      return (p.protocol === 'http:' || p.protocol === 'https:') && p.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
+/**
+ * Every URL a client gives us goes through this one field: refused with the field's name when it
+ * carries control characters, line separators, `]]>` or a scheme other than http(s); stored
+ * normalised (`URL.href`). `macros` keeps `{name}` patterns as typed (landing and postback URLs).
+ */
+export function httpUrl(rules: UrlRules = {}) {
+  return z
+    .string(msg('must be a string'))
+    .max(2048, 'must be at most 2048 characters')
+    .transform((raw, ctx) => {
+      const checked = checkHttpUrl(raw, rules);
+      if (checked.ok) return checked.href;
+      ctx.addIssue({ code: 'custom', message: checked.message, input: raw });
+      return z.NEVER;
+    });
+}
+export const httpUrlSchema = httpUrl();
 
 // ---------------------------------------------------------------- auth
 
@@ -135,7 +160,12 @@ export const tokenResponseSchema = z.object({
   expires_at: z.string(),
   user: userRefSchema,
 });
-export const registerResponseSchema = z.object({ user: userRefSchema });
+/** The same answer whether the email was new or already taken: sign-up confirms no account. */
+export const registerResponseSchema = z.object({ ok: z.literal(true) });
+export const passwordChangeInputSchema = z.object({
+  current_password: z.string(msg('must be a string')).min(1, 'is required').max(128, 'must be at most 128 characters'),
+  new_password: passwordSchema,
+});
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
@@ -144,14 +174,86 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 const campaignName = z.string().trim().min(1, 'must not be empty').max(120, 'must be at most 120 characters');
 const bidUsd = usdAmount({ min: 0.00001, max: 1000, places: 5 });
 const dailyBudgetUsd = usdAmount({ min: 1, max: 1_000_000, places: 2 });
+/** A lifetime cap on top of the daily budget. */
+const totalBudgetUsd = usdAmount({ min: 1, max: 100_000_000, places: 2 });
 
 export const DEVICE_TARGETS = ['desktop', 'mobile', 'tablet'] as const;
-const deviceList = z
-  .array(oneOf(DEVICE_TARGETS))
-  .max(3)
-  .transform((a) => [...new Set(a)]);
+/** Operating-system families a campaign can target; `other` is any OS the engine recognises as none of these. */
+export const OS_FAMILIES = ['android', 'ios', 'windows', 'macos', 'linux', 'chromeos', 'other'] as const;
+/** Browser families a campaign can target; `other` is any browser the engine recognises as none of these. */
+export const BROWSER_FAMILIES = ['chrome', 'safari', 'firefox', 'edge', 'samsung', 'opera', 'other'] as const;
+export { CONNECTION_TYPES };
+export type OsFamily = (typeof OS_FAMILIES)[number];
+export type BrowserFamily = (typeof BROWSER_FAMILIES)[number];
 
-export const campaignCreateInputSchema = z.object({
+/** A targeting list drawn from `values`: duplicates dropped, empty means every value. */
+const targetList = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .array(oneOf(values))
+    .max(values.length)
+    .transform((a) => [...new Set(a)]);
+const deviceList = targetList(DEVICE_TARGETS);
+const osList = targetList(OS_FAMILIES);
+const browserList = targetList(BROWSER_FAMILIES);
+const connectionList = targetList(CONNECTION_TYPES);
+
+// ---- frequency cap and schedule (docs/delivery.md): campaigns stored before them have none (no cap, always on, UTC)
+
+const wholeNumber = (min: number, max: number) => {
+  const m = `must be a whole number from ${min} to ${max}`;
+  return z.number(msg(m)).int(m).min(min, m).max(max, m);
+};
+export const frequencyCapSchema = z
+  .object({ impressions: wholeNumber(1, 1000), period_hours: wholeNumber(1, 720) })
+  .describe('At most `impressions` ads of the campaign per user within `period_hours` of the first');
+const instant = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 timestamp with an offset, e.g. 2026-12-01T09:00:00+01:00' })
+  .transform((s) => new Date(s).toISOString());
+const hourList = z.array(wholeNumber(0, 23)).max(24).optional();
+const daypartingSchema = z
+  .strictObject({ mon: hourList, tue: hourList, wed: hourList, thu: hourList, fri: hourList, sat: hourList, sun: hourList })
+  .transform((d) => Object.fromEntries(WEEKDAYS.filter((w) => d[w]?.length).map((w) => [w, [...new Set(d[w])].sort((a, b) => a - b)])))
+  .refine((d) => Object.keys(d).length > 0, 'must list at least one hour (null for none)')
+  .describe('For each weekday (mon..sun), the local hours 0-23 in which the campaign serves; a day not listed serves no hour');
+const TZ_MESSAGE = 'must be an IANA time zone name, e.g. Europe/Berlin';
+const timeZone = z.string(msg(TZ_MESSAGE)).transform((tz, ctx) => {
+  const name = canonicalTimeZone(tz);
+  if (name) return name;
+  ctx.addIssue({ code: 'custom', message: TZ_MESSAGE, input: tz });
+  return z.NEVER;
+});
+const capScheduleCreate = {
+  frequency_cap: frequencyCapSchema.nullable().default(null),
+  start_at: instant.nullable().default(null),
+  end_at: instant.nullable().default(null),
+  dayparting: daypartingSchema.nullable().default(null),
+  timezone: timeZone.default('UTC'),
+};
+/** On update, null removes a cap, a start, an end or the dayparting. */
+const capScheduleUpdate = {
+  frequency_cap: frequencyCapSchema.nullable().optional(),
+  start_at: instant.nullable().optional(),
+  end_at: instant.nullable().optional(),
+  dayparting: daypartingSchema.nullable().optional(),
+  timezone: timeZone.optional(),
+};
+const capScheduleStored = {
+  frequency_cap: z.object({ impressions: z.number().int(), period_hours: z.number().int() }).nullable().default(null),
+  start_at: z.string().nullable().default(null),
+  end_at: z.string().nullable().default(null),
+  dayparting: z.partialRecord(z.enum(WEEKDAYS), z.array(z.number().int())).nullable().default(null),
+  timezone: z.string().default('UTC'),
+};
+export const END_BEFORE_START = 'must be after start_at';
+/** `end_at` after `start_at`, named on `end_at` with the other fields' problems. */
+const endAfterStart = [
+  (c: { start_at?: string | null; end_at?: string | null }, ctx: z.RefinementCtx) => {
+    if (c.start_at && c.end_at && c.end_at <= c.start_at) ctx.addIssue({ code: 'custom', path: ['end_at'], message: END_BEFORE_START });
+  },
+  { when: whenValid('start_at', 'end_at') },
+] as const;
+
+const campaignCreateFields = z.object({
   name: campaignName,
   vertical: oneOf(VERTICALS),
   format: oneOf(CAMPAIGN_FORMATS),
@@ -161,7 +263,15 @@ export const campaignCreateInputSchema = z.object({
   geo_include: countryList.default([]),
   languages: languageList.default([]),
   device_types: deviceList.default([]),
+  rotation: oneOf(ROTATIONS).default('optimize'),
+  pacing: oneOf(PACINGS).default('even'),
+  total_budget_usd: totalBudgetUsd.optional(),
+  os_include: osList.default([]),
+  browser_include: browserList.default([]),
+  connection_types: connectionList.default([]),
+  ...capScheduleCreate,
 });
+export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart);
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
 
 /** Format is fixed at creation: creatives are validated against it. */
@@ -174,8 +284,16 @@ export const campaignUpdateFieldsSchema = z.object({
   geo_include: countryList.optional(),
   languages: languageList.optional(),
   device_types: deviceList.optional(),
+  rotation: oneOf(ROTATIONS).optional(),
+  pacing: oneOf(PACINGS).optional(),
+  /** null removes the cap. */
+  total_budget_usd: totalBudgetUsd.nullable().optional(),
+  os_include: osList.optional(),
+  browser_include: browserList.optional(),
+  connection_types: connectionList.optional(),
+  ...capScheduleUpdate,
 });
-export const campaignUpdateInputSchema = campaignUpdateFieldsSchema.extend({ id: idSchema });
+export const campaignUpdateInputSchema = campaignUpdateFieldsSchema.extend({ id: idSchema }).superRefine(...endAfterStart);
 export type CampaignUpdateInput = z.infer<typeof campaignUpdateInputSchema>;
 
 export const campaignSchema = z.object({
@@ -189,15 +307,30 @@ export const campaignSchema = z.object({
   status: z.enum(CAMPAIGN_STATUSES),
   daily_budget_cents: z.number().int(),
   daily_spent_cents: z.number().int(),
+  /** Spent since the campaign began, all days. */
+  total_spent_cents: z.number().int(),
+  /** Whether it serves right now, and every reason it does not (schemas/src/delivery.ts). */
+  delivery: deliverySchema,
   geo_include: z.array(z.string()),
   languages: z.array(z.string()),
   device_types: z.array(z.enum(DEVICE_TARGETS)),
+  // Campaigns stored before rotation existed optimize.
+  rotation: z.enum(ROTATIONS).default('optimize'),
+  // Stored before pacing existed: even.
+  pacing: z.enum(PACINGS).default('even'),
+  /** Lifetime cap, null for none (stored before it existed: none). */
+  total_budget_cents: z.number().int().nullable().default(null),
+  // Campaigns stored before these fields existed read as untargeted.
+  os_include: z.array(z.enum(OS_FAMILIES)).default([]),
+  browser_include: z.array(z.enum(BROWSER_FAMILIES)).default([]),
+  connection_types: z.array(z.enum(CONNECTION_TYPES)).default([]),
+  ...capScheduleStored,
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
-/** What is stored: the API object less the live spend counter. */
-export type StoredCampaign = Omit<Campaign, 'daily_spent_cents'>;
+/** What is stored: the API object less what is live (today's spend, the delivery status). */
+export type StoredCampaign = Omit<Campaign, 'daily_spent_cents' | 'total_spent_cents' | 'delivery'>;
 
 // ---------------------------------------------------------------- creatives
 
@@ -209,16 +342,40 @@ const optionalText = (max: number) =>
     .optional()
     .transform((s) => (s === '' ? undefined : s));
 
+/** A creative's share under `rotation: weighted`, relative to its siblings' (multipart sends it as text). */
+const creativeWeight = z.coerce
+  .number({ error: 'must be a whole number from 0 to 100' })
+  .int('must be a whole number from 0 to 100')
+  .min(0, 'must be a whole number from 0 to 100')
+  .max(100, 'must be a whole number from 0 to 100');
+
+/** A landing URL: an http(s) URL whose `{macros}` are landing macros, after the host (schemas/src/landing-macros.ts). */
+const landingUrl = httpUrl({ macros: true }).superRefine((url, ctx) => {
+  const problem = landingMacroProblem(url);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /** Text parts of the multipart creative upload; per-format rules are in admin's creative-rules. */
 export const creativeFieldsSchema = z.object({
   title: optionalText(60),
   body: optionalText(150),
-  landing_url: httpUrlSchema.refine((u) => [...u.matchAll(/\{([^}]*)\}/g)].every((m) => m[1] === 'click_id'), 'the only macro allowed is {click_id}'),
+  landing_url: landingUrl,
   video_url: httpUrlSchema.optional(),
   cta_text: optionalText(20),
   orientation: oneOf(ORIENTATIONS).optional(),
+  weight: creativeWeight.optional(),
 });
 export type CreativeFields = z.infer<typeof creativeFieldsSchema>;
+
+/**
+ * `PATCH /api/adv/creatives/{id}`: new text, links or weight. Changing what the ad shows or where it
+ * leads sends it back to moderation; a weight alone does not. A new image is a new creative.
+ */
+export const creativeUpdateInputSchema = creativeFieldsSchema
+  .omit({ orientation: true })
+  .partial()
+  .extend({ id: idSchema, landing_url: creativeFieldsSchema.shape.landing_url.optional() });
+export type CreativeUpdateInput = z.infer<typeof creativeUpdateInputSchema>;
 
 export const creativeSchema = z.object({
   id: z.number().int(),
@@ -234,6 +391,8 @@ export const creativeSchema = z.object({
   image_height: z.number().int().nullable(),
   video_url: z.string().nullable(),
   orientation: z.enum(ORIENTATIONS).nullable(),
+  // Creatives stored before weights existed weigh in fully.
+  weight: z.number().int().default(100),
   status: z.enum(CREATIVE_STATUSES),
   rejection_reason: z.string().nullable(),
   tracking_token: z.string(),
@@ -279,7 +438,7 @@ export const creditInputSchema = z.object({
 export const POSTBACK_MACROS = ['click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id'] as const;
 const macroSet: ReadonlySet<string> = new Set(POSTBACK_MACROS);
 
-export const postbackUrlSchema = httpUrlSchema.refine(
+export const postbackUrlSchema = httpUrl({ macros: true }).refine(
   (u) => [...u.matchAll(/\{([^}]*)\}/g)].every((m) => macroSet.has(m[1] ?? '')),
   `may only use the macros ${POSTBACK_MACROS.map((m) => `{${m}}`).join(', ')}`,
 );

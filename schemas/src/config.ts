@@ -25,12 +25,19 @@ export const envSchema = z.object({
    * balancer. Unset: `http://HOST:PORT`.
    */
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * A separate, cookieless origin for ad and tracking links (widget script, `/imp`, clicks, beacons, VAST, win
+   * notices, pixels, creative media), e.g. `https://ads-example-cdn.net`; it must route to the engines like
+   * PUBLIC_BASE_URL (see docs/deployment.md). Unset: PUBLIC_BASE_URL serves them.
+   */
+  PUBLIC_AD_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Where the private Redis, the embedded ClickHouse and uploaded media are kept. */
   DATA_DIR: z.string().min(1).default('./data'),
   /**
    * `redis://[:password@]host:port[/db]` or `rediss://...`; a Redis Cluster:
    * `redis+cluster://[user:password@]host:port,host:port,...` (any reachable seed nodes; `rediss+cluster://` for
-   * TLS). Unset: `pnpm start` runs `redis-server` with AOF under `DATA_DIR/redis`.
+   * TLS). Unset: `pnpm start` runs `redis-server` with AOF under `DATA_DIR/redis`, with a password made once
+   * and kept in `DATA_DIR/redis/redis.password` (owner-only).
    */
   REDIS_URL: z
     .string()
@@ -46,8 +53,26 @@ export const envSchema = z.object({
   TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** API requests per minute per token, counted across instances. */
   API_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(60),
-  /** Sign-in and sign-up attempts per minute per client address. */
+  /**
+   * Sign-in and sign-up attempts per minute per client address (an IPv6 client by its /64), counted across
+   * instances. Each account also has its own back-off after repeated wrong passwords.
+   */
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * Proxies whose `X-Forwarded-For` the admin believes when it limits sign-in and sign-up by client address
+   * (addresses or CIDR blocks, comma-separated): the client is the rightmost address in the header that is not one
+   * of them. The default, loopback, is the engines' own forwarding in `pnpm start`; add a load balancer that
+   * reaches the admin directly.
+   */
+  ADMIN_TRUSTED_PROXIES: z
+    .string()
+    .default('127.0.0.0/8,::1')
+    .refine((v) => list(v).every(isAddressOrCidr), 'must be IP addresses or CIDR blocks, comma-separated'),
+  /**
+   * scrypt cost of new password hashes, as log2 of N (with r=8, p=1). 17 is OWASP's minimum (128 MiB per hash);
+   * lower it only in tests. A stored hash carries its own cost and is rehashed at the next sign-in when it differs.
+   */
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(18).default(17),
   /** Largest creative image accepted, in bytes. */
   IMAGE_MAX_BYTES: z.coerce
     .number()
@@ -78,6 +103,16 @@ export const envSchema = z.object({
   TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Auction deadline cap from the moment the engine has the request; a bid request's `tmax` may shorten it. */
   AUCTION_TIMEOUT_MS: z.coerce.number().int().min(10).max(1_000).default(200),
+  /**
+   * Request-body bytes one process (each engine, the admin) holds in memory at once over all requests; a body
+   * that would pass it is answered 503 with Retry-After before it is read.
+   */
+  BODY_BYTES_IN_FLIGHT_MAX: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(4 * 1024 * 1024 * 1024)
+    .default(64 * 1024 * 1024),
   /** Largest bid request body; a larger one is answered 413. */
   MAX_BID_BODY_BYTES: z.coerce
     .number()
@@ -115,7 +150,8 @@ export const envSchema = z.object({
     .optional(),
   /**
    * Load balancers whose `X-Forwarded-For` the engines believe (addresses or CIDR blocks, comma-separated): a
-   * partner is then known by the rightmost address in the header that is not a trusted proxy.
+   * partner or visitor is then known by the rightmost address in the header that is not a trusted proxy, and
+   * their `X-Country` / `CF-IPCountry` headers name a visitor's country (from anyone else they are ignored).
    */
   TRUSTED_PROXIES: z
     .string()
@@ -152,8 +188,15 @@ export const envSchema = z.object({
   VERIFY_HTTP_PORT: port.optional(),
   /** Tests and local development only: the port site verification calls for `https://` URLs. Unset: 443. */
   VERIFY_HTTPS_PORT: port.optional(),
-  /** Outgoing postbacks: time limit of one attempt. */
+  /** Outgoing postbacks: time limit of one attempt, its name lookups and redirects included. */
   POSTBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Outgoing postbacks: attempts in flight at once in one admin process, over all trackers. */
+  POSTBACK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  /**
+   * Outgoing postbacks: attempts in flight at once to one tracker host, and for one advertiser; a host
+   * that times out gets no more attempts in that pass.
+   */
+  POSTBACK_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Outgoing postbacks: how often the worker looks for due attempts. */
   POSTBACK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Tests and local development only: let outgoing postbacks reach loopback addresses. */
@@ -162,6 +205,17 @@ export const envSchema = z.object({
   PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
   ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Ad requests (`/imp`, `/vast`) one client address may make of one zone per minute, per engine; past it they are
+   * invalid traffic (`address_flood`), answered without an ad. Generous: offices and mobile carriers share addresses.
+   */
+  ZONE_REQUESTS_PER_ADDRESS_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** Ad requests one browser fingerprint (the widget's `fp`) may make of one zone per minute, per engine (`fingerprint_flood`). */
+  ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  /** How often each engine steps the even-pacing controller of every campaign it serves (docs/delivery.md). */
+  PACING_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** How often each engine shares its creatives' counts and recomputes every optimizing campaign's rotation. */
+  ROTATION_REFRESH_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Web push: at most one notification per subscriber per this many hours. */
   PUSH_MIN_INTERVAL_HOURS: z.coerce.number().int().min(1).max(720).default(6),
   /** How often every engine's push sender runs. */
@@ -226,6 +280,8 @@ export interface Config {
   host: string;
   port: number;
   baseUrl: string;
+  /** Where ad and tracking links point: PUBLIC_AD_BASE_URL, else baseUrl. */
+  adBaseUrl: string;
   dataDir: string;
   redisUrl: string | undefined;
   clickhouseUrl: string | undefined;
@@ -234,7 +290,12 @@ export interface Config {
   tokenTtlSeconds: number;
   apiRateLimitPerMin: number;
   authRateLimitPerMin: number;
+  adminTrustedProxies: readonly string[];
+  passwordScrypt: { N: number; r: number; p: number };
   imageMaxBytes: number;
+  /** The largest request body the admin takes (an image upload with its text parts); the engine's proxy holds it to the same. */
+  adminBodyMaxBytes: number;
+  bodyBytesInFlightMax: number;
   moderationEtaBaseSeconds: number;
   moderationEtaPerItemSeconds: number;
   changeLogMaxLen: number;
@@ -253,8 +314,11 @@ export interface Config {
   engineProcesses: number;
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
   publisherRevenueSharePercent: number;
-  postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean };
+  postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean; concurrency: number; hostConcurrency: number };
   push: { minIntervalHours: number; sendIntervalMs: number; serviceHosts: readonly string[]; caFile: string | undefined };
+  zoneRequests: { perAddressPerMinute: number; perFingerprintPerMinute: number };
+  rotationRefreshMs: number;
+  pacingTickMs: number;
   clickhouseDatabase: string;
   clickhouseCluster: string | undefined;
   metrics: { host: string; port: number };
@@ -307,10 +371,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   if (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL) throw new ConfigError({ CLICKHOUSE_CLUSTER: 'needs CLICKHOUSE_URL: embedded chDB is a single server' });
+  const baseUrl = (e.PUBLIC_BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
   return {
     host: e.HOST,
     port: e.PORT,
-    baseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrl,
+    adBaseUrl: e.PUBLIC_AD_BASE_URL?.replace(/\/+$/, '') ?? baseUrl,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     clickhouseUrl: e.CLICKHOUSE_URL,
@@ -319,7 +385,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     tokenTtlSeconds: e.TOKEN_TTL_DAYS * 86_400,
     apiRateLimitPerMin: e.API_RATE_LIMIT_PER_MIN,
     authRateLimitPerMin: e.AUTH_RATE_LIMIT_PER_MIN,
+    adminTrustedProxies: list(e.ADMIN_TRUSTED_PROXIES),
+    passwordScrypt: { N: 2 ** e.PASSWORD_SCRYPT_LOG_N, r: 8, p: 1 },
     imageMaxBytes: e.IMAGE_MAX_BYTES,
+    // Room for the text parts and the multipart framing beside the image.
+    adminBodyMaxBytes: e.IMAGE_MAX_BYTES + 256 * 1024,
+    bodyBytesInFlightMax: e.BODY_BYTES_IN_FLIGHT_MAX,
     moderationEtaBaseSeconds: e.MODERATION_ETA_BASE_SECONDS,
     moderationEtaPerItemSeconds: e.MODERATION_ETA_PER_ITEM_SECONDS,
     changeLogMaxLen: e.CHANGE_LOG_MAX_LEN,
@@ -350,7 +421,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       httpsPort: e.VERIFY_HTTPS_PORT,
     },
     publisherRevenueSharePercent: e.PUBLISHER_REVENUE_SHARE_PERCENT,
-    postback: { timeoutMs: e.POSTBACK_TIMEOUT_MS, pollMs: e.POSTBACK_POLL_MS, allowLoopback: e.POSTBACK_ALLOW_LOOPBACK },
+    postback: {
+      timeoutMs: e.POSTBACK_TIMEOUT_MS,
+      pollMs: e.POSTBACK_POLL_MS,
+      allowLoopback: e.POSTBACK_ALLOW_LOOPBACK,
+      concurrency: e.POSTBACK_CONCURRENCY,
+      hostConcurrency: e.POSTBACK_HOST_CONCURRENCY,
+    },
     push: {
       minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS,
       sendIntervalMs: e.PUSH_SEND_INTERVAL_MS,
@@ -359,6 +436,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         .filter(Boolean),
       caFile: e.PUSH_CA_FILE,
     },
+    rotationRefreshMs: e.ROTATION_REFRESH_MS,
+    pacingTickMs: e.PACING_TICK_MS,
+    zoneRequests: { perAddressPerMinute: e.ZONE_REQUESTS_PER_ADDRESS_PER_MIN, perFingerprintPerMinute: e.ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN },
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT },

@@ -9,10 +9,21 @@ export const NO_BID_REASONS = [
   'no_candidates',
   'language',
   'device_type',
+  /** The campaign targets other operating systems (`os_include`). */
+  'os',
+  /** The campaign targets other browsers (`browser_include`). */
+  'browser',
+  /** The campaign targets other connection types (`connection_types`); only OpenRTB requests say theirs. */
+  'connection_type',
   /** `bcat` blocks the campaign vertical's IAB category. */
   'blocked_category',
   /** `badv` names the landing domain (or a parent of it). */
   'blocked_advertiser',
+  /** Our publisher blocks the campaign's vertical on this zone or site (`blocked_verticals`). */
+  'zone_blocked_vertical',
+  /** Our publisher blocks the landing domain (or a parent of it) on this zone or site (`blocked_advertiser_domains`). */
+  'zone_blocked_advertiser',
+  /** Every candidate ranks below the floor: the partner's `bidfloor` or our zone's `floor_cpm_usd`, whichever is higher. */
   'below_floor',
   /** Every eligible campaign or advertiser is out of budget here. */
   'budget',
@@ -26,6 +37,22 @@ export const NO_BID_REASONS = [
   'site_not_approved',
   /** The user agent is a known bot, crawler, headless browser or HTTP library (or, from a browser, absent). */
   'bot_traffic',
+  /** A native impression asks for an asset (title, image, text) none of the native creatives can fill as asked. */
+  'native_assets',
+  /** Every eligible campaign sat this auction out to spread its daily budget over the day (even pacing). */
+  'pacing',
+  /** Widget and VAST requests only: one address asked this zone for more ads in a minute than a person could look at. */
+  'address_flood',
+  /** Widget requests only: one browser fingerprint asked this zone for more ads in a minute than a person could look at. */
+  'fingerprint_flood',
+  /** Widget requests only: the browser says the page is not on the zone's site (`Origin`, else `Referer`). */
+  'foreign_origin',
+  // The campaign's schedule (schemas/src/schedule.ts): before `start_at`, from `end_at` on, outside its dayparting hours.
+  'not_started',
+  'ended',
+  'outside_schedule',
+  /** The user has had the campaign's `frequency_cap` impressions in its period. */
+  'frequency_cap',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;
@@ -35,8 +62,8 @@ const int = z.number().int();
 const common = { id: z.string(), ts: int, engine: z.string() };
 /** Where it was shown: our publisher's zone, when it was one. */
 const inventory = { publisher_id: int.optional(), site_id: int.optional(), zone_id: int.optional() };
-/** Who saw it, as far as the engine could tell. */
-const audience = { country: z.string().optional(), device: z.string().optional() };
+/** Who saw it, as far as the engine could tell (`os` and `browser`: the families campaigns target, schemas/src/api.ts). */
+const audience = { country: z.string().optional(), device: z.string().optional(), os: z.string().optional(), browser: z.string().optional() };
 /** Whose ad it is. */
 const ad = { campaign_id: int, creative_id: int, advertiser_id: int };
 /** Everything an event of one served ad carries: the bid it came from, whose ad, where and to whom. */
@@ -113,7 +140,9 @@ export const vastEventSchema = z.object({
 /**
  * A bid, win notice, impression pixel or render beacon kept apart from the statistics and never charged:
  * too late for its ticket (`expired`), from an OpenRTB `test: 1` request (`test`), or a beacon from
- * another network or browser than the one the ad was served to (`mismatch`).
+ * another network or browser than the one the ad was served to (`mismatch`), or counted after its bid's
+ * hold lapsed when the budget or balance no longer covers it or the campaign stopped (`budget_exhausted`,
+ * `balance_exhausted`, `campaign_not_active`).
  */
 export const uncountedEventSchema = z.object({
   type: z.literal('uncounted'),
@@ -121,12 +150,20 @@ export const uncountedEventSchema = z.object({
   partner_id: int,
   /** What it would have been. */
   of: z.enum(['bid', 'win', 'imp', 'impression']),
-  reason: z.enum(['expired', 'test', 'mismatch']),
+  reason: z.enum(['expired', 'test', 'mismatch', 'campaign_not_active', 'budget_exhausted', 'balance_exhausted']),
 });
 /** A widget ad that has been at least half in view for a second (the MRC rule), once per ad. */
 export const viewableEventSchema = z.object({
   type: z.literal('viewable'),
   ...ofBid,
+});
+/** An unfilled display zone of ours answered with its publisher's fallback (`reason`: why nothing filled it). */
+export const fallbackEventSchema = z.object({
+  type: z.literal('fallback'),
+  ...common,
+  ...inventory,
+  ...audience,
+  reason: noBidReasonSchema,
 });
 /** A conversion, when it first becomes approved (the admin writes it). */
 export const conversionEventSchema = z.object({
@@ -149,6 +186,7 @@ export const engineEventSchema = z.discriminatedUnion('type', [
   uncountedEventSchema,
   viewableEventSchema,
   conversionEventSchema,
+  fallbackEventSchema,
 ]);
 export type EngineEvent = z.infer<typeof engineEventSchema>;
 export type EventType = EngineEvent['type'];

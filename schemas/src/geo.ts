@@ -11,8 +11,14 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(Object.keys(alpha2ToAl
 /** Lowercase ISO 639-1 codes. */
 export const LANGUAGE_CODES: ReadonlySet<string> = new Set(ISO6391.getAllCodes());
 
-/** OpenRTB sends ISO 3166-1 alpha-3; campaigns target lowercase alpha-2. */
+/** Uppercase alpha-3 to lowercase alpha-2, built once: the bid path looks a country up per request. */
+const ALPHA3: ReadonlyMap<string, string> = new Map(Object.entries(countries.getAlpha3Codes()).map(([a3, a2]) => [a3, a2.toLowerCase()]));
+
+/**
+ * OpenRTB 2.5 sends `device.geo.country` as ISO 3166-1 alpha-3; campaigns target lowercase alpha-2.
+ * Anything that is not an assigned alpha-3 code (an alpha-2 code, a made-up or hostile string) is
+ * undefined: an unknown country, never a value written as the partner sent it.
+ */
 export function alpha3ToAlpha2(code: string): string | undefined {
-  const a2 = countries.alpha3ToAlpha2(code.toUpperCase());
-  return a2 ? a2.toLowerCase() : undefined;
+  return ALPHA3.get(code) ?? (code.length === 3 ? ALPHA3.get(code.toUpperCase()) : undefined);
 }

@@ -5,17 +5,20 @@ import { z } from 'zod';
 // the engine's cheap hot-path check (engine/src/openrtb/parse-request.ts) is
 // tested against.
 
-export const bannerFormatSchema = z.looseObject({ w: z.number().int().positive(), h: z.number().int().positive() });
+// 0 means "not said" (the OpenRTB 2.5 examples send it for interstitials): such a size matches no slot.
+export const bannerFormatSchema = z.looseObject({ w: z.number().int().nonnegative(), h: z.number().int().nonnegative() });
 export const bannerSchema = z.looseObject({
-  w: z.number().int().positive().optional(),
-  h: z.number().int().positive().optional(),
+  w: z.number().int().nonnegative().optional(),
+  h: z.number().int().nonnegative().optional(),
   format: z.array(bannerFormatSchema).optional(),
 });
 export const impSchema = z.looseObject({
   id: z.string().min(1),
   banner: bannerSchema.optional(),
   native: z.looseObject({ request: z.string().optional(), ver: z.string().optional() }).optional(),
-  video: z.looseObject({ mimes: z.array(z.string()).optional(), w: z.number().optional(), h: z.number().optional() }).optional(),
+  video: z
+    .looseObject({ mimes: z.array(z.string()).optional(), protocols: z.array(z.number()).optional(), w: z.number().optional(), h: z.number().optional() })
+    .optional(),
   bidfloor: z.number().min(0).optional(),
   bidfloorcur: z.string().optional(),
   tagid: z.string().optional(),
@@ -35,7 +38,9 @@ export const bidRequestSchema = z.looseObject({
     .looseObject({
       ua: z.string().optional(),
       ip: z.string().optional(),
+      ipv6: z.string().optional(),
       devicetype: z.number().int().optional(),
+      connectiontype: z.number().int().optional(),
       language: z.string().optional(),
       os: z.string().optional(),
       geo: z.looseObject({ country: z.string().optional() }).optional(),
@@ -58,6 +63,8 @@ export const bidSchema = z.object({
   price: z.number(),
   adm: z.string(),
   nurl: z.string(),
+  /** Billing notice, for partners that bill by it (`billing_notice: burl`). */
+  burl: z.string().optional(),
   crid: z.string(),
   cid: z.string(),
   adomain: z.array(z.string()),
@@ -90,3 +97,13 @@ export function deviceTypeOf(devicetype: number | undefined): DeviceType | undef
       return undefined;
   }
 }
+
+/**
+ * OpenRTB 2.5 connection types (list 5.22, `device.connectiontype`) by name, as campaigns target them:
+ * 1 ethernet, 2 wifi, 3 cellular of unknown generation, 4 2G, 5 3G, 6 4G. 0 (unknown) and codes of
+ * later versions are no connection type.
+ */
+export const CONNECTION_TYPES = ['ethernet', 'wifi', 'cellular_unknown', 'cellular_2g', 'cellular_3g', 'cellular_4g'] as const;
+export type ConnectionType = (typeof CONNECTION_TYPES)[number];
+export const connectionTypeOf = (code: number | undefined): ConnectionType | undefined =>
+  code !== undefined && code >= 1 ? CONNECTION_TYPES[code - 1] : undefined;

@@ -18,16 +18,25 @@ const allowedIps = z
   .max(1000)
   .transform((a) => [...new Set(a)]);
 
+/**
+ * Which notice from the partner bills an impression: the win notice (`nurl`, the default), or the
+ * billing notice (`burl`, OpenRTB 2.5 §4.2.3) for exchanges that call it once the ad is rendered.
+ */
+export const BILLING_NOTICES = ['nurl', 'burl'] as const;
+const billingNotice = z.enum(BILLING_NOTICES, { error: 'must be nurl or burl' });
+
 export const partnerCreateInputSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   allowed_ips: allowedIps,
   qps_limit: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(100),
+  billing_notice: billingNotice.default('nurl'),
 });
 export const partnerUpdateInputSchema = z.object({
   id: idSchema,
   name: partnerCreateInputSchema.shape.name.optional(),
   allowed_ips: allowedIps.optional(),
   qps_limit: z.number().int('must be an integer').min(1).max(1_000_000).optional(),
+  billing_notice: billingNotice.optional(),
 });
 
 export const PARTNER_STATUSES = ['active', 'disabled'] as const;
@@ -36,6 +45,8 @@ export const partnerSchema = z.object({
   name: z.string(),
   allowed_ips: z.array(z.string()),
   qps_limit: z.number().int(),
+  // Partners stored before billing notices existed have none: they bill by the win notice.
+  billing_notice: billingNotice.default('nurl'),
   status: z.enum(PARTNER_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),

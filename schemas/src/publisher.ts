@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { BANNER_SIZES, CAMPAIGN_FORMATS, idSchema, oneOf } from './api.ts';
+import { BANNER_SIZES, CAMPAIGN_FORMATS, httpUrl, idSchema, oneOf, whenValid } from './api.ts';
 import { LANGUAGE_CODES } from './geo.ts';
+import { normalizeDomain } from './domain-name.ts';
 import { FV_CORNERS } from './formats.ts';
+import { controlsInputShape, controlsOutputShape } from './publisher-controls.ts';
+import type { StoredControls } from './publisher-controls.ts';
 
 /** The 29 site categories, each with the IAB content category (taxonomy 1.0) it is reported as in OpenRTB `site.cat`. */
 export const SITE_CATEGORIES = {
@@ -50,16 +53,27 @@ function msgNumber() {
 const traffic = z.number(msgNumber()).int('must be an integer').min(0, 'must be at least 0').max(10_000_000_000, 'must be at most 10000000000');
 
 export const siteCreateInputSchema = z.object({
-  domain: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).max(300),
+  // Normalized here, beside the other fields' checks, so a bad domain is named in the same 400 as they are.
+  domain: z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .max(300)
+    .transform((typed, ctx) => {
+      const domain = normalizeDomain(typed);
+      if (domain) return domain;
+      ctx.addIssue({ code: 'custom', message: 'must be a public domain name such as example.com' });
+      return z.NEVER;
+    }),
   category: oneOf(SITE_CATEGORY_NAMES),
   language,
   traffic_estimate_daily: traffic,
+  ...controlsInputShape,
 });
 export const siteUpdateInputSchema = z.object({
   id: idSchema,
   category: oneOf(SITE_CATEGORY_NAMES).optional(),
   language: language.optional(),
   traffic_estimate_daily: traffic.optional(),
+  ...controlsInputShape,
 });
 
 export const siteSchema = z.object({
@@ -76,14 +90,16 @@ export const siteSchema = z.object({
   ads_txt_line: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Defaults of the site's zones (schemas/src/publisher-controls.ts). */
+  ...controlsOutputShape,
 });
 export type Site = z.infer<typeof siteSchema>;
-export type StoredSite = Omit<Site, 'ads_txt_line'>;
+export type StoredSite = Omit<Site, 'ads_txt_line' | keyof typeof controlsOutputShape> & StoredControls;
 
 const intIn = (min: number, max: number) =>
   z.number(msgNumber()).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
-export const zoneCreateInputSchema = z.object({
+const zoneFields = z.object({
   site_id: idSchema,
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   format: oneOf(ZONE_FORMATS),
@@ -92,9 +108,17 @@ export const zoneCreateInputSchema = z.object({
   fv_freq_cap_hours: intIn(0, 168).optional(),
   banner_width: intIn(1, 4000).optional(),
   banner_height: intIn(1, 4000).optional(),
+  ...controlsInputShape,
 });
+/** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
+export const zoneCreateInputSchema = zoneFields.superRefine(
+  (zone, ctx) => {
+    for (const [field, message] of Object.entries(zoneFieldErrors(zone))) ctx.addIssue({ code: 'custom', path: [field], message });
+  },
+  { when: whenValid('format') },
+);
 export type ZoneCreateInput = z.infer<typeof zoneCreateInputSchema>;
-export const zoneUpdateInputSchema = zoneCreateInputSchema.omit({ site_id: true, format: true }).partial().extend({ id: idSchema });
+export const zoneUpdateInputSchema = zoneFields.omit({ site_id: true, format: true }).partial().extend({ id: idSchema });
 
 export const zoneSchema = z.object({
   id: z.number().int(),
@@ -113,9 +137,11 @@ export const zoneSchema = z.object({
   vast_url: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The zone's own controls; null ones follow its site's (schemas/src/publisher-controls.ts). */
+  ...controlsOutputShape,
 });
 export type Zone = z.infer<typeof zoneSchema>;
-export type StoredZone = Omit<Zone, 'widget_url' | 'vast_url'>;
+export type StoredZone = Omit<Zone, 'widget_url' | 'vast_url' | keyof typeof controlsOutputShape> & StoredControls;
 
 /** Per-format zone fields: banner sizes must be an IAB size; floating video needs its corner, delay and cap. */
 export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }): Record<string, string> {
@@ -146,7 +172,7 @@ const b64url = (bytes: number, what: string) =>
 export const pushSubscribeSchema = z.object({
   zone: z.string().regex(/^[A-Za-z0-9]{1,32}$/, 'must be a zone subid'),
   subscription: z.object({
-    endpoint: z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2048),
+    endpoint: httpUrl({ httpsOnly: true }),
     expirationTime: z.number().nullable().optional(),
     keys: z.object({ p256dh: b64url(65, 'P-256 public key'), auth: b64url(16, 'auth secret') }),
   }),

@@ -1,14 +1,20 @@
 import { z } from 'zod';
+import { whenValid } from './api.ts';
 
-export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'site', 'zone'] as const;
+export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone'] as const;
 export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 const dimensionSet: ReadonlySet<string> = new Set(STATS_DIMENSIONS);
 export const MAX_STATS_RANGE_DAYS = 366;
 
-const date = z
+/** A day as YYYY-MM-DD that exists: ClickHouse reads 2026-02-30 as March 2nd rather than refusing it. */
+export const calendarDateSchema = z
   .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a date YYYY-MM-DD') })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date');
+const date = calendarDateSchema;
+
+/** `POST /api/admin/spend/rebuild`: the budget day whose spend is put back from the event store. */
+export const spendRebuildInputSchema = z.object({ day: calendarDateSchema });
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -41,12 +47,32 @@ export const statsQuerySchema = z
     format: z.enum(['json', 'csv'], { error: 'must be json or csv' }).default('json'),
     campaign_id: z.coerce.number().int().positive().optional(),
   })
-  .superRefine((q, ctx) => {
-    if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
-    const days = (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1;
-    if (days > MAX_STATS_RANGE_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `range must be at most ${MAX_STATS_RANGE_DAYS} days` });
-  });
+  .superRefine(
+    (q, ctx) => {
+      if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
+      const days = (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1;
+      if (days > MAX_STATS_RANGE_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `range must be at most ${MAX_STATS_RANGE_DAYS} days` });
+    },
+    { when: whenValid('from', 'to') },
+  );
 export type StatsQuery = z.infer<typeof statsQuerySchema>;
+
+/** Publishers' statistics see no campaign or creative. */
+export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone'];
+
+/** A statistics query that may group only by `dims` (what `who` may see), said in the one 400 with the other fields. */
+const groupedOnlyBy = (dims: readonly StatsDimension[], who: string) =>
+  statsQuerySchema.superRefine(
+    (q, ctx) => {
+      if (q.group_by.some((d) => !dims.includes(d))) ctx.addIssue({ code: 'custom', path: ['group_by'], message: `${who} group by ${dims.join(', ')}` });
+    },
+    { when: whenValid('group_by') },
+  );
+
+/** `GET /api/pub/stats` query: the advertisers' one, grouped only by what publishers may see. */
+export const pubStatsQuerySchema = groupedOnlyBy(PUBLISHER_STATS_DIMENSIONS, 'publishers');
+/** `GET /api/pub/stats/uncounted` query: its table has no geo or device. */
+export const uncountedQuerySchema = groupedOnlyBy(['day', 'hour', 'site', 'zone'], 'uncounted traffic reports');
 
 export const statsRowSchema = z.object({
   date: z.string().optional(),
@@ -55,9 +81,15 @@ export const statsRowSchema = z.object({
   creative_id: z.number().int().optional(),
   geo: z.string().optional(),
   device: z.string().optional(),
+  /** OS family (`android`, `ios`, ... `other`; empty when unknown). */
+  os: z.string().optional(),
+  /** Browser family (`chrome`, `safari`, ... `other`; empty when unknown). */
+  browser: z.string().optional(),
   site_id: z.number().int().optional(),
   zone_id: z.number().int().optional(),
   impressions: z.number().int(),
+  /** Impressions at least half in view for a second (two for video), the MRC rule; a subset of impressions. */
+  viewable_impressions: z.number().int(),
   clicks: z.number().int(),
   invalid_clicks: z.number().int(),
   ctr: z.number(),
@@ -66,3 +98,16 @@ export const statsRowSchema = z.object({
   ecpa_cents: z.number().int(),
 });
 export type StatsRow = z.infer<typeof statsRowSchema>;
+
+/** Why traffic on a publisher's zones was not counted: `uncounted_hourly` (admin/src/clickhouse/migrations.ts). */
+export const UNCOUNTED_KINDS = ['request', 'impression', 'click'] as const;
+
+/** `GET /api/pub/stats/uncounted`: per group, what was not counted, of which kind and why. */
+export const uncountedRowSchema = statsRowSchema.pick({ date: true, hour: true, site_id: true, zone_id: true }).extend({
+  /** An ad request refused (`request`), a beacon or pixel not counted (`impression`), or an invalid click. */
+  of: z.enum(UNCOUNTED_KINDS),
+  /** A no-bid reason of invalid traffic, `expired` or `mismatch`, or the click rule that failed. */
+  reason: z.string(),
+  events: z.number().int(),
+});
+export type UncountedRow = z.infer<typeof uncountedRowSchema>;

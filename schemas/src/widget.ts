@@ -36,3 +36,9 @@ export const servedAdSchema = z.object({
   beacon_url: z.string(),
 });
 export type ServedAd = z.infer<typeof servedAdSchema>;
+
+/** `GET /imp` when nothing fills a zone whose publisher set a fallback: the widget shows it in a sandboxed iframe. */
+export const fallbackAnswerSchema = z.object({
+  fallback: z.object({ type: z.enum(['html', 'url']), value: z.string() }),
+});
+export type FallbackAnswer = z.infer<typeof fallbackAnswerSchema>;

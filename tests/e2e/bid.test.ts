@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
@@ -69,6 +70,22 @@ describe('POST /openrtb/bid', () => {
       if (status === 400) expect((r.body as { error: string }).error.length).toBeGreaterThan(3);
     }
     expect((await postBid(engine.base, bannerRequest())).status).toBe(200);
+  });
+
+  it('takes gzip-encoded bodies, refuses a bomb and other encodings, and says its OpenRTB version on every answer', async () => {
+    const zipped = await postBid(engine.base, gzipSync(JSON.stringify(bannerRequest())), { 'content-encoding': 'gzip' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get('x-openrtb-version')).toBe('2.5');
+    // 64 KiB on the wire, tens of megabytes inflated: refused without inflating it all.
+    const bomb = gzipSync(Buffer.alloc(40 * 1024 * 1024, 32));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const refused = await postBid(engine.base, bomb, { 'content-encoding': 'gzip' });
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: string }).error).toMatch(/inflates past/);
+    expect((await postBid(engine.base, 'not gzip', { 'content-encoding': 'gzip' })).status).toBe(400);
+    expect((await postBid(engine.base, JSON.stringify(bannerRequest()), { 'content-encoding': 'br' })).status).toBe(400);
+    const none = await postBid(engine.base, bannerRequest({ imp: [{ id: '1', banner: { w: 160, h: 600 } }] }));
+    expect([none.status, none.headers.get('x-openrtb-version')]).toEqual([204, '2.5']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { campaignPoolKey } from '@adnet/schemas/redis-keys';
+import { campaignPoolKey, campaignTotalKey } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
@@ -57,6 +57,30 @@ describe('budgets across two engines', () => {
   });
 });
 
+describe('a lifetime budget', () => {
+  it('caps spend over all days on top of the daily budget, on every engine, and the campaign says so', async () => {
+    const adv = await world.advertiser(1_000_000);
+    const { campaign } = await world.campaign(adv, { geo_include: ['jp'], daily_budget_usd: 100, total_budget_usd: 1.5, bid_usd: 6 });
+    // 70 cents spent on earlier days: 80 cents are left of the $1.50.
+    await fx.app.svc.redis.hset(campaignTotalKey(campaign.id), 'spent', 700_000_000);
+    await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active')));
+    const { wins } = await drainBudget(engines, 'JPN');
+    // 80 cents = 160 impressions at 0.5 cents, less what the engines' unspent slices keep unused.
+    expect(wins).toBeGreaterThanOrEqual(160 - (2 * SLICE_CENTS) / 0.5);
+    expect(wins).toBeLessThanOrEqual(160);
+    const lifetime = Number(await fx.app.svc.redis.hget(campaignTotalKey(campaign.id), 'spent'));
+    expect(lifetime).toBe(700_000_000 + wins * 5_000_000);
+    const api = await call<{ total_budget_cents: number; total_spent_cents: number; delivery: { reasons: string[] } }>(
+      fx.app,
+      'GET',
+      `/api/adv/campaigns/${campaign.id}`,
+      { token: adv.token },
+    );
+    expect(api.body).toMatchObject({ total_budget_cents: 150, total_spent_cents: Math.floor(lifetime / 10_000_000) });
+    if (api.body.total_spent_cents >= 150) expect(api.body.delivery.reasons).toContain('total_budget_spent');
+  });
+});
+
 describe('spend written exactly once', () => {
   const day = () => new Date().toISOString().slice(0, 10);
 
@@ -90,10 +114,11 @@ describe('spend written exactly once', () => {
     const redis = new Redis(fx.redis.url);
     defineBudgetScripts(redis);
     const key = campaignPoolKey(999_999, day());
-    for (let i = 0; i < 2; i++) await redis.budSpendCampaign(1, key, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
-    await redis.budSpendCampaign(1, key, 2_000_000, 60_000, 'engine-x', 42, 'engine-x', 2_000_000);
+    for (let i = 0; i < 2; i++)
+      await redis.budSpendCampaign(2, key, `${key.slice(0, key.lastIndexOf(':'))}:total`, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
+    await redis.budSpendCampaign(2, key, `${key.slice(0, key.lastIndexOf(':'))}:total`, 2_000_000, 60_000, 'engine-x', 42, 'engine-x', 2_000_000);
     // An older number arriving late is a repeat too.
-    await redis.budSpendCampaign(1, key, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
+    await redis.budSpendCampaign(2, key, `${key.slice(0, key.lastIndexOf(':'))}:total`, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
     expect(Number(await redis.hget(key, 'spent'))).toBe(7_000_000);
     await redis.quit();
   });

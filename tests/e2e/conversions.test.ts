@@ -190,7 +190,7 @@ describe('outgoing postback', () => {
     expect(conversions.every((e) => e.advertiser_id === adv.id && e.country === 'fr')).toBe(true);
   });
 
-  it('a stopping worker finishes the attempt in progress and hands the rest of its batch back, due at once', async () => {
+  it('a stopping worker finishes the attempts in progress and hands the rest of its batch back, due at once', async () => {
     const store = new ConversionStore(fx.app.svc.redis);
     const clicks: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -202,7 +202,8 @@ describe('outgoing postback', () => {
     hits.length = 0;
     answers.length = 0;
     trackerDelayMs = 300;
-    const stopping = new PostbackWorker({ svc: fx.app.svc, store, now: () => clock });
+    // One at a time to the tracker's host, so exactly one is in progress when the stop comes.
+    const stopping = new PostbackWorker({ svc: fx.app.svc, store, now: () => clock, hostConcurrency: 1 });
     const pass = stopping.runOnce();
     await eventually(() => hits.length === 1);
     await stopping.stop();

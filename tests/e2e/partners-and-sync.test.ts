@@ -37,12 +37,12 @@ describe('partners', () => {
   it('validates partner input', async () => {
     const bad = await call(fx.app, 'POST', '/api/admin/partners', {
       token: world.admin.token,
-      json: { name: '', allowed_ips: ['300.1.1.1', '10.0.0.0/33'], qps_limit: 0 },
+      json: { name: '', allowed_ips: ['300.1.1.1', '10.0.0.0/33'], qps_limit: 0, billing_notice: 'lurl' },
     });
     expect(bad.status).toBe(400);
-    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['allowed_ips.0', 'allowed_ips.1', 'name', 'qps_limit']);
+    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['allowed_ips.0', 'allowed_ips.1', 'billing_notice', 'name', 'qps_limit']);
     const created = await call(fx.app, 'POST', '/api/admin/partners', { token: world.admin.token, json: { name: 'Default QPS', allowed_ips: ['192.0.2.1'] } });
-    expect(created.body).toMatchObject({ qps_limit: 100, status: 'active' });
+    expect(created.body).toMatchObject({ qps_limit: 100, status: 'active', billing_notice: 'nurl' });
     expect((await call(fx.app, 'POST', '/api/admin/partners', { token: adv.token, json: { name: 'x', allowed_ips: ['192.0.2.1'] } })).status).toBe(403);
     expect((await call(fx.app, 'PATCH', '/api/admin/partners/99999', { token: world.admin.token, json: { qps_limit: 5 } })).status).toBe(404);
   });
@@ -74,6 +74,50 @@ describe('partners', () => {
       await own.stop();
       for (const p of others) await call(fx.app, 'POST', `/api/admin/partners/${p}/enable`, { token: world.admin.token });
       if (limited) await call(fx.app, 'POST', `/api/admin/partners/${limited}/disable`, { token: world.admin.token });
+    }
+  });
+});
+
+describe('billing notices (burl)', () => {
+  it('a partner that bills by billing notices gets burl: it charges once; the win notice and replays charge nothing', async () => {
+    const own = await startEngine(fx.redis.url);
+    const others = (
+      await call<{ partners: { id: number; status: string }[] }>(fx.app, 'GET', '/api/admin/partners', { token: world.admin.token })
+    ).body.partners
+      .filter((p) => p.status === 'active')
+      .map((p) => p.id);
+    let id = 0;
+    try {
+      for (const p of others) await call(fx.app, 'POST', `/api/admin/partners/${p}/disable`, { token: world.admin.token });
+      const created = await call<{ id: number }>(fx.app, 'POST', '/api/admin/partners', {
+        token: world.admin.token,
+        json: { name: 'Billing exchange', allowed_ips: ['127.0.0.1'], billing_notice: 'burl' },
+      });
+      id = created.body.id;
+      await eventually(() => own.engine.mirror.index?.partners.length === 1 && own.engine.mirror.index.partners[0]?.partner.id === id);
+      let bid: { nurl: string; burl?: string; id: string } | undefined;
+      await eventually(async () => {
+        const r = await postBid(own.base, bannerRequest());
+        bid = r.status === 200 ? (r.body as { seatbid: { bid: { nurl: string; burl?: string; id: string }[] }[] }).seatbid[0]?.bid[0] : undefined;
+        return bid !== undefined;
+      });
+      expect(bid?.burl).toMatch(/\/openrtb\/bill\/[^/?]+\?price=\$\{AUCTION_PRICE\}$/);
+      // The exchange clears at $0.05 CPM (below our bid).
+      const win = await (await fetch(bid?.nurl.replace('${AUCTION_PRICE}', '0.05') ?? '')).json();
+      expect(win).toEqual({ ok: true, counted: false });
+      const bills = [];
+      for (const e of [own, engine])
+        for (let i = 0; i < 2; i++) bills.push(await (await fetch((bid?.burl ?? '').replace(own.base, e.base).replace('${AUCTION_PRICE}', '0.05'))).json());
+      expect(bills).toEqual([{ ok: true, counted: true }, ...Array<unknown>(3).fill({ ok: true, counted: false })]);
+      await own.engine.events.flush();
+      const wins = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'win' && e.bid_id === bid?.id);
+      expect(wins).toEqual([expect.objectContaining({ partner_id: id, price_micro_cents: 5_000, charge_nano: 50_000 })]);
+      // A forged billing notice is refused like a forged win notice.
+      expect((await fetch(`${own.base}/openrtb/bill/forged?price=1`)).status).toBe(403);
+    } finally {
+      await own.stop();
+      for (const p of others) await call(fx.app, 'POST', `/api/admin/partners/${p}/enable`, { token: world.admin.token });
+      if (id) await call(fx.app, 'POST', `/api/admin/partners/${id}/disable`, { token: world.admin.token });
     }
   });
 });

@@ -14,6 +14,8 @@ import { Redis } from 'ioredis';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
+import { decodeTicket } from '../../engine/src/tracking/signed-token.ts';
+import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
 
 const fx = useTestApp();
 let engine: TestEngine;
@@ -90,17 +92,20 @@ function decryptPush(path: string, body: Buffer): { url: string } {
   return JSON.parse(plain.subarray(0, plain.lastIndexOf(2)).toString('utf8')) as { url: string };
 }
 
-const subscribe = (body: unknown) =>
-  fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) }).then(async (r) => ({
-    status: r.status,
-    body: (await r.json()) as Record<string, unknown>,
-  }));
+const subscribe = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify(body) }).then(
+    async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Record<string, unknown>,
+    }),
+  );
 
 let ca = '';
+let world: World;
 
 beforeAll(async () => {
   ca = await startPushService();
-  const world = await World.create(fx.app);
+  world = await World.create(fx.app);
   // CPC $0.20 at the 2% push prior ranks as a $4 CPM: it wins every notification.
   cpcCampaign = (await world.campaign(await world.advertiser(100_000), { format: 'push', bid_type: 'cpc', bid_usd: 0.2 })).campaign.id;
   const site = await world.site();
@@ -206,5 +211,31 @@ describe('stored subscriptions lapse', () => {
     await engine.engine.pushSender.runOnce();
     expect(received.map((r) => r.path)).not.toContain(path);
     expect(Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).some((raw) => raw.includes(path))).toBe(false);
+  });
+});
+
+describe("a subscriber's country, device, OS and browser", () => {
+  it('are taken when it subscribes and target the notifications it gets later', async () => {
+    const adv = await world.advertiser(100_000);
+    // Outbids the untargeted CPC campaign ($4 eCPM), but only for Dutch Android phones.
+    const targeted = { format: 'push', geo_include: ['nl'], device_types: ['mobile'], os_include: ['android'], bid_usd: 8 };
+    const dutch = (await world.campaign(adv, targeted)).campaign.id;
+    await eventually(() => engine.engine.mirror.index?.candidateCount === 2);
+    const PIXEL = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Mobile Safari/537.36';
+    // Behind the trusted proxy (loopback), from a Dutch address: an Android phone, and a client that is none.
+    expect(
+      (await subscribe({ zone: zones.push, subscription: subscription('/dutch-phone') }, { 'user-agent': PIXEL, 'x-forwarded-for': '193.0.0.1' })).status,
+    ).toBe(201);
+    expect((await subscribe({ zone: zones.push, subscription: subscription('/dutch-desktop') }, { 'x-forwarded-for': '193.0.0.1' })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 300)); // the new campaign's budget slice
+    received.length = 0;
+    await engine.engine.pushSender.runOnce();
+    const ticketOf = (path: string) => {
+      const { url } = decryptPush(path, received.find((r) => r.path === path)?.body ?? Buffer.alloc(0));
+      return decodeTicket('t'.repeat(40), url.split('/c/')[1]?.split('/')[0] ?? '') as BidTicket;
+    };
+    const phone = ticketOf('/dutch-phone');
+    expect([phone.campaignId, phone.country, phone.device, phone.os, phone.browser]).toEqual([dutch, 'nl', 'mobile', 'android', 'chrome']);
+    expect(ticketOf('/dutch-desktop').campaignId).toBe(cpcCampaign);
   });
 });

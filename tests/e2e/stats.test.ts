@@ -15,6 +15,8 @@ let a: Account;
 let b: Account;
 const ids: Record<string, number> = {};
 const today = new Date().toISOString().slice(0, 10);
+const WINDOWS_EDGE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.2535.51';
+const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 /** Bids until `wins` bids of `campaignId` are won at `price` (CPM USD), plus `lost` bids that never win. */
 async function traffic(req: Record<string, unknown>, campaignId: number, wins: number, lost: number, price: number): Promise<void> {
@@ -45,9 +47,12 @@ beforeAll(async () => {
   ids.other = (await world.campaign(b, { geo_include: ['fr'], bid_usd: 5 })).campaign.id;
   engine = await startEngine(fx.redis.url);
   // Floors set our (second-price) bid, so clearing prices are exact: $2 CPM = 0.2 cents, $1 CPM = 0.1 cents.
-  await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2 }), ids.us, 30, 10, 2);
+  await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: WINDOWS_EDGE } }, { bidfloor: 2 }), ids.us, 30, 10, 2);
   await traffic(
-    bannerRequest({ device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en' } }, { banner: undefined, native: { request: '{}' }, bidfloor: 1 }),
+    bannerRequest(
+      { device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en', ua: IPHONE_SAFARI } },
+      { banner: undefined, native: { request: '{}' }, bidfloor: 1 },
+    ),
     ids.de,
     20,
     0,
@@ -60,6 +65,14 @@ afterAll(async () => {
   await engine.stop();
 });
 
+/** A new publisher's approved site with a banner zone, serving on the engine. */
+async function bannerZone() {
+  const site = await world.site();
+  const zone = { body: await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site) };
+  await eventually(() => engine.engine.mirror.index?.zones.get(zone.body.subid)?.serving ?? false);
+  return { site, pub: site.publisher, zone };
+}
+
 type Rows = { rows: Record<string, number | string>[] };
 const stats = (token: string, query: string) => call<Rows>(fx.app, 'GET', `/api/adv/stats?${query}`, { token });
 
@@ -67,7 +80,24 @@ describe('statistics from real engine traffic', () => {
   it('per day by default, to the unit', async () => {
     const r = await stats(a.token, `from=${today}&to=${today}`);
     expect(r.status).toBe(200);
-    expect(r.body.rows).toEqual([{ date: today, impressions: 50, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 8, conversions: 0, ecpa_cents: 0 }]);
+    expect(r.body.rows).toEqual([
+      { date: today, impressions: 50, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 8, conversions: 0, ecpa_cents: 0 },
+    ]);
+  });
+
+  it("by the viewer's OS and browser, as the engine read them from the partner's user agent", async () => {
+    const r = await stats(a.token, `from=${today}&to=${today}&group_by=os,browser`);
+    expect(r.body.rows.map((row) => [row.os, row.browser, row.impressions])).toEqual([
+      ['ios', 'safari', 20],
+      ['windows', 'edge', 30],
+    ]);
+    const csv = await fetch(`${fx.app.base}/api/adv/stats?from=${today}&to=${today}&group_by=browser&format=csv`, {
+      headers: { authorization: `Bearer ${a.token}` },
+    });
+    expect((await csv.text()).split('\n').slice(0, 2)).toEqual([
+      'browser,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+      'edge,30,0,0,0,0,6,0,0',
+    ]);
   });
 
   it('by campaign, creative, geo, device and hour', async () => {
@@ -103,15 +133,25 @@ describe('statistics from real engine traffic', () => {
     expect(pub.status).toBe(403);
   });
 
+  it("answers 403 for another advertiser's campaign and 404 for none, in the spec's error shape", async () => {
+    const theirs = await stats(a.token, `from=${today}&to=${today}&campaign_id=${ids.other}`);
+    expect(theirs.status).toBe(403);
+    expect(theirs.body).toEqual({ error: expect.any(String), code: 'forbidden' });
+    const none = await stats(a.token, `from=${today}&to=${today}&campaign_id=999999`);
+    expect([none.status, none.body]).toEqual([404, { error: 'Campaign not found', code: 'not_found' }]);
+    const own = await stats(a.token, `from=${today}&to=${today}&campaign_id=${ids.us}&group_by=campaign`);
+    expect(own.body.rows.map((r) => [r.campaign_id, r.impressions])).toEqual([[ids.us, 30]]);
+  });
+
   it('exports CSV', async () => {
     const res = await fetch(`${fx.app.base}/api/adv/stats?from=${today}&to=${today}&group_by=campaign&format=csv`, {
       headers: { authorization: `Bearer ${a.token}` },
     });
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect((await res.text()).trim().split('\n')).toEqual([
-      'campaign_id,impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
-      `${ids.us},30,0,0,0,6,0,0`,
-      `${ids.de},20,0,0,0,2,0,0`,
+      'campaign_id,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+      `${ids.us},30,0,0,0,0,6,0,0`,
+      `${ids.de},20,0,0,0,0,2,0,0`,
     ]);
   });
 
@@ -126,19 +166,16 @@ describe('statistics from real engine traffic', () => {
     expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.de}`, { token: a.token })).body.daily_spent_cents).toBe(2);
     expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: a.token, json: { day: today } })).status).toBe(403);
     expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: 'yesterday' } })).status).toBe(400);
+    expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: '2026-02-30' } })).body).toEqual({
+      errors: { day: 'must be a real calendar date' },
+    });
   });
 
   it('publishers see impressions and earnings on their own zones', async () => {
-    const site = await world.site();
-    const pub = site.publisher;
-    const zone = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-      token: pub.token,
-      json: { site_id: site.id, name: 'Z', format: 'banner', banner_width: 300, banner_height: 250 },
-    });
-    await eventually(() => engine.engine.mirror.index?.zones.get(zone.body.subid)?.serving ?? false);
+    const { site, pub, zone } = await bannerZone();
     // 10 wins at $2 CPM = 2 cents of spend; 70% to the publisher = 1 cent (rounded down from 1.4).
     await traffic(
-      bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en' } }, { bidfloor: 2, tagid: zone.body.subid }),
+      bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: WINDOWS_EDGE } }, { bidfloor: 2, tagid: zone.body.subid }),
       ids.us as number,
       10,
       0,
@@ -146,9 +183,58 @@ describe('statistics from real engine traffic', () => {
     );
     await ingestAll(fx.app, [engine.engine]);
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, { token: pub.token });
-    expect(r.body.rows).toEqual([{ site_id: site.id, zone_id: zone.body.id, impressions: 10, clicks: 0, invalid_clicks: 0, ctr: 0, earnings_cents: 1 }]);
+    expect(r.body.rows).toEqual([
+      {
+        site_id: site.id,
+        zone_id: zone.body.id,
+        impressions: 10,
+        viewable_impressions: 0,
+        clicks: 0,
+        invalid_clicks: 0,
+        ctr: 0,
+        earnings_cents: 1,
+        fallbacks: 0,
+      },
+    ]);
+    const byOs = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=os`, { token: pub.token });
+    expect(byOs.body.rows.map((row) => [row.os, row.impressions])).toEqual([['windows', 10]]);
     expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=campaign`, { token: pub.token })).status).toBe(400);
     expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, { token: a.token })).status).toBe(403);
+  });
+
+  it('publishers see viewable impressions, and the traffic not counted on their zones by reason', async () => {
+    const { site, pub, zone } = await bannerZone();
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/125.0 Safari/537.36', 'x-country': 'US', origin: `https://${site.domain}` };
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${engine.base}/imp?z=${zone.body.subid}&fp=stats-${Math.random()}`, { headers: { ...browser, ...headers } });
+    const served: { beacon_url: string; click_url: string }[] = [];
+    for (let i = 0; i < 3; i++) served.push((await (await ask({})).json()) as { beacon_url: string; click_url: string });
+    // Three rendered, two of them in view; one beacon replayed from another browser.
+    for (const ad of served) await fetch(ad.beacon_url, { headers: browser });
+    for (const ad of served.slice(0, 2)) await fetch(`${ad.beacon_url}?e=viewable`, { headers: browser });
+    await fetch(served[0]?.beacon_url ?? '', { headers: { ...browser, 'user-agent': 'Mozilla/5.0 Firefox/126.0' } });
+    // Refused requests: two from another site's page, one from a crawler.
+    for (const origin of ['https://ticket-farm.test', 'https://other.test']) expect((await ask({ origin })).status).toBe(204);
+    expect((await ask({ 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).status).toBe(204);
+    // A click with no time on the page.
+    await fetch(`${served[2]?.click_url}?ttc=5&x=1&y=1&focus=1&fp=f`, { headers: browser, redirect: 'manual' });
+    await ingestAll(fx.app, [engine.engine]);
+
+    const day = `from=${today}&to=${today}`;
+    const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?${day}&group_by=zone`, { token: pub.token });
+    expect(r.body.rows).toMatchObject([{ zone_id: zone.body.id, impressions: 3, viewable_impressions: 2, clicks: 0, invalid_clicks: 1 }]);
+    const u = await call<Rows>(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=zone`, { token: pub.token });
+    expect(u.status).toBe(200);
+    expect(u.body.rows).toEqual([
+      { zone_id: zone.body.id, of: 'click', reason: 'too_fast', events: 1 },
+      { zone_id: zone.body.id, of: 'impression', reason: 'mismatch', events: 1 },
+      { zone_id: zone.body.id, of: 'request', reason: 'bot_traffic', events: 1 },
+      { zone_id: zone.body.id, of: 'request', reason: 'foreign_origin', events: 2 },
+    ]);
+    // Only the publisher's own zones, and only dimensions the table has.
+    expect((await call<Rows>(fx.app, 'GET', `/api/pub/stats/uncounted?${day}`, { token: (await world.site()).publisher.token })).body.rows).toEqual([]);
+    expect((await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=geo`, { token: pub.token })).status).toBe(400);
+    expect((await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}`, { token: a.token })).status).toBe(403);
   });
 
   it('validates every parameter and names the field', async () => {
@@ -167,6 +253,11 @@ describe('statistics from real engine traffic', () => {
       expect([query, r.status]).toEqual([query, 400]);
       expect(Object.keys(r.body.errors as object), query).toContain(field);
     }
+    // Several bad fields: one 400 names them all, the date order included.
+    const many = await call(fx.app, 'GET', `/api/adv/stats?from=2026-03-01&to=2026-02-01&group_by=color&tz=Mars/Olympus&format=xml&campaign_id=x`, {
+      token: a.token,
+    });
+    expect(Object.keys(many.body.errors as object).sort()).toEqual(['campaign_id', 'format', 'from', 'group_by', 'tz']);
     // Injection attempts are values, never SQL.
     const tz = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&tz=${encodeURIComponent("UTC') OR 1=1 --")}`, { token: a.token });
     expect(tz.status).toBe(400);

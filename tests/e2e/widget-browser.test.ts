@@ -20,9 +20,14 @@ let context: BrowserContext;
 let hostPage: Server;
 let hostBase = '';
 const subids: Record<string, string> = {};
+const zoneIds: Record<string, number> = {};
 // The IAB-ecosystem parser players use, loaded into the page as its browser build.
 const VAST_CLIENT = join(dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')), 'dist', 'vast-client.min.js');
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+/** In a fallback frame: marks that it ran, and whether the host page was out of its reach. */
+const FRAME_PROBE = `<script>const p = document.getElementById('house'); p.dataset.ran = '1';
+try { parent.document.title = 'reached'; } catch { p.dataset.isolated = '1'; }
+try { localStorage.setItem('k', '1'); } catch { p.dataset.noStorage = '1'; }</script>`;
 
 beforeAll(async () => {
   // The publisher's page and the advertiser's landing page, on another origin than the ad server.
@@ -30,6 +35,7 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'text/html');
     if (url.pathname === '/landing') return void res.end('<h1>Landing</h1>');
+    if (url.pathname === '/house-ad') return void res.end(`<p id="house">House page</p>${FRAME_PROBE}`);
     if (url.pathname === '/vast-client.js') {
       res.setHeader('content-type', 'text/javascript');
       return void res.end(readFileSync(VAST_CLIENT));
@@ -40,24 +46,29 @@ beforeAll(async () => {
     );
   });
   await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  hostBase = `http://127.0.0.1:${(hostPage.address() as AddressInfo).port}`;
   const world = await World.create(fx.app);
+  const site = await world.site();
+  // The page is on the zone's site, as far as the browser knows (launchChromium resolves it here).
+  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
   const adv = await world.advertiser(100_000);
   await world.campaign(adv, { format: 'banner', bid_usd: 2 }, { landing_url: `${hostBase}/landing?c={click_id}` });
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
   await world.campaign(adv, { format: 'in_page_push', bid_usd: 2 });
-  const site = await world.site();
   const pub = site.publisher;
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     video: { format: 'floating_video', fv_corner: 'tl', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
     native: { format: 'native' },
     in_page_push: { format: 'in_page_push' },
+    // No campaign has these sizes: they fall back to the publisher's own ad.
+    fallback_html: { format: 'banner', banner_width: 728, banner_height: 90, fallback: { type: 'html', value: `<p id="house">House ad</p>${FRAME_PROBE}` } },
+    fallback_url: { format: 'banner', banner_width: 320, banner_height: 50, fallback: { type: 'url', value: `${hostBase}/house-ad` } },
   })) {
-    subids[name] = (
-      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, ...fields } })
-    ).body.subid;
+    const z = (await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, ...fields } }))
+      .body;
+    subids[name] = z.subid;
+    zoneIds[name] = z.id;
   }
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 4);
@@ -145,8 +156,54 @@ describe('the widget in a real browser', () => {
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/adnet-floating-video.png` });
     // The file cannot play here (the CDN is not reachable): the player reports the VAST Error URL, code 405.
     await eventually(async () => (await events()).some((e) => e.type === 'vast' && e.reason === 'error:405'), 10_000);
+    // Playback as a player reports it (this file cannot play here): the Impression pixel at once, and
+    // the VAST Viewable pixel once the video has been at least half in view for two seconds.
+    const playedAt = Date.now();
+    type Playable = { dispatchEvent(e: unknown): boolean };
+    type Events = { Event: new (type: string) => unknown };
+    await page
+      .locator('[data-adnet="floating-video"] video')
+      .evaluate((v) => (v as Playable).dispatchEvent(new (globalThis as unknown as Events).Event('playing')));
+    const mine = async (type: string) => (await events()).filter((e) => e.type === type && e.zone_id === zoneIds.video);
+    await eventually(async () => (await mine('impression')).length === 1, 5_000);
+    await eventually(async () => (await mine('viewable')).length === 1, 10_000);
+    expect(Date.now() - playedAt).toBeGreaterThanOrEqual(2_000);
     await page.locator('[data-adnet="floating-video"] button').click();
     expect(await box.count()).toBe(0);
+    await page.close();
+  });
+
+  it("shows the publisher's fallback in a sandboxed frame when nothing fills the zone, and counts it", async () => {
+    for (const [name, text, size] of [
+      ['fallback_html', 'House ad', ['728', '90']],
+      ['fallback_url', 'House page', ['320', '50']],
+    ] as const) {
+      const page = await context.newPage();
+      await page.goto(`${hostBase}/?zone=${subids[name]}`);
+      const frame = page.locator('[data-adnet-zone] iframe[data-adnet="fallback"]');
+      await frame.waitFor({ state: 'attached', timeout: 10_000 });
+      expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
+      expect([await frame.getAttribute('width'), await frame.getAttribute('height')]).toEqual(size);
+      const house = page.frameLocator('[data-adnet-zone] iframe[data-adnet="fallback"]').locator('#house');
+      await house.waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await house.textContent()).toBe(text);
+      // Its script ran, in an opaque origin: neither the host page nor storage is within its reach.
+      await eventually(async () => (await house.getAttribute('data-ran')) === '1');
+      expect([await house.getAttribute('data-isolated'), await house.getAttribute('data-no-storage')]).toEqual(['1', '1']);
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { title: string } }).document.title)).not.toBe('reached');
+      await eventually(async () => (await events()).some((e) => e.type === 'fallback' && e.zone_id === zoneIds[name] && e.reason === 'no_candidates'));
+      await page.close();
+    }
+  });
+
+  it("shows nothing when the zone's tag is copied onto another site's page", async () => {
+    const page = await context.newPage();
+    const elsewhere = hostBase.replace(/www\.[^:]+/, 'ticket-farm.test');
+    const asked = page.waitForResponse((r) => r.url().includes('/imp?'));
+    await page.goto(`${elsewhere}/?zone=${subids.banner}`);
+    expect((await asked).status()).toBe(204);
+    expect(await page.locator('[data-adnet-zone] img').count()).toBe(0);
+    await eventually(async () => (await events()).some((e) => e.type === 'nobid' && e.reason === 'foreign_origin'));
     await page.close();
   });
 
@@ -165,6 +222,32 @@ describe('the widget in a real browser', () => {
     expect(parsed).toMatchObject({ version: '4.0', ads: 1, media: 'https://cdn.example.com/v.mp4', impressions: 1, errors: 1 });
     expect(parsed.tracking).toEqual(['complete', 'firstQuartile', 'midpoint', 'start', 'thirdQuartile']);
     expect(String(parsed.click)).toContain('/c/');
+    await page.close();
+  });
+
+  it('names the browser by one first-party id it keeps on the site, for frequency caps', async () => {
+    const page = await context.newPage();
+    const ids: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/imp?')) ids.push(new URL(r.url()).searchParams.get('u') ?? '');
+    });
+    for (let load = 0; load < 2; load++) {
+      const served = page.waitForResponse((r) => r.url().includes('/imp?'));
+      await page.goto(`${hostBase}/?zone=${subids.native}`);
+      await served;
+    }
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('adnet:uid')),
+    ).toBe(ids[0]);
+    // Another browser (its own storage) is another user.
+    const other = await (await browser.newContext({ userAgent: CHROME_UA })).newPage();
+    const asked = other.waitForRequest((r) => r.url().includes('/imp?'));
+    await other.goto(`${hostBase}/?zone=${subids.native}`);
+    expect(new URL((await asked).url()).searchParams.get('u')).not.toBe(ids[0]);
+    await other.context().close();
     await page.close();
   });
 });

@@ -18,6 +18,7 @@ let pub: Account;
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
 let cpcCampaign = 0;
+let siteDomain = '';
 const BROWSER = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
   'accept-language': 'en-US,en;q=0.9',
@@ -31,6 +32,7 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   const site = await world.site();
   pub = site.publisher;
+  siteDomain = site.domain;
   const zones: Record<string, Record<string, unknown>> = {
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     native: { format: 'native' },
@@ -83,6 +85,56 @@ describe('GET /imp', () => {
   });
 });
 
+describe('invalid traffic on our zones (server-side facts, counted apart, never an ad)', () => {
+  let strict: TestEngine;
+  beforeAll(async () => {
+    // Its own engine (the limits are per process), with limits small enough to reach.
+    strict = await startEngine(fx.redis.url, { ZONE_REQUESTS_PER_ADDRESS_PER_MIN: '12', ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN: '4' });
+    await eventually(() => strict.engine.mirror.index?.zones.get(subids.banner ?? '')?.serving === true);
+    await new Promise((r) => setTimeout(r, 300));
+  });
+  afterAll(() => strict.stop());
+
+  const ask = (z: string, fp: string, headers: Record<string, string> = {}) =>
+    fetch(`${strict.base}/imp?z=${z}&fp=${fp}&s=e30`, { headers: { ...BROWSER, ...headers } }).then((r) => r.status);
+  const noBids = async (reason: string) =>
+    (await streamedEvents(fx.app.svc.redis, strict)).filter((e) => e.type === 'nobid' && e.reason === reason && e.zone_id === zoneIds.banner).length;
+  /** Runs `requests` within one minute window of the limiter (fixed windows), retrying once across a boundary. */
+  async function inOneMinute<T>(requests: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const minute = Math.floor(Date.now() / 60_000);
+      const out = await requests();
+      if (Math.floor(Date.now() / 60_000) === minute) return out;
+    }
+  }
+
+  it("serves a page on the zone's site and refuses one elsewhere, by Origin, else Referer", async () => {
+    expect(await ask(subids.banner ?? '', 'origin-1', { origin: `https://www.${siteDomain}` })).toBe(200);
+    expect(await ask(subids.banner ?? '', 'origin-2', { origin: 'https://ticket-farm.test' })).toBe(204);
+    expect(await ask(subids.banner ?? '', 'origin-3', { referer: `https://${siteDomain}.ticket-farm.test/page` })).toBe(204);
+    expect(await ask(subids.banner ?? '', 'origin-4', { referer: `https://news.${siteDomain}/2026/article` })).toBe(200);
+    expect(await noBids('foreign_origin')).toBe(2);
+  });
+
+  it('limits one browser fingerprint, then one address however it varies the fingerprint', async () => {
+    const floods = async () => {
+      const e = (await streamedEvents(fx.app.svc.redis, strict)).filter((x) => x.type === 'nobid' && x.zone_id === zoneIds.native);
+      return { fingerprint: e.filter((x) => x.reason === 'fingerprint_flood').length, address: e.filter((x) => x.reason === 'address_flood').length };
+    };
+    const { statuses, before, after } = await inOneMinute(async () => {
+      const before = await floods();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push(await ask(subids.native ?? '', 'same-browser'));
+      for (let i = 0; i < 14; i++) statuses.push(await ask(subids.native ?? '', `rotating-${i}`));
+      return { statuses, before, after: await floods() };
+    });
+    // The native zone from this address: 4 per fingerprint, 12 per address in all (the refused ones count too).
+    expect(statuses.slice(0, 6)).toEqual([200, 200, 200, 200, 204, 204]);
+    expect(statuses.slice(6)).toEqual([...Array<number>(6).fill(200), ...Array<number>(8).fill(204)]);
+    expect({ fingerprint: after.fingerprint - before.fingerprint, address: after.address - before.address }).toEqual({ fingerprint: 2, address: 8 });
+  });
+});
+
 describe('GET /vast/<subid>.xml', () => {
   it('is VAST 4.0 with media, click-through and impression tracking; empty VAST without an ad', async () => {
     const res = await fetch(`${engine.base}/vast/${subids.video}.xml`, { headers: BROWSER });
@@ -109,11 +161,17 @@ describe('GET /vast/<subid>.xml', () => {
       expect(out.stderr).toContain('validates');
     }
 
-    // The player's impression pixel counts (and charges) once.
+    // The player's impression pixel counts (and charges) once; its viewable pixel counts once, and only after it.
     const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? '';
-    await fetch(pixel);
-    await fetch(pixel);
+    const viewable = /<ViewableImpression id="viewable"><Viewable><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? '';
+    expect(viewable).toMatch(/\/t\/vast\/viewable\//);
     const bidId = /<Ad id="([^"]+)">/.exec(xml)?.[1];
+    await fetch(viewable);
+    expect((await events()).filter((e) => e.bid_id === bidId)).toEqual([]);
+    await fetch(pixel);
+    await fetch(pixel);
+    for (let i = 0; i < 2; i++) await fetch(viewable);
+    expect((await events()).filter((e) => e.type === 'viewable' && e.bid_id === bidId)).toHaveLength(1);
     const counted = (await events()).filter((e) => e.type === 'impression' && e.bid_id === bidId);
     expect(counted).toHaveLength(1);
     expect(counted[0]).toMatchObject({ zone_id: zoneIds.video, charge_nano: expect.any(Number) });
@@ -211,10 +269,82 @@ describe('GET /b/<ticket>: the render beacon is the impression', () => {
     expect((await fetch(`${engine.base}/b/${encodeTicket('t'.repeat(40), { ...ticket, surface: 'vast' })}`, { headers: BROWSER })).status).toBe(404);
   });
 
-  it('reports a viewable impression once', async () => {
+  it('reports a viewable impression once, and only of a rendered ad', async () => {
     const { url, bidId } = await beaconOf();
+    await fetch(`${url}?e=viewable`, { headers: BROWSER });
+    expect(await mine(bidId)).toEqual([]);
     await fetch(url, { headers: BROWSER });
     for (let i = 0; i < 2; i++) await fetch(`${url}?e=viewable`, { headers: BROWSER });
     expect((await mine(bidId)).map((e) => e.type).sort()).toEqual(['impression', 'viewable']);
+  });
+});
+
+describe('where the visitor is and what it uses', () => {
+  const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+  const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+  const NL = '193.0.0.1'; // RIPE NCC's own network
+  let dutch = 0;
+  let phones = 0;
+  let untrusting: TestEngine;
+
+  beforeAll(async () => {
+    const adv = await world.advertiser(100_000);
+    // Each outbids the untargeted CPC native campaign ($1.20 eCPM) wherever its targeting matches.
+    dutch = (await world.campaign(adv, { format: 'native', geo_include: ['nl'], bid_usd: 5 })).campaign.id;
+    const targeting = { device_types: ['mobile'], os_include: ['ios', 'android'], browser_include: ['safari', 'chrome'] };
+    phones = (await world.campaign(adv, { format: 'native', bid_usd: 4, ...targeting })).campaign.id;
+    // An engine that trusts no proxy: what a visitor reaching it directly gets.
+    untrusting = await startEngine(fx.redis.url, { TRUSTED_PROXIES: '' });
+    for (const e of [engine, untrusting])
+      await eventually(() => (e.engine.mirror.index?.candidateCount ?? 0) >= 5 && e.engine.mirror.index?.zones.get(subids.native ?? '')?.serving === true);
+    await new Promise((r) => setTimeout(r, 300));
+  });
+  afterAll(() => untrusting.stop());
+
+  /** The ticket of the native ad `on` serves to a browser sending `headers` (on top of the desktop Linux Chrome). */
+  const served = async (on: TestEngine, headers: Record<string, string>) => {
+    const res = await fetch(`${on.base}/imp?z=${subids.native}&fp=where-${Math.random()}&s=e30`, { headers: { ...BROWSER, ...headers } });
+    const body = (await res.json()) as ImpReply & { beacon_url: string };
+    return { ...(decodeTicket('t'.repeat(40), body.impression_id) as BidTicket), beacon: body.beacon_url, click: body.click_url };
+  };
+
+  it('takes the country from the client address a trusted proxy forwards', async () => {
+    const t = await served(engine, { 'x-forwarded-for': NL });
+    expect([t.campaignId, t.country]).toEqual([dutch, 'nl']);
+    // Loopback itself is in no country: only untargeted campaigns serve it.
+    expect((await served(engine, {})).campaignId).toBe(cpcCampaign);
+  });
+
+  it("believes a country header only from a trusted proxy, never the visitor's own", async () => {
+    expect((await served(engine, { 'cf-ipcountry': 'NL' })).campaignId).toBe(dutch);
+    for (const headers of [{ 'x-country': 'NL' }, { 'cf-ipcountry': 'NL' }, { 'x-forwarded-for': NL }] as Record<string, string>[]) {
+      const t = await served(untrusting, headers);
+      expect([t.campaignId, t.country], JSON.stringify(headers)).toEqual([cpcCampaign, '']);
+    }
+  });
+
+  it('reads device type, OS and browser from the user agent and its Client Hints', async () => {
+    const iphone = await served(engine, { 'user-agent': IPHONE });
+    expect([iphone.campaignId, iphone.device, iphone.os, iphone.browser]).toEqual([phones, 'mobile', 'ios', 'safari']);
+    // A tablet and a desktop are not the phones the campaign targets.
+    expect((await served(engine, { 'user-agent': IPAD })).campaignId).toBe(cpcCampaign);
+    const desktop = await served(engine, {});
+    expect([desktop.campaignId, desktop.device, desktop.os, desktop.browser]).toEqual([cpcCampaign, 'desktop', 'linux', 'chrome']);
+    // The same Chrome, its hints saying it runs on an Android phone.
+    const hinted = await served(engine, { 'sec-ch-ua-platform': '"Android"', 'sec-ch-ua-mobile': '?1' });
+    expect([hinted.campaignId, hinted.device, hinted.os]).toEqual([phones, 'mobile', 'android']);
+  });
+
+  it("carries the viewer's OS and browser into the impression, the click and the click record", async () => {
+    const t = await served(engine, { 'user-agent': IPHONE });
+    await fetch(t.beacon, { headers: { ...BROWSER, 'user-agent': IPHONE } });
+    const res = await click(t.click, 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', { ...BROWSER, 'user-agent': IPHONE });
+    const clickId = /c=([0-9a-f-]{36})$/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
+    const mine = (await events()).filter((e) => e.bid_id === t.bidId);
+    expect(mine.map((e) => [e.type, e.device, e.os, e.browser]).sort()).toEqual([
+      ['click', 'mobile', 'ios', 'safari'],
+      ['impression', 'mobile', 'ios', 'safari'],
+    ]);
+    expect(JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}')).toMatchObject({ device: 'mobile', os: 'ios', browser: 'safari' });
   });
 });

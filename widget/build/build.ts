@@ -1,4 +1,5 @@
 import { buildSync } from 'esbuild';
+import { inertJson } from '@adnet/schemas/inert-json';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +23,7 @@ export function buildWidget(): string {
   return out.outputFiles[0]?.text ?? '';
 }
 
-/** One zone's script: everything inside a closure, so nothing but `window.adnet` reaches the page. */
+/** One zone's script: everything inside a closure, so nothing but `window.adnet` reaches the page; the settings as inert JSON. */
 export function zoneScript(bundle: string, config: ZoneConfig): string {
-  return `(function(){${bundle};__adnetWidget.run(${JSON.stringify(config)},document.currentScript)})();\n`;
+  return `(function(){${bundle};__adnetWidget.run(${inertJson(config)},document.currentScript)})();\n`;
 }

@@ -2,7 +2,11 @@
 // closure; the only global it touches is `window.adnet`. Every step is guarded: a failing ad must never
 // break the host page.
 
-import type { ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+import { isSafeHttpUrl } from '@adnet/schemas/url';
+import type { FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+
+/** A URL from an answer, or '' when it is not plain http(s): nothing else may become a link, a source or a pixel. */
+const httpOnly = (u: string | null | undefined): string => (u && isSafeHttpUrl(u) ? u : '');
 
 function fnv1a(text: string): string {
   let h = 0x811c9dc5;
@@ -21,6 +25,27 @@ export function fingerprint(): string {
   return fnv1a(parts.join('|')) + fnv1a(parts.reverse().join('#'));
 }
 
+const base64url = (binary: string): string => btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/**
+ * The browser's first-party id for frequency caps (the `u` parameter): 128 random bits kept in the host
+ * site's localStorage, so the same browser is the same user on that site until its storage is cleared.
+ * '' when storage is refused (private modes): then no cap can apply to it.
+ */
+export function firstPartyId(): string {
+  try {
+    let id = localStorage.getItem('adnet:uid');
+    if (!id || !/^[A-Za-z0-9_-]{22}$/.test(id)) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      id = base64url(String.fromCharCode(...bytes));
+      localStorage.setItem('adnet:uid', id);
+    }
+    return id;
+  } catch {
+    return '';
+  }
+}
+
 /** What the page tells about the visitor, base64url JSON (the `s` parameter). */
 export function signals(): string {
   const data = {
@@ -31,7 +56,7 @@ export function signals(): string {
     touch: 'ontouchstart' in window ? 1 : 0,
     wd: navigator.webdriver ? 1 : 0,
   };
-  return btoa(JSON.stringify(data)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64url(JSON.stringify(data));
 }
 
 function capped(cfg: ZoneConfig): boolean {
@@ -95,16 +120,19 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 
 function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig: string): void {
   const c = ad.creative;
-  const link = el('a', { href: ad.click_url, target: '_blank', rel: 'noopener', part: 'ad', 'data-adnet': 'ad' });
+  const clickUrl = httpOnly(ad.click_url);
+  const imageUrl = httpOnly(c.image_url);
+  if (!clickUrl) return;
+  const link = el('a', { href: clickUrl, target: '_blank', rel: 'noopener', part: 'ad', 'data-adnet': 'ad' });
   const box = el('div', { class: 'ad' });
   if (cfg.format === 'banner') {
     link.appendChild(
-      el('img', { src: c.image_url ?? '', width: String(c.image_width ?? cfg.w ?? ''), height: String(c.image_height ?? cfg.h ?? ''), alt: c.title ?? '' }),
+      el('img', { src: imageUrl, width: String(c.image_width ?? cfg.w ?? ''), height: String(c.image_height ?? cfg.h ?? ''), alt: c.title ?? '' }),
     );
     box.appendChild(link);
   } else {
     const card = el('div', { class: cfg.format === 'native' ? 'native' : 'toast' });
-    if (c.image_url) card.appendChild(el('img', { src: c.image_url, alt: '' }));
+    if (imageUrl) card.appendChild(el('img', { src: imageUrl, alt: '' }));
     const text = el('div');
     text.appendChild(el('b', {}, c.title));
     if (c.body) text.appendChild(el('span', {}, c.body));
@@ -120,18 +148,42 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   }
   root.appendChild(box);
   markShown(cfg);
-  trackClicks(link, ad.click_url, performance.now(), fp, sig);
+  trackClicks(link, clickUrl, performance.now(), fp, sig);
   // The ad is on the page: that is the impression (nothing is charged for an ad that never got here).
   beacon(ad.beacon_url);
-  watchViewable(box, ad.beacon_url);
+  watchViewable(box, () => beacon(`${ad.beacon_url}?e=viewable`));
+}
+
+/**
+ * The publisher's own fallback when nothing filled the zone, in a sandboxed iframe: scripts may run and
+ * links may open new windows, but without `allow-same-origin` the frame has an opaque origin and can
+ * reach neither the host page nor its storage. Banner zones keep their size; others take 300x250.
+ */
+function renderFallback(root: ShadowRoot, cfg: ZoneConfig, f: FallbackAnswer['fallback']): void {
+  const frame = el('iframe', {
+    sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+    referrerpolicy: 'no-referrer',
+    title: 'Advertisement',
+    width: String(cfg.w ?? 300),
+    height: String(cfg.h ?? 250),
+    style: 'border:0;display:block',
+    'data-adnet': 'fallback',
+  });
+  if (f.type === 'html') frame.srcdoc = f.value;
+  else if (httpOnly(f.value)) frame.src = f.value;
+  else return;
+  root.appendChild(frame);
 }
 
 function beacon(url: string): void {
-  new Image().src = url;
+  if (httpOnly(url)) new Image().src = url;
 }
 
-/** The MRC rule for display: at least half of the ad in view for one continuous second, reported once. */
-function watchViewable(target: Element, beaconUrl: string): void {
+/**
+ * The MRC rule: at least half of the ad in view for one continuous second (display), or two while
+ * playing (video, `ms` 2000), reported once by `report`.
+ */
+function watchViewable(target: Element, report: () => void, ms = 1_000): void {
   if (typeof IntersectionObserver !== 'function') return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const observer = new IntersectionObserver(
@@ -140,8 +192,8 @@ function watchViewable(target: Element, beaconUrl: string): void {
       if (inView && timer === undefined) {
         timer = setTimeout(() => {
           observer.disconnect();
-          beacon(`${beaconUrl}?e=viewable`);
-        }, 1_000);
+          report();
+        }, ms);
       } else if (!inView && timer !== undefined) {
         clearTimeout(timer);
         timer = undefined;
@@ -153,9 +205,10 @@ function watchViewable(target: Element, beaconUrl: string): void {
 }
 
 async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
-  const res = await fetch(`${cfg.base}/vast/${cfg.subid}.xml`, { credentials: 'omit' });
+  const uid = firstPartyId();
+  const res = await fetch(`${cfg.base}/vast/${cfg.subid}.xml${uid ? `?u=${uid}` : ''}`, { credentials: 'omit' });
   const doc = new DOMParser().parseFromString(await res.text(), 'application/xml');
-  const text = (name: string) => doc.getElementsByTagName(name)[0]?.textContent?.trim() ?? '';
+  const text = (name: string) => httpOnly(doc.getElementsByTagName(name)[0]?.textContent?.trim());
   const media = text('MediaFile');
   if (!media) return;
   const box = el('div', { class: `fv ${cfg.corner ?? 'br'}`, 'data-adnet': 'floating-video' });
@@ -165,16 +218,19 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
   const impression = text('Impression');
   let counted = false;
   // The ad counts when it starts playing: the VAST Impression pixel.
+  const viewable = text('Viewable');
   video.addEventListener('playing', () => {
     if (counted || !impression) return;
     counted = true;
-    new Image().src = impression;
+    beacon(impression);
+    // Viewable video: half in view for two continuous seconds from the start of playback.
+    if (viewable) watchViewable(video, () => beacon(viewable), 2_000);
   });
   // VAST tracking: playback quartiles once each, and the Error URL with code 405 when the file cannot play.
   const tracking = new Map<string, string>();
-  for (const t of Array.from(doc.getElementsByTagName('Tracking'))) tracking.set(t.getAttribute('event') ?? '', t.textContent?.trim() ?? '');
+  for (const t of Array.from(doc.getElementsByTagName('Tracking'))) tracking.set(t.getAttribute('event') ?? '', httpOnly(t.textContent?.trim()));
   const fire = (url: string | undefined) => {
-    if (url) new Image().src = url;
+    if (url) beacon(url);
   };
   const fired = new Set<string>();
   const once = (event: string) => {
@@ -223,9 +279,10 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     }
     const fp = fingerprint();
     const sig = signals();
-    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}`, { credentials: 'omit' })
-      .then(async (r) => (r.status === 200 ? ((await r.json()) as ServedAd) : undefined))
-      .then((ad) => ad && render(root, cfg, ad, fp, sig))
+    const uid = firstPartyId();
+    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, { credentials: 'omit' })
+      .then(async (r) => (r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer) : undefined))
+      .then((ad) => ad && ('fallback' in ad ? renderFallback(root, cfg, ad.fallback) : render(root, cfg, ad, fp, sig)))
       .catch(() => undefined);
   } catch {
     // never break the host page

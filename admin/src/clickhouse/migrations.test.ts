@@ -22,6 +22,8 @@ function recordingClient(applied: number[] = []) {
 const single = migrationSteps({ database: 'adnet', eventTtlDays: 90 });
 const cluster = migrationSteps({ database: 'adnet', eventTtlDays: 90, cluster: 'ads' });
 const clusterDdl = [...cluster.setup, ...cluster.steps.flat()];
+/** Every version, in order. */
+const versions = single.steps.map((_, i) => i + 1);
 /** The one statement creating `object` (database-qualified name). */
 const creating = (statements: string[], object: string) => {
   const found = statements.filter((s) => new RegExp(`^CREATE [A-Z ]+IF NOT EXISTS ${object}[ (]`).test(s));
@@ -33,12 +35,62 @@ const columnsOf = (statement: string) => statement.slice(statement.indexOf('('),
 const layoutOf = (statement: string) => statement.slice(statement.indexOf('\n', statement.indexOf(') ENGINE')));
 
 describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
-  it('sends exactly the statements released as version 1', async () => {
-    // The snapshot was taken from migrate() before clusters existed: installs that recorded version 1 ran these.
+  it('sends exactly the statements released, version by version', async () => {
+    // The snapshot grows by appending: version 1's part was taken from migrate() before clusters existed,
+    // and installs that recorded a version ran exactly its statements.
     const { client, sent } = recordingClient();
-    expect(await migrate(client, { database: 'adnet', eventTtlDays: 90 })).toEqual([1]);
+    expect(await migrate(client, { database: 'adnet', eventTtlDays: 90 })).toEqual(versions);
     expect(sent).toMatchSnapshot();
-    expect(sent.filter((s) => s.startsWith('CREATE'))).toEqual([...single.setup, ...single.steps.flat()]);
+    expect(sent.filter((s) => !s.startsWith('SELECT version') && !s.includes('schema_migrations ['))).toEqual([...single.setup, ...single.steps.flat()]);
+  });
+
+  it('adds viewable impressions to the hourly table and its view, and fills in their past once', () => {
+    const [column, query, backfill] = single.steps[1] ?? [];
+    expect(column).toBe('ALTER TABLE adnet.stats_hourly ADD COLUMN IF NOT EXISTS viewable_impressions UInt64');
+    // The view's new query is the released one plus the new count.
+    const released = creating(single.steps.flat(), 'adnet.stats_hourly_mv').replace(
+      /^CREATE MATERIALIZED VIEW IF NOT EXISTS adnet.stats_hourly_mv TO adnet.stats_hourly AS/,
+      '',
+    );
+    expect(query).toBe(
+      `ALTER TABLE adnet.stats_hourly_mv MODIFY QUERY${released.replace('AS impressions,\n', "AS impressions,\n      countIf(type = 'viewable') AS viewable_impressions,\n")}`,
+    );
+    expect(backfill).toMatch(
+      /^INSERT INTO adnet\.stats_hourly \(.*viewable_impressions\) SETTINGS insert_deduplication_token = 'migration-2-2'\n\s+SELECT .* FROM adnet\.events\s+WHERE type = 'viewable'/s,
+    );
+  });
+
+  it('adds the OS and browser to the raw events, to the hourly key in one ALTER, and to its view', () => {
+    const [os, browser, key, query, ...rest] = single.steps[2] ?? [];
+    expect([os, browser]).toEqual([
+      'ALTER TABLE adnet.events ADD COLUMN IF NOT EXISTS os LowCardinality(String)',
+      'ALTER TABLE adnet.events ADD COLUMN IF NOT EXISTS browser LowCardinality(String)',
+    ]);
+    // A SummingMergeTree sums rows of one key: a new dimension must join the key, and may only in the ALTER that adds it.
+    const released = creating(single.steps.flat(), 'adnet.stats_hourly');
+    const oldKey = /ORDER BY (\([^)]+\))/.exec(released)?.[1] ?? '';
+    expect(key).toBe(
+      `ALTER TABLE adnet.stats_hourly ADD COLUMN IF NOT EXISTS os LowCardinality(String), ADD COLUMN IF NOT EXISTS browser LowCardinality(String), MODIFY ORDER BY ${oldKey.replace(')', ', os, browser)')}`,
+    );
+    // The view's query is step 2's with the two dimensions selected and grouped by.
+    const before = single.steps[1]?.[1] ?? '';
+    expect(query).toBe(before.replace('country, device,\n', 'country, device, os, browser,\n').replace(/country, device$/, 'country, device, os, browser'));
+    expect(query).toMatch(/GROUP BY hour, .*, country, device, os, browser$/);
+    expect(rest).toEqual([]);
+  });
+
+  it("adds fallbacks to the hourly table and to its view, whose query is the previous step's plus the count", () => {
+    const at = single.steps.findIndex((step) => step[0]?.endsWith('fallbacks UInt64'));
+    const [column, query, ...rest] = single.steps[at] ?? [];
+    expect(column).toBe('ALTER TABLE adnet.stats_hourly ADD COLUMN IF NOT EXISTS fallbacks UInt64');
+    // Whatever a step before it did to the view (a new dimension), this one must keep.
+    const before = single.steps
+      .slice(0, at)
+      .flat()
+      .filter((s) => s.startsWith('ALTER TABLE adnet.stats_hourly_mv MODIFY QUERY'))
+      .at(-1);
+    expect(query).toBe(before?.replace('AS spent_nano\n', "AS spent_nano,\n      countIf(type = 'fallback') AS fallbacks\n"));
+    expect(rest).toEqual([]);
   });
 
   it('has nothing of the cluster form', () => {
@@ -46,9 +98,18 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
   });
 
   it('runs only the steps not yet recorded', async () => {
-    const { client, sent } = recordingClient([1]);
-    expect(await migrate(client, { database: 'adnet', eventTtlDays: 90 })).toEqual([]);
-    expect(sent).toEqual([...single.setup, 'SELECT version FROM adnet.schema_migrations']);
+    const done = recordingClient(versions);
+    expect(await migrate(done.client, { database: 'adnet', eventTtlDays: 90 })).toEqual([]);
+    expect(done.sent).toEqual([...single.setup, 'SELECT version FROM adnet.schema_migrations']);
+    const last = versions.length;
+    const behind = recordingClient(versions.slice(0, -1));
+    expect(await migrate(behind.client, { database: 'adnet', eventTtlDays: 90 })).toEqual([last]);
+    expect(behind.sent).toEqual([
+      ...single.setup,
+      'SELECT version FROM adnet.schema_migrations',
+      ...(single.steps[last - 1] ?? []),
+      `INSERT INTO adnet.schema_migrations [{"version":${last}}]`,
+    ]);
   });
 
   it('refuses names that are not plain identifiers', () => {
@@ -60,7 +121,7 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
 describe('migrate on a ClickHouse cluster', () => {
   it('has the same steps as a single server, each statement ON CLUSTER', () => {
     expect(cluster.steps).toHaveLength(single.steps.length);
-    for (const s of clusterDdl) expect(s).toMatch(/^CREATE (DATABASE|TABLE|MATERIALIZED VIEW) IF NOT EXISTS [a-z_.]+ ON CLUSTER ads( |$)/);
+    for (const s of clusterDdl) expect(s).toMatch(/^(CREATE (DATABASE|TABLE|MATERIALIZED VIEW) IF NOT EXISTS|ALTER TABLE) [a-z_.]+ ON CLUSTER ads( |$)/);
     expect(cluster.setup[0]).toBe('CREATE DATABASE IF NOT EXISTS adnet ON CLUSTER ads');
   });
 
@@ -113,14 +174,39 @@ describe('migrate on a ClickHouse cluster', () => {
     expect(clusterDdl.filter((s) => s.includes('schema_migrations'))).toHaveLength(1);
   });
 
+  it("adds a column to each shard's table before the Distributed one, and backfills nothing (no INSERT runs ON CLUSTER)", () => {
+    const step = cluster.steps[1] ?? [];
+    expect(step.slice(0, 3)).toEqual([
+      'ALTER TABLE adnet.stats_hourly_local ON CLUSTER ads ADD COLUMN IF NOT EXISTS viewable_impressions UInt64',
+      'ALTER TABLE adnet.stats_hourly ON CLUSTER ads ADD COLUMN IF NOT EXISTS viewable_impressions UInt64',
+      expect.stringMatching(/^ALTER TABLE adnet\.stats_hourly_mv ON CLUSTER ads MODIFY QUERY\n[^]*FROM adnet\.events_local\n/),
+    ]);
+    expect(step.some((s) => s.startsWith('INSERT'))).toBe(false);
+    expect(creating(clusterDdl, 'adnet.uncounted_hourly_mv')).toContain('TO adnet.uncounted_hourly_local AS');
+  });
+
+  it("changes the hourly key on each shard's table and adds the columns to the Distributed one after it", () => {
+    const step = cluster.steps[2] ?? [];
+    expect(step).toEqual([
+      'ALTER TABLE adnet.events_local ON CLUSTER ads ADD COLUMN IF NOT EXISTS os LowCardinality(String)',
+      'ALTER TABLE adnet.events ON CLUSTER ads ADD COLUMN IF NOT EXISTS os LowCardinality(String)',
+      'ALTER TABLE adnet.events_local ON CLUSTER ads ADD COLUMN IF NOT EXISTS browser LowCardinality(String)',
+      'ALTER TABLE adnet.events ON CLUSTER ads ADD COLUMN IF NOT EXISTS browser LowCardinality(String)',
+      (single.steps[2]?.[2] ?? '').replace('adnet.stats_hourly ', 'adnet.stats_hourly_local ON CLUSTER ads '),
+      'ALTER TABLE adnet.stats_hourly ON CLUSTER ads ADD COLUMN IF NOT EXISTS os LowCardinality(String), ADD COLUMN IF NOT EXISTS browser LowCardinality(String)',
+      (single.steps[2]?.[3] ?? '')
+        .replace('adnet.stats_hourly_mv ', 'adnet.stats_hourly_mv ON CLUSTER ads ')
+        .replace('FROM adnet.events\n', 'FROM adnet.events_local\n'),
+    ]);
+  });
+
   it('sends the cluster form through migrate', async () => {
     const { client, sent } = recordingClient();
-    expect(await migrate(client, { database: 'adnet', eventTtlDays: 90, cluster: 'ads' })).toEqual([1]);
+    expect(await migrate(client, { database: 'adnet', eventTtlDays: 90, cluster: 'ads' })).toEqual(versions);
     expect(sent).toEqual([
       ...cluster.setup,
       'SELECT version FROM adnet.schema_migrations',
-      ...(cluster.steps[0] ?? []),
-      'INSERT INTO adnet.schema_migrations [{"version":1}]',
+      ...cluster.steps.flatMap((step, i) => [...step, `INSERT INTO adnet.schema_migrations [{"version":${i + 1}}]`]),
     ]);
     expect(sent).toMatchSnapshot();
   });

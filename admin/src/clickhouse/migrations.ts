@@ -41,7 +41,49 @@ interface ViewDef {
   select: (table: (name: string) => string) => string;
 }
 
-type Def = TableDef | ViewDef;
+/** A column added to a table (and, on a cluster, to its Distributed table too). */
+interface ColumnDef {
+  kind: 'column';
+  table: string;
+  /** Name and type, as in a column list. */
+  column: string;
+}
+
+/**
+ * Columns that join a table's sorting key: ADD COLUMN and MODIFY ORDER BY in one ALTER, since ClickHouse
+ * lets a key grow only by columns the same ALTER adds. A SummingMergeTree sums the rows of one key, so a
+ * new dimension of its rows must be in the key. The primary key (the index) stays the old one, a prefix
+ * of the new order. On a cluster the Distributed table, which has no key, gets the columns only.
+ */
+interface KeyColumnsDef {
+  kind: 'keyColumns';
+  table: string;
+  /** Name and type of each, as in a column list. */
+  columns: string[];
+  /** The new sorting key: the old one followed by the new columns. */
+  orderBy: string;
+}
+
+/** A materialized view's new SELECT (ALTER ... MODIFY QUERY): it applies to inserts from then on. */
+interface ViewQueryDef {
+  kind: 'viewQuery';
+  name: string;
+  select: (table: (name: string) => string) => string;
+}
+
+/**
+ * Rows computed from tables already there, inserted once (e.g. a new column's past, from the raw
+ * events). Single server only: on a cluster each shard would have to insert its own, which an
+ * INSERT cannot do ON CLUSTER (docs/deployment.md says how to run it by hand there).
+ */
+interface BackfillDef {
+  kind: 'backfill';
+  into: string;
+  columns: string;
+  select: (table: (name: string) => string) => string;
+}
+
+type Def = TableDef | ViewDef | ColumnDef | KeyColumnsDef | ViewQueryDef | BackfillDef;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -79,6 +121,7 @@ const schemaMigrations: TableDef = {
  * could split differently.
  */
 const steps = (o: MigrationOptions): Def[][] => [
+  // 1: raw events and the hourly statistics.
   [
     {
       kind: 'table',
@@ -143,21 +186,154 @@ const steps = (o: MigrationOptions): Def[][] => [
       kind: 'view',
       name: 'stats_hourly_mv',
       to: 'stats_hourly',
+      select: (table) =>
+        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device', [
+          "countIf(type = 'bid') AS bids",
+          "countIf(type IN ('win', 'impression')) AS impressions",
+          "countIf(type = 'click' AND invalid = 0) AS clicks",
+          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+          "countIf(type = 'conversion') AS conversions",
+          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
+        ]),
+    },
+  ],
+  // 2: viewable impressions in the hourly statistics; traffic not counted, by reason, for publishers.
+  [
+    { kind: 'column', table: 'stats_hourly', column: 'viewable_impressions UInt64' },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) =>
+        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device', [
+          "countIf(type = 'bid') AS bids",
+          "countIf(type IN ('win', 'impression')) AS impressions",
+          "countIf(type = 'viewable') AS viewable_impressions",
+          "countIf(type = 'click' AND invalid = 0) AS clicks",
+          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+          "countIf(type = 'conversion') AS conversions",
+          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
+        ]),
+    },
+    {
+      kind: 'backfill',
+      into: 'stats_hourly',
+      columns: 'hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, viewable_impressions',
       select: (table) => `
-    SELECT
-      toStartOfHour(ts) AS hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device,
-      countIf(type = 'bid') AS bids,
-      countIf(type IN ('win', 'impression')) AS impressions,
-      countIf(type = 'click' AND invalid = 0) AS clicks,
-      countIf(type = 'click' AND invalid = 1) AS invalid_clicks,
-      countIf(type = 'conversion') AS conversions,
-      sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano
+    SELECT toStartOfHour(ts) AS hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, count()
     FROM ${table('events')}
-    WHERE type != 'nobid'
+    WHERE type = 'viewable'
     GROUP BY hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device`,
+    },
+    {
+      kind: 'table',
+      name: 'uncounted_hourly',
+      columns: `
+      hour DateTime('UTC'),
+      publisher_id UInt32,
+      site_id UInt32,
+      zone_id UInt32,
+      of LowCardinality(String),
+      reason LowCardinality(String),
+      events UInt64
+    `,
+      engine: 'SummingMergeTree',
+      layout: `
+    ORDER BY (publisher_id, hour, site_id, zone_id, of, reason)`,
+      dedupWindow: 10_000,
+    },
+    {
+      kind: 'view',
+      name: 'uncounted_hourly_mv',
+      to: 'uncounted_hourly',
+      select: (table) => `${uncountedSelect(table)}`,
+    },
+    {
+      kind: 'backfill',
+      into: 'uncounted_hourly',
+      columns: 'hour, publisher_id, site_id, zone_id, of, reason, events',
+      select: uncountedSelect,
+    },
+  ],
+  // 3: the viewer's OS and browser families in the raw events and as dimensions of the hourly statistics.
+  // Rows already summed keep empty ones: the raw events before this step never had them.
+  [
+    { kind: 'column', table: 'events', column: 'os LowCardinality(String)' },
+    { kind: 'column', table: 'events', column: 'browser LowCardinality(String)' },
+    {
+      kind: 'keyColumns',
+      table: 'stats_hourly',
+      columns: ['os LowCardinality(String)', 'browser LowCardinality(String)'],
+      orderBy: '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser)',
+    },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) =>
+        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser', [
+          "countIf(type = 'bid') AS bids",
+          "countIf(type IN ('win', 'impression')) AS impressions",
+          "countIf(type = 'viewable') AS viewable_impressions",
+          "countIf(type = 'click' AND invalid = 0) AS clicks",
+          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+          "countIf(type = 'conversion') AS conversions",
+          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
+        ]),
+    },
+  ],
+  // 4: fallbacks, the unfilled
+  // requests of a zone answered with its publisher's own ad. Their rows have no advertiser (advertiser_id 0);
+  // only the publishers' statistics read them. The view's query is the previous step's plus the count.
+  [
+    { kind: 'column', table: 'stats_hourly', column: 'fallbacks UInt64' },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) =>
+        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser', [
+          "countIf(type = 'bid') AS bids",
+          "countIf(type IN ('win', 'impression')) AS impressions",
+          "countIf(type = 'viewable') AS viewable_impressions",
+          "countIf(type = 'click' AND invalid = 0) AS clicks",
+          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+          "countIf(type = 'conversion') AS conversions",
+          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
+          "countIf(type = 'fallback') AS fallbacks",
+        ]),
     },
   ],
 ];
+
+/**
+ * What our publishers' zones served that was not counted, by reason: ad requests refused as invalid
+ * traffic (no-bid reasons of `INVALID_TRAFFIC_REASONS`), beacons and pixels not counted (too late,
+ * another viewer's), and invalid clicks. Released in step 2: never edit it, add a step.
+ */
+function uncountedSelect(table: (name: string) => string): string {
+  return `
+    SELECT
+      toStartOfHour(ts) AS hour, publisher_id, site_id, zone_id,
+      multiIf(type = 'nobid', 'request', type = 'click', 'click', 'impression') AS of, reason, count() AS events
+    FROM ${table('events')}
+    WHERE publisher_id != 0 AND (
+      (type = 'nobid' AND reason IN ('bot_traffic', 'address_flood', 'fingerprint_flood', 'foreign_origin'))
+      OR (type = 'uncounted' AND reason != 'test')
+      OR (type = 'click' AND invalid = 1))
+    GROUP BY hour, publisher_id, site_id, zone_id, of, reason`;
+}
+
+/**
+ * The hourly view's SELECT: grouped by the hour and `dims`, with one aggregate per entry of `counts`.
+ * Each released step passes its own lists, so its text never changes (the snapshot test holds it).
+ */
+function statsHourlySelect(table: (name: string) => string, dims: string, counts: readonly string[]): string {
+  return `
+    SELECT
+      toStartOfHour(ts) AS hour, ${dims},
+${counts.map((c) => `      ${c}`).join(',\n')}
+    FROM ${table('events')}
+    WHERE type != 'nobid'
+    GROUP BY hour, ${dims}`;
+}
 
 /** The statements of a migration: `setup` runs every time, `steps[i]` once, as version i + 1. */
 export interface MigrationPlan {
@@ -206,10 +382,40 @@ export function migrationSteps(o: MigrationOptions): MigrationPlan {
     return statements;
   };
   const view = (d: ViewDef) => `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${d.name}${on} TO ${local(d.to)} AS${d.select(local)}`;
+  const column = (d: ColumnDef): string[] => {
+    const add = (name: string) => `ALTER TABLE ${db}.${name}${on} ADD COLUMN IF NOT EXISTS ${d.column}`;
+    // The stored table first: a Distributed table may name only columns its shards have.
+    return cluster && sharded.has(d.table) ? [add(stored(d.table)), add(d.table)] : [add(d.table)];
+  };
+  const keyColumns = (d: KeyColumnsDef): string[] => {
+    const add = d.columns.map((c) => `ADD COLUMN IF NOT EXISTS ${c}`).join(', ');
+    const keyed = `ALTER TABLE ${db}.${stored(d.table)}${on} ${add}, MODIFY ORDER BY ${d.orderBy}`;
+    // The stored table first, as for a column: the Distributed table may name only columns its shards have.
+    return cluster && sharded.has(d.table) ? [keyed, `ALTER TABLE ${db}.${d.table}${on} ${add}`] : [keyed];
+  };
+  const statements = (d: Def, version: number, n: number): string[] => {
+    switch (d.kind) {
+      case 'table':
+        return table(d);
+      case 'view':
+        return [view(d)];
+      case 'column':
+        return column(d);
+      case 'keyColumns':
+        return keyColumns(d);
+      case 'viewQuery':
+        return [`ALTER TABLE ${db}.${d.name}${on} MODIFY QUERY${d.select(local)}`];
+      case 'backfill':
+        // The token makes a step that failed after its backfill, and runs again, insert nothing twice.
+        return cluster
+          ? []
+          : [`INSERT INTO ${db}.${d.into} (${d.columns}) SETTINGS insert_deduplication_token = 'migration-${version}-${n}'${d.select(local)}`];
+    }
+  };
 
   return {
     setup: [`CREATE DATABASE IF NOT EXISTS ${db}${on}`, ...table(schemaMigrations)],
-    steps: defs.map((step) => step.flatMap((d) => (d.kind === 'table' ? table(d) : [view(d)]))),
+    steps: defs.map((step, i) => step.flatMap((d, n) => statements(d, i + 1, n))),
   };
 }
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { transition } from './campaign-states.ts';
 
-const ready = { approvedCreatives: 1, dailyBudgetCents: 100 };
+const ready = { usableCreatives: 1, dailyBudgetCents: 100 };
 
 describe('campaign state machine', () => {
-  it('activates a draft with an approved creative', () => {
+  it('activates a draft with a creative, approved or waiting for moderation', () => {
     expect(transition('draft', 'activate', ready)).toEqual({ ok: true, next: 'active', changed: true });
   });
-  it('refuses activation without an approved creative or a budget', () => {
-    expect(transition('draft', 'activate', { ...ready, approvedCreatives: 0 })).toMatchObject({ ok: false, reason: /approved creative/ });
+  it('refuses activation without any creative or a budget', () => {
+    expect(transition('draft', 'activate', { ...ready, usableCreatives: 0 })).toMatchObject({ ok: false, reason: /needs a creative/ });
     expect(transition('paused', 'activate', { ...ready, dailyBudgetCents: 0 })).toMatchObject({ ok: false, reason: /budget/ });
   });
   it('pauses and resumes', () => {
@@ -16,7 +16,7 @@ describe('campaign state machine', () => {
     expect(transition('paused', 'activate', ready)).toEqual({ ok: true, next: 'active', changed: true });
   });
   it('treats a repeated move as a no-op success', () => {
-    expect(transition('active', 'activate', { approvedCreatives: 0, dailyBudgetCents: 0 })).toEqual({ ok: true, next: 'active', changed: false });
+    expect(transition('active', 'activate', { usableCreatives: 0, dailyBudgetCents: 0 })).toEqual({ ok: true, next: 'active', changed: false });
     expect(transition('paused', 'pause', ready)).toEqual({ ok: true, next: 'paused', changed: false });
   });
   it('refuses to pause a draft and to leave archived', () => {

@@ -3,7 +3,8 @@ import type { CampaignStatus } from '@adnet/schemas/api';
 export type CampaignAction = 'activate' | 'pause' | 'archive';
 
 export interface ActivationFacts {
-  approvedCreatives: number;
+  /** Creatives approved or waiting for moderation (or paused): activation needs one; serving needs an approved one. */
+  usableCreatives: number;
   dailyBudgetCents: number;
 }
 
@@ -24,7 +25,7 @@ export function transition(status: CampaignStatus, action: CampaignAction, facts
   switch (action) {
     case 'activate':
       if (status === 'active') return same('active');
-      if (facts.approvedCreatives < 1) return { ok: false, reason: 'Activation needs at least one approved creative' };
+      if (facts.usableCreatives < 1) return { ok: false, reason: 'Activation needs a creative (approved or waiting for moderation)' };
       if (facts.dailyBudgetCents < 1) return { ok: false, reason: 'Activation needs a daily budget' };
       return same('active');
     case 'pause':

@@ -31,6 +31,36 @@ export function fillPostbackUrl(pattern: string, values: Record<string, string |
   return pattern.replace(/\{([a-z_]+)\}/g, (m, name: string) => (name in values ? encodeURIComponent(String(values[name])) : m));
 }
 
+const httpUrl = (s: string): URL | undefined => {
+  try {
+    const url = new URL(s);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export type PostbackTarget = { ok: true; url: string } | { ok: false; reason: 'bad_pattern' | 'invalid_url'; detail: string };
+
+/**
+ * The URL one attempt calls: `bad_pattern` when the pattern is no http(s) URL whatever the values
+ * (tried with every macro as `1`), `invalid_url` when only these values make it one no more (an empty
+ * host, a port out of range).
+ */
+export function postbackTarget(pattern: string, values: Record<string, string | number>): PostbackTarget {
+  const sample = Object.fromEntries(Object.keys(values).map((k) => [k, 1]));
+  if (!httpUrl(fillPostbackUrl(pattern, sample))) return { ok: false, reason: 'bad_pattern', detail: `pattern ${JSON.stringify(pattern.slice(0, 300))}` };
+  let filled: string;
+  try {
+    filled = fillPostbackUrl(pattern, values);
+  } catch (e) {
+    // encodeURIComponent refuses a lone surrogate in a value.
+    return { ok: false, reason: 'invalid_url', detail: (e as Error).message };
+  }
+  const url = httpUrl(filled);
+  return url ? { ok: true, url: url.href } : { ok: false, reason: 'invalid_url', detail: `filled in ${JSON.stringify(filled.slice(0, 300))}` };
+}
+
 /**
  * The spec's schedule: attempt n waits DELAYS[n-1] after the event before it (the conversion, then each
  * failed attempt): 5 s, 30 s, 5 min, 30 min, 2 h. Five attempts at most.

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { ERROR_CODES } from '@adnet/schemas/errors';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,25 +38,28 @@ const CSP = [
  * so they can be cached forever while index.html is always revalidated.
  */
 export async function serveCabinet(dir: string | undefined, path: string, res: ServerResponse): Promise<void> {
-  const plain = (status: number, text: string) => {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end(text);
+  // Errors in the product's one shape (schemas/src/errors.ts), as every other path answers them.
+  const fail = (code: 'not_found' | 'unavailable', error: string) => {
+    const retry: Record<string, string> = code === 'unavailable' ? { 'retry-after': '60' } : {};
+    res.writeHead(ERROR_CODES[code], { 'content-type': 'application/json; charset=utf-8', ...retry });
+    res.end(JSON.stringify({ error, code }));
   };
-  if (!dir) return plain(404, 'The cabinet is not built in this process');
+  if (!dir) return fail('not_found', 'The cabinet is not built in this process');
   let rel: string;
   try {
     rel = decodeURIComponent(path.slice('/cabinet'.length)).replace(/^\/+/, '');
   } catch {
-    return plain(404, 'Not found');
+    return fail('not_found', 'Not found');
   }
   const ext = extname(rel);
   const file = ext ? normalize(join(dir, rel)) : join(dir, 'index.html');
-  if (!file.startsWith(dir + sep)) return plain(404, 'Not found');
+  if (!file.startsWith(dir + sep)) return fail('not_found', 'Not found');
   let data: Buffer;
   try {
     data = await readFile(file);
   } catch {
-    return plain(ext ? 404 : 503, ext ? 'Not found' : 'The cabinet is not built yet');
+    // Without its page the cabinet waits for a build (`pnpm start` builds it; a failed build is retried at the next start).
+    return ext ? fail('not_found', 'Not found') : fail('unavailable', 'The cabinet is not built yet');
   }
   res.writeHead(200, {
     'content-type': TYPES[ext || '.html'] ?? 'application/octet-stream',

@@ -1,4 +1,5 @@
 import { errorBodySchema, validationErrorBodySchema } from '@adnet/schemas/api';
+import { LANDING_MACROS } from '@adnet/schemas/landing-macros';
 import { z } from 'zod';
 import { appRouter } from '../trpc/router.ts';
 import { REST_ROUTES } from './rest-routes.ts';
@@ -65,7 +66,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           ? {}
           : { 401: errorResponse('Missing, invalid or expired token'), 403: errorResponse("Wrong role or another account holder's resource") }),
         ...(params.length ? { 404: errorResponse('No such resource') } : {}),
-        409: errorResponse('Conflict (illegal state move, email taken)'),
+        409: errorResponse('Conflict (illegal state move, a resource already there)'),
         429: errorResponse('Rate limited; see the Retry-After header'),
         ...(route.paid
           ? { 402: errorResponse('The balance cannot cover the operation'), 502: errorResponse('The outside provider failed; nothing charged') }
@@ -96,7 +97,11 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
               properties: {
                 title: { type: 'string', maxLength: 60 },
                 body: { type: 'string', maxLength: 150 },
-                landing_url: { type: 'string', format: 'uri', description: 'May contain {click_id}' },
+                landing_url: {
+                  type: 'string',
+                  format: 'uri',
+                  description: `May contain, after the host, the macros ${LANDING_MACROS.map((m) => `{${m}}`).join(', ')}; each is URL-encoded when filled in at the click`,
+                },
                 image: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP; not for video formats' },
                 video_url: { type: 'string', format: 'uri', description: 'video and floating_video only' },
                 cta_text: { type: 'string', maxLength: 20 },

@@ -1,3 +1,4 @@
+import { SAFE_RESPONSE_HEADERS } from '@adnet/schemas/http-headers';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { listenOn } from './listen.ts';
@@ -28,10 +29,10 @@ export function createOpsServer(svc: Services): OpsServer {
       return [404, 'application/json', '{"error":"Not found","code":"not_found"}'];
     };
     answer().then(
-      ([status, type, body]) => res.writeHead(status, { 'content-type': type }).end(body),
+      ([status, type, body]) => res.writeHead(status, { ...SAFE_RESPONSE_HEADERS, 'content-type': type }).end(body),
       (err: unknown) => {
         svc.log.error({ err }, 'metrics request failed');
-        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"Internal server error","code":"internal"}');
+        res.writeHead(500, { ...SAFE_RESPONSE_HEADERS, 'content-type': 'application/json' }).end('{"error":"Internal server error","code":"internal"}');
       },
     );
   });

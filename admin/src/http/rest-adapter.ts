@@ -10,8 +10,6 @@ const ROUTES = compileRoutes(REST_ROUTES);
 const JSON_LIMIT = 256 * 1024;
 /** A tracker's handful of fields. */
 const FORM_LIMIT = 16 * 1024;
-/** Image limit plus room for the text parts and multipart framing. */
-const multipartLimit = (imageMaxBytes: number) => imageMaxBytes + 256 * 1024;
 
 export interface RestResult {
   status: number;
@@ -39,7 +37,8 @@ function formFields(form: URLSearchParams, req: IncomingMessage, route: Compiled
   return Object.fromEntries(fields);
 }
 
-async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, params: Record<string, string>, imageMaxBytes: number): Promise<unknown> {
+/** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.adminBodyMaxBytes). */
+async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, params: Record<string, string>, multipartLimit: number): Promise<unknown> {
   const hasParams = Object.keys(params).length > 0;
   switch (route.input) {
     case 'json': {
@@ -57,7 +56,7 @@ async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, 
       if (!type.toLowerCase().startsWith('multipart/form-data')) {
         throw new AppError('unsupported_media_type', 'Send the creative as multipart/form-data');
       }
-      const form = await parseMultipart(await readBody(req, multipartLimit(imageMaxBytes)), type);
+      const form = await parseMultipart(await readBody(req, multipartLimit), type);
       for (const [k, v] of Object.entries(params)) form.set(k, v);
       return form;
     }
@@ -82,7 +81,7 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
       allowed.push(route.method);
       continue;
     }
-    const input = await buildInput(req, url, route, params, ctx.svc.config.imageMaxBytes);
+    const input = await buildInput(req, url, route, params, ctx.svc.config.adminBodyMaxBytes);
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
     const rendered = route.render?.(body);
     if (rendered) return { status: route.status ?? 200, body: rendered.text, headers: { 'content-type': rendered.type } };

@@ -9,12 +9,18 @@ import type { Services } from '../services.ts';
 import type { Context } from '../trpc/init.ts';
 import { appRouter } from '../trpc/router.ts';
 import { readiness } from './readiness.ts';
+import { requestUrl } from './request-url.ts';
+import { answerClientError } from './client-error.ts';
 import { sellersJson } from '../repos/publisher.ts';
 import { buildOpenApi } from './openapi.ts';
 import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
 import { parseSamplePath } from '../video/providers.ts';
 import { serveCabinet } from './cabinet-static.ts';
+import { clientAddressOf } from '../auth/client-address.ts';
+import { admitBody, leaseBodyBudget } from './body.ts';
+import { ByteBudget } from '@adnet/runtime/byte-budget';
+import { SAFE_RESPONSE_HEADERS } from '@adnet/schemas/http-headers';
 
 const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -45,24 +51,27 @@ export interface AdminServerOptions {
 export function createAdminServer(svc: Services, opts: AdminServerOptions = {}): AdminServer {
   const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
   let inFlight = 0;
+  // One budget for every request body this process buffers (REST and tRPC alike).
+  const bodies = new ByteBudget(svc.config.bodyBytesInFlightMax);
   let drained: (() => void) | undefined;
 
+  const clientAddress = clientAddressOf(svc.config.adminTrustedProxies);
   const contextFor = (req: IncomingMessage, requestId: string): Context => ({
     svc,
-    req: { authorization: req.headers.authorization, ip: req.socket.remoteAddress ?? 'unknown', requestId },
+    req: { authorization: req.headers.authorization, ip: clientAddress(req), requestId },
   });
 
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    maxBodySize: svc.config.imageMaxBytes + 256 * 1024,
+    maxBodySize: svc.config.adminBodyMaxBytes,
     createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? '')),
     responseMeta({ errors }) {
       const retry = errors.find((e) => e instanceof AppError && e.retryAfterSeconds !== undefined) as AppError | undefined;
       return retry ? { headers: { 'retry-after': String(retry.retryAfterSeconds) } } : {};
     },
-    onError({ error, path }) {
-      if (!(error instanceof AppError) && error.code === 'INTERNAL_SERVER_ERROR') svc.log.error({ err: error.cause ?? error, path }, 'trpc error');
+    onError({ error, path, ctx }) {
+      if (toHttp(error).status >= 500) svc.log.error({ err: error.cause ?? error, path, requestId: ctx?.req.requestId }, 'trpc error');
     },
   });
 
@@ -77,20 +86,33 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
       } else send(res, result.status, result.body, result.headers);
     } catch (err) {
       const http = toHttp(err);
+      // The details stay in the log; the client gets the request id to quote.
       if (http.status >= 500) svc.log.error({ err, requestId, path: url.pathname }, 'request failed');
       const allow = (err as { allow?: string }).allow;
-      // After a refused upload the rest of the body is not read: close the connection.
-      const extra: Record<string, string> = http.status === 413 ? { connection: 'close' } : {};
-      send(res, http.status, http.body, { ...http.headers, ...extra, ...(allow ? { allow } : {}) });
+      // After a refused body (too large, or no room in the budget) the rest is not read: close the connection.
+      const extra: Record<string, string> = http.status === 413 || http.status === 503 ? { connection: 'close' } : {};
+      const body = http.status >= 500 ? { ...http.body, request_id: requestId } : http.body;
+      send(res, http.status, body, { ...http.headers, ...extra, ...(allow ? { allow } : {}) });
     }
     return true;
   }
 
   // What is not the tRPC door or the REST table is static: media, documents, the cabinet, probes.
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://local');
+    const url = requestUrl(req.url ?? '/');
+    if (!url) return send(res, 400, { error: 'The request target is neither a path nor an http(s) URL', code: 'bad_request' });
     const path = url.pathname;
-    if (path.startsWith('/trpc/')) return trpc(req, res);
+    if (path.startsWith('/trpc/')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        try {
+          admitBody(req, svc.config.adminBodyMaxBytes);
+        } catch (err) {
+          const http = toHttp(err);
+          return send(res, http.status, http.body, { ...http.headers, connection: 'close' });
+        }
+      }
+      return trpc(req, res);
+    }
     if (await rest(req, res, url, requestId)) return;
     if (path.startsWith('/api/')) return send(res, 404, { error: 'No such API path', code: 'not_found' });
     const sampleSeconds = req.method === 'GET' ? parseSamplePath(path) : undefined;
@@ -138,6 +160,9 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     const requestId = typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     req.headers['x-request-id'] = requestId;
     res.setHeader('x-request-id', requestId);
+    // Every answer but the cabinet's page (serveCabinet sets its own policy over this one).
+    for (const [k, v] of Object.entries(SAFE_RESPONSE_HEADERS)) res.setHeader(k, v);
+    leaseBodyBudget(bodies, req, res);
     inFlight++;
     res.on('close', () => {
       inFlight--;
@@ -150,12 +175,13 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     route(req, res, requestId).catch((err: unknown) => {
       svc.metrics.error('request');
       svc.log.error({ err, requestId }, 'unhandled request error');
-      if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'internal' });
+      if (!res.headersSent) send(res, 500, { error: 'Internal server error', code: 'internal', request_id: requestId });
       else res.destroy();
     });
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
+  server.on('clientError', answerClientError);
 
   return {
     server,

@@ -1,4 +1,5 @@
 import type { EngineEvent, EventFields } from '@adnet/schemas/events';
+import { COUNTRY_CODES } from '@adnet/schemas/geo';
 
 /** One row of `events` (admin/src/clickhouse/migrations.ts); absent facts are zero or empty. */
 export interface EventRow {
@@ -20,6 +21,8 @@ export interface EventRow {
   reason: string;
   country: string;
   device: string;
+  os: string;
+  browser: string;
   site_domain: string;
   invalid: number;
 }
@@ -45,8 +48,11 @@ export function toRow(event: EngineEvent): EventRow {
     price_micro_cents: e.price_micro_cents ?? 0,
     charge_nano: e.charge_nano ?? 0,
     reason: e.reason ?? '',
-    country: e.country ?? '',
+    // Engines write only ISO codes; a stream entry from anywhere else must not put its text in the statistics.
+    country: e.country && COUNTRY_CODES.has(e.country) ? e.country : '',
     device: e.device ?? '',
+    os: e.os ?? '',
+    browser: e.browser ?? '',
     site_domain: e.site_domain ?? '',
     invalid: e.invalid ? 1 : 0,
   };

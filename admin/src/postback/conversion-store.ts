@@ -4,7 +4,11 @@ import type { ConversionStatus } from '../domain/postback-rules.ts';
 export interface Attempt {
   at: string;
   attempt: number;
+  /** HTTP status when the tracker answered. */
   status: number | null;
+  /** Why it failed, as a code (`timeout`, `dns`, `http_status`...); absent on attempts recorded before codes were kept. */
+  reason?: string | null;
+  /** The same in words, for people; never an address, a DNS answer or a port. */
   error: string | null;
 }
 
@@ -44,11 +48,26 @@ return 0
 `;
 
 // Hands out due jobs and leases them: their score moves to now + lease, so no other instance sees them
-// until the lease runs out (an instance that dies mid-attempt leaves the job to be retried).
+// until the lease runs out (an instance that dies mid-attempt leaves the job to be retried). Members
+// start with the advertiser's id; one advertiser gets at most ARGV[4] jobs of a batch, and its other due
+// jobs seen in the scan (ARGV[5] deep) move behind every job that was due before now (score = now): a
+// backlog of one advertiser cannot keep another's jobs out of the batches for longer than a pass.
 const LEASE_LUA = `
-local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, item in ipairs(items) do redis.call('ZADD', KEYS[1], ARGV[2], item) end
-return items
+local items = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[5]))
+local max, share = tonumber(ARGV[3]), tonumber(ARGV[4])
+local taken, per = {}, {}
+for _, item in ipairs(items) do
+  local adv = string.match(item, '^[^:]*')
+  local n = per[adv] or 0
+  if n < share and #taken < max then
+    redis.call('ZADD', KEYS[1], ARGV[2], item)
+    table.insert(taken, item)
+  elseif n >= share then
+    redis.call('ZADD', KEYS[1], ARGV[1], item)
+  end
+  per[adv] = n + 1
+end
+return taken
 `;
 
 // Records are JSON written by this module; the scripts below change one field group in Redis itself,
@@ -82,9 +101,10 @@ local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return 0 end
 local c = cjson.decode(raw)
 if type(c.attempts) ~= 'table' then c.attempts = {} end
-local a = { at = ARGV[2], attempt = tonumber(ARGV[3]), status = cjson.null, error = cjson.null }
+local a = { at = ARGV[2], attempt = tonumber(ARGV[3]), status = cjson.null, reason = cjson.null, error = cjson.null }
 if ARGV[4] ~= '' then a.status = tonumber(ARGV[4]) end
 if ARGV[5] ~= '' then a.error = ARGV[5] end
+if ARGV[7] ~= '' then a.reason = ARGV[7] end
 table.insert(c.attempts, a)
 if ARGV[6] == '1' then c.postback_failed = true end
 redis.call('HSET', KEYS[1], ARGV[1], encode(c))
@@ -131,7 +151,7 @@ export class ConversionStore {
 
   /** Records one postback attempt; `failed` marks the postback as given up. */
   async recordAttempt(adv: number, id: number, a: Attempt, failed: boolean): Promise<void> {
-    await this.redis.convAttempt(1, convKey(adv), id, a.at, a.attempt, a.status ?? '', a.error ?? '', failed ? '1' : '0');
+    await this.redis.convAttempt(1, convKey(adv), id, a.at, a.attempt, a.status ?? '', a.error ?? '', failed ? '1' : '0', a.reason ?? '');
   }
 
   async list(adv: number): Promise<Conversion[]> {
@@ -148,8 +168,12 @@ export class ConversionStore {
     return this.redis.zadd(POSTBACK_QUEUE, dueAt, `${adv}:${id}:${status}:${attempt}`);
   }
 
-  lease(now: number, leaseMs: number, max: number): Promise<string[]> {
-    return this.redis.pbLease(1, POSTBACK_QUEUE, now, now + leaseMs, max);
+  /**
+   * Leases up to `max` due jobs, at most `perAdvertiser` of one advertiser; looks `scan` jobs deep, and
+   * moves an advertiser's due jobs past its share behind the others (they stay due).
+   */
+  lease(now: number, leaseMs: number, max: number, perAdvertiser = max, scan = max): Promise<string[]> {
+    return this.redis.pbLease(1, POSTBACK_QUEUE, now, now + leaseMs, max, perAdvertiser, Math.max(scan, max));
   }
 
   /** Hands leased attempts back, due at `now` (a stopping worker did not get to them). */

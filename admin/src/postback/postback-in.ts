@@ -1,3 +1,4 @@
+import { rotationCountsKey } from '@adnet/schemas/redis-keys';
 import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
@@ -90,8 +91,12 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
       zone_id: click.zone_id,
       country: click.country,
       device: click.device,
+      os: click.os,
+      browser: click.browser,
     };
     await svc.redis.xadd(...xaddArgs([event], svc.config.eventStreamMaxLen));
+    // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
+    await svc.redis.hincrby(rotationCountsKey(click.campaign_id), `v:${click.creative_id}`, 1);
   }
   if (advertiser.postbackUrl) await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
   return { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status };

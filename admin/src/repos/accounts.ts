@@ -1,5 +1,4 @@
 import type { Role } from '@adnet/schemas/api';
-import { hashPassword } from '../auth/password.ts';
 import { newSecret } from '../auth/token-format.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services.ts';
@@ -10,7 +9,7 @@ export async function createAccount(svc: Services, input: { email: string; passw
   const user = await svc.users.create({
     email: input.email,
     role: input.role,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await svc.passwords.hash(input.password),
     postbackSecret: newSecret(),
   });
   if (!user) throw new AppError('email_taken', 'This email is already registered');

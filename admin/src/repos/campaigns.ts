@@ -3,7 +3,8 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { nanoToCentsFloor } from '@adnet/schemas/money';
-import { campaignPoolKey, cfgIndex } from '../storage/keys.ts';
+import { deliveryOf } from '@adnet/schemas/delivery';
+import { campaignPoolKey, campaignTotalKey, cfgIndex } from '../storage/keys.ts';
 
 export const advertiserCampaignsIndex = (advertiserId: number): string => cfgIndex('adv-campaigns', advertiserId);
 export const campaignCreativesIndex = (campaignId: number): string => cfgIndex('campaign-creatives', campaignId);
@@ -17,13 +18,30 @@ export async function loadOwnedCampaign(svc: Services, advertiserId: number, id:
   return found.value;
 }
 
-/** Adds today's spend, which the engines count in Redis. */
+/** Adds what is live: today's spend, which the engines count in Redis, and whether the campaign serves. */
 export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Promise<Campaign[]> {
   if (campaigns.length === 0) return [];
   const day = budgetDay(Date.now());
   // One read per key: budget pools live in per-campaign cluster slots. Spend is in nano-dollars.
   const spent = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignPoolKey(c.id, day), 'spent')));
-  return campaigns.map((c, i) => ({ ...c, daily_spent_cents: nanoToCentsFloor(Number(spent[i] ?? 0)) }));
+  const approved = await Promise.all(campaigns.map((c) => svc.redis.scard(campaignApprovedIndex(c.id))));
+  const lifetime = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignTotalKey(c.id), 'spent')));
+  const advertisers = [...new Set(campaigns.map((c) => c.advertiser_id))];
+  const balances = new Map(await Promise.all(advertisers.map(async (a) => [a, await svc.ledger.balance(a)] as const)));
+  return campaigns.map((c, i) => {
+    const dailySpentCents = nanoToCentsFloor(Number(spent[i] ?? 0));
+    const totalSpentCents = nanoToCentsFloor(Number(lifetime[i] ?? 0));
+    const delivery = deliveryOf({
+      status: c.status,
+      approvedCreatives: approved[i] ?? 0,
+      balanceCents: balances.get(c.advertiser_id) ?? 0,
+      dailyBudgetCents: c.daily_budget_cents,
+      dailySpentCents,
+      totalBudgetCents: c.total_budget_cents ?? undefined,
+      totalSpentCents,
+    });
+    return { ...c, daily_spent_cents: dailySpentCents, total_spent_cents: totalSpentCents, delivery };
+  });
 }
 
 export async function listCampaigns(svc: Services, advertiserId: number): Promise<StoredCampaign[]> {

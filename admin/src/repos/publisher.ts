@@ -1,5 +1,6 @@
 import type { Site, StoredSite, StoredZone, Zone } from '@adnet/schemas/publisher';
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
+import { controlsOut } from '@adnet/schemas/publisher-controls';
 import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { cfgIndex } from '../storage/keys.ts';
@@ -17,11 +18,16 @@ export const networkDomain = (svc: Services): string => new URL(svc.config.baseU
 /** The ads.txt line a publisher adds to each of its sites: `<network domain>, <publisher id>, DIRECT`. */
 export const adsTxtLine = (svc: Services, publisherId: number): string => `${networkDomain(svc)}, ${publisherId}, DIRECT`;
 
-export const siteOut = (svc: Services, s: StoredSite): Site => ({ ...s, ads_txt_line: adsTxtLine(svc, s.publisher_id) });
+export function siteOut(svc: Services, stored: StoredSite): Site {
+  const { floor_cpm_micro_cents: _floor, ...s } = stored;
+  return { ...s, ads_txt_line: adsTxtLine(svc, s.publisher_id), ...controlsOut(stored) };
+}
 
-export function zoneOut(svc: Services, z: StoredZone): Zone {
-  const base = svc.config.baseUrl;
-  const out: Zone = { ...z, widget_url: `${base}/w/${z.subid}.js` };
+export function zoneOut(svc: Services, stored: StoredZone): Zone {
+  const { floor_cpm_micro_cents: _floor, ...z } = stored;
+  // The widget and VAST are ad paths: on the cookieless ad origin when there is one.
+  const base = svc.config.adBaseUrl;
+  const out: Zone = { ...z, ...controlsOut(stored), widget_url: `${base}/w/${z.subid}.js` };
   if (VIDEO_ZONE_FORMATS.has(z.format)) out.vast_url = `${base}/vast/${z.subid}.xml`;
   return out;
 }

@@ -1,6 +1,6 @@
 import { statsQuerySchema } from '@adnet/schemas/stats';
 import { describe, expect, it } from 'vitest';
-import { buildStatsQuery, publisherEarningsCents, statsCsv, toStatsRows } from './stats-query.ts';
+import { buildStatsQuery, buildUncountedQuery, publisherEarningsCents, statsCsv, toStatsRows, toUncountedRows } from './stats-query.ts';
 
 const q = (raw: Record<string, string>) => statsQuerySchema.parse(raw);
 
@@ -17,24 +17,90 @@ describe('buildStatsQuery', () => {
     const { sql, params } = buildStatsQuery('adnet', q({ from: '2026-01-01', to: '2026-01-01' }), {});
     expect(sql).toContain('GROUP BY k_date');
     expect(params).not.toHaveProperty('advertiser');
+    // Fallback rows belong to no advertiser.
+    expect(sql).toContain('advertiser_id != 0');
+    expect(sql).not.toContain('fallbacks');
+  });
+  it("counts a publisher's fallbacks", () => {
+    const { sql } = buildStatsQuery('adnet', q({ from: '2026-01-01', to: '2026-01-01' }), { publisherId: 9 });
+    expect(sql).toContain('sum(fallbacks) AS fallbacks');
+    expect(sql).not.toContain('advertiser_id != 0');
+  });
+});
+
+describe('buildUncountedQuery', () => {
+  it("reads one publisher's uncounted traffic, a row per kind and reason in each group", () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-02', group_by: 'day,zone' });
+    const { sql, params } = buildUncountedQuery('adnet', query, 42);
+    expect(params).toEqual({ tz: 'UTC', from: '2026-01-01', to: '2026-01-02', publisher: 42 });
+    expect(sql).toContain('FROM adnet.uncounted_hourly');
+    expect(sql).toContain('publisher_id = {publisher:UInt32}');
+    expect(sql).toContain('GROUP BY k_date, k_zone_id, of, reason ORDER BY k_date, k_zone_id, of, reason');
+    expect(toUncountedRows([{ k_date: '2026-01-01', k_zone_id: '7', of: 'request', reason: 'foreign_origin', events: '12' }], query)).toEqual([
+      { date: '2026-01-01', zone_id: 7, of: 'request', reason: 'foreign_origin', events: 12 },
+    ]);
   });
 });
 
 describe('toStatsRows', () => {
+  it('writes the OS and browser dimensions as text, an unknown one empty', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'os,browser' });
+    expect(buildStatsQuery('adnet', query, {}).sql).toContain('os AS k_os, browser AS k_browser');
+    const counts = { impressions: 1, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 };
+    expect(
+      toStatsRows(
+        [
+          { k_os: 'ios', k_browser: 'safari', ...counts },
+          { k_os: '', k_browser: '', ...counts },
+        ],
+        query,
+      ).map((r) => [r.os, r.browser]),
+    ).toEqual([
+      ['ios', 'safari'],
+      ['', ''],
+    ]);
+  });
+
   it('derives ctr, spend in cents and eCPA exactly, from numbers or strings', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'campaign' });
     const rows = toStatsRows(
       [
-        { k_campaign_id: '3', impressions: '3000', clicks: '7', invalid_clicks: '2', conversions: '3', spent_nano: '10012345678' },
-        { k_campaign_id: 4, impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 },
+        {
+          k_campaign_id: '3',
+          impressions: '3000',
+          viewable_impressions: '1800',
+          clicks: '7',
+          invalid_clicks: '2',
+          conversions: '3',
+          spent_nano: '10012345678',
+        },
+        { k_campaign_id: 4, impressions: 0, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 },
       ],
       query,
     );
     expect(rows).toEqual([
-      { campaign_id: 3, impressions: 3000, clicks: 7, invalid_clicks: 2, ctr: 0.23, spent_cents: 1001, conversions: 3, ecpa_cents: 333 },
-      { campaign_id: 4, impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 0, conversions: 0, ecpa_cents: 0 },
+      {
+        campaign_id: 3,
+        impressions: 3000,
+        viewable_impressions: 1800,
+        clicks: 7,
+        invalid_clicks: 2,
+        ctr: 0.23,
+        spent_cents: 1001,
+        conversions: 3,
+        ecpa_cents: 333,
+      },
+      { campaign_id: 4, impressions: 0, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 0, conversions: 0, ecpa_cents: 0 },
     ]);
-    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,7,2,0.23,1001,3,333');
+    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,1800,7,2,0.23,1001,3,333');
+  });
+  it('CSV cells a spreadsheet would run as a formula come out as text (a country as a partner sent it, say)', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'geo,device' });
+    const rows = toStatsRows(
+      [{ k_geo: '=cmd|calc!A0', k_device: '@x,y', impressions: 1, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 }],
+      query,
+    );
+    expect(statsCsv(rows, query).split('\n')[1]).toBe(`"'=cmd|calc!A0","'@x,y",1,0,0,0,0,0,0,0`);
   });
   it('refuses bad parameters', () => {
     expect(statsQuerySchema.safeParse({ from: '2026-01-02', to: '2026-01-01' }).success).toBe(false);

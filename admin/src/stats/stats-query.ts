@@ -1,5 +1,6 @@
-import type { StatsDimension, StatsQuery, StatsRow } from '@adnet/schemas/stats';
+import type { StatsDimension, StatsQuery, StatsRow, UncountedRow } from '@adnet/schemas/stats';
 import { NANO_USD_PER_CENT } from '@adnet/schemas/money';
+import { csvTable } from '@adnet/schemas/csv';
 
 /** SQL expression and output column per dimension. Only these fixed strings reach the SQL text. */
 const DIMENSIONS: Record<StatsDimension, { expr: string; column: keyof StatsRow }> = {
@@ -9,6 +10,8 @@ const DIMENSIONS: Record<StatsDimension, { expr: string; column: keyof StatsRow 
   creative: { expr: 'creative_id', column: 'creative_id' },
   geo: { expr: 'country', column: 'geo' },
   device: { expr: 'device', column: 'device' },
+  os: { expr: 'os', column: 'os' },
+  browser: { expr: 'browser', column: 'browser' },
   site: { expr: 'site_id', column: 'site_id' },
   zone: { expr: 'zone_id', column: 'zone_id' },
 };
@@ -32,11 +35,7 @@ export function publisherEarningsCents(spentNano: number | string, sharePercent:
  * edge is rounded to the hour.
  */
 export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsScope): { sql: string; params: Record<string, unknown> } {
-  const dims = q.group_by.map((d) => DIMENSIONS[d]);
-  // Aliases get a prefix: `hour AS hour` would shadow the table's own hour column in WHERE.
-  const select = dims.map((d) => `${d.expr} AS k_${d.column}`);
-  const where = ['toDate(toTimeZone(hour, {tz:String})) BETWEEN {from:Date} AND {to:Date}'];
-  const params: Record<string, unknown> = { tz: q.tz, from: q.from, to: q.to };
+  const { select, where, params, groupBy } = grouping(q);
   if (scope.advertiserId !== undefined) {
     where.push('advertiser_id = {advertiser:UInt32}');
     params.advertiser = scope.advertiserId;
@@ -44,14 +43,16 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
   if (scope.publisherId !== undefined) {
     where.push('publisher_id = {publisher:UInt32}');
     params.publisher = scope.publisherId;
+  } else if (scope.advertiserId === undefined) {
+    // Fallback rows (a zone's own ad, migration step 5) belong to no advertiser: only publishers see them.
+    where.push('advertiser_id != 0');
   }
   if (q.campaign_id !== undefined) {
     where.push('campaign_id = {campaign:UInt32}');
     params.campaign = q.campaign_id;
   }
-  const groupBy = dims.map((d) => `k_${d.column}`);
   const sql = [
-    `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano'].join(', ')}`,
+    `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(viewable_impressions) AS viewable_impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano', ...(scope.publisherId !== undefined ? ['sum(fallbacks) AS fallbacks'] : [])].join(', ')}`,
     `FROM ${database}.stats_hourly`,
     `WHERE ${where.join(' AND ')}`,
     groupBy.length ? `GROUP BY ${groupBy.join(', ')} ORDER BY ${groupBy.join(', ')}` : '',
@@ -59,7 +60,53 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
   return { sql, params };
 }
 
+/** The grouped columns, the date range in the query's time zone and its parameters: what every hourly query shares. */
+function grouping(q: StatsQuery) {
+  const dims = q.group_by.map((d) => DIMENSIONS[d]);
+  return {
+    // Aliases get a prefix: `hour AS hour` would shadow the table's own hour column in WHERE.
+    select: dims.map((d) => `${d.expr} AS k_${d.column}`),
+    where: ['toDate(toTimeZone(hour, {tz:String})) BETWEEN {from:Date} AND {to:Date}'],
+    params: { tz: q.tz, from: q.from, to: q.to } as Record<string, unknown>,
+    groupBy: dims.map((d) => `k_${d.column}`),
+  };
+}
+
+/**
+ * A publisher's traffic that was not counted (admin/src/clickhouse/migrations.ts, `uncounted_hourly`):
+ * per group, one row per kind (`of`) and reason.
+ */
+export function buildUncountedQuery(database: string, q: StatsQuery, publisherId: number): { sql: string; params: Record<string, unknown> } {
+  const { select, where, params, groupBy } = grouping(q);
+  where.push('publisher_id = {publisher:UInt32}');
+  params.publisher = publisherId;
+  const keys = [...groupBy, 'of', 'reason'];
+  const sql = [
+    `SELECT ${[...select, 'of', 'reason', 'sum(events) AS events'].join(', ')}`,
+    `FROM ${database}.uncounted_hourly`,
+    `WHERE ${where.join(' AND ')}`,
+    `GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}`,
+  ].join('\n');
+  return { sql, params };
+}
+
 type Raw = Record<string, string | number>;
+const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo', 'device', 'os', 'browser']);
+
+/** The grouped columns of a result row, typed as the API writes them. */
+function groupColumns(r: Raw, q: StatsQuery): Partial<StatsRow> {
+  const row: Record<string, string | number> = {};
+  for (const d of q.group_by) {
+    const { column } = DIMENSIONS[d];
+    const v = r[`k_${column}`] ?? '';
+    row[column] = TEXT_COLUMNS.has(column) ? String(v) : Number(v);
+  }
+  return row;
+}
+
+export function toUncountedRows(raw: Raw[], q: StatsQuery): UncountedRow[] {
+  return raw.map((r) => ({ ...groupColumns(r, q), of: String(r.of) as UncountedRow['of'], reason: String(r.reason), events: Number(r.events) }));
+}
 
 /** ClickHouse rows (64-bit numbers arrive as strings over HTTP, numbers from chDB) to API rows. */
 export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
@@ -70,6 +117,7 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
     const spentCents = Math.floor(Number(r.spent_nano) / NANO_USD_PER_CENT);
     const row: StatsRow = {
       impressions,
+      viewable_impressions: Number(r.viewable_impressions),
       clicks,
       invalid_clicks: Number(r.invalid_clicks),
       // Percent with two decimals; 0 without impressions.
@@ -79,20 +127,16 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
       // Cost per conversion in whole cents, rounded down; 0 when there were no conversions.
       ecpa_cents: conversions ? Math.floor(spentCents / conversions) : 0,
     };
-    for (const d of q.group_by) {
-      const { column } = DIMENSIONS[d];
-      const v = r[`k_${column}`];
-      (row as Record<string, unknown>)[column] = column === 'date' || column === 'hour' || column === 'geo' || column === 'device' ? String(v) : Number(v);
-    }
-    return row;
+    return { ...groupColumns(r, q), ...row };
   });
 }
 
-const CSV_ESCAPE = /[",\n\r]/;
+/** The statistics as CSV, every cell through csvCell (formula starts neutralised, OWASP). */
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
   const cols = [
     ...q.group_by.map((d) => DIMENSIONS[d].column),
     'impressions',
+    'viewable_impressions',
     'clicks',
     'invalid_clicks',
     'ctr',
@@ -100,9 +144,5 @@ export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
     'conversions',
     'ecpa_cents',
   ] as (keyof StatsRow)[];
-  const cell = (v: StatsRow[keyof StatsRow]) => {
-    const s = v === undefined ? '' : String(v);
-    return CSV_ESCAPE.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  return [cols.join(','), ...rows.map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n') + '\n';
+  return csvTable(cols, rows);
 }

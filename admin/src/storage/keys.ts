@@ -1,4 +1,4 @@
-export { CFG_LOG, CFG_NOTICE_CHANNEL, balanceKey, campaignPoolKey, cfgHash, cfgRevHash, ledgerKey } from '@adnet/schemas/redis-keys';
+export { CFG_LOG, CFG_NOTICE_CHANNEL, balanceKey, campaignPoolKey, campaignTotalKey, cfgHash, cfgRevHash, ledgerKey } from '@adnet/schemas/redis-keys';
 
 // Hash tags ({...}) put keys that one script or transaction touches into one
 // Redis Cluster slot. Config is small, so all of it shares the {cfg} slot and a
@@ -18,3 +18,6 @@ export const USERS_BY_POSTBACK_SECRET = '{users}:pbsecret';
 export const tokenKey = (id: string): string => `tok:${id}`;
 
 export const rateKey = (scope: string): string => `rl:{${scope}}`;
+
+/** Sign-in back-off of one account, by a digest of the email as typed (unknown emails get one too). */
+export const signInBackoffKey = (emailDigest: string): string => `bo:{signin:${emailDigest}}`;

@@ -23,9 +23,18 @@ redis.call('HSET', KEYS[4], ARGV[5], ARGV[2])
 return 1
 `;
 
+// A password hash is replaced only if it is still the one the caller checked: a rehash at sign-in
+// never undoes a password change made at the same moment.
+const REPLACE_PW_LUA = `
+if redis.call('HGET', KEYS[1], 'pw') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'pw', ARGV[2])
+return 1
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     userCreate(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    userReplacePassword(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
   }
 }
 
@@ -45,6 +54,7 @@ function fromHash(h: Record<string, string>): UserRecord | undefined {
 export class UserStore {
   constructor(private readonly redis: Redis) {
     redis.defineCommand('userCreate', { lua: CREATE_LUA });
+    redis.defineCommand('userReplacePassword', { lua: REPLACE_PW_LUA });
   }
 
   /** Returns undefined when the email is taken. */
@@ -80,6 +90,11 @@ export class UserStore {
     const ids = await this.redis.zrange(USERS_BY_ROLE(role), offset, offset + limit - 1);
     const users = await Promise.all(ids.map((id) => this.get(Number(id))));
     return users.filter((u): u is UserRecord => u !== undefined);
+  }
+
+  /** False when the stored hash is no longer `expected` (changed meanwhile). */
+  async replacePasswordHash(id: number, expected: string, next: string): Promise<boolean> {
+    return (await this.redis.userReplacePassword(1, userKey(id), expected, next)) === 1;
   }
 
   /** Single-field writes: concurrent profile edits of different fields never undo each other. */

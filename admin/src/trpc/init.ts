@@ -1,12 +1,14 @@
 import type { Role } from '@adnet/schemas/api';
 import { initTRPC } from '@trpc/server';
 import { AppError, forbidden, toHttp } from '../errors.ts';
+import { addressSubject } from '../auth/client-address.ts';
 import type { Services } from '../services.ts';
 import type { Session } from '../storage/tokens.ts';
 
 export interface RequestInfo {
   /** Raw Authorization header, if any. */
   authorization: string | undefined;
+  /** The client's address, through trusted proxies only (`ADMIN_TRUSTED_PROXIES`). */
   ip: string;
   requestId: string;
 }
@@ -17,18 +19,23 @@ export interface Context {
 }
 
 const t = initTRPC.context<Context>().create({
-  // tRPC clients get the same machine code and field map as REST clients.
-  errorFormatter({ shape, error }) {
+  // Never a stack trace to clients, whatever NODE_ENV says: the log has it, under the request id.
+  isDev: false,
+  // tRPC clients get the same machine code, field map and message as REST clients: an unexpected
+  // error's own text (a driver's, a bug's) stays in the log.
+  errorFormatter({ shape, error, ctx }) {
     const http = toHttp(error);
     const body = http.body;
     return {
       ...shape,
+      message: 'error' in body ? body.error : shape.message,
       data: {
         ...shape.data,
         httpStatus: http.status,
         appCode: error instanceof AppError ? error.appCode : 'code' in body ? body.code : 'validation_failed',
         fields: 'errors' in body ? body.errors : undefined,
         retryAfterSeconds: error instanceof AppError ? error.retryAfterSeconds : undefined,
+        requestId: ctx?.req.requestId,
       },
     };
   },
@@ -65,9 +72,9 @@ export function roleProcedure(role: Role) {
   });
 }
 
-/** Per-address limit for the routes that take no token (sign-in, sign-up). */
+/** Per-address limit for the routes that take no token (sign-in, sign-up): the real client's, behind trusted proxies. */
 export const ipLimitedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const rate = await ctx.svc.limiter.take(`ip:${ctx.req.ip}`, ctx.svc.config.authRateLimitPerMin, 60_000);
+  const rate = await ctx.svc.limiter.take(`ip:${addressSubject(ctx.req.ip)}`, ctx.svc.config.authRateLimitPerMin, 60_000);
   if (!rate.allowed) throw new AppError('rate_limited', 'Too many attempts', { retryAfterSeconds: rate.retryAfterSeconds });
   return next();
 });

@@ -1,10 +1,14 @@
-import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
+import type { ClientRequest } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import type { Socket } from 'node:net';
+import { addressRefusal } from './address-policy.ts';
 
 export interface SafeFetchOptions {
+  /** Time limit of the whole fetch: name lookups, every redirect and the body. */
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
@@ -15,48 +19,37 @@ export interface SafeFetchOptions {
   /** Tests and local development only: ports instead of 80 / 443. */
   httpPort?: number;
   httpsPort?: number;
+  /** Every URL about to be fetched, the first and each redirect's, must pass, or the fetch stops with `other_host`. */
+  allowUrl?: (url: URL) => boolean;
+  userAgent?: string;
 }
 
-export type FetchOutcome = { ok: true; status: number; body: string; finalUrl: string } | { ok: false; error: string };
+/**
+ * Why a fetch failed, with the only words a client is ever shown for it: never an address, a DNS
+ * answer or a port. What happened in full is in the outcome's `detail`, for the log.
+ */
+export const FETCH_FAILURES = {
+  invalid_url: 'the address is not a valid http(s) URL',
+  refused_address: 'the host is not on the public internet',
+  dns: 'the host name could not be resolved',
+  timeout: 'no answer within the time limit',
+  connection: 'the connection failed',
+  bad_redirect: 'a redirect could not be followed',
+  too_many_redirects: 'too many redirects',
+  other_host: 'a redirect led to another host',
+} as const;
+export type FetchFailure = keyof typeof FETCH_FAILURES;
 
-// Addresses a fetch on behalf of a user must never reach: private, shared,
-// link-local (cloud metadata), multicast and reserved ranges.
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  PRIVATE.addSubnet(net, bits, 'ipv6');
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+export type FetchOutcome = { ok: true; status: number; body: string; finalUrl: string } | { ok: false; reason: FetchFailure; detail: string };
 
-/** Why an address is refused, or undefined when it is public. */
-export function refusal(address: string, allowLoopback: boolean): string | undefined {
-  let ip = address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) ip = mapped[1] as string;
-  const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  if (LOOPBACK.check(ip, type)) return allowLoopback ? undefined : `${address} is a loopback address`;
-  if (PRIVATE.check(ip, type)) return `${address} is a private or reserved address`;
-  return undefined;
+/** A failure with its reason; thrown inside this module only, `safeGet` turns it into an outcome. */
+class Refused extends Error {
+  constructor(
+    readonly reason: FetchFailure,
+    detail: string,
+  ) {
+    super(detail);
+  }
 }
 
 function staticAnswer(host: string, table: ReadonlyMap<string, string> | undefined): string | undefined {
@@ -66,37 +59,85 @@ function staticAnswer(host: string, table: ReadonlyMap<string, string> | undefin
   return undefined;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+const LOCALHOST: LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
 
-/** A DNS lookup that refuses names resolving to addresses we must not reach (checked at connect time, so no rebinding gap). */
-function guardedLookup(o: SafeFetchOptions) {
+/**
+ * A name's A and AAAA answers. Asked of the DNS through c-ares rather than the system's getaddrinfo:
+ * a name server that never answers then holds no thread of the pool that password hashing and file
+ * reads share, and the query gives up by the fetch's deadline.
+ */
+async function resolveName(host: string, o: SafeFetchOptions, deadline: number): Promise<LookupAddress[]> {
+  const fixed = staticAnswer(host, o.staticHosts);
+  if (fixed) return [{ address: fixed, family: isIP(fixed) }];
+  // RFC 6761: these names are the machine itself, whatever a resolver says.
+  if (host === 'localhost' || host.endsWith('.localhost')) return LOCALHOST;
+  const resolver = new Resolver({ timeout: Math.max(1, deadline - Date.now()), tries: 1 });
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+  const found = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  if (found.length === 0) throw new Refused('dns', `${host}: ${v4.status === 'rejected' ? (v4.reason as Error).message : 'no address'}`);
+  return found;
+}
+
+type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/** Name lookup for the HTTP client: every answer must be a public address, or the name is refused. */
+function guardedLookup(o: SafeFetchOptions, deadline: number) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    const fixed = staticAnswer(hostname, o.staticHosts);
-    const done = (addrs: LookupAddress[]) => {
-      const bad = addrs.map((a) => refusal(a.address, o.allowLoopback)).find(Boolean);
-      if (bad || addrs.length === 0)
-        return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${bad ?? 'nothing'}`), { code: 'EREFUSED_PRIVATE' }), '');
-      if (options.all) return callback(null, addrs);
-      const first = addrs[0] as LookupAddress;
-      callback(null, first.address, first.family);
-    };
-    if (fixed) return done([{ address: fixed, family: isIP(fixed) }]);
-    dnsLookup(hostname, { all: true }, (err, addrs) => (err ? callback(err, '') : done(addrs)));
+    resolveName(hostname, o, deadline)
+      .then((addrs) => {
+        for (const a of addrs) {
+          const why = addressRefusal(a.address, o.allowLoopback);
+          // One refused answer refuses the name: the connection could be made to any of them.
+          if (why) throw new Refused('refused_address', `${hostname} resolves to ${a.address} (${why})`);
+        }
+        if (options.all) return callback(null, addrs);
+        const first = addrs[0] as LookupAddress;
+        callback(null, first.address, first.family);
+      })
+      .catch((e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), ''));
   };
 }
 
-function getOnce(url: URL, o: SafeFetchOptions): Promise<{ status: number; location?: string; body: string }> {
+/**
+ * The address actually connected to is checked again once the connection is up, before a byte of the
+ * request is written: whatever a resolver said a moment earlier (DNS rebinding), and for literal hosts.
+ */
+export function checkConnectedAddress(req: ClientRequest, o: Pick<SafeFetchOptions, 'allowLoopback'>): void {
+  req.once('socket', (socket: Socket) =>
+    socket.once('connect', () => {
+      const remote = socket.remoteAddress ?? '';
+      const why = addressRefusal(remote, o.allowLoopback);
+      if (why) req.destroy(new Refused('refused_address', `connected to ${remote} (${why})`));
+    }),
+  );
+}
+
+interface Answer {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+function getOnce(url: URL, o: SafeFetchOptions, deadline: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
     const port = url.port ? Number(url.port) : https ? (o.httpsPort ?? 443) : (o.httpPort ?? 80);
     const req = (https ? httpsRequest : httpRequest)(
       {
-        host: url.hostname,
+        host: url.hostname.replace(/^\[|\]$/g, ''),
         port,
         path: `${url.pathname}${url.search}`,
         method: 'GET',
-        lookup: guardedLookup(o),
-        headers: { 'user-agent': 'adnet-site-verifier/1.0', accept: 'text/html,text/plain' },
+        lookup: guardedLookup(o, deadline),
+        // No pooled connections: each one goes through the lookup and the connect check above.
+        agent: false,
+        headers: { 'user-agent': o.userAgent ?? 'adnet-site-verifier/1.0', accept: 'text/html,text/plain' },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -115,34 +156,57 @@ function getOnce(url: URL, o: SafeFetchOptions): Promise<{ status: number; locat
         res.on('error', finish);
       },
     );
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${o.timeoutMs} ms`), { code: 'ETIMEDOUT' })), o.timeoutMs);
+    checkConnectedAddress(req, o);
+    const timer = setTimeout(
+      () => req.destroy(new Refused('timeout', `no answer from ${url.host} within ${o.timeoutMs} ms`)),
+      Math.max(0, deadline - Date.now()),
+    );
     req.on('close', () => clearTimeout(timer));
-    req.on('error', reject);
+    req.on('error', (e) => reject(e instanceof Refused ? e : new Refused('connection', `${url.host}: ${e.message}`)));
     req.end();
   });
 }
 
-/** GET with redirects (each hop checked again), a time limit per hop, and a size limit. */
-export async function safeGet(start: string, o: SafeFetchOptions): Promise<FetchOutcome> {
-  let url = new URL(start);
+function parseUrl(href: string, reason: FetchFailure, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    throw new Refused(reason, `not a URL: ${JSON.stringify(href.slice(0, 200))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Refused(reason, `${url.protocol} URLs are not fetched`);
+  return url;
+}
+
+async function follow(start: string, o: SafeFetchOptions, deadline: number): Promise<FetchOutcome> {
+  let url = parseUrl(start, 'invalid_url');
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, error: `refused: ${url.protocol} links are not followed` };
+    if (o.allowUrl && !o.allowUrl(url)) throw new Refused('other_host', `${url.host} is not allowed here`);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal)) {
-      const why = refusal(literal, o.allowLoopback);
-      if (why) return { ok: false, error: `refused: ${why}` };
+      const why = addressRefusal(literal, o.allowLoopback);
+      if (why) throw new Refused('refused_address', `${literal} (${why})`);
     }
-    let res: { status: number; location?: string; body: string };
-    try {
-      res = await getOnce(url, o);
-    } catch (e) {
-      return { ok: false, error: (e as Error).message };
-    }
-    if (res.status >= 300 && res.status < 400 && res.location) {
-      if (hop >= o.maxRedirects) return { ok: false, error: `more than ${o.maxRedirects} redirects` };
-      url = new URL(res.location, url);
+    const res = await getOnce(url, o, deadline);
+    if (res.status >= 300 && res.status < 400 && res.location !== undefined) {
+      if (hop >= o.maxRedirects) throw new Refused('too_many_redirects', `more than ${o.maxRedirects} redirects, the last to ${res.location.slice(0, 200)}`);
+      url = parseUrl(res.location, 'bad_redirect', url);
       continue;
     }
     return { ok: true, status: res.status, body: res.body, finalUrl: url.href };
+  }
+}
+
+/**
+ * GET on a user's behalf: every address reached must be public (checked on each DNS answer and again
+ * on the connection), redirects are followed and checked the same way, the whole fetch has one time
+ * limit and the body a size limit. It never throws: every failure is an outcome with its reason.
+ */
+export async function safeGet(start: string, o: SafeFetchOptions): Promise<FetchOutcome> {
+  try {
+    return await follow(start, o, Date.now() + o.timeoutMs);
+  } catch (e) {
+    if (e instanceof Refused) return { ok: false, reason: e.reason, detail: e.message };
+    return { ok: false, reason: 'connection', detail: e instanceof Error ? e.message : String(e) };
   }
 }

@@ -1,5 +1,5 @@
 import type { Orientation } from '@adnet/schemas/ai';
-import { ORIENTATIONS } from '@adnet/schemas/api';
+import { ORIENTATIONS, httpUrlSchema } from '@adnet/schemas/api';
 import type { Config } from '@adnet/schemas/config';
 import { z } from 'zod';
 import type { ProviderState } from '../domain/video-jobs.ts';
@@ -66,7 +66,7 @@ export class LocalVideoProvider implements VideoProvider {
 const createdSchema = z.object({ id: z.union([z.string().min(1), z.number()]).transform(String) });
 const statusSchema = z.discriminatedUnion('status', [
   z.object({ status: z.enum(['queued', 'processing']) }),
-  z.object({ status: z.literal('completed'), video_url: z.url({ protocol: /^https?$/ }), duration_sec: z.number().min(0) }),
+  z.object({ status: z.literal('completed'), video_url: httpUrlSchema, duration_sec: z.number().min(0) }),
   z.object({ status: z.literal('failed'), error: z.string().optional() }),
 ]);
 

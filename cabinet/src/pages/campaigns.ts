@@ -1,8 +1,8 @@
 import { api } from '../api.ts';
 import type { Inputs, Outputs } from '../api.ts';
-import { BID_TYPES, DEVICES, FORMATS, VERTICALS } from '../choices.ts';
+import { BID_TYPES, BROWSERS, CONNECTIONS, DEVICES, FORMATS, OSES, PACINGS, ROTATIONS, VERTICALS, WEEKDAYS } from '../choices.ts';
 import { actionButton, badge, h, notify, table, usd } from '../dom.ts';
-import { buildForm, checked, list, num, text } from '../form.ts';
+import { buildForm, checked, list, num, optNum, text } from '../form.ts';
 import type { FieldSpec } from '../form.ts';
 import type { PageContext } from '../router.ts';
 import { BASE, navigate } from '../router.ts';
@@ -11,6 +11,7 @@ import { aiSection } from './ai.ts';
 import { videoSection } from './video.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
+type CampaignIn = Inputs['adv']['campaigns']['create'];
 
 const bidUsd = (c: Campaign) => String(c.bid_micro_cents / 100_000);
 
@@ -36,23 +37,115 @@ function campaignFields(c?: Campaign): FieldSpec[] {
       required: true,
       value: c ? String(c.daily_budget_cents / 100) : undefined,
     },
+    {
+      name: 'total_budget_usd',
+      label: 'Total budget (USD, all days; empty = none)',
+      type: 'number',
+      step: 'any',
+      value: c?.total_budget_cents != null ? String(c.total_budget_cents / 100) : undefined,
+    },
+    {
+      name: 'pacing',
+      label: 'Pacing',
+      type: 'select',
+      options: PACINGS,
+      value: c?.pacing,
+      hint: 'even: the daily budget spread over the day; asap: as fast as traffic allows',
+    },
+    {
+      name: 'rotation',
+      label: 'Creative rotation',
+      type: 'select',
+      options: ROTATIONS,
+      value: c?.rotation,
+      hint: 'optimize: more traffic to what people click; weighted: by each creative’s weight',
+    },
     { name: 'geo_include', label: 'Countries (ISO codes, comma-separated; empty = all)', value: c?.geo_include.join(', '), hint: 'e.g. us, de' },
     { name: 'languages', label: 'Languages (ISO 639-1, comma-separated; empty = all)', value: c?.languages.join(', ') },
     { name: 'device_types', label: 'Devices (none checked = all)', type: 'checkboxes', options: DEVICES, value: c?.device_types },
+    { name: 'os_include', label: 'Operating systems (none checked = all)', type: 'checkboxes', options: OSES, value: c?.os_include },
+    { name: 'browser_include', label: 'Browsers (none checked = all)', type: 'checkboxes', options: BROWSERS, value: c?.browser_include },
+    {
+      name: 'connection_types',
+      label: 'Connection types (none checked = all; partners’ traffic only, our own zones do not know it)',
+      type: 'checkboxes',
+      options: CONNECTIONS,
+      value: c?.connection_types,
+    },
+    ...capScheduleFields(c),
   ];
+}
+
+// ---- frequency cap and schedule (docs/delivery.md)
+
+function capScheduleFields(c?: Campaign): FieldSpec[] {
+  const cap = c?.frequency_cap;
+  return [
+    {
+      name: 'frequency_cap.impressions',
+      label: 'Frequency cap: ads per user (empty = no cap)',
+      type: 'number',
+      value: cap ? String(cap.impressions) : undefined,
+    },
+    { name: 'frequency_cap.period_hours', label: 'Frequency cap: within hours', type: 'number', value: cap ? String(cap.period_hours) : undefined },
+    { name: 'start_at', label: 'Start (empty = now)', value: c?.start_at ?? undefined, hint: 'ISO 8601 with offset, e.g. 2026-12-01T09:00:00+01:00' },
+    { name: 'end_at', label: 'End (empty = none)', value: c?.end_at ?? undefined },
+    { name: 'timezone', label: 'Time zone of the hours below', value: c?.timezone ?? 'UTC', hint: 'IANA name, e.g. Europe/Berlin' },
+    ...WEEKDAYS.map((d) => ({
+      name: `dayparting.${d}`,
+      label: `Hours on ${d}`,
+      value: c?.dayparting?.[d]?.join(', '),
+      hint: d === 'mon' ? 'e.g. 9-17, 20; leave every day empty to serve around the clock' : undefined,
+    })),
+  ];
+}
+
+/** `9-17, 20` as [9, 10, ..., 17, 20]; anything else goes as typed, for the API to name. */
+function hours(typed: string): number[] {
+  return typed
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .flatMap((t) => {
+      const range = /^(\d{1,2})-(\d{1,2})$/.exec(t);
+      if (!range) return [Number(t)];
+      const [from, to] = [Number(range[1]), Number(range[2])];
+      return to >= from && to - from < 24 ? Array.from({ length: to - from + 1 }, (_, i) => from + i) : [NaN];
+    });
+}
+
+function capScheduleInput(d: FormData) {
+  const impressions = text(d, 'frequency_cap.impressions');
+  const periodHours = text(d, 'frequency_cap.period_hours');
+  const days = WEEKDAYS.map((w) => [w, hours(text(d, `dayparting.${w}`))] as const).filter(([, h]) => h.length > 0);
+  return {
+    frequency_cap:
+      impressions === '' && periodHours === ''
+        ? null
+        : { impressions: num(d, 'frequency_cap.impressions'), period_hours: num(d, 'frequency_cap.period_hours') },
+    start_at: text(d, 'start_at') || null,
+    end_at: text(d, 'end_at') || null,
+    dayparting: days.length ? Object.fromEntries(days) : null,
+    timezone: text(d, 'timezone') || 'UTC',
+  };
 }
 
 /** Form values in the API's shape; the API does the validation and names the fields. */
 function campaignInput(d: FormData) {
   return {
     name: text(d, 'name'),
-    vertical: text(d, 'vertical') as Inputs['adv']['campaigns']['create']['vertical'],
-    bid_type: text(d, 'bid_type') as Inputs['adv']['campaigns']['create']['bid_type'],
+    vertical: text(d, 'vertical') as CampaignIn['vertical'],
+    bid_type: text(d, 'bid_type') as CampaignIn['bid_type'],
     bid_usd: num(d, 'bid_usd'),
     daily_budget_usd: num(d, 'daily_budget_usd'),
+    pacing: text(d, 'pacing') as CampaignIn['pacing'],
+    rotation: text(d, 'rotation') as CampaignIn['rotation'],
     geo_include: list(d, 'geo_include'),
     languages: list(d, 'languages'),
-    device_types: checked(d, 'device_types') as Inputs['adv']['campaigns']['create']['device_types'],
+    device_types: checked(d, 'device_types') as CampaignIn['device_types'],
+    os_include: checked(d, 'os_include') as CampaignIn['os_include'],
+    browser_include: checked(d, 'browser_include') as CampaignIn['browser_include'],
+    connection_types: checked(d, 'connection_types') as CampaignIn['connection_types'],
+    ...capScheduleInput(d),
   };
 }
 
@@ -87,17 +180,36 @@ function stateButtons(c: Campaign, after: () => Promise<void>): HTMLElement[] {
   return out;
 }
 
+/** Plain words for why a campaign does not serve right now (schemas/src/delivery.ts). */
+const NOT_SERVING: Record<Campaign['delivery']['reasons'][number], string> = {
+  draft: 'not activated',
+  paused: 'paused',
+  archived: 'archived',
+  no_approved_creative: 'no approved creative yet',
+  no_funds: 'no funds: add balance',
+  daily_budget_spent: "today's budget is spent",
+  total_budget_spent: 'total budget is spent',
+  not_started: 'not started yet',
+  ended: 'ended',
+  outside_schedule: 'outside its schedule now',
+};
+
+function deliveryText(c: Campaign): string {
+  return c.delivery.serving ? 'Serving' : `Not serving: ${c.delivery.reasons.map((r) => NOT_SERVING[r]).join(', ')}`;
+}
+
 export async function campaignsPage(ctx: PageContext): Promise<void> {
   const { campaigns } = await api.adv.campaigns.list.query();
   const rerender = () => campaignsPage(ctx);
   ctx.main.replaceChildren(
     h('div', { class: 'title-row' }, h('h1', {}, 'Campaigns'), h('a', { class: 'button', href: `${BASE}/campaigns/new` }, 'New campaign')),
     table(
-      ['Name', 'Format', 'Status', 'Daily budget', 'Spent today', ''],
+      ['Name', 'Format', 'Status', 'Delivery', 'Daily budget', 'Spent today', ''],
       campaigns.map((c) => [
         h('a', { href: `${BASE}/campaigns/${c.id}` }, c.name),
         c.format.replace(/_/g, ' '),
         badge(c.status),
+        deliveryText(c),
         usd(c.daily_budget_cents),
         usd(c.daily_spent_cents),
         h('span', { class: 'row-actions' }, stateButtons(c, rerender)),
@@ -113,12 +225,26 @@ export function newCampaignPage(ctx: PageContext): void {
     submit: 'Create campaign',
     fields: campaignFields(),
     async onSubmit(d) {
-      const c = await api.adv.campaigns.create.mutate({ ...campaignInput(d), format: text(d, 'format') as Inputs['adv']['campaigns']['create']['format'] });
+      const c = await api.adv.campaigns.create.mutate({
+        ...campaignInput(d),
+        total_budget_usd: optNum(d, 'total_budget_usd'),
+        format: text(d, 'format') as CampaignIn['format'],
+      });
       notify(`Campaign ${c.name} created`);
       navigate(`/campaigns/${c.id}`);
     },
   });
   ctx.main.replaceChildren(h('h1', {}, 'New campaign'), form);
+}
+
+function capScheduleSummary(c: Campaign): string {
+  const parts = [
+    c.frequency_cap ? `at most ${c.frequency_cap.impressions} per user in ${c.frequency_cap.period_hours} h` : '',
+    c.start_at ? `from ${c.start_at}` : '',
+    c.end_at ? `until ${c.end_at}` : '',
+    c.dayparting ? `dayparted (${c.timezone})` : '',
+  ].filter(Boolean);
+  return parts.length ? ` · ${parts.join(' · ')}` : '';
 }
 
 export async function campaignPage(ctx: PageContext): Promise<void> {
@@ -129,7 +255,8 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     submit: 'Save changes',
     fields: campaignFields(c),
     async onSubmit(d) {
-      await api.adv.campaigns.update.mutate({ id, ...campaignInput(d) });
+      // Emptied: the cap is removed.
+      await api.adv.campaigns.update.mutate({ id, ...campaignInput(d), total_budget_usd: optNum(d, 'total_budget_usd') ?? null });
       notify('Campaign saved');
       await campaignPage(ctx);
     },
@@ -137,7 +264,8 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('p', {}, h('a', { href: `${BASE}/campaigns` }, '← Campaigns')),
     h('div', { class: 'title-row' }, h('h1', {}, c.name), badge(c.status), ...stateButtons(c, () => campaignPage(ctx))),
-    h('p', {}, `${c.format.replace(/_/g, ' ')} · spent today ${usd(c.daily_spent_cents)} of ${usd(c.daily_budget_cents)}`),
+    h('p', {}, `${c.format.replace(/_/g, ' ')} · spent today ${usd(c.daily_spent_cents)} of ${usd(c.daily_budget_cents)}${capScheduleSummary(c)}`),
+    h('p', { class: 'delivery', 'aria-live': 'polite' }, deliveryText(c)),
     h('details', {}, h('summary', {}, 'Edit settings'), form),
     await creativesSection(c),
     aiSection(c),

@@ -1,8 +1,9 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { ORIENTATIONS } from '../choices.ts';
-import { badge, h, notify, table } from '../dom.ts';
+import { actionButton, badge, h, notify, table } from '../dom.ts';
 import { buildForm } from '../form.ts';
+import { landingMacroHelp } from '../landing-help.ts';
 import type { FieldSpec } from '../form.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
@@ -22,7 +23,7 @@ function uploadFields(c: Campaign): FieldSpec[] {
     { name: 'title', label: 'Title' },
     { name: 'body', label: 'Body', type: 'textarea' },
     { name: 'cta_text', label: 'Call to action' },
-    { name: 'landing_url', label: 'Landing URL', type: 'url', required: true, hint: 'The only macro allowed is {click_id}' },
+    { name: 'landing_url', label: 'Landing URL', type: 'url', required: true },
     video
       ? { name: 'video_url', label: 'Video URL', type: 'url' }
       : {
@@ -33,6 +34,25 @@ function uploadFields(c: Campaign): FieldSpec[] {
         },
     ...(video ? [{ name: 'orientation', label: 'Orientation', type: 'select' as const, options: ORIENTATIONS }] : []),
   ];
+}
+
+/** Pause, resume and archive, as the creative's state allows (the API refuses the rest). */
+function creativeButtons(cr: Outputs['adv']['creatives']['get'], after: () => Promise<void>): HTMLElement[] {
+  const move = (label: string, action: 'pause' | 'resume' | 'archive') =>
+    actionButton(
+      label,
+      async () => {
+        await api.adv.creatives[action].mutate({ id: cr.id });
+        notify(`Creative ${cr.title ?? cr.id}: ${action}d`);
+        await after();
+      },
+      { 'aria-label': `${label} creative #${cr.id}` },
+    );
+  const out: HTMLElement[] = [];
+  if (cr.status === 'approved') out.push(move('Pause', 'pause'));
+  if (cr.status === 'paused') out.push(move('Resume', 'resume'));
+  if (cr.status !== 'archived') out.push(move('Archive', 'archive'));
+  return out;
 }
 
 /** The campaign's creatives with their moderation state, and the upload form with a preview. */
@@ -63,11 +83,20 @@ export async function creativesSection(c: Campaign): Promise<HTMLElement> {
       if (f) thumb.src = URL.createObjectURL(f);
     });
     file?.parentElement?.append(thumb);
+    const landing = form.querySelector<HTMLInputElement>('input[name="landing_url"]');
+    if (landing) landing.parentElement?.append(landingMacroHelp(landing));
     section.replaceChildren(
       h('h2', { id: 'creatives-h' }, 'Creatives'),
       table(
-        ['Preview', 'Title', 'Status', 'Rejection reason'],
-        creatives.map((cr) => [preview(cr), cr.title ?? '', badge(cr.status), cr.rejection_reason ?? '']),
+        ['Preview', 'Title', 'Status', 'Weight', 'Rejection reason', ''],
+        creatives.map((cr) => [
+          preview(cr),
+          cr.title ?? '',
+          badge(cr.status),
+          String(cr.weight),
+          cr.rejection_reason ?? '',
+          h('span', { class: 'row-actions' }, creativeButtons(cr, render)),
+        ]),
         'Creatives of this campaign',
       ),
       h('h3', {}, 'Upload a creative'),
@@ -84,7 +113,11 @@ export function prefillCreative(fields: Record<string, string>): void {
   if (!form) return;
   for (const [name, value] of Object.entries(fields)) {
     const input = form.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`);
-    if (input) input.value = value;
+    if (input) {
+      input.value = value;
+      // The macro help's preview follows the field.
+      input.dispatchEvent(new Event('input'));
+    }
   }
   form.scrollIntoView({ behavior: 'smooth' });
   form.querySelector<HTMLElement>('[name="landing_url"]')?.focus();

@@ -3,6 +3,7 @@ import type { Inputs, Outputs } from '../api.ts';
 import { BANNER_SIZES, FV_CORNERS, SITE_CATEGORIES, ZONE_FORMATS } from '../choices.ts';
 import { actionButton, badge, copyText, h, notify } from '../dom.ts';
 import { buildForm, num, optNum, text } from '../form.ts';
+import { controlsSection } from './publisher-controls.ts';
 import type { PageContext } from '../router.ts';
 
 type Site = Outputs['pub']['sites']['get'];
@@ -51,6 +52,7 @@ function siteCard(s: Site, after: () => Promise<void>): HTMLElement {
       : h('p', {}, s.verified_method ? `Verified by ${s.verified_method}.` : ''),
     h('p', {}, 'ads.txt line: '),
     copyBlock('ads.txt line', s.ads_txt_line),
+    controlsSection({ site: s }, after),
   );
 }
 
@@ -125,6 +127,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
       ),
     ),
     preview,
+    site ? controlsSection({ site, zone: z }, after) : null,
   );
 }
 

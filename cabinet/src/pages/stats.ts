@@ -1,3 +1,5 @@
+// Zod-free module: the bundle gets the CSV writer only.
+import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
 import { STATS_DIMENSIONS } from '../choices.ts';
 import { lineChart } from '../chart.ts';
@@ -7,7 +9,7 @@ import type { PageContext } from '../router.ts';
 
 type Dimension = (typeof STATS_DIMENSIONS)[number];
 type Row = Record<string, string | number | undefined>;
-const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'site', 'zone'];
+const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone'];
 const KEY_COLUMNS: Record<Dimension, string> = {
   day: 'date',
   hour: 'hour',
@@ -15,6 +17,8 @@ const KEY_COLUMNS: Record<Dimension, string> = {
   creative: 'creative_id',
   geo: 'geo',
   device: 'device',
+  os: 'os',
+  browser: 'browser',
   site: 'site_id',
   zone: 'zone_id',
 };
@@ -34,8 +38,8 @@ export function statsPage(ctx: PageContext): void {
   const publisher = ctx.session.role === 'publisher';
   const dims = publisher ? PUBLISHER_DIMENSIONS : STATS_DIMENSIONS;
   const metrics = publisher
-    ? ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents']
-    : ['impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'];
+    ? ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents']
+    : ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'];
   const out = h('div', { 'aria-live': 'polite' });
   const today = new Date();
   type Query = { from: string; to: string; group_by: string; tz: string };
@@ -70,7 +74,7 @@ export function statsPage(ctx: PageContext): void {
         if (publisher) {
           const rows2 = await query(last);
           const cols = [...keys, ...metrics];
-          download('earnings.csv', [cols.join(','), ...rows2.map((r) => cols.map((k) => String(r[k] ?? '')).join(','))].join('\n'));
+          download('earnings.csv', csvTable(cols, rows2));
         } else {
           download('stats.csv', (await api.adv.stats.get.query({ ...last, format: 'csv' })).csv ?? '');
         }

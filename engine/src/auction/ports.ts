@@ -10,6 +10,12 @@ export interface BudgetGate {
   tryTake(c: Candidate, priceMicroCents: number): boolean;
 }
 
+/** Which of one campaign's eligible creatives serves an impression (engine/src/rotation/). */
+export interface CreativePicker {
+  /** `siblings`: one campaign's candidates for the impression, in rank order; at least one. */
+  pick(siblings: readonly Candidate[]): Candidate;
+}
+
 /** The budget the bid path uses: take a bid's price, or give it back when the bid is not sent. */
 export interface BidBudget extends BudgetGate {
   giveBack(c: Candidate, priceMicroCents: number): void;
@@ -36,18 +42,43 @@ export interface Counters {
 }
 
 /** One CPC click's price, charged against its campaign's day and its advertiser's balance. */
-export interface ClickCharge {
+/** A charge taken straight from the pools rather than from a bid's hold: a CPC click, or an ad counted after its hold lapsed. */
+export interface DirectCharge {
   campaignId: number;
   advertiserId: number;
   dailyBudgetCents: number;
-  /** Budget day (UTC) of the click. */
+  /** Lifetime cap in cents, -1 for none. */
+  totalBudgetCents: number;
+  /** Budget day (UTC) the charge belongs to: the click's, or the bid's. */
   day: string;
   nano: number;
   /** Milliseconds since the epoch, for the ledger entry. */
   at: number;
+  /** The ledger entry's reason. */
+  reason: 'click spend' | 'ad spend';
 }
 
-/** Charges a click only where the campaign's budget and the advertiser's balance still cover it. */
-export interface ClickCharger {
-  charge(c: ClickCharge): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'>;
+/** Charges only where the campaign's daily budget and the advertiser's balance, beside every engine's holds, still cover it. */
+export interface DirectCharger {
+  charge(c: DirectCharge): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'>;
+}
+
+// ---- frequency caps (engine/src/frequency/, docs/delivery.md#frequency-caps)
+
+/** One request's user, as far as frequency caps go: synchronous, answered from this engine's memory. */
+export interface Viewer {
+  /** What tickets carry to name the user: a hash of the id, never the id. */
+  readonly key: string;
+  /** Serving `c` now might take its campaign past its cap for this user. */
+  capped(c: Candidate): boolean;
+  /** This engine serves `c` to the user now. */
+  served(c: Candidate): void;
+}
+
+/** Per-user counts of capped campaigns, shared by every engine. */
+export interface FrequencyCaps {
+  /** The user of one request; undefined without an id (then no cap can apply). */
+  viewer(userId: string | undefined, now: number): Viewer | undefined;
+  /** An ad of a capped campaign was counted (win notice, beacon, pixel): adds it to the user's shared counts, without waiting. */
+  counted(ad: { user: string; campaignId: number; periodHours: number; servedBy: string }, now: number): void;
 }

@@ -1,25 +1,37 @@
-import { alpha3ToAlpha2 } from '@adnet/schemas/geo';
-import type { BidRequest, Imp } from '@adnet/schemas/openrtb';
-import { deviceTypeOf } from '@adnet/schemas/openrtb';
+import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
+import { COUNTRY_CODES, alpha3ToAlpha2 } from '@adnet/schemas/geo';
+import type { BidRequest, ConnectionType, DeviceType, Imp } from '@adnet/schemas/openrtb';
+import { connectionTypeOf, deviceTypeOf } from '@adnet/schemas/openrtb';
 import type { NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
+import type { InventoryControls } from '../index/inventory-controls.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
+import { countryOfAddress } from '../audience/geo.ts';
+import { osFamilyOfName, userAgentFacts } from '../audience/user-agent.ts';
 import { isBotUserAgent } from '../fraud/bot-user-agent.ts';
+import type { RequestFlood } from '../fraud/zone-request-rate.ts';
 import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
 import type { TicketSurface } from '../tracking/signed-token.ts';
 import { REQUEST_FILTERS } from './filters/index.ts';
+import { parseNativeRequest } from '../openrtb/native-request.ts';
+import type { NativeAsset } from '../openrtb/native-request.ts';
+import type { Viewer } from './ports.ts';
 
 /** Where a browser request comes from, as far as the engine can tell from its headers. */
 export interface Visitor {
   country: string | undefined;
   language: string | undefined;
-  device: 'desktop' | 'mobile' | 'tablet';
+  device: DeviceType | undefined;
+  os: OsFamily | undefined;
+  browser: BrowserFamily | undefined;
   /** The viewer's network and user agent, as tickets keep them (see tracking/viewer.ts); '' when unknown. */
   ipPrefix: string;
   uaHash: string;
   /** The user agent is a bot's (see fraud/bot-user-agent.ts). */
   bot: boolean;
+  /** The host of the page the browser says it is on (fraud/page-origin.ts); undefined when it says none. */
+  pageHost?: string | undefined;
 }
 
 /** What every auction of one request shares: built once, read by the filters and by serve. */
@@ -36,6 +48,10 @@ export interface RequestContext {
   country: string | undefined;
   language: string | undefined;
   device: string | undefined;
+  os: OsFamily | undefined;
+  browser: BrowserFamily | undefined;
+  /** OpenRTB `device.connectiontype`; our own zones do not know it. */
+  connection: ConnectionType | undefined;
   /** `cur` allows USD (or is absent). */
   usd: boolean;
   bcat: readonly string[] | undefined;
@@ -53,6 +69,11 @@ export interface RequestContext {
   test: boolean;
   /** General invalid traffic by user agent. */
   bot: boolean;
+  /** Our own zones: the page the browser says it is on, and whether it is past a zone's request limit. */
+  pageHost: string | undefined;
+  flood: RequestFlood | undefined;
+  /** The user, for frequency caps; undefined when the request names none. */
+  viewer: Viewer | undefined;
 }
 
 /** Where an impression lands in our inventory: zeros when it is none of ours. */
@@ -65,6 +86,8 @@ export interface Inventory {
 /** One impression: what the imp and candidate filters read. */
 export interface ImpContext {
   impId: string | undefined;
+  /** An OpenRTB native impression's requested assets (openrtb/native-request.ts); undefined: our defaults. */
+  nativeAssets: readonly NativeAsset[] | undefined;
   /** The slots the impression accepts (see index/slots.ts). */
   slots: readonly string[];
   floorMicroCents: number;
@@ -73,11 +96,19 @@ export interface ImpContext {
   /** Our zone, when `imp.tagid` names one (or the zone a widget asked for). */
   zone: ZoneEntry | undefined;
   inventory: Inventory;
+  /** The publisher's controls: the zone's, else those of our site the request names (index/inventory-controls.ts). */
+  controls: InventoryControls | undefined;
   // Copied from the request so candidate filters read one object in the hot loop.
   language: string | undefined;
   device: string | undefined;
+  os: OsFamily | undefined;
+  browser: BrowserFamily | undefined;
+  connection: ConnectionType | undefined;
   bcat: readonly string[] | undefined;
   badv: readonly string[] | undefined;
+  /** The request's time, for the campaigns' schedules. */
+  ts: number;
+  viewer: Viewer | undefined;
 }
 
 const OWN_SITE_ID = /^\d{1,10}$/;
@@ -93,18 +124,42 @@ function withVerdict(req: RequestContext): RequestContext {
   return req;
 }
 
-/** The context of an OpenRTB request: geo mapped to alpha-2, language to two letters, our site looked up. */
-export function openRtbContext(request: BidRequest, index: EngineIndex, partnerId: number, ts: number): RequestContext {
-  const geo = request.device?.geo?.country;
+// ---- who the user is, for frequency caps (docs/delivery.md#frequency-caps)
+
+const ZERO_IFA = /^[0-]+$/;
+/** A partner's user: `user.id` (in that partner's id space), else `device.ifa` (all zeros means the user opted out). */
+export function openRtbUserId(request: BidRequest, partnerId: number): string | undefined {
+  const id = request.user?.id;
+  if (typeof id === 'string' && id !== '' && id.length <= 256) return `p${partnerId}:${id}`;
+  const ifa = request.device?.ifa;
+  if (typeof ifa === 'string' && ifa !== '' && ifa.length <= 256 && !ZERO_IFA.test(ifa)) return `ifa:${ifa.toLowerCase()}`;
+  return undefined;
+}
+
+const WIDGET_ID = /^[A-Za-z0-9_-]{16,64}$/;
+/** The widget's first-party id (`u`, kept in the browser's localStorage), when it looks like one the widget made. */
+export const widgetUserId = (raw: string | null): string | undefined => (raw !== null && WIDGET_ID.test(raw) ? `w:${raw}` : undefined);
+
+/**
+ * The context of an OpenRTB request: the country from `device.geo.country` (alpha-3 or alpha-2), else
+ * from `device.ip` or `device.ipv6`; device type and OS as the partner says them, else from `device.ua`,
+ * which alone names the browser; language cut to two letters; our site looked up.
+ */
+export function openRtbContext(request: BidRequest, index: EngineIndex, partnerId: number, ts: number, viewer?: Viewer): RequestContext {
+  const d = request.device;
   const siteId = request.site?.id;
+  const ua = userAgentFacts(d?.ua ?? '');
   return withVerdict({
     index,
     ts,
     auctionId: request.id,
     partnerId,
-    country: geo ? (geo.length === 3 ? alpha3ToAlpha2(geo) : geo.toLowerCase()) : undefined,
-    language: request.device?.language?.slice(0, 2).toLowerCase(),
-    device: deviceTypeOf(request.device?.devicetype),
+    country: countryNamed(d?.geo?.country) ?? countryOfAddress(d?.ip ?? '') ?? countryOfAddress(d?.ipv6 ?? ''),
+    language: d?.language?.slice(0, 2).toLowerCase(),
+    device: deviceTypeOf(d?.devicetype) ?? ua.device,
+    os: d?.os ? (osFamilyOfName(d.os) ?? 'other') : ua.os,
+    browser: ua.browser,
+    connection: connectionTypeOf(d?.connectiontype),
     usd: !request.cur || request.cur.length === 0 || request.cur.includes('USD'),
     bcat: request.bcat,
     badv: request.badv,
@@ -118,7 +173,18 @@ export function openRtbContext(request: BidRequest, index: EngineIndex, partnerI
     test: request.test === 1,
     // A partner may leave the user agent out; one it sends that is a bot's gets no bid.
     bot: request.device?.ua !== undefined && isBotUserAgent(request.device.ua),
+    // A partner's request is judged on what the partner says; page and request-rate checks are for our own zones.
+    pageHost: undefined,
+    flood: undefined,
+    viewer,
   });
+}
+
+/** A partner's `device.geo.country` as a lower-case alpha-2 code; undefined when it names no country. */
+function countryNamed(geo: string | undefined): string | undefined {
+  if (!geo) return undefined;
+  const cc = geo.length === 3 ? alpha3ToAlpha2(geo) : geo.toLowerCase();
+  return cc !== undefined && COUNTRY_CODES.has(cc) ? cc : undefined;
 }
 
 /** An OpenRTB impression: its slots, floor, and our zone when `tagid` names one. */
@@ -126,24 +192,33 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
   const zone = imp.tagid ? req.index.zones.get(imp.tagid) : undefined;
   const z = zone?.zone;
   const site = req.ownSite;
+  const controls = zone ? zone.controls : site && req.index.siteControls.get(site.id);
   return {
     impId: imp.id,
+    nativeAssets: imp.native ? parseNativeRequest(imp.native.request) : undefined,
     slots: slotsOf(imp),
-    floorMicroCents: Math.ceil((imp.bidfloor ?? 0) * 100_000),
+    // Our publisher's floor holds for a partner's request too: the higher of the two.
+    floorMicroCents: Math.max(partnerFloorMicroCents(imp.bidfloor ?? 0), controls?.floorMicroCents ?? 0),
     floorCurrency: imp.bidfloorcur,
     zone,
     inventory: z
       ? { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id }
       : { publisherId: site?.publisher_id ?? 0, siteId: site?.id ?? 0, zoneId: 0 },
+    controls,
     language: req.language,
     device: req.device,
+    os: req.os,
+    browser: req.browser,
+    connection: req.connection,
     bcat: req.bcat,
     badv: req.badv,
+    ts: req.ts,
+    viewer: req.viewer,
   };
 }
 
-/** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD, no floor. */
-export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surface: TicketSurface): RequestContext {
+/** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD; the zone's floor is in its imp. */
+export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surface: TicketSurface, flood?: RequestFlood, viewer?: Viewer): RequestContext {
   return withVerdict({
     index,
     ts,
@@ -152,6 +227,9 @@ export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surfa
     country: v.country,
     language: v.language,
     device: v.device,
+    os: v.os,
+    browser: v.browser,
+    connection: undefined,
     usd: true,
     bcat: undefined,
     badv: undefined,
@@ -163,22 +241,38 @@ export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surfa
     uaHash: v.uaHash,
     test: false,
     bot: v.bot,
+    pageHost: v.pageHost,
+    flood,
+    viewer,
   });
 }
+
+/**
+ * A partner's `bidfloor` (CPM USD) in micro-cents, rounded up so that no bid is below it, but after
+ * dropping the binary noise of the product (1.1 x 100 000 is 110000.00000000001, not 110 001).
+ */
+const partnerFloorMicroCents = (usd: number): number => Math.ceil(Math.round(usd * 100_000_000) / 1_000);
 
 /** The one impression of a zone request. */
 export function zoneImp(req: RequestContext, entry: ZoneEntry): ImpContext {
   const z: StoredZone = entry.zone;
   return {
     impId: undefined,
+    nativeAssets: undefined,
     slots: [slotFor(z.format, z.banner_width, z.banner_height)],
-    floorMicroCents: 0,
+    floorMicroCents: entry.controls.floorMicroCents,
     floorCurrency: undefined,
     zone: entry,
     inventory: { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id },
+    controls: entry.controls,
     language: req.language,
     device: req.device,
+    os: req.os,
+    browser: req.browser,
+    connection: req.connection,
     bcat: undefined,
     badv: undefined,
+    ts: req.ts,
+    viewer: req.viewer,
   };
 }

@@ -3,12 +3,15 @@ import type { Candidate } from '../index/candidate.ts';
 import { rankCandidates } from '../index/rank.ts';
 import { candidateFixture as cand, impFixture } from './fixtures.ts';
 import { CANDIDATE_FILTERS as FILTERS } from './filters/index.ts';
-import type { BudgetGate } from './ports.ts';
+import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
+import { Candidate as CandidateOf } from '../index/candidate.ts';
+import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext } from './request-context.ts';
 import { runImpAuction as runRanked } from './run-auction.ts';
 
 // Tests pass one plain list; the index hands the auction ranked lists.
-const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate) => runRanked([rankCandidates([...list])], c, f, b);
+const first: CreativePicker = { pick: (siblings) => siblings[0] as Candidate };
+const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate, p = first) => runRanked([rankCandidates([...list])], c, f, b, p);
 const open: BudgetGate = { tryTake: () => true };
 const ctx = (over: Partial<ImpContext> = {}): ImpContext => impFixture(over);
 
@@ -45,16 +48,43 @@ describe('runImpAuction', () => {
   });
 });
 
+describe("a campaign's creatives", () => {
+  const campaign = campaignFixture({ id: 900, bid_micro_cents: 400_000 });
+  const creatives = [1, 2, 3].map((n) => new CandidateOf(campaign, creativeFixture({ id: 9_000 + n, campaign_id: 900 })));
+  const rival = cand({ bid_micro_cents: 100_000 });
+
+  it('are all offered to the rotation, which picks the one that serves, priced against another campaign', () => {
+    const offered: number[][] = [];
+    const last: CreativePicker = { pick: (s) => (offered.push(s.map((c) => c.creativeId)), s[s.length - 1] as Candidate) };
+    const r = runImpAuction([rival, ...creatives], ctx(), FILTERS, open, last);
+    expect(offered).toEqual([[9_001, 9_002, 9_003]]);
+    expect(r).toMatchObject({ won: true, winner: creatives[2], secondMicroCents: 100_000, priceMicroCents: 101_000 });
+  });
+
+  it('stay together in the ranking even beside a campaign of equal eCPM', () => {
+    const twin = new CandidateOf(campaignFixture({ id: 901, bid_micro_cents: 400_000 }), creativeFixture({ id: 9_002_5, campaign_id: 901 }));
+    const ranked = rankCandidates([twin, ...creatives]);
+    expect(ranked.map((c) => c.campaignId)).toEqual([900, 900, 900, 901]);
+  });
+
+  it('are skipped together when their campaign has no budget', () => {
+    const tried: number[] = [];
+    const gate: BudgetGate = { tryTake: (c) => (tried.push(c.campaignId), c.campaignId !== 900) };
+    expect(runImpAuction([rival, ...creatives], ctx(), FILTERS, gate)).toMatchObject({ won: true, winner: rival });
+    expect(tried).toEqual([900, rival.campaignId]);
+  });
+});
+
 describe('runImpAuction over several ranked lists', () => {
   it('merges lists best first and stops at the floor', () => {
     const local = rankCandidates([cand({ bid_micro_cents: 300_000 }), cand({ bid_micro_cents: 90_000 })]);
     const any = rankCandidates([cand({ bid_micro_cents: 500_000 }), cand({ bid_micro_cents: 200_000 })]);
-    const r = runRanked([local, any], ctx(), FILTERS, open);
+    const r = runRanked([local, any], ctx(), FILTERS, open, first);
     expect(r).toMatchObject({ won: true, winner: any[0], secondMicroCents: 300_000, priceMicroCents: 301_000 });
     const seen: number[] = [];
     const spy: BudgetGate = { tryTake: (c) => (seen.push(c.ecpmMicroCents), false) };
-    expect(runRanked([local, any], ctx({ floorMicroCents: 150_000 }), FILTERS, spy)).toEqual({ won: false, reason: 'budget' });
+    expect(runRanked([local, any], ctx({ floorMicroCents: 150_000 }), FILTERS, spy, first)).toEqual({ won: false, reason: 'budget' });
     expect(seen).toEqual([500_000, 300_000, 200_000]);
-    expect(runRanked([local, any], ctx({ floorMicroCents: 600_000 }), FILTERS, open)).toEqual({ won: false, reason: 'below_floor' });
+    expect(runRanked([local, any], ctx({ floorMicroCents: 600_000 }), FILTERS, open, first)).toEqual({ won: false, reason: 'below_floor' });
   });
 });

@@ -2,7 +2,7 @@ import type { NoBidReason } from '@adnet/schemas/events';
 import type { Candidate } from '../index/candidate.ts';
 import { byRank } from '../index/rank.ts';
 import type { CandidateFilter } from './filter.ts';
-import type { BudgetGate } from './ports.ts';
+import type { BudgetGate, CreativePicker } from './ports.ts';
 import { clearingPrice } from './price.ts';
 import type { ImpContext } from './request-context.ts';
 
@@ -12,12 +12,19 @@ export type ImpOutcome = { won: true; winner: Candidate; priceMicroCents: number
  * The auction for one impression over lists that are each already ranked
  * (eCPM descending, see the index): a k-way merge walks candidates best first,
  * so a typical auction looks at a handful of candidates, not thousands. Filters
- * drop candidates; the first survivor wins if its budget can take the price,
- * else the next one is tried; the runner-up from another campaign sets the
- * price. Ranking below the floor ends the walk, since everything after ranks
+ * drop candidates; the first survivor's campaign wins if its budget can take
+ * the price, else the next campaign is tried; the runner-up from another
+ * campaign sets the price. Which of the winning campaign's surviving creatives
+ * serves is the rotation's choice (`picker`). Ranking below the floor ends the walk, since everything after ranks
  * lower. The no-bid reason is the filter that removed the most candidates.
  */
-export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: ImpContext, filters: readonly CandidateFilter[], budget: BudgetGate): ImpOutcome {
+export function runImpAuction(
+  lists: readonly (readonly Candidate[])[],
+  ctx: ImpContext,
+  filters: readonly CandidateFilter[],
+  budget: BudgetGate,
+  picker: CreativePicker,
+): ImpOutcome {
   const pos = new Array<number>(lists.length).fill(0);
   let total = 0;
   for (const l of lists) total += l.length;
@@ -63,21 +70,24 @@ export function runImpAuction(lists: readonly (readonly Candidate[])[], ctx: Imp
     return undefined;
   };
 
-  for (let i = 0; ; i++) {
-    const winner = survivors[i] ?? pull();
-    if (!winner) break;
-    // Candidates of the same campaign do not compete on price with each other.
+  for (let i = 0; ;) {
+    const first = survivors[i] ?? pull();
+    if (!first) break;
+    // A campaign's creatives rank next to each other and do not compete on price with each other.
     let second = 0;
-    for (let j = i + 1; ; j++) {
+    let j = i + 1;
+    for (; ; j++) {
       const other = survivors[j] ?? pull();
       if (!other) break;
-      if (other.campaignId !== winner.campaignId) {
+      if (other.campaignId !== first.campaignId) {
         second = other.ecpmMicroCents;
         break;
       }
     }
+    const winner = j - i > 1 ? picker.pick(survivors.slice(i, j)) : first;
     const price = clearingPrice(winner.ecpmMicroCents, second, ctx.floorMicroCents);
     if (budget.tryTake(winner, price)) return { won: true, winner, priceMicroCents: price, secondMicroCents: second };
+    i = j;
   }
   if (survivors.length > 0) return { won: false, reason: 'budget' };
   let worst = 0;

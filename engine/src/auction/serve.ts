@@ -4,12 +4,14 @@ import type { Candidate } from '../index/candidate.ts';
 import { candidateListsFor } from '../index/engine-index.ts';
 import { encodeTicket } from '../tracking/signed-token.ts';
 import { CANDIDATE_FILTERS, IMP_FILTERS } from './filters/index.ts';
-import type { BudgetGate } from './ports.ts';
+import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
 import { runImpAuction } from './run-auction.ts';
 
 export interface ServeDeps {
   budget: BudgetGate;
+  /** Chooses among a winning campaign's creatives. */
+  creatives: CreativePicker;
   /** Signs tickets. */
   secret: string;
   engineId: string;
@@ -36,10 +38,13 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   for (const f of IMP_FILTERS) if (f.reject(imp, req)) return { won: false, reason: f.name };
   const lists: (readonly Candidate[])[] = [];
   for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists);
-  const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget);
+  const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives);
   if (!outcome.won) return outcome;
   const c = outcome.winner;
   const bidId = randomUUID();
+  // A capped campaign's ad names its user, so whichever engine counts it adds it to that user's count.
+  const user = c.cap !== null && imp.viewer ? imp.viewer.key : '';
+  if (user) imp.viewer?.served(c);
   const ticket = encodeTicket(deps.secret, {
     bidId,
     campaignId: c.campaignId,
@@ -51,11 +56,17 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     partnerId: req.partnerId,
     country: req.country ?? '',
     device: req.device ?? '',
-    ...imp.inventory,
+    // Written out rather than spread: a literal of known fields is created from one boilerplate.
+    publisherId: imp.inventory.publisherId,
+    siteId: imp.inventory.siteId,
+    zoneId: imp.inventory.zoneId,
     surface: req.surface,
     ipPrefix: req.ipPrefix,
     uaHash: req.uaHash,
     test: req.test,
+    os: req.os ?? '',
+    browser: req.browser ?? '',
+    user,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
 }
@@ -65,6 +76,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
 export const clickLink = (baseUrl: string, s: Served): string => `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`;
 export const impressionLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/imptracker/${s.ticket}`;
 export const winLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`;
+export const billingLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/bill/${s.ticket}?price=\${AUCTION_PRICE}`;
 export const beaconLink = (baseUrl: string, s: Served): string => `${baseUrl}/b/${s.ticket}`;
 
 /** A player's playback-event links (`/t/vast/<event>/<ticket>`), for our own VAST zones. */

@@ -2,7 +2,10 @@ import type { StoredCampaign } from '@adnet/schemas/api';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import type { EventOf } from '@adnet/schemas/events';
 import { cpcMicroCentsToNano, cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
-import type { ClickCharger, EventSink, SpendRecorder } from './ports.ts';
+import { makeEvent } from '../events/make-event.ts';
+import type { BidTicket } from '../tracking/signed-token.ts';
+import type { DirectCharger, EventSink, FrequencyCaps, SpendRecorder } from './ports.ts';
+import { holdMayHaveLapsed } from './ticket-age.ts';
 
 export interface SettlePorts {
   spend: SpendRecorder;
@@ -27,8 +30,25 @@ export function settle(ports: SettlePorts, event: PaidEvent, budgetDay: string, 
 export const impressionCharge = (bidType: 'cpm' | 'cpc', priceMicroCents: number): number =>
   bidType === 'cpm' ? cpmMicroCentsToNanoPerImpression(priceMicroCents) : 0;
 
-/** Why a click is not billed, beyond the fraud rules: the campaign stopped, or its budget or balance ran out. */
-export type ClickRefusal = 'campaign_not_active' | 'budget_exhausted' | 'balance_exhausted';
+/** Why something countable is not charged, beyond the fraud rules: the campaign stopped, or its budget or balance ran out. */
+export type ChargeRefusal = 'campaign_not_active' | 'budget_exhausted' | 'balance_exhausted';
+
+/** Charges `nano` straight against the campaign's daily pool and the advertiser's balance: never past either, nothing for a stopped campaign. */
+async function chargeDirect(
+  charger: DirectCharger,
+  campaign: StoredCampaign | undefined,
+  c: { day: string; nano: number; at: number; reason: 'click spend' | 'ad spend' },
+): Promise<ChargeRefusal | undefined> {
+  if (!campaign || campaign.status !== 'active') return 'campaign_not_active';
+  const result = await charger.charge({
+    campaignId: campaign.id,
+    advertiserId: campaign.advertiser_id,
+    dailyBudgetCents: campaign.daily_budget_cents,
+    totalBudgetCents: campaign.total_budget_cents ?? -1,
+    ...c,
+  });
+  return result === 'charged' ? undefined : result;
+}
 
 /**
  * What a click that passed the fraud rules costs. A CPC campaign pays its bid, charged first against
@@ -36,20 +56,55 @@ export type ClickRefusal = 'campaign_not_active' | 'budget_exhausted' | 'balance
  * as the engine's index knows it, pays nothing; CPM campaigns pay for impressions, not clicks.
  */
 export async function billClick(
-  charger: ClickCharger,
+  charger: DirectCharger,
   campaign: StoredCampaign | undefined,
   at: number,
-): Promise<{ chargeNano: number; refusal: ClickRefusal | undefined }> {
-  if (!campaign || campaign.status !== 'active') return { chargeNano: 0, refusal: 'campaign_not_active' };
-  if (campaign.bid_type !== 'cpc') return { chargeNano: 0, refusal: undefined };
-  const nano = cpcMicroCentsToNano(campaign.bid_micro_cents);
-  const result = await charger.charge({
-    campaignId: campaign.id,
-    advertiserId: campaign.advertiser_id,
-    dailyBudgetCents: campaign.daily_budget_cents,
-    day: budgetDay(at),
-    nano,
-    at,
-  });
-  return result === 'charged' ? { chargeNano: nano, refusal: undefined } : { chargeNano: 0, refusal: result };
+): Promise<{ chargeNano: number; refusal: ChargeRefusal | undefined }> {
+  if (campaign?.status === 'active' && campaign.bid_type !== 'cpc') return { chargeNano: 0, refusal: undefined };
+  const nano = campaign ? cpcMicroCentsToNano(campaign.bid_micro_cents) : 0;
+  const refusal = await chargeDirect(charger, campaign, { day: budgetDay(at), nano, at, reason: 'click spend' });
+  return refusal ? { chargeNano: 0, refusal } : { chargeNano: nano, refusal: undefined };
+}
+
+export interface TicketSettlePorts extends SettlePorts {
+  direct: DirectCharger;
+  /** Counts a capped campaign's counted ad against its user's cap. */
+  caps: FrequencyCaps;
+  /** The campaign as the engine's index knows it now. */
+  campaign(id: number): StoredCampaign | undefined;
+}
+
+/**
+ * Settles what a ticket's beacon, pixel or win notice counted. Within the bid's hold its price is
+ * held in the bidding engine's slice, and the spend is recorded against that hold (`settle`). Later
+ * the hold may have gone back to the pool, so the charge is taken straight from the campaign's daily
+ * budget and the advertiser's balance, only where they still cover it; when they do not (or the
+ * campaign has stopped), the ad is recorded as uncounted with the reason and costs nothing. Either
+ * way nothing is spent past a budget or a balance. True when it counted.
+ */
+export async function settleTicket(ports: TicketSettlePorts, event: PaidEvent, ticket: BidTicket, now: number): Promise<boolean> {
+  const day = budgetDay(ticket.issuedAt * 1000);
+  if (event.charge_nano === 0 || !holdMayHaveLapsed(ticket, now)) {
+    settle(ports, event, day, ticket.engine);
+    countForCap(ports, ticket, now);
+    return true;
+  }
+  const reason = 'ad spend';
+  const refusal = await chargeDirect(ports.direct, ports.campaign(event.campaign_id), { day, nano: event.charge_nano, at: now, reason });
+  if (!refusal) {
+    ports.emit(event);
+    countForCap(ports, ticket, now);
+    return true;
+  }
+  const e = event;
+  const facts = { ts: e.ts, engine: e.engine, bid_id: e.bid_id, campaign_id: e.campaign_id, creative_id: e.creative_id, advertiser_id: e.advertiser_id };
+  const where = { publisher_id: e.publisher_id, site_id: e.site_id, zone_id: e.zone_id, country: e.country, device: e.device, os: e.os, browser: e.browser };
+  ports.emit(makeEvent('uncounted', { ...facts, ...where, partner_id: e.partner_id ?? 0, of: e.type, reason: refusal }));
+  return false;
+}
+
+/** A counted ad of a capped campaign counts against its user's cap (the cap as the campaign has it now). */
+function countForCap(ports: TicketSettlePorts, ticket: BidTicket, now: number): void {
+  const cap = ticket.user ? ports.campaign(ticket.campaignId)?.frequency_cap : undefined;
+  if (cap) ports.caps.counted({ user: ticket.user, campaignId: ticket.campaignId, periodHours: cap.period_hours, servedBy: ticket.engine }, now);
 }

@@ -10,6 +10,8 @@ export const TICKET_MAX_AGE_S = {
   beacon: 10 * 60,
   /** Partners send win notices within seconds of the auction. */
   win: 15 * 60,
+  /** Billing notices come when the ad is rendered, which may be a while after the auction (prefetch). */
+  bill: 60 * 60,
   /** A player may fetch VAST ahead and start the ad a little later. */
   pixel: 60 * 60,
   /** Clicks are judged by the fraud rules (`expired`, a day). */
@@ -17,3 +19,16 @@ export const TICKET_MAX_AGE_S = {
 } as const;
 
 export const ticketExpired = (t: BidTicket, use: keyof typeof TICKET_MAX_AGE_S, nowMs: number): boolean => nowMs / 1000 - t.issuedAt > TICKET_MAX_AGE_S[use];
+
+/**
+ * How long a bid's price stays held in its engine's budget slice waiting for the ad to be counted
+ * (budget/budget-slices.ts); after it the hold goes back to the pool as a lost bid's.
+ */
+export const BID_HOLD_MS = 60_000;
+
+/**
+ * Whether the bid's hold may have gone back already: then what the ad costs must be charged straight
+ * against the pools. Ten seconds early, because tickets keep whole seconds and engines' clocks differ;
+ * a charge taken while the hold is still there only holds more until the hold lapses.
+ */
+export const holdMayHaveLapsed = (t: BidTicket, nowMs: number): boolean => nowMs - t.issuedAt * 1000 >= BID_HOLD_MS - 10_000;

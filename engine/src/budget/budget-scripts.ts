@@ -19,10 +19,17 @@ local keep = tonumber(ARGV[3]) + math.max(0, tonumber(ARGV[4]) - released)
 local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') - old
 `;
 
-/** KEYS: pool. ARGV: engine, want, local, outstanding, lastHold, limit, ttlMs. */
+/**
+ * KEYS: pool, lifetime. ARGV: engine, want, local, outstanding, lastHold, limit, ttlMs, lifetime limit
+ * (-1: none). With a lifetime limit, a grant also fits within it beside today's holds.
+ */
 const RESERVE_CAMPAIGN = `${REBASE}
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local avail = tonumber(ARGV[6]) - spent - held - keep
+if tonumber(ARGV[8]) >= 0 then
+  local total = tonumber(redis.call('HGET', KEYS[2], 'spent') or '0')
+  avail = math.min(avail, tonumber(ARGV[8]) - total - held - keep)
+end
 local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
 redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
@@ -80,11 +87,12 @@ local function debit()
 end
 `;
 
-/** KEYS: pool. ARGV: total, ttlMs, sender engine, batch seq, then (engine, amount) pairs. Returns 0 for a repeat. */
+/** KEYS: pool, lifetime. ARGV: total, ttlMs, sender engine, batch seq, then (engine, amount) pairs. Returns 0 for a repeat. */
 const SPEND_CAMPAIGN = `${RELEASE}${ONCE}
 if not first_time(KEYS[1], ARGV[3], ARGV[4]) then return 0 end
 release(KEYS[1], 5)
 redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'spent', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
@@ -103,19 +111,22 @@ return debit()
 // slice): it fits only where spent + every engine's holds + its price stay within the limit, so the
 // holds that cover bids in flight are never spent twice.
 
-/** KEYS: campaign pool. ARGV: amount, limit, ttlMs. 1 when charged, 0 when it does not fit. */
+/** KEYS: campaign pool, lifetime. ARGV: amount, limit, ttlMs, lifetime limit (-1: none). 1 when charged, 0 when it does not fit. */
 const CHARGE_CAMPAIGN = `
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
 if spent + held + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return 0 end
+if tonumber(ARGV[4]) >= 0 and tonumber(redis.call('HGET', KEYS[2], 'spent') or '0') + held + tonumber(ARGV[1]) > tonumber(ARGV[4]) then return 0 end
 redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'spent', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-/** KEYS: campaign pool. ARGV: amount. Gives a click's charge back when its advertiser could not pay. */
+/** KEYS: campaign pool, lifetime. ARGV: amount. Gives a charge back when its advertiser could not pay. */
 const UNCHARGE_CAMPAIGN = `
 redis.call('HINCRBY', KEYS[1], 'spent', -tonumber(ARGV[1]))
+redis.call('HINCRBY', KEYS[2], 'spent', -tonumber(ARGV[1]))
 return 1
 `;
 

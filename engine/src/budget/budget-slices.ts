@@ -1,8 +1,9 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
-import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey } from '@adnet/schemas/redis-keys';
+import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
 import type { BidBudget, SpendRecorder } from '../auction/ports.ts';
+import { BID_HOLD_MS } from '../auction/ticket-age.ts';
 import type { Candidate } from '../index/candidate.ts';
 import { defineBudgetScripts } from './budget-scripts.ts';
 
@@ -77,8 +78,8 @@ const POOL_TTL_MS = 3 * 86_400_000;
 const DRY_RETRY_MS = 250;
 /** A pool this engine has not bid from for this long gives its unused slice back (the next bid re-reserves). */
 const IDLE_RELEASE_MS = 5 * 60_000;
-/** How long a bid's price stays held waiting for its win notice. */
-const OUTSTANDING_MS = 60_000;
+/** How long a bid's price stays held waiting for its win notice (or beacon, or pixel). */
+const OUTSTANDING_MS = BID_HOLD_MS;
 
 /**
  * Budgets without a Redis round trip per bid: each engine holds small slices
@@ -118,7 +119,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       cs.take(nano, now);
       as.take(nano, now);
     }
-    if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, campaignKey, c.dailyBudgetCents, now);
+    if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, campaignKey, c, now);
     if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     return ok;
   }
@@ -143,7 +144,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       // Counts as use: a slice reserved ahead of traffic must not be handed back as idle at once.
       cs.lastUse = Math.max(cs.lastUse, now);
       as.lastUse = Math.max(as.lastUse, now);
-      if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c.dailyBudgetCents, now);
+      if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c, now);
       if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     }
   }
@@ -177,7 +178,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       if (this.unconfirmed.has(`c ${key}`)) continue;
       this.campaignSpend.delete(key);
       const seq = ++this.spendSeq;
-      this.unconfirmed.set(`c ${key}`, () => redis.budSpendCampaign(1, key, sum(byEngine), POOL_TTL_MS, engine, seq, ...pairs(byEngine)));
+      this.unconfirmed.set(`c ${key}`, () => redis.budSpendCampaign(2, key, totalKeyOfPool(key), sum(byEngine), POOL_TTL_MS, engine, seq, ...pairs(byEngine)));
     }
     for (const [adv, byEngine] of this.advertiserSpend) {
       if (this.unconfirmed.has(`a ${adv}`)) continue;
@@ -232,7 +233,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       if (s.outstanding === 0) this.campaigns.delete(key);
       jobs.push(
         this.rebase(s, now, undefined, (local, outstanding) =>
-          this.opts.redis.budReserveCampaign(1, key, this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS),
+          this.opts.redis.budReserveCampaign(2, key, totalKeyOfPool(key), this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS, -1),
         ),
       );
     }
@@ -265,19 +266,21 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
     return s;
   }
 
-  private refillCampaign(s: Slice, key: string, dailyBudgetCents: number, now: number): void {
+  private refillCampaign(s: Slice, key: string, c: Candidate, now: number): void {
     // rebase never rejects: failures are reported through onError.
     void this.rebase(s, now, 'campaign', (local, outstanding) =>
       this.opts.redis.budReserveCampaign(
-        1,
+        2,
         key,
+        totalKeyOfPool(key),
         this.opts.engineId,
         this.sliceNano,
         local,
         outstanding,
         s.lastHold,
-        centsToNano(dailyBudgetCents),
+        centsToNano(c.dailyBudgetCents),
         POOL_TTL_MS,
+        c.totalBudgetCents < 0 ? -1 : centsToNano(c.totalBudgetCents),
       ),
     );
   }

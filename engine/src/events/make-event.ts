@@ -12,6 +12,9 @@ export function makeEvent<T extends EventType>(type: T, fields: Omit<EventOf<T>,
 export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?: number; zone_id?: number } =>
   i.zoneId || i.siteId ? { publisher_id: i.publisherId, site_id: i.siteId, zone_id: i.zoneId } : {};
 
+/** Who saw an ad, as the request context knows it: what no-bid events of our zones carry. */
+export const audienceFacts = (req: RequestContext) => ({ country: req.country, device: req.device, os: req.os, browser: req.browser });
+
 /** What a request tells its bid and no-bid events. */
 export const requestFacts = (req: RequestContext, engine: string) => ({
   ts: req.ts,
@@ -20,6 +23,8 @@ export const requestFacts = (req: RequestContext, engine: string) => ({
   partner_id: req.partnerId,
   country: req.country,
   device: req.device,
+  os: req.os,
+  browser: req.browser,
   site_domain: req.siteDomain,
 });
 
@@ -31,5 +36,7 @@ export const ticketFacts = (t: BidTicket) => ({
   advertiser_id: t.advertiserId,
   country: t.country || undefined,
   device: t.device || undefined,
+  os: t.os || undefined,
+  browser: t.browser || undefined,
   ...inventoryFacts(t),
 });

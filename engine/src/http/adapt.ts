@@ -1,14 +1,19 @@
 import { ERROR_CODES } from '@adnet/schemas/errors';
 import type { ErrorCode } from '@adnet/schemas/errors';
+import { NO_CONTENT_CSP } from '@adnet/schemas/http-headers';
+import type { ByteBudget, ByteLease } from '@adnet/runtime/byte-budget';
 import type { BlockList } from 'node:net';
 import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { clientIp } from '../net/address-list.ts';
+import { clientIp, inList } from '../net/address-list.ts';
 
 export interface EngineRequest {
   method: string;
   path: string;
   query: string;
+  /** The client: the socket's peer, or behind a trusted proxy the address it forwarded (net/address-list.ts). */
   ip: string;
+  /** The peer is a trusted proxy (`TRUSTED_PROXIES`): only then are its country headers believed. */
+  viaProxy: boolean;
   /** Only the headers the route asked for (lower-case names). */
   headers: Record<string, string>;
   params: string[];
@@ -25,6 +30,8 @@ export interface RouteContext {
   onError(what: string, err: unknown, requestId?: string): void;
   /** Load balancers whose X-Forwarded-For names the client (undefined: the socket address is the client). */
   trustedProxies?: BlockList;
+  /** Request-body bytes this process may hold at once (BODY_BYTES_IN_FLIGHT_MAX); unset: only the per-route limit. */
+  bodies?: ByteBudget;
   observe?(route: string, status: number, seconds: number): void;
 }
 
@@ -65,6 +72,12 @@ const STATUS_TEXT: Record<number, string> = {
 };
 export const statusLine = (code: number): string => STATUS_TEXT[code] ?? `${code} Status`;
 
+/** Every engine answer is JSON, XML, a pixel, a redirect or a script: never a page of ours (see schemas/src/http-headers.ts). */
+export function writeSafetyHeaders(res: HttpResponse): void {
+  res.writeHeader('x-content-type-options', 'nosniff');
+  res.writeHeader('content-security-policy', NO_CONTENT_CSP);
+}
+
 export function remoteIp(res: HttpResponse): string {
   const text = Buffer.from(res.getRemoteAddressAsText()).toString();
   return text.startsWith('::ffff:') && text.includes('.') ? text.slice(7) : text;
@@ -92,29 +105,42 @@ export class InFlight {
 export interface Guard {
   /** True once the response was written or the client went away. */
   readonly done: boolean;
-  /** Writes (corked) unless done; then marks done and leaves the in-flight count. */
+  /** Writes (corked) unless done; then marks done, leaves the in-flight count and gives back the body's bytes. */
   end(write: () => void): void;
+  /** This request's share of the body budget, given back when it is done (answered or aborted). */
+  readonly body: ByteLease | undefined;
+  /** Runs `fn` if the client goes away before the answer is written (uWS keeps one onAborted handler: the guard's). */
+  onAbort(fn: () => void): void;
 }
 
 /** Must run first in a uWS handler: attaches onAborted and counts the request as in flight. */
-export function guard(res: HttpResponse, inFlight: InFlight): Guard {
+export function guard(res: HttpResponse, inFlight: InFlight, bodies?: ByteBudget): Guard {
   inFlight.enter();
   let done = false;
+  const body = bodies?.lease();
+  let aborted: (() => void) | undefined;
+  const finish = () => {
+    done = true;
+    inFlight.leave();
+    body?.release();
+  };
   res.onAborted(() => {
-    if (!done) {
-      done = true;
-      inFlight.leave();
-    }
+    if (done) return;
+    finish();
+    aborted?.();
   });
   return {
     get done() {
       return done;
     },
+    body,
+    onAbort(fn) {
+      aborted = fn;
+    },
     end(write) {
       if (done) return;
-      done = true;
       res.cork(write);
-      inFlight.leave();
+      finish();
     },
   };
 }
@@ -136,18 +162,20 @@ export function addRoute(
   const names = [...(opts.headers ?? []), 'x-request-id', ...(ctx.trustedProxies ? ['x-forwarded-for'] : [])];
   app[method](pattern, (res, req) => {
     const started = performance.now();
-    const g = guard(res, ctx.inFlight);
+    const g = guard(res, ctx.inFlight, opts.maxBody === undefined ? undefined : ctx.bodies);
     const headers: Record<string, string> = {};
     for (const name of names) headers[name] = req.getHeader(name);
     const params: string[] = [];
     for (let i = 0; i < (opts.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const given = headers['x-request-id'] as string;
-    const requestId = given && given.length <= 64 && REQUEST_ID_RE.test(given) ? given : `${ctx.idPrefix}-${(++sequence).toString(36)}`;
+    const requestId = requestIdOf(headers['x-request-id'] as string, ctx.idPrefix);
+    const peer = remoteIp(res);
+    const viaProxy = ctx.trustedProxies !== undefined && inList(ctx.trustedProxies, peer);
     const request: EngineRequest = {
       method: req.getMethod(),
       path: req.getUrl(),
       query: req.getQuery() ?? '',
-      ip: clientIp(remoteIp(res), headers['x-forwarded-for'] ?? '', ctx.trustedProxies),
+      ip: viaProxy ? clientIp(peer, headers['x-forwarded-for'] ?? '', ctx.trustedProxies) : peer,
+      viaProxy,
       headers,
       params,
       body: EMPTY,
@@ -158,6 +186,7 @@ export function addRoute(
       g.end(() => {
         const close = closeAsked || ctx.inFlight.draining;
         res.writeStatus(statusLine(out.status));
+        writeSafetyHeaders(res);
         if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
         res.writeHeader('x-request-id', requestId);
         if (close) res.writeHeader('connection', 'close');
@@ -181,43 +210,66 @@ export function addRoute(
     if (ctx.inFlight.closed) return reply(STOPPING, true);
     if (opts.maxBody === undefined) return run();
     const max = opts.maxBody;
-    if (Number(req.getHeader('content-length') || 0) > max) return reply(tooLarge(max), true);
     readBody(
       res,
       g,
-      max,
+      { max, declared: Number(req.getHeader('content-length') || 0) },
       (body) => {
         request.body = body;
         run();
       },
-      () => reply(tooLarge(max), true),
+      (why) => reply(why === 'too_large' ? tooLarge(max) : BUSY, true),
     );
   });
 }
 
+export type BodyRefusal = 'too_large' | 'busy';
+
 /**
- * Reads a request body of at most `max` bytes. uWS reuses the chunks' memory
- * after each callback, so every chunk is copied. Past `max`, `onTooLarge` is
- * called once and the rest is ignored.
+ * Reads a request body of at most `max` bytes, holding its bytes in the guard's share of the
+ * process's body budget before buffering them: the declared length at once, then whatever a chunked
+ * body adds. uWS reuses the chunks' memory after each callback, so every chunk is copied. Past `max`
+ * (`too_large`) or past the budget (`busy`), `onRefused` is called once, before anything more is
+ * buffered, and the rest is ignored; the caller closes the connection with its answer.
  */
-export function readBody(res: HttpResponse, g: Guard, max: number, onBody: (body: Buffer) => void, onTooLarge: () => void): void {
+export function readBody(
+  res: HttpResponse,
+  g: Guard,
+  size: { max: number; declared: number },
+  onBody: (body: Buffer) => void,
+  onRefused: (why: BodyRefusal) => void,
+): void {
+  if (size.declared > size.max) return onRefused('too_large');
+  if (g.body && !g.body.holdUpTo(size.declared)) return onRefused('busy');
+  // A declared length is read straight into one buffer of that size (no second copy at the end);
+  // uWS ends a body at its Content-Length, so it cannot grow past it.
+  const whole = size.declared > 0 ? Buffer.allocUnsafe(size.declared) : undefined;
   const chunks: Buffer[] = [];
-  let size = 0;
-  let over = false;
+  let read = 0;
+  let refused = false;
   res.onData((chunk, isLast) => {
-    if (g.done || over) return;
-    size += chunk.byteLength;
-    if (size > max) {
-      over = true;
-      return onTooLarge();
+    if (g.done || refused) return;
+    const at = read;
+    read += chunk.byteLength;
+    const why = read > size.max || (whole && read > whole.length) ? 'too_large' : g.body && !g.body.holdUpTo(read) ? 'busy' : undefined;
+    if (why) {
+      refused = true;
+      chunks.length = 0;
+      return onRefused(why);
     }
-    chunks.push(Buffer.from(chunk.slice(0)));
-    if (isLast) onBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    if (whole) whole.set(new Uint8Array(chunk), at);
+    else chunks.push(Buffer.from(chunk.slice(0)));
+    if (!isLast) return;
+    if (whole) onBody(read === whole.length ? whole : whole.subarray(0, read));
+    else onBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   });
 }
 
 let sequence = 0;
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]+$/;
+/** The caller's x-request-id when it is a sane token, else a new one `<prefix>-<n>`. */
+export const requestIdOf = (given: string, prefix: string): string =>
+  given && given.length <= 64 && REQUEST_ID_RE.test(given) ? given : `${prefix}-${(++sequence).toString(36)}`;
 const EMPTY = Buffer.alloc(0);
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): EngineReply => ({
   status,
@@ -231,4 +283,6 @@ export const errorReply = (code: ErrorCode, message: string, headers: Record<str
 
 const STOPPING = errorReply('unavailable', 'Engine is stopping', { 'retry-after': '1' });
 const INTERNAL = errorReply('internal', 'Internal server error');
+/** Past BODY_BYTES_IN_FLIGHT_MAX: the body is not read; the client may try again shortly. */
+export const BUSY = errorReply('unavailable', 'Too many request bodies in progress; try again shortly', { 'retry-after': '1' });
 const tooLarge = (max: number): EngineReply => errorReply('payload_too_large', `Body is larger than ${max} bytes`);

@@ -1,50 +1,52 @@
+import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import type { Visitor } from '../auction/request-context.ts';
+import { countryOfAddress } from '../audience/geo.ts';
+import { userAgentFacts, withClientHints } from '../audience/user-agent.ts';
 import { isBotUserAgent } from '../fraud/bot-user-agent.ts';
+import { pageHostOf } from '../fraud/page-origin.ts';
 import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
+import type { EngineRequest } from './adapt.ts';
 
-// What a browser's headers say about the visitor. No GeoIP database yet: the
-// country comes from the load balancer's or CDN's header.
-
-const TABLET = /iPad|Tablet|Nexus (7|9|10)|SM-T\d|Kindle|Silk/i;
-const MOBILE = /Mobi|Android|iPhone|iPod|Windows Phone/i;
+// What a browser's request says about the visitor.
 
 /** The headers `visitorOf` reads: routes ask the adapter for exactly these. */
-export const VISITOR_HEADERS = ['x-country', 'cf-ipcountry', 'accept-language', 'user-agent'] as const;
+export const VISITOR_HEADERS = [
+  'x-country',
+  'cf-ipcountry',
+  'accept-language',
+  'user-agent',
+  'sec-ch-ua-platform',
+  'sec-ch-ua-mobile',
+  'origin',
+  'referer',
+] as const;
 
 /**
- * Country from `X-Country` or `CF-IPCountry` (ISO alpha-2); language from
- * Accept-Language; device type from the user agent.
+ * Country: the CDN's or load balancer's `X-Country` / `CF-IPCountry` when the request came through a
+ * trusted proxy (a visitor's own header is never believed), else the client address in the embedded
+ * database. Language from Accept-Language; device type, OS and browser from the user agent and its
+ * Client Hints; the page from Origin or Referer.
  */
-export function visitorOf(headers: Record<string, string>, ip: string): Visitor {
-  const cc = (headers['x-country'] || headers['cf-ipcountry'] || '').trim().toLowerCase();
-  const lang = (headers['accept-language'] ?? '').trim().slice(0, 2).toLowerCase();
-  const ua = headers['user-agent'] ?? '';
+export function visitorOf(req: Pick<EngineRequest, 'headers' | 'ip' | 'viaProxy'>): Visitor {
+  const h = req.headers;
+  const lang = (h['accept-language'] ?? '').trim().slice(0, 2).toLowerCase();
+  const ua = h['user-agent'] ?? '';
+  const facts = withClientHints(userAgentFacts(ua), h['sec-ch-ua-platform'] ?? '', h['sec-ch-ua-mobile'] ?? '');
   return {
-    country: /^[a-z]{2}$/.test(cc) ? cc : undefined,
+    country: (req.viaProxy ? proxyCountry(h) : undefined) ?? countryOfAddress(req.ip),
     language: /^[a-z]{2}$/.test(lang) ? lang : undefined,
-    device: TABLET.test(ua) ? 'tablet' : MOBILE.test(ua) ? 'mobile' : 'desktop',
-    ipPrefix: ipPrefixOf(ip),
+    device: facts.device,
+    os: facts.os,
+    browser: facts.browser,
+    ipPrefix: ipPrefixOf(req.ip),
     uaHash: uaHashOf(ua),
     bot: isBotUserAgent(ua),
+    pageHost: pageHostOf(h.origin, h.referer),
   };
 }
 
-/** Operating system family for postback macros ({os}). */
-export function osOf(ua: string): string {
-  if (/Windows/i.test(ua)) return 'windows';
-  if (/iPhone|iPad|iPod/i.test(ua)) return 'ios';
-  if (/Android/i.test(ua)) return 'android';
-  if (/Mac OS X|Macintosh/i.test(ua)) return 'macos';
-  if (/Linux|X11/i.test(ua)) return 'linux';
-  return 'other';
-}
-
-/** Browser family for postback macros ({browser}). */
-export function browserOf(ua: string): string {
-  if (/Edg\//.test(ua)) return 'edge';
-  if (/OPR\/|Opera/.test(ua)) return 'opera';
-  if (/Firefox\//.test(ua)) return 'firefox';
-  if (/Chrome\//.test(ua)) return 'chrome';
-  if (/Safari\//.test(ua)) return 'safari';
-  return 'other';
+/** A proxy's country header, when it names a country (Cloudflare says `XX` for unknown and `T1` for Tor: no country). */
+function proxyCountry(h: Record<string, string>): string | undefined {
+  const cc = (h['x-country'] || h['cf-ipcountry'] || '').trim().toLowerCase();
+  return COUNTRY_CODES.has(cc) ? cc : undefined;
 }

@@ -1,5 +1,13 @@
 import type { CampaignFormat, Creative, StoredCampaign } from '@adnet/schemas/api';
 import { VERTICAL_IAB } from '@adnet/schemas/iab';
+import { compileSchedule } from '@adnet/schemas/schedule';
+import type { CompiledSchedule } from '@adnet/schemas/schedule';
+import type { Rotation } from '../rotation/rotation-policy.ts';
+
+/** A campaign's current participation rate: one mutable object its creatives share, so a tick updates them all. */
+export interface PaceHandle {
+  rate: number;
+}
 
 /**
  * Predicted click-through rate by format, used to rank CPC bids as eCPM
@@ -24,16 +32,33 @@ export class Candidate {
   readonly bidType: 'cpm' | 'cpc';
   readonly bidMicroCents: number;
   readonly dailyBudgetCents: number;
+  /** Lifetime cap in cents, -1 for none. */
+  readonly totalBudgetCents: number;
   readonly languages: ReadonlySet<string> | null;
   readonly devices: ReadonlySet<string> | null;
+  readonly oses: ReadonlySet<string> | null;
+  readonly browsers: ReadonlySet<string> | null;
+  readonly connections: ReadonlySet<string> | null;
   readonly iabCats: readonly string[];
+  readonly vertical: string;
   readonly adomain: string;
+  /** The landing domain and each parent domain of it (`a.shop.example`, `shop.example`, `example`): what a publisher's block list is matched against. */
+  readonly domainKeys: readonly string[];
   readonly ctr: number;
   /** Expected value per thousand impressions, in micro-cents. */
   readonly ecpmMicroCents: number;
+  /** How the campaign splits its traffic between its creatives, and this creative's weight (0-100) for `weighted`. */
+  readonly rotation: Rotation;
+  readonly weight: number;
+  /** The campaign's share of eligible auctions under even pacing, shared by its creatives (pacing/pacer.ts); 1 for asap. */
+  readonly pace: PaceHandle;
+  /** At most `impressions` ads per user in `periodHours` (frequency/); null when uncapped. */
+  readonly cap: { readonly impressions: number; readonly periodHours: number } | null;
+  /** Start, end and dayparting, compiled once (schemas/src/schedule.ts); null when the campaign always serves. */
+  readonly schedule: CompiledSchedule | null;
   readonly creative: Creative;
 
-  constructor(campaign: StoredCampaign, creative: Creative) {
+  constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }) {
     this.campaignId = campaign.id;
     this.advertiserId = campaign.advertiser_id;
     this.creativeId = creative.id;
@@ -41,13 +66,26 @@ export class Candidate {
     this.bidType = campaign.bid_type;
     this.bidMicroCents = campaign.bid_micro_cents;
     this.dailyBudgetCents = campaign.daily_budget_cents;
+    this.totalBudgetCents = campaign.total_budget_cents ?? -1;
     this.languages = campaign.languages.length ? new Set(campaign.languages) : null;
-    // Campaigns stored before device targeting existed have no list: no restriction.
+    // Campaigns stored before a kind of targeting existed have no list for it: no restriction.
     this.devices = campaign.device_types?.length ? new Set(campaign.device_types) : null;
+    this.oses = campaign.os_include?.length ? new Set(campaign.os_include) : null;
+    this.browsers = campaign.browser_include?.length ? new Set(campaign.browser_include) : null;
+    this.connections = campaign.connection_types?.length ? new Set(campaign.connection_types) : null;
     this.iabCats = VERTICAL_IAB[campaign.vertical];
+    this.vertical = campaign.vertical;
     this.adomain = hostOf(creative.landing_url);
+    this.domainKeys = this.adomain ? this.adomain.split('.').map((_, i, labels) => labels.slice(i).join('.')) : [];
     this.ctr = CTR_PRIOR[campaign.format];
     this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
+    // Stored before rotation existed: optimize, full weight.
+    this.rotation = campaign.rotation ?? 'optimize';
+    this.weight = creative.weight ?? 100;
+    this.pace = pace;
+    // Campaigns stored before caps and schedules have neither.
+    this.cap = campaign.frequency_cap ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours } : null;
+    this.schedule = compileSchedule(campaign);
     this.creative = creative;
   }
 }

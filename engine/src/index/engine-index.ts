@@ -2,11 +2,15 @@ import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
+import { isSafeHttpUrl } from '@adnet/schemas/url';
 import type { BlockList } from 'node:net';
 import { addressList, inList } from '../net/address-list.ts';
+import { inventoryControls } from './inventory-controls.ts';
+import type { InventoryControls } from './inventory-controls.ts';
 import { rankCandidates } from './rank.ts';
 import { slotFor } from './slots.ts';
 import { Candidate } from './candidate.ts';
+import type { PaceHandle } from './candidate.ts';
 
 export interface PartnerEntry {
   partner: Partner;
@@ -27,12 +31,18 @@ export interface EngineIndex {
   readonly sites: ReadonlyMap<number, StoredSite>;
   /** Every creative, served or not: a click on yesterday's ad still needs its landing page. */
   readonly creatives: ReadonlyMap<number, Creative>;
+  /** Each serving campaign's pace (even pacing sets it; pacing/pacer.ts). */
+  readonly paces: ReadonlyMap<number, PaceHandle>;
+  /** A site's own controls (its zones' defaults), for OpenRTB requests that name the site but no zone. */
+  readonly siteControls: ReadonlyMap<number, InventoryControls>;
 }
 
 export interface ZoneEntry {
   zone: StoredZone;
   /** Active zone on an approved site. */
   serving: boolean;
+  /** The zone's controls with its site's defaults applied. */
+  controls: InventoryControls;
 }
 
 export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
@@ -41,16 +51,26 @@ function partnerEntry(partner: Partner): PartnerEntry {
   return { partner, allow: addressList(partner.allowed_ips) };
 }
 
-/** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns. */
+/**
+ * A creative whose stored URLs are not plain http(s) (one kept before the API refused control characters,
+ * `]]>` and other schemes) is never served: checked here, once per change, not per request.
+ */
+const urlsServable = (c: Creative): boolean =>
+  isSafeHttpUrl(c.landing_url) && (c.image_url === null || isSafeHttpUrl(c.image_url)) && (c.video_url === null || isSafeHttpUrl(c.video_url));
+
+/** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns, with servable URLs. */
 export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const campaigns = state.campaign as Map<number, StoredCampaign>;
   const slots = new Map<string, Candidate[]>();
+  const paces = new Map<number, PaceHandle>();
   let candidateCount = 0;
   for (const creative of (state.creative as Map<number, Creative>).values()) {
-    if (creative.status !== 'approved') continue;
+    if (creative.status !== 'approved' || !urlsServable(creative)) continue;
     const campaign = campaigns.get(creative.campaign_id);
     if (!campaign || campaign.status !== 'active') continue;
-    const candidate = new Candidate(campaign, creative);
+    let pace = paces.get(campaign.id);
+    if (!pace) paces.set(campaign.id, (pace = { rate: 1 }));
+    const candidate = new Candidate(campaign, creative, pace);
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
     for (const geo of geos) {
@@ -66,9 +86,12 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const sites = state.site as Map<number, StoredSite>;
   const zones = new Map<string, ZoneEntry>();
   for (const zone of (state.zone as Map<number, StoredZone>).values()) {
-    zones.set(zone.subid, { zone, serving: zone.status === 'active' && sites.get(zone.site_id)?.status === 'approved' });
+    const site = sites.get(zone.site_id);
+    zones.set(zone.subid, { zone, serving: zone.status === 'active' && site?.status === 'approved', controls: inventoryControls(zone, site) });
   }
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative> };
+  const siteControls = new Map<number, InventoryControls>();
+  for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
+  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */

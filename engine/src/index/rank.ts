@@ -1,7 +1,10 @@
 import type { Candidate } from './candidate.ts';
 
-/** Best first: higher eCPM, then the lower creative id, so every engine picks the same winner. */
-export const byRank = (a: Candidate, b: Candidate): number => b.ecpmMicroCents - a.ecpmMicroCents || a.creativeId - b.creativeId;
+/**
+ * Best first: higher eCPM, then the lower campaign id, so every engine ranks campaigns alike; a
+ * campaign's creatives (equal eCPM) stay next to each other, by id, for its rotation to choose from.
+ */
+export const byRank = (a: Candidate, b: Candidate): number => b.ecpmMicroCents - a.ecpmMicroCents || a.campaignId - b.campaignId || a.creativeId - b.creativeId;
 
 /** Orders a candidate list best first, as the index keeps every list. */
 export const rankCandidates = (list: Candidate[]): Candidate[] => list.sort(byRank);

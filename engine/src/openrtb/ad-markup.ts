@@ -1,6 +1,33 @@
 import type { Creative } from '@adnet/schemas/api';
+import { nativeAssetsFor } from './native-request.ts';
+import type { NativeAsset } from './native-request.ts';
+import { inertJson } from '@adnet/schemas/inert-json';
+import { isSafeHttpUrl } from '@adnet/schemas/url';
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+// Everything a creative brings is untrusted, even after the API's checks: a value stored before those
+// checks existed must still come out inert. Text is entity-escaped, URLs go through isSafeHttpUrl (or
+// are left out), CDATA sections are split at "]]>", and characters XML 1.0 cannot carry are dropped
+// so every document stays well-formed.
+
+/** Characters XML 1.0 forbids (C0 controls but tab, LF and CR; U+FFFE/U+FFFF; unpaired surrogates). */
+// eslint-disable-next-line no-control-regex -- these are the characters to drop
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// One cheap test first: most values (our own links, ordinary titles) have nothing to change.
+// eslint-disable-next-line no-control-regex -- see NOT_XML
+const MAYBE_TEXT = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// eslint-disable-next-line no-control-regex -- see NOT_XML
+const MAYBE_CDATA = /\]\]>|[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const SPECIAL = /[&<>"']/g;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text or an attribute value for HTML and XML alike. */
+export const esc = (s: string): string => (MAYBE_TEXT.test(s) ? s.replace(NOT_XML, '').replace(SPECIAL, (c) => ENTITY[c] as string) : s);
+
+/** A CDATA section that cannot be closed early: each "]]>" is split across two sections. */
+export const cdata = (s: string): string => `<![CDATA[${MAYBE_CDATA.test(s) ? s.replace(NOT_XML, '').replaceAll(']]>', ']]]]><![CDATA[>') : s}]]>`;
+
+/** A creative's URL, or nothing when it is not a plain http(s) URL. */
+const url = (u: string | null): string => (u && isSafeHttpUrl(u) ? u : '');
 
 export interface MarkupLinks {
   /** Click tracking: `/c/<impression id>/<tracking token>`, which redirects to the landing URL. */
@@ -17,16 +44,18 @@ export const VAST_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile
 /** Banner markup: a linked image. */
 export function bannerAdm(c: Creative, links: MarkupLinks): string {
   const alt = esc(c.title ?? '');
-  return `<a href="${esc(links.clickUrl)}" target="_blank" rel="noopener"><img src="${esc(c.image_url ?? '')}" width="${c.image_width ?? 0}" height="${c.image_height ?? 0}" alt="${alt}" style="border:0"></a>`;
+  return `<a href="${esc(links.clickUrl)}" target="_blank" rel="noopener"><img src="${esc(url(c.image_url))}" width="${c.image_width ?? 0}" height="${c.image_height ?? 0}" alt="${alt}" style="border:0"></a>`;
 }
 
 /** OpenRTB Native 1.2 response: title (asset 1), image (2), body (3), call to action (4). */
-export function nativeAdm(c: Creative, links: MarkupLinks): string {
+export function nativeAdm(c: Creative, links: MarkupLinks, requested?: readonly NativeAsset[]): string {
+  if (requested)
+    return inertJson({ native: { ver: '1.2', assets: nativeAssetsFor(c, requested), link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
   const assets: unknown[] = [{ id: 1, title: { text: c.title ?? '' } }];
-  if (c.image_url) assets.push({ id: 2, img: { url: c.image_url, w: c.image_width, h: c.image_height } });
+  if (url(c.image_url)) assets.push({ id: 2, img: { url: c.image_url, w: c.image_width, h: c.image_height } });
   if (c.body) assets.push({ id: 3, data: { value: c.body } });
   if (c.cta_text) assets.push({ id: 4, data: { value: c.cta_text } });
-  return JSON.stringify({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
+  return inertJson({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
 }
 
 /** The IAB VAST 4.0 namespace: without it a document does not validate against the schema. */
@@ -39,16 +68,17 @@ export function vastAdm(c: Creative, links: MarkupLinks, adId: string): string {
     `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"><Ad id="${esc(adId)}"><InLine>` +
     `<AdSystem>adnet</AdSystem>` +
     // No [ERRORCODE] macro: brackets are not valid in the schema's anyURI; our widget adds ?code=.
-    (links.trackingUrl ? `<Error><![CDATA[${links.trackingUrl('error')}]]></Error>` : '') +
-    `<Impression id="imp"><![CDATA[${links.impressionUrl}]]></Impression>` +
+    (links.trackingUrl ? `<Error>${cdata(links.trackingUrl('error'))}</Error>` : '') +
+    `<Impression id="imp">${cdata(links.impressionUrl)}</Impression>` +
+    (links.trackingUrl ? `<ViewableImpression id="viewable"><Viewable>${cdata(links.trackingUrl('viewable'))}</Viewable></ViewableImpression>` : '') +
     `<AdTitle>${esc(c.title ?? 'Ad')}</AdTitle>` +
     `<Creatives><Creative id="${c.id}"><UniversalAdId idRegistry="adnet" idValue="${c.id}">${c.id}</UniversalAdId><Linear>` +
     (links.trackingUrl
-      ? `<TrackingEvents>${VAST_EVENTS.map((e) => `<Tracking event="${e}"><![CDATA[${(links.trackingUrl as (e: string) => string)(e)}]]></Tracking>`).join('')}</TrackingEvents>`
+      ? `<TrackingEvents>${VAST_EVENTS.map((e) => `<Tracking event="${e}">${cdata((links.trackingUrl as (e: string) => string)(e))}</Tracking>`).join('')}</TrackingEvents>`
       : '') +
     `<Duration>00:00:30</Duration><MediaFiles>` +
-    `<MediaFile delivery="progressive" type="video/mp4" width="${w}" height="${h}"><![CDATA[${c.video_url ?? ''}]]></MediaFile>` +
-    `</MediaFiles><VideoClicks><ClickThrough id="click"><![CDATA[${links.clickUrl}]]></ClickThrough></VideoClicks>` +
+    `<MediaFile delivery="progressive" type="video/mp4" width="${w}" height="${h}">${cdata(url(c.video_url))}</MediaFile>` +
+    `</MediaFiles><VideoClicks><ClickThrough id="click">${cdata(links.clickUrl)}</ClickThrough></VideoClicks>` +
     `</Linear></Creative></Creatives></InLine></Ad></VAST>`
   );
 }

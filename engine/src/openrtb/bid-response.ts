@@ -1,19 +1,23 @@
 import type { Creative } from '@adnet/schemas/api';
 import type { Bid, BidResponse, Imp } from '@adnet/schemas/openrtb';
 import type { Served } from '../auction/serve.ts';
-import { clickLink, impressionLink, winLink } from '../auction/serve.ts';
+import { billingLink, clickLink, impressionLink, winLink } from '../auction/serve.ts';
 import { bannerAdm, nativeAdm, vastAdm } from './ad-markup.ts';
+import { parseNativeRequest } from './native-request.ts';
 import type { MarkupLinks } from './ad-markup.ts';
 
 /** The ad markup for what the impression asked: VAST for video, Native 1.2 for native, else a banner. */
 function markup(imp: Imp, c: Creative, links: MarkupLinks, bidId: string): string {
   if (c.format === 'video' || c.format === 'floating_video') return vastAdm(c, links, bidId);
-  if (c.format === 'native' && imp.native) return nativeAdm(c, links);
+  if (c.format === 'native' && imp.native) return nativeAdm(c, links, parseNativeRequest(imp.native.request));
   return bannerAdm(c, links);
 }
 
-/** One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as `nurl`. */
-export function toBid(imp: Imp, s: Served, baseUrl: string): Bid {
+/**
+ * One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as
+ * `nurl`, and for partners that bill by billing notices, `burl`.
+ */
+export function toBid(imp: Imp, s: Served, baseUrl: string, billsByBurl = false): Bid {
   const c = s.candidate;
   const bid: Bid = {
     id: s.bidId,
@@ -25,6 +29,7 @@ export function toBid(imp: Imp, s: Served, baseUrl: string): Bid {
     cid: String(c.campaignId),
     adomain: c.adomain ? [c.adomain] : [],
   };
+  if (billsByBurl) bid.burl = billingLink(baseUrl, s);
   if (c.format === 'banner') {
     bid.w = c.creative.image_width ?? undefined;
     bid.h = c.creative.image_height ?? undefined;

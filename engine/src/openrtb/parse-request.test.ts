@@ -2,7 +2,7 @@ import { bidRequestSchema } from '@adnet/schemas/openrtb';
 import { describe, expect, it } from 'vitest';
 import { parseBidRequest } from './parse-request.ts';
 
-const valid = [
+const valid: unknown[] = [
   { id: '1', imp: [{ id: '1', banner: { w: 300, h: 250 }, bidfloor: 0.5 }] },
   {
     id: 'x',
@@ -11,7 +11,7 @@ const valid = [
       { id: 'b', video: { mimes: ['video/mp4'] } },
     ],
     site: { domain: 'a.com', cat: ['IAB1'] },
-    device: { ua: 'x', ip: '1.2.3.4', devicetype: 2, geo: { country: 'USA' } },
+    device: { ua: 'x', ip: '1.2.3.4', ipv6: '2001:db8::1', devicetype: 2, connectiontype: 2, geo: { country: 'USA' } },
     user: { id: 'u' },
     tmax: 120,
     bcat: ['IAB9'],
@@ -36,6 +36,8 @@ const valid = [
     ],
   },
 ];
+// Sizes of 0 mean "not said" (the OpenRTB 2.5 mobile example's interstitial): valid, matching no slot.
+valid.push({ id: '3', imp: [{ id: '1', banner: { w: 0, h: 0 } }] }, { id: '4', imp: [{ id: '1', banner: {} }] });
 const invalid: unknown[] = [
   null,
   [],
@@ -51,13 +53,17 @@ const invalid: unknown[] = [
   { id: '1', imp: [{ id: 1 }] },
   { id: '1', imp: [{ id: '1', bidfloor: -1 }] },
   { id: '1', imp: [{ id: '1', bidfloor: '1' }] },
-  { id: '1', imp: [{ id: '1', banner: { w: 0, h: 250 } }] },
+  { id: '1', imp: [{ id: '1', banner: { w: -1, h: 250 } }] },
   { id: '1', imp: [{ id: '1', banner: { format: [{ w: 1 }] } }] },
   { id: '1', imp: [{ id: '1', banner: 'x' }] },
+  { id: '1', imp: [{ id: '1', video: { mimes: 'video/mp4' } }] },
+  { id: '1', imp: [{ id: '1', video: { protocols: '7' } }] },
   { id: '1', imp: [{ id: '1' }], site: 'x' },
   { id: '1', imp: [{ id: '1' }], site: { cat: 'IAB1' } },
   { id: '1', imp: [{ id: '1' }], device: { geo: { country: 840 } } },
   { id: '1', imp: [{ id: '1' }], device: { devicetype: 1.5 } },
+  { id: '1', imp: [{ id: '1' }], device: { connectiontype: '2' } },
+  { id: '1', imp: [{ id: '1' }], device: { ipv6: 6 } },
   { id: '1', imp: [{ id: '1' }], tmax: -5 },
   { id: '1', imp: [{ id: '1' }], bcat: [1] },
   { id: '1', imp: [{ id: '1' }], badv: 'x' },

@@ -6,7 +6,9 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const optStr = (v: unknown) => v === undefined || typeof v === 'string';
 const optNum = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 const optStrArr = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 500 && v.every((x) => typeof x === 'string'));
+// A banner size of 0 means "not said" (the OpenRTB 2.5 examples send it for interstitials).
 const posInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0;
+const size = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000;
 
 const MAX_IMPS = 20;
 
@@ -34,14 +36,19 @@ export function parseBidRequest(body: Buffer): ParseResult {
     if (imp.banner !== undefined) {
       const b = imp.banner;
       if (!isObj(b)) return { ok: false, reason: 'imp[].banner must be an object' };
-      if ((b.w !== undefined && !posInt(b.w)) || (b.h !== undefined && !posInt(b.h)))
-        return { ok: false, reason: 'imp[].banner.w/h must be positive integers' };
-      if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every((f) => isObj(f) && posInt(f.w) && posInt(f.h)))) {
+      if ((b.w !== undefined && !size(b.w)) || (b.h !== undefined && !size(b.h))) return { ok: false, reason: 'imp[].banner.w/h must be integers >= 0' };
+      if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every((f) => isObj(f) && size(f.w) && size(f.h)))) {
         return { ok: false, reason: 'imp[].banner.format must be an array of {w, h}' };
       }
     }
     if (imp.native !== undefined && !isObj(imp.native)) return { ok: false, reason: 'imp[].native must be an object' };
-    if (imp.video !== undefined && !isObj(imp.video)) return { ok: false, reason: 'imp[].video must be an object' };
+    if (imp.video !== undefined) {
+      const v = imp.video;
+      if (!isObj(v)) return { ok: false, reason: 'imp[].video must be an object' };
+      if (!optStrArr(v.mimes)) return { ok: false, reason: 'imp[].video.mimes must be an array of strings' };
+      if (v.protocols !== undefined && (!Array.isArray(v.protocols) || v.protocols.length > 50 || !v.protocols.every((p) => posInt(p))))
+        return { ok: false, reason: 'imp[].video.protocols must be an array of integers' };
+    }
   }
   for (const key of ['site', 'device', 'user'] as const) {
     if (raw[key] !== undefined && !isObj(raw[key])) return { ok: false, reason: `${key} must be an object` };
@@ -51,9 +58,11 @@ export function parseBidRequest(body: Buffer): ParseResult {
     return { ok: false, reason: 'site.id/domain must be strings, site.cat an array of strings' };
   const device = raw.device as Record<string, unknown> | undefined;
   if (device) {
-    if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.language) || !optStr(device.os))
+    if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.ipv6) || !optStr(device.language) || !optStr(device.os))
       return { ok: false, reason: 'device string fields must be strings' };
     if (device.devicetype !== undefined && !Number.isInteger(device.devicetype)) return { ok: false, reason: 'device.devicetype must be an integer' };
+    if (device.connectiontype !== undefined && !Number.isInteger(device.connectiontype))
+      return { ok: false, reason: 'device.connectiontype must be an integer' };
     if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country))) return { ok: false, reason: 'device.geo.country must be a string' };
   }
   if (raw.tmax !== undefined && !posInt(raw.tmax)) return { ok: false, reason: 'tmax must be a positive integer' };

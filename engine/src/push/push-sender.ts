@@ -5,15 +5,19 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import { visitorContext, zoneImp } from '../auction/request-context.ts';
+import type { Visitor } from '../auction/request-context.ts';
 import { clickLink, serve } from '../auction/serve.ts';
 import { impressionCharge, settle } from '../auction/settle.ts';
 import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { zoneSubscribersKey } from './push-store.ts';
-import type { StoredSubscription } from './push-store.ts';
+import type { StoredSubscription, SubscriberAudience } from './push-store.ts';
 
-/** A subscriber is a desktop browser of unknown country and language. */
-const SUBSCRIBER = { country: undefined, language: undefined, device: 'desktop', ipPrefix: '', uaHash: '', bot: false } as const;
+/** A subscriber stored before subscriptions kept their audience: a desktop browser of unknown country and language. */
+const UNKNOWN_AUDIENCE: SubscriberAudience = { country: undefined, language: undefined, device: 'desktop', os: undefined, browser: undefined };
+
+/** The subscriber as a visitor: the audience it subscribed with; never a bot (push services deliver to browsers). */
+const subscriberOf = (sub: StoredSubscription): Visitor => ({ ...(sub.audience ?? UNKNOWN_AUDIENCE), ipPrefix: '', uaHash: '', bot: false });
 
 export interface PushSenderOptions {
   ctx: EngineContext;
@@ -74,7 +78,7 @@ export class PushSender {
         }
         const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
         if (lease !== 'OK') continue;
-        const rc = visitorContext(index, SUBSCRIBER, Date.now(), 'push');
+        const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
         const ic = zoneImp(rc, entry);
         const out = serve(ctx, rc, ic);
         if (!out.won) continue;

@@ -2,6 +2,7 @@ import type { PushSubscribe } from '@adnet/schemas/publisher';
 import { createHash } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
 import webpush from 'web-push';
+import type { Visitor } from '../auction/request-context.ts';
 
 type Subscription = PushSubscribe['subscription'];
 
@@ -30,11 +31,15 @@ export const PUSH_LIMITS: { ttlMs: number; perZone: number; perSubscriber: numbe
 /** The zones one push endpoint is subscribed on (the per-subscriber cap). */
 const endpointZonesKey = (id: string): string => `push:ep:{${id}}`;
 
-/** A stored subscription: what web-push needs, and when it lapses unless renewed. */
+/** Who subscribed, as the subscribe request told it: what the push zone's campaigns are targeted by. */
+export type SubscriberAudience = Pick<Visitor, 'country' | 'language' | 'device' | 'os' | 'browser'>;
+
+/** A stored subscription: what web-push needs, when it lapses unless renewed, and who subscribed (absent in older records). */
 export interface StoredSubscription {
   endpoint: string;
   keys: Subscription['keys'];
   expires_at: number;
+  audience?: SubscriberAudience;
 }
 
 // Adds or renews a subscriber unless the zone is full; renewing never counts against the cap.
@@ -61,7 +66,7 @@ export async function saveSubscription(
   redis: Redis,
   subid: string,
   s: Subscription,
-  o: { now?: number; limits?: typeof PUSH_LIMITS } = {},
+  o: { now?: number; limits?: typeof PUSH_LIMITS; audience?: SubscriberAudience } = {},
 ): Promise<SaveOutcome> {
   const limits = o.limits ?? PUSH_LIMITS;
   const now = o.now ?? Date.now();
@@ -76,7 +81,7 @@ export async function saveSubscription(
     await redis.srem(zones, subid);
     return { saved: false, reason: 'subscriber_full' };
   }
-  const stored: StoredSubscription = { endpoint: s.endpoint, keys: s.keys, expires_at: now + limits.ttlMs };
+  const stored: StoredSubscription = { endpoint: s.endpoint, keys: s.keys, expires_at: now + limits.ttlMs, audience: o.audience };
   if ((await redis.pushSave(1, zoneSubscribersKey(subid), id, JSON.stringify(stored), limits.perZone)) === 1) return { saved: true, id };
   if (added === 1) await redis.srem(zones, subid);
   return { saved: false, reason: 'zone_full' };

@@ -22,6 +22,13 @@ const ticket: BidTicket = {
   ipPrefix: '203.0.113.0',
   uaHash: 'abcd1234',
   test: false,
+  os: 'android',
+  browser: 'samsung',
+  user: 'k0FhbGxvIHdvcmxk',
+};
+const signed = (values: unknown[]) => {
+  const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
+  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22)}`;
 };
 
 describe('signed bid tickets', () => {
@@ -31,9 +38,19 @@ describe('signed bid tickets', () => {
     expect(decodeTicket(secret, encodeTicket(secret, test))).toEqual(test);
   });
   it('reads a ticket signed before tickets carried their facts', () => {
-    const payload = Buffer.from(JSON.stringify(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6])).toString('base64url');
-    const sig = createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 22);
-    expect(decodeTicket(secret, `${payload}.${sig}`)).toEqual({ ...ticket, ipPrefix: '', uaHash: '' });
+    const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6]);
+    expect(decodeTicket(secret, old)).toEqual({ ...ticket, ipPrefix: '', uaHash: '', os: '', browser: '', user: '' });
+  });
+  it('reads a ticket signed before tickets carried the OS and browser', () => {
+    const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '203.0.113.0', 'abcd1234', 1]);
+    expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '' });
+  });
+  it('reads a ticket signed before tickets named the user of a capped campaign', () => {
+    const { user: _u, ...before } = ticket;
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '' });
+  });
+  it('refuses a payload of any other length', () => {
+    expect(decodeTicket(secret, signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '', '', 0, 'ios']))).toBeUndefined();
   });
   it('refuses tampering, other secrets and garbage', () => {
     const token = encodeTicket(secret, ticket);

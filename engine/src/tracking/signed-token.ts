@@ -28,6 +28,11 @@ export interface BidTicket {
   uaHash: string;
   /** An OpenRTB `test: 1` request: answered as usual, never charged. */
   test: boolean;
+  /** The viewer's OS and browser families (schemas/src/api.ts), for the statistics and conversions: '' when unknown. */
+  os: string;
+  browser: string;
+  /** The user's key (frequency/), when the campaign has a frequency cap and the request named a user; '' otherwise. */
+  user: string;
 }
 
 export const TICKET_SURFACES = ['openrtb', 'widget', 'vast', 'push'] as const;
@@ -58,6 +63,9 @@ const FIELDS = [
   'ipPrefix',
   'uaHash',
   'test',
+  'os',
+  'browser',
+  'user',
 ] as const satisfies readonly (keyof BidTicket)[];
 
 export function encodeTicket(secret: string, t: BidTicket): string {
@@ -80,6 +88,9 @@ export function encodeTicket(secret: string, t: BidTicket): string {
     t.ipPrefix,
     t.uaHash,
     t.test ? 1 : 0,
+    t.os,
+    t.browser,
+    t.user,
   ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
@@ -97,8 +108,11 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
     if (!Array.isArray(v)) return undefined;
     const values = v as unknown[];
-    // Tickets signed before they carried facts (13 fields) stay usable until they age out.
+    // Tickets signed before they carried facts (13 fields), or before OS and browser (17), stay usable until they age out.
     if (values.length === 13) values.push(values[7] ? 'openrtb' : 'widget', '', '', 0);
+    // Signed before OS and browser (17 fields), or before frequency caps (19): the fields they lack are empty.
+    if (values.length === 17) values.push('', '');
+    if (values.length === 19) values.push('');
     if (values.length !== FIELDS.length || !TICKET_SURFACES.includes(values[13] as TicketSurface)) return undefined;
     // The payload is ours (its signature checked above): the fields are what encodeTicket wrote.
     const t: Record<string, unknown> = {};

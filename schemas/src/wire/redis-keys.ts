@@ -18,6 +18,17 @@ export const advertiserPendingKey = (advertiserId: number): string => `{adv:${ad
 
 /** A campaign's budget pool for one budget day: hash with `spent` and holds, in nano-dollars. */
 export const campaignPoolKey = (campaignId: number, day: string): string => `bud:{c:${campaignId}}:${day}`;
+/** A campaign's lifetime spend (field `spent`, nano-dollars), in the slot of its daily pools. */
+export const campaignTotalKey = (campaignId: number): string => `bud:{c:${campaignId}}:total`;
+/** The lifetime key of the campaign a daily pool key belongs to. */
+export const totalKeyOfPool = (poolKey: string): string => `${poolKey.slice(0, poolKey.lastIndexOf(':'))}:total`;
+/**
+ * A campaign's lifetime counts per creative for its rotation, summed over every engine: fields
+ * `i:<creative>` impressions, `k:<creative>` valid clicks, `v:<creative>` approved conversions.
+ */
+export const rotationCountsKey = (campaignId: number): string => `rot:{c:${campaignId}}`;
+/** One user's frequency-cap counts (engine/src/frequency/): `n:<campaign>`, `w:<campaign>` (period end, ms), `e:<campaign>:<engine>`. */
+export const frequencyKey = (userKey: string): string => `fcap:{${userKey}}`;
 
 /** The engines' event stream (msgpack batches). */
 export const EVENT_STREAM = 'events';

@@ -89,6 +89,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await budgetError.textContent()).toMatch(/at least/);
     expect(await f.getByLabel('Daily budget (USD)').getAttribute('aria-invalid')).toBe('true');
     await f.getByLabel('Daily budget (USD)').fill('50');
+    // Even pacing throttles at random once a $2 click runs ahead of the day's pace, and the live
+    // preview below must fill every time (pacing has its own tests).
+    await f.getByLabel('Pacing').selectOption('asap');
     await f.getByRole('button', { name: 'Create campaign' }).click();
     await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
     await adv.getByRole('heading', { name: 'Spring sale' }).waitFor();
@@ -96,6 +99,14 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
 
   it('uploads a creative with a preview; it waits for moderation', async () => {
     const f = form(adv, 'Upload creative');
+    // The macro help previews the landing URL with sample values, as the click redirect fills it in.
+    const preview = f.getByLabel('With sample values');
+    await f.getByLabel('Landing URL').fill('https://t.example/?z={zone}');
+    await preview.getByText('unknown macro {zone}; use {click_id}', { exact: false }).waitFor();
+    await f.getByLabel('Landing URL').fill('https://t.example/?g=');
+    await f.getByText('Macros: filled in at each click, URL-encoded').click();
+    await f.getByRole('button', { name: 'Insert {geo}' }).click();
+    expect(await preview.textContent()).toBe('https://t.example/?g=us');
     await f.getByLabel('Title').fill('Spring deals');
     await f.getByLabel('Landing URL').fill(`${p.site.base}/landing?c={click_id}`);
     await f.getByLabel(/^Image/).setInputFiles({ name: 'ad.png', mimeType: 'image/png', buffer: makePng(300, 250, 90) });
@@ -139,6 +150,25 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByText('spent today $0.00 of $60.00').waitFor();
   });
 
+  it('sets a frequency cap and a schedule, naming a bad value beside its field', async () => {
+    await adv.getByText('Edit settings').click();
+    const f = form(adv, 'Edit campaign');
+    await f.getByLabel('Frequency cap: ads per user (empty = no cap)').fill('0');
+    await f.getByLabel('Frequency cap: within hours').fill('24');
+    await f.getByLabel('Hours on mon').fill('9-17, 25');
+    await f.getByRole('button', { name: 'Save changes' }).click();
+    await f.locator('[data-field="frequency_cap.impressions"] .field-error').getByText('must be a whole number from 1 to 1000').waitFor();
+    await f.locator('[data-field="dayparting.mon"] .field-error').getByText('must be a whole number from 0 to 23').waitFor();
+    await f.getByLabel('Frequency cap: ads per user (empty = no cap)').fill('3');
+    await f.getByLabel('Hours on mon').fill('9-17, 20');
+    await f.getByLabel('Time zone of the hours below').fill('europe/berlin');
+    await f.getByRole('button', { name: 'Save changes' }).click();
+    await adv.getByText('at most 3 per user in 24 h · dayparted (Europe/Berlin)').waitFor();
+    await adv.getByText('Edit settings').click();
+    expect(await form(adv, 'Edit campaign').getByLabel('Hours on mon').inputValue()).toBe('9, 10, 11, 12, 13, 14, 15, 16, 17, 20');
+    await adv.getByText('Edit settings').click();
+  });
+
   it('lets a publisher add and verify a site with the tag shown, and the admin approve it', async () => {
     await signUp(pub, pubEmail, 'publisher');
     await pub.waitForURL(/\/cabinet\/sites$/);
@@ -177,7 +207,8 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await eventually(() => p.engine.engine.mirror.index?.zones.get(subid)?.serving === true && p.engine.engine.mirror.index.candidateCount >= 1, 10_000);
     p.site.html.set('/article', `<!doctype html><html><body><h1>Article</h1>${snippet}<p>More text.</p></body></html>`);
     const visitor = await (await p.newContext()).newPage();
-    await visitor.goto(`${p.site.base}/article`);
+    // On the zone's site, as the engine checks (launchChromium resolves *.test here).
+    await visitor.goto(`${p.site.base.replace('127.0.0.1', 'news-site.test')}/article`);
     const img = visitor.locator('[data-adnet-zone] img');
     await img.waitFor({ state: 'visible', timeout: 10_000 });
     await visitor.waitForTimeout(600); // a person looks before clicking
@@ -240,6 +271,35 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const card = pub.locator('[data-zone="Corner video"]');
     await card.getByRole('button', { name: 'Copy VAST URL' }).click();
     expect(await clipboard(pub)).toMatch(new RegExp(`^${p.base}/vast/[A-Za-z0-9]{12}\\.xml$`));
+  });
+
+  it("sets a site's default controls and a zone's own, with the API's message beside the field", async () => {
+    await pub.getByRole('link', { name: 'Zones' }).click();
+    const card = pub.locator('[data-zone="Corner video"]');
+    await card.getByText('Controls:').click();
+    const f = form(pub, 'Controls of Corner video');
+    await f.getByLabel('Floor (CPM, USD)').fill('-1');
+    await f.getByRole('button', { name: 'Save controls' }).click();
+    await f.locator('[data-field="floor_cpm_usd"] .field-error').getByText('must be at least 0').waitFor();
+    await f.getByLabel('Floor (CPM, USD)').fill('0.5');
+    await f.getByLabel('Fallback when nothing fills').selectOption('url');
+    await f.getByLabel('Fallback HTML or URL').fill('javascript:alert(1)');
+    await f.getByRole('button', { name: 'Save controls' }).click();
+    await f.locator('[data-field="fallback"] .field-error').getByText('must be an absolute http(s) URL').waitFor();
+    await f.getByLabel('Fallback HTML or URL').fill('https://house.example/ad');
+    await f.getByRole('button', { name: 'Save controls' }).click();
+    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.5 CPM; nothing blocked; fallback url').waitFor();
+    // The site's defaults reach the zones that follow them.
+    await pub.getByRole('link', { name: 'Sites' }).click();
+    await pub.locator('[data-site="news-site.test"]').getByText('Controls:').click();
+    const site = form(pub, 'Controls of news-site.test');
+    await site.getByLabel('dating').check();
+    await site.getByLabel('Blocked advertiser domains').fill('casino.example');
+    await site.getByRole('button', { name: 'Save controls' }).click();
+    await pub.locator('[data-controls="news-site.test"]').getByText('no floor; blocks dating, casino.example; no fallback').waitFor();
+    await pub.getByRole('link', { name: 'Zones' }).click();
+    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.5 CPM; blocks dating, casino.example; fallback url').waitFor();
+    await screenshot(pub, 'zone-controls', ['Corner video', 'blocks dating, casino.example']);
   });
 
   it('works from the keyboard alone: sign in, skip link', async () => {
@@ -426,12 +486,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.goto(`${p.base}/cabinet/campaigns`);
     await adv.getByRole('button', { name: 'Pause Spring sale' }).click();
     await adv.getByRole('button', { name: 'Activate Spring sale' }).waitFor();
-    expect(
-      await adv
-        .getByRole('row', { name: /Spring sale/ })
-        .getByText('paused')
-        .isVisible(),
-    ).toBe(true);
+    const row = adv.getByRole('row', { name: /Spring sale/ });
+    expect(await row.getByText('paused', { exact: true }).isVisible()).toBe(true);
+    // The delivery status says why it does not serve.
+    expect(await row.getByText('Not serving: paused').isVisible()).toBe(true);
   });
 
   it('signs out and the token stops working', async () => {

@@ -16,6 +16,8 @@ const bidExpectation = z.object({
   adomain: z.array(z.string()).optional(),
   /** What the ad markup is: a linked image, an OpenRTB Native 1.2 response, or VAST 4.0. */
   markup: z.enum(['banner', 'native', 'vast']),
+  /** Native: the asset ids the response carries, in order (the request's own ids echoed). */
+  nativeAssetIds: z.array(z.number().int()).optional(),
 });
 
 export const openRtbFixtureSchema = z.object({
@@ -30,6 +32,8 @@ export const openRtbFixtureSchema = z.object({
       }),
     )
     .default([]),
+  /** Fields of `POST /api/pub/zones` for one of our zones on an approved site; an imp's `tagid` "$zone" names it. */
+  zone: z.record(z.string(), z.unknown()).optional(),
   /** The bid request; its `id` is made unique per run and must come back. */
   request: z.record(z.string(), z.unknown()).optional(),
   /** A raw body instead of `request` (malformed input). */

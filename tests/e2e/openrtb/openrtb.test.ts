@@ -41,6 +41,8 @@ afterAll(async () => {
 interface Built {
   advertiserToken: string;
   campaigns: { id: number; creativeId: number }[];
+  /** The case's zone, when it has one. */
+  subid: string | undefined;
 }
 
 async function build(f: OpenRtbFixture): Promise<Built> {
@@ -50,6 +52,8 @@ async function build(f: OpenRtbFixture): Promise<Built> {
     const made = await world.campaign(adv, c.campaign, c.creative);
     campaigns.push({ id: made.campaign.id, creativeId: made.creativeId });
   }
+  const subid = f.zone ? (await world.zone(f.zone)).subid : undefined;
+  if (subid) await eventually(() => engine.engine.mirror.index?.zones.get(subid)?.serving === true);
   const redis = fx.app.svc.redis;
   const hold = `e:${engine.engine.id}`;
   // Serving needs the index and a budget slice of the campaign and of its advertiser (reserved ahead of traffic).
@@ -59,7 +63,7 @@ async function build(f: OpenRtbFixture): Promise<Built> {
     for (const c of campaigns) if (!(Number(await redis.hget(campaignPoolKey(c.id, budgetDay(Date.now())), hold)) > 0)) return false;
     return campaigns.length === 0 || Number(await redis.hget(advertiserHoldKey(adv.id), hold)) > 0;
   });
-  return { advertiserToken: adv.token, campaigns };
+  return { advertiserToken: adv.token, campaigns, subid };
 }
 
 async function tearDown(built: Built): Promise<void> {
@@ -74,6 +78,13 @@ async function noBidReasons(auctionId: string): Promise<Record<string, string>> 
   return reasons;
 }
 
+/** The request with each imp's `tagid` "$zone" naming the case's zone. */
+function withZone(request: Record<string, unknown>, subid: string | undefined): Record<string, unknown> {
+  const imps = request.imp as Record<string, unknown>[] | undefined;
+  if (!subid || !Array.isArray(imps)) return request;
+  return { ...request, imp: imps.map((imp) => (imp.tagid === '$zone' ? { ...imp, tagid: subid } : imp)) };
+}
+
 const MARKUP = { banner: /^<a href="[^"]+\/c\/[^"]+" target="_blank"/, native: /^\{"native":/, vast: /^<\?xml[^>]*\?><VAST version="4\.0"/ };
 
 describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
@@ -81,7 +92,7 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
     const built = await build(f);
     try {
       const id = `case-${process.pid}-${++run}`;
-      const body = f.rawBody ?? { ...f.request, id };
+      const body = f.rawBody ?? withZone({ ...f.request, id }, built.subid);
       const r = await postBid(engine.base, body, f.headers);
       expect(r.status).toBe(f.expect.status);
       const want = f.expect;
@@ -101,6 +112,9 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
           expect(bid?.adm).toMatch(MARKUP[w.markup]);
           // Every markup sends clicks through our tracker; VAST also carries our impression pixel.
           if (w.markup === 'native') expect((JSON.parse(bid?.adm ?? '{}') as { native: { link: { url: string } } }).native.link.url).toContain('/c/');
+          if (w.nativeAssetIds) {
+            expect((JSON.parse(bid?.adm ?? '{}') as { native: { assets: { id: number }[] } }).native.assets.map((a) => a.id)).toEqual(w.nativeAssetIds);
+          }
           if (w.markup === 'vast') expect(bid?.adm).toMatch(/<Impression id="imp"><!\[CDATA\[[^\]]+\/openrtb\/imptracker\//);
           expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?/]+\?price=\$\{AUCTION_PRICE\}$/);
         }

@@ -6,6 +6,7 @@ import type { Role } from '@adnet/schemas/api';
 import { createAdmin } from '../../../admin/src/admin.ts';
 import type { Admin, AdminPart } from '../../../admin/src/admin.ts';
 import { createLogger } from '../../../admin/src/log.ts';
+import type { Logger } from '../../../admin/src/log.ts';
 import { createAccount } from '../../../admin/src/repos/accounts.ts';
 import type { Services } from '../../../admin/src/services.ts';
 import { afterAll, beforeAll } from 'vitest';
@@ -25,6 +26,8 @@ export interface AppOptions {
   cabinetDir?: string;
   /** The parts `pnpm start` runs beside the server; none unless asked, since most tests drive workers by hand. */
   parts?: readonly AdminPart[];
+  /** Where the admin logs (default: stdout at LOG_LEVEL); a test that reads the log passes its own. */
+  log?: Logger;
 }
 
 /** The real admin HTTP server on a free port, against the given Redis, built as `pnpm start` builds it. */
@@ -38,12 +41,14 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MIN: '100000',
     API_RATE_LIMIT_PER_MIN: '100000',
+    // Cheap password hashes keep the suites fast; auth.test.ts proves the default stores OWASP's cost.
+    PASSWORD_SCRYPT_LOG_N: '12',
     ...env,
   });
   const admin = await createAdmin({
     config,
     redisUrl,
-    log: createLogger(config.logLevel),
+    log: opts.log ?? createLogger(config.logLevel),
     cabinetDir: opts.cabinetDir,
     clickhouse: opts.clickhouse ?? false,
     parts: opts.parts ?? [],

@@ -4,6 +4,7 @@ import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { freePort } from './redis.ts';
 import { createEngine } from '../../../engine/src/engine.ts';
 import type { Engine } from '../../../engine/src/engine.ts';
@@ -15,7 +16,11 @@ export interface TestEngine {
 }
 
 /** A real engine (native uWS, real Redis) on a free port; with `adminUpstream`, it forwards other paths there as in `pnpm start`. */
-export async function startEngine(redisUrl: string, env: Record<string, string> = {}, opts: { adminUpstream?: string } = {}): Promise<TestEngine> {
+export async function startEngine(
+  redisUrl: string,
+  env: Record<string, string> = {},
+  opts: { adminUpstream?: string; log?: Logger } = {},
+): Promise<TestEngine> {
   // The port is fixed before start (tracking links carry the public base URL), so another test may
   // take it in between: then start again on another one.
   for (let attempt = 1; ; attempt++) {
@@ -25,10 +30,13 @@ export async function startEngine(redisUrl: string, env: Record<string, string> 
       LOG_LEVEL: 'silent',
       TRACKING_SECRET: 't'.repeat(40),
       EVENT_FLUSH_MS: '20',
+      // As behind the proxy a deployment puts in front: loopback's X-Forwarded-For and country headers are believed.
+      TRUSTED_PROXIES: '127.0.0.1',
       ...env,
     });
     // TEST_ENGINE_LOG=warn shows the engines' error lines when a test needs explaining.
-    const engine = await createEngine({ config, redisUrl, log: pino({ level: process.env.TEST_ENGINE_LOG ?? 'silent' }), adminUpstream: opts.adminUpstream });
+    const log = opts.log ?? pino({ level: process.env.TEST_ENGINE_LOG ?? 'silent' });
+    const engine = await createEngine({ config, redisUrl, log, adminUpstream: opts.adminUpstream });
     try {
       const port = await engine.listen(config.port, '127.0.0.1');
       return { engine, base: `http://127.0.0.1:${port}`, stop: () => engine.stop() };

@@ -37,10 +37,18 @@ export class World {
     fields: Record<string, unknown> = {},
     creative: Record<string, string> = {},
   ): Promise<{ campaign: Campaign; creativeId: number }> {
-    const body = { name: 'Test', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_usd: 1.2, daily_budget_usd: 100, ...fields };
+    // asap: these tests are about serving, charging and counting; even pacing has its own (tests/e2e/pacing.test.ts).
+    const body = { name: 'Test', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_usd: 1.2, daily_budget_usd: 100, pacing: 'asap', ...fields };
     const c = await call<Campaign>(this.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: body });
     if (c.status !== 201) throw new Error(`campaign: ${JSON.stringify(c.body)}`);
-    const format = String(body.format);
+    const creativeId = await this.creative(adv, c.body.id, String(body.format), creative);
+    const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
+    if (act.status !== 200) throw new Error(`activate: ${JSON.stringify(act.body)}`);
+    return { campaign: act.body, creativeId };
+  }
+
+  /** One more creative of a campaign's `format`, approved; its id. */
+  async creative(adv: Account, campaignId: number, format: string, fields: Record<string, string> = {}): Promise<number> {
     const video = format === 'video' || format === 'floating_video';
     const form = creativeForm(
       {
@@ -48,25 +56,24 @@ export class World {
         body: 'Buy now',
         landing_url: 'https://shop.example.com/p?c={click_id}',
         ...(video ? { video_url: 'https://cdn.example.com/v.mp4' } : {}),
-        ...creative,
+        ...fields,
       },
       video ? undefined : { data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200), name: 'a.png', type: 'image/png' },
     );
-    const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, { token: adv.token, form });
+    const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, { token: adv.token, form });
     if (cr.status !== 201) throw new Error(`creative: ${JSON.stringify(cr.body)}`);
     const approved = await call(this.app, 'POST', `/api/admin/creatives/${cr.body.id}/approve`, { token: this.admin.token });
     if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${JSON.stringify(approved.body)}`);
-    const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
-    if (act.status !== 200) throw new Error(`activate: ${JSON.stringify(act.body)}`);
-    return { campaign: act.body, creativeId: cr.body.id };
+    return cr.body.id;
   }
 
   /** A new publisher's site, approved (the review is forced through the admin API, as moderation would). */
-  async site(): Promise<{ id: number; publisher: Account }> {
+  async site(): Promise<{ id: number; domain: string; publisher: Account }> {
     const publisher = await account(this.app, 'publisher');
+    const domain = `site-${publisher.id}.example`;
     const site = await call<{ id: number }>(this.app, 'POST', '/api/pub/sites', {
       token: publisher.token,
-      json: { domain: `site-${publisher.id}.example`, category: 'news', language: 'en', traffic_estimate_daily: 1000 },
+      json: { domain, category: 'news', language: 'en', traffic_estimate_daily: 1000 },
     });
     await this.app.svc.configStore.update<StoredSite>(
       'site',
@@ -75,7 +82,7 @@ export class World {
       () => new Error('no site'),
     );
     await call(this.app, 'POST', `/api/admin/sites/${site.body.id}/approve`, { token: this.admin.token });
-    return { id: site.body.id, publisher };
+    return { id: site.body.id, domain, publisher };
   }
 
   /** A zone on `site` (a new approved site when none is given). */

@@ -2,7 +2,7 @@ import { balanceSchema, profileSchema, profileUpdateInputSchema } from '@adnet/s
 import type { Profile } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { newSecret } from '../../auth/token-format.ts';
-import { fillPostbackUrl } from '../../domain/postback-rules.ts';
+import { postbackTarget } from '../../domain/postback-rules.ts';
 import { AppError } from '../../errors.ts';
 import { callTracker } from '../../postback/tracker-call.ts';
 import type { AuthedContext } from '../init.ts';
@@ -49,24 +49,28 @@ export const profileRouter = router({
 
   /** Calls the postback URL pattern once with sample values, so the cabinet can show what the tracker answers. */
   testPostback: advertiser
-    .output(z.object({ url: z.string(), ok: z.boolean(), status: z.number().int().nullable(), error: z.string().nullable() }))
+    .output(z.object({ url: z.string(), ok: z.boolean(), status: z.number().int().nullable(), reason: z.string().nullable(), error: z.string().nullable() }))
     .mutation(async ({ ctx }) => {
       const { postback_url: pattern } = await profile(ctx);
       if (!pattern) throw new AppError('illegal_transition', 'Set a postback URL first');
       const rate = await ctx.svc.limiter.take(`pbtest:${ctx.session.userId}`, 1, 5_000);
       if (!rate.allowed) throw new AppError('rate_limited', 'One test postback per 5 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
-      const url = fillPostbackUrl(pattern, {
+      const target = postbackTarget(pattern, {
         click_id: `test-${newSecret().slice(0, 16)}`,
         payout_cents: 0,
         status: 'approved',
         geo: 'us',
         device: 'desktop',
-        os: 'test',
-        browser: 'test',
+        os: 'windows',
+        browser: 'chrome',
         vertical: 'other',
         campaign_id: 0,
       });
-      return { url, ...(await callTracker(ctx.svc, url)) };
+      const answer = await callTracker(ctx.svc, target);
+      if (!answer.ok)
+        ctx.svc.log.info({ event: 'postback.test_failed', userId: ctx.session.userId, reason: answer.reason, detail: answer.detail }, 'test postback failed');
+      const { ok, status, reason, error } = answer;
+      return { url: target.ok ? target.url : pattern, ok, status, reason, error };
     }),
 
   rotatePostbackSecret: advertiser.output(profileSchema).mutation(async ({ ctx }) => {

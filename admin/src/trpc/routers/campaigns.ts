@@ -1,15 +1,17 @@
-import { campaignCreateInputSchema, campaignSchema, campaignUpdateInputSchema, idSchema } from '@adnet/schemas/api';
-import type { StoredCampaign } from '@adnet/schemas/api';
+import { campaignCreateInputSchema, campaignSchema, campaignUpdateInputSchema, END_BEFORE_START, idSchema } from '@adnet/schemas/api';
+import type { CreativeStatus, StoredCampaign } from '@adnet/schemas/api';
 import { usdToCents, usdToMicroCents } from '@adnet/schemas/money';
 import { z } from 'zod';
 import { transition } from '../../domain/campaign-states.ts';
 import type { CampaignAction } from '../../domain/campaign-states.ts';
-import { AppError, notFound } from '../../errors.ts';
-import { advertiserCampaignsIndex, campaignApprovedIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
+import { AppError, fieldErrors, notFound } from '../../errors.ts';
+import { advertiserCampaignsIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
+import { listCampaignCreatives } from '../../repos/creatives.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
 const advertiser = roleProcedure('advertiser');
+const USABLE: ReadonlySet<CreativeStatus> = new Set(['approved', 'pending_moderation', 'paused']);
 const byId = z.object({ id: idSchema });
 
 async function one(ctx: AuthedContext, c: StoredCampaign) {
@@ -19,12 +21,13 @@ async function one(ctx: AuthedContext, c: StoredCampaign) {
 
 async function move(ctx: AuthedContext, id: number, action: CampaignAction) {
   await loadOwnedCampaign(ctx.svc, ctx.session.userId, id);
-  const approvedCreatives = await ctx.svc.redis.scard(campaignApprovedIndex(id));
+  // A campaign is activated with creatives still in moderation: it serves once one is approved (its `delivery` says so).
+  const usableCreatives = (await listCampaignCreatives(ctx.svc, id)).filter((c) => USABLE.has(c.status)).length;
   const updated = await ctx.svc.configStore.update<StoredCampaign>(
     'campaign',
     id,
     (c) => {
-      const result = transition(c.status, action, { approvedCreatives, dailyBudgetCents: c.daily_budget_cents });
+      const result = transition(c.status, action, { usableCreatives, dailyBudgetCents: c.daily_budget_cents });
       if (!result.ok) throw new AppError('illegal_transition', result.reason);
       return { value: result.changed ? { ...c, status: result.next, updated_at: new Date().toISOString() } : c };
     },
@@ -63,12 +66,23 @@ export const campaignsRouter = router({
         geo_include: input.geo_include,
         languages: input.languages,
         device_types: input.device_types,
+        rotation: input.rotation,
+        pacing: input.pacing,
+        total_budget_cents: input.total_budget_usd === undefined ? null : usdToCents(input.total_budget_usd),
+        os_include: input.os_include,
+        browser_include: input.browser_include,
+        connection_types: input.connection_types,
+        frequency_cap: input.frequency_cap,
+        start_at: input.start_at,
+        end_at: input.end_at,
+        dayparting: input.dayparting,
+        timezone: input.timezone,
         created_at: now,
         updated_at: now,
       };
       await ctx.svc.configStore.commit('campaign', id, 0, campaign, [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }]);
       ctx.svc.log.info({ event: 'campaign.created', campaignId: id, advertiserId: ctx.session.userId }, 'campaign created');
-      return { ...campaign, daily_spent_cents: 0 };
+      return one(ctx, campaign);
     }),
 
   update: advertiser
@@ -90,6 +104,19 @@ export const campaignsRouter = router({
           if (input.geo_include !== undefined) next.geo_include = input.geo_include;
           if (input.languages !== undefined) next.languages = input.languages;
           if (input.device_types !== undefined) next.device_types = input.device_types;
+          if (input.rotation !== undefined) next.rotation = input.rotation;
+          if (input.pacing !== undefined) next.pacing = input.pacing;
+          if (input.total_budget_usd !== undefined) next.total_budget_cents = input.total_budget_usd === null ? null : usdToCents(input.total_budget_usd);
+          if (input.os_include !== undefined) next.os_include = input.os_include;
+          if (input.browser_include !== undefined) next.browser_include = input.browser_include;
+          if (input.connection_types !== undefined) next.connection_types = input.connection_types;
+          // Frequency cap and schedule: null removes one; the end is checked against the start as it will be stored.
+          if (input.frequency_cap !== undefined) next.frequency_cap = input.frequency_cap;
+          if (input.start_at !== undefined) next.start_at = input.start_at;
+          if (input.end_at !== undefined) next.end_at = input.end_at;
+          if (input.dayparting !== undefined) next.dayparting = input.dayparting;
+          if (input.timezone !== undefined) next.timezone = input.timezone;
+          if (next.start_at && next.end_at && next.end_at <= next.start_at) throw fieldErrors({ end_at: END_BEFORE_START });
           return { value: next };
         },
         () => notFound('Campaign'),

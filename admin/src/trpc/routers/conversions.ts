@@ -6,7 +6,14 @@ import { receivePostback } from '../../postback/postback-in.ts';
 import { publicProcedure, roleProcedure, router } from '../init.ts';
 import type { Context } from '../init.ts';
 
-const attempt = z.object({ at: z.string(), attempt: z.number().int(), status: z.number().int().nullable(), error: z.string().nullable() });
+const attempt = z.object({
+  at: z.string(),
+  attempt: z.number().int(),
+  status: z.number().int().nullable(),
+  /** Why it failed: timeout, dns, refused_address, connection, bad_redirect, too_many_redirects, invalid_url, bad_pattern, http_status... */
+  reason: z.string().nullable().default(null),
+  error: z.string().nullable(),
+});
 const conversion = z.object({
   id: z.number().int(),
   click_id: z.string(),

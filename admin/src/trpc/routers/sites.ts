@@ -1,10 +1,10 @@
 import { idSchema, reasonInputSchema } from '@adnet/schemas/api';
 import { siteCreateInputSchema, siteSchema, siteUpdateInputSchema } from '@adnet/schemas/publisher';
 import type { StoredSite } from '@adnet/schemas/publisher';
+import { splitControls } from '@adnet/schemas/publisher-controls';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { normalizeDomain } from '../../domain/domain-name.ts';
-import { AppError, fieldErrors, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { APPROVED_SITES, SITE_REVIEW_QUEUE, listOwned, loadOwnedSite, publisherDomainsIndex, publisherSitesIndex, siteOut } from '../../repos/publisher.ts';
 import type { IndexOp } from '../../storage/config-store.ts';
 import { verifySite } from '../../verify/site-verifier.ts';
@@ -32,8 +32,7 @@ export const sitesRouter = router({
     .input(siteCreateInputSchema)
     .output(siteSchema)
     .mutation(async ({ ctx, input }) => {
-      const domain = normalizeDomain(input.domain);
-      if (!domain) throw fieldErrors({ domain: 'must be a public domain name such as example.com' });
+      const { domain } = input;
       const id = await ctx.svc.configStore.nextId('site');
       // One site per domain per publisher: the claim is atomic.
       if (!(await ctx.svc.redis.hsetnx(publisherDomainsIndex(ctx.session.userId), domain, id))) {
@@ -53,6 +52,7 @@ export const sitesRouter = router({
         verified_method: null,
         created_at: now,
         updated_at: now,
+        ...splitControls(input).controls,
       };
       await ctx.svc.configStore.commit('site', id, 0, site, [{ cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id }]);
       return siteOut(ctx.svc, site);
@@ -72,8 +72,9 @@ export const sitesRouter = router({
     .output(siteSchema)
     .mutation(async ({ ctx, input }) => {
       await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
-      const { id, ...fields } = input;
-      const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      const { controls, rest } = splitControls(input);
+      const { id, ...fields } = rest;
+      const patch = { ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)), ...controls };
       const site = await ctx.svc.configStore.update<StoredSite>(
         'site',
         id,
@@ -92,7 +93,11 @@ export const sitesRouter = router({
       if (site.status !== 'draft' && site.status !== 'rejected') throw new AppError('illegal_transition', `Site is already ${site.status}`);
       const { verify } = ctx.svc.config;
       const result = await verifySite(site.domain, site.verification_code, { ...verify, maxBytes: 512 * 1024, maxRedirects: 3 });
-      if (!result.ok) throw new AppError('unprocessable', result.error);
+      if (!result.ok) {
+        // The publisher gets the generic message; what was resolved and refused is for the operator.
+        ctx.svc.log.info({ event: 'site.verify_failed', siteId: site.id, reason: result.reason, detail: result.detail }, 'site verification failed');
+        throw new AppError('unprocessable', result.error);
+      }
       const updated = await setStatus(
         ctx,
         site.id,

@@ -1,48 +1,57 @@
-import { statsQuerySchema, statsRowSchema } from '@adnet/schemas/stats';
+import { pubStatsQuerySchema, spendRebuildInputSchema, statsQuerySchema, statsRowSchema, uncountedQuerySchema, uncountedRowSchema } from '@adnet/schemas/stats';
 import type { StatsQuery } from '@adnet/schemas/stats';
 import { z } from 'zod';
-import { AppError, fieldErrors } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { loadOwnedCampaign } from '../../repos/campaigns.ts';
 import { rebuildDailySpend } from '../../stats/spend-rebuild.ts';
-import { buildStatsQuery, publisherEarningsCents, statsCsv, toStatsRows } from '../../stats/stats-query.ts';
+import { buildStatsQuery, buildUncountedQuery, publisherEarningsCents, statsCsv, toStatsRows, toUncountedRows } from '../../stats/stats-query.ts';
 import type { StatsScope } from '../../stats/stats-query.ts';
 import type { Context } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
 const statsOutput = z.object({ rows: z.array(statsRowSchema), csv: z.string().optional() });
 
-async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
+async function select(ctx: Context, { sql, params }: { sql: string; params: Record<string, unknown> }) {
   const ch = ctx.svc.clickhouse;
   if (!ch) throw new AppError('unavailable', 'Statistics are not available in this process');
-  const { sql, params } = buildStatsQuery(ctx.svc.config.clickhouseDatabase, q, scope);
-  const raw = await (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<Record<string, string | number>>();
+  return (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<Record<string, string | number>>();
+}
+
+async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
+  const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, q, scope));
   const rows = toStatsRows(raw, q);
   return q.format === 'csv' ? { rows, csv: statsCsv(rows, q) } : { rows };
 }
 
-const PUBLISHER_DIMENSIONS: ReadonlySet<string> = new Set(['day', 'hour', 'geo', 'device', 'site', 'zone']);
-const pubStatsRow = statsRowSchema
-  .omit({ spent_cents: true, conversions: true, ecpa_cents: true, campaign_id: true, creative_id: true })
-  .extend({ earnings_cents: z.number().int() });
+const pubStatsRow = statsRowSchema.omit({ spent_cents: true, conversions: true, ecpa_cents: true, campaign_id: true, creative_id: true }).extend({
+  earnings_cents: z.number().int(),
+  /** Unfilled requests answered with the publisher's own fallback (schemas/src/publisher-controls.ts). */
+  fallbacks: z.number().int(),
+});
 
 /** Publishers: impressions, clicks and earnings on their own sites and zones. */
 export const pubStatsRouter = router({
   get: roleProcedure('publisher')
-    .input(statsQuerySchema)
+    .input(pubStatsQuerySchema)
     .output(z.object({ rows: z.array(pubStatsRow) }))
     .query(async ({ ctx, input }) => {
-      const refused = input.group_by.filter((d) => !PUBLISHER_DIMENSIONS.has(d));
-      if (refused.length) throw fieldErrors({ group_by: `publishers group by ${[...PUBLISHER_DIMENSIONS].join(', ')}` });
-      const ch = ctx.svc.clickhouse;
-      if (!ch) throw new AppError('unavailable', 'Statistics are not available in this process');
-      const { sql, params } = buildStatsQuery(ctx.svc.config.clickhouseDatabase, input, { publisherId: ctx.session.userId });
-      const raw = await (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<Record<string, string | number>>();
+      const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, input, { publisherId: ctx.session.userId }));
       const share = ctx.svc.config.publisherRevenueSharePercent;
       return {
         rows: toStatsRows(raw, input).map((row, i) => {
           const { spent_cents: _s, conversions: _c, ecpa_cents: _e, ...rest } = row;
-          return { ...rest, earnings_cents: publisherEarningsCents(raw[i]?.spent_nano ?? 0, share) };
+          return { ...rest, earnings_cents: publisherEarningsCents(raw[i]?.spent_nano ?? 0, share), fallbacks: Number(raw[i]?.fallbacks ?? 0) };
         }),
       };
+    }),
+
+  /** What was not counted on the publisher's zones, and why: the invalid traffic they are not paid for. */
+  uncounted: roleProcedure('publisher')
+    .input(uncountedQuerySchema)
+    .output(z.object({ rows: z.array(uncountedRowSchema) }))
+    .query(async ({ ctx, input }) => {
+      const raw = await select(ctx, buildUncountedQuery(ctx.svc.config.clickhouseDatabase, input, ctx.session.userId));
+      return { rows: toUncountedRows(raw, input) };
     }),
 });
 
@@ -50,12 +59,16 @@ export const advStatsRouter = router({
   get: roleProcedure('advertiser')
     .input(statsQuerySchema)
     .output(statsOutput)
-    .query(({ ctx, input }) => runStats(ctx, input, { advertiserId: ctx.session.userId })),
+    .query(async ({ ctx, input }) => {
+      // Another advertiser's campaign is refused (403), as every resource of another holder is, rather than read as empty.
+      if (input.campaign_id !== undefined) await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.campaign_id);
+      return runStats(ctx, input, { advertiserId: ctx.session.userId });
+    }),
 });
 
 export const adminStatsRouter = router({
   rebuildSpend: roleProcedure('admin')
-    .input(z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD') }))
+    .input(spendRebuildInputSchema)
     .output(z.object({ day: z.string(), campaigns: z.number().int(), spent_cents: z.number().int() }))
     .mutation(({ ctx, input }) => rebuildDailySpend(ctx.svc, input.day)),
 

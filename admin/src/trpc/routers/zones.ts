@@ -1,6 +1,7 @@
 import { idSchema } from '@adnet/schemas/api';
 import { zoneCreateInputSchema, zoneFieldErrors, zoneSchema, zoneUpdateInputSchema } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
+import { splitControls } from '@adnet/schemas/publisher-controls';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
@@ -37,8 +38,6 @@ export const zonesRouter = router({
     .mutation(async ({ ctx, input }) => {
       // A zone may be created on a site still in review: it serves nothing until the site is approved.
       const site = await loadOwnedSite(ctx.svc, ctx.session.userId, input.site_id);
-      const errors = zoneFieldErrors(input);
-      if (Object.keys(errors).length) throw fieldErrors(errors);
       const id = await ctx.svc.configStore.nextId('zone');
       let subid = newSubid();
       for (let i = 0; !(await ctx.svc.redis.hsetnx(SUBIDS, subid, id)); i++) {
@@ -61,6 +60,7 @@ export const zonesRouter = router({
         status: 'active',
         created_at: now,
         updated_at: now,
+        ...splitControls(input).controls,
       };
       await ctx.svc.configStore.commit('zone', id, 0, zone, [{ cmd: 'SADD', key: publisherZonesIndex(ctx.session.userId), member: id }]);
       return zoneOut(ctx.svc, zone);
@@ -80,12 +80,13 @@ export const zonesRouter = router({
     .output(zoneSchema)
     .mutation(async ({ ctx, input }) => {
       await loadOwnedZone(ctx.svc, ctx.session.userId, input.id);
-      const { id, ...fields } = input;
+      const { controls, rest } = splitControls(input);
+      const { id, ...fields } = rest;
       const zone = await ctx.svc.configStore.update<StoredZone>(
         'zone',
         id,
         (z) => {
-          const next: StoredZone = { ...z, updated_at: new Date().toISOString() };
+          const next: StoredZone = { ...z, ...controls, updated_at: new Date().toISOString() };
           for (const [k, v] of Object.entries(fields)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
           const errors = zoneFieldErrors({
             format: next.format,

@@ -9,6 +9,22 @@ describe('filter registry', () => {
 
   it('splits the filters by scope and keeps their order', () => {
     expect([...REQUEST_FILTERS, ...IMP_FILTERS, ...CANDIDATE_FILTERS]).toEqual(FILTERS);
-    expect(CANDIDATE_FILTERS.map((f) => f.name)).toEqual(['language', 'device_type', 'blocked_advertiser', 'blocked_category']);
+    expect(CANDIDATE_FILTERS.map((f) => f.name)).toEqual([
+      'language',
+      'device_type',
+      'os',
+      'browser',
+      'connection_type',
+      'blocked_advertiser',
+      'blocked_category',
+      'zone_blocked_vertical',
+      'zone_blocked_advertiser',
+      'native_assets',
+      'not_started',
+      'ended',
+      'outside_schedule',
+      'frequency_cap',
+      'pacing',
+    ]);
   });
 });

@@ -1,12 +1,27 @@
 import type { CandidateFilter, Filter, ImpFilter, RequestFilter } from '../filter.ts';
+import { addressFloodFilter } from './address-flood.ts';
 import { blockedAdvertiserFilter } from './blocked-advertiser.ts';
 import { blockedCategoryFilter } from './blocked-category.ts';
 import { botTrafficFilter } from './bot-traffic.ts';
+import { browserFilter } from './browser.ts';
+import { connectionTypeFilter } from './connection-type.ts';
 import { currencyFilter, floorCurrencyFilter } from './currency.ts';
 import { deviceFilter } from './device.ts';
+import { fingerprintFloodFilter } from './fingerprint-flood.ts';
+import { foreignOriginFilter } from './foreign-origin.ts';
 import { languageFilter } from './language.ts';
+import { nativeAssetsFilter } from './native-assets.ts';
+import { pacingFilter } from './pacing.ts';
+import { osFilter } from './os.ts';
 import { siteNotApprovedFilter } from './site-not-approved.ts';
+import { zoneBlockedAdvertiserFilter } from './zone-blocked-advertiser.ts';
+import { zoneBlockedVerticalFilter } from './zone-blocked-vertical.ts';
 import { zoneNotServingFilter } from './zone-not-serving.ts';
+// Schedule and frequency cap (docs/delivery.md).
+import { endedFilter } from './ended.ts';
+import { frequencyCapFilter } from './frequency-cap.ts';
+import { notStartedFilter } from './not-started.ts';
+import { outsideScheduleFilter } from './outside-schedule.ts';
 
 /**
  * Every auction filter, in the order they run within a scope: request filters
@@ -17,13 +32,29 @@ import { zoneNotServingFilter } from './zone-not-serving.ts';
 export const FILTERS: readonly Filter[] = [
   currencyFilter,
   botTrafficFilter,
+  addressFloodFilter,
+  fingerprintFloodFilter,
   floorCurrencyFilter,
   zoneNotServingFilter,
   siteNotApprovedFilter,
+  foreignOriginFilter,
   languageFilter,
   deviceFilter,
+  osFilter,
+  browserFilter,
+  connectionTypeFilter,
   blockedAdvertiserFilter,
   blockedCategoryFilter,
+  zoneBlockedVerticalFilter,
+  zoneBlockedAdvertiserFilter,
+  nativeAssetsFilter,
+  notStartedFilter,
+  endedFilter,
+  outsideScheduleFilter,
+  // Near the end: it may look the user up.
+  frequencyCapFilter,
+  // Last: it draws a random number, so only for candidates every other rule let through.
+  pacingFilter,
 ];
 
 export const REQUEST_FILTERS: readonly RequestFilter[] = FILTERS.filter((f): f is RequestFilter => f.scope === 'request');

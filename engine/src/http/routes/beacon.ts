@@ -1,6 +1,6 @@
-import { budgetDay } from '@adnet/schemas/budget-day';
-import { impressionCharge, settle } from '../../auction/settle.ts';
+import { impressionCharge, settleTicket } from '../../auction/settle.ts';
 import { ticketExpired } from '../../auction/ticket-age.ts';
+import { settlePorts } from '../../context.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
@@ -30,7 +30,9 @@ export function beaconRoute(ctx: EngineContext) {
       return PIXEL_REPLY;
     }
     if (viewable) {
-      if (await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`)) ctx.emit(makeEvent('viewable', fields));
+      // Viewable is a kind of counted impression: never more of them than of impressions.
+      const rendered = (await ctx.counters.countedAt('imp', ticket.bidId)) !== undefined;
+      if (rendered && (await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`))) ctx.emit(makeEvent('viewable', fields));
       return PIXEL_REPLY;
     }
     if (await ctx.counters.countOnce('imp', ticket.bidId)) {
@@ -41,7 +43,7 @@ export function beaconRoute(ctx: EngineContext) {
         price_micro_cents: ticket.priceMicroCents,
         charge_nano: impressionCharge(bidType, ticket.priceMicroCents),
       });
-      settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+      await settleTicket(settlePorts(ctx), event, ticket, now);
     }
     return PIXEL_REPLY;
   };

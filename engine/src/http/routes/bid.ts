@@ -1,6 +1,7 @@
+import { gunzipSync } from 'node:zlib';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Bid } from '@adnet/schemas/openrtb';
-import { openRtbContext, openRtbImp } from '../../auction/request-context.ts';
+import { openRtbContext, openRtbImp, openRtbUserId } from '../../auction/request-context.ts';
 import { serve } from '../../auction/serve.ts';
 import type { Served } from '../../auction/serve.ts';
 import type { EngineContext } from '../../context.ts';
@@ -11,7 +12,21 @@ import { parseBidRequest } from '../../openrtb/parse-request.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 
-const NO_BID: EngineReply = { status: 204 };
+// Every answer says which OpenRTB version it speaks, as the specification asks of both sides.
+const VERSION_HEADER = { 'x-openrtb-version': '2.5' };
+const NO_BID: EngineReply = { status: 204, headers: VERSION_HEADER };
+
+/** The body as sent, or inflated when the partner gzipped it: never past `max` bytes either way (a small bomb is refused, not inflated). */
+function bodyOf(req: EngineRequest, max: number): Buffer | string {
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return req.body;
+  if (encoding !== 'gzip') return 'content-encoding must be gzip or absent';
+  try {
+    return gunzipSync(req.body, { maxOutputLength: max });
+  } catch {
+    return `gzip body is corrupt or inflates past ${max} bytes`;
+  }
+}
 const VERSION = /^2\.5(\.\d+)?$/;
 
 /** POST /openrtb/bid: partner check, rate limit, one auction per imp, deadline. */
@@ -26,12 +41,15 @@ export function bidRoute(ctx: EngineContext) {
     const partner = entry.partner;
     if (!ctx.limiter.take(partner.id, partner.qps_limit)) return errorReply('rate_limited', 'Partner QPS limit exceeded', { 'retry-after': '1' });
     if (!VERSION.test((req.headers['x-openrtb-version'] ?? '').trim())) return errorReply('bad_request', 'Send header x-openrtb-version: 2.5');
-    const parsed = parseBidRequest(req.body);
-    if (!parsed.ok) return errorReply('bad_request', parsed.reason);
+    const body = bodyOf(req, ctx.maxBidBodyBytes);
+    if (typeof body === 'string') return errorReply('bad_request', body, VERSION_HEADER);
+    const parsed = parseBidRequest(body);
+    if (!parsed.ok) return errorReply('bad_request', parsed.reason, VERSION_HEADER);
     const request = parsed.request;
 
     const deadline = Math.min(request.tmax ?? ctx.auctionTimeoutMs, ctx.auctionTimeoutMs);
-    const rc = openRtbContext(request, index, partner.id, Date.now());
+    const ts = Date.now();
+    const rc = openRtbContext(request, index, partner.id, ts, ctx.caps.viewer(openRtbUserId(request, partner.id), ts));
     const facts = requestFacts(rc, ctx.engineId);
     const bids: Bid[] = [];
     const taken: Served[] = [];
@@ -45,7 +63,7 @@ export function bidRoute(ctx: EngineContext) {
         continue;
       }
       const c = out.candidate;
-      bids.push(toBid(imp, out, ctx.baseUrl));
+      bids.push(toBid(imp, out, ctx.baseUrl, partner.billing_notice === 'burl'));
       taken.push(out);
       const ad = { bid_id: out.bidId, ...inventoryFacts(ic.inventory), campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId };
       // A test request is answered as usual and kept apart from the statistics.
@@ -63,6 +81,6 @@ export function bidRoute(ctx: EngineContext) {
     }
     for (const e of bidEvents) ctx.emit(e);
     if (bids.length === 0) return NO_BID;
-    return json(200, bidResponse(request.id, bids));
+    return json(200, bidResponse(request.id, bids), VERSION_HEADER);
   };
 }

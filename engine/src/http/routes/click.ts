@@ -1,13 +1,15 @@
+import { isSafeHttpUrl } from '@adnet/schemas/url';
 import { billClick } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { clickIdOf } from '../../tracking/click-id.ts';
 import { judgeClick } from '../../fraud/judge-click.ts';
+import { landingUrlOf } from '../../tracking/landing-url.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
 import type { BidTicket } from '../../tracking/signed-token.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
-import { browserOf, osOf } from '../visitor.ts';
+import { userAgentFacts } from '../../audience/user-agent.ts';
 
 /** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
 const FLOOD_PER_MINUTE = 5;
@@ -16,7 +18,7 @@ const FLOOD_PER_MINUTE = 5;
  * GET /c/<impression id>/<tracking token>?ttc&x&y&focus&fp&s: records the
  * click (valid, or invalid with the fraud rule it broke, or unbilled because
  * its campaign stopped or its budget or balance ran out) and redirects to the
- * landing page with {click_id} filled in. Invalid clicks still reach the
+ * landing page with its macros filled in (tracking/landing-url.ts). Invalid clicks still reach the
  * landing page: a person should never be stranded, only not billed.
  */
 export function clickRoute(ctx: EngineContext) {
@@ -24,6 +26,9 @@ export function clickRoute(ctx: EngineContext) {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
     if (!ticket || !creative || creative.tracking_token !== req.params[1]) return errorReply('not_found', 'Unknown ad link');
+    // The Location header is written from stored data: a landing URL kept before the API refused line
+    // breaks and other schemes must not split the response or send the visitor to a script.
+    if (!isSafeHttpUrl(creative.landing_url)) return errorReply('not_found', 'Unknown ad link');
     const campaign = ctx.index()?.campaigns.get(ticket.campaignId);
     const clickId = clickIdOf(ctx.secret, ticket.bidId);
     const now = Date.now();
@@ -34,10 +39,13 @@ export function clickRoute(ctx: EngineContext) {
     const first = !reason && (await ctx.counters.countOnce('click', ticket.bidId));
     if (!reason && !first) reason = 'duplicate';
     if (!reason && (await ctx.counters.clicksThisMinute(verdict.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
-    const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.clicks, campaign, now);
+    const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.direct, campaign, now);
     reason ??= bill.refusal;
     const invalid = reason !== undefined;
     ctx.emit(makeEvent('click', { ts: now, engine: ctx.engineId, click_id: clickId, invalid, reason, charge_nano: bill.chargeNano, ...ticketFacts(ticket) }));
+    // The viewer the ad was served to; a ticket signed before it carried them: the clicking browser.
+    const os = ticket.os || userAgentFacts(ua).os || '';
+    const browser = ticket.browser || userAgentFacts(ua).browser || '';
     // Kept for conversions, one record per ticket: the first click writes it, the first valid one replaces it.
     const record = {
       campaign_id: ticket.campaignId,
@@ -48,14 +56,16 @@ export function clickRoute(ctx: EngineContext) {
       zone_id: ticket.zoneId,
       country: ticket.country || undefined,
       device: ticket.device || undefined,
-      os: osOf(ua),
-      browser: browserOf(ua),
+      os: os || undefined,
+      browser: browser || undefined,
       vertical: campaign?.vertical,
       ts: now,
       invalid,
     };
     await ctx.counters.saveClick(clickId, record, first);
-    const landing = creative.landing_url.replaceAll('{click_id}', clickId);
+    const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano: bill.chargeNano, os, browser });
+    // The redirect writes no Location that is not a plain http(s) URL.
+    if (!landing) return errorReply('not_found', 'Unknown ad link');
     return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
   };
 }

@@ -3,6 +3,7 @@ import type { EngineContext } from '../../context.ts';
 import { allowedPushHost } from '../../push/push-store.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
+import { visitorOf } from '../visitor.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -41,7 +42,9 @@ export function subscribeRoute(ctx: EngineContext) {
     }
     const entry = ctx.index()?.zones.get(zone);
     if (!entry?.serving || entry.zone.format !== 'push') return errorReply('not_found', 'No such push zone', CORS);
-    const saved = await ctx.push.save(zone, subscription);
+    // The notifications go to this browser later, with no request of its own: its country, device, OS and browser are kept now.
+    const { country, language, device, os, browser } = visitorOf(req);
+    const saved = await ctx.push.save(zone, subscription, { country, language, device, os, browser });
     if (!saved.saved) {
       const why =
         saved.reason === 'zone_full' ? 'This zone has as many subscribers as it may keep' : 'This browser is subscribed on as many zones as it may be';

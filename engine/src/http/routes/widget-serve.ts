@@ -1,9 +1,10 @@
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import type { ServedAd } from '@adnet/schemas/widget';
-import { visitorContext, zoneImp } from '../../auction/request-context.ts';
+import { visitorContext, widgetUserId, zoneImp } from '../../auction/request-context.ts';
+import { fallbackFor } from '../../auction/fallback.ts';
 import { beaconLink, clickLink, impressionLink, playbackLink, serve } from '../../auction/serve.ts';
 import type { EngineContext } from '../../context.ts';
-import { inventoryFacts, makeEvent } from '../../events/make-event.ts';
+import { audienceFacts, inventoryFacts, makeEvent } from '../../events/make-event.ts';
 import { VAST_NS, vastAdm } from '../../openrtb/ad-markup.ts';
 import { json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
@@ -15,23 +16,29 @@ const EMPTY_VAST = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xm
 const xml = (body: string): EngineReply => ({ status: 200, headers: { ...CORS, 'content-type': 'application/xml; charset=utf-8' }, body });
 
 /**
- * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>: one ad for a display zone as
- * JSON, or 204 when there is none. Serving takes the price from the budget (a
+ * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>[&u=<first-party id>]: one ad for a display zone as
+ * JSON; when there is none, the publisher's fallback (auction/fallback.ts) or 204. Serving takes the price from the budget (a
  * hold); the impression is counted and charged only when the widget's render
  * beacon proves the ad was shown (routes/beacon.ts).
  */
 export function impRoute(ctx: EngineContext) {
   return (req: EngineRequest): EngineReply => {
     const index = ctx.index();
-    const entry = index?.zones.get(new URLSearchParams(req.query).get('z') ?? '');
+    const q = new URLSearchParams(req.query);
+    const entry = index?.zones.get(q.get('z') ?? '');
     if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
-    const rc = visitorContext(index, visitorOf(req.headers, req.ip), Date.now(), 'widget');
+    const now = Date.now();
+    const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
+    const rc = visitorContext(index, visitorOf(req), now, 'widget', flood, ctx.caps.viewer(widgetUserId(q.get('u')), now));
     const ic = zoneImp(rc, entry);
-    const where = { ...inventoryFacts(ic.inventory), country: rc.country, device: rc.device };
     const out = serve(ctx, rc, ic);
     if (!out.won) {
-      ctx.emit(makeEvent('nobid', { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...where }));
-      return NO_AD;
+      const facts = { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) };
+      ctx.emit(makeEvent('nobid', facts));
+      const fallback = fallbackFor(ic.controls, out.reason);
+      if (!fallback) return NO_AD;
+      ctx.emit(makeEvent('fallback', facts));
+      return json(200, fallback, CORS);
     }
     const c = out.candidate;
     const cr = c.creative;
@@ -46,18 +53,27 @@ export function impRoute(ctx: EngineContext) {
   };
 }
 
-/** GET /vast/<subid>.xml: VAST 4.0 for a video zone; an empty VAST document when there is no ad. */
+/** GET /vast/<subid>.xml[?u=<first-party id>]: VAST 4.0 for a video zone; an empty VAST document when there is no ad. */
 export function vastRoute(ctx: EngineContext) {
   return (req: EngineRequest): EngineReply => {
     const subid = /^([A-Za-z0-9]{1,32})\.xml$/.exec(req.params[0] ?? '')?.[1];
     const index = ctx.index();
     const entry = subid ? index?.zones.get(subid) : undefined;
     if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
-    const visitor = visitorOf(req.headers, req.ip);
+    const visitor = visitorOf(req);
+    const now = Date.now();
+    const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, '', now);
     // Players (TVs, server-side stitchers) may send no user agent at all: only a bot's is refused here.
-    const rc = visitorContext(index, { ...visitor, bot: visitor.bot && req.headers['user-agent'] !== '' }, Date.now(), 'vast');
-    const out = serve(ctx, rc, zoneImp(rc, entry));
-    if (!out.won) return xml(EMPTY_VAST);
+    // The player's page is not the publisher's (players fetch VAST from anywhere): no page check.
+    // Our floating-video widget names its user (`u`); other players do not, and their viewers cannot be capped.
+    const viewer = ctx.caps.viewer(widgetUserId(new URLSearchParams(req.query).get('u')), now);
+    const rc = visitorContext(index, { ...visitor, bot: visitor.bot && req.headers['user-agent'] !== '', pageHost: undefined }, now, 'vast', flood, viewer);
+    const ic = zoneImp(rc, entry);
+    const out = serve(ctx, rc, ic);
+    if (!out.won) {
+      ctx.emit(makeEvent('nobid', { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) }));
+      return xml(EMPTY_VAST);
+    }
     // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
     return xml(
       vastAdm(

@@ -1,8 +1,8 @@
-import { budgetDay } from '@adnet/schemas/budget-day';
 import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
 import { exchangePriceMicroCents } from '../../auction/price.ts';
-import { impressionCharge, settle } from '../../auction/settle.ts';
+import { impressionCharge, settleTicket } from '../../auction/settle.ts';
 import { ticketExpired } from '../../auction/ticket-age.ts';
+import { settlePorts } from '../../context.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
@@ -10,32 +10,42 @@ import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
 
-const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error)$/;
+const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error|viewable)$/;
 
-/** GET /openrtb/win/<ticket>?price=${AUCTION_PRICE}: counts a win once and charges the clearing price. */
-export function winRoute(ctx: EngineContext) {
+/**
+ * GET /openrtb/win/<ticket>?price=${AUCTION_PRICE}: counts a win once and charges the clearing price;
+ * GET /openrtb/bill/<ticket>?price=${AUCTION_PRICE} (`use` 'bill'): the same for a partner's billing
+ * notice. For a partner that bills by billing notices, the win notice counts nothing: the billing
+ * notice is the impression. Both count under one once-only mark, so an ad is charged once whichever
+ * arrives.
+ */
+export function winRoute(ctx: EngineContext, use: 'win' | 'bill' = 'win') {
   return async (req: EngineRequest): Promise<EngineReply> => {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
-    if (!ticket) return errorReply('forbidden', 'Invalid or forged win notice');
+    if (!ticket) return errorReply('forbidden', use === 'win' ? 'Invalid or forged win notice' : 'Invalid or forged billing notice');
+    if (use === 'win' && billsByBurl(ctx, ticket.partnerId)) return json(200, { ok: true, counted: false });
     const price = exchangePriceMicroCents(new URLSearchParams(req.query).get('price'), ticket.priceMicroCents);
     if (price === undefined) return errorReply('bad_request', 'price must be a non-negative decimal (CPM in USD)');
     const now = Date.now();
     const fields = { ts: now, engine: ctx.engineId, partner_id: ticket.partnerId, ...ticketFacts(ticket) };
-    if (ticketExpired(ticket, 'win', now)) {
+    if (ticketExpired(ticket, use, now)) {
       ctx.emit(makeEvent('uncounted', { ...fields, of: 'win', reason: 'expired' }));
       return json(200, { ok: true, counted: false });
     }
     const first = await ctx.counters.countOnce('win', ticket.bidId);
     // A test request's win is recorded apart and never charged.
     if (first && ticket.test) ctx.emit(makeEvent('uncounted', { ...fields, of: 'win', reason: 'test' }));
-    const counted = first && !ticket.test;
-    if (counted) {
+    let counted = false;
+    if (first && !ticket.test) {
       const event = makeEvent('win', { ...fields, price_micro_cents: price, charge_nano: cpmMicroCentsToNanoPerImpression(price) });
-      settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+      counted = await settleTicket(settlePorts(ctx), event, ticket, now);
     }
     return json(200, { ok: true, counted });
   };
 }
+
+const billsByBurl = (ctx: EngineContext, partnerId: number): boolean =>
+  ctx.index()?.partners.find((p) => p.partner.id === partnerId)?.partner.billing_notice === 'burl';
 
 /** GET /openrtb/imptracker/<ticket>: records a VAST impression once; always answers with a pixel for a valid ticket. */
 export function impTrackerRoute(ctx: EngineContext) {
@@ -54,28 +64,38 @@ export function impTrackerRoute(ctx: EngineContext) {
     }
     if (await ctx.counters.countOnce('imp', ticket.bidId)) {
       if (ticket.test) ctx.emit(makeEvent('uncounted', { ...fields, of: 'imp', reason: 'test' }));
-      else if (!own)
-        settle({ spend: ctx.budget, emit: ctx.emit }, makeEvent('imp', { ...fields, charge_nano: 0 }), budgetDay(ticket.issuedAt * 1000), ticket.engine);
+      else if (!own) ctx.emit(makeEvent('imp', { ...fields, charge_nano: 0 }));
       else {
         const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
         const event = makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidType, ticket.priceMicroCents) });
-        settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ticket.issuedAt * 1000), ticket.engine);
+        await settleTicket(settlePorts(ctx), event, ticket, now);
       }
     }
     return PIXEL_REPLY;
   };
 }
 
-/** GET /t/vast/<event>/<ticket>[?code=N]: a player's playback event or VAST error, recorded once per ad and event. */
+/**
+ * GET /t/vast/<event>/<ticket>[?code=N]: a player's playback event or VAST error, recorded once per ad
+ * and event; `viewable` (the VAST ViewableImpression) is the video's viewable impression.
+ */
 export function vastTrackingRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
     const event = req.params[0] ?? '';
     const ticket = decodeTicket(ctx.secret, req.params[1] ?? '');
     if (!ticket || !VAST_EVENT.test(event)) return errorReply('not_found', 'Unknown tracking link');
+    if (event === 'viewable') {
+      // A viewable impression is a kind of counted one: only after the Impression pixel, once.
+      const started = (await ctx.counters.countedAt('imp', ticket.bidId)) !== undefined;
+      if (started && (await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`))) {
+        ctx.emit(makeEvent('viewable', { ts: Date.now(), engine: ctx.engineId, ...ticketFacts(ticket) }));
+      }
+      return PIXEL_REPLY;
+    }
     const code = /^\d{3}$/.exec(new URLSearchParams(req.query).get('code') ?? '')?.[0];
     const reason = event === 'error' ? `error:${code ?? 'unknown'}` : event;
     if (await ctx.counters.countOnce('imp', `${ticket.bidId}:${reason}`)) {
-      const { country: _c, device: _d, ...facts } = ticketFacts(ticket);
+      const { country: _c, device: _d, os: _o, browser: _b, ...facts } = ticketFacts(ticket);
       ctx.emit(makeEvent('vast', { ts: Date.now(), engine: ctx.engineId, reason, ...facts }));
     }
     return PIXEL_REPLY;

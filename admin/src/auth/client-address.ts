@@ -1,0 +1,26 @@
+import type { IncomingMessage } from 'node:http';
+import ipaddr from 'ipaddr.js';
+import proxyAddr from 'proxy-addr';
+
+/**
+ * The client's address: the socket's peer, or, when that peer is a trusted proxy, the rightmost
+ * address in `X-Forwarded-For` that is not one. What a client writes into the header itself stands
+ * left of what the proxies appended, so it is never reached while the last hop is untrusted.
+ */
+export function clientAddressOf(trusted: readonly string[]): (req: IncomingMessage) => string {
+  const trust = proxyAddr.compile([...trusted]);
+  return (req) => (req.socket.remoteAddress === undefined ? 'unknown' : proxyAddr(req, trust));
+}
+
+/**
+ * The subject a per-address limit counts: an IPv4 address (IPv4-mapped IPv6 included) as itself, an
+ * IPv6 address by its /64, since one subscriber commonly holds a whole /64.
+ */
+export function addressSubject(address: string): string {
+  // Only a trusted proxy can hand on a hop that is no address; its clients share one subject.
+  if (!ipaddr.isValid(address)) return 'not-an-address';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@adnet/schemas/config';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { afterAll, expect, it } from 'vitest';
+import { migrate, migrationSteps } from '../src/clickhouse/migrations.ts';
+import { openClickHouse } from '../src/clickhouse/open.ts';
+import { toRow } from '../src/ingest/event-rows.ts';
+import { eventInsertSettings } from '../src/ingest/ingester.ts';
+
+// An install that ran version 1 and holds events, upgraded by migrate() on embedded chDB: the new
+// columns and tables get their past from the raw events, and new events count once from then on.
+const dir = mkdtempSync(join(tmpdir(), 'adnet-ch-upgrade-'));
+const clickhouse = await openClickHouse(loadConfig({ DATA_DIR: dir }));
+afterAll(async () => {
+  await clickhouse.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const o = { database: 'upg', eventTtlDays: 90 };
+let n = 0;
+const ad = {
+  campaign_id: 5,
+  creative_id: 6,
+  advertiser_id: 7,
+  publisher_id: 8,
+  site_id: 9,
+  zone_id: 10,
+  bid_id: 'b',
+  country: 'us',
+  device: 'desktop',
+  os: 'windows',
+  browser: 'edge',
+};
+const at = Date.parse('2026-11-20T10:15:00Z');
+const batch = (): EngineEvent[] => [
+  { ...ad, id: `e${++n}`, type: 'impression', ts: at, engine: 'e', charge_nano: 10_000 },
+  { ...ad, id: `e${++n}`, type: 'viewable', ts: at, engine: 'e' },
+  { id: `e${++n}`, type: 'nobid', ts: at, engine: 'e', reason: 'foreign_origin', publisher_id: 8, site_id: 9, zone_id: 10 },
+  { id: `e${++n}`, type: 'nobid', ts: at, engine: 'e', reason: 'no_candidates', publisher_id: 8, site_id: 9, zone_id: 10 },
+  { ...ad, id: `e${++n}`, type: 'click', ts: at, engine: 'e', click_id: 'c', charge_nano: 0, invalid: true, reason: 'too_fast' },
+  { id: `e${++n}`, type: 'fallback', ts: at, engine: 'e', reason: 'no_candidates', publisher_id: 8, site_id: 9, zone_id: 10 },
+];
+const insert = (events: EngineEvent[], token: string) =>
+  clickhouse.insert({ table: 'upg.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+const one = async (query: string) => (await (await clickhouse.query({ query, format: 'JSONEachRow' })).json<Record<string, string | number>>())[0] ?? {};
+
+it('upgrades a version 1 store in place, filling in what its events already say, and counts new events once', async () => {
+  const plan = migrationSteps(o);
+  for (const query of [...plan.setup, ...(plan.steps[0] ?? [])]) await clickhouse.command({ query });
+  await clickhouse.insert({ table: 'upg.schema_migrations', values: [{ version: 1 }], format: 'JSONEachRow' });
+  await insert(batch(), 'before');
+
+  expect(await migrate(clickhouse, o)).toEqual(plan.steps.map((_, i) => i + 1).slice(1));
+  expect(await migrate(clickhouse, o)).toEqual([]);
+  await insert(batch(), 'after');
+  await insert(
+    batch().map((e, i) => ({ ...e, id: `retried-${i}` })),
+    'after',
+  ); // a retried batch: same token, nothing added
+
+  const hourly = await one('SELECT sum(impressions) AS i, sum(viewable_impressions) AS v, sum(invalid_clicks) AS x, sum(fallbacks) AS f FROM upg.stats_hourly');
+  // Fallbacks count from the step that added them: the events before it had no column to be counted in.
+  expect(hourly).toEqual({ i: 2, v: 2, x: 2, f: 1 });
+  const uncounted = await one(
+    "SELECT sumIf(events, of = 'request' AND reason = 'foreign_origin') AS r, sumIf(events, of = 'click') AS c, sumIf(events, reason = 'no_candidates') AS fill FROM upg.uncounted_hourly",
+  );
+  expect(uncounted).toEqual({ r: 2, c: 2, fill: 0 });
+  // Events before step 3 had no OS or browser (the version 1 table dropped them); those after are summed by them.
+  const byOs = await (
+    await clickhouse.query({ query: 'SELECT os, browser, sum(impressions) AS i FROM upg.stats_hourly GROUP BY os, browser ORDER BY os', format: 'JSONEachRow' })
+  ).json();
+  expect(byOs).toEqual([
+    { os: '', browser: '', i: 1 },
+    { os: 'windows', browser: 'edge', i: 1 },
+  ]);
+});

@@ -1,0 +1,61 @@
+// Loads the engine's hot-path modules from another checkout of this repository (a git worktree of an
+// older commit), so one process can time the code before and after a change over the same inputs.
+import type * as ContextFixture from '../../engine/src/context-fixture.ts';
+import type * as EngineIndex from '../../engine/src/index/engine-index.ts';
+import type * as BidRoute from '../../engine/src/http/routes/bid.ts';
+import type * as WidgetServe from '../../engine/src/http/routes/widget-serve.ts';
+import type * as RequestRate from '../../engine/src/fraud/zone-request-rate.ts';
+
+export interface Tree {
+  index: typeof EngineIndex;
+  fixture: typeof ContextFixture;
+  bid: typeof BidRoute;
+  widget: typeof WidgetServe;
+  /** Absent in trees from before per-zone request limits. */
+  requestRate: typeof RequestRate | undefined;
+}
+
+/** The modules of the checkout at `root` (its own dependencies resolve from its own node_modules). */
+export async function loadTree(root: string): Promise<Tree> {
+  const load = <T>(path: string) => import(`${root}/engine/src/${path}`) as Promise<T>;
+  return {
+    index: await load<typeof EngineIndex>('index/engine-index.ts'),
+    fixture: await load<typeof ContextFixture>('context-fixture.ts'),
+    bid: await load<typeof BidRoute>('http/routes/bid.ts'),
+    widget: await load<typeof WidgetServe>('http/routes/widget-serve.ts'),
+    requestRate: await load<typeof RequestRate>('fraud/zone-request-rate.ts').catch(() => undefined),
+  };
+}
+
+/**
+ * Alternates `rounds` timed blocks of before and after (AB_ROUNDS, default 6), after two warm-up blocks
+ * each; prints one line per round, then the medians and the fastest blocks, which a busy machine
+ * disturbs least.
+ */
+export function alternate(
+  before: () => { us: number; ok: number },
+  after: () => { us: number; ok: number },
+  rounds = Number(process.env.AB_ROUNDS ?? 6),
+): void {
+  for (let w = 0; w < 2; w++) {
+    before();
+    after();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const x = before();
+    const y = after();
+    a.push(x.us);
+    b.push(y.us);
+    console.log(
+      `round ${round}: before ${x.us.toFixed(2)} us (${x.ok} answered)  after ${y.us.toFixed(2)} us (${y.ok} answered)  x${(y.us / x.us).toFixed(2)}`,
+    );
+  }
+  const median = (v: number[]) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)] as number;
+  const ratios = a.map((x, i) => (b[i] as number) / x);
+  console.log(
+    `median: before ${median(a).toFixed(2)} us  after ${median(b).toFixed(2)} us  x${median(ratios).toFixed(2)} (median of the rounds' ratios)` +
+      `  fastest: before ${Math.min(...a).toFixed(2)} us  after ${Math.min(...b).toFixed(2)} us  x${(Math.min(...b) / Math.min(...a)).toFixed(2)}`,
+  );
+}

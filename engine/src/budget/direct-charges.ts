@@ -1,0 +1,47 @@
+import { centsToNano } from '@adnet/schemas/money';
+import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
+import type { Redis } from 'ioredis';
+import type { DirectCharge, DirectCharger } from '../auction/ports.ts';
+import { defineBudgetScripts } from './budget-scripts.ts';
+
+/** As long as a campaign's daily pool is kept (budget-slices.ts). */
+const POOL_TTL_MS = 3 * 86_400_000;
+
+/**
+ * Charges taken in Redis before they are billed (CPC clicks, and ads counted after their bid's hold
+ * lapsed): first the campaign's daily pool, then the advertiser's balance, each only if it has room
+ * beside the holds every engine keeps for bids in flight; a charge the advertiser cannot pay gives
+ * the campaign its share back. Both checks are atomic scripts, so concurrent charges on any number
+ * of engines never overspend.
+ */
+export class RedisDirectCharger implements DirectCharger {
+  constructor(private readonly redis: Redis) {
+    defineBudgetScripts(redis);
+  }
+
+  async charge(c: DirectCharge): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'> {
+    const pool = campaignPoolKey(c.campaignId, c.day);
+    const total = totalKeyOfPool(pool);
+    const lifetime = c.totalBudgetCents < 0 ? -1 : centsToNano(c.totalBudgetCents);
+    if ((await this.redis.budChargeCampaign(2, pool, total, c.nano, centsToNano(c.dailyBudgetCents), POOL_TTL_MS, lifetime)) !== 1) return 'budget_exhausted';
+    const adv = c.advertiserId;
+    const debited = await this.redis
+      .budChargeAdvertiser(
+        4,
+        advertiserHoldKey(adv),
+        balanceKey(adv),
+        advertiserPendingKey(adv),
+        ledgerKey(adv),
+        c.nano,
+        c.reason,
+        new Date(c.at).toISOString(),
+      )
+      .catch(async (err: unknown) => {
+        await this.redis.budUnchargeCampaign(2, pool, total, c.nano);
+        throw err;
+      });
+    if (debited >= 0) return 'charged';
+    await this.redis.budUnchargeCampaign(2, pool, total, c.nano);
+    return 'balance_exhausted';
+  }
+}

@@ -1,0 +1,59 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { centsToNano } from '@adnet/schemas/money';
+import { campaignPoolKey } from '@adnet/schemas/redis-keys';
+import type { Redis } from 'ioredis';
+import type { EngineIndex } from '../index/engine-index.ts';
+import { initialPacing, nextPacing } from './pacing-controller.ts';
+import type { PacingState } from './pacing-controller.ts';
+
+/**
+ * Runs the pacing controller for every even-paced campaign the engine serves: each tick reads the
+ * campaigns' spend today from their budget pools (what every engine has spent), steps each
+ * controller, and writes the rate into the campaign's pace handle in the current index, where the
+ * pacing filter reads it. Every engine reads the same spend, so they arrive at the same rates.
+ */
+export class Pacer {
+  private states = new Map<number, PacingState>();
+  private day = '';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly index: () => EngineIndex | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async tick(): Promise<void> {
+    const index = this.index();
+    if (!index) return;
+    const now = this.now();
+    const day = budgetDay(now);
+    // A new budget day starts every campaign afresh.
+    if (day !== this.day) {
+      this.day = day;
+      this.states = new Map();
+    }
+    const paced = [...index.paces.keys()].filter((id) => (index.campaigns.get(id)?.pacing ?? 'even') === 'even');
+    const read = this.redis.pipeline();
+    for (const id of paced) read.hget(campaignPoolKey(id, day), 'spent');
+    const replies = paced.length ? ((await read.exec()) ?? []) : [];
+    const dayEnd = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+    const next = new Map<number, PacingState>();
+    paced.forEach((id, i) => {
+      const [err, raw] = replies[i] ?? [null, null];
+      if (err) return;
+      const spent = Number(raw ?? 0);
+      const campaign = index.campaigns.get(id);
+      if (!campaign) return;
+      const prev = this.states.get(id);
+      const state = prev ? nextPacing(prev, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd) : initialPacing(now, spent);
+      next.set(id, state);
+    });
+    this.states = next;
+    this.apply(index);
+  }
+
+  /** Writes the current rates into `index`'s pace handles (also after a new index is built). */
+  apply(index: EngineIndex): void {
+    for (const [id, pace] of index.paces) pace.rate = this.states.get(id)?.rate ?? 1;
+  }
+}

@@ -1,0 +1,119 @@
+import type { Creative } from '@adnet/schemas/api';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import type { Redis } from 'ioredis';
+import type { CreativePicker } from '../auction/ports.ts';
+import type { Candidate } from '../index/candidate.ts';
+import type { EngineIndex } from '../index/engine-index.ts';
+import { optimizeShares } from './rotation-policy.ts';
+import type { CreativeCounts } from './rotation-policy.ts';
+
+/** Counts are lifetime; a campaign not served for this long starts afresh. */
+const COUNTS_TTL_MS = 30 * 86_400_000;
+
+export interface CreativeRotationOptions {
+  redis: Redis;
+  index: () => EngineIndex | undefined;
+  random?: () => number;
+}
+
+/**
+ * The rotation shared by every engine. Each engine counts the impressions and valid clicks it
+ * records, per creative, and adds them to the campaign's counts in Redis at each refresh (conversions
+ * are added by the admin); then it reads every engine's totals back and recomputes each optimizing
+ * campaign's shares (rotation-policy.ts). The hot path only draws from the shares in memory: counts
+ * seen by every engine lag by one refresh.
+ */
+export class CreativeRotation implements CreativePicker {
+  private pending = new Map<number, Map<string, number>>();
+  /** Optimize shares by creative id, for campaigns with more than one approved creative. */
+  private shares = new Map<number, number>();
+  private readonly random: () => number;
+
+  constructor(private readonly o: CreativeRotationOptions) {
+    this.random = o.random ?? Math.random;
+  }
+
+  /** Sees every event the engine emits: counted impressions and wins, valid clicks. */
+  observe(e: EngineEvent): void {
+    if (e.type === 'impression' || e.type === 'win') this.count(e.campaign_id, `i:${e.creative_id}`);
+    else if (e.type === 'click' && !e.invalid) this.count(e.campaign_id, `k:${e.creative_id}`);
+  }
+
+  pick(siblings: readonly Candidate[]): Candidate {
+    const first = siblings[0] as Candidate;
+    if (siblings.length === 1) return first;
+    let total = 0;
+    const weights = siblings.map((c) => {
+      const w = first.rotation === 'even' ? 1 : first.rotation === 'weighted' ? c.weight : (this.shares.get(c.creativeId) ?? 1 / siblings.length);
+      total += w;
+      return w;
+    });
+    // Weighted with every weight zero: nothing to follow, so even.
+    if (total <= 0) return siblings[Math.floor(this.random() * siblings.length)] as Candidate;
+    let r = this.random() * total;
+    for (let i = 0; i < siblings.length; i++) {
+      r -= weights[i] as number;
+      if (r < 0) return siblings[i] as Candidate;
+    }
+    return siblings[siblings.length - 1] as Candidate;
+  }
+
+  /** Adds this engine's counts to the shared ones, then recomputes the shares from every engine's. */
+  async refresh(): Promise<void> {
+    const sending = this.pending;
+    this.pending = new Map<number, Map<string, number>>();
+    try {
+      const tx = this.o.redis.pipeline();
+      for (const [campaign, fields] of sending) {
+        const key = rotationCountsKey(campaign);
+        for (const [field, n] of fields) tx.hincrby(key, field, n);
+        tx.pexpire(key, COUNTS_TTL_MS);
+      }
+      if (sending.size) for (const [err] of (await tx.exec()) ?? []) if (err) throw err;
+    } catch (err) {
+      // Not sent: kept for the next refresh.
+      for (const [campaign, fields] of sending) for (const [field, n] of fields) this.count(campaign, field, n);
+      throw err;
+    }
+    await this.recompute();
+  }
+
+  private async recompute(): Promise<void> {
+    const index = this.o.index();
+    if (!index) return;
+    const byCampaign = new Map<number, Creative[]>();
+    for (const cr of index.creatives.values()) {
+      if (cr.status !== 'approved') continue;
+      const list = byCampaign.get(cr.campaign_id);
+      if (list) list.push(cr);
+      else byCampaign.set(cr.campaign_id, [cr]);
+    }
+    // Stored before rotation existed: optimize.
+    const optimizing = [...byCampaign].filter(([id, list]) => list.length > 1 && (index.campaigns.get(id)?.rotation ?? 'optimize') === 'optimize');
+    const read = this.o.redis.pipeline();
+    for (const [id] of optimizing) read.hgetall(rotationCountsKey(id));
+    const replies = optimizing.length ? ((await read.exec()) ?? []) : [];
+    const shares = new Map<number, number>();
+    optimizing.forEach(([, creatives], i) => {
+      const [err, raw] = replies[i] ?? [null, {}];
+      const counts = (err ? {} : raw) as Record<string, string>;
+      const of = (field: string) => Number(counts[field] ?? 0);
+      const stats: CreativeCounts[] = creatives.map((cr) => ({
+        creativeId: cr.id,
+        impressions: of(`i:${cr.id}`),
+        clicks: of(`k:${cr.id}`),
+        conversions: of(`v:${cr.id}`),
+        weight: cr.weight,
+      }));
+      optimizeShares(stats, this.random).forEach((share, k) => shares.set((stats[k] as CreativeCounts).creativeId, share));
+    });
+    this.shares = shares;
+  }
+
+  private count(campaign: number, field: string, n = 1): void {
+    let fields = this.pending.get(campaign);
+    if (!fields) this.pending.set(campaign, (fields = new Map<string, number>()));
+    fields.set(field, (fields.get(field) ?? 0) + n);
+  }
+}

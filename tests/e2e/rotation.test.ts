@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, useTestApp } from './support/admin.ts';
+import type { Account } from './support/admin.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
+import { World } from './support/world.ts';
+
+// Creative rotation through the real engine: every creative serves; with `optimize`, the one people
+// click takes most of the traffic once the counts are in, and a new creative still gets measured.
+
+const fx = useTestApp();
+let world: World;
+let engine: TestEngine;
+let adv: Account;
+let campaignId = 0;
+let zone = '';
+const creatives: Record<'a' | 'b' | 'c', number> = { a: 0, b: 0, c: 0 };
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+let visitor = 0;
+
+beforeAll(async () => {
+  world = await World.create(fx.app);
+  adv = await world.advertiser(1_000_000);
+  const made = await world.campaign(adv, { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 }, { title: 'Creative A' });
+  campaignId = made.campaign.id;
+  creatives.a = made.creativeId;
+  creatives.b = await world.creative(adv, campaignId, 'native', { title: 'Creative B' });
+  zone = (await world.zone({ format: 'native' })).subid;
+  engine = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
+  await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 2);
+  await new Promise((r) => setTimeout(r, 300));
+}, 60_000);
+afterAll(async () => {
+  await engine.stop();
+});
+
+interface Served {
+  creative: { title: string };
+  beacon_url: string;
+  click_url: string;
+}
+
+/** `n` ad requests from distinct visitors, each ad rendered; `clickRate` says, per title, which share of its ads are clicked. */
+async function traffic(n: number, clickRate: Record<string, number> = {}): Promise<Record<string, number>> {
+  const seen: Record<string, number> = {};
+  for (let i = 0; i < n; i++) {
+    const v = ++visitor;
+    const headers = { 'user-agent': UA, 'x-forwarded-for': `10.9.${(v >> 8) & 255}.${v & 255}` };
+    const r = await fetch(`${engine.base}/imp?z=${zone}&fp=visitor-${v}-fp`, { headers });
+    if (r.status !== 200) continue;
+    const ad = (await r.json()) as Served;
+    seen[ad.creative.title] = (seen[ad.creative.title] ?? 0) + 1;
+    await fetch(ad.beacon_url, { headers });
+    // Deterministic: every k-th ad of a title is clicked.
+    const rate = clickRate[ad.creative.title] ?? 0;
+    if (rate > 0 && (seen[ad.creative.title] as number) % Math.round(1 / rate) === 0) {
+      await fetch(`${ad.click_url}?ttc=1500&x=10&y=10&focus=1&fp=visitor-${v}-fp`, { headers, redirect: 'manual' });
+    }
+  }
+  return seen;
+}
+
+const sharedImpressions = async () => {
+  const counts = await fx.app.svc.redis.hgetall(`rot:{c:${campaignId}}`);
+  return Object.entries(counts)
+    .filter(([k]) => k.startsWith('i:'))
+    .reduce((s, [, v]) => s + Number(v), 0);
+};
+
+describe('rotation: optimize', () => {
+  it('serves every creative, then gives most of the traffic to the one people click', async () => {
+    const first = await traffic(300, { 'Creative A': 0.2 });
+    // Both serve (the shares already move during this phase: the engine refreshes every 200 ms here).
+    expect(first['Creative A']).toBeGreaterThan(30);
+    expect(first['Creative B']).toBeGreaterThan(15);
+    // The engine shares its counts and recomputes the shares.
+    await eventually(async () => (await sharedImpressions()) >= 300, 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const later = await traffic(300);
+    expect(later['Creative A']).toBeGreaterThan(240);
+    // The loser keeps its exploration share (5% of 300 on average).
+    expect(later['Creative B'] ?? 0).toBeGreaterThanOrEqual(3);
+  });
+
+  it('measures a new creative: it gets its exploration share at least', async () => {
+    creatives.c = await world.creative(adv, campaignId, 'native', { title: 'Creative C' });
+    await eventually(() => engine.engine.mirror.index?.candidateCount === 3);
+    await new Promise((r) => setTimeout(r, 500));
+    const seen = await traffic(300);
+    // At least a share of the 10% split evenly (10 of 300 on average), and A still leads.
+    expect(seen['Creative C'] ?? 0).toBeGreaterThanOrEqual(4);
+    expect(seen['Creative A'] ?? 0).toBeGreaterThan(seen['Creative B'] ?? 0);
+  });
+});
+
+describe('rotation: even and weighted, and creatives the advertiser stops', () => {
+  it('follows the weights, and serves nothing of a paused or archived creative', async () => {
+    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, { token: adv.token, json: { rotation: 'weighted' } })).status).toBe(200);
+    for (const [id, weight] of [
+      [creatives.a, 75],
+      [creatives.b, 25],
+      [creatives.c, 0],
+    ] as const) {
+      const r = await call<{ status: string; weight: number }>(fx.app, 'PATCH', `/api/adv/creatives/${id}`, { token: adv.token, json: { weight } });
+      // A weight alone is no new content: still approved.
+      expect(r.body).toMatchObject({ status: 'approved', weight });
+    }
+    await eventually(() => engine.engine.mirror.index?.creatives.get(creatives.c)?.weight === 0);
+    const weighted = await traffic(400);
+    expect(weighted['Creative C']).toBeUndefined();
+    expect(weighted['Creative A']).toBeGreaterThan(250);
+    expect(weighted['Creative B']).toBeGreaterThan(60);
+
+    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/pause`, { token: adv.token })).body).toMatchObject({ status: 'paused' });
+    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.c}/archive`, { token: adv.token })).body).toMatchObject({ status: 'archived' });
+    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.c}/resume`, { token: adv.token })).status).toBe(409);
+    await eventually(() => engine.engine.mirror.index?.candidateCount === 1);
+    expect(Object.keys(await traffic(50))).toEqual(['Creative B']);
+    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/resume`, { token: adv.token })).body).toMatchObject({ status: 'approved' });
+  });
+
+  it('sends an edited creative back to moderation, and refuses bad weights and other owners', async () => {
+    const edited = await call<{ status: string; title: string }>(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, {
+      token: adv.token,
+      json: { title: 'Creative B, new words' },
+    });
+    expect(edited.body).toMatchObject({ status: 'pending_moderation', title: 'Creative B, new words' });
+    const bad = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/adv/creatives/${creatives.a}`, {
+      token: adv.token,
+      json: { weight: 101, landing_url: 'ftp://x' },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['landing_url', 'weight']);
+    const stranger = await world.advertiser(0);
+    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/pause`, { token: stranger.token })).status).toBe(403);
+    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, { token: adv.token, json: { rotation: 'random' } })).status).toBe(400);
+  });
+});

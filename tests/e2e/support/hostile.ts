@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The worst text a creative can carry into our outputs: markup and CDATA breakouts, script schemes,
+ * header splitting, the line separators JavaScript and XML treat apart, characters XML cannot hold,
+ * and sheer length. Each test puts them wherever a value reaches a document.
+ */
+export const HOSTILE_TEXT = [
+  ']]><script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "'><svg onload=alert(1)>",
+  'javascript:alert(1)',
+  'x\r\nSet-Cookie: pwned=1\r\n\r\n<script>alert(1)</script>',
+  'a\u2028b\u2029c</script><script>alert(1)</script>',
+  'nul\u0000 bell\u0007 fffe\uFFFE lone\uD800 surrogate',
+  '&amp; &lt;script&gt; <!-- --> <?xml?> <![CDATA[',
+  `${'A'.repeat(50_000)}]]>${'<'.repeat(1000)}`,
+] as const;
+
+/** URLs that passed no check (kept before the API refused them): none may become a link, a source or a header. */
+export const HOSTILE_URLS = [
+  'javascript:alert(document.domain)',
+  'https://cdn.example.com/v.mp4]]><script>alert(1)</script>',
+  'https://shop.example.com/?c={click_id}\r\nSet-Cookie: pwned=1',
+  'https://shop.example.com/"><img src=x onerror=alert(1)>',
+  'data:text/html,<script>alert(1)</script>',
+  'https://shop.example.com/\u2028x',
+] as const;
+
+export const IAB_VAST_XSD = new URL('../../../../shared/schemas/vast/vast4.xsd', import.meta.url).pathname;
+
+function withFile<T>(name: string, text: string, run: (path: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
+  try {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return run(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** xmllint's verdict on a VAST document: well-formed and valid against the IAB VAST 4.0 schema. */
+export function vastVerdict(xml: string): { valid: boolean; output: string } {
+  if (!existsSync(IAB_VAST_XSD)) throw new Error(`IAB VAST schema missing: ${IAB_VAST_XSD}`);
+  return withFile('vast.xml', xml, (path) => {
+    const out = spawnSync('xmllint', ['--noout', '--schema', IAB_VAST_XSD, path], { encoding: 'utf8' });
+    return { valid: out.status === 0 && out.stderr.includes('validates'), output: out.stderr };
+  });
+}
+
+/**
+ * What in an HTML fragment could run: script elements, event-handler attributes, and links or
+ * sources with a scheme other than http(s). xmllint parses it as a browser would, leniently.
+ */
+export function activeHtml(html: string): string[] {
+  return withFile('adm.html', `<html><body>${html}</body></html>`, (path) => {
+    const xpath =
+      "//script | //@*[starts-with(translate(name(),'ON','on'),'on')] | //@href[not(starts-with(.,'http'))] | //@src[not(starts-with(.,'http')) and . != '']";
+    const out = spawnSync('xmllint', ['--html', '--noout', '--xpath', xpath, path], { encoding: 'utf8' });
+    // xmllint exits 10 with "XPath set is empty" when nothing matched.
+    if (out.status === 10 || out.stderr.includes('XPath set is empty')) return [];
+    return [out.stdout || out.stderr];
+  });
+}
+
+/** An XPath 1.0 expression (`string(...)`, `count(...)`) over an XML document; throws if it is not well-formed. */
+export function xpath(xml: string, expr: string): string {
+  return withFile('doc.xml', xml, (path) => {
+    const out = spawnSync('xmllint', ['--xpath', expr, path], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`xmllint ${out.status}: ${out.stderr}`);
+    return out.stdout;
+  });
+}
+
+/** The text of the first element named `local` (any namespace). */
+export const xmlText = (xml: string, local: string): string => xpath(xml, `string(//*[local-name()='${local}'])`).replace(/\n$/, '');
+/** Elements a VAST document must never hold, whatever a creative carried. */
+export const scriptElements = (xml: string): number => Number(xpath(xml, "count(//*[local-name()='script' or local-name()='img' or local-name()='svg'])"));

@@ -3,28 +3,37 @@ import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
 import { STATS_DIMENSIONS } from '../choices.ts';
 import { lineChart } from '../chart.ts';
-import { actionButton, h, table, usd } from '../dom.ts';
+import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
+import type { Preset } from '../date-range.ts';
+import { actionButton, h } from '../dom.ts';
 import { buildForm, checked, text } from '../form.ts';
+import { count, ctrOf, ecpaCents, ecpmCents, money, percent } from '../format.ts';
+import { grid } from '../grid.ts';
+import type { Column } from '../grid.ts';
 import type { PageContext } from '../router.ts';
+import { daysOf, fillSlots, hoursOf } from '../series.ts';
 
 type Dimension = (typeof STATS_DIMENSIONS)[number];
-type Row = Record<string, string | number | undefined>;
+export type StatsRow = Record<string, string | number | undefined>;
 const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone'];
-const KEY_COLUMNS: Record<Dimension, string> = {
-  day: 'date',
-  hour: 'hour',
-  campaign: 'campaign_id',
-  creative: 'creative_id',
-  geo: 'geo',
-  device: 'device',
-  os: 'os',
-  browser: 'browser',
-  site: 'site_id',
-  zone: 'zone_id',
+/** The API's column for each dimension, and how a person calls it. */
+const KEYS: Record<Dimension, { column: string; label: string }> = {
+  day: { column: 'date', label: 'Day' },
+  hour: { column: 'hour', label: 'Hour' },
+  campaign: { column: 'campaign_id', label: 'Campaign' },
+  creative: { column: 'creative_id', label: 'Creative' },
+  geo: { column: 'geo', label: 'Country' },
+  device: { column: 'device', label: 'Device' },
+  os: { column: 'os', label: 'OS' },
+  browser: { column: 'browser', label: 'Browser' },
+  site: { column: 'site_id', label: 'Site' },
+  zone: { column: 'zone_id', label: 'Zone' },
 };
-const CENTS = new Set(['spent_cents', 'ecpa_cents', 'earnings_cents']);
+const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents'] as const;
+const REGION = new Intl.DisplayNames(['en'], { type: 'region' });
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const num = (r: StatsRow, k: string) => Number(r[k] ?? 0);
+const total = (rows: StatsRow[], k: string) => rows.reduce((a, r) => a + num(r, k), 0);
 
 function download(name: string, body: string): void {
   const a = h('a', { href: URL.createObjectURL(new Blob([body], { type: 'text/csv' })), download: name });
@@ -33,48 +42,164 @@ function download(name: string, body: string): void {
   a.remove();
 }
 
-/** Statistics for advertisers (spend, conversions) and publishers (earnings): range, grouping, chart, table, CSV. */
-export function statsPage(ctx: PageContext): void {
+/** Names for the ids in a breakdown: what a person picked them by. */
+type Names = Partial<Record<Dimension, Map<string, string>>>;
+
+function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
+  const raw = r[KEYS[dim].column];
+  if (raw === undefined || raw === '') return dim === 'geo' ? 'Unknown' : '–';
+  if (dim === 'geo') {
+    const code = String(raw).toUpperCase();
+    try {
+      return `${REGION.of(code) ?? code} (${code})`;
+    } catch {
+      return code;
+    }
+  }
+  const name = names[dim]?.get(String(raw));
+  return name ? `${name} (#${raw})` : dim === 'campaign' || dim === 'creative' || dim === 'site' || dim === 'zone' ? `#${raw}` : String(raw);
+}
+
+/** Extra row buttons (the source lists' one-click include or exclude) by dimension. */
+export type RowActions = (groups: Dimension[], row: StatsRow) => Node | null;
+
+/**
+ * Statistics for advertisers (spend, conversions) and publishers (earnings): a range by preset or
+ * dates, a campaign filter, grouping; a chart with silent days and hours drawn as zero; a sortable
+ * table with names beside ids, formatted figures and a totals row; CSV as the API writes it.
+ */
+export async function statsPage(ctx: PageContext, rowActions?: RowActions): Promise<void> {
   const publisher = ctx.session.role === 'publisher';
   const dims = publisher ? PUBLISHER_DIMENSIONS : STATS_DIMENSIONS;
-  const metrics = publisher
-    ? ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents']
-    : ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'spent_cents', 'conversions', 'ecpa_cents'];
   const out = h('div', { 'aria-live': 'polite' });
-  const today = new Date();
-  type Query = { from: string; to: string; group_by: string; tz: string };
+  const tz0 = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const initial = presetRange('last_7_days', Date.now(), tz0);
+  type Query = { from: string; to: string; group_by: string; tz: string; campaign_id?: number };
   let last: Query | null = null;
 
-  const query = async (q: Query): Promise<Row[]> => (publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows);
+  // Names are read once per page: campaigns (advertisers), sites and zones (publishers).
+  const names: Names = {};
+  let campaigns: { id: number; name: string }[] = [];
+  if (publisher) {
+    const [{ sites }, { zones }] = await Promise.all([api.pub.sites.list.query(), api.pub.zones.list.query()]);
+    names.site = new Map(sites.map((s) => [String(s.id), s.domain]));
+    names.zone = new Map(zones.map((z) => [String(z.id), z.name]));
+  } else {
+    campaigns = (await api.adv.campaigns.list.query()).campaigns;
+    names.campaign = new Map(campaigns.map((c) => [String(c.id), c.name]));
+  }
+  const creativeNames = async (rows: StatsRow[]) => {
+    const ids = [...new Set(rows.map((r) => Number(r.campaign_id)).filter((id) => names.campaign?.has(String(id))))];
+    const lists = await Promise.all(ids.map((campaign_id) => api.adv.creatives.list.query({ campaign_id })));
+    names.creative = new Map(lists.flatMap((l) => l.creatives.map((c) => [String(c.id), c.title ?? `${c.format} creative`])));
+  };
 
-  const show = (rows: Row[], groups: Dimension[]) => {
-    const keys = groups.map((g) => KEY_COLUMNS[g]);
-    const timeKey = groups.includes('hour') ? 'hour' : groups.includes('day') ? 'date' : null;
-    const chart =
-      timeKey && groups.length === 1
-        ? lineChart(
-            rows.map((r) => String(r[timeKey])),
-            [
-              { name: 'Impressions', color: '#2563eb', values: rows.map((r) => Number(r.impressions ?? 0)) },
-              { name: 'Clicks', color: '#dc2626', values: rows.map((r) => Number(r.clicks ?? 0)) },
-            ],
-            'Impressions and clicks over time',
-          )
-        : h('p', {}, 'Group by day or hour alone to see the chart.');
-    const cell = (r: Row, k: string) => (CENTS.has(k) ? usd(Number(r[k] ?? 0)) : String(r[k] ?? ''));
+  const query = async (q: Query): Promise<StatsRow[]> => (publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows);
+
+  const metricColumns = (): Column<StatsRow>[] => {
+    const c = (
+      key: string,
+      label: string,
+      cell: (r: StatsRow) => string,
+      totalOf: (rs: StatsRow[]) => string,
+      sort: (r: StatsRow) => number | null,
+    ): Column<StatsRow> => ({
+      key,
+      label,
+      numeric: true,
+      cell,
+      total: totalOf,
+      sort,
+    });
+    const counted = (key: string, label: string) =>
+      c(
+        key,
+        label,
+        (r) => count(num(r, key)),
+        (rs) => count(total(rs, key)),
+        (r) => num(r, key),
+      );
+    const moneyKey = publisher ? 'earnings_cents' : 'spent_cents';
+    const cols = [
+      counted('impressions', 'Impressions'),
+      counted('viewable_impressions', 'Viewable'),
+      counted('clicks', 'Clicks'),
+      counted('invalid_clicks', 'Invalid clicks'),
+      c(
+        'ctr',
+        'CTR',
+        (r) => percent(ctrOf(num(r, 'clicks'), num(r, 'impressions'))),
+        (rs) => percent(ctrOf(total(rs, 'clicks'), total(rs, 'impressions'))),
+        (r) => ctrOf(num(r, 'clicks'), num(r, 'impressions')),
+      ),
+      c(
+        moneyKey,
+        publisher ? 'Earnings' : 'Spend',
+        (r) => money(num(r, moneyKey)),
+        (rs) => money(total(rs, moneyKey)),
+        (r) => num(r, moneyKey),
+      ),
+      c(
+        'ecpm',
+        'eCPM',
+        (r) => money(ecpmCents(num(r, moneyKey), num(r, 'impressions'))),
+        (rs) => money(ecpmCents(total(rs, moneyKey), total(rs, 'impressions'))),
+        (r) => ecpmCents(num(r, moneyKey), num(r, 'impressions')),
+      ),
+    ];
+    if (publisher) return cols;
+    const ecpa = (spent: number, conv: number) => {
+      const v = ecpaCents(spent, conv);
+      return v === null ? '–' : money(v);
+    };
+    return [
+      ...cols,
+      counted('conversions', 'Conversions'),
+      c(
+        'ecpa',
+        'eCPA',
+        (r) => ecpa(num(r, 'spent_cents'), num(r, 'conversions')),
+        (rs) => ecpa(total(rs, 'spent_cents'), total(rs, 'conversions')),
+        (r) => ecpaCents(num(r, 'spent_cents'), num(r, 'conversions')),
+      ),
+    ];
+  };
+
+  const show = (rows: StatsRow[], groups: Dimension[], q: Query) => {
+    const time = groups.length === 1 && (groups[0] === 'day' || groups[0] === 'hour') ? groups[0] : null;
+    // Silent days and hours count as zero: in the chart and in the table.
+    const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, KEYS[time].column, COUNTED) : rows;
+    const chart = time
+      ? lineChart(
+          shown.map((r) => String(r[KEYS[time].column])),
+          [
+            { name: 'Impressions', color: '#2563eb', values: shown.map((r) => num(r, 'impressions')) },
+            { name: 'Clicks', color: '#dc2626', values: shown.map((r) => num(r, 'clicks')) },
+          ],
+          'Impressions and clicks over time',
+        )
+      : h('p', {}, 'Group by day or hour alone to see the chart.');
+    const keyColumns: Column<StatsRow>[] = groups.map((g) => ({
+      key: g,
+      label: KEYS[g].label,
+      cell: (r) => keyCell(g, r, names),
+      sort: (r) => (g === 'day' || g === 'hour' ? String(r[KEYS[g].column] ?? '') : keyCell(g, r, names).toLowerCase()),
+    }));
+    const actions: Column<StatsRow>[] = rowActions ? [{ key: 'actions', label: '', cell: (r) => rowActions(groups, r) ?? '' }] : [];
     out.replaceChildren(
       chart,
-      table(
-        [...keys, ...metrics],
-        rows.map((r) => [...keys, ...metrics].map((k) => cell(r, k))),
-        'Breakdown',
-      ),
+      grid({
+        caption: `Breakdown, ${q.from} to ${q.to} (${q.tz})`,
+        columns: [...keyColumns, ...metricColumns(), ...actions],
+        rows: shown,
+        sortBy: time ? { key: time, dir: 'asc' } : { key: publisher ? 'earnings_cents' : 'spent_cents', dir: 'desc' },
+        empty: 'No traffic in this range',
+      }),
       actionButton('Export CSV', async () => {
         if (!last) return;
         if (publisher) {
-          const rows2 = await query(last);
-          const cols = [...keys, ...metrics];
-          download('earnings.csv', csvTable(cols, rows2));
+          const cols = [...groups.map((g) => KEYS[g].column), 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents'];
+          download('earnings.csv', csvTable(cols, await query(last)));
         } else {
           download('stats.csv', (await api.adv.stats.get.query({ ...last, format: 'csv' })).csv ?? '');
         }
@@ -82,22 +207,51 @@ export function statsPage(ctx: PageContext): void {
     );
   };
 
+  const presetField = h('select', { id: 'stats-range', name: 'range', 'aria-label': 'Range' }, [
+    ...PRESETS.map((p) => h('option', { value: p, selected: p === 'last_7_days' }, PRESET_LABELS[p])),
+    h('option', { value: 'custom' }, 'Custom dates'),
+  ]);
   const { form } = buildForm({
     label: 'Statistics query',
     submit: 'Show',
     fields: [
-      { name: 'from', label: 'From', type: 'date', value: isoDay(new Date(today.getTime() - 6 * 86_400_000)) },
-      { name: 'to', label: 'To', type: 'date', value: isoDay(today) },
-      { name: 'tz', label: 'Time zone', value: Intl.DateTimeFormat().resolvedOptions().timeZone, hint: 'IANA name, e.g. Europe/Berlin' },
+      { name: 'from', label: 'From', type: 'date', value: initial.from },
+      { name: 'to', label: 'To', type: 'date', value: initial.to },
+      { name: 'tz', label: 'Time zone', value: tz0, hint: 'IANA name, e.g. Europe/Berlin' },
+      ...(publisher ? [] : [{ name: 'campaign_id', label: 'Campaign', type: 'select' as const, options: ['', ...campaigns.map((c) => String(c.id))] }]),
       { name: 'group_by', label: 'Group by', type: 'checkboxes', options: dims, value: ['day'] },
     ],
     async onSubmit(d) {
       const groups = checked(d, 'group_by') as Dimension[];
-      last = { from: text(d, 'from'), to: text(d, 'to'), group_by: groups.join(','), tz: text(d, 'tz') };
+      const campaign = publisher ? '' : text(d, 'campaign_id');
+      last = {
+        from: text(d, 'from'),
+        to: text(d, 'to'),
+        group_by: groups.join(','),
+        tz: text(d, 'tz'),
+        ...(campaign ? { campaign_id: Number(campaign) } : {}),
+      };
       out.replaceChildren(h('p', { role: 'status', class: 'loading' }, 'Loading…'));
-      show(await query(last), groups.length ? groups : ['day']);
+      const effective = groups.length ? groups : (['day'] as Dimension[]);
+      const rows = await query(last);
+      if (effective.includes('creative')) await creativeNames(rows);
+      show(rows, effective, last);
     },
   });
+  // The campaign picker shows names; its values stay ids.
+  const picker = form.querySelector<HTMLSelectElement>('select[name="campaign_id"]');
+  if (picker) for (const o of picker.options) o.textContent = o.value ? (names.campaign?.get(o.value) ?? o.value) : 'All campaigns';
+  // A preset fills the dates; editing a date makes the range custom.
+  const dateInput = (n: string) => form.querySelector<HTMLInputElement>(`input[name="${n}"]`);
+  presetField.addEventListener('change', () => {
+    if (presetField.value === 'custom') return;
+    const r = presetRange(presetField.value as Preset, Date.now(), dateInput('tz')?.value || tz0);
+    const [f, t] = [dateInput('from'), dateInput('to')];
+    if (f && t) [f.value, t.value] = [r.from, r.to];
+    form.requestSubmit();
+  });
+  for (const n of ['from', 'to']) dateInput(n)?.addEventListener('input', () => (presetField.value = 'custom'));
+  form.prepend(h('div', { class: 'field' }, h('label', { for: 'stats-range' }, 'Range'), presetField));
   ctx.main.replaceChildren(h('h1', {}, publisher ? 'Earnings' : 'Statistics'), form, out);
   form.requestSubmit();
 }

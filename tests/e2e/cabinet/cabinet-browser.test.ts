@@ -231,6 +231,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await legend.waitFor();
     expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
     expect(await adv.locator('svg.chart polyline').count()).toBe(2);
+    // Seven days drawn, silent ones as zero; the table has a totals row.
+    expect(await adv.locator('svg.chart circle').count()).toBe(14);
+    expect(await adv.locator('tfoot td[data-label="Impressions"]').textContent()).toBe('1');
     await screenshot(adv, 'stats', ['Impressions and clicks over time', 'Breakdown', 'Export CSV']);
     const f = form(adv, 'Statistics query');
     await f.getByLabel('Time zone').fill('Mars/Olympus');
@@ -242,9 +245,14 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Time zone').fill('UTC');
     // Grouping by another dimension gives the breakdown table by that key.
     await f.getByLabel('day').uncheck();
-    await f.getByLabel('campaign').check();
+    await f.getByLabel('campaign', { exact: true }).check();
     await f.getByRole('button', { name: 'Show' }).click();
-    await adv.getByRole('columnheader', { name: 'campaign_id' }).waitFor();
+    await adv.getByRole('columnheader', { name: 'Campaign' }).waitFor();
+    await adv.getByRole('cell', { name: /^Spring sale \(#\d+\)$/ }).waitFor();
+    // Presets fill the dates and show at once.
+    await f.getByLabel('Range').selectOption('today');
+    await adv.getByRole('cell', { name: /^Spring sale \(#\d+\)$/ }).waitFor();
+    expect(await f.getByLabel('From').inputValue()).toBe(await f.getByLabel('To').inputValue());
     const [download] = await Promise.all([adv.waitForEvent('download'), adv.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('stats.csv');
   });
@@ -294,7 +302,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const legend = pub.locator('.legend');
     await legend.waitFor();
     expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
-    await screenshot(pub, 'earnings', ['Earnings', 'earnings_cents', 'Impressions and clicks over time']);
+    await screenshot(pub, 'earnings', ['Earnings', 'eCPM', 'Impressions and clicks over time']);
     await pub.getByRole('link', { name: 'Zones' }).click();
     await pub.getByRole('button', { name: 'Live preview' }).click();
     const frame = pub.frameLocator('iframe[title="Live preview of Top banner"]');

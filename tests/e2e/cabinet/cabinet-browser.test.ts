@@ -131,6 +131,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await screenshot(adm, 'moderation', ['Spring deals', 'Creatives (1)']);
     await adm.getByRole('button', { name: /^Approve creative \d+$/ }).click();
     await adm.getByText('Creatives (0)').waitFor();
+    // The advertiser's open campaign page shows the verdict without a reload; funds still to do.
+    await adv.locator('[data-step="Creative approved"].done').waitFor({ timeout: 15_000 });
+    await adv.getByRole('cell', { name: 'approved', exact: true }).waitFor();
+    expect(await adv.locator('[data-step="Funds"]').getAttribute('class')).toBe('todo');
     await adm.getByRole('link', { name: 'Advertisers' }).click();
     const credit = form(adm, `Credit ${advEmail}`);
     await credit.getByLabel('Amount (USD)').fill('100');

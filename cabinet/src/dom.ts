@@ -86,9 +86,10 @@ export function actionButton(label: string, run: () => Promise<void>, attrs: Rec
 }
 
 export function table(headers: string[], rows: Child[][], caption?: string): HTMLElement {
+  // Focusable, so a keyboard can scroll a table wider than the screen; a card per row on a phone.
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap grid', tabindex: 0, role: 'region', 'aria-label': caption ?? headers.join(', ') },
     h(
       'table',
       {},
@@ -110,7 +111,7 @@ export function table(headers: string[], rows: Child[][], caption?: string): HTM
               h(
                 'tr',
                 {},
-                r.map((c) => h('td', {}, c)),
+                r.map((c, i) => h('td', { 'data-label': headers[i] ?? '' }, c)),
               ),
             )
           : h('tr', {}, h('td', { colspan: headers.length }, 'Nothing yet')),

@@ -42,7 +42,7 @@ function compare(a: number | string | null, b: number | string | null): number {
 export function grid<R>(o: GridOptions<R>): HTMLElement {
   let sort = o.sortBy ?? null;
   const selected = new Set<string>();
-  const wrap = h('div', { class: 'table-wrap grid' });
+  const wrap = h('div', { class: 'table-wrap grid', tabindex: 0, role: 'region', 'aria-label': o.caption });
   const draw = () => {
     const col = sort ? o.columns.find((c) => c.key === sort?.key) : undefined;
     const rows = col?.sort ? [...o.rows].sort((a, b) => compare(col.sort?.(a) ?? null, col.sort?.(b) ?? null) * (sort?.dir === 'desc' ? -1 : 1)) : o.rows;

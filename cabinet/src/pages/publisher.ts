@@ -17,7 +17,8 @@ function copyBlock(label: string, value: string): HTMLElement {
   return h(
     'div',
     { class: 'copy-block' },
-    h('code', { 'aria-label': label }, value),
+    // Focusable: a long snippet scrolls sideways, by keyboard too.
+    h('code', { 'aria-label': label, tabindex: 0 }, value),
     actionButton(`Copy ${label.toLowerCase()}`, () => copyText(value, label)),
   );
 }

@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
 import { makePng } from '../support/images.ts';
 import { eventually } from '../support/engine.ts';
-import { clipboard, screenshot, startProduct } from './product.ts';
+import { SCREENS, clipboard, screenshot, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 
 let p: Product;
@@ -308,9 +310,23 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
     await screenshot(pub, 'earnings', ['Earnings', 'eCPM', 'Impressions and clicks over time']);
     await pub.getByRole('link', { name: 'Zones' }).click();
+    // What the preview's ad request answered, to name the cause if no ad shows.
+    const answers: string[] = [];
+    pub.on('response', (r) => {
+      if (r.url().includes('/imp?'))
+        void r.text().then(
+          (t) => answers.push(`${r.status()} ${t.slice(0, 200)}`),
+          () => undefined,
+        );
+    });
     await pub.getByRole('button', { name: 'Live preview' }).click();
     const frame = pub.frameLocator('iframe[title="Live preview of Top banner"]');
-    await frame.locator('[data-adnet-zone] img').waitFor({ state: 'visible' });
+    await frame
+      .locator('[data-adnet-zone] img')
+      .waitFor({ state: 'visible' })
+      .catch((e: unknown) => {
+        throw new Error(`no ad in the live preview; /imp answered: ${JSON.stringify(answers)}`, { cause: e });
+      });
   });
 
   it('asks a floating video zone for its own fields and gives its VAST URL', async () => {
@@ -540,6 +556,49 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await screenshot(page, 'phone-campaigns', ['Spring sale']);
     await phone.close();
   });
+
+  it('passes axe-core on every page of every role, at desktop and phone sizes, with nothing off-screen on a phone', async () => {
+    const campaignHref =
+      (await adv.goto(`${p.base}/cabinet/campaigns`), await adv.getByRole('link', { name: 'Spring sale', exact: true }).getAttribute('href')) ?? '';
+    const pages: [Page, string[]][] = [
+      [adv, ['/overview', '/campaigns', '/campaigns/new', campaignHref.replace('/cabinet', ''), '/stats', '/conversions', '/balance', '/profile']],
+      [pub, ['/overview', '/sites', '/zones', '/earnings']],
+      [adm, ['/moderation', '/partners', '/advertisers']],
+      [adv, ['/signin', '/signup']],
+    ];
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const problems: string[] = [];
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
+      for (const [owner, paths] of pages) {
+        // The cabinet's CSP allows only its own scripts: this context lets the checker in.
+        const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
+        const page = await ctx.newPage();
+        const session = paths[0] === '/signin' ? 'null' : JSON.stringify(await owner.evaluate<string>("localStorage.getItem('adnet.session')"));
+        await page.goto(`${p.base}/cabinet/signin`);
+        await page.evaluate(`${session} ? localStorage.setItem('adnet.session', ${session}) : localStorage.clear()`);
+        for (const path of paths) {
+          await page.goto(`${p.base}/cabinet${path}`);
+          await page.locator('main h1').first().waitFor();
+          await eventually(async () => (await page.locator('.loading').count()) === 0);
+          await page.addScriptTag({ content: axe });
+          const found = await page.evaluate<{ id: string; impact: string; nodes: number }[]>(
+            `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
+          );
+          for (const f of found) problems.push(`${viewport.width}px ${path}: ${f.id} (${f.impact}, ${f.nodes} nodes)`);
+          if (viewport.width < 500) {
+            const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+            if (wide > viewport.width) problems.push(`${viewport.width}px ${path}: page is ${wide}px wide`);
+            await page.screenshot({ path: `${SCREENS}phone${path.replace(/\//g, '-')}.png`, fullPage: true });
+          }
+        }
+        await ctx.close();
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
 
   it('pauses an active campaign', async () => {
     await adv.goto(`${p.base}/cabinet/campaigns`);

@@ -5,7 +5,7 @@ import { buildIndex } from '../index/engine-index.ts';
 import { requestFixture } from './fixtures.ts';
 import { openRtbContext, openRtbImp, openRtbUserId, widgetUserId, zoneImp } from './request-context.ts';
 
-const index = buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map() }, '0-0');
+const index = buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '0-0');
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const context = (device: BidRequest['device']) => openRtbContext({ id: 'a', imp: [{ id: '1' }], device }, index, 1, 0);
 
@@ -60,6 +60,7 @@ describe("our publisher's controls in an impression", () => {
       partner: new Map(),
       site: new Map([[3, site]]),
       zone: new Map([[7, { ...zone, floor_cpm_micro_cents: 200_000 }]]),
+      deal: new Map(),
     },
     '0-0',
   );

@@ -1,5 +1,6 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
+import type { StoredDeal } from '@adnet/schemas/deals';
 import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
@@ -35,6 +36,16 @@ export interface EngineIndex {
   readonly paces: ReadonlyMap<number, PaceHandle>;
   /** A site's own controls (its zones' defaults), for OpenRTB requests that name the site but no zone. */
   readonly siteControls: ReadonlyMap<number, InventoryControls>;
+  /** Private-marketplace deals by the id partners send (`imp.pmp.deals[].id`). */
+  readonly deals: ReadonlyMap<string, DealEntry>;
+}
+
+/** A deal as the bid path reads it: who may offer it, who may bid on it, at what floor. */
+export interface DealEntry {
+  readonly id: string;
+  readonly floorMicroCents: number;
+  readonly partners: ReadonlySet<number>;
+  readonly campaigns: ReadonlySet<number>;
 }
 
 export interface ZoneEntry {
@@ -91,7 +102,11 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   }
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
+  const deals = new Map<string, DealEntry>();
+  for (const d of ((state.deal ?? new Map()) as Map<number, StoredDeal>).values()) {
+    deals.set(d.id, { id: d.id, floorMicroCents: d.floor_micro_cents, partners: new Set(d.partner_ids), campaigns: new Set(d.campaign_ids) });
+  }
+  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls, deals };
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */

@@ -129,7 +129,7 @@ function tcString(purposes: number[]): string {
     specialFeatures: {},
     vendors: {},
     stacks: {},
-  } as unknown as ConstructorParameters<typeof GVL>[0]);
+  });
   const tc = new TCModel(gvl);
   tc.cmpId = 10;
   tc.cmpVersion = 1;

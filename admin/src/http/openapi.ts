@@ -110,6 +110,12 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
                 },
                 image: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP; not for video formats' },
                 video_url: { type: 'string', format: 'uri', description: 'video and floating_video only' },
+                duration_s: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 600,
+                  description: "video and floating_video only: the video's length in seconds (VAST Duration, OpenRTB min/maxduration); default 30",
+                },
                 cta_text: { type: 'string', maxLength: 20 },
                 orientation: { type: 'string', enum: ['vertical', 'horizontal', 'square'] },
               },

@@ -4,7 +4,7 @@ import type { BidRequest, ConnectionType, DeviceType, Imp } from '@adnet/schemas
 import { connectionTypeOf, deviceTypeOf } from '@adnet/schemas/openrtb';
 import type { NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
-import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
+import type { DealEntry, EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import type { InventoryControls } from '../index/inventory-controls.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
 import { countryOfAddress } from '../audience/geo.ts';
@@ -84,7 +84,8 @@ export interface RequestContext {
 export interface MatchedDeal {
   id: string;
   floorMicroCents: number;
-  campaigns: ReadonlySet<number>;
+  /** The deal's index entry: its own ranked candidate lists. */
+  entry: DealEntry;
 }
 
 /** Where an impression lands in our inventory: zeros when it is none of ours. */
@@ -266,7 +267,7 @@ function matchedDeals(req: RequestContext, imp: Imp, publisherFloor: number): re
     out.push({
       id: deal.id,
       floorMicroCents: Math.max(deal.floorMicroCents, partnerFloorMicroCents(d.bidfloor ?? 0), publisherFloor),
-      campaigns: deal.campaigns,
+      entry: deal,
     });
   }
   // Best floor first (then by id, so every engine tries them in the same order).

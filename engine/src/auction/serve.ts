@@ -44,7 +44,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   let dealId: string | undefined;
   let outcome: ImpOutcome | undefined;
   if (imp.deals.length > 0) {
-    const deal = dealAuction(deps, lists, imp);
+    const deal = dealAuction(deps, req, imp);
     if (deal.won) dealId = deal.dealId;
     if (deal.won || imp.privateAuction) outcome = deal.outcome;
   }
@@ -87,12 +87,13 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
  * the open auction: the seller set it up for these buyers. The outcome of the last deal tried says why
  * none won.
  */
-function dealAuction(deps: ServeDeps, lists: readonly (readonly Candidate[])[], imp: ImpContext): { won: boolean; dealId: string; outcome: ImpOutcome } {
+function dealAuction(deps: ServeDeps, req: RequestContext, imp: ImpContext): { won: boolean; dealId: string; outcome: ImpOutcome } {
   let last: { won: boolean; dealId: string; outcome: ImpOutcome } | undefined;
   for (const deal of imp.deals) {
-    // Filtering keeps each list's rank order; deals are rare, so the copies cost only their own requests.
-    const mine = lists.map((l) => l.filter((c) => deal.campaigns.has(c.campaignId)));
-    const outcome = runImpAuction(mine, { ...imp, floorMicroCents: deal.floorMicroCents }, CANDIDATE_FILTERS, deps.budget, deps.creatives);
+    // The deal's own ranked lists (index/engine-index.ts): the walk sees its campaigns alone.
+    const lists: (readonly Candidate[])[] = [];
+    for (const slot of imp.slots) candidateListsFor(deal.entry, slot, req.country, lists);
+    const outcome = runImpAuction(lists, { ...imp, floorMicroCents: deal.floorMicroCents }, CANDIDATE_FILTERS, deps.budget, deps.creatives);
     last = { won: outcome.won, dealId: deal.id, outcome };
     if (outcome.won) return last;
   }

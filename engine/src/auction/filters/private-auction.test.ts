@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { impFixture, requestFixture } from '../fixtures.ts';
 import { privateAuctionFilter } from './private-auction.ts';
 
-const deal = { id: 'd-1', floorMicroCents: 100_000, campaigns: new Set([1]) };
+const deal = {
+  id: 'd-1',
+  floorMicroCents: 100_000,
+  entry: { id: 'd-1', floorMicroCents: 100_000, partners: new Set([1]), campaigns: new Set([1]), slots: new Map() },
+};
 
 describe('private auction filter', () => {
   it('rejects a private auction without a deal we hold', () => {

@@ -17,7 +17,7 @@ function tc(consents: number[], interests: number[] = []): string {
     specialFeatures: {},
     vendors: {},
     stacks: {},
-  } as unknown as ConstructorParameters<typeof GVL>[0]);
+  });
   const m = new TCModel(gvl);
   m.cmpId = 10;
   m.cmpVersion = 1;

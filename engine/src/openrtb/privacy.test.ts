@@ -1,30 +1,8 @@
 import type { BidRequest } from '@adnet/schemas/openrtb';
-import { GVL, TCModel, TCString } from '@iabtcf/core';
 import { describe, expect, it } from 'vitest';
 import { privacyBar, tcfAllowsCaps, usPrivacyOptOut } from './privacy.ts';
+import { tcString as tc } from './tcf-fixture.ts';
 
-/** A TC string made by the IAB's library: consents to `consents`, claims legitimate interest in `interests`. */
-function tc(consents: number[], interests: number[] = []): string {
-  const p = (n: number) => ({ id: n, name: `p${n}`, description: '', descriptionLegal: '' });
-  const gvl = new GVL({
-    gvlSpecificationVersion: 2,
-    vendorListVersion: 100,
-    tcfPolicyVersion: 4,
-    lastUpdated: '2026-01-01T00:00:00Z',
-    purposes: Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, p(n)])),
-    specialPurposes: {},
-    features: {},
-    specialFeatures: {},
-    vendors: {},
-    stacks: {},
-  });
-  const m = new TCModel(gvl);
-  m.cmpId = 10;
-  m.cmpVersion = 1;
-  m.purposeConsents.set(consents);
-  m.purposeLegitimateInterests.set(interests);
-  return TCString.encode(m);
-}
 const request = (over: Partial<BidRequest>): BidRequest => ({ id: 'r', imp: [{ id: '1' }], ...over });
 
 describe('TCF v2 consent', () => {

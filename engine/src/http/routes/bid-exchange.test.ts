@@ -1,7 +1,6 @@
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import type { StoredDeal } from '@adnet/schemas/deals';
-import { GVL, TCModel, TCString } from '@iabtcf/core';
 import { describe, expect, it } from 'vitest';
 import { bidPathContext, bidRequestOf } from '../../context-fixture.ts';
 import { buildIndex } from '../../index/engine-index.ts';
@@ -9,6 +8,7 @@ import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
 import { FrequencyCapCache } from '../../frequency/frequency-caps.ts';
 import type { FrequencyCaps } from '../../auction/ports.ts';
 import { bidRoute } from './bid.ts';
+import { tcString } from '../../openrtb/tcf-fixture.ts';
 
 // The exchange side of /openrtb/bid through the real route and auction: deals, privacy signals, video length.
 
@@ -114,28 +114,6 @@ describe('deals', () => {
     expect(reasons).toEqual(['private_auction']);
   });
 });
-
-/** A TCF v2 consent string made by the IAB's own library, consenting to `purposes`. */
-function tcString(purposes: number[]): string {
-  const p = (n: number) => ({ id: n, name: `p${n}`, description: '', descriptionLegal: '' });
-  const gvl = new GVL({
-    gvlSpecificationVersion: 2,
-    vendorListVersion: 100,
-    tcfPolicyVersion: 4,
-    lastUpdated: '2026-01-01T00:00:00Z',
-    purposes: Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => [n, p(n)])),
-    specialPurposes: {},
-    features: {},
-    specialFeatures: {},
-    vendors: {},
-    stacks: {},
-  });
-  const tc = new TCModel(gvl);
-  tc.cmpId = 10;
-  tc.cmpVersion = 1;
-  tc.purposeConsents.set(purposes);
-  return TCString.encode(tc);
-}
 
 describe('privacy signals', () => {
   // Counts every look-up of the frequency store: barred traffic must make none.

@@ -41,7 +41,7 @@ function dealRow(deal: Deal, after: () => Promise<void>) {
         notify(`Deal ${deal.id} deleted`);
         await after();
       },
-      { 'aria-label': `Delete deal ${deal.id}` },
+      { class: 'danger', 'aria-label': `Delete deal ${deal.id}` },
     ),
   ];
 }

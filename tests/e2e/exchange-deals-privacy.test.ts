@@ -106,6 +106,15 @@ describe('deals', () => {
     await call(fx.app, 'DELETE', '/api/admin/deals/THEIRS', admin());
   });
 
+  it('ten admins creating one deal id at once: one gets it, the others 409, one deal is kept', async () => {
+    const json = { id: 'RACE-1', floor_usd: 1, partner_ids: [partner], campaign_ids: [ids.deal] };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call(fx.app, 'POST', '/api/admin/deals', { ...admin(), json })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
+    const listed = await call<{ deals: { id: string }[] }>(fx.app, 'GET', '/api/admin/deals', admin());
+    expect(listed.body.deals.filter((d) => d.id === 'RACE-1')).toHaveLength(1);
+    await call(fx.app, 'DELETE', '/api/admin/deals/RACE-1', admin());
+  });
+
   it('bad input is a 400 naming each field; a taken id 409; only admins', async () => {
     const bad = await call(fx.app, 'POST', '/api/admin/deals', {
       ...admin(),

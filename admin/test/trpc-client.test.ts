@@ -56,6 +56,27 @@ describe('typed tRPC client', () => {
     expect(balance.balance_cents).toBe(0);
   });
 
+  it('manages deals with full types, the same answers as REST', async () => {
+    const admin = trpcClient(fx.app.base, (await account(fx.app, 'admin')).token);
+    const partner = await admin.admin.createPartner.mutate({ name: 'Typed exchange', allowed_ips: ['192.0.2.44'] });
+    const adv = await account(fx.app, 'advertiser');
+    const campaign = await trpcClient(fx.app.base, adv.token).adv.campaigns.create.mutate({
+      name: 'Deal buyer',
+      vertical: 'dating',
+      format: 'banner',
+      bid_type: 'cpm',
+      bid_usd: 2,
+      daily_budget_usd: 10,
+    });
+    const deal = await admin.admin.createDeal.mutate({ id: 'TYPED-1', floor_usd: 1.25, partner_ids: [partner.id], campaign_ids: [campaign.id, campaign.id] });
+    expect(deal).toMatchObject({ id: 'TYPED-1', floor_usd: 1.25, partner_ids: [partner.id], campaign_ids: [campaign.id] });
+    expect((await admin.admin.updateDeal.mutate({ id: 'TYPED-1', floor_usd: 2 })).floor_usd).toBe(2);
+    expect((await admin.admin.getDeal.query({ id: 'TYPED-1' })).floor_usd).toBe(2);
+    expect((await admin.admin.listDeals.query()).deals.map((d) => d.id)).toContain('TYPED-1');
+    expect(await admin.admin.deleteDeal.mutate({ id: 'TYPED-1' })).toEqual({ deleted: true });
+    expect((await caught(admin.admin.getDeal.query({ id: 'TYPED-1' }))).data?.httpStatus).toBe(404);
+  });
+
   it('carries the same error codes, field maps and HTTP statuses as REST', async () => {
     const a = await account(fx.app, 'advertiser');
     const adv = trpcClient(fx.app.base, a.token);

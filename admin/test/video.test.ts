@@ -218,6 +218,10 @@ describe('attach to a creative', () => {
       status: 'pending_moderation',
       image_url: null,
     });
+    // The creative's length is the provider's: what the VAST <Duration> and OpenRTB maxduration read.
+    const job = await status(who.token, r.body.job_id);
+    expect(job.body.duration_sec).toBeGreaterThan(0);
+    expect(created.body.duration_s).toBe(job.body.duration_sec);
     expect((await attach({ ...body, campaign_id: native.body.id })).body).toEqual({ errors: { campaign_id: 'must be a video or floating_video campaign' } });
     expect((await attach({ ...body, title: 'x'.repeat(61), landing_url: 'ftp://x' })).body.errors).toHaveProperty('landing_url');
     const stranger = await advertiser(0);

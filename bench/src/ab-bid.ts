@@ -14,6 +14,7 @@ const state: ConfigState = {
   partner: new Map([[1, world.partner]]),
   site: new Map(),
   zone: new Map(),
+  deal: new Map(),
 };
 
 function timer(tree: Tree) {

@@ -28,6 +28,7 @@ const state: ConfigState = {
   partner: new Map([[1, world.partner]]),
   site: new Map([[1, site]]),
   zone: new Map([[1, zone]]),
+  deal: new Map(),
 };
 const headers = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',

@@ -19,6 +19,7 @@ const state: ConfigState = {
   partner: new Map([[1, world.partner]]),
   site: new Map(),
   zone: new Map(),
+  deal: new Map(),
 };
 const corpus = makeCorpus(1_000);
 const index = buildIndex(state, '1-0');

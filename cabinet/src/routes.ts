@@ -1,6 +1,7 @@
 import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
 import { campaignsPage } from './pages/campaign-list.ts';
 import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
+import { dealsPage } from './pages/deals.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
 import { overviewPage } from './pages/overview.ts';
 import { profilePage } from './pages/profile.ts';
@@ -23,5 +24,6 @@ export const ROUTES: Route[] = [
   { path: '/earnings', title: 'Earnings', roles: ['publisher'], nav: true, render: statsPage },
   { path: '/moderation', title: 'Moderation', roles: ['admin'], nav: true, render: moderationPage },
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
+  { path: '/deals', title: 'Deals', roles: ['admin'], nav: true, render: dealsPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
 ];

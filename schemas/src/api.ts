@@ -355,12 +355,29 @@ const landingUrl = httpUrl({ macros: true }).superRefine((url, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** The length a video creative is taken to have when nobody said (the VAST `<Duration>` every video carried before creatives had one). */
+export const DEFAULT_VIDEO_DURATION_S = 30;
+export const MAX_VIDEO_DURATION_S = 600;
+const videoDuration = z.coerce
+  .number({ error: `must be a whole number of seconds from 1 to ${MAX_VIDEO_DURATION_S}` })
+  .int(`must be a whole number of seconds from 1 to ${MAX_VIDEO_DURATION_S}`)
+  .min(1, `must be a whole number of seconds from 1 to ${MAX_VIDEO_DURATION_S}`)
+  .max(MAX_VIDEO_DURATION_S, `must be a whole number of seconds from 1 to ${MAX_VIDEO_DURATION_S}`);
+
+/** A video creative's length: its own when it is a whole number of seconds within bounds (as the API stores it), else the default. */
+export const videoDurationOf = (c: { duration_s?: number | null | undefined }): number => {
+  const d = c.duration_s;
+  return typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= MAX_VIDEO_DURATION_S ? d : DEFAULT_VIDEO_DURATION_S;
+};
+
 /** Text parts of the multipart creative upload; per-format rules are in admin's creative-rules. */
 export const creativeFieldsSchema = z.object({
   title: optionalText(60),
   body: optionalText(150),
   landing_url: landingUrl,
   video_url: httpUrlSchema.optional(),
+  /** A video creative's length in whole seconds (VAST `<Duration>`, OpenRTB `minduration`/`maxduration`); unset: DEFAULT_VIDEO_DURATION_S. */
+  duration_s: videoDuration.optional(),
   cta_text: optionalText(20),
   orientation: oneOf(ORIENTATIONS).optional(),
   weight: creativeWeight.optional(),
@@ -390,6 +407,8 @@ export const creativeSchema = z.object({
   image_width: z.number().int().nullable(),
   image_height: z.number().int().nullable(),
   video_url: z.string().nullable(),
+  // Creatives stored before durations existed have none: DEFAULT_VIDEO_DURATION_S.
+  duration_s: z.number().int().nullable().optional(),
   orientation: z.enum(ORIENTATIONS).nullable(),
   // Creatives stored before weights existed weigh in fully.
   weight: z.number().int().default(100),

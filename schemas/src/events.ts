@@ -53,6 +53,13 @@ export const NO_BID_REASONS = [
   'outside_schedule',
   /** The user has had the campaign's `frequency_cap` impressions in its period. */
   'frequency_cap',
+  // Exchange side of issue 19 (docs/openrtb.md).
+  /** `imp.pmp.private_auction: 1` and no deal of the imp is ours for this partner (known, offered by it, with campaigns). */
+  'private_auction',
+  /** A frequency-capped campaign skips traffic whose privacy signals rule out user-level caps (COPPA, GDPR without consent, a CCPA opt-out). */
+  'privacy',
+  /** The video creative's `duration_s` is outside the imp's `minduration`/`maxduration`. */
+  'video_duration',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

@@ -12,16 +12,27 @@ export const bannerSchema = z.looseObject({
   h: z.number().int().nonnegative().optional(),
   format: z.array(bannerFormatSchema).optional(),
 });
+/** A private marketplace (OpenRTB 2.5 §3.2.11, §3.2.12): the deals the seller offers on the imp; `private_auction: 1` means deals only. */
+export const dealSchema = z.looseObject({ id: z.string().min(1), bidfloor: z.number().min(0).optional(), bidfloorcur: z.string().optional() });
+export const pmpSchema = z.looseObject({ private_auction: z.number().int().optional(), deals: z.array(dealSchema).max(100).optional() });
 export const impSchema = z.looseObject({
   id: z.string().min(1),
   banner: bannerSchema.optional(),
   native: z.looseObject({ request: z.string().optional(), ver: z.string().optional() }).optional(),
   video: z
-    .looseObject({ mimes: z.array(z.string()).optional(), protocols: z.array(z.number()).optional(), w: z.number().optional(), h: z.number().optional() })
+    .looseObject({
+      mimes: z.array(z.string()).optional(),
+      protocols: z.array(z.number()).optional(),
+      w: z.number().optional(),
+      h: z.number().optional(),
+      minduration: z.number().int().nonnegative().optional(),
+      maxduration: z.number().int().nonnegative().optional(),
+    })
     .optional(),
   bidfloor: z.number().min(0).optional(),
   bidfloorcur: z.string().optional(),
   tagid: z.string().optional(),
+  pmp: pmpSchema.optional(),
 });
 export const bidRequestSchema = z.looseObject({
   id: z.string().min(1),
@@ -46,7 +57,14 @@ export const bidRequestSchema = z.looseObject({
       geo: z.looseObject({ country: z.string().optional() }).optional(),
     })
     .optional(),
-  user: z.looseObject({ id: z.string().optional() }).optional(),
+  user: z.looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() }).optional(),
+  /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
+  regs: z
+    .looseObject({
+      coppa: z.number().int().optional(),
+      ext: z.looseObject({ gdpr: z.number().int().optional(), us_privacy: z.string().optional() }).optional(),
+    })
+    .optional(),
   tmax: z.number().int().positive().optional(),
   cur: z.array(z.string()).optional(),
   bcat: z.array(z.string()).optional(),
@@ -70,6 +88,8 @@ export const bidSchema = z.object({
   adomain: z.array(z.string()),
   w: z.number().int().optional(),
   h: z.number().int().optional(),
+  /** The deal the bid is made on (`imp.pmp.deals[].id`), when it is. */
+  dealid: z.string().optional(),
 });
 export type Bid = z.infer<typeof bidSchema>;
 

@@ -43,6 +43,7 @@ export function checkCreative(format: CampaignFormat, fields: CreativeFields, im
 
   if (rule.video === 'required' && !fields.video_url) errors.video_url = `is required for ${format} creatives`;
   if (rule.video === 'forbidden' && fields.video_url) errors.video_url = `is only accepted for video formats`;
+  if (rule.video === 'forbidden' && fields.duration_s !== undefined) errors.duration_s = `is only accepted for video formats`;
   if (fields.orientation && !rule.defaultOrientation) errors.orientation = 'is only accepted for video formats';
 
   if (rule.image === 'forbidden') {

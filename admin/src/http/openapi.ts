@@ -40,6 +40,12 @@ function formInput(route: RestRoute, input: Record<string, unknown> | undefined)
   return { parameters: headers, requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: input ?? {} } } } };
 }
 
+/** A path parameter is a positive integer id, unless the procedure takes it as a string (a deal id). */
+function pathParamSchema(input: Record<string, unknown> | undefined, name: string): Record<string, unknown> {
+  const own = (input?.properties as Record<string, Record<string, unknown>> | undefined)?.[name];
+  return own?.type === 'string' ? own : { type: 'integer', minimum: 1 };
+}
+
 /**
  * OpenAPI 3 for the REST paths, generated from the same route table and zod
  * schemas that serve them, so it cannot drift from the code.
@@ -55,7 +61,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       operationId: route.procedure,
       summary: route.summary,
       security: route.auth === false ? [] : [{ bearer: [] }],
-      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
+      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: pathParamSchema(input, name) })),
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',
@@ -104,6 +110,12 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
                 },
                 image: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP; not for video formats' },
                 video_url: { type: 'string', format: 'uri', description: 'video and floating_video only' },
+                duration_s: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 600,
+                  description: "video and floating_video only: the video's length in seconds (VAST Duration, OpenRTB min/maxduration); default 30",
+                },
                 cta_text: { type: 'string', maxLength: 20 },
                 orientation: { type: 'string', enum: ['vertical', 'horizontal', 'square'] },
               },

@@ -4,7 +4,7 @@
  * `form` is a tracker's fields: the query of a GET, the url-encoded body of a POST.
  */
 export interface RestRoute {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   procedure: string;
   input: 'none' | 'json' | 'query' | 'multipart' | 'form';
@@ -291,6 +291,25 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'none',
     summary: 'Accept bid requests from a partner again',
   },
+  // Private-marketplace deals (docs/openrtb.md, deals); `{id}` is the deal id partners send.
+  { method: 'GET', path: '/api/admin/deals', procedure: 'admin.listDeals', input: 'none', summary: 'Private-marketplace deals' },
+  {
+    method: 'POST',
+    path: '/api/admin/deals',
+    procedure: 'admin.createDeal',
+    input: 'json',
+    status: 201,
+    summary: 'Create a deal: which partners offer it, which campaigns bid on it, its floor',
+  },
+  { method: 'GET', path: '/api/admin/deals/{id}', procedure: 'admin.getDeal', input: 'none', summary: 'One deal' },
+  { method: 'PATCH', path: '/api/admin/deals/{id}', procedure: 'admin.updateDeal', input: 'json', summary: "Change a deal's floor, partners or campaigns" },
+  {
+    method: 'DELETE',
+    path: '/api/admin/deals/{id}',
+    procedure: 'admin.deleteDeal',
+    input: 'none',
+    summary: 'Delete a deal: its id no longer matches bid requests',
+  },
   { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
 
   {
@@ -308,6 +327,15 @@ export interface CompiledRoute extends RestRoute {
 
 export const compileRoutes = (routes: readonly RestRoute[]): CompiledRoute[] => routes.map((r) => ({ ...r, segments: r.path.split('/').filter(Boolean) }));
 
+/** A path parameter as sent: percent-decoded (a deal id may hold `/` or `%`), else as it is when it is not valid percent-encoding. */
+function decodeSegment(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** Path parameters when `segments` match `parts`, else undefined. */
 export function matchPath(route: CompiledRoute, parts: readonly string[]): Record<string, string> | undefined {
   if (route.segments.length !== parts.length) return undefined;
@@ -315,7 +343,7 @@ export function matchPath(route: CompiledRoute, parts: readonly string[]): Recor
   for (let i = 0; i < parts.length; i++) {
     const seg = route.segments[i] as string;
     const part = parts[i] as string;
-    if (seg.startsWith('{')) params[seg.slice(1, -1)] = part;
+    if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeSegment(part);
     else if (seg !== part) return undefined;
   }
   return params;

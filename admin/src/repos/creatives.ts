@@ -10,7 +10,7 @@ import { campaignApprovedIndex, campaignCreativesIndex } from './campaigns.ts';
 export type CreativeContent = Pick<
   Creative,
   'title' | 'body' | 'landing_url' | 'cta_text' | 'image_url' | 'image_width' | 'image_height' | 'video_url' | 'orientation'
-> & { weight?: number };
+> & { weight?: number; duration_s?: number | null };
 
 /** Stores a new creative waiting for moderation; every way of adding a creative ends here. */
 export async function saveCreative(svc: Services, campaign: StoredCampaign, content: CreativeContent): Promise<Creative & { moderation_eta_seconds: number }> {

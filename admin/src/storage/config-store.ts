@@ -68,9 +68,18 @@ export class ConfigStore {
   }
 
   /** Writes `value` if the stored revision is still `expectedRev` (0 = new). */
-  async commit(kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[] = []): Promise<string> {
+  commit(kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[] = []): Promise<string> {
+    return this.write('put', kind, id, expectedRev, value, ops);
+  }
+
+  /** Deletes the entity if the stored revision is still `expectedRev`; engines drop it from their mirror (`op: del`). */
+  remove(kind: ConfigKind, id: number, expectedRev: number, lastValue: unknown, ops: IndexOp[] = []): Promise<string> {
+    return this.write('del', kind, id, expectedRev, lastValue, ops);
+  }
+
+  private async write(op: 'put' | 'del', kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[]): Promise<string> {
     const indexKeys = [...new Set(ops.map((o) => o.key))];
-    const args: (string | number | Buffer)[] = [kind, id, expectedRev, encode(value), this.logMaxLen, 'put'];
+    const args: (string | number | Buffer)[] = [kind, id, expectedRev, encode(value), this.logMaxLen, op];
     for (const op of ops) args.push(op.cmd, indexKeys.indexOf(op.key) + 4, op.member, op.score ?? 0);
     const seq = await this.redis.cfgCommit(3 + indexKeys.length, cfgHash(kind), cfgRevHash(kind), CFG_LOG, ...indexKeys, ...args);
     if (seq === null) throw new ConflictError(`${kind} ${id} changed concurrently`);

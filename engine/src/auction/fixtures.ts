@@ -6,7 +6,7 @@ import type { ImpContext, RequestContext } from './request-context.ts';
 // Builders for the auction's unit tests: complete contexts with overridable fields.
 
 export const requestFixture = (over: Partial<RequestContext> = {}): RequestContext => ({
-  index: buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map() }, '0-0'),
+  index: buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '0-0'),
   ts: 0,
   auctionId: 'a-1',
   partnerId: 1,
@@ -30,6 +30,7 @@ export const requestFixture = (over: Partial<RequestContext> = {}): RequestConte
   pageHost: undefined,
   flood: undefined,
   viewer: undefined,
+  privacy: undefined,
   ...over,
 });
 
@@ -51,6 +52,11 @@ export const impFixture = (over: Partial<ImpContext> = {}): ImpContext => ({
   badv: undefined,
   ts: 0,
   viewer: undefined,
+  restricted: false,
+  deals: [],
+  privateAuction: false,
+  minDuration: undefined,
+  maxDuration: undefined,
   ...over,
 });
 

@@ -5,7 +5,7 @@ import { buildIndex } from '../index/engine-index.ts';
 import { requestFixture } from './fixtures.ts';
 import { openRtbContext, openRtbImp, openRtbUserId, widgetUserId, zoneImp } from './request-context.ts';
 
-const index = buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map() }, '0-0');
+const index = buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '0-0');
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const context = (device: BidRequest['device']) => openRtbContext({ id: 'a', imp: [{ id: '1' }], device }, index, 1, 0);
 
@@ -60,6 +60,11 @@ describe("our publisher's controls in an impression", () => {
       partner: new Map(),
       site: new Map([[3, site]]),
       zone: new Map([[7, { ...zone, floor_cpm_micro_cents: 200_000 }]]),
+      deal: new Map([
+        [1, { key: 1, id: 'D-LOW', floor_micro_cents: 100_000, partner_ids: [1], campaign_ids: [5], created_at: '', updated_at: '' }],
+        [2, { key: 2, id: 'D-HIGH', floor_micro_cents: 400_000, partner_ids: [1, 2], campaign_ids: [5], created_at: '', updated_at: '' }],
+        [3, { key: 3, id: 'D-OTHER', floor_micro_cents: 0, partner_ids: [2], campaign_ids: [5], created_at: '', updated_at: '' }],
+      ]),
     },
     '0-0',
   );
@@ -77,6 +82,25 @@ describe("our publisher's controls in an impression", () => {
     // A zone that sets no floor follows its site's; the site's controls hold where the request names only the site.
     expect(bid({ id: '1', tagid: 'nope', bidfloor: 0.1 }, '3')).toMatchObject({ floorMicroCents: 50_000, controls: { blockedVerticals: new Set(['dating']) } });
     expect(bid({ id: '1', bidfloor: 0.1 })).toMatchObject({ floorMicroCents: 10_000, controls: undefined });
+  });
+
+  it("matches only the deals held for this partner, once each, best floor first, each floor the highest of the deal's, the request's and the zone's", () => {
+    const deals = bid({
+      id: '1',
+      tagid: 'z7',
+      pmp: {
+        private_auction: 1,
+        deals: [{ id: 'D-LOW', bidfloor: 2.5 }, { id: 'D-OTHER' }, { id: 'D-HIGH' }, { id: 'D-LOW' }, { id: 'NOPE' }, { id: 'D-HIGH', bidfloorcur: 'EUR' }],
+      },
+    });
+    expect(deals.privateAuction).toBe(true);
+    expect(deals.deals.map((d) => [d.id, d.floorMicroCents])).toEqual([
+      ['D-HIGH', 400_000],
+      ['D-LOW', 250_000],
+    ]);
+    // Without a zone, the deal's own floor holds; with no pmp, nothing matches.
+    expect(bid({ id: '1', pmp: { deals: [{ id: 'D-LOW' }] } }).deals.map((d) => d.floorMicroCents)).toEqual([100_000]);
+    expect(bid({ id: '1' })).toMatchObject({ deals: [], privateAuction: false });
   });
 });
 

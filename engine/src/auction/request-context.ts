@@ -4,7 +4,7 @@ import type { BidRequest, ConnectionType, DeviceType, Imp } from '@adnet/schemas
 import { connectionTypeOf, deviceTypeOf } from '@adnet/schemas/openrtb';
 import type { NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
-import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
+import type { DealEntry, EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import type { InventoryControls } from '../index/inventory-controls.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
 import { countryOfAddress } from '../audience/geo.ts';
@@ -17,6 +17,8 @@ import { REQUEST_FILTERS } from './filters/index.ts';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
 import type { NativeAsset } from '../openrtb/native-request.ts';
 import type { Viewer } from './ports.ts';
+import { privacyBar } from '../openrtb/privacy.ts';
+import type { PrivacyBar } from '../openrtb/privacy.ts';
 
 /** Where a browser request comes from, as far as the engine can tell from its headers. */
 export interface Visitor {
@@ -72,8 +74,18 @@ export interface RequestContext {
   /** Our own zones: the page the browser says it is on, and whether it is past a zone's request limit. */
   pageHost: string | undefined;
   flood: RequestFlood | undefined;
-  /** The user, for frequency caps; undefined when the request names none. */
+  /** The user, for frequency caps; undefined when the request names none, or its privacy signals bar user-level processing. */
   viewer: Viewer | undefined;
+  /** The OpenRTB privacy signal that bars user-level processing (openrtb/privacy.ts); undefined for none, and for our own zones. */
+  privacy: PrivacyBar | undefined;
+}
+
+/** One of the imp's `pmp.deals` we hold for this partner: the floor is ours, the request's and our publisher's, whichever is highest. */
+export interface MatchedDeal {
+  id: string;
+  floorMicroCents: number;
+  /** The deal's index entry: its own ranked candidate lists. */
+  entry: DealEntry;
 }
 
 /** Where an impression lands in our inventory: zeros when it is none of ours. */
@@ -109,6 +121,15 @@ export interface ImpContext {
   /** The request's time, for the campaigns' schedules. */
   ts: number;
   viewer: Viewer | undefined;
+  /** The request's privacy signals bar user-level processing: frequency-capped campaigns sit it out. */
+  restricted: boolean;
+  /** The imp's deals we hold for this partner, best floor first; empty for most requests. */
+  deals: readonly MatchedDeal[];
+  /** `imp.pmp.private_auction: 1`: only deal bids. */
+  privateAuction: boolean;
+  /** `imp.video.minduration` / `maxduration`, seconds; undefined when not said (0 for maxduration means not said too). */
+  minDuration: number | undefined;
+  maxDuration: number | undefined;
 }
 
 const OWN_SITE_ID = /^\d{1,10}$/;
@@ -145,7 +166,14 @@ export const widgetUserId = (raw: string | null): string | undefined => (raw !==
  * from `device.ip` or `device.ipv6`; device type and OS as the partner says them, else from `device.ua`,
  * which alone names the browser; language cut to two letters; our site looked up.
  */
-export function openRtbContext(request: BidRequest, index: EngineIndex, partnerId: number, ts: number, viewer?: Viewer): RequestContext {
+export function openRtbContext(
+  request: BidRequest,
+  index: EngineIndex,
+  partnerId: number,
+  ts: number,
+  viewer?: Viewer,
+  privacy: PrivacyBar | undefined = privacyBar(request),
+): RequestContext {
   const d = request.device;
   const siteId = request.site?.id;
   const ua = userAgentFacts(d?.ua ?? '');
@@ -176,7 +204,9 @@ export function openRtbContext(request: BidRequest, index: EngineIndex, partnerI
     // A partner's request is judged on what the partner says; page and request-rate checks are for our own zones.
     pageHost: undefined,
     flood: undefined,
-    viewer,
+    // Barred by a privacy signal: the user is not looked up, counted or named in tickets.
+    viewer: privacy ? undefined : viewer,
+    privacy,
   });
 }
 
@@ -214,7 +244,34 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
     badv: req.badv,
     ts: req.ts,
     viewer: req.viewer,
+    restricted: req.privacy !== undefined,
+    deals: imp.pmp?.deals?.length ? matchedDeals(req, imp, controls?.floorMicroCents ?? 0) : NO_DEALS,
+    privateAuction: imp.pmp?.private_auction === 1,
+    minDuration: imp.video?.minduration || undefined,
+    maxDuration: imp.video?.maxduration || undefined,
   };
+}
+
+const NO_DEALS: readonly MatchedDeal[] = [];
+
+/**
+ * The imp's deals that we hold, that this partner may offer, and whose floor currency (if said) is USD;
+ * the floor is the highest of the deal's, the request's deal `bidfloor` and our publisher's.
+ */
+function matchedDeals(req: RequestContext, imp: Imp, publisherFloor: number): readonly MatchedDeal[] {
+  const out: MatchedDeal[] = [];
+  for (const d of imp.pmp?.deals ?? []) {
+    const deal = req.index.deals.get(d.id);
+    if (!deal || !deal.partners.has(req.partnerId) || (d.bidfloorcur !== undefined && d.bidfloorcur !== 'USD')) continue;
+    if (out.some((m) => m.id === deal.id)) continue;
+    out.push({
+      id: deal.id,
+      floorMicroCents: Math.max(deal.floorMicroCents, partnerFloorMicroCents(d.bidfloor ?? 0), publisherFloor),
+      entry: deal,
+    });
+  }
+  // Best floor first (then by id, so every engine tries them in the same order).
+  return out.sort((a, b) => b.floorMicroCents - a.floorMicroCents || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD; the zone's floor is in its imp. */
@@ -244,6 +301,7 @@ export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surfa
     pageHost: v.pageHost,
     flood,
     viewer,
+    privacy: undefined,
   });
 }
 
@@ -274,5 +332,10 @@ export function zoneImp(req: RequestContext, entry: ZoneEntry): ImpContext {
     badv: undefined,
     ts: req.ts,
     viewer: req.viewer,
+    restricted: false,
+    deals: NO_DEALS,
+    privateAuction: false,
+    minDuration: undefined,
+    maxDuration: undefined,
   };
 }

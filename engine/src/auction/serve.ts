@@ -7,6 +7,7 @@ import { CANDIDATE_FILTERS, IMP_FILTERS } from './filters/index.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
 import { runImpAuction } from './run-auction.ts';
+import type { ImpOutcome } from './run-auction.ts';
 
 export interface ServeDeps {
   budget: BudgetGate;
@@ -25,6 +26,8 @@ export interface Served {
   bidId: string;
   /** Signed: names the bid in win notices, pixels and click links. */
   ticket: string;
+  /** The deal the bid is made on (OpenRTB `dealid`), when it is. */
+  dealId: string | undefined;
 }
 export type ServeOutcome = Served | { won: false; reason: NoBidReason };
 
@@ -38,7 +41,14 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   for (const f of IMP_FILTERS) if (f.reject(imp, req)) return { won: false, reason: f.name };
   const lists: (readonly Candidate[])[] = [];
   for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists);
-  const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives);
+  let dealId: string | undefined;
+  let outcome: ImpOutcome | undefined;
+  if (imp.deals.length > 0) {
+    const deal = dealAuction(deps, req, imp);
+    if (deal.won) dealId = deal.dealId;
+    if (deal.won || imp.privateAuction) outcome = deal.outcome;
+  }
+  outcome ??= runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives);
   if (!outcome.won) return outcome;
   const c = outcome.winner;
   const bidId = randomUUID();
@@ -68,7 +78,26 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     browser: req.browser ?? '',
     user,
   });
-  return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
+  return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket, dealId };
+}
+
+/**
+ * The deals of an impression, best floor first: each one an auction among the deal's campaigns alone, at
+ * the deal's floor; the first deal with a winner makes the bid (its budget is taken once). A deal outranks
+ * the open auction: the seller set it up for these buyers. The outcome of the last deal tried says why
+ * none won.
+ */
+function dealAuction(deps: ServeDeps, req: RequestContext, imp: ImpContext): { won: boolean; dealId: string; outcome: ImpOutcome } {
+  let last: { won: boolean; dealId: string; outcome: ImpOutcome } | undefined;
+  for (const deal of imp.deals) {
+    // The deal's own ranked lists (index/engine-index.ts): the walk sees its campaigns alone.
+    const lists: (readonly Candidate[])[] = [];
+    for (const slot of imp.slots) candidateListsFor(deal.entry, slot, req.country, lists);
+    const outcome = runImpAuction(lists, { ...imp, floorMicroCents: deal.floorMicroCents }, CANDIDATE_FILTERS, deps.budget, deps.creatives);
+    last = { won: outcome.won, dealId: deal.id, outcome };
+    if (outcome.won) return last;
+  }
+  return last as { won: boolean; dealId: string; outcome: ImpOutcome };
 }
 
 // The tracking links of a served ad, each built only where it is used (every one carries the ticket).

@@ -1,5 +1,6 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
+import type { StoredDeal } from '@adnet/schemas/deals';
 import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
@@ -35,6 +36,18 @@ export interface EngineIndex {
   readonly paces: ReadonlyMap<number, PaceHandle>;
   /** A site's own controls (its zones' defaults), for OpenRTB requests that name the site but no zone. */
   readonly siteControls: ReadonlyMap<number, InventoryControls>;
+  /** Private-marketplace deals by the id partners send (`imp.pmp.deals[].id`). */
+  readonly deals: ReadonlyMap<string, DealEntry>;
+}
+
+/** A deal as the bid path reads it: who may offer it, who may bid on it, at what floor. */
+export interface DealEntry {
+  readonly id: string;
+  readonly floorMicroCents: number;
+  readonly partners: ReadonlySet<number>;
+  readonly campaigns: ReadonlySet<number>;
+  /** The deal's campaigns' candidates alone, keyed and ranked as `EngineIndex.slots`: a deal auction walks only these. */
+  readonly slots: ReadonlyMap<string, readonly Candidate[]>;
 }
 
 export interface ZoneEntry {
@@ -91,11 +104,42 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   }
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
+  const deals = dealEntries((state.deal ?? new Map()) as Map<number, StoredDeal>, slots);
+  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls, deals };
+}
+
+/**
+ * Each deal with its own ranked lists, built once per configuration change from its campaigns' entries
+ * (so the cost follows the deals' size, not the whole index's), never per request.
+ */
+function dealEntries(stored: Map<number, StoredDeal>, slots: ReadonlyMap<string, readonly Candidate[]>): Map<string, DealEntry> {
+  const deals = new Map<string, DealEntry>();
+  if (stored.size === 0) return deals;
+  const byCampaign = new Map<number, [string, Candidate][]>();
+  for (const [key, list] of slots) {
+    for (const c of list) {
+      const mine = byCampaign.get(c.campaignId);
+      if (mine) mine.push([key, c]);
+      else byCampaign.set(c.campaignId, [[key, c]]);
+    }
+  }
+  for (const d of stored.values()) {
+    const own = new Map<string, Candidate[]>();
+    for (const campaignId of d.campaign_ids) {
+      for (const [key, c] of byCampaign.get(campaignId) ?? []) {
+        const list = own.get(key);
+        if (list) list.push(c);
+        else own.set(key, [c]);
+      }
+    }
+    for (const list of own.values()) rankCandidates(list);
+    deals.set(d.id, { id: d.id, floorMicroCents: d.floor_micro_cents, partners: new Set(d.partner_ids), campaigns: new Set(d.campaign_ids), slots: own });
+  }
+  return deals;
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */
-export function candidateListsFor(index: EngineIndex, slot: string, country: string | undefined, out: (readonly Candidate[])[]): void {
+export function candidateListsFor(index: Pick<EngineIndex, 'slots'>, slot: string, country: string | undefined, out: (readonly Candidate[])[]): void {
   const any = index.slots.get(`${slot}|*`);
   if (any) out.push(any);
   const local = country ? index.slots.get(`${slot}|${country}`) : undefined;

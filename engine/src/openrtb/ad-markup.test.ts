@@ -66,3 +66,25 @@ describe('ad markup with hostile creatives', () => {
     expect(cdata(']]\u0001>')).toBe('<![CDATA[]]]]><![CDATA[>]]>');
   });
 });
+
+describe('VAST duration', () => {
+  it("carries the creative's own length, valid against the IAB VAST 4.0 schema", () => {
+    for (const [duration_s, text] of [
+      [7, '00:00:07'],
+      [95, '00:01:35'],
+      [600, '00:10:00'],
+    ] as const) {
+      const xml = vastAdm(creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4', duration_s }), links, 'bid-1');
+      expect(xmlText(xml, 'Duration')).toBe(text);
+      const verdict = vastVerdict(xml);
+      expect(verdict.valid, verdict.output).toBe(true);
+    }
+  });
+
+  it('says 30 seconds for a creative without a length, or with one the API would not have stored', () => {
+    for (const duration_s of [null, undefined, 0, -5, 1.5, 601]) {
+      const xml = vastAdm(creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4', duration_s }), links, 'bid-1');
+      expect(xmlText(xml, 'Duration')).toBe('00:00:30');
+    }
+  });
+});

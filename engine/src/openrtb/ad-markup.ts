@@ -1,4 +1,5 @@
 import type { Creative } from '@adnet/schemas/api';
+import { videoDurationOf } from '@adnet/schemas/api';
 import { nativeAssetsFor } from './native-request.ts';
 import type { NativeAsset } from './native-request.ts';
 import { inertJson } from '@adnet/schemas/inert-json';
@@ -58,6 +59,12 @@ export function nativeAdm(c: Creative, links: MarkupLinks, requested?: readonly 
   return inertJson({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
 }
 
+/** VAST's `HH:MM:SS` for a whole number of seconds. */
+export function vastDuration(seconds: number): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+}
+
 /** The IAB VAST 4.0 namespace: without it a document does not validate against the schema. */
 export const VAST_NS = 'http://www.iab.com/VAST';
 
@@ -76,7 +83,7 @@ export function vastAdm(c: Creative, links: MarkupLinks, adId: string): string {
     (links.trackingUrl
       ? `<TrackingEvents>${VAST_EVENTS.map((e) => `<Tracking event="${e}">${cdata((links.trackingUrl as (e: string) => string)(e))}</Tracking>`).join('')}</TrackingEvents>`
       : '') +
-    `<Duration>00:00:30</Duration><MediaFiles>` +
+    `<Duration>${vastDuration(videoDurationOf(c))}</Duration><MediaFiles>` +
     `<MediaFile delivery="progressive" type="video/mp4" width="${w}" height="${h}">${cdata(url(c.video_url))}</MediaFile>` +
     `</MediaFiles><VideoClicks><ClickThrough id="click">${cdata(links.clickUrl)}</ClickThrough></VideoClicks>` +
     `</Linear></Creative></Creatives></InLine></Ad></VAST>`

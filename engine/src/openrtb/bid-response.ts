@@ -30,6 +30,7 @@ export function toBid(imp: Imp, s: Served, baseUrl: string, billsByBurl = false)
     adomain: c.adomain ? [c.adomain] : [],
   };
   if (billsByBurl) bid.burl = billingLink(baseUrl, s);
+  if (s.dealId !== undefined) bid.dealid = s.dealId;
   if (c.format === 'banner') {
     bid.w = c.creative.image_width ?? undefined;
     bid.h = c.creative.image_height ?? undefined;

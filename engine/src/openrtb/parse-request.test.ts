@@ -37,8 +37,29 @@ const valid: unknown[] = [
   },
 ];
 // Sizes of 0 mean "not said" (the OpenRTB 2.5 mobile example's interstitial): valid, matching no slot.
+valid.push(
+  {
+    id: '5',
+    imp: [{ id: '1', banner: { w: 300, h: 250 }, pmp: { private_auction: 1, deals: [{ id: 'd-1', bidfloor: 2.5, bidfloorcur: 'USD' }, { id: 'd-2' }] } }],
+    regs: { coppa: 0, ext: { gdpr: 1, us_privacy: '1YNN' } },
+    user: { id: 'u', ext: { consent: 'CO-abc' } },
+  },
+  { id: '6', imp: [{ id: '1', video: { mimes: ['video/mp4'], minduration: 5, maxduration: 30 } }], regs: {} },
+);
 valid.push({ id: '3', imp: [{ id: '1', banner: { w: 0, h: 0 } }] }, { id: '4', imp: [{ id: '1', banner: {} }] });
 const invalid: unknown[] = [
+  { id: '1', imp: [{ id: '1', pmp: 'x' }] },
+  { id: '1', imp: [{ id: '1', pmp: { private_auction: '1' } }] },
+  { id: '1', imp: [{ id: '1', pmp: { deals: [{}] } }] },
+  { id: '1', imp: [{ id: '1', pmp: { deals: [{ id: 'd', bidfloor: -1 }] } }] },
+  { id: '1', imp: [{ id: '1', pmp: { deals: {} } }] },
+  { id: '1', imp: [{ id: '1', video: { minduration: -1 } }] },
+  { id: '1', imp: [{ id: '1', video: { maxduration: 1.5 } }] },
+  { id: '1', imp: [{ id: '1' }], regs: 1 },
+  { id: '1', imp: [{ id: '1' }], regs: { coppa: true } },
+  { id: '1', imp: [{ id: '1' }], regs: { ext: { gdpr: '1' } } },
+  { id: '1', imp: [{ id: '1' }], regs: { ext: { us_privacy: 1 } } },
+  { id: '1', imp: [{ id: '1' }], user: { ext: { consent: 1 } } },
   null,
   [],
   'str',

@@ -11,6 +11,20 @@ const posInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v
 const size = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000;
 
 const MAX_IMPS = 20;
+const MAX_DEALS = 100;
+
+function pmpProblem(pmp: unknown): string | undefined {
+  if (!isObj(pmp)) return 'imp[].pmp must be an object';
+  if (pmp.private_auction !== undefined && !Number.isInteger(pmp.private_auction)) return 'imp[].pmp.private_auction must be an integer';
+  if (pmp.deals === undefined) return undefined;
+  if (!Array.isArray(pmp.deals) || pmp.deals.length > MAX_DEALS) return `imp[].pmp.deals must be an array of at most ${MAX_DEALS} deals`;
+  for (const d of pmp.deals as unknown[]) {
+    if (!isObj(d) || typeof d.id !== 'string' || d.id.length === 0) return 'imp[].pmp.deals[].id is required (string)';
+    if (!optNum(d.bidfloor) || (typeof d.bidfloor === 'number' && d.bidfloor < 0)) return 'imp[].pmp.deals[].bidfloor must be a number >= 0';
+    if (!optStr(d.bidfloorcur)) return 'imp[].pmp.deals[].bidfloorcur must be a string';
+  }
+  return undefined;
+}
 
 /**
  * The checks `bidRequestSchema` (schemas/src/openrtb.ts) makes, written out by
@@ -48,6 +62,12 @@ export function parseBidRequest(body: Buffer): ParseResult {
       if (!optStrArr(v.mimes)) return { ok: false, reason: 'imp[].video.mimes must be an array of strings' };
       if (v.protocols !== undefined && (!Array.isArray(v.protocols) || v.protocols.length > 50 || !v.protocols.every((p) => posInt(p))))
         return { ok: false, reason: 'imp[].video.protocols must be an array of integers' };
+      if ((v.minduration !== undefined && !size(v.minduration)) || (v.maxduration !== undefined && !size(v.maxduration)))
+        return { ok: false, reason: 'imp[].video.minduration/maxduration must be integers >= 0' };
+    }
+    if (imp.pmp !== undefined) {
+      const problem = pmpProblem(imp.pmp);
+      if (problem) return { ok: false, reason: problem };
     }
   }
   for (const key of ['site', 'device', 'user'] as const) {
@@ -64,6 +84,18 @@ export function parseBidRequest(body: Buffer): ParseResult {
     if (device.connectiontype !== undefined && !Number.isInteger(device.connectiontype))
       return { ok: false, reason: 'device.connectiontype must be an integer' };
     if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country))) return { ok: false, reason: 'device.geo.country must be a string' };
+  }
+  const user = raw.user as Record<string, unknown> | undefined;
+  if (user?.ext !== undefined && (!isObj(user.ext) || !optStr(user.ext.consent))) return { ok: false, reason: 'user.ext.consent must be a string' };
+  if (raw.regs !== undefined) {
+    const regs = raw.regs;
+    if (!isObj(regs)) return { ok: false, reason: 'regs must be an object' };
+    if (regs.coppa !== undefined && !Number.isInteger(regs.coppa)) return { ok: false, reason: 'regs.coppa must be an integer' };
+    if (regs.ext !== undefined) {
+      if (!isObj(regs.ext)) return { ok: false, reason: 'regs.ext must be an object' };
+      if (regs.ext.gdpr !== undefined && !Number.isInteger(regs.ext.gdpr)) return { ok: false, reason: 'regs.ext.gdpr must be an integer' };
+      if (!optStr(regs.ext.us_privacy)) return { ok: false, reason: 'regs.ext.us_privacy must be a string' };
+    }
   }
   if (raw.tmax !== undefined && !posInt(raw.tmax)) return { ok: false, reason: 'tmax must be a positive integer' };
   if (!optStrArr(raw.cur) || !optStrArr(raw.bcat) || !optStrArr(raw.badv)) return { ok: false, reason: 'cur, bcat and badv must be arrays of strings' };

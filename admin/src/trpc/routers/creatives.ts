@@ -15,7 +15,7 @@ import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
 const advertiser = roleProcedure('advertiser');
-const TEXT_FIELDS = ['title', 'body', 'landing_url', 'video_url', 'cta_text', 'orientation', 'weight'] as const;
+const TEXT_FIELDS = ['title', 'body', 'landing_url', 'video_url', 'duration_s', 'cta_text', 'orientation', 'weight'] as const;
 
 /** Pause, resume or archive one of the advertiser's creatives (domain/creative-states.ts). */
 async function move(ctx: AuthedContext, id: number, action: CreativeAction): Promise<Creative> {
@@ -38,7 +38,7 @@ async function move(ctx: AuthedContext, id: number, action: CreativeAction): Pro
   return updated;
 }
 
-const CONTENT_FIELDS = ['title', 'body', 'cta_text', 'landing_url', 'video_url'] as const;
+const CONTENT_FIELDS = ['title', 'body', 'cta_text', 'landing_url', 'video_url', 'duration_s'] as const;
 
 async function readImage(part: ReturnType<FormData['get']>, maxBytes: number): Promise<ImageInput | 'not_a_file'> {
   if (part === null || part === '') return { kind: 'none' };
@@ -97,6 +97,7 @@ export const creativesRouter = router({
         image_width: size?.w ?? null,
         image_height: size?.h ?? null,
         video_url: f.video_url ?? null,
+        duration_s: f.duration_s ?? null,
         orientation: f.orientation ?? defaultOrientation(campaign.format),
         weight: f.weight,
       });
@@ -147,6 +148,7 @@ export const creativesRouter = router({
         cta_text: content.cta_text ?? current.cta_text ?? undefined,
         landing_url: content.landing_url ?? current.landing_url,
         video_url: content.video_url ?? current.video_url ?? undefined,
+        duration_s: content.duration_s ?? current.duration_s ?? undefined,
       };
       const image: ImageInput =
         current.image_width !== null && current.image_height !== null
@@ -173,6 +175,7 @@ export const creativesRouter = router({
             cta_text: merged.cta_text ?? null,
             landing_url: merged.landing_url,
             video_url: merged.video_url ?? null,
+            duration_s: merged.duration_s ?? null,
             weight: weight ?? c.weight,
             status: 'pending_moderation',
             rejection_reason: null,

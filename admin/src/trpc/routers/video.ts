@@ -1,5 +1,5 @@
 import { videoAttachInputSchema, videoGenerateInputSchema, videoJobSchema, videoStartResponseSchema } from '@adnet/schemas/ai';
-import { creativeCreatedSchema, idSchema, VIDEO_FORMATS } from '@adnet/schemas/api';
+import { creativeCreatedSchema, idSchema, MAX_VIDEO_DURATION_S, VIDEO_FORMATS } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { checkCreative } from '../../domain/creative-rules.ts';
 import { AppError, fieldErrors, forbidden, notFound } from '../../errors.ts';
@@ -113,6 +113,8 @@ export const videoRouter = router({
         image_width: null,
         image_height: null,
         video_url: job.video_url,
+        // The provider says how long the video it made is; a length outside 1-600 s is not believed (the default then holds).
+        duration_s: job.duration_sec !== null && job.duration_sec >= 1 && job.duration_sec <= MAX_VIDEO_DURATION_S ? Math.round(job.duration_sec) : null,
         orientation: job.orientation,
       });
     }),

@@ -20,9 +20,11 @@ describe('filter registry', () => {
       'zone_blocked_vertical',
       'zone_blocked_advertiser',
       'native_assets',
+      'video_duration',
       'not_started',
       'ended',
       'outside_schedule',
+      'privacy',
       'frequency_cap',
       'pacing',
     ]);

@@ -22,6 +22,10 @@ import { endedFilter } from './ended.ts';
 import { frequencyCapFilter } from './frequency-cap.ts';
 import { notStartedFilter } from './not-started.ts';
 import { outsideScheduleFilter } from './outside-schedule.ts';
+// Exchange side: deals, privacy signals, video length (docs/openrtb.md).
+import { privacyFilter } from './privacy.ts';
+import { privateAuctionFilter } from './private-auction.ts';
+import { videoDurationFilter } from './video-duration.ts';
 
 /**
  * Every auction filter, in the order they run within a scope: request filters
@@ -38,6 +42,7 @@ export const FILTERS: readonly Filter[] = [
   zoneNotServingFilter,
   siteNotApprovedFilter,
   foreignOriginFilter,
+  privateAuctionFilter,
   languageFilter,
   deviceFilter,
   osFilter,
@@ -48,9 +53,11 @@ export const FILTERS: readonly Filter[] = [
   zoneBlockedVerticalFilter,
   zoneBlockedAdvertiserFilter,
   nativeAssetsFilter,
+  videoDurationFilter,
   notStartedFilter,
   endedFilter,
   outsideScheduleFilter,
+  privacyFilter,
   // Near the end: it may look the user up.
   frequencyCapFilter,
   // Last: it draws a random number, so only for candidates every other rule let through.

@@ -12,6 +12,7 @@ const index = buildIndex(
     partner: new Map([[1, { id: 1, name: 'x', allowed_ips: ['127.0.0.1'], qps_limit: 1_000, status: 'active', created_at: '', updated_at: '' }]]),
     site: new Map(),
     zone: new Map(),
+    deal: new Map(),
   },
   '1-0',
 );

@@ -9,6 +9,7 @@ import { inventoryFacts, makeEvent, requestFacts } from '../../events/make-event
 import { partnerFor } from '../../index/engine-index.ts';
 import { bidResponse, toBid } from '../../openrtb/bid-response.ts';
 import { parseBidRequest } from '../../openrtb/parse-request.ts';
+import { privacyBar } from '../../openrtb/privacy.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 
@@ -49,7 +50,10 @@ export function bidRoute(ctx: EngineContext) {
 
     const deadline = Math.min(request.tmax ?? ctx.auctionTimeoutMs, ctx.auctionTimeoutMs);
     const ts = Date.now();
-    const rc = openRtbContext(request, index, partner.id, ts, ctx.caps.viewer(openRtbUserId(request, partner.id), ts));
+    // A privacy signal that bars user-level processing keeps the user out of the frequency store altogether.
+    const privacy = privacyBar(request);
+    const viewer = privacy ? undefined : ctx.caps.viewer(openRtbUserId(request, partner.id), ts);
+    const rc = openRtbContext(request, index, partner.id, ts, viewer, privacy);
     const facts = requestFacts(rc, ctx.engineId);
     const bids: Bid[] = [];
     const taken: Served[] = [];

@@ -1,0 +1,73 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, call, validCampaign } from '../support/admin.ts';
+import type { Account } from '../support/admin.ts';
+import { screenshot, startProduct } from './product.ts';
+import type { Product } from './product.ts';
+
+// The admin's deals page in a real browser, over the product's real admin, engine and Redis.
+
+let p: Product;
+let admin: Account;
+let page: Page;
+let partnerId = 0;
+let campaignId = 0;
+
+beforeAll(async () => {
+  p = await startProduct();
+  admin = await account(p.app, 'admin');
+  const adv = await account(p.app, 'advertiser');
+  partnerId = (await call<{ id: number }>(p.app, 'POST', '/api/admin/partners', { token: admin.token, json: { name: 'Exchange', allowed_ips: ['192.0.2.1'] } }))
+    .body.id;
+  campaignId = (await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: validCampaign })).body.id;
+  page = await (await p.newContext()).newPage();
+}, 90_000);
+afterAll(async () => {
+  await p?.stop();
+});
+
+describe('deals in the cabinet', () => {
+  it('lets the admin add a deal, shows field errors beside their fields, change its floor and delete it', async () => {
+    await page.goto(`${p.base}/cabinet/signin`);
+    const signIn = page.getByRole('form', { name: 'Sign in' });
+    await signIn.getByLabel('Email').fill(admin.email);
+    await signIn.getByLabel('Password').fill('password-123');
+    await signIn.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/cabinet\/moderation$/);
+    await page.getByRole('link', { name: 'Deals' }).click();
+
+    const add = page.getByRole('form', { name: 'Add deal' });
+    await add.getByLabel(/^Deal id/).fill('PMP-CAB-1');
+    await add.getByLabel(/^Floor/).fill('1.25');
+    await add.getByLabel(/^Partner ids/).fill('999999');
+    await add.getByLabel(/^Campaign ids/).fill(String(campaignId));
+    await add.getByRole('button', { name: 'Add deal' }).click();
+    await add.locator('[data-field="partner_ids"] .field-error').getByText('names no partner: 999999').waitFor();
+    await add.getByLabel(/^Partner ids/).fill(String(partnerId));
+    await add.getByRole('button', { name: 'Add deal' }).click();
+    await page.getByRole('cell', { name: 'PMP-CAB-1', exact: true }).waitFor();
+    await page.getByText('$1.25 CPM').waitFor();
+
+    await page.getByText(`partners ${partnerId} · campaigns ${campaignId}`).click();
+    const edit = page.getByRole('form', { name: 'Edit deal PMP-CAB-1' });
+    await edit.getByLabel(/^Floor/).fill('2.5');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('$2.5 CPM').waitFor();
+    await screenshot(page, 'deals', ['PMP-CAB-1', '$2.5 CPM']);
+    await eventuallyMirrored('PMP-CAB-1', true);
+
+    await page.getByRole('button', { name: 'Delete deal PMP-CAB-1' }).click();
+    await page.getByText('Deal PMP-CAB-1 deleted').waitFor();
+    expect(await page.getByRole('cell', { name: 'PMP-CAB-1', exact: true }).count()).toBe(0);
+    await eventuallyMirrored('PMP-CAB-1', false);
+  });
+});
+
+/** The product's engine has (or no longer has) the deal in its index. */
+async function eventuallyMirrored(id: string, present: boolean): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((p.engine.engine.mirror.index?.deals.has(id) ?? false) === present) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`deal ${id} ${present ? 'never reached' : 'never left'} the engine`);
+}

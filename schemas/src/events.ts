@@ -53,6 +53,8 @@ export const NO_BID_REASONS = [
   'outside_schedule',
   /** The user has had the campaign's `frequency_cap` impressions in its period. */
   'frequency_cap',
+  /** The campaign's source list keeps it off this zone or site (excluded, or not on its include list). */
+  'source_list',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

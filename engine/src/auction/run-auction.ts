@@ -4,18 +4,42 @@ import { byRank } from '../index/rank.ts';
 import type { CandidateFilter } from './filter.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import { clearingPrice } from './price.ts';
+import { adjustedMicroCents } from '@adnet/schemas/source-lists';
+import { multiplierFor } from '../index/source-controls.ts';
 import type { ImpContext } from './request-context.ts';
 
-export type ImpOutcome = { won: true; winner: Candidate; priceMicroCents: number; secondMicroCents: number } | { won: false; reason: NoBidReason };
+export type ImpOutcome =
+  | {
+      won: true;
+      winner: Candidate;
+      priceMicroCents: number;
+      secondMicroCents: number;
+      /** The winner's bid adjustment for this impression, in thousandths (1000: none). */
+      multiplierMilli: number;
+    }
+  | { won: false; reason: NoBidReason };
+
+/** The bid adjustment a candidate gets on this impression, in thousandths (index/source-controls.ts). */
+const multiplierOf = (c: Candidate, ctx: ImpContext): number =>
+  c.adjust === null ? 1000 : multiplierFor(c.adjust, ctx.zone?.zone.subid, ctx.inventory.siteId, ctx.country);
+
+/** (score, campaign, creative) order, best first: the order the walk hands candidates out in. */
+const before = (scoreA: number, a: Candidate, scoreB: number, b: Candidate): boolean =>
+  scoreA !== scoreB ? scoreA > scoreB : a.campaignId !== b.campaignId ? a.campaignId < b.campaignId : a.creativeId < b.creativeId;
 
 /**
  * The auction for one impression over lists that are each already ranked
- * (eCPM descending, see the index): a k-way merge walks candidates best first,
- * so a typical auction looks at a handful of candidates, not thousands. Filters
+ * (see the index): a k-way merge walks candidates best first, so a typical
+ * auction looks at a handful of candidates, not thousands. A candidate's score
+ * is its eCPM times its campaign's bid adjustment for this impression; the
+ * lists rank by the highest score a candidate can get (Candidate.rankMicroCents),
+ * so an adjusted candidate is re-scored when the merge reaches it and held back
+ * until nothing left in the lists can outscore it: candidates come out in score
+ * order, and unadjusted ones cost nothing more. Filters
  * drop candidates; the first survivor's campaign wins if its budget can take
- * the price, else the next campaign is tried; the runner-up from another
+ * the (adjusted) price, else the next campaign is tried; the runner-up from another
  * campaign sets the price. Which of the winning campaign's surviving creatives
- * serves is the rotation's choice (`picker`). Ranking below the floor ends the walk, since everything after ranks
+ * serves is the rotation's choice (`picker`). Scoring below the floor ends the walk, since everything after scores
  * lower. The no-bid reason is the filter that removed the most candidates.
  */
 export function runImpAuction(
@@ -33,22 +57,53 @@ export function runImpAuction(
   let consumed = 0;
   let exhausted = false;
 
-  const nextRanked = (): Candidate | undefined => {
-    let best = -1;
-    for (let k = 0; k < lists.length; k++) {
-      const c = (lists[k] as readonly Candidate[])[pos[k] as number];
-      if (c && (best === -1 || byRank(c, (lists[best] as readonly Candidate[])[pos[best] as number] as Candidate) < 0)) best = k;
+  // Adjusted candidates already taken from the lists and re-scored, best first (few: only those ranking above what is handed out).
+  const held: Candidate[] = [];
+  const heldScore: number[] = [];
+  const heldMilli: number[] = [];
+  let outScore = 0;
+  let outMilli = 1000;
+  const nextScored = (): Candidate | undefined => {
+    for (;;) {
+      let best = -1;
+      let head: Candidate | undefined;
+      for (let k = 0; k < lists.length; k++) {
+        const c = (lists[k] as readonly Candidate[])[pos[k] as number];
+        if (c && (head === undefined || byRank(c, head) < 0)) {
+          best = k;
+          head = c;
+        }
+      }
+      if (held.length > 0 && (head === undefined || before(heldScore[0] as number, held[0] as Candidate, head.rankMicroCents, head))) {
+        outScore = heldScore.shift() as number;
+        outMilli = heldMilli.shift() as number;
+        return held.shift();
+      }
+      if (head === undefined) return undefined;
+      pos[best] = (pos[best] as number) + 1;
+      if (head.adjust === null) {
+        outScore = head.ecpmMicroCents;
+        outMilli = 1000;
+        return head;
+      }
+      const milli = multiplierOf(head, ctx);
+      const score = adjustedMicroCents(head.ecpmMicroCents, milli);
+      let at = held.length;
+      while (at > 0 && before(score, head, heldScore[at - 1] as number, held[at - 1] as Candidate)) at--;
+      held.splice(at, 0, head);
+      heldScore.splice(at, 0, score);
+      heldMilli.splice(at, 0, milli);
     }
-    if (best === -1) return undefined;
-    return (lists[best] as readonly Candidate[])[(pos[best] as number)++];
   };
   const survivors: Candidate[] = [];
+  const survivorScore: number[] = [];
+  const survivorMilli: number[] = [];
   const pull = (): Candidate | undefined => {
     while (!exhausted) {
-      const c = nextRanked();
+      const c = nextScored();
       if (!c) break;
       consumed++;
-      if (c.ecpmMicroCents < ctx.floorMicroCents) {
+      if (outScore < ctx.floorMicroCents) {
         rejected[filters.length] = (rejected[filters.length] as number) + (total - consumed + 1);
         exhausted = true;
         break;
@@ -62,6 +117,8 @@ export function runImpAuction(
       }
       if (failed === -1) {
         survivors.push(c);
+        survivorScore.push(outScore);
+        survivorMilli.push(outMilli);
         return c;
       }
       rejected[failed] = (rejected[failed] as number) + 1;
@@ -73,20 +130,22 @@ export function runImpAuction(
   for (let i = 0; ;) {
     const first = survivors[i] ?? pull();
     if (!first) break;
-    // A campaign's creatives rank next to each other and do not compete on price with each other.
+    // A campaign's creatives rank next to each other (one eCPM, one adjustment) and do not compete on price with each other.
     let second = 0;
     let j = i + 1;
     for (; ; j++) {
       const other = survivors[j] ?? pull();
       if (!other) break;
       if (other.campaignId !== first.campaignId) {
-        second = other.ecpmMicroCents;
+        second = survivorScore[j] as number;
         break;
       }
     }
     const winner = j - i > 1 ? picker.pick(survivors.slice(i, j)) : first;
-    const price = clearingPrice(winner.ecpmMicroCents, second, ctx.floorMicroCents);
-    if (budget.tryTake(winner, price)) return { won: true, winner, priceMicroCents: price, secondMicroCents: second };
+    const price = clearingPrice(survivorScore[i] as number, second, ctx.floorMicroCents);
+    // The hold is the adjusted price: the budget sees what the impression (or, for CPC, its bid) may cost.
+    if (budget.tryTake(winner, price))
+      return { won: true, winner, priceMicroCents: price, secondMicroCents: second, multiplierMilli: survivorMilli[i] as number };
     i = j;
   }
   if (survivors.length > 0) return { won: false, reason: 'budget' };

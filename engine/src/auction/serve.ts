@@ -7,6 +7,7 @@ import { CANDIDATE_FILTERS, IMP_FILTERS } from './filters/index.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
 import { runImpAuction } from './run-auction.ts';
+import { adjustedMicroCents } from '@adnet/schemas/source-lists';
 
 export interface ServeDeps {
   budget: BudgetGate;
@@ -67,6 +68,8 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     os: req.os ?? '',
     browser: req.browser ?? '',
     user,
+    // The click's price is signed into the ticket: an adjusted CPC bid cannot be re-priced by whoever holds the link.
+    clickMicroCents: c.bidType === 'cpc' && outcome.multiplierMilli !== 1000 ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli) : 0,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
 }

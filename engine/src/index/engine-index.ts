@@ -10,6 +10,8 @@ import type { InventoryControls } from './inventory-controls.ts';
 import { rankCandidates } from './rank.ts';
 import { slotFor } from './slots.ts';
 import { Candidate } from './candidate.ts';
+import { compileSources } from './source-controls.ts';
+import type { SourceList } from '@adnet/schemas/source-lists';
 import type { PaceHandle } from './candidate.ts';
 
 export interface PartnerEntry {
@@ -45,7 +47,8 @@ export interface ZoneEntry {
   controls: InventoryControls;
 }
 
-export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
+/** The mirrored configuration by kind; source lists may be absent (fixtures, and logs written before they existed). */
+export type ConfigState = Record<Exclude<ConfigKind, 'campaign_sources'>, Map<number, unknown>> & { campaign_sources?: Map<number, unknown> };
 
 function partnerEntry(partner: Partner): PartnerEntry {
   return { partner, allow: addressList(partner.allowed_ips) };
@@ -63,6 +66,7 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const campaigns = state.campaign as Map<number, StoredCampaign>;
   const slots = new Map<string, Candidate[]>();
   const paces = new Map<number, PaceHandle>();
+  const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
   let candidateCount = 0;
   for (const creative of (state.creative as Map<number, Creative>).values()) {
     if (creative.status !== 'approved' || !urlsServable(creative)) continue;
@@ -70,7 +74,7 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     if (!campaign || campaign.status !== 'active') continue;
     let pace = paces.get(campaign.id);
     if (!pace) paces.set(campaign.id, (pace = { rate: 1 }));
-    const candidate = new Candidate(campaign, creative, pace);
+    const candidate = new Candidate(campaign, creative, pace, compileSources(sourceLists?.get(campaign.id)));
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
     for (const geo of geos) {

@@ -90,12 +90,13 @@ export class ConfigMirror {
       if (batch.length === 0) break;
       for (const c of batch) {
         // Copy-on-write per kind: the published index keeps its own maps.
-        if (!copied.has(c.kind)) {
-          next[c.kind] = new Map(next[c.kind]);
+        let kind = next[c.kind];
+        if (!kind || !copied.has(c.kind)) {
+          next[c.kind] = kind = new Map(kind);
           copied.add(c.kind);
         }
-        if (c.op === 'del') next[c.kind].delete(c.id);
-        else next[c.kind].set(c.id, c.value);
+        if (c.op === 'del') kind.delete(c.id);
+        else kind.set(c.id, c.value);
         this.seq = c.seq;
       }
       changed = true;

@@ -22,6 +22,8 @@ import { endedFilter } from './ended.ts';
 import { frequencyCapFilter } from './frequency-cap.ts';
 import { notStartedFilter } from './not-started.ts';
 import { outsideScheduleFilter } from './outside-schedule.ts';
+// The advertiser's source list (docs/delivery.md, traffic sources).
+import { sourceListFilter } from './source-list.ts';
 
 /**
  * Every auction filter, in the order they run within a scope: request filters
@@ -47,6 +49,7 @@ export const FILTERS: readonly Filter[] = [
   blockedCategoryFilter,
   zoneBlockedVerticalFilter,
   zoneBlockedAdvertiserFilter,
+  sourceListFilter,
   nativeAssetsFilter,
   notStartedFilter,
   endedFilter,

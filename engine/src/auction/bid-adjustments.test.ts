@@ -57,8 +57,8 @@ describe('bid adjustment math', () => {
     expect(adjustedMicroCents(150_001, 1500)).toBe(225_001);
     expect(adjustedMicroCents(3, 333)).toBe(0);
     expect(adjustedMicroCents(123_457, 1000)).toBe(123_457);
-    // Largest bid ($1000 CPM, 1e11 micro-cents) times x10 stays an exact integer.
-    expect(adjustedMicroCents(100_000_000_000, 10_000)).toBe(1_000_000_000_000);
+    // The largest bid ($1000, 1e8 micro-cents) times x10 stays an exact integer.
+    expect(adjustedMicroCents(100_000_000, 10_000)).toBe(1_000_000_000);
   });
   it('compiles a stored list once', () => {
     const list: BidAdjustment[] = [{ zone: 'a', multiplier: 2 }];

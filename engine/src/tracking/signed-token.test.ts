@@ -51,7 +51,7 @@ describe('signed bid tickets', () => {
     expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '' });
   });
   it("carries an adjusted CPC click's price, signed: a ticket from before it charges the campaign's bid (0)", () => {
-    const adjusted = { ...ticket, clickMicroCents: 60_000_000 };
+    const adjusted = { ...ticket, clickMicroCents: 60_000 };
     expect(decodeTicket(secret, encodeTicket(secret, adjusted))).toEqual(adjusted);
     const { clickMicroCents: _c, ...before } = ticket;
     expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, clickMicroCents: 0 });

@@ -99,7 +99,9 @@ describe('source lists', () => {
     const r = await patch(id, { sources: { mode: 'exclude', zones, sites } });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual({ sources: expect.stringMatching(/at most 10000 entries/) });
-    expect((await patch(id, { sources: { mode: 'exclude', zones: Array.from({ length: 10_001 }, (_, i) => `y${i}`) } })).body.errors).toHaveProperty(['sources.zones']);
+    expect((await patch(id, { sources: { mode: 'exclude', zones: Array.from({ length: 10_001 }, (_, i) => `y${i}`) } })).body.errors).toHaveProperty([
+      'sources.zones',
+    ]);
     // Exactly the limit is fine, with warnings for every unknown entry; one more through add is refused.
     const full = await patch(id, { sources: { mode: 'exclude', zones, sites: sites.slice(0, 4_000) } });
     expect(full.status).toBe(200);
@@ -140,13 +142,24 @@ describe('source lists', () => {
 
 describe('bid adjustments', () => {
   it('are stored as given on create and replaced whole by PATCH, with warnings for unknown zones and sites', async () => {
-    const r = await create({ ...validCampaign, bid_adjustments: [{ zone: zone.subid, multiplier: 2 }, { country: 'DE', multiplier: 0.5 }] });
+    const r = await create({
+      ...validCampaign,
+      bid_adjustments: [
+        { zone: zone.subid, multiplier: 2 },
+        { country: 'DE', multiplier: 0.5 },
+      ],
+    });
     expect(r.status).toBe(201);
     expect(r.body.bid_adjustments).toEqual([
       { zone: zone.subid, multiplier: 2 },
       { country: 'de', multiplier: 0.5 },
     ]);
-    const p = await patch(r.body.id, { bid_adjustments: [{ site: 424_242, multiplier: 1.25 }, { zone: 'ghostzone', multiplier: 3 }] });
+    const p = await patch(r.body.id, {
+      bid_adjustments: [
+        { site: 424_242, multiplier: 1.25 },
+        { zone: 'ghostzone', multiplier: 3 },
+      ],
+    });
     expect(p.body.bid_adjustments).toEqual([
       { site: 424_242, multiplier: 1.25 },
       { zone: 'ghostzone', multiplier: 3 },
@@ -183,5 +196,16 @@ describe('bid adjustments', () => {
       'bid_adjustments',
     );
     expect((await get(id)).body.bid_adjustments).toEqual([]);
+  });
+});
+
+describe('zone lookup for lists built from statistics', () => {
+  it('answers the subid and site of zones named by id, leaving unknown ids out; refuses anything but ids', async () => {
+    const r = await call<{ zones: unknown[] }>(fx.app, 'GET', `/api/adv/sources/zones?ids=${zone.id},999999,${zone.id}`, { token: adv.token });
+    expect(r.status).toBe(200);
+    expect(r.body.zones).toEqual([{ id: zone.id, subid: zone.subid, site_id: siteId }]);
+    const bad = await call<Body>(fx.app, 'GET', '/api/adv/sources/zones?ids=1;DROP', { token: adv.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toHaveProperty(['ids']);
   });
 });

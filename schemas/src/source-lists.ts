@@ -60,6 +60,14 @@ export type SourceList = z.infer<typeof sourceListSchema>;
 /** What a campaign without a list has: nothing excluded. */
 export const NO_SOURCES: SourceList = { mode: 'exclude', zones: [], sites: [] };
 
+/** Same mode and entries in the same order (a no-op edit writes nothing; an engine keeps what it compiled). */
+export function sameSourceList(a: SourceList, b: SourceList): boolean {
+  if (a.mode !== b.mode || a.zones.length !== b.zones.length || a.sites.length !== b.sites.length) return false;
+  for (let i = 0; i < a.zones.length; i++) if (a.zones[i] !== b.zones[i]) return false;
+  for (let i = 0; i < a.sites.length; i++) if (a.sites[i] !== b.sites[i]) return false;
+  return true;
+}
+
 /** `POST .../sources/add` and `.../sources/remove`: entries to add to or take from the list, its mode unchanged. */
 export const sourceEntriesInputSchema = z.object({ zones: sourceEntriesShape.zones.optional(), sites: sourceEntriesShape.sites.optional() });
 
@@ -121,3 +129,13 @@ export const multiplierMilli = (m: number): number => Math.round(m * 1000);
 
 /** `price` (micro-cents) times a multiplier in thousandths, rounded down: an adjustment never charges a fraction more. */
 export const adjustedMicroCents = (price: number, milli: number): number => (milli === 1000 ? price : Math.floor((price * milli) / 1000));
+
+// ---- zone ids to subids, for building lists from the statistics (which name zones by id)
+
+export const zoneLookupInputSchema = z.object({
+  ids: z
+    .string({ error: 'must be zone ids, comma-separated' })
+    .regex(/^\d{1,10}(,\d{1,10}){0,999}$/, 'must be at most 1000 zone ids, comma-separated')
+    .transform((s) => [...new Set(s.split(',').map(Number))]),
+});
+export const zoneLookupSchema = z.object({ zones: z.array(z.object({ id: z.number().int(), subid: z.string(), site_id: z.number().int() })) });

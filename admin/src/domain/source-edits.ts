@@ -1,5 +1,6 @@
 import { MAX_SOURCE_ENTRIES, tooManySources } from '@adnet/schemas/source-lists';
 import type { SourceList } from '@adnet/schemas/source-lists';
+export { sameSourceList as sameSources } from '@adnet/schemas/source-lists';
 
 export interface SourceEntries {
   zones?: readonly string[] | undefined;
@@ -27,11 +28,3 @@ export function removeSources(list: SourceList, remove: SourceEntries): SourceLi
   const sites = new Set(remove.sites ?? []);
   return { mode: list.mode, zones: list.zones.filter((z) => !zones.has(z)), sites: list.sites.filter((s) => !sites.has(s)) };
 }
-
-/** Whether two lists hold the same entries in the same mode (a no-op edit writes nothing). */
-export const sameSources = (a: SourceList, b: SourceList): boolean =>
-  a.mode === b.mode &&
-  a.zones.length === b.zones.length &&
-  a.sites.length === b.sites.length &&
-  a.zones.every((z, i) => z === b.zones[i]) &&
-  a.sites.every((s, i) => s === b.sites[i]);

@@ -93,6 +93,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: "Remove zones and sites from the campaign's source list (entries it does not hold are ignored)",
   },
   {
+    method: 'GET',
+    path: '/api/adv/sources/zones',
+    procedure: 'adv.campaigns.sources.zones',
+    input: 'query',
+    summary: 'The subids (and sites) of zones named by id, as statistics name them: `ids=3,17` (at most 1000)',
+  },
+  {
     method: 'POST',
     path: '/api/adv/campaigns/{campaign_id}/creatives',
     procedure: 'adv.creatives.create',

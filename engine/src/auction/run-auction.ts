@@ -23,6 +23,12 @@ export type ImpOutcome =
 const multiplierOf = (c: Candidate, ctx: ImpContext): number =>
   c.adjust === null ? 1000 : multiplierFor(c.adjust, ctx.zone?.zone.subid, ctx.inventory.siteId, ctx.country);
 
+interface Held {
+  c: Candidate;
+  score: number;
+  milli: number;
+}
+
 /** (score, campaign, creative) order, best first: the order the walk hands candidates out in. */
 const before = (scoreA: number, a: Candidate, scoreB: number, b: Candidate): boolean =>
   scoreA !== scoreB ? scoreA > scoreB : a.campaignId !== b.campaignId ? a.campaignId < b.campaignId : a.creativeId < b.creativeId;
@@ -57,12 +63,14 @@ export function runImpAuction(
   let consumed = 0;
   let exhausted = false;
 
-  // Adjusted candidates already taken from the lists and re-scored, best first (few: only those ranking above what is handed out).
-  const held: Candidate[] = [];
-  const heldScore: number[] = [];
-  const heldMilli: number[] = [];
+  // Adjusted candidates already taken from the lists and re-scored, kept worst first so the best is
+  // popped from the end; a binary search places each (there may be a few hundred under dense adjustments).
+  const held: Held[] = [];
   let outScore = 0;
   let outMilli = 1000;
+  // A campaign's creatives sit next to each other in a list: its multiplier is looked up once for them.
+  let lastCampaign = -1;
+  let lastMilli = 1000;
   const nextScored = (): Candidate | undefined => {
     for (;;) {
       let best = -1;
@@ -74,10 +82,12 @@ export function runImpAuction(
           head = c;
         }
       }
-      if (held.length > 0 && (head === undefined || before(heldScore[0] as number, held[0] as Candidate, head.rankMicroCents, head))) {
-        outScore = heldScore.shift() as number;
-        outMilli = heldMilli.shift() as number;
-        return held.shift();
+      const top = held.length > 0 ? (held[held.length - 1] as Held) : undefined;
+      if (top !== undefined && (head === undefined || before(top.score, top.c, head.rankMicroCents, head))) {
+        held.pop();
+        outScore = top.score;
+        outMilli = top.milli;
+        return top.c;
       }
       if (head === undefined) return undefined;
       pos[best] = (pos[best] as number) + 1;
@@ -86,13 +96,20 @@ export function runImpAuction(
         outMilli = 1000;
         return head;
       }
-      const milli = multiplierOf(head, ctx);
-      const score = adjustedMicroCents(head.ecpmMicroCents, milli);
-      let at = held.length;
-      while (at > 0 && before(score, head, heldScore[at - 1] as number, held[at - 1] as Candidate)) at--;
-      held.splice(at, 0, head);
-      heldScore.splice(at, 0, score);
-      heldMilli.splice(at, 0, milli);
+      if (head.campaignId !== lastCampaign) {
+        lastCampaign = head.campaignId;
+        lastMilli = multiplierOf(head, ctx);
+      }
+      const entry: Held = { c: head, score: adjustedMicroCents(head.ecpmMicroCents, lastMilli), milli: lastMilli };
+      let lo = 0;
+      let hi = held.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const m = held[mid] as Held;
+        if (before(m.score, m.c, entry.score, entry.c)) hi = mid;
+        else lo = mid + 1;
+      }
+      held.splice(lo, 0, entry);
     }
   };
   const survivors: Candidate[] = [];

@@ -7,7 +7,8 @@ import {
   idSchema,
 } from '@adnet/schemas/api';
 import type { CreativeStatus, StoredCampaign } from '@adnet/schemas/api';
-import { sourceEntriesInputSchema } from '@adnet/schemas/source-lists';
+import { sourceEntriesInputSchema, zoneLookupInputSchema, zoneLookupSchema } from '@adnet/schemas/source-lists';
+import type { StoredZone } from '@adnet/schemas/publisher';
 import type { SourceList, Warning } from '@adnet/schemas/source-lists';
 import { addSources, removeSources, sameSources } from '../../domain/source-edits.ts';
 import type { SourceEntries } from '../../domain/source-edits.ts';
@@ -168,6 +169,13 @@ export const campaignsRouter = router({
       .input(sourceEntriesInputSchema.extend({ id: idSchema }))
       .output(campaignWithWarningsSchema)
       .mutation(({ ctx, input }) => editSources(ctx, input, 'remove')),
+    /** The subids of zones the statistics name by id (subids are public: every widget snippet carries one). */
+    zones: advertiser
+      .input(zoneLookupInputSchema)
+      .output(zoneLookupSchema)
+      .query(async ({ ctx, input }) => ({
+        zones: (await ctx.svc.configStore.readMany<StoredZone>('zone', input.ids)).map((z) => ({ id: z.id, subid: z.subid, site_id: z.site_id })),
+      })),
   }),
 
   activate: advertiser

@@ -9,6 +9,7 @@ import { BASE, navigate } from '../router.ts';
 import { creativesSection } from './creatives.ts';
 import { aiSection } from './ai.ts';
 import { videoSection } from './video.ts';
+import { trafficSourcesSection } from './traffic-sources.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
 type CampaignIn = Inputs['adv']['campaigns']['create'];
@@ -268,6 +269,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     h('p', { class: 'delivery', 'aria-live': 'polite' }, deliveryText(c)),
     h('details', {}, h('summary', {}, 'Edit settings'), form),
     await creativesSection(c),
+    trafficSourcesSection(c, () => campaignPage(ctx)),
     aiSection(c),
     videoSection(c),
   );

@@ -6,6 +6,7 @@ import { lineChart } from '../chart.ts';
 import { actionButton, h, table, usd } from '../dom.ts';
 import { buildForm, checked, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
+import { sourceActions } from './traffic-sources.ts';
 
 type Dimension = (typeof STATS_DIMENSIONS)[number];
 type Row = Record<string, string | number | undefined>;
@@ -47,7 +48,9 @@ export function statsPage(ctx: PageContext): void {
 
   const query = async (q: Query): Promise<Row[]> => (publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows);
 
-  const show = (rows: Row[], groups: Dimension[]) => {
+  const show = async (rows: Row[], groups: Dimension[]) => {
+    // Grouped by zone or site, an advertiser can exclude or include each in one click (pages/traffic-sources.ts).
+    const actions = publisher ? null : await sourceActions(rows, groups);
     const keys = groups.map((g) => KEY_COLUMNS[g]);
     const timeKey = groups.includes('hour') ? 'hour' : groups.includes('day') ? 'date' : null;
     const chart =
@@ -64,9 +67,10 @@ export function statsPage(ctx: PageContext): void {
     const cell = (r: Row, k: string) => (CENTS.has(k) ? usd(Number(r[k] ?? 0)) : String(r[k] ?? ''));
     out.replaceChildren(
       chart,
+      actions?.picker ?? '',
       table(
-        [...keys, ...metrics],
-        rows.map((r) => [...keys, ...metrics].map((k) => cell(r, k))),
+        [...keys, ...metrics, ...(actions ? ['Traffic source list'] : [])],
+        rows.map((r) => [...[...keys, ...metrics].map((k) => cell(r, k)), ...(actions ? [actions.cell(r)] : [])]),
         'Breakdown',
       ),
       actionButton('Export CSV', async () => {
@@ -95,7 +99,7 @@ export function statsPage(ctx: PageContext): void {
       const groups = checked(d, 'group_by') as Dimension[];
       last = { from: text(d, 'from'), to: text(d, 'to'), group_by: groups.join(','), tz: text(d, 'tz') };
       out.replaceChildren(h('p', { role: 'status', class: 'loading' }, 'Loading…'));
-      show(await query(last), groups.length ? groups : ['day']);
+      await show(await query(last), groups.length ? groups : ['day']);
     },
   });
   ctx.main.replaceChildren(h('h1', {}, publisher ? 'Earnings' : 'Statistics'), form, out);

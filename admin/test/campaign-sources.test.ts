@@ -209,3 +209,28 @@ describe('zone lookup for lists built from statistics', () => {
     expect(bad.body.errors).toHaveProperty(['ids']);
   });
 });
+
+describe('the documents', () => {
+  it('OpenAPI has the list paths, their bodies, and warnings in the answers', async () => {
+    interface Op {
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+      responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+    }
+    const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as { paths: Record<string, Record<string, Op>> };
+    const add = doc.paths['/api/adv/campaigns/{id}/sources/add']?.post;
+    expect(Object.keys(add?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual(['sites', 'zones']);
+    expect(Object.keys(add?.responses['200']?.content?.['application/json']?.schema.properties ?? {})).toEqual(expect.arrayContaining(['sources', 'warnings']));
+    expect(doc.paths['/api/adv/campaigns/{id}/sources/remove']?.post).toBeDefined();
+    const patch = doc.paths['/api/adv/campaigns/{id}']?.patch;
+    expect(Object.keys(patch?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(
+      expect.arrayContaining(['sources', 'bid_adjustments']),
+    );
+  });
+
+  it('a campaign created with a list has it, with warnings for the unknown entries', async () => {
+    const r = await create({ ...validCampaign, sources: { mode: 'include', zones: [zone.subid, 'nothere'] } });
+    expect(r.status).toBe(201);
+    expect(r.body.sources).toEqual({ mode: 'include', zones: [zone.subid, 'nothere'], sites: [] });
+    expect(r.body.warnings).toEqual([expect.objectContaining({ field: 'sources.zones', values: ['nothere'] })]);
+  });
+});

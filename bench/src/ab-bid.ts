@@ -1,7 +1,7 @@
 // `tsx bench/src/ab-bid.ts <before-checkout> <after-checkout>`: the OpenRTB bid handler of two trees timed
 // in one process over the same 10 000-campaign world and request corpus.
 import type { ConfigState } from '@adnet/engine/engine-index';
-import { alternate, loadTree, timedBuild } from './ab-trees.ts';
+import { alternate, clockUs, loadTree, timedBuild } from './ab-trees.ts';
 import type { Tree } from './ab-trees.ts';
 import { makeCorpus } from './corpus.ts';
 import { addSourceLists, generateWorld } from './world.ts';
@@ -26,9 +26,9 @@ function timer(tree: Tree) {
   const handle = tree.bid.bidRoute(tree.fixture.bidPathContext(timedBuild(tree, state), { emit: () => undefined, engineId: 'bench' }));
   return () => {
     let ok = 0;
-    const t = process.hrtime.bigint();
+    const t = clockUs();
     for (let k = 0; k < 20; k++) for (const body of corpus) if (handle(tree.fixture.bidRequestOf(body)).status === 200) ok++;
-    return { us: Number(process.hrtime.bigint() - t) / 1000 / (20 * corpus.length), ok };
+    return { us: (clockUs() - t) / (20 * corpus.length), ok };
   };
 }
 

@@ -2,7 +2,7 @@
 // process over the same world, zone and 20 000 requests (distinct visitors, one site's page).
 import type { ConfigState } from '@adnet/engine/engine-index';
 import type { EngineRequest } from '../../engine/src/http/adapt.ts';
-import { alternate, loadTree, timedBuild } from './ab-trees.ts';
+import { alternate, clockUs, loadTree, timedBuild } from './ab-trees.ts';
 import type { Tree } from './ab-trees.ts';
 import { addSourceLists, generateWorld } from './world.ts';
 
@@ -64,9 +64,9 @@ function timer(tree: Tree) {
   const handle = tree.widget.impRoute(tree.fixture.bidPathContext(index, { emit: () => undefined, engineId: 'bench', ...limits }));
   return () => {
     let ok = 0;
-    const t = process.hrtime.bigint();
+    const t = clockUs();
     for (const r of requests) if (handle(r).status === 200) ok++;
-    return { us: Number(process.hrtime.bigint() - t) / 1000 / requests.length, ok };
+    return { us: (clockUs() - t) / requests.length, ok };
   };
 }
 

@@ -7,11 +7,12 @@ import type { Tree } from './ab-trees.ts';
 import { addSourceLists, generateWorld } from './world.ts';
 
 const world = generateWorld({ campaigns: 2_000, creativesPerCampaign: 3, advertisers: 200, deliveryRules: true });
-// 10 000-entry source lists and 60 bid adjustments on 1 000 of the campaigns (BENCH_SOURCE_LISTS=0: none; BENCH_ADJUSTMENTS=0: lists alone); a tree from before them ignores both.
+// 10 000-entry source lists on 1 000 of the campaigns, 60 bid adjustments on a share of those (BENCH_ADJUSTED, default 0.2;
+// BENCH_SOURCE_LISTS=0: neither); a tree from before them ignores both.
 const sourceLists =
   process.env.BENCH_SOURCE_LISTS === '0'
     ? undefined
-    : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjustments: process.env.BENCH_ADJUSTMENTS !== '0' });
+    : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2) });
 const now = new Date().toISOString();
 const site = { id: 1, publisher_id: 9, domain: 'news.example', status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
 const zone = {

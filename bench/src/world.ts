@@ -152,14 +152,14 @@ export interface SourceListsSize {
   /** The benchmark's own zone and site: some lists name them, as a buyer's real lists would. */
   zone: string;
   siteId: number;
-  /** Bid adjustments beside the lists. */
-  adjustments: boolean;
+  /** The share of those campaigns that also get bid adjustments (0-1). */
+  adjusted: number;
 }
 
 /**
  * Source lists and bid adjustments on `size.campaigns` campaigns (docs/delivery.md): 70% zones and 30%
  * sites per list, drawn from a pool of 50 000 subids and 100 000 site ids; 80% exclude lists (a fifth of
- * them naming the bench zone), 20% include lists (half naming it). Each of those campaigns also gets 60
+ * them naming the bench zone), 20% include lists (half naming it). A share (`adjusted`) of those campaigns also gets 60
  * bid adjustments: 40 zones (the bench zone in a quarter), 10 sites, 10 countries, x0.5-x2. Drawn from
  * their own sequence, so the rest of the world stays as it was; the campaigns are changed in place and
  * the lists are returned as the `campaign_sources` kind, which a tree from before lists ignores.
@@ -168,10 +168,11 @@ export function addSourceLists(world: World, size: SourceListsSize): Map<number,
   const r = rng(17);
   const pool = Array.from({ length: 50_000 }, (_, i) => `src${i.toString(36).padStart(5, '0')}`);
   const lists = new Map<number, SourceList>();
-  const step = Math.max(1, Math.floor(world.campaigns.length / size.campaigns));
+  // Campaigns drawn at random (a stride would fall on a few formats only: formats cycle by id).
+  const order = world.campaigns.map((c) => ({ c, k: r() })).sort((a, b) => a.k - b.k);
   const multiplier = () => Math.round((0.5 + r() * 1.5) * 100) / 100;
-  for (let i = 0; i < size.campaigns && i * step < world.campaigns.length; i++) {
-    const campaign = world.campaigns[i * step] as StoredCampaign;
+  for (let i = 0; i < size.campaigns && i < order.length; i++) {
+    const campaign = (order[i] as { c: StoredCampaign }).c;
     const include = r() < 0.2;
     const zones = new Set<string>();
     const sites = new Set<number>();
@@ -182,7 +183,7 @@ export function addSourceLists(world: World, size: SourceListsSize): Map<number,
       if (site !== size.siteId) sites.add(site);
     }
     lists.set(campaign.id, { mode: include ? 'include' : 'exclude', zones: [...zones], sites: [...sites] });
-    if (!size.adjustments) continue;
+    if (r() >= size.adjusted) continue;
     const adjustments = new Map<string, BidAdjustment>();
     if (r() < 0.25) adjustments.set(size.zone, { zone: size.zone, multiplier: multiplier() });
     while (adjustments.size < 40) {

@@ -95,6 +95,26 @@ describe('traffic sources in the cabinet', () => {
     ]);
   });
 
+  it('fits a phone-sized screen, warnings of long lists included', async () => {
+    const phone = await p.newContext({ width: 375, height: 740 });
+    await phone.addInitScript(
+      `localStorage.setItem('adnet.session', ${JSON.stringify(JSON.stringify({ token: adv.token, role: 'advertiser', email: adv.email }))})`,
+    );
+    const small = await phone.newPage();
+    await small.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
+    const form = small.getByRole('form', { name: 'Traffic sources' });
+    await form.getByLabel('Zones (subids)').fill(Array.from({ length: 300 }, (_, i) => `longghostzone${i}`).join('\n'));
+    await form.getByRole('button', { name: 'Add to list' }).click();
+    await small.locator('#traffic-sources > .warnings').getByText('and 250 more').waitFor();
+    expect(await small.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await small.getByText('First 200 of 303 entries').waitFor();
+    await phone.close();
+    await call(p.app, 'POST', `/api/adv/campaigns/${campaignId}/sources/remove`, {
+      token: adv.token,
+      json: { zones: Array.from({ length: 300 }, (_, i) => `longghostzone${i}`) },
+    });
+  });
+
   it('excludes a zone in one click from the statistics breakdown; the zone then gets no ad from the campaign', async () => {
     const reported = zones.reported as { subid: string };
     expect((await imp(reported.subid)).status).toBe(200);

@@ -6,6 +6,9 @@ import type { Candidate } from '../index/candidate.ts';
 import type { ZoneEntry } from '../index/engine-index.ts';
 import { NO_CONTROLS } from '../index/inventory-controls.ts';
 import { rankCandidates } from '../index/rank.ts';
+import { buildIndex, candidateListsFor } from '../index/engine-index.ts';
+import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
+import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import { compileAdjustments, multiplierFor } from '../index/source-controls.ts';
 import type { CandidateFilter } from './filter.ts';
 import { candidateFixture, impFixture } from './fixtures.ts';
@@ -135,6 +138,50 @@ describe('the ranked walk under bid adjustments', () => {
         .sort((a, b) => score(b) - score(a) || a.campaignId - b.campaignId || a.creativeId - b.creativeId)
         .map((c) => [c.campaignId, c.creativeId]);
       expect(seen).toEqual(expected);
+    }
+  });
+
+  it('through the index, in every country list, for zone traffic and for exchange traffic (its own order)', () => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+    for (let world = 0; world < 100; world++) {
+      const campaigns = new Map<number, StoredCampaign>();
+      const creatives = new Map<number, Creative>();
+      for (let id = 1; id <= 20; id++) {
+        const adj: BidAdjustment[] = [];
+        if (rnd() < 0.4) adj.push({ zone: pick(['z1', 'z2']), multiplier: pick([0.1, 0.5, 1, 2, 10]) });
+        if (rnd() < 0.3) adj.push({ site: pick([1, 2]), multiplier: pick([0.2, 3]) });
+        for (const country of ['us', 'de', 'fr']) if (rnd() < 0.3) adj.push({ country, multiplier: pick([0.4, 1, 1.2, 4]) });
+        const geo_include = pick([[], ['us'], ['de'], ['us', 'de'], ['us', 'fr']]);
+        campaigns.set(id, campaignFixture({ id, bid_micro_cents: 1_000 + Math.floor(rnd() * 20) * 10_000, geo_include, bid_adjustments: adj }));
+        for (let k = 0; k < 1 + Math.floor(rnd() * 2); k++) {
+          const cid = id * 10 + k;
+          creatives.set(cid, creativeFixture({ id: cid, campaign_id: id }));
+        }
+      }
+      const index = buildIndex({ campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map() }, '1-0');
+      const country = pick(['us', 'de', 'fr', 'jp']);
+      const exchange = rnd() < 0.5;
+      const imp = exchange ? on(undefined, 0, country) : on(pick(['z1', 'z2']), pick([1, 2, 3]), country);
+      const lists: Candidate[][] = [];
+      candidateListsFor(index, 'banner:300x250', country, lists, exchange);
+      const seen: [number, number][] = [];
+      const record: CandidateFilter = { name: 'pacing', scope: 'candidate', reject: (c) => (seen.push([c.campaignId, c.creativeId]), true) };
+      runImpAuction(lists, imp, [record], open, first, exchange);
+      const score = (c: Candidate) =>
+        adjustedMicroCents(c.ecpmMicroCents, c.adjust ? multiplierFor(c.adjust, imp.zone?.zone.subid, imp.inventory.siteId, imp.country) : 1000);
+      const expected = lists
+        .flat()
+        .sort((a, b) => score(b) - score(a) || a.campaignId - b.campaignId || a.creativeId - b.creativeId)
+        .map((c) => [c.campaignId, c.creativeId]);
+      expect(seen, `world ${world}`).toEqual(expected);
+      expect(expected.length).toBe(
+        [...creatives.values()].filter((c) => {
+          const g = campaigns.get(c.campaign_id)?.geo_include ?? [];
+          return g.length === 0 || g.includes(country);
+        }).length,
+      );
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { NoBidReason } from '@adnet/schemas/events';
 import type { Candidate } from '../index/candidate.ts';
-import { byRank } from '../index/rank.ts';
+import { byExchangeRank, byRank } from '../index/rank.ts';
 import type { CandidateFilter } from './filter.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import { clearingPrice } from './price.ts';
@@ -54,7 +54,10 @@ export function runImpAuction(
   filters: readonly CandidateFilter[],
   budget: BudgetGate,
   picker: CreativePicker,
+  /** The lists are in exchange order (index candidateListsFor): the impression names no zone or site of ours. */
+  exchange = false,
 ): ImpOutcome {
+  const order = exchange ? byExchangeRank : byRank;
   const pos = new Array<number>(lists.length).fill(0);
   let total = 0;
   for (const l of lists) total += l.length;
@@ -77,13 +80,13 @@ export function runImpAuction(
       let head: Candidate | undefined;
       for (let k = 0; k < lists.length; k++) {
         const c = (lists[k] as readonly Candidate[])[pos[k] as number];
-        if (c && (head === undefined || byRank(c, head) < 0)) {
+        if (c && (head === undefined || order(c, head) < 0)) {
           best = k;
           head = c;
         }
       }
       const top = held.length > 0 ? (held[held.length - 1] as Held) : undefined;
-      if (top !== undefined && (head === undefined || before(top.score, top.c, head.rankMicroCents, head))) {
+      if (top !== undefined && (head === undefined || before(top.score, top.c, exchange ? head.exchangeRankMicroCents : head.rankMicroCents, head))) {
         held.pop();
         outScore = top.score;
         outMilli = top.milli;

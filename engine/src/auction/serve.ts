@@ -38,8 +38,10 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   if (req.rejected) return { won: false, reason: req.rejected };
   for (const f of IMP_FILTERS) if (f.reject(imp, req)) return { won: false, reason: f.name };
   const lists: (readonly Candidate[])[] = [];
-  for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists);
-  const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives);
+  // Naming no zone or site of ours, only country bid adjustments can apply: the lists ranked for that.
+  const exchange = imp.zone === undefined && imp.inventory.siteId === 0;
+  for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists, exchange);
+  const outcome = runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives, exchange);
   if (!outcome.won) return outcome;
   const c = outcome.winner;
   const bidId = randomUUID();

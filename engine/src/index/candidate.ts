@@ -56,6 +56,12 @@ export class Candidate {
    * ranked walk can re-score adjusted candidates as it meets them (auction/run-auction.ts).
    */
   readonly rankMicroCents: number;
+  /**
+   * The same bound for an impression that names no zone or site of ours (exchange traffic), where only
+   * country multipliers apply; in a country's list (`geo`) that is the exact score, in the untargeted
+   * list the largest country multiplier's. The index keeps a second order by it (engine-index.ts).
+   */
+  readonly exchangeRankMicroCents: number;
   /** The campaign's bid adjustments, compiled (index/source-controls.ts); null for none. */
   readonly adjust: CompiledAdjustments | null;
   /** The campaign's source list, compiled; null when it restricts nothing. */
@@ -71,7 +77,8 @@ export class Candidate {
   readonly schedule: CompiledSchedule | null;
   readonly creative: Creative;
 
-  constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null) {
+  /** `geo`: the country of the index list the candidate goes in ('*': the untargeted one); it matters only with country adjustments. */
+  constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null, geo = '*') {
     this.campaignId = campaign.id;
     this.advertiserId = campaign.advertiser_id;
     this.creativeId = creative.id;
@@ -93,7 +100,11 @@ export class Candidate {
     this.ctr = CTR_PRIOR[campaign.format];
     this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
     this.adjust = compileAdjustments(campaign.bid_adjustments);
-    this.rankMicroCents = this.adjust ? adjustedMicroCents(this.ecpmMicroCents, this.adjust.maxMilli) : this.ecpmMicroCents;
+    const a = this.adjust;
+    // In a country's list the country multiplier is known: only the zone and site ones remain a bound.
+    const countryMilli = a === null ? 1000 : geo === '*' ? a.maxCountryMilli : (a.countries?.get(geo) ?? 1000);
+    this.rankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000)) : this.ecpmMicroCents;
+    this.exchangeRankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli) : this.ecpmMicroCents;
     this.sources = sources;
     // Stored before rotation existed: optimize, full weight.
     this.rotation = campaign.rotation ?? 'optimize';

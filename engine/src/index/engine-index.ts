@@ -7,7 +7,7 @@ import type { BlockList } from 'node:net';
 import { addressList, inList } from '../net/address-list.ts';
 import { inventoryControls } from './inventory-controls.ts';
 import type { InventoryControls } from './inventory-controls.ts';
-import { rankCandidates } from './rank.ts';
+import { byExchangeRank, rankCandidates } from './rank.ts';
 import { slotFor } from './slots.ts';
 import { Candidate } from './candidate.ts';
 import { compileSources } from './source-controls.ts';
@@ -25,6 +25,8 @@ export interface EngineIndex {
   readonly seq: string;
   /** `${slot}|${country}` and `${slot}|*` (no geo restriction) to candidates, each list ranked best first. */
   readonly slots: ReadonlyMap<string, readonly Candidate[]>;
+  /** The same lists in the order exchange traffic walks them (the same array where bid adjustments change nothing). */
+  readonly exchangeSlots: ReadonlyMap<string, readonly Candidate[]>;
   readonly partners: readonly PartnerEntry[];
   readonly campaigns: ReadonlyMap<number, StoredCampaign>;
   readonly candidateCount: number;
@@ -74,10 +76,14 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     if (!campaign || campaign.status !== 'active') continue;
     let pace = paces.get(campaign.id);
     if (!pace) paces.set(campaign.id, (pace = { rate: 1 }));
-    const candidate = new Candidate(campaign, creative, pace, compileSources(sourceLists?.get(campaign.id)));
+    const sources = compileSources(sourceLists?.get(campaign.id));
+    const shared = new Candidate(campaign, creative, pace, sources);
+    // With country adjustments a candidate ranks differently in each country's list: one object per list.
+    const perGeo = shared.adjust?.countries != null;
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
     for (const geo of geos) {
+      const candidate = perGeo && geo !== '*' ? new Candidate(campaign, creative, pace, sources, geo) : shared;
       const key = `${slot}|${geo}`;
       const list = slots.get(key);
       if (list) list.push(candidate);
@@ -85,7 +91,11 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     }
     candidateCount++;
   }
-  for (const list of slots.values()) rankCandidates(list);
+  const exchangeSlots = new Map<string, readonly Candidate[]>();
+  for (const [key, list] of slots) {
+    rankCandidates(list);
+    exchangeSlots.set(key, list.some((c) => c.exchangeRankMicroCents !== c.rankMicroCents) ? [...list].sort(byExchangeRank) : list);
+  }
   const partners = [...(state.partner as Map<number, Partner>).values()].filter((p) => p.status === 'active').map(partnerEntry);
   const sites = state.site as Map<number, StoredSite>;
   const zones = new Map<string, ZoneEntry>();
@@ -95,14 +105,30 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   }
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
+  return {
+    seq,
+    slots,
+    exchangeSlots,
+    partners,
+    campaigns,
+    candidateCount,
+    zones,
+    sites,
+    creatives: state.creative as Map<number, Creative>,
+    paces,
+    siteControls,
+  };
 }
 
-/** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */
-export function candidateListsFor(index: EngineIndex, slot: string, country: string | undefined, out: (readonly Candidate[])[]): void {
-  const any = index.slots.get(`${slot}|*`);
+/**
+ * The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`;
+ * `exchange`: in the order for an impression naming no zone or site of ours.
+ */
+export function candidateListsFor(index: EngineIndex, slot: string, country: string | undefined, out: (readonly Candidate[])[], exchange = false): void {
+  const slots = exchange ? index.exchangeSlots : index.slots;
+  const any = slots.get(`${slot}|*`);
   if (any) out.push(any);
-  const local = country ? index.slots.get(`${slot}|${country}`) : undefined;
+  const local = country ? slots.get(`${slot}|${country}`) : undefined;
   if (local) out.push(local);
 }
 

@@ -8,3 +8,7 @@ export const byRank = (a: Candidate, b: Candidate): number => b.rankMicroCents -
 
 /** Orders a candidate list best first, as the index keeps every list. */
 export const rankCandidates = (list: Candidate[]): Candidate[] => list.sort(byRank);
+
+/** The order of the lists exchange traffic walks (Candidate.exchangeRankMicroCents), same ties. */
+export const byExchangeRank = (a: Candidate, b: Candidate): number =>
+  b.exchangeRankMicroCents - a.exchangeRankMicroCents || a.campaignId - b.campaignId || a.creativeId - b.creativeId;

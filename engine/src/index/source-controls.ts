@@ -44,6 +44,9 @@ export interface CompiledAdjustments {
   readonly countries: ReadonlyMap<string, number> | null;
   /** The largest multiplier any impression can get, at least x1: the campaign's eCPM times it bounds its rank. */
   readonly maxMilli: number;
+  /** The largest of the zone and site multipliers, and of the country ones, each at least x1. */
+  readonly maxPlaceMilli: number;
+  readonly maxCountryMilli: number;
 }
 
 const compiledAdjustments = new WeakMap<readonly BidAdjustment[], CompiledAdjustments | null>();
@@ -55,7 +58,8 @@ export function compileAdjustments(list: readonly BidAdjustment[] | undefined): 
   const zones = new Map<string, number>();
   const sites = new Map<number, number>();
   const countries = new Map<string, number>();
-  let maxMilli = 1000;
+  let maxPlaceMilli = 1000;
+  let maxCountryMilli = 1000;
   for (const a of list) {
     // A x1 entry is kept: on its zone it overrides the site's or the country's multiplier.
     const milli = multiplierMilli(a.multiplier);
@@ -63,12 +67,20 @@ export function compileAdjustments(list: readonly BidAdjustment[] | undefined): 
     else if (a.site !== undefined) sites.set(a.site, milli);
     else if (a.country !== undefined) countries.set(a.country, milli);
     else continue;
-    if (milli > maxMilli) maxMilli = milli;
+    if (a.country === undefined) maxPlaceMilli = Math.max(maxPlaceMilli, milli);
+    else maxCountryMilli = Math.max(maxCountryMilli, milli);
   }
   c =
     zones.size + sites.size + countries.size === 0
       ? null
-      : { zones: zones.size ? zones : null, sites: sites.size ? sites : null, countries: countries.size ? countries : null, maxMilli };
+      : {
+          zones: zones.size ? zones : null,
+          sites: sites.size ? sites : null,
+          countries: countries.size ? countries : null,
+          maxMilli: Math.max(maxPlaceMilli, maxCountryMilli),
+          maxPlaceMilli,
+          maxCountryMilli,
+        };
   compiledAdjustments.set(list, c);
   return c;
 }

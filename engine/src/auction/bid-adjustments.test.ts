@@ -34,6 +34,24 @@ const run = (lists: Candidate[][], imp: ImpContext, budget = open, filters: Cand
     first,
   );
 
+/** The order the walk hands candidates out in (a filter that records and rejects every one). */
+function walkOrder(lists: Candidate[][], imp: ImpContext, exchange: boolean): [number, number][] {
+  const seen: [number, number][] = [];
+  const record: CandidateFilter = { name: 'pacing', scope: 'candidate', reject: (c) => (seen.push([c.campaignId, c.creativeId]), true) };
+  runImpAuction(lists, imp, [record], open, first, exchange);
+  return seen;
+}
+
+/** Every candidate by its true score on `imp`, brute force. */
+function trueOrder(lists: Candidate[][], imp: ImpContext): [number, number][] {
+  const score = (c: Candidate) =>
+    adjustedMicroCents(c.ecpmMicroCents, c.adjust ? multiplierFor(c.adjust, imp.zone?.zone.subid, imp.inventory.siteId, imp.country) : 1000);
+  return lists
+    .flat()
+    .sort((a, b) => score(b) - score(a) || a.campaignId - b.campaignId || a.creativeId - b.creativeId)
+    .map((c) => [c.campaignId, c.creativeId]);
+}
+
 describe('bid adjustment math', () => {
   it('most specific wins: zone, then site, then country, else x1', () => {
     const a = compileAdjustments([
@@ -128,16 +146,8 @@ describe('the ranked walk under bid adjustments', () => {
         pick(lists).push(cpm(Math.floor(rnd() * 20) * 10_000 + 1_000, adj));
       }
       const imp = on(pick(['z1', 'z2', undefined]), pick([0, 1, 2]), pick(['us', 'de']));
-      const seen: [number, number][] = [];
-      const record: CandidateFilter = { name: 'pacing', scope: 'candidate', reject: (c) => (seen.push([c.campaignId, c.creativeId]), true) };
-      run(lists, imp, open, [record]);
-      const score = (c: Candidate) =>
-        adjustedMicroCents(c.ecpmMicroCents, c.adjust ? multiplierFor(c.adjust, imp.zone?.zone.subid, imp.inventory.siteId, imp.country) : 1000);
-      const expected = lists
-        .flat()
-        .sort((a, b) => score(b) - score(a) || a.campaignId - b.campaignId || a.creativeId - b.creativeId)
-        .map((c) => [c.campaignId, c.creativeId]);
-      expect(seen).toEqual(expected);
+      const ranked = lists.map((l) => rankCandidates([...l]));
+      expect(walkOrder(ranked, imp, false)).toEqual(trueOrder(ranked, imp));
     }
   });
 
@@ -166,16 +176,8 @@ describe('the ranked walk under bid adjustments', () => {
       const imp = exchange ? on(undefined, 0, country) : on(pick(['z1', 'z2']), pick([1, 2, 3]), country);
       const lists: Candidate[][] = [];
       candidateListsFor(index, 'banner:300x250', country, lists, exchange);
-      const seen: [number, number][] = [];
-      const record: CandidateFilter = { name: 'pacing', scope: 'candidate', reject: (c) => (seen.push([c.campaignId, c.creativeId]), true) };
-      runImpAuction(lists, imp, [record], open, first, exchange);
-      const score = (c: Candidate) =>
-        adjustedMicroCents(c.ecpmMicroCents, c.adjust ? multiplierFor(c.adjust, imp.zone?.zone.subid, imp.inventory.siteId, imp.country) : 1000);
-      const expected = lists
-        .flat()
-        .sort((a, b) => score(b) - score(a) || a.campaignId - b.campaignId || a.creativeId - b.creativeId)
-        .map((c) => [c.campaignId, c.creativeId]);
-      expect(seen, `world ${world}`).toEqual(expected);
+      const expected = trueOrder(lists, imp);
+      expect(walkOrder(lists, imp, exchange), `world ${world}`).toEqual(expected);
       expect(expected.length).toBe(
         [...creatives.values()].filter((c) => {
           const g = campaigns.get(c.campaign_id)?.geo_include ?? [];

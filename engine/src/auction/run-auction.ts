@@ -103,6 +103,12 @@ export function runImpAuction(
         lastCampaign = head.campaignId;
         lastMilli = multiplierOf(head, ctx);
       }
+      if (exchange && head.exchangeExact) {
+        // Its rank is its score: nothing left can outscore it, and nothing held does (checked above).
+        outScore = head.exchangeRankMicroCents;
+        outMilli = lastMilli;
+        return head;
+      }
       const entry: Held = { c: head, score: adjustedMicroCents(head.ecpmMicroCents, lastMilli), milli: lastMilli };
       let lo = 0;
       let hi = held.length;

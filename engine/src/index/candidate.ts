@@ -62,6 +62,8 @@ export class Candidate {
    * list the largest country multiplier's. The index keeps a second order by it (engine-index.ts).
    */
   readonly exchangeRankMicroCents: number;
+  /** The exchange rank is the exact score (no country multiplier, or a country's list): the walk need not hold it back. */
+  readonly exchangeExact: boolean;
   /** The campaign's bid adjustments, compiled (index/source-controls.ts); null for none. */
   readonly adjust: CompiledAdjustments | null;
   /** The campaign's source list, compiled; null when it restricts nothing. */
@@ -105,6 +107,7 @@ export class Candidate {
     const countryMilli = a === null ? 1000 : geo === '*' ? a.maxCountryMilli : (a.countries?.get(geo) ?? 1000);
     this.rankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000)) : this.ecpmMicroCents;
     this.exchangeRankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli) : this.ecpmMicroCents;
+    this.exchangeExact = a === null || a.countries === null || geo !== '*';
     this.sources = sources;
     // Stored before rotation existed: optimize, full weight.
     this.rotation = campaign.rotation ?? 'optimize';

@@ -21,6 +21,7 @@ const KEY_COLUMNS: Record<Dimension, string> = {
   browser: 'browser',
   site: 'site_id',
   zone: 'zone_id',
+  source: 'source',
 };
 const CENTS = new Set(['spent_cents', 'ecpa_cents', 'earnings_cents']);
 

@@ -67,6 +67,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     os: req.os ?? '',
     browser: req.browser ?? '',
     user,
+    source: imp.inventory.source,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket };
 }

@@ -33,6 +33,8 @@ export interface BidTicket {
   browser: string;
   /** The user's key (frequency/), when the campaign has a frequency cap and the request named a user; '' otherwise. */
   user: string;
+  /** Where the ad ran, by name (inventory/source.ts), for the statistics' `source`: '' when unknown or signed before it existed. */
+  source: string;
 }
 
 export const TICKET_SURFACES = ['openrtb', 'widget', 'vast', 'push'] as const;
@@ -66,6 +68,8 @@ const FIELDS = [
   'os',
   'browser',
   'user',
+  // Appended last: tickets signed before it (every shorter length above) decode with it empty.
+  'source',
 ] as const satisfies readonly (keyof BidTicket)[];
 
 export function encodeTicket(secret: string, t: BidTicket): string {
@@ -91,6 +95,7 @@ export function encodeTicket(secret: string, t: BidTicket): string {
     t.os,
     t.browser,
     t.user,
+    t.source,
   ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
@@ -113,6 +118,8 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
     // Signed before OS and browser (17 fields), or before frequency caps (19): the fields they lack are empty.
     if (values.length === 17) values.push('', '');
     if (values.length === 19) values.push('');
+    // Signed before the source (20 fields).
+    if (values.length === 20) values.push('');
     if (values.length !== FIELDS.length || !TICKET_SURFACES.includes(values[13] as TicketSurface)) return undefined;
     // The payload is ours (its signature checked above): the fields are what encodeTicket wrote.
     const t: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { SourceNames } from '../../inventory/source.ts';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Bid } from '@adnet/schemas/openrtb';
 import { openRtbContext, openRtbImp, openRtbUserId } from '../../auction/request-context.ts';
@@ -32,6 +33,8 @@ const VERSION = /^2\.5(\.\d+)?$/;
 /** POST /openrtb/bid: partner check, rate limit, one auction per imp, deadline. */
 export function bidRoute(ctx: EngineContext) {
   const now = ctx.now ?? (() => performance.now());
+  // The requests' sources (site.domain, app.bundle), named once and bounded per hour (inventory/source.ts).
+  const sources = new SourceNames();
   return (req: EngineRequest): EngineReply => {
     const started = now();
     const index = ctx.index();
@@ -49,7 +52,7 @@ export function bidRoute(ctx: EngineContext) {
 
     const deadline = Math.min(request.tmax ?? ctx.auctionTimeoutMs, ctx.auctionTimeoutMs);
     const ts = Date.now();
-    const rc = openRtbContext(request, index, partner.id, ts, ctx.caps.viewer(openRtbUserId(request, partner.id), ts));
+    const rc = openRtbContext(request, index, partner.id, ts, ctx.caps.viewer(openRtbUserId(request, partner.id), ts), sources.of(request, ts));
     const facts = requestFacts(rc, ctx.engineId);
     const bids: Bid[] = [];
     const taken: Served[] = [];

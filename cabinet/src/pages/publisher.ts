@@ -4,6 +4,7 @@ import { BANNER_SIZES, FV_CORNERS, SITE_CATEGORIES, ZONE_FORMATS } from '../choi
 import { actionButton, badge, copyText, h, notify } from '../dom.ts';
 import { buildForm, num, optNum, text } from '../form.ts';
 import { controlsSection } from './publisher-controls.ts';
+import { pushSetupSection } from './push-zone.ts';
 import type { PageContext } from '../router.ts';
 
 type Site = Outputs['pub']['sites']['get'];
@@ -127,6 +128,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
       ),
     ),
     preview,
+    pushSetupSection(z, site?.domain ?? '', after),
     site ? controlsSection({ site, zone: z }, after) : null,
   );
 }

@@ -55,7 +55,9 @@ export function exchangeSource(r: ExchangePlacement): string {
 export class SourceNames {
   private hour = -1;
   private readonly admitted = new Set<string>();
-  private readonly memo = new Map<string, string>();
+  /** Raw `site.domain` to name, and (apps, rarer) a key of bundle and domain to name. */
+  private readonly sites = new Map<string, string>();
+  private readonly apps = new Map<string, string>();
 
   constructor(private readonly maxPerHour = 10_000) {}
 
@@ -64,11 +66,13 @@ export class SourceNames {
     if (hour !== this.hour) {
       this.hour = hour;
       this.admitted.clear();
-      this.memo.clear();
+      this.sites.clear();
+      this.apps.clear();
     }
     // The bundle's length keeps a `|` inside one from making two different apps one key.
-    const key = r.app ? `a${r.app.bundle?.length ?? -1}|${r.app.bundle ?? ''}|${r.app.domain ?? ''}` : `s|${r.site?.domain ?? ''}`;
-    const known = this.memo.get(key);
+    const memo = r.app ? this.apps : this.sites;
+    const key = r.app ? `${r.app.bundle?.length ?? -1}|${r.app.bundle ?? ''}|${r.app.domain ?? ''}` : (r.site?.domain ?? '');
+    const known = memo.get(key);
     if (known !== undefined) return known;
     let name = exchangeSource(r);
     if (name !== '' && name !== SOURCE_OTHER && !this.admitted.has(name)) {
@@ -76,8 +80,8 @@ export class SourceNames {
       else this.admitted.add(name);
     }
     // The memo is bounded too: past a few raw values per admitted name it starts over (names stay admitted).
-    if (this.memo.size >= this.maxPerHour * 4) this.memo.clear();
-    this.memo.set(key, name);
+    if (memo.size >= this.maxPerHour * 4) memo.clear();
+    memo.set(key, name);
     return name;
   }
 }

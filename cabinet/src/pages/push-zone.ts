@@ -15,19 +15,20 @@ export function pushSetupSection(zone: Zone, domain: string, after: () => Promis
   const { form } = buildForm({
     label: `When ${zone.name} asks for permission`,
     submit: 'Save prompt',
+    // Named as the API names them, so its 400 lands beside the field.
     fields: [
-      { name: 'on', label: 'Ask visitors', type: 'select', options: moments, value: prompt.on },
-      { name: 'delay_s', label: 'Seconds after the page loads', type: 'number', value: String(prompt.delay_s ?? 10), hint: 'For "delay": 1-600' },
+      { name: 'push_prompt.on', label: 'Ask visitors', type: 'select', options: moments, value: prompt.on },
+      { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: String(prompt.delay_s ?? 10), hint: 'For "delay": 1-600' },
     ],
     async onSubmit(d) {
-      const on = text(d, 'on') as PromptMoment;
-      await api.pub.zones.update.mutate({ id: zone.id, push_prompt: on === 'delay' ? { on, delay_s: optNum(d, 'delay_s') } : { on } });
+      const on = text(d, 'push_prompt.on') as PromptMoment;
+      await api.pub.zones.update.mutate({ id: zone.id, push_prompt: on === 'delay' ? { on, delay_s: optNum(d, 'push_prompt.delay_s') } : { on } });
       notify(`Push prompt of ${zone.name} saved`);
       await after();
     },
   });
-  const delayRow = form.querySelector<HTMLElement>('[data-field=delay_s]');
-  const onSelect = form.querySelector<HTMLSelectElement>('select[name=on]');
+  const delayRow = form.querySelector<HTMLElement>('[data-field="push_prompt.delay_s"]');
+  const onSelect = form.querySelector<HTMLSelectElement>('select[name="push_prompt.on"]');
   const sync = () => {
     if (delayRow) delayRow.hidden = onSelect?.value !== 'delay';
   };

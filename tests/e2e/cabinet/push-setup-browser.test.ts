@@ -57,4 +57,16 @@ describe('web push setup in the cabinet', () => {
     await page.getByText('Web push setup: asks after some seconds (20 s)').click();
     await screenshot(page, 'push-setup', ['Download adnet-sw.js', 'Upload it to the root of your site']);
   });
+
+  it('asks a new push zone when to prompt, and only a push zone', async () => {
+    const f = page.getByRole('form', { name: 'Create zone' });
+    await f.getByLabel('Name').fill('On load');
+    await f.getByLabel('Format').selectOption('native');
+    expect(await f.getByLabel('Ask visitors for push permission').isVisible()).toBe(false);
+    await f.getByLabel('Format').selectOption('push');
+    expect(await f.getByLabel('Seconds after the page loads').isVisible()).toBe(false);
+    await f.getByLabel('Ask visitors for push permission').selectOption('load');
+    await f.getByRole('button', { name: 'Create zone' }).click();
+    await page.locator('[data-zone="On load"]').getByText('Web push setup: asks as the page loads').waitFor();
+  });
 });

@@ -255,3 +255,73 @@ describe('the push worker and the zone setting', () => {
     expect(patched.body.push_prompt).toEqual({ on: 'load' });
   });
 });
+
+describe('the service worker, run against the engine', () => {
+  // The built worker in a V8 context of its own with the few service-worker globals it uses; its fetches
+  // reach the real engine. Chromium offers no way to fire `pushsubscriptionchange` (push-browser.test.ts
+  // covers the rest in a browser), so the renewal is driven here.
+  type Handler = (e: Record<string, unknown>) => void;
+  async function loadWorker(subscribeAs: string) {
+    const handlers = new Map<string, Handler>();
+    const shown: { title: string; options: Record<string, unknown> }[] = [];
+    const opened: string[] = [];
+    const keysAskedFor: Uint8Array[] = [];
+    const renewed = subscription(subscribeAs);
+    const scope = {
+      addEventListener: (type: string, fn: Handler) => handlers.set(type, fn),
+      registration: {
+        showNotification: (title: string, options: Record<string, unknown>) => Promise.resolve(void shown.push({ title, options })),
+        pushManager: {
+          subscribe: (o: { applicationServerKey: Uint8Array }) => {
+            keysAskedFor.push(o.applicationServerKey);
+            return Promise.resolve({ endpoint: renewed.endpoint, toJSON: () => renewed });
+          },
+        },
+      },
+      clients: { openWindow: (url: string) => Promise.resolve(void opened.push(url)), claim: () => Promise.resolve() },
+      skipWaiting: () => Promise.resolve(),
+      caches: { open: () => Promise.resolve({ match: () => Promise.resolve(new Response(JSON.stringify([zones.push]))) }) },
+      fetch,
+      atob,
+      Response,
+    };
+    const { runInNewContext } = await import('node:vm');
+    runInNewContext(await (await fetch(`${engine.base}/push/sw.js`)).text(), scope);
+    /** Fires `type` and waits for what the handler passed to waitUntil. */
+    const fire = async (type: string, e: Record<string, unknown>) => {
+      let pending: Promise<unknown> = Promise.resolve();
+      handlers.get(type)?.({ ...e, waitUntil: (p: Promise<unknown>) => (pending = p) });
+      await pending;
+    };
+    return { fire, shown, opened, keysAskedFor, renewed };
+  }
+  const subscribedPaths = async () =>
+    Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).map(
+      (raw) => new URL((JSON.parse(raw) as { endpoint: string }).endpoint).pathname,
+    );
+
+  it('on pushsubscriptionchange subscribes anew with our key on every zone it keeps, and drops the old endpoint', async () => {
+    const old = subscription('/about-to-change');
+    expect((await subscribe({ zone: zones.push, subscription: old })).status).toBe(201);
+    const w = await loadWorker('/changed');
+    await w.fire('pushsubscriptionchange', { oldSubscription: { endpoint: old.endpoint }, newSubscription: null });
+    const paths = await subscribedPaths();
+    expect(paths).toContain('/changed');
+    expect(paths).not.toContain('/about-to-change');
+    const { public_key } = (await (await fetch(`${engine.base}/push/vapid-public-key`)).json()) as { public_key: string };
+    expect(Buffer.from(w.keysAskedFor[0] ?? []).toString('base64url')).toBe(public_key);
+  });
+
+  it('shows our ad and opens only our click link', async () => {
+    const w = await loadWorker('/unused');
+    const url = `${engine.base}/c/ticket/token`;
+    await w.fire('push', { data: { text: () => JSON.stringify({ title: 'Hello', body: 'World', icon: 'https://cdn.example/i.png', url }) } });
+    await w.fire('push', { data: { text: () => JSON.stringify({ title: 'Phish', body: '', icon: '', url: 'https://evil.example/c/x' }) } });
+    await w.fire('push', { data: { text: () => 'not json' } });
+    expect(w.shown).toEqual([{ title: 'Hello', options: { body: 'World', icon: 'https://cdn.example/i.png', data: { url }, tag: 'adnet' } }]);
+    const close = () => undefined;
+    await w.fire('notificationclick', { notification: { close, data: { url } } });
+    await w.fire('notificationclick', { notification: { close, data: { url: 'javascript:alert(1)' } } });
+    expect(w.opened).toEqual([url]);
+  });
+});

@@ -87,6 +87,8 @@ export const statsRowSchema = z.object({
   browser: z.string().optional(),
   site_id: z.number().int().optional(),
   zone_id: z.number().int().optional(),
+  /** With `zone` in `group_by` (advertisers, admins): the zone's subid, as campaigns' source lists name zones; '' for none. */
+  zone_subid: z.string().optional(),
   /**
    * The placement by name: our publisher's registrable domain, or the exchange's `site.domain` or `app.bundle`;
    * `other` for junk and for names past the hourly cap, '' when unknown or before it was recorded (docs/events-and-stats.md).

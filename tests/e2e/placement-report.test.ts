@@ -109,12 +109,20 @@ describe('the placement report', () => {
   it('names the zone and site of our own traffic beside its source, and exports it as CSV', async () => {
     const q = `from=${today}&to=${today}&group_by=zone,site,source`;
     const r = await call<Rows>(fx.app, 'GET', `/api/adv/stats?${q}`, { token: adv.token });
-    expect(r.body.rows.find((row) => row.zone_id === zone.id)).toMatchObject({ site_id: site.id, source: site.domain, impressions: 2, conversions: 1 });
+    expect(r.body.rows.find((row) => row.zone_id === zone.id)).toMatchObject({
+      zone_subid: zone.subid,
+      site_id: site.id,
+      source: site.domain,
+      impressions: 2,
+      conversions: 1,
+    });
+    // Exchange traffic on no zone of ours: no subid to put in a source list.
+    expect(r.body.rows.find((row) => row.source === 'com.example.game')).toMatchObject({ zone_id: 0, zone_subid: '' });
     const csv = await fetch(`${fx.app.base}/api/adv/stats?${q}&format=csv`, { headers: { authorization: `Bearer ${adv.token}` } });
     const lines = (await csv.text()).trim().split('\n');
-    expect(lines[0]).toBe('zone_id,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents');
-    expect(lines).toContain(`0,0,com.example.game,2,0,0,0,0,0,0,0`);
-    expect(lines.some((l) => l.startsWith(`${zone.id},${site.id},${site.domain},2,`))).toBe(true);
+    expect(lines[0]).toBe('zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents');
+    expect(lines).toContain(`0,,0,com.example.game,2,0,0,0,0,0,0,0`);
+    expect(lines.some((l) => l.startsWith(`${zone.id},${zone.subid},${site.id},${site.domain},2,`))).toBe(true);
   });
 
   it('refuses an unknown dimension naming the field, and keeps source from publishers', async () => {

@@ -132,10 +132,18 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
   });
 }
 
+/**
+ * Each row's zone subid (the name source lists take) beside its `zone_id`, from `subids` (id to subid);
+ * '' for traffic on no zone of ours, or a zone since deleted.
+ */
+export function withZoneSubids(rows: StatsRow[], subids: ReadonlyMap<number, string>): StatsRow[] {
+  return rows.map((r) => (r.zone_id === undefined ? r : { ...r, zone_subid: subids.get(r.zone_id) ?? '' }));
+}
+
 /** The statistics as CSV, every cell through csvCell (formula starts neutralised, OWASP). */
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
   const cols = [
-    ...q.group_by.map((d) => DIMENSIONS[d].column),
+    ...q.group_by.flatMap((d): (keyof StatsRow)[] => (d === 'zone' ? ['zone_id', 'zone_subid'] : [DIMENSIONS[d].column])),
     'impressions',
     'viewable_impressions',
     'clicks',

@@ -49,7 +49,8 @@ export function statsPage(ctx: PageContext): void {
   const query = async (q: Query): Promise<Row[]> => (publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows);
 
   const show = (rows: Row[], groups: Dimension[]) => {
-    const keys = groups.map((g) => KEY_COLUMNS[g]);
+    // Advertisers see each zone's subid too: the name their campaigns' source lists take.
+    const keys = groups.flatMap((g) => (g === 'zone' && !publisher ? ['zone_id', 'zone_subid'] : [KEY_COLUMNS[g]]));
     const timeKey = groups.includes('hour') ? 'hour' : groups.includes('day') ? 'date' : null;
     const chart =
       timeKey && groups.length === 1

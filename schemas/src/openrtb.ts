@@ -107,3 +107,64 @@ export const CONNECTION_TYPES = ['ethernet', 'wifi', 'cellular_unknown', 'cellul
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 export const connectionTypeOf = (code: number | undefined): ConnectionType | undefined =>
   code !== undefined && code >= 1 ? CONNECTION_TYPES[code - 1] : undefined;
+
+// ---- the supply side: what we send to demand partners and what they answer (engine/src/demand/)
+
+/** A demand partner's bid (OpenRTB 2.5 §4.2.3): only what we read; the price is CPM in `cur` (USD only). */
+export const dspBidSchema = z.looseObject({
+  id: z.string().min(1),
+  impid: z.string(),
+  price: z.number(),
+  adm: z.string().optional(),
+  nurl: z.string().optional(),
+  burl: z.string().optional(),
+  lurl: z.string().optional(),
+  adomain: z.array(z.string()).optional(),
+  crid: z.string().optional(),
+  w: z.number().optional(),
+  h: z.number().optional(),
+});
+export type DspBid = z.infer<typeof dspBidSchema>;
+export const dspBidResponseSchema = z.looseObject({
+  id: z.string(),
+  seatbid: z.array(z.looseObject({ seat: z.string().optional(), bid: z.array(z.unknown()) })).optional(),
+  cur: z.string().optional(),
+});
+export type DspBidResponse = z.infer<typeof dspBidResponseSchema>;
+
+/**
+ * The bid request we send (OpenRTB 2.5 §3.2): the fields of `BidRequest` plus those only the supply
+ * side fills in. Each partner gets the same request, so one object serves the whole fan-out.
+ */
+export const outgoingBidRequestSchema = bidRequestSchema.extend({
+  at: z.literal(2),
+  imp: z
+    .array(
+      impSchema.extend({
+        secure: z.literal(1),
+        video: z
+          .looseObject({
+            mimes: z.array(z.string()),
+            protocols: z.array(z.number()),
+            minduration: z.number().optional(),
+            maxduration: z.number().optional(),
+            w: z.number().optional(),
+            h: z.number().optional(),
+          })
+          .optional(),
+      }),
+    )
+    .length(1),
+  site: z.looseObject({
+    id: z.string(),
+    domain: z.string(),
+    page: z.string().optional(),
+    cat: z.array(z.string()),
+    publisher: z.looseObject({ id: z.string() }),
+  }),
+  regs: z.looseObject({ coppa: z.number().optional() }),
+  source: z.looseObject({ tid: z.string() }),
+  tmax: z.number().int().positive(),
+  cur: z.array(z.string()),
+});
+export type OutgoingBidRequest = z.infer<typeof outgoingBidRequestSchema>;

@@ -7,6 +7,7 @@ import { campaignsRouter } from './routers/campaigns.ts';
 import { conversionsRouter, incomingConversionsRouter } from './routers/conversions.ts';
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
+import { demandPartnersRouter } from './routers/demand-partners.ts';
 import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
 import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stats.ts';
 import { zonesRouter } from './routers/zones.ts';
@@ -31,7 +32,7 @@ export const appRouter = router({
     zones: zonesRouter,
     stats: pubStatsRouter,
   }),
-  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter),
+  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, demandPartnersRouter),
   conversions: incomingConversionsRouter,
 });
 

@@ -1,5 +1,6 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
+import type { DemandPartner } from '@adnet/schemas/demand';
 import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
@@ -24,6 +25,8 @@ export interface EngineIndex {
   /** `${slot}|${country}` and `${slot}|*` (no geo restriction) to candidates, each list ranked best first. */
   readonly slots: ReadonlyMap<string, readonly Candidate[]>;
   readonly partners: readonly PartnerEntry[];
+  /** Enabled demand partners (DSPs our zones' impressions are offered to), by id. */
+  readonly demandPartners: readonly DemandPartner[];
   readonly campaigns: ReadonlyMap<number, StoredCampaign>;
   readonly candidateCount: number;
   /** Our zones by subid (OpenRTB `imp.tagid`), with whether they may serve now. */
@@ -45,7 +48,8 @@ export interface ZoneEntry {
   controls: InventoryControls;
 }
 
-export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
+// Demand partners came after the other kinds: a state built without them (tests, benchmarks) has none.
+export type ConfigState = Record<Exclude<ConfigKind, 'demand_partner'>, Map<number, unknown>> & { demand_partner?: Map<number, unknown> };
 
 function partnerEntry(partner: Partner): PartnerEntry {
   return { partner, allow: addressList(partner.allowed_ips) };
@@ -91,7 +95,10 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   }
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
+  const demandPartners = [...((state.demand_partner ?? new Map()) as Map<number, DemandPartner>).values()]
+    .filter((p) => p.status === 'active')
+    .sort((a, b) => a.id - b.id);
+  return { seq, slots, partners, demandPartners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */

@@ -94,8 +94,9 @@ export class ConfigMirror {
           next[c.kind] = new Map(next[c.kind]);
           copied.add(c.kind);
         }
-        if (c.op === 'del') next[c.kind].delete(c.id);
-        else next[c.kind].set(c.id, c.value);
+        const map = next[c.kind] as Map<number, unknown>;
+        if (c.op === 'del') map.delete(c.id);
+        else map.set(c.id, c.value);
         this.seq = c.seq;
       }
       changed = true;

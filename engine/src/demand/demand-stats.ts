@@ -12,7 +12,7 @@ export class DemandStats {
 
   add(partnerId: number, counter: DemandCounter, n = 1): void {
     let m = this.counts.get(partnerId);
-    if (!m) this.counts.set(partnerId, (m = new Map()));
+    if (!m) this.counts.set(partnerId, (m = new Map<DemandCounter, number>()));
     m.set(counter, (m.get(counter) ?? 0) + n);
     this.seen.add(partnerId);
   }

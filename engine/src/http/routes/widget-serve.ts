@@ -42,7 +42,7 @@ export function impRoute(ctx: EngineContext) {
     const rc = visitorContext(index, visitorOf(req), now, 'widget', flood, ctx.caps.viewer(widgetUserId(q.get('u')), now));
     const ic = zoneImp(rc, entry);
     const out = serve(ctx, rc, ic);
-    const partners = demandFor(ctx, entry, rc.country);
+    const partners = demandFor(ctx, entry, rc);
     if (partners) {
       return supplyAuction(ctx.demand as NonNullable<EngineContext['demand']>, supplyInput(ctx, req, rc, entry, out, partners, started, 'widget')).then((o) =>
         o.kind === 'partner' ? json(200, partnerAd(ctx, o), CORS) : displayAnswer(ctx, rc, ic, entry, o.kind === 'own' ? o.served : out),
@@ -75,13 +75,15 @@ function displayAnswer(ctx: EngineContext, rc: RequestContext, ic: ImpContext, e
 }
 
 /** The demand partners that may bid on this zone's impression; undefined (and nothing allocated) when none. */
-function demandFor(ctx: EngineContext, entry: ZoneEntry, country: string | undefined): DemandPartner[] | undefined {
+function demandFor(ctx: EngineContext, entry: ZoneEntry, rc: RequestContext): DemandPartner[] | undefined {
   const d = ctx.demand;
-  const index = ctx.index();
-  if (!d || !index || index.demandPartners.length === 0 || !DEMAND_FORMATS.has(entry.zone.format)) return undefined;
+  const index = rc.index;
+  if (!d || index.demandPartners.length === 0 || !DEMAND_FORMATS.has(entry.zone.format)) return undefined;
+  // Invalid traffic (a bot, a flood, a tag on someone else's page) is offered to no one: not ours to sell.
+  if (rc.rejected) return undefined;
   const site = index.sites.get(entry.zone.site_id);
   if (!site) return undefined;
-  return eligiblePartners(d, index.demandPartners, entry.zone.format, country, d.now(), (id, why) => d.stats.add(id, why));
+  return eligiblePartners(d, index.demandPartners, entry.zone.format, rc.country, d.now(), (id, why) => d.stats.add(id, why));
 }
 
 function supplyInput(
@@ -141,7 +143,7 @@ export function vastRoute(ctx: EngineContext) {
     const rc = visitorContext(index, { ...visitor, bot: visitor.bot && req.headers['user-agent'] !== '', pageHost: undefined }, now, 'vast', flood, viewer);
     const ic = zoneImp(rc, entry);
     const out = serve(ctx, rc, ic);
-    const partners = demandFor(ctx, entry, rc.country);
+    const partners = demandFor(ctx, entry, rc);
     if (partners) {
       return supplyAuction(ctx.demand as NonNullable<EngineContext['demand']>, supplyInput(ctx, req, rc, entry, out, partners, started, 'vast')).then((o) =>
         o.kind === 'partner' ? xml(vastWrapper(ctx.baseUrl, o.token, o.adm)) : videoAnswer(ctx, rc, ic, o.kind === 'own' ? o.served : out),

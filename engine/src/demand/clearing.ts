@@ -10,9 +10,7 @@ export interface OwnBid {
 }
 
 export type Decision =
-  | { winner: 'own'; priceMicroCents: number }
-  | { winner: 'partner'; bid: PartnerBid; priceMicroCents: number; losers: PartnerBid[] }
-  | { winner: 'none' };
+  { winner: 'own'; priceMicroCents: number } | { winner: 'partner'; bid: PartnerBid; priceMicroCents: number; losers: PartnerBid[] } | { winner: 'none' };
 
 /**
  * One auction between our campaigns' best bid and the partners' valid bids (every one already at or

@@ -9,11 +9,7 @@ import type { Socket } from 'node:net';
 
 /** How a partner answered a bid request. */
 export type DspAnswer =
-  | { kind: 'bid'; body: string }
-  | { kind: 'nobid' }
-  | { kind: 'timeout' }
-  | { kind: 'error'; why: string }
-  | { kind: 'refused'; why: string };
+  { kind: 'bid'; body: string } | { kind: 'nobid' } | { kind: 'timeout' } | { kind: 'error'; why: string } | { kind: 'refused'; why: string };
 
 export interface DspClientOptions {
   /** Tests and local development: http on loopback, and loopback addresses (DEMAND_ALLOW_LOOPBACK). */

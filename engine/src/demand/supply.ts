@@ -161,7 +161,11 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     country: input.imp.country ?? '',
     device: input.imp.device ?? '',
   });
-  await deps.wins.save(auctionId, { partnerId: win.partnerId, burl: win.bid.burl && substituteMacros(win.bid.burl, m), adm: input.surface === 'vast' ? adm : undefined });
+  await deps.wins.save(auctionId, {
+    partnerId: win.partnerId,
+    burl: win.bid.burl && substituteMacros(win.bid.burl, m),
+    adm: input.surface === 'vast' ? adm : undefined,
+  });
   deps.stats.add(win.partnerId, 'wins');
   // Served now: the win notice goes out (once, see notices.ts); losers hear why they lost.
   if (win.bid.nurl) void deps.notifier.send(`${auctionId}:${win.partnerId}:nurl`, substituteMacros(win.bid.nurl, m));

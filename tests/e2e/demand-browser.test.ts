@@ -31,7 +31,7 @@ let context: BrowserContext;
 let hostPage: Server;
 let hostBase = '';
 const subids: Record<string, string> = {};
-const dsp = new MockDsp((r) => {
+const dsp: MockDsp = new MockDsp((r) => {
   const video = JSON.stringify(r.imp).includes('"video"');
   return { delayMs: 20, body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : DSP_BANNER) };
 });

@@ -1,53 +1,11 @@
 // `tsx bench/src/ab-imp.ts <before-checkout> <after-checkout>`: the /imp handler of two trees timed in one
 // process over the same world, zone and 20 000 requests (distinct visitors, one site's page).
-import type { ConfigState } from '@adnet/engine/engine-index';
-import type { EngineRequest } from '../../engine/src/http/adapt.ts';
 import { alternate, loadTree } from './ab-trees.ts';
 import type { Tree } from './ab-trees.ts';
-import { generateWorld } from './world.ts';
+import { impRequest, impState } from './imp-world.ts';
 
-const world = generateWorld({ campaigns: 2_000, creativesPerCampaign: 3, advertisers: 200, deliveryRules: true });
-const now = new Date().toISOString();
-const site = { id: 1, publisher_id: 9, domain: 'news.example', status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
-const zone = {
-  id: 1,
-  site_id: 1,
-  publisher_id: 9,
-  subid: 'benchzone01',
-  name: 'z',
-  format: 'banner',
-  banner_width: 300,
-  banner_height: 250,
-  status: 'active',
-  created_at: now,
-  updated_at: now,
-};
-const state: ConfigState = {
-  campaign: new Map(world.campaigns.map((c) => [c.id, c])),
-  creative: new Map(world.creatives.map((c) => [c.id, c])),
-  partner: new Map([[1, world.partner]]),
-  site: new Map([[1, site]]),
-  zone: new Map([[1, zone]]),
-};
-const headers = {
-  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
-  'accept-language': 'en-US',
-  'x-country': 'US',
-  origin: 'https://www.news.example',
-};
-const requests: EngineRequest[] = Array.from({ length: 20_000 }, (_, i) => ({
-  method: 'get',
-  path: '/imp',
-  // A first-party id per visitor: the trees that know frequency caps look each one up.
-  query: `z=benchzone01&fp=fingerprint${i}&s=e30&u=visitor-id-${String(i).padStart(10, '0')}`,
-  ip: `10.${(i >> 8) & 255}.${i & 255}.1`,
-  headers,
-  params: [],
-  body: Buffer.alloc(0),
-  requestId: 'r',
-  // Behind the balancer, which sets the country header.
-  viaProxy: true,
-}));
+const state = impState();
+const requests = Array.from({ length: 20_000 }, (_, i) => impRequest(i));
 
 function timer(tree: Tree) {
   const index = tree.index.buildIndex(state, '1-0');

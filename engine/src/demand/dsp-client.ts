@@ -69,7 +69,7 @@ export class DspClient {
         cb(null, first.address, first.family);
       });
     };
-    const agentOptions = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const, lookup };
+    const agentOptions = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const, lookup };
     this.http = new HttpAgent(agentOptions);
     this.https = new HttpsAgent(agentOptions);
     this.hardLimitMs = o.hardLimitMs ?? 1_000;

@@ -36,7 +36,8 @@ export function impRoute(ctx: EngineContext) {
     const q = new URLSearchParams(req.query);
     const entry = index?.zones.get(q.get('z') ?? '');
     if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
-    const started = ctx.demand ? ctx.demand.now() : 0;
+    // No clock read unless some partner might bid: the path without partners stays as it was.
+    const started = ctx.demand && index.demandPartners.length > 0 ? ctx.demand.now() : 0;
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
     const rc = visitorContext(index, visitorOf(req), now, 'widget', flood, ctx.caps.viewer(widgetUserId(q.get('u')), now));
@@ -133,7 +134,8 @@ export function vastRoute(ctx: EngineContext) {
     const entry = subid ? index?.zones.get(subid) : undefined;
     if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
     const visitor = visitorOf(req);
-    const started = ctx.demand ? ctx.demand.now() : 0;
+    // No clock read unless some partner might bid: the path without partners stays as it was.
+    const started = ctx.demand && index.demandPartners.length > 0 ? ctx.demand.now() : 0;
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, '', now);
     // Players (TVs, server-side stitchers) may send no user agent at all: only a bot's is refused here.

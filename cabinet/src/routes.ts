@@ -1,4 +1,5 @@
 import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
+import { demandPartnersPage } from './pages/demand.ts';
 import { campaignPage, campaignsPage, newCampaignPage } from './pages/campaigns.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
 import { profilePage } from './pages/profile.ts';
@@ -20,5 +21,6 @@ export const ROUTES: Route[] = [
   { path: '/earnings', title: 'Earnings', roles: ['publisher'], nav: true, render: statsPage },
   { path: '/moderation', title: 'Moderation', roles: ['admin'], nav: true, render: moderationPage },
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
+  { path: '/demand-partners', title: 'Demand partners', roles: ['admin'], nav: true, render: demandPartnersPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
 ];

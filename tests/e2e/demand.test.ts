@@ -220,7 +220,13 @@ describe('video zones', () => {
     const tag = /<VASTAdTagURI><!\[CDATA\[(.*?)\]\]>/.exec(xml)?.[1] ?? '';
     const tracker = /<Impression id="adnet"><!\[CDATA\[(.*?)\]\]>/.exec(xml)?.[1] ?? '';
     expect(tracker).toMatch(/\/openrtb\/imptracker\/d\./);
-    const inner = await (await fetch(tag)).text();
+    const innerRes = await fetch(tag);
+    const inner = await innerRes.text();
+    // The partner's markup, served from our origin, can run nothing there.
+    expect(innerRes.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(innerRes.headers.get('content-security-policy')).toContain('sandbox');
+    expect(innerRes.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(tag.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
     // The partner's markup, its price macro filled: 6.00 over our 4.00 campaign pays 4.01.
     expect(inner).toContain('https://dsp.example/imp?p=4.01');
     await Promise.all([fetch(tracker), fetch(tracker), fetch(tracker)]);

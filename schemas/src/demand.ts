@@ -33,11 +33,7 @@ const countries = z
   .max(250)
   .transform((a) => [...new Set(a)]);
 const qps = z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000');
-const timeout = z
-  .number()
-  .int('must be an integer')
-  .min(10, 'must be at least 10')
-  .max(DEMAND_MAX_TIMEOUT_MS, `must be at most ${DEMAND_MAX_TIMEOUT_MS}`);
+const timeout = z.number().int('must be an integer').min(10, 'must be at least 10').max(DEMAND_MAX_TIMEOUT_MS, `must be at most ${DEMAND_MAX_TIMEOUT_MS}`);
 
 export const demandPartnerCreateInputSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
@@ -87,7 +83,20 @@ export const DEMAND_DISCARDS = [
 export type DemandDiscard = (typeof DEMAND_DISCARDS)[number];
 
 /** One partner's health as the engines count it (Redis hash `dmd:stats:<id>`, summed over engines). */
-export const DEMAND_COUNTERS = ['requests', 'bids', 'wins', 'impressions', 'nobids', 'timeouts', 'late', 'errors', 'skipped_qps', 'skipped_open', 'revenue_nano', ...DEMAND_DISCARDS] as const;
+export const DEMAND_COUNTERS = [
+  'requests',
+  'bids',
+  'wins',
+  'impressions',
+  'nobids',
+  'timeouts',
+  'late',
+  'errors',
+  'skipped_qps',
+  'skipped_open',
+  'revenue_nano',
+  ...DEMAND_DISCARDS,
+] as const;
 export type DemandCounter = (typeof DEMAND_COUNTERS)[number];
 export const demandPartnerHealthSchema = z.object({
   counters: z.record(z.string(), z.number()),

@@ -98,7 +98,19 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const demandPartners = [...((state.demand_partner ?? new Map()) as Map<number, DemandPartner>).values()]
     .filter((p) => p.status === 'active')
     .sort((a, b) => a.id - b.id);
-  return { seq, slots, partners, demandPartners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls };
+  return {
+    seq,
+    slots,
+    partners,
+    demandPartners,
+    campaigns,
+    candidateCount,
+    zones,
+    sites,
+    creatives: state.creative as Map<number, Creative>,
+    paces,
+    siteControls,
+  };
 }
 
 /** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */

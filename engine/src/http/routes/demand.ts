@@ -35,6 +35,10 @@ export function demandMarkupRoute(ctx: EngineContext) {
     const t = decodeDemandTicket(ctx.secret, req.params[0] ?? '');
     const win = t && d && t.surface === 'vast' ? await d.wins.load(t.auctionId) : undefined;
     if (!win?.adm) return errorReply('not_found', 'Unknown ad');
-    return { status: 200, headers: { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }, body: win.adm };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' },
+      body: win.adm,
+    };
   };
 }

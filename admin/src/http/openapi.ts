@@ -55,7 +55,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       operationId: route.procedure,
       summary: route.summary,
       security: route.auth === false ? [] : [{ bearer: [] }],
-      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
+      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: route.textParams?.[name] ?? { type: 'integer', minimum: 1 } })),
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',

@@ -29,7 +29,7 @@ export async function localCheckout(deposits: DepositStore, log: Logger, method:
   const id = await deposits.localTokenDeposit(token);
   const dep = id === undefined ? undefined : await deposits.get(id);
   if (!dep) return answer(404, 'Unknown checkout', '<h1>Unknown or expired checkout link</h1>');
-  const back = '<p><a href="/cabinet/#/billing">Back to billing</a></p>';
+  const back = '<p><a href="/cabinet/billing">Back to billing</a></p>';
   if (method === 'POST') {
     const outcome = await deposits.markPaid(dep.id, `local-${dep.id}`);
     if (outcome !== 'credited') return answer(409, 'Already completed', `<h1>This checkout is already ${esc(dep.status)}</h1>${back}`);

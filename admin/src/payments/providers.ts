@@ -86,8 +86,8 @@ export class StripePaymentProvider implements PaymentProvider {
           metadata,
           // Copied onto the charge, so a refund notice names the deposit even if it arrives first.
           payment_intent_data: { metadata },
-          success_url: `${this.baseUrl}/cabinet/#/billing?deposit=${req.depositId}`,
-          cancel_url: `${this.baseUrl}/cabinet/#/billing`,
+          success_url: `${this.baseUrl}/cabinet/billing?deposit=${req.depositId}`,
+          cancel_url: `${this.baseUrl}/cabinet/billing`,
         },
         // A retried request after a lost answer gets the same session, not a second one.
         { idempotencyKey: `deposit-${req.depositId}` },

@@ -204,6 +204,10 @@ describe('publisher payouts', () => {
     expect(lines[0]).toBe('created_at,kind,ref,amount_usd,balance_after_usd');
     expect(lines[1]).toMatch(new RegExp(`,earnings,${closable},0\\.70,0\\.70$`));
     expect((await call(fx.app, 'GET', '/api/pub/statements/2026-13', { token: p.token })).body).toEqual({ errors: { month: 'must be a month as YYYY-MM' } });
+    expect((await call(fx.app, 'GET', '/api/pub/statements/0001-01', { token: p.token })).body).toEqual({ errors: { month: 'must be 1970-01 or later' } });
+    // The first month of the epoch has nothing before it (found by the hostile-input suite).
+    expect((await call(fx.app, 'GET', '/api/pub/statements/1970-01', { token: p.token })).body).toMatchObject({ opening_balance_cents: 0, entries: [] });
+    expect((await call(fx.app, 'GET', '/api/adv/statements/1970-01', { token: (await account(fx.app, 'advertiser')).token })).status).toBe(200);
   });
 });
 

@@ -43,7 +43,11 @@ export const adminRefundInputSchema = z.object({
 // ---------------------------------------------------------------- statements
 
 const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
-export const monthSchema = z.string(msg('must be a month as YYYY-MM')).regex(MONTH_RE, 'must be a month as YYYY-MM');
+export const monthSchema = z
+  .string(msg('must be a month as YYYY-MM'))
+  .regex(MONTH_RE, 'must be a month as YYYY-MM')
+  // Nothing is older than the epoch, and Date.UTC reads years below 100 as 19xx.
+  .refine((m) => m >= '1970-01', 'must be 1970-01 or later');
 export const statementInputSchema = z.object({ month: monthSchema, format: z.enum(['json', 'csv']).default('json') });
 
 export const statementCampaignSchema = z.object({

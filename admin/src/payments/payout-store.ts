@@ -211,7 +211,8 @@ export class PayoutStore {
   /** Entries between two instants (ms), oldest first, and the balance just before the first. */
   async ledgerBetween(pub: number, fromMs: number, toMs: number): Promise<{ opening: number; entries: PubLedgerEntry[] }> {
     const [before, raw] = await Promise.all([
-      this.redis.xrevrange(ledger(pub), String(fromMs - 1), '-', 'COUNT', 1),
+      // Stream ids are times in ms: nothing lies before the epoch (and -1 is no id).
+      fromMs > 0 ? this.redis.xrevrange(ledger(pub), String(fromMs - 1), '-', 'COUNT', 1) : Promise.resolve([]),
       this.redis.xrange(ledger(pub), String(fromMs), String(toMs - 1)),
     ]);
     const prev = before[0] ? toEntry(before[0]) : undefined;

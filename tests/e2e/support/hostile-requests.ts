@@ -324,6 +324,12 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
     'admin.createPartner': { name: 'Exchange B', allowed_ips: ['198.51.100.7'], qps_limit: 10, billing_notice: 'nurl' },
     'admin.updatePartner': { name: 'Exchange C', allowed_ips: ['198.51.100.8/31'], qps_limit: 5 },
     'admin.creditAdvertiser': { amount_cents: 100, reason: 'Goodwill' },
+    // Billing (docs/billing.md).
+    'adv.deposits.create': { amount_usd: 25 },
+    'pub.payouts.setSettings': { method: 'wire', details: { account_holder: 'A', iban: 'DE89370400440532013000', swift: 'COBADEFF' }, threshold_usd: 50 },
+    'admin.payoutPaid': { reference: 'WIRE-1' },
+    'admin.payoutHold': { reason: 'Review' },
+    'admin.refundDeposit': { reason: 'Requested' },
   };
   return seeds[procedure];
 }
@@ -417,7 +423,11 @@ function restFamily(route: RestRoute): Family {
         const fields = Object.keys(queryKnown(route.procedure, ctx));
         return fc
           .tuple(
-            fc.tuple(...params.map(() => pathSegment(ids))),
+            fc.tuple(
+              ...params.map((p) =>
+                p === '{month}' ? fc.oneof(fc.constantFrom('2026-11', '2026-02', '1970-01', '9999-12'), pathSegment([])) : pathSegment(ids),
+              ),
+            ),
             route.input === 'query'
               ? fc.oneof(
                   { weight: 3, arbitrary: mutatedQuery(querySeed(route.procedure, ctx), queryKnown(route.procedure, ctx)) },

@@ -3,6 +3,8 @@ import { account, call, startApp } from '../../tests/e2e/support/admin.ts';
 import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
 import { startRedis } from '../../tests/e2e/support/redis.ts';
 import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { TRPCClientError } from '@trpc/client';
+import { trpcClient } from './support/trpc-client.ts';
 import { completedSession, fakeStripe, refundedCharge, signedEvent } from './support/fake-stripe.ts';
 import type { FakeStripe, FakeStripeSession } from './support/fake-stripe.ts';
 
@@ -168,6 +170,21 @@ describe('deposits through the local provider', () => {
     const pendingOne = (await deposit(local, a, 10)).body;
     expect((await call(local, 'POST', `/api/admin/deposits/${pendingOne.id}/refund`, { token: admin.token, json: {} })).status).toBe(409);
     expect((await call(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: a.token, json: {} })).status).toBe(403);
+  });
+});
+
+describe('deposits through the typed client', () => {
+  it('creates, lists and pays a deposit, with the same field errors as REST', async () => {
+    const a = await account(local, 'advertiser');
+    const api = trpcClient(local.base, a.token);
+    const d = await api.adv.deposits.create.mutate({ amount_usd: 12.34 });
+    expect(d).toMatchObject({ status: 'pending', amount_cents: 1234 });
+    const err = await api.adv.deposits.create.mutate({ amount_usd: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TRPCClientError);
+    expect((err as TRPCClientError<never>).data).toMatchObject({ httpStatus: 400, fields: { amount_usd: 'must be at least 5.00' } });
+    await fetch(local.base + payPath(d), { method: 'POST' });
+    expect((await api.adv.deposits.list.query()).deposits.map((x) => x.status)).toEqual(['paid']);
+    expect((await api.adv.deposits.receipt.query({ id: d.id })).number).toBe(`R${a.id}-000001`);
   });
 });
 

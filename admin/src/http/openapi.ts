@@ -59,7 +59,10 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',
-          content: { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } },
+          content: {
+            ...(route.rendersAs === 'text/html' ? {} : { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } }),
+            ...(route.rendersAs ? { [route.rendersAs]: { schema: { type: 'string' } } } : {}),
+          },
         },
         400: errorResponse('Validation failed: every invalid field by name', validationErrorBodySchema),
         ...(route.auth === false

@@ -23,6 +23,8 @@ export interface RestRoute {
   answers?: Readonly<Record<number, string>>;
   /** `Accept: text/csv` asks for `format=csv` as the query parameter does. */
   csvByAccept?: boolean;
+  /** The other type `render` answers in, for OpenAPI. */
+  rendersAs?: 'text/html' | 'text/csv';
   /** Path parameters that are not positive integer ids, with their OpenAPI schema. */
   textParams?: Readonly<Record<string, Record<string, unknown>>>;
 }
@@ -314,6 +316,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     procedure: 'adv.deposits.receipt',
     input: 'none',
     render: htmlPage,
+    rendersAs: 'text/html',
     summary: 'The numbered receipt of a paid deposit, as an HTML page (409 while not paid)',
   },
   {
@@ -323,6 +326,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'query',
     render: csvWhenAsked,
     csvByAccept: true,
+    rendersAs: 'text/csv',
     textParams: MONTH_PARAM,
     summary: 'Spend per campaign for a UTC month (YYYY-MM), with deposits and refunds; CSV with format=csv or Accept: text/csv',
   },
@@ -348,6 +352,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'query',
     render: csvWhenAsked,
     csvByAccept: true,
+    rendersAs: 'text/csv',
     textParams: MONTH_PARAM,
     summary: 'Earnings, adjustments and payouts for a UTC month (YYYY-MM) with opening and closing balance; CSV too',
   },

@@ -143,7 +143,7 @@ export type PayoutSettings = z.infer<typeof payoutSettingsSchema>;
 
 export const pubLedgerEntrySchema = z.object({
   id: z.string(),
-  kind: z.enum(['earnings', 'adjustment', 'payout', 'payout_returned']),
+  kind: z.enum(['earnings', 'adjustment', 'payout']),
   amount_cents: z.number().int(),
   balance_after_cents: z.number().int(),
   /** The earnings day (YYYY-MM-DD) or payout id the entry is about. */

@@ -136,6 +136,9 @@ export class PayoutStore {
 
   /** A due payout of the whole balance when it reaches the publisher's threshold and none is open; its amount, or 0. */
   async makePayoutIfDue(pub: number): Promise<number> {
+    // A cheap look first, so payout ids are not spent on publishers who are not due; the script decides.
+    const [settings, balance, open] = await Promise.all([this.settings(pub), this.balance(pub), this.redis.exists(openKey(pub))]);
+    if (!settings || open || balance <= 0 || balance < settings.threshold_cents) return 0;
     const id = await this.redis.incr(PAYOUT_SEQ);
     return this.redis.payMakePayout(
       7,
@@ -230,7 +233,7 @@ export class PayoutStore {
   }
 }
 
-const KINDS = ['earnings', 'adjustment', 'payout', 'payout_returned'] as const;
+const KINDS = ['earnings', 'adjustment', 'payout'] as const;
 
 function toEntry([id, fields]: [string, string[]]): PubLedgerEntry {
   const f: Record<string, string> = {};

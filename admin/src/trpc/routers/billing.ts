@@ -234,7 +234,7 @@ export const pubPayoutsRouter = router({
         closing_balance_cents: entries.at(-1)?.balance_after_cents ?? opening,
         earnings_cents: sum('earnings'),
         adjustments_cents: sum('adjustment'),
-        payouts_cents: -sum('payout') - sum('payout_returned'),
+        payouts_cents: -sum('payout'),
         entries,
       };
       if (input.format !== 'csv') return statement;

@@ -16,8 +16,9 @@ export type DepositAction =
 
 const idFrom = (...candidates: (string | null | undefined)[]): number | undefined => {
   for (const c of candidates) {
-    const n = Number(c);
-    if (c && Number.isSafeInteger(n) && n > 0) return n;
+    // Only what we wrote there: decimal digits of a safe integer.
+    const n = c && /^[1-9]\d{0,14}$/.test(c) ? Number(c) : 0;
+    if (n > 0) return n;
   }
   return undefined;
 };

@@ -38,7 +38,7 @@ describe('what a Stripe event means for a deposit', () => {
   it('takes no deposit id from junk', () => {
     for (const id of ['', '0', '-3', '1.5', '1e3', '0x10', ' 7', 'abc', '99999999999999999999'])
       expect(actionOf(event('checkout.session.expired', { id: 'cs', client_reference_id: id, metadata: {} }))).toMatchObject({
-        depositId: id === '1e3' ? 1000 : undefined,
+        depositId: undefined,
       });
   });
 });

@@ -4,6 +4,8 @@ import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
 import { startRedis } from '../../tests/e2e/support/redis.ts';
 import type { TestRedis } from '../../tests/e2e/support/redis.ts';
 import { TRPCClientError } from '@trpc/client';
+import Stripe from 'stripe';
+import { startEngine } from '../../tests/e2e/support/engine.ts';
 import { trpcClient } from './support/trpc-client.ts';
 import { completedSession, fakeStripe, refundedCharge, signedEvent } from './support/fake-stripe.ts';
 import type { FakeStripe, FakeStripeSession } from './support/fake-stripe.ts';
@@ -270,6 +272,36 @@ describe('deposits through Stripe', () => {
       status: 'refunded',
       refunded_cents: 10_000,
     });
+  });
+
+  it('refuses a correctly signed event older than five minutes (a replay from a log)', async () => {
+    const a = await account(stripeApp, 'advertiser');
+    const { s } = await stripeDeposit(a, 15);
+    const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s));
+    const stale = Stripe.webhooks.generateTestHeaderString({ payload: e.body, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 600 });
+    expect((await hook(e, stale)).status).toBe(400);
+    expect((await balance(stripeApp, a)).balance_cents).toBe(0);
+  });
+
+  it('verifies the signature over the body as it arrives through an engine', async () => {
+    const engine = await startEngine(redis.url, {}, { adminUpstream: stripeApp.base });
+    try {
+      const a = await account(stripeApp, 'advertiser');
+      const { s } = await stripeDeposit(a, 33);
+      // Non-ASCII text in the body: any re-encoding on the way would break the signature.
+      const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { customer_details: { name: 'Zoë Ünal 李' } }));
+      const send = (signature: string) =>
+        fetch(`${engine.base}/payments/stripe/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: e.body,
+        });
+      expect((await send(e.signature.replace(/v1=(.)/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`))).status).toBe(400);
+      expect((await send(e.signature)).status).toBe(200);
+      expect((await balance(stripeApp, a)).balance_cents).toBe(3300);
+    } finally {
+      await engine.stop();
+    }
   });
 
   it('credits nothing for a signed session that does not match the deposit', async () => {

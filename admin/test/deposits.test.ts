@@ -166,6 +166,10 @@ describe('deposits through the local provider', () => {
     const b = await balance(local, a);
     expect(b.balance_cents).toBe(-3000);
     expect(b.ledger.filter((e) => e.reason === `refund of deposit #${d.id}`)).toEqual([expect.objectContaining({ kind: 'debit', amount_cents: -5000 })]);
+    const listed = await call<{ deposits: Deposit[] }>(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, { token: admin.token });
+    expect(listed.body.deposits).toEqual([expect.objectContaining({ id: d.id, status: 'refunded' })]);
+    expect((await call(local, 'GET', '/api/admin/deposits', { token: admin.token })).body).toEqual({ errors: { advertiser_id: expect.any(String) as string } });
+    expect((await call(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, { token: a.token })).status).toBe(403);
     const twice = await call(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: admin.token, json: {} });
     expect(twice.status).toBe(409);
     expect((await balance(local, a)).balance_cents).toBe(-3000);

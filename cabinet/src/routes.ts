@@ -1,7 +1,7 @@
 import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
 import { campaignPage, campaignsPage, newCampaignPage } from './pages/campaigns.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
-import { billingPage, payoutQueuePage, payoutsPage } from './pages/billing.ts';
+import { advertiserDepositsPage, billingPage, payoutQueuePage, payoutsPage } from './pages/billing.ts';
 import { profilePage } from './pages/profile.ts';
 import { sitesPage, zonesPage } from './pages/publisher.ts';
 import { statsPage } from './pages/stats.ts';
@@ -25,4 +25,5 @@ export const ROUTES: Route[] = [
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
   { path: '/payout-queue', title: 'Payouts', roles: ['admin'], nav: true, render: payoutQueuePage },
+  { path: '/advertisers/:id/deposits', title: 'Deposits', roles: ['admin'], render: advertiserDepositsPage },
 ];

@@ -385,6 +385,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: "Run the daily close now: closed days' earnings into balances, adjustments, due payouts (idempotent)",
   },
   {
+    method: 'GET',
+    path: '/api/admin/deposits',
+    procedure: 'admin.listDeposits',
+    input: 'query',
+    summary: "An advertiser's deposits (advertiser_id), newest first",
+  },
+  {
     method: 'POST',
     path: '/api/admin/deposits/{id}/refund',
     procedure: 'admin.refundDeposit',

@@ -286,3 +286,37 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
     ),
   );
 }
+
+/** Admins: one advertiser's deposits, each paid one refundable (at the provider, then off the balance). */
+export async function advertiserDepositsPage(ctx: PageContext): Promise<void> {
+  const advertiserId = Number(ctx.params.id);
+  const { deposits } = await api.admin.listDeposits.query({ advertiser_id: advertiserId, limit: 200 });
+  const again = () => advertiserDepositsPage(ctx);
+  ctx.main.replaceChildren(
+    h('h1', {}, `Deposits of advertiser ${advertiserId}`),
+    h('p', {}, 'A refund of money already spent takes the balance below zero; the campaigns then stop serving until the next deposit.'),
+    table(
+      ['Deposit', 'Created', 'Amount', 'Status', 'Receipt', 'Refunded', ''],
+      deposits.map((d) => [
+        `#${d.id}`,
+        when(d.created_at),
+        usd(d.amount_cents),
+        badge(d.status),
+        d.receipt_number ?? '',
+        d.refunded_cents ? usd(d.refunded_cents) : '',
+        d.status === 'paid'
+          ? actionButton(
+              'Refund',
+              async () => {
+                await api.admin.refundDeposit.mutate({ id: d.id });
+                notify(`Deposit ${d.id} refunded`);
+                await again();
+              },
+              { 'aria-label': `Refund deposit ${d.id}` },
+            )
+          : '',
+      ]),
+      'Deposits',
+    ),
+  );
+}

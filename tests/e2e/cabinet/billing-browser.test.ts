@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,5 +112,23 @@ describe('billing in a real browser', () => {
     await page.reload();
     await page.getByRole('cell', { name: 'WIRE-2026-11-001' }).waitFor();
     await screenshot(page, 'payouts', ['Payouts', '$14.00', 'WIRE-2026-11-001']);
+  });
+
+  it('an admin refunds the deposit from the cabinet; the advertiser sees it refunded', async () => {
+    const adm = await signIn(admin, /\/cabinet\/moderation$/);
+    await adm.getByRole('link', { name: 'Advertisers', exact: true }).click();
+    await adm.getByRole('link', { name: `Deposits of ${adv.email}` }).click();
+    await adm.getByRole('heading', { name: `Deposits of advertiser ${adv.id}` }).waitFor();
+    await adm.getByRole('button', { name: /^Refund deposit \d+$/ }).click();
+    await adm.getByRole('cell', { name: 'refunded' }).waitFor();
+    const page = await signIn(adv, /\/cabinet\/campaigns$/);
+    await page.goto(`${p.base}/cabinet/billing`);
+    await page.getByTestId('balance').getByText('$0.00').waitFor();
+    await page.getByRole('cell', { name: 'refunded' }).waitFor();
+    // The receipt stays, showing the refund.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Receipt R${adv.id}-000001` }).click();
+    const path = await (await download).path();
+    expect(await readFile(path, 'utf8')).toContain('Refunded');
   });
 });

@@ -291,6 +291,11 @@ export const adminBillingRouter = router({
     .output(z.object({ from: z.string(), to: z.string(), closed: z.number().int(), adjusted: z.number().int(), payoutsDue: z.number().int() }))
     .mutation(({ ctx }) => runPayoutClose(ctx.svc)),
 
+  listDeposits: admin
+    .input(z.object({ advertiser_id: idSchema, limit: z.coerce.number().int().min(1).max(500).default(100) }))
+    .output(depositListSchema)
+    .query(async ({ ctx, input }) => ({ deposits: (await ctx.svc.deposits.list(input.advertiser_id, input.limit)).map(toDeposit) })),
+
   /** Gives a paid deposit back: at the provider first, then the balance (which may go below zero). */
   refundDeposit: admin
     .input(adminRefundInputSchema)

@@ -84,6 +84,7 @@ declare module 'ioredis' {
     payCloseDay(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     payMakePayout(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     payMove(numKeys: number, ...args: (string | number)[]): Result<[number, string], Context>;
+    payMarkClosed(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
   }
 }
 
@@ -94,6 +95,10 @@ export class PayoutStore {
     redis.defineCommand('payCloseDay', { lua: CLOSE_DAY_LUA });
     redis.defineCommand('payMakePayout', { lua: MAKE_PAYOUT_LUA });
     redis.defineCommand('payMove', { lua: MOVE_LUA });
+    // Days as YYYY-MM-DD compare as text.
+    redis.defineCommand('payMarkClosed', {
+      lua: `local c = redis.call('GET', KEYS[1]) if not c or c < ARGV[1] then redis.call('SET', KEYS[1], ARGV[1]) end return 1`,
+    });
   }
 
   /** 1: the day's earnings moved in; 2: an adjustment was posted; 0: nothing changed. */
@@ -117,8 +122,7 @@ export class PayoutStore {
 
   /** Moves the mark forward only (two closes racing never move it back). */
   async markClosedThrough(day: string): Promise<void> {
-    const prev = await this.redis.get(CLOSED_THROUGH);
-    if (!prev || prev < day) await this.redis.set(CLOSED_THROUGH, day);
+    await this.redis.payMarkClosed(1, CLOSED_THROUGH, day);
   }
 
   async balance(pub: number): Promise<number> {

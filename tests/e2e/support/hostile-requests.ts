@@ -358,6 +358,7 @@ function querySeed(procedure: string, ctx: HostileContext): Record<string, strin
     'pub.stats.uncounted': stats,
     'admin.stats': { ...stats, group_by: 'geo,device', advertiser_id: String(ctx.own.advertiserId) },
     'admin.listAdvertisers': { offset: '0', limit: '10' },
+    'admin.listDeposits': { advertiser_id: String(ctx.own.advertiserId), limit: '10' },
   };
   return seeds[procedure] ?? { limit: '10' };
 }

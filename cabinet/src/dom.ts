@@ -41,7 +41,8 @@ export function s<K extends keyof SVGElementTagNameMap>(
 let ids = 0;
 export const uid = (prefix: string): string => `${prefix}-${++ids}`;
 
-export const usd = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
+/** Negative amounts as -$1.00 (a refund, a payout), as people write them. */
+export const usd = (cents: number): string => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
 
 /** Announces a message to screen readers and shows it briefly. */
 export function notify(message: string, kind: 'ok' | 'error' = 'ok'): void {

@@ -149,10 +149,6 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
         name: `details.${n}`,
         label: DETAIL_LABELS[n] ?? n,
         value: current?.details[n] ?? '',
-        hint: `For ${Object.entries(DETAIL_FIELDS)
-          .filter(([, fs]) => (fs as readonly string[]).includes(n))
-          .map(([m]) => m)
-          .join(', ')}`,
       })),
       {
         name: 'threshold_usd',
@@ -174,6 +170,17 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
       await again();
     },
   });
+  // Only the chosen method's detail fields are shown (the others are not sent either).
+  const methodSelect = form.querySelector<HTMLSelectElement>('[name="method"]');
+  const showDetails = () => {
+    const wanted: readonly string[] = DETAIL_FIELDS[(methodSelect?.value ?? 'paypal') as keyof typeof DETAIL_FIELDS] ?? [];
+    for (const n of detailNames) {
+      const row = form.querySelector<HTMLElement>(`[data-field="details.${n}"]`);
+      if (row) row.hidden = !wanted.includes(n);
+    }
+  };
+  methodSelect?.addEventListener('change', showDetails);
+  showDetails();
   ctx.main.replaceChildren(
     h('h1', {}, 'Payouts'),
     h('p', {}, 'Balance: ', h('span', { class: 'big', 'data-testid': 'pub-balance' }, usd(b.balance_cents))),

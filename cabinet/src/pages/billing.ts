@@ -196,7 +196,7 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
     h('h2', {}, 'Ledger'),
     table(
       ['Time', 'Kind', 'For', 'Amount', 'Balance after'],
-      b.ledger.map((e) => [when(e.created_at), e.kind, e.ref, usd(e.amount_cents), usd(e.balance_after_cents)]),
+      b.ledger.map((e) => [when(e.created_at), e.kind, e.kind === 'payout' ? `payout #${e.ref}` : e.ref, usd(e.amount_cents), usd(e.balance_after_cents)]),
       'Balance ledger, newest first',
     ),
     h('h2', {}, 'Monthly statement'),

@@ -238,3 +238,54 @@ describe('states', () => {
     expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
   });
 });
+
+describe('duplicate', () => {
+  it('copies every setting as a draft with its live creatives, approved ones still approved', async () => {
+    const src = await create(adv.token, {
+      ...validCampaign,
+      name: 'x'.repeat(120),
+      geo_include: ['de', 'at'],
+      frequency_cap: { impressions: 2, period_hours: 12 },
+    });
+    expect(src.body).toMatchObject({ id: expect.any(Number) });
+    const approved = await approvedCreative(adv.token, src.body.id);
+    const waiting = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/creatives`, {
+      token: adv.token,
+      form: creativeForm({ title: 'Wait', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'b.png', type: 'image/png' }),
+    });
+    const rejected = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/creatives`, {
+      token: adv.token,
+      form: creativeForm({ title: 'No', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'c.png', type: 'image/png' }),
+    });
+    await call(fx.app, 'POST', `/api/admin/creatives/${rejected.body.id}/reject`, { token: admin.token, json: { reason: 'Misleading claim' } });
+
+    const dup = await call<Record<string, unknown> & { id: number; name: string }>(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/duplicate`, {
+      token: adv.token,
+    });
+    expect(dup.status).toBe(201);
+    expect(dup.body.id).not.toBe(src.body.id);
+    expect(dup.body).toMatchObject({ status: 'draft', geo_include: ['de', 'at'], frequency_cap: { impressions: 2, period_hours: 12 }, daily_spent_cents: 0 });
+    expect(dup.body.name).toHaveLength(120);
+    expect(dup.body.name.endsWith(' (copy)')).toBe(true);
+    const list = await call<{ creatives: { id: number; title: string; status: string }[] }>(fx.app, 'GET', `/api/adv/campaigns/${dup.body.id}/creatives`, {
+      token: adv.token,
+    });
+    const byTitle = Object.fromEntries(list.body.creatives.map((c) => [c.title, c]));
+    expect(Object.keys(byTitle).sort()).toEqual(['Hi', 'Wait']);
+    expect(byTitle.Hi?.status).toBe('approved');
+    expect(byTitle.Hi?.id).not.toBe(approved);
+    expect(byTitle.Wait?.status).toBe('pending_moderation');
+    expect(byTitle.Wait?.id).not.toBe(waiting.body.id);
+    // Activating the copy works at once: its approved creative serves.
+    const act = await call<{ delivery: { serving: boolean } }>(fx.app, 'POST', `/api/adv/campaigns/${dup.body.id}/activate`, { token: adv.token });
+    expect(act.status).toBe(200);
+    expect(act.body.delivery).toEqual({ serving: true, reasons: [] });
+  });
+
+  it("refuses another advertiser's campaign and unknown ids", async () => {
+    const src = await create(adv.token, validCampaign);
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/duplicate`, { token: other.token })).status).toBe(403);
+    expect((await call(fx.app, 'POST', '/api/adv/campaigns/99999999/duplicate', { token: adv.token })).status).toBe(404);
+    expect((await call(fx.app, 'POST', '/api/adv/campaigns/abc/duplicate', { token: adv.token })).status).toBe(400);
+  });
+});

@@ -1,3 +1,5 @@
+import { money } from './format.ts';
+
 type Child = Node | string | number | null | undefined | false;
 type Attr = string | number | boolean | null | undefined | ((ev: Event) => void);
 
@@ -41,8 +43,8 @@ export function s<K extends keyof SVGElementTagNameMap>(
 let ids = 0;
 export const uid = (prefix: string): string => `${prefix}-${++ids}`;
 
-/** Negative amounts as -$1.00 (a refund, a payout), as people write them. */
-export const usd = (cents: number): string => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
+/** Money as every page shows it (format.ts): separators, and a minus that cannot be missed. */
+export const usd = money;
 
 /** Announces a message to screen readers and shows it briefly. */
 export function notify(message: string, kind: 'ok' | 'error' = 'ok'): void {

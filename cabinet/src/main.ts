@@ -1,14 +1,14 @@
 import './styles.css';
 import { api, loadSession, saveSession } from './api.ts';
 import type { Session } from './api.ts';
-import { h } from './dom.ts';
+import { h, usd } from './dom.ts';
 import { ROUTES } from './routes.ts';
 import { authPage } from './pages/auth.ts';
 import { BASE, currentPath, match, navigate, onNavigate } from './router.ts';
 
 const app = document.getElementById('app') as HTMLElement;
 let navigated = false;
-const HOME: Record<Session['role'], string> = { advertiser: '/campaigns', publisher: '/sites', admin: '/moderation' };
+const HOME: Record<Session['role'], string> = { advertiser: '/overview', publisher: '/overview', admin: '/moderation' };
 
 function shell(session: Session, active: string): HTMLElement {
   const main = h('main', { id: 'main', tabindex: '-1' });
@@ -37,12 +37,47 @@ function shell(session: Session, active: string): HTMLElement {
       menu,
       h('nav', { 'aria-label': 'Main' }, list),
       h('span', { class: 'who' }, `${session.email} (${session.role})`),
+      balanceBadge(session),
       signOut,
     ),
     main,
     h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
   );
   return main;
+}
+
+/**
+ * The money that decides whether anything happens, on every page: an advertiser's balance (an
+ * empty one wins no auction) and a publisher's earnings this month. Filled in after the page,
+ * so it never delays it.
+ */
+function balanceBadge(session: Session): HTMLElement | null {
+  if (session.role === 'admin') return null;
+  const el = h('a', { class: 'balance', href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`, 'aria-live': 'polite' }, '');
+  const show = (label: string, cents: number) => {
+    el.textContent = `${label} ${usd(cents)}`;
+    el.classList.toggle('empty', cents <= 0 && session.role === 'advertiser');
+  };
+  if (session.role === 'advertiser') {
+    void api.adv.balance.get
+      .query({ limit: 1 })
+      .then((b) => show('Balance', b.balance_cents))
+      .catch(() => undefined);
+  } else {
+    const now = new Date();
+    const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(d);
+    void api.pub.stats.get
+      .query({ from: day(new Date(now.getFullYear(), now.getMonth(), 1)), to: day(now), group_by: 'day', tz })
+      .then((s) =>
+        show(
+          'This month',
+          s.rows.reduce((a, r) => a + r.earnings_cents, 0),
+        ),
+      )
+      .catch(() => undefined);
+  }
+  return el;
 }
 
 async function render(): Promise<void> {
@@ -68,9 +103,10 @@ async function render(): Promise<void> {
       return;
     }
     document.title = `${route.title} · adnet`;
+    // The indicator stays until the page replaces it with its content (every page renders with
+    // replaceChildren once its data is in).
     main.append(h('p', { class: 'loading', role: 'status' }, 'Loading…'));
     try {
-      main.replaceChildren();
       await route.render({ session, params, main });
     } catch (err) {
       const e = err as { data?: { httpStatus?: number }; message?: string };

@@ -1,7 +1,9 @@
 import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
-import { campaignPage, campaignsPage, newCampaignPage } from './pages/campaigns.ts';
+import { campaignsPage } from './pages/campaign-list.ts';
+import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
 import { advertiserDepositsPage, billingPage, payoutQueuePage, payoutsPage } from './pages/billing.ts';
+import { overviewPage } from './pages/overview.ts';
 import { profilePage } from './pages/profile.ts';
 import { sitesPage, zonesPage } from './pages/publisher.ts';
 import { statsPage } from './pages/stats.ts';
@@ -9,6 +11,7 @@ import type { Route } from './router.ts';
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
+  { path: '/overview', title: 'Overview', roles: ['advertiser', 'publisher'], nav: true, render: overviewPage },
   { path: '/campaigns', title: 'Campaigns', roles: ['advertiser'], nav: true, render: campaignsPage },
   { path: '/campaigns/new', title: 'New campaign', roles: ['advertiser'], render: newCampaignPage },
   { path: '/campaigns/:id', title: 'Campaign', roles: ['advertiser'], render: campaignPage },

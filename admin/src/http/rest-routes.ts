@@ -93,6 +93,14 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/adv/campaigns/{id}/duplicate',
+    procedure: 'adv.campaigns.duplicate',
+    input: 'none',
+    status: 201,
+    summary: 'Copy a campaign as a draft with its live creatives',
+  },
+  {
+    method: 'POST',
     path: '/api/adv/campaigns/{campaign_id}/creatives',
     procedure: 'adv.creatives.create',
     input: 'multipart',

@@ -4,7 +4,7 @@ import { moderationEtaSeconds } from '../domain/moderation-eta.ts';
 import { notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { CFG_MODERATION_QUEUE } from '../storage/keys.ts';
-import { campaignCreativesIndex } from './campaigns.ts';
+import { campaignApprovedIndex, campaignCreativesIndex } from './campaigns.ts';
 
 /** The parts of a creative its author supplies, already checked against the campaign's format. */
 export type CreativeContent = Pick<
@@ -54,4 +54,37 @@ export async function loadCreative(svc: Services, id: number): Promise<Creative>
   const found = await svc.configStore.read<Creative>('creative', id);
   if (!found) throw notFound('Creative');
   return found.value;
+}
+
+/**
+ * Copies a campaign's live creatives to another campaign of the same advertiser (duplication).
+ * Content that moderation approved keeps its state, approved or paused (the same bytes and landing
+ * URL were reviewed); creatives still waiting are queued again; rejected and archived ones are not
+ * copied.
+ */
+export async function copyCreatives(svc: Services, from: Creative[], to: StoredCampaign): Promise<number> {
+  let copied = 0;
+  for (const c of from) {
+    if (c.status === 'rejected' || c.status === 'archived') continue;
+    const reviewed = c.status === 'approved' || c.status === 'paused';
+    const id = await svc.configStore.nextId('creative');
+    const now = new Date();
+    const copy: Creative = {
+      ...c,
+      id,
+      campaign_id: to.id,
+      status: reviewed ? c.status : 'pending_moderation',
+      tracking_token: randomBytes(18).toString('base64url'),
+      created_at: now.toISOString(),
+      moderated_at: reviewed ? c.moderated_at : null,
+    };
+    await svc.configStore.commit('creative', id, 0, copy, [
+      { cmd: 'SADD', key: campaignCreativesIndex(to.id), member: id },
+      // The approved index is what activation and the delivery status count.
+      ...(c.status === 'approved' ? [{ cmd: 'SADD' as const, key: campaignApprovedIndex(to.id), member: id }] : []),
+      ...(reviewed ? [] : [{ cmd: 'ZADD' as const, key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() }]),
+    ]);
+    copied++;
+  }
+  return copied;
 }

@@ -44,7 +44,7 @@ function verdict(label: string, approve: () => Promise<unknown>, reject: (reason
         notify(`${label} rejected`);
         await after();
       },
-      { 'aria-label': `Reject ${label}` },
+      { class: 'danger', 'aria-label': `Reject ${label}` },
     ),
     err,
   );

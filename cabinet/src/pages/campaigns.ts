@@ -1,11 +1,12 @@
 import { api } from '../api.ts';
 import type { Inputs, Outputs } from '../api.ts';
 import { BID_TYPES, BROWSERS, CONNECTIONS, DEVICES, FORMATS, OSES, PACINGS, ROTATIONS, VERTICALS, WEEKDAYS } from '../choices.ts';
-import { actionButton, badge, h, notify, table, usd } from '../dom.ts';
+import { actionButton, badge, h, notify, usd } from '../dom.ts';
 import { buildForm, checked, list, num, optNum, text } from '../form.ts';
 import type { FieldSpec } from '../form.ts';
 import type { PageContext } from '../router.ts';
 import { BASE, navigate } from '../router.ts';
+import { deliveryText } from '../delivery-text.ts';
 import { creativesSection } from './creatives.ts';
 import { aiSection } from './ai.ts';
 import { videoSection } from './video.ts';
@@ -149,7 +150,7 @@ function campaignInput(d: FormData) {
   };
 }
 
-function stateButtons(c: Campaign, after: () => Promise<void>): HTMLElement[] {
+export function stateButtons(c: Campaign, after: () => Promise<void>): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (c.status === 'draft' || c.status === 'paused') {
     out.push(
@@ -178,45 +179,6 @@ function stateButtons(c: Campaign, after: () => Promise<void>): HTMLElement[] {
     );
   }
   return out;
-}
-
-/** Plain words for why a campaign does not serve right now (schemas/src/delivery.ts). */
-const NOT_SERVING: Record<Campaign['delivery']['reasons'][number], string> = {
-  draft: 'not activated',
-  paused: 'paused',
-  archived: 'archived',
-  no_approved_creative: 'no approved creative yet',
-  no_funds: 'no funds: add balance',
-  daily_budget_spent: "today's budget is spent",
-  total_budget_spent: 'total budget is spent',
-  not_started: 'not started yet',
-  ended: 'ended',
-  outside_schedule: 'outside its schedule now',
-};
-
-function deliveryText(c: Campaign): string {
-  return c.delivery.serving ? 'Serving' : `Not serving: ${c.delivery.reasons.map((r) => NOT_SERVING[r]).join(', ')}`;
-}
-
-export async function campaignsPage(ctx: PageContext): Promise<void> {
-  const { campaigns } = await api.adv.campaigns.list.query();
-  const rerender = () => campaignsPage(ctx);
-  ctx.main.replaceChildren(
-    h('div', { class: 'title-row' }, h('h1', {}, 'Campaigns'), h('a', { class: 'button', href: `${BASE}/campaigns/new` }, 'New campaign')),
-    table(
-      ['Name', 'Format', 'Status', 'Delivery', 'Daily budget', 'Spent today', ''],
-      campaigns.map((c) => [
-        h('a', { href: `${BASE}/campaigns/${c.id}` }, c.name),
-        c.format.replace(/_/g, ' '),
-        badge(c.status),
-        deliveryText(c),
-        usd(c.daily_budget_cents),
-        usd(c.daily_spent_cents),
-        h('span', { class: 'row-actions' }, stateButtons(c, rerender)),
-      ]),
-      'Your campaigns',
-    ),
-  );
 }
 
 export function newCampaignPage(ctx: PageContext): void {
@@ -265,7 +227,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     h('p', {}, h('a', { href: `${BASE}/campaigns` }, '← Campaigns')),
     h('div', { class: 'title-row' }, h('h1', {}, c.name), badge(c.status), ...stateButtons(c, () => campaignPage(ctx))),
     h('p', {}, `${c.format.replace(/_/g, ' ')} · spent today ${usd(c.daily_spent_cents)} of ${usd(c.daily_budget_cents)}${capScheduleSummary(c)}`),
-    h('p', { class: 'delivery', 'aria-live': 'polite' }, deliveryText(c)),
+    h('p', { class: 'delivery', 'aria-live': 'polite' }, deliveryText(c.delivery)),
     h('details', {}, h('summary', {}, 'Edit settings'), form),
     await creativesSection(c),
     aiSection(c),

@@ -46,7 +46,7 @@ function creativeButtons(cr: Outputs['adv']['creatives']['get'], after: () => Pr
         notify(`Creative ${cr.title ?? cr.id}: ${action}d`);
         await after();
       },
-      { 'aria-label': `${label} creative #${cr.id}` },
+      { 'aria-label': `${label} creative #${cr.id}`, class: action === 'archive' ? 'danger' : null },
     );
   const out: HTMLElement[] = [];
   if (cr.status === 'approved') out.push(move('Pause', 'pause'));

@@ -39,7 +39,7 @@ interface Balance {
 
 describe('billing in a real browser', () => {
   it('an advertiser deposits through the local Pay page and is credited once', async () => {
-    const page = await signIn(adv, /\/cabinet\/campaigns$/);
+    const page = await signIn(adv, /\/cabinet\/overview$/);
     await page.getByRole('link', { name: 'Billing' }).click();
     const f = page.getByRole('form', { name: 'Add funds' });
     await f.getByLabel('Amount (USD)').fill('2');
@@ -75,7 +75,7 @@ describe('billing in a real browser', () => {
   });
 
   it('a publisher sets payout details and sees a payout the admin then marks paid', async () => {
-    const page = await signIn(pub, /\/cabinet\/sites$/);
+    const page = await signIn(pub, /\/cabinet\/overview$/);
     await page.getByRole('link', { name: 'Payouts' }).click();
     const f = page.getByRole('form', { name: 'Payout settings' });
     await f.getByLabel('Method').selectOption('wire');
@@ -121,7 +121,7 @@ describe('billing in a real browser', () => {
     await adm.getByRole('heading', { name: `Deposits of advertiser ${adv.id}` }).waitFor();
     await adm.getByRole('button', { name: /^Refund deposit \d+$/ }).click();
     await adm.getByRole('cell', { name: 'refunded' }).waitFor();
-    const page = await signIn(adv, /\/cabinet\/campaigns$/);
+    const page = await signIn(adv, /\/cabinet\/overview$/);
     await page.goto(`${p.base}/cabinet/billing`);
     await page.getByTestId('balance').getByText('$0.00').waitFor();
     await page.getByRole('cell', { name: 'refunded' }).waitFor();

@@ -69,9 +69,14 @@ describe('the cabinet is served by the product', () => {
 describe('an advertiser, an admin and a publisher in a real browser', () => {
   it('signs an advertiser up; the session survives a reload', async () => {
     await signUp(adv, advEmail, 'advertiser');
-    await adv.waitForURL(/\/cabinet\/campaigns$/);
+    await adv.waitForURL(/\/cabinet\/overview$/);
     await adv.reload();
     await adv.getByText(`${advEmail} (advertiser)`).waitFor();
+    // A new account's home says what the two waits outside the app are (moderation, funding).
+    await adv.getByRole('heading', { name: 'Start your first campaign' }).waitFor();
+    await adv.getByText(/moderators review it/).waitFor();
+    await adv.locator('header .balance.empty').getByText('Balance $0.00').waitFor();
+    await adv.getByRole('link', { name: 'Campaigns', exact: true }).click();
     await adv.getByRole('heading', { name: 'Campaigns' }).waitFor();
   });
 
@@ -137,7 +142,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.goto(`${p.base}/cabinet/campaigns`);
     await adv.getByRole('button', { name: 'Activate Spring sale' }).click();
     await adv.getByRole('cell', { name: 'active', exact: true }).waitFor();
-    await screenshot(adv, 'campaigns', ['Spring sale', 'active', '$50.00']);
+    await screenshot(adv, 'campaigns', ['Spring sale', 'Serving', '$50.00']);
     await adv.getByRole('link', { name: 'Spring sale' }).click();
     await adv.getByText('Edit settings').click();
     const f = form(adv, 'Edit campaign');
@@ -171,7 +176,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
 
   it('lets a publisher add and verify a site with the tag shown, and the admin approve it', async () => {
     await signUp(pub, pubEmail, 'publisher');
-    await pub.waitForURL(/\/cabinet\/sites$/);
+    await pub.waitForURL(/\/cabinet\/overview$/);
+    await pub.getByRole('heading', { name: 'Start earning' }).waitFor();
+    await pub.getByRole('link', { name: 'Sites', exact: true }).click();
     const f = form(pub, 'Add site');
     await f.getByLabel('Domain').fill('news-site.test');
     await f.getByRole('button', { name: 'Add site' }).click();
@@ -242,6 +249,46 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(download.suggestedFilename()).toBe('stats.csv');
   });
 
+  it("shows today's figures on the home page and the campaign's in a sortable grid", async () => {
+    await adv.getByRole('link', { name: 'Overview' }).click();
+    const tiles = adv.getByRole('group', { name: 'Today' });
+    await tiles.getByText('Impressions1').waitFor();
+    await tiles.getByText('Clicks1').waitFor();
+    await adv.getByText('Every active campaign is serving.').waitFor();
+    expect(await adv.locator('header .balance').textContent()).toMatch(/^Balance \$\d{2},?\d*\.\d{2}$/);
+    await screenshot(adv, 'overview', ['Spend today', 'Impressions and clicks, last 14 days']);
+
+    await adv.getByRole('link', { name: 'Campaigns', exact: true }).click();
+    const row = adv.locator('tr[data-id]').filter({ hasText: 'Spring sale' });
+    await row.locator('td[data-label="Impressions"]').getByText('1', { exact: true }).waitFor();
+    expect(await row.locator('td[data-label="Clicks"]').textContent()).toBe('1');
+    expect(await row.locator('td[data-label="CTR"]').textContent()).toBe('100.00%');
+    expect(await adv.locator('tfoot td[data-label="Clicks"]').textContent()).toBe('1');
+    // Duplicate: a draft copy with the approved creative, ready to activate.
+    await row.getByRole('button', { name: 'Duplicate Spring sale' }).click();
+    await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
+    await adv.getByRole('heading', { name: 'Spring sale (copy)' }).waitFor();
+    await adv.getByRole('link', { name: 'Campaigns', exact: true }).click();
+    const copy = adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' });
+    await copy.waitFor();
+    // Sorting by name puts the copy after the original; clicking again reverses it.
+    await adv.getByRole('button', { name: 'Campaign', exact: true }).click();
+    await eventually(async () => (await adv.locator('th[data-key="name"]').getAttribute('aria-sort')) === 'descending');
+    expect(await adv.locator('tbody tr[data-id] td[data-label="Campaign"]').allTextContents()).toEqual(['Spring sale (copy)', 'Spring sale']);
+    await adv.getByRole('button', { name: 'Campaign', exact: true }).click();
+    expect(await adv.locator('tbody tr[data-id] td[data-label="Campaign"]').allTextContents()).toEqual(['Spring sale', 'Spring sale (copy)']);
+    // Bulk: archive the copy; it leaves the default view and shows under "archived".
+    await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).getByRole('checkbox').check();
+    await adv.getByText('1 selected').waitFor();
+    adv.once('dialog', (d) => void d.accept());
+    await adv.getByRole('button', { name: 'Archive selected' }).click();
+    await eventually(async () => (await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).count()) === 0);
+    await adv.getByLabel('Status').selectOption('archived');
+    await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).waitFor();
+    await adv.getByText('Not serving: archived').waitFor();
+    await adv.getByLabel('Status').selectOption('live');
+  });
+
   it('shows the publisher its earnings and a live preview of the zone', async () => {
     await pub.getByRole('link', { name: 'Earnings' }).click();
     const legend = pub.locator('.legend');
@@ -309,16 +356,16 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
-    await page.waitForURL(/\/cabinet\/campaigns$/);
+    await page.waitForURL(/\/cabinet\/overview$/);
     // After a page change the focus is on the new content.
     await eventually(async () => (await page.evaluate<string>('document.activeElement.id')) === 'main');
     await page.reload();
-    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate<string>('document.activeElement.id')).toBe('main');
-    expect(page.url()).toMatch(/\/cabinet\/campaigns#main$/);
+    expect(page.url()).toMatch(/\/cabinet\/overview#main$/);
     await page.context().close();
   });
 
@@ -375,7 +422,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   });
 
   it('shows the balance and its ledger', async () => {
-    await adv.getByRole('link', { name: 'Balance' }).click();
+    await adv.getByRole('link', { name: 'Balance', exact: true }).click();
     await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00']);
     expect(await adv.locator('.big').textContent()).toMatch(/^\$\d+\.\d{2}$/);
   });

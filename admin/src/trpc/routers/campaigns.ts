@@ -6,7 +6,7 @@ import { transition } from '../../domain/campaign-states.ts';
 import type { CampaignAction } from '../../domain/campaign-states.ts';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
 import { advertiserCampaignsIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
-import { listCampaignCreatives } from '../../repos/creatives.ts';
+import { copyCreatives, listCampaignCreatives } from '../../repos/creatives.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -136,4 +136,23 @@ export const campaignsRouter = router({
     .input(byId)
     .output(campaignSchema)
     .mutation(({ ctx, input }) => move(ctx, input.id, 'archive')),
+
+  /**
+   * A copy to change and launch: every setting, as a draft named "… (copy)", with the live
+   * creatives (creatives.ts says which keep their approval). Spend and statistics start at zero.
+   */
+  duplicate: advertiser
+    .input(byId)
+    .output(campaignSchema)
+    .mutation(async ({ ctx, input }) => {
+      const source = await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id);
+      const id = await ctx.svc.configStore.nextId('campaign');
+      const now = new Date().toISOString();
+      const name = `${source.name.slice(0, 120 - ' (copy)'.length)} (copy)`;
+      const copy: StoredCampaign = { ...source, id, name, status: 'draft', created_at: now, updated_at: now };
+      await ctx.svc.configStore.commit('campaign', id, 0, copy, [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }]);
+      const creatives = await copyCreatives(ctx.svc, await listCampaignCreatives(ctx.svc, source.id), copy);
+      ctx.svc.log.info({ event: 'campaign.duplicated', campaignId: id, from: source.id, creatives }, 'campaign duplicated');
+      return one(ctx, copy);
+    }),
 });

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { count, ctrOf, ecpaCents, ecpmCents, money, percent } from './format.ts';
+
+describe('cabinet number formats', () => {
+  it('writes money with separators and a visible minus', () => {
+    expect(money(1_000_000)).toBe('$10,000.00');
+    expect(money(-48)).toBe('\u2212$0.48');
+    expect(money(0)).toBe('$0.00');
+    expect(money(123_456_789)).toBe('$1,234,567.89');
+  });
+
+  it('writes counts and rates', () => {
+    expect(count(1234567)).toBe('1,234,567');
+    expect(percent(0.01234)).toBe('1.23%');
+    expect(percent(Number.NaN)).toBe('0.00%');
+  });
+
+  it('derives rates without dividing by zero', () => {
+    expect(ctrOf(3, 0)).toBe(0);
+    expect(ctrOf(1, 4)).toBe(0.25);
+    expect(ecpmCents(250, 1000)).toBe(250);
+    expect(ecpmCents(5, 3)).toBe(1667);
+    expect(ecpmCents(5, 0)).toBe(0);
+    expect(ecpaCents(500, 0)).toBeNull();
+    expect(ecpaCents(500, 3)).toBe(167);
+  });
+});

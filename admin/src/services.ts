@@ -13,6 +13,11 @@ import { SignInBackoff } from './storage/signin-backoff.ts';
 import type { Redis } from './storage/redis.ts';
 import { TokenStore } from './storage/tokens.ts';
 import { UserStore } from './storage/users.ts';
+import { ApiKeyStore } from './storage/api-keys.ts';
+import { OneTimeTokens } from './storage/one-time-tokens.ts';
+import { MailQueue } from './mail/mail-queue.ts';
+import { LowBalanceStore } from './storage/low-balance.ts';
+import { Notifier } from './mail/notifier.ts';
 import { AdminMetrics } from './observability/admin-metrics.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { createVideoProvider } from './video/providers.ts';
@@ -35,12 +40,24 @@ export interface Services {
   videoProvider: VideoProvider;
   videoJobs: VideoJobStore;
   metrics: AdminMetrics;
+  apiKeys: ApiKeyStore;
+  oneTimeTokens: OneTimeTokens;
+  mailQueue: MailQueue;
+  lowBalance: LowBalanceStore;
+  /** Queues email notices; never throws (mail/notifier.ts). */
+  notifier: Notifier;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
 }
 
 export function createServices(config: Config, redis: Redis, log: Logger, clickhouse?: ClickHouseClient): Services {
+  const mailQueue = new MailQueue(redis);
   return {
+    apiKeys: new ApiKeyStore(redis),
+    oneTimeTokens: new OneTimeTokens(redis),
+    mailQueue,
+    lowBalance: new LowBalanceStore(redis),
+    notifier: new Notifier(mailQueue, log),
     config,
     log,
     redis,

@@ -11,6 +11,8 @@ import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
 import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stats.ts';
 import { zonesRouter } from './routers/zones.ts';
 import { videoRouter } from './routers/video.ts';
+import { keysRouter } from './routers/keys.ts';
+import { notificationsRouter } from './routers/notifications.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -24,6 +26,7 @@ export const appRouter = router({
     conversions: conversionsRouter,
     ai: aiRouter,
     video: videoRouter,
+    notifications: notificationsRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   pub: router({
@@ -33,6 +36,7 @@ export const appRouter = router({
   }),
   admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter),
   conversions: incomingConversionsRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

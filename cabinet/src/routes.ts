@@ -7,6 +7,7 @@ import { profilePage } from './pages/profile.ts';
 import { sitesPage, zonesPage } from './pages/publisher.ts';
 import { statsPage } from './pages/stats.ts';
 import type { Route } from './router.ts';
+import { accountPage } from './pages/account.ts';
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
@@ -24,4 +25,5 @@ export const ROUTES: Route[] = [
   { path: '/moderation', title: 'Moderation', roles: ['admin'], nav: true, render: moderationPage },
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
+  { path: '/account', title: 'Account', roles: ['advertiser', 'publisher', 'admin'], nav: true, render: accountPage },
 ];

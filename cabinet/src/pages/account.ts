@@ -15,6 +15,10 @@ const SCOPE_HELP: Record<Scope, string> = {
   postback: 'postback: conversions and postback settings (the secret included)',
 };
 
+/** A titled part of the page, labelled by its heading. */
+const section = (id: string, title: string, ...children: (Node | string | null)[]): HTMLElement =>
+  h('section', { 'aria-labelledby': `${id}-h` }, h('h2', { id: `${id}-h` }, title), ...children.filter((c): c is Node | string => c !== null));
+
 /** Account and security, for every role: email, password, API keys, sign out everywhere; the advertiser's notices. */
 export async function accountPage(ctx: PageContext): Promise<void> {
   const me = await api.auth.me.query();
@@ -25,10 +29,9 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     notify('Verification email sent');
   });
   sections.push(
-    h(
-      'section',
-      { 'aria-labelledby': 'email-h' },
-      h('h2', { id: 'email-h' }, 'Email'),
+    section(
+      'email',
+      'Email',
       h(
         'p',
         {},
@@ -61,7 +64,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
         notify('Notifications saved');
       },
     });
-    sections.push(h('section', { 'aria-labelledby': 'notices-h' }, h('h2', { id: 'notices-h' }, 'Notifications'), form));
+    sections.push(section('notices', 'Notifications', form));
   }
 
   const password = buildForm({
@@ -78,15 +81,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
       notify('Password changed; your other sessions and API keys were signed out');
     },
   });
-  sections.push(
-    h(
-      'section',
-      { 'aria-labelledby': 'pw-h' },
-      h('h2', { id: 'pw-h' }, 'Password'),
-      h('p', {}, 'Changing it signs out your other sessions and revokes your API keys.'),
-      password.form,
-    ),
-  );
+  sections.push(section('pw', 'Password', h('p', {}, 'Changing it signs out your other sessions and revokes your API keys.'), password.form));
 
   const keysArea = h('div', {});
   const shown = h('div', { role: 'status', 'aria-live': 'polite' });
@@ -140,10 +135,9 @@ export async function accountPage(ctx: PageContext): Promise<void> {
   });
   await drawKeys();
   sections.push(
-    h(
-      'section',
-      { 'aria-labelledby': 'keys-h' },
-      h('h2', { id: 'keys-h' }, 'API keys'),
+    section(
+      'keys',
+      'API keys',
       h('p', {}, 'Send a key as ', h('code', {}, 'Authorization: Bearer adn_…'), '. A key cannot manage keys or change the password.'),
       h(
         'ul',
@@ -163,10 +157,9 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     navigate('/signin');
   });
   sections.push(
-    h(
-      'section',
-      { 'aria-labelledby': 'out-h' },
-      h('h2', { id: 'out-h' }, 'Sessions'),
+    section(
+      'out',
+      'Sessions',
       h('p', {}, 'Signs out every browser and program signed in to this account, this one included, and revokes every API key.'),
       everywhere,
     ),

@@ -324,6 +324,12 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
     'admin.createPartner': { name: 'Exchange B', allowed_ips: ['198.51.100.7'], qps_limit: 10, billing_notice: 'nurl' },
     'admin.updatePartner': { name: 'Exchange C', allowed_ips: ['198.51.100.8/31'], qps_limit: 5 },
     'admin.creditAdvertiser': { amount_cents: 100, reason: 'Goodwill' },
+    // Email verification, password reset, notices, API keys (accounts).
+    'auth.verifyEmail': { token: 'A'.repeat(43) },
+    'auth.passwordReset': { email: 'nobody@example.com' },
+    'auth.passwordResetConfirm': { token: 'A'.repeat(43), password: 'password-456' },
+    'adv.notifications.set': { low_balance_usd: 10 },
+    'keys.create': { name: 'hostile', scopes: ['read', 'stats'] },
   };
   return seeds[procedure];
 }

@@ -12,6 +12,7 @@ import type { ReceivedMail, TestSmtp } from '../../tests/e2e/support/smtp.ts';
 import { createLogger } from '../src/log.ts';
 import { MailWorker, mailRetryDelayMs } from '../src/mail/mail-worker.ts';
 import { createHash } from 'node:crypto';
+import type { StoredSite } from '@adnet/schemas/publisher';
 
 let redis: TestRedis;
 let smtp: TestSmtp;
@@ -255,6 +256,32 @@ describe('notices of moderation and low balance', () => {
     await mailTo(adv.email, /Creative approved: Spin to win/);
     const rejected = await mailTo(adv.email, /Creative rejected/);
     expect(rejected.text).toContain('Reason: Misleading claim');
+  });
+
+  it('tells the publisher of each site verdict, with the reason', async () => {
+    const pub = await account(app, 'publisher');
+    const admin = await account(app, 'admin');
+    const review = async (domain: string) => {
+      const site = await call<{ id: number }>(app, 'POST', '/api/pub/sites', {
+        token: pub.token,
+        json: { domain, category: 'news', language: 'en', traffic_estimate_daily: 1000 },
+      });
+      // Verification is site-verifier's subject: the site is put in the review queue directly.
+      await app.svc.configStore.update<StoredSite>(
+        'site',
+        site.body.id,
+        (s) => ({ value: { ...s, status: 'pending_review' } }),
+        () => new Error('no site'),
+      );
+      return site.body.id;
+    };
+    const ok = await review(`ok-${pub.id}.example`);
+    const no = await review(`no-${pub.id}.example`);
+    expect((await call(app, 'POST', `/api/admin/sites/${ok}/approve`, { token: admin.token })).status).toBe(200);
+    expect((await call(app, 'POST', `/api/admin/sites/${no}/reject`, { token: admin.token, json: { reason: 'Copied content' } })).status).toBe(200);
+    await deliver();
+    await mailTo(pub.email, new RegExp(`Site approved: ok-${pub.id}\\.example`));
+    expect((await mailTo(pub.email, /Site rejected/)).text).toContain('Reason: Copied content');
   });
 
   it('mails a low balance once per crossing of the advertiser’s threshold', async () => {

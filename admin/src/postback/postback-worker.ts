@@ -211,7 +211,7 @@ export class PostbackWorker {
         const day = new Date(this.now()).toISOString().slice(0, 10);
         await svc.notifier.notify(
           { kind: 'postback_failing', user_id: job.advertiser, campaign_id: job.campaign, conversion_id: job.conversion },
-          { once: { key: `pbfail:${job.campaign}:${day}`, ttlMs: 86_400_000 } },
+          { once: { key: `pbfail:${job.advertiser}:${job.campaign}:${day}`, ttlMs: 86_400_000 } },
         );
       }
       svc.log.info(

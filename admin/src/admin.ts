@@ -151,6 +151,8 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
             ingester: ingester && (() => ingester),
             postbacks: postbacks && (() => postbacks.counts),
             redisErrors: () => redisErrors,
+            mailQueue: () => svc.mailQueue.depth(),
+            mail: parts.has('mail') ? () => mail.worker.counts : undefined,
           });
           closers.push({ name: 'metrics', close: () => ops.close() });
           const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);

@@ -10,6 +10,7 @@ import type { TestRedis } from '../../tests/e2e/support/redis.ts';
 import { linkToken, parseMail, startSmtp } from '../../tests/e2e/support/smtp.ts';
 import type { ReceivedMail, TestSmtp } from '../../tests/e2e/support/smtp.ts';
 import { createLogger } from '../src/log.ts';
+import { AdminMetrics } from '../src/observability/admin-metrics.ts';
 import { MailWorker, mailRetryDelayMs } from '../src/mail/mail-worker.ts';
 import { createHash } from 'node:crypto';
 import type { StoredSite } from '@adnet/schemas/publisher';
@@ -224,6 +225,18 @@ describe('the outbox queue', () => {
     const mail = await mailTo(user.email, /Payout sent: \$123\.45/);
     expect(mail.text).toContain('Reference: WIRE-42');
     expect(await app.svc.mailQueue.depth()).toBe(0);
+    // What operators watch: the queue's depth and the worker's counts.
+    const metrics = new AdminMetrics();
+    metrics.watch({
+      eventStream: () => Promise.resolve({ length: 0, lag: 0, pending: 0 }),
+      postbackQueue: () => Promise.resolve(0),
+      mailQueue: () => app.svc.mailQueue.depth(),
+      mail: () => worker.counts,
+    });
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^adnet_admin_mail_queue 0$/m);
+    expect(text).toMatch(/^adnet_admin_mail_sent_total 1$/m);
+    expect(text).toMatch(/^adnet_admin_mail_retried_total 1$/m);
   });
 
   it('queues one notice per once-key, however many ask', async () => {

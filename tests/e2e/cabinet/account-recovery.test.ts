@@ -47,6 +47,18 @@ async function signIn(email: string, password: string): Promise<void> {
 }
 
 describe('account recovery and security in the cabinet', () => {
+  it('confirms an email from the link mailed at sign-up, and refuses the link once used', async () => {
+    const email = `verify.${Date.now()}@example.com`;
+    expect((await call(app, 'POST', '/api/auth/register', { json: { email, password: 'sign-up-pass-1', role: 'publisher' } })).status).toBe(202);
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && m.subject === 'Confirm your email address');
+    const link = /https?:\/\/\S+\/cabinet\/verify-email#token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0] as string;
+    await page.goto(link);
+    await page.getByText('Your email address is confirmed').waitFor();
+    expect(page.url()).toBe(`${app.base}/cabinet/verify-email`);
+    await page.goto(link);
+    await page.getByText('This link is invalid, used or expired').waitFor();
+  });
+
   it('resets a forgotten password from the emailed link, then signs in with it', async () => {
     await page.goto(`${app.base}/cabinet/signin`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();

@@ -140,6 +140,23 @@ describe('API keys', () => {
   });
 });
 
+describe('the typed client', () => {
+  it('manages keys and asks for a password reset through tRPC, with the same answers as REST', async () => {
+    const adv = await account(fx.app, 'advertiser');
+    const client = trpcClient(fx.app.base, adv.token);
+    const made = await client.keys.create.mutate({ name: 'typed', scopes: ['stats'] });
+    expect(made.key).toMatch(/^adn_/);
+    expect((await client.keys.list.query()).keys.map((k) => k.name)).toEqual(['typed']);
+    expect(await trpcClient(fx.app.base, made.key).auth.me.query()).toMatchObject({ id: adv.id });
+    await expect(trpcClient(fx.app.base, made.key).keys.list.query()).rejects.toMatchObject({ data: { httpStatus: 403 } });
+    expect(await client.keys.revoke.mutate({ id: made.id })).toEqual({ ok: true });
+    expect(await trpcClient(fx.app.base).auth.passwordReset.mutate({ email: adv.email })).toEqual({ ok: true });
+    await expect(trpcClient(fx.app.base).auth.passwordResetConfirm.mutate({ token: 'A'.repeat(43), password: 'whatever-123' })).rejects.toMatchObject({
+      data: { httpStatus: 400, fields: { token: 'is invalid or expired' } },
+    });
+  });
+});
+
 describe('API key rate limit', () => {
   it('counts each key on its own, apart from session tokens', async () => {
     const { redis } = fx;

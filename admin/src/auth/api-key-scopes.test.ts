@@ -18,7 +18,7 @@ describe('API key scopes', () => {
     expect(keyAllows(['read', 'write'], 'adv.profile.get', 'query')).toBe(false);
   });
 
-  it('lets no key manage keys, sign out or change a password; a read key may ask who it is', () => {
+  it('lets no key manage keys, sign out or change a password; any key may ask whose it is', () => {
     for (const [p, k] of [
       ['keys.create', 'mutation'],
       ['keys.list', 'query'],
@@ -29,7 +29,7 @@ describe('API key scopes', () => {
     ] as const) {
       expect(keyAllows(['read', 'write', 'stats', 'postback'], p, k), p).toBe(false);
     }
-    expect(keyAllows(['stats'], 'auth.me', 'query')).toBe(false);
-    expect(keyAllows(['read'], 'auth.me', 'query')).toBe(true);
+    expect(keyAllows(['stats'], 'auth.me', 'query')).toBe(true);
+    expect(keyAllows(['postback'], 'auth.me', 'query')).toBe(true);
   });
 });

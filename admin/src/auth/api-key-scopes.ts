@@ -1,3 +1,4 @@
+import { API_KEY_SCOPES } from '@adnet/schemas/accounts';
 import type { ApiKeyScope } from '@adnet/schemas/accounts';
 
 export type ProcedureKind = 'query' | 'mutation' | 'subscription';
@@ -12,9 +13,12 @@ const CONVERSIONS = /^adv\.conversions\./;
 /**
  * The scopes that allow a procedure, by its tRPC path (REST paths map onto the same procedures, so one
  * rule covers both doors): `stats` the statistics; `postback` the conversions and the postback
- * settings; `read` every other query (conversions too); `write` every other change. Empty: no key may.
+ * settings; `read` every other query (conversions too); `write` every other change; `auth.me` any key.
+ * Empty: no key may.
  */
 export function scopesFor(path: string, kind: ProcedureKind): readonly ApiKeyScope[] {
+  // Any key may ask whose it is.
+  if (path === 'auth.me') return API_KEY_SCOPES;
   if (KEY_FORBIDDEN.test(path)) return [];
   if (STATS.test(path)) return ['stats'];
   if (CONVERSIONS.test(path) && kind === 'query') return ['read', 'postback'];

@@ -101,6 +101,11 @@ export class MailQueue {
     await this.redis.multi().hincrby(jobKey(id), 'a', 1).zadd(QUEUE, 'XX', dueAt, id).exec();
   }
 
+  /** Hands leased jobs back, due at `now`, unattempted. */
+  async release(ids: readonly string[], now: number): Promise<void> {
+    if (ids.length) await this.redis.zadd(QUEUE, 'XX', ...ids.flatMap((id) => [now, id]));
+  }
+
   depth(): Promise<number> {
     return this.redis.zcard(QUEUE);
   }

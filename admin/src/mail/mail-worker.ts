@@ -60,10 +60,19 @@ export class MailWorker {
 
   private async pass(): Promise<void> {
     for (;;) {
+      const leasedAt = Date.now();
       const jobs = await this.o.queue.lease(this.now(), LEASE_MS, BATCH);
-      for (const job of jobs) {
-        if (this.shell.stopping) return;
-        await this.handle(job);
+      for (let i = 0; i < jobs.length; i++) {
+        // A slow mail server must not outlast the lease, or another instance would send the same notice:
+        // past half of it, the jobs not begun go back to the queue, due now.
+        if (this.shell.stopping || Date.now() - leasedAt > LEASE_MS / 2) {
+          await this.o.queue.release(
+            jobs.slice(i).map((j) => j.id),
+            this.now(),
+          );
+          return;
+        }
+        await this.handle(jobs[i] as MailJob);
       }
       if (jobs.length < BATCH) return;
     }

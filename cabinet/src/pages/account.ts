@@ -104,7 +104,7 @@ export async function accountPage(ctx: PageContext): Promise<void> {
               notify('API key revoked');
               await drawKeys();
             },
-            { 'aria-label': `Revoke ${k.name}` },
+            { class: 'danger', 'aria-label': `Revoke ${k.name}` },
           ),
         ]),
         'API keys',
@@ -150,12 +150,16 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     ),
   );
 
-  const everywhere = actionButton('Sign out everywhere', async () => {
-    if (!confirm('Sign out every session, this one included, and revoke every API key?')) return;
-    await api.auth.logoutAll.mutate();
-    saveSession(null);
-    navigate('/signin');
-  });
+  const everywhere = actionButton(
+    'Sign out everywhere',
+    async () => {
+      if (!confirm('Sign out every session, this one included, and revoke every API key?')) return;
+      await api.auth.logoutAll.mutate();
+      saveSession(null);
+      navigate('/signin');
+    },
+    { class: 'danger' },
+  );
   sections.push(
     section(
       'out',

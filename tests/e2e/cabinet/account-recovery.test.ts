@@ -91,7 +91,7 @@ describe('account recovery and security in the cabinet', () => {
     await again.getByText('token: is invalid or expired').waitFor();
 
     await signIn(adv.email, 'reset-in-browser-1');
-    await page.waitForURL(/\/cabinet\/campaigns$/);
+    await page.waitForURL(/\/cabinet\/overview$/);
     await page.getByText(`${adv.email} (advertiser)`).waitFor();
   });
 

@@ -1,12 +1,18 @@
 // `tsx bench/src/ab-bid.ts <before-checkout> <after-checkout>`: the OpenRTB bid handler of two trees timed
 // in one process over the same 10 000-campaign world and request corpus.
 import type { ConfigState } from '@adnet/engine/engine-index';
-import { alternate, loadTree } from './ab-trees.ts';
+import { alternate, clockUs, loadTree, timedBuild } from './ab-trees.ts';
 import type { Tree } from './ab-trees.ts';
 import { makeCorpus } from './corpus.ts';
-import { generateWorld } from './world.ts';
+import { addSourceLists, generateWorld } from './world.ts';
 
 const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500, deliveryRules: true });
+// 10 000-entry source lists on 1 000 of the campaigns, 60 bid adjustments on a share of those (BENCH_ADJUSTED, default 0.2;
+// BENCH_SOURCE_LISTS=0: neither); a tree from before them ignores both.
+const sourceLists =
+  process.env.BENCH_SOURCE_LISTS === '0'
+    ? undefined
+    : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2) });
 const corpus = makeCorpus(1_000);
 const state: ConfigState = {
   campaign: new Map(world.campaigns.map((c) => [c.id, c])),
@@ -15,15 +21,16 @@ const state: ConfigState = {
   site: new Map(),
   zone: new Map(),
   deal: new Map(),
+  ...(sourceLists ? { campaign_sources: sourceLists } : {}),
 };
 
 function timer(tree: Tree) {
-  const handle = tree.bid.bidRoute(tree.fixture.bidPathContext(tree.index.buildIndex(state, '1-0'), { emit: () => undefined, engineId: 'bench' }));
+  const handle = tree.bid.bidRoute(tree.fixture.bidPathContext(timedBuild(tree, state), { emit: () => undefined, engineId: 'bench' }));
   return () => {
     let ok = 0;
-    const t = process.hrtime.bigint();
+    const t = clockUs();
     for (let k = 0; k < 20; k++) for (const body of corpus) if (handle(tree.fixture.bidRequestOf(body)).status === 200) ok++;
-    return { us: Number(process.hrtime.bigint() - t) / 1000 / (20 * corpus.length), ok };
+    return { us: (clockUs() - t) / (20 * corpus.length), ok };
   };
 }
 

@@ -2,11 +2,17 @@
 // process over the same world, zone and 20 000 requests (distinct visitors, one site's page).
 import type { ConfigState } from '@adnet/engine/engine-index';
 import type { EngineRequest } from '../../engine/src/http/adapt.ts';
-import { alternate, loadTree } from './ab-trees.ts';
+import { alternate, clockUs, loadTree, timedBuild } from './ab-trees.ts';
 import type { Tree } from './ab-trees.ts';
-import { generateWorld } from './world.ts';
+import { addSourceLists, generateWorld } from './world.ts';
 
 const world = generateWorld({ campaigns: 2_000, creativesPerCampaign: 3, advertisers: 200, deliveryRules: true });
+// 10 000-entry source lists on 1 000 of the campaigns, 60 bid adjustments on a share of those (BENCH_ADJUSTED, default 0.2;
+// BENCH_SOURCE_LISTS=0: neither); a tree from before them ignores both.
+const sourceLists =
+  process.env.BENCH_SOURCE_LISTS === '0'
+    ? undefined
+    : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2) });
 const now = new Date().toISOString();
 const site = { id: 1, publisher_id: 9, domain: 'news.example', status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
 const zone = {
@@ -29,6 +35,7 @@ const state: ConfigState = {
   site: new Map([[1, site]]),
   zone: new Map([[1, zone]]),
   deal: new Map(),
+  ...(sourceLists ? { campaign_sources: sourceLists } : {}),
 };
 const headers = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
@@ -51,7 +58,7 @@ const requests: EngineRequest[] = Array.from({ length: 20_000 }, (_, i) => ({
 }));
 
 function timer(tree: Tree) {
-  const index = tree.index.buildIndex(state, '1-0');
+  const index = timedBuild(tree, state);
   // Limits as the engine builds them (the fixture's are small).
   const limits = tree.requestRate
     ? { zoneRequests: new tree.requestRate.ZoneRequestRate({ perAddressPerMinute: 600, perFingerprintPerMinute: 30, maxKeys: 200_000 }) }
@@ -59,9 +66,9 @@ function timer(tree: Tree) {
   const handle = tree.widget.impRoute(tree.fixture.bidPathContext(index, { emit: () => undefined, engineId: 'bench', ...limits }));
   return () => {
     let ok = 0;
-    const t = process.hrtime.bigint();
+    const t = clockUs();
     for (const r of requests) if (handle(r).status === 200) ok++;
-    return { us: Number(process.hrtime.bigint() - t) / 1000 / requests.length, ok };
+    return { us: (clockUs() - t) / requests.length, ok };
   };
 }
 

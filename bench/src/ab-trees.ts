@@ -28,6 +28,35 @@ export async function loadTree(root: string): Promise<Tree> {
 }
 
 /**
+ * Microseconds of the clock the A/B blocks are timed by: wall time, or with AB_CLOCK=cpu this process's CPU
+ * time (user + system), which a machine busy with other work disturbs far less (time spent waiting for a
+ * core is not counted; time the process itself spends, its GC included, is).
+ */
+export const clockUs: () => number =
+  process.env.AB_CLOCK === 'cpu'
+    ? () => {
+        const u = process.cpuUsage();
+        return u.user + u.system;
+      }
+    : () => Number(process.hrtime.bigint() / 1000n);
+
+/** The tree's index over `state`, saying how long the build took (lists are compiled in it) and the heap it left. */
+export function timedBuild(tree: Tree, state: Parameters<Tree['index']['buildIndex']>[0]): ReturnType<Tree['index']['buildIndex']> {
+  const heap = process.memoryUsage().heapUsed;
+  const t = performance.now();
+  const index = tree.index.buildIndex(state, '1-0');
+  const first = performance.now() - t;
+  // A second build over the same stored objects: what an engine pays per later configuration change.
+  const t2 = performance.now();
+  tree.index.buildIndex(state, '1-1');
+  const again = performance.now() - t2;
+  console.log(
+    `index build: first ${first.toFixed(0)} ms, again ${again.toFixed(0)} ms, heap +${((process.memoryUsage().heapUsed - heap) / 1e6).toFixed(0)} MB`,
+  );
+  return index;
+}
+
+/**
  * Alternates `rounds` timed blocks of before and after (AB_ROUNDS, default 6), after two warm-up blocks
  * each; prints one line per round, then the medians and the fastest blocks, which a busy machine
  * disturbs least.

@@ -6,6 +6,7 @@ import { ConfigStore } from '@adnet/admin/config-store';
 import { LedgerStore } from '@adnet/admin/ledger';
 import { Redis } from 'ioredis';
 import { BENCH_COUNTRIES, BENCH_LANGUAGES, rng } from './corpus.ts';
+import type { BidAdjustment, SourceList } from '@adnet/schemas/source-lists';
 
 export interface WorldSize {
   campaigns: number;
@@ -141,4 +142,63 @@ export async function seedWorld(redisUrl: string, size: WorldSize): Promise<void
   jobs.push(store.commit('partner', 1, 0, world.partner));
   await flush();
   await redis.quit();
+}
+
+export interface SourceListsSize {
+  /** How many campaigns get a list (spread over the world, every format). */
+  campaigns: number;
+  /** Entries per list, zones and sites together. */
+  entries: number;
+  /** The benchmark's own zone and site: some lists name them, as a buyer's real lists would. */
+  zone: string;
+  siteId: number;
+  /** The share of those campaigns that also get bid adjustments (0-1). */
+  adjusted: number;
+}
+
+/**
+ * Source lists and bid adjustments on `size.campaigns` campaigns (docs/delivery.md): 70% zones and 30%
+ * sites per list, drawn from a pool of 50 000 subids and 100 000 site ids; 80% exclude lists (a fifth of
+ * them naming the bench zone), 20% include lists (half naming it). A share (`adjusted`) of those campaigns also gets 60
+ * bid adjustments: 40 zones (the bench zone in a quarter), 10 sites, 10 countries, x0.5-x2. Drawn from
+ * their own sequence, so the rest of the world stays as it was; the campaigns are changed in place and
+ * the lists are returned as the `campaign_sources` kind, which a tree from before lists ignores.
+ */
+export function addSourceLists(world: World, size: SourceListsSize): Map<number, SourceList> {
+  const r = rng(17);
+  const pool = Array.from({ length: 50_000 }, (_, i) => `src${i.toString(36).padStart(5, '0')}`);
+  const lists = new Map<number, SourceList>();
+  // Campaigns drawn at random (a stride would fall on a few formats only: formats cycle by id).
+  const order = world.campaigns.map((c) => ({ c, k: r() })).sort((a, b) => a.k - b.k);
+  const multiplier = () => Math.round((0.5 + r() * 1.5) * 100) / 100;
+  for (let i = 0; i < size.campaigns && i < order.length; i++) {
+    const campaign = (order[i] as { c: StoredCampaign }).c;
+    const include = r() < 0.2;
+    const zones = new Set<string>();
+    const sites = new Set<number>();
+    if (r() < (include ? 0.5 : 0.2)) zones.add(size.zone);
+    while (zones.size < size.entries * 0.7) zones.add(pool[Math.floor(r() * pool.length)] as string);
+    while (zones.size + sites.size < size.entries) {
+      const site = 2 + Math.floor(r() * 100_000);
+      if (site !== size.siteId) sites.add(site);
+    }
+    lists.set(campaign.id, { mode: include ? 'include' : 'exclude', zones: [...zones], sites: [...sites] });
+    if (r() >= size.adjusted) continue;
+    const adjustments = new Map<string, BidAdjustment>();
+    if (r() < 0.25) adjustments.set(size.zone, { zone: size.zone, multiplier: multiplier() });
+    while (adjustments.size < 40) {
+      const zone = pool[Math.floor(r() * pool.length)] as string;
+      adjustments.set(zone, { zone, multiplier: multiplier() });
+    }
+    while (adjustments.size < 50) {
+      const site = 2 + Math.floor(r() * 100_000);
+      adjustments.set(`s${site}`, { site, multiplier: multiplier() });
+    }
+    while (adjustments.size < 60) {
+      const country = BENCH_COUNTRIES[Math.floor(r() * BENCH_COUNTRIES.length)] as string;
+      adjustments.set(`c${country}`, { country, multiplier: multiplier() });
+    }
+    campaign.bid_adjustments = [...adjustments.values()];
+  }
+  return lists;
 }

@@ -8,6 +8,7 @@ import { landingMacroProblem } from './landing-macros.ts';
 import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
 import type { UrlRules } from './url.ts';
 import { CONNECTION_TYPES } from './openrtb.ts';
+import { bidAdjustmentSchema, bidAdjustmentsInputSchema, NO_SOURCES, sourceListInputSchema, sourceListSchema, warningSchema } from './source-lists.ts';
 
 // A missing field reads "is required" rather than zod's type-mismatch text.
 z.config({
@@ -270,6 +271,9 @@ const campaignCreateFields = z.object({
   browser_include: browserList.default([]),
   connection_types: connectionList.default([]),
   ...capScheduleCreate,
+  // Traffic sources and bid adjustments (schemas/src/source-lists.ts).
+  sources: sourceListInputSchema.optional(),
+  bid_adjustments: bidAdjustmentsInputSchema.default([]),
 });
 export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart);
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
@@ -292,6 +296,9 @@ export const campaignUpdateFieldsSchema = z.object({
   browser_include: browserList.optional(),
   connection_types: connectionList.optional(),
   ...capScheduleUpdate,
+  // Each replaces the whole list; sources/add and sources/remove edit the source list in place.
+  sources: sourceListInputSchema.optional(),
+  bid_adjustments: bidAdjustmentsInputSchema.optional(),
 });
 export const campaignUpdateInputSchema = campaignUpdateFieldsSchema.extend({ id: idSchema }).superRefine(...endAfterStart);
 export type CampaignUpdateInput = z.infer<typeof campaignUpdateInputSchema>;
@@ -325,12 +332,21 @@ export const campaignSchema = z.object({
   browser_include: z.array(z.enum(BROWSER_FAMILIES)).default([]),
   connection_types: z.array(z.enum(CONNECTION_TYPES)).default([]),
   ...capScheduleStored,
+  // Stored before bid adjustments existed: none.
+  bid_adjustments: z.array(bidAdjustmentSchema).default([]),
+  /** Kept apart from the campaign (config kind `campaign_sources`), so the campaign stays small; joined in the answer. */
+  sources: sourceListSchema.default(NO_SOURCES),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
-/** What is stored: the API object less what is live (today's spend, the delivery status). */
-export type StoredCampaign = Omit<Campaign, 'daily_spent_cents' | 'total_spent_cents' | 'delivery'>;
+/** What is stored: the API object less what is live (today's spend, the delivery status) and the source list (stored apart). */
+export type StoredCampaign = Omit<Campaign, 'daily_spent_cents' | 'total_spent_cents' | 'delivery' | 'sources' | 'bid_adjustments'> & {
+  /** Absent on campaigns stored before bid adjustments existed: none. */
+  bid_adjustments?: Campaign['bid_adjustments'];
+};
+/** A campaign change's answer: the campaign and what was accepted but may not do what was meant (unknown zones or sites). */
+export const campaignWithWarningsSchema = campaignSchema.extend({ warnings: z.array(warningSchema) });
 
 // ---------------------------------------------------------------- creatives
 

@@ -60,6 +60,8 @@ export const NO_BID_REASONS = [
   'privacy',
   /** The video creative's `duration_s` is outside the imp's `minduration`/`maxduration`. */
   'video_duration',
+  /** The campaign's source list keeps it off this zone or site (excluded, or not on its include list). */
+  'source_list',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

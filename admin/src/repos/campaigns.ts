@@ -4,7 +4,9 @@ import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { nanoToCentsFloor } from '@adnet/schemas/money';
 import { deliveryOf } from '@adnet/schemas/delivery';
+import { NO_SOURCES } from '@adnet/schemas/source-lists';
 import { campaignPoolKey, campaignTotalKey, cfgIndex } from '../storage/keys.ts';
+import { readManySources } from './campaign-sources.ts';
 
 export const advertiserCampaignsIndex = (advertiserId: number): string => cfgIndex('adv-campaigns', advertiserId);
 export const campaignCreativesIndex = (campaignId: number): string => cfgIndex('campaign-creatives', campaignId);
@@ -28,6 +30,10 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
   const lifetime = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignTotalKey(c.id), 'spent')));
   const advertisers = [...new Set(campaigns.map((c) => c.advertiser_id))];
   const balances = new Map(await Promise.all(advertisers.map(async (a) => [a, await svc.ledger.balance(a)] as const)));
+  const sources = await readManySources(
+    svc,
+    campaigns.map((c) => c.id),
+  );
   return campaigns.map((c, i) => {
     const dailySpentCents = nanoToCentsFloor(Number(spent[i] ?? 0));
     const totalSpentCents = nanoToCentsFloor(Number(lifetime[i] ?? 0));
@@ -40,7 +46,15 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
       totalBudgetCents: c.total_budget_cents ?? undefined,
       totalSpentCents,
     });
-    return { ...c, daily_spent_cents: dailySpentCents, total_spent_cents: totalSpentCents, delivery };
+    // Stored before bid adjustments existed: none.
+    return {
+      ...c,
+      bid_adjustments: c.bid_adjustments ?? [],
+      sources: sources[i] ?? NO_SOURCES,
+      daily_spent_cents: dailySpentCents,
+      total_spent_cents: totalSpentCents,
+      delivery,
+    };
   });
 }
 

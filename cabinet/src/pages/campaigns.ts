@@ -11,6 +11,7 @@ import { launchChecklist } from '../launch-checklist.ts';
 import { creativesSection } from './creatives.ts';
 import { aiSection } from './ai.ts';
 import { videoSection } from './video.ts';
+import { trafficSourcesSection } from './traffic-sources.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
 type CampaignIn = Inputs['adv']['campaigns']['create'];
@@ -264,6 +265,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     launchChecklist(c),
     h('details', {}, h('summary', {}, 'Edit settings'), form),
     await creativesSection(c),
+    trafficSourcesSection(c, () => campaignPage(ctx)),
     aiSection(c),
     videoSection(c),
   );

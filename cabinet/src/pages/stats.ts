@@ -12,6 +12,7 @@ import { grid } from '../grid.ts';
 import type { Column } from '../grid.ts';
 import type { PageContext } from '../router.ts';
 import { daysOf, fillSlots, hoursOf } from '../series.ts';
+import { sourceActions } from './traffic-sources.ts';
 
 type Dimension = (typeof STATS_DIMENSIONS)[number];
 export type StatsRow = Record<string, string | number | undefined>;
@@ -60,15 +61,12 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
   return name ? `${name} (#${raw})` : dim === 'campaign' || dim === 'creative' || dim === 'site' || dim === 'zone' ? `#${raw}` : String(raw);
 }
 
-/** Extra row buttons (the source lists' one-click include or exclude) by dimension. */
-export type RowActions = (groups: Dimension[], row: StatsRow) => Node | null;
-
 /**
  * Statistics for advertisers (spend, conversions) and publishers (earnings): a range by preset or
  * dates, a campaign filter, grouping; a chart with silent days and hours drawn as zero; a sortable
  * table with names beside ids, formatted figures and a totals row; CSV as the API writes it.
  */
-export async function statsPage(ctx: PageContext, rowActions?: RowActions): Promise<void> {
+export async function statsPage(ctx: PageContext): Promise<void> {
   const publisher = ctx.session.role === 'publisher';
   const dims = publisher ? PUBLISHER_DIMENSIONS : STATS_DIMENSIONS;
   const out = h('div', { 'aria-live': 'polite' });
@@ -165,7 +163,7 @@ export async function statsPage(ctx: PageContext, rowActions?: RowActions): Prom
     ];
   };
 
-  const show = (rows: StatsRow[], groups: Dimension[], q: Query) => {
+  const show = async (rows: StatsRow[], groups: Dimension[], q: Query) => {
     const time = groups.length === 1 && (groups[0] === 'day' || groups[0] === 'hour') ? groups[0] : null;
     // Silent days and hours count as zero: in the chart and in the table.
     const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, KEYS[time].column, COUNTED) : rows;
@@ -185,9 +183,12 @@ export async function statsPage(ctx: PageContext, rowActions?: RowActions): Prom
       cell: (r) => keyCell(g, r, names),
       sort: (r) => (g === 'day' || g === 'hour' ? String(r[KEYS[g].column] ?? '') : keyCell(g, r, names).toLowerCase()),
     }));
-    const actions: Column<StatsRow>[] = rowActions ? [{ key: 'actions', label: '', cell: (r) => rowActions(groups, r) ?? '' }] : [];
+    // Grouped by zone or site, an advertiser can exclude or include each in one click (pages/traffic-sources.ts).
+    const sources = publisher ? null : await sourceActions(shown, groups);
+    const actions: Column<StatsRow>[] = sources ? [{ key: 'actions', label: 'Traffic source list', cell: (r) => sources.cell(r) }] : [];
     out.replaceChildren(
       chart,
+      sources?.picker ?? '',
       grid({
         caption: `Breakdown, ${q.from} to ${q.to} (${q.tz})`,
         columns: [...keyColumns, ...metricColumns(), ...actions],
@@ -235,7 +236,7 @@ export async function statsPage(ctx: PageContext, rowActions?: RowActions): Prom
       const effective = groups.length ? groups : (['day'] as Dimension[]);
       const rows = await query(last);
       if (effective.includes('creative')) await creativeNames(rows);
-      show(rows, effective, last);
+      await show(rows, effective, last);
     },
   });
   // The campaign picker shows names; its values stay ids.

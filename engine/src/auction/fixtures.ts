@@ -2,6 +2,7 @@ import { Candidate } from '../index/candidate.ts';
 import { buildIndex } from '../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
+import type { CompiledSources } from '../index/source-controls.ts';
 
 // Builders for the auction's unit tests: complete contexts with overridable fields.
 
@@ -43,6 +44,7 @@ export const impFixture = (over: Partial<ImpContext> = {}): ImpContext => ({
   zone: undefined,
   inventory: { publisherId: 0, siteId: 0, zoneId: 0 },
   controls: undefined,
+  country: 'us',
   language: 'en',
   device: 'desktop',
   os: 'windows',
@@ -62,7 +64,11 @@ export const impFixture = (over: Partial<ImpContext> = {}): ImpContext => ({
 
 let nextId = 1;
 /** A candidate of its own campaign (unique ids), with campaign and creative fields overridable. */
-export function candidateFixture(campaign: Parameters<typeof campaignFixture>[0] = {}, creative: Parameters<typeof creativeFixture>[0] = {}): Candidate {
+export function candidateFixture(
+  campaign: Parameters<typeof campaignFixture>[0] = {},
+  creative: Parameters<typeof creativeFixture>[0] = {},
+  sources: CompiledSources | null = null,
+): Candidate {
   const id = nextId++;
-  return new Candidate(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }));
+  return new Candidate(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }), { rate: 1 }, sources);
 }

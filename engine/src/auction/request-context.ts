@@ -111,6 +111,8 @@ export interface ImpContext {
   /** The publisher's controls: the zone's, else those of our site the request names (index/inventory-controls.ts). */
   controls: InventoryControls | undefined;
   // Copied from the request so candidate filters read one object in the hot loop.
+  /** Lower-case ISO alpha-2, for bid adjustments by country. */
+  country: string | undefined;
   language: string | undefined;
   device: string | undefined;
   os: OsFamily | undefined;
@@ -235,6 +237,7 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
       ? { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id }
       : { publisherId: site?.publisher_id ?? 0, siteId: site?.id ?? 0, zoneId: 0 },
     controls,
+    country: req.country,
     language: req.language,
     device: req.device,
     os: req.os,
@@ -323,6 +326,7 @@ export function zoneImp(req: RequestContext, entry: ZoneEntry): ImpContext {
     zone: entry,
     inventory: { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id },
     controls: entry.controls,
+    country: req.country,
     language: req.language,
     device: req.device,
     os: req.os,

@@ -22,7 +22,7 @@ describe('runImpAuction', () => {
     const cpc = cand({ bid_type: 'cpc', bid_micro_cents: 10_000 });
     expect(cpc.ecpmMicroCents).toBe(10_000);
     const r = runImpAuction([cpc, cpm], ctx(), FILTERS, open);
-    expect(r).toEqual({ won: true, winner: cpm, priceMicroCents: 11_000, secondMicroCents: 10_000 });
+    expect(r).toEqual({ won: true, winner: cpm, priceMicroCents: 11_000, secondMicroCents: 10_000, multiplierMilli: 1000 });
   });
 
   it('never prices below the floor, and drops candidates under it', () => {

@@ -8,6 +8,7 @@ import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
 import { runImpAuction } from './run-auction.ts';
 import type { ImpOutcome } from './run-auction.ts';
+import { adjustedMicroCents } from '@adnet/schemas/source-lists';
 
 export interface ServeDeps {
   budget: BudgetGate;
@@ -40,15 +41,17 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   if (req.rejected) return { won: false, reason: req.rejected };
   for (const f of IMP_FILTERS) if (f.reject(imp, req)) return { won: false, reason: f.name };
   const lists: (readonly Candidate[])[] = [];
-  for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists);
+  // Naming no zone or site of ours, only country bid adjustments can apply: the lists ranked for that.
+  const exchange = imp.zone === undefined && imp.inventory.siteId === 0;
+  for (const slot of imp.slots) candidateListsFor(req.index, slot, req.country, lists, exchange);
   let dealId: string | undefined;
   let outcome: ImpOutcome | undefined;
   if (imp.deals.length > 0) {
-    const deal = dealAuction(deps, req, imp);
+    const deal = dealAuction(deps, req, imp, exchange);
     if (deal.won) dealId = deal.dealId;
     if (deal.won || imp.privateAuction) outcome = deal.outcome;
   }
-  outcome ??= runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives);
+  outcome ??= runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives, exchange);
   if (!outcome.won) return outcome;
   const c = outcome.winner;
   const bidId = randomUUID();
@@ -77,6 +80,8 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     os: req.os ?? '',
     browser: req.browser ?? '',
     user,
+    // The click's price is signed into the ticket: an adjusted CPC bid cannot be re-priced by whoever holds the link.
+    clickMicroCents: c.bidType === 'cpc' && outcome.multiplierMilli !== 1000 ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli) : 0,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket, dealId };
 }
@@ -87,13 +92,13 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
  * the open auction: the seller set it up for these buyers. The outcome of the last deal tried says why
  * none won.
  */
-function dealAuction(deps: ServeDeps, req: RequestContext, imp: ImpContext): { won: boolean; dealId: string; outcome: ImpOutcome } {
+function dealAuction(deps: ServeDeps, req: RequestContext, imp: ImpContext, exchange: boolean): { won: boolean; dealId: string; outcome: ImpOutcome } {
   let last: { won: boolean; dealId: string; outcome: ImpOutcome } | undefined;
   for (const deal of imp.deals) {
     // The deal's own ranked lists (index/engine-index.ts): the walk sees its campaigns alone.
     const lists: (readonly Candidate[])[] = [];
-    for (const slot of imp.slots) candidateListsFor(deal.entry, slot, req.country, lists);
-    const outcome = runImpAuction(lists, { ...imp, floorMicroCents: deal.floorMicroCents }, CANDIDATE_FILTERS, deps.budget, deps.creatives);
+    for (const slot of imp.slots) candidateListsFor(deal.entry, slot, req.country, lists, exchange);
+    const outcome = runImpAuction(lists, { ...imp, floorMicroCents: deal.floorMicroCents }, CANDIDATE_FILTERS, deps.budget, deps.creatives, exchange);
     last = { won: outcome.won, dealId: deal.id, outcome };
     if (outcome.won) return last;
   }

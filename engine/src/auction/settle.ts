@@ -51,7 +51,8 @@ async function chargeDirect(
 }
 
 /**
- * What a click that passed the fraud rules costs. A CPC campaign pays its bid, charged first against
+ * What a click that passed the fraud rules costs. A CPC campaign pays its bid (`clickMicroCents`, the
+ * adjusted bid the signed ticket carries, when a bid adjustment applied at the auction), charged first against
  * its daily budget and its advertiser's balance (never past either); a paused or archived campaign,
  * as the engine's index knows it, pays nothing; CPM campaigns pay for impressions, not clicks.
  */
@@ -59,9 +60,10 @@ export async function billClick(
   charger: DirectCharger,
   campaign: StoredCampaign | undefined,
   at: number,
+  clickMicroCents = 0,
 ): Promise<{ chargeNano: number; refusal: ChargeRefusal | undefined }> {
   if (campaign?.status === 'active' && campaign.bid_type !== 'cpc') return { chargeNano: 0, refusal: undefined };
-  const nano = campaign ? cpcMicroCentsToNano(campaign.bid_micro_cents) : 0;
+  const nano = campaign ? cpcMicroCentsToNano(clickMicroCents > 0 ? clickMicroCents : campaign.bid_micro_cents) : 0;
   const refusal = await chargeDirect(charger, campaign, { day: budgetDay(at), nano, at, reason: 'click spend' });
   return refusal ? { chargeNano: 0, refusal } : { chargeNano: nano, refusal: undefined };
 }

@@ -3,6 +3,9 @@ import { VERTICAL_IAB } from '@adnet/schemas/iab';
 import { compileSchedule } from '@adnet/schemas/schedule';
 import type { CompiledSchedule } from '@adnet/schemas/schedule';
 import type { Rotation } from '../rotation/rotation-policy.ts';
+import { adjustedMicroCents } from '@adnet/schemas/source-lists';
+import { compileAdjustments } from './source-controls.ts';
+import type { CompiledAdjustments, CompiledSources } from './source-controls.ts';
 
 /** A campaign's current participation rate: one mutable object its creatives share, so a tick updates them all. */
 export interface PaceHandle {
@@ -45,8 +48,26 @@ export class Candidate {
   /** The landing domain and each parent domain of it (`a.shop.example`, `shop.example`, `example`): what a publisher's block list is matched against. */
   readonly domainKeys: readonly string[];
   readonly ctr: number;
-  /** Expected value per thousand impressions, in micro-cents. */
+  /** Expected value per thousand impressions, in micro-cents, before any bid adjustment. */
   readonly ecpmMicroCents: number;
+  /**
+   * What the index ranks by: the eCPM times the largest multiplier the campaign's bid adjustments can give
+   * (the eCPM itself without adjustments), so no impression can score the candidate above it and the
+   * ranked walk can re-score adjusted candidates as it meets them (auction/run-auction.ts).
+   */
+  readonly rankMicroCents: number;
+  /**
+   * The same bound for an impression that names no zone or site of ours (exchange traffic), where only
+   * country multipliers apply; in a country's list (`geo`) that is the exact score, in the untargeted
+   * list the largest country multiplier's. The index keeps a second order by it (engine-index.ts).
+   */
+  readonly exchangeRankMicroCents: number;
+  /** The exchange rank is the exact score (no country multiplier, or a country's list): the walk need not hold it back. */
+  readonly exchangeExact: boolean;
+  /** The campaign's bid adjustments, compiled (index/source-controls.ts); null for none. */
+  readonly adjust: CompiledAdjustments | null;
+  /** The campaign's source list, compiled; null when it restricts nothing. */
+  readonly sources: CompiledSources | null;
   /** How the campaign splits its traffic between its creatives, and this creative's weight (0-100) for `weighted`. */
   readonly rotation: Rotation;
   readonly weight: number;
@@ -58,7 +79,8 @@ export class Candidate {
   readonly schedule: CompiledSchedule | null;
   readonly creative: Creative;
 
-  constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }) {
+  /** `geo`: the country of the index list the candidate goes in ('*': the untargeted one); it matters only with country adjustments. */
+  constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null, geo = '*') {
     this.campaignId = campaign.id;
     this.advertiserId = campaign.advertiser_id;
     this.creativeId = creative.id;
@@ -79,6 +101,14 @@ export class Candidate {
     this.domainKeys = this.adomain ? this.adomain.split('.').map((_, i, labels) => labels.slice(i).join('.')) : [];
     this.ctr = CTR_PRIOR[campaign.format];
     this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
+    this.adjust = compileAdjustments(campaign.bid_adjustments);
+    const a = this.adjust;
+    // In a country's list the country multiplier is known: only the zone and site ones remain a bound.
+    const countryMilli = a === null ? 1000 : geo === '*' ? a.maxCountryMilli : (a.countries?.get(geo) ?? 1000);
+    this.rankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000)) : this.ecpmMicroCents;
+    this.exchangeRankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli) : this.ecpmMicroCents;
+    this.exchangeExact = a === null || a.countries === null || geo !== '*';
+    this.sources = sources;
     // Stored before rotation existed: optimize, full weight.
     this.rotation = campaign.rotation ?? 'optimize';
     this.weight = creative.weight ?? 100;

@@ -8,9 +8,11 @@ import type { BlockList } from 'node:net';
 import { addressList, inList } from '../net/address-list.ts';
 import { inventoryControls } from './inventory-controls.ts';
 import type { InventoryControls } from './inventory-controls.ts';
-import { rankCandidates } from './rank.ts';
+import { byExchangeRank, rankCandidates } from './rank.ts';
 import { slotFor } from './slots.ts';
 import { Candidate } from './candidate.ts';
+import { compileSources } from './source-controls.ts';
+import type { SourceList } from '@adnet/schemas/source-lists';
 import type { PaceHandle } from './candidate.ts';
 
 export interface PartnerEntry {
@@ -24,6 +26,8 @@ export interface EngineIndex {
   readonly seq: string;
   /** `${slot}|${country}` and `${slot}|*` (no geo restriction) to candidates, each list ranked best first. */
   readonly slots: ReadonlyMap<string, readonly Candidate[]>;
+  /** The same lists in the order exchange traffic walks them (the same array where bid adjustments change nothing). */
+  readonly exchangeSlots: ReadonlyMap<string, readonly Candidate[]>;
   readonly partners: readonly PartnerEntry[];
   readonly campaigns: ReadonlyMap<number, StoredCampaign>;
   readonly candidateCount: number;
@@ -48,6 +52,8 @@ export interface DealEntry {
   readonly campaigns: ReadonlySet<number>;
   /** The deal's campaigns' candidates alone, keyed and ranked as `EngineIndex.slots`: a deal auction walks only these. */
   readonly slots: ReadonlyMap<string, readonly Candidate[]>;
+  /** The same lists in the order exchange traffic walks (`EngineIndex.exchangeSlots`). */
+  readonly exchangeSlots: ReadonlyMap<string, readonly Candidate[]>;
 }
 
 export interface ZoneEntry {
@@ -58,7 +64,8 @@ export interface ZoneEntry {
   controls: InventoryControls;
 }
 
-export type ConfigState = Record<ConfigKind, Map<number, unknown>>;
+/** The mirrored configuration by kind; source lists may be absent (fixtures, and logs written before they existed). */
+export type ConfigState = Record<Exclude<ConfigKind, 'campaign_sources'>, Map<number, unknown>> & { campaign_sources?: Map<number, unknown> };
 
 function partnerEntry(partner: Partner): PartnerEntry {
   return { partner, allow: addressList(partner.allowed_ips) };
@@ -76,6 +83,7 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const campaigns = state.campaign as Map<number, StoredCampaign>;
   const slots = new Map<string, Candidate[]>();
   const paces = new Map<number, PaceHandle>();
+  const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
   let candidateCount = 0;
   for (const creative of (state.creative as Map<number, Creative>).values()) {
     if (creative.status !== 'approved' || !urlsServable(creative)) continue;
@@ -83,10 +91,14 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     if (!campaign || campaign.status !== 'active') continue;
     let pace = paces.get(campaign.id);
     if (!pace) paces.set(campaign.id, (pace = { rate: 1 }));
-    const candidate = new Candidate(campaign, creative, pace);
+    const sources = compileSources(sourceLists?.get(campaign.id));
+    const shared = new Candidate(campaign, creative, pace, sources);
+    // With country adjustments a candidate ranks differently in each country's list: one object per list.
+    const perGeo = shared.adjust?.countries != null;
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
     for (const geo of geos) {
+      const candidate = perGeo && geo !== '*' ? new Candidate(campaign, creative, pace, sources, geo) : shared;
       const key = `${slot}|${geo}`;
       const list = slots.get(key);
       if (list) list.push(candidate);
@@ -94,7 +106,7 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
     }
     candidateCount++;
   }
-  for (const list of slots.values()) rankCandidates(list);
+  const exchangeSlots = rankBoth(slots);
   const partners = [...(state.partner as Map<number, Partner>).values()].filter((p) => p.status === 'active').map(partnerEntry);
   const sites = state.site as Map<number, StoredSite>;
   const zones = new Map<string, ZoneEntry>();
@@ -105,9 +117,21 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
   const deals = dealEntries((state.deal ?? new Map()) as Map<number, StoredDeal>, slots);
-  return { seq, slots, partners, campaigns, candidateCount, zones, sites, creatives: state.creative as Map<number, Creative>, paces, siteControls, deals };
+  return {
+    seq,
+    slots,
+    exchangeSlots,
+    partners,
+    campaigns,
+    candidateCount,
+    zones,
+    sites,
+    creatives: state.creative as Map<number, Creative>,
+    paces,
+    siteControls,
+    deals,
+  };
 }
-
 /**
  * Each deal with its own ranked lists, built once per configuration change from its campaigns' entries
  * (so the cost follows the deals' size, not the whole index's), never per request.
@@ -132,17 +156,47 @@ function dealEntries(stored: Map<number, StoredDeal>, slots: ReadonlyMap<string,
         else own.set(key, [c]);
       }
     }
-    for (const list of own.values()) rankCandidates(list);
-    deals.set(d.id, { id: d.id, floorMicroCents: d.floor_micro_cents, partners: new Set(d.partner_ids), campaigns: new Set(d.campaign_ids), slots: own });
+    const exchangeSlots = rankBoth(own);
+    deals.set(d.id, {
+      id: d.id,
+      floorMicroCents: d.floor_micro_cents,
+      partners: new Set(d.partner_ids),
+      campaigns: new Set(d.campaign_ids),
+      slots: own,
+      exchangeSlots,
+    });
   }
   return deals;
 }
 
-/** The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`. */
-export function candidateListsFor(index: Pick<EngineIndex, 'slots'>, slot: string, country: string | undefined, out: (readonly Candidate[])[]): void {
-  const any = index.slots.get(`${slot}|*`);
+/**
+ * Ranks each list in place for traffic on our zones and sites, and answers the lists in exchange order:
+ * the same array where no country adjustment changes the order, a sorted copy where one does.
+ */
+function rankBoth(slots: Map<string, Candidate[]>): Map<string, readonly Candidate[]> {
+  const exchangeSlots = new Map<string, readonly Candidate[]>();
+  for (const [key, list] of slots) {
+    rankCandidates(list);
+    exchangeSlots.set(key, list.some((c) => c.exchangeRankMicroCents !== c.rankMicroCents) ? [...list].sort(byExchangeRank) : list);
+  }
+  return exchangeSlots;
+}
+
+/**
+ * The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`;
+ * `exchange`: in the order for an impression naming no zone or site of ours.
+ */
+export function candidateListsFor(
+  index: Pick<EngineIndex, 'slots' | 'exchangeSlots'>,
+  slot: string,
+  country: string | undefined,
+  out: (readonly Candidate[])[],
+  exchange = false,
+): void {
+  const slots = exchange ? index.exchangeSlots : index.slots;
+  const any = slots.get(`${slot}|*`);
   if (any) out.push(any);
-  const local = country ? index.slots.get(`${slot}|${country}`) : undefined;
+  const local = country ? slots.get(`${slot}|${country}`) : undefined;
   if (local) out.push(local);
 }
 

@@ -23,6 +23,7 @@ const ticket: BidTicket = {
   os: 'android',
   browser: 'chrome',
   user: '',
+  clickMicroCents: 0,
 };
 const ALL =
   'https://t.example/?c={click_id}&z={zone_id}&s={site_id}&k={campaign_id}&r={creative_id}&g={geo}&d={device}&o={os}&b={browser}&$={cost}&t={bid_type}';

@@ -25,6 +25,7 @@ const ticket: BidTicket = {
   os: 'android',
   browser: 'samsung',
   user: 'k0FhbGxvIHdvcmxk',
+  clickMicroCents: 0,
 };
 const signed = (values: unknown[]) => {
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -46,8 +47,19 @@ describe('signed bid tickets', () => {
     expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '' });
   });
   it('reads a ticket signed before tickets named the user of a capped campaign', () => {
-    const { user: _u, ...before } = ticket;
+    const { user: _u, clickMicroCents: _c, ...before } = ticket;
     expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '' });
+  });
+  it("carries an adjusted CPC click's price, signed: a ticket from before it charges the campaign's bid (0)", () => {
+    const adjusted = { ...ticket, clickMicroCents: 60_000 };
+    expect(decodeTicket(secret, encodeTicket(secret, adjusted))).toEqual(adjusted);
+    const { clickMicroCents: _c, ...before } = ticket;
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, clickMicroCents: 0 });
+    // Raising the price in the payload breaks the signature.
+    const [payload, sig] = encodeTicket(secret, adjusted).split('.') as [string, string];
+    const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
+    values[20] = 1;
+    expect(decodeTicket(secret, `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${sig}`)).toBeUndefined();
   });
   it('refuses a payload of any other length', () => {
     expect(decodeTicket(secret, signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '', '', 0, 'ios']))).toBeUndefined();

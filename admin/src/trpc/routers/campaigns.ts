@@ -1,5 +1,18 @@
-import { campaignCreateInputSchema, campaignSchema, campaignUpdateInputSchema, END_BEFORE_START, idSchema } from '@adnet/schemas/api';
+import {
+  campaignCreateInputSchema,
+  campaignSchema,
+  campaignUpdateInputSchema,
+  campaignWithWarningsSchema,
+  END_BEFORE_START,
+  idSchema,
+} from '@adnet/schemas/api';
 import type { CreativeStatus, StoredCampaign } from '@adnet/schemas/api';
+import { sourceEntriesInputSchema, zoneLookupInputSchema, zoneLookupSchema } from '@adnet/schemas/source-lists';
+import type { StoredZone } from '@adnet/schemas/publisher';
+import type { SourceList, Warning } from '@adnet/schemas/source-lists';
+import { addSources, removeSources, sameSources } from '../../domain/source-edits.ts';
+import type { SourceEntries } from '../../domain/source-edits.ts';
+import { changeSources, sourceWarnings } from '../../repos/campaign-sources.ts';
 import { usdToCents, usdToMicroCents } from '@adnet/schemas/money';
 import { z } from 'zod';
 import { transition } from '../../domain/campaign-states.ts';
@@ -17,6 +30,21 @@ const byId = z.object({ id: idSchema });
 async function one(ctx: AuthedContext, c: StoredCampaign) {
   const [withSpent] = await withSpend(ctx.svc, [c]);
   return withSpent as NonNullable<typeof withSpent>;
+}
+
+const withWarnings = async (ctx: AuthedContext, c: StoredCampaign, warnings: Warning[]) => ({ ...(await one(ctx, c)), warnings });
+
+/** Adds or removes source entries: the campaign must be the caller's and not archived; unknown zones and sites are warned about. */
+async function editSources(ctx: AuthedContext, input: SourceEntries & { id: number }, edit: 'add' | 'remove') {
+  const campaign = await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id);
+  if (campaign.status === 'archived') throw new AppError('illegal_transition', 'An archived campaign cannot be changed');
+  await changeSources(ctx.svc, input.id, (current): SourceList | undefined => {
+    if (edit === 'remove') return removeSources(current, input);
+    const added = addSources(current, input);
+    if (!added.ok) throw fieldErrors(added.fields);
+    return sameSources(added.list, current) ? undefined : added.list;
+  });
+  return withWarnings(ctx, campaign, edit === 'add' ? await sourceWarnings(ctx.svc, input) : []);
 }
 
 async function move(ctx: AuthedContext, id: number, action: CampaignAction) {
@@ -49,7 +77,7 @@ export const campaignsRouter = router({
 
   create: advertiser
     .input(campaignCreateInputSchema)
-    .output(campaignSchema)
+    .output(campaignWithWarningsSchema)
     .mutation(async ({ ctx, input }) => {
       const id = await ctx.svc.configStore.nextId('campaign');
       const now = new Date().toISOString();
@@ -77,17 +105,20 @@ export const campaignsRouter = router({
         end_at: input.end_at,
         dayparting: input.dayparting,
         timezone: input.timezone,
+        bid_adjustments: input.bid_adjustments,
         created_at: now,
         updated_at: now,
       };
       await ctx.svc.configStore.commit('campaign', id, 0, campaign, [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }]);
+      const sources = input.sources;
+      if (sources) await changeSources(ctx.svc, id, () => sources);
       ctx.svc.log.info({ event: 'campaign.created', campaignId: id, advertiserId: ctx.session.userId }, 'campaign created');
-      return one(ctx, campaign);
+      return withWarnings(ctx, campaign, await sourceWarnings(ctx.svc, sources ?? {}, input.bid_adjustments));
     }),
 
   update: advertiser
     .input(campaignUpdateInputSchema)
-    .output(campaignSchema)
+    .output(campaignWithWarningsSchema)
     .mutation(async ({ ctx, input }) => {
       await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id);
       const updated = await ctx.svc.configStore.update<StoredCampaign>(
@@ -116,13 +147,36 @@ export const campaignsRouter = router({
           if (input.end_at !== undefined) next.end_at = input.end_at;
           if (input.dayparting !== undefined) next.dayparting = input.dayparting;
           if (input.timezone !== undefined) next.timezone = input.timezone;
+          if (input.bid_adjustments !== undefined) next.bid_adjustments = input.bid_adjustments;
           if (next.start_at && next.end_at && next.end_at <= next.start_at) throw fieldErrors({ end_at: END_BEFORE_START });
           return { value: next };
         },
         () => notFound('Campaign'),
       );
-      return one(ctx, updated);
+      const sources = input.sources;
+      // Replaced whole, after the campaign change (which refuses an archived campaign).
+      if (sources) await changeSources(ctx.svc, input.id, (current) => (sameSources(current, sources) ? undefined : sources));
+      return withWarnings(ctx, updated, await sourceWarnings(ctx.svc, sources ?? {}, input.bid_adjustments));
     }),
+
+  /** Source list edits: the entries are added to (or taken from) the list, its mode unchanged. */
+  sources: router({
+    add: advertiser
+      .input(sourceEntriesInputSchema.extend({ id: idSchema }))
+      .output(campaignWithWarningsSchema)
+      .mutation(({ ctx, input }) => editSources(ctx, input, 'add')),
+    remove: advertiser
+      .input(sourceEntriesInputSchema.extend({ id: idSchema }))
+      .output(campaignWithWarningsSchema)
+      .mutation(({ ctx, input }) => editSources(ctx, input, 'remove')),
+    /** The subids of zones the statistics name by id (subids are public: every widget snippet carries one). */
+    zones: advertiser
+      .input(zoneLookupInputSchema)
+      .output(zoneLookupSchema)
+      .query(async ({ ctx, input }) => ({
+        zones: (await ctx.svc.configStore.readMany<StoredZone>('zone', input.ids)).map((z) => ({ id: z.id, subid: z.subid, site_id: z.site_id })),
+      })),
+  }),
 
   activate: advertiser
     .input(byId)

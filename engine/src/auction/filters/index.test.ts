@@ -19,6 +19,7 @@ describe('filter registry', () => {
       'blocked_category',
       'zone_blocked_vertical',
       'zone_blocked_advertiser',
+      'source_list',
       'native_assets',
       'video_duration',
       'not_started',

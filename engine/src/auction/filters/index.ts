@@ -26,6 +26,8 @@ import { outsideScheduleFilter } from './outside-schedule.ts';
 import { privacyFilter } from './privacy.ts';
 import { privateAuctionFilter } from './private-auction.ts';
 import { videoDurationFilter } from './video-duration.ts';
+// The advertiser's source list (docs/delivery.md, traffic sources).
+import { sourceListFilter } from './source-list.ts';
 
 /**
  * Every auction filter, in the order they run within a scope: request filters
@@ -52,6 +54,7 @@ export const FILTERS: readonly Filter[] = [
   blockedCategoryFilter,
   zoneBlockedVerticalFilter,
   zoneBlockedAdvertiserFilter,
+  sourceListFilter,
   nativeAssetsFilter,
   videoDurationFilter,
   notStartedFilter,

@@ -5,7 +5,7 @@ import { privateAuctionFilter } from './private-auction.ts';
 const deal = {
   id: 'd-1',
   floorMicroCents: 100_000,
-  entry: { id: 'd-1', floorMicroCents: 100_000, partners: new Set([1]), campaigns: new Set([1]), slots: new Map() },
+  entry: { id: 'd-1', floorMicroCents: 100_000, partners: new Set([1]), campaigns: new Set([1]), slots: new Map(), exchangeSlots: new Map() },
 };
 
 describe('private auction filter', () => {

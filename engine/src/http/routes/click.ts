@@ -39,7 +39,7 @@ export function clickRoute(ctx: EngineContext) {
     const first = !reason && (await ctx.counters.countOnce('click', ticket.bidId));
     if (!reason && !first) reason = 'duplicate';
     if (!reason && (await ctx.counters.clicksThisMinute(verdict.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
-    const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.direct, campaign, now);
+    const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.direct, campaign, now, ticket.clickMicroCents);
     reason ??= bill.refusal;
     const invalid = reason !== undefined;
     ctx.emit(makeEvent('click', { ts: now, engine: ctx.engineId, click_id: clickId, invalid, reason, charge_nano: bill.chargeNano, ...ticketFacts(ticket) }));

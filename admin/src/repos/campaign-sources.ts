@@ -1,0 +1,81 @@
+import { adjustmentKey } from '@adnet/schemas/source-lists';
+import type { BidAdjustment, SourceList, Warning } from '@adnet/schemas/source-lists';
+import { NO_SOURCES } from '@adnet/schemas/source-lists';
+import { unpack } from '@adnet/schemas/wire/msgpack';
+import { ConflictError } from '../storage/config-store.ts';
+import { cfgHash } from '../storage/keys.ts';
+import type { Services } from '../services.ts';
+import { SUBIDS } from './publisher.ts';
+
+// A campaign's source list is its own config kind (`campaign_sources`, keyed by the campaign's id): up to
+// 10 000 entries would make every campaign read, and every engine's index rebuild, carry them.
+
+export async function readSources(svc: Services, campaignId: number): Promise<{ list: SourceList; rev: number }> {
+  const found = await svc.configStore.read<SourceList>('campaign_sources', campaignId);
+  return found ? { list: found.value, rev: found.rev } : { list: NO_SOURCES, rev: 0 };
+}
+
+/** Each campaign's list, in the order of `ids` (none: nothing excluded). */
+export async function readManySources(svc: Services, ids: readonly number[]): Promise<SourceList[]> {
+  if (ids.length === 0) return [];
+  const blobs = await svc.redis.hmgetBuffer(cfgHash('campaign_sources'), ...ids.map(String));
+  return blobs.map((b) => (b ? unpack<SourceList>(b) : NO_SOURCES));
+}
+
+/**
+ * Read-modify-write of one campaign's list with optimistic retries, so two concurrent edits both land.
+ * `change` returns undefined to write nothing (the list already is what was asked).
+ */
+export async function changeSources(svc: Services, campaignId: number, change: (current: SourceList) => SourceList | undefined): Promise<SourceList> {
+  for (let attempt = 0; ; attempt++) {
+    const { list, rev } = await readSources(svc, campaignId);
+    const next = change(list);
+    if (!next) return list;
+    try {
+      await svc.configStore.commit('campaign_sources', campaignId, rev, next);
+      return next;
+    } catch (e) {
+      if (!(e instanceof ConflictError) || attempt >= 16) throw e;
+    }
+  }
+}
+
+/** Entries naming zones or sites we do not know: kept (they may appear later), reported. */
+export async function sourceWarnings(
+  svc: Services,
+  entries: { zones?: readonly string[] | undefined; sites?: readonly number[] | undefined },
+  adjustments: readonly BidAdjustment[] = [],
+): Promise<Warning[]> {
+  const zones = [...new Set([...(entries.zones ?? []), ...adjustments.flatMap((a) => (a.zone === undefined ? [] : [a.zone]))])];
+  const sites = [...new Set([...(entries.sites ?? []), ...adjustments.flatMap((a) => (a.site === undefined ? [] : [a.site]))])];
+  const pipe = svc.redis.pipeline();
+  if (zones.length) pipe.hmget(SUBIDS, ...zones);
+  for (const s of sites) pipe.hexists(cfgHash('site'), String(s));
+  const replies = ((await pipe.exec()) ?? []).map(([err, v]) => {
+    if (err) throw err;
+    return v;
+  });
+  const zoneIds = zones.length ? (replies.shift() as (string | null)[]) : [];
+  const unknownZones = new Set(zones.filter((_, i) => zoneIds[i] === null));
+  const unknownSites = new Set(sites.filter((_, i) => replies[i] === 0));
+  const warnings: Warning[] = [];
+  const listed = (field: string, values: (string | number)[], what: string) => {
+    if (values.length) warnings.push({ field, message: `${values.length} ${what} we do not know; kept, in case they appear later`, values });
+  };
+  listed(
+    'sources.zones',
+    (entries.zones ?? []).filter((z) => unknownZones.has(z)),
+    'zone subid(s)',
+  );
+  listed(
+    'sources.sites',
+    (entries.sites ?? []).filter((s) => unknownSites.has(s)),
+    'site id(s)',
+  );
+  listed(
+    'bid_adjustments',
+    adjustments.filter((a) => (a.zone !== undefined && unknownZones.has(a.zone)) || (a.site !== undefined && unknownSites.has(a.site))).map(adjustmentKey),
+    'adjustment(s) naming a zone or site',
+  );
+  return warnings;
+}

@@ -1,0 +1,219 @@
+// A campaign's traffic sources (include or exclude list of zones and sites) and its bid adjustments
+// (admin/docs/api.md, "Traffic sources and bid adjustments"); and the one-click buttons of the
+// statistics breakdown that add a zone or site to a campaign's list.
+import { api, problem } from '../api.ts';
+import type { Outputs } from '../api.ts';
+import { actionButton, h, notify, table } from '../dom.ts';
+import { buildForm, text } from '../form.ts';
+import type { FormHandle } from '../form.ts';
+import { adjustmentsText, pastedAdjustments, pastedSites, pastedZones } from '../source-paste.ts';
+
+type Campaign = Outputs['adv']['campaigns']['get'];
+type Warning = Outputs['adv']['campaigns']['update']['warnings'][number];
+type Mode = Campaign['sources']['mode'];
+/** Entries shown in the table; a longer list is edited by pasting. */
+const SHOWN = 200;
+
+/** Warnings as a list that stays on the page (a notice would vanish before 10 000 ids were read). */
+function warningsBox(box: HTMLElement, warnings: readonly Warning[]): void {
+  box.replaceChildren(
+    ...warnings.map((w) =>
+      h(
+        'p',
+        { class: 'notice warning' },
+        `${w.message}: `,
+        h('code', {}, w.values.slice(0, 50).join(', ')),
+        w.values.length > 50 ? ` and ${w.values.length - 50} more` : '',
+      ),
+    ),
+  );
+  box.hidden = warnings.length === 0;
+}
+
+/** API field names of a PATCH (`sources.zones.3`) as the form's (`zones`). */
+const asFormFields = (fields: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^sources\./, ''), v]));
+
+async function showingErrors(handle: FormHandle, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    const p = problem(err);
+    handle.showErrors(asFormFields(p.fields), p.message);
+  }
+}
+
+const describeList = (s: Campaign['sources']): string => {
+  const n = s.zones.length + s.sites.length;
+  if (n === 0) return 'No list: the campaign serves on every source.';
+  const what = `${s.zones.length} zone(s) and ${s.sites.length} site(s)`;
+  return s.mode === 'include' ? `Include list: serves only on ${what} (not on partners' traffic).` : `Exclude list: never serves on ${what}.`;
+};
+
+export function trafficSourcesSection(c: Campaign, after: () => Promise<void>): HTMLElement {
+  const warnings = h('div', { class: 'warnings', role: 'status', 'aria-live': 'polite', hidden: true });
+  const current = c.sources;
+  const handle = buildForm({
+    label: 'Traffic sources',
+    submit: 'Add to list',
+    fields: [
+      {
+        name: 'mode',
+        label: 'List mode',
+        type: 'select',
+        options: ['exclude', 'include'],
+        value: current.mode,
+        hint: 'exclude: never serve there; include: serve only there',
+      },
+      { name: 'zones', label: 'Zones (subids), one per line or comma-separated', type: 'textarea' },
+      { name: 'sites', label: 'Sites (ids), one per line or comma-separated', type: 'textarea' },
+    ],
+    async onSubmit(d, form) {
+      const mode = text(d, 'mode') as Mode;
+      const zones = pastedZones(text(d, 'zones'));
+      const sites = pastedSites(text(d, 'sites'));
+      await showingErrors(form, async () => {
+        // A new mode replaces the whole list (its entries kept); otherwise the pasted entries are added.
+        const r =
+          mode !== current.mode
+            ? await api.adv.campaigns.update.mutate({ id: c.id, sources: { mode, zones: [...current.zones, ...zones], sites: [...current.sites, ...sites] } })
+            : await api.adv.campaigns.sources.add.mutate({ id: c.id, zones, sites });
+        notify(`Traffic sources saved: ${r.sources.zones.length + r.sources.sites.length} entries`);
+        await after();
+        // After the re-render, on the new section.
+        const box = document.querySelector<HTMLElement>('#traffic-sources > .warnings');
+        if (box) warningsBox(box, r.warnings);
+      });
+    },
+  });
+  const removePasted = actionButton('Remove pasted', async () => {
+    const d = new FormData(handle.form);
+    await showingErrors(handle, async () => {
+      await api.adv.campaigns.sources.remove.mutate({ id: c.id, zones: pastedZones(text(d, 'zones')), sites: pastedSites(text(d, 'sites')) });
+      notify('Removed from the list');
+      await after();
+    });
+  });
+  handle.form.querySelector('.actions')?.append(removePasted);
+  const entries = [...current.zones.map((z) => ['zone', z] as const), ...current.sites.map((s) => ['site', s] as const)];
+  const rows = entries.slice(0, SHOWN).map(([kind, value]) => [
+    kind,
+    String(value),
+    actionButton(
+      'Remove',
+      async () => {
+        await api.adv.campaigns.sources.remove.mutate(kind === 'zone' ? { id: c.id, zones: [String(value)] } : { id: c.id, sites: [Number(value)] });
+        notify(`Removed ${kind} ${value}`);
+        await after();
+      },
+      { 'aria-label': `Remove ${kind} ${value}` },
+    ),
+  ]);
+  return h(
+    'section',
+    { id: 'traffic-sources', 'aria-labelledby': 'traffic-sources-title' },
+    h('h2', { id: 'traffic-sources-title' }, 'Traffic sources'),
+    h('p', { class: 'sources-summary' }, describeList(current)),
+    warnings,
+    handle.form,
+    table(['Kind', 'Entry', ''], rows, entries.length > SHOWN ? `First ${SHOWN} of ${entries.length} entries` : 'Entries'),
+    bidAdjustmentsForm(c, after),
+  );
+}
+
+function bidAdjustmentsForm(c: Campaign, after: () => Promise<void>): HTMLElement {
+  const warnings = h('div', { class: 'warnings', role: 'status', hidden: true });
+  const { form } = buildForm({
+    label: 'Bid adjustments',
+    submit: 'Save adjustments',
+    fields: [
+      {
+        name: 'bid_adjustments',
+        label: 'Bid adjustments, one per line: zone <subid>, site <id> or country <code>, then the multiplier (0.1-10)',
+        type: 'textarea',
+        value: adjustmentsText(c.bid_adjustments),
+        hint: 'e.g. zone a1b2c3d4e5f6 x2 · site 17 0.5 · country de 1.25. The most specific applies: zone, then site, then country.',
+      },
+    ],
+    async onSubmit(d) {
+      const r = await api.adv.campaigns.update.mutate({ id: c.id, bid_adjustments: pastedAdjustments(text(d, 'bid_adjustments')) });
+      notify(`Bid adjustments saved: ${r.bid_adjustments.length}`);
+      await after();
+      const box = document.querySelector<HTMLElement>('#bid-adjustments .warnings');
+      if (box) warningsBox(box, r.warnings);
+    },
+  });
+  return h('div', { id: 'bid-adjustments' }, h('h3', {}, 'Bid adjustments'), warnings, form);
+}
+
+// ---- one click from the statistics breakdown
+
+type Row = Record<string, string | number | undefined>;
+type Campaigns = Outputs['adv']['campaigns']['list']['campaigns'];
+
+/** Adds one zone or site to a campaign's list in `mode`; an empty list takes the mode, a list in the other mode is left alone. */
+async function applySource(campaign: Campaigns[number], mode: Mode, entry: { zones?: string[]; sites?: number[] }): Promise<boolean> {
+  const s = campaign.sources;
+  const empty = s.zones.length + s.sites.length === 0;
+  if (s.mode !== mode && !empty) {
+    notify(`${campaign.name} has an ${s.mode} list: change its mode on the campaign page first`, 'error');
+    return false;
+  }
+  const r =
+    s.mode === mode
+      ? await api.adv.campaigns.sources.add.mutate({ id: campaign.id, ...entry })
+      : await api.adv.campaigns.update.mutate({ id: campaign.id, sources: { mode, zones: entry.zones ?? [], sites: entry.sites ?? [] } });
+  campaign.sources = r.sources;
+  for (const w of r.warnings) notify(`${w.message}: ${w.values.join(', ')}`);
+  return true;
+}
+
+/**
+ * For a breakdown grouped by zone or site: the column of Exclude / Include buttons, and (unless the rows
+ * name their campaign) the campaign they apply to. Null when the breakdown names neither zones nor sites.
+ */
+export async function sourceActions(
+  rows: readonly Row[],
+  groups: readonly string[],
+): Promise<{ picker: HTMLElement | null; cell(r: Row): HTMLElement } | null> {
+  const by = groups.includes('zone') ? 'zone' : groups.includes('site') ? 'site' : null;
+  if (!by) return null;
+  const [{ campaigns }, lookup] = await Promise.all([
+    api.adv.campaigns.list.query(),
+    by === 'zone' && rows.length
+      ? api.adv.campaigns.sources.zones.query({ ids: [...new Set(rows.map((r) => Number(r.zone_id)).filter((id) => id > 0))].slice(0, 1000).join(',') })
+      : Promise.resolve({ zones: [] }),
+  ]);
+  const subids = new Map(lookup.zones.map((z) => [z.id, z.subid]));
+  const open = campaigns.filter((c) => c.status !== 'archived');
+  const perRow = groups.includes('campaign');
+  const select = h(
+    'select',
+    { id: 'source-campaign', name: 'source-campaign' },
+    open.map((c) => h('option', { value: c.id }, c.name)),
+  );
+  const picker = perRow ? null : h('div', { class: 'field' }, h('label', { for: 'source-campaign' }, 'Exclude / Include applies to campaign'), select);
+  const campaignOf = (r: Row) => open.find((c) => c.id === (perRow ? Number(r.campaign_id) : Number(select.value)));
+  return {
+    picker,
+    cell(r: Row) {
+      const id = Number(by === 'zone' ? r.zone_id : r.site_id);
+      const subid = by === 'zone' ? subids.get(id) : undefined;
+      // Our own zones and sites only: exchange traffic (id 0) has no source to list.
+      if (!id || (by === 'zone' && !subid)) return h('span', {}, '');
+      const entry = by === 'zone' ? { zones: [subid as string] } : { sites: [id] };
+      const label = by === 'zone' ? `zone ${subid}` : `site ${id}`;
+      const button = (mode: Mode, word: string) =>
+        actionButton(
+          word,
+          async () => {
+            const c = campaignOf(r);
+            if (!c) return;
+            if (await applySource(c, mode, entry)) notify(`${word}d ${label} for ${c.name}`);
+          },
+          { 'aria-label': `${word} ${label}` },
+        );
+      return h('span', { class: 'row-actions' }, button('exclude', 'Exclude'), button('include', 'Include'));
+    },
+  };
+}

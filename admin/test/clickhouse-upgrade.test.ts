@@ -32,6 +32,7 @@ const ad = {
   device: 'desktop',
   os: 'windows',
   browser: 'edge',
+  source: 'news.example',
 };
 const at = Date.parse('2026-11-20T10:15:00Z');
 const batch = (): EngineEvent[] => [
@@ -74,5 +75,42 @@ it('upgrades a version 1 store in place, filling in what its events already say,
   expect(byOs).toEqual([
     { os: '', browser: '', i: 1 },
     { os: 'windows', browser: 'edge', i: 1 },
+  ]);
+  // Likewise the source (step 5): the placement report splits the same impressions, clicks and spend by it.
+  const bySource = await (
+    await clickhouse.query({
+      query:
+        'SELECT source, sum(impressions) AS i, sum(invalid_clicks) AS x, sum(spent_nano) AS s FROM upg.stats_hourly WHERE advertiser_id != 0 GROUP BY source ORDER BY source',
+      format: 'JSONEachRow',
+    })
+  ).json();
+  expect(bySource).toEqual([
+    { source: '', i: 1, x: 1, s: 10_000 },
+    { source: 'news.example', i: 1, x: 1, s: 10_000 },
+  ]);
+  expect(await one("SELECT count() AS n FROM upg.events WHERE source = 'news.example'")).toEqual({ n: 3 });
+});
+
+it('upgrades a version 4 store (fallbacks already counted) to the source dimension without losing a column', async () => {
+  const o4 = { database: 'upg4', eventTtlDays: 90 };
+  const plan = migrationSteps(o4);
+  for (const query of [...plan.setup, ...plan.steps.slice(0, 4).flat()]) await clickhouse.command({ query });
+  await clickhouse.insert({ table: 'upg4.schema_migrations', values: [1, 2, 3, 4].map((version) => ({ version })), format: 'JSONEachRow' });
+  const to4 = (events: EngineEvent[], token: string) =>
+    clickhouse.insert({ table: 'upg4.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+  await to4(batch(), 'before');
+  expect(await migrate(clickhouse, o4)).toEqual([5]);
+  await to4(batch(), 'after');
+  const rows = await (
+    await clickhouse.query({
+      query:
+        'SELECT source, sum(impressions) AS i, sum(viewable_impressions) AS v, sum(invalid_clicks) AS x, sum(fallbacks) AS f, sum(spent_nano) AS s FROM upg4.stats_hourly GROUP BY source ORDER BY source',
+      format: 'JSONEachRow',
+    })
+  ).json();
+  // Before: no source column (the fallback too); after: every count, fallbacks included, under its source.
+  expect(rows).toEqual([
+    { source: '', i: 1, v: 1, x: 1, f: 2, s: 10_000 },
+    { source: 'news.example', i: 1, v: 1, x: 1, f: 0, s: 10_000 },
   ]);
 });

@@ -100,6 +100,17 @@ describe('typed tRPC client', () => {
     expect((await caught(adv.adv.creatives.create.mutate(form))).data?.httpStatus).toBe(404);
   });
 
+  it("sets a push zone's prompt and reads its worker URL, typed", async () => {
+    const pub = trpcClient(fx.app.base, (await account(fx.app, 'publisher')).token);
+    const site = await pub.pub.sites.create.mutate({ domain: 'typed-push.example', category: 'news', language: 'en', traffic_estimate_daily: 100 });
+    const zone = await pub.pub.zones.create.mutate({ site_id: site.id, name: 'Push', format: 'push', push_prompt: { on: 'delay', delay_s: 30 } });
+    expect(zone.push_prompt).toEqual({ on: 'delay', delay_s: 30 });
+    expect(zone.push_worker_url).toMatch(/\/push\/sw\.js$/);
+    const moved = await pub.pub.zones.update.mutate({ id: zone.id, push_prompt: { on: 'click' } });
+    expect(moved.push_prompt).toEqual({ on: 'click' });
+    expect((await caught(pub.pub.zones.update.mutate({ id: zone.id, push_prompt: { on: 'delay' } }))).data?.httpStatus).toBe(400);
+  });
+
   it('answers a rate-limited call with 429 and Retry-After on the tRPC door too', async () => {
     const strict = await startApp(fx.redis.url, { API_RATE_LIMIT_PER_MIN: '2' });
     try {

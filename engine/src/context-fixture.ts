@@ -34,7 +34,7 @@ export function bidPathContext(index: EngineIndex, over: Partial<EngineContext> 
     auctionTimeoutMs: 200,
     maxBidBodyBytes: 256 * 1024,
     widget: { bundle: '', zoneScript: unused },
-    push: { serviceHosts: [], vapidPublicKey: '', save: unused },
+    push: { serviceHosts: [], vapidPublicKey: '', save: unused, remove: unused, worker: '' },
     ...over,
   };
 }

@@ -43,6 +43,10 @@ export interface EngineContext {
     vapidPublicKey: string;
     /** Adds or renews a subscriber within the stored-subscription caps, with the audience its request showed. */
     save(zone: string, subscription: PushSubscribe['subscription'], audience: SubscriberAudience): Promise<SaveOutcome>;
+    /** Forgets a subscription on one zone or on all (idempotent): the zones it was removed from. */
+    remove(endpoint: string, zone?: string): Promise<string[]>;
+    /** Our service worker's source, built for this engine's base URL (widget/src/service-worker.ts). */
+    worker: string;
   };
   /** Parsing plus auctions of one bid request, in seconds. */
   observeAuction?: (seconds: number) => void;

@@ -18,7 +18,7 @@ import type { RouteContext } from './http/adapt.ts';
 import { beaconRoute } from './http/routes/beacon.ts';
 import { bidRoute } from './http/routes/bid.ts';
 import { clickRoute } from './http/routes/click.ts';
-import { pushPreflightRoute, subscribeRoute, vapidKeyRoute } from './http/routes/push.ts';
+import { pushPreflightRoute, subscribeRoute, unsubscribeRoute, vapidKeyRoute, workerRoute } from './http/routes/push.ts';
 import { widgetScriptRoute } from './http/routes/widget-script.ts';
 import { impRoute, vastRoute } from './http/routes/widget-serve.ts';
 import { impTrackerRoute, vastTrackingRoute, winRoute } from './http/routes/win.ts';
@@ -33,10 +33,10 @@ import { RedisFrequencyStore } from './frequency/redis-frequency-store.ts';
 import { ZoneRequestRate } from './fraud/zone-request-rate.ts';
 import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { PushSender } from './push/push-sender.ts';
-import { definePushScripts, saveSubscription, vapidKeys } from './push/push-store.ts';
+import { definePushScripts, removeSubscription, saveSubscription, vapidKeys } from './push/push-store.ts';
 import { RedisCounters } from './store/counters.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
-import { buildWidget, zoneScript } from '@adnet/widget/build';
+import { buildServiceWorker, buildWidget, zoneScript } from '@adnet/widget/build';
 
 export interface EngineOptions {
   config: Config;
@@ -187,6 +187,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       serviceHosts: config.push.serviceHosts,
       vapidPublicKey: vapid.publicKey,
       save: (zone, sub, audience) => saveSubscription(redis, zone, sub, { audience }),
+      remove: (endpoint, zone) => removeSubscription(redis, endpoint, zone),
+      worker: buildServiceWorker(config.adBaseUrl),
     },
     observeAuction: (seconds) => metrics.auctionTime(seconds),
   };
@@ -203,6 +205,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   addRoute(app, 'get', '/push/vapid-public-key', vapidKeyRoute(ctx), {}, routes);
   addRoute(app, 'options', '/push/subscribe', pushPreflightRoute, {}, routes);
   addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024, headers: VISITOR_HEADERS }, routes);
+  addRoute(app, 'options', '/push/unsubscribe', pushPreflightRoute, {}, routes);
+  addRoute(app, 'post', '/push/unsubscribe', unsubscribeRoute(ctx), { maxBody: 4 * 1024 }, routes);
+  addRoute(app, 'get', '/push/sw.js', workerRoute(ctx), {}, routes);
   const pushSender = new PushSender({
     ctx,
     redis,

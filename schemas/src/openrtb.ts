@@ -34,43 +34,57 @@ export const impSchema = z.looseObject({
   tagid: z.string().optional(),
   pmp: pmpSchema.optional(),
 });
-export const bidRequestSchema = z.looseObject({
-  id: z.string().min(1),
-  imp: z.array(impSchema).min(1),
-  site: z
-    .looseObject({
-      id: z.string().optional(),
-      domain: z.string().optional(),
-      cat: z.array(z.string()).optional(),
-      page: z.string().optional(),
-    })
-    .optional(),
-  device: z
-    .looseObject({
-      ua: z.string().optional(),
-      ip: z.string().optional(),
-      ipv6: z.string().optional(),
-      devicetype: z.number().int().optional(),
-      connectiontype: z.number().int().optional(),
-      language: z.string().optional(),
-      os: z.string().optional(),
-      geo: z.looseObject({ country: z.string().optional() }).optional(),
-    })
-    .optional(),
-  user: z.looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() }).optional(),
-  /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
-  regs: z
-    .looseObject({
-      coppa: z.number().int().optional(),
-      ext: z.looseObject({ gdpr: z.number().int().optional(), us_privacy: z.string().optional() }).optional(),
-    })
-    .optional(),
-  tmax: z.number().int().positive().optional(),
-  cur: z.array(z.string()).optional(),
-  bcat: z.array(z.string()).optional(),
-  badv: z.array(z.string()).optional(),
-  test: z.number().int().optional(),
-});
+export const bidRequestSchema = z
+  .looseObject({
+    id: z.string().min(1),
+    imp: z.array(impSchema).min(1),
+    site: z
+      .looseObject({
+        id: z.string().optional(),
+        domain: z.string().optional(),
+        cat: z.array(z.string()).optional(),
+        page: z.string().optional(),
+      })
+      .optional(),
+    /** An app's placement (OpenRTB 2.5 §3.2.14): never with `site`; `bundle` names it in the statistics (`source`). */
+    app: z
+      .looseObject({
+        id: z.string().optional(),
+        name: z.string().optional(),
+        bundle: z.string().optional(),
+        domain: z.string().optional(),
+        storeurl: z.string().optional(),
+        cat: z.array(z.string()).optional(),
+        publisher: z.looseObject({ id: z.string().optional(), name: z.string().optional(), domain: z.string().optional() }).optional(),
+      })
+      .optional(),
+    device: z
+      .looseObject({
+        ua: z.string().optional(),
+        ip: z.string().optional(),
+        ipv6: z.string().optional(),
+        devicetype: z.number().int().optional(),
+        connectiontype: z.number().int().optional(),
+        language: z.string().optional(),
+        os: z.string().optional(),
+        geo: z.looseObject({ country: z.string().optional() }).optional(),
+      })
+      .optional(),
+    user: z.looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() }).optional(),
+    /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
+    regs: z
+      .looseObject({
+        coppa: z.number().int().optional(),
+        ext: z.looseObject({ gdpr: z.number().int().optional(), us_privacy: z.string().optional() }).optional(),
+      })
+      .optional(),
+    tmax: z.number().int().positive().optional(),
+    cur: z.array(z.string()).optional(),
+    bcat: z.array(z.string()).optional(),
+    badv: z.array(z.string()).optional(),
+    test: z.number().int().optional(),
+  })
+  .refine((r) => !(r.site && r.app), { message: 'must not carry both site and app', path: ['app'] });
 export type BidRequest = z.infer<typeof bidRequestSchema>;
 export type Imp = z.infer<typeof impSchema>;
 

@@ -3,6 +3,7 @@ import { BANNER_SIZES, CAMPAIGN_FORMATS, httpUrl, idSchema, oneOf, whenValid } f
 import { LANGUAGE_CODES } from './geo.ts';
 import { normalizeDomain } from './domain-name.ts';
 import { FV_CORNERS } from './formats.ts';
+import { pushPromptSchema } from './push.ts';
 import { controlsInputShape, controlsOutputShape } from './publisher-controls.ts';
 import type { StoredControls } from './publisher-controls.ts';
 
@@ -108,6 +109,8 @@ const zoneFields = z.object({
   fv_freq_cap_hours: intIn(0, 168).optional(),
   banner_width: intIn(1, 4000).optional(),
   banner_height: intIn(1, 4000).optional(),
+  /** Push zones: when the widget asks for permission (schemas/src/push.ts). */
+  push_prompt: pushPromptSchema.optional(),
   ...controlsInputShape,
 });
 /** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
@@ -132,16 +135,22 @@ export const zoneSchema = z.object({
   fv_freq_cap_hours: z.number().int().nullable(),
   banner_width: z.number().int().nullable(),
   banner_height: z.number().int().nullable(),
+  /** Push zones: when the widget asks for permission; null for other formats. */
+  push_prompt: pushPromptSchema.nullable(),
   status: z.enum(ZONE_STATUSES),
   widget_url: z.string(),
   vast_url: z.string().optional(),
+  /** Push zones: our service worker, for the publisher to host at the root of the site as /adnet-sw.js. */
+  push_worker_url: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** The zone's own controls; null ones follow its site's (schemas/src/publisher-controls.ts). */
   ...controlsOutputShape,
 });
 export type Zone = z.infer<typeof zoneSchema>;
-export type StoredZone = Omit<Zone, 'widget_url' | 'vast_url' | keyof typeof controlsOutputShape> & StoredControls;
+/** Stored: `push_prompt` is absent in zones kept before it existed (read as the default). */
+export type StoredZone = Omit<Zone, 'widget_url' | 'vast_url' | 'push_worker_url' | 'push_prompt' | keyof typeof controlsOutputShape> &
+  StoredControls & { push_prompt?: Zone['push_prompt'] };
 
 /** Per-format zone fields: banner sizes must be an IAB size; floating video needs its corner, delay and cap. */
 export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }): Record<string, string> {
@@ -158,6 +167,7 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
     if (z.banner_width !== undefined) errors.banner_width = 'is only for banner zones';
     if (z.banner_height !== undefined) errors.banner_height = 'is only for banner zones';
   }
+  if (z.format !== 'push' && z.push_prompt !== undefined) errors.push_prompt = 'is only for push zones';
   for (const f of ['fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours'] as const) {
     if (fv && z[f] === undefined) errors[f] = 'is required for floating_video zones';
     if (!fv && z[f] !== undefined) errors[f] = 'is only for floating_video zones';

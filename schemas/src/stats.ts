@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { whenValid } from './api.ts';
 
-export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone'] as const;
+export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'source'] as const;
 export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 const dimensionSet: ReadonlySet<string> = new Set(STATS_DIMENSIONS);
 export const MAX_STATS_RANGE_DAYS = 366;
@@ -87,6 +87,13 @@ export const statsRowSchema = z.object({
   browser: z.string().optional(),
   site_id: z.number().int().optional(),
   zone_id: z.number().int().optional(),
+  /** With `zone` in `group_by` (advertisers, admins): the zone's subid, as campaigns' source lists name zones; '' for none. */
+  zone_subid: z.string().optional(),
+  /**
+   * The placement by name: our publisher's registrable domain, or the exchange's `site.domain` or `app.bundle`;
+   * `other` for junk and for names past the hourly cap, '' when unknown or before it was recorded (docs/events-and-stats.md).
+   */
+  source: z.string().optional(),
   impressions: z.number().int(),
   /** Impressions at least half in view for a second (two for video), the MRC rule; a subset of impressions. */
   viewable_impressions: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS } from './formats.ts';
+import { PUSH_PROMPT_MOMENTS } from './push.ts';
 
 // The widget's contract with the engine. The browser script imports these as
 // types only: zod's runtime must never reach a host page (its generated code
@@ -15,6 +16,11 @@ export const zoneConfigSchema = z.object({
   corner: z.enum(FV_CORNERS).nullable(),
   delaySec: z.number().int().nullable(),
   capHours: z.number().nullable(),
+  /** Push zones: when to ask for permission, our VAPID public key (base64url) and where the site hosts our worker. */
+  push: z
+    .object({ on: z.enum(PUSH_PROMPT_MOMENTS), delaySec: z.number().int().nullable(), vapidKey: z.string(), worker: z.string() })
+    .nullable()
+    .optional(),
 });
 export type ZoneConfig = z.infer<typeof zoneConfigSchema>;
 

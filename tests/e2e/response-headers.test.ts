@@ -99,6 +99,8 @@ async function answers(): Promise<[string, Response][]> {
   await get('push key', `${base}/push/vapid-public-key`);
   await get('push preflight', `${base}/push/subscribe`, { method: 'OPTIONS' });
   await get('push 400', `${base}/push/subscribe`, { method: 'POST', body: '{}' });
+  await get('push unsubscribe 400', `${base}/push/unsubscribe`, { method: 'POST', body: '{}' });
+  await get('push worker', `${base}/push/sw.js`);
   await get('engine probe', `${base}/engine/healthz`);
   // The admin through the engine's proxy, and the proxy's own refusal.
   await get('api 401', `${base}/api/adv/campaigns`);

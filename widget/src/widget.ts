@@ -4,6 +4,7 @@
 
 import { isSafeHttpUrl } from '@adnet/schemas/url';
 import type { FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+import { askForPush } from './push.ts';
 
 /** A URL from an answer, or '' when it is not plain http(s): nothing else may become a link, a source or a pixel. */
 const httpOnly = (u: string | null | undefined): string => (u && isSafeHttpUrl(u) ? u : '');
@@ -266,6 +267,8 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     const ns = ((window as unknown as { adnet?: { zones: Record<string, true> } }).adnet ??= { zones: {} });
     if (ns.zones[cfg.subid] || capped(cfg)) return;
     ns.zones[cfg.subid] = true;
+    // A push zone shows nothing on the page: it collects subscribers, whom the engine sends its ads.
+    if (cfg.push) return askForPush(cfg, cfg.push);
     const host = document.createElement('div');
     host.setAttribute('data-adnet-zone', cfg.subid);
     if (script?.parentNode) script.parentNode.insertBefore(host, script.nextSibling);

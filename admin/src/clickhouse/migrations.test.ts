@@ -93,6 +93,20 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
     expect(rest).toEqual([]);
   });
 
+  it('adds the source to the raw events, to the hourly key in one ALTER, and to its view, keeping every column of step 4', () => {
+    const [events, key, query, ...rest] = single.steps[4] ?? [];
+    expect(events).toBe('ALTER TABLE adnet.events ADD COLUMN IF NOT EXISTS source LowCardinality(String)');
+    expect(key).toBe(
+      'ALTER TABLE adnet.stats_hourly ADD COLUMN IF NOT EXISTS source LowCardinality(String), MODIFY ORDER BY (advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source)',
+    );
+    // Step 4's query (fallbacks included) with the source selected and grouped by.
+    const before = single.steps[3]?.[1] ?? '';
+    expect(query).toBe(before.replace('os, browser,\n', 'os, browser, source,\n').replace(/os, browser$/, 'os, browser, source'));
+    expect(query).toContain("countIf(type = 'fallback') AS fallbacks");
+    expect(query).toMatch(/GROUP BY hour, .*, os, browser, source$/);
+    expect(rest).toEqual([]);
+  });
+
   it('has nothing of the cluster form', () => {
     for (const s of [...single.setup, ...single.steps.flat()]) expect(s).not.toMatch(/ON CLUSTER|Replicated|Distributed|_local/);
   });

@@ -301,6 +301,34 @@ const steps = (o: MigrationOptions): Def[][] => [
         ]),
     },
   ],
+  // 5: the placement by name (`source`: our site's registrable domain, the exchange's site.domain or
+  // app.bundle; engine/src/inventory/source.ts) in the raw events and as a dimension of the hourly
+  // statistics, the advertisers' placement report. The view keeps every column of step 4 (fallbacks
+  // included). Rows summed before this step keep an empty source: their raw events never had one.
+  [
+    { kind: 'column', table: 'events', column: 'source LowCardinality(String)' },
+    {
+      kind: 'keyColumns',
+      table: 'stats_hourly',
+      columns: ['source LowCardinality(String)'],
+      orderBy: '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source)',
+    },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) =>
+        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source', [
+          "countIf(type = 'bid') AS bids",
+          "countIf(type IN ('win', 'impression')) AS impressions",
+          "countIf(type = 'viewable') AS viewable_impressions",
+          "countIf(type = 'click' AND invalid = 0) AS clicks",
+          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+          "countIf(type = 'conversion') AS conversions",
+          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
+          "countIf(type = 'fallback') AS fallbacks",
+        ]),
+    },
+  ],
 ];
 
 /**

@@ -25,6 +25,7 @@ export interface EventRow {
   browser: string;
   site_domain: string;
   invalid: number;
+  source: string;
 }
 
 export function toRow(event: EngineEvent): EventRow {
@@ -55,5 +56,7 @@ export function toRow(event: EngineEvent): EventRow {
     browser: e.browser ?? '',
     site_domain: e.site_domain ?? '',
     invalid: e.invalid ? 1 : 0,
+    // Engines bound it (engine/src/inventory/source.ts); an entry from anywhere else is cut to the same length.
+    source: (e.source ?? '').slice(0, 64),
   };
 }

@@ -89,6 +89,7 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
       publisher_id: click.publisher_id,
       site_id: click.site_id,
       zone_id: click.zone_id,
+      source: click.source,
       country: click.country,
       device: click.device,
       os: click.os,

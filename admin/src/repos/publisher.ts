@@ -1,4 +1,5 @@
 import type { Site, StoredSite, StoredZone, Zone } from '@adnet/schemas/publisher';
+import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import { controlsOut } from '@adnet/schemas/publisher-controls';
 import { forbidden, notFound } from '../errors.ts';
@@ -27,8 +28,10 @@ export function zoneOut(svc: Services, stored: StoredZone): Zone {
   const { floor_cpm_micro_cents: _floor, ...z } = stored;
   // The widget and VAST are ad paths: on the cookieless ad origin when there is one.
   const base = svc.config.adBaseUrl;
-  const out: Zone = { ...z, ...controlsOut(stored), widget_url: `${base}/w/${z.subid}.js` };
+  const push_prompt = z.format === 'push' ? (z.push_prompt ?? DEFAULT_PUSH_PROMPT) : null;
+  const out: Zone = { ...z, ...controlsOut(stored), push_prompt, widget_url: `${base}/w/${z.subid}.js` };
   if (VIDEO_ZONE_FORMATS.has(z.format)) out.vast_url = `${base}/vast/${z.subid}.xml`;
+  if (z.format === 'push') out.push_worker_url = `${base}/push/sw.js`;
   return out;
 }
 

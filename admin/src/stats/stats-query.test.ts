@@ -1,6 +1,6 @@
 import { statsQuerySchema } from '@adnet/schemas/stats';
 import { describe, expect, it } from 'vitest';
-import { buildStatsQuery, buildUncountedQuery, publisherEarningsCents, statsCsv, toStatsRows, toUncountedRows } from './stats-query.ts';
+import { buildStatsQuery, buildUncountedQuery, publisherEarningsCents, statsCsv, toStatsRows, toUncountedRows, withZoneSubids } from './stats-query.ts';
 
 const q = (raw: Record<string, string>) => statsQuerySchema.parse(raw);
 
@@ -115,5 +115,30 @@ describe('publisherEarningsCents', () => {
     expect(publisherEarningsCents(14_285_714, 70)).toBe(0);
     expect(publisherEarningsCents('1000000000000000', 70)).toBe(70_000_000);
     expect(publisherEarningsCents(0, 70)).toBe(0);
+  });
+});
+
+describe('the placement report', () => {
+  it('groups by source as text and names each zone by its subid beside its id, in JSON and CSV', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'zone,site,source', format: 'csv' });
+    expect(buildStatsQuery('adnet', query, { advertiserId: 1 }).sql).toContain('zone_id AS k_zone_id, site_id AS k_site_id, source AS k_source');
+    const counts = { impressions: 10, viewable_impressions: 0, clicks: 1, invalid_clicks: 0, conversions: 1, spent_nano: 30_000_000 };
+    const rows = withZoneSubids(
+      toStatsRows(
+        [
+          { k_zone_id: 7, k_site_id: 3, k_source: 'news.example', ...counts },
+          { k_zone_id: 0, k_site_id: 0, k_source: 'com.example.game', ...counts },
+        ],
+        query,
+      ),
+      new Map([[7, 'AbC123xyz789']]),
+    );
+    expect(rows.map((r) => [r.zone_id, r.zone_subid, r.source, r.ecpa_cents])).toEqual([
+      [7, 'AbC123xyz789', 'news.example', 3],
+      [0, '', 'com.example.game', 3],
+    ]);
+    expect(statsCsv(rows, query).split('\n')[0]).toBe(
+      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+    );
   });
 });

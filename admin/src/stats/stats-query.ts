@@ -14,6 +14,7 @@ const DIMENSIONS: Record<StatsDimension, { expr: string; column: keyof StatsRow 
   browser: { expr: 'browser', column: 'browser' },
   site: { expr: 'site_id', column: 'site_id' },
   zone: { expr: 'zone_id', column: 'zone_id' },
+  source: { expr: 'source', column: 'source' },
 };
 
 export interface StatsScope {
@@ -44,7 +45,7 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
     where.push('publisher_id = {publisher:UInt32}');
     params.publisher = scope.publisherId;
   } else if (scope.advertiserId === undefined) {
-    // Fallback rows (a zone's own ad, migration step 5) belong to no advertiser: only publishers see them.
+    // Fallback rows (a zone's own ad, migration step 4) belong to no advertiser: only publishers see them.
     where.push('advertiser_id != 0');
   }
   if (q.campaign_id !== undefined) {
@@ -91,7 +92,7 @@ export function buildUncountedQuery(database: string, q: StatsQuery, publisherId
 }
 
 type Raw = Record<string, string | number>;
-const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo', 'device', 'os', 'browser']);
+const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo', 'device', 'os', 'browser', 'source']);
 
 /** The grouped columns of a result row, typed as the API writes them. */
 function groupColumns(r: Raw, q: StatsQuery): Partial<StatsRow> {
@@ -131,10 +132,18 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
   });
 }
 
+/**
+ * Each row's zone subid (the name source lists take) beside its `zone_id`, from `subids` (id to subid);
+ * '' for traffic on no zone of ours, or a zone since deleted.
+ */
+export function withZoneSubids(rows: StatsRow[], subids: ReadonlyMap<number, string>): StatsRow[] {
+  return rows.map((r) => (r.zone_id === undefined ? r : { ...r, zone_subid: subids.get(r.zone_id) ?? '' }));
+}
+
 /** The statistics as CSV, every cell through csvCell (formula starts neutralised, OWASP). */
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
   const cols = [
-    ...q.group_by.map((d) => DIMENSIONS[d].column),
+    ...q.group_by.flatMap((d): (keyof StatsRow)[] => (d === 'zone' ? ['zone_id', 'zone_subid'] : [DIMENSIONS[d].column])),
     'impressions',
     'viewable_impressions',
     'clicks',

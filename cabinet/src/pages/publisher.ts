@@ -4,6 +4,11 @@ import { BANNER_SIZES, FV_CORNERS, SITE_CATEGORIES, ZONE_FORMATS } from '../choi
 import { actionButton, badge, copyText, h, notify } from '../dom.ts';
 import { buildForm, num, optNum, text } from '../form.ts';
 import { controlsSection } from './publisher-controls.ts';
+import { pushSetupSection } from './push-zone.ts';
+import { PROMPT_LABELS } from '../push-setup.ts';
+import type { PromptMoment } from '../push-setup.ts';
+
+const PROMPT_MOMENTS = Object.keys(PROMPT_LABELS) as PromptMoment[];
 import type { PageContext } from '../router.ts';
 
 type Site = Outputs['pub']['sites']['get'];
@@ -128,6 +133,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
       ),
     ),
     preview,
+    pushSetupSection(z, site?.domain ?? '', after),
     site ? controlsSection({ site, zone: z }, after) : null,
   );
 }
@@ -143,6 +149,10 @@ function zoneInput(d: FormData, format: ZoneIn['format']): ZoneIn {
     input.fv_corner = text(d, 'fv_corner') as ZoneIn['fv_corner'];
     input.fv_delay_sec = optNum(d, 'fv_delay_sec');
     input.fv_freq_cap_hours = optNum(d, 'fv_freq_cap_hours');
+  }
+  if (format === 'push') {
+    const on = text(d, 'push_prompt.on') as PromptMoment;
+    input.push_prompt = on === 'delay' ? { on, delay_s: optNum(d, 'push_prompt.delay_s') } : { on };
   }
   return input;
 }
@@ -161,6 +171,8 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
       { name: 'fv_corner', label: 'Corner', type: 'select', options: FV_CORNERS },
       { name: 'fv_delay_sec', label: 'Delay before showing (seconds)', type: 'number', value: '5' },
       { name: 'fv_freq_cap_hours', label: 'Frequency cap (hours)', type: 'number', value: '1' },
+      { name: 'push_prompt.on', label: 'Ask visitors for push permission', type: 'select', options: PROMPT_MOMENTS, value: 'click' },
+      { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: '10' },
     ],
     async onSubmit(d) {
       const z = await api.pub.zones.create.mutate(zoneInput(d, text(d, 'format') as ZoneIn['format']));
@@ -177,10 +189,16 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
     const f = formatSelect?.value;
     form.querySelectorAll<HTMLElement>('[data-field]').forEach((row) => {
       const name = row.dataset.field ?? '';
-      row.hidden = (name === 'banner_size' && f !== 'banner') || (name.startsWith('fv_') && f !== 'floating_video');
+      row.hidden =
+        (name === 'banner_size' && f !== 'banner') ||
+        (name.startsWith('fv_') && f !== 'floating_video') ||
+        (name.startsWith('push_prompt') && f !== 'push') ||
+        (name === 'push_prompt.delay_s' && promptSelect?.value !== 'delay');
     });
   };
+  const promptSelect = form.querySelector<HTMLSelectElement>('select[name="push_prompt.on"]');
   formatSelect?.addEventListener('change', sync);
+  promptSelect?.addEventListener('change', sync);
   sync();
   ctx.main.replaceChildren(
     h('h1', {}, 'Zones'),

@@ -29,6 +29,7 @@ const KEYS: Record<Dimension, { column: string; label: string }> = {
   browser: { column: 'browser', label: 'Browser' },
   site: { column: 'site_id', label: 'Site' },
   zone: { column: 'zone_id', label: 'Zone' },
+  source: { column: 'source', label: 'Source' },
 };
 const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents'] as const;
 const REGION = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -58,6 +59,8 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
     }
   }
   const name = names[dim]?.get(String(raw));
+  // Advertisers know a zone by its subid: the name their campaigns' source lists take.
+  if (!name && dim === 'zone' && r.zone_subid) return `${r.zone_subid} (#${raw})`;
   return name ? `${name} (#${raw})` : dim === 'campaign' || dim === 'creative' || dim === 'site' || dim === 'zone' ? `#${raw}` : String(raw);
 }
 

@@ -21,9 +21,9 @@ import { runImpAuction } from './run-auction.ts';
 
 const first: CreativePicker = { pick: (siblings) => siblings[0] as Candidate };
 const open: BudgetGate = { tryTake: () => true };
-const zone = (subid: string): ZoneEntry => ({ zone: { subid } as StoredZone, serving: true, controls: NO_CONTROLS });
+const zone = (subid: string): ZoneEntry => ({ zone: { subid } as StoredZone, serving: true, controls: NO_CONTROLS, source: '' });
 const on = (subid: string | undefined, siteId: number, country: string | undefined, floorMicroCents = 0): ImpContext =>
-  impFixture({ zone: subid ? zone(subid) : undefined, inventory: { publisherId: 1, siteId, zoneId: subid ? 1 : 0 }, country, floorMicroCents });
+  impFixture({ zone: subid ? zone(subid) : undefined, inventory: { publisherId: 1, siteId, zoneId: subid ? 1 : 0, source: '' }, country, floorMicroCents });
 const cpm = (bid: number, bid_adjustments: BidAdjustment[] = [], creative = {}) => candidateFixture({ bid_micro_cents: bid, bid_adjustments }, creative);
 const run = (lists: Candidate[][], imp: ImpContext, budget = open, filters: CandidateFilter[] = []) =>
   runImpAuction(

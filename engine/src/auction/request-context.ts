@@ -60,7 +60,10 @@ export interface RequestContext {
   badv: readonly string[] | undefined;
   /** One of our sites, when `site.id` names it. */
   ownSite: StoredSite | undefined;
+  /** `site.domain`, else `app.domain`, as the partner sent it. */
   siteDomain: string | undefined;
+  /** Exchange traffic's `source` (inventory/source.ts); '' for our own zones, whose source is their site's. */
+  source: string;
   /** The first request-scope filter that rejects the request: every impression's no-bid reason. */
   rejected: NoBidReason | undefined;
   /** Where the ad will be shown, and to whom: kept in every ticket of the request. */
@@ -93,6 +96,8 @@ export interface Inventory {
   publisherId: number;
   siteId: number;
   zoneId: number;
+  /** Where it ran, by name (inventory/source.ts): our zone's site, else what the partner's request says. */
+  source: string;
 }
 
 /** One impression: what the imp and candidate filters read. */
@@ -175,6 +180,7 @@ export function openRtbContext(
   ts: number,
   viewer?: Viewer,
   privacy: PrivacyBar | undefined = privacyBar(request),
+  source = '',
 ): RequestContext {
   const d = request.device;
   const siteId = request.site?.id;
@@ -195,7 +201,8 @@ export function openRtbContext(
     badv: request.badv,
     // A request naming one of our sites (site.id) is served only if that site is approved.
     ownSite: siteId && OWN_SITE_ID.test(siteId) ? index.sites.get(Number(siteId)) : undefined,
-    siteDomain: request.site?.domain,
+    siteDomain: request.site?.domain ?? request.app?.domain,
+    source,
     rejected: undefined,
     surface: 'openrtb',
     ipPrefix: ipPrefixOf(request.device?.ip ?? ''),
@@ -234,8 +241,8 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
     floorCurrency: imp.bidfloorcur,
     zone,
     inventory: z
-      ? { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id }
-      : { publisherId: site?.publisher_id ?? 0, siteId: site?.id ?? 0, zoneId: 0 },
+      ? { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id, source: req.source }
+      : { publisherId: site?.publisher_id ?? 0, siteId: site?.id ?? 0, zoneId: 0, source: req.source },
     controls,
     country: req.country,
     language: req.language,
@@ -295,6 +302,7 @@ export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surfa
     badv: undefined,
     ownSite: undefined,
     siteDomain: undefined,
+    source: '',
     rejected: undefined,
     surface,
     ipPrefix: v.ipPrefix,
@@ -324,7 +332,7 @@ export function zoneImp(req: RequestContext, entry: ZoneEntry): ImpContext {
     floorMicroCents: entry.controls.floorMicroCents,
     floorCurrency: undefined,
     zone: entry,
-    inventory: { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id },
+    inventory: { publisherId: z.publisher_id, siteId: z.site_id, zoneId: z.id, source: entry.source },
     controls: entry.controls,
     country: req.country,
     language: req.language,

@@ -80,6 +80,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     os: req.os ?? '',
     browser: req.browser ?? '',
     user,
+    source: imp.inventory.source,
     // The click's price is signed into the ticket: an adjusted CPC bid cannot be re-priced by whoever holds the link.
     clickMicroCents: c.bidType === 'cpc' && outcome.multiplierMilli !== 1000 ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli) : 0,
   });

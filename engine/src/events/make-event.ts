@@ -9,8 +9,11 @@ export function makeEvent<T extends EventType>(type: T, fields: Omit<EventOf<T>,
 }
 
 /** Inventory fields, present only when the impression was on one of our sites. */
-export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?: number; zone_id?: number } =>
-  i.zoneId || i.siteId ? { publisher_id: i.publisherId, site_id: i.siteId, zone_id: i.zoneId } : {};
+export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?: number; zone_id?: number; source?: string } =>
+  // Literals of one shape each (no spread): this runs for every served ad.
+  i.zoneId || i.siteId
+    ? { publisher_id: i.publisherId, site_id: i.siteId, zone_id: i.zoneId, source: i.source || undefined }
+    : { source: i.source || undefined };
 
 /** Who saw an ad, as the request context knows it: what no-bid events of our zones carry. */
 export const audienceFacts = (req: RequestContext) => ({ country: req.country, device: req.device, os: req.os, browser: req.browser });
@@ -26,6 +29,7 @@ export const requestFacts = (req: RequestContext, engine: string) => ({
   os: req.os,
   browser: req.browser,
   site_domain: req.siteDomain,
+  source: req.source || undefined,
 });
 
 /** What a signed ticket tells every later event of its bid (win, pixel, click, playback). */

@@ -10,6 +10,7 @@ import { inventoryControls } from './inventory-controls.ts';
 import type { InventoryControls } from './inventory-controls.ts';
 import { byExchangeRank, rankCandidates } from './rank.ts';
 import { slotFor } from './slots.ts';
+import { domainSource } from '../inventory/source.ts';
 import { Candidate } from './candidate.ts';
 import { compileSources } from './source-controls.ts';
 import type { SourceList } from '@adnet/schemas/source-lists';
@@ -62,6 +63,8 @@ export interface ZoneEntry {
   serving: boolean;
   /** The zone's controls with its site's defaults applied. */
   controls: InventoryControls;
+  /** The `source` its ads are counted under: its site's registrable domain (inventory/source.ts). */
+  source: string;
 }
 
 /** The mirrored configuration by kind; source lists may be absent (fixtures, and logs written before they existed). */
@@ -112,7 +115,12 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const zones = new Map<string, ZoneEntry>();
   for (const zone of (state.zone as Map<number, StoredZone>).values()) {
     const site = sites.get(zone.site_id);
-    zones.set(zone.subid, { zone, serving: zone.status === 'active' && site?.status === 'approved', controls: inventoryControls(zone, site) });
+    zones.set(zone.subid, {
+      zone,
+      serving: zone.status === 'active' && site?.status === 'approved',
+      controls: inventoryControls(zone, site),
+      source: domainSource(site?.domain),
+    });
   }
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));

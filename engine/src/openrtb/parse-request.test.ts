@@ -36,6 +36,24 @@ const valid: unknown[] = [
     ],
   },
 ];
+// App placements (OpenRTB 2.5 §3.2.14), with their publisher.
+valid.push(
+  {
+    id: 'app',
+    imp: [{ id: '1', banner: { w: 320, h: 50 } }],
+    app: {
+      id: 'a1',
+      name: 'Game',
+      bundle: 'com.example.game',
+      domain: 'example.com',
+      storeurl: 'https://play.example/x',
+      cat: ['IAB9'],
+      publisher: { id: 'p', name: 'P', domain: 'p.example' },
+      ver: '1.0',
+    },
+  },
+  { id: 'app2', imp: [{ id: '1' }], app: {} },
+);
 // Sizes of 0 mean "not said" (the OpenRTB 2.5 mobile example's interstitial): valid, matching no slot.
 valid.push(
   {
@@ -89,6 +107,15 @@ const invalid: unknown[] = [
   { id: '1', imp: [{ id: '1' }], bcat: [1] },
   { id: '1', imp: [{ id: '1' }], badv: 'x' },
 ];
+
+invalid.push(
+  { id: '1', imp: [{ id: '1' }], site: { domain: 'a.com' }, app: { bundle: 'com.x' } },
+  { id: '1', imp: [{ id: '1' }], app: 'com.x' },
+  { id: '1', imp: [{ id: '1' }], app: { bundle: 7 } },
+  { id: '1', imp: [{ id: '1' }], app: { cat: 'IAB1' } },
+  { id: '1', imp: [{ id: '1' }], app: { publisher: 'p' } },
+  { id: '1', imp: [{ id: '1' }], app: { publisher: { id: 1 } } },
+);
 
 describe('parseBidRequest', () => {
   it.each(valid)('accepts what the reference schema accepts (%#)', (req) => {

@@ -70,12 +70,22 @@ export function parseBidRequest(body: Buffer): ParseResult {
       if (problem) return { ok: false, reason: problem };
     }
   }
-  for (const key of ['site', 'device', 'user'] as const) {
+  for (const key of ['site', 'app', 'device', 'user'] as const) {
     if (raw[key] !== undefined && !isObj(raw[key])) return { ok: false, reason: `${key} must be an object` };
   }
   const site = raw.site as Record<string, unknown> | undefined;
   if (site && (!optStr(site.id) || !optStr(site.domain) || !optStrArr(site.cat)))
     return { ok: false, reason: 'site.id/domain must be strings, site.cat an array of strings' };
+  const app = raw.app as Record<string, unknown> | undefined;
+  if (app) {
+    // OpenRTB 2.5 §3.2.14: a request is shown on a site or in an app, never both.
+    if (site) return { ok: false, reason: 'site and app must not both be present' };
+    if (!optStr(app.id) || !optStr(app.name) || !optStr(app.bundle) || !optStr(app.domain) || !optStr(app.storeurl) || !optStrArr(app.cat))
+      return { ok: false, reason: 'app.id/name/bundle/domain/storeurl must be strings, app.cat an array of strings' };
+    const pub = app.publisher;
+    if (pub !== undefined && (!isObj(pub) || !optStr(pub.id) || !optStr(pub.name) || !optStr(pub.domain)))
+      return { ok: false, reason: 'app.publisher must be an object of strings id/name/domain' };
+  }
   const device = raw.device as Record<string, unknown> | undefined;
   if (device) {
     if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.ipv6) || !optStr(device.language) || !optStr(device.os))

@@ -10,7 +10,7 @@ import { clickLink, serve } from '../auction/serve.ts';
 import { impressionCharge, settle } from '../auction/settle.ts';
 import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
-import { zoneSubscribersKey } from './push-store.ts';
+import { removeSubscription, zoneSubscribersKey } from './push-store.ts';
 import type { StoredSubscription, SubscriberAudience } from './push-store.ts';
 
 /** A subscriber stored before subscriptions kept their audience: a desktop browser of unknown country and language. */
@@ -111,7 +111,8 @@ export class PushSender {
         } catch (err) {
           const status = (err as { statusCode?: number }).statusCode;
           if (status === 404 || status === 410) {
-            await redis.hdel(zoneSubscribersKey(zone.subid), id);
+            // Gone for good: off this zone, and off the browser's own list of zones (its per-subscriber cap).
+            await removeSubscription(redis, sub.endpoint, zone.subid);
             this.dropped++;
           } else this.o.onError?.(err);
         }

@@ -93,3 +93,18 @@ export async function vapidKeys(redis: Redis): Promise<{ publicKey: string; priv
   await redis.set(VAPID_KEY, JSON.stringify(fresh), 'NX');
   return JSON.parse((await redis.get(VAPID_KEY)) ?? JSON.stringify(fresh)) as { publicKey: string; privateKey: string };
 }
+
+/**
+ * Forgets a browser's subscription on `zone`, or on every zone it is on: what `POST /push/unsubscribe`
+ * and a push service's 404/410 do. Idempotent: the zones it was removed from (none the second time).
+ */
+export async function removeSubscription(redis: Redis, endpoint: string, zone?: string): Promise<string[]> {
+  const id = endpointId(endpoint);
+  const zones = zone === undefined ? await redis.smembers(endpointZonesKey(id)) : [zone];
+  const removed: string[] = [];
+  for (const z of zones) {
+    if ((await redis.hdel(zoneSubscribersKey(z), id)) === 1) removed.push(z);
+    await redis.srem(endpointZonesKey(id), z);
+  }
+  return removed;
+}

@@ -23,6 +23,7 @@ const ticket: BidTicket = {
   os: 'android',
   browser: 'chrome',
   user: '',
+  source: '',
   clickMicroCents: 0,
 };
 const ALL =

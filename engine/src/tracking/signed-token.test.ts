@@ -25,6 +25,7 @@ const ticket: BidTicket = {
   os: 'android',
   browser: 'samsung',
   user: 'k0FhbGxvIHdvcmxk',
+  source: 'news.example.co.uk',
   clickMicroCents: 0,
 };
 const signed = (values: unknown[]) => {
@@ -40,25 +41,34 @@ describe('signed bid tickets', () => {
   });
   it('reads a ticket signed before tickets carried their facts', () => {
     const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6]);
-    expect(decodeTicket(secret, old)).toEqual({ ...ticket, ipPrefix: '', uaHash: '', os: '', browser: '', user: '' });
+    expect(decodeTicket(secret, old)).toEqual({ ...ticket, ipPrefix: '', uaHash: '', os: '', browser: '', user: '', source: '' });
   });
   it('reads a ticket signed before tickets carried the OS and browser', () => {
     const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '203.0.113.0', 'abcd1234', 1]);
-    expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '' });
+    expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '', source: '' });
   });
   it('reads a ticket signed before tickets named the user of a capped campaign', () => {
-    const { user: _u, clickMicroCents: _c, ...before } = ticket;
-    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '' });
+    const { user: _u, source: _s, clickMicroCents: _c, ...before } = ticket;
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '', source: '' });
+  });
+  it('reads a ticket signed before tickets named the source and the click price, and carries the source of a new one', () => {
+    const { source: _s, clickMicroCents: _c, ...before } = ticket;
+    const old = Object.values(before).map((v) => (v === false ? 0 : v));
+    expect(old).toHaveLength(20);
+    expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, source: '' });
+    // Both are last on the wire: appended, so every older length still lines up.
+    const fresh = JSON.parse(Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown[];
+    expect(fresh).toEqual([...old, 'news.example.co.uk', 0]);
   });
   it("carries an adjusted CPC click's price, signed: a ticket from before it charges the campaign's bid (0)", () => {
     const adjusted = { ...ticket, clickMicroCents: 60_000 };
     expect(decodeTicket(secret, encodeTicket(secret, adjusted))).toEqual(adjusted);
-    const { clickMicroCents: _c, ...before } = ticket;
-    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, clickMicroCents: 0 });
+    const { source: _s, clickMicroCents: _c, ...before } = ticket;
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, source: '', clickMicroCents: 0 });
     // Raising the price in the payload breaks the signature.
     const [payload, sig] = encodeTicket(secret, adjusted).split('.') as [string, string];
     const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
-    values[20] = 1;
+    values[21] = 1;
     expect(decodeTicket(secret, `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${sig}`)).toBeUndefined();
   });
   it('refuses a payload of any other length', () => {

@@ -33,6 +33,8 @@ export interface BidTicket {
   browser: string;
   /** The user's key (frequency/), when the campaign has a frequency cap and the request named a user; '' otherwise. */
   user: string;
+  /** Where the ad ran, by name (inventory/source.ts), for the statistics' `source`: '' when unknown or signed before it existed. */
+  source: string;
   /**
    * What a click on a CPC ad costs, micro-cents: the bid times the bid adjustment the auction applied
    * (docs/delivery.md). 0 when no adjustment applied (or a CPM ad): the campaign's bid.
@@ -71,6 +73,8 @@ const FIELDS = [
   'os',
   'browser',
   'user',
+  // Appended last: tickets signed before them (every shorter length above) decode with them empty.
+  'source',
   'clickMicroCents',
 ] as const satisfies readonly (keyof BidTicket)[];
 
@@ -97,6 +101,7 @@ export function encodeTicket(secret: string, t: BidTicket): string {
     t.os,
     t.browser,
     t.user,
+    t.source,
     t.clickMicroCents,
   ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -120,8 +125,8 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
     // Signed before OS and browser (17 fields), or before frequency caps (19): the fields they lack are empty.
     if (values.length === 17) values.push('', '');
     if (values.length === 19) values.push('');
-    // Signed before bid adjustments (20): the campaign's bid.
-    if (values.length === 20) values.push(0);
+    // Signed before the source and bid adjustments (20 fields): no source, the campaign's bid.
+    if (values.length === 20) values.push('', 0);
     if (values.length !== FIELDS.length || !TICKET_SURFACES.includes(values[13] as TicketSurface)) return undefined;
     // The payload is ours (its signature checked above): the fields are what encodeTicket wrote.
     const t: Record<string, unknown> = {};

@@ -13,6 +13,8 @@ export const clickRecordSchema = z.object({
   publisher_id: z.number().int(),
   site_id: z.number().int(),
   zone_id: z.number().int(),
+  /** The placement by name (absent in records of clicks before it existed): the conversion's `source`. */
+  source: z.string().max(64).optional(),
   country: z.string().optional(),
   device: z.string().optional(),
   os: z.string().optional(),

@@ -267,6 +267,34 @@ export const ENGINE_FAMILIES: readonly Family[] = [
         ),
   },
   {
+    name: 'POST /push/unsubscribe',
+    arb: (ctx) =>
+      fc
+        .tuple(
+          jsonBody({ endpoint: PUSH_SEED.subscription.endpoint, zone: ctx.world.zones.push }).chain(encoded),
+          fc.constantFrom('text/plain;charset=UTF-8', 'application/json', ''),
+          extraHeaders,
+          framing,
+        )
+        .map(([e, type, more, f]) =>
+          request({
+            family: 'POST /push/unsubscribe',
+            via: 'engine',
+            method: 'POST',
+            target: '/push/unsubscribe',
+            headers: [['content-type', type], ...e.headers, ...more],
+            token: 'none',
+            body: e.body,
+            framing: f,
+          }),
+        ),
+  },
+  engineGet(
+    'GET /push/sw.js',
+    () => fc.constant('/push/sw.js'),
+    () => queryString(['download'], { download: ['1', '0', 'yes'] }),
+  ),
+  {
     name: 'other methods on engine paths',
     arb: (ctx) =>
       fc

@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { loadOwnedCampaign } from '../../repos/campaigns.ts';
 import { rebuildDailySpend } from '../../stats/spend-rebuild.ts';
-import { buildStatsQuery, buildUncountedQuery, publisherEarningsCents, statsCsv, toStatsRows, toUncountedRows } from '../../stats/stats-query.ts';
+import {
+  buildStatsQuery,
+  buildUncountedQuery,
+  publisherEarningsCents,
+  statsCsv,
+  toStatsRows,
+  toUncountedRows,
+  withZoneSubids,
+} from '../../stats/stats-query.ts';
+import type { StoredZone } from '@adnet/schemas/publisher';
 import type { StatsScope } from '../../stats/stats-query.ts';
 import type { Context } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
@@ -19,7 +28,13 @@ async function select(ctx: Context, { sql, params }: { sql: string; params: Reco
 
 async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
   const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, q, scope));
-  const rows = toStatsRows(raw, q);
+  let rows = toStatsRows(raw, q);
+  if (q.group_by.includes('zone')) {
+    // The placement report names zones as source lists do: by subid, read for the zones the rows name.
+    const ids = [...new Set(rows.map((r) => r.zone_id ?? 0).filter((id) => id > 0))].map(String);
+    const zones = ids.length ? await ctx.svc.configStore.readMany<StoredZone>('zone', ids) : [];
+    rows = withZoneSubids(rows, new Map(zones.map((z) => [z.id, z.subid])));
+  }
   return q.format === 'csv' ? { rows, csv: statsCsv(rows, q) } : { rows };
 }
 

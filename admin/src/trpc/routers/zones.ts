@@ -2,6 +2,7 @@ import { idSchema } from '@adnet/schemas/api';
 import { zoneCreateInputSchema, zoneFieldErrors, zoneSchema, zoneUpdateInputSchema } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import { splitControls } from '@adnet/schemas/publisher-controls';
+import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
@@ -57,6 +58,7 @@ export const zonesRouter = router({
         fv_freq_cap_hours: input.fv_freq_cap_hours ?? null,
         banner_width: input.banner_width ?? null,
         banner_height: input.banner_height ?? null,
+        push_prompt: input.format === 'push' ? (input.push_prompt ?? DEFAULT_PUSH_PROMPT) : null,
         status: 'active',
         created_at: now,
         updated_at: now,
@@ -95,6 +97,7 @@ export const zonesRouter = router({
             fv_freq_cap_hours: next.fv_freq_cap_hours ?? undefined,
             banner_width: next.banner_width ?? undefined,
             banner_height: next.banner_height ?? undefined,
+            ...(fields.push_prompt !== undefined ? { push_prompt: fields.push_prompt } : {}),
           });
           if (Object.keys(errors).length) throw fieldErrors(errors);
           return { value: next };

@@ -11,7 +11,7 @@ const index = buildIndex(
   { campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map([[3, site]]), zone: new Map([[7, zone]]), deal: new Map() },
   '0-0',
 );
-const imp = impFixture({ zone: { zone, serving: true, controls: NO_CONTROLS } });
+const imp = impFixture({ zone: { zone, serving: true, controls: NO_CONTROLS, source: 'news.example' } });
 const from = (pageHost: string | undefined) => requestFixture({ index, pageHost });
 
 describe('foreign origin filter', () => {

@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { SourceNames } from '../../inventory/source.ts';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Bid } from '@adnet/schemas/openrtb';
 import { openRtbContext, openRtbImp, openRtbUserId } from '../../auction/request-context.ts';
@@ -33,6 +34,8 @@ const VERSION = /^2\.5(\.\d+)?$/;
 /** POST /openrtb/bid: partner check, rate limit, one auction per imp, deadline. */
 export function bidRoute(ctx: EngineContext) {
   const now = ctx.now ?? (() => performance.now());
+  // The requests' sources (site.domain, app.bundle), named once and bounded per hour (inventory/source.ts).
+  const sources = new SourceNames();
   return (req: EngineRequest): EngineReply => {
     const started = now();
     const index = ctx.index();
@@ -53,7 +56,7 @@ export function bidRoute(ctx: EngineContext) {
     // A privacy signal that bars user-level processing keeps the user out of the frequency store altogether.
     const privacy = privacyBar(request);
     const viewer = privacy ? undefined : ctx.caps.viewer(openRtbUserId(request, partner.id), ts);
-    const rc = openRtbContext(request, index, partner.id, ts, viewer, privacy);
+    const rc = openRtbContext(request, index, partner.id, ts, viewer, privacy, sources.of(request, ts));
     const facts = requestFacts(rc, ctx.engineId);
     const bids: Bid[] = [];
     const taken: Served[] = [];

@@ -54,6 +54,7 @@ export function clickRoute(ctx: EngineContext) {
       publisher_id: ticket.publisherId,
       site_id: ticket.siteId,
       zone_id: ticket.zoneId,
+      source: ticket.source || undefined,
       country: ticket.country || undefined,
       device: ticket.device || undefined,
       os: os || undefined,

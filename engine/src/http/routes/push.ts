@@ -1,4 +1,5 @@
 import { pushSubscribeSchema } from '@adnet/schemas/publisher';
+import { pushUnsubscribeSchema } from '@adnet/schemas/push';
 import type { EngineContext } from '../../context.ts';
 import { allowedPushHost } from '../../push/push-store.ts';
 import { errorReply, json } from '../adapt.ts';
@@ -22,20 +23,28 @@ export const vapidKeyRoute = (ctx: EngineContext) => (): EngineReply => json(200
  * JSON): 201 `{ok, id}`; 400 naming the bad field; 404 for a zone that is not a
  * serving push zone. The body may be sent as text/plain to spare a preflight.
  */
+/** The body as `schema` says, or the 400 naming each bad field (the body may be text/plain, sparing a preflight). */
+interface Parser<T> {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+function bodyAs<T>(req: EngineRequest, schema: Parser<T>): { ok: true; data: T } | { ok: false; reply: EngineReply } {
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body.toString('utf8'));
+  } catch {
+    return { ok: false, reply: json(400, { errors: { body: 'must be valid JSON' } }, CORS) };
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const errors: Record<string, string> = {};
+  for (const i of parsed.error.issues) errors[i.path.map(String).join('.') || 'body'] ??= i.message;
+  return { ok: false, reply: json(400, { errors }, CORS) };
+}
+
 export function subscribeRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
-    let body: unknown;
-    try {
-      body = JSON.parse(req.body.toString('utf8'));
-    } catch {
-      return json(400, { errors: { body: 'must be valid JSON' } }, CORS);
-    }
-    const parsed = pushSubscribeSchema.safeParse(body);
-    if (!parsed.success) {
-      const errors: Record<string, string> = {};
-      for (const i of parsed.error.issues) errors[i.path.join('.') || 'body'] ??= i.message;
-      return json(400, { errors }, CORS);
-    }
+    const parsed = bodyAs(req, pushSubscribeSchema);
+    if (!parsed.ok) return parsed.reply;
     const { zone, subscription } = parsed.data;
     if (!allowedPushHost(subscription.endpoint, ctx.push.serviceHosts)) {
       return json(400, { errors: { 'subscription.endpoint': 'must be a browser push service endpoint' } }, CORS);
@@ -51,5 +60,40 @@ export function subscribeRoute(ctx: EngineContext) {
       return errorReply('conflict', why, CORS);
     }
     return json(201, { ok: true, id: saved.id }, CORS);
+  };
+}
+
+/**
+ * POST /push/unsubscribe with `{endpoint, zone?}`: forgets the browser's subscription on that zone, or on
+ * every zone without one. 200 `{ok, removed}` (the zones it was on) every time, so a repeat is harmless;
+ * 400 naming the bad field. Knowing the endpoint (the browser's secret push address) is the right to drop it.
+ */
+export function unsubscribeRoute(ctx: EngineContext) {
+  return async (req: EngineRequest): Promise<EngineReply> => {
+    const parsed = bodyAs(req, pushUnsubscribeSchema);
+    if (!parsed.ok) return parsed.reply;
+    const removed = await ctx.push.remove(parsed.data.endpoint, parsed.data.zone);
+    return json(200, { ok: true, removed }, CORS);
+  };
+}
+
+/**
+ * GET /push/sw.js: our service worker for publishers to host at their site's root as /adnet-sw.js (a
+ * worker's scope cannot be wider than its own folder, and it must come from the site's own origin).
+ * `?download=1` answers it as an attachment of that name.
+ */
+export function workerRoute(ctx: EngineContext) {
+  return (req: EngineRequest): EngineReply => {
+    const download = new URLSearchParams(req.query).get('download') === '1';
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'application/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=3600',
+        'access-control-allow-origin': '*',
+        ...(download ? { 'content-disposition': 'attachment; filename="adnet-sw.js"' } : {}),
+      },
+      body: ctx.push.worker,
+    };
   };
 }

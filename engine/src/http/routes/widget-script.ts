@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
+import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
+import type { StoredZone } from '@adnet/schemas/publisher';
+import type { ZoneConfig } from '@adnet/schemas/widget';
+
+/** A push zone's prompt moment, our key and the worker's path on the publisher's site. */
+function pushSettings(z: StoredZone, vapidKey: string): ZoneConfig['push'] {
+  const p = z.push_prompt ?? DEFAULT_PUSH_PROMPT;
+  return { on: p.on, delaySec: p.delay_s ?? null, vapidKey, worker: PUSH_WORKER_PATH };
+}
 
 /**
  * GET /w/<subid>.js: the widget with the zone's settings baked in, cacheable
@@ -27,6 +36,7 @@ export function widgetScriptRoute(ctx: EngineContext) {
               corner: z.fv_corner,
               delaySec: z.fv_delay_sec,
               capHours: z.fv_freq_cap_hours,
+              push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;
       hit = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };

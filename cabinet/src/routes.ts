@@ -2,6 +2,7 @@ import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts'
 import { campaignsPage } from './pages/campaign-list.ts';
 import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
 import { dealsPage } from './pages/deals.ts';
+import { demandPartnersPage } from './pages/demand.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
 import { overviewPage } from './pages/overview.ts';
 import { profilePage } from './pages/profile.ts';
@@ -25,5 +26,6 @@ export const ROUTES: Route[] = [
   { path: '/moderation', title: 'Moderation', roles: ['admin'], nav: true, render: moderationPage },
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
   { path: '/deals', title: 'Deals', roles: ['admin'], nav: true, render: dealsPage },
+  { path: '/demand-partners', title: 'Demand partners', roles: ['admin'], nav: true, render: demandPartnersPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
 ];

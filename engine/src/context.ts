@@ -5,6 +5,7 @@ import type { BidBudget, Counters, CreativePicker, DirectCharger, EventSink, Fre
 import type { EngineIndex } from './index/engine-index.ts';
 import type { ZoneRequestRate } from './fraud/zone-request-rate.ts';
 import type { PartnerLimiter } from './partners/partner-limiter.ts';
+import type { SupplyDeps } from './demand/supply.ts';
 import type { SaveOutcome, SubscriberAudience } from './push/push-store.ts';
 
 /**
@@ -24,6 +25,8 @@ export interface EngineContext {
   /** Per-user counts of frequency-capped campaigns (frequency/). */
   caps: FrequencyCaps;
   limiter: PartnerLimiter;
+  /** The supply side: our zones' impressions auctioned to demand partners too (demand/); absent: our campaigns alone. */
+  demand?: SupplyDeps;
   /** Counts each zone's ad requests per address and fingerprint (invalid traffic past the limits). */
   zoneRequests: ZoneRequestRate;
   /** Signs tickets (win notices, pixels, click links). */

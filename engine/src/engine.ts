@@ -36,6 +36,13 @@ import { PushSender } from './push/push-sender.ts';
 import { definePushScripts, removeSubscription, saveSubscription, vapidKeys } from './push/push-store.ts';
 import { RedisCounters } from './store/counters.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
+import { CircuitBreaker } from './demand/breaker.ts';
+import { DemandStats } from './demand/demand-stats.ts';
+import { DspClient } from './demand/dsp-client.ts';
+import { Notifier, redisNoticeLedger } from './demand/notices.ts';
+import type { SupplyDeps } from './demand/supply.ts';
+import { redisWinStore } from './demand/win-store.ts';
+import { demandMarkupRoute } from './http/routes/demand.ts';
 import { buildServiceWorker, buildWidget, zoneScript } from '@adnet/widget/build';
 
 export interface EngineOptions {
@@ -162,6 +169,22 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     bodies,
     observe: (route, status, seconds) => metrics.request(route, status, seconds),
   };
+  // The supply side (demand/): kept-alive connections to demand partners, each behind its own breaker and QPS.
+  const dsp = new DspClient({ allowLoopback: config.demand.allowLoopback, onLate: (pid) => demand.stats.add(pid, 'late') });
+  const demand: SupplyDeps = {
+    client: dsp,
+    breaker: new CircuitBreaker(),
+    limiter: new PartnerLimiter(config.engineCount),
+    stats: new DemandStats(),
+    notifier: new Notifier(redisNoticeLedger(redis), dsp),
+    wins: redisWinStore(redis),
+    secret,
+    baseUrl: config.adBaseUrl,
+    budget,
+    now: () => performance.now(),
+  };
+  const demandFlush = new Periodic({ intervalMs: 1_000, pass: () => demand.stats.flush(redis, demand.breaker), onError: onError('demand-stats') });
+  demandFlush.start();
   const vapid = await vapidKeys(redis);
   definePushScripts(redis);
   const ctx: EngineContext = {
@@ -191,11 +214,13 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       worker: buildServiceWorker(config.adBaseUrl),
     },
     observeAuction: (seconds) => metrics.auctionTime(seconds),
+    demand,
   };
   addRoute(app, 'post', '/openrtb/bid', bidRoute(ctx), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'] }, routes);
   addRoute(app, 'get', '/openrtb/win/:ticket', winRoute(ctx), { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/bill/:ticket', winRoute(ctx, 'bill'), { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerRoute(ctx), { params: 1 }, routes);
+  addRoute(app, 'get', '/openrtb/adm/:ticket', demandMarkupRoute(ctx), { params: 1 }, routes);
   addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingRoute(ctx), { params: 2 }, routes);
   addRoute(app, 'get', '/w/:file', widgetScriptRoute(ctx), { params: 1, headers: ['if-none-match'] }, routes);
   addRoute(app, 'get', '/imp', impRoute(ctx), { headers: VISITOR_HEADERS }, routes);
@@ -291,6 +316,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       await pushSender.stop();
       await spendFlush.stop();
       await rotationRefresh.stop();
+      await demandFlush.stop();
+      await demand.stats.flush(redis, demand.breaker).catch(onError('demand-stats'));
+      dsp.close();
       await pacingTick.stop();
       // The last counts of this engine join the shared ones.
       await rotation.refresh().catch(onError('rotation'));

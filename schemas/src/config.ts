@@ -201,6 +201,11 @@ export const envSchema = z.object({
   POSTBACK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** Tests and local development only: let outgoing postbacks reach loopback addresses. */
   POSTBACK_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * Tests and local development only: let demand partners' endpoints be plain http on loopback, and
+   * bid requests and notices reach loopback addresses. Without it endpoints must be https on public addresses.
+   */
+  DEMAND_ALLOW_LOOPBACK: bool.default(false),
   /** Publishers' share of the advertiser spend on their zones, in percent. */
   PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
@@ -315,6 +320,7 @@ export interface Config {
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
   publisherRevenueSharePercent: number;
   postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean; concurrency: number; hostConcurrency: number };
+  demand: { allowLoopback: boolean };
   push: { minIntervalHours: number; sendIntervalMs: number; serviceHosts: readonly string[]; caFile: string | undefined };
   zoneRequests: { perAddressPerMinute: number; perFingerprintPerMinute: number };
   rotationRefreshMs: number;
@@ -428,6 +434,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       concurrency: e.POSTBACK_CONCURRENCY,
       hostConcurrency: e.POSTBACK_HOST_CONCURRENCY,
     },
+    demand: { allowLoopback: e.DEMAND_ALLOW_LOOPBACK },
     push: {
       minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS,
       sendIntervalMs: e.PUSH_SEND_INTERVAL_MS,

@@ -22,3 +22,6 @@ const ALPHA3: ReadonlyMap<string, string> = new Map(Object.entries(countries.get
 export function alpha3ToAlpha2(code: string): string | undefined {
   return ALPHA3.get(code) ?? (code.length === 3 ? ALPHA3.get(code.toUpperCase()) : undefined);
 }
+
+/** Lowercase alpha-2 to the uppercase alpha-3 OpenRTB 2.5 sends (`device.geo.country`); undefined when unassigned. */
+export const alpha2ToAlpha3Code = (code: string): string | undefined => alpha2ToAlpha3[code.toUpperCase()];

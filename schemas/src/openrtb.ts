@@ -34,57 +34,57 @@ export const impSchema = z.looseObject({
   tagid: z.string().optional(),
   pmp: pmpSchema.optional(),
 });
-export const bidRequestSchema = z
-  .looseObject({
-    id: z.string().min(1),
-    imp: z.array(impSchema).min(1),
-    site: z
-      .looseObject({
-        id: z.string().optional(),
-        domain: z.string().optional(),
-        cat: z.array(z.string()).optional(),
-        page: z.string().optional(),
-      })
-      .optional(),
-    /** An app's placement (OpenRTB 2.5 §3.2.14): never with `site`; `bundle` names it in the statistics (`source`). */
-    app: z
-      .looseObject({
-        id: z.string().optional(),
-        name: z.string().optional(),
-        bundle: z.string().optional(),
-        domain: z.string().optional(),
-        storeurl: z.string().optional(),
-        cat: z.array(z.string()).optional(),
-        publisher: z.looseObject({ id: z.string().optional(), name: z.string().optional(), domain: z.string().optional() }).optional(),
-      })
-      .optional(),
-    device: z
-      .looseObject({
-        ua: z.string().optional(),
-        ip: z.string().optional(),
-        ipv6: z.string().optional(),
-        devicetype: z.number().int().optional(),
-        connectiontype: z.number().int().optional(),
-        language: z.string().optional(),
-        os: z.string().optional(),
-        geo: z.looseObject({ country: z.string().optional() }).optional(),
-      })
-      .optional(),
-    user: z.looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() }).optional(),
-    /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
-    regs: z
-      .looseObject({
-        coppa: z.number().int().optional(),
-        ext: z.looseObject({ gdpr: z.number().int().optional(), us_privacy: z.string().optional() }).optional(),
-      })
-      .optional(),
-    tmax: z.number().int().positive().optional(),
-    cur: z.array(z.string()).optional(),
-    bcat: z.array(z.string()).optional(),
-    badv: z.array(z.string()).optional(),
-    test: z.number().int().optional(),
-  })
-  .refine((r) => !(r.site && r.app), { message: 'must not carry both site and app', path: ['app'] });
+/** A bid request's fields (OpenRTB 2.5 §3.2.1), before the rules across fields: what the supply side extends. */
+const bidRequestFields = z.looseObject({
+  id: z.string().min(1),
+  imp: z.array(impSchema).min(1),
+  site: z
+    .looseObject({
+      id: z.string().optional(),
+      domain: z.string().optional(),
+      cat: z.array(z.string()).optional(),
+      page: z.string().optional(),
+    })
+    .optional(),
+  /** An app's placement (OpenRTB 2.5 §3.2.14): never with `site`; `bundle` names it in the statistics (`source`). */
+  app: z
+    .looseObject({
+      id: z.string().optional(),
+      name: z.string().optional(),
+      bundle: z.string().optional(),
+      domain: z.string().optional(),
+      storeurl: z.string().optional(),
+      cat: z.array(z.string()).optional(),
+      publisher: z.looseObject({ id: z.string().optional(), name: z.string().optional(), domain: z.string().optional() }).optional(),
+    })
+    .optional(),
+  device: z
+    .looseObject({
+      ua: z.string().optional(),
+      ip: z.string().optional(),
+      ipv6: z.string().optional(),
+      devicetype: z.number().int().optional(),
+      connectiontype: z.number().int().optional(),
+      language: z.string().optional(),
+      os: z.string().optional(),
+      geo: z.looseObject({ country: z.string().optional() }).optional(),
+    })
+    .optional(),
+  user: z.looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() }).optional(),
+  /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
+  regs: z
+    .looseObject({
+      coppa: z.number().int().optional(),
+      ext: z.looseObject({ gdpr: z.number().int().optional(), us_privacy: z.string().optional() }).optional(),
+    })
+    .optional(),
+  tmax: z.number().int().positive().optional(),
+  cur: z.array(z.string()).optional(),
+  bcat: z.array(z.string()).optional(),
+  badv: z.array(z.string()).optional(),
+  test: z.number().int().optional(),
+});
+export const bidRequestSchema = bidRequestFields.refine((r) => !(r.site && r.app), { message: 'must not carry both site and app', path: ['app'] });
 export type BidRequest = z.infer<typeof bidRequestSchema>;
 export type Imp = z.infer<typeof impSchema>;
 
@@ -141,3 +141,64 @@ export const CONNECTION_TYPES = ['ethernet', 'wifi', 'cellular_unknown', 'cellul
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 export const connectionTypeOf = (code: number | undefined): ConnectionType | undefined =>
   code !== undefined && code >= 1 ? CONNECTION_TYPES[code - 1] : undefined;
+
+// ---- the supply side: what we send to demand partners and what they answer (engine/src/demand/)
+
+/** A demand partner's bid (OpenRTB 2.5 §4.2.3): only what we read; the price is CPM in `cur` (USD only). */
+export const dspBidSchema = z.looseObject({
+  id: z.string().min(1),
+  impid: z.string(),
+  price: z.number(),
+  adm: z.string().optional(),
+  nurl: z.string().optional(),
+  burl: z.string().optional(),
+  lurl: z.string().optional(),
+  adomain: z.array(z.string()).optional(),
+  crid: z.string().optional(),
+  w: z.number().optional(),
+  h: z.number().optional(),
+});
+export type DspBid = z.infer<typeof dspBidSchema>;
+export const dspBidResponseSchema = z.looseObject({
+  id: z.string(),
+  seatbid: z.array(z.looseObject({ seat: z.string().optional(), bid: z.array(z.unknown()) })).optional(),
+  cur: z.string().optional(),
+});
+export type DspBidResponse = z.infer<typeof dspBidResponseSchema>;
+
+/**
+ * The bid request we send (OpenRTB 2.5 §3.2): the fields of `BidRequest` plus those only the supply
+ * side fills in. Each partner gets the same request, so one object serves the whole fan-out.
+ */
+export const outgoingBidRequestSchema = bidRequestFields.extend({
+  at: z.literal(2),
+  imp: z
+    .array(
+      impSchema.extend({
+        secure: z.literal(1),
+        video: z
+          .looseObject({
+            mimes: z.array(z.string()),
+            protocols: z.array(z.number()),
+            minduration: z.number().optional(),
+            maxduration: z.number().optional(),
+            w: z.number().optional(),
+            h: z.number().optional(),
+          })
+          .optional(),
+      }),
+    )
+    .length(1),
+  site: z.looseObject({
+    id: z.string(),
+    domain: z.string(),
+    page: z.string().optional(),
+    cat: z.array(z.string()),
+    publisher: z.looseObject({ id: z.string() }),
+  }),
+  regs: z.looseObject({ coppa: z.number().optional() }),
+  source: z.looseObject({ tid: z.string() }),
+  tmax: z.number().int().positive(),
+  cur: z.array(z.string()),
+});
+export type OutgoingBidRequest = z.infer<typeof outgoingBidRequestSchema>;

@@ -48,3 +48,19 @@ export const fallbackAnswerSchema = z.object({
   fallback: z.object({ type: z.enum(['html', 'url']), value: z.string() }),
 });
 export type FallbackAnswer = z.infer<typeof fallbackAnswerSchema>;
+
+/**
+ * `GET /imp` when a demand partner won the zone's auction: its markup, which the widget shows in a
+ * sandboxed iframe (no `allow-same-origin`: it reaches neither the host page nor its storage), then
+ * fires `beacon_url` (our impression tracker, counted once) when it is on the page.
+ */
+export const demandAnswerSchema = z.object({
+  demand: z.object({
+    impression_id: z.string(),
+    html: z.string(),
+    w: z.number().int().nullable(),
+    h: z.number().int().nullable(),
+    beacon_url: z.string(),
+  }),
+});
+export type DemandAnswer = z.infer<typeof demandAnswerSchema>;

@@ -3,7 +3,7 @@
 // break the host page.
 
 import { isSafeHttpUrl } from '@adnet/schemas/url';
-import type { FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+import type { DemandAnswer, FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
 import { askForPush } from './push.ts';
 
 /** A URL from an answer, or '' when it is not plain http(s): nothing else may become a link, a source or a pixel. */
@@ -176,6 +176,28 @@ function renderFallback(root: ShadowRoot, cfg: ZoneConfig, f: FallbackAnswer['fa
   root.appendChild(frame);
 }
 
+/**
+ * A demand partner's winning markup, in a sandboxed iframe like the fallback (opaque origin: the
+ * partner's script cannot reach the host page, its cookies or its storage; links open new windows).
+ * Once the frame is on the page our impression tracker is fired: that is the partner's impression.
+ */
+function renderDemand(root: ShadowRoot, cfg: ZoneConfig, d: DemandAnswer['demand']): void {
+  const frame = el('iframe', {
+    sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+    referrerpolicy: 'no-referrer',
+    title: 'Advertisement',
+    width: String(d.w ?? cfg.w ?? 300),
+    height: String(d.h ?? cfg.h ?? 250),
+    scrolling: 'no',
+    style: 'border:0;display:block;overflow:hidden',
+    'data-adnet': 'demand',
+  });
+  frame.srcdoc = d.html;
+  root.appendChild(frame);
+  markShown(cfg);
+  beacon(d.beacon_url);
+}
+
 function beacon(url: string): void {
   if (httpOnly(url)) new Image().src = url;
 }
@@ -284,8 +306,12 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     const sig = signals();
     const uid = firstPartyId();
     void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, { credentials: 'omit' })
-      .then(async (r) => (r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer) : undefined))
-      .then((ad) => ad && ('fallback' in ad ? renderFallback(root, cfg, ad.fallback) : render(root, cfg, ad, fp, sig)))
+      .then(async (r) => (r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined))
+      .then(
+        (ad) =>
+          ad &&
+          ('fallback' in ad ? renderFallback(root, cfg, ad.fallback) : 'demand' in ad ? renderDemand(root, cfg, ad.demand) : render(root, cfg, ad, fp, sig)),
+      )
       .catch(() => undefined);
   } catch {
     // never break the host page

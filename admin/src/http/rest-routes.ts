@@ -331,6 +331,42 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'none',
     summary: 'Delete a deal: its id no longer matches bid requests',
   },
+  {
+    method: 'GET',
+    path: '/api/admin/demand-partners',
+    procedure: 'admin.listDemandPartners',
+    input: 'none',
+    summary: 'Demand partners (DSPs) with their health',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/demand-partners',
+    procedure: 'admin.createDemandPartner',
+    input: 'json',
+    status: 201,
+    summary: "Add a demand partner our zones' impressions are auctioned to",
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/demand-partners/{id}',
+    procedure: 'admin.updateDemandPartner',
+    input: 'json',
+    summary: "Change a demand partner's endpoint, limits, formats or countries",
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/demand-partners/{id}/disable',
+    procedure: 'admin.disableDemandPartner',
+    input: 'none',
+    summary: 'Stop sending bid requests to a demand partner',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/demand-partners/{id}/enable',
+    procedure: 'admin.enableDemandPartner',
+    input: 'none',
+    summary: 'Send bid requests to a demand partner again',
+  },
   { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
 
   {

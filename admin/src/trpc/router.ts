@@ -8,6 +8,7 @@ import { conversionsRouter, incomingConversionsRouter } from './routers/conversi
 import { creativesRouter } from './routers/creatives.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { dealsRouter } from './routers/deals.ts';
+import { demandPartnersRouter } from './routers/demand-partners.ts';
 import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
 import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stats.ts';
 import { zonesRouter } from './routers/zones.ts';
@@ -32,7 +33,7 @@ export const appRouter = router({
     zones: zonesRouter,
     stats: pubStatsRouter,
   }),
-  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, dealsRouter),
+  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, dealsRouter, demandPartnersRouter),
   conversions: incomingConversionsRouter,
 });
 

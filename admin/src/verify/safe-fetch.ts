@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Socket } from 'node:net';
-import { addressRefusal } from './address-policy.ts';
+import { addressRefusal } from '@adnet/runtime/address-policy';
 
 export interface SafeFetchOptions {
   /** Time limit of the whole fetch: name lookups, every redirect and the body. */

@@ -1,6 +1,7 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { StoredDeal } from '@adnet/schemas/deals';
+import type { DemandPartner } from '@adnet/schemas/demand';
 import type { Partner } from '@adnet/schemas/partners';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
@@ -30,6 +31,8 @@ export interface EngineIndex {
   /** The same lists in the order exchange traffic walks them (the same array where bid adjustments change nothing). */
   readonly exchangeSlots: ReadonlyMap<string, readonly Candidate[]>;
   readonly partners: readonly PartnerEntry[];
+  /** Enabled demand partners (DSPs our zones' impressions are offered to), by id. */
+  readonly demandPartners: readonly DemandPartner[];
   readonly campaigns: ReadonlyMap<number, StoredCampaign>;
   readonly candidateCount: number;
   /** Our zones by subid (OpenRTB `imp.tagid`), with whether they may serve now. */
@@ -67,8 +70,11 @@ export interface ZoneEntry {
   source: string;
 }
 
-/** The mirrored configuration by kind; source lists may be absent (fixtures, and logs written before they existed). */
-export type ConfigState = Record<Exclude<ConfigKind, 'campaign_sources'>, Map<number, unknown>> & { campaign_sources?: Map<number, unknown> };
+/** The mirrored configuration by kind; source lists and demand partners may be absent (fixtures, and logs written before they existed). */
+export type ConfigState = Record<Exclude<ConfigKind, 'campaign_sources' | 'demand_partner'>, Map<number, unknown>> & {
+  campaign_sources?: Map<number, unknown>;
+  demand_partner?: Map<number, unknown>;
+};
 
 function partnerEntry(partner: Partner): PartnerEntry {
   return { partner, allow: addressList(partner.allowed_ips) };
@@ -125,11 +131,15 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
   const deals = dealEntries((state.deal ?? new Map()) as Map<number, StoredDeal>, slots);
+  const demandPartners = [...((state.demand_partner ?? new Map()) as Map<number, DemandPartner>).values()]
+    .filter((p) => p.status === 'active')
+    .sort((a, b) => a.id - b.id);
   return {
     seq,
     slots,
     exchangeSlots,
     partners,
+    demandPartners,
     campaigns,
     candidateCount,
     zones,

@@ -6,6 +6,15 @@ import { beaconLink, clickLink, impressionLink, playbackLink, serve } from '../.
 import type { EngineContext } from '../../context.ts';
 import { audienceFacts, inventoryFacts, makeEvent } from '../../events/make-event.ts';
 import { VAST_NS, vastAdm } from '../../openrtb/ad-markup.ts';
+import type { RequestContext, ImpContext } from '../../auction/request-context.ts';
+import type { ServeOutcome } from '../../auction/serve.ts';
+import type { ZoneEntry } from '../../index/engine-index.ts';
+import { DEMAND_FORMATS } from '../../demand/build-request.ts';
+import { eligiblePartners, supplyAuction } from '../../demand/supply.ts';
+import type { SupplyOutcome } from '../../demand/supply.ts';
+import { vastWrapper } from '../../demand/vast-wrapper.ts';
+import type { DemandPartner } from '@adnet/schemas/demand';
+import { isSafeHttpUrl } from '@adnet/schemas/url';
 import { json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { visitorOf } from '../visitor.ts';
@@ -22,45 +31,111 @@ const xml = (body: string): EngineReply => ({ status: 200, headers: { ...CORS, '
  * beacon proves the ad was shown (routes/beacon.ts).
  */
 export function impRoute(ctx: EngineContext) {
-  return (req: EngineRequest): EngineReply => {
+  return (req: EngineRequest): EngineReply | Promise<EngineReply> => {
     const index = ctx.index();
     const q = new URLSearchParams(req.query);
     const entry = index?.zones.get(q.get('z') ?? '');
     if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
+    // No clock read unless some partner might bid: the path without partners stays as it was.
+    const started = ctx.demand && index.demandPartners.length > 0 ? ctx.demand.now() : 0;
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
     const rc = visitorContext(index, visitorOf(req), now, 'widget', flood, ctx.caps.viewer(widgetUserId(q.get('u')), now));
     const ic = zoneImp(rc, entry);
     const out = serve(ctx, rc, ic);
-    if (!out.won) {
-      const facts = { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) };
-      ctx.emit(makeEvent('nobid', facts));
-      const fallback = fallbackFor(ic.controls, out.reason);
-      if (!fallback) return NO_AD;
-      ctx.emit(makeEvent('fallback', facts));
-      return json(200, fallback, CORS);
+    const partners = demandFor(ctx, entry, rc);
+    if (partners) {
+      return supplyAuction(ctx.demand as NonNullable<EngineContext['demand']>, supplyInput(ctx, req, rc, entry, out, partners, started, 'widget')).then((o) =>
+        o.kind === 'partner' ? json(200, partnerAd(ctx, o), CORS) : displayAnswer(ctx, rc, ic, entry, o.kind === 'own' ? o.served : out),
+      );
     }
-    const c = out.candidate;
-    const cr = c.creative;
-    const ad: ServedAd = {
-      impression_id: out.ticket,
-      format: entry.zone.format,
-      creative: { title: cr.title, body: cr.body, cta_text: cr.cta_text, image_url: cr.image_url, image_width: cr.image_width, image_height: cr.image_height },
-      click_url: clickLink(ctx.baseUrl, out),
-      beacon_url: beaconLink(ctx.baseUrl, out),
-    };
-    return json(200, ad, CORS);
+    return displayAnswer(ctx, rc, ic, entry, out);
   };
+}
+
+/** What /imp answers for our own auction's outcome: our ad, else the publisher's fallback, else 204. */
+function displayAnswer(ctx: EngineContext, rc: RequestContext, ic: ImpContext, entry: ZoneEntry, out: ServeOutcome): EngineReply {
+  if (!out.won) {
+    const facts = { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) };
+    ctx.emit(makeEvent('nobid', facts));
+    const fallback = fallbackFor(ic.controls, out.reason);
+    if (!fallback) return NO_AD;
+    ctx.emit(makeEvent('fallback', facts));
+    return json(200, fallback, CORS);
+  }
+  const c = out.candidate;
+  const cr = c.creative;
+  const ad: ServedAd = {
+    impression_id: out.ticket,
+    format: entry.zone.format,
+    creative: { title: cr.title, body: cr.body, cta_text: cr.cta_text, image_url: cr.image_url, image_width: cr.image_width, image_height: cr.image_height },
+    click_url: clickLink(ctx.baseUrl, out),
+    beacon_url: beaconLink(ctx.baseUrl, out),
+  };
+  return json(200, ad, CORS);
+}
+
+/** The demand partners that may bid on this zone's impression; undefined (and nothing allocated) when none. */
+function demandFor(ctx: EngineContext, entry: ZoneEntry, rc: RequestContext): DemandPartner[] | undefined {
+  const d = ctx.demand;
+  const index = rc.index;
+  if (!d || index.demandPartners.length === 0 || !DEMAND_FORMATS.has(entry.zone.format)) return undefined;
+  // Invalid traffic (a bot, a flood, a tag on someone else's page) is offered to no one: not ours to sell.
+  if (rc.rejected) return undefined;
+  const site = index.sites.get(entry.zone.site_id);
+  if (!site) return undefined;
+  return eligiblePartners(d, index.demandPartners, entry.zone.format, rc.country, d.now(), (id, why) => d.stats.add(id, why));
+}
+
+function supplyInput(
+  ctx: EngineContext,
+  req: EngineRequest,
+  rc: RequestContext,
+  entry: ZoneEntry,
+  own: ServeOutcome,
+  partners: DemandPartner[],
+  startedAt: number,
+  surface: 'widget' | 'vast',
+) {
+  const referer = req.headers.referer ?? '';
+  return {
+    partners,
+    own,
+    startedAt,
+    auctionTimeoutMs: ctx.auctionTimeoutMs,
+    surface,
+    imp: {
+      zone: entry.zone,
+      site: ctx.index()?.sites.get(entry.zone.site_id) as NonNullable<ReturnType<typeof rc.index.sites.get>>,
+      floorMicroCents: entry.controls.floorMicroCents,
+      ua: req.headers['user-agent'] ?? '',
+      ip: req.ip,
+      country: rc.country,
+      device: rc.device,
+      os: rc.os,
+      language: rc.language,
+      page: referer && referer.length <= 2048 && isSafeHttpUrl(referer) ? referer : undefined,
+      userKey: rc.viewer?.key,
+    },
+  };
+}
+
+/** A partner's banner: the widget shows its markup in a sandboxed iframe and fires our impression tracker once rendered. */
+function partnerAd(ctx: EngineContext, o: Extract<SupplyOutcome, { kind: 'partner' }>) {
+  const z = (n: number | undefined) => (n !== undefined && Number.isInteger(n) && n > 0 && n <= 4000 ? n : null);
+  return { demand: { impression_id: o.token, html: o.adm, w: z(o.w), h: z(o.h), beacon_url: `${ctx.baseUrl}/openrtb/imptracker/${o.token}` } };
 }
 
 /** GET /vast/<subid>.xml[?u=<first-party id>]: VAST 4.0 for a video zone; an empty VAST document when there is no ad. */
 export function vastRoute(ctx: EngineContext) {
-  return (req: EngineRequest): EngineReply => {
+  return (req: EngineRequest): EngineReply | Promise<EngineReply> => {
     const subid = /^([A-Za-z0-9]{1,32})\.xml$/.exec(req.params[0] ?? '')?.[1];
     const index = ctx.index();
     const entry = subid ? index?.zones.get(subid) : undefined;
     if (!index || !entry?.serving || !VIDEO_ZONE_FORMATS.has(entry.zone.format)) return xml(EMPTY_VAST);
     const visitor = visitorOf(req);
+    // No clock read unless some partner might bid: the path without partners stays as it was.
+    const started = ctx.demand && index.demandPartners.length > 0 ? ctx.demand.now() : 0;
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, '', now);
     // Players (TVs, server-side stitchers) may send no user agent at all: only a bot's is refused here.
@@ -70,17 +145,27 @@ export function vastRoute(ctx: EngineContext) {
     const rc = visitorContext(index, { ...visitor, bot: visitor.bot && req.headers['user-agent'] !== '', pageHost: undefined }, now, 'vast', flood, viewer);
     const ic = zoneImp(rc, entry);
     const out = serve(ctx, rc, ic);
-    if (!out.won) {
-      ctx.emit(makeEvent('nobid', { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) }));
-      return xml(EMPTY_VAST);
+    const partners = demandFor(ctx, entry, rc);
+    if (partners) {
+      return supplyAuction(ctx.demand as NonNullable<EngineContext['demand']>, supplyInput(ctx, req, rc, entry, out, partners, started, 'vast')).then((o) =>
+        o.kind === 'partner' ? xml(vastWrapper(ctx.baseUrl, o.token, o.adm)) : videoAnswer(ctx, rc, ic, o.kind === 'own' ? o.served : out),
+      );
     }
-    // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
-    return xml(
-      vastAdm(
-        out.candidate.creative,
-        { clickUrl: clickLink(ctx.baseUrl, out), impressionUrl: impressionLink(ctx.baseUrl, out), trackingUrl: playbackLink(ctx.baseUrl, out) },
-        out.bidId,
-      ),
-    );
+    return videoAnswer(ctx, rc, ic, out);
   };
+}
+
+function videoAnswer(ctx: EngineContext, rc: RequestContext, ic: ImpContext, out: ServeOutcome): EngineReply {
+  if (!out.won) {
+    ctx.emit(makeEvent('nobid', { ts: rc.ts, engine: ctx.engineId, reason: out.reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) }));
+    return xml(EMPTY_VAST);
+  }
+  // The player fires the Impression pixel when the ad starts: that is what counts (and charges) for video zones.
+  return xml(
+    vastAdm(
+      out.candidate.creative,
+      { clickUrl: clickLink(ctx.baseUrl, out), impressionUrl: impressionLink(ctx.baseUrl, out), trackingUrl: playbackLink(ctx.baseUrl, out) },
+      out.bidId,
+    ),
+  );
 }

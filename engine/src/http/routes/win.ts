@@ -9,6 +9,8 @@ import { decodeTicket } from '../../tracking/signed-token.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
+import { isDemandToken } from '../../demand/demand-ticket.ts';
+import { demandImpression } from './demand.ts';
 
 const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error|viewable)$/;
 
@@ -50,6 +52,8 @@ const billsByBurl = (ctx: EngineContext, partnerId: number): boolean =>
 /** GET /openrtb/imptracker/<ticket>: records a VAST impression once; always answers with a pixel for a valid ticket. */
 export function impTrackerRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
+    // A demand partner's won impression (demand/): its own ticket.
+    if (isDemandToken(req.params[0] ?? '')) return demandImpression(ctx, req.params[0] ?? '');
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     if (!ticket) return errorReply('not_found', 'Unknown impression');
     const now = Date.now();

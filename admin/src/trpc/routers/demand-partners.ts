@@ -1,0 +1,89 @@
+import { idSchema } from '@adnet/schemas/api';
+import {
+  DEMAND_COUNTERS,
+  demandPartnerCreateInputSchema,
+  demandPartnerSchema,
+  demandPartnerUpdateInputSchema,
+  demandPartnerWithHealthSchema,
+} from '@adnet/schemas/demand';
+import type { DemandPartner } from '@adnet/schemas/demand';
+import { z } from 'zod';
+import { fieldErrors, notFound } from '../../errors.ts';
+import { cfgIndex } from '../../storage/keys.ts';
+import type { AuthedContext } from '../init.ts';
+import { roleProcedure, router } from '../init.ts';
+
+const admin = roleProcedure('admin');
+const ALL = cfgIndex('demand_partners', 'all');
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** https, or (DEMAND_ALLOW_LOOPBACK=1, tests and local development) http on loopback: named in a 400 like any other field. */
+function checkEndpoint(ctx: AuthedContext, endpoint: string | undefined): void {
+  if (endpoint === undefined) return;
+  const u = new URL(endpoint);
+  if (u.protocol === 'https:') return;
+  if (ctx.svc.config.demand.allowLoopback && LOOPBACK_HOST.test(u.hostname)) return;
+  throw fieldErrors({ endpoint: 'must be an https URL' });
+}
+
+async function change(ctx: AuthedContext, id: number, patch: Partial<DemandPartner>): Promise<DemandPartner> {
+  const updated = await ctx.svc.configStore.update<DemandPartner>(
+    'demand_partner',
+    id,
+    (p) => ({ value: { ...p, ...patch, updated_at: new Date().toISOString() } }),
+    () => notFound('Demand partner'),
+  );
+  ctx.svc.log.info({ event: 'demand_partner.changed', demandPartnerId: id, status: updated.status }, 'demand partner changed');
+  return updated;
+}
+
+/** Demand partners (DSPs): where our zones' impressions are offered over OpenRTB 2.5, how fast, for what. */
+export const demandPartnersRouter = router({
+  createDemandPartner: admin
+    .input(demandPartnerCreateInputSchema)
+    .output(demandPartnerSchema)
+    .mutation(async ({ ctx, input }) => {
+      checkEndpoint(ctx, input.endpoint);
+      const id = await ctx.svc.configStore.nextId('demand_partner');
+      const now = new Date().toISOString();
+      const p: DemandPartner = { id, ...input, countries: input.countries ?? [], status: 'active', created_at: now, updated_at: now };
+      await ctx.svc.configStore.commit('demand_partner', id, 0, p, [{ cmd: 'SADD', key: ALL, member: id }]);
+      return p;
+    }),
+
+  /** Every demand partner with its health: the engines' counts summed, and its circuit. */
+  listDemandPartners: admin.output(z.object({ demand_partners: z.array(demandPartnerWithHealthSchema) })).query(async ({ ctx }) => {
+    const ids = await ctx.svc.redis.smembers(ALL);
+    const partners = (await ctx.svc.configStore.readMany<DemandPartner>('demand_partner', ids)).sort((a, b) => a.id - b.id);
+    const circuits = await ctx.svc.redis.hgetall('dmd:circuit');
+    const withHealth = await Promise.all(
+      partners.map(async (p) => {
+        const raw = await ctx.svc.redis.hgetall(`dmd:stats:${p.id}`);
+        const counters = Object.fromEntries(DEMAND_COUNTERS.map((k) => [k, Number(raw[k] ?? 0)]));
+        const c = circuits[String(p.id)];
+        const circuit: 'closed' | 'open' | 'half_open' = c === 'open' || c === 'half_open' ? c : 'closed';
+        return { ...p, health: { counters, circuit } };
+      }),
+    );
+    return { demand_partners: withHealth };
+  }),
+
+  updateDemandPartner: admin
+    .input(demandPartnerUpdateInputSchema)
+    .output(demandPartnerSchema)
+    .mutation(({ ctx, input }) => {
+      const { id, ...fields } = input;
+      checkEndpoint(ctx, fields.endpoint);
+      const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<DemandPartner>;
+      return change(ctx, id, patch);
+    }),
+
+  disableDemandPartner: admin
+    .input(z.object({ id: idSchema }))
+    .output(demandPartnerSchema)
+    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'disabled' })),
+  enableDemandPartner: admin
+    .input(z.object({ id: idSchema }))
+    .output(demandPartnerSchema)
+    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'active' })),
+});

@@ -1,0 +1,111 @@
+import { api } from '../api.ts';
+import type { Outputs } from '../api.ts';
+import { actionButton, badge, h, notify, table } from '../dom.ts';
+import { buildForm, checked, list, num, text } from '../form.ts';
+import type { PageContext } from '../router.ts';
+
+type DemandPartner = Outputs['admin']['listDemandPartners']['demand_partners'][number];
+type Format = DemandPartner['formats'][number];
+
+/** Zone formats a partner can be offered today (docs/demand.md). */
+const FORMATS = ['banner', 'video', 'floating_video'] as const;
+
+/** Revenue in nano-dollars as dollars with cents (a partner's impressions are fractions of a cent each). */
+const revenue = (nano: number): string => `$${(nano / 1e9).toFixed(2)}`;
+
+function health(p: DemandPartner): HTMLElement {
+  const c = p.health.counters;
+  const n = (k: string) => c[k] ?? 0;
+  const discarded = ['invalid_json', 'invalid_response', 'wrong_id', 'bad_price', 'under_floor', 'unknown_imp', 'no_markup', 'wrong_currency']
+    .filter((k) => n(k) > 0)
+    .map((k) => `${k.replace(/_/g, ' ')} ${n(k)}`);
+  return h(
+    'div',
+    {},
+    badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
+    h('p', {}, `${n('requests')} requests · ${n('bids')} bids · ${n('wins')} wins · ${n('impressions')} impressions · ${revenue(n('revenue_nano'))}`),
+    h('p', {}, `${n('timeouts')} timeouts · ${n('late')} late · ${n('errors')} errors · ${n('nobids')} passes`),
+    discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
+  );
+}
+
+function partnerRow(p: DemandPartner, after: () => Promise<void>) {
+  const edit = buildForm({
+    label: `Edit demand partner ${p.name}`,
+    submit: 'Save',
+    fields: [
+      { name: 'endpoint', label: 'Endpoint', type: 'url', value: p.endpoint },
+      { name: 'qps_limit', label: 'QPS limit', type: 'number', value: String(p.qps_limit) },
+      { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: String(p.timeout_ms) },
+      { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: p.formats },
+      { name: 'countries', label: 'Countries (alpha-2, comma-separated; empty: all)', value: p.countries.join(', ') },
+    ],
+    async onSubmit(d) {
+      await api.admin.updateDemandPartner.mutate({
+        id: p.id,
+        endpoint: text(d, 'endpoint'),
+        qps_limit: num(d, 'qps_limit'),
+        timeout_ms: num(d, 'timeout_ms'),
+        formats: checked(d, 'formats') as Format[],
+        countries: list(d, 'countries'),
+      });
+      notify(`Demand partner ${p.name} saved`);
+      await after();
+    },
+  });
+  return [
+    p.name,
+    badge(p.status),
+    h('details', {}, h('summary', {}, `${p.formats.join(', ')} · ${p.qps_limit} QPS · ${p.timeout_ms} ms`), edit.form),
+    health(p),
+    actionButton(
+      p.status === 'active' ? 'Disable' : 'Enable',
+      async () => {
+        await (p.status === 'active' ? api.admin.disableDemandPartner : api.admin.enableDemandPartner).mutate({ id: p.id });
+        await after();
+      },
+      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}` },
+    ),
+  ];
+}
+
+/** Admins: the DSPs our zones' impressions are auctioned to, and how each is doing. */
+export async function demandPartnersPage(ctx: PageContext): Promise<void> {
+  const { demand_partners } = await api.admin.listDemandPartners.query();
+  const again = () => demandPartnersPage(ctx);
+  const { form } = buildForm({
+    label: 'Add demand partner',
+    submit: 'Add demand partner',
+    fields: [
+      { name: 'name', label: 'Name', required: true },
+      { name: 'endpoint', label: 'Endpoint (https)', type: 'url', required: true },
+      { name: 'qps_limit', label: 'QPS limit', type: 'number', value: '100' },
+      { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: '150' },
+      { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: ['banner'] },
+      { name: 'countries', label: 'Countries (alpha-2, comma-separated; empty: all)' },
+    ],
+    async onSubmit(d) {
+      const countries = list(d, 'countries');
+      await api.admin.createDemandPartner.mutate({
+        name: text(d, 'name'),
+        endpoint: text(d, 'endpoint'),
+        qps_limit: num(d, 'qps_limit'),
+        timeout_ms: num(d, 'timeout_ms'),
+        formats: checked(d, 'formats') as Format[],
+        ...(countries.length ? { countries } : {}),
+      });
+      notify('Demand partner added');
+      await again();
+    },
+  });
+  ctx.main.replaceChildren(
+    h('h1', {}, 'Demand partners'),
+    table(
+      ['Name', 'Status', 'Formats and limits', 'Health', ''],
+      demand_partners.map((p) => partnerRow(p, again)),
+      'DSPs bidding on our zones',
+    ),
+    h('h2', {}, 'Add a demand partner'),
+    form,
+  );
+}

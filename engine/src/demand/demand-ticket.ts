@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** A partner's won impression, carried (signed) in our impression tracker and markup links. */
+export interface DemandTicket {
+  /** The auction id (`${AUCTION_ID}`), one per impression. */
+  auctionId: string;
+  partnerId: number;
+  /** The clearing price, CPM micro-cents. */
+  priceMicroCents: number;
+  /** Seconds since the epoch. */
+  issuedAt: number;
+  publisherId: number;
+  siteId: number;
+  zoneId: number;
+  surface: 'widget' | 'vast';
+  country: string;
+  device: string;
+}
+
+// `d.` cannot begin a BidTicket (base64url has no dot), so one route tells the two apart.
+const PREFIX = 'd.';
+const sign = (secret: string, payload: string) => createHmac('sha256', `demand:${secret}`).update(payload).digest('base64url').slice(0, 22);
+
+export function encodeDemandTicket(secret: string, t: DemandTicket): string {
+  const values = [t.auctionId, t.partnerId, t.priceMicroCents, t.issuedAt, t.publisherId, t.siteId, t.zoneId, t.surface, t.country, t.device];
+  const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
+  return `${PREFIX}${payload}.${sign(secret, payload)}`;
+}
+
+export const isDemandToken = (token: string): boolean => token.startsWith(PREFIX);
+
+export function decodeDemandTicket(secret: string, token: string): DemandTicket | undefined {
+  if (!token.startsWith(PREFIX) || token.length > 1024) return undefined;
+  const rest = token.slice(PREFIX.length);
+  const dot = rest.indexOf('.');
+  if (dot <= 0) return undefined;
+  const payload = rest.slice(0, dot);
+  const given = Buffer.from(rest.slice(dot + 1));
+  const expected = Buffer.from(sign(secret, payload));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+    if (!Array.isArray(v) || v.length !== 10) return undefined;
+    const [auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device] = v as [
+      string,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      'widget' | 'vast',
+      string,
+      string,
+    ];
+    return { auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,173 @@
+import type { DemandPartner } from '@adnet/schemas/demand';
+import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
+import { describe, expect, it } from 'vitest';
+import { candidateFixture } from '../auction/fixtures.ts';
+import type { Served } from '../auction/serve.ts';
+import { PartnerLimiter } from '../partners/partner-limiter.ts';
+import { decodeTicket, encodeTicket } from '../tracking/signed-token.ts';
+import { CircuitBreaker } from './breaker.ts';
+import { DemandStats } from './demand-stats.ts';
+import { decodeDemandTicket } from './demand-ticket.ts';
+import type { DspAnswer } from './dsp-client.ts';
+import { Notifier } from './notices.ts';
+import { eligiblePartners, supplyAuction } from './supply.ts';
+import type { SupplyDeps } from './supply.ts';
+import type { DemandWin } from './win-store.ts';
+
+const SECRET = 's'.repeat(40);
+const partner = (id: number, over: Partial<DemandPartner> = {}): DemandPartner => ({
+  id,
+  name: `p${id}`,
+  endpoint: `https://p${id}.example/bid`,
+  qps_limit: 1_000,
+  timeout_ms: 150,
+  formats: ['banner'],
+  countries: [],
+  status: 'active',
+  created_at: '',
+  updated_at: '',
+  ...over,
+});
+const zone = { id: 5, site_id: 2, publisher_id: 9, subid: 'zone1', format: 'banner', banner_width: 300, banner_height: 250 } as StoredZone;
+const site = { id: 2, publisher_id: 9, domain: 'news.example', category: 'news' } as StoredSite;
+
+/** Partners answering from a table: a price bids (with notices), else the given answer. */
+function world(answers: Record<number, number | DspAnswer>, budgetRoom = true) {
+  const notices: string[] = [];
+  const given: number[] = [];
+  const wins = new Map<string, DemandWin>();
+  const deps: SupplyDeps = {
+    client: {
+      postBid: (id, _endpoint, body) => {
+        const a = answers[id];
+        const req = JSON.parse(body) as { id: string };
+        if (typeof a !== 'number') return Promise.resolve(a ?? { kind: 'nobid' });
+        const bid = {
+          id: `b${id}`,
+          impid: '1',
+          price: a,
+          adm: `<i>\${AUCTION_PRICE}</i>`,
+          nurl: `https://p${id}.example/w?p=\${AUCTION_PRICE}`,
+          lurl: `https://p${id}.example/l?r=\${AUCTION_LOSS}`,
+        };
+        return Promise.resolve({ kind: 'bid', body: JSON.stringify({ id: req.id, seatbid: [{ seat: 'x', bid: [bid] }] }) });
+      },
+    },
+    breaker: new CircuitBreaker(2, 1_000),
+    limiter: new PartnerLimiter(1),
+    stats: new DemandStats(),
+    notifier: new Notifier(
+      { claim: () => Promise.resolve(true), finish: () => Promise.resolve() },
+      { notify: (u) => (notices.push(u), Promise.resolve(true)) },
+    ),
+    wins: { save: (id, w) => Promise.resolve(void wins.set(id, w)), load: (id) => Promise.resolve(wins.get(id)) },
+    secret: SECRET,
+    baseUrl: 'https://ads.example',
+    budget: { tryTake: () => budgetRoom, giveBack: (_c, p) => void given.push(p) },
+    now: () => 0,
+  };
+  return { deps, notices, given, wins };
+}
+
+function ownServed(ecpmUsd: number, priceUsd: number): Served {
+  const c = candidateFixture({ bid_micro_cents: ecpmUsd * 100_000 });
+  const priceMicroCents = priceUsd * 100_000;
+  const ticket = encodeTicket(SECRET, {
+    ...{ bidId: 'own', campaignId: c.campaignId, advertiserId: c.advertiserId, creativeId: c.creativeId, priceMicroCents, issuedAt: 1, engine: 'e' },
+    ...{
+      partnerId: 0,
+      country: 'us',
+      device: '',
+      publisherId: 9,
+      siteId: 2,
+      zoneId: 5,
+      surface: 'widget',
+      ipPrefix: '',
+      uaHash: '',
+      test: false,
+      os: '',
+      browser: '',
+      user: '',
+      source: '',
+      clickMicroCents: 0,
+    },
+  });
+  return { won: true, candidate: c, priceMicroCents, bidId: 'own', ticket, dealId: undefined };
+}
+
+const input = (partners: DemandPartner[], own: Served | { won: false; reason: 'no_candidates' }) => ({
+  partners,
+  own,
+  startedAt: 0,
+  auctionTimeoutMs: 200,
+  surface: 'widget' as const,
+  imp: {
+    zone,
+    site,
+    floorMicroCents: 50_000,
+    ua: 'ua',
+    ip: '203.0.113.9',
+    country: 'us',
+    device: 'desktop',
+    os: undefined,
+    language: 'en',
+    page: undefined,
+    userKey: 'k',
+  },
+});
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+describe('supplyAuction', () => {
+  it('a partner beating our campaign wins at second price, our hold goes back, notices carry the price and loss reason', async () => {
+    const w = world({ 1: 3, 2: 2.5 });
+    const out = await supplyAuction(w.deps, input([partner(1), partner(2)], ownServed(2, 1)));
+    expect(out).toMatchObject({ kind: 'partner', partnerId: 1, adm: '<i>2.51</i>', priceMicroCents: 251_000 });
+    expect(w.given).toEqual([100_000]);
+    if (out.kind === 'partner')
+      expect(decodeDemandTicket(SECRET, out.token)).toMatchObject({ partnerId: 1, priceMicroCents: 251_000, zoneId: 5, publisherId: 9 });
+    await settle();
+    expect(w.notices.sort()).toEqual(['https://p1.example/w?p=2.51', 'https://p2.example/l?r=102']);
+    expect([w.deps.stats.peek(1, 'wins'), w.deps.stats.peek(2, 'bids'), w.deps.stats.peek(2, 'wins')]).toEqual([1, 1, 0]);
+  });
+
+  it('our campaign keeps the impression, its price raised over the best partner and its ticket signed again', async () => {
+    const w = world({ 1: 2.5 });
+    const out = await supplyAuction(w.deps, input([partner(1)], ownServed(4, 1)));
+    expect(out.kind).toBe('own');
+    if (out.kind === 'own') {
+      expect(out.served.priceMicroCents).toBe(251_000);
+      expect(decodeTicket(SECRET, out.served.ticket)?.priceMicroCents).toBe(251_000);
+    }
+    await settle();
+    expect(w.notices).toEqual([]);
+  });
+
+  it('when our budget cannot pay the raise, the partner wins', async () => {
+    const w = world({ 1: 2.5 }, false);
+    const out = await supplyAuction(w.deps, input([partner(1)], ownServed(4, 1)));
+    expect(out).toMatchObject({ kind: 'partner', partnerId: 1, priceMicroCents: 50_000 });
+    expect(w.given).toEqual([100_000]);
+  });
+
+  it('failures, timeouts and garbage count against the partner and open its circuit; nothing wins', async () => {
+    const w = world({ 1: { kind: 'timeout' }, 2: { kind: 'error', why: 'HTTP 500' }, 3: { kind: 'bid', body: 'nope' } });
+    const ps = [partner(1), partner(2), partner(3)];
+    for (let i = 0; i < 2; i++) expect(await supplyAuction(w.deps, input(ps, { won: false, reason: 'no_candidates' }))).toEqual({ kind: 'none' });
+    expect([w.deps.stats.peek(1, 'timeouts'), w.deps.stats.peek(2, 'errors'), w.deps.stats.peek(3, 'invalid_json')]).toEqual([2, 2, 2]);
+    expect(eligiblePartners(w.deps, ps, 'banner', 'us', 10)).toBeUndefined();
+  });
+});
+
+describe('eligiblePartners', () => {
+  it('by format, country, QPS and circuit; nothing at all without partners', () => {
+    const deps = { breaker: new CircuitBreaker(), limiter: new PartnerLimiter(1) };
+    expect(eligiblePartners(deps, [], 'banner', 'us', 0)).toBeUndefined();
+    const ps = [partner(1), partner(2, { formats: ['video'] }), partner(3, { countries: ['de'] }), partner(4, { qps_limit: 1 })];
+    expect(eligiblePartners(deps, ps, 'banner', 'us', 0)?.map((p) => p.id)).toEqual([1, 4]);
+    const skipped: string[] = [];
+    expect(eligiblePartners(deps, ps, 'banner', 'us', 0, (id, why) => skipped.push(`${id}:${why}`))?.map((p) => p.id)).toEqual([1]);
+    expect(skipped).toEqual(['4:skipped_qps']);
+    // Partner 4's one request a second is spent.
+    expect(eligiblePartners(deps, ps, 'banner', 'de', 2_000)?.map((p) => p.id)).toEqual([1, 3]);
+  });
+});

@@ -1,0 +1,183 @@
+import type { DemandPartner } from '@adnet/schemas/demand';
+import { randomUUID } from 'node:crypto';
+import type { BidBudget } from '../auction/ports.ts';
+import type { Served, ServeOutcome } from '../auction/serve.ts';
+import type { PartnerLimiter } from '../partners/partner-limiter.ts';
+import { decodeTicket, encodeTicket } from '../tracking/signed-token.ts';
+import type { CircuitBreaker } from './breaker.ts';
+import { buildSupplyRequest, SUPPLY_IMP_ID } from './build-request.ts';
+import type { SupplyImp } from './build-request.ts';
+import { decide } from './clearing.ts';
+import type { DemandStats } from './demand-stats.ts';
+import { encodeDemandTicket } from './demand-ticket.ts';
+import type { DspAnswer } from './dsp-client.ts';
+import { LOSS, priceMacro, substituteMacros } from './macros.ts';
+import type { AuctionMacros } from './macros.ts';
+import type { Notifier } from './notices.ts';
+import { readBidResponse } from './read-response.ts';
+import type { PartnerBid } from './read-response.ts';
+import type { WinStore } from './win-store.ts';
+
+export interface SupplyDeps {
+  client: { postBid(partnerId: number, endpoint: string, body: string, timeoutMs: number): Promise<DspAnswer> };
+  breaker: CircuitBreaker;
+  /** Demand partners' QPS (their own limiter: their ids are not exchange partners' ids). */
+  limiter: PartnerLimiter;
+  stats: DemandStats;
+  notifier: Notifier;
+  wins: WinStore;
+  secret: string;
+  baseUrl: string;
+  budget: BidBudget;
+  /** Monotonic milliseconds, for the deadline. */
+  now: () => number;
+}
+
+/** The auction's outcome for the route: our campaign's ad, a partner's markup, or nothing. */
+export type SupplyOutcome =
+  | { kind: 'own'; served: Served }
+  | { kind: 'partner'; partnerId: number; token: string; adm: string; w: number | undefined; h: number | undefined; priceMicroCents: number }
+  | { kind: 'none' };
+
+/**
+ * The partners that may bid on one impression: enabled (the index holds only those), taking the
+ * zone's format and the viewer's country, within their QPS, circuit not open. Undefined, allocating
+ * nothing, when there are none: the path without partners stays as fast as it was.
+ */
+export function eligiblePartners(
+  deps: Pick<SupplyDeps, 'breaker' | 'limiter'>,
+  partners: readonly DemandPartner[],
+  format: string,
+  country: string | undefined,
+  now: number,
+  onSkip?: (id: number, why: 'skipped_qps' | 'skipped_open') => void,
+): DemandPartner[] | undefined {
+  if (partners.length === 0) return undefined;
+  let out: DemandPartner[] | undefined;
+  for (const p of partners) {
+    if (!p.formats.includes(format as DemandPartner['formats'][number])) continue;
+    if (p.countries.length > 0 && (country === undefined || !p.countries.includes(country))) continue;
+    if (!deps.limiter.take(p.id, p.qps_limit)) {
+      onSkip?.(p.id, 'skipped_qps');
+      continue;
+    }
+    if (!deps.breaker.allow(p.id, now)) {
+      onSkip?.(p.id, 'skipped_open');
+      continue;
+    }
+    (out ??= []).push(p);
+  }
+  return out;
+}
+
+export interface SupplyAuctionInput {
+  partners: readonly DemandPartner[];
+  imp: Omit<SupplyImp, 'auctionId' | 'tmaxMs'>;
+  /** Our campaigns' outcome, already held from their budget. */
+  own: ServeOutcome;
+  /** When the request was taken (deps.now()), and the whole auction's budget. */
+  startedAt: number;
+  auctionTimeoutMs: number;
+  surface: 'widget' | 'vast';
+}
+
+/**
+ * One auction per impression between our campaigns' best bid and every eligible partner's: the
+ * request goes to all of them at once, each given min(its timeout, what is left of the auction's
+ * budget); answers are checked (read-response.ts), counted, and the circuit told; then one second
+ * price auction (clearing.ts). The winner's win notice is sent when its ad is served, its billing
+ * notice when our impression tracker counts it (see demandImpression), losers' loss notices at once.
+ */
+export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput): Promise<SupplyOutcome> {
+  const auctionId = randomUUID();
+  const remaining = Math.max(0, input.auctionTimeoutMs - (deps.now() - input.startedAt));
+  const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
+  const body = JSON.stringify(request);
+  const floor = input.imp.floorMicroCents;
+  const answers = await Promise.all(
+    input.partners.map((p) => {
+      deps.stats.add(p.id, 'requests');
+      return deps.client.postBid(p.id, p.endpoint, body, Math.max(1, Math.min(p.timeout_ms, remaining)));
+    }),
+  );
+  const bids: PartnerBid[] = [];
+  const clock = Date.now();
+  input.partners.forEach((p, i) => {
+    const a = answers[i] as DspAnswer;
+    if (a.kind === 'nobid') {
+      deps.stats.add(p.id, 'nobids');
+      deps.breaker.success(p.id);
+    } else if (a.kind === 'timeout') {
+      deps.stats.add(p.id, 'timeouts');
+      deps.breaker.failure(p.id, clock);
+    } else if (a.kind === 'error' || a.kind === 'refused') {
+      deps.stats.add(p.id, 'errors');
+      deps.breaker.failure(p.id, clock);
+    } else {
+      const read = readBidResponse(a.body, p.id, auctionId, SUPPLY_IMP_ID, floor);
+      for (const d of read.discards) deps.stats.add(p.id, d);
+      // A response discarded whole is a failure of the partner; a bid under the floor is not.
+      if (read.bids.length === 0 && read.discards.some((d) => d !== 'under_floor')) deps.breaker.failure(p.id, clock);
+      else deps.breaker.success(p.id);
+      if (read.bids.length > 0) deps.stats.add(p.id, 'bids', read.bids.length);
+      bids.push(...read.bids);
+    }
+  });
+
+  const own = input.own.won ? input.own : undefined;
+  let decision = decide(own && { ecpmMicroCents: own.candidate.ecpmMicroCents, priceMicroCents: own.priceMicroCents }, bids, floor);
+  if (decision.winner === 'own' && own) {
+    const raise = decision.priceMicroCents - own.priceMicroCents;
+    if (raise <= 0) return { kind: 'own', served: own };
+    if (deps.budget.tryTake(own.candidate, raise)) return { kind: 'own', served: repriced(deps.secret, own, decision.priceMicroCents) };
+    // Its budget cannot pay what the partners' bids ask: the partners' auction decides.
+    decision = decide(undefined, bids, floor);
+  }
+  if (decision.winner !== 'partner') return own ? { kind: 'own', served: own } : { kind: 'none' };
+  if (own) deps.budget.giveBack(own.candidate, own.priceMicroCents);
+
+  const win = decision.bid;
+  const price = decision.priceMicroCents;
+  const macros = (b: PartnerBid, loss: string): AuctionMacros => ({
+    price: priceMacro(price),
+    auctionId,
+    impId: SUPPLY_IMP_ID,
+    bidId: b.bid.id,
+    seatId: b.seat,
+    currency: 'USD',
+    loss,
+  });
+  const m = macros(win, LOSS.won);
+  const adm = substituteMacros(win.bid.adm ?? '', m);
+  const token = encodeDemandTicket(deps.secret, {
+    auctionId,
+    partnerId: win.partnerId,
+    priceMicroCents: price,
+    issuedAt: Math.floor(Date.now() / 1000),
+    publisherId: input.imp.zone.publisher_id,
+    siteId: input.imp.zone.site_id,
+    zoneId: input.imp.zone.id,
+    surface: input.surface,
+    country: input.imp.country ?? '',
+    device: input.imp.device ?? '',
+  });
+  await deps.wins.save(auctionId, {
+    partnerId: win.partnerId,
+    burl: win.bid.burl && substituteMacros(win.bid.burl, m),
+    adm: input.surface === 'vast' ? adm : undefined,
+  });
+  deps.stats.add(win.partnerId, 'wins');
+  // Served now: the win notice goes out (once, see notices.ts); losers hear why they lost.
+  if (win.bid.nurl) void deps.notifier.send(`${auctionId}:${win.partnerId}:nurl`, substituteMacros(win.bid.nurl, m));
+  for (const l of decision.losers) {
+    if (l.bid.lurl) void deps.notifier.send(`${auctionId}:${l.partnerId}:${l.bid.id}:lurl`, substituteMacros(l.bid.lurl, macros(l, LOSS.lostToHigherBid)));
+  }
+  return { kind: 'partner', partnerId: win.partnerId, token, adm, w: win.bid.w, h: win.bid.h, priceMicroCents: price };
+}
+
+/** Our ad at a higher price than our own auction set: the same bid, its ticket signed again. */
+function repriced(secret: string, s: Served, priceMicroCents: number): Served {
+  const t = decodeTicket(secret, s.ticket);
+  if (!t) return s;
+  return { ...s, priceMicroCents, ticket: encodeTicket(secret, { ...t, priceMicroCents }) };
+}

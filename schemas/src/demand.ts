@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { idSchema } from './api.ts';
+import { CAMPAIGN_FORMATS } from './formats.ts';
+import { COUNTRY_CODES } from './geo.ts';
+
+// Demand partners: DSPs our publishers' impressions are auctioned to over OpenRTB 2.5 (the supply side).
+// The endpoint's scheme and host are checked again at call time (engine/src/demand/dsp-client.ts):
+// https only, public addresses only; `DEMAND_ALLOW_LOOPBACK=1` lets http on loopback through for
+// tests and local development.
+
+/** The spec's auction timeout: no partner may take longer than the whole auction. */
+export const DEMAND_MAX_TIMEOUT_MS = 200;
+
+const endpoint = z
+  .string()
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '' && u.hash === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an https URL without credentials or fragment');
+
+const formats = z
+  .array(z.enum(CAMPAIGN_FORMATS, { error: `must be one of ${CAMPAIGN_FORMATS.join(', ')}` }))
+  .min(1, 'must list at least one format')
+  .transform((a) => [...new Set(a)]);
+const countries = z
+  .array(z.string().refine((c) => COUNTRY_CODES.has(c), 'must be a lowercase ISO 3166-1 alpha-2 country code'))
+  .max(250)
+  .transform((a) => [...new Set(a)]);
+const qps = z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000');
+const timeout = z.number().int('must be an integer').min(10, 'must be at least 10').max(DEMAND_MAX_TIMEOUT_MS, `must be at most ${DEMAND_MAX_TIMEOUT_MS}`);
+
+export const demandPartnerCreateInputSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  endpoint,
+  qps_limit: qps.default(100),
+  timeout_ms: timeout.default(150),
+  formats,
+  /** Lowercase alpha-2; absent or empty: every country. */
+  countries: countries.optional(),
+});
+export const demandPartnerUpdateInputSchema = z.object({
+  id: idSchema,
+  name: demandPartnerCreateInputSchema.shape.name.optional(),
+  endpoint: endpoint.optional(),
+  qps_limit: qps.optional(),
+  timeout_ms: timeout.optional(),
+  formats: formats.optional(),
+  countries: countries.optional(),
+});
+
+export const DEMAND_PARTNER_STATUSES = ['active', 'disabled'] as const;
+export const demandPartnerSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  endpoint: z.string(),
+  qps_limit: z.number().int(),
+  timeout_ms: z.number().int(),
+  formats: z.array(z.enum(CAMPAIGN_FORMATS)),
+  countries: z.array(z.string()),
+  status: z.enum(DEMAND_PARTNER_STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DemandPartner = z.infer<typeof demandPartnerSchema>;
+
+/** Why a partner's answer was discarded (counted per partner). */
+export const DEMAND_DISCARDS = [
+  'invalid_json',
+  'invalid_response',
+  'wrong_id',
+  'bad_price',
+  'under_floor',
+  'unknown_imp',
+  'no_markup',
+  'wrong_currency',
+] as const;
+export type DemandDiscard = (typeof DEMAND_DISCARDS)[number];
+
+/** One partner's health as the engines count it (Redis hash `dmd:stats:<id>`, summed over engines). */
+export const DEMAND_COUNTERS = [
+  'requests',
+  'bids',
+  'wins',
+  'impressions',
+  'nobids',
+  'timeouts',
+  'late',
+  'errors',
+  'skipped_qps',
+  'skipped_open',
+  'revenue_nano',
+  ...DEMAND_DISCARDS,
+] as const;
+export type DemandCounter = (typeof DEMAND_COUNTERS)[number];
+export const demandPartnerHealthSchema = z.object({
+  counters: z.record(z.string(), z.number()),
+  /** The circuit breaker as the engines last reported it. */
+  circuit: z.enum(['closed', 'open', 'half_open']),
+});
+export const demandPartnerWithHealthSchema = demandPartnerSchema.extend({ health: demandPartnerHealthSchema });

@@ -1,0 +1,123 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, useTestApp } from './support/admin.ts';
+import { launchChromium } from './support/browser.ts';
+import { eventually, startEngine } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
+import { MockDsp, bidFor } from './support/mock-dsp.ts';
+import { World } from './support/world.ts';
+
+// A demand partner's ad in a real browser: its banner in a sandboxed iframe, cut off from the
+// publisher's page, its impression counted once; its video through our VAST Wrapper in the players' parser.
+const fx = useTestApp({ DEMAND_ALLOW_LOOPBACK: '1' });
+const VAST_CLIENT = join(dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')), 'dist', 'vast-client.min.js');
+const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+// The partner's markup probes what it can reach.
+const DSP_BANNER = `<p id="dsp">DSP ad \${AUCTION_PRICE}</p><script>const p = document.getElementById('dsp'); p.dataset.ran = '1';
+try { parent.document.title = 'reached'; } catch { p.dataset.isolated = '1'; }
+try { localStorage.setItem('k', '1'); } catch { p.dataset.noStorage = '1'; }
+try { document.cookie = 'a=1'; p.dataset.cookie = document.cookie; } catch { p.dataset.noCookie = '1'; }</script>`;
+const VAST_INLINE = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"><Ad id="x"><InLine><AdSystem>dsp</AdSystem><Impression><![CDATA[https://dsp.example/imp]]></Impression><AdTitle>Video</AdTitle><Creatives><Creative><Linear><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://cdn.dsp.example/v.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+
+let engine: TestEngine;
+let browser: Browser;
+let context: BrowserContext;
+let hostPage: Server;
+let hostBase = '';
+const subids: Record<string, string> = {};
+const dsp: MockDsp = new MockDsp((r) => {
+  const video = JSON.stringify(r.imp).includes('"video"');
+  // At once, with the whole 200 ms: a loaded machine must not make this test about the deadline (demand.test.ts is).
+  return { body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : DSP_BANNER) };
+});
+
+beforeAll(async () => {
+  await dsp.start();
+  hostPage = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    res.setHeader('content-type', 'text/html');
+    if (url.pathname === '/vast-client.js') {
+      res.setHeader('content-type', 'text/javascript');
+      return void res.end(readFileSync(VAST_CLIENT));
+    }
+    res.end(
+      `<!doctype html><html><head><title>Host page</title></head><body><p>Article.</p><script src="${engine.base}/w/${url.searchParams.get('zone') ?? ''}.js"></script></body></html>`,
+    );
+  });
+  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
+  const world = await World.create(fx.app);
+  const site = await world.site();
+  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
+  const adv = await world.advertiser(100_000);
+  await world.campaign(adv, { format: 'banner', bid_usd: 2 });
+  subids.banner = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site)).subid;
+  subids.video = (await world.zone({ format: 'video' }, site)).subid;
+  const created = await call(fx.app, 'POST', '/api/admin/demand-partners', {
+    token: world.admin.token,
+    json: { name: 'dsp', endpoint: `${dsp.base}/bid`, formats: ['banner', 'video'], timeout_ms: 200 },
+  });
+  expect(created.status).toBe(201);
+  engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
+  await eventually(() => engine.engine.mirror.index?.demandPartners.length === 1 && engine.engine.mirror.index.candidateCount === 1);
+  await new Promise((r) => setTimeout(r, 300));
+  browser = await launchChromium();
+  context = await browser.newContext({ userAgent: CHROME_UA });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  hostPage?.close();
+  await engine?.stop();
+  await dsp.stop();
+});
+
+describe("a demand partner's ad in a real browser", () => {
+  it('shows its banner in a sandboxed iframe without access to the page, and counts its impression once', async () => {
+    const page = await context.newPage();
+    await page.goto(`${hostBase}/?zone=${subids.banner}`);
+    const frameEl = page.locator('[data-adnet-zone] iframe[data-adnet="demand"]');
+    await frameEl.waitFor({ state: 'attached', timeout: 10_000 });
+    const sandbox = (await frameEl.getAttribute('sandbox')) ?? '';
+    expect(sandbox.split(' ')).toContain('allow-scripts');
+    expect(sandbox).not.toContain('allow-same-origin');
+    expect([await frameEl.getAttribute('width'), await frameEl.getAttribute('height')]).toEqual(['300', '250']);
+    const ad = page.frameLocator('[data-adnet-zone] iframe[data-adnet="demand"]').locator('#dsp');
+    await expect.poll(() => ad.getAttribute('data-ran')).toBe('1');
+    // Its script ran, but reached neither the host page nor its storage or cookies. 5.00 alone over our 2.00: 2.01.
+    expect(await ad.textContent()).toBe('DSP ad 2.01');
+    expect(await ad.getAttribute('data-isolated')).toBe('1');
+    expect(await ad.getAttribute('data-no-storage')).toBe('1');
+    expect(await page.title()).toBe('Host page');
+    // Rendered: our tracker counted the impression, so the partner's billing notice went out, once.
+    await eventually(() => dsp.noticesOf('burl').length === 1 && dsp.noticesOf('nurl').length === 1);
+    await page.reload();
+    await frameEl.waitFor({ state: 'attached', timeout: 10_000 });
+    await eventually(() => dsp.noticesOf('burl').length === 2);
+    expect(dsp.noticesOf('nurl')).toHaveLength(2);
+    await page.close();
+  });
+
+  it("serves its video as a VAST Wrapper the players' VAST client follows to the partner's ad", async () => {
+    const page = await context.newPage();
+    await page.goto(`${hostBase}/?zone=none`);
+    const parsed = await page.evaluate<Record<string, unknown>>(`(async () => {
+      const { VASTClient } = await import('${hostBase}/vast-client.js');
+      // As a player loads a tag: the client follows the Wrapper's VASTAdTagURI.
+      const res = await new VASTClient().get('${engine.base}/vast/${subids.video}.xml');
+      const ad = res.ads[0];
+      const linear = ad.creatives.find((c) => c.type === 'linear');
+      return { ads: res.ads.length, media: linear.mediaFiles[0].fileURL, impressions: ad.impressionURLTemplates.map((i) => i.url) };
+    })()`);
+    expect(parsed).toMatchObject({ ads: 1, media: 'https://cdn.dsp.example/v.mp4' });
+    // The partner's own pixel and ours, which the wrapper carries.
+    const impressions = parsed.impressions as string[];
+    expect(impressions).toContain('https://dsp.example/imp');
+    expect(impressions.some((u) => u.includes('/openrtb/imptracker/d.'))).toBe(true);
+    await page.close();
+  });
+});

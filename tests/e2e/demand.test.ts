@@ -1,0 +1,235 @@
+import { outgoingBidRequestSchema } from '@adnet/schemas/openrtb';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, useTestApp } from './support/admin.ts';
+import type { Account } from './support/admin.ts';
+import { eventually, startEngine, streamedEvents } from './support/engine.ts';
+import type { TestEngine } from './support/engine.ts';
+import { vastVerdict } from './support/hostile.ts';
+import { MockDsp, bidFor } from './support/mock-dsp.ts';
+import { World } from './support/world.ts';
+
+// The supply side: our zones' impressions auctioned to demand partners (mock DSPs on real HTTP) and to
+// our own campaigns, in one auction within 200 ms.
+const fx = useTestApp({ DEMAND_ALLOW_LOOPBACK: '1' });
+let engine: TestEngine;
+let world: World;
+let admin: Account;
+let bannerZone = '';
+let videoZone = '';
+const BROWSER: Record<string, string> = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+  'accept-language': 'en-US,en;q=0.9',
+  'x-country': 'US',
+};
+const VAST_INLINE = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"><Ad id="x"><InLine><AdSystem>dsp</AdSystem><Impression><![CDATA[https://dsp.example/imp?p=\${AUCTION_PRICE}]]></Impression><AdTitle>Video</AdTitle><Creatives><Creative><Linear><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://cdn.dsp.example/v.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
+
+// Each DSP's behaviour can be switched by the tests.
+let rich = true;
+type DspName = 'high' | 'second' | 'pass' | 'late' | 'failing' | 'garbage' | 'cheap' | 'wrongId' | 'video';
+const dsps: Record<DspName, MockDsp> = {
+  // Bids highest, answers in 20 ms.
+  high: new MockDsp((r) => (rich ? { delayMs: 20, body: bidFor(dsps.high, r, 3, '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>') } : { status: 204 })),
+  // Second highest, 40 ms: sets the price.
+  second: new MockDsp((r) => (rich ? { delayMs: 40, body: bidFor(dsps.second, r, 2.5, '<div>SECOND</div>') } : { status: 204 })),
+  pass: new MockDsp(() => ({ status: 204 })),
+  // Would win by far, but answers after the auction is over.
+  late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, 50, '<div>LATE</div>') })),
+  failing: new MockDsp(() => ({ status: 500, body: 'oops' })),
+  garbage: new MockDsp(() => ({ body: '{"id": "not json' })),
+  // A bid under the zone's floor (0.5), and one for an imp we never offered.
+  cheap: new MockDsp((r) => ({
+    body: { id: r.id, seatbid: [{ bid: [bidFor(dsps.cheap, r, 0.1, '<b>x</b>').seatbid[0]?.bid[0], { id: 'b2', impid: '9', price: 9, adm: '<b>y</b>' }] }] },
+  })),
+  wrongId: new MockDsp((r) => ({ body: { ...bidFor(dsps.wrongId, r, 40, '<b>w</b>'), id: 'someone-else' } })),
+  video: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.video, r, 6, VAST_INLINE, { w: 640, h: 360 }) })),
+};
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  await Promise.all(Object.values(dsps).map((d) => d.start()));
+  world = await World.create(fx.app);
+  admin = world.admin;
+  const adv = await world.advertiser(100_000);
+  await world.campaign(adv, { format: 'banner', bid_usd: 2 });
+  await world.campaign(adv, { format: 'video', bid_usd: 4 });
+  const site = await world.site();
+  BROWSER.referer = `https://www.${site.domain}/article`;
+  bannerZone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site)).subid;
+  videoZone = (await world.zone({ format: 'video' }, site)).subid;
+  for (const [name, d] of Object.entries(dsps)) {
+    const r = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
+      token: admin.token,
+      json: { name, endpoint: `${d.base}/bid`, formats: name === 'video' ? ['video'] : ['banner'], qps_limit: 10_000, timeout_ms: 150 },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    ids[name] = r.body.id;
+  }
+  engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
+  await eventually(() => engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length && engine.engine.mirror.index.candidateCount === 2);
+  await new Promise((r) => setTimeout(r, 300)); // first budget slices
+});
+afterAll(async () => {
+  await engine?.stop();
+  await Promise.all(Object.values(dsps).map((d) => d.stop()));
+});
+
+interface DemandReply {
+  demand?: { impression_id: string; html: string; w: number | null; h: number | null; beacon_url: string };
+  impression_id?: string;
+}
+const imp = async (z: string) => {
+  const started = performance.now();
+  const res = await fetch(`${engine.base}/imp?z=${z}&fp=fingerprint-123&s=e30&u=visitor-id-0000000001`, { headers: BROWSER });
+  const body = res.status === 200 ? ((await res.json()) as DemandReply) : undefined;
+  return { status: res.status, body, ms: performance.now() - started };
+};
+
+describe('demand partners API', () => {
+  it('refuses a plain-http endpoint off loopback, a timeout over 200 ms and an unknown format, naming the field', async () => {
+    for (const [json, field] of [
+      [{ name: 'x', endpoint: 'http://dsp.example/bid', formats: ['banner'] }, 'endpoint'],
+      [{ name: 'x', endpoint: 'https://dsp.example/bid', formats: ['banner'], timeout_ms: 201 }, 'timeout_ms'],
+      [{ name: 'x', endpoint: 'https://dsp.example/bid', formats: ['poster'] }, 'formats.0'],
+      [{ name: 'x', endpoint: 'ftp://dsp.example/bid', formats: ['banner'] }, 'endpoint'],
+    ] as const) {
+      const r = await call<{ code: string; fields: Record<string, string> }>(fx.app, 'POST', '/api/admin/demand-partners', { token: admin.token, json });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(JSON.stringify(r.body), JSON.stringify(r.body)).toContain(`"${field}"`);
+    }
+  });
+
+  it('defaults qps_limit 100 and timeout_ms 150; only admins may call it', async () => {
+    const r = await call<Record<string, unknown>>(fx.app, 'POST', '/api/admin/demand-partners', {
+      token: admin.token,
+      json: { name: 'defaults', endpoint: 'https://dsp.example/bid', formats: ['banner'], countries: ['de'] },
+    });
+    expect(r.body).toMatchObject({ qps_limit: 100, timeout_ms: 150, countries: ['de'], status: 'active' });
+    const id = r.body.id as number;
+    expect((await call(fx.app, 'PATCH', `/api/admin/demand-partners/${id}`, { token: admin.token, json: { timeout_ms: 90 } })).body).toMatchObject({
+      timeout_ms: 90,
+    });
+    expect((await call(fx.app, 'POST', `/api/admin/demand-partners/${id}/disable`, { token: admin.token })).body).toMatchObject({ status: 'disabled' });
+    const pub = await world.site();
+    expect((await call(fx.app, 'GET', '/api/admin/demand-partners', { token: pub.publisher.token })).status).toBe(403);
+  });
+});
+
+describe('one auction per impression', () => {
+  let served: DemandReply['demand'];
+
+  it('sends every eligible partner an OpenRTB 2.5 request and serves the highest bid at second price + 1 cent, within the deadline', async () => {
+    const r = await imp(bannerZone);
+    expect(r.status).toBe(200);
+    served = r.body?.demand;
+    // 3.00 beats 2.50 and our campaign's 2.00: it pays 2.51; the late 50.00 and the 40.00 with a wrong id never count.
+    expect(served?.html).toBe('<div id="dsp-high">HIGH 2.51</div>');
+    expect(served?.beacon_url).toMatch(/\/openrtb\/imptracker\/d\./);
+    expect(r.ms).toBeLessThan(300);
+    const sent = dsps.high.bids[0];
+    expect(sent?.headers['x-openrtb-version']).toBe('2.5');
+    const body = outgoingBidRequestSchema.parse(JSON.parse(sent?.body ?? '{}'));
+    expect(body.imp[0]).toMatchObject({ id: '1', tagid: bannerZone, bidfloor: 0.5, bidfloorcur: 'USD', secure: 1, banner: { w: 300, h: 250 } });
+    expect(body.site).toMatchObject({ domain: expect.stringMatching(/\.example$/), cat: ['IAB12'], page: BROWSER.referer });
+    expect(body.site.publisher.id).toMatch(/^\d+$/);
+    expect(body.device).toMatchObject({ geo: { country: 'USA' }, devicetype: 2, os: 'Linux', ip: '127.0.0.1' });
+    expect(body.user?.id).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(body.user?.id).not.toContain('visitor-id');
+    expect(body.source.tid).toBe(body.id);
+    expect(body.tmax).toBeGreaterThan(100);
+    expect(body.tmax).toBeLessThanOrEqual(200);
+    // The video partner is not asked about a banner zone.
+    expect(dsps.video.bids).toHaveLength(0);
+  });
+
+  it("calls the winner's nurl once, the loser's lurl with the loss reason, with every macro filled", async () => {
+    await eventually(() => dsps.high.noticesOf('nurl').length === 1 && dsps.second.noticesOf('lurl').length === 1);
+    expect(dsps.high.noticesOf('nurl')[0]?.path).toMatch(/^\/nurl\?price=2\.51&id=[0-9a-f-]{36}$/);
+    expect(dsps.second.noticesOf('lurl')[0]?.path).toMatch(/^\/lurl\?loss=102&price=2\.51&bid=bid-\w+&seat=seat-1&cur=USD$/);
+    expect(dsps.high.noticesOf('burl')).toHaveLength(0);
+  });
+
+  it('counts the impression once however often (and concurrently) the tracker is replayed, and calls burl once', async () => {
+    const url = served?.beacon_url ?? '';
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(url)));
+    expect(answers.every((a) => a.status === 200 && a.headers.get('content-type') === 'image/gif')).toBe(true);
+    await eventually(() => dsps.high.noticesOf('burl').length === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(dsps.high.noticesOf('burl')).toHaveLength(1);
+    expect(dsps.high.noticesOf('nurl')).toHaveLength(1);
+    expect(dsps.high.noticesOf('burl')[0]?.path).toBe('/burl?price=2.51&imp=1');
+    // A forged tracker is not counted.
+    expect((await fetch(url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
+  });
+
+  it('keeps connections to partners alive across auctions', async () => {
+    for (let i = 0; i < 3; i++) expect((await imp(bannerZone)).status).toBe(200);
+    expect(dsps.high.bids.length).toBeGreaterThanOrEqual(4);
+    // Bid requests and notices to one partner share a handful of kept-alive sockets, not one each.
+    expect(dsps.high.sockets.size).toBeLessThanOrEqual(2);
+    expect(dsps.high.bids.length + dsps.high.notices.length).toBeGreaterThan(dsps.high.sockets.size * 3);
+  });
+
+  it('opens the circuit of a partner that keeps failing, and counts bad answers by reason', async () => {
+    for (let i = 0; i < 6; i++) await imp(bannerZone);
+    // Five failures in a row open the circuit: no sixth request within the cool-down.
+    expect(dsps.failing.bids).toHaveLength(5);
+    expect(dsps.garbage.bids).toHaveLength(5);
+    await engine.engine.stop().catch(() => undefined);
+    engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
+    await eventually(() => engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length);
+    await new Promise((r) => setTimeout(r, 300));
+    const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number>; circuit: string } }[] }>(
+      fx.app,
+      'GET',
+      '/api/admin/demand-partners',
+      { token: admin.token },
+    );
+    const health = (name: string) => list.body.demand_partners.find((p) => p.id === ids[name])?.health;
+    expect(health('failing')).toMatchObject({ circuit: 'open', counters: { errors: 5, requests: 5 } });
+    expect(health('garbage')?.counters.invalid_json).toBe(5);
+    expect(health('late')?.counters.timeouts).toBeGreaterThanOrEqual(5);
+    expect(health('cheap')?.counters).toMatchObject({ under_floor: expect.any(Number), unknown_imp: expect.any(Number) });
+    expect(health('cheap')?.counters.under_floor).toBeGreaterThanOrEqual(5);
+    expect(health('wrongId')?.counters.wrong_id).toBeGreaterThanOrEqual(5);
+    expect(health('pass')?.counters.nobids).toBeGreaterThanOrEqual(5);
+    expect(health('high')?.counters).toMatchObject({ wins: expect.any(Number), impressions: 1, revenue_nano: 2_510_000 });
+  });
+
+  it('lets our own campaign win when the partners bid under it, and the floor holds against every partner', async () => {
+    rich = false;
+    try {
+      const r = await imp(bannerZone);
+      expect(r.status, JSON.stringify((await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'nobid').slice(-3))).toBe(200);
+      expect(r.body?.demand).toBeUndefined();
+      expect(r.body?.impression_id).toBeTruthy();
+    } finally {
+      rich = true;
+    }
+  });
+});
+
+describe('video zones', () => {
+  it('answer with a VAST 4.0 Wrapper carrying our impression tracker, valid against the IAB schema', async () => {
+    const res = await fetch(`${engine.base}/vast/${videoZone}.xml`, { headers: BROWSER });
+    const xml = await res.text();
+    expect(xml).toContain('<Wrapper>');
+    expect(spawnSync('xmllint', ['--version']).status, 'install libxml2-utils for xmllint').toBe(0);
+    const verdict = vastVerdict(xml);
+    expect(verdict.valid, verdict.output).toBe(true);
+    const tag = /<VASTAdTagURI><!\[CDATA\[(.*?)\]\]>/.exec(xml)?.[1] ?? '';
+    const tracker = /<Impression id="adnet"><!\[CDATA\[(.*?)\]\]>/.exec(xml)?.[1] ?? '';
+    expect(tracker).toMatch(/\/openrtb\/imptracker\/d\./);
+    const innerRes = await fetch(tag);
+    const inner = await innerRes.text();
+    // The partner's markup, served from our origin, can run nothing there.
+    expect(innerRes.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(innerRes.headers.get('content-security-policy')).toContain('sandbox');
+    expect(innerRes.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(tag.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
+    // The partner's markup, its price macro filled: 6.00 over our 4.00 campaign pays 4.01.
+    expect(inner).toContain('https://dsp.example/imp?p=4.01');
+    await Promise.all([fetch(tracker), fetch(tracker), fetch(tracker)]);
+    await eventually(() => dsps.video.noticesOf('burl').length === 1 && dsps.video.noticesOf('nurl').length === 1);
+  });
+});

@@ -13,10 +13,11 @@ import { createServices } from './services.ts';
 import type { Services } from './services.ts';
 import { connectRedis } from './storage/redis.ts';
 import { VideoPoller } from './video/poller.ts';
+import { PayoutCloser } from './payments/payout-close.ts';
 
 /** What runs beside the HTTP server: the background workers and the operators' address. */
-export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops';
-export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops'];
+export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts';
+export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts'];
 
 export interface AdminOptions {
   config: Config;
@@ -105,6 +106,8 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
     const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc, store: conversions }) : undefined;
     const videoPoller = parts.has('video') ? new VideoPoller(svc) : undefined;
     const ops = parts.has('ops') ? createOpsServer(svc) : undefined;
+    // The daily close reads earnings from the event store; a process without one leaves it to another.
+    const payoutCloser = parts.has('payouts') && clickhouse ? new PayoutCloser(svc) : undefined;
     const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
 
     return {
@@ -120,6 +123,10 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
         if (videoPoller) {
           videoPoller.start();
           closers.push({ name: 'video poller', close: () => videoPoller.stop() });
+        }
+        if (payoutCloser) {
+          payoutCloser.start();
+          closers.push({ name: 'payout close', close: () => payoutCloser.stop() });
         }
         if (ops) {
           svc.metrics.watch({

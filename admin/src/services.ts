@@ -17,6 +17,12 @@ import { AdminMetrics } from './observability/admin-metrics.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
+import { DepositStore } from './payments/deposit-store.ts';
+import { noopBillingNotifier } from './payments/notifier.ts';
+import type { BillingNotifier } from './payments/notifier.ts';
+import { PayoutStore } from './payments/payout-store.ts';
+import { createPaymentProvider } from './payments/providers.ts';
+import type { PaymentProvider } from './payments/providers.ts';
 
 /** Everything a procedure may use; built once per process and shared by both doors. */
 export interface Services {
@@ -37,9 +43,16 @@ export interface Services {
   metrics: AdminMetrics;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
+  // Billing (docs/billing.md).
+  deposits: DepositStore;
+  paymentProvider: PaymentProvider;
+  payouts: PayoutStore;
+  /** Billing notices; a no-op until the email notices wire theirs. */
+  billingNotifier: BillingNotifier;
 }
 
 export function createServices(config: Config, redis: Redis, log: Logger, clickhouse?: ClickHouseClient): Services {
+  const deposits = new DepositStore(redis);
   return {
     config,
     log,
@@ -57,5 +70,9 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     videoJobs: new VideoJobStore(redis),
     clickhouse,
     metrics: new AdminMetrics(),
+    deposits,
+    paymentProvider: createPaymentProvider(config, deposits),
+    payouts: new PayoutStore(redis),
+    billingNotifier: noopBillingNotifier,
   };
 }

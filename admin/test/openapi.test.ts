@@ -31,6 +31,17 @@ describe('REST door and its documents', () => {
     );
     expect(doc.paths['/api/adv/campaigns/{id}']?.patch?.parameters.map((p) => p.name)).toEqual(['id']);
     expect(doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data']).toBeDefined();
+    // Billing: a month is a text parameter; the receipt is a page and statements come as CSV too.
+    const statement = doc.paths['/api/adv/statements/{month}']?.get as unknown as {
+      parameters: { name: string; schema: { type: string } }[];
+      responses: Record<string, { content: Record<string, unknown> }>;
+    };
+    expect(statement.parameters.find((p) => p.name === 'month')?.schema.type).toBe('string');
+    expect(Object.keys(statement.responses['200']?.content ?? {})).toEqual(['application/json', 'text/csv']);
+    const receipt = doc.paths['/api/adv/deposits/{id}/receipt']?.get as unknown as { responses: Record<string, { content: Record<string, unknown> }> };
+    expect(Object.keys(receipt.responses['200']?.content ?? {})).toEqual(['text/html']);
+    expect(Object.keys(doc.paths['/api/adv/deposits']?.post?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['amount_usd']);
+    expect(doc.paths['/api/pub/payout-settings']?.put).toBeDefined();
     // The trackers' door: form fields in the body (POST) or the query (GET), the secret and signature also as headers.
     const postback = doc.paths['/postback/in'];
     expect(Object.keys(postback?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}).sort()).toEqual([

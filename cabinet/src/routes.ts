@@ -4,6 +4,7 @@ import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
 import { dealsPage } from './pages/deals.ts';
 import { demandPartnersPage } from './pages/demand.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
+import { advertiserDepositsPage, billingPage, payoutQueuePage, payoutsPage } from './pages/billing.ts';
 import { overviewPage } from './pages/overview.ts';
 import { profilePage } from './pages/profile.ts';
 import { sitesPage, zonesPage } from './pages/publisher.ts';
@@ -19,13 +20,17 @@ export const ROUTES: Route[] = [
   { path: '/stats', title: 'Statistics', roles: ['advertiser'], nav: true, render: statsPage },
   { path: '/conversions', title: 'Conversions', roles: ['advertiser'], nav: true, render: conversionsPage },
   { path: '/balance', title: 'Balance', roles: ['advertiser'], nav: true, render: balancePage },
+  { path: '/billing', title: 'Billing', roles: ['advertiser'], nav: true, render: billingPage },
   { path: '/profile', title: 'Profile', roles: ['advertiser'], nav: true, render: profilePage },
   { path: '/sites', title: 'Sites', roles: ['publisher'], nav: true, render: sitesPage },
   { path: '/zones', title: 'Zones', roles: ['publisher'], nav: true, render: zonesPage },
   { path: '/earnings', title: 'Earnings', roles: ['publisher'], nav: true, render: statsPage },
+  { path: '/payouts', title: 'Payouts', roles: ['publisher'], nav: true, render: payoutsPage },
   { path: '/moderation', title: 'Moderation', roles: ['admin'], nav: true, render: moderationPage },
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
   { path: '/deals', title: 'Deals', roles: ['admin'], nav: true, render: dealsPage },
   { path: '/demand-partners', title: 'Demand partners', roles: ['admin'], nav: true, render: demandPartnersPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
+  { path: '/payout-queue', title: 'Payouts', roles: ['admin'], nav: true, render: payoutQueuePage },
+  { path: '/advertisers/:id/deposits', title: 'Deposits', roles: ['admin'], render: advertiserDepositsPage },
 ];

@@ -47,4 +47,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ VIDEO_COST_CENTS: '1.5' })).toThrow(/VIDEO_COST_CENTS/);
     expect(() => loadConfig({ AI_PRICE_OUTPUT_MICROCENTS_PER_1K: '-1' })).toThrow(/AI_PRICE_OUTPUT_MICROCENTS_PER_1K/);
   });
+
+  // Billing: its own block, appended.
+  it('reads the billing settings: the local payment provider unless Stripe is configured, with its webhook secret', () => {
+    const d = loadConfig({});
+    expect(d.billing).toEqual({
+      stripe: undefined,
+      depositMinCents: 1_000,
+      depositMaxCents: 1_000_000,
+      payoutHoldDays: 7,
+      payoutCloseIntervalMs: 3_600_000,
+      payoutAdjustDays: 14,
+    });
+    const c = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_API_BASE_URL: 'http://127.0.0.1:9/',
+      DEPOSIT_MIN_USD: '0.5',
+      DEPOSIT_MAX_USD: '250.75',
+    });
+    expect(c.billing).toMatchObject({
+      stripe: { secretKey: 'sk_test_1', webhookSecret: 'whsec_1', apiBaseUrl: 'http://127.0.0.1:9' },
+      depositMinCents: 50,
+      depositMaxCents: 25_075,
+    });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_WEBHOOK_SECRET: needed with STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ DEPOSIT_MIN_USD: '100', DEPOSIT_MAX_USD: '50' })).toThrow(/DEPOSIT_MIN_USD/);
+    expect(() => loadConfig({ PAYOUT_HOLD_DAYS: '1.5' })).toThrow(/PAYOUT_HOLD_DAYS/);
+  });
 });

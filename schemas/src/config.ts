@@ -278,6 +278,27 @@ export const envSchema = z.object({
     .default(3_600_000),
   /** Local provider: time until a job completes. */
   VIDEO_LOCAL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+
+  // ---- billing: deposits and publisher payouts (docs/billing.md)
+  /**
+   * Stripe secret key (`sk_...`): deposits go through Stripe Checkout Sessions. Unset: the local provider, whose
+   * checkout page is ours and whose Pay button completes the payment (no money moves).
+   */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** Signing secret (`whsec_...`) of the endpoint `POST /payments/stripe/webhook`; needed with STRIPE_SECRET_KEY. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Another Stripe-compatible API base URL (a local server in tests). Unset: Stripe's own. */
+  STRIPE_API_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Smallest deposit, in USD. */
+  DEPOSIT_MIN_USD: z.coerce.number().min(0.5).max(1_000_000).default(10),
+  /** Largest single deposit, in USD. */
+  DEPOSIT_MAX_USD: z.coerce.number().min(1).max(1_000_000).default(10_000),
+  /** Days a publisher's earnings wait before they move into the balance, for invalid-traffic adjustments. */
+  PAYOUT_HOLD_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  /** How often each admin process runs the daily close (earnings into balances, payouts due); it is idempotent per day. */
+  PAYOUT_CLOSE_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
+  /** Days before the newest closable day that each close looks at again, posting later adjustments as ledger entries. */
+  PAYOUT_ADJUST_DAYS: z.coerce.number().int().min(0).max(60).default(14),
 });
 export type EnvInput = z.input<typeof envSchema>;
 
@@ -352,6 +373,14 @@ export interface Config {
     maxAgeMs: number;
     localDelayMs: number;
   };
+  billing: {
+    stripe: { secretKey: string; webhookSecret: string; apiBaseUrl: string | undefined } | undefined;
+    depositMinCents: number;
+    depositMaxCents: number;
+    payoutHoldDays: number;
+    payoutCloseIntervalMs: number;
+    payoutAdjustDays: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -376,6 +405,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(problems);
   }
   const e = parsed.data;
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET)
+    throw new ConfigError({ STRIPE_WEBHOOK_SECRET: 'needed with STRIPE_SECRET_KEY: unsigned webhooks are never trusted' });
+  if (e.DEPOSIT_MIN_USD > e.DEPOSIT_MAX_USD) throw new ConfigError({ DEPOSIT_MIN_USD: 'must not be above DEPOSIT_MAX_USD' });
   if (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL) throw new ConfigError({ CLICKHOUSE_CLUSTER: 'needs CLICKHOUSE_URL: embedded chDB is a single server' });
   const baseUrl = (e.PUBLIC_BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -472,6 +504,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       leaseMs: e.VIDEO_LEASE_MS,
       maxAgeMs: e.VIDEO_MAX_AGE_MS,
       localDelayMs: e.VIDEO_LOCAL_DELAY_MS,
+    },
+    billing: {
+      stripe: e.STRIPE_SECRET_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '', apiBaseUrl: e.STRIPE_API_BASE_URL?.replace(/\/+$/, '') }
+        : undefined,
+      depositMinCents: Math.round(e.DEPOSIT_MIN_USD * 100),
+      depositMaxCents: Math.round(e.DEPOSIT_MAX_USD * 100),
+      payoutHoldDays: e.PAYOUT_HOLD_DAYS,
+      payoutCloseIntervalMs: e.PAYOUT_CLOSE_INTERVAL_MS,
+      payoutAdjustDays: e.PAYOUT_ADJUST_DAYS,
     },
   };
 }

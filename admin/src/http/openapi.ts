@@ -61,11 +61,14 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       operationId: route.procedure,
       summary: route.summary,
       security: route.auth === false ? [] : [{ bearer: [] }],
-      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: pathParamSchema(input, name) })),
+      parameters: params.map((name) => ({ name, in: 'path', required: true, schema: route.textParams?.[name] ?? pathParamSchema(input, name) })),
       responses: {
         [String(route.status ?? 200)]: {
           description: 'Success',
-          content: { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } },
+          content: {
+            ...(route.rendersAs === 'text/html' ? {} : { 'application/json': { schema: jsonSchema(def?.output, 'output') ?? {} } }),
+            ...(route.rendersAs ? { [route.rendersAs]: { schema: { type: 'string' } } } : {}),
+          },
         },
         400: errorResponse('Validation failed: every invalid field by name', validationErrorBodySchema),
         ...(route.auth === false

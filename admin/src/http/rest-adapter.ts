@@ -49,8 +49,11 @@ async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, 
       }
       return { ...parseJsonObject(body), ...params };
     }
-    case 'query':
-      return { ...Object.fromEntries(url.searchParams), ...params };
+    case 'query': {
+      const query = Object.fromEntries(url.searchParams);
+      if (route.csvByAccept && query.format === undefined && /\btext\/csv\b/i.test(req.headers.accept ?? '')) query.format = 'csv';
+      return { ...query, ...params };
+    }
     case 'multipart': {
       const type = req.headers['content-type'] ?? '';
       if (!type.toLowerCase().startsWith('multipart/form-data')) {

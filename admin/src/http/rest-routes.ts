@@ -4,7 +4,7 @@
  * `form` is a tracker's fields: the query of a GET, the url-encoded body of a POST.
  */
 export interface RestRoute {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   procedure: string;
   input: 'none' | 'json' | 'query' | 'multipart' | 'form';
@@ -21,6 +21,12 @@ export interface RestRoute {
   paid?: boolean;
   /** Error answers of this route beyond the ones every route documents, for OpenAPI. */
   answers?: Readonly<Record<number, string>>;
+  /** `Accept: text/csv` asks for `format=csv` as the query parameter does. */
+  csvByAccept?: boolean;
+  /** The other type `render` answers in, for OpenAPI. */
+  rendersAs?: 'text/html' | 'text/csv';
+  /** Path parameters that are not positive integer ids, with their OpenAPI schema. */
+  textParams?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 const postbackIn = {
@@ -36,6 +42,13 @@ const csvWhenAsked = (body: unknown) => {
   const csv = (body as { csv?: unknown }).csv;
   return typeof csv === 'string' ? { type: 'text/csv; charset=utf-8', text: csv } : undefined;
 };
+
+/** A receipt: the procedure's HTML as the page itself. */
+const htmlPage = (body: unknown) => {
+  const html = (body as { html?: unknown }).html;
+  return typeof html === 'string' ? { type: 'text/html; charset=utf-8', text: html } : undefined;
+};
+const MONTH_PARAM = { month: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', example: '2026-11' } };
 
 export const REST_ROUTES: readonly RestRoute[] = [
   {
@@ -368,6 +381,108 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Send bid requests to a demand partner again',
   },
   { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
+
+  // ---- billing (docs/billing.md)
+  {
+    method: 'POST',
+    path: '/api/adv/deposits',
+    procedure: 'adv.deposits.create',
+    input: 'json',
+    status: 201,
+    summary: 'Start a deposit: answers its checkout_url, where the advertiser pays; the balance is credited once paid',
+    answers: { 502: 'The payment provider failed; nothing was created' },
+  },
+  { method: 'GET', path: '/api/adv/deposits', procedure: 'adv.deposits.list', input: 'query', summary: 'Deposits, newest first, with their status' },
+  { method: 'GET', path: '/api/adv/deposits/{id}', procedure: 'adv.deposits.get', input: 'none', summary: 'One deposit' },
+  {
+    method: 'GET',
+    path: '/api/adv/deposits/{id}/receipt',
+    procedure: 'adv.deposits.receipt',
+    input: 'none',
+    render: htmlPage,
+    rendersAs: 'text/html',
+    summary: 'The numbered receipt of a paid deposit, as an HTML page (409 while not paid)',
+  },
+  {
+    method: 'GET',
+    path: '/api/adv/statements/{month}',
+    procedure: 'adv.statements.get',
+    input: 'query',
+    render: csvWhenAsked,
+    csvByAccept: true,
+    rendersAs: 'text/csv',
+    textParams: MONTH_PARAM,
+    summary: 'Spend per campaign for a UTC month (YYYY-MM), with deposits and refunds; CSV with format=csv or Accept: text/csv',
+  },
+  {
+    method: 'GET',
+    path: '/api/pub/balance',
+    procedure: 'pub.payouts.balance',
+    input: 'query',
+    summary: 'Balance of closed earnings, payout settings and the ledger',
+  },
+  {
+    method: 'PUT',
+    path: '/api/pub/payout-settings',
+    procedure: 'pub.payouts.setSettings',
+    input: 'json',
+    summary: 'Payout method (paypal, wire, crypto), its details and the threshold; details are recorded, nothing is transferred',
+  },
+  { method: 'GET', path: '/api/pub/payouts', procedure: 'pub.payouts.list', input: 'query', summary: 'Payouts, newest first' },
+  {
+    method: 'GET',
+    path: '/api/pub/statements/{month}',
+    procedure: 'pub.payouts.statement',
+    input: 'query',
+    render: csvWhenAsked,
+    csvByAccept: true,
+    rendersAs: 'text/csv',
+    textParams: MONTH_PARAM,
+    summary: 'Earnings, adjustments and payouts for a UTC month (YYYY-MM) with opening and closing balance; CSV too',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/payouts',
+    procedure: 'admin.listPayouts',
+    input: 'query',
+    summary: 'Payouts, newest first; status=due for the ones to pay',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/payouts/{id}/paid',
+    procedure: 'admin.payoutPaid',
+    input: 'json',
+    summary: 'Mark a due or held payout paid, with the transfer reference',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/payouts/{id}/hold',
+    procedure: 'admin.payoutHold',
+    input: 'json',
+    summary: 'Hold a due payout for review, with a reason',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/payouts/close',
+    procedure: 'admin.closePayouts',
+    input: 'none',
+    summary: "Run the daily close now: closed days' earnings into balances, adjustments, due payouts (idempotent)",
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/deposits',
+    procedure: 'admin.listDeposits',
+    input: 'query',
+    summary: "An advertiser's deposits (advertiser_id), newest first",
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/deposits/{id}/refund',
+    procedure: 'admin.refundDeposit',
+    input: 'json',
+    summary: 'Refund a paid deposit at the provider and take it off the balance (which may go below zero)',
+    answers: { 502: 'The payment provider refused the refund; nothing changed' },
+  },
 
   {
     method: 'POST',

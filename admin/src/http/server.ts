@@ -21,6 +21,7 @@ import { clientAddressOf } from '../auth/client-address.ts';
 import { admitBody, leaseBodyBudget } from './body.ts';
 import { ByteBudget } from '@adnet/runtime/byte-budget';
 import { SAFE_RESPONSE_HEADERS } from '@adnet/schemas/http-headers';
+import { paymentRoutes } from '../payments/http.ts';
 
 const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -55,6 +56,7 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
   const bodies = new ByteBudget(svc.config.bodyBytesInFlightMax);
   let drained: (() => void) | undefined;
 
+  const payments = paymentRoutes(svc);
   const clientAddress = clientAddressOf(svc.config.adminTrustedProxies);
   const contextFor = (req: IncomingMessage, requestId: string): Context => ({
     svc,
@@ -115,6 +117,7 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     }
     if (await rest(req, res, url, requestId)) return;
     if (path.startsWith('/api/')) return send(res, 404, { error: 'No such API path', code: 'not_found' });
+    if ((path.startsWith('/pay/') || path.startsWith('/payments/')) && (await payments(req, res, path))) return;
     const sampleSeconds = req.method === 'GET' ? parseSamplePath(path) : undefined;
     if (sampleSeconds !== undefined) {
       const data = sampleMp4(sampleSeconds);

@@ -13,6 +13,7 @@ import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
 import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stats.ts';
 import { zonesRouter } from './routers/zones.ts';
 import { videoRouter } from './routers/video.ts';
+import { adminBillingRouter, depositsRouter, pubPayoutsRouter, statementsRouter } from './routers/billing.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -26,14 +27,17 @@ export const appRouter = router({
     conversions: conversionsRouter,
     ai: aiRouter,
     video: videoRouter,
+    deposits: depositsRouter,
+    statements: statementsRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   pub: router({
     sites: sitesRouter,
     zones: zonesRouter,
     stats: pubStatsRouter,
+    payouts: pubPayoutsRouter,
   }),
-  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, dealsRouter, demandPartnersRouter),
+  admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, dealsRouter, demandPartnersRouter, adminBillingRouter),
   conversions: incomingConversionsRouter,
 });
 

@@ -156,7 +156,7 @@ export async function advertisersPage(ctx: PageContext): Promise<void> {
     table(
       ['Email', 'Balance', 'Credit'],
       advertisers.map((a) => [
-        a.email,
+        h('span', {}, a.email, ' ', h('a', { href: `/cabinet/advertisers/${a.id}/deposits`, 'aria-label': `Deposits of ${a.email}` }, 'deposits')),
         usd(a.balance_cents),
         buildForm({
           label: `Credit ${a.email}`,

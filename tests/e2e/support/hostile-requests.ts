@@ -352,6 +352,12 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
     'admin.createPartner': { name: 'Exchange B', allowed_ips: ['198.51.100.7'], qps_limit: 10, billing_notice: 'nurl' },
     'admin.updatePartner': { name: 'Exchange C', allowed_ips: ['198.51.100.8/31'], qps_limit: 5 },
     'admin.creditAdvertiser': { amount_cents: 100, reason: 'Goodwill' },
+    // Billing (docs/billing.md).
+    'adv.deposits.create': { amount_usd: 25 },
+    'pub.payouts.setSettings': { method: 'wire', details: { account_holder: 'A', iban: 'DE89370400440532013000', swift: 'COBADEFF' }, threshold_usd: 50 },
+    'admin.payoutPaid': { reference: 'WIRE-1' },
+    'admin.payoutHold': { reason: 'Review' },
+    'admin.refundDeposit': { reason: 'Requested' },
   };
   return seeds[procedure];
 }
@@ -380,6 +386,7 @@ function querySeed(procedure: string, ctx: HostileContext): Record<string, strin
     'pub.stats.uncounted': stats,
     'admin.stats': { ...stats, group_by: 'geo,device', advertiser_id: String(ctx.own.advertiserId) },
     'admin.listAdvertisers': { offset: '0', limit: '10' },
+    'admin.listDeposits': { advertiser_id: String(ctx.own.advertiserId), limit: '10' },
   };
   return seeds[procedure] ?? { limit: '10' };
 }
@@ -445,7 +452,11 @@ function restFamily(route: RestRoute): Family {
         const fields = Object.keys(queryKnown(route.procedure, ctx));
         return fc
           .tuple(
-            fc.tuple(...params.map(() => pathSegment(ids))),
+            fc.tuple(
+              ...params.map((p) =>
+                p === '{month}' ? fc.oneof(fc.constantFrom('2026-11', '2026-02', '1970-01', '9999-12'), pathSegment([])) : pathSegment(ids),
+              ),
+            ),
             route.input === 'query'
               ? fc.oneof(
                   { weight: 3, arbitrary: mutatedQuery(querySeed(route.procedure, ctx), queryKnown(route.procedure, ctx)) },

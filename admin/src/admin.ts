@@ -14,10 +14,15 @@ import type { Services } from './services.ts';
 import { connectRedis } from './storage/redis.ts';
 import { VideoPoller } from './video/poller.ts';
 import { PayoutCloser } from './payments/payout-close.ts';
+import { join } from 'node:path';
+import { LowBalanceWatch } from './mail/low-balance-watch.ts';
+import { MailWorker } from './mail/mail-worker.ts';
+import { createMailTransport } from './mail/transport.ts';
+import type { MailTransport } from './mail/transport.ts';
 
 /** What runs beside the HTTP server: the background workers and the operators' address. */
-export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts';
-export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts'];
+export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail';
+export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts', 'mail'];
 
 export interface AdminOptions {
   config: Config;
@@ -37,6 +42,11 @@ export interface Admin {
   server: AdminServer;
   /** The ingester, when it is one of the parts (tests wait on its backlog). */
   ingester: Ingester | undefined;
+  /**
+   * The mail worker and the low-balance watch: always built (tests drive them with `runOnce`), started
+   * only when 'mail' is one of the parts.
+   */
+  mail: { worker: MailWorker; lowBalance: LowBalanceWatch; transport: MailTransport };
   /** Starts the parts, then listens; resolves with the bound port (0 picks a free one). */
   start(at: { port: number; host: string }): Promise<number>;
   /** Stops whatever was built or started, newest first; a part that fails to stop is logged and the rest still stop. */
@@ -109,12 +119,25 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
     // The daily close reads earnings from the event store; a process without one leaves it to another.
     const payoutCloser = parts.has('payouts') && clickhouse ? new PayoutCloser(svc) : undefined;
     const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
+    const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: join(config.dataDir, 'outbox') });
+    closers.push({ name: 'mail transport', close: () => Promise.resolve(transport.close()) });
+    const mail = { worker: new MailWorker({ svc, queue: svc.mailQueue, transport }), lowBalance: new LowBalanceWatch(svc), transport };
+    closers.push({ name: 'mail worker', close: async () => (await mail.worker.stop(), await mail.lowBalance.stop()) });
 
     return {
       svc,
       server,
       ingester,
+      mail,
       async start(at) {
+        if (parts.has('mail')) {
+          mail.worker.start();
+          mail.lowBalance.start();
+          log.info(
+            { event: 'mail.mode', mode: transport.mode },
+            transport.mode === 'smtp' ? 'mail goes out over SMTP' : 'no SMTP_URL: mail is written to DATA_DIR/outbox',
+          );
+        }
         await ingester?.start();
         if (postbacks) {
           postbacks.start(config.postback.pollMs);
@@ -135,6 +158,8 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
             ingester: ingester && (() => ingester),
             postbacks: postbacks && (() => postbacks.counts),
             redisErrors: () => redisErrors,
+            mailQueue: () => svc.mailQueue.depth(),
+            mail: parts.has('mail') ? () => mail.worker.counts : undefined,
           });
           closers.push({ name: 'metrics', close: () => ops.close() });
           const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);

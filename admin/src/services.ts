@@ -13,13 +13,16 @@ import { SignInBackoff } from './storage/signin-backoff.ts';
 import type { Redis } from './storage/redis.ts';
 import { TokenStore } from './storage/tokens.ts';
 import { UserStore } from './storage/users.ts';
+import { ApiKeyStore } from './storage/api-keys.ts';
+import { OneTimeTokens } from './storage/one-time-tokens.ts';
+import { MailQueue } from './mail/mail-queue.ts';
+import { LowBalanceStore } from './storage/low-balance.ts';
+import { Notifier } from './mail/notifier.ts';
 import { AdminMetrics } from './observability/admin-metrics.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
 import { DepositStore } from './payments/deposit-store.ts';
-import { noopBillingNotifier } from './payments/notifier.ts';
-import type { BillingNotifier } from './payments/notifier.ts';
 import { PayoutStore } from './payments/payout-store.ts';
 import { createPaymentProvider } from './payments/providers.ts';
 import type { PaymentProvider } from './payments/providers.ts';
@@ -41,19 +44,29 @@ export interface Services {
   videoProvider: VideoProvider;
   videoJobs: VideoJobStore;
   metrics: AdminMetrics;
+  apiKeys: ApiKeyStore;
+  oneTimeTokens: OneTimeTokens;
+  mailQueue: MailQueue;
+  lowBalance: LowBalanceStore;
+  /** Queues email notices; never throws (mail/notifier.ts). */
+  notifier: Notifier;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
   // Billing (docs/billing.md).
   deposits: DepositStore;
   paymentProvider: PaymentProvider;
   payouts: PayoutStore;
-  /** Billing notices; a no-op until the email notices wire theirs. */
-  billingNotifier: BillingNotifier;
 }
 
 export function createServices(config: Config, redis: Redis, log: Logger, clickhouse?: ClickHouseClient): Services {
   const deposits = new DepositStore(redis);
+  const mailQueue = new MailQueue(redis);
   return {
+    apiKeys: new ApiKeyStore(redis),
+    oneTimeTokens: new OneTimeTokens(redis),
+    mailQueue,
+    lowBalance: new LowBalanceStore(redis),
+    notifier: new Notifier(mailQueue, log),
     config,
     log,
     redis,
@@ -73,6 +86,5 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     deposits,
     paymentProvider: createPaymentProvider(config, deposits),
     payouts: new PayoutStore(redis),
-    billingNotifier: noopBillingNotifier,
   };
 }

@@ -215,6 +215,10 @@ describe('the retry schedule with failures of every kind', () => {
       expect(c?.status).toBe('approved');
     }
     expect(await store.depth()).toBe(0);
+    // Each advertiser is emailed once about the campaign, however many of its conversions failed that day.
+    const queued = (await fx.app.svc.mailQueue.lease(clock + 86_400_000, 60_000, 1_000)).map((j) => JSON.parse(j.raw) as { kind: string; user_id: number });
+    const failing = queued.filter((n) => n.kind === 'postback_failing');
+    expect(failing.map((n) => n.user_id).sort((a, b) => a - b)).toEqual([badPattern.id, redirects.id].sort((a, b) => a - b));
   });
 });
 

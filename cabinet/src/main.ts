@@ -4,6 +4,7 @@ import type { Session } from './api.ts';
 import { h, usd } from './dom.ts';
 import { ROUTES } from './routes.ts';
 import { authPage } from './pages/auth.ts';
+import { resetPasswordPage, verifyEmailPage } from './pages/recovery.ts';
 import { BASE, currentPath, match, navigate, onNavigate } from './router.ts';
 
 const app = document.getElementById('app') as HTMLElement;
@@ -85,6 +86,12 @@ async function render(): Promise<void> {
   navigated = true;
   const path = currentPath();
   const session = loadSession();
+  // The emailed links' pages work signed in or not.
+  const standalone = path === '/reset-password' ? resetPasswordPage : path === '/verify-email' ? verifyEmailPage : undefined;
+  if (standalone) {
+    app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
+    return standalone(app.querySelector('main') as HTMLElement);
+  }
   if (path === '/signin' || path === '/signup' || !session) {
     if (session && (path === '/signin' || path === '/signup')) return navigate(HOME[session.role]);
     app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));

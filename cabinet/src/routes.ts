@@ -10,6 +10,7 @@ import { profilePage } from './pages/profile.ts';
 import { sitesPage, zonesPage } from './pages/publisher.ts';
 import { statsPage } from './pages/stats.ts';
 import type { Route } from './router.ts';
+import { accountPage } from './pages/account.ts';
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
@@ -33,4 +34,5 @@ export const ROUTES: Route[] = [
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
   { path: '/payout-queue', title: 'Payouts', roles: ['admin'], nav: true, render: payoutQueuePage },
   { path: '/advertisers/:id/deposits', title: 'Deposits', roles: ['admin'], render: advertiserDepositsPage },
+  { path: '/account', title: 'Account', roles: ['advertiser', 'publisher', 'admin'], nav: true, render: accountPage },
 ];

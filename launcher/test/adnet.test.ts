@@ -22,6 +22,9 @@ describe('operator CLI', () => {
     expect(credited.stdout).toContain('balance 2500 cents');
     const user = await fx.app.svc.users.getByEmail(email);
     expect(await fx.app.svc.ledger.balance(user?.id ?? 0)).toBe(2500);
+    // The operator vouches for the address, and no notice was queued for it.
+    expect(user?.emailVerifiedAt).toEqual(expect.any(String));
+    expect(await fx.app.svc.mailQueue.depth()).toBe(0);
 
     const dup = cli('user:create', '--role', 'advertiser', '--email', email, '--password', 'cli-password');
     expect(dup.status).toBe(2);

@@ -73,7 +73,8 @@ function record(r: HostileRequest, res: RawResponse): void {
   tally.slowest.push({ ms: res.ms, what: `${describeRequest(r).slice(0, 300)} -> ${res.status}` });
   tally.slowest.sort((a, b) => b.ms - a.ms).splice(5);
   if (res.status >= 200 && res.status < 300 && r.method !== 'GET' && r.method !== 'HEAD') tally.acceptedWrites++;
-  if (/auth[/.](token|register)/.test(String(r.target))) tally.authAttempts++;
+  // The per-address limited paths: each may leave one expiring limiter or queued-mail key.
+  if (/auth[/.](token|register|verify-?email|password-?reset)/i.test(String(r.target))) tally.authAttempts++;
   const byStatus = tally.families.get(`${r.family} via ${r.via}`) ?? new Map<string, number>();
   const key = res.status === 0 ? 'closed' : String(res.status);
   byStatus.set(key, (byStatus.get(key) ?? 0) + 1);

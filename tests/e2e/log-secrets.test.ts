@@ -1,5 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../../admin/src/log.ts';
@@ -12,6 +14,7 @@ import { eventually, startEngine } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { startRedis } from './support/redis.ts';
 import type { TestRedis } from './support/redis.ts';
+import { linkToken, parseMail } from './support/smtp.ts';
 import { World } from './support/world.ts';
 
 // A whole scenario through the real admin and engine, both logging at trace level into one capture;
@@ -130,6 +133,22 @@ describe('nothing secret reaches the logs', () => {
     const second = keepToken((await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password: 'second-Passw0rd-xyz' } })).body.token);
     expect((await api('POST', '/api/auth/logout-all', { token: second })).status).toBe(200);
     expect((await api('GET', '/api/auth/me', { token: second })).status).toBe(401);
+
+    // An API key, used; then a password reset through the emailed link (written to DATA_DIR/outbox without SMTP).
+    const third = keepToken((await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password: 'second-Passw0rd-xyz' } })).body.token);
+    const apiKey = keep((await api<{ key: string }>('POST', '/api/keys', { token: third, json: { name: 'ci', scopes: ['read'] } })).body.key);
+    keep(apiKey.slice(-43));
+    expect((await api('GET', '/api/adv/campaigns', { token: apiKey })).status).toBe(200);
+    expect((await api('POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
+    await app.admin.mail.worker.runOnce();
+    const outbox = join(app.svc.config.dataDir, 'outbox');
+    const resetMail = readdirSync(outbox)
+      .map((f) => readFileSync(join(outbox, f), 'utf8'))
+      .find((m) => m.includes('reset-password#token='));
+    const resetToken = keep(linkToken(parseMail(resetMail ?? ''), 'reset-password'));
+    const reset = await api('POST', '/api/auth/password-reset/confirm', { json: { token: resetToken, password: keep('third-Passw0rd-xyz') } });
+    expect(reset.status).toBe(200);
+    expect((await api('GET', '/api/adv/campaigns', { token: apiKey })).status).toBe(401);
 
     // Failures log their details: a driver error that carries the secret it was asked about.
     await app.svc.redis.set('{users}:pbsecret', 'not a hash');

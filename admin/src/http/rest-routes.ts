@@ -491,6 +491,59 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: "A tracker reports a conversion as form fields, signed with the advertiser's postback secret",
   },
   { method: 'GET', ...postbackIn, procedure: 'conversions.receiveGet', summary: 'The same report as a query string, for trackers that can only call a URL' },
+
+  // ---- email verification, password reset, notices, API keys (issue 20, accounts)
+  {
+    method: 'POST',
+    path: '/api/auth/verify-email',
+    procedure: 'auth.verifyEmail',
+    input: 'json',
+    auth: false,
+    summary: "Confirm the account's email with the token from the verification link",
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/verify-email/resend',
+    procedure: 'auth.resendVerification',
+    input: 'none',
+    summary: 'Send the verification email again (at most once per 10 minutes)',
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password-reset',
+    procedure: 'auth.passwordReset',
+    input: 'json',
+    status: 202,
+    auth: false,
+    summary: 'Email a password-reset link; the same answer whether or not the email has an account',
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/password-reset/confirm',
+    procedure: 'auth.passwordResetConfirm',
+    input: 'json',
+    auth: false,
+    summary: "Set a new password with the reset link's token (single use, expiring); every session and API key is revoked",
+  },
+  { method: 'GET', path: '/api/adv/notifications', procedure: 'adv.notifications.get', input: 'none', summary: 'Notice settings: the low-balance threshold' },
+  {
+    method: 'PUT',
+    path: '/api/adv/notifications',
+    procedure: 'adv.notifications.set',
+    input: 'json',
+    summary: 'Set the low-balance threshold (null: no notice); emailed once each time the balance falls below it',
+  },
+  {
+    method: 'POST',
+    path: '/api/keys',
+    procedure: 'keys.create',
+    input: 'json',
+    status: 201,
+    summary: 'Create an API key with scopes; the key is in this answer only',
+    answers: { 409: 'The account holds 50 keys already' },
+  },
+  { method: 'GET', path: '/api/keys', procedure: 'keys.list', input: 'none', summary: "The account's API keys (never the keys themselves)" },
+  { method: 'DELETE', path: '/api/keys/{id}', procedure: 'keys.revoke', input: 'none', summary: 'Revoke an API key at once' },
 ];
 
 export interface CompiledRoute extends RestRoute {

@@ -13,6 +13,9 @@ export interface AdminGauges {
   redisErrors?: () => number;
   /** This process's postback worker, when it runs one. */
   postbacks?: () => { ok: number; retry: number; failed: number };
+  /** Email notices waiting to be sent (due or retrying), and this process's mail worker when it runs one. */
+  mailQueue?: () => Promise<number>;
+  mail?: () => { sent: number; retried: number; givenUp: number };
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -108,6 +111,22 @@ export class AdminMetrics {
         registers,
         () => ingester().failures,
       );
+    }
+    const { mailQueue, mail } = gauges;
+    if (mailQueue) {
+      new Gauge({
+        name: 'adnet_admin_mail_queue',
+        help: 'Email notices waiting to be sent, due or retrying',
+        registers,
+        async collect() {
+          this.set(await mailQueue());
+        },
+      });
+    }
+    if (mail) {
+      readCounter('adnet_admin_mail_sent_total', 'Email notices this process sent', registers, () => mail().sent);
+      readCounter('adnet_admin_mail_retried_total', 'Email attempts that failed and were scheduled again', registers, () => mail().retried);
+      readCounter('adnet_admin_mail_given_up_total', 'Email notices given up after MAIL_MAX_ATTEMPTS', registers, () => mail().givenUp);
     }
     if (postbacks) {
       for (const result of ['ok', 'retry', 'failed'] as const) {

@@ -23,6 +23,7 @@ interface Job {
   member: string;
   advertiser: number;
   conversion: number;
+  campaign: number;
   status: string;
   attempt: number;
   target: PostbackTarget;
@@ -119,7 +120,16 @@ export class PostbackWorker {
         campaign_id: conversion.campaign_id,
       });
       const host = target.ok ? new URL(target.url).hostname : '';
-      return { member, advertiser: conversion.advertiser_id, conversion: conversion.id, status: status as string, attempt: Number(attempt), target, host };
+      return {
+        member,
+        advertiser: conversion.advertiser_id,
+        conversion: conversion.id,
+        campaign: conversion.campaign_id,
+        status: status as string,
+        attempt: Number(attempt),
+        target,
+        host,
+      };
     } catch (err) {
       // Redis trouble: the lease runs out and the job comes round again.
       svc.log.warn({ err, member }, 'postback job could not be read');
@@ -196,6 +206,14 @@ export class PostbackWorker {
       );
       await store.done(job.member);
       this.counts[ok ? 'ok' : failed ? 'failed' : 'retry']++;
+      if (failed) {
+        // At most one email per campaign per day, however many of its conversions fail.
+        const day = new Date(this.now()).toISOString().slice(0, 10);
+        await svc.notifier.notify(
+          { kind: 'postback_failing', user_id: job.advertiser, campaign_id: job.campaign, conversion_id: job.conversion },
+          { once: { key: `pbfail:${job.advertiser}:${job.campaign}:${day}`, ttlMs: 86_400_000 } },
+        );
+      }
       svc.log.info(
         {
           event: 'postback.attempt',

@@ -1,4 +1,5 @@
 import { hashOpaque, newOpaque, parseToken, sameHash } from '../auth/token-format.ts';
+import type { ApiKeyScope } from '@adnet/schemas/accounts';
 import type { Role } from '@adnet/schemas/api';
 import { idCounter, tokenKey, userKey } from './keys.ts';
 import type { Redis } from './redis.ts';
@@ -8,6 +9,8 @@ export interface Session {
   userId: number;
   role: Role;
   expiresAt: number;
+  /** Set when the bearer was an API key (tokenId is then `key:<id>`); its scopes bound what it may call. */
+  apiKey?: { id: number; scopes: readonly ApiKeyScope[] };
 }
 
 export type TokenCheck = { ok: true; session: Session } | { ok: false; reason: 'invalid' | 'expired' };

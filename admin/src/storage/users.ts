@@ -11,6 +11,8 @@ export interface UserRecord {
   postbackSecret: string;
   postbackUrl: string | null;
   createdAt: string;
+  /** When the owner followed the verification link; undefined until then. */
+  emailVerifiedAt?: string;
 }
 
 // Claims the email and writes the user in one step, so two sign-ups with one
@@ -48,6 +50,7 @@ function fromHash(h: Record<string, string>): UserRecord | undefined {
     postbackSecret: h.pbs ?? '',
     postbackUrl: h.pbu ? h.pbu : null,
     createdAt: h.created ?? '',
+    ...(h.ev ? { emailVerifiedAt: h.ev } : {}),
   };
 }
 
@@ -113,5 +116,10 @@ export class UserStore {
 
   async setPostbackUrl(id: number, url: string | null): Promise<void> {
     await this.redis.hset(userKey(id), 'pbu', url ?? '');
+  }
+
+  /** Only the first verification counts. */
+  async markEmailVerified(id: number, at = new Date().toISOString()): Promise<void> {
+    await this.redis.hsetnx(userKey(id), 'ev', at);
   }
 }

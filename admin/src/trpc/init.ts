@@ -4,6 +4,9 @@ import { AppError, forbidden, toHttp } from '../errors.ts';
 import { addressSubject } from '../auth/client-address.ts';
 import type { Services } from '../services.ts';
 import type { Session } from '../storage/tokens.ts';
+import { ApiKeyStore } from '../storage/api-keys.ts';
+import type { RateDecision } from '../storage/rate-limit.ts';
+import { keyAllows, scopesFor } from '../auth/api-key-scopes.ts';
 
 export interface RequestInfo {
   /** Raw Authorization header, if any. */
@@ -48,19 +51,49 @@ export const publicProcedure = t.procedure;
 
 const BEARER_RE = /^Bearer\s+(\S+)$/i;
 
-/** Bearer token check, then the per-token rate limit shared by every instance through Redis. */
-export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+/**
+ * Bearer check (a session token, or an API key by its `adn_` prefix), then the per-token rate limit
+ * shared by every instance through Redis; an API key has its own limit and reaches only the procedures
+ * its scopes allow (auth/api-key-scopes.ts), the same through REST and tRPC.
+ */
+export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type }) => {
   const match = BEARER_RE.exec(ctx.req.authorization ?? '');
   if (!match?.[1]) throw new AppError('unauthorized', 'Missing bearer token');
-  const check = await ctx.svc.tokens.check(match[1]);
-  if (!check.ok) {
-    throw check.reason === 'expired' ? new AppError('token_expired', 'Token expired; request a new one') : new AppError('unauthorized', 'Invalid token');
+  const bearer = match[1];
+  let session: Session;
+  let rate: RateDecision;
+  if (ApiKeyStore.looksLikeKey(bearer)) {
+    const check = await ctx.svc.apiKeys.check(bearer);
+    if (!check.ok) throw new AppError('unauthorized', 'Invalid or revoked API key');
+    const { key } = check;
+    if (!keyAllows(key.scopes, path, type)) {
+      const needs = scopesFor(path, type);
+      throw forbidden(
+        needs.length === 0
+          ? 'API keys cannot use this path; sign in with a password'
+          : `This API key's scopes do not allow this path; it needs ${needs.join(' or ')}`,
+      );
+    }
+    session = {
+      tokenId: `key:${key.keyId}`,
+      userId: key.userId,
+      role: key.role,
+      expiresAt: Number.MAX_SAFE_INTEGER,
+      apiKey: { id: key.keyId, scopes: key.scopes },
+    };
+    rate = await ctx.svc.limiter.take(`key:${key.keyId}`, ctx.svc.config.apiKeyRateLimitPerMin, 60_000);
+  } else {
+    const check = await ctx.svc.tokens.check(bearer);
+    if (!check.ok) {
+      throw check.reason === 'expired' ? new AppError('token_expired', 'Token expired; request a new one') : new AppError('unauthorized', 'Invalid token');
+    }
+    session = check.session;
+    rate = await ctx.svc.limiter.take(`tok:${session.tokenId}`, ctx.svc.config.apiRateLimitPerMin, 60_000);
   }
-  const rate = await ctx.svc.limiter.take(`tok:${check.session.tokenId}`, ctx.svc.config.apiRateLimitPerMin, 60_000);
   if (!rate.allowed) {
     throw new AppError('rate_limited', 'Rate limit exceeded', { retryAfterSeconds: rate.retryAfterSeconds });
   }
-  return next({ ctx: { ...ctx, session: check.session } });
+  return next({ ctx: { ...ctx, session } });
 });
 
 export type AuthedContext = Context & { session: Session };

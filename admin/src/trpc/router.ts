@@ -14,6 +14,8 @@ import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stat
 import { zonesRouter } from './routers/zones.ts';
 import { videoRouter } from './routers/video.ts';
 import { adminBillingRouter, depositsRouter, pubPayoutsRouter, statementsRouter } from './routers/billing.ts';
+import { keysRouter } from './routers/keys.ts';
+import { notificationsRouter } from './routers/notifications.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -29,6 +31,7 @@ export const appRouter = router({
     video: videoRouter,
     deposits: depositsRouter,
     statements: statementsRouter,
+    notifications: notificationsRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   pub: router({
@@ -39,6 +42,7 @@ export const appRouter = router({
   }),
   admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, dealsRouter, demandPartnersRouter, adminBillingRouter),
   conversions: incomingConversionsRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -40,6 +40,7 @@ export function authPage(main: HTMLElement, mode: 'signin' | 'signup', done: (s:
     h('h1', {}, signup ? 'Create an adnet account' : 'Sign in to adnet'),
     form,
     h('p', {}, signup ? h('a', { href: `${BASE}/signin` }, 'I have an account: sign in') : h('a', { href: `${BASE}/signup` }, 'New here? Create an account')),
+    ...(signup ? [] : [h('p', {}, h('a', { href: `${BASE}/reset-password` }, 'Forgot your password?'))]),
   );
   form.querySelector('input')?.focus();
 }

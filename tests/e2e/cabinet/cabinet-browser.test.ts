@@ -522,7 +522,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   });
 
   it('lets the admin add a partner and change its allow-list and QPS limit', async () => {
-    await adm.getByRole('link', { name: 'Partners' }).click();
+    await adm.getByRole('link', { name: 'Partners', exact: true }).click();
     const f = form(adm, 'Add partner');
     await f.getByLabel('Name').fill('Exchange One');
     await f.getByLabel(/^Allowed IPs/).fill('203.0.113.0/24, 198.51.100.7');

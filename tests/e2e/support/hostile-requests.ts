@@ -358,6 +358,12 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
     'admin.payoutPaid': { reference: 'WIRE-1' },
     'admin.payoutHold': { reason: 'Review' },
     'admin.refundDeposit': { reason: 'Requested' },
+    // Email verification, password reset, notices, API keys (accounts).
+    'auth.verifyEmail': { token: 'A'.repeat(43) },
+    'auth.passwordReset': { email: 'nobody@example.com' },
+    'auth.passwordResetConfirm': { token: 'A'.repeat(43), password: 'password-456' },
+    'adv.notifications.set': { low_balance_usd: 10 },
+    'keys.create': { name: 'hostile', scopes: ['read', 'stats'] },
   };
   return seeds[procedure];
 }

@@ -32,6 +32,15 @@ async function moderate(ctx: AuthedContext, id: number, verdict: { status: 'appr
     () => notFound('Creative'),
   );
   ctx.svc.log.info({ event: 'creative.moderated', creativeId: id, status: updated.status, by: ctx.session.userId }, 'creative moderated');
+  await ctx.svc.notifier.notify({
+    kind: 'creative_moderated',
+    user_id: updated.advertiser_id,
+    creative_id: updated.id,
+    campaign_id: updated.campaign_id,
+    title: updated.title ?? `creative #${updated.id}`,
+    status: verdict.status,
+    reason: updated.rejection_reason,
+  });
   return updated;
 }
 

@@ -1,5 +1,8 @@
 import { okSchema, passwordChangeInputSchema, registerInputSchema, registerResponseSchema, tokenInputSchema, tokenResponseSchema } from '@adnet/schemas/api';
+import { passwordResetConfirmInputSchema, passwordResetInputSchema, verifyEmailInputSchema } from '@adnet/schemas/accounts';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { passwordBinding } from '../../storage/one-time-tokens.ts';
 import { AppError, fieldErrors } from '../../errors.ts';
 import { createAccount } from '../../repos/accounts.ts';
 import type { Services } from '../../services.ts';
@@ -32,10 +35,14 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!ctx.svc.config.registrationEnabled) throw new AppError('registration_disabled', 'Self sign-up is disabled');
       try {
-        await createAccount(ctx.svc, input);
+        const user = await createAccount(ctx.svc, input);
+        await ctx.svc.notifier.notify({ kind: 'verify_email', user_id: user.id });
       } catch (err) {
         if (!(err instanceof AppError && err.appCode === 'email_taken')) throw err;
         ctx.svc.log.info({ event: 'user.signup_email_taken' }, 'sign-up for a taken email');
+        // The owner hears of it by email; the caller gets the same answer as for a new address.
+        const owner = await ctx.svc.users.getByEmail(input.email);
+        if (owner) await ctx.svc.notifier.notify({ kind: 'signup_existing', user_id: owner.id }, { once: { key: `signup:${owner.id}`, ttlMs: 3_600_000 } });
       }
       return { ok: true as const };
     }),
@@ -86,12 +93,91 @@ export const authRouter = router({
       }
       await svc.tokens.revokeOthers(user.id, session.tokenId);
       svc.log.info({ event: 'password.changed', userId: user.id }, 'password changed');
+      await svc.notifier.notify({ kind: 'password_changed', user_id: user.id });
       return { ok: true as const };
     }),
 
-  me: authedProcedure.output(z.object({ id: z.number(), role: z.string(), email: z.string(), token_expires_at: z.string() })).query(async ({ ctx }) => {
+  me: authedProcedure
+    .output(
+      z.object({
+        id: z.number(),
+        role: z.string(),
+        email: z.string(),
+        email_verified: z.boolean(),
+        /** A session's expiry; null for an API key, which lasts until revoked. */
+        token_expires_at: z.string().nullable(),
+      }),
+    )
+    .query(async ({ ctx }) => {
+      const user = await ctx.svc.users.get(ctx.session.userId);
+      if (!user) throw new AppError('unauthorized', 'Account no longer exists');
+      return {
+        id: user.id,
+        role: user.role,
+        email: user.email,
+        email_verified: user.emailVerifiedAt !== undefined,
+        token_expires_at: ctx.session.apiKey ? null : new Date(ctx.session.expiresAt).toISOString(),
+      };
+    }),
+
+  /** The link's token from the verification email; single use. */
+  verifyEmail: ipLimitedProcedure
+    .input(verifyEmailInputSchema)
+    .output(okSchema)
+    .mutation(async ({ ctx, input }) => {
+      const claim = await ctx.svc.oneTimeTokens.consume('verify', input.token);
+      const user = claim && (await ctx.svc.users.get(claim.userId));
+      if (!claim || !user || user.email !== claim.bind) throw fieldErrors({ token: 'is invalid or expired' });
+      await ctx.svc.users.markEmailVerified(user.id);
+      ctx.svc.log.info({ event: 'email.verified', userId: user.id }, 'email verified');
+      return { ok: true as const };
+    }),
+
+  /** Another verification email for the signed-in account (at most one per 10 minutes). */
+  resendVerification: authedProcedure.output(okSchema).mutation(async ({ ctx }) => {
     const user = await ctx.svc.users.get(ctx.session.userId);
-    if (!user) throw new AppError('unauthorized', 'Account no longer exists');
-    return { id: user.id, role: user.role, email: user.email, token_expires_at: new Date(ctx.session.expiresAt).toISOString() };
+    if (user && !user.emailVerifiedAt) {
+      await ctx.svc.notifier.notify({ kind: 'verify_email', user_id: user.id }, { once: { key: `verify:${user.id}`, ttlMs: 600_000 } });
+    }
+    return { ok: true as const };
   }),
+
+  /**
+   * 202 whatever the email: the request only queues a notice, and the mail worker looks the address up,
+   * so neither the answer nor its timing tells whether an account exists. At most 3 emails per address
+   * per hour (counted for unknown addresses too), beside the per-client limit.
+   */
+  passwordReset: ipLimitedProcedure
+    .input(passwordResetInputSchema)
+    .output(okSchema)
+    .mutation(async ({ ctx, input }) => {
+      const subject = createHash('sha256').update(input.email).digest('base64url').slice(0, 22);
+      const gate = await ctx.svc.limiter.take(`reset:${subject}`, 3, 3_600_000);
+      if (gate.allowed) await ctx.svc.notifier.notify({ kind: 'password_reset', email: input.email });
+      return { ok: true as const };
+    }),
+
+  /**
+   * Sets a new password with the emailed link's token: single use, expiring (PASSWORD_RESET_TTL_MINUTES),
+   * void once the password changed by any means. Revokes every session and API key of the account.
+   */
+  passwordResetConfirm: ipLimitedProcedure
+    .input(passwordResetConfirmInputSchema)
+    .output(okSchema)
+    .mutation(async ({ ctx, input }) => {
+      const { svc } = ctx;
+      const claim = await svc.oneTimeTokens.consume('reset', input.token);
+      const user = claim && (await svc.users.get(claim.userId));
+      if (!claim || !user || passwordBinding(user.passwordHash) !== claim.bind) throw fieldErrors({ token: 'is invalid or expired' });
+      if (!(await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(input.password)))) {
+        throw fieldErrors({ token: 'is invalid or expired' });
+      }
+      await svc.tokens.revokeAll(user.id);
+      // Following the link proved the mailbox, and the account starts afresh.
+      await svc.users.markEmailVerified(user.id);
+      await svc.signInBackoff.clear(user.email);
+      svc.log.info({ event: 'password.reset', userId: user.id }, 'password reset; every token revoked');
+      await svc.notifier.notify({ kind: 'password_changed', user_id: user.id });
+      return { ok: true as const };
+    }),
 });

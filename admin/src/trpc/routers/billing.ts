@@ -273,7 +273,14 @@ export const adminBillingRouter = router({
         { event: 'payout.paid', payoutId: payout.id, publisherId: payout.publisher_id, cents: payout.amount_cents, by: ctx.session.userId },
         'payout paid',
       );
-      await ctx.svc.billingNotifier.payoutPaid(payout).catch((err: unknown) => ctx.svc.log.warn({ err, payoutId: payout.id }, 'payout notice failed'));
+      // Queued after the payment is stored; the notifier never throws, so a mail problem cannot undo it.
+      await ctx.svc.notifier.notify({
+        kind: 'payout_paid',
+        user_id: payout.publisher_id,
+        payout_id: payout.id,
+        amount_cents: payout.amount_cents,
+        reference: payout.reference ?? input.reference,
+      });
       return payout;
     }),
 

@@ -27,6 +27,21 @@ async function setStatus(ctx: AuthedContext, id: number, from: readonly StoredSi
   );
 }
 
+/** The publisher hears of the review's result by email. */
+async function noticeOf(ctx: AuthedContext, site: StoredSite): Promise<StoredSite> {
+  if (site.status === 'approved' || site.status === 'rejected') {
+    await ctx.svc.notifier.notify({
+      kind: 'site_moderated',
+      user_id: site.publisher_id,
+      site_id: site.id,
+      domain: site.domain,
+      status: site.status,
+      reason: site.rejection_reason,
+    });
+  }
+  return site;
+}
+
 export const sitesRouter = router({
   create: publisher
     .input(siteCreateInputSchema)
@@ -121,10 +136,13 @@ export const adminSitesRouter = router({
     .mutation(async ({ ctx, input }) =>
       siteOut(
         ctx.svc,
-        await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
-          { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-          { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
-        ]),
+        await noticeOf(
+          ctx,
+          await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
+            { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+            { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
+          ]),
+        ),
       ),
     ),
   rejectSite: admin
@@ -133,9 +151,12 @@ export const adminSitesRouter = router({
     .mutation(async ({ ctx, input }) =>
       siteOut(
         ctx.svc,
-        await setStatus(ctx, input.id, ['pending_review'], { status: 'rejected', rejection_reason: input.reason }, () => [
-          { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-        ]),
+        await noticeOf(
+          ctx,
+          await setStatus(ctx, input.id, ['pending_review'], { status: 'rejected', rejection_reason: input.reason }, () => [
+            { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+          ]),
+        ),
       ),
     ),
 });

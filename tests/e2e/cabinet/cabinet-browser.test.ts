@@ -312,6 +312,12 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await pub.getByRole('link', { name: 'Zones' }).click();
     // What the preview's ad request answered, to name the cause if no ad shows.
     const answers: string[] = [];
+    pub.on('request', (r) => {
+      if (r.url().includes('/imp?')) answers.push(`asked ${new URL(r.url()).search.slice(0, 80)}`);
+    });
+    pub.on('requestfailed', (r) => {
+      if (r.url().includes('/imp?')) answers.push(`failed ${r.failure()?.errorText ?? ''}`);
+    });
     pub.on('response', (r) => {
       if (r.url().includes('/imp?'))
         void r.text().then(
@@ -323,11 +329,12 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const frame = pub.frameLocator('iframe[title="Live preview of Top banner"]');
     await frame
       .locator('[data-adnet-zone] img')
-      .waitFor({ state: 'visible' })
+      // A machine busy with the rest of the suite can take more than the default 10 s to load the widget and its ad.
+      .waitFor({ state: 'visible', timeout: 30_000 })
       .catch((e: unknown) => {
         throw new Error(`no ad in the live preview; /imp answered: ${JSON.stringify(answers)}`, { cause: e });
       });
-  });
+  }, 60_000);
 
   it('asks a floating video zone for its own fields and gives its VAST URL', async () => {
     const f = form(pub, 'Create zone');

@@ -21,8 +21,8 @@ describe('programsFor', () => {
       ['nginx', 'nginx-light'],
     ]);
   });
-  it('bench needs redis-server', () => {
-    expect(commands('bench')).toEqual(['redis-server']);
+  it('bench needs redis-server and wrk', () => {
+    expect(commands('bench')).toEqual(['redis-server', 'wrk']);
   });
 });
 

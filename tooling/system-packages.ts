@@ -36,7 +36,7 @@ export function programsFor(purpose: Purpose, env: Readonly<Record<string, strin
         { command: 'nginx', pkg: 'nginx-light', why: 'the load-balancer test puts it in front of three engines', alsoAt: '/usr/sbin/nginx' },
       ];
     case 'bench':
-      return [redisServer('the benchmarks start their own Redis')];
+      return [redisServer('the benchmarks start their own Redis'), { command: 'wrk', pkg: 'wrk', why: 'bench:wrk measures closed-loop throughput with it' }];
   }
 }
 

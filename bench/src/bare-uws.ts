@@ -11,6 +11,11 @@ uws
       if (isLast) res.cork(() => res.writeStatus('204 No Content').end());
     });
   })
+  // The widget's paths (GET /imp, /c, /b): the same empty answer, for the closed-loop runs (run-wrk.ts).
+  .get('/*', (res) => {
+    res.onAborted(() => undefined);
+    res.cork(() => res.writeStatus('204 No Content').end());
+  })
   .listen('127.0.0.1', port, (socket) => {
     if (!socket) process.exit(1);
     process.send?.({ type: 'listening', port: uws.us_socket_local_port(socket) });

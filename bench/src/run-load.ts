@@ -1,13 +1,11 @@
 // `pnpm bench:load`: seeds a realistic world, then drives /openrtb/bid of a real engine (Redis and the event
 // stream on) and a bare uWS handler at fixed rates, and writes bench/results/load.{json,md}.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigStore } from '@adnet/admin/config-store';
 import { Redis } from 'ioredis';
+import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpRequest, runStep } from './load-generator.ts';
@@ -15,22 +13,9 @@ import type { StepResult } from './load-generator.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
 import { seedWorld } from './world.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5_000);
 const P99_LIMIT_MS = 10;
 const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
-
-function child(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    proc.on('message', (m: { type?: string; port?: number }) => m.type === 'listening' && resolve({ proc, port: m.port ?? 0 }));
-    proc.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
-  });
-}
 
 interface StepRow extends StepResult {
   cpuUsPerRequest: number;

@@ -1,23 +1,34 @@
--- wrk closed-loop driver: each connection posts the corpus (one request per line of the file named by
--- WRK_CORPUS) in turn, with the OpenRTB version header, and the summary is printed as one JSON line that
--- bench/src/run-wrk.ts reads. Requests are built once in init(): wrk then only copies bytes.
+-- wrk closed-loop driver for bench/src/run-wrk.ts. WRK_CORPUS names a file of one request per line:
+-- with WRK_METHOD=POST (the default) each line is a body posted to WRK_PATH (default /openrtb/bid);
+-- with WRK_METHOD=GET each line is "path<TAB>visitor address", sent with X-Forwarded-For set to that
+-- address. WRK_HEADERS adds "name: value" lines to every request. Requests are built once in init(),
+-- so wrk only copies bytes; the summary is printed as one JSON line.
 local requests = {}
 local n = 0
 local i = 0
 
 function init(args)
-  local path = os.getenv("WRK_CORPUS")
-  local target = os.getenv("WRK_PATH") or "/openrtb/bid"
   local method = os.getenv("WRK_METHOD") or "POST"
-  for line in io.lines(path) do
+  local target = os.getenv("WRK_PATH") or "/openrtb/bid"
+  local extra = {}
+  for name, value in string.gmatch(os.getenv("WRK_HEADERS") or "", "([^:\n]+):%s*([^\n]*)") do
+    extra[name] = value
+  end
+  for line in io.lines(os.getenv("WRK_CORPUS")) do
+    local headers = {}
+    for k, v in pairs(extra) do headers[k] = v end
     if method == "GET" then
-      requests[#requests + 1] = wrk.format("GET", line, { ["x-openrtb-version"] = "2.5" })
+      local path, address = string.match(line, "^([^\t]+)\t?(.*)$")
+      if address ~= "" then headers["x-forwarded-for"] = address end
+      requests[#requests + 1] = wrk.format("GET", path, headers)
     else
-      requests[#requests + 1] = wrk.format("POST", target, { ["content-type"] = "application/json", ["x-openrtb-version"] = "2.5" }, line)
+      headers["content-type"] = "application/json"
+      headers["x-openrtb-version"] = "2.5"
+      requests[#requests + 1] = wrk.format("POST", target, headers, line)
     end
   end
   n = #requests
-  -- Threads start at different points of the corpus.
+  -- Each thread starts at its own point of the corpus.
   i = math.random(0, n - 1)
 end
 
@@ -26,12 +37,13 @@ function request()
   return requests[i]
 end
 
--- No response() hook: with one, wrk parses every answer in Lua and becomes the ceiling itself. Answers of
--- 400 and above are counted by wrk as status errors.
+-- No response() hook: with one, wrk parses every answer in Lua and becomes the ceiling itself.
+-- Answers of 400 and above are counted by wrk as status errors.
+
 function done(summary, latency, requests)
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + summary.errors.status
+  local e = summary.errors
   io.write(string.format(
     '{"requests":%d,"duration_us":%d,"errors":%d,"status_errors":%d,"p50_us":%d,"p99_us":%d,"p999_us":%d,"max_us":%d}\n',
-    summary.requests, summary.duration, errors, summary.errors.status,
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout + e.status, e.status,
     latency:percentile(50), latency:percentile(99), latency:percentile(99.9), latency.max))
 end

@@ -10,11 +10,21 @@ import type { CreativeCounts } from './rotation-policy.ts';
 
 /** Counts are lifetime; a campaign not served for this long starts afresh. */
 const COUNTS_TTL_MS = 30 * 86_400_000;
+/**
+ * CPU one refresh may spend drawing shares, and the longest it holds the event loop at a time. Drawing
+ * a campaign's shares costs about a millisecond; at 10 000 campaigns, all of them at once stalled the
+ * engine for seconds every refresh. Campaigns whose counts did not change keep their shares; the rest
+ * are drawn longest-waiting first, and what the budget leaves waits for the next refresh.
+ */
+const RECOMPUTE_BUDGET_MS = 200;
+const SLICE_MS = 4;
 
 export interface CreativeRotationOptions {
   redis: Redis;
   index: () => EngineIndex | undefined;
   random?: () => number;
+  /** CPU one refresh may spend drawing shares (RECOMPUTE_BUDGET_MS); at least one campaign is drawn per refresh. */
+  budgetMs?: number;
 }
 
 /**
@@ -28,6 +38,8 @@ export class CreativeRotation implements CreativePicker {
   private pending = new Map<number, Map<string, number>>();
   /** Optimize shares by creative id, for campaigns with more than one approved creative. */
   private shares = new Map<number, number>();
+  /** Per campaign: the counts its shares were drawn from, and when. */
+  private drawn = new Map<number, { counts: string; at: number }>();
   private readonly random: () => number;
 
   constructor(private readonly o: CreativeRotationOptions) {
@@ -95,7 +107,9 @@ export class CreativeRotation implements CreativePicker {
     for (const [id] of optimizing) read.hgetall(rotationCountsKey(id));
     const replies = optimizing.length ? ((await read.exec()) ?? []) : [];
     const shares = new Map<number, number>();
-    optimizing.forEach(([, creatives], i) => {
+    const drawn = new Map<number, { counts: string; at: number }>();
+    const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];
+    optimizing.forEach(([campaign, creatives], i) => {
       const [err, raw] = replies[i] ?? [null, {}];
       const counts = (err ? {} : raw) as Record<string, string>;
       const of = (field: string) => Number(counts[field] ?? 0);
@@ -106,9 +120,41 @@ export class CreativeRotation implements CreativePicker {
         conversions: of(`v:${cr.id}`),
         weight: cr.weight,
       }));
-      optimizeShares(stats, this.random).forEach((share, k) => shares.set((stats[k] as CreativeCounts).creativeId, share));
+      const key = stats.map((c) => `${c.creativeId}:${c.impressions}:${c.clicks}:${c.conversions}`).join(',');
+      const before = this.drawn.get(campaign);
+      // Shares drawn from older counts (or none yet) serve until this campaign's turn comes.
+      for (const c of stats) {
+        const old = this.shares.get(c.creativeId);
+        if (old !== undefined) shares.set(c.creativeId, old);
+      }
+      const s0 = stats[0] as CreativeCounts;
+      const same = stats.every((c) => c.impressions === s0.impressions && c.clicks === s0.clicks && c.conversions === s0.conversions);
+      if (before?.counts === key) drawn.set(campaign, before);
+      else if (same) {
+        // No creative ahead of another (a new campaign): even shares without a draw, outside the budget.
+        for (const c of stats) shares.set(c.creativeId, 1 / stats.length);
+        drawn.set(campaign, { counts: key, at: performance.now() });
+      } else due.push({ campaign, stats, counts: key, waited: before ? before.at : -1 });
     });
+    due.sort((a, b) => a.waited - b.waited);
+    const started = performance.now();
+    const budget = this.o.budgetMs ?? RECOMPUTE_BUDGET_MS;
+    let slice = started;
+    let count = 0;
+    for (const d of due) {
+      if (count++ > 0 && performance.now() - started >= budget) break;
+      if (performance.now() - slice > SLICE_MS) {
+        // Let requests in between slices.
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+      optimizeShares(d.stats, this.random).forEach((share, k) => shares.set((d.stats[k] as CreativeCounts).creativeId, share));
+      drawn.set(d.campaign, { counts: d.counts, at: performance.now() });
+    }
+    for (const d of due)
+      if (!drawn.has(d.campaign) && this.drawn.has(d.campaign)) drawn.set(d.campaign, this.drawn.get(d.campaign) as { counts: string; at: number });
     this.shares = shares;
+    this.drawn = drawn;
   }
 
   private count(campaign: number, field: string, n = 1): void {

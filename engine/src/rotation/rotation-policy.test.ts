@@ -18,6 +18,14 @@ describe('optimize (Thompson sampling with an exploration floor)', () => {
     expect(sum(shares)).toBeCloseTo(1, 9);
   });
 
+  it('splits exactly evenly, without drawing, when every creative has the same evidence', () => {
+    let draws = 0;
+    const counting = () => (draws++, 0.5);
+    expect(optimizeShares([creative(1, 0, 0), creative(2, 0, 0), creative(3, 0, 0)], counting)).toEqual([1 / 3, 1 / 3, 1 / 3]);
+    expect(optimizeShares([creative(1, 700, 7), creative(2, 700, 7)], counting)).toEqual([0.5, 0.5]);
+    expect(draws).toBe(0);
+  });
+
   it('gives a clearly better creative most of the traffic after enough impressions', () => {
     const shares = optimizeShares([creative(1, 5_000, 250), creative(2, 5_000, 25)], seededRandom(2));
     expect(shares[0]).toBeGreaterThan(0.9);

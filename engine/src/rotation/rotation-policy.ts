@@ -86,6 +86,10 @@ export function optimizeShares(counts: readonly CreativeCounts[], rand: () => nu
     const successes = successesOf(c);
     return [pooled * PRIOR_IMPRESSIONS + successes, (1 - pooled) * PRIOR_IMPRESSIONS + c.impressions - successes] as const;
   });
+  // The same evidence for every creative (a new campaign's zeros among them): each is the best equally
+  // often, exactly, so no draws are needed. Most campaigns of a network start here.
+  const [a0, b0] = posteriors[0] as readonly [number, number];
+  if (posteriors.every(([a, b]) => a === a0 && b === b0)) return counts.map(() => 1 / n);
   for (let d = 0; d < DRAWS; d++) {
     let best = 0;
     let bestDraw = -1;

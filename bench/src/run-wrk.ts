@@ -22,6 +22,8 @@ const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
 const VISITORS = 20_000;
 const ZONE = 'benchzone01';
 const SITE_DOMAIN = 'news.example';
+// BENCH_WRK_ENDPOINTS=bid (or imp,click,beacon): only those engine runs, e.g. to profile one path alone.
+const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,click,beacon').split(','));
 
 if (spawnSync('wrk', ['--version']).error) {
   process.stderr.write('wrk is not installed: apt-get install wrk (Debian package)\n');
@@ -141,7 +143,8 @@ const widgetHeaders = {
 // Served ads for the click and beacon runs: what real visitors' widgets would call next.
 const clicks: string[] = [];
 const beacons: string[] = [];
-for (let i = VISITORS; i < VISITORS + 5_000 && clicks.length < 4_000; i++) {
+const wanted = ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? 4_000 : 0;
+for (let i = VISITORS; i < VISITORS + 5_000 && clicks.length < wanted; i++) {
   const r = await fetch(`http://127.0.0.1:${enginePort}${impPath(i)}`, { headers: { ...widgetHeaders, 'x-forwarded-for': visitor(i).ip } });
   if (r.status !== 200) continue;
   const body = (await r.json()) as { click_url?: string; beacon_url?: string } | { click_url?: string; beacon_url?: string }[];
@@ -154,7 +157,7 @@ for (let i = VISITORS; i < VISITORS + 5_000 && clicks.length < 4_000; i++) {
   clicks.push(at(ad.click_url));
   beacons.push(at(ad.beacon_url));
 }
-if (clicks.length === 0) throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
+if (wanted && clicks.length === 0) throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
 const clickFile = join(work, 'click.txt');
 const beaconFile = join(work, 'beacon.txt');
 writeFileSync(clickFile, clicks.join('\n') + '\n');
@@ -169,11 +172,11 @@ const get = {
 const rows: Row[] = [
   runWrk('bare uWS', 'POST /openrtb/bid', bare.port, [bare.proc.pid ?? 0], bidFile, {}),
   runWrk('bare uWS', 'GET', bare.port, [bare.proc.pid ?? 0], impFile, get),
-  runWrk('engine', 'POST /openrtb/bid', enginePort, [enginePid], bidFile, {}),
-  runWrk('engine', 'GET /imp', enginePort, [enginePid], impFile, get),
-  runWrk('engine', 'GET /c', enginePort, [enginePid], clickFile, get),
-  runWrk('engine', 'GET /b (impression beacon)', enginePort, [enginePid], beaconFile, get),
 ];
+if (ENDPOINTS.has('bid')) rows.push(runWrk('engine', 'POST /openrtb/bid', enginePort, [enginePid], bidFile, {}));
+if (ENDPOINTS.has('imp')) rows.push(runWrk('engine', 'GET /imp', enginePort, [enginePid], impFile, get));
+if (ENDPOINTS.has('click')) rows.push(runWrk('engine', 'GET /c', enginePort, [enginePid], clickFile, get));
+if (ENDPOINTS.has('beacon')) rows.push(runWrk('engine', 'GET /b (impression beacon)', enginePort, [enginePid], beaconFile, get));
 
 engine.proc.kill('SIGTERM');
 bare.proc.kill('SIGTERM');

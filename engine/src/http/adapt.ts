@@ -78,8 +78,10 @@ export function writeSafetyHeaders(res: HttpResponse): void {
   res.writeHeader('content-security-policy', NO_CONTENT_CSP);
 }
 
+const ascii = new TextDecoder('latin1');
 export function remoteIp(res: HttpResponse): string {
-  const text = Buffer.from(res.getRemoteAddressAsText()).toString();
+  // Decoded straight from uWS's buffer: no Buffer object per request.
+  const text = ascii.decode(res.getRemoteAddressAsText());
   return text.startsWith('::ffff:') && text.includes('.') ? text.slice(7) : text;
 }
 

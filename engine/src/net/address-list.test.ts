@@ -22,3 +22,14 @@ describe('clientIp behind trusted proxies', () => {
     expect(inList(lb, 'not-an-ip')).toBe(false);
   });
 });
+
+describe('inList remembers answers', () => {
+  it('stays right past its memo size, for the same list and for another one', () => {
+    const lb = addressList(['10.0.0.0/8']);
+    const other = addressList(['11.0.0.0/8']);
+    for (let i = 0; i < 5_000; i++) expect(inList(lb, `${i % 2 ? 10 : 12}.0.${(i >> 8) & 255}.${i & 255}`)).toBe(i % 2 === 1);
+    expect(inList(lb, '10.0.0.1')).toBe(true);
+    expect(inList(other, '10.0.0.1')).toBe(false);
+    expect(inList(other, '11.0.0.1')).toBe(true);
+  });
+});

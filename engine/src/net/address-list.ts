@@ -13,7 +13,26 @@ export function addressList(rules: readonly string[]): BlockList {
   return list;
 }
 
-export const inList = (list: BlockList, ip: string): boolean => isIP(ip) !== 0 && list.check(ip, family(ip));
+/**
+ * Answers per list and address, remembered: `BlockList.check` builds a SocketAddress for every call,
+ * which showed in the engine's profile (trusted proxies and partners' allow-lists are checked on every
+ * request, mostly for the same few addresses). Lists are never changed once built (a configuration
+ * change builds new ones), so a remembered answer stays right; the memo is cleared when it is full.
+ */
+const answers = new WeakMap<BlockList, Map<string, boolean>>();
+const ANSWERS_MAX = 4_096;
+
+export function inList(list: BlockList, ip: string): boolean {
+  let known = answers.get(list);
+  if (!known) answers.set(list, (known = new Map()));
+  let hit = known.get(ip);
+  if (hit === undefined) {
+    hit = isIP(ip) !== 0 && list.check(ip, family(ip));
+    if (known.size >= ANSWERS_MAX) known.clear();
+    known.set(ip, hit);
+  }
+  return hit;
+}
 
 /**
  * The client behind trusted proxies (a load balancer): walking X-Forwarded-For

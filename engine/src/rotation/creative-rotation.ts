@@ -94,8 +94,11 @@ export class CreativeRotation implements CreativePicker {
   private async recompute(): Promise<void> {
     const index = this.o.index();
     if (!index) return;
+    const pause = slices(SLICE_MS);
     const byCampaign = new Map<number, Creative[]>();
+    let seen = 0;
     for (const cr of index.creatives.values()) {
+      if (++seen % 1_000 === 0) await pause();
       if (cr.status !== 'approved') continue;
       const list = byCampaign.get(cr.campaign_id);
       if (list) list.push(cr);
@@ -109,9 +112,22 @@ export class CreativeRotation implements CreativePicker {
     const shares = new Map<number, number>();
     const drawn = new Map<number, { counts: string; at: number }>();
     const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];
-    optimizing.forEach(([campaign, creatives], i) => {
+    for (const [i, [campaign, creatives]] of optimizing.entries()) {
+      if (i % 500 === 0) await pause();
       const [err, raw] = replies[i] ?? [null, {}];
       const counts = (err ? {} : raw) as Record<string, string>;
+      const before = this.drawn.get(campaign);
+      let empty = true;
+      for (const _ in counts) {
+        empty = false;
+        break;
+      }
+      if (empty) {
+        // Never served (most campaigns of a network at any moment): even shares, nothing to compare.
+        for (const cr of creatives) shares.set(cr.id, 1 / creatives.length);
+        drawn.set(campaign, before?.counts === '' ? before : { counts: '', at: performance.now() });
+        continue;
+      }
       const of = (field: string) => Number(counts[field] ?? 0);
       const stats: CreativeCounts[] = creatives.map((cr) => ({
         creativeId: cr.id,
@@ -121,7 +137,6 @@ export class CreativeRotation implements CreativePicker {
         weight: cr.weight,
       }));
       const key = stats.map((c) => `${c.creativeId}:${c.impressions}:${c.clicks}:${c.conversions}`).join(',');
-      const before = this.drawn.get(campaign);
       // Shares drawn from older counts (or none yet) serve until this campaign's turn comes.
       for (const c of stats) {
         const old = this.shares.get(c.creativeId);
@@ -131,23 +146,18 @@ export class CreativeRotation implements CreativePicker {
       const same = stats.every((c) => c.impressions === s0.impressions && c.clicks === s0.clicks && c.conversions === s0.conversions);
       if (before?.counts === key) drawn.set(campaign, before);
       else if (same) {
-        // No creative ahead of another (a new campaign): even shares without a draw, outside the budget.
+        // No creative ahead of another: even shares without a draw, outside the budget.
         for (const c of stats) shares.set(c.creativeId, 1 / stats.length);
         drawn.set(campaign, { counts: key, at: performance.now() });
       } else due.push({ campaign, stats, counts: key, waited: before ? before.at : -1 });
-    });
+    }
     due.sort((a, b) => a.waited - b.waited);
     const started = performance.now();
     const budget = this.o.budgetMs ?? RECOMPUTE_BUDGET_MS;
-    let slice = started;
     let count = 0;
     for (const d of due) {
       if (count++ > 0 && performance.now() - started >= budget) break;
-      if (performance.now() - slice > SLICE_MS) {
-        // Let requests in between slices.
-        await new Promise((resolve) => setImmediate(resolve));
-        slice = performance.now();
-      }
+      await pause();
       optimizeShares(d.stats, this.random).forEach((share, k) => shares.set((d.stats[k] as CreativeCounts).creativeId, share));
       drawn.set(d.campaign, { counts: d.counts, at: performance.now() });
     }
@@ -162,4 +172,14 @@ export class CreativeRotation implements CreativePicker {
     if (!fields) this.pending.set(campaign, (fields = new Map<string, number>()));
     fields.set(field, (fields.get(field) ?? 0) + n);
   }
+}
+
+/** A pause that lets requests in once `sliceMs` have passed since the last one, and costs nothing before. */
+function slices(sliceMs: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
 }

@@ -59,7 +59,12 @@ async function start(): Promise<string> {
   // The admin listens privately; engines own the public port and forward admin paths to it.
   const adminPort = await admin.start({ port: config.adminInternalPort, host: '127.0.0.1' });
   // Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
-  const env = { ...process.env, REDIS_URL: redisUrl, ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`, ENGINE_COUNT: String(config.engineCount) };
+  const env = {
+    ...process.env,
+    REDIS_URL: redisUrl,
+    ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`,
+    ENGINE_COUNT: String(process.env.ENGINE_COUNT ? config.engineCount : config.engineProcesses),
+  };
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
   const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
     startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log }),

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -9,6 +10,15 @@ describe('loadConfig', () => {
     expect(c.apiRateLimitPerMin).toBe(60);
     expect(c.registrationEnabled).toBe(true);
     expect(c.redisUrl).toBeUndefined();
+  });
+
+  it('runs one engine per core unless told a number; an engine alone counts itself unless told the deployment', () => {
+    const base = { TRACKING_SECRET: 'x'.repeat(40) };
+    expect(loadConfig(base)).toMatchObject({ engineProcesses: Math.min(64, availableParallelism()), engineCount: 1 });
+    expect(loadConfig({ ...base, ENGINE_PROCESSES: 'auto', ENGINE_COUNT: '6' })).toMatchObject({ engineCount: 6 });
+    expect(loadConfig({ ...base, ENGINE_PROCESSES: '3' })).toMatchObject({ engineProcesses: 3, engineCount: 3 });
+    expect(() => loadConfig({ ...base, ENGINE_PROCESSES: 'many' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, ENGINE_PROCESSES: '0' })).toThrow(ConfigError);
   });
 
   it('names the variable that is wrong', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { isAddressOrCidr } from './partners.ts';
 import { parseRedisTarget } from './redis-target.ts';
@@ -138,7 +139,10 @@ export const envSchema = z.object({
    * balancer that routes the admin's paths itself).
    */
   ADMIN_UPSTREAM: z.url({ protocol: /^https?$/ }).optional(),
-  /** Engines in the whole deployment; each admits qps_limit / ENGINE_COUNT per partner. Unset: ENGINE_PROCESSES. */
+  /**
+   * Engines in the whole deployment; each admits qps_limit / ENGINE_COUNT per partner. Unset: ENGINE_PROCESSES when it
+   * is a number; with `auto`, `pnpm start` passes the number of engines it runs, and an engine started alone counts 1.
+   */
   ENGINE_COUNT: z.coerce.number().int().min(1).max(10_000).optional(),
   /**
    * A cluster from the servers' `remote_servers`: migrations run ON CLUSTER it, with replicated tables and
@@ -208,8 +212,8 @@ export const envSchema = z.object({
   DEMAND_ALLOW_LOOPBACK: bool.default(false),
   /** Publishers' share of the advertiser spend on their zones, in percent. */
   PUBLISHER_REVENUE_SHARE_PERCENT: z.coerce.number().int().min(0).max(100).default(70),
-  /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT). */
-  ENGINE_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT); `auto`: one per core. */
+  ENGINE_PROCESSES: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default('auto'),
   /**
    * Ad requests (`/imp`, `/vast`) one client address may make of one zone per minute, per engine; past it they are
    * invalid traffic (`address_flood`), answered without an ad. Generous: offices and mobile carriers share addresses.
@@ -432,6 +436,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(problems);
   }
   const e = parsed.data;
+  // One engine per core by default: the engine is single-threaded, and processes are how it scales (docs/architecture.md).
+  const engineProcesses = e.ENGINE_PROCESSES === 'auto' ? Math.min(64, availableParallelism()) : e.ENGINE_PROCESSES;
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET)
     throw new ConfigError({ STRIPE_WEBHOOK_SECRET: 'needed with STRIPE_SECRET_KEY: unsigned webhooks are never trusted' });
   if (e.DEPOSIT_MIN_USD > e.DEPOSIT_MAX_USD) throw new ConfigError({ DEPOSIT_MIN_USD: 'must not be above DEPOSIT_MAX_USD' });
@@ -471,8 +477,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminInternalPort: e.ADMIN_INTERNAL_PORT,
     adminUpstream: e.ADMIN_UPSTREAM,
     // Unset: the engines this machine runs are all there are.
-    engineCount: e.ENGINE_COUNT ?? e.ENGINE_PROCESSES,
-    engineProcesses: e.ENGINE_PROCESSES,
+    // An engine started alone with `auto` counts itself only; `pnpm start` passes the count it runs.
+    engineCount: e.ENGINE_COUNT ?? (e.ENGINE_PROCESSES === 'auto' ? 1 : e.ENGINE_PROCESSES),
+    engineProcesses,
     verify: {
       timeoutMs: e.VERIFY_TIMEOUT_MS,
       allowLoopback: e.VERIFY_ALLOW_LOOPBACK,

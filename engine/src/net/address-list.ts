@@ -24,7 +24,7 @@ const ANSWERS_MAX = 4_096;
 
 export function inList(list: BlockList, ip: string): boolean {
   let known = answers.get(list);
-  if (!known) answers.set(list, (known = new Map()));
+  if (!known) answers.set(list, (known = new Map<string, boolean>()));
   let hit = known.get(ip);
   if (hit === undefined) {
     hit = isIP(ip) !== 0 && list.check(ip, family(ip));

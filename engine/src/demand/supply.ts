@@ -79,6 +79,9 @@ export interface SupplyAuctionInput {
   startedAt: number;
   auctionTimeoutMs: number;
   surface: 'widget' | 'vast';
+  /** What the impression's event says beyond the request (demandImpression): browser family and the zone's source. */
+  browser?: string;
+  source?: string;
 }
 
 /**
@@ -160,6 +163,9 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     surface: input.surface,
     country: input.imp.country ?? '',
     device: input.imp.device ?? '',
+    os: input.imp.os ?? '',
+    browser: input.browser ?? '',
+    source: input.source ?? '',
   });
   await deps.wins.save(auctionId, {
     partnerId: win.partnerId,

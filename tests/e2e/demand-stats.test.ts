@@ -7,6 +7,7 @@ import type { TestEngine } from './support/engine.ts';
 import { ingestAll } from './support/ingest-all.ts';
 import { MockDsp, bidFor } from './support/mock-dsp.ts';
 import { World } from './support/world.ts';
+import { runPayoutClose } from '../../admin/src/payments/payout-close.ts';
 
 // Money and statistics of the supply side (issue 19, item 5): a demand partner's counted impressions are
 // publisher revenue at the clearing price with our campaigns' revenue share, in the statistics by `demand`
@@ -118,6 +119,15 @@ describe('publisher statistics by demand', () => {
     const day = await pubStats('day');
     expect(day.body.rows[0]?.impressions).toBe(N + OWN);
     expect(day.body.rows[0]?.earnings_cents).toBeGreaterThanOrEqual((partner?.earnings_cents ?? 0) + (own?.earnings_cents ?? 0));
+  });
+
+  it("pay the partner's revenue out with the rest: the daily close moves exactly the day's earnings into the balance", async () => {
+    const day = (await pubStats('day')).body.rows[0]?.earnings_cents ?? 0;
+    expect(day).toBeGreaterThanOrEqual(16);
+    // Past the hold period, today is closed.
+    await runPayoutClose(fx.app.svc, Date.now() + 40 * 86_400_000);
+    const b = await call<{ balance_cents: number; in_payouts_cents: number }>(fx.app, 'GET', '/api/pub/balance', { token: publisher.token });
+    expect(b.body.balance_cents + b.body.in_payouts_cents).toBe(day);
   });
 
   it("give admins the partner's row with what it paid, and the partner's name", async () => {

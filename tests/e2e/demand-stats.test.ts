@@ -115,6 +115,14 @@ describe('publisher statistics by demand', () => {
     expect(own).toMatchObject({ impressions: OWN, demand_name: '' });
     // The loser bought nothing: it has no row.
     expect(r.body.rows.map((row) => row.demand).sort()).toEqual([String(ids.buyer), 'own'].sort());
+    // The partner's impressions carry the viewer and the placement as ours do.
+    const viewer = await call<{ rows: (PubRow & { os: string; browser: string; geo: string })[] }>(
+      fx.app,
+      'GET',
+      `/api/pub/stats?from=${today}&to=${today}&group_by=demand,geo,os,browser`,
+      { token: publisher.token },
+    );
+    expect(viewer.body.rows.find((row) => row.demand === String(ids.buyer))).toMatchObject({ impressions: N, geo: 'us', os: 'linux', browser: 'chrome' });
     // Without the dimension, the day's earnings are the sum of the two rows' spend (share taken once, rounded down once).
     const day = await pubStats('day');
     expect(day.body.rows[0]?.impressions).toBe(N + OWN);

@@ -91,7 +91,7 @@ it('upgrades a version 1 store in place, filling in what its events already say,
   expect(await one("SELECT count() AS n FROM upg.events WHERE source = 'news.example'")).toEqual({ n: 3 });
 });
 
-it('upgrades a version 4 store (fallbacks already counted) to the source dimension without losing a column', async () => {
+it('upgrades a version 4 store (fallbacks already counted) to the source dimension (and on) without losing a column', async () => {
   const o4 = { database: 'upg4', eventTtlDays: 90 };
   const plan = migrationSteps(o4);
   for (const query of [...plan.setup, ...plan.steps.slice(0, 4).flat()]) await clickhouse.command({ query });
@@ -99,7 +99,7 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
   const to4 = (events: EngineEvent[], token: string) =>
     clickhouse.insert({ table: 'upg4.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
   await to4(batch(), 'before');
-  expect(await migrate(clickhouse, o4)).toEqual([5]);
+  expect(await migrate(clickhouse, o4)).toEqual([5, 6]);
   await to4(batch(), 'after');
   const rows = await (
     await clickhouse.query({
@@ -112,5 +112,46 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
   expect(rows).toEqual([
     { source: '', i: 1, v: 1, x: 1, f: 2, s: 10_000 },
     { source: 'news.example', i: 1, v: 1, x: 1, f: 0, s: 10_000 },
+  ]);
+});
+
+it("upgrades a version 5 store to the demand dimension: rows before are our campaigns', a partner's impressions count and pay under its id", async () => {
+  const o5 = { database: 'upg5', eventTtlDays: 90 };
+  const plan = migrationSteps(o5);
+  for (const query of [...plan.setup, ...plan.steps.slice(0, 5).flat()]) await clickhouse.command({ query });
+  await clickhouse.insert({ table: 'upg5.schema_migrations', values: [1, 2, 3, 4, 5].map((version) => ({ version })), format: 'JSONEachRow' });
+  const to5 = (events: EngineEvent[], token: string) =>
+    clickhouse.insert({ table: 'upg5.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+  await to5(batch(), 'before');
+  expect(await migrate(clickhouse, o5)).toEqual([6]);
+  const bought: EngineEvent = {
+    id: `e${++n}`,
+    type: 'demand_impression',
+    ts: at,
+    engine: 'e',
+    publisher_id: 8,
+    site_id: 9,
+    zone_id: 10,
+    demand_partner_id: 3,
+    auction_id: 'a',
+    price_micro_cents: 4_001_000,
+    charge_nano: 40_010_000,
+  };
+  const after = [...batch(), bought];
+  await to5(after, 'after');
+  // The very batch again, with its token: counted once.
+  await to5(after, 'after');
+  const rows = await (
+    await clickhouse.query({
+      query:
+        'SELECT demand_partner_id AS d, advertiser_id AS a, sum(impressions) AS i, sum(fallbacks) AS f, sum(spent_nano) AS s FROM upg5.stats_hourly WHERE publisher_id = 8 GROUP BY d, a ORDER BY d, a',
+      format: 'JSONEachRow',
+    })
+  ).json();
+  expect(rows).toEqual([
+    // Our campaigns' and the fallbacks' rows, before and after the upgrade alike.
+    { d: 0, a: 0, i: 0, f: 2, s: 0 },
+    { d: 0, a: 7, i: 2, f: 0, s: 20_000 },
+    { d: 3, a: 0, i: 1, f: 0, s: 40_010_000 },
   ]);
 });

@@ -92,6 +92,8 @@ export const BANNER_SIZES = [
   '250x250',
   '200x200',
 ] as const;
+/** Advertisers' dimensions; admins add `demand` (who bought: our campaigns or a demand partner). */
 export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'source'] as const;
+export const ADMIN_STATS_DIMENSIONS = [...STATS_DIMENSIONS, 'demand'] as const;
 export const POSTBACK_MACROS = ['click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id'] as const;
 export const FALLBACK_TYPES: readonly NonNullable<ZoneIn['fallback']>['type'][] = ['none', 'html', 'url'];

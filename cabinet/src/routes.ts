@@ -31,6 +31,7 @@ export const ROUTES: Route[] = [
   { path: '/partners', title: 'Partners', roles: ['admin'], nav: true, render: partnersPage },
   { path: '/deals', title: 'Deals', roles: ['admin'], nav: true, render: dealsPage },
   { path: '/demand-partners', title: 'Demand partners', roles: ['admin'], nav: true, render: demandPartnersPage },
+  { path: '/statistics', title: 'Statistics', roles: ['admin'], nav: true, render: statsPage },
   { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
   { path: '/payout-queue', title: 'Payouts', roles: ['admin'], nav: true, render: payoutQueuePage },
   { path: '/advertisers/:id/deposits', title: 'Deposits', roles: ['admin'], render: advertiserDepositsPage },

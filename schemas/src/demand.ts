@@ -98,6 +98,14 @@ export const DEMAND_COUNTERS = [
   ...DEMAND_DISCARDS,
 ] as const;
 export type DemandCounter = (typeof DEMAND_COUNTERS)[number];
+/**
+ * A partner's counters of one UTC day (`YYYY-MM-DD`), summed over engines: what admin statistics grouped
+ * by `demand` read for bid requests, bids, wins, timeouts and errors. Aggregated counters, not events: a
+ * bid request per impression and partner would outnumber every other event (docs/demand.md).
+ */
+export const demandDayKey = (partnerId: number, day: string): string => `dmd:day:${partnerId}:${day}`;
+/** Kept past the longest statistics range (366 days). */
+export const DEMAND_DAY_TTL_SECONDS = 400 * 86_400;
 export const demandPartnerHealthSchema = z.object({
   counters: z.record(z.string(), z.number()),
   /** The circuit breaker as the engines last reported it. */

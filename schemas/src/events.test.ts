@@ -12,7 +12,20 @@ describe('events contract', () => {
 
   it('names every event type once and rejects a no-bid without a known reason', () => {
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
-    expect(EVENT_TYPES).toEqual(['bid', 'nobid', 'win', 'imp', 'impression', 'click', 'vast', 'uncounted', 'viewable', 'conversion', 'fallback']);
+    expect(EVENT_TYPES).toEqual([
+      'bid',
+      'nobid',
+      'win',
+      'imp',
+      'impression',
+      'click',
+      'vast',
+      'uncounted',
+      'viewable',
+      'conversion',
+      'fallback',
+      'demand_impression',
+    ]);
     const nobid = { id: 'e', type: 'nobid', ts: 1, engine: 'x' };
     expect(engineEventSchema.safeParse({ ...nobid, reason: 'budget' }).success).toBe(true);
     expect(engineEventSchema.safeParse({ ...nobid, reason: 'made_up' }).success).toBe(false);

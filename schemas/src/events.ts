@@ -177,6 +177,23 @@ export const fallbackEventSchema = z.object({
   ...audience,
   reason: noBidReasonSchema,
 });
+/**
+ * A demand partner's (DSP's) ad counted on one of our zones by our impression tracker, once per auction
+ * (docs/demand.md): publisher revenue at the clearing price, as our own impressions are. No advertiser
+ * of ours: `demand_partner_id` says who bought it.
+ */
+export const demandImpressionEventSchema = z.object({
+  type: z.literal('demand_impression'),
+  ...common,
+  ...inventory,
+  ...audience,
+  demand_partner_id: int.positive(),
+  auction_id: z.string(),
+  /** The clearing price, CPM in micro-cents. */
+  price_micro_cents: int,
+  /** What the partner pays for it, in nano-dollars: the publisher's share is taken from it as from our campaigns' spend. */
+  charge_nano: int,
+});
 /** A conversion, when it first becomes approved (the admin writes it). */
 export const conversionEventSchema = z.object({
   type: z.literal('conversion'),
@@ -199,6 +216,7 @@ export const engineEventSchema = z.discriminatedUnion('type', [
   viewableEventSchema,
   conversionEventSchema,
   fallbackEventSchema,
+  demandImpressionEventSchema,
 ]);
 export type EngineEvent = z.infer<typeof engineEventSchema>;
 export type EventType = EngineEvent['type'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pubStatsQuerySchema, spendRebuildInputSchema, statsQuerySchema } from './stats.ts';
+import { advStatsQuerySchema, pubStatsQuerySchema, spendRebuildInputSchema, statsQuerySchema } from './stats.ts';
 
 const fieldsOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => [...new Set(r.error?.issues.map((i) => String(i.path[0])))].sort();
 
@@ -12,6 +12,16 @@ describe('statistics query validation', () => {
   it("checks the publishers' dimensions beside the other fields", () => {
     expect(fieldsOf(pubStatsQuerySchema.safeParse({ from: '2026-02-30', to: '2026-03-01', group_by: 'campaign' }))).toEqual(['from', 'group_by']);
     expect(pubStatsQuerySchema.safeParse({ from: '2026-03-01', to: '2026-03-01', group_by: 'site,zone' }).success).toBe(true);
+  });
+
+  it('lets publishers and admins group by demand, and not advertisers (their statistics are their own campaigns)', () => {
+    const q = { from: '2026-03-01', to: '2026-03-01', group_by: 'day,demand' };
+    expect(pubStatsQuerySchema.safeParse(q).success).toBe(true);
+    expect(statsQuerySchema.safeParse(q).success).toBe(true);
+    const adv = advStatsQuerySchema.safeParse(q);
+    expect(fieldsOf(adv)).toEqual(['group_by']);
+    expect(adv.error?.issues[0]?.message).toMatch(/^advertisers group by .*source$/);
+    expect(advStatsQuerySchema.safeParse({ ...q, group_by: 'day,source' }).success).toBe(true);
   });
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { whenValid } from './api.ts';
 
-export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'source'] as const;
+/** Every dimension (admins); advertisers and publishers each see a part (ADVERTISER_ and PUBLISHER_STATS_DIMENSIONS). */
+export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'source', 'demand'] as const;
 export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 const dimensionSet: ReadonlySet<string> = new Set(STATS_DIMENSIONS);
 export const MAX_STATS_RANGE_DAYS = 366;
@@ -25,7 +26,7 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
-/** `GET /api/adv/stats` query. Dates are inclusive, in `tz` (default UTC). */
+/** The statistics query (admins: `GET /api/admin/stats`). Dates are inclusive, in `tz` (default UTC). */
 export const statsQuerySchema = z
   .object({
     from: date,
@@ -57,8 +58,10 @@ export const statsQuerySchema = z
   );
 export type StatsQuery = z.infer<typeof statsQuerySchema>;
 
-/** Publishers' statistics see no campaign or creative. */
-export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone'];
+/** Publishers' statistics see no campaign or creative; `demand` says who bought (our campaigns or a demand partner). */
+export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'demand'];
+/** Advertisers' statistics are their own campaigns': no `demand` (what demand partners bought is not theirs). */
+export const ADVERTISER_STATS_DIMENSIONS: readonly StatsDimension[] = STATS_DIMENSIONS.filter((d) => d !== 'demand');
 
 /** A statistics query that may group only by `dims` (what `who` may see), said in the one 400 with the other fields. */
 const groupedOnlyBy = (dims: readonly StatsDimension[], who: string) =>
@@ -69,7 +72,9 @@ const groupedOnlyBy = (dims: readonly StatsDimension[], who: string) =>
     { when: whenValid('group_by') },
   );
 
-/** `GET /api/pub/stats` query: the advertisers' one, grouped only by what publishers may see. */
+/** `GET /api/adv/stats` query: grouped only by what advertisers may see. */
+export const advStatsQuerySchema = groupedOnlyBy(ADVERTISER_STATS_DIMENSIONS, 'advertisers');
+/** `GET /api/pub/stats` query: grouped only by what publishers may see. */
 export const pubStatsQuerySchema = groupedOnlyBy(PUBLISHER_STATS_DIMENSIONS, 'publishers');
 /** `GET /api/pub/stats/uncounted` query: its table has no geo or device. */
 export const uncountedQuerySchema = groupedOnlyBy(['day', 'hour', 'site', 'zone'], 'uncounted traffic reports');
@@ -94,6 +99,25 @@ export const statsRowSchema = z.object({
    * `other` for junk and for names past the hourly cap, '' when unknown or before it was recorded (docs/events-and-stats.md).
    */
   source: z.string().optional(),
+  /**
+   * Who bought the impressions (`group_by=demand`, publishers and admins): `own` for our campaigns (and a
+   * publisher's fallbacks), else the demand partner's id (docs/demand.md).
+   */
+  demand: z.string().optional(),
+  /** With `demand`: the partner's name ('' for `own`, or a partner since deleted). */
+  demand_name: z.string().optional(),
+  // Admins, grouped by `demand` (and at most `day`) in UTC: a partner's auction counters, summed over engines
+  // (docs/demand.md#money-and-statistics). Absent elsewhere and on `own` rows.
+  /** Bid requests sent to the partner. */
+  bid_requests: z.number().int().optional(),
+  /** Valid bids it answered with. */
+  bids: z.number().int().optional(),
+  /** Auctions it won (served; `impressions` are those counted by our tracker). */
+  wins: z.number().int().optional(),
+  /** Requests it did not answer in time. */
+  timeouts: z.number().int().optional(),
+  /** Failed requests: connection errors, refused addresses, statuses other than 200 and 204. */
+  errors: z.number().int().optional(),
   impressions: z.number().int(),
   /** Impressions at least half in view for a second (two for video), the MRC rule; a subset of impressions. */
   viewable_impressions: z.number().int(),

@@ -17,6 +17,16 @@ let world: World;
 let admin: Account;
 let bannerZone = '';
 let videoZone = '';
+let nativeZone = '';
+const NATIVE_ANSWER = {
+  ver: '1.2',
+  assets: [
+    { id: 1, title: { text: 'Native <title>' } },
+    { id: 2, img: { url: 'https://cdn.dsp.example/n.jpg', w: 1200, h: 627 } },
+  ],
+  link: { url: 'https://shop.example/landing' },
+  imptrackers: ['https://dsp.example/nimp?p=${AUCTION_PRICE}'],
+};
 const BROWSER: Record<string, string> = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
   'accept-language': 'en-US,en;q=0.9',
@@ -26,7 +36,7 @@ const VAST_INLINE = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" x
 
 // Each DSP's behaviour can be switched by the tests.
 let rich = true;
-type DspName = 'high' | 'second' | 'pass' | 'late' | 'failing' | 'garbage' | 'cheap' | 'wrongId' | 'video';
+type DspName = 'high' | 'second' | 'pass' | 'late' | 'failing' | 'garbage' | 'cheap' | 'wrongId' | 'video' | 'native' | 'nativeHtml';
 const dsps: Record<DspName, MockDsp> = {
   // Bids highest, answers in 20 ms.
   high: new MockDsp((r) => (rich ? { delayMs: 20, body: bidFor(dsps.high, r, 3, '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>') } : { status: 204 })),
@@ -43,7 +53,11 @@ const dsps: Record<DspName, MockDsp> = {
   })),
   wrongId: new MockDsp((r) => ({ body: { ...bidFor(dsps.wrongId, r, 40, '<b>w</b>'), id: 'someone-else' } })),
   video: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.video, r, 6, VAST_INLINE, { w: 640, h: 360 }) })),
+  // Native zones: a Native 1.2 answer, and a higher bid with banner markup where native was asked (discarded).
+  native: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.native, r, 3, JSON.stringify(NATIVE_ANSWER)) })),
+  nativeHtml: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.nativeHtml, r, 9, '<div>not native</div>') })),
 };
+const FORMATS: Partial<Record<DspName, string[]>> = { video: ['video'], native: ['native'], nativeHtml: ['native'] };
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
@@ -57,10 +71,11 @@ beforeAll(async () => {
   BROWSER.referer = `https://www.${site.domain}/article`;
   bannerZone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site)).subid;
   videoZone = (await world.zone({ format: 'video' }, site)).subid;
+  nativeZone = (await world.zone({ format: 'native', floor_cpm_usd: 0.5 }, site)).subid;
   for (const [name, d] of Object.entries(dsps)) {
     const r = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
       token: admin.token,
-      json: { name, endpoint: `${d.base}/bid`, formats: name === 'video' ? ['video'] : ['banner'], qps_limit: 10_000, timeout_ms: 150 },
+      json: { name, endpoint: `${d.base}/bid`, formats: FORMATS[name as DspName] ?? ['banner'], qps_limit: 10_000, timeout_ms: 150 },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     ids[name] = r.body.id;
@@ -138,8 +153,9 @@ describe('one auction per impression', () => {
     expect(body.source.tid).toBe(body.id);
     expect(body.tmax).toBeGreaterThan(100);
     expect(body.tmax).toBeLessThanOrEqual(200);
-    // The video partner is not asked about a banner zone.
+    // The video and native partners are not asked about a banner zone.
     expect(dsps.video.bids).toHaveLength(0);
+    expect(dsps.native.bids).toHaveLength(0);
   });
 
   it("calls the winner's nurl once, the loser's lurl with the loss reason, with every macro filled", async () => {
@@ -231,5 +247,31 @@ describe('video zones', () => {
     expect(inner).toContain('https://dsp.example/imp?p=4.01');
     await Promise.all([fetch(tracker), fetch(tracker), fetch(tracker)]);
     await eventually(() => dsps.video.noticesOf('burl').length === 1 && dsps.video.noticesOf('nurl').length === 1);
+  });
+});
+
+describe('native zones', () => {
+  it('offer a Native 1.2 request to native partners, and serve the winning native answer as inert HTML in the sandbox', async () => {
+    const r = await imp(nativeZone);
+    expect(r.status).toBe(200);
+    const sent = outgoingBidRequestSchema.parse(JSON.parse(dsps.native.bids[0]?.body ?? '{}'));
+    expect(sent.imp[0]?.banner).toBeUndefined();
+    expect(sent.imp[0]?.native?.ver).toBe('1.2');
+    expect(JSON.parse(sent.imp[0]?.native?.request ?? '{}')).toMatchObject({
+      ver: '1.2',
+      assets: expect.arrayContaining([
+        { id: 1, required: 1, title: { len: 90 } },
+        { id: 2, required: 1, img: { type: 3, wmin: 300, hmin: 157 } },
+      ]),
+    });
+    // The 9.00 bid with banner markup is no native answer: the 3.00 native one wins at the floor (0.50).
+    const html = r.body?.demand?.html ?? '';
+    expect(html).toContain('<b>Native &lt;title&gt;</b>');
+    expect(html).toContain('src="https://cdn.dsp.example/n.jpg"');
+    expect(html).toContain('href="https://shop.example/landing"');
+    expect(html).toContain('src="https://dsp.example/nimp?p=0.5"');
+    expect(html).not.toContain('not native');
+    expect(r.body?.demand?.beacon_url).toMatch(/\/openrtb\/imptracker\/d\./);
+    await eventually(() => dsps.native.noticesOf('nurl').length === 1);
   });
 });

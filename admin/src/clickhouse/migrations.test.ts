@@ -107,6 +107,25 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
     expect(rest).toEqual([]);
   });
 
+  it('adds the demand partner to the raw events, to the hourly key in one ALTER, and to its view, counting its impressions and price', () => {
+    const [events, key, query, ...rest] = single.steps[5] ?? [];
+    expect(events).toBe('ALTER TABLE adnet.events ADD COLUMN IF NOT EXISTS demand_partner_id UInt32');
+    expect(key).toBe(
+      'ALTER TABLE adnet.stats_hourly ADD COLUMN IF NOT EXISTS demand_partner_id UInt32, MODIFY ORDER BY (advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id)',
+    );
+    // Step 5's query (source and fallbacks included) with the partner grouped by and its impressions counted and priced.
+    const before = single.steps[4]?.[2] ?? '';
+    expect(query).toBe(
+      before
+        .replace('browser, source,\n', 'browser, source, demand_partner_id,\n')
+        .replace(/browser, source$/, 'browser, source, demand_partner_id')
+        .replace("type IN ('win', 'impression')) AS impressions", "type IN ('win', 'impression', 'demand_impression')) AS impressions")
+        .replace("type IN ('win', 'impression', 'click') AND", "type IN ('win', 'impression', 'click', 'demand_impression') AND"),
+    );
+    expect(query).toMatch(/GROUP BY hour, .*, source, demand_partner_id$/);
+    expect(rest).toEqual([]);
+  });
+
   it('has nothing of the cluster form', () => {
     for (const s of [...single.setup, ...single.steps.flat()]) expect(s).not.toMatch(/ON CLUSTER|Replicated|Distributed|_local/);
   });

@@ -329,6 +329,39 @@ const steps = (o: MigrationOptions): Def[][] => [
         ]),
     },
   ],
+  // 6: external demand (docs/demand.md): a demand partner's impression on our zones (`demand_impression`,
+  // its partner in `demand_partner_id`, 0 for our own campaigns) in the raw events and as a dimension of
+  // the hourly statistics. It counts as an impression and its price as spend (what the partner pays), so
+  // the publisher's share of it is earnings as our campaigns' spend is, payouts included. Its rows have no
+  // advertiser (advertiser_id 0). Rows summed before this step are our own campaigns' (partner 0).
+  [
+    { kind: 'column', table: 'events', column: 'demand_partner_id UInt32' },
+    {
+      kind: 'keyColumns',
+      table: 'stats_hourly',
+      columns: ['demand_partner_id UInt32'],
+      orderBy: '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id)',
+    },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) =>
+        statsHourlySelect(
+          table,
+          'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id',
+          [
+            "countIf(type = 'bid') AS bids",
+            "countIf(type IN ('win', 'impression', 'demand_impression')) AS impressions",
+            "countIf(type = 'viewable') AS viewable_impressions",
+            "countIf(type = 'click' AND invalid = 0) AS clicks",
+            "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+            "countIf(type = 'conversion') AS conversions",
+            "sumIf(charge_nano, type IN ('win', 'impression', 'click', 'demand_impression') AND invalid = 0) AS spent_nano",
+            "countIf(type = 'fallback') AS fallbacks",
+          ],
+        ),
+    },
+  ],
 ];
 
 /**

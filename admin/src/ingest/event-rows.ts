@@ -26,6 +26,8 @@ export interface EventRow {
   site_domain: string;
   invalid: number;
   source: string;
+  /** The demand partner (DSP) that bought the impression; 0 for our own campaigns (migration step 6). */
+  demand_partner_id: number;
 }
 
 export function toRow(event: EngineEvent): EventRow {
@@ -58,5 +60,6 @@ export function toRow(event: EngineEvent): EventRow {
     invalid: e.invalid ? 1 : 0,
     // Engines bound it (engine/src/inventory/source.ts); an entry from anywhere else is cut to the same length.
     source: (e.source ?? '').slice(0, 64),
+    demand_partner_id: e.demand_partner_id ?? 0,
   };
 }

@@ -15,6 +15,8 @@ const DIMENSIONS: Record<StatsDimension, { expr: string; column: keyof StatsRow 
   site: { expr: 'site_id', column: 'site_id' },
   zone: { expr: 'zone_id', column: 'zone_id' },
   source: { expr: 'source', column: 'source' },
+  // Our campaigns (and fallbacks) have no demand partner (0, migration step 6): named `own`.
+  demand: { expr: "if(demand_partner_id = 0, 'own', toString(demand_partner_id))", column: 'demand' },
 };
 
 export interface StatsScope {
@@ -46,7 +48,8 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
     params.publisher = scope.publisherId;
   } else if (scope.advertiserId === undefined) {
     // Fallback rows (a zone's own ad, migration step 4) belong to no advertiser: only publishers see them.
-    where.push('advertiser_id != 0');
+    // Demand partners' rows (step 6) have no advertiser either, and admins see them.
+    where.push('(advertiser_id != 0 OR demand_partner_id != 0)');
   }
   if (q.campaign_id !== undefined) {
     where.push('campaign_id = {campaign:UInt32}');
@@ -92,7 +95,7 @@ export function buildUncountedQuery(database: string, q: StatsQuery, publisherId
 }
 
 type Raw = Record<string, string | number>;
-const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo', 'device', 'os', 'browser', 'source']);
+const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo', 'device', 'os', 'browser', 'source', 'demand']);
 
 /** The grouped columns of a result row, typed as the API writes them. */
 function groupColumns(r: Raw, q: StatsQuery): Partial<StatsRow> {
@@ -140,10 +143,22 @@ export function withZoneSubids(rows: StatsRow[], subids: ReadonlyMap<number, str
   return rows.map((r) => (r.zone_id === undefined ? r : { ...r, zone_subid: subids.get(r.zone_id) ?? '' }));
 }
 
+/** Each row's demand partner name beside its `demand` (`names`: id to name); '' for `own` or a partner since deleted. */
+export function withDemandNames(rows: StatsRow[], names: ReadonlyMap<number, string>): StatsRow[] {
+  return rows.map((r) => (r.demand === undefined ? r : { ...r, demand_name: r.demand === 'own' ? '' : (names.get(Number(r.demand)) ?? '') }));
+}
+
+/** The demand partner ids the rows name (not `own`). */
+export const demandPartnerIds = (rows: readonly StatsRow[]): number[] => [
+  ...new Set(rows.map((r) => Number(r.demand)).filter((id) => Number.isInteger(id) && id > 0)),
+];
+
 /** The statistics as CSV, every cell through csvCell (formula starts neutralised, OWASP). */
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
   const cols = [
-    ...q.group_by.flatMap((d): (keyof StatsRow)[] => (d === 'zone' ? ['zone_id', 'zone_subid'] : [DIMENSIONS[d].column])),
+    ...q.group_by.flatMap((d): (keyof StatsRow)[] =>
+      d === 'zone' ? ['zone_id', 'zone_subid'] : d === 'demand' ? ['demand', 'demand_name'] : [DIMENSIONS[d].column],
+    ),
     'impressions',
     'viewable_impressions',
     'clicks',

@@ -1,7 +1,7 @@
 // Zod-free module: the bundle gets the CSV writer only.
 import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
-import { STATS_DIMENSIONS } from '../choices.ts';
+import { ADMIN_STATS_DIMENSIONS, STATS_DIMENSIONS } from '../choices.ts';
 import { lineChart } from '../chart.ts';
 import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
 import type { Preset } from '../date-range.ts';
@@ -14,9 +14,17 @@ import type { PageContext } from '../router.ts';
 import { daysOf, fillSlots, hoursOf } from '../series.ts';
 import { sourceActions } from './traffic-sources.ts';
 
-type Dimension = (typeof STATS_DIMENSIONS)[number];
+type Dimension = (typeof ADMIN_STATS_DIMENSIONS)[number];
 export type StatsRow = Record<string, string | number | undefined>;
-const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone'];
+const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'demand'];
+/** Demand partners' auction counters: admin rows grouped by demand (and day) carry them. */
+const AUCTION_COUNTERS = [
+  ['bid_requests', 'Bid requests'],
+  ['bids', 'Bids'],
+  ['wins', 'Wins'],
+  ['timeouts', 'Timeouts'],
+  ['errors', 'Errors'],
+] as const;
 /** The API's column for each dimension, and how a person calls it. */
 const KEYS: Record<Dimension, { column: string; label: string }> = {
   day: { column: 'date', label: 'Day' },
@@ -30,6 +38,7 @@ const KEYS: Record<Dimension, { column: string; label: string }> = {
   site: { column: 'site_id', label: 'Site' },
   zone: { column: 'zone_id', label: 'Zone' },
   source: { column: 'source', label: 'Source' },
+  demand: { column: 'demand', label: 'Demand' },
 };
 const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents'] as const;
 const REGION = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -58,6 +67,7 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
       return code;
     }
   }
+  if (dim === 'demand') return raw === 'own' ? 'Our campaigns' : `${r.demand_name || 'Demand partner'} (#${raw})`;
   const name = names[dim]?.get(String(raw));
   // Advertisers know a zone by its subid: the name their campaigns' source lists take.
   if (!name && dim === 'zone' && r.zone_subid) return `${r.zone_subid} (#${raw})`;
@@ -65,13 +75,15 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
 }
 
 /**
- * Statistics for advertisers (spend, conversions) and publishers (earnings): a range by preset or
- * dates, a campaign filter, grouping; a chart with silent days and hours drawn as zero; a sortable
- * table with names beside ids, formatted figures and a totals row; CSV as the API writes it.
+ * Statistics for advertisers (spend, conversions), publishers (earnings) and admins (all traffic, by
+ * demand too): a range by preset or dates, a campaign filter, grouping; a chart with silent days and
+ * hours drawn as zero; a sortable table with names beside ids, formatted figures and a totals row; CSV
+ * as the API writes it.
  */
 export async function statsPage(ctx: PageContext): Promise<void> {
   const publisher = ctx.session.role === 'publisher';
-  const dims = publisher ? PUBLISHER_DIMENSIONS : STATS_DIMENSIONS;
+  const admin = ctx.session.role === 'admin';
+  const dims = publisher ? PUBLISHER_DIMENSIONS : admin ? ADMIN_STATS_DIMENSIONS : STATS_DIMENSIONS;
   const out = h('div', { 'aria-live': 'polite' });
   const tz0 = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const initial = presetRange('last_7_days', Date.now(), tz0);
@@ -85,7 +97,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
     const [{ sites }, { zones }] = await Promise.all([api.pub.sites.list.query(), api.pub.zones.list.query()]);
     names.site = new Map(sites.map((s) => [String(s.id), s.domain]));
     names.zone = new Map(zones.map((z) => [String(z.id), z.name]));
-  } else {
+  } else if (!admin) {
     campaigns = (await api.adv.campaigns.list.query()).campaigns;
     names.campaign = new Map(campaigns.map((c) => [String(c.id), c.name]));
   }
@@ -95,7 +107,8 @@ export async function statsPage(ctx: PageContext): Promise<void> {
     names.creative = new Map(lists.flatMap((l) => l.creatives.map((c) => [String(c.id), c.title ?? `${c.format} creative`])));
   };
 
-  const query = async (q: Query): Promise<StatsRow[]> => (publisher ? (await api.pub.stats.get.query(q)).rows : (await api.adv.stats.get.query(q)).rows);
+  const query = async (q: Query): Promise<StatsRow[]> =>
+    (publisher ? await api.pub.stats.get.query(q) : admin ? await api.admin.stats.query(q) : await api.adv.stats.get.query(q)).rows;
 
   const metricColumns = (): Column<StatsRow>[] => {
     const c = (
@@ -149,6 +162,16 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       ),
     ];
     if (publisher) return cols;
+    // Our campaigns' rows have no auction counters (they are not asked over HTTP): a dash, not a zero.
+    const auction = AUCTION_COUNTERS.filter(([key]) => shownRows.some((r) => r[key] !== undefined)).map(([key, label]) =>
+      c(
+        key,
+        label,
+        (r) => (r[key] === undefined ? '–' : count(num(r, key))),
+        (rs) => count(total(rs, key)),
+        (r) => num(r, key),
+      ),
+    );
     const ecpa = (spent: number, conv: number) => {
       const v = ecpaCents(spent, conv);
       return v === null ? '–' : money(v);
@@ -163,13 +186,16 @@ export async function statsPage(ctx: PageContext): Promise<void> {
         (rs) => ecpa(total(rs, 'spent_cents'), total(rs, 'conversions')),
         (r) => ecpaCents(num(r, 'spent_cents'), num(r, 'conversions')),
       ),
+      ...auction,
     ];
   };
+  let shownRows: StatsRow[] = [];
 
   const show = async (rows: StatsRow[], groups: Dimension[], q: Query) => {
     const time = groups.length === 1 && (groups[0] === 'day' || groups[0] === 'hour') ? groups[0] : null;
     // Silent days and hours count as zero: in the chart and in the table.
     const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, KEYS[time].column, COUNTED) : rows;
+    shownRows = shown;
     const chart = time
       ? lineChart(
           shown.map((r) => String(r[KEYS[time].column])),
@@ -187,7 +213,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       sort: (r) => (g === 'day' || g === 'hour' ? String(r[KEYS[g].column] ?? '') : keyCell(g, r, names).toLowerCase()),
     }));
     // Grouped by zone or site, an advertiser can exclude or include each in one click (pages/traffic-sources.ts).
-    const sources = publisher ? null : await sourceActions(shown, groups);
+    const sources = publisher || admin ? null : await sourceActions(shown, groups);
     const actions: Column<StatsRow>[] = sources ? [{ key: 'actions', label: 'Traffic source list', cell: (r) => sources.cell(r) }] : [];
     out.replaceChildren(
       chart,
@@ -202,8 +228,11 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       actionButton('Export CSV', async () => {
         if (!last) return;
         if (publisher) {
-          const cols = [...groups.map((g) => KEYS[g].column), 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents'];
+          const keys = groups.flatMap((g) => (g === 'demand' ? ['demand', 'demand_name'] : [KEYS[g].column]));
+          const cols = [...keys, 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents'];
           download('earnings.csv', csvTable(cols, await query(last)));
+        } else if (admin) {
+          download('stats.csv', (await api.admin.stats.query({ ...last, format: 'csv' })).csv ?? '');
         } else {
           download('stats.csv', (await api.adv.stats.get.query({ ...last, format: 'csv' })).csv ?? '');
         }
@@ -222,7 +251,9 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       { name: 'from', label: 'From', type: 'date', value: initial.from },
       { name: 'to', label: 'To', type: 'date', value: initial.to },
       { name: 'tz', label: 'Time zone', value: tz0, hint: 'IANA name, e.g. Europe/Berlin' },
-      ...(publisher ? [] : [{ name: 'campaign_id', label: 'Campaign', type: 'select' as const, options: ['', ...campaigns.map((c) => String(c.id))] }]),
+      ...(publisher || admin
+        ? []
+        : [{ name: 'campaign_id', label: 'Campaign', type: 'select' as const, options: ['', ...campaigns.map((c) => String(c.id))] }]),
       { name: 'group_by', label: 'Group by', type: 'checkboxes', options: dims, value: ['day'] },
     ],
     async onSubmit(d) {

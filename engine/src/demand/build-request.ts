@@ -1,11 +1,16 @@
+import { NATIVE_SUPPLY_REQUEST } from './native.ts';
 import type { OsFamily } from '@adnet/schemas/api';
 import { alpha2ToAlpha3Code } from '@adnet/schemas/geo';
 import type { OutgoingBidRequest } from '@adnet/schemas/openrtb';
 import { SITE_CATEGORIES } from '@adnet/schemas/publisher';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 
-/** Zone formats offered to demand partners, and how each is rendered when a partner wins. */
-export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'video', 'floating_video']);
+/**
+ * Zone formats offered to demand partners, and how each is rendered when a partner wins. Push is not
+ * offered (docs/demand.md#push-zones): a notification is sent later by our push sender, not shown on
+ * a page within the auction, and it cannot carry a partner's markup or trackers.
+ */
+export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'native', 'video', 'floating_video']);
 
 /** What one impression on our zone says about where and to whom it is shown. */
 export interface SupplyImp {
@@ -62,7 +67,9 @@ export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
         secure: 1,
         ...(video
           ? { video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], minduration: 1, maxduration: 60, w: 640, h: 360 } }
-          : { banner: { w: z.banner_width ?? 0, h: z.banner_height ?? 0, format: [{ w: z.banner_width ?? 0, h: z.banner_height ?? 0 }] } }),
+          : z.format === 'native'
+            ? { native: { request: NATIVE_SUPPLY_REQUEST, ver: '1.2' } }
+            : { banner: { w: z.banner_width ?? 0, h: z.banner_height ?? 0, format: [{ w: z.banner_width ?? 0, h: z.banner_height ?? 0 }] } }),
       },
     ],
     site: {

@@ -15,6 +15,10 @@ export interface DemandTicket {
   surface: 'widget' | 'vast';
   country: string;
   device: string;
+  /** For the impression's event: the viewer's OS and browser families and the zone's `source` ('' when unknown). */
+  os: string;
+  browser: string;
+  source: string;
 }
 
 // `d.` cannot begin a BidTicket (base64url has no dot), so one route tells the two apart.
@@ -22,7 +26,21 @@ const PREFIX = 'd.';
 const sign = (secret: string, payload: string) => createHmac('sha256', `demand:${secret}`).update(payload).digest('base64url').slice(0, 22);
 
 export function encodeDemandTicket(secret: string, t: DemandTicket): string {
-  const values = [t.auctionId, t.partnerId, t.priceMicroCents, t.issuedAt, t.publisherId, t.siteId, t.zoneId, t.surface, t.country, t.device];
+  const values = [
+    t.auctionId,
+    t.partnerId,
+    t.priceMicroCents,
+    t.issuedAt,
+    t.publisherId,
+    t.siteId,
+    t.zoneId,
+    t.surface,
+    t.country,
+    t.device,
+    t.os,
+    t.browser,
+    t.source,
+  ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${PREFIX}${payload}.${sign(secret, payload)}`;
 }
@@ -40,8 +58,9 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-    if (!Array.isArray(v) || v.length !== 10) return undefined;
-    const [auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device] = v as [
+    // Ten fields in tickets signed before os, browser and source joined them (an hour at most).
+    if (!Array.isArray(v) || (v.length !== 10 && v.length !== 13)) return undefined;
+    const [auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device, os = '', browser = '', source = ''] = v as [
       string,
       number,
       number,
@@ -52,8 +71,11 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       'widget' | 'vast',
       string,
       string,
+      string?,
+      string?,
+      string?,
     ];
-    return { auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device };
+    return { auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device, os, browser, source };
   } catch {
     return undefined;
   }

@@ -14,6 +14,7 @@ import type { DspAnswer } from './dsp-client.ts';
 import { LOSS, priceMacro, substituteMacros } from './macros.ts';
 import type { AuctionMacros } from './macros.ts';
 import type { Notifier } from './notices.ts';
+import { nativeHtml, readNativeAnswer } from './native.ts';
 import { readBidResponse } from './read-response.ts';
 import type { PartnerBid } from './read-response.ts';
 import type { WinStore } from './win-store.ts';
@@ -79,6 +80,9 @@ export interface SupplyAuctionInput {
   startedAt: number;
   auctionTimeoutMs: number;
   surface: 'widget' | 'vast';
+  /** What the impression's event says beyond the request (demandImpression): browser family and the zone's source. */
+  browser?: string;
+  source?: string;
 }
 
 /**
@@ -94,6 +98,7 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
   const body = JSON.stringify(request);
   const floor = input.imp.floorMicroCents;
+  const native = input.imp.zone.format === 'native';
   const answers = await Promise.all(
     input.partners.map((p) => {
       deps.stats.add(p.id, 'requests');
@@ -115,6 +120,8 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
       deps.breaker.failure(p.id, clock);
     } else {
       const read = readBidResponse(a.body, p.id, auctionId, SUPPLY_IMP_ID, floor);
+      // A native zone takes only a native answer filling the assets we asked for: other markup is none.
+      if (native) read.bids = read.bids.filter((b) => readNativeAnswer(b.bid.adm ?? '') !== undefined || !read.discards.push('no_markup'));
       for (const d of read.discards) deps.stats.add(p.id, d);
       // A response discarded whole is a failure of the partner; a bid under the floor is not.
       if (read.bids.length === 0 && read.discards.some((d) => d !== 'under_floor')) deps.breaker.failure(p.id, clock);
@@ -148,7 +155,10 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     loss,
   });
   const m = macros(win, LOSS.won);
-  const adm = substituteMacros(win.bid.adm ?? '', m);
+  const filled = substituteMacros(win.bid.adm ?? '', m);
+  // A native answer reaches the page as our HTML of its assets (the widget's sandboxed iframe, as a banner).
+  const answer = native ? readNativeAnswer(filled) : undefined;
+  const adm = answer ? nativeHtml(answer) : filled;
   const token = encodeDemandTicket(deps.secret, {
     auctionId,
     partnerId: win.partnerId,
@@ -160,6 +170,9 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     surface: input.surface,
     country: input.imp.country ?? '',
     device: input.imp.device ?? '',
+    os: input.imp.os ?? '',
+    browser: input.browser ?? '',
+    source: input.source ?? '',
   });
   await deps.wins.save(auctionId, {
     partnerId: win.partnerId,

@@ -32,15 +32,20 @@ export const requestFacts = (req: RequestContext, engine: string) => ({
   source: req.source || undefined,
 });
 
+/** Who saw an ad, as a signed ticket carries it ('' when unknown). */
+export const viewerFacts = (t: { country: string; device: string; os: string; browser: string }) => ({
+  country: t.country || undefined,
+  device: t.device || undefined,
+  os: t.os || undefined,
+  browser: t.browser || undefined,
+});
+
 /** What a signed ticket tells every later event of its bid (win, pixel, click, playback). */
 export const ticketFacts = (t: BidTicket) => ({
   bid_id: t.bidId,
   campaign_id: t.campaignId,
   creative_id: t.creativeId,
   advertiser_id: t.advertiserId,
-  country: t.country || undefined,
-  device: t.device || undefined,
-  os: t.os || undefined,
-  browser: t.browser || undefined,
+  ...viewerFacts(t),
   ...inventoryFacts(t),
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, newestClosableDay } from '../../../admin/src/domain/payout-days.ts';
 import { account, call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
-import { screenshot, startProduct } from './product.ts';
+import { screenshot, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 
 let p: Product;
@@ -21,16 +21,7 @@ afterAll(async () => {
   await p?.stop();
 });
 
-async function signIn(who: Account, landing: RegExp): Promise<Page> {
-  const page = await (await p.newContext()).newPage();
-  await page.goto(`${p.base}/cabinet/signin`);
-  const f = page.getByRole('form', { name: 'Sign in' });
-  await f.getByLabel('Email').fill(who.email);
-  await f.getByLabel('Password').fill('password-123');
-  await f.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(landing);
-  return page;
-}
+const signIn = (who: Account, landing: RegExp): Promise<Page> => signedIn(p, who, landing);
 
 interface Balance {
   balance_cents: number;

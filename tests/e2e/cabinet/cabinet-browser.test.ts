@@ -570,7 +570,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const pages: [Page, string[]][] = [
       [adv, ['/overview', '/campaigns', '/campaigns/new', campaignHref.replace('/cabinet', ''), '/stats', '/conversions', '/balance', '/profile']],
       [pub, ['/overview', '/sites', '/zones', '/earnings']],
-      [adm, ['/moderation', '/partners', '/advertisers']],
+      [adm, ['/moderation', '/partners', '/advertisers', '/statistics']],
       [adv, ['/signin', '/signup']],
     ];
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -107,3 +107,15 @@ export async function screenshot(page: Page, name: string, expected: string[]): 
 
 /** What the page put on the clipboard. */
 export const clipboard = (page: Page): Promise<string> => page.evaluate<string>('navigator.clipboard.readText()');
+
+/** A fresh browser context signed in as `who` (password `password-123`, as support/admin.ts makes accounts), on its landing page. */
+export async function signedIn(p: Product, who: { email: string }, landing: RegExp): Promise<Page> {
+  const page = await (await p.newContext()).newPage();
+  await page.goto(`${p.base}/cabinet/signin`);
+  const f = page.getByRole('form', { name: 'Sign in' });
+  await f.getByLabel('Email').fill(who.email);
+  await f.getByLabel('Password').fill('password-123');
+  await f.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(landing);
+  return page;
+}

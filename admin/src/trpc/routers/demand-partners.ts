@@ -15,6 +15,8 @@ import { roleProcedure, router } from '../init.ts';
 
 const admin = roleProcedure('admin');
 const ALL = cfgIndex('demand_partners', 'all');
+/** The set of every demand partner's id, disabled ones included. */
+export const DEMAND_PARTNERS = ALL;
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** https, or (DEMAND_ALLOW_LOOPBACK=1, tests and local development) http on loopback: named in a 400 like any other field. */

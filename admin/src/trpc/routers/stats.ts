@@ -1,4 +1,14 @@
-import { pubStatsQuerySchema, spendRebuildInputSchema, statsQuerySchema, statsRowSchema, uncountedQuerySchema, uncountedRowSchema } from '@adnet/schemas/stats';
+import {
+  advStatsQuerySchema,
+  pubStatsQuerySchema,
+  spendRebuildInputSchema,
+  statsQuerySchema,
+  statsRowSchema,
+  uncountedQuerySchema,
+  uncountedRowSchema,
+} from '@adnet/schemas/stats';
+import type { StatsRow } from '@adnet/schemas/stats';
+import type { DemandPartner } from '@adnet/schemas/demand';
 import type { StatsQuery } from '@adnet/schemas/stats';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -7,14 +17,18 @@ import { rebuildDailySpend } from '../../stats/spend-rebuild.ts';
 import {
   buildStatsQuery,
   buildUncountedQuery,
+  demandPartnerIds,
   publisherEarningsCents,
   statsCsv,
   toStatsRows,
   toUncountedRows,
+  withDemandNames,
   withZoneSubids,
 } from '../../stats/stats-query.ts';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { StatsScope } from '../../stats/stats-query.ts';
+import { readDailyCounters, takesAuctionCounters, withAuctionCounters } from '../../stats/demand-counters.ts';
+import { DEMAND_PARTNERS } from './demand-partners.ts';
 import type { Context } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -29,20 +43,47 @@ async function select(ctx: Context, { sql, params }: { sql: string; params: Reco
 async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
   const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, q, scope));
   let rows = toStatsRows(raw, q);
+  // Every partner's auction counters, for admins looking at all of the traffic (an advertiser's has no partner rows).
+  if (scope.advertiserId === undefined && scope.publisherId === undefined && takesAuctionCounters(q)) {
+    const ids = (await ctx.svc.redis.smembers(DEMAND_PARTNERS)).map(Number).filter((id) => Number.isInteger(id) && id > 0);
+    rows = withAuctionCounters(rows, q, await readDailyCounters(ctx.svc.redis, ids, q));
+  }
   if (q.group_by.includes('zone')) {
     // The placement report names zones as source lists do: by subid, read for the zones the rows name.
     const ids = [...new Set(rows.map((r) => r.zone_id ?? 0).filter((id) => id > 0))].map(String);
     const zones = ids.length ? await ctx.svc.configStore.readMany<StoredZone>('zone', ids) : [];
     rows = withZoneSubids(rows, new Map(zones.map((z) => [z.id, z.subid])));
   }
+  rows = await namedDemand(ctx, q, rows);
   return q.format === 'csv' ? { rows, csv: statsCsv(rows, q) } : { rows };
 }
 
-const pubStatsRow = statsRowSchema.omit({ spent_cents: true, conversions: true, ecpa_cents: true, campaign_id: true, creative_id: true }).extend({
-  earnings_cents: z.number().int(),
-  /** Unfilled requests answered with the publisher's own fallback (schemas/src/publisher-controls.ts). */
-  fallbacks: z.number().int(),
-});
+/** With `demand` grouped: each partner row's partner name, read for the partners the rows name. */
+async function namedDemand(ctx: Context, q: StatsQuery, rows: StatsRow[]): Promise<StatsRow[]> {
+  if (!q.group_by.includes('demand')) return rows;
+  const ids = demandPartnerIds(rows).map(String);
+  const partners = ids.length ? await ctx.svc.configStore.readMany<DemandPartner>('demand_partner', ids) : [];
+  return withDemandNames(rows, new Map(partners.map((p) => [p.id, p.name])));
+}
+
+const pubStatsRow = statsRowSchema
+  .omit({
+    spent_cents: true,
+    conversions: true,
+    ecpa_cents: true,
+    campaign_id: true,
+    creative_id: true,
+    bid_requests: true,
+    bids: true,
+    wins: true,
+    timeouts: true,
+    errors: true,
+  })
+  .extend({
+    earnings_cents: z.number().int(),
+    /** Unfilled requests answered with the publisher's own fallback (schemas/src/publisher-controls.ts). */
+    fallbacks: z.number().int(),
+  });
 
 /** Publishers: impressions, clicks and earnings on their own sites and zones. */
 export const pubStatsRouter = router({
@@ -52,8 +93,9 @@ export const pubStatsRouter = router({
     .query(async ({ ctx, input }) => {
       const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, input, { publisherId: ctx.session.userId }));
       const share = ctx.svc.config.publisherRevenueSharePercent;
+      const named = await namedDemand(ctx, input, toStatsRows(raw, input));
       return {
-        rows: toStatsRows(raw, input).map((row, i) => {
+        rows: named.map((row, i) => {
           const { spent_cents: _s, conversions: _c, ecpa_cents: _e, ...rest } = row;
           return { ...rest, earnings_cents: publisherEarningsCents(raw[i]?.spent_nano ?? 0, share), fallbacks: Number(raw[i]?.fallbacks ?? 0) };
         }),
@@ -72,7 +114,7 @@ export const pubStatsRouter = router({
 
 export const advStatsRouter = router({
   get: roleProcedure('advertiser')
-    .input(statsQuerySchema)
+    .input(advStatsQuerySchema)
     .output(statsOutput)
     .query(async ({ ctx, input }) => {
       // Another advertiser's campaign is refused (403), as every resource of another holder is, rather than read as empty.

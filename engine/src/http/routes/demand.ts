@@ -1,5 +1,8 @@
 import type { EngineContext } from '../../context.ts';
 import { decodeDemandTicket } from '../../demand/demand-ticket.ts';
+import type { DemandTicket } from '../../demand/demand-ticket.ts';
+import { inventoryFacts, makeEvent, viewerFacts } from '../../events/make-event.ts';
+import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
@@ -19,13 +22,30 @@ export async function demandImpression(ctx: EngineContext, token: string): Promi
   if (!t || !d) return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
   if (Date.now() / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
   if (await ctx.counters.countOnce('imp', `d:${t.auctionId}`)) {
-    d.stats.add(t.partnerId, 'impressions');
     // Revenue in nano-dollars per impression at the clearing price (CPM), as our own impressions are charged.
-    d.stats.add(t.partnerId, 'revenue_nano', t.priceMicroCents * 10);
+    const revenueNano = cpmMicroCentsToNanoPerImpression(t.priceMicroCents);
+    d.stats.add(t.partnerId, 'impressions');
+    d.stats.add(t.partnerId, 'revenue_nano', revenueNano);
+    // Into the statistics and the publisher's earnings, through the event pipeline our own impressions take.
+    ctx.emit(demandImpressionEvent(ctx.engineId, t, revenueNano));
     const win = await d.wins.load(t.auctionId);
     if (win?.burl) void d.notifier.send(`${t.auctionId}:${t.partnerId}:burl`, win.burl);
   }
   return PIXEL_REPLY;
+}
+
+/** The counted impression's event: on the ticket's zone, to its viewer, bought by its partner at the clearing price. */
+export function demandImpressionEvent(engine: string, t: DemandTicket, chargeNano: number) {
+  return makeEvent('demand_impression', {
+    ts: Date.now(),
+    engine,
+    ...inventoryFacts(t),
+    ...viewerFacts(t),
+    demand_partner_id: t.partnerId,
+    auction_id: t.auctionId,
+    price_micro_cents: t.priceMicroCents,
+    charge_nano: chargeNano,
+  });
 }
 
 /** GET /openrtb/adm/d.<ticket>: a partner's winning VAST markup, which our Wrapper points the player at. */

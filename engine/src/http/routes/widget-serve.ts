@@ -104,6 +104,8 @@ function supplyInput(
     startedAt,
     auctionTimeoutMs: ctx.auctionTimeoutMs,
     surface,
+    browser: rc.browser,
+    source: entry.source,
     imp: {
       zone: entry.zone,
       site: ctx.index()?.sites.get(entry.zone.site_id) as NonNullable<ReturnType<typeof rc.index.sites.get>>,

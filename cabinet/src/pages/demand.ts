@@ -1,7 +1,8 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
-import { buildForm, checked, list, num, text } from '../form.ts';
+import { countriesField } from '../countries.ts';
+import { buildForm, checked, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
 
 type DemandPartner = Outputs['admin']['listDemandPartners']['demand_partners'][number];
@@ -38,7 +39,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
       { name: 'qps_limit', label: 'QPS limit', type: 'number', value: String(p.qps_limit) },
       { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: String(p.timeout_ms) },
       { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: p.formats },
-      { name: 'countries', label: 'Countries (alpha-2, comma-separated; empty: all)', value: p.countries.join(', ') },
+      countriesField('countries', 'Countries (none chosen: all)', p.countries),
     ],
     async onSubmit(d) {
       await api.admin.updateDemandPartner.mutate({
@@ -47,7 +48,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
         qps_limit: num(d, 'qps_limit'),
         timeout_ms: num(d, 'timeout_ms'),
         formats: checked(d, 'formats') as Format[],
-        countries: list(d, 'countries'),
+        countries: checked(d, 'countries'),
       });
       notify(`Demand partner ${p.name} saved`);
       await after();
@@ -82,10 +83,10 @@ export async function demandPartnersPage(ctx: PageContext): Promise<void> {
       { name: 'qps_limit', label: 'QPS limit', type: 'number', value: '100' },
       { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: '150' },
       { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: ['banner'] },
-      { name: 'countries', label: 'Countries (alpha-2, comma-separated; empty: all)' },
+      countriesField('countries', 'Countries (none chosen: all)'),
     ],
     async onSubmit(d) {
-      const countries = list(d, 'countries');
+      const countries = checked(d, 'countries');
       await api.admin.createDemandPartner.mutate({
         name: text(d, 'name'),
         endpoint: text(d, 'endpoint'),

@@ -3,6 +3,7 @@ import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
 import { STATS_DIMENSIONS } from '../choices.ts';
 import { lineChart } from '../chart.ts';
+import { countryLabel } from '../countries.ts';
 import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
 import type { Preset } from '../date-range.ts';
 import { actionButton, h } from '../dom.ts';
@@ -32,7 +33,6 @@ const KEYS: Record<Dimension, { column: string; label: string }> = {
   source: { column: 'source', label: 'Source' },
 };
 const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents'] as const;
-const REGION = new Intl.DisplayNames(['en'], { type: 'region' });
 
 const num = (r: StatsRow, k: string) => Number(r[k] ?? 0);
 const total = (rows: StatsRow[], k: string) => rows.reduce((a, r) => a + num(r, k), 0);
@@ -50,14 +50,7 @@ type Names = Partial<Record<Dimension, Map<string, string>>>;
 function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
   const raw = r[KEYS[dim].column];
   if (raw === undefined || raw === '') return dim === 'geo' ? 'Unknown' : '–';
-  if (dim === 'geo') {
-    const code = String(raw).toUpperCase();
-    try {
-      return `${REGION.of(code) ?? code} (${code})`;
-    } catch {
-      return code;
-    }
-  }
+  if (dim === 'geo') return countryLabel(String(raw));
   const name = names[dim]?.get(String(raw));
   // Advertisers know a zone by its subid: the name their campaigns' source lists take.
   if (!name && dim === 'zone' && r.zone_subid) return `${r.zone_subid} (#${raw})`;

@@ -98,7 +98,7 @@ describe('billing in a real browser', () => {
       format: 'JSONEachRow',
       values: [{ hour: `${day} 10:00:00`, advertiser_id: adv.id, campaign_id: 1, publisher_id: pub.id, impressions: 100, spent_nano: 20 * 1_000_000_000 }],
     });
-    const adm = await signIn(admin, /\/cabinet\/moderation$/);
+    const adm = await signIn(admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Payouts' }).click();
     await adm.getByRole('button', { name: 'Run the daily close now' }).click();
     await adm.getByText('1 payouts due').waitFor();
@@ -115,7 +115,7 @@ describe('billing in a real browser', () => {
   });
 
   it('an admin refunds the deposit from the cabinet; the advertiser sees it refunded', async () => {
-    const adm = await signIn(admin, /\/cabinet\/moderation$/);
+    const adm = await signIn(admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Advertisers', exact: true }).click();
     await adm.getByRole('link', { name: `Deposits of ${adv.email}` }).click();
     await adm.getByRole('heading', { name: `Deposits of advertiser ${adv.id}` }).waitFor();

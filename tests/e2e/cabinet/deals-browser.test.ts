@@ -33,7 +33,7 @@ describe('deals in the cabinet', () => {
     await signIn.getByLabel('Email').fill(admin.email);
     await signIn.getByLabel('Password').fill('password-123');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/cabinet\/moderation$/);
+    await page.waitForURL(/\/cabinet\/overview$/);
     await page.getByRole('link', { name: 'Deals' }).click();
 
     const add = page.getByRole('form', { name: 'Add deal' });

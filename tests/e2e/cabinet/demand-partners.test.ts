@@ -29,10 +29,10 @@ describe('demand partners in the cabinet', () => {
     await signIn.getByLabel('Email').fill(admin.email);
     await signIn.getByLabel('Password').fill('password-123');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await adm.waitForURL(/\/cabinet\/moderation$/);
+    await adm.waitForURL(/\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Demand partners' }).click();
     const add = form(adm, 'Add demand partner');
-    await add.getByLabel('Name').fill('DSP One');
+    await add.getByLabel('Name', { exact: true }).fill('DSP One');
     await add.getByLabel('Endpoint (https)').fill('http://dsp.example/bid');
     await add.getByRole('button', { name: 'Add demand partner' }).click();
     await add.locator('[data-field="endpoint"] .field-error').waitFor({ state: 'visible' });

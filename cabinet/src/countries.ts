@@ -25,12 +25,20 @@ export function countryName(code: string): string {
 /** A country as the pickers list it: "Germany (DE)", so it is found by name or by code. */
 export const countryLabel = (code: string): string => `${countryName(code)} (${code.toUpperCase()})`;
 
+let byName: string[] | undefined;
+
+/** The codes in the order of their names, as a list to scan reads. */
+export function countriesByName(): readonly string[] {
+  byName ??= [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b)));
+  return byName;
+}
+
 /** A field choosing countries by name, sent as their codes; none chosen means every country. */
 export const countriesField = (name: string, label: string, value?: readonly string[]): FieldSpec => ({
   name,
   label,
   type: 'picker',
-  options: COUNTRY_CODES,
+  options: countriesByName(),
   optionLabel: countryLabel,
   value,
   hint: 'Type part of a name or a code to find a country',

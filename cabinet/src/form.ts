@@ -57,7 +57,14 @@ function picker(f: FieldSpec, id: string, errId: string): HTMLElement {
   const label = f.optionLabel ?? ((o: string) => o);
   const chosen = new Set(Array.isArray(f.value) ? f.value : []);
   const options = [...(f.options ?? [])].sort((a, b) => Number(chosen.has(b)) - Number(chosen.has(a)));
-  const search = h('input', { id, type: 'search', autocomplete: 'off', 'aria-describedby': `${id}-chosen ${errId}`, 'aria-controls': `${id}-list` });
+  const search = h('input', {
+    id,
+    type: 'search',
+    placeholder: 'Search…',
+    autocomplete: 'off',
+    'aria-describedby': `${id}-chosen ${errId}`,
+    'aria-controls': `${id}-list`,
+  });
   const summary = h('p', { id: `${id}-chosen`, class: 'picked', 'aria-live': 'polite' });
   const none = h('p', { class: 'muted', hidden: true }, 'Nothing matches');
   const items = options.map((o) =>

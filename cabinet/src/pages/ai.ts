@@ -1,7 +1,7 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { h, notify, usd } from '../dom.ts';
-import { COUNTRY_CODES, countryName } from '../countries.ts';
+import { countriesByName, countryName } from '../countries.ts';
 import { buildForm, text } from '../form.ts';
 import { prefillCreative } from './creatives.ts';
 
@@ -20,7 +20,7 @@ export function aiSection(c: Campaign): HTMLElement {
         name: 'geo',
         label: 'Country',
         type: 'select',
-        options: [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b))),
+        options: countriesByName(),
         optionLabel: countryName,
         value: c.geo_include[0] ?? 'us',
       },

@@ -232,7 +232,7 @@ function payoutActions(p: Payout, after: () => Promise<void>): HTMLElement {
         notify(`Payout ${p.id} marked paid`);
         await after();
       },
-      { 'aria-label': `Mark payout ${p.id} paid` },
+      { 'aria-label': `Mark payout ${p.id} paid`, class: 'primary' },
     ),
     p.status === 'due' ? reason : null,
     p.status === 'due'
@@ -319,7 +319,7 @@ export async function advertiserDepositsPage(ctx: PageContext): Promise<void> {
                 notify(`Deposit ${d.id} refunded`);
                 await again();
               },
-              { 'aria-label': `Refund deposit ${d.id}` },
+              { 'aria-label': `Refund deposit ${d.id}`, class: 'danger' },
             )
           : '',
       ]),

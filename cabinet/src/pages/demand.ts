@@ -1,6 +1,7 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
+import { moneyNano } from '../format.ts';
 import { countriesField } from '../countries.ts';
 import { buildForm, checked, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
@@ -10,9 +11,6 @@ type Format = DemandPartner['formats'][number];
 
 /** Zone formats a partner can be offered today (docs/demand.md). */
 const FORMATS = ['banner', 'video', 'floating_video'] as const;
-
-/** Revenue in nano-dollars as dollars with cents (a partner's impressions are fractions of a cent each). */
-const revenue = (nano: number): string => `$${(nano / 1e9).toFixed(2)}`;
 
 function health(p: DemandPartner): HTMLElement {
   const c = p.health.counters;
@@ -24,7 +22,7 @@ function health(p: DemandPartner): HTMLElement {
     'div',
     {},
     badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
-    h('p', {}, `${n('requests')} requests · ${n('bids')} bids · ${n('wins')} wins · ${n('impressions')} impressions · ${revenue(n('revenue_nano'))}`),
+    h('p', {}, `${n('requests')} requests · ${n('bids')} bids · ${n('wins')} wins · ${n('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
     h('p', {}, `${n('timeouts')} timeouts · ${n('late')} late · ${n('errors')} errors · ${n('nobids')} passes`),
     discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
   );
@@ -65,7 +63,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
         await (p.status === 'active' ? api.admin.disableDemandPartner : api.admin.enableDemandPartner).mutate({ id: p.id });
         await after();
       },
-      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}` },
+      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`, class: p.status === 'active' ? 'danger' : 'primary' },
     ),
   ];
 }

@@ -4,7 +4,7 @@ import type { Outputs } from '../api.ts';
 import { lineChart } from '../chart.ts';
 import { deliveryText } from '../delivery-text.ts';
 import { badge, h, table } from '../dom.ts';
-import { count, ctrOf, ecpmCents, money, percent } from '../format.ts';
+import { count, ctrOf, ecpmCents, money, moneyNano, percent } from '../format.ts';
 import type { PageContext } from '../router.ts';
 import { BASE } from '../router.ts';
 import { daysOf, fillSlots } from '../series.ts';
@@ -289,7 +289,7 @@ async function adminOverview(ctx: PageContext): Promise<void> {
       ...trafficTiles(todayAndYesterday(rows, r)),
       tile(
         'Demand-partner revenue',
-        money(Math.round(demand_partners.reduce((a, p) => a + (p.health.counters.revenue_nano ?? 0), 0) / 1e7)),
+        moneyNano(demand_partners.reduce((a, p) => a + (p.health.counters.revenue_nano ?? 0), 0)),
         undefined,
         'since the engines began counting',
       ),
@@ -326,7 +326,7 @@ async function adminOverview(ctx: PageContext): Promise<void> {
               badge(demandHealth(p)),
               count(c.requests ?? 0),
               count((c.timeouts ?? 0) + (c.errors ?? 0)),
-              money(Math.round((c.revenue_nano ?? 0) / 1e7)),
+              moneyNano(c.revenue_nano ?? 0),
             ];
           }),
           ...partners.map((p) => [h('a', { href: `${BASE}/partners` }, p.name), 'exchange (supply)', badge(p.status), '–', '–', '–']),

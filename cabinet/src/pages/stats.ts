@@ -215,7 +215,18 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       { name: 'from', label: 'From', type: 'date', value: initial.from },
       { name: 'to', label: 'To', type: 'date', value: initial.to },
       { name: 'tz', label: 'Time zone', value: tz0, hint: 'IANA name, e.g. Europe/Berlin' },
-      ...(publisher ? [] : [{ name: 'campaign_id', label: 'Campaign', type: 'select' as const, options: ['', ...campaigns.map((c) => String(c.id))] }]),
+      ...(publisher
+        ? []
+        : [
+            {
+              name: 'campaign_id',
+              label: 'Campaign',
+              type: 'select' as const,
+              options: ['', ...campaigns.map((c) => String(c.id))],
+              // Picked by name; the value stays the id.
+              optionLabel: (id: string) => (id ? (names.campaign?.get(id) ?? id) : 'All campaigns'),
+            },
+          ]),
       { name: 'group_by', label: 'Group by', type: 'checkboxes', options: dims, value: ['day'] },
     ],
     async onSubmit(d) {
@@ -235,9 +246,6 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       await show(rows, effective, last);
     },
   });
-  // The campaign picker shows names; its values stay ids.
-  const picker = form.querySelector<HTMLSelectElement>('select[name="campaign_id"]');
-  if (picker) for (const o of picker.options) o.textContent = o.value ? (names.campaign?.get(o.value) ?? o.value) : 'All campaigns';
   // A preset fills the dates; editing a date makes the range custom.
   const dateInput = (n: string) => form.querySelector<HTMLInputElement>(`input[name="${n}"]`);
   presetField.addEventListener('change', () => {

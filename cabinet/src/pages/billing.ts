@@ -3,6 +3,7 @@ import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table, usd } from '../dom.ts';
 import { buildForm, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
+import { BASE } from '../router.ts';
 
 type Deposit = Outputs['adv']['deposits']['list']['deposits'][number];
 type Payout = Outputs['admin']['listPayouts']['payouts'][number];
@@ -257,15 +258,19 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('h1', {}, 'Payouts'),
     h(
-      'p',
-      {},
-      ...(['due', 'held', 'paid'] as const).flatMap((s) => [s === status ? h('strong', {}, s) : h('a', { href: `/cabinet/payout-queue?status=${s}` }, s), ' ']),
+      'div',
+      { class: 'filters' },
+      h(
+        'nav',
+        { 'aria-label': 'Payouts by status', class: 'tabs' },
+        (['due', 'held', 'paid'] as const).map((s) => h('a', { href: `${BASE}/payout-queue?status=${s}`, 'aria-current': s === status ? 'page' : null }, s)),
+      ),
+      actionButton('Run the daily close now', async () => {
+        const r = await api.admin.closePayouts.mutate();
+        notify(`Closed ${r.closed} publisher-days, ${r.adjusted} adjustments, ${r.payoutsDue} payouts due`);
+        await again();
+      }),
     ),
-    actionButton('Run the daily close now', async () => {
-      const r = await api.admin.closePayouts.mutate();
-      notify(`Closed ${r.closed} publisher-days, ${r.adjusted} adjustments, ${r.payoutsDue} payouts due`);
-      await again();
-    }),
     table(
       ['Payout', 'Publisher', 'Amount', 'Method and details', 'Created', 'Status', ''],
       payouts.map((p) => [

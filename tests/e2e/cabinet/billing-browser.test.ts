@@ -108,6 +108,10 @@ describe('billing in a real browser', () => {
     await adm.getByLabel(`Reference for payout ${id}`).fill('WIRE-2026-11-001');
     await adm.getByRole('button', { name: `Mark payout ${id} paid` }).click();
     await adm.getByText(`Payout ${id} marked paid`).waitFor();
+    // The paid view lists it, and says which view it is.
+    await adm.getByRole('navigation', { name: 'Payouts by status' }).getByRole('link', { name: 'paid' }).click();
+    await adm.getByRole('link', { name: 'paid', exact: true }).and(adm.locator('[aria-current="page"]')).waitFor();
+    await adm.getByRole('row').filter({ hasText: 'DE89370400440532013000' }).getByText('WIRE-2026-11-001').waitFor();
 
     await page.reload();
     await page.getByRole('cell', { name: 'WIRE-2026-11-001' }).waitFor();

@@ -63,6 +63,7 @@ describe('demand partners in the cabinet', () => {
     // The admin's home names it among the partners, with its state and what the engines counted.
     await adm.getByRole('link', { name: 'Overview' }).click();
     const row = adm.getByRole('row').filter({ hasText: 'DSP One' });
+    await row.waitFor();
     expect(await row.locator('td').allTextContents()).toEqual(['DSP One', 'demand (DSP)', 'disabled', '40', '3', '$12.00']);
     await adm.getByRole('group', { name: 'Network today' }).getByText('$12.00').waitFor();
   });

@@ -289,3 +289,29 @@ describe('duplicate', () => {
     expect((await call(fx.app, 'POST', '/api/adv/campaigns/abc/duplicate', { token: adv.token })).status).toBe(400);
   });
 });
+
+describe('admins list campaigns by name', () => {
+  type Summary = { id: number; advertiser_id: number; name: string; status: string; format: string };
+  const list = (query: string, token = admin.token) => call<{ campaigns: Summary[] }>(fx.app, 'GET', `/api/admin/campaigns${query}`, { token });
+
+  it("gives one advertiser's campaigns, or every advertiser's, by id", async () => {
+    const mine = await create(adv.token, { ...validCampaign, name: 'Picked by name' });
+    const theirs = await create(other.token, { ...validCampaign, name: 'Another one', format: 'banner' });
+    const one = await list(`?advertiser_id=${other.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.campaigns).toContainEqual({ id: theirs.body.id, advertiser_id: other.id, name: 'Another one', status: 'draft', format: 'banner' });
+    expect(new Set(one.body.campaigns.map((c) => c.advertiser_id))).toEqual(new Set([other.id]));
+    const all = await list('');
+    expect(all.body.campaigns.map((c) => c.id)).toEqual(expect.arrayContaining([mine.body.id, theirs.body.id]));
+    expect(all.body.campaigns.map((c) => c.id)).toEqual([...all.body.campaigns.map((c) => c.id)].sort((a, b) => a - b));
+    expect((await list('?advertiser_id=99999999')).body.campaigns).toEqual([]);
+  });
+
+  it('refuses a bad advertiser id and other roles', async () => {
+    const bad = await call<{ errors: Record<string, string> }>(fx.app, 'GET', '/api/admin/campaigns?advertiser_id=abc', { token: admin.token });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['advertiser_id']);
+    expect((await list('?advertiser_id=0')).status).toBe(400);
+    expect((await list('', adv.token)).status).toBe(403);
+  });
+});

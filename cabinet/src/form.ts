@@ -1,11 +1,15 @@
 import { problem } from './api.ts';
 import { h, uid } from './dom.ts';
+import { matchesSearch } from './search-text.ts';
 
 export interface FieldSpec {
   name: string;
   label: string;
-  type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'date' | 'file' | 'select' | 'textarea' | 'checkboxes';
+  /** `picker`: checkboxes with a search box above them, for lists too long to scan (countries). */
+  type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'date' | 'file' | 'select' | 'textarea' | 'checkboxes' | 'picker';
   options?: readonly string[];
+  /** How an option reads (its value is what is sent): `de` as "Germany (DE)". */
+  optionLabel?: (option: string) => string;
   value?: string | readonly string[];
   hint?: string;
   required?: boolean;
@@ -28,7 +32,7 @@ function control(f: FieldSpec, id: string, errId: string): HTMLElement {
     return h(
       'select',
       common,
-      (f.options ?? []).map((o) => h('option', { value: o, selected: o === value }, o.replace(/_/g, ' '))),
+      (f.options ?? []).map((o) => h('option', { value: o, selected: o === value }, f.optionLabel ? f.optionLabel(o) : o.replace(/_/g, ' '))),
     );
   }
   if (f.type === 'textarea') return h('textarea', { ...common, rows: 3 }, value ?? '');
@@ -41,7 +45,55 @@ function control(f: FieldSpec, id: string, errId: string): HTMLElement {
       (f.options ?? []).map((o) => h('label', {}, h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }), ` ${o}`)),
     );
   }
+  if (f.type === 'picker') return picker(f, id, errId);
   return h('input', { ...common, type: f.type ?? 'text', value, step: f.step, accept: f.accept, autocomplete: f.autocomplete });
+}
+
+/**
+ * A long list of checkboxes under a search box (the field's label names the box): typing hides what
+ * does not match, the chosen ones stay listed first and are summed up by name above the list.
+ */
+function picker(f: FieldSpec, id: string, errId: string): HTMLElement {
+  const label = f.optionLabel ?? ((o: string) => o);
+  const chosen = new Set(Array.isArray(f.value) ? f.value : []);
+  const options = [...(f.options ?? [])].sort((a, b) => Number(chosen.has(b)) - Number(chosen.has(a)));
+  const search = h('input', {
+    id,
+    type: 'search',
+    placeholder: 'Search…',
+    autocomplete: 'off',
+    'aria-describedby': `${id}-chosen ${errId}`,
+    'aria-controls': `${id}-list`,
+  });
+  const summary = h('p', { id: `${id}-chosen`, class: 'picked', 'aria-live': 'polite' });
+  const none = h('p', { class: 'muted', hidden: true }, 'Nothing matches');
+  const items = options.map((o) =>
+    h('label', { 'data-search': label(o) }, h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }), ` ${label(o)}`),
+  );
+  const list = h('div', { id: `${id}-list`, class: 'picker-list' }, items);
+  const sum = () => {
+    const names = items.filter((i) => i.querySelector('input')?.checked).map((i) => i.dataset.search ?? '');
+    summary.textContent = names.length ? `Chosen (${names.length}): ${names.join(', ')}` : 'None chosen';
+  };
+  search.addEventListener('input', () => {
+    let shown = 0;
+    for (const item of items) {
+      item.hidden = !matchesSearch(item.dataset.search ?? '', search.value);
+      if (!item.hidden) shown++;
+    }
+    none.hidden = shown > 0;
+  });
+  // Enter in the search box picks the only match rather than submitting the form.
+  search.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Enter') return;
+    ev.preventDefault();
+    const shown = items.filter((i) => !i.hidden);
+    const box = shown.length === 1 ? shown[0]?.querySelector('input') : null;
+    if (box && !box.checked) box.click();
+  });
+  list.addEventListener('change', sum);
+  sum();
+  return h('div', { class: 'picker' }, search, summary, list, none);
 }
 
 /** A labelled form whose submit runs `onSubmit`, shows progress, and puts API errors beside their fields. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, ctrOf, ecpaCents, ecpmCents, money, percent } from './format.ts';
+import { count, ctrOf, ecpaCents, ecpmCents, money, moneyNano, percent } from './format.ts';
 
 describe('cabinet number formats', () => {
   it('writes money with separators and a visible minus', () => {
@@ -7,6 +7,9 @@ describe('cabinet number formats', () => {
     expect(money(-48)).toBe('\u2212$0.48');
     expect(money(0)).toBe('$0.00');
     expect(money(123_456_789)).toBe('$1,234,567.89');
+    // A demand partner's revenue in nano-dollars: $1,234.57 from 1 234 567 000 000 nano-dollars, rounded to the cent.
+    expect(moneyNano(1_234_567_000_000)).toBe('$1,234.57');
+    expect(moneyNano(4_000_000)).toBe('$0.00');
   });
 
   it('writes counts and rates', () => {

@@ -12,6 +12,9 @@ export function money(cents: number): string {
   return cents < 0 ? `\u2212${text}` : text;
 }
 
+/** Nano-dollars (a demand partner's revenue: each impression is a fraction of a cent) as money, to the cent. */
+export const moneyNano = (nano: number): string => money(Math.round(nano / 1e7));
+
 /** A whole number with separators: 12345 -> "12,345". */
 export const count = (n: number): string => COUNT.format(n);
 

@@ -1,4 +1,5 @@
 import type { Outputs } from './api.ts';
+import { countryName } from './countries.ts';
 import { h } from './dom.ts';
 import { BASE } from './router.ts';
 
@@ -11,12 +12,10 @@ export interface Step {
   detail: string;
 }
 
-const REGION = new Intl.DisplayNames(['en'], { type: 'region' });
-
 /** What stands between a campaign and its first impression, from its delivery status (the engines' rules). */
 export function launchSteps(c: Campaign): Step[] {
   const has = (r: Campaign['delivery']['reasons'][number]) => c.delivery.reasons.includes(r);
-  const geo = c.geo_include.length ? c.geo_include.map((g) => REGION.of(g.toUpperCase()) ?? g).join(', ') : 'every country';
+  const geo = c.geo_include.length ? c.geo_include.map(countryName).join(', ') : 'every country';
   const devices = c.device_types.length ? c.device_types.join(', ') : 'every device';
   const scheduled = has('not_started')
     ? 'it has not started yet'

@@ -9,7 +9,7 @@ import { BASE, currentPath, match, navigate, onNavigate } from './router.ts';
 
 const app = document.getElementById('app') as HTMLElement;
 let navigated = false;
-const HOME: Record<Session['role'], string> = { advertiser: '/overview', publisher: '/overview', admin: '/moderation' };
+const HOME: Record<Session['role'], string> = { advertiser: '/overview', publisher: '/overview', admin: '/overview' };
 
 function shell(session: Session, active: string): HTMLElement {
   const main = h('main', { id: 'main', tabindex: '-1' });

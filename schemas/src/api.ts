@@ -339,6 +339,10 @@ export const campaignSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+/** `GET /api/admin/campaigns`: campaigns named for admins to pick (deals), of one advertiser or of all. */
+export const adminCampaignsInputSchema = z.object({ advertiser_id: idSchema.optional() }).optional();
+export const adminCampaignSummarySchema = campaignSchema.pick({ id: true, advertiser_id: true, name: true, status: true, format: true });
 export type Campaign = z.infer<typeof campaignSchema>;
 /** What is stored: the API object less what is live (today's spend, the delivery status) and the source list (stored apart). */
 export type StoredCampaign = Omit<Campaign, 'daily_spent_cents' | 'total_spent_cents' | 'delivery' | 'sources' | 'bid_adjustments'> & {

@@ -280,6 +280,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Reject a pending creative with a reason',
   },
   { method: 'GET', path: '/api/admin/advertisers', procedure: 'admin.listAdvertisers', input: 'query', summary: 'Advertisers with their balances' },
+  { method: 'GET', path: '/api/admin/campaigns', procedure: 'admin.listCampaigns', input: 'query', summary: "Campaigns by name: one advertiser's or all" },
   {
     method: 'GET',
     path: '/api/admin/stats',

@@ -21,7 +21,7 @@ function verdict(label: string, approve: () => Promise<unknown>, reject: (reason
         notify(`${label} approved`);
         await after();
       },
-      { 'aria-label': `Approve ${label}` },
+      { 'aria-label': `Approve ${label}`, class: 'primary' },
     ),
     reason,
     actionButton(
@@ -114,7 +114,7 @@ function partnerRow(p: Partner, after: () => Promise<void>) {
         await (p.status === 'active' ? api.admin.disablePartner : api.admin.enablePartner).mutate({ id: p.id });
         await after();
       },
-      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}` },
+      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`, class: p.status === 'active' ? 'danger' : 'primary' },
     ),
   ];
 }

@@ -1,6 +1,7 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { h, notify, usd } from '../dom.ts';
+import { countriesByName, countryName } from '../countries.ts';
 import { buildForm, text } from '../form.ts';
 import { prefillCreative } from './creatives.ts';
 
@@ -15,13 +16,26 @@ export function aiSection(c: Campaign): HTMLElement {
     fields: [
       { name: 'offer', label: 'Offer', type: 'textarea', required: true },
       { name: 'cta', label: 'Call to action', required: true },
-      { name: 'geo', label: 'Country (e.g. US)', value: c.geo_include[0]?.toUpperCase() ?? 'US' },
+      {
+        name: 'geo',
+        label: 'Country',
+        type: 'select',
+        options: countriesByName(),
+        optionLabel: countryName,
+        value: c.geo_include[0] ?? 'us',
+      },
       { name: 'lang', label: 'Language (e.g. en)', value: c.languages[0] ?? 'en' },
     ],
     async onSubmit(d) {
       results.replaceChildren(h('p', { role: 'status', class: 'loading' }, 'Generating…'));
       try {
-        const r = await api.adv.ai.generate.mutate({ id: c.id, offer: text(d, 'offer'), cta: text(d, 'cta'), geo: text(d, 'geo'), lang: text(d, 'lang') });
+        const r = await api.adv.ai.generate.mutate({
+          id: c.id,
+          offer: text(d, 'offer'),
+          cta: text(d, 'cta'),
+          geo: text(d, 'geo').toUpperCase(),
+          lang: text(d, 'lang'),
+        });
         results.replaceChildren(
           h('p', {}, `${r.provider} · ${r.usage.input_tokens + r.usage.output_tokens} tokens · cost ${usd(r.cost_cents)}`),
           h('h3', {}, 'Variants'),

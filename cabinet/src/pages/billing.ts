@@ -3,6 +3,7 @@ import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table, usd } from '../dom.ts';
 import { buildForm, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
+import { BASE } from '../router.ts';
 
 type Deposit = Outputs['adv']['deposits']['list']['deposits'][number];
 type Payout = Outputs['admin']['listPayouts']['payouts'][number];
@@ -232,7 +233,7 @@ function payoutActions(p: Payout, after: () => Promise<void>): HTMLElement {
         notify(`Payout ${p.id} marked paid`);
         await after();
       },
-      { 'aria-label': `Mark payout ${p.id} paid` },
+      { 'aria-label': `Mark payout ${p.id} paid`, class: 'primary' },
     ),
     p.status === 'due' ? reason : null,
     p.status === 'due'
@@ -257,15 +258,19 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('h1', {}, 'Payouts'),
     h(
-      'p',
-      {},
-      ...(['due', 'held', 'paid'] as const).flatMap((s) => [s === status ? h('strong', {}, s) : h('a', { href: `/cabinet/payout-queue?status=${s}` }, s), ' ']),
+      'div',
+      { class: 'filters' },
+      h(
+        'nav',
+        { 'aria-label': 'Payouts by status', class: 'tabs' },
+        (['due', 'held', 'paid'] as const).map((s) => h('a', { href: `${BASE}/payout-queue?status=${s}`, 'aria-current': s === status ? 'page' : null }, s)),
+      ),
+      actionButton('Run the daily close now', async () => {
+        const r = await api.admin.closePayouts.mutate();
+        notify(`Closed ${r.closed} publisher-days, ${r.adjusted} adjustments, ${r.payoutsDue} payouts due`);
+        await again();
+      }),
     ),
-    actionButton('Run the daily close now', async () => {
-      const r = await api.admin.closePayouts.mutate();
-      notify(`Closed ${r.closed} publisher-days, ${r.adjusted} adjustments, ${r.payoutsDue} payouts due`);
-      await again();
-    }),
     table(
       ['Payout', 'Publisher', 'Amount', 'Method and details', 'Created', 'Status', ''],
       payouts.map((p) => [
@@ -319,7 +324,7 @@ export async function advertiserDepositsPage(ctx: PageContext): Promise<void> {
                 notify(`Deposit ${d.id} refunded`);
                 await again();
               },
-              { 'aria-label': `Refund deposit ${d.id}` },
+              { 'aria-label': `Refund deposit ${d.id}`, class: 'danger' },
             )
           : '',
       ]),

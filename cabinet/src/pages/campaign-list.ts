@@ -1,4 +1,5 @@
 import { api } from '../api.ts';
+import { countryName } from '../countries.ts';
 import type { Outputs } from '../api.ts';
 import { FORMATS } from '../choices.ts';
 import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
@@ -206,18 +207,18 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       select('Format', 'format', state.format, [['', 'All formats'], ...FORMATS.map((f): [string, string] => [f, f.replace(/_/g, ' ')])], (v) =>
         setParam('format', v),
       ),
-      h(
-        'label',
-        {},
-        'Country (code)',
-        h('input', {
-          name: 'country',
-          value: state.country,
-          maxlength: 2,
-          size: 4,
-          placeholder: 'de',
-          onchange: (ev: Event) => setParam('country', (ev.target as HTMLInputElement).value.trim().toLowerCase()),
-        }),
+      // The countries the campaigns target, by name: a filter offers only what can match.
+      select(
+        'Country',
+        'country',
+        state.country,
+        [
+          ['', 'All countries'],
+          ...[...new Set([...campaigns.flatMap((c) => c.geo_include), ...(state.country ? [state.country] : [])])]
+            .map((code): [string, string] => [code, countryName(code)])
+            .sort((a, b) => a[1].localeCompare(b[1])),
+        ],
+        (v) => setParam('country', v),
       ),
     ),
     h(

@@ -6,6 +6,7 @@ import { buildForm, checked, list, num, optNum, text } from '../form.ts';
 import type { FieldSpec } from '../form.ts';
 import type { PageContext } from '../router.ts';
 import { BASE, navigate } from '../router.ts';
+import { countriesField } from '../countries.ts';
 import { deliveryText } from '../delivery-text.ts';
 import { launchChecklist } from '../launch-checklist.ts';
 import { creativesSection } from './creatives.ts';
@@ -63,7 +64,7 @@ function campaignFields(c?: Campaign): FieldSpec[] {
       value: c?.rotation,
       hint: 'optimize: more traffic to what people click; weighted: by each creative’s weight',
     },
-    { name: 'geo_include', label: 'Countries (ISO codes, comma-separated; empty = all)', value: c?.geo_include.join(', '), hint: 'e.g. us, de' },
+    countriesField('geo_include', 'Countries (none chosen = all)', c?.geo_include),
     { name: 'languages', label: 'Languages (ISO 639-1, comma-separated; empty = all)', value: c?.languages.join(', ') },
     { name: 'device_types', label: 'Devices (none checked = all)', type: 'checkboxes', options: DEVICES, value: c?.device_types },
     { name: 'os_include', label: 'Operating systems (none checked = all)', type: 'checkboxes', options: OSES, value: c?.os_include },
@@ -142,7 +143,7 @@ function campaignInput(d: FormData) {
     daily_budget_usd: num(d, 'daily_budget_usd'),
     pacing: text(d, 'pacing') as CampaignIn['pacing'],
     rotation: text(d, 'rotation') as CampaignIn['rotation'],
-    geo_include: list(d, 'geo_include'),
+    geo_include: checked(d, 'geo_include'),
     languages: list(d, 'languages'),
     device_types: checked(d, 'device_types') as CampaignIn['device_types'],
     os_include: checked(d, 'os_include') as CampaignIn['os_include'],
@@ -265,7 +266,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     launchChecklist(c),
     h('details', {}, h('summary', {}, 'Edit settings'), form),
     await creativesSection(c),
-    trafficSourcesSection(c, () => campaignPage(ctx)),
+    await trafficSourcesSection(c, () => campaignPage(ctx)),
     aiSection(c),
     videoSection(c),
   );

@@ -1,7 +1,9 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
-import { buildForm, checked, list, num, text } from '../form.ts';
+import { moneyNano } from '../format.ts';
+import { countriesField } from '../countries.ts';
+import { buildForm, checked, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
 
 type DemandPartner = Outputs['admin']['listDemandPartners']['demand_partners'][number];
@@ -9,9 +11,6 @@ type Format = DemandPartner['formats'][number];
 
 /** Zone formats a partner can be offered today (docs/demand.md). */
 const FORMATS = ['banner', 'video', 'floating_video'] as const;
-
-/** Revenue in nano-dollars as dollars with cents (a partner's impressions are fractions of a cent each). */
-const revenue = (nano: number): string => `$${(nano / 1e9).toFixed(2)}`;
 
 function health(p: DemandPartner): HTMLElement {
   const c = p.health.counters;
@@ -23,7 +22,7 @@ function health(p: DemandPartner): HTMLElement {
     'div',
     {},
     badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
-    h('p', {}, `${n('requests')} requests · ${n('bids')} bids · ${n('wins')} wins · ${n('impressions')} impressions · ${revenue(n('revenue_nano'))}`),
+    h('p', {}, `${n('requests')} requests · ${n('bids')} bids · ${n('wins')} wins · ${n('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
     h('p', {}, `${n('timeouts')} timeouts · ${n('late')} late · ${n('errors')} errors · ${n('nobids')} passes`),
     discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
   );
@@ -38,7 +37,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
       { name: 'qps_limit', label: 'QPS limit', type: 'number', value: String(p.qps_limit) },
       { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: String(p.timeout_ms) },
       { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: p.formats },
-      { name: 'countries', label: 'Countries (alpha-2, comma-separated; empty: all)', value: p.countries.join(', ') },
+      countriesField('countries', 'Countries (none chosen: all)', p.countries),
     ],
     async onSubmit(d) {
       await api.admin.updateDemandPartner.mutate({
@@ -47,7 +46,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
         qps_limit: num(d, 'qps_limit'),
         timeout_ms: num(d, 'timeout_ms'),
         formats: checked(d, 'formats') as Format[],
-        countries: list(d, 'countries'),
+        countries: checked(d, 'countries'),
       });
       notify(`Demand partner ${p.name} saved`);
       await after();
@@ -64,7 +63,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
         await (p.status === 'active' ? api.admin.disableDemandPartner : api.admin.enableDemandPartner).mutate({ id: p.id });
         await after();
       },
-      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}` },
+      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`, class: p.status === 'active' ? 'danger' : 'primary' },
     ),
   ];
 }
@@ -82,10 +81,10 @@ export async function demandPartnersPage(ctx: PageContext): Promise<void> {
       { name: 'qps_limit', label: 'QPS limit', type: 'number', value: '100' },
       { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: '150' },
       { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: ['banner'] },
-      { name: 'countries', label: 'Countries (alpha-2, comma-separated; empty: all)' },
+      countriesField('countries', 'Countries (none chosen: all)'),
     ],
     async onSubmit(d) {
-      const countries = list(d, 'countries');
+      const countries = checked(d, 'countries');
       await api.admin.createDemandPartner.mutate({
         name: text(d, 'name'),
         endpoint: text(d, 'endpoint'),

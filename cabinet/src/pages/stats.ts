@@ -3,6 +3,7 @@ import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
 import { ADMIN_STATS_DIMENSIONS, STATS_DIMENSIONS } from '../choices.ts';
 import { lineChart } from '../chart.ts';
+import { countryLabel } from '../countries.ts';
 import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
 import type { Preset } from '../date-range.ts';
 import { actionButton, h } from '../dom.ts';
@@ -41,7 +42,6 @@ const KEYS: Record<Dimension, { column: string; label: string }> = {
   demand: { column: 'demand', label: 'Demand' },
 };
 const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents'] as const;
-const REGION = new Intl.DisplayNames(['en'], { type: 'region' });
 
 const num = (r: StatsRow, k: string) => Number(r[k] ?? 0);
 const total = (rows: StatsRow[], k: string) => rows.reduce((a, r) => a + num(r, k), 0);
@@ -59,14 +59,7 @@ type Names = Partial<Record<Dimension, Map<string, string>>>;
 function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
   const raw = r[KEYS[dim].column];
   if (raw === undefined || raw === '') return dim === 'geo' ? 'Unknown' : '–';
-  if (dim === 'geo') {
-    const code = String(raw).toUpperCase();
-    try {
-      return `${REGION.of(code) ?? code} (${code})`;
-    } catch {
-      return code;
-    }
-  }
+  if (dim === 'geo') return countryLabel(String(raw));
   if (dim === 'demand') return raw === 'own' ? 'Our campaigns' : `${r.demand_name || 'Demand partner'} (#${raw})`;
   const name = names[dim]?.get(String(raw));
   // Advertisers know a zone by its subid: the name their campaigns' source lists take.
@@ -253,7 +246,16 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       { name: 'tz', label: 'Time zone', value: tz0, hint: 'IANA name, e.g. Europe/Berlin' },
       ...(publisher || admin
         ? []
-        : [{ name: 'campaign_id', label: 'Campaign', type: 'select' as const, options: ['', ...campaigns.map((c) => String(c.id))] }]),
+        : [
+            {
+              name: 'campaign_id',
+              label: 'Campaign',
+              type: 'select' as const,
+              options: ['', ...campaigns.map((c) => String(c.id))],
+              // Picked by name; the value stays the id.
+              optionLabel: (id: string) => (id ? (names.campaign?.get(id) ?? id) : 'All campaigns'),
+            },
+          ]),
       { name: 'group_by', label: 'Group by', type: 'checkboxes', options: dims, value: ['day'] },
     ],
     async onSubmit(d) {
@@ -273,9 +275,6 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       await show(rows, effective, last);
     },
   });
-  // The campaign picker shows names; its values stay ids.
-  const picker = form.querySelector<HTMLSelectElement>('select[name="campaign_id"]');
-  if (picker) for (const o of picker.options) o.textContent = o.value ? (names.campaign?.get(o.value) ?? o.value) : 'All campaigns';
   // A preset fills the dates; editing a date makes the range custom.
   const dateInput = (n: string) => form.querySelector<HTMLInputElement>(`input[name="${n}"]`);
   presetField.addEventListener('change', () => {

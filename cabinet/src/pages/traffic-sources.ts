@@ -4,7 +4,8 @@
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, h, notify, table } from '../dom.ts';
-import { buildForm, text } from '../form.ts';
+import { presetRange } from '../date-range.ts';
+import { buildForm, checked, text } from '../form.ts';
 import type { FormHandle } from '../form.ts';
 import { adjustmentsText, pastedAdjustments, pastedSites, pastedZones } from '../source-paste.ts';
 
@@ -50,7 +51,51 @@ const describeList = (s: Campaign['sources']): string => {
   return s.mode === 'include' ? `Include list: serves only on ${what} (not on partners' traffic).` : `Exclude list: never serves on ${what}.`;
 };
 
-export function trafficSourcesSection(c: Campaign, after: () => Promise<void>): HTMLElement {
+/** Where a zone (by subid) or a site (by id) shows ads: the domains the statistics saw. */
+interface KnownSources {
+  zones: Map<string, string>;
+  sites: Map<number, string>;
+}
+
+/**
+ * The zones and sites the advertiser's campaigns ran on in the last 30 days, with the domain each
+ * served on (the statistics' source: our publisher's registrable domain), so a list is picked by
+ * name rather than by subid. Exchange traffic has neither a zone nor a site and is left out.
+ */
+async function knownSources(): Promise<KnownSources> {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const { rows } = await api.adv.stats.get.query({ ...presetRange('last_30_days', Date.now(), tz), tz, group_by: 'site,zone,source' });
+  const known: KnownSources = { zones: new Map(), sites: new Map() };
+  for (const r of rows) {
+    const domain = r.source && r.source !== 'other' ? r.source : '';
+    if (r.zone_subid) known.zones.set(r.zone_subid, domain || (known.zones.get(r.zone_subid) ?? ''));
+    if (r.site_id) known.sites.set(r.site_id, domain || (known.sites.get(r.site_id) ?? ''));
+  }
+  return known;
+}
+
+/** `zone a1b2c3 on example.com`, `site 17 (example.com)`: what an entry is, with its domain when known. */
+const zoneText = (known: KnownSources, subid: string): string => {
+  const domain = known.zones.get(subid);
+  return domain ? `zone ${subid} on ${domain}` : `zone ${subid}`;
+};
+const siteText = (known: KnownSources, id: number): string => {
+  const domain = known.sites.get(id);
+  return domain ? `${domain} (site ${id})` : `site ${id}`;
+};
+
+/** The picker's values: `zone:<subid>` and `site:<id>`. */
+function picked(values: readonly string[]): { zones: string[]; sites: number[] } {
+  return {
+    zones: values.filter((v) => v.startsWith('zone:')).map((v) => v.slice(5)),
+    sites: values.filter((v) => v.startsWith('site:')).map((v) => Number(v.slice(5))),
+  };
+}
+
+export async function trafficSourcesSection(c: Campaign, after: () => Promise<void>): Promise<HTMLElement> {
+  const known = await knownSources().catch((): KnownSources => ({ zones: new Map(), sites: new Map() }));
+  const choices = [...[...known.sites.keys()].map((id) => `site:${id}`), ...[...known.zones.keys()].map((z) => `zone:${z}`)];
+  const choiceLabel = (v: string) => (v.startsWith('zone:') ? zoneText(known, v.slice(5)) : siteText(known, Number(v.slice(5))));
   const warnings = h('div', { class: 'warnings', role: 'status', 'aria-live': 'polite', hidden: true });
   const current = c.sources;
   const handle = buildForm({
@@ -65,13 +110,26 @@ export function trafficSourcesSection(c: Campaign, after: () => Promise<void>): 
         value: current.mode,
         hint: 'exclude: never serve there; include: serve only there',
       },
+      ...(choices.length
+        ? [
+            {
+              name: 'pick',
+              label: 'Sites and zones your campaigns ran on (last 30 days)',
+              type: 'picker' as const,
+              options: choices,
+              optionLabel: choiceLabel,
+              hint: 'Type part of a domain or a subid to find it',
+            },
+          ]
+        : []),
       { name: 'zones', label: 'Zones (subids), one per line or comma-separated', type: 'textarea' },
       { name: 'sites', label: 'Sites (ids), one per line or comma-separated', type: 'textarea' },
     ],
     async onSubmit(d, form) {
       const mode = text(d, 'mode') as Mode;
-      const zones = pastedZones(text(d, 'zones'));
-      const sites = pastedSites(text(d, 'sites'));
+      const chosen = picked(checked(d, 'pick'));
+      const zones = [...chosen.zones, ...pastedZones(text(d, 'zones'))];
+      const sites = [...chosen.sites, ...pastedSites(text(d, 'sites'))];
       await showingErrors(form, async () => {
         // A new mode replaces the whole list (its entries kept); otherwise the pasted entries are added.
         const r =
@@ -86,29 +144,37 @@ export function trafficSourcesSection(c: Campaign, after: () => Promise<void>): 
       });
     },
   });
-  const removePasted = actionButton('Remove pasted', async () => {
+  const removePasted = actionButton('Remove chosen and pasted', async () => {
     const d = new FormData(handle.form);
+    const chosen = picked(checked(d, 'pick'));
     await showingErrors(handle, async () => {
-      await api.adv.campaigns.sources.remove.mutate({ id: c.id, zones: pastedZones(text(d, 'zones')), sites: pastedSites(text(d, 'sites')) });
+      await api.adv.campaigns.sources.remove.mutate({
+        id: c.id,
+        zones: [...chosen.zones, ...pastedZones(text(d, 'zones'))],
+        sites: [...chosen.sites, ...pastedSites(text(d, 'sites'))],
+      });
       notify('Removed from the list');
       await after();
     });
   });
   handle.form.querySelector('.actions')?.append(removePasted);
   const entries = [...current.zones.map((z) => ['zone', z] as const), ...current.sites.map((s) => ['site', s] as const)];
-  const rows = entries.slice(0, SHOWN).map(([kind, value]) => [
-    kind,
-    String(value),
-    actionButton(
-      'Remove',
-      async () => {
-        await api.adv.campaigns.sources.remove.mutate(kind === 'zone' ? { id: c.id, zones: [String(value)] } : { id: c.id, sites: [Number(value)] });
-        notify(`Removed ${kind} ${value}`);
-        await after();
-      },
-      { 'aria-label': `Remove ${kind} ${value}` },
-    ),
-  ]);
+  const rows = entries.slice(0, SHOWN).map(([kind, value]) => {
+    const what = kind === 'zone' ? zoneText(known, String(value)) : siteText(known, Number(value));
+    return [
+      kind,
+      what,
+      actionButton(
+        'Remove',
+        async () => {
+          await api.adv.campaigns.sources.remove.mutate(kind === 'zone' ? { id: c.id, zones: [String(value)] } : { id: c.id, sites: [Number(value)] });
+          notify(`Removed ${what}`);
+          await after();
+        },
+        { 'aria-label': `Remove ${what}`, class: 'danger' },
+      ),
+    ];
+  });
   return h(
     'section',
     { id: 'traffic-sources', 'aria-labelledby': 'traffic-sources-title' },

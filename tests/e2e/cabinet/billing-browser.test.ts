@@ -89,7 +89,7 @@ describe('billing in a real browser', () => {
       format: 'JSONEachRow',
       values: [{ hour: `${day} 10:00:00`, advertiser_id: adv.id, campaign_id: 1, publisher_id: pub.id, impressions: 100, spent_nano: 20 * 1_000_000_000 }],
     });
-    const adm = await signIn(admin, /\/cabinet\/moderation$/);
+    const adm = await signIn(admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Payouts' }).click();
     await adm.getByRole('button', { name: 'Run the daily close now' }).click();
     await adm.getByText('1 payouts due').waitFor();
@@ -99,6 +99,10 @@ describe('billing in a real browser', () => {
     await adm.getByLabel(`Reference for payout ${id}`).fill('WIRE-2026-11-001');
     await adm.getByRole('button', { name: `Mark payout ${id} paid` }).click();
     await adm.getByText(`Payout ${id} marked paid`).waitFor();
+    // The paid view lists it, and says which view it is.
+    await adm.getByRole('navigation', { name: 'Payouts by status' }).getByRole('link', { name: 'paid' }).click();
+    await adm.getByRole('link', { name: 'paid', exact: true }).and(adm.locator('[aria-current="page"]')).waitFor();
+    await adm.getByRole('row').filter({ hasText: 'DE89370400440532013000' }).getByText('WIRE-2026-11-001').waitFor();
 
     await page.reload();
     await page.getByRole('cell', { name: 'WIRE-2026-11-001' }).waitFor();
@@ -106,7 +110,7 @@ describe('billing in a real browser', () => {
   });
 
   it('an admin refunds the deposit from the cabinet; the advertiser sees it refunded', async () => {
-    const adm = await signIn(admin, /\/cabinet\/moderation$/);
+    const adm = await signIn(admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Advertisers', exact: true }).click();
     await adm.getByRole('link', { name: `Deposits of ${adv.email}` }).click();
     await adm.getByRole('heading', { name: `Deposits of advertiser ${adv.id}` }).waitFor();

@@ -37,6 +37,13 @@ afterAll(async () => {
 const token = async (page: Page): Promise<string> =>
   (JSON.parse((await page.evaluate<string | null>("localStorage.getItem('adnet.session')")) ?? '{}') as { token?: string }).token ?? '';
 const form = (page: Page, name: string) => page.getByRole('form', { name });
+/** Today's statistics rows of the page's advertiser, in this machine's time zone (the browser's). */
+async function todaysStats(page: Page): Promise<{ spent_cents: number }[]> {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
+  const q = new URLSearchParams({ from: day, to: day, tz });
+  return (await call<{ rows: { spent_cents: number }[] }>(p.app, 'GET', `/api/adv/stats?${q.toString()}`, { token: await token(page) })).body.rows;
+}
 
 async function signUp(page: Page, email: string, role: 'advertiser' | 'publisher'): Promise<void> {
   await page.goto(`${p.base}/cabinet/signup`);
@@ -85,7 +92,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   it("creates a campaign, showing the API's message beside the field it concerns", async () => {
     await adv.getByRole('link', { name: 'New campaign' }).click();
     const f = form(adv, 'New campaign');
-    await f.getByLabel('Name').fill('Spring sale');
+    await f.getByLabel('Name', { exact: true }).fill('Spring sale');
     await f.getByLabel('Vertical').selectOption('ecommerce');
     await f.getByLabel('Format', { exact: true }).selectOption('banner');
     await f.getByLabel(/^Bid \(USD/).fill('2');
@@ -129,6 +136,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Email').fill(admin.email);
     await f.getByLabel('Password').fill('password-123');
     await f.getByRole('button', { name: 'Sign in' }).click();
+    // The admin's home: what waits for a decision, one click from it.
+    await adm.waitForURL(/\/cabinet\/overview$/);
+    await adm.getByRole('link', { name: '1 creative(s) to moderate' }).click();
     await adm.waitForURL(/\/cabinet\/moderation$/);
     await screenshot(adm, 'moderation', ['Spring deals', 'Creatives (1)']);
     await adm.getByRole('button', { name: /^Approve creative \d+$/ }).click();
@@ -152,11 +162,11 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('link', { name: 'Spring sale' }).click();
     await adv.getByText('Edit settings').click();
     const f = form(adv, 'Edit campaign');
-    await f.getByLabel('Name').fill(' ');
+    await f.getByLabel('Name', { exact: true }).fill(' ');
     await f.getByLabel('Daily budget (USD)').fill('60');
     await f.getByRole('button', { name: 'Save changes' }).click();
     await f.locator('[data-field="name"] .field-error').getByText('must not be empty').waitFor();
-    await f.getByLabel('Name').fill('Spring sale');
+    await f.getByLabel('Name', { exact: true }).fill('Spring sale');
     await f.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('spent today $0.00 of $60.00').waitFor();
   });
@@ -177,11 +187,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByText('at most 3 per user in 24 h · dayparted (Europe/Berlin)').waitFor();
     await adv.getByText('Edit settings').click();
     expect(await form(adv, 'Edit campaign').getByLabel('Hours on mon').inputValue()).toBe('9, 10, 11, 12, 13, 14, 15, 16, 17, 20');
-    // Cleared again: the ads the tests below expect must serve at any hour they run.
+    // Around the clock again: the traffic below must not depend on the hour the tests run at.
     await form(adv, 'Edit campaign').getByLabel('Hours on mon').fill('');
     await form(adv, 'Edit campaign').getByRole('button', { name: 'Save changes' }).click();
-    await eventually(async () => (await adv.getByText(/dayparted/).count()) === 0);
-    await adv.getByText(/at most 3 per user in 24 h/).waitFor();
+    await adv.getByText(/spent today \$0\.00 of \$60\.00 · at most 3 per user in 24 h$/).waitFor();
   });
 
   it('lets a publisher add and verify a site with the tag shown, and the admin approve it', async () => {
@@ -207,7 +216,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   it('lets the publisher create a banner zone and copy its widget snippet', async () => {
     await pub.getByRole('link', { name: 'Zones' }).click();
     const f = form(pub, 'Create zone');
-    await f.getByLabel('Name').fill('Top banner');
+    await f.getByLabel('Name', { exact: true }).fill('Top banner');
     await f.getByLabel('Format').selectOption('banner');
     expect(await f.getByLabel('Banner size').isVisible()).toBe(true);
     expect(await f.getByLabel('Corner').isVisible()).toBe(false);
@@ -273,6 +282,13 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await tiles.getByText('Impressions1').waitFor();
     await tiles.getByText('Clicks1').waitFor();
     await adv.getByText('Every active campaign is serving.').waitFor();
+    // The balance's note: days left at the week's pace, or that nothing was spent.
+    const spent = (await todaysStats(adv)).reduce((a, r) => a + r.spent_cents, 0);
+    await tiles
+      .locator('.tile')
+      .filter({ hasText: 'Balance' })
+      .getByText(spent > 0 ? /^about [\d,]+ days? of spend left$/ : 'no spend in the last 7 days')
+      .waitFor();
     expect(await adv.locator('header .balance').textContent()).toMatch(/^Balance \$\d{2},?\d*\.\d{2}$/);
     await screenshot(adv, 'overview', ['Spend today', 'Impressions and clicks, last 14 days']);
 
@@ -305,6 +321,35 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).waitFor();
     await adv.getByText('Not serving: archived').waitFor();
     await adv.getByLabel('Status').selectOption('live');
+  });
+
+  it("shows the publisher's and the admin's homes with the day's traffic", async () => {
+    await pub.getByRole('link', { name: 'Overview' }).click();
+    const tiles = pub.getByRole('group', { name: 'Today' });
+    await tiles.getByText('Impressions1').waitFor();
+    // One impression and no unfilled request counted.
+    expect(await tiles.locator('.tile').filter({ hasText: 'Fill rate' }).locator('.tile-value').textContent()).toBe('100.00%');
+    // Earnings wait for the daily close; no payout method yet.
+    await tiles.getByText('next payout set up payouts to be paid').waitFor();
+    const best = pub.getByRole('region', { name: 'Zones by earnings' });
+    await best.getByRole('cell', { name: 'Top banner' }).waitFor();
+    expect(await best.locator('td[data-label="Impressions"]').allTextContents()).toEqual(['1']);
+    await screenshot(pub, 'publisher-overview', ['Earnings today', 'Fill rate', 'Best zones, last 14 days', 'Top banner']);
+
+    await adm.goto(`${p.base}/cabinet/overview`);
+    const network = adm.getByRole('group', { name: 'Network today' });
+    await network.getByText('Impressions1').waitFor();
+    await network.getByText('Clicks1').waitFor();
+    // The only advertiser with traffic is ours: the network's spend is its spend.
+    const spent = (await todaysStats(adv)).reduce((a, r) => a + r.spent_cents, 0);
+    expect(await network.locator('.tile').filter({ hasText: 'Advertiser spend today' }).locator('.tile-value').textContent()).toBe(
+      `$${(spent / 100).toFixed(2)}`,
+    );
+    await adm.getByRole('link', { name: '0 creative(s) to moderate' }).waitFor();
+    await adm.getByRole('link', { name: '0 site(s) to review' }).waitFor();
+    // The partner added earlier is listed with its state (exchanges report no health counters).
+    await adm.getByRole('region', { name: /^Demand partners as the engines count them/ }).waitFor();
+    await screenshot(adm, 'admin-overview', ['Advertiser spend today', 'Waiting for a decision', 'Partner health']);
   });
 
   it('shows the publisher its earnings and a live preview of the zone', async () => {
@@ -342,7 +387,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
 
   it('asks a floating video zone for its own fields and gives its VAST URL', async () => {
     const f = form(pub, 'Create zone');
-    await f.getByLabel('Name').fill('Corner video');
+    await f.getByLabel('Name', { exact: true }).fill('Corner video');
     await f.getByLabel('Format').selectOption('floating_video');
     expect(await f.getByLabel('Banner size').isVisible()).toBe(false);
     await f.getByLabel('Corner').selectOption('tl');
@@ -512,6 +557,13 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Video URL').fill('https://cdn.example.com/v.mp4');
     await f.getByRole('button', { name: 'Upload creative' }).click();
     await adv.getByRole('cell', { name: 'Second cut' }).waitFor();
+    // The home lists creatives waiting and, once decided, the rejected ones with the reason.
+    const home = await advCtx.newPage();
+    await home.goto(`${p.base}/cabinet/overview`);
+    const waiting = home.locator('ul.attention li').filter({ hasText: 'waiting for moderation' });
+    await waiting.waitFor();
+    const campaignName = (await adv.locator('main h1').first().textContent()) ?? '';
+    await waiting.getByRole('link', { name: campaignName }).waitFor();
     await adm.getByRole('link', { name: 'Moderation' }).click();
     const id =
       (
@@ -530,12 +582,16 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adm.getByText(`creative ${id} rejected`).waitFor();
     await adv.reload();
     await adv.getByRole('cell', { name: 'Misleading claim' }).waitFor();
+    await home.reload();
+    const rejected = home.locator('ul.attention li').filter({ hasText: 'Second cut' });
+    expect(await rejected.textContent()).toBe(`Creative “Second cut” of ${campaignName} was rejected: Misleading claim`);
+    await home.close();
   });
 
   it('lets the admin add a partner and change its allow-list and QPS limit', async () => {
     await adm.getByRole('link', { name: 'Partners', exact: true }).click();
     const f = form(adm, 'Add partner');
-    await f.getByLabel('Name').fill('Exchange One');
+    await f.getByLabel('Name', { exact: true }).fill('Exchange One');
     await f.getByLabel(/^Allowed IPs/).fill('203.0.113.0/24, 198.51.100.7');
     await f.getByRole('button', { name: 'Add partner' }).click();
     await adm.getByText('203.0.113.0/24, 198.51.100.7 · 100 QPS').click();
@@ -572,9 +628,23 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const campaignHref =
       (await adv.goto(`${p.base}/cabinet/campaigns`), await adv.getByRole('link', { name: 'Spring sale', exact: true }).getAttribute('href')) ?? '';
     const pages: [Page, string[]][] = [
-      [adv, ['/overview', '/campaigns', '/campaigns/new', campaignHref.replace('/cabinet', ''), '/stats', '/conversions', '/balance', '/profile']],
-      [pub, ['/overview', '/sites', '/zones', '/earnings']],
-      [adm, ['/moderation', '/partners', '/advertisers', '/statistics']],
+      [
+        adv,
+        [
+          '/overview',
+          '/campaigns',
+          '/campaigns/new',
+          campaignHref.replace('/cabinet', ''),
+          '/stats',
+          '/conversions',
+          '/balance',
+          '/billing',
+          '/profile',
+          '/account',
+        ],
+      ],
+      [pub, ['/overview', '/sites', '/zones', '/earnings', '/payouts', '/account']],
+      [adm, ['/overview', '/moderation', '/partners', '/deals', '/demand-partners', '/advertisers', '/payout-queue', '/statistics', '/account']],
       [adv, ['/signin', '/signup']],
     ];
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -619,6 +689,43 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await row.getByText('paused', { exact: true }).isVisible()).toBe(true);
     // The delivery status says why it does not serve.
     expect(await row.getByText('Not serving: paused').isVisible()).toBe(true);
+  });
+
+  it('picks countries by name in a searchable list and saves their codes', async () => {
+    await adv.goto(`${p.base}/cabinet/campaigns/new`);
+    const f = form(adv, 'New campaign');
+    await f.getByLabel('Name', { exact: true }).fill('Geo picked');
+    await f.getByLabel(/^Bid \(USD/).fill('1');
+    await f.getByLabel('Daily budget (USD)').fill('20');
+    const search = f.getByLabel('Countries (none chosen = all)');
+    await search.fill('germ');
+    // Only what matches stays listed.
+    expect(await f.locator('.picker-list label:visible').allTextContents()).toEqual([' Germany (DE)']);
+    await f.getByRole('checkbox', { name: 'Germany (DE)' }).check();
+    await search.fill('  united st');
+    await search.press('Enter');
+    await f.getByText('Chosen (2): Germany (DE), United States (US)').waitFor();
+    await search.fill('atlantis');
+    await f.getByText('Nothing matches').waitFor();
+    await f.getByRole('button', { name: 'Create campaign' }).click();
+    await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
+    const id = Number(/(\d+)$/.exec(adv.url())?.[1]);
+    const saved = async () => (await call<{ geo_include: string[] }>(p.app, 'GET', `/api/adv/campaigns/${id}`, { token: await token(adv) })).body.geo_include;
+    expect(await saved()).toEqual(['de', 'us']);
+    await adv.getByText('Shown in Germany, United States').waitFor();
+    // Editing: the chosen ones come first, by name; one taken off is saved as such.
+    await adv.getByText('Edit settings').click();
+    const edit = form(adv, 'Edit campaign');
+    expect((await edit.locator('.picker-list label').allTextContents()).slice(0, 2)).toEqual([' Germany (DE)', ' United States (US)']);
+    await edit.getByRole('checkbox', { name: 'United States (US)' }).uncheck();
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await adv.getByText('Campaign saved').waitFor();
+    expect(await saved()).toEqual(['de']);
+    // The list filters by the countries campaigns target, by name.
+    await adv.getByRole('link', { name: 'Campaigns', exact: true }).click();
+    await adv.getByLabel('Country').selectOption({ label: 'Germany' });
+    await adv.locator('tr[data-id]').filter({ hasText: 'Geo picked' }).waitFor();
+    expect(adv.url()).toMatch(/country=de/);
   });
 
   it('signs out and the token stops working', async () => {

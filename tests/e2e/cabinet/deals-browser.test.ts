@@ -12,11 +12,13 @@ let admin: Account;
 let page: Page;
 let partnerId = 0;
 let campaignId = 0;
+let advertiserId = 0;
 
 beforeAll(async () => {
   p = await startProduct();
   admin = await account(p.app, 'admin');
   const adv = await account(p.app, 'advertiser');
+  advertiserId = adv.id;
   partnerId = (await call<{ id: number }>(p.app, 'POST', '/api/admin/partners', { token: admin.token, json: { name: 'Exchange', allowed_ips: ['192.0.2.1'] } }))
     .body.id;
   campaignId = (await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: validCampaign })).body.id;
@@ -33,22 +35,24 @@ describe('deals in the cabinet', () => {
     await signIn.getByLabel('Email').fill(admin.email);
     await signIn.getByLabel('Password').fill('password-123');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/cabinet\/moderation$/);
+    await page.waitForURL(/\/cabinet\/overview$/);
     await page.getByRole('link', { name: 'Deals' }).click();
 
     const add = page.getByRole('form', { name: 'Add deal' });
     await add.getByLabel(/^Deal id/).fill('PMP-CAB-1');
     await add.getByLabel(/^Floor/).fill('1.25');
-    await add.getByLabel(/^Partner ids/).fill('999999');
-    await add.getByLabel(/^Campaign ids/).fill(String(campaignId));
+    // Partners and campaigns are picked by name; none picked is named beside its field, in the API's words.
+    await add.getByLabel('Campaigns', { exact: true }).fill('spring');
+    await add.getByRole('checkbox', { name: `Spring promo (#${campaignId}, advertiser ${advertiserId})` }).check();
     await add.getByRole('button', { name: 'Add deal' }).click();
-    await add.locator('[data-field="partner_ids"] .field-error').getByText('names no partner: 999999').waitFor();
-    await add.getByLabel(/^Partner ids/).fill(String(partnerId));
+    await add.locator('[data-field="partner_ids"] .field-error').getByText('must list at least one id').waitFor();
+    await add.getByLabel('Partners', { exact: true }).fill('excha');
+    await add.getByRole('checkbox', { name: `Exchange (#${partnerId})` }).check();
     await add.getByRole('button', { name: 'Add deal' }).click();
     await page.getByRole('cell', { name: 'PMP-CAB-1', exact: true }).waitFor();
     await page.getByText('$1.25 CPM').waitFor();
 
-    await page.getByText(`partners ${partnerId} · campaigns ${campaignId}`).click();
+    await page.getByText(`partners Exchange (#${partnerId}) · campaigns Spring promo (#${campaignId}, advertiser ${advertiserId})`).click();
     const edit = page.getByRole('form', { name: 'Edit deal PMP-CAB-1' });
     await edit.getByLabel(/^Floor/).fill('2.5');
     await edit.getByRole('button', { name: 'Save' }).click();

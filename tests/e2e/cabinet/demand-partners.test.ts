@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { account } from '../support/admin.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { account, call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
 import { screenshot, startProduct } from './product.ts';
 import type { Product } from './product.ts';
@@ -29,14 +29,17 @@ describe('demand partners in the cabinet', () => {
     await signIn.getByLabel('Email').fill(admin.email);
     await signIn.getByLabel('Password').fill('password-123');
     await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await adm.waitForURL(/\/cabinet\/moderation$/);
+    await adm.waitForURL(/\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Demand partners' }).click();
     const add = form(adm, 'Add demand partner');
-    await add.getByLabel('Name').fill('DSP One');
+    await add.getByLabel('Name', { exact: true }).fill('DSP One');
     await add.getByLabel('Endpoint (https)').fill('http://dsp.example/bid');
     await add.getByRole('button', { name: 'Add demand partner' }).click();
     await add.locator('[data-field="endpoint"] .field-error').waitFor({ state: 'visible' });
     await add.getByLabel('Endpoint (https)').fill('https://dsp.example/bid');
+    // Countries by name, sent as their codes.
+    await add.getByLabel('Countries (none chosen: all)').fill('austr');
+    await add.getByRole('checkbox', { name: 'Austria (AT)' }).check();
     await add.getByRole('button', { name: 'Add demand partner' }).click();
     await adm.getByText('banner · 100 QPS · 150 ms').click();
     // What the engines counted (they add to this hash every second).
@@ -55,5 +58,13 @@ describe('demand partners in the cabinet', () => {
     await adm.getByRole('button', { name: 'Disable DSP One' }).click();
     await adm.getByRole('cell', { name: 'disabled' }).waitFor();
     await screenshot(adm, 'demand-partners', ['DSP One', '120 ms', 'circuit open', 'disabled']);
+    const listed = await call<{ demand_partners: { countries: string[] }[] }>(p.app, 'GET', '/api/admin/demand-partners', { token: admin.token });
+    expect(listed.body.demand_partners.map((d) => d.countries)).toEqual([['at']]);
+    // The admin's home names it among the partners, with its state and what the engines counted.
+    await adm.getByRole('link', { name: 'Overview' }).click();
+    const row = adm.getByRole('row').filter({ hasText: 'DSP One' });
+    await row.waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual(['DSP One', 'demand (DSP)', 'disabled', '40', '3', '$12.00']);
+    await adm.getByRole('group', { name: 'Network today' }).getByText('$12.00').waitFor();
   });
 });

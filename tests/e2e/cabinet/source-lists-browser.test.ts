@@ -16,6 +16,7 @@ let world: World;
 let adv: Account;
 let page: Page;
 let campaignId: number;
+let site: Awaited<ReturnType<World['site']>>;
 const zones: Record<string, { id: number; subid: string }> = {};
 const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36', 'x-country': 'de' };
 
@@ -30,7 +31,7 @@ const imp = (subid: string) => fetch(`${p.base}/imp?z=${subid}&fp=fp-${Math.rand
 beforeAll(async () => {
   p = await startProduct();
   world = await World.create(p.app);
-  const site = await world.site();
+  site = await world.site();
   for (const name of ['pasted', 'reported']) zones[name] = await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site);
   adv = await world.advertiser(100_000);
   campaignId = (await world.campaign(adv, { name: 'Lists' })).campaign.id;
@@ -68,6 +69,27 @@ describe('traffic sources in the cabinet', () => {
     await page.getByRole('button', { name: 'Remove zone ghostzone2' }).click();
     await page.getByText('Exclude list: never serves on 2 zone(s) and 1 site(s)').waitFor();
     expect((await sources()).zones).toEqual([pasted, 'ghostzone1']);
+  });
+
+  it('picks a site it ran on by its domain, and names list entries by domain', async () => {
+    const form = page.getByRole('form', { name: 'Traffic sources' });
+    const reported = (zones.reported as { subid: string }).subid;
+    const search = form.getByLabel('Sites and zones your campaigns ran on (last 30 days)');
+    await search.fill(site.domain.slice(0, 8).toUpperCase());
+    const siteBox = form.getByRole('checkbox', { name: `${site.domain} (site ${site.id})` });
+    await form.getByRole('checkbox', { name: `zone ${reported} on ${site.domain}` }).waitFor();
+    await search.fill('no-such-domain');
+    await form.getByText('Nothing matches').waitFor();
+    expect(await siteBox.isVisible()).toBe(false);
+    await search.fill(site.domain);
+    await siteBox.check();
+    await form.getByText(`Chosen (1): ${site.domain} (site ${site.id})`).waitFor();
+    await form.getByRole('button', { name: 'Add to list' }).click();
+    await page.getByText('Exclude list: never serves on 2 zone(s) and 2 site(s)').waitFor();
+    expect((await sources()).sites).toEqual([424242, site.id]);
+    await page.getByRole('button', { name: `Remove ${site.domain} (site ${site.id})` }).click();
+    await page.getByText('Exclude list: never serves on 2 zone(s) and 1 site(s)').waitFor();
+    expect((await sources()).sites).toEqual([424242]);
   });
 
   it("names a bad entry beside its field, in the API's words", async () => {

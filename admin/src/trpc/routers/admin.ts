@@ -1,8 +1,8 @@
-import { creativeSchema, creditInputSchema, idSchema, reasonInputSchema } from '@adnet/schemas/api';
+import { adminCampaignSummarySchema, adminCampaignsInputSchema, creativeSchema, creditInputSchema, idSchema, reasonInputSchema } from '@adnet/schemas/api';
 import type { Creative } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
-import { campaignApprovedIndex } from '../../repos/campaigns.ts';
+import { campaignApprovedIndex, listCampaigns } from '../../repos/campaigns.ts';
 import { moderationQueue } from '../../repos/creatives.ts';
 import type { IndexOp } from '../../storage/config-store.ts';
 import { CFG_MODERATION_QUEUE } from '../../storage/keys.ts';
@@ -46,6 +46,16 @@ async function moderate(ctx: AuthedContext, id: number, verdict: { status: 'appr
 
 const advertiserSummary = z.object({ id: z.number(), email: z.string(), balance_cents: z.number().int(), created_at: z.string() });
 
+/** Every advertiser's id, read a page at a time. */
+async function allAdvertiserIds(ctx: AuthedContext): Promise<number[]> {
+  const ids: number[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await ctx.svc.users.listByRole('advertiser', offset, 500);
+    ids.push(...page.map((u) => u.id));
+    if (page.length < 500) return ids;
+  }
+}
+
 export const adminRouter = router({
   moderationQueue: admin
     .input(z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).optional())
@@ -69,6 +79,21 @@ export const adminRouter = router({
       const users = await ctx.svc.users.listByRole('advertiser', input?.offset ?? 0, input?.limit ?? 100);
       const balances = await Promise.all(users.map((u) => ctx.svc.ledger.balance(u.id)));
       return { advertisers: users.map((u, i) => ({ id: u.id, email: u.email, balance_cents: balances[i] ?? 0, created_at: u.createdAt })) };
+    }),
+
+  /** Campaigns by name, for admins to pick (deals): one advertiser's, or every advertiser's; an unknown advertiser has none. */
+  listCampaigns: admin
+    .input(adminCampaignsInputSchema)
+    .output(z.object({ campaigns: z.array(adminCampaignSummarySchema) }))
+    .query(async ({ ctx, input }) => {
+      const advertisers = input?.advertiser_id ? [input.advertiser_id] : await allAdvertiserIds(ctx);
+      const lists = await Promise.all(advertisers.map((id) => listCampaigns(ctx.svc, id)));
+      return {
+        campaigns: lists
+          .flat()
+          .sort((a, b) => a.id - b.id)
+          .map(({ id, advertiser_id, name, status, format }) => ({ id, advertiser_id, name, status, format })),
+      };
     }),
 
   creditAdvertiser: admin

@@ -86,7 +86,7 @@ describe('statistics by demand in the cabinet', () => {
   });
 
   it("shows the admin every partner's auction counters beside its impressions", async () => {
-    const adm = await signedIn(p, admin, /\/cabinet\/moderation$/);
+    const adm = await signedIn(p, admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Statistics' }).click();
     await adm.getByLabel('Time zone').fill('UTC');
     await groupBy(adm, ['demand']);

@@ -419,7 +419,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.locator('[data-field="fallback"] .field-error').getByText('must be an absolute http(s) URL').waitFor();
     await f.getByLabel('Fallback HTML or URL').fill('https://house.example/ad');
     await f.getByRole('button', { name: 'Save controls' }).click();
-    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.5 CPM; nothing blocked; fallback url').waitFor();
+    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.50 CPM; nothing blocked; fallback url').waitFor();
     // The site's defaults reach the zones that follow them.
     await pub.getByRole('link', { name: 'Sites' }).click();
     await pub.locator('[data-site="news-site.test"]').getByText('Controls:').click();
@@ -429,7 +429,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await site.getByRole('button', { name: 'Save controls' }).click();
     await pub.locator('[data-controls="news-site.test"]').getByText('no floor; blocks dating, casino.example; no fallback').waitFor();
     await pub.getByRole('link', { name: 'Zones' }).click();
-    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.5 CPM; blocks dating, casino.example; fallback url').waitFor();
+    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.50 CPM; blocks dating, casino.example; fallback url').waitFor();
     await screenshot(pub, 'zone-controls', ['Corner video', 'blocks dating, casino.example']);
   });
 

@@ -669,6 +669,15 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
             `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
           );
           for (const f of found) problems.push(`${viewport.width}px ${path}: ${f.id} (${f.impact}, ${f.nodes} nodes)`);
+          if (viewport.width > 1000 && paths[0] !== '/signin') {
+            // The brand bar is one line at desktop width: "Sign out" sits beside the brand, not below it.
+            const [brand, signOut] = await Promise.all([
+              page.locator('header .brand').boundingBox(),
+              page.getByRole('button', { name: 'Sign out' }).boundingBox(),
+            ]);
+            const mid = (b: { y: number; height: number } | null) => (b ? b.y + b.height / 2 : Number.NaN);
+            if (!(Math.abs(mid(brand) - mid(signOut)) < 8)) problems.push(`${viewport.width}px ${path}: Sign out is not on the brand's line`);
+          }
           if (viewport.width < 500) {
             const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
             if (wide > viewport.width) problems.push(`${viewport.width}px ${path}: page is ${wide}px wide`);

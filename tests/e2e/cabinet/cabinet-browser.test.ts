@@ -673,7 +673,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
             // The brand bar is one line at desktop width: "Sign out" sits beside the brand, not below it.
             const [brand, signOut] = await Promise.all([
               page.locator('header .brand').boundingBox(),
-              page.getByRole('button', { name: 'Sign out' }).boundingBox(),
+              page.locator('header').getByRole('button', { name: 'Sign out' }).boundingBox(),
             ]);
             const mid = (b: { y: number; height: number } | null) => (b ? b.y + b.height / 2 : Number.NaN);
             if (!(Math.abs(mid(brand) - mid(signOut)) < 8)) problems.push(`${viewport.width}px ${path}: Sign out is not on the brand's line`);

@@ -244,11 +244,13 @@ export async function sourceActions(
 ): Promise<{ picker: HTMLElement | null; cell(r: Row): HTMLElement } | null> {
   const by = groups.includes('zone') ? 'zone' : groups.includes('site') ? 'site' : null;
   if (!by) return null;
-  const [{ campaigns }, lookup] = await Promise.all([
+  const [{ campaigns }, lookup, known] = await Promise.all([
     api.adv.campaigns.list.query(),
     by === 'zone' && rows.length
       ? api.adv.campaigns.sources.zones.query({ ids: [...new Set(rows.map((r) => Number(r.zone_id)).filter((id) => id > 0))].slice(0, 1000).join(',') })
       : Promise.resolve({ zones: [] }),
+    // The buttons name a source by its domain, as the traffic-sources picker does; without it, by id.
+    knownSources().catch((): KnownSources => ({ zones: new Map(), sites: new Map() })),
   ]);
   const subids = new Map(lookup.zones.map((z) => [z.id, z.subid]));
   const open = campaigns.filter((c) => c.status !== 'archived');
@@ -268,7 +270,7 @@ export async function sourceActions(
       // Our own zones and sites only: exchange traffic (id 0) has no source to list.
       if (!id || (by === 'zone' && !subid)) return h('span', {}, '');
       const entry = by === 'zone' ? { zones: [subid as string] } : { sites: [id] };
-      const label = by === 'zone' ? `zone ${subid}` : `site ${id}`;
+      const label = by === 'zone' ? zoneText(known, subid as string) : siteText(known, id);
       const button = (mode: Mode, word: string) =>
         actionButton(
           word,

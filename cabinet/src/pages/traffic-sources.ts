@@ -236,12 +236,13 @@ async function applySource(campaign: Campaigns[number], mode: Mode, entry: { zon
 
 /**
  * For a breakdown grouped by zone or site: the column of Exclude / Include buttons, and (unless the rows
- * name their campaign) the campaign they apply to. Null when the breakdown names neither zones nor sites.
+ * name their campaign) the campaign they apply to; the domains of the sites the advertiser ran on, by site id.
+ * Null when the breakdown names neither zones nor sites.
  */
 export async function sourceActions(
   rows: readonly Row[],
   groups: readonly string[],
-): Promise<{ picker: HTMLElement | null; cell(r: Row): HTMLElement } | null> {
+): Promise<{ picker: HTMLElement | null; cell(r: Row): HTMLElement; siteNames: Map<string, string> } | null> {
   const by = groups.includes('zone') ? 'zone' : groups.includes('site') ? 'site' : null;
   if (!by) return null;
   const [{ campaigns }, lookup, known] = await Promise.all([
@@ -264,6 +265,7 @@ export async function sourceActions(
   const campaignOf = (r: Row) => open.find((c) => c.id === (perRow ? Number(r.campaign_id) : Number(select.value)));
   return {
     picker,
+    siteNames: new Map([...known.sites].filter(([, domain]) => domain).map(([id, domain]) => [String(id), domain])),
     cell(r: Row) {
       const id = Number(by === 'zone' ? r.zone_id : r.site_id);
       const subid = by === 'zone' ? subids.get(id) : undefined;

@@ -157,6 +157,7 @@ describe('traffic sources in the cabinet', () => {
     await f.getByLabel('site', { exact: true }).check();
     await f.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('button', { name: `Include ${site.domain} (site ${site.id})` }).waitFor();
+    await page.getByRole('cell', { name: `${site.domain} (#${site.id})`, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: /^Exclude site \d+$/ }).count()).toBe(0);
     await eventually(async () => (await imp(reported.subid)).status === 204, 10_000);
   });

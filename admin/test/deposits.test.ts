@@ -166,8 +166,14 @@ describe('deposits through the local provider', () => {
     const b = await balance(local, a);
     expect(b.balance_cents).toBe(-3000);
     expect(b.ledger.filter((e) => e.reason === `refund of deposit #${d.id}`)).toEqual([expect.objectContaining({ kind: 'debit', amount_cents: -5000 })]);
-    const listed = await call<{ deposits: Deposit[] }>(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, { token: admin.token });
+    const listed = await call<{ advertiser_email: string; deposits: Deposit[] }>(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, {
+      token: admin.token,
+    });
     expect(listed.body.deposits).toEqual([expect.objectContaining({ id: d.id, status: 'refunded' })]);
+    expect(listed.body.advertiser_email).toBe(a.email);
+    // Not an advertiser (the admin's own id, an id nobody has): no such advertiser, not an empty list.
+    expect((await call(local, 'GET', `/api/admin/deposits?advertiser_id=${admin.id}`, { token: admin.token })).status).toBe(404);
+    expect((await call(local, 'GET', '/api/admin/deposits?advertiser_id=99999999', { token: admin.token })).status).toBe(404);
     expect((await call(local, 'GET', '/api/admin/deposits', { token: admin.token })).body).toEqual({ errors: { advertiser_id: expect.any(String) as string } });
     expect((await call(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, { token: a.token })).status).toBe(403);
     const twice = await call(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: admin.token, json: {} });

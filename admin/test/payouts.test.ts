@@ -152,6 +152,9 @@ describe('publisher payouts', () => {
 
     const due = await call<{ payouts: Payout[] }>(fx.app, 'GET', '/api/admin/payouts?status=due', { token: admin.token });
     expect(due.body.payouts.map((x) => x.id)).toContain(payout.id);
+    // The admin's queue names the publisher by email; the publisher's own list does not repeat it.
+    expect(due.body.payouts.find((x) => x.id === payout.id)).toMatchObject({ publisher_id: p.id, publisher_email: p.email });
+    expect(mine[0]).not.toHaveProperty('publisher_email');
     expect((await call(fx.app, 'GET', '/api/admin/payouts?status=lost', { token: admin.token })).body).toEqual({
       errors: { status: 'must be one of due, held, paid' },
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, ctrOf, ecpaCents, ecpmCents, money, moneyNano, percent } from './format.ts';
+import { count, cpm, ctrOf, ecpaCents, ecpmCents, money, moneyNano, percent } from './format.ts';
 
 describe('cabinet number formats', () => {
   it('writes money with separators and a visible minus', () => {
@@ -10,6 +10,13 @@ describe('cabinet number formats', () => {
     // A demand partner's revenue in nano-dollars: $1,234.57 from 1 234 567 000 000 nano-dollars, rounded to the cent.
     expect(moneyNano(1_234_567_000_000)).toBe('$1,234.57');
     expect(moneyNano(4_000_000)).toBe('$0.00');
+  });
+
+  it('writes CPM prices to the cent, keeping sub-cent digits', () => {
+    expect(cpm(2.5)).toBe('$2.50 CPM');
+    expect(cpm(0)).toBe('$0.00 CPM');
+    expect(cpm(1234.5)).toBe('$1,234.50 CPM');
+    expect(cpm(0.00125)).toBe('$0.00125 CPM');
   });
 
   it('writes counts and rates', () => {

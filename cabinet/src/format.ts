@@ -4,6 +4,8 @@
  */
 const MONEY = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Floors and bids are dollars to five places: a sub-cent price must not round away.
+const PRICE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 5 });
 const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Cents as dollars: 1000000 -> "$10,000.00", -48 -> "−$0.48" (a real minus sign, so it cannot be missed). */
@@ -14,6 +16,9 @@ export function money(cents: number): string {
 
 /** Nano-dollars (a demand partner's revenue: each impression is a fraction of a cent) as money, to the cent. */
 export const moneyNano = (nano: number): string => money(Math.round(nano / 1e7));
+
+/** A price per thousand impressions given in dollars: 2.5 -> "$2.50 CPM", 0.00125 -> "$0.00125 CPM". */
+export const cpm = (usd: number): string => `${PRICE.format(usd)} CPM`;
 
 /** A whole number with separators: 12345 -> "12,345". */
 export const count = (n: number): string => COUNT.format(n);

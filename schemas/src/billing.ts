@@ -34,6 +34,8 @@ export const depositSchema = z.object({
 export type Deposit = z.infer<typeof depositSchema>;
 export const depositCreatedSchema = depositSchema;
 export const depositListSchema = z.object({ deposits: z.array(depositSchema) });
+/** An advertiser's deposits as the admin sees them, with whose they are by email (the page's title). */
+export const adminDepositListSchema = depositListSchema.extend({ advertiser_email: z.string() });
 
 export const adminRefundInputSchema = z.object({
   id: idSchema,
@@ -178,6 +180,9 @@ export const payoutSchema = z.object({
 });
 export type Payout = z.infer<typeof payoutSchema>;
 export const payoutListSchema = z.object({ payouts: z.array(payoutSchema) });
+/** The admin's queue: each payout with its publisher's email, the name an admin pays to (and searches the provider by). */
+export const adminPayoutSchema = payoutSchema.extend({ publisher_email: z.string() });
+export const adminPayoutListSchema = z.object({ payouts: z.array(adminPayoutSchema) });
 export const adminPayoutListInputSchema = z.object({
   status: z.enum(PAYOUT_STATUSES, msg('must be one of due, held, paid')).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

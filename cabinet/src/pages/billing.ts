@@ -6,7 +6,7 @@ import type { PageContext } from '../router.ts';
 import { BASE } from '../router.ts';
 
 type Deposit = Outputs['adv']['deposits']['list']['deposits'][number];
-type Payout = Outputs['admin']['listPayouts']['payouts'][number];
+type Payout = Outputs['pub']['payouts']['list']['payouts'][number];
 
 const thisMonth = (): string => new Date().toISOString().slice(0, 7);
 const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '');
@@ -275,7 +275,8 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
       ['Payout', 'Publisher', 'Amount', 'Method and details', 'Created', 'Status', ''],
       payouts.map((p) => [
         `#${p.id}`,
-        String(p.publisher_id),
+        // The email is whom the money goes to; the id is what the publisher's statements and support know.
+        h('span', {}, p.publisher_email || 'account removed', ' ', h('small', {}, `#${p.publisher_id}`)),
         usd(p.amount_cents),
         h(
           'div',
@@ -302,10 +303,10 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
 /** Admins: one advertiser's deposits, each paid one refundable (at the provider, then off the balance). */
 export async function advertiserDepositsPage(ctx: PageContext): Promise<void> {
   const advertiserId = Number(ctx.params.id);
-  const { deposits } = await api.admin.listDeposits.query({ advertiser_id: advertiserId, limit: 200 });
+  const { deposits, advertiser_email } = await api.admin.listDeposits.query({ advertiser_id: advertiserId, limit: 200 });
   const again = () => advertiserDepositsPage(ctx);
   ctx.main.replaceChildren(
-    h('h1', {}, `Deposits of advertiser ${advertiserId}`),
+    h('h1', {}, `Deposits of ${advertiser_email}`),
     h('p', {}, 'A refund of money already spent takes the balance below zero; the campaigns then stop serving until the next deposit.'),
     table(
       ['Deposit', 'Created', 'Amount', 'Status', 'Receipt', 'Refunded', ''],

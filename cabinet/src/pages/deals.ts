@@ -1,6 +1,7 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, h, notify, table } from '../dom.ts';
+import { cpm } from '../format.ts';
 import { buildForm, checked, num, text } from '../form.ts';
 import type { FieldSpec } from '../form.ts';
 import type { PageContext } from '../router.ts';
@@ -49,7 +50,7 @@ function dealRow(deal: Deal, names: Names, after: () => Promise<void>) {
   });
   return [
     h('code', {}, deal.id),
-    `$${deal.floor_usd} CPM`,
+    cpm(deal.floor_usd),
     h(
       'details',
       {},

@@ -1,7 +1,7 @@
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
-import { moneyNano } from '../format.ts';
+import { count, moneyNano } from '../format.ts';
 import { countriesField } from '../countries.ts';
 import { buildForm, checked, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
@@ -15,15 +15,17 @@ const FORMATS = ['banner', 'video', 'floating_video'] as const;
 function health(p: DemandPartner): HTMLElement {
   const c = p.health.counters;
   const n = (k: string) => c[k] ?? 0;
+  // Counters run into the millions: separated like every other figure in the cabinet.
+  const f = (k: string) => count(n(k));
   const discarded = ['invalid_json', 'invalid_response', 'wrong_id', 'bad_price', 'under_floor', 'unknown_imp', 'no_markup', 'wrong_currency']
     .filter((k) => n(k) > 0)
-    .map((k) => `${k.replace(/_/g, ' ')} ${n(k)}`);
+    .map((k) => `${k.replace(/_/g, ' ')} ${f(k)}`);
   return h(
     'div',
     {},
     badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
-    h('p', {}, `${n('requests')} requests · ${n('bids')} bids · ${n('wins')} wins · ${n('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
-    h('p', {}, `${n('timeouts')} timeouts · ${n('late')} late · ${n('errors')} errors · ${n('nobids')} passes`),
+    h('p', {}, `${f('requests')} requests · ${f('bids')} bids · ${f('wins')} wins · ${f('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
+    h('p', {}, `${f('timeouts')} timeouts · ${f('late')} late · ${f('errors')} errors · ${f('nobids')} passes`),
     discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
   );
 }
@@ -55,7 +57,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
   return [
     p.name,
     badge(p.status),
-    h('details', {}, h('summary', {}, `${p.formats.join(', ')} · ${p.qps_limit} QPS · ${p.timeout_ms} ms`), edit.form),
+    h('details', {}, h('summary', {}, `${p.formats.join(', ')} · ${count(p.qps_limit)} QPS · ${p.timeout_ms} ms`), edit.form),
     health(p),
     actionButton(
       p.status === 'active' ? 'Disable' : 'Enable',

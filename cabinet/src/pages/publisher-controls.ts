@@ -4,6 +4,7 @@ import { api } from '../api.ts';
 import type { Inputs, Outputs } from '../api.ts';
 import { FALLBACK_TYPES, VERTICALS } from '../choices.ts';
 import { h, notify } from '../dom.ts';
+import { cpm } from '../format.ts';
 import { buildForm, checked, text } from '../form.ts';
 
 type Site = Outputs['pub']['sites']['get'];
@@ -23,7 +24,7 @@ const inEffect = (zone: Controls, site: Controls | undefined): Controls => ({
 function summary(c: Controls): string {
   const blocked = [...(c.blocked_verticals ?? []), ...(c.blocked_advertiser_domains ?? [])];
   return [
-    c.floor_cpm_usd ? `floor $${c.floor_cpm_usd} CPM` : 'no floor',
+    c.floor_cpm_usd ? `floor ${cpm(c.floor_cpm_usd)}` : 'no floor',
     blocked.length ? `blocks ${blocked.join(', ')}` : 'nothing blocked',
     c.fallback && c.fallback.type !== 'none' ? `fallback ${c.fallback.type}` : 'no fallback',
   ].join('; ');
@@ -72,7 +73,7 @@ export function controlsSection(of: { site: Site; zone?: Zone }, after: () => Pr
         type: 'number',
         step: '0.00001',
         value: own.floor_cpm_usd === null ? '' : String(own.floor_cpm_usd),
-        hint: siteSays(site.floor_cpm_usd === null ? 'none' : `$${site.floor_cpm_usd}`) ?? 'Every bid must reach it; empty for none',
+        hint: siteSays(site.floor_cpm_usd === null ? 'none' : cpm(site.floor_cpm_usd)) ?? 'Every bid must reach it; empty for none',
       },
       {
         name: 'blocked_verticals',

@@ -199,14 +199,16 @@ export async function statsPage(ctx: PageContext): Promise<void> {
           'Impressions and clicks over time',
         )
       : h('p', {}, 'Group by day or hour alone to see the chart.');
+    // Grouped by zone or site, an advertiser can exclude or include each in one click (pages/traffic-sources.ts);
+    // the sites it knows by domain name the site column too, as the publisher's own sites do.
+    const sources = publisher || admin ? null : await sourceActions(shown, groups);
+    if (sources) names.site = sources.siteNames;
     const keyColumns: Column<StatsRow>[] = groups.map((g) => ({
       key: g,
       label: KEYS[g].label,
       cell: (r) => keyCell(g, r, names),
       sort: (r) => (g === 'day' || g === 'hour' ? String(r[KEYS[g].column] ?? '') : keyCell(g, r, names).toLowerCase()),
     }));
-    // Grouped by zone or site, an advertiser can exclude or include each in one click (pages/traffic-sources.ts).
-    const sources = publisher || admin ? null : await sourceActions(shown, groups);
     const actions: Column<StatsRow>[] = sources ? [{ key: 'actions', label: 'Traffic source list', cell: (r) => sources.cell(r) }] : [];
     out.replaceChildren(
       chart,

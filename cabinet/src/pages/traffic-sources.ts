@@ -236,19 +236,22 @@ async function applySource(campaign: Campaigns[number], mode: Mode, entry: { zon
 
 /**
  * For a breakdown grouped by zone or site: the column of Exclude / Include buttons, and (unless the rows
- * name their campaign) the campaign they apply to. Null when the breakdown names neither zones nor sites.
+ * name their campaign) the campaign they apply to; the domains of the sites the advertiser ran on, by site id.
+ * Null when the breakdown names neither zones nor sites.
  */
 export async function sourceActions(
   rows: readonly Row[],
   groups: readonly string[],
-): Promise<{ picker: HTMLElement | null; cell(r: Row): HTMLElement } | null> {
+): Promise<{ picker: HTMLElement | null; cell(r: Row): HTMLElement; siteNames: Map<string, string> } | null> {
   const by = groups.includes('zone') ? 'zone' : groups.includes('site') ? 'site' : null;
   if (!by) return null;
-  const [{ campaigns }, lookup] = await Promise.all([
+  const [{ campaigns }, lookup, known] = await Promise.all([
     api.adv.campaigns.list.query(),
     by === 'zone' && rows.length
       ? api.adv.campaigns.sources.zones.query({ ids: [...new Set(rows.map((r) => Number(r.zone_id)).filter((id) => id > 0))].slice(0, 1000).join(',') })
       : Promise.resolve({ zones: [] }),
+    // The buttons name a source by its domain, as the traffic-sources picker does; without it, by id.
+    knownSources().catch((): KnownSources => ({ zones: new Map(), sites: new Map() })),
   ]);
   const subids = new Map(lookup.zones.map((z) => [z.id, z.subid]));
   const open = campaigns.filter((c) => c.status !== 'archived');
@@ -262,13 +265,14 @@ export async function sourceActions(
   const campaignOf = (r: Row) => open.find((c) => c.id === (perRow ? Number(r.campaign_id) : Number(select.value)));
   return {
     picker,
+    siteNames: new Map([...known.sites].filter(([, domain]) => domain).map(([id, domain]) => [String(id), domain])),
     cell(r: Row) {
       const id = Number(by === 'zone' ? r.zone_id : r.site_id);
       const subid = by === 'zone' ? subids.get(id) : undefined;
       // Our own zones and sites only: exchange traffic (id 0) has no source to list.
       if (!id || (by === 'zone' && !subid)) return h('span', {}, '');
       const entry = by === 'zone' ? { zones: [subid as string] } : { sites: [id] };
-      const label = by === 'zone' ? `zone ${subid}` : `site ${id}`;
+      const label = by === 'zone' ? zoneText(known, subid as string) : siteText(known, id);
       const button = (mode: Mode, word: string) =>
         actionButton(
           word,

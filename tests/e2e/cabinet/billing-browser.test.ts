@@ -95,6 +95,8 @@ describe('billing in a real browser', () => {
     await adm.getByText('1 payouts due').waitFor();
     const row = adm.getByRole('row').filter({ hasText: 'DE89370400440532013000' });
     await row.getByRole('cell', { name: '$14.00' }).waitFor();
+    // The publisher by email, with the id beside it.
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe(`${pub.email} #${pub.id}`);
     const id = (await row.getByRole('cell').first().textContent())?.replace('#', '') ?? '';
     await adm.getByLabel(`Reference for payout ${id}`).fill('WIRE-2026-11-001');
     await adm.getByRole('button', { name: `Mark payout ${id} paid` }).click();
@@ -113,7 +115,7 @@ describe('billing in a real browser', () => {
     const adm = await signIn(admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Advertisers', exact: true }).click();
     await adm.getByRole('link', { name: `Deposits of ${adv.email}` }).click();
-    await adm.getByRole('heading', { name: `Deposits of advertiser ${adv.id}` }).waitFor();
+    await adm.getByRole('heading', { name: `Deposits of ${adv.email}` }).waitFor();
     await adm.getByRole('button', { name: /^Refund deposit \d+$/ }).click();
     await adm.getByRole('cell', { name: 'refunded' }).waitFor();
     const page = await signIn(adv, /\/cabinet\/overview$/);

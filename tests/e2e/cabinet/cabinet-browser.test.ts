@@ -419,7 +419,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.locator('[data-field="fallback"] .field-error').getByText('must be an absolute http(s) URL').waitFor();
     await f.getByLabel('Fallback HTML or URL').fill('https://house.example/ad');
     await f.getByRole('button', { name: 'Save controls' }).click();
-    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.5 CPM; nothing blocked; fallback url').waitFor();
+    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.50 CPM; nothing blocked; fallback url').waitFor();
     // The site's defaults reach the zones that follow them.
     await pub.getByRole('link', { name: 'Sites' }).click();
     await pub.locator('[data-site="news-site.test"]').getByText('Controls:').click();
@@ -429,7 +429,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await site.getByRole('button', { name: 'Save controls' }).click();
     await pub.locator('[data-controls="news-site.test"]').getByText('no floor; blocks dating, casino.example; no fallback').waitFor();
     await pub.getByRole('link', { name: 'Zones' }).click();
-    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.5 CPM; blocks dating, casino.example; fallback url').waitFor();
+    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.50 CPM; blocks dating, casino.example; fallback url').waitFor();
     await screenshot(pub, 'zone-controls', ['Corner video', 'blocks dating, casino.example']);
   });
 
@@ -669,6 +669,15 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
             `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
           );
           for (const f of found) problems.push(`${viewport.width}px ${path}: ${f.id} (${f.impact}, ${f.nodes} nodes)`);
+          if (viewport.width > 1000 && paths[0] !== '/signin') {
+            // The brand bar is one line at desktop width: "Sign out" sits beside the brand, not below it.
+            const [brand, signOut] = await Promise.all([
+              page.locator('header .brand').boundingBox(),
+              page.locator('header').getByRole('button', { name: 'Sign out' }).boundingBox(),
+            ]);
+            const mid = (b: { y: number; height: number } | null) => (b ? b.y + b.height / 2 : Number.NaN);
+            if (!(Math.abs(mid(brand) - mid(signOut)) < 8)) problems.push(`${viewport.width}px ${path}: Sign out is not on the brand's line`);
+          }
           if (viewport.width < 500) {
             const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
             if (wide > viewport.width) problems.push(`${viewport.width}px ${path}: page is ${wide}px wide`);

@@ -56,8 +56,8 @@ describe('deals in the cabinet', () => {
     const edit = page.getByRole('form', { name: 'Edit deal PMP-CAB-1' });
     await edit.getByLabel(/^Floor/).fill('2.5');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('$2.5 CPM').waitFor();
-    await screenshot(page, 'deals', ['PMP-CAB-1', '$2.5 CPM']);
+    await page.getByText('$2.50 CPM').waitFor();
+    await screenshot(page, 'deals', ['PMP-CAB-1', '$2.50 CPM']);
     await eventuallyMirrored('PMP-CAB-1', true);
 
     await page.getByRole('button', { name: 'Delete deal PMP-CAB-1' }).click();

@@ -43,7 +43,15 @@ describe('demand partners in the cabinet', () => {
     await add.getByRole('button', { name: 'Add demand partner' }).click();
     await adm.getByText('banner · 100 QPS · 150 ms').click();
     // What the engines counted (they add to this hash every second).
-    await p.app.svc.redis.hset('dmd:stats:1', { requests: 40, bids: 12, wins: 5, impressions: 4, timeouts: 3, invalid_json: 2, revenue_nano: 12_000_000_000 });
+    await p.app.svc.redis.hset('dmd:stats:1', {
+      requests: 40_000,
+      bids: 12,
+      wins: 5,
+      impressions: 4,
+      timeouts: 3,
+      invalid_json: 2,
+      revenue_nano: 12_000_000_000,
+    });
     await p.app.svc.redis.hset('dmd:circuit', '1', 'open');
     const edit = form(adm, 'Edit demand partner DSP One');
     await edit.getByLabel('Timeout (ms, at most 200)').fill('250');
@@ -52,7 +60,7 @@ describe('demand partners in the cabinet', () => {
     await edit.getByLabel('Timeout (ms, at most 200)').fill('120');
     await edit.getByRole('button', { name: 'Save' }).click();
     await adm.getByText('banner · 100 QPS · 120 ms').waitFor();
-    await adm.getByText('40 requests · 12 bids · 5 wins · 4 impressions · $12.00').waitFor();
+    await adm.getByText('40,000 requests · 12 bids · 5 wins · 4 impressions · $12.00').waitFor();
     await adm.getByText('Discarded: invalid json 2').waitFor();
     await adm.getByText('circuit open').waitFor();
     await adm.getByRole('button', { name: 'Disable DSP One' }).click();
@@ -64,7 +72,7 @@ describe('demand partners in the cabinet', () => {
     await adm.getByRole('link', { name: 'Overview' }).click();
     const row = adm.getByRole('row').filter({ hasText: 'DSP One' });
     await row.waitFor();
-    expect(await row.locator('td').allTextContents()).toEqual(['DSP One', 'demand (DSP)', 'disabled', '40', '3', '$12.00']);
+    expect(await row.locator('td').allTextContents()).toEqual(['DSP One', 'demand (DSP)', 'disabled', '40,000', '3', '$12.00']);
     await adm.getByRole('group', { name: 'Network today' }).getByText('$12.00').waitFor();
   });
 });

@@ -147,10 +147,18 @@ describe('traffic sources in the cabinet', () => {
     await f.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('columnheader', { name: 'Traffic source list' }).waitFor();
     await page.getByLabel('Exclude / Include applies to campaign').selectOption({ label: 'Lists' });
-    await page.getByRole('button', { name: `Exclude zone ${reported.subid}` }).click();
-    await page.getByText(`Excluded zone ${reported.subid} for Lists`).waitFor();
-    await screenshot(page, 'stats-exclude', ['Traffic source list', `Excluded zone ${reported.subid}`]);
+    // Named by where it shows ads, not by a number the advertiser never saw.
+    await page.getByRole('button', { name: `Exclude zone ${reported.subid} on ${site.domain}` }).click();
+    await page.getByText(`Excluded zone ${reported.subid} on ${site.domain} for Lists`).waitFor();
+    await screenshot(page, 'stats-exclude', ['Traffic source list', `Excluded zone ${reported.subid} on ${site.domain}`]);
     expect((await sources()).zones).toContain(reported.subid);
+    // By site: the site's domain, its id beside it.
+    await f.getByLabel('zone', { exact: true }).uncheck();
+    await f.getByLabel('site', { exact: true }).check();
+    await f.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('button', { name: `Include ${site.domain} (site ${site.id})` }).waitFor();
+    await page.getByRole('cell', { name: `${site.domain} (#${site.id})`, exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Exclude site \d+$/ }).count()).toBe(0);
     await eventually(async () => (await imp(reported.subid)).status === 204, 10_000);
   });
 });

@@ -1,6 +1,8 @@
 import { idSchema } from '@adnet/schemas/api';
 import {
   adminPayoutListInputSchema,
+  adminPayoutListSchema,
+  adminDepositListSchema,
   adminRefundInputSchema,
   advStatementSchema,
   depositInputSchema,
@@ -261,8 +263,15 @@ function moved(r: MoveOutcome) {
 export const adminBillingRouter = router({
   listPayouts: admin
     .input(adminPayoutListInputSchema.optional())
-    .output(payoutListSchema)
-    .query(async ({ ctx, input }) => ({ payouts: await ctx.svc.payouts.byStatus(input?.status, input?.limit ?? 100) })),
+    .output(adminPayoutListSchema)
+    .query(async ({ ctx, input }) => {
+      const payouts = await ctx.svc.payouts.byStatus(input?.status, input?.limit ?? 100);
+      // One read per publisher, not per payout: a queue holds many payouts of few publishers.
+      const ids = [...new Set(payouts.map((p) => p.publisher_id))];
+      const users = await Promise.all(ids.map((id) => ctx.svc.users.get(id)));
+      const emails = new Map(ids.map((id, i) => [id, users[i]?.email ?? '']));
+      return { payouts: payouts.map((p) => ({ ...p, publisher_email: emails.get(p.publisher_id) ?? '' })) };
+    }),
 
   payoutPaid: admin
     .input(payoutPaidInputSchema)
@@ -300,8 +309,12 @@ export const adminBillingRouter = router({
 
   listDeposits: admin
     .input(z.object({ advertiser_id: idSchema, limit: z.coerce.number().int().min(1).max(500).default(100) }))
-    .output(depositListSchema)
-    .query(async ({ ctx, input }) => ({ deposits: (await ctx.svc.deposits.list(input.advertiser_id, input.limit)).map(toDeposit) })),
+    .output(adminDepositListSchema)
+    .query(async ({ ctx, input }) => {
+      const [user, deposits] = await Promise.all([ctx.svc.users.get(input.advertiser_id), ctx.svc.deposits.list(input.advertiser_id, input.limit)]);
+      if (user?.role !== 'advertiser') throw notFound('Advertiser');
+      return { advertiser_email: user.email, deposits: deposits.map(toDeposit) };
+    }),
 
   /** Gives a paid deposit back: at the provider first, then the balance (which may go below zero). */
   refundDeposit: admin

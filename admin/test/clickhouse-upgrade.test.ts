@@ -99,7 +99,7 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
   const to4 = (events: EngineEvent[], token: string) =>
     clickhouse.insert({ table: 'upg4.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
   await to4(batch(), 'before');
-  expect(await migrate(clickhouse, o4)).toEqual([5, 6]);
+  expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7]);
   await to4(batch(), 'after');
   const rows = await (
     await clickhouse.query({
@@ -123,7 +123,7 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
   const to5 = (events: EngineEvent[], token: string) =>
     clickhouse.insert({ table: 'upg5.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
   await to5(batch(), 'before');
-  expect(await migrate(clickhouse, o5)).toEqual([6]);
+  expect(await migrate(clickhouse, o5)).toEqual([6, 7]);
   const bought: EngineEvent = {
     id: `e${++n}`,
     type: 'demand_impression',
@@ -154,4 +154,28 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
     { d: 0, a: 7, i: 2, f: 0, s: 20_000 },
     { d: 3, a: 0, i: 1, f: 0, s: 40_010_000 },
   ]);
+});
+
+it('upgrades a version 6 store to count unfilled requests: valid no-bids of our zones, not invalid traffic, not the exchange', async () => {
+  const o6 = { database: 'upg6', eventTtlDays: 90 };
+  const plan = migrationSteps(o6);
+  for (const query of [...plan.setup, ...plan.steps.slice(0, 6).flat()]) await clickhouse.command({ query });
+  await clickhouse.insert({ table: 'upg6.schema_migrations', values: [1, 2, 3, 4, 5, 6].map((version) => ({ version })), format: 'JSONEachRow' });
+  const to6 = (events: EngineEvent[], token: string) =>
+    clickhouse.insert({ table: 'upg6.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+  await to6(batch(), 'before');
+  expect(await migrate(clickhouse, o6)).toEqual([7]);
+  const exchange: EngineEvent = { id: `e${++n}`, type: 'nobid', ts: at, engine: 'e', reason: 'below_floor', publisher_id: 0, site_id: 0, zone_id: 0 };
+  const after = [...batch(), exchange];
+  await to6(after, 'after');
+  await to6(after, 'after');
+  const rows = await (
+    await clickhouse.query({
+      query:
+        'SELECT zone_id AS z, sum(impressions) AS i, sum(fallbacks) AS f, sum(unfilled) AS u, sum(spent_nano) AS s FROM upg6.stats_hourly GROUP BY z ORDER BY z',
+      format: 'JSONEachRow',
+    })
+  ).json();
+  // Before the upgrade nothing counted the unfilled; after, the one valid no-bid of zone 10 does, once.
+  expect(rows).toEqual([{ z: 10, i: 2, f: 2, u: 1, s: 20_000 }]);
 });

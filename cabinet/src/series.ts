@@ -3,7 +3,7 @@
  * dots across silent days (a 7-day range with one busy day draws one dot). These fill every slot
  * of the range with zeros.
  */
-type Row = Record<string, string | number | undefined>;
+type Row = Record<string, string | number | null | undefined>;
 
 const DAY_MS = 86_400_000;
 

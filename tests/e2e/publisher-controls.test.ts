@@ -174,15 +174,17 @@ describe('the fallback of an unfilled zone', () => {
     );
     await ingestAll(fx.app, [engine.engine]);
     const today = new Date().toISOString().slice(0, 10);
-    const stats = await call<{ rows: { zone_id: number; fallbacks: number; impressions: number }[] }>(
+    const stats = await call<{ rows: { zone_id: number; fallbacks: number; unfilled: number; impressions: number; fill_rate: number | null }[] }>(
       fx.app,
       'GET',
       `/api/pub/stats?from=${today}&to=${today}&group_by=zone`,
       { token: own.publisher.token },
     );
+    // Every valid request nothing filled is unfilled, fallback or not; the bot's request is not a request the zone could fill.
     expect(stats.body.rows).toEqual([
-      expect.objectContaining({ zone_id: html.id, fallbacks: 2, impressions: 0 }),
-      expect.objectContaining({ zone_id: url.id, fallbacks: 1, impressions: 0 }),
+      expect.objectContaining({ zone_id: html.id, fallbacks: 2, unfilled: 2, impressions: 0, fill_rate: 0 }),
+      expect.objectContaining({ zone_id: url.id, fallbacks: 1, unfilled: 1, impressions: 0, fill_rate: 0 }),
+      expect.objectContaining({ zone_id: none.id, fallbacks: 0, unfilled: 1, impressions: 0, fill_rate: 0 }),
     ]);
     // Advertisers and admins never see the rows of fallbacks.
     const admin = await call<{ rows: { campaign_id: number }[] }>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&group_by=campaign`, {

@@ -194,6 +194,8 @@ describe('statistics from real engine traffic', () => {
         ctr: 0,
         earnings_cents: 1,
         fallbacks: 0,
+        unfilled: 0,
+        fill_rate: 1,
       },
     ]);
     const byOs = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=os`, { token: pub.token });

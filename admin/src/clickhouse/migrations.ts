@@ -345,20 +345,25 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
+      select: (table) => statsHourlySelect(table, STEP6_DIMS, STEP6_COUNTS),
+    },
+  ],
+  // 7: the unfilled ad requests of our zones, so publishers get a fill rate: a zone's no-bid (nothing of
+  // ours or a partner's filled it, its fallback shown or not) is summed per hour as `unfilled`. Requests
+  // refused as invalid traffic are not requests the zone could fill (the uncounted report has them), and
+  // exchange traffic's no-bids (no zone of ours) stay out of the hourly view as before. The rows of
+  // unfilled requests have no advertiser (advertiser_id 0): only the publishers' statistics read them.
+  [
+    { kind: 'column', table: 'stats_hourly', column: 'unfilled UInt64' },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
       select: (table) =>
         statsHourlySelect(
           table,
-          'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id',
-          [
-            "countIf(type = 'bid') AS bids",
-            "countIf(type IN ('win', 'impression', 'demand_impression')) AS impressions",
-            "countIf(type = 'viewable') AS viewable_impressions",
-            "countIf(type = 'click' AND invalid = 0) AS clicks",
-            "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
-            "countIf(type = 'conversion') AS conversions",
-            "sumIf(charge_nano, type IN ('win', 'impression', 'click', 'demand_impression') AND invalid = 0) AS spent_nano",
-            "countIf(type = 'fallback') AS fallbacks",
-          ],
+          STEP6_DIMS,
+          [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"],
+          `type != 'nobid' OR (zone_id != 0 AND reason NOT IN (${INVALID_TRAFFIC_SQL}))`,
         ),
     },
   ],
@@ -386,15 +391,31 @@ function uncountedSelect(table: (name: string) => string): string {
  * The hourly view's SELECT: grouped by the hour and `dims`, with one aggregate per entry of `counts`.
  * Each released step passes its own lists, so its text never changes (the snapshot test holds it).
  */
-function statsHourlySelect(table: (name: string) => string, dims: string, counts: readonly string[]): string {
+function statsHourlySelect(table: (name: string) => string, dims: string, counts: readonly string[], where = "type != 'nobid'"): string {
   return `
     SELECT
       toStartOfHour(ts) AS hour, ${dims},
 ${counts.map((c) => `      ${c}`).join(',\n')}
     FROM ${table('events')}
-    WHERE type != 'nobid'
+    WHERE ${where}
     GROUP BY hour, ${dims}`;
 }
+
+/** The hourly view's dimensions and counts as step 6 released them; step 7 adds its count to these. */
+const STEP6_DIMS = 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id';
+const STEP6_COUNTS = [
+  "countIf(type = 'bid') AS bids",
+  "countIf(type IN ('win', 'impression', 'demand_impression')) AS impressions",
+  "countIf(type = 'viewable') AS viewable_impressions",
+  "countIf(type = 'click' AND invalid = 0) AS clicks",
+  "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+  "countIf(type = 'conversion') AS conversions",
+  "sumIf(charge_nano, type IN ('win', 'impression', 'click', 'demand_impression') AND invalid = 0) AS spent_nano",
+  "countIf(type = 'fallback') AS fallbacks",
+] as const;
+
+/** The no-bid reasons of invalid traffic (`uncountedSelect`'s list, released in step 2), as SQL strings. */
+const INVALID_TRAFFIC_SQL = "'bot_traffic', 'address_flood', 'fingerprint_flood', 'foreign_origin'";
 
 /** The statements of a migration: `setup` runs every time, `steps[i]` once, as version i + 1. */
 export interface MigrationPlan {

@@ -20,10 +20,12 @@ describe('buildStatsQuery', () => {
     // Fallback rows belong to no advertiser.
     expect(sql).toContain('advertiser_id != 0');
     expect(sql).not.toContain('fallbacks');
+    expect(sql).not.toContain('unfilled');
   });
   it("counts a publisher's fallbacks", () => {
     const { sql } = buildStatsQuery('adnet', q({ from: '2026-01-01', to: '2026-01-01' }), { publisherId: 9 });
     expect(sql).toContain('sum(fallbacks) AS fallbacks');
+    expect(sql).toContain('sum(unfilled) AS unfilled');
     expect(sql).not.toContain('advertiser_id != 0');
   });
 });

@@ -56,7 +56,7 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
     params.campaign = q.campaign_id;
   }
   const sql = [
-    `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(viewable_impressions) AS viewable_impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano', ...(scope.publisherId !== undefined ? ['sum(fallbacks) AS fallbacks'] : [])].join(', ')}`,
+    `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(viewable_impressions) AS viewable_impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano', ...(scope.publisherId !== undefined ? ['sum(fallbacks) AS fallbacks', 'sum(unfilled) AS unfilled'] : [])].join(', ')}`,
     `FROM ${database}.stats_hourly`,
     `WHERE ${where.join(' AND ')}`,
     groupBy.length ? `GROUP BY ${groupBy.join(', ')} ORDER BY ${groupBy.join(', ')}` : '',

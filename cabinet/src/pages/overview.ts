@@ -10,7 +10,7 @@ import { BASE } from '../router.ts';
 import { daysOf, fillSlots } from '../series.ts';
 import { daysLeftText } from '../spend-pace.ts';
 
-type Row = Record<string, string | number | undefined>;
+type Row = Record<string, string | number | null | undefined>;
 const TREND_DAYS = 14;
 
 /** Today and the 13 days before it, in the browser's time zone (the API's days are in `tz`). */
@@ -190,12 +190,8 @@ function bestZones(rows: readonly Row[], zones: Outputs['pub']['zones']['list'][
   );
 }
 
-/**
- * Share of counted requests that showed an ad, a dash without any. Only unfilled requests a zone
- * answered with its fallback are counted (docs/events-and-stats.md), so this is the fill rate of
- * zones with a fallback, and 100% elsewhere.
- */
-const fillRate = (impressions: number, fallbacks: number): string => (impressions + fallbacks > 0 ? percent(impressions / (impressions + fallbacks)) : '–');
+/** Share of valid ad requests that became impressions (docs/events-and-stats.md), a dash without any. */
+const fillRate = (impressions: number, unfilled: number): string => (impressions + unfilled > 0 ? percent(impressions / (impressions + unfilled)) : '–');
 
 /** The publisher's home: today's earnings against yesterday, the trend, the best zones, money to come, and what cannot serve. */
 async function publisherOverview(ctx: PageContext): Promise<void> {
@@ -212,7 +208,7 @@ async function publisherOverview(ctx: PageContext): Promise<void> {
   const figures = todayAndYesterday(rows, r);
   const [earn, earnY] = figures('earnings_cents');
   const [imp, impY] = figures('impressions');
-  const [fb, fbY] = figures('fallbacks');
+  const [unfilled, unfilledY] = figures('unfilled');
   const siteOf = new Map(sites.map((s) => [s.id, s]));
   const stuck = zones.map((z) => ({ z, d: zoneDelivery(z.status, siteOf.get(z.site_id)?.status) })).filter(({ z, d }) => z.status === 'active' && !d.serving);
   const inReview = sites.filter((x) => x.status === 'pending_review');
@@ -238,7 +234,7 @@ async function publisherOverview(ctx: PageContext): Promise<void> {
       tile('Earnings today', money(earn), money(earnY)),
       ...trafficTiles(figures, false),
       tile('eCPM', money(ecpmCents(earn, imp)), money(ecpmCents(earnY, impY))),
-      tile('Fill rate', fillRate(imp, fb), fillRate(impY, fbY), 'unfilled counted where a zone has a fallback'),
+      tile('Fill rate', fillRate(imp, unfilled), fillRate(impY, unfilledY), `${count(unfilled)} requests unfilled`),
       tile('Balance', money(balance.balance_cents), undefined, `next payout ${nextPayoutText(balance, payouts)}`),
     ),
     trend(daysOf(r.from, r.to), rows),

@@ -16,7 +16,7 @@ import { daysOf, fillSlots, hoursOf } from '../series.ts';
 import { sourceActions } from './traffic-sources.ts';
 
 type Dimension = (typeof ADMIN_STATS_DIMENSIONS)[number];
-export type StatsRow = Record<string, string | number | undefined>;
+export type StatsRow = Record<string, string | number | null | undefined>;
 const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'demand'];
 /** Demand partners' auction counters: admin rows grouped by demand (and day) carry them. */
 const AUCTION_COUNTERS = [
@@ -41,7 +41,7 @@ const KEYS: Record<Dimension, { column: string; label: string }> = {
   source: { column: 'source', label: 'Source' },
   demand: { column: 'demand', label: 'Demand' },
 };
-const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents'] as const;
+const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents', 'unfilled'] as const;
 
 const num = (r: StatsRow, k: string) => Number(r[k] ?? 0);
 const total = (rows: StatsRow[], k: string) => rows.reduce((a, r) => a + num(r, k), 0);
@@ -154,7 +154,21 @@ export async function statsPage(ctx: PageContext): Promise<void> {
         (r) => ecpmCents(num(r, moneyKey), num(r, 'impressions')),
       ),
     ];
-    if (publisher) return cols;
+    if (publisher) {
+      // Valid requests that became impressions (docs/events-and-stats.md); a dash without any.
+      const fill = (imp: number, unfilled: number) => (imp + unfilled > 0 ? imp / (imp + unfilled) : null);
+      const shown = (v: number | null) => (v === null ? '–' : percent(v));
+      return [
+        ...cols,
+        c(
+          'fill_rate',
+          'Fill rate',
+          (r) => shown(fill(num(r, 'impressions'), num(r, 'unfilled'))),
+          (rs) => shown(fill(total(rs, 'impressions'), total(rs, 'unfilled'))),
+          (r) => fill(num(r, 'impressions'), num(r, 'unfilled')),
+        ),
+      ];
+    }
     // Our campaigns' rows have no auction counters (they are not asked over HTTP): a dash, not a zero.
     const auction = AUCTION_COUNTERS.filter(([key]) => shownRows.some((r) => r[key] !== undefined)).map(([key, label]) =>
       c(
@@ -224,7 +238,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
         if (!last) return;
         if (publisher) {
           const keys = groups.flatMap((g) => (g === 'demand' ? ['demand', 'demand_name'] : [KEYS[g].column]));
-          const cols = [...keys, 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents'];
+          const cols = [...keys, 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents', 'unfilled', 'fill_rate'];
           download('earnings.csv', csvTable(cols, await query(last)));
         } else if (admin) {
           download('stats.csv', (await api.admin.stats.query({ ...last, format: 'csv' })).csv ?? '');

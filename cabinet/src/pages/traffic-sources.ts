@@ -214,7 +214,7 @@ function bidAdjustmentsForm(c: Campaign, after: () => Promise<void>): HTMLElemen
 
 // ---- one click from the statistics breakdown
 
-type Row = Record<string, string | number | undefined>;
+type Row = Record<string, string | number | null | undefined>;
 type Campaigns = Outputs['adv']['campaigns']['list']['campaigns'];
 
 /** Adds one zone or site to a campaign's list in `mode`; an empty list takes the mode, a list in the other mode is left alone. */

@@ -1,3 +1,4 @@
+import { fillRate } from '../../stats/fill-rate.ts';
 import {
   advStatsQuerySchema,
   pubStatsQuerySchema,
@@ -83,6 +84,10 @@ const pubStatsRow = statsRowSchema
     earnings_cents: z.number().int(),
     /** Unfilled requests answered with the publisher's own fallback (schemas/src/publisher-controls.ts). */
     fallbacks: z.number().int(),
+    /** Valid ad requests nothing filled, fallbacks included (migration step 7). */
+    unfilled: z.number().int(),
+    /** impressions / (impressions + unfilled), to four places; null without either (stats/fill-rate.ts). */
+    fill_rate: z.number().nullable(),
   });
 
 /** Publishers: impressions, clicks and earnings on their own sites and zones. */
@@ -97,7 +102,14 @@ export const pubStatsRouter = router({
       return {
         rows: named.map((row, i) => {
           const { spent_cents: _s, conversions: _c, ecpa_cents: _e, ...rest } = row;
-          return { ...rest, earnings_cents: publisherEarningsCents(raw[i]?.spent_nano ?? 0, share), fallbacks: Number(raw[i]?.fallbacks ?? 0) };
+          const unfilled = Number(raw[i]?.unfilled ?? 0);
+          return {
+            ...rest,
+            earnings_cents: publisherEarningsCents(raw[i]?.spent_nano ?? 0, share),
+            fallbacks: Number(raw[i]?.fallbacks ?? 0),
+            unfilled,
+            fill_rate: fillRate(rest.impressions, unfilled),
+          };
         }),
       };
     }),

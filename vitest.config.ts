@@ -20,6 +20,7 @@ export default defineConfig({
             'engine/src/**/*.test.ts',
             'cabinet/src/**/*.test.ts',
             'tooling/**/*.test.ts',
+            'bench/src/**/*.test.ts',
           ],
         },
       },

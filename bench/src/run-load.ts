@@ -7,6 +7,7 @@ import { ConfigStore } from '@adnet/admin/config-store';
 import { Redis } from 'ioredis';
 import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
+import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpRequest, runStep } from './load-generator.ts';
 import type { StepResult } from './load-generator.ts';
@@ -165,5 +166,6 @@ const md = [
   '',
 ].join('\n');
 writeFileSync(join(out, `load${suffix}.md`), md);
+writePlots();
 process.stdout.write(md);
 process.exit(0);

@@ -12,6 +12,7 @@ import { ConfigStore } from '@adnet/admin/config-store';
 import { Redis } from 'ioredis';
 import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
+import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
 import { seedWorld } from './world.ts';
@@ -211,5 +212,6 @@ const md = [
   '',
 ].join('\n');
 writeFileSync(join(outDir, 'wrk.md'), md);
+writePlots();
 process.stdout.write(md);
 process.exit(0);

@@ -1,0 +1,39 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lineChart, niceMax, writePlots } from './plots.ts';
+
+describe('bench plots', () => {
+  it('rounds axes up to 1, 2 or 5 times a power of ten', () => {
+    expect([0, 0.7, 3, 7, 12, 4_100, 30_000].map(niceMax)).toEqual([1, 1, 5, 10, 20, 5_000, 50_000]);
+  });
+
+  it('draws one path and one legend entry per series, points in order', () => {
+    const svg = lineChart('t', 'x', 'y', [
+      {
+        name: 'a',
+        points: [
+          [0, 0],
+          [10, 5],
+        ],
+      },
+      { name: 'b & c', points: [[5, 1]] },
+    ]);
+    expect(svg.match(/<path /g)).toHaveLength(2);
+    expect(svg).toContain('>b &amp; c<');
+    expect(svg.startsWith('<svg')).toBe(true);
+  });
+
+  it('writes the plots of the result files it finds, and nothing for the missing ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plots-'));
+    try {
+      expect(writePlots(dir)).toEqual([]);
+      writeFileSync(join(dir, 'wrk.json'), JSON.stringify({ rows: [{ target: 'engine', endpoint: 'GET /imp', rate: 8_855, cpuUsPerRequest: 89 }] }));
+      expect(writePlots(dir)).toEqual(['wrk-cpu.svg', 'wrk-rate.svg']);
+      expect(readFileSync(join(dir, 'wrk-rate.svg'), 'utf8')).toContain('engine GET /imp');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

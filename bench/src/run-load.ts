@@ -9,9 +9,11 @@ import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
-import { httpRequest, runStep } from './load-generator.ts';
+import { httpGet, httpRequest, runStep } from './load-generator.ts';
 import type { StepResult } from './load-generator.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
+import { impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
+import type { VisitorRequest } from './widget-world.ts';
 import { seedWorld } from './world.ts';
 
 const STEP_MS = Number(process.env.BENCH_STEP_MS ?? 5_000);
@@ -23,15 +25,7 @@ interface StepRow extends StepResult {
   rssMiB: number;
 }
 
-async function sweep(
-  name: string,
-  pids: number[],
-  port: number,
-  path: string,
-  bodies: Buffer[],
-  rates: number[],
-): Promise<{ steps: StepRow[]; maxRate: number }> {
-  const requests = bodies.map((b) => httpRequest(path, b, { 'x-openrtb-version': '2.5' }));
+async function sweep(name: string, pids: number[], port: number, requests: Buffer[], rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
   await runStep({ port, requests, rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
   const steps: StepRow[] = [];
   let maxRate = 0;
@@ -84,6 +78,7 @@ const probe = local.client;
 
 const seedStarted = performance.now();
 await seedWorld(redisUrl, WORLD);
+await seedWidgetZone(redisUrl);
 const seedMs = Math.round(performance.now() - seedStarted);
 process.stderr.write(`seeded ${WORLD.campaigns} campaigns / ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives in ${seedMs} ms\n`);
 
@@ -95,7 +90,11 @@ const engineProcs = await Promise.all(
   Array.from({ length: ENGINE_PROCESSES }, () =>
     child(
       'engine/src/main.ts',
-      { REDIS_URL: redisUrl, PORT: String(enginePort), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40), ENGINE_COUNT: String(ENGINE_PROCESSES) },
+      {
+        ...{ REDIS_URL: redisUrl, PORT: String(enginePort), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40), ENGINE_COUNT: String(ENGINE_PROCESSES) },
+        // The generator connects from 127.0.0.1: trusted as the balancer, each widget request names its own visitor.
+        TRUSTED_PROXIES: '127.0.0.1/32',
+      },
       // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
       (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ),
@@ -107,14 +106,31 @@ const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort(
 const corpus = makeCorpus(1_000);
 
 const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000').split(',').map(Number);
-const bareRun = await sweep('bare-uws', [bare.proc.pid ?? 0], bare.port, '/openrtb/bid', corpus, rates);
+const bids = corpus.map((b) => httpRequest('/openrtb/bid', b, { 'x-openrtb-version': '2.5' }));
+const bareRun = await sweep('bare-uws', [bare.proc.pid ?? 0], bare.port, bids, rates);
 await probe.config('RESETSTAT');
-const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, '/openrtb/bid', corpus, rates);
+const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, bids, rates);
 // Redis calls the engine made during its sweep: the hot path should make almost none.
 const redisCalls = Object.fromEntries(
   [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]),
 );
 process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redisCalls)}\n`);
+// The widget's paths at fixed rates too (BENCH_WIDGET=0 skips them): ad requests from distinct visitors,
+// then clicks and beacons on ads served to other visitors (each ticket counts once; repeats are duplicates).
+const get = (r: VisitorRequest) => httpGet(r.path, { ...WIDGET_HEADERS, 'x-forwarded-for': r.ip });
+const widget: Record<string, { steps: StepRow[]; maxRate: number }> = {};
+if (process.env.BENCH_WIDGET !== '0') {
+  const { clicks, beacons } = await servedLinks(engine.port, 1_000_000, 4_000);
+  widget['GET /imp'] = await sweep(
+    'engine /imp',
+    engine.pids,
+    engine.port,
+    Array.from({ length: 20_000 }, (_, i) => get(impRequest(i))),
+    rates,
+  );
+  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, clicks.map(get), rates);
+  widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, beacons.map(get), rates);
+}
 const streamLength = await probe.xlen('events');
 const propagation = await measurePropagation(redisUrl, engine.port);
 process.stderr.write(`config change -> engine index: ${JSON.stringify(propagation)}\n`);
@@ -135,6 +151,7 @@ const result = {
   bareUws: bareRun,
   engine: engineRun,
   engineShareOfTransport: bareRun.maxRate ? Math.round((engineRun.maxRate / bareRun.maxRate) * 100) / 100 : null,
+  widget,
   eventStreamEntries: streamLength,
   redisCallsDuringEngineSweep: redisCalls,
   configPropagation: propagation,
@@ -159,6 +176,12 @@ const md = [
   '|---|---|---|---|---|---|---|---|---|---|',
   ...bareRun.steps.map((s) => row('bare uWS', s)),
   ...engineRun.steps.map((s) => row(`engine x${ENGINE_PROCESSES}`, s)),
+  ...Object.entries(widget).flatMap(([path, run]) => run.steps.map((s) => row(`engine ${path}`, s))),
+  '',
+  ...Object.entries(widget).map(
+    ([path, run]) =>
+      `Widget path ${path}: highest rate held ${run.maxRate}/s (${bareRun.maxRate ? Math.round((run.maxRate / bareRun.maxRate) * 100) / 100 : '-'} of bare uWS's POST in this run).`,
+  ),
   '',
   `Events written to the Redis stream during the run: ${streamLength} batches.`,
   `Redis calls by the engine during its sweep: ${JSON.stringify(redisCalls)}.`,

@@ -8,21 +8,19 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigStore } from '@adnet/admin/config-store';
-import { Redis } from 'ioredis';
 import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
+import { impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
+import type { VisitorRequest } from './widget-world.ts';
 import { seedWorld } from './world.ts';
 
 const SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_WRK_CONNECTIONS ?? 64);
 const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
 const VISITORS = 20_000;
-const ZONE = 'benchzone01';
-const SITE_DOMAIN = 'news.example';
 // BENCH_WRK_ENDPOINTS=bid (or imp,click,beacon): only those engine runs, e.g. to profile one path alone.
 const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,click,beacon').split(','));
 
@@ -86,20 +84,7 @@ function runWrk(target: string, endpoint: string, port: number, pids: number[], 
 
 const local = await startBenchRedis('adnet-wrk-redis-');
 await seedWorld(local.url, WORLD);
-// One approved site with a 300x250 banner zone, for the widget's paths.
-{
-  const redis = new Redis(local.url);
-  const store = new ConfigStore(redis, 1_000_000);
-  const now = new Date().toISOString();
-  const site = { id: 1, publisher_id: 9, domain: SITE_DOMAIN, status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
-  await store.commit('site', 1, 0, site);
-  const zone = {
-    ...{ id: 1, site_id: 1, publisher_id: 9, subid: ZONE, name: 'bench', format: 'banner', banner_width: 300, banner_height: 250 },
-    ...{ status: 'active', created_at: now, updated_at: now },
-  };
-  await store.commit('zone', 1, 0, zone);
-  await redis.quit();
-}
+await seedWidgetZone(local.url);
 
 const enginePort = await freePort();
 const engine = await child(
@@ -126,47 +111,18 @@ writeFileSync(
     .map((b) => b.toString('utf8'))
     .join('\n') + '\n',
 );
-const visitor = (i: number) => ({
-  ip: `10.${(i >> 8) & 255}.${i & 255}.${1 + ((i >> 16) & 127)}`,
-  fp: `fingerprint${i}`,
-  u: `visitor-id-${String(i).padStart(10, '0')}`,
-});
-const impPath = (i: number) => `/imp?z=${ZONE}&fp=${visitor(i).fp}&s=e30&u=${visitor(i).u}`;
+const line = (r: VisitorRequest) => `${r.path}\t${r.ip}`;
 const impFile = join(work, 'imp.txt');
-writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => `${impPath(i)}\t${visitor(i).ip}`).join('\n') + '\n');
-const widgetHeaders = {
-  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
-  'accept-language': 'en-US',
-  origin: `https://www.${SITE_DOMAIN}`,
-  referer: `https://www.${SITE_DOMAIN}/article`,
-};
-
-// Served ads for the click and beacon runs: what real visitors' widgets would call next.
-const clicks: string[] = [];
-const beacons: string[] = [];
-const wanted = ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? 4_000 : 0;
-for (let i = VISITORS; i < VISITORS + 5_000 && clicks.length < wanted; i++) {
-  const r = await fetch(`http://127.0.0.1:${enginePort}${impPath(i)}`, { headers: { ...widgetHeaders, 'x-forwarded-for': visitor(i).ip } });
-  if (r.status !== 200) continue;
-  const body = (await r.json()) as { click_url?: string; beacon_url?: string } | { click_url?: string; beacon_url?: string }[];
-  const ad = Array.isArray(body) ? body[0] : body;
-  if (!ad?.click_url || !ad.beacon_url) continue;
-  const at = (u: string) => {
-    const url = new URL(u);
-    return `${url.pathname}${url.search}\t${visitor(i).ip}`;
-  };
-  clicks.push(at(ad.click_url));
-  beacons.push(at(ad.beacon_url));
-}
-if (wanted && clicks.length === 0) throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
+writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => line(impRequest(i))).join('\n') + '\n');
+const { clicks, beacons } = await servedLinks(enginePort, VISITORS, ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? 4_000 : 0);
 const clickFile = join(work, 'click.txt');
 const beaconFile = join(work, 'beacon.txt');
-writeFileSync(clickFile, clicks.join('\n') + '\n');
-writeFileSync(beaconFile, beacons.join('\n') + '\n');
+writeFileSync(clickFile, clicks.map(line).join('\n') + '\n');
+writeFileSync(beaconFile, beacons.map(line).join('\n') + '\n');
 
 const get = {
   WRK_METHOD: 'GET',
-  WRK_HEADERS: Object.entries(widgetHeaders)
+  WRK_HEADERS: Object.entries(WIDGET_HEADERS)
     .map(([k, v]) => `${k}: ${v}`)
     .join('\n'),
 };

@@ -18,6 +18,8 @@ const COUNTS_TTL_MS = 30 * 86_400_000;
  */
 const RECOMPUTE_BUDGET_MS = 200;
 const SLICE_MS = 4;
+/** Campaigns whose counts one pipeline reads. */
+const READ_CHUNK = 250;
 
 export interface CreativeRotationOptions {
   redis: Redis;
@@ -106,9 +108,15 @@ export class CreativeRotation implements CreativePicker {
     }
     // Stored before rotation existed: optimize.
     const optimizing = [...byCampaign].filter(([id, list]) => list.length > 1 && (index.campaigns.get(id)?.rotation ?? 'optimize') === 'optimize');
-    const read = this.o.redis.pipeline();
-    for (const [id] of optimizing) read.hgetall(rotationCountsKey(id));
-    const replies = optimizing.length ? ((await read.exec()) ?? []) : [];
+    // Read in pipelines of READ_CHUNK: writing 10 000 commands at once (and turning their replies into
+    // objects) held the event loop for tens of milliseconds every refresh (bench:load, p99 at 1 000/s).
+    const replies: [Error | null, unknown][] = [];
+    for (let at = 0; at < optimizing.length; at += READ_CHUNK) {
+      const read = this.o.redis.pipeline();
+      for (const [id] of optimizing.slice(at, at + READ_CHUNK)) read.hgetall(rotationCountsKey(id));
+      replies.push(...((await read.exec()) ?? []));
+      await pause();
+    }
     const shares = new Map<number, number>();
     const drawn = new Map<number, { counts: string; at: number }>();
     const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];

@@ -1,0 +1,67 @@
+// The widget's side of the load runs (run-load.ts, run-wrk.ts): one approved site with a 300x250 banner
+// zone, distinct visitors behind the balancer, and the click and beacon links of ads served to them.
+import { ConfigStore } from '@adnet/admin/config-store';
+import { Redis } from 'ioredis';
+
+export const ZONE = 'benchzone01';
+export const SITE_DOMAIN = 'news.example';
+
+/** A widget request's path and the visitor it comes from (sent as X-Forwarded-For: the engine trusts 127.0.0.1 as its balancer). */
+export interface VisitorRequest {
+  path: string;
+  ip: string;
+}
+
+export const WIDGET_HEADERS: Readonly<Record<string, string>> = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+  'accept-language': 'en-US',
+  origin: `https://www.${SITE_DOMAIN}`,
+  referer: `https://www.${SITE_DOMAIN}/article`,
+};
+
+const ipOf = (i: number) => `10.${(i >> 8) & 255}.${i & 255}.${1 + ((i >> 16) & 127)}`;
+
+/** Visitor `i`'s ad request: its own address, fingerprint and first-party id. */
+export const impRequest = (i: number): VisitorRequest => ({
+  path: `/imp?z=${ZONE}&fp=fingerprint${i}&s=e30&u=visitor-id-${String(i).padStart(10, '0')}`,
+  ip: ipOf(i),
+});
+
+/** Writes the site and zone through the admin's own storage code. */
+export async function seedWidgetZone(redisUrl: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  const store = new ConfigStore(redis, 1_000_000);
+  const now = new Date().toISOString();
+  const site = { id: 1, publisher_id: 9, domain: SITE_DOMAIN, status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
+  await store.commit('site', 1, 0, site);
+  const zone = {
+    ...{ id: 1, site_id: 1, publisher_id: 9, subid: ZONE, name: 'bench', format: 'banner', banner_width: 300, banner_height: 250 },
+    ...{ status: 'active', created_at: now, updated_at: now },
+  };
+  await store.commit('zone', 1, 0, zone);
+  await redis.quit();
+}
+
+/**
+ * Asks a running engine for ads as visitors `from`, `from + 1`, ... until `wanted` were served, and
+ * answers their click and beacon links: what real visitors' widgets would call next.
+ */
+export async function servedLinks(port: number, from: number, wanted: number): Promise<{ clicks: VisitorRequest[]; beacons: VisitorRequest[] }> {
+  const clicks: VisitorRequest[] = [];
+  const beacons: VisitorRequest[] = [];
+  for (let i = from; i < from + wanted * 2 && clicks.length < wanted; i++) {
+    const req = impRequest(i);
+    const r = await fetch(`http://127.0.0.1:${port}${req.path}`, { headers: { ...WIDGET_HEADERS, 'x-forwarded-for': req.ip } });
+    if (r.status !== 200) continue;
+    const ad = (await r.json()) as { click_url?: string; beacon_url?: string };
+    if (!ad.click_url || !ad.beacon_url) continue;
+    const at = (u: string): VisitorRequest => {
+      const url = new URL(u);
+      return { path: `${url.pathname}${url.search}`, ip: req.ip };
+    };
+    clicks.push(at(ad.click_url));
+    beacons.push(at(ad.beacon_url));
+  }
+  if (wanted && clicks.length === 0) throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
+  return { clicks, beacons };
+}

@@ -13,9 +13,10 @@ import { createServices } from './services.ts';
 import type { Services } from './services.ts';
 import { connectRedis } from './storage/redis.ts';
 import { VideoPoller } from './video/poller.ts';
-import { PayoutCloser } from './payments/payout-close.ts';
+import type { Periodic } from '@adnet/runtime/periodic';
+import { payoutCloser } from './payments/payout-close.ts';
 import { join } from 'node:path';
-import { LowBalanceWatch } from './mail/low-balance-watch.ts';
+import { lowBalanceWatch } from './mail/low-balance-watch.ts';
 import { MailWorker } from './mail/mail-worker.ts';
 import { createMailTransport } from './mail/transport.ts';
 import type { MailTransport } from './mail/transport.ts';
@@ -46,7 +47,7 @@ export interface Admin {
    * The mail worker and the low-balance watch: always built (tests drive them with `runOnce`), started
    * only when 'mail' is one of the parts.
    */
-  mail: { worker: MailWorker; lowBalance: LowBalanceWatch; transport: MailTransport };
+  mail: { worker: MailWorker; lowBalance: Periodic; transport: MailTransport };
   /** Starts the parts, then listens; resolves with the bound port (0 picks a free one). */
   start(at: { port: number; host: string }): Promise<number>;
   /** Stops whatever was built or started, newest first; a part that fails to stop is logged and the rest still stop. */
@@ -117,11 +118,11 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
     const videoPoller = parts.has('video') ? new VideoPoller(svc) : undefined;
     const ops = parts.has('ops') ? createOpsServer(svc) : undefined;
     // The daily close reads earnings from the event store; a process without one leaves it to another.
-    const payoutCloser = parts.has('payouts') && clickhouse ? new PayoutCloser(svc) : undefined;
+    const closer = parts.has('payouts') && clickhouse ? payoutCloser(svc) : undefined;
     const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
     const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: join(config.dataDir, 'outbox') });
     closers.push({ name: 'mail transport', close: () => Promise.resolve(transport.close()) });
-    const mail = { worker: new MailWorker({ svc, queue: svc.mailQueue, transport }), lowBalance: new LowBalanceWatch(svc), transport };
+    const mail = { worker: new MailWorker({ svc, queue: svc.mailQueue, transport }), lowBalance: lowBalanceWatch(svc), transport };
     closers.push({ name: 'mail worker', close: async () => (await mail.worker.stop(), await mail.lowBalance.stop()) });
 
     return {
@@ -147,9 +148,9 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
           videoPoller.start();
           closers.push({ name: 'video poller', close: () => videoPoller.stop() });
         }
-        if (payoutCloser) {
-          payoutCloser.start();
-          closers.push({ name: 'payout close', close: () => payoutCloser.stop() });
+        if (closer) {
+          closer.start();
+          closers.push({ name: 'payout close', close: () => closer.stop() });
         }
         if (ops) {
           svc.metrics.watch({

@@ -1,4 +1,4 @@
-import { LowBalanceWatch } from '../src/mail/low-balance-watch.ts';
+import { lowBalanceWatch } from '../src/mail/low-balance-watch.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -311,7 +311,7 @@ describe('notices of moderation and low balance', () => {
     expect(lows()).toHaveLength(0);
     await app.svc.ledger.debit(adv.id, 1_100, 'spend', false); // $9.00
     // Two admin processes (two watches) look at the same crossing at once: one notice between them.
-    const other = new LowBalanceWatch(app.svc);
+    const other = lowBalanceWatch(app.svc);
     await Promise.all([app.admin.mail.lowBalance.runOnce(), other.runOnce(), other.runOnce(), app.admin.mail.lowBalance.runOnce()]);
     await watch();
     await app.svc.ledger.debit(adv.id, 500, 'spend', false); // $4.00, still below: nothing more

@@ -187,7 +187,7 @@ const steps = (o: MigrationOptions): Def[][] => [
       name: 'stats_hourly_mv',
       to: 'stats_hourly',
       select: (table) =>
-        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device', [
+        statsHourlySelect(table, DIMS_V1, [
           "countIf(type = 'bid') AS bids",
           "countIf(type IN ('win', 'impression')) AS impressions",
           "countIf(type = 'click' AND invalid = 0) AS clicks",
@@ -203,16 +203,7 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
-      select: (table) =>
-        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device', [
-          "countIf(type = 'bid') AS bids",
-          "countIf(type IN ('win', 'impression')) AS impressions",
-          "countIf(type = 'viewable') AS viewable_impressions",
-          "countIf(type = 'click' AND invalid = 0) AS clicks",
-          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
-          "countIf(type = 'conversion') AS conversions",
-          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
-        ]),
+      select: (table) => statsHourlySelect(table, DIMS_V1, COUNTS_V2),
     },
     {
       kind: 'backfill',
@@ -268,16 +259,7 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
-      select: (table) =>
-        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser', [
-          "countIf(type = 'bid') AS bids",
-          "countIf(type IN ('win', 'impression')) AS impressions",
-          "countIf(type = 'viewable') AS viewable_impressions",
-          "countIf(type = 'click' AND invalid = 0) AS clicks",
-          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
-          "countIf(type = 'conversion') AS conversions",
-          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
-        ]),
+      select: (table) => statsHourlySelect(table, DIMS_V3, COUNTS_V2),
     },
   ],
   // 4: fallbacks, the unfilled
@@ -288,17 +270,7 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
-      select: (table) =>
-        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser', [
-          "countIf(type = 'bid') AS bids",
-          "countIf(type IN ('win', 'impression')) AS impressions",
-          "countIf(type = 'viewable') AS viewable_impressions",
-          "countIf(type = 'click' AND invalid = 0) AS clicks",
-          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
-          "countIf(type = 'conversion') AS conversions",
-          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
-          "countIf(type = 'fallback') AS fallbacks",
-        ]),
+      select: (table) => statsHourlySelect(table, DIMS_V3, COUNTS_V4),
     },
   ],
   // 5: the placement by name (`source`: our site's registrable domain, the exchange's site.domain or
@@ -316,17 +288,7 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
-      select: (table) =>
-        statsHourlySelect(table, 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source', [
-          "countIf(type = 'bid') AS bids",
-          "countIf(type IN ('win', 'impression')) AS impressions",
-          "countIf(type = 'viewable') AS viewable_impressions",
-          "countIf(type = 'click' AND invalid = 0) AS clicks",
-          "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
-          "countIf(type = 'conversion') AS conversions",
-          "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
-          "countIf(type = 'fallback') AS fallbacks",
-        ]),
+      select: (table) => statsHourlySelect(table, DIMS_V5, COUNTS_V4),
     },
   ],
   // 6: external demand (docs/demand.md): a demand partner's impression on our zones (`demand_impression`,
@@ -401,8 +363,24 @@ ${counts.map((c) => `      ${c}`).join(',\n')}
     GROUP BY hour, ${dims}`;
 }
 
-/** The hourly view's dimensions and counts as step 6 released them; step 7 adds its count to these. */
-const STEP6_DIMS = 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id';
+/**
+ * The hourly view's dimensions and counts as each step released them, named once: a step that changes
+ * the view passes the previous lists with its own additions, and the snapshot test holds every step's text.
+ */
+const DIMS_V1 = 'advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device';
+const DIMS_V3 = `${DIMS_V1}, os, browser`;
+const DIMS_V5 = `${DIMS_V3}, source`;
+const STEP6_DIMS = `${DIMS_V5}, demand_partner_id`;
+const COUNTS_V2 = [
+  "countIf(type = 'bid') AS bids",
+  "countIf(type IN ('win', 'impression')) AS impressions",
+  "countIf(type = 'viewable') AS viewable_impressions",
+  "countIf(type = 'click' AND invalid = 0) AS clicks",
+  "countIf(type = 'click' AND invalid = 1) AS invalid_clicks",
+  "countIf(type = 'conversion') AS conversions",
+  "sumIf(charge_nano, type IN ('win', 'impression', 'click') AND invalid = 0) AS spent_nano",
+] as const;
+const COUNTS_V4 = [...COUNTS_V2, "countIf(type = 'fallback') AS fallbacks"] as const;
 const STEP6_COUNTS = [
   "countIf(type = 'bid') AS bids",
   "countIf(type IN ('win', 'impression', 'demand_impression')) AS impressions",

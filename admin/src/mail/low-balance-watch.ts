@@ -7,43 +7,25 @@ import type { Services } from '../services.ts';
  * per crossing (domain/low-balance.ts). Polling, not a hook on each debit: spend is settled by the
  * engines on the hot path, which should not pay for notices, and a look a few seconds late is fine.
  */
-export class LowBalanceWatch {
-  private readonly shell: Periodic;
-
-  constructor(private readonly svc: Services) {
-    this.shell = new Periodic({
-      intervalMs: svc.config.mail.pollMs,
-      pass: () => this.pass(),
-      onError: (err) => svc.log.warn({ err }, 'low-balance pass failed'),
-    });
-  }
-
-  start(): void {
-    this.shell.start();
-  }
-
-  stop(): Promise<void> {
-    return this.shell.stop();
-  }
-
-  runOnce(): Promise<void> {
-    return this.shell.runOnce();
-  }
-
-  private async pass(): Promise<void> {
-    const { svc } = this;
-    let cursor = '0';
-    do {
-      const page = await svc.lowBalance.scan(cursor);
-      cursor = page.next;
-      for (const a of page.accounts) {
-        const balance = await svc.ledger.balance(a.userId);
-        const step = lowBalanceStep(balance, a.thresholdCents, a.notified);
-        if (step === 'rearm') await svc.lowBalance.rearm(a.userId);
-        if (step === 'notify' && (await svc.lowBalance.claimNotice(a.userId))) {
-          await svc.notifier.notify({ kind: 'low_balance', user_id: a.userId, balance_cents: balance, threshold_cents: a.thresholdCents });
+export function lowBalanceWatch(svc: Services): Periodic {
+  const watch: Periodic = new Periodic({
+    intervalMs: svc.config.mail.pollMs,
+    pass: async () => {
+      let cursor = '0';
+      do {
+        const page = await svc.lowBalance.scan(cursor);
+        cursor = page.next;
+        for (const a of page.accounts) {
+          const balance = await svc.ledger.balance(a.userId);
+          const step = lowBalanceStep(balance, a.thresholdCents, a.notified);
+          if (step === 'rearm') await svc.lowBalance.rearm(a.userId);
+          if (step === 'notify' && (await svc.lowBalance.claimNotice(a.userId))) {
+            await svc.notifier.notify({ kind: 'low_balance', user_id: a.userId, balance_cents: balance, threshold_cents: a.thresholdCents });
+          }
         }
-      }
-    } while (cursor !== '0' && !this.shell.stopping);
-  }
+      } while (cursor !== '0' && !watch.stopping);
+    },
+    onError: (err) => svc.log.warn({ err }, 'low-balance pass failed'),
+  });
+  return watch;
 }

@@ -70,20 +70,10 @@ export async function runPayoutClose(svc: Services, nowMs = Date.now()): Promise
 }
 
 /** Runs the close on each admin process every PAYOUT_CLOSE_INTERVAL_MS; passes are idempotent. */
-export class PayoutCloser {
-  private readonly periodic: Periodic;
-  constructor(svc: Services) {
-    this.periodic = new Periodic({
-      intervalMs: svc.config.billing.payoutCloseIntervalMs,
-      runAtStart: true,
-      pass: () => runPayoutClose(svc),
-      onError: (err) => svc.log.error({ err, event: 'payouts.close_failed' }, 'payout close failed'),
-    });
-  }
-  start(): void {
-    this.periodic.start();
-  }
-  stop(): Promise<void> {
-    return this.periodic.stop();
-  }
-}
+export const payoutCloser = (svc: Services): Periodic =>
+  new Periodic({
+    intervalMs: svc.config.billing.payoutCloseIntervalMs,
+    runAtStart: true,
+    pass: () => runPayoutClose(svc),
+    onError: (err) => svc.log.error({ err, event: 'payouts.close_failed' }, 'payout close failed'),
+  });

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { CreativePicker } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
-import { optimizeShares } from './rotation-policy.ts';
+import { optimizeShares, sameEvidence } from './rotation-policy.ts';
 import type { CreativeCounts } from './rotation-policy.ts';
 
 /** Counts are lifetime; a campaign not served for this long starts afresh. */
@@ -150,10 +150,8 @@ export class CreativeRotation implements CreativePicker {
         const old = this.shares.get(c.creativeId);
         if (old !== undefined) shares.set(c.creativeId, old);
       }
-      const s0 = stats[0] as CreativeCounts;
-      const same = stats.every((c) => c.impressions === s0.impressions && c.clicks === s0.clicks && c.conversions === s0.conversions);
       if (before?.counts === key) drawn.set(campaign, before);
-      else if (same) {
+      else if (sameEvidence(stats)) {
         // No creative ahead of another: even shares without a draw, outside the budget.
         for (const c of stats) shares.set(c.creativeId, 1 / stats.length);
         drawn.set(campaign, { counts: key, at: performance.now() });

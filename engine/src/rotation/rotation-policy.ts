@@ -75,21 +75,33 @@ const beta = (a: number, b: number, rand: () => number): number => {
  * wide posterior, so it still wins often enough to be measured; a clearly better one takes most of
  * the rest.
  */
+/** What a creative is judged by: conversions once the campaign has any, else clicks (never above impressions). */
+function successesOf(counts: readonly CreativeCounts[]): (c: CreativeCounts) => number {
+  const byConversions = counts.some((c) => c.conversions > 0);
+  return (c) => Math.min(byConversions ? c.conversions : c.clicks, c.impressions);
+}
+
+/**
+ * Every creative has the same evidence (a new campaign's zeros among them): each is the best equally
+ * often, exactly, so `optimizeShares` needs no draws. Most campaigns of a network are here.
+ */
+export function sameEvidence(counts: readonly CreativeCounts[]): boolean {
+  const successes = successesOf(counts);
+  const first = counts[0];
+  return first === undefined || counts.every((c) => c.impressions === first.impressions && successes(c) === successes(first));
+}
+
 export function optimizeShares(counts: readonly CreativeCounts[], rand: () => number): number[] {
   const n = counts.length;
   if (n <= 1) return counts.map(() => 1);
-  const byConversions = counts.some((c) => c.conversions > 0);
+  if (sameEvidence(counts)) return counts.map(() => 1 / n);
   const wins = new Array<number>(n).fill(0);
-  const successesOf = (c: CreativeCounts) => Math.min(byConversions ? c.conversions : c.clicks, c.impressions);
-  const pooled = (counts.reduce((s, c) => s + successesOf(c), 0) + 1) / (counts.reduce((s, c) => s + c.impressions, 0) + 2);
+  const successes = successesOf(counts);
+  const pooled = (counts.reduce((s, c) => s + successes(c), 0) + 1) / (counts.reduce((s, c) => s + c.impressions, 0) + 2);
   const posteriors = counts.map((c) => {
-    const successes = successesOf(c);
-    return [pooled * PRIOR_IMPRESSIONS + successes, (1 - pooled) * PRIOR_IMPRESSIONS + c.impressions - successes] as const;
+    const won = successes(c);
+    return [pooled * PRIOR_IMPRESSIONS + won, (1 - pooled) * PRIOR_IMPRESSIONS + c.impressions - won] as const;
   });
-  // The same evidence for every creative (a new campaign's zeros among them): each is the best equally
-  // often, exactly, so no draws are needed. Most campaigns of a network start here.
-  const [a0, b0] = posteriors[0] as readonly [number, number];
-  if (posteriors.every(([a, b]) => a === a0 && b === b0)) return counts.map(() => 1 / n);
   for (let d = 0; d < DRAWS; d++) {
     let best = 0;
     let bestDraw = -1;

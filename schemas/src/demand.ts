@@ -88,6 +88,9 @@ export const DEMAND_COUNTERS = [
   'bids',
   'wins',
   'impressions',
+  /** Clicks on partners' native ads through our redirect: valid ones, and those the click rules refused. */
+  'clicks',
+  'invalid_clicks',
   'nobids',
   'timeouts',
   'late',

@@ -24,7 +24,11 @@ export const zoneConfigSchema = z.object({
 });
 export type ZoneConfig = z.infer<typeof zoneConfigSchema>;
 
-/** One display ad as `GET /imp` answers it. */
+/**
+ * One display ad as `GET /imp` answers it: our campaign's, or a demand partner's Native 1.2 answer on a
+ * native zone (then `impression_id` and `beacon_url` are the partner's ticket and our impression
+ * tracker, `click_url` our click redirect to the partner's landing), which the widget renders alike.
+ */
 export const servedAdSchema = z.object({
   /** Signed ticket of the served impression. */
   impression_id: z.string(),
@@ -36,10 +40,17 @@ export const servedAdSchema = z.object({
     image_url: z.string().nullable(),
     image_width: z.number().int().nullable(),
     image_height: z.number().int().nullable(),
+    /** A partner's native "sponsored by" (Native 1.2 data type 1); absent on our campaigns' ads. */
+    sponsored_by: z.string().nullable().optional(),
   }),
   click_url: z.string(),
   /** Fired by the widget once the ad is rendered (that is what counts and is charged); `?e=viewable` once it has been viewable. */
   beacon_url: z.string(),
+  /**
+   * A partner's native impression pixels (its `imptrackers` and image `eventtrackers` of impressions,
+   * https, at most five): the widget loads each once as an image, right after `beacon_url`.
+   */
+  imp_trackers: z.array(z.string()).optional(),
 });
 export type ServedAd = z.infer<typeof servedAdSchema>;
 
@@ -50,7 +61,7 @@ export const fallbackAnswerSchema = z.object({
 export type FallbackAnswer = z.infer<typeof fallbackAnswerSchema>;
 
 /**
- * `GET /imp` when a demand partner won the zone's auction: its markup, which the widget shows in a
+ * `GET /imp` when a demand partner won a banner zone's auction: its markup, which the widget shows in a
  * sandboxed iframe (no `allow-same-origin`: it reaches neither the host page nor its storage), then
  * fires `beacon_url` (our impression tracker, counted once) when it is on the page.
  */

@@ -8,13 +8,14 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import { launchChromium } from './support/browser.ts';
-import { eventually, startEngine } from './support/engine.ts';
+import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { MockDsp, bidFor } from './support/mock-dsp.ts';
 import { World } from './support/world.ts';
 
 // A demand partner's ad in a real browser: its banner in a sandboxed iframe, cut off from the
-// publisher's page, its impression counted once; its video through our VAST Wrapper in the players' parser.
+// publisher's page, its impression counted once; its native ad rendered by our widget, its texts as
+// text, its click through our redirect; its video through our VAST Wrapper in the players' parser.
 const fx = useTestApp({ DEMAND_ALLOW_LOOPBACK: '1' });
 const VAST_CLIENT = join(dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')), 'dist', 'vast-client.min.js');
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
@@ -25,7 +26,30 @@ try { localStorage.setItem('k', '1'); } catch { p.dataset.noStorage = '1'; }
 try { document.cookie = 'a=1'; p.dataset.cookie = document.cookie; } catch { p.dataset.noCookie = '1'; }</script>`;
 const VAST_INLINE = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"><Ad id="x"><InLine><AdSystem>dsp</AdSystem><Impression><![CDATA[https://dsp.example/imp]]></Impression><AdTitle>Video</AdTitle><Creatives><Creative><Linear><Duration>00:00:15</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[https://cdn.dsp.example/v.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`;
 
+// Its native answer: a hostile title, an https image and pixel, a landing (on this machine: a popup's
+// redirected navigation escapes Playwright's routes), a click tracker on its own server.
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const nativeAdm = (base: string, landing: string) =>
+  JSON.stringify({
+    native: {
+      ver: '1.2',
+      assets: [
+        { id: 1, title: { text: HOSTILE } },
+        { id: 2, img: { url: 'https://cdn.dsp.example/n.png', w: 600, h: 314 } },
+        { id: 3, data: { value: '<b>bold?</b> no' } },
+        { id: 4, data: { value: 'Buy' } },
+        { id: 5, data: { value: 'Acme' } },
+      ],
+      link: { url: `${landing}?p=\${AUCTION_PRICE}`, clicktrackers: [`${base}/click?p=\${AUCTION_PRICE}`] },
+      imptrackers: ['https://dsp.example/nimp?p=${AUCTION_PRICE}'],
+      jstracker: '<script>alert(2)</script>',
+    },
+  });
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 let engine: TestEngine;
+let adminToken = '';
+let nativeZoneId = 0;
 let browser: Browser;
 let context: BrowserContext;
 let hostPage: Server;
@@ -33,8 +57,11 @@ let hostBase = '';
 const subids: Record<string, string> = {};
 const dsp: MockDsp = new MockDsp((r) => {
   const video = JSON.stringify(r.imp).includes('"video"');
+  const native = JSON.stringify(r.imp).includes('"native"');
   // At once, with the whole 200 ms: a loaded machine must not make this test about the deadline (demand.test.ts is).
-  return { body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : DSP_BANNER) };
+  return {
+    body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : native ? nativeAdm(dsp.base, `${hostBase.replace('//www.', '//shop.')}/landing`) : DSP_BANNER),
+  };
 });
 
 beforeAll(async () => {
@@ -42,6 +69,7 @@ beforeAll(async () => {
   hostPage = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'text/html');
+    if (url.pathname === '/landing') return void res.end('<title>Shop</title>landing');
     if (url.pathname === '/vast-client.js') {
       res.setHeader('content-type', 'text/javascript');
       return void res.end(readFileSync(VAST_CLIENT));
@@ -58,9 +86,13 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'banner', bid_usd: 2 });
   subids.banner = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site)).subid;
   subids.video = (await world.zone({ format: 'video' }, site)).subid;
+  const nativeZone = await world.zone({ format: 'native' }, site);
+  subids.native = nativeZone.subid;
+  nativeZoneId = nativeZone.id;
+  adminToken = world.admin.token;
   const created = await call(fx.app, 'POST', '/api/admin/demand-partners', {
     token: world.admin.token,
-    json: { name: 'dsp', endpoint: `${dsp.base}/bid`, formats: ['banner', 'video'], timeout_ms: 200 },
+    json: { name: 'dsp', endpoint: `${dsp.base}/bid`, formats: ['banner', 'video', 'native'], timeout_ms: 200 },
   });
   expect(created.status).toBe(201);
   engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
@@ -99,6 +131,69 @@ describe("a demand partner's ad in a real browser", () => {
     await frameEl.waitFor({ state: 'attached', timeout: 10_000 });
     await eventually(() => dsp.noticesOf('burl').length === 2);
     expect(dsp.noticesOf('nurl')).toHaveLength(2);
+    await page.close();
+  });
+
+  it('renders its native ad with our own template: texts as text, image loaded, counted once, a click through our redirect to its landing', async () => {
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss()));
+    const pixels: string[] = [];
+    const redirects: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/c/d.') && redirects.push(r.url())));
+    context.on('request', (r) => void (r.url().includes('/c/d.') && redirects.push(r.url())));
+    // The partner's https hosts, served here: its image and its pixel (counted).
+    await context.route(/^https:\/\/(cdn\.dsp|dsp)\.example\//, (route) => {
+      const url = route.request().url();
+      if (url.startsWith('https://cdn.dsp.example/')) return route.fulfill({ status: 200, contentType: 'image/png', body: PNG });
+      pixels.push(url);
+      return route.fulfill({ status: 200, contentType: 'image/gif', body: '' });
+    });
+    const burls = dsp.noticesOf('burl').length;
+    await page.goto(`${hostBase}/?zone=${subids.native}`);
+    const ad = page.locator('[data-adnet-zone] a[data-adnet="ad"]');
+    await ad.waitFor({ state: 'attached', timeout: 10_000 });
+    // Our template, not a frame; the hostile title and description are text, nothing of them is markup.
+    expect(await page.locator('[data-adnet-zone] iframe').count()).toBe(0);
+    await expect.poll(() => ad.locator('b').textContent()).toBe(HOSTILE);
+    expect(await ad.locator('span').allTextContents()).toEqual(['<b>bold?</b> no', 'Buy']);
+    expect(await ad.locator('small').textContent()).toBe('Acme');
+    expect(await ad.locator('img').count()).toBe(1);
+    const img = ad.locator('img');
+    await expect
+      .poll(() =>
+        img.evaluate(
+          (i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+        ),
+      )
+      .toBe(true);
+    expect(await img.getAttribute('src')).toBe('https://cdn.dsp.example/n.png');
+    expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/n$`));
+    // Rendered: our tracker counted the impression once (its event, the partner's billing notice), and
+    // the widget loaded the partner's pixel once; still once after the viewable ping (a second second in view).
+    await eventually(() => dsp.noticesOf('burl').length === burls + 1 && pixels.length === 1);
+    await page.waitForTimeout(1_500);
+    const impressions = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression' && e.zone_id === nativeZoneId);
+    expect(impressions).toHaveLength(1);
+    expect(impressions[0]).toMatchObject({ demand_partner_id: expect.any(Number), price_micro_cents: expect.any(Number) });
+    expect([pixels.length, dsp.noticesOf('burl').length]).toEqual([1, burls + 1]);
+    expect(pixels[0]).toMatch(/^https:\/\/dsp\.example\/nimp\?p=\d/);
+    // A person's click: through our redirect to the partner's landing, whose click tracker we call once.
+    const [landing] = await Promise.all([context.waitForEvent('page'), ad.click({ position: { x: 40, y: 30 } })]);
+    await landing.waitForLoadState();
+    expect(landing.url()).toMatch(/^http:\/\/shop\.site-\d+\.example:\d+\/landing\?p=\d/);
+    expect(await landing.title()).toBe('Shop');
+    expect(redirects.some((u) => /\/c\/d\.[^/]+\/n\?ttc=\d+/.test(u))).toBe(true);
+    await eventually(() => dsp.noticesOf('click').length === 1);
+    const health = async () =>
+      (await call<{ demand_partners: { health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', { token: adminToken }))
+        .body.demand_partners[0]?.health.counters;
+    await eventually(async () => (await health())?.clicks === 1);
+    expect((await health())?.invalid_clicks ?? 0).toBe(0);
+    // Nothing of the partner ran: no alert, no script tracker.
+    expect(dialogs).toEqual([]);
+    expect(await page.title()).toBe('Host page');
+    await landing.close();
     await page.close();
   });
 

@@ -1,4 +1,5 @@
 import { outgoingBidRequestSchema } from '@adnet/schemas/openrtb';
+import { servedAdSchema } from '@adnet/schemas/widget';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
@@ -18,15 +19,19 @@ let admin: Account;
 let bannerZone = '';
 let videoZone = '';
 let nativeZone = '';
-const NATIVE_ANSWER = {
+const nativeAnswer = (dsp: MockDsp) => ({
   ver: '1.2',
   assets: [
     { id: 1, title: { text: 'Native <title>' } },
     { id: 2, img: { url: 'https://cdn.dsp.example/n.jpg', w: 1200, h: 627 } },
+    { id: 3, data: { value: 'Body & text' } },
+    { id: 5, data: { value: 'Acme' } },
   ],
-  link: { url: 'https://shop.example/landing' },
-  imptrackers: ['https://dsp.example/nimp?p=${AUCTION_PRICE}'],
-};
+  link: { url: 'https://shop.example/landing?p=${AUCTION_PRICE}', clicktrackers: [`${dsp.base}/click?p=\${AUCTION_PRICE}`] },
+  imptrackers: ['https://dsp.example/nimp?p=${AUCTION_PRICE}', 'http://dsp.example/plain'],
+  eventtrackers: [{ event: 1, method: 2, url: 'https://dsp.example/js.js' }],
+  jstracker: '<script>alert(1)</script>',
+});
 const BROWSER: Record<string, string> = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
   'accept-language': 'en-US,en;q=0.9',
@@ -54,7 +59,7 @@ const dsps: Record<DspName, MockDsp> = {
   wrongId: new MockDsp((r) => ({ body: { ...bidFor(dsps.wrongId, r, 40, '<b>w</b>'), id: 'someone-else' } })),
   video: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.video, r, 6, VAST_INLINE, { w: 640, h: 360 }) })),
   // Native zones: a Native 1.2 answer, and a higher bid with banner markup where native was asked (discarded).
-  native: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.native, r, 3, JSON.stringify(NATIVE_ANSWER)) })),
+  native: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.native, r, 3, JSON.stringify(nativeAnswer(dsps.native))) })),
   nativeHtml: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.nativeHtml, r, 9, '<div>not native</div>') })),
 };
 const FORMATS: Partial<Record<DspName, string[]>> = { video: ['video'], native: ['native'], nativeHtml: ['native'] };
@@ -251,7 +256,7 @@ describe('video zones', () => {
 });
 
 describe('native zones', () => {
-  it('offer a Native 1.2 request to native partners, and serve the winning native answer as inert HTML in the sandbox', async () => {
+  it("offer a Native 1.2 request to native partners, and answer the winner's native ad in our own ad's shape, its link our click redirect", async () => {
     const r = await imp(nativeZone);
     expect(r.status).toBe(200);
     const sent = outgoingBidRequestSchema.parse(JSON.parse(dsps.native.bids[0]?.body ?? '{}'));
@@ -262,16 +267,55 @@ describe('native zones', () => {
       assets: expect.arrayContaining([
         { id: 1, required: 1, title: { len: 90 } },
         { id: 2, required: 1, img: { type: 3, wmin: 300, hmin: 157 } },
+        { id: 5, required: 0, data: { type: 1, len: 25 } },
       ]),
     });
     // The 9.00 bid with banner markup is no native answer: the 3.00 native one wins at the floor (0.50).
-    const html = r.body?.demand?.html ?? '';
-    expect(html).toContain('<b>Native &lt;title&gt;</b>');
-    expect(html).toContain('src="https://cdn.dsp.example/n.jpg"');
-    expect(html).toContain('href="https://shop.example/landing"');
-    expect(html).toContain('src="https://dsp.example/nimp?p=0.5"');
-    expect(html).not.toContain('not native');
-    expect(r.body?.demand?.beacon_url).toMatch(/\/openrtb\/imptracker\/d\./);
+    const ad = servedAdSchema.strict().parse(r.body);
+    expect(ad).toMatchObject({
+      format: 'native',
+      creative: {
+        title: 'Native <title>',
+        body: 'Body & text',
+        cta_text: null,
+        image_url: 'https://cdn.dsp.example/n.jpg',
+        image_width: 1200,
+        image_height: 627,
+        sponsored_by: 'Acme',
+      },
+      // https pixels only: no plain-http one, no script tracker.
+      imp_trackers: ['https://dsp.example/nimp?p=0.5'],
+    });
+    expect(JSON.stringify(ad)).not.toMatch(/not native|js\.js|script|shop\.example/);
+    expect(ad.beacon_url).toBe(`${engine.base}/openrtb/imptracker/${ad.impression_id}`);
+    expect(ad.click_url).toBe(`${engine.base}/c/${ad.impression_id}/n`);
     await eventually(() => dsps.native.noticesOf('nurl').length === 1);
+
+    // A click before the ad was rendered reaches the landing but is no valid click: no click tracker.
+    const signals = '?ttc=900&x=12&y=7&focus=1&fp=fingerprint-123';
+    const click = () => fetch(ad.click_url + signals, { headers: BROWSER, redirect: 'manual' });
+    const early = await click();
+    expect([early.status, early.headers.get('location')]).toEqual([302, 'https://shop.example/landing?p=0.5']);
+    await Promise.all([fetch(ad.beacon_url, { headers: BROWSER }), fetch(ad.beacon_url, { headers: BROWSER })]);
+    await eventually(() => dsps.native.noticesOf('burl').length === 1);
+    // Rendered: the first valid click calls the partner's click tracker once; a second click is a duplicate.
+    for (let i = 0; i < 2; i++) expect((await click()).headers.get('location')).toBe('https://shop.example/landing?p=0.5');
+    await eventually(() => dsps.native.noticesOf('click').length === 1);
+    expect(dsps.native.noticesOf('click')[0]?.path).toBe('/click?p=0.5');
+    // Counted for the partner's health (flushed every second): one valid click, the early one and the duplicate invalid.
+    const counters = async () =>
+      (
+        await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', {
+          token: admin.token,
+        })
+      ).body.demand_partners.find((p) => p.id === ids.native)?.health.counters;
+    await eventually(async () => (await counters())?.clicks === 1 && (await counters())?.invalid_clicks === 2);
+    const events = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression' && e.demand_partner_id === ids.native);
+    expect(events).toHaveLength(1);
+    // A forged ticket is no link.
+    const forged = ad.impression_id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect((await fetch(`${engine.base}/c/${forged}/n${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(dsps.native.noticesOf('click')).toHaveLength(1);
   });
 });

@@ -103,6 +103,7 @@ a{color:inherit;text-decoration:none;display:block}
 .native{display:flex;gap:10px;max-width:480px;border:1px solid #ddd;border-radius:6px;padding:8px;background:#fff}
 .native img{width:96px;height:96px;object-fit:cover;border-radius:4px;flex:none}
 .native b{display:block;margin-bottom:4px}
+.native small{display:block;margin-top:4px;color:#777;font-size:11px}
 .cta{display:inline-block;margin-top:6px;padding:3px 8px;background:#1a73e8;color:#fff;border-radius:4px;font-size:12px}
 .toast{position:fixed;z-index:2147483646;right:16px;bottom:16px;width:320px;display:flex;gap:8px;background:#fff;border:1px solid #ccc;border-radius:8px;padding:10px;box-shadow:0 4px 16px rgba(0,0,0,.2)}
 .toast img{width:48px;height:48px;border-radius:4px}
@@ -152,6 +153,13 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   trackClicks(link, clickUrl, performance.now(), fp, sig);
   // The ad is on the page: that is the impression (nothing is charged for an ad that never got here).
   beacon(ad.beacon_url);
+  // A demand partner's native pixels, once each, after ours; only https ones, telling them no page.
+  for (const u of (ad.imp_trackers ?? []).slice(0, 5)) {
+    if (!/^https:/.test(u) || !httpOnly(u)) continue;
+    const px = new Image();
+    px.referrerPolicy = 'no-referrer';
+    px.src = u;
+  }
   watchViewable(box, () => beacon(`${ad.beacon_url}?e=viewable`));
 }
 

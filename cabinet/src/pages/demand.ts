@@ -26,6 +26,8 @@ function health(p: DemandPartner): HTMLElement {
     badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
     h('p', {}, `${f('requests')} requests · ${f('bids')} bids · ${f('wins')} wins · ${f('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
     h('p', {}, `${f('timeouts')} timeouts · ${f('late')} late · ${f('errors')} errors · ${f('nobids')} passes`),
+    // Clicks exist only on partners' native ads (our redirect): shown once there are some.
+    n('clicks') + n('invalid_clicks') > 0 ? h('p', {}, `${f('clicks')} clicks · ${f('invalid_clicks')} invalid clicks`) : '',
     discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
   );
 }

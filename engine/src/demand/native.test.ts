@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
-import { NATIVE_SUPPLY_REQUEST, nativeHtml, readNativeAnswer } from './native.ts';
+import { NATIVE_SUPPLY_REQUEST, readNativeAnswer } from './native.ts';
 
 const answer = (over: Record<string, unknown> = {}) => ({
   ver: '1.2',
@@ -9,8 +9,9 @@ const answer = (over: Record<string, unknown> = {}) => ({
     { id: 2, img: { url: 'https://cdn.dsp.example/i.jpg', w: 1200, h: 627 } },
     { id: 3, data: { value: 'Fresh "deals" & more' } },
     { id: 4, data: { value: 'Shop now' } },
+    { id: 5, data: { value: 'Acme <i>Inc</i>' } },
   ],
-  link: { url: 'https://shop.example/?a=1&b=2' },
+  link: { url: 'https://shop.example/?a=1&b=2', clicktrackers: ['https://dsp.example/click', 'file:///etc/passwd', 'https://dsp.example/click'] },
   imptrackers: ['https://dsp.example/imp?p=1', 'javascript:alert(1)'],
   eventtrackers: [
     { event: 1, method: 1, url: 'https://dsp.example/ev' },
@@ -20,25 +21,34 @@ const answer = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('native offered to demand partners', () => {
-  it('asks for a title and main image (required), a description and a call to action, as Native 1.2 readers (ours too) read it', () => {
+  it('asks for a title and main image (required), a description, a call to action and a sponsor, as Native 1.2 readers (ours too) read it', () => {
     expect(parseNativeRequest(NATIVE_SUPPLY_REQUEST)).toEqual([
       { id: 1, required: true, kind: 'title', len: 90 },
       { id: 2, required: true, kind: 'img', wmin: 300, hmin: 157 },
       { id: 3, required: false, kind: 'desc', len: 140 },
       { id: 4, required: false, kind: 'cta', len: 25 },
+      // Sponsored-by (data type 1): our exchange side has none to give, our widget shows a partner's.
+      { id: 5, required: false, kind: 'other' },
     ]);
+    expect((JSON.parse(NATIVE_SUPPLY_REQUEST) as { assets: unknown[] }).assets[4]).toEqual({ id: 5, required: 0, data: { type: 1, len: 25 } });
     expect(JSON.parse(NATIVE_SUPPLY_REQUEST)).toMatchObject({ ver: '1.2', context: 1, plcmttype: 1 });
   });
 
-  it('reads a 1.2 answer, bare or wrapped in `native`, keeping only http(s) image, link and image pixels', () => {
+  it('reads a 1.2 answer, bare or wrapped in `native`, texts as given, keeping only https image and pixels, http(s) link and click trackers', () => {
     const a = readNativeAnswer(JSON.stringify(answer()));
     expect(a).toEqual({
+      // Text, not markup: the widget inserts it as text, so it is kept as the partner wrote it.
       title: 'Big <b>sale</b>',
       image: 'https://cdn.dsp.example/i.jpg',
+      imageW: 1200,
+      imageH: 627,
       text: 'Fresh "deals" & more',
       cta: 'Shop now',
+      sponsored: 'Acme <i>Inc</i>',
       link: 'https://shop.example/?a=1&b=2',
+      // The script event tracker (method 2) and the javascript: one are dropped.
       pixels: ['https://dsp.example/imp?p=1', 'https://dsp.example/ev'],
+      clicktrackers: ['https://dsp.example/click'],
     });
     expect(readNativeAnswer(JSON.stringify({ native: answer() }))).toEqual(a);
   });
@@ -56,18 +66,38 @@ describe('native offered to demand partners', () => {
         }),
       ),
       JSON.stringify(answer({ link: { url: 'javascript:alert(1)' } })),
+      // The page loads the image: http would be mixed content on an https page.
+      JSON.stringify(
+        answer({
+          assets: [
+            { id: 1, title: { text: 'T' } },
+            { id: 2, img: { url: 'http://cdn.dsp.example/i.jpg' } },
+          ],
+        }),
+      ),
       JSON.stringify([answer()]),
       'null',
     ])
       expect(readNativeAnswer(adm), adm).toBeUndefined();
   });
 
-  it('renders it as inert HTML: text escaped, nothing of the partner but its checked URLs', () => {
-    const html = nativeHtml(readNativeAnswer(JSON.stringify(answer())) ?? ({} as never));
-    expect(html).toContain('<b>Big &lt;b&gt;sale&lt;/b&gt;</b>');
-    expect(html).toContain('<p>Fresh &quot;deals&quot; &amp; more</p>');
-    expect(html).toContain('href="https://shop.example/?a=1&amp;b=2"');
-    expect(html).not.toMatch(/javascript:|<script|js\.js/);
-    expect(html.match(/width="1" height="1"/g)).toHaveLength(2);
+  it('bounds what the partner can make the page load: https pixels only, five at most, a jstracker never; texts cut to what we asked', () => {
+    const many = Array.from({ length: 9 }, (_, i) => `https://dsp.example/p${i}`);
+    const a = readNativeAnswer(
+      JSON.stringify(
+        answer({
+          imptrackers: ['http://dsp.example/plain', ...many],
+          jstracker: '<script src="https://dsp.example/t.js"></script>',
+          assets: [
+            { id: 1, title: { text: 'x'.repeat(200) } },
+            { id: 2, img: { url: 'https://cdn.dsp.example/i.jpg', w: 0, h: 99999 } },
+            { id: 3, data: { value: 'y'.repeat(500) } },
+          ],
+        }),
+      ),
+    );
+    expect(a?.pixels).toEqual(many.slice(0, 5));
+    expect(JSON.stringify(a)).not.toContain('t.js');
+    expect([a?.title.length, a?.text.length, a?.imageW, a?.imageH, a?.cta, a?.sponsored]).toEqual([90, 140, undefined, undefined, '', '']);
   });
 });

@@ -32,7 +32,7 @@ const zone = { id: 5, site_id: 2, publisher_id: 9, subid: 'zone1', format: 'bann
 const site = { id: 2, publisher_id: 9, domain: 'news.example', category: 'news' } as StoredSite;
 
 /** Partners answering from a table: a price bids (with notices), else the given answer. */
-function world(answers: Record<number, number | DspAnswer>, budgetRoom = true) {
+function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, adm = `<i>\${AUCTION_PRICE}</i>`) {
   const notices: string[] = [];
   const given: number[] = [];
   const wins = new Map<string, DemandWin>();
@@ -46,7 +46,7 @@ function world(answers: Record<number, number | DspAnswer>, budgetRoom = true) {
           id: `b${id}`,
           impid: '1',
           price: a,
-          adm: `<i>\${AUCTION_PRICE}</i>`,
+          adm,
           nurl: `https://p${id}.example/w?p=\${AUCTION_PRICE}`,
           lurl: `https://p${id}.example/l?r=\${AUCTION_LOSS}`,
         };
@@ -155,6 +155,45 @@ describe('supplyAuction', () => {
     for (let i = 0; i < 2; i++) expect(await supplyAuction(w.deps, input(ps, { won: false, reason: 'no_candidates' }))).toEqual({ kind: 'none' });
     expect([w.deps.stats.peek(1, 'timeouts'), w.deps.stats.peek(2, 'errors'), w.deps.stats.peek(3, 'invalid_json')]).toEqual([2, 2, 2]);
     expect(eligiblePartners(w.deps, ps, 'banner', 'us', 10)).toBeUndefined();
+  });
+});
+
+describe('supplyAuction on a native zone', () => {
+  it("reads the winner's Native answer (macros filled) into fields for our widget, and keeps its landing and click trackers for our redirect", async () => {
+    const answer = {
+      native: {
+        assets: [
+          { id: 1, title: { text: '<img src=x onerror=alert(1)>' } },
+          { id: 2, img: { url: 'https://cdn.p1.example/i.jpg', w: 600, h: 314 } },
+        ],
+        link: { url: 'https://shop.example/?p=${AUCTION_PRICE}', clicktrackers: ['https://p1.example/c?p=${AUCTION_PRICE}'] },
+        imptrackers: ['https://p1.example/i?p=${AUCTION_PRICE}'],
+      },
+    };
+    const w = world({ 1: 3 }, true, JSON.stringify(answer));
+    const base = input([partner(1, { formats: ['native'] })], { won: false, reason: 'no_candidates' });
+    const out = await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: { ...zone, format: 'native' } } });
+    expect(out).toMatchObject({
+      kind: 'partner',
+      native: {
+        title: '<img src=x onerror=alert(1)>',
+        image: 'https://cdn.p1.example/i.jpg',
+        imageW: 600,
+        imageH: 314,
+        pixels: ['https://p1.example/i?p=0.5'],
+      },
+    });
+    expect([...w.wins.values()]).toEqual([
+      { partnerId: 1, burl: undefined, adm: undefined, link: 'https://shop.example/?p=0.5', clicktrackers: ['https://p1.example/c?p=0.5'] },
+    ]);
+  });
+
+  it('discards a bid whose markup is no Native answer filling the required assets', async () => {
+    const w = world({ 1: 3 }, true, '<div>banner</div>');
+    const nativeZone = { ...zone, format: 'native' } as StoredZone;
+    const base = input([partner(1, { formats: ['native'] })], { won: false, reason: 'no_candidates' });
+    expect(await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: nativeZone } })).toEqual({ kind: 'none' });
+    expect(w.deps.stats.peek(1, 'no_markup')).toBe(1);
   });
 });
 

@@ -14,7 +14,8 @@ import type { DspAnswer } from './dsp-client.ts';
 import { LOSS, priceMacro, substituteMacros } from './macros.ts';
 import type { AuctionMacros } from './macros.ts';
 import type { Notifier } from './notices.ts';
-import { nativeHtml, readNativeAnswer } from './native.ts';
+import { readNativeAnswer } from './native.ts';
+import type { NativeAnswer } from './native.ts';
 import { readBidResponse } from './read-response.ts';
 import type { PartnerBid } from './read-response.ts';
 import type { WinStore } from './win-store.ts';
@@ -34,10 +35,22 @@ export interface SupplyDeps {
   now: () => number;
 }
 
-/** The auction's outcome for the route: our campaign's ad, a partner's markup, or nothing. */
+/**
+ * The auction's outcome for the route: our campaign's ad, a partner's markup (its macros filled) and,
+ * on a native zone, its Native answer read into the fields our widget renders, or nothing.
+ */
 export type SupplyOutcome =
   | { kind: 'own'; served: Served }
-  | { kind: 'partner'; partnerId: number; token: string; adm: string; w: number | undefined; h: number | undefined; priceMicroCents: number }
+  | {
+      kind: 'partner';
+      partnerId: number;
+      token: string;
+      adm: string;
+      native: NativeAnswer | undefined;
+      w: number | undefined;
+      h: number | undefined;
+      priceMicroCents: number;
+    }
   | { kind: 'none' };
 
 /**
@@ -156,9 +169,8 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   });
   const m = macros(win, LOSS.won);
   const filled = substituteMacros(win.bid.adm ?? '', m);
-  // A native answer reaches the page as our HTML of its assets (the widget's sandboxed iframe, as a banner).
+  // A native answer reaches the page as fields our widget renders itself (text as text, checked URLs).
   const answer = native ? readNativeAnswer(filled) : undefined;
-  const adm = answer ? nativeHtml(answer) : filled;
   const token = encodeDemandTicket(deps.secret, {
     auctionId,
     partnerId: win.partnerId,
@@ -177,7 +189,10 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   await deps.wins.save(auctionId, {
     partnerId: win.partnerId,
     burl: win.bid.burl && substituteMacros(win.bid.burl, m),
-    adm: input.surface === 'vast' ? adm : undefined,
+    adm: input.surface === 'vast' ? filled : undefined,
+    // Our click redirect (/c/d.<ticket>) sends the viewer there and calls the click trackers.
+    link: answer?.link,
+    clicktrackers: answer?.clicktrackers.length ? answer.clicktrackers : undefined,
   });
   deps.stats.add(win.partnerId, 'wins');
   // Served now: the win notice goes out (once, see notices.ts); losers hear why they lost.
@@ -185,7 +200,7 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   for (const l of decision.losers) {
     if (l.bid.lurl) void deps.notifier.send(`${auctionId}:${l.partnerId}:${l.bid.id}:lurl`, substituteMacros(l.bid.lurl, macros(l, LOSS.lostToHigherBid)));
   }
-  return { kind: 'partner', partnerId: win.partnerId, token, adm, w: win.bid.w, h: win.bid.h, priceMicroCents: price };
+  return { kind: 'partner', partnerId: win.partnerId, token, adm: filled, native: answer, w: win.bid.w, h: win.bid.h, priceMicroCents: price };
 }
 
 /** Our ad at a higher price than our own auction set: the same bid, its ticket signed again. */

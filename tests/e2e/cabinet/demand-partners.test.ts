@@ -48,6 +48,8 @@ describe('demand partners in the cabinet', () => {
       bids: 12,
       wins: 5,
       impressions: 4,
+      clicks: 3,
+      invalid_clicks: 1,
       timeouts: 3,
       invalid_json: 2,
       revenue_nano: 12_000_000_000,
@@ -61,6 +63,7 @@ describe('demand partners in the cabinet', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await adm.getByText('banner · 100 QPS · 120 ms').waitFor();
     await adm.getByText('40,000 requests · 12 bids · 5 wins · 4 impressions · $12.00').waitFor();
+    await adm.getByText('3 clicks · 1 invalid clicks').waitFor();
     await adm.getByText('Discarded: invalid json 2').waitFor();
     await adm.getByText('circuit open').waitFor();
     await adm.getByRole('button', { name: 'Disable DSP One' }).click();

@@ -3,6 +3,8 @@ import { decodeDemandTicket } from '../../demand/demand-ticket.ts';
 import type { DemandTicket } from '../../demand/demand-ticket.ts';
 import { inventoryFacts, makeEvent, viewerFacts } from '../../events/make-event.ts';
 import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
+import { isSafeHttpUrl } from '@adnet/schemas/url';
+import { clickVerdict, parseClickSignals } from '../../fraud/click-rules.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
@@ -61,4 +63,35 @@ export function demandMarkupRoute(ctx: EngineContext) {
       body: win.adm,
     };
   };
+}
+
+/** Our click redirect for a partner's native ad (the second segment only fills the route's shape: the ticket is signed). */
+export const demandClickLink = (baseUrl: string, token: string): string => `${baseUrl}/c/${token}/n`;
+
+/**
+ * GET /c/d.<ticket>/n?ttc&x&y&focus&fp&s: a click on a partner's native ad, judged as a click on our
+ * own widget ads is (the widget's signals, click-rules.ts), and valid only once per auction and after
+ * its impression was counted. A valid click is counted for the partner (`clicks`, else `invalid_clicks`)
+ * and calls its `link.clicktrackers` once each (notices.ts: once-only, bounded retries, the SSRF rules
+ * of every notice). Every click, valid or not, is redirected to the partner's landing, kept a day with
+ * the win (win-store.ts); nothing is billed on it (partners buy impressions).
+ */
+export async function demandClick(ctx: EngineContext, req: EngineRequest, floodPerMinute: number): Promise<EngineReply> {
+  const d = ctx.demand;
+  const t = decodeDemandTicket(ctx.secret, req.params[0] ?? '');
+  const win = t && d && t.surface === 'widget' ? await d.wins.load(t.auctionId) : undefined;
+  // The Location header is written only from a plain http(s) URL, checked again here.
+  if (!t || !d || !win?.link || !isSafeHttpUrl(win.link)) return errorReply('not_found', 'Unknown ad link');
+  const now = Date.now();
+  const signals = parseClickSignals(req.query, req.headers['user-agent'] ?? '', now - t.issuedAt * 1000);
+  let reason = clickVerdict(signals);
+  // A click on an ad whose render was never counted is no click on a shown ad.
+  if (!reason && (await ctx.counters.countedAt('imp', `d:${t.auctionId}`)) === undefined) reason = 'no_impression';
+  if (!reason && !(await ctx.counters.countOnce('click', `d:${t.auctionId}`))) reason = 'duplicate';
+  if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > floodPerMinute) reason = 'click_flood';
+  d.stats.add(t.partnerId, reason ? 'invalid_clicks' : 'clicks');
+  if (!reason) {
+    (win.clicktrackers ?? []).slice(0, 3).forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));
+  }
+  return { status: 302, headers: { location: win.link, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
 }

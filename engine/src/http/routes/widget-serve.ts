@@ -11,6 +11,7 @@ import type { ServeOutcome } from '../../auction/serve.ts';
 import type { ZoneEntry } from '../../index/engine-index.ts';
 import { DEMAND_FORMATS } from '../../demand/build-request.ts';
 import { eligiblePartners, supplyAuction } from '../../demand/supply.ts';
+import { demandClickLink } from './demand.ts';
 import type { SupplyOutcome } from '../../demand/supply.ts';
 import { vastWrapper } from '../../demand/vast-wrapper.ts';
 import type { DemandPartner } from '@adnet/schemas/demand';
@@ -46,7 +47,7 @@ export function impRoute(ctx: EngineContext) {
     const partners = demandFor(ctx, entry, rc);
     if (partners) {
       return supplyAuction(ctx.demand as NonNullable<EngineContext['demand']>, supplyInput(ctx, req, rc, entry, out, partners, started, 'widget')).then((o) =>
-        o.kind === 'partner' ? json(200, partnerAd(ctx, o), CORS) : displayAnswer(ctx, rc, ic, entry, o.kind === 'own' ? o.served : out),
+        o.kind === 'partner' ? partnerAnswer(ctx, entry, o) : displayAnswer(ctx, rc, ic, entry, o.kind === 'own' ? o.served : out),
       );
     }
     return displayAnswer(ctx, rc, ic, entry, out);
@@ -122,10 +123,38 @@ function supplyInput(
   };
 }
 
-/** A partner's banner: the widget shows its markup in a sandboxed iframe and fires our impression tracker once rendered. */
-function partnerAd(ctx: EngineContext, o: Extract<SupplyOutcome, { kind: 'partner' }>) {
+/**
+ * A partner's winning ad. A banner: the widget shows its markup in a sandboxed iframe. A Native answer:
+ * its fields in our own ad's shape, which the widget renders as it renders ours (texts as text), its
+ * link our click redirect (/c/d.<ticket>, routes/demand.ts), its image pixels fired by the widget
+ * after our tracker. Either way our impression tracker is the beacon, counted once.
+ */
+function partnerAnswer(ctx: EngineContext, entry: ZoneEntry, o: Extract<SupplyOutcome, { kind: 'partner' }>): EngineReply {
+  const beacon = `${ctx.baseUrl}/openrtb/imptracker/${o.token}`;
+  if (entry.zone.format === 'native') {
+    const n = o.native;
+    // Checked when the bid was taken; a native zone never shows a partner's raw markup.
+    if (!n) return NO_AD;
+    const ad: ServedAd = {
+      impression_id: o.token,
+      format: 'native',
+      creative: {
+        title: n.title,
+        body: n.text || null,
+        cta_text: n.cta || null,
+        image_url: n.image,
+        image_width: n.imageW ?? null,
+        image_height: n.imageH ?? null,
+        sponsored_by: n.sponsored || null,
+      },
+      click_url: demandClickLink(ctx.baseUrl, o.token),
+      beacon_url: beacon,
+      imp_trackers: n.pixels,
+    };
+    return json(200, ad, CORS);
+  }
   const z = (n: number | undefined) => (n !== undefined && Number.isInteger(n) && n > 0 && n <= 4000 ? n : null);
-  return { demand: { impression_id: o.token, html: o.adm, w: z(o.w), h: z(o.h), beacon_url: `${ctx.baseUrl}/openrtb/imptracker/${o.token}` } };
+  return json(200, { demand: { impression_id: o.token, html: o.adm, w: z(o.w), h: z(o.h), beacon_url: beacon } }, CORS);
 }
 
 /** GET /vast/<subid>.xml[?u=<first-party id>]: VAST 4.0 for a video zone; an empty VAST document when there is no ad. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { account, call, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
+import { createHash } from 'node:crypto';
 import { PasswordHasher } from '../src/auth/password.ts';
+import { signInBackoffKey } from '../src/storage/keys.ts';
 import { trpcClient } from './support/trpc-client.ts';
 
 const fx = useTestApp();
@@ -172,10 +174,12 @@ describe('bearer tokens', () => {
   });
 });
 
-describe('sign-in back-off per account', () => {
-  const signIn = (email: string, password: string) => call(fx.app, 'POST', '/api/auth/token', { json: { email, password } });
+describe('sign-in back-off per account and client network', () => {
+  // The tests' client is loopback, a trusted proxy by default: X-Forwarded-For names the client.
+  const signIn = (email: string, password: string, client?: string) =>
+    call(fx.app, 'POST', '/api/auth/token', { json: { email, password }, headers: client ? { 'x-forwarded-for': client } : {} });
 
-  it('after five wrong passwords the account waits, a right password included, then starts afresh', async () => {
+  it('after five wrong passwords the network waits, a right password included, then starts afresh; other networks do not', async () => {
     const a = await account(fx.app, 'advertiser');
     const other = await account(fx.app, 'advertiser');
     const wrong: number[] = [];
@@ -185,6 +189,9 @@ describe('sign-in back-off per account', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('rate_limited');
     expect(Number(refused.headers.get('retry-after'))).toBe(1);
+    // The owner on another network is not kept out, whether IPv4 or IPv6.
+    expect((await signIn(a.email, 'password-123', '203.0.113.5')).status).toBe(200);
+    expect((await signIn(a.email, 'password-123', '2001:db8::5')).status).toBe(200);
     // Another account is not touched.
     expect((await signIn(other.email, 'password-123')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1_100));
@@ -211,6 +218,24 @@ describe('sign-in back-off per account', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await signIn(ghost, `guess-${i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('known networks of an account', () => {
+  it('keep the 8 most recent that signed in, and expire', async () => {
+    const a = await account(fx.app, 'advertiser');
+    for (let n = 1; n <= 12; n++) {
+      expect(
+        (await call(fx.app, 'POST', '/api/auth/token', { json: { email: a.email, password: 'password-123' }, headers: { 'x-forwarded-for': `10.0.${n}.1` } }))
+          .status,
+      ).toBe(200);
+    }
+    const key = `${signInBackoffKey(createHash('sha256').update(a.email).digest('base64url').slice(0, 22))}:known`;
+    const known = await fx.app.svc.redis.zrange(key, 0, -1);
+    expect(known).toEqual(['10.0.5.0/24', '10.0.6.0/24', '10.0.7.0/24', '10.0.8.0/24', '10.0.9.0/24', '10.0.10.0/24', '10.0.11.0/24', '10.0.12.0/24']);
+    const ttl = await fx.app.svc.redis.pttl(key);
+    expect(ttl).toBeGreaterThan(29 * 24 * 3_600_000);
+    expect(ttl).toBeLessThanOrEqual(30 * 24 * 3_600_000);
   });
 });
 

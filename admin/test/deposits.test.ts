@@ -194,6 +194,9 @@ describe('deposits through the typed client', () => {
     const err = await api.adv.deposits.create.mutate({ amount_usd: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCClientError);
     expect((err as TRPCClientError<never>).data).toMatchObject({ httpStatus: 400, fields: { amount_usd: 'must be at least 5.00' } });
+    // The configured bound is checked with the rest of the input, before anything else: REST says the same.
+    const over = await call(local, 'POST', '/api/adv/deposits', { token: a.token, json: { amount_usd: 5000.01 } });
+    expect([over.status, over.body]).toEqual([400, { errors: { amount_usd: 'must be at most 5000.00' } }]);
     await fetch(local.base + payPath(d), { method: 'POST' });
     expect((await api.adv.deposits.list.query()).deposits.map((x) => x.status)).toEqual(['paid']);
     expect((await api.adv.deposits.receipt.query({ id: d.id })).number).toBe(`R${a.id}-000001`);

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { account, call, useTestApp } from '../../tests/e2e/support/admin.ts';
 import type { Account } from '../../tests/e2e/support/admin.ts';
 import { eventually } from '../../tests/e2e/support/engine.ts';
@@ -131,6 +131,7 @@ describe('one advertiser cannot hold up another', () => {
     const status = await conversion(redirects, 'status', t0 - 5_000);
     const fastIds = [await conversion(b, 'b-0', t0 - 1_000), await conversion(b, 'b-1', t0 - 1_000), await conversion(b, 'b-2', t0 - 1_000)];
 
+    const logged = vi.spyOn(fx.app.svc.log, 'info');
     const pass = worker().runOnce();
     // B's trackers are called and recorded while A's calls still hang: B did not wait for them.
     await eventually(async () => (await Promise.all(fastIds.map((id) => attemptsOf(b, id)))).every((x) => x.length === 1));
@@ -155,9 +156,9 @@ describe('one advertiser cannot hold up another', () => {
     const reasonOf = async (adv: Account, id: number) => (await attemptsOf(adv, id)).map((x) => x.reason);
     expect(await reasonOf(badPattern, bad)).toEqual(['bad_pattern']);
     expect(await reasonOf(emptyHost, empty)).toEqual(['invalid_url']);
-    expect(await reasonOf(noSuchHost, dns)).toEqual(['dns']);
+    expect(await reasonOf(noSuchHost, dns)).toEqual(['host_not_public']);
     expect(await reasonOf(redirects, badRedirect)).toEqual(['bad_redirect']);
-    expect(await reasonOf(redirects, privateRedirect)).toEqual(['refused_address']);
+    expect(await reasonOf(redirects, privateRedirect)).toEqual(['host_not_public']);
     expect(await reasonOf(redirects, ftpRedirect)).toEqual(['bad_redirect']);
     expect(await attemptsOf(redirects, status)).toEqual([expect.objectContaining({ status: 503, reason: 'http_status' })]);
 
@@ -166,9 +167,21 @@ describe('one advertiser cannot hold up another', () => {
     expect(listed.status).toBe(200);
     const shown = JSON.stringify(listed.body);
     expect(listed.body.conversions.find((c) => c.id === privateRedirect)?.attempts[0]).toMatchObject({
-      reason: 'refused_address',
-      error: 'the host is not on the public internet',
+      reason: 'host_not_public',
+      error: 'the host name does not resolve to a public internet address',
     });
+    // A name that does not resolve reads the same: which internal names exist is not told.
+    const unresolved = await call<{ conversions: { id: number; attempts: Attempt[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: noSuchHost.token });
+    expect(unresolved.body.conversions.find((c) => c.id === dns)?.attempts[0]).toMatchObject({
+      reason: 'host_not_public',
+      error: 'the host name does not resolve to a public internet address',
+    });
+    // The operator's log tells them apart, under the conversion's id.
+    const attemptLog = (id: number) =>
+      logged.mock.calls.map(([o]) => o as Record<string, unknown>).find((o) => o.event === 'postback.attempt' && o.conversionId === id);
+    expect(attemptLog(dns)).toMatchObject({ reason: 'host_not_public', detail: expect.stringMatching(/^dns: /) });
+    expect(attemptLog(privateRedirect)).toMatchObject({ reason: 'host_not_public', detail: expect.stringMatching(/^refused_address: .*10\.0\.0\.1/) });
+    logged.mockRestore();
     for (const leak of ['10.0.0.1', '127.0.0.1', String(odd.port)]) expect(shown).not.toContain(leak);
   });
 
@@ -205,7 +218,7 @@ describe('the retry schedule with failures of every kind', () => {
     }
     for (const [adv, id, reason] of [
       [badPattern, bp, 'bad_pattern'],
-      [redirects, rd, 'refused_address'],
+      [redirects, rd, 'host_not_public'],
       [redirects, st, 'http_status'],
     ] as const) {
       const c = await store.get(adv.id, id);
@@ -226,7 +239,7 @@ describe('the test postback', () => {
   it('answers the reason of a failure in words that name no address or port', async () => {
     const cases = [
       ['ht tp://tracker {click_id}', 'bad_pattern', null],
-      [`http://odd.localhost:${odd.port}/private-redirect`, 'refused_address', null],
+      [`http://odd.localhost:${odd.port}/private-redirect`, 'host_not_public', null],
       [`http://odd.localhost:${odd.port}/status`, 'http_status', 503],
       [`http://fast.localhost:${fast.port}/pb?cid={click_id}`, null, 200],
     ] as const;

@@ -19,6 +19,8 @@ beforeAll(async () => {
     if (path === '/to-private') return redirect('http://10.0.0.7/admin');
     if (path === '/to-metadata') return redirect('http://169.254.169.254/latest/meta-data/');
     if (path === '/to-nat64-loopback') return redirect(`http://[64:ff9b::7f00:1]:${port}/ok`);
+    if (path === '/to-nat64-public') return redirect('http://[64:ff9b::808:808]/');
+    if (path === '/to-6to4-public') return redirect('http://[2002:808:808::1]/');
     if (path === '/to-mapped-loopback') return redirect(`http://[::ffff:127.0.0.1]:${port}/ok`);
     if (path === '/to-bad-url') return redirect('http://[not-an-address/');
     if (path === '/to-file') return redirect('file:///etc/passwd');
@@ -54,6 +56,8 @@ describe('safeGet against a real server', () => {
     ['/to-private', 'refused_address', '10.0.0.7'],
     ['/to-metadata', 'refused_address', '169.254.169.254'],
     ['/to-nat64-loopback', 'refused_address', 'nat64:loopback'],
+    ['/to-nat64-public', 'refused_address', '(nat64)'],
+    ['/to-6to4-public', 'refused_address', '(6to4)'],
     ['/to-named-private', 'refused_address', '192.168.7.7'],
     ['/to-bad-url', 'bad_redirect', 'not-an-address'],
     ['/to-file', 'bad_redirect', 'file:'],

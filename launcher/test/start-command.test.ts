@@ -13,7 +13,8 @@ describe('pnpm start', () => {
   it('runs on embedded defaults, keeps data across restarts, and stops cleanly on SIGTERM', async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const first = await launch({ DATA_DIR: dataDir, PORT: String(port) });
+    // Everything logged, so the private Redis' password can be looked for in all of it.
+    const first = await launch({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'trace' });
     expect(first.base).toBe(`http://127.0.0.1:${port}`);
     expect(first.out()).toContain('adnet user:create --role admin');
     // The start command builds the cabinet and the public URL serves it, deep links included.
@@ -63,6 +64,9 @@ describe('pnpm start', () => {
     expect(tok.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exit).toBe(0);
+    // Neither start, stop nor the requests between logged the private Redis' password (or its URL with it).
+    expect(first.out()).toContain('"msg":"request"');
+    for (const out of [first.out(), second.out()]) expect(out).not.toContain(redisUrl.password);
   }, 60_000);
 
   it('uses REDIS_URL when set, starts no Redis of its own, and runs ENGINE_PROCESSES engines on one port', async () => {

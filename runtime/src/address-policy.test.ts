@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressRange, addressRefusal } from './address-policy.ts';
 
 // One address from every block of the IANA IPv4 and IPv6 special-purpose registries (and multicast),
-// plus the blocks that carry an IPv4 address, each with the block name the log gets.
+// plus the blocks that carry an IPv4 address (refused whatever it is), each with the block name the log gets.
 const REFUSED: [string, string][] = [
   ['0.0.0.0', 'unspecified'],
   ['0.1.2.3', 'unspecified'],
@@ -42,7 +42,15 @@ const REFUSED: [string, string][] = [
   ['64:ff9b::127.0.0.1', 'nat64:loopback'],
   ['64:ff9b::169.254.169.254', 'nat64:linkLocal'],
   ['64:ff9b::100.64.0.1', 'nat64:carrierGradeNat'],
-  ['64:ff9b:1::808:808', 'rfc6052'],
+  // The translation blocks, whatever the IPv4 address inside: NAT64 (well-known and local-use) and 6to4.
+  ['64:ff9b::8.8.8.8', 'nat64'],
+  ['64:ff9b::808:808', 'nat64'],
+  ['64:ff9b::101:101', 'nat64'],
+  ['64:ff9b:1::808:808', 'nat64'],
+  ['64:ff9b:1:ffff:ffff::1', 'nat64'],
+  ['2002:808:808::1', '6to4'],
+  ['2002:101:101:1::1', '6to4'],
+  ['2002::', '6to4:unspecified'],
   ['100::1', 'discard'],
   ['100:0:0:1::1', 'unallocated'],
   ['2001::1', 'teredo'],
@@ -87,10 +95,9 @@ const ALLOWED = [
   '2606:4700:4700::1111',
   '2a00:1450:4001:80b::200e',
   '2001:4860:4860::8888',
-  // NAT64 (well-known prefix) and 6to4 to a public IPv4 address: judged by that address.
-  '64:ff9b::8.8.8.8',
-  '64:ff9b::808:808',
-  '2002:808:808::1',
+  // Just outside the translation blocks.
+  '2001:ffff:ffff::1',
+  '2003::1',
 ];
 
 describe('addressRange', () => {

@@ -522,6 +522,23 @@ export const postbackReceiptSchema = z.object({
 });
 export type PostbackReceipt = z.infer<typeof postbackReceiptSchema>;
 
+/**
+ * Why an outgoing postback attempt failed, as advertisers see it (API, cabinet). A host that does not
+ * resolve and one that resolves to an address that is not public are one reason: told apart, they
+ * would tell an advertiser which internal names exist on our network. The log keeps which it was.
+ */
+export const postbackFailureReasonSchema = z.enum([
+  'bad_pattern',
+  'invalid_url',
+  'host_not_public',
+  'timeout',
+  'connection',
+  'bad_redirect',
+  'too_many_redirects',
+  'http_status',
+]);
+export type PostbackFailureReason = z.infer<typeof postbackFailureReasonSchema>;
+
 // ---------------------------------------------------------------- errors
 
 /** 400: every invalid field by name. */

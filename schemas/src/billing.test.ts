@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depositInputSchema, ibanChecksumOk, monthSchema, payoutSettingsInputSchema } from './billing.ts';
+import { depositInputSchema, depositInputSchemaFor, ibanChecksumOk, monthSchema, payoutSettingsInputSchema } from './billing.ts';
 
 describe('billing shapes', () => {
   it('checks IBANs by their mod-97 digits', () => {
@@ -18,6 +18,21 @@ describe('billing shapes', () => {
     expect(depositInputSchema.safeParse({ amount_usd: 0.291 }).success).toBe(false);
     expect(depositInputSchema.safeParse({ amount_usd: Number.NaN }).success).toBe(false);
     expect(depositInputSchema.safeParse({ amount_usd: Infinity }).success).toBe(false);
+  });
+
+  it('checks the configured bounds in the same pass, in dollars with cents', () => {
+    const configured = depositInputSchemaFor({ minCents: 500, maxCents: 500_000 });
+    const message = (amount: number) => {
+      const r = configured.safeParse({ amount_usd: amount });
+      return r.success ? undefined : r.error.issues.map((i) => i.message);
+    };
+    expect(message(5)).toBeUndefined();
+    expect(message(5000)).toBeUndefined();
+    expect(message(4.99)).toEqual(['must be at least 5.00']);
+    expect(message(5000.01)).toEqual(['must be at most 5000.00']);
+    expect(message(0.291)).toContain('must have at most 2 decimal places');
+    // The documented shape keeps only the absolute bounds.
+    expect(depositInputSchema.safeParse({ amount_usd: 4.99 }).success).toBe(true);
   });
 
   it('keeps payout details to the fields of the method', () => {

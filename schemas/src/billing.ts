@@ -9,11 +9,27 @@ import { idSchema, usdAmount } from './api.ts';
 export const DEPOSIT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
+/** The configured bounds of a deposit (DEPOSIT_MIN_USD, DEPOSIT_MAX_USD), in cents. */
+export interface DepositLimits {
+  minCents: number;
+  maxCents: number;
+}
+
 /**
- * The absolute bounds of any deposit; the configured ones (DEPOSIT_MIN_USD, DEPOSIT_MAX_USD) lie
- * inside and are checked by the procedure, with the same field-named 400.
+ * A deposit's fields. Without limits, the absolute bounds of any deposit (the documented shape); with
+ * them, the configured bounds as well, checked in the same pass as every other field.
  */
-export const depositInputSchema = z.object({ amount_usd: usdAmount({ min: 0.01, max: 1_000_000, places: 2 }) });
+export function depositInputSchemaFor(limits?: DepositLimits) {
+  const absolute = usdAmount({ min: 0.01, max: 1_000_000, places: 2 });
+  if (!limits) return z.object({ amount_usd: absolute });
+  const usd = (cents: number) => (cents / 100).toFixed(2);
+  return z.object({
+    amount_usd: absolute
+      .refine((n) => Math.round(n * 100) >= limits.minCents, `must be at least ${usd(limits.minCents)}`)
+      .refine((n) => Math.round(n * 100) <= limits.maxCents, `must be at most ${usd(limits.maxCents)}`),
+  });
+}
+export const depositInputSchema = depositInputSchemaFor();
 export type DepositInput = z.infer<typeof depositInputSchema>;
 
 export const depositSchema = z.object({

@@ -56,7 +56,7 @@ export const envSchema = z.object({
   API_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(60),
   /**
    * Sign-in and sign-up attempts per minute per client address (an IPv6 client by its /64), counted across
-   * instances. Each account also has its own back-off after repeated wrong passwords.
+   * instances. Sign-in also backs off per account and client network after repeated wrong passwords (docs/security.md).
    */
   AUTH_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
   /**

@@ -11,18 +11,29 @@ import { COUNTRY_CODES } from './geo.ts';
 /** The spec's auction timeout: no partner may take longer than the whole auction. */
 export const DEMAND_MAX_TIMEOUT_MS = 200;
 
-const endpoint = z
-  .string()
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '' && u.hash === '';
-    } catch {
-      return false;
-    }
-  }, 'must be an https URL without credentials or fragment');
+/** What this process lets an endpoint be: `DEMAND_ALLOW_LOOPBACK` adds http on loopback to https. */
+export interface DemandEndpointRules {
+  allowLoopback: boolean;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/** Without rules (the documented shape), http is let through; the procedures check with this process's rules. */
+const endpointOf = (rules?: DemandEndpointRules) =>
+  z
+    .string()
+    .trim()
+    .max(2048, 'must be at most 2048 characters')
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        if (u.username !== '' || u.password !== '' || u.hash !== '') return false;
+        if (u.protocol === 'https:') return true;
+        return u.protocol === 'http:' && (rules === undefined || (rules.allowLoopback && LOOPBACK_HOST.test(u.hostname)));
+      } catch {
+        return false;
+      }
+    }, 'must be an https URL without credentials or fragment');
 
 const formats = z
   .array(z.enum(CAMPAIGN_FORMATS, { error: `must be one of ${CAMPAIGN_FORMATS.join(', ')}` }))
@@ -35,24 +46,35 @@ const countries = z
 const qps = z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000');
 const timeout = z.number().int('must be an integer').min(10, 'must be at least 10').max(DEMAND_MAX_TIMEOUT_MS, `must be at most ${DEMAND_MAX_TIMEOUT_MS}`);
 
-export const demandPartnerCreateInputSchema = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
-  endpoint,
-  qps_limit: qps.default(100),
-  timeout_ms: timeout.default(150),
-  formats,
-  /** Lowercase alpha-2; absent or empty: every country. */
-  countries: countries.optional(),
-});
-export const demandPartnerUpdateInputSchema = z.object({
-  id: idSchema,
-  name: demandPartnerCreateInputSchema.shape.name.optional(),
-  endpoint: endpoint.optional(),
-  qps_limit: qps.optional(),
-  timeout_ms: timeout.optional(),
-  formats: formats.optional(),
-  countries: countries.optional(),
-});
+/**
+ * A demand partner's fields, with the endpoint checked against `rules` (this process's configuration)
+ * together with every other field, so one 400 names them all.
+ */
+export function demandPartnerInputSchemas(rules?: DemandEndpointRules) {
+  const endpoint = endpointOf(rules);
+  const create = z.object({
+    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+    endpoint,
+    qps_limit: qps.default(100),
+    timeout_ms: timeout.default(150),
+    formats,
+    /** Lowercase alpha-2; absent or empty: every country. */
+    countries: countries.optional(),
+  });
+  const update = z.object({
+    id: idSchema,
+    name: create.shape.name.optional(),
+    endpoint: endpoint.optional(),
+    qps_limit: qps.optional(),
+    timeout_ms: timeout.optional(),
+    formats: formats.optional(),
+    countries: countries.optional(),
+  });
+  return { create, update };
+}
+const documented = demandPartnerInputSchemas();
+export const demandPartnerCreateInputSchema = documented.create;
+export const demandPartnerUpdateInputSchema = documented.update;
 
 export const DEMAND_PARTNER_STATUSES = ['active', 'disabled'] as const;
 export const demandPartnerSchema = z.object({

@@ -119,6 +119,37 @@ describe('demand partners API', () => {
     }
   });
 
+  it('names every invalid field in one 400, the https check among them', async () => {
+    const bad = { name: '', endpoint: 'http://dsp.example/bid', qps_limit: 0, timeout_ms: 999, formats: ['poster'], countries: ['xx'] };
+    const created = await call<{ errors: Record<string, string> }>(fx.app, 'POST', '/api/admin/demand-partners', { token: admin.token, json: bad });
+    expect(created.status).toBe(400);
+    expect(created.body.errors).toEqual({
+      name: 'must not be empty',
+      endpoint: 'must be an https URL without credentials or fragment',
+      qps_limit: 'must be at least 1',
+      timeout_ms: 'must be at most 200',
+      'formats.0': expect.stringMatching(/^must be one of /),
+      'countries.0': 'must be a lowercase ISO 3166-1 alpha-2 country code',
+    });
+    const ok = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
+      token: admin.token,
+      json: { name: 'several', endpoint: 'https://dsp.example/bid', formats: ['banner'] },
+    });
+    const patched = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/admin/demand-partners/${ok.body.id}`, {
+      token: admin.token,
+      json: { endpoint: 'http://dsp.example/bid', timeout_ms: 5 },
+    });
+    expect([patched.status, patched.body.errors]).toEqual([
+      400,
+      { endpoint: 'must be an https URL without credentials or fragment', timeout_ms: 'must be at least 10' },
+    ]);
+    // http on loopback passes here only because this process is configured for it (DEMAND_ALLOW_LOOPBACK).
+    const local = await call(fx.app, 'PATCH', `/api/admin/demand-partners/${ok.body.id}`, { token: admin.token, json: { endpoint: 'http://127.0.0.1:9/bid' } });
+    expect(local.status).toBe(200);
+    // Out of the auctions the later tests count.
+    expect((await call(fx.app, 'POST', `/api/admin/demand-partners/${ok.body.id}/disable`, { token: admin.token })).status).toBe(200);
+  });
+
   it('defaults qps_limit 100 and timeout_ms 150; only admins may call it', async () => {
     const r = await call<Record<string, unknown>>(fx.app, 'POST', '/api/admin/demand-partners', {
       token: admin.token,

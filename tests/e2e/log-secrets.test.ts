@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
@@ -12,8 +13,8 @@ import { startApp, uniqueEmail } from './support/admin.ts';
 import type { Account, TestApp } from './support/admin.ts';
 import { eventually, startEngine } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
-import { startRedis } from './support/redis.ts';
-import type { TestRedis } from './support/redis.ts';
+import { ensurePrivateRedis } from '../../launcher/src/private-redis.ts';
+import type { RedisTarget } from '../../launcher/src/private-redis.ts';
 import { linkToken, parseMail } from './support/smtp.ts';
 import { World } from './support/world.ts';
 
@@ -28,7 +29,9 @@ const TRACKING_SECRET = keep(randomBytes(30).toString('base64url'));
 const TRACKER_TOKEN = keep(`trk-${randomBytes(12).toString('hex')}`);
 const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 
-let redis: TestRedis;
+/** `pnpm start`'s own Redis, with its generated password: the admin and the engine log in with it. */
+let redis: RedisTarget;
+let redisDir = '';
 let app: TestApp;
 let engine: TestEngine;
 let tracker: Server;
@@ -42,7 +45,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', r));
   trackerBase = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`;
-  redis = await startRedis();
+  redisDir = mkdtempSync(join(tmpdir(), 'adnet-log-secrets-'));
+  redis = await ensurePrivateRedis(redisDir);
+  keep(new URL(redis.url).password);
   app = await startApp(redis.url, { LOG_LEVEL: 'trace', POSTBACK_ALLOW_LOOPBACK: 'true' }, { log: createLogger('trace', 'adnet', sink) });
   engine = await startEngine(redis.url, { LOG_LEVEL: 'trace', TRACKING_SECRET }, { adminUpstream: app.base, log: createLogger('trace', 'engine', sink) });
 }, 60_000);
@@ -50,6 +55,7 @@ afterAll(async () => {
   await engine?.stop();
   await app?.close();
   await redis?.stop();
+  rmSync(redisDir, { recursive: true, force: true });
   tracker?.close();
 });
 
@@ -84,7 +90,7 @@ const keepToken = (token: string): string => {
 };
 
 describe('nothing secret reaches the logs', () => {
-  it('a full scenario: sign-up, sign-in, campaign, a click, signed postbacks, password change, failures', async () => {
+  it('a full scenario: sign-up, email verification, sign-in, campaign, a click, signed postbacks, password change, failures', async () => {
     const email = uniqueEmail('logged');
     const password = keep('first-Passw0rd-xyz');
     expect((await api('POST', '/api/auth/register', { json: { email, password, role: 'advertiser' } })).status).toBe(202);
@@ -139,12 +145,17 @@ describe('nothing secret reaches the logs', () => {
     const apiKey = keep((await api<{ key: string }>('POST', '/api/keys', { token: third, json: { name: 'ci', scopes: ['read'] } })).body.key);
     keep(apiKey.slice(-43));
     expect((await api('GET', '/api/adv/campaigns', { token: apiKey })).status).toBe(200);
-    expect((await api('POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
+    // The verification link sign-up sent (written to DATA_DIR/outbox without SMTP), followed.
     await app.admin.mail.worker.runOnce();
     const outbox = join(app.svc.config.dataDir, 'outbox');
-    const resetMail = readdirSync(outbox)
-      .map((f) => readFileSync(join(outbox, f), 'utf8'))
-      .find((m) => m.includes('reset-password#token='));
+    const mails = () => readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8'));
+    const verifyMail = mails().find((m) => m.includes('verify-email#token=') && m.includes(email));
+    const verifyToken = keep(linkToken(parseMail(verifyMail ?? ''), 'verify-email'));
+    expect((await api('POST', '/api/auth/verify-email', { json: { token: verifyToken } })).status).toBe(200);
+    expect((await api<{ email_verified: boolean }>('GET', '/api/auth/me', { token: apiKey })).body.email_verified).toBe(true);
+    expect((await api('POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
+    await app.admin.mail.worker.runOnce();
+    const resetMail = mails().find((m) => m.includes('reset-password#token=') && m.includes(email));
     const resetToken = keep(linkToken(parseMail(resetMail ?? ''), 'reset-password'));
     const reset = await api('POST', '/api/auth/password-reset/confirm', { json: { token: resetToken, password: keep('third-Passw0rd-xyz') } });
     expect(reset.status).toBe(200);
@@ -162,7 +173,7 @@ describe('nothing secret reaches the logs', () => {
     // The capture holds the scenario: every request, and the failure with its driver message.
     expect(lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThan(20);
     expect(logged).toMatch(/WRONGTYPE/);
-    expect(secrets.size).toBeGreaterThan(15);
+    expect(secrets.size).toBeGreaterThan(17);
     for (const s of secrets) expect(logged.includes(s), `logged: ${s}`).toBe(false);
   }, 60_000);
 });

@@ -82,20 +82,24 @@ async function answers(): Promise<[string, Response][]> {
   out.push(['bid 204', none]);
   await get('bid 400', `${base}/openrtb/bid`, { method: 'POST', headers: { 'x-openrtb-version': '2.5' }, body: '{' });
   await get('win notice', onEngine(nurl.replace('${AUCTION_PRICE}', '1.5')));
+  await get('billing notice', onEngine(nurl.replace('/openrtb/win/', '/openrtb/bill/').replace('${AUCTION_PRICE}', '1.5')));
   const script = await get('widget script', `${base}/w/${subids.native}.js`);
   await get('widget script 304', `${base}/w/${subids.native}.js`, { headers: { 'if-none-match': script.headers.get('etag') ?? '' } });
   const imp = await fetch(`${base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER });
   out.push(['imp 200', imp]);
-  const ad = (await imp.json()) as { click_url: string; beacon_url: string };
+  const ad = (await imp.json()) as { click_url: string; beacon_url: string; creative: { image_url: string } };
   await get('imp 204', `${base}/imp?z=nope`);
   await get('beacon', onEngine(ad.beacon_url));
   await get('click redirect', onEngine(ad.click_url));
+  await get('click 404', `${base}/c/nope`);
+  await get('media 200', onEngine(ad.creative.image_url));
   const vast = await fetch(`${base}/vast/${subids.video}.xml`, { headers: BROWSER });
   out.push(['vast', vast]);
   const xml = await vast.text();
   await get('vast empty', `${base}/vast/nope.xml`);
   await get('vast pixel', onEngine(/<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? ''));
   await get('vast tracking', onEngine(/<Tracking event="start"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? ''));
+  await get('vast tracking 404', `${base}/t/vast/start/nope`);
   await get('push key', `${base}/push/vapid-public-key`);
   await get('push preflight', `${base}/push/subscribe`, { method: 'OPTIONS' });
   await get('push 400', `${base}/push/subscribe`, { method: 'POST', body: '{}' });
@@ -112,6 +116,12 @@ async function answers(): Promise<[string, Response][]> {
   await get('media 404', `${base}/media/nope.png`);
   await get('cabinet asset', `${base}/cabinet/assets/app.js`);
   await get('admin 404', `${base}/nowhere`);
+  await get('postback', `${base}/postback/in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'click_id=00000000-0000-4000-8000-000000000000&payout=100&status=approved&txid=t&secret=x&sig=00',
+  });
+  await get('postback 400', `${base}/postback/in?click_id=x`);
   await get('proxy 413', `${base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024) });
   // And the admin on its own address, as a balancer that routes /api to it would reach it.
   await get('admin direct', `${app.base}/api/adv/campaigns`);
@@ -124,7 +134,16 @@ describe('response headers', () => {
     const all = await answers();
     const statuses = Object.fromEntries(all.map(([label, res]) => [label, res.status]));
     // The list covers what it says: pixels, redirects, scripts, XML, JSON, errors of both services.
-    expect(statuses).toMatchObject({ 'bid 200': 200, 'bid 204': 204, 'click redirect': 302, 'widget script 304': 304, 'proxy 413': 413, 'api 401': 401 });
+    expect(statuses).toMatchObject({
+      'bid 200': 200,
+      'bid 204': 204,
+      'click redirect': 302,
+      'click 404': 404,
+      'media 200': 200,
+      'widget script 304': 304,
+      'proxy 413': 413,
+      'api 401': 401,
+    });
     expect(all.find(([l]) => l === 'beacon')?.[1].headers.get('content-type')).toBe('image/gif');
     const wrong = all
       .filter(([, res]) => res.headers.get('x-content-type-options') !== 'nosniff' || res.headers.get('content-security-policy') !== SANDBOX)

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressSubject, clientAddressOf } from './client-address.ts';
+import { addressSubject, clientAddressOf, networkSubject } from './client-address.ts';
 
 const req = (peer: string | undefined, forwardedFor?: string) =>
   ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
@@ -33,5 +33,12 @@ describe('the subject a per-address limit counts', () => {
     expect(addressSubject('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
     expect(addressSubject('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
     expect(addressSubject('garbage, really')).toBe('not-an-address');
+  });
+
+  it("is the client's /24 or /64 for the sign-in back-off", () => {
+    expect(networkSubject('203.0.113.9')).toBe('203.0.113.0/24');
+    expect(networkSubject('::ffff:203.0.113.250')).toBe('203.0.113.0/24');
+    expect(networkSubject('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(networkSubject('garbage')).toBe('not-an-address');
   });
 });

@@ -17,10 +17,26 @@ export function clientAddressOf(trusted: readonly string[]): (req: IncomingMessa
  * IPv6 address by its /64, since one subscriber commonly holds a whole /64.
  */
 export function addressSubject(address: string): string {
+  return subject(address, false);
+}
+
+/**
+ * The client's network, as the sign-in back-off counts it: an IPv4 /24 and an IPv6 /64, the blocks one
+ * subscriber, office or cloud tenant commonly holds, so hopping between addresses of one's own
+ * network does not start the count afresh.
+ */
+export function networkSubject(address: string): string {
+  return subject(address, true);
+}
+
+function subject(address: string, v4Network: boolean): string {
   // Only a trusted proxy can hand on a hop that is no address; its clients share one subject.
   if (!ipaddr.isValid(address)) return 'not-an-address';
   const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
+  if (parsed.kind() === 'ipv4') {
+    const octets = (parsed as ipaddr.IPv4).octets;
+    return v4Network ? `${octets.slice(0, 3).join('.')}.0/24` : parsed.toString();
+  }
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(':')}::/64`;
 }

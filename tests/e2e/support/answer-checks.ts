@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@adnet/schemas/errors';
+import { NO_CONTENT_CSP } from '@adnet/schemas/http-headers';
 import type { RawResponse } from './raw-http.ts';
 
 /**
@@ -53,6 +54,28 @@ function trpcShapeProblem(status: number, body: unknown): string | undefined {
   return one(body, status);
 }
 
+/**
+ * The policy docs/security.md promises per kind of answer: a page of ours (the cabinet's, the local
+ * checkout's) has its own strict policy that frames nowhere and runs no inline or foreign script;
+ * everything else (JSON, XML, pixels, redirects, scripts, errors, empty answers) the one that loads
+ * nothing and sandboxes.
+ */
+function cspProblem(contentType: string | undefined, csp: string | undefined): string | undefined {
+  if (csp === undefined) return 'no Content-Security-Policy';
+  if (!/^text\/html\b/i.test(contentType ?? ''))
+    return csp === NO_CONTENT_CSP ? undefined : `Content-Security-Policy ${csp} on ${contentType ?? 'an untyped answer'}`;
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name = '', ...values]) => [name.toLowerCase(), values] as const),
+  );
+  const scripts = directives.get('script-src') ?? directives.get('default-src') ?? ['*'];
+  if (!directives.get('frame-ancestors')?.includes("'none'")) return `page policy ${csp} lets other sites frame it`;
+  if (scripts.some((v) => v !== "'self'" && v !== "'none'")) return `page policy ${csp} runs scripts from ${scripts.join(' ')}`;
+  return undefined;
+}
+
 /** Everything wrong with one answer; empty when it is as the product promises. */
 export function answerProblems(res: RawResponse, opts: CheckOptions = {}): string[] {
   const problems: string[] = [];
@@ -68,6 +91,8 @@ export function answerProblems(res: RawResponse, opts: CheckOptions = {}): strin
   }
   if (res.status >= 500 && !(res.status === 503 && h.has('retry-after'))) problems.push(`server error ${res.status}`);
   if (h.get('x-content-type-options') !== 'nosniff') problems.push('no X-Content-Type-Options: nosniff');
+  const csp = cspProblem(h.get('content-type'), h.get('content-security-policy'));
+  if (csp) problems.push(csp);
   if ((res.status === 429 || res.status === 503) && !/^\d+$/.test(h.get('retry-after') ?? '')) problems.push(`${res.status} without Retry-After seconds`);
   if (res.status === 405 && !h.has('allow')) problems.push('405 without Allow');
   const location = h.get('location');

@@ -1,4 +1,4 @@
-import { balanceSchema, profileSchema, profileUpdateInputSchema } from '@adnet/schemas/api';
+import { balanceSchema, postbackFailureReasonSchema, profileSchema, profileUpdateInputSchema } from '@adnet/schemas/api';
 import type { Profile } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { newSecret } from '../../auth/token-format.ts';
@@ -49,7 +49,15 @@ export const profileRouter = router({
 
   /** Calls the postback URL pattern once with sample values, so the cabinet can show what the tracker answers. */
   testPostback: advertiser
-    .output(z.object({ url: z.string(), ok: z.boolean(), status: z.number().int().nullable(), reason: z.string().nullable(), error: z.string().nullable() }))
+    .output(
+      z.object({
+        url: z.string(),
+        ok: z.boolean(),
+        status: z.number().int().nullable(),
+        reason: postbackFailureReasonSchema.nullable(),
+        error: z.string().nullable(),
+      }),
+    )
     .mutation(async ({ ctx }) => {
       const { postback_url: pattern } = await profile(ctx);
       if (!pattern) throw new AppError('illegal_transition', 'Set a postback URL first');
@@ -68,7 +76,10 @@ export const profileRouter = router({
       });
       const answer = await callTracker(ctx.svc, target);
       if (!answer.ok)
-        ctx.svc.log.info({ event: 'postback.test_failed', userId: ctx.session.userId, reason: answer.reason, detail: answer.detail }, 'test postback failed');
+        ctx.svc.log.info(
+          { event: 'postback.test_failed', requestId: ctx.req.requestId, userId: ctx.session.userId, reason: answer.reason, detail: answer.detail },
+          'test postback failed',
+        );
       const { ok, status, reason, error } = answer;
       return { url: target.ok ? target.url : pattern, ok, status, reason, error };
     }),

@@ -8,11 +8,17 @@ import { createAccount } from '../../repos/accounts.ts';
 import type { Services } from '../../services.ts';
 import type { UserRecord } from '../../storage/users.ts';
 import { authedProcedure, ipLimitedProcedure, router } from '../init.ts';
+import { networkSubject } from '../../auth/client-address.ts';
 
-/** One more attempt on the account's password, or 429 while its back-off runs (a right password included). */
-async function takeAttempt(svc: Services, email: string): Promise<void> {
-  const gate = await svc.signInBackoff.take(email);
+/**
+ * One more attempt on the account's password from the client's network, or 429 while that network's
+ * back-off runs, or while the account-wide limit holds and the network never signed in to the account
+ * (a right password included, either way).
+ */
+async function takeAttempt(svc: Services, email: string, ip: string): Promise<void> {
+  const gate = await svc.signInBackoff.take(email, networkSubject(ip));
   if (!gate.allowed) {
+    if (gate.scope === 'account') svc.log.warn({ event: 'signin.account_limit' }, 'sign-in attempts on one account from many networks: unknown networks wait');
     throw new AppError('rate_limited', 'Too many failed sign-ins for this account; wait before trying again', { retryAfterSeconds: gate.retryAfterSeconds });
   }
 }
@@ -52,12 +58,12 @@ export const authRouter = router({
     .output(tokenResponseSchema)
     .mutation(async ({ ctx, input }) => {
       const { svc } = ctx;
-      await takeAttempt(svc, input.email);
+      await takeAttempt(svc, input.email, ctx.req.ip);
       const user = await svc.users.getByEmail(input.email);
       // Same work whether or not the email exists, so timing does not reveal accounts.
       const valid = await svc.passwords.verify(input.password, user?.passwordHash ?? svc.passwords.dummyHash);
       if (!user || !valid) throw new AppError('invalid_credentials', 'Wrong email or password');
-      await svc.signInBackoff.clear(input.email);
+      await svc.signInBackoff.succeeded(input.email, networkSubject(ctx.req.ip));
       await rehashIfOld(svc, user, input.password);
       const { token, expiresAt } = await svc.tokens.issue(user.id, user.role, svc.config.tokenTtlSeconds);
       return { token, token_type: 'Bearer' as const, expires_at: new Date(expiresAt).toISOString(), user: { id: user.id, role: user.role } };
@@ -83,11 +89,11 @@ export const authRouter = router({
       const { svc, session } = ctx;
       const user = await svc.users.get(session.userId);
       if (!user) throw new AppError('unauthorized', 'Account no longer exists');
-      await takeAttempt(svc, user.email);
+      await takeAttempt(svc, user.email, ctx.req.ip);
       if (!(await svc.passwords.verify(input.current_password, user.passwordHash))) {
         throw fieldErrors({ current_password: 'is not the current password' });
       }
-      await svc.signInBackoff.clear(user.email);
+      await svc.signInBackoff.succeeded(user.email, networkSubject(ctx.req.ip));
       if (!(await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(input.new_password)))) {
         throw new AppError('conflict', 'The password was changed meanwhile; sign in again');
       }
@@ -175,7 +181,8 @@ export const authRouter = router({
       await svc.tokens.revokeAll(user.id);
       // Following the link proved the mailbox, and the account starts afresh.
       await svc.users.markEmailVerified(user.id);
-      await svc.signInBackoff.clear(user.email);
+      // The mailbox's owner is on this network: it may sign in even while the account-wide limit holds.
+      await svc.signInBackoff.succeeded(user.email, networkSubject(ctx.req.ip));
       svc.log.info({ event: 'password.reset', userId: user.id }, 'password reset; every token revoked');
       await svc.notifier.notify({ kind: 'password_changed', user_id: user.id });
       return { ok: true as const };

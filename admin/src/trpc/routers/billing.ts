@@ -6,6 +6,7 @@ import {
   adminRefundInputSchema,
   advStatementSchema,
   depositInputSchema,
+  depositInputSchemaFor,
   depositListSchema,
   depositSchema,
   payoutHoldInputSchema,
@@ -23,7 +24,7 @@ import { csvTable } from '@adnet/schemas/csv';
 import { NANO_USD_PER_CENT, usdToCents } from '@adnet/schemas/money';
 import { z } from 'zod';
 import { monthRange } from '../../domain/payout-days.ts';
-import { AppError, fieldErrors, forbidden, notFound } from '../../errors.ts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
 import { listCampaigns } from '../../repos/campaigns.ts';
 import { receiptNumber, toDeposit } from '../../payments/deposit-store.ts';
 import type { DepositRecord } from '../../payments/deposit-store.ts';
@@ -33,7 +34,7 @@ import { PaymentProviderError } from '../../payments/providers.ts';
 import type { MoveOutcome } from '../../payments/payout-store.ts';
 import { ledgerKey } from '../../storage/keys.ts';
 import type { AuthedContext } from '../init.ts';
-import { roleProcedure, router } from '../init.ts';
+import { configuredInput, roleProcedure, router } from '../init.ts';
 
 const advertiser = roleProcedure('advertiser');
 const publisher = roleProcedure('publisher');
@@ -48,12 +49,6 @@ async function ownedDeposit(ctx: AuthedContext, id: number): Promise<DepositReco
   return dep;
 }
 
-function checkAmount(ctx: AuthedContext, cents: number): void {
-  const { depositMinCents: min, depositMaxCents: max } = ctx.svc.config.billing;
-  if (cents < min) throw fieldErrors({ amount_usd: `must be at least ${usdText(min)}` });
-  if (cents > max) throw fieldErrors({ amount_usd: `must be at most ${usdText(max)}` });
-}
-
 /** Ledger entries of an advertiser between two instants: the stream ids are their times in ms. */
 async function advLedgerBetween(ctx: AuthedContext, fromMs: number, toMs: number): Promise<{ amount: number; reason: string }[]> {
   const raw = await ctx.svc.redis.xrange(ledgerKey(ctx.session.userId), String(fromMs), String(toMs - 1));
@@ -66,11 +61,12 @@ async function advLedgerBetween(ctx: AuthedContext, fromMs: number, toMs: number
 
 export const depositsRouter = router({
   create: advertiser
+    // The configured bounds (DEPOSIT_MIN_USD, DEPOSIT_MAX_USD) in the same pass as the rest of the input.
+    .use(configuredInput((config) => depositInputSchemaFor({ minCents: config.billing.depositMinCents, maxCents: config.billing.depositMaxCents })))
     .input(depositInputSchema)
     .output(depositSchema)
     .mutation(async ({ ctx, input }) => {
       const cents = usdToCents(input.amount_usd);
-      checkAmount(ctx, cents);
       // Each deposit opens a session at the provider: a few a minute is plenty for a person.
       const rate = await ctx.svc.limiter.take(`deposit:${ctx.session.userId}`, 10, 60_000);
       if (!rate.allowed) throw new AppError('rate_limited', 'At most 10 deposits a minute', { retryAfterSeconds: rate.retryAfterSeconds });

@@ -1,8 +1,9 @@
-import { postbackInputSchema, postbackReceiptSchema } from '@adnet/schemas/api';
+import { postbackFailureReasonSchema, postbackInputSchema, postbackReceiptSchema } from '@adnet/schemas/api';
 import type { PostbackInput } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { ConversionStore } from '../../postback/conversion-store.ts';
 import { receivePostback } from '../../postback/postback-in.ts';
+import { attemptForClient } from '../../postback/tracker-call.ts';
 import { publicProcedure, roleProcedure, router } from '../init.ts';
 import type { Context } from '../init.ts';
 
@@ -10,8 +11,8 @@ const attempt = z.object({
   at: z.string(),
   attempt: z.number().int(),
   status: z.number().int().nullable(),
-  /** Why it failed: timeout, dns, refused_address, connection, bad_redirect, too_many_redirects, invalid_url, bad_pattern, http_status... */
-  reason: z.string().nullable().default(null),
+  /** Why it failed (null on success): one of postbackFailureReasonSchema. */
+  reason: postbackFailureReasonSchema.nullable(),
   error: z.string().nullable(),
 });
 const conversion = z.object({
@@ -34,7 +35,9 @@ export const conversionsRouter = router({
   /** Own conversions, newest first, each with its outgoing-postback attempts. */
   list: roleProcedure('advertiser')
     .output(z.object({ conversions: z.array(conversion) }))
-    .query(async ({ ctx }) => ({ conversions: await new ConversionStore(ctx.svc.redis).list(ctx.session.userId) })),
+    .query(async ({ ctx }) => ({
+      conversions: (await new ConversionStore(ctx.svc.redis).list(ctx.session.userId)).map((c) => ({ ...c, attempts: c.attempts.map(attemptForClient) })),
+    })),
 });
 
 // No bearer token: the postback secret names the advertiser and the signature proves the fields.

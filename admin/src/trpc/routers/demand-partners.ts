@@ -2,31 +2,24 @@ import { idSchema } from '@adnet/schemas/api';
 import {
   DEMAND_COUNTERS,
   demandPartnerCreateInputSchema,
+  demandPartnerInputSchemas,
   demandPartnerSchema,
   demandPartnerUpdateInputSchema,
   demandPartnerWithHealthSchema,
 } from '@adnet/schemas/demand';
 import type { DemandPartner } from '@adnet/schemas/demand';
 import { z } from 'zod';
-import { fieldErrors, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { cfgIndex } from '../../storage/keys.ts';
 import type { AuthedContext } from '../init.ts';
-import { roleProcedure, router } from '../init.ts';
+import { configuredInput, roleProcedure, router } from '../init.ts';
 
 const admin = roleProcedure('admin');
 const ALL = cfgIndex('demand_partners', 'all');
 /** The set of every demand partner's id, disabled ones included. */
 export const DEMAND_PARTNERS = ALL;
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
-
-/** https, or (DEMAND_ALLOW_LOOPBACK=1, tests and local development) http on loopback: named in a 400 like any other field. */
-function checkEndpoint(ctx: AuthedContext, endpoint: string | undefined): void {
-  if (endpoint === undefined) return;
-  const u = new URL(endpoint);
-  if (u.protocol === 'https:') return;
-  if (ctx.svc.config.demand.allowLoopback && LOOPBACK_HOST.test(u.hostname)) return;
-  throw fieldErrors({ endpoint: 'must be an https URL' });
-}
+/** https, or (DEMAND_ALLOW_LOOPBACK=1, tests and local development) http on loopback: checked with every other field. */
+const configured = (which: 'create' | 'update') => configuredInput((config) => demandPartnerInputSchemas(config.demand)[which]);
 
 async function change(ctx: AuthedContext, id: number, patch: Partial<DemandPartner>): Promise<DemandPartner> {
   const updated = await ctx.svc.configStore.update<DemandPartner>(
@@ -42,10 +35,10 @@ async function change(ctx: AuthedContext, id: number, patch: Partial<DemandPartn
 /** Demand partners (DSPs): where our zones' impressions are offered over OpenRTB 2.5, how fast, for what. */
 export const demandPartnersRouter = router({
   createDemandPartner: admin
+    .use(configured('create'))
     .input(demandPartnerCreateInputSchema)
     .output(demandPartnerSchema)
     .mutation(async ({ ctx, input }) => {
-      checkEndpoint(ctx, input.endpoint);
       const id = await ctx.svc.configStore.nextId('demand_partner');
       const now = new Date().toISOString();
       const p: DemandPartner = { id, ...input, countries: input.countries ?? [], status: 'active', created_at: now, updated_at: now };
@@ -71,11 +64,11 @@ export const demandPartnersRouter = router({
   }),
 
   updateDemandPartner: admin
+    .use(configured('update'))
     .input(demandPartnerUpdateInputSchema)
     .output(demandPartnerSchema)
     .mutation(({ ctx, input }) => {
       const { id, ...fields } = input;
-      checkEndpoint(ctx, fields.endpoint);
       const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<DemandPartner>;
       return change(ctx, id, patch);
     }),

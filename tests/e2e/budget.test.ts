@@ -1,12 +1,15 @@
-import { campaignPoolKey, campaignTotalKey } from '@adnet/schemas/redis-keys';
+import type { BidResponse } from '@adnet/schemas/openrtb';
+import { balanceKey, campaignPoolKey, campaignTotalKey, ledgerKey } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import { defineBudgetScripts } from '../../engine/src/budget/budget-scripts.ts';
 import { drainBudget } from './support/budget-drain.ts';
-import { eventually, startEngine } from './support/engine.ts';
+import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
+import { World, bannerRequest } from './support/world.ts';
+import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
+import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
 
 const fx = useTestApp();
 let world: World;
@@ -121,5 +124,108 @@ describe('spend written exactly once', () => {
     await redis.budSpendCampaign(2, key, `${key.slice(0, key.lastIndexOf(':'))}:total`, 5_000_000, 60_000, 'engine-x', 41, 'engine-x', 5_000_000);
     expect(Number(await redis.hget(key, 'spent'))).toBe(7_000_000);
     await redis.quit();
+  });
+});
+
+describe('ads counted late or after a pause', () => {
+  const SECRET = 't'.repeat(40);
+  const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+  const day = () => new Date().toISOString().slice(0, 10);
+  const ticketOf = (url: string): BidTicket => decodeTicket(SECRET, (url.split('?')[0] ?? '').split('/').pop() ?? '') as BidTicket;
+  const uncounted = async (campaignId: number) => {
+    await Promise.all(engines.map((e) => e.engine.events.flush()));
+    return (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'uncounted' && e.campaign_id === campaignId);
+  };
+  /** A bid for `country` from the given engine, once it bids for `campaignId`. */
+  const bidFor = async (engine: TestEngine, country: string, campaignId: number) => {
+    let nurl = '';
+    await eventually(async () => {
+      const r = await postBid(engine.base, bannerRequest({ device: { geo: { country }, language: 'en' } }, { bidfloor: 5 }));
+      const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
+      nurl = bid?.nurl ?? '';
+      return bid?.cid === String(campaignId);
+    });
+    return nurl;
+  };
+  /** The win notice of `ticket` re-signed as if bid 55 s ago (past the 50 s in which the bid's hold is surely there), under a new bid id. */
+  const lateWin = (engine: TestEngine, ticket: BidTicket, n: number) =>
+    `${engine.base}/openrtb/win/${encodeTicket(SECRET, { ...ticket, bidId: `${ticket.bidId}-late${n}`, issuedAt: ticket.issuedAt - 55 })}?price=5`;
+
+  it('a late win is charged straight from the budget while it covers it, and refused with the reason once it does not; the balance never goes below zero', async () => {
+    // The budget binds: $1 a day, drained by prompt wins; then 20 late wins (0.5 cents each) find no room.
+    const rich = await world.advertiser(1_000_000);
+    const { campaign: byBudget } = await world.campaign(rich, { geo_include: ['br'], daily_budget_usd: 1, bid_usd: 6 });
+    // The balance binds: 30 cents against a $100 budget.
+    const poor = await world.advertiser(30);
+    const { campaign: byBalance } = await world.campaign(poor, { geo_include: ['ar'], daily_budget_usd: 100, bid_usd: 6 });
+    // Room to spare: a late win is charged straight against pool and balance, to the nano-dollar.
+    const ample = await world.advertiser(1_000_000);
+    const { campaign: covered } = await world.campaign(ample, { geo_include: ['cl'], daily_budget_usd: 100, bid_usd: 6 });
+    await Promise.all(
+      engines.map((e) => eventually(() => [byBudget, byBalance, covered].every((c) => e.engine.mirror.index?.campaigns.get(c.id)?.status === 'active'))),
+    );
+    const [e0, e1] = engines as [TestEngine, TestEngine];
+
+    const coveredTicket = ticketOf(await bidFor(e0, 'CHL', covered.id));
+    const spentBefore = Number((await fx.app.svc.redis.hget(campaignPoolKey(covered.id, day()), 'spent')) ?? 0);
+    expect(await (await fetch(lateWin(e1, coveredTicket, 0))).json()).toEqual({ ok: true, counted: true });
+    // Charged at once, not through a hold: no flush needed.
+    expect(Number(await fx.app.svc.redis.hget(campaignPoolKey(covered.id, day()), 'spent')) - spentBefore).toBe(5_000_000);
+    expect(await (await fetch(lateWin(e0, coveredTicket, 0))).json()).toEqual({ ok: true, counted: false });
+
+    for (const [campaign, country, reason] of [
+      [byBudget, 'BRA', 'budget_exhausted'],
+      [byBalance, 'ARG', 'balance_exhausted'],
+    ] as const) {
+      const ticket = ticketOf(await bidFor(e0, country, campaign.id));
+      const { wins } = await drainBudget(engines, country);
+      expect(wins).toBeGreaterThan(0);
+      const pool = campaignPoolKey(campaign.id, day());
+      const spent = Number(await fx.app.svc.redis.hget(pool, 'spent'));
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => fetch(lateWin(engines[n % 2] as TestEngine, ticket, n)).then((r) => r.json())));
+      expect(answers).toEqual(Array.from({ length: 20 }, () => ({ ok: true, counted: false })));
+      expect((await uncounted(campaign.id)).map((e) => [e.of, e.reason])).toEqual(Array.from({ length: 20 }, () => ['win', reason]));
+      await Promise.all(engines.map((e) => e.engine.budget.flush()));
+      expect(Number(await fx.app.svc.redis.hget(pool, 'spent')), reason).toBe(spent);
+      const p = await fx.app.svc.redis.hgetall(pool);
+      expect(Number(p.spent) + Number(p.held ?? 0)).toBeLessThanOrEqual(campaign.daily_budget_cents * 10_000_000);
+    }
+    const balance = Number(await fx.app.svc.redis.get(balanceKey(poor.id)));
+    expect(balance).toBeGreaterThanOrEqual(0);
+    const ledger = (await fx.app.svc.redis.xrange(ledgerKey(poor.id), '-', '+')).map(([, f]) => f);
+    expect(30 + ledger.filter((f) => f[1] === 'debit').reduce((s, f) => s + Number(f[3]), 0)).toBe(balance);
+  });
+
+  it('charges nothing for the beacon or win notice of an ad served before its campaign was paused', async () => {
+    const adv = await world.advertiser(1_000_000);
+    const { campaign } = await world.campaign(adv, { geo_include: ['pe'], daily_budget_usd: 100, bid_usd: 6 });
+    const zone = await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 });
+    await Promise.all(
+      engines.map((e) =>
+        eventually(
+          () => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active' && e.engine.mirror.index.zones.get(zone.subid)?.serving === true,
+        ),
+      ),
+    );
+    const [e0, e1] = engines as [TestEngine, TestEngine];
+    const nurl = await bidFor(e0, 'PER', campaign.id);
+    let beacon = '';
+    await eventually(async () => {
+      const r = await fetch(`${e0.base}/imp?z=${zone.subid}&fp=paused-${Date.now()}`, { headers: { ...BROWSER, 'x-country': 'PE' } });
+      beacon = r.status === 200 ? ((await r.json()) as { beacon_url: string }).beacon_url : '';
+      return beacon !== '' && ticketOf(beacon).campaignId === campaign.id;
+    });
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token })).status).toBe(200);
+    await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused')));
+    // Well within the bids' holds (seconds old), on the other engine and on the bidding one.
+    expect(await (await fetch(nurl.replace('${AUCTION_PRICE}', '5'))).json()).toEqual({ ok: true, counted: false });
+    expect((await fetch(beacon.replace(e0.base, e1.base), { headers: BROWSER })).status).toBe(200);
+    expect((await uncounted(campaign.id)).map((e) => [e.of, e.reason]).sort()).toEqual([
+      ['impression', 'campaign_not_active'],
+      ['win', 'campaign_not_active'],
+    ]);
+    await Promise.all(engines.map((e) => e.engine.budget.flush()));
+    expect(Number((await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, day()), 'spent')) ?? 0)).toBe(0);
+    expect(Number(await fx.app.svc.redis.get(balanceKey(adv.id)))).toBe(1_000_000);
   });
 });

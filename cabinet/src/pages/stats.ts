@@ -14,6 +14,8 @@ import type { Column } from '../grid.ts';
 import type { PageContext } from '../router.ts';
 import { daysOf, fillSlots, hoursOf } from '../series.ts';
 import { sourceActions } from './traffic-sources.ts';
+import { UNCOUNTED_KIND_LABELS, uncountedByReason, uncountedReasonLabel } from '../uncounted.ts';
+import type { UncountedRow } from '../uncounted.ts';
 
 type Dimension = (typeof ADMIN_STATS_DIMENSIONS)[number];
 export type StatsRow = Record<string, string | number | null | undefined>;
@@ -198,7 +200,41 @@ export async function statsPage(ctx: PageContext): Promise<void> {
   };
   let shownRows: StatsRow[] = [];
 
-  const show = async (rows: StatsRow[], groups: Dimension[], q: Query) => {
+  /** A publisher's traffic that was not counted in the range, by kind and reason: what it is not paid for, and why. */
+  const uncountedTable = (rows: UncountedRow[], q: Query): HTMLElement => {
+    const summed = uncountedByReason(rows);
+    return h(
+      'section',
+      { 'aria-labelledby': 'uncounted-h' },
+      h('h2', { id: 'uncounted-h' }, 'Not counted'),
+      h('p', { class: 'muted' }, 'Invalid traffic on your zones, and ads that were not counted: not paid, and not in the figures above.'),
+      grid({
+        caption: `Not counted, ${q.from} to ${q.to} (${q.tz})`,
+        columns: [
+          { key: 'of', label: 'What', cell: (r) => UNCOUNTED_KIND_LABELS[r.of], sort: (r) => UNCOUNTED_KIND_LABELS[r.of] },
+          {
+            key: 'reason',
+            label: 'Reason',
+            cell: (r) => uncountedReasonLabel(r.of, r.reason),
+            sort: (r) => uncountedReasonLabel(r.of, r.reason).toLowerCase(),
+          },
+          {
+            key: 'events',
+            label: 'Count',
+            numeric: true,
+            cell: (r) => count(r.events),
+            total: (rs) => count(rs.reduce((a, r) => a + r.events, 0)),
+            sort: (r) => r.events,
+          },
+        ],
+        rows: summed,
+        sortBy: { key: 'events', dir: 'desc' },
+        empty: 'Nothing refused in this range',
+      }),
+    );
+  };
+
+  const show = async (rows: StatsRow[], groups: Dimension[], q: Query, uncounted: UncountedRow[] | null) => {
     const time = groups.length === 1 && (groups[0] === 'day' || groups[0] === 'hour') ? groups[0] : null;
     // Silent days and hours count as zero: in the chart and in the table.
     const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, KEYS[time].column, COUNTED) : rows;
@@ -246,6 +282,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
           download('stats.csv', (await api.adv.stats.get.query({ ...last, format: 'csv' })).csv ?? '');
         }
       }),
+      uncounted ? uncountedTable(uncounted, q) : '',
     );
   };
 
@@ -286,9 +323,10 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       };
       out.replaceChildren(h('p', { role: 'status', class: 'loading' }, 'Loading…'));
       const effective = groups.length ? groups : (['day'] as Dimension[]);
-      const rows = await query(last);
+      const range = { from: last.from, to: last.to, tz: last.tz };
+      const [rows, uncounted] = await Promise.all([query(last), publisher ? api.pub.stats.uncounted.query(range).then((r) => r.rows) : null]);
       if (effective.includes('creative')) await creativeNames(rows);
-      await show(rows, effective, last);
+      await show(rows, effective, last, uncounted);
     },
   });
   // A preset fills the dates; editing a date makes the range custom.

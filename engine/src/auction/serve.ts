@@ -83,6 +83,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     source: imp.inventory.source,
     // The click's price is signed into the ticket: an adjusted CPC bid cannot be re-priced by whoever holds the link.
     clickMicroCents: c.bidType === 'cpc' && outcome.multiplierMilli !== 1000 ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli) : 0,
+    format: c.format,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket, dealId };
 }

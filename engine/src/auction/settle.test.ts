@@ -26,7 +26,7 @@ const win: EventOf<'win'> = {
 
 function ports(
   answer: 'charged' | 'budget_exhausted' | 'balance_exhausted',
-  status: 'active' | 'paused' = 'active',
+  status: StoredCampaign['status'] = 'active',
   cap: StoredCampaign['frequency_cap'] = null,
 ) {
   const recorded: [number, string, number, string][] = [];
@@ -85,6 +85,24 @@ describe('settleTicket', () => {
       ]);
       expect(emitted[0]).not.toHaveProperty('charge_nano');
     }
+  });
+
+  it('charges a stopped campaign nothing within the hold as well: no spend against the hold, recorded as uncounted', async () => {
+    for (const status of ['paused', 'archived'] as const) {
+      for (const free of [false, true]) {
+        const { p, recorded, charged, emitted, capped } = ports('charged', status, { impressions: 3, period_hours: 6 });
+        const event = free ? { ...win, charge_nano: 0 } : win;
+        expect(await settleTicket(p, event, { ...ticket, user: 'userkey' }, BID_AT_S * 1000 + 1_000)).toBe(false);
+        expect([recorded, charged, capped]).toEqual([[], [], []]);
+        expect(emitted).toEqual([expect.objectContaining({ type: 'uncounted', of: 'win', reason: 'campaign_not_active', bid_id: 'b1', campaign_id: 5 })]);
+      }
+    }
+    // A campaign the index no longer knows is as stopped.
+    const gone = ports('charged');
+    gone.p.campaign = () => undefined;
+    expect(await settleTicket(gone.p, win, ticket, BID_AT_S * 1000 + 1_000)).toBe(false);
+    expect(gone.recorded).toEqual([]);
+    expect(gone.emitted).toEqual([expect.objectContaining({ type: 'uncounted', reason: 'campaign_not_active' })]);
   });
 
   it('moves no money for what costs nothing, however late', async () => {

@@ -77,22 +77,26 @@ export interface TicketSettlePorts extends SettlePorts {
 }
 
 /**
- * Settles what a ticket's beacon, pixel or win notice counted. Within the bid's hold its price is
- * held in the bidding engine's slice, and the spend is recorded against that hold (`settle`). Later
- * the hold may have gone back to the pool, so the charge is taken straight from the campaign's daily
- * budget and the advertiser's balance, only where they still cover it; when they do not (or the
- * campaign has stopped), the ad is recorded as uncounted with the reason and costs nothing. Either
- * way nothing is spent past a budget or a balance. True when it counted.
+ * Settles what a ticket's beacon, pixel or win notice counted. A campaign that is no longer active (as
+ * the engine's index knows it: paused, archived, or gone) is charged nothing, however early the ad is
+ * counted: the ad is recorded as uncounted (`campaign_not_active`, as its clicks are) and the bid's hold
+ * goes back to the pool with the lost bids' when it lapses. Within the bid's hold its price is held in
+ * the bidding engine's slice, and the spend is recorded against that hold (`settle`). Later the hold
+ * may have gone back to the pool, so the charge is taken straight from the campaign's daily budget
+ * and the advertiser's balance, only where they still cover it; when they do not, the ad is recorded
+ * as uncounted with the reason and costs nothing. Either way nothing is spent past a budget or a
+ * balance. True when it counted.
  */
 export async function settleTicket(ports: TicketSettlePorts, event: PaidEvent, ticket: BidTicket, now: number): Promise<boolean> {
   const day = budgetDay(ticket.issuedAt * 1000);
-  if (event.charge_nano === 0 || !holdMayHaveLapsed(ticket, now)) {
+  const campaign = ports.campaign(event.campaign_id);
+  let refusal: ChargeRefusal | undefined = campaign?.status === 'active' ? undefined : 'campaign_not_active';
+  if (!refusal && (event.charge_nano === 0 || !holdMayHaveLapsed(ticket, now))) {
     settle(ports, event, day, ticket.engine);
     countForCap(ports, ticket, now);
     return true;
   }
-  const reason = 'ad spend';
-  const refusal = await chargeDirect(ports.direct, ports.campaign(event.campaign_id), { day, nano: event.charge_nano, at: now, reason });
+  refusal ??= await chargeDirect(ports.direct, campaign, { day, nano: event.charge_nano, at: now, reason: 'ad spend' });
   if (!refusal) {
     ports.emit(event);
     countForCap(ports, ticket, now);

@@ -90,6 +90,7 @@ function ownServed(ecpmUsd: number, priceUsd: number): Served {
       user: '',
       source: '',
       clickMicroCents: 0,
+      format: 'banner',
     },
   });
   return { won: true, candidate: c, priceMicroCents, bidId: 'own', ticket, dealId: undefined };

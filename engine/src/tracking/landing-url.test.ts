@@ -25,6 +25,7 @@ const ticket: BidTicket = {
   user: '',
   source: '',
   clickMicroCents: 0,
+  format: 'native',
 };
 const ALL =
   'https://t.example/?c={click_id}&z={zone_id}&s={site_id}&k={campaign_id}&r={creative_id}&g={geo}&d={device}&o={os}&b={browser}&$={cost}&t={bid_type}';

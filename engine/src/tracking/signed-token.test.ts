@@ -27,6 +27,7 @@ const ticket: BidTicket = {
   user: 'k0FhbGxvIHdvcmxk',
   source: 'news.example.co.uk',
   clickMicroCents: 0,
+  format: 'video',
 };
 const signed = (values: unknown[]) => {
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -41,38 +42,61 @@ describe('signed bid tickets', () => {
   });
   it('reads a ticket signed before tickets carried their facts', () => {
     const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6]);
-    expect(decodeTicket(secret, old)).toEqual({ ...ticket, ipPrefix: '', uaHash: '', os: '', browser: '', user: '', source: '' });
+    expect(decodeTicket(secret, old)).toEqual({ ...ticket, ipPrefix: '', uaHash: '', os: '', browser: '', user: '', source: '', format: '' });
   });
   it('reads a ticket signed before tickets carried the OS and browser', () => {
     const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '203.0.113.0', 'abcd1234', 1]);
-    expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '', source: '' });
+    expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '', source: '', format: '' });
   });
   it('reads a ticket signed before tickets named the user of a capped campaign', () => {
-    const { user: _u, source: _s, clickMicroCents: _c, ...before } = ticket;
-    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '', source: '' });
+    const { user: _u, source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '', source: '', format: '' });
   });
   it('reads a ticket signed before tickets named the source and the click price, and carries the source of a new one', () => {
-    const { source: _s, clickMicroCents: _c, ...before } = ticket;
+    const { source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
     const old = Object.values(before).map((v) => (v === false ? 0 : v));
     expect(old).toHaveLength(20);
-    expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, source: '' });
-    // Both are last on the wire: appended, so every older length still lines up.
+    expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, source: '', format: '' });
+    // Both are last on the wire (before the format): appended, so every older length still lines up.
     const fresh = JSON.parse(Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown[];
-    expect(fresh).toEqual([...old, 'news.example.co.uk', 0]);
+    expect(fresh).toEqual([...old, 'news.example.co.uk', 0, 'video']);
   });
   it("carries an adjusted CPC click's price, signed: a ticket from before it charges the campaign's bid (0)", () => {
     const adjusted = { ...ticket, clickMicroCents: 60_000 };
     expect(decodeTicket(secret, encodeTicket(secret, adjusted))).toEqual(adjusted);
-    const { source: _s, clickMicroCents: _c, ...before } = ticket;
-    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, source: '', clickMicroCents: 0 });
+    const { source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({
+      ...ticket,
+      source: '',
+      clickMicroCents: 0,
+      format: '',
+    });
     // Raising the price in the payload breaks the signature.
     const [payload, sig] = encodeTicket(secret, adjusted).split('.') as [string, string];
     const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
     values[21] = 1;
     expect(decodeTicket(secret, `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${sig}`)).toBeUndefined();
   });
+  it('carries the format the ad was served as, last on the wire; a ticket signed before it (22 fields) names none', () => {
+    for (const format of ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'] as const)
+      expect(decodeTicket(secret, encodeTicket(secret, { ...ticket, format }))).toEqual({ ...ticket, format });
+    const { format: _f, ...before } = ticket;
+    const old = Object.values(before).map((v) => (v === false ? 0 : v));
+    expect(old).toHaveLength(22);
+    expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, format: '' });
+    expect(decodeTicket(secret, signed([...old, 'banner']))).toEqual({ ...ticket, format: 'banner' });
+    // A format we do not serve is no ticket of ours, signed or not.
+    expect(decodeTicket(secret, signed([...old, 'popunder']))).toBeUndefined();
+    // Changing the format breaks the signature.
+    const [payload, sig] = encodeTicket(secret, ticket).split('.') as [string, string];
+    const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
+    values[22] = 'banner';
+    expect(decodeTicket(secret, `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${sig}`)).toBeUndefined();
+  });
   it('refuses a payload of any other length', () => {
     expect(decodeTicket(secret, signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '', '', 0, 'ios']))).toBeUndefined();
+    const wire = JSON.parse(Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown[];
+    expect(decodeTicket(secret, signed([...wire, 'more']))).toBeUndefined();
   });
   it('refuses tampering, other secrets and garbage', () => {
     const token = encodeTicket(secret, ticket);

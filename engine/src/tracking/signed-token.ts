@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { CAMPAIGN_FORMATS } from '@adnet/schemas/api';
+import type { CampaignFormat } from '@adnet/schemas/api';
 
 /** What a win notice or impression pixel needs to know about its bid, carried in the URL and signed. */
 export interface BidTicket {
@@ -40,6 +42,11 @@ export interface BidTicket {
    * (docs/delivery.md). 0 when no adjustment applied (or a CPM ad): the campaign's bid.
    */
   clickMicroCents: number;
+  /**
+   * The format the ad was served as (the campaign's, which its creative and the zone share): '' for a
+   * ticket signed before tickets carried it.
+   */
+  format: CampaignFormat | '';
 }
 
 export const TICKET_SURFACES = ['openrtb', 'widget', 'vast', 'push'] as const;
@@ -76,6 +83,7 @@ const FIELDS = [
   // Appended last: tickets signed before them (every shorter length above) decode with them empty.
   'source',
   'clickMicroCents',
+  'format',
 ] as const satisfies readonly (keyof BidTicket)[];
 
 export function encodeTicket(secret: string, t: BidTicket): string {
@@ -103,6 +111,7 @@ export function encodeTicket(secret: string, t: BidTicket): string {
     t.user,
     t.source,
     t.clickMicroCents,
+    t.format,
   ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${payload}.${sign(secret, payload)}`;
@@ -127,7 +136,10 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
     if (values.length === 19) values.push('');
     // Signed before the source and bid adjustments (20 fields): no source, the campaign's bid.
     if (values.length === 20) values.push('', 0);
+    // Signed before the format (22 fields): none named.
+    if (values.length === 22) values.push('');
     if (values.length !== FIELDS.length || !TICKET_SURFACES.includes(values[13] as TicketSurface)) return undefined;
+    if (values[22] !== '' && !CAMPAIGN_FORMATS.includes(values[22] as CampaignFormat)) return undefined;
     // The payload is ours (its signature checked above): the fields are what encodeTicket wrote.
     const t: Record<string, unknown> = {};
     FIELDS.forEach((k, i) => (t[k] = values[i]));

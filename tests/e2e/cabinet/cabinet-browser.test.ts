@@ -352,12 +352,35 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await screenshot(adm, 'admin-overview', ['Advertiser spend today', 'Waiting for a decision', 'Partner health']);
   });
 
-  it('shows the publisher its earnings and a live preview of the zone', async () => {
+  it('shows the publisher its earnings, the invalid traffic it is not paid for, and a live preview of the zone', async () => {
+    // Invalid traffic on the zone: a crawler, and a page on another site asking for the zone's ad (twice).
+    const subid = /\/w\/(\w+)\.js/.exec(snippet)?.[1] ?? '';
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+    const bot = await fetch(`${p.engine.base}/imp?z=${subid}&fp=crawler-1`, { headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
+    expect(bot.status).toBe(204);
+    for (const n of [1, 2]) {
+      const foreign = await fetch(`${p.engine.base}/imp?z=${subid}&fp=elsewhere-${n}`, {
+        headers: { 'user-agent': browser, origin: 'https://elsewhere.example' },
+      });
+      expect(foreign.status).toBe(204);
+    }
+    await p.ingest();
     await pub.getByRole('link', { name: 'Earnings' }).click();
     const legend = pub.locator('.legend');
     await legend.waitFor();
     expect(await legend.locator('span').allTextContents()).toEqual(['Impressions: 1', 'Clicks: 1']);
-    await screenshot(pub, 'earnings', ['Earnings', 'eCPM', 'Impressions and clicks over time']);
+    const refused = pub.getByRole('region', { name: /^Not counted, / });
+    await refused.waitFor();
+    const countOf = async (reason: string) =>
+      refused
+        .getByRole('row', { name: new RegExp(reason) })
+        .locator('td[data-label="Count"]')
+        .textContent();
+    expect(await countOf("From a page not on the zone's site")).toBe('2');
+    expect(await countOf('Known bot or crawler')).toBe('1');
+    expect(await refused.locator('tbody tr').first().locator('td[data-label="What"]').textContent()).toBe('Ad request');
+    expect(await refused.locator('tfoot td[data-label="Count"]').textContent()).toBe('3');
+    await screenshot(pub, 'earnings', ['Earnings', 'eCPM', 'Impressions and clicks over time', 'Not counted', 'Known bot or crawler']);
     await pub.getByRole('link', { name: 'Zones' }).click();
     // What the preview's ad request answered, to name the cause if no ad shows.
     const answers: string[] = [];

@@ -43,7 +43,8 @@ export function beaconRoute(ctx: EngineContext) {
         price_micro_cents: ticket.priceMicroCents,
         charge_nano: impressionCharge(bidType, ticket.priceMicroCents),
       });
-      await settleTicket(settlePorts(ctx), event, ticket, now);
+      // An impression recorded as uncounted (its campaign stopped, its budget or balance ran out) has no viewable one either.
+      if (!(await settleTicket(settlePorts(ctx), event, ticket, now))) await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`);
     }
     return PIXEL_REPLY;
   };

@@ -72,7 +72,8 @@ export function impTrackerRoute(ctx: EngineContext) {
       else {
         const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
         const event = makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidType, ticket.priceMicroCents) });
-        await settleTicket(settlePorts(ctx), event, ticket, now);
+        // An impression recorded as uncounted has no viewable one either.
+        if (!(await settleTicket(settlePorts(ctx), event, ticket, now))) await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`);
       }
     }
     return PIXEL_REPLY;

@@ -4,6 +4,7 @@ import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { nanoToCentsFloor } from '@adnet/schemas/money';
 import { deliveryOf } from '@adnet/schemas/delivery';
+import { campaignScheduleReason } from '@adnet/schemas/schedule';
 import { NO_SOURCES } from '@adnet/schemas/source-lists';
 import { campaignPoolKey, campaignTotalKey, cfgIndex } from '../storage/keys.ts';
 import { readManySources } from './campaign-sources.ts';
@@ -23,7 +24,8 @@ export async function loadOwnedCampaign(svc: Services, advertiserId: number, id:
 /** Adds what is live: today's spend, which the engines count in Redis, and whether the campaign serves. */
 export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Promise<Campaign[]> {
   if (campaigns.length === 0) return [];
-  const day = budgetDay(Date.now());
+  const now = Date.now();
+  const day = budgetDay(now);
   // One read per key: budget pools live in per-campaign cluster slots. Spend is in nano-dollars.
   const spent = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignPoolKey(c.id, day), 'spent')));
   const approved = await Promise.all(campaigns.map((c) => svc.redis.scard(campaignApprovedIndex(c.id))));
@@ -45,6 +47,8 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
       dailySpentCents,
       totalBudgetCents: c.total_budget_cents ?? undefined,
       totalSpentCents,
+      // The engine's own schedule filter, so a dayparted campaign out of hours does not show as serving.
+      schedule: campaignScheduleReason(c, now),
     });
     // Stored before bid adjustments existed: none.
     return {

@@ -47,7 +47,7 @@ const sharedImpressions = async (): Promise<Record<string, number>> => {
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((s, n) => s + n, 0);
 
 describe('rotation: optimize, two engines', () => {
-  it('finds the better creative from impressions split between the engines, and both serve it', async () => {
+  it('finds the better creative from impressions split between the engines; both, and an engine started later, serve it', async () => {
     // Each engine sees every other request: half the evidence each.
     const learning = await visitors.run(300, { 'Creative A': 0.2 });
     phases.push(phaseOf('optimize, learning over two engines: A clicked 20%, B never (300 requests)', learning));
@@ -59,6 +59,17 @@ describe('rotation: optimize, two engines', () => {
       const seen = await visitors.run(150, {}, [engine]);
       phases.push(phaseOf(`optimize, after learning, engine ${i + 1} alone (150 requests)`, seen));
       expect(seen['Creative A'] ?? 0, `engine ${i + 1}`).toBeGreaterThan(115);
+    }
+    // An engine started now has seen nothing itself: its shares can come only from the shared counts.
+    const fresh = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
+    try {
+      await eventually(() => fresh.engine.mirror.index?.zones.get(zone)?.serving === true && fresh.engine.mirror.index.candidateCount === 2);
+      await new Promise((r) => setTimeout(r, 600));
+      const seen = await visitors.run(150, {}, [fresh]);
+      phases.push(phaseOf('optimize, an engine started after learning, alone (150 requests)', seen));
+      expect(seen['Creative A'] ?? 0, 'fresh engine').toBeGreaterThan(115);
+    } finally {
+      await fresh.stop();
     }
   });
 });

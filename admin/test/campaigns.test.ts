@@ -228,6 +228,36 @@ describe('states', () => {
     expect(r.body).toMatchObject({ status: 'active', delivery: { serving: false, reasons: ['no_funds'] } });
   });
 
+  it("the schedule is part of the delivery status: not started, ended, out of hours (the engine's own rule)", async () => {
+    const c = await create(adv.token, validCampaign);
+    await approvedCreative(adv.token, c.body.id);
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).body.delivery).toEqual({
+      serving: true,
+      reasons: [],
+    });
+    const patch = async (json: unknown): Promise<unknown> => {
+      const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json });
+      expect(r.status).toBe(200);
+      return (await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery;
+    };
+    const hour = 3_600_000;
+    expect(await patch({ start_at: new Date(Date.now() + 24 * hour).toISOString() })).toEqual({ serving: false, reasons: ['not_started'] });
+    expect(await patch({ start_at: new Date(Date.now() - 48 * hour).toISOString(), end_at: new Date(Date.now() - 24 * hour).toISOString() })).toEqual({
+      serving: false,
+      reasons: ['ended'],
+    });
+    // Every hour of the week but the current UTC one (and its neighbours, so the test cannot straddle an hour).
+    const weekday = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][new Date().getUTCDay()] ?? 'mon';
+    const now = new Date().getUTCHours();
+    const away = [...Array(24).keys()].filter((h) => Math.abs(h - now) > 1 && Math.abs(h - now) < 23);
+    const outOfHours = await patch({ start_at: null, end_at: null, dayparting: { [weekday]: away }, timezone: 'UTC' });
+    expect(outOfHours).toEqual({ serving: false, reasons: ['outside_schedule'] });
+    expect(await patch({ dayparting: null })).toEqual({ serving: true, reasons: [] });
+    // The list carries the same status.
+    const list = await call<{ campaigns: { id: number; delivery: unknown }[] }>(fx.app, 'GET', '/api/adv/campaigns', { token: adv.token });
+    expect(list.body.campaigns.find((x) => x.id === c.body.id)?.delivery).toEqual({ serving: true, reasons: [] });
+  });
+
   it('a rejected creative does not allow activation', async () => {
     const c = await create(adv.token, validCampaign);
     const cr = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {

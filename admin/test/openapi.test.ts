@@ -30,6 +30,10 @@ describe('REST door and its documents', () => {
       expect.arrayContaining(['name', 'vertical', 'format', 'bid_type', 'bid_usd', 'daily_budget_usd', 'geo_include', 'languages']),
     );
     expect(doc.paths['/api/adv/campaigns/{id}']?.patch?.parameters.map((p) => p.name)).toEqual(['id']);
+    // The statistics summaries name every dimension each side may group by.
+    const summary = (path: string) => (doc.paths[path]?.get as unknown as { summary: string }).summary;
+    expect(summary('/api/adv/stats')).toBe('Statistics by any of day, hour, campaign, creative, geo, device, os, browser, site, zone, source');
+    expect(summary('/api/pub/stats')).toBe('Impressions, clicks and earnings by any of day, hour, geo, device, os, browser, site, zone, demand');
     expect(doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data']).toBeDefined();
     // Billing: a month is a text parameter; the receipt is a page and statements come as CSV too.
     const statement = doc.paths['/api/adv/statements/{month}']?.get as unknown as {

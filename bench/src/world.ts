@@ -47,6 +47,7 @@ export function generateWorld(size: WorldSize): World {
   // Targeting added later draws from its own sequence, so the rest of the world stays what it was.
   const t = rng(11);
   const rules = rng(13);
+  const pace = rng(19);
   const campaigns: StoredCampaign[] = [];
   const creatives: Creative[] = [];
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)] as T;
@@ -70,8 +71,9 @@ export function generateWorld(size: WorldSize): World {
       languages: r() < 0.7 ? [] : [pick(BENCH_LANGUAGES)],
       device_types: r() < 0.8 ? [] : [pick(['desktop', 'mobile', 'tablet'] as const)],
       rotation: 'optimize',
-      // The benchmarks measure the auction, not the pacing: every campaign bids whenever it can.
-      pacing: 'asap',
+      // Half paced evenly, so the pacing filter is on the measured path (its own sequence: the rest of
+      // the world stays as it was). The bench's budgets are large, so even pacing rarely holds a bid back.
+      pacing: pace() < 0.5 ? 'even' : 'asap',
       total_budget_cents: null,
       os_include: t() < 0.85 ? [] : [OS_FAMILIES[Math.floor(t() * OS_FAMILIES.length)] as OsFamily],
       browser_include: t() < 0.85 ? [] : [BROWSER_FAMILIES[Math.floor(t() * BROWSER_FAMILIES.length)] as BrowserFamily],

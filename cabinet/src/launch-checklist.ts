@@ -13,7 +13,7 @@ export interface Step {
 }
 
 /** What stands between a campaign and its first impression, from its delivery status (the engines' rules). */
-export function launchSteps(c: Campaign): Step[] {
+export function launchSteps(c: Pick<Campaign, 'delivery' | 'geo_include' | 'device_types' | 'status'>): Step[] {
   const has = (r: Campaign['delivery']['reasons'][number]) => c.delivery.reasons.includes(r);
   const geo = c.geo_include.length ? c.geo_include.map(countryName).join(', ') : 'every country';
   const devices = c.device_types.length ? c.device_types.join(', ') : 'every device';

@@ -26,27 +26,62 @@ export const deliverySchema = z.object({
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 
+/**
+ * A budget pool as the engines left it, in nano-dollars: its limit, what was spent, the sum of every
+ * engine's hold and the largest one engine holds (engine/src/budget/budget-scripts.ts).
+ */
+export interface PoolFacts {
+  limitNano: number;
+  spentNano: number;
+  heldNano?: number;
+  largestHoldNano?: number;
+}
+
+/**
+ * Whether a budget can still pay for one charge of `unitNano`, by the engines' rule: an engine bids
+ * only from its own hold, topped up from what no engine holds, so the budget is spent for every
+ * engine once no hold plus that rest covers one charge. Near the end, several engines may each hold a
+ * little less than one charge: the remainder they keep is not spendable (until an idle engine hands
+ * its hold back) and so counts as spent.
+ */
+export function budgetLeft(p: PoolFacts, unitNano: number): boolean {
+  if (p.spentNano >= p.limitNano) return false;
+  const unheld = Math.max(0, p.limitNano - p.spentNano - (p.heldNano ?? 0));
+  return unheld + (p.largestHoldNano ?? 0) >= Math.max(1, unitNano);
+}
+
+/**
+ * The most one charge of a campaign can take from its budget at its own bid: one impression (CPM,
+ * `bid_micro_cents` is the price of one impression in micro-cents, 10 nano-dollars each) or one
+ * click (CPC, the bid in 1e-5 dollars, 10 000 nano-dollars each). Bid adjustments are left out: an
+ * impression priced lower still fits, and one adjusted up is rarer than the case this rule is for.
+ */
+export const chargeUnitNano = (c: { bid_type: 'cpm' | 'cpc'; bid_micro_cents: number }): number =>
+  c.bid_type === 'cpc' ? c.bid_micro_cents * 10_000 : c.bid_micro_cents * 10;
+
 /** What deciding the delivery needs, read at the moment of asking. */
 export interface DeliveryFacts {
   status: 'draft' | 'active' | 'paused' | 'archived';
   approvedCreatives: number;
   balanceCents: number;
-  dailyBudgetCents: number;
-  dailySpentCents: number;
-  /** Lifetime cap and spend, when the campaign has one. */
-  totalBudgetCents?: number | undefined;
-  totalSpentCents?: number | undefined;
+  /** Today's pool. */
+  daily: PoolFacts;
+  /** The lifetime cap's pool, when the campaign has one (its holds are today's: the engines hold one pool). */
+  total?: PoolFacts | undefined;
+  /** The most one charge costs (`chargeUnitNano`); without it, a budget is spent only when spend reaches it. */
+  unitNano?: number | undefined;
   /** The schedule's verdict now, when the campaign has one (the engine's schedule rule). */
   schedule?: 'not_started' | 'ended' | 'outside_schedule' | undefined;
 }
 
 export function deliveryOf(f: DeliveryFacts): Delivery {
   const reasons: DeliveryReason[] = [];
+  const unit = f.unitNano ?? 1;
   if (f.status !== 'active') reasons.push(f.status);
   if (f.approvedCreatives < 1) reasons.push('no_approved_creative');
   if (f.balanceCents <= 0) reasons.push('no_funds');
-  if (f.dailySpentCents >= f.dailyBudgetCents) reasons.push('daily_budget_spent');
-  if (f.totalBudgetCents !== undefined && (f.totalSpentCents ?? 0) >= f.totalBudgetCents) reasons.push('total_budget_spent');
+  if (!budgetLeft(f.daily, unit)) reasons.push('daily_budget_spent');
+  if (f.total && !budgetLeft(f.total, unit)) reasons.push('total_budget_spent');
   if (f.schedule) reasons.push(f.schedule);
   return { serving: reasons.length === 0, reasons };
 }

@@ -34,6 +34,24 @@ export const impSchema = z.looseObject({
   tagid: z.string().optional(),
   pmp: pmpSchema.optional(),
 });
+/** Bounds of `device.sua` (a brand is a short name; browsers list a handful, with GREASE entries). */
+export const SUA_LIMITS = { brand: 64, version: 32, versions: 8, browsers: 16 } as const;
+const brandVersion = z.looseObject({
+  brand: z.string().max(SUA_LIMITS.brand),
+  version: z.array(z.string().max(SUA_LIMITS.version)).max(SUA_LIMITS.versions).optional(),
+});
+/**
+ * OpenRTB 2.6 `device.sua`, the Structured User Agent (the browser's User-Agent Client Hints as the
+ * partner read them); 2.5 partners send it too. Only what we read is checked: `browsers`, `platform`
+ * and `mobile` (0 or 1).
+ */
+export const structuredUserAgentSchema = z.looseObject({
+  browsers: z.array(brandVersion).max(SUA_LIMITS.browsers).optional(),
+  platform: brandVersion.optional(),
+  mobile: z.number().int().min(0).max(1).optional(),
+});
+export type StructuredUserAgent = z.infer<typeof structuredUserAgentSchema>;
+
 /** A bid request's fields (OpenRTB 2.5 §3.2.1), before the rules across fields: what the supply side extends. */
 const bidRequestFields = z.looseObject({
   id: z.string().min(1),
@@ -61,6 +79,7 @@ const bidRequestFields = z.looseObject({
   device: z
     .looseObject({
       ua: z.string().optional(),
+      sua: structuredUserAgentSchema.optional(),
       ip: z.string().optional(),
       ipv6: z.string().optional(),
       devicetype: z.number().int().optional(),

@@ -121,3 +121,29 @@ export function scheduleReason(s: CompiledSchedule | null, nowMs: number): Sched
 
 /** The same rule straight from a campaign's fields (the admin's delivery status). */
 export const campaignScheduleReason = (c: ScheduleFields, nowMs: number): ScheduleReason | undefined => scheduleReason(compileSchedule(c), nowMs);
+
+/** Every zone's offset in use is a whole number of quarter hours, so local hours begin on UTC quarter hours. */
+const QUARTER_MS = 900_000;
+
+/**
+ * How long a schedule lets a campaign serve between two instants of one budget day (the UTC day from
+ * `dayStartMs`, as daily budgets count it): the pacing's clock. The day's 96 quarter hours are looked
+ * up once (the local hour at each, by the zone's clock), the start and end are exact.
+ */
+export function servingTimeOfDay(s: CompiledSchedule | null, dayStartMs: number): (from: number, to: number) => number {
+  if (!s) return (from, to) => Math.max(0, to - from);
+  const quarters = new Uint8Array(96);
+  for (let i = 0; i < 96; i++) quarters[i] = outsideHours(s, dayStartMs + i * QUARTER_MS) ? 0 : 1;
+  return (from, to) => {
+    const a = Math.max(from, s.startMs, dayStartMs);
+    const b = Math.min(to, s.endMs, dayStartMs + 96 * QUARTER_MS);
+    let ms = 0;
+    for (let t = a; t < b;) {
+      const i = Math.floor((t - dayStartMs) / QUARTER_MS);
+      const next = Math.min(b, dayStartMs + (i + 1) * QUARTER_MS);
+      if (quarters[i] === 1) ms += next - t;
+      t = next;
+    }
+    return ms;
+  };
+}

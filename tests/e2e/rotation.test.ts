@@ -4,6 +4,8 @@ import type { Account } from './support/admin.ts';
 import { eventually, startEngine } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
+import { RotationTraffic, phaseOf, recordPhases } from './support/rotation-traffic.ts';
+import type { RotationPhase } from './support/rotation-traffic.ts';
 
 // Creative rotation through the real engine: every creative serves; with `optimize`, the one people
 // click takes most of the traffic once the counts are in, and a new creative still gets measured.
@@ -15,8 +17,7 @@ let adv: Account;
 let campaignId = 0;
 let zone = '';
 const creatives: Record<'a' | 'b' | 'c', number> = { a: 0, b: 0, c: 0 };
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
-let visitor = 0;
+let visitors: RotationTraffic;
 
 beforeAll(async () => {
   world = await World.create(fx.app);
@@ -28,35 +29,19 @@ beforeAll(async () => {
   zone = (await world.zone({ format: 'native' })).subid;
   engine = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
   await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 2);
+  visitors = new RotationTraffic([engine], zone, 9);
   await new Promise((r) => setTimeout(r, 300));
 }, 60_000);
 afterAll(async () => {
   await engine.stop();
+  recordPhases('rotation.test.ts', phases);
 });
 
-interface Served {
-  creative: { title: string };
-  beacon_url: string;
-  click_url: string;
-}
-
-/** `n` ad requests from distinct visitors, each ad rendered; `clickRate` says, per title, which share of its ads are clicked. */
-async function traffic(n: number, clickRate: Record<string, number> = {}): Promise<Record<string, number>> {
-  const seen: Record<string, number> = {};
-  for (let i = 0; i < n; i++) {
-    const v = ++visitor;
-    const headers = { 'user-agent': UA, 'x-forwarded-for': `10.9.${(v >> 8) & 255}.${v & 255}` };
-    const r = await fetch(`${engine.base}/imp?z=${zone}&fp=visitor-${v}-fp`, { headers });
-    if (r.status !== 200) continue;
-    const ad = (await r.json()) as Served;
-    seen[ad.creative.title] = (seen[ad.creative.title] ?? 0) + 1;
-    await fetch(ad.beacon_url, { headers });
-    // Deterministic: every k-th ad of a title is clicked.
-    const rate = clickRate[ad.creative.title] ?? 0;
-    if (rate > 0 && (seen[ad.creative.title] as number) % Math.round(1 / rate) === 0) {
-      await fetch(`${ad.click_url}?ttc=1500&x=10&y=10&focus=1&fp=visitor-${v}-fp`, { headers, redirect: 'manual' });
-    }
-  }
+const phases: RotationPhase[] = [];
+/** `n` ad requests; the traffic shares of each phase go to bench/results/rotation-shares.json. */
+async function traffic(n: number, clickRate: Record<string, number> = {}, phase = ''): Promise<Record<string, number>> {
+  const seen = await visitors.run(n, clickRate);
+  if (phase) phases.push(phaseOf(phase, seen));
   return seen;
 }
 
@@ -69,14 +54,14 @@ const sharedImpressions = async () => {
 
 describe('rotation: optimize', () => {
   it('serves every creative, then gives most of the traffic to the one people click', async () => {
-    const first = await traffic(300, { 'Creative A': 0.2 });
+    const first = await traffic(300, { 'Creative A': 0.2 }, 'optimize, learning: A clicked 20%, B never (300 requests)');
     // Both serve (the shares already move during this phase: the engine refreshes every 200 ms here).
     expect(first['Creative A']).toBeGreaterThan(30);
     expect(first['Creative B']).toBeGreaterThan(15);
     // The engine shares its counts and recomputes the shares.
     await eventually(async () => (await sharedImpressions()) >= 300, 5_000);
     await new Promise((r) => setTimeout(r, 500));
-    const later = await traffic(300);
+    const later = await traffic(300, {}, 'optimize, after learning (300 requests)');
     expect(later['Creative A']).toBeGreaterThan(240);
     // The loser keeps its exploration share (5% of 300 on average).
     expect(later['Creative B'] ?? 0).toBeGreaterThanOrEqual(3);
@@ -86,7 +71,7 @@ describe('rotation: optimize', () => {
     creatives.c = await world.creative(adv, campaignId, 'native', { title: 'Creative C' });
     await eventually(() => engine.engine.mirror.index?.candidateCount === 3);
     await new Promise((r) => setTimeout(r, 500));
-    const seen = await traffic(300);
+    const seen = await traffic(300, {}, 'optimize, new creative C added (300 requests)');
     // At least a share of the 10% split evenly (10 of 300 on average), and A still leads.
     expect(seen['Creative C'] ?? 0).toBeGreaterThanOrEqual(4);
     expect(seen['Creative A'] ?? 0).toBeGreaterThan(seen['Creative B'] ?? 0);
@@ -106,7 +91,7 @@ describe('rotation: even and weighted, and creatives the advertiser stops', () =
       expect(r.body).toMatchObject({ status: 'approved', weight });
     }
     await eventually(() => engine.engine.mirror.index?.creatives.get(creatives.c)?.weight === 0);
-    const weighted = await traffic(400);
+    const weighted = await traffic(400, {}, 'weighted 75/25/0 (400 requests)');
     expect(weighted['Creative C']).toBeUndefined();
     expect(weighted['Creative A']).toBeGreaterThan(250);
     expect(weighted['Creative B']).toBeGreaterThan(60);

@@ -15,6 +15,7 @@ const zones: Record<'native' | 'banner', { id: number; subid: string }> = { nati
 let start = 0;
 let end = 0;
 let daypartedCampaign = 0;
+let timedCampaign = 0;
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 const TZ = 'Asia/Kolkata';
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   end = start + 2_000;
   // The start with an offset, as an advertiser in Berlin might send it.
   const berlin = new Date(start + 3_600_000).toISOString().replace('Z', '+01:00');
-  await world.campaign(adv, { format: 'native', start_at: berlin, end_at: new Date(end).toISOString() });
+  timedCampaign = (await world.campaign(adv, { format: 'native', start_at: berlin, end_at: new Date(end).toISOString() })).campaign.id;
   daypartedCampaign = (await world.campaign(adv, { format: 'banner', dayparting: allButNow(), timezone: TZ })).campaign.id;
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.candidateCount === 2 && engine.engine.mirror.index.zones.get(zones.banner.subid)?.serving === true);
@@ -56,6 +57,8 @@ async function until(zone: 'native' | 'banner', status: number): Promise<void> {
   for (const started = Date.now(); Date.now() - started < 8_000; await new Promise((r) => setTimeout(r, 100))) if ((await ask(zone)) === status) return;
   throw new Error(`no ${status} in time`);
 }
+/** What the admin tells the advertiser: the campaign's `delivery`, which must agree with the engine. */
+const delivery = async (id: number) => (await call(fx.app, 'GET', `/api/adv/campaigns/${id}`, { token: adv.token })).body.delivery;
 const reasons = async (zone: 'native' | 'banner') =>
   (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'nobid' && e.zone_id === zones[zone].id).map((e) => e.reason);
 
@@ -64,11 +67,13 @@ describe('start and end', () => {
     expect(Date.now()).toBeLessThan(start);
     expect(await ask('native')).toBe(204);
     expect(await reasons('native')).toEqual(['not_started']);
+    expect(await delivery(timedCampaign)).toEqual({ serving: false, reasons: ['not_started'] });
     await until('native', 200);
     expect(Date.now()).toBeGreaterThanOrEqual(start);
     await until('native', 204);
     expect(Date.now()).toBeGreaterThanOrEqual(end);
     expect((await reasons('native')).at(-1)).toBe('ended');
+    expect(await delivery(timedCampaign)).toEqual({ serving: false, reasons: ['ended'] });
   });
 });
 
@@ -76,10 +81,12 @@ describe('dayparting', () => {
   it("serves nothing outside the campaign's hours in its time zone, and serves once the hour is in", async () => {
     expect(await ask('banner')).toBe(204);
     expect(await reasons('banner')).toEqual(['outside_schedule']);
+    expect(await delivery(daypartedCampaign)).toEqual({ serving: false, reasons: ['outside_schedule'] });
     const everyHour = Object.fromEntries(DAYS.map((d) => [d, Array.from({ length: 24 }, (_, h) => h)]));
     const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${daypartedCampaign}`, { token: adv.token, json: { dayparting: everyHour } });
     expect(r.status).toBe(200);
     await eventually(() => engine.engine.mirror.index?.campaigns.get(daypartedCampaign)?.dayparting?.mon?.length === 24);
     expect(await ask('banner')).toBe(200);
+    expect(await delivery(daypartedCampaign)).toEqual({ serving: true, reasons: [] });
   });
 });

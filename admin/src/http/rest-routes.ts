@@ -1,3 +1,5 @@
+import { ADVERTISER_STATS_DIMENSIONS, PUBLISHER_STATS_DIMENSIONS } from '@adnet/schemas/stats';
+
 /**
  * The spec's REST paths, each a thin door onto one tRPC procedure. `input`
  * says where the procedure's input comes from; path parameters are merged in.
@@ -191,7 +193,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
     procedure: 'adv.stats.get',
     input: 'query',
     render: csvWhenAsked,
-    summary: 'Statistics by any of day, hour, campaign, creative, geo, device, site, zone',
+    // From the list the query is checked against, so a new dimension cannot be left out here.
+    summary: `Statistics by any of ${ADVERTISER_STATS_DIMENSIONS.join(', ')}`,
   },
   { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },
   { method: 'PATCH', path: '/api/adv/profile', procedure: 'adv.profile.update', input: 'json', summary: 'Set the outgoing postback URL pattern' },
@@ -252,7 +255,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/api/pub/stats',
     procedure: 'pub.stats.get',
     input: 'query',
-    summary: 'Impressions, clicks and earnings by day, hour, geo, device, site or zone',
+    summary: `Impressions, clicks and earnings by any of ${PUBLISHER_STATS_DIMENSIONS.join(', ')}`,
   },
   {
     method: 'GET',

@@ -2,8 +2,9 @@ import type { Campaign, StoredCampaign } from '@adnet/schemas/api';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
-import { nanoToCentsFloor } from '@adnet/schemas/money';
-import { deliveryOf } from '@adnet/schemas/delivery';
+import { centsToNano, nanoToCentsFloor } from '@adnet/schemas/money';
+import { chargeUnitNano, deliveryOf } from '@adnet/schemas/delivery';
+import { campaignScheduleReason } from '@adnet/schemas/schedule';
 import { NO_SOURCES } from '@adnet/schemas/source-lists';
 import { campaignPoolKey, campaignTotalKey, cfgIndex } from '../storage/keys.ts';
 import { readManySources } from './campaign-sources.ts';
@@ -23,9 +24,11 @@ export async function loadOwnedCampaign(svc: Services, advertiserId: number, id:
 /** Adds what is live: today's spend, which the engines count in Redis, and whether the campaign serves. */
 export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Promise<Campaign[]> {
   if (campaigns.length === 0) return [];
-  const day = budgetDay(Date.now());
+  const now = Date.now();
+  const day = budgetDay(now);
   // One read per key: budget pools live in per-campaign cluster slots. Spend is in nano-dollars.
-  const spent = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignPoolKey(c.id, day), 'spent')));
+  // The whole pool: besides `spent`, the engines' holds (`held`, `e:<engine>`) decide whether a charge still fits.
+  const pools = await Promise.all(campaigns.map((c) => svc.redis.hgetall(campaignPoolKey(c.id, day))));
   const approved = await Promise.all(campaigns.map((c) => svc.redis.scard(campaignApprovedIndex(c.id))));
   const lifetime = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignTotalKey(c.id), 'spent')));
   const advertisers = [...new Set(campaigns.map((c) => c.advertiser_id))];
@@ -35,27 +38,40 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
     campaigns.map((c) => c.id),
   );
   return campaigns.map((c, i) => {
-    const dailySpentCents = nanoToCentsFloor(Number(spent[i] ?? 0));
-    const totalSpentCents = nanoToCentsFloor(Number(lifetime[i] ?? 0));
+    const pool = pools[i] ?? {};
+    const dailySpentNano = Number(pool.spent ?? 0);
+    const totalSpentNano = Number(lifetime[i] ?? 0);
+    const holds = { heldNano: Number(pool.held ?? 0), largestHoldNano: largestHold(pool) };
     const delivery = deliveryOf({
       status: c.status,
       approvedCreatives: approved[i] ?? 0,
       balanceCents: balances.get(c.advertiser_id) ?? 0,
-      dailyBudgetCents: c.daily_budget_cents,
-      dailySpentCents,
-      totalBudgetCents: c.total_budget_cents ?? undefined,
-      totalSpentCents,
+      daily: { limitNano: centsToNano(c.daily_budget_cents), spentNano: dailySpentNano, ...holds },
+      total:
+        c.total_budget_cents === null || c.total_budget_cents === undefined
+          ? undefined
+          : { limitNano: centsToNano(c.total_budget_cents), spentNano: totalSpentNano, ...holds },
+      unitNano: chargeUnitNano(c),
+      // The engine's own schedule filter, so a dayparted campaign out of hours does not show as serving.
+      schedule: campaignScheduleReason(c, now),
     });
     // Stored before bid adjustments existed: none.
     return {
       ...c,
       bid_adjustments: c.bid_adjustments ?? [],
       sources: sources[i] ?? NO_SOURCES,
-      daily_spent_cents: dailySpentCents,
-      total_spent_cents: totalSpentCents,
+      daily_spent_cents: nanoToCentsFloor(dailySpentNano),
+      total_spent_cents: nanoToCentsFloor(totalSpentNano),
       delivery,
     };
   });
+}
+
+/** The largest one engine's hold in a pool hash (fields `e:<engine>`). */
+function largestHold(pool: Record<string, string>): number {
+  let largest = 0;
+  for (const [field, value] of Object.entries(pool)) if (field.startsWith('e:')) largest = Math.max(largest, Number(value));
+  return largest;
 }
 
 export async function listCampaigns(svc: Services, advertiserId: number): Promise<StoredCampaign[]> {

@@ -28,6 +28,16 @@ describe('OpenRTB request context', () => {
     expect(context({})).toMatchObject({ device: undefined, os: undefined, browser: undefined });
   });
 
+  it("reads device.sua after the partner's devicetype and os and before device.ua", () => {
+    const sua = { browsers: [{ brand: 'Not A;Brand' }, { brand: 'Microsoft Edge' }], platform: { brand: 'Windows' }, mobile: 0 };
+    // The structured user agent beats the string: a frozen iPhone UA here, Edge on Windows there.
+    expect(context({ ua: IPHONE, sua })).toMatchObject({ device: 'desktop', os: 'windows', browser: 'edge' });
+    // The partner's own fields beat both.
+    expect(context({ ua: IPHONE, sua, devicetype: 5, os: 'Android' })).toMatchObject({ device: 'tablet', os: 'android', browser: 'edge' });
+    // What sua leaves unsaid comes from the string.
+    expect(context({ ua: IPHONE, sua: { browsers: [{ brand: 'Not)A;Brand' }] } })).toMatchObject({ device: 'mobile', os: 'ios', browser: 'safari' });
+  });
+
   it('names the connection type from device.connectiontype (OpenRTB 2.5 list 5.22)', () => {
     expect([0, 1, 2, 3, 4, 5, 6, 7, undefined].map((connectiontype) => context({ connectiontype }).connection)).toEqual([
       undefined,

@@ -8,7 +8,7 @@ import type { DealEntry, EngineIndex, ZoneEntry } from '../index/engine-index.ts
 import type { InventoryControls } from '../index/inventory-controls.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
 import { countryOfAddress } from '../audience/geo.ts';
-import { osFamilyOfName, userAgentFacts } from '../audience/user-agent.ts';
+import { osFamilyOfName, structuredUserAgentFacts, userAgentFacts } from '../audience/user-agent.ts';
 import { isBotUserAgent } from '../fraud/bot-user-agent.ts';
 import type { RequestFlood } from '../fraud/zone-request-rate.ts';
 import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
@@ -170,8 +170,8 @@ export const widgetUserId = (raw: string | null): string | undefined => (raw !==
 
 /**
  * The context of an OpenRTB request: the country from `device.geo.country` (alpha-3 or alpha-2), else
- * from `device.ip` or `device.ipv6`; device type and OS as the partner says them, else from `device.ua`,
- * which alone names the browser; language cut to two letters; our site looked up.
+ * from `device.ip` or `device.ipv6`; device type and OS as the partner says them, else from
+ * `device.sua` (OpenRTB 2.6), else from `device.ua`; the browser from `device.sua`, else `device.ua`; language cut to two letters; our site looked up.
  */
 export function openRtbContext(
   request: BidRequest,
@@ -185,6 +185,8 @@ export function openRtbContext(
   const d = request.device;
   const siteId = request.site?.id;
   const ua = userAgentFacts(d?.ua ?? '');
+  // The structured user agent (OpenRTB 2.6) is the browser's Client Hints: exact where `ua` is frozen or reduced.
+  const sua = structuredUserAgentFacts(d?.sua);
   return withVerdict({
     index,
     ts,
@@ -192,9 +194,9 @@ export function openRtbContext(
     partnerId,
     country: countryNamed(d?.geo?.country) ?? countryOfAddress(d?.ip ?? '') ?? countryOfAddress(d?.ipv6 ?? ''),
     language: d?.language?.slice(0, 2).toLowerCase(),
-    device: deviceTypeOf(d?.devicetype) ?? ua.device,
-    os: d?.os ? (osFamilyOfName(d.os) ?? 'other') : ua.os,
-    browser: ua.browser,
+    device: deviceTypeOf(d?.devicetype) ?? sua.device ?? ua.device,
+    os: d?.os ? (osFamilyOfName(d.os) ?? 'other') : (sua.os ?? ua.os),
+    browser: sua.browser ?? ua.browser,
     connection: connectionTypeOf(d?.connectiontype),
     usd: !request.cur || request.cur.length === 0 || request.cur.includes('USD'),
     bcat: request.bcat,

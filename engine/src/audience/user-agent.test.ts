@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { osFamilyOfName, userAgentFacts, withClientHints } from './user-agent.ts';
+import { osFamilyOfName, structuredUserAgentFacts, userAgentFacts, withClientHints } from './user-agent.ts';
 
 const UA = {
   windowsChrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36',
@@ -85,5 +85,33 @@ describe('OS names as partners and hints spell them', () => {
 
   it('names none of the families for other names, inherited object keys included', () => {
     for (const name of ['Tizen', 'Windows Phone', 'constructor', '__proto__', 'toString', '']) expect(osFamilyOfName(name), name).toBeUndefined();
+  });
+});
+
+describe('OpenRTB 2.6 structured user agent (device.sua)', () => {
+  const grease = { brand: 'Not A;Brand', version: ['99'] };
+  it('names the OS from the platform, the device from `mobile`, the browser from the first known brand', () => {
+    expect(
+      structuredUserAgentFacts({
+        browsers: [grease, { brand: 'Chromium', version: ['125'] }, { brand: 'Microsoft Edge', version: ['125'] }],
+        platform: { brand: 'Windows', version: ['15', '0', '0'] },
+        mobile: 0,
+      }),
+    ).toEqual({ device: 'desktop', os: 'windows', browser: 'edge' });
+    expect(structuredUserAgentFacts({ browsers: [{ brand: 'Google Chrome' }, grease], platform: { brand: 'Android' }, mobile: 1 })).toEqual({
+      device: 'mobile',
+      os: 'android',
+      browser: 'chrome',
+    });
+    // Not mobile on a phone system: a tablet.
+    expect(structuredUserAgentFacts({ platform: { brand: 'iOS' }, mobile: 0 }).device).toBe('tablet');
+  });
+
+  it('takes Chromium alone as Chrome, an unknown real brand as other, and says nothing it was not told', () => {
+    expect(structuredUserAgentFacts({ browsers: [grease, { brand: 'Chromium' }] }).browser).toBe('chrome');
+    expect(structuredUserAgentFacts({ browsers: [{ brand: 'Brave' }, { brand: 'Chromium' }] }).browser).toBe('other');
+    expect(structuredUserAgentFacts({ platform: { brand: 'PlayStation' }, mobile: 0 })).toEqual({ device: undefined, os: 'other', browser: undefined });
+    expect(structuredUserAgentFacts({ browsers: [grease] })).toEqual({ device: undefined, os: undefined, browser: undefined });
+    expect(structuredUserAgentFacts(undefined)).toEqual({ device: undefined, os: undefined, browser: undefined });
   });
 });

@@ -1,5 +1,5 @@
 import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
-import type { DeviceType } from '@adnet/schemas/openrtb';
+import type { DeviceType, StructuredUserAgent } from '@adnet/schemas/openrtb';
 import { memoByString } from '@adnet/runtime/memo';
 import Bowser from 'bowser';
 
@@ -87,4 +87,59 @@ export function withClientHints(facts: UserAgentFacts, platform: string, mobile:
   if (mobile === '?1') device = 'mobile';
   else if (mobile === '?0' && device === 'mobile') device = os === 'android' || os === 'ios' ? 'tablet' : 'desktop';
   return os === facts.os && device === facts.device ? facts : { device, os, browser: facts.browser };
+}
+
+// Browser brands as User-Agent Client Hints (and so `device.sua.browsers`) name them, reduced like OS
+// names. Chromium is every Chromium browser's brand too: a more specific one listed beside it wins.
+const NAMED_BROWSER: ReadonlyMap<string, BrowserFamily> = new Map([
+  ['googlechrome', 'chrome'],
+  ['chrome', 'chrome'],
+  ['microsoftedge', 'edge'],
+  ['edge', 'edge'],
+  ['opera', 'opera'],
+  ['samsunginternet', 'samsung'],
+  ['firefox', 'firefox'],
+  ['mozillafirefox', 'firefox'],
+  ['safari', 'safari'],
+  ['mobilesafari', 'safari'],
+]);
+/** GREASE brands (`Not A;Brand`, `Not)A;Brand`, ...) that browsers add so no one parses by list position. */
+const GREASE = /not.?a.?brand/i;
+
+/** What OpenRTB 2.6 `device.sua` says, each fact undefined where it says nothing. */
+export interface StructuredUserAgentFacts {
+  readonly device: DeviceType | undefined;
+  readonly os: OsFamily | undefined;
+  readonly browser: BrowserFamily | undefined;
+}
+const NO_SUA: StructuredUserAgentFacts = Object.freeze({ device: undefined, os: undefined, browser: undefined });
+
+/**
+ * Device type, OS and browser family from a Structured User Agent: `platform.brand` names the OS,
+ * `mobile` the device as the Client Hints do (1 a phone; 0 a tablet on Android or iOS, a desktop on a
+ * desktop OS, unknown otherwise), `browsers[]` the browser (the first known brand, Chromium only when
+ * it is the only one; an unknown real brand is `other`).
+ */
+export function structuredUserAgentFacts(sua: StructuredUserAgent | undefined): StructuredUserAgentFacts {
+  if (!sua) return NO_SUA;
+  const platform = sua.platform?.brand ?? '';
+  const os = platform === '' ? undefined : (osFamilyOfName(platform) ?? 'other');
+  let device: DeviceType | undefined;
+  if (sua.mobile === 1) device = 'mobile';
+  else if (sua.mobile === 0) device = os === 'android' || os === 'ios' ? 'tablet' : DESKTOP_OS.has(os) ? 'desktop' : undefined;
+  let browser: BrowserFamily | undefined;
+  for (const { brand } of sua.browsers ?? []) {
+    if (GREASE.test(brand)) continue;
+    const key = brand.toLowerCase().replace(NOT_LETTERS, '');
+    if (key === 'chromium') browser ??= 'chrome';
+    else {
+      const named = NAMED_BROWSER.get(key);
+      if (named) {
+        browser = named;
+        break;
+      }
+      browser ??= 'other';
+    }
+  }
+  return device === undefined && os === undefined && browser === undefined ? NO_SUA : { device, os, browser };
 }

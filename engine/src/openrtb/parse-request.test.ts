@@ -65,7 +65,28 @@ valid.push(
   { id: '6', imp: [{ id: '1', video: { mimes: ['video/mp4'], minduration: 5, maxduration: 30 } }], regs: {} },
 );
 valid.push({ id: '3', imp: [{ id: '1', banner: { w: 0, h: 0 } }] }, { id: '4', imp: [{ id: '1', banner: {} }] });
+// OpenRTB 2.6 Structured User Agent.
+const sua = (device: unknown) => ({ id: 's', imp: [{ id: '1' }], device: { sua: device } });
+valid.push(
+  sua({
+    browsers: [
+      { brand: 'Not A;Brand', version: ['99'] },
+      { brand: 'Google Chrome', version: ['125', '0', '6422', '113'] },
+    ],
+    platform: { brand: 'Android', version: ['14'] },
+    mobile: 1,
+    model: 'Pixel 8',
+    source: 2,
+  }),
+  sua({}),
+);
 const invalid: unknown[] = [
+  sua('x'),
+  sua({ mobile: 2 }),
+  sua({ platform: { brand: 'x'.repeat(65) } }),
+  sua({ platform: { version: ['1'] } }),
+  sua({ browsers: [{ brand: 'Chrome', version: '125' }] }),
+  sua({ browsers: Array.from({ length: 17 }, () => ({ brand: 'Chrome' })) }),
   { id: '1', imp: [{ id: '1', pmp: 'x' }] },
   { id: '1', imp: [{ id: '1', pmp: { private_auction: '1' } }] },
   { id: '1', imp: [{ id: '1', pmp: { deals: [{}] } }] },

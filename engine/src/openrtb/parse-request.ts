@@ -1,3 +1,4 @@
+import { SUA_LIMITS } from '@adnet/schemas/openrtb';
 import type { BidRequest } from '@adnet/schemas/openrtb';
 
 export type ParseResult = { ok: true; request: BidRequest } | { ok: false; reason: string };
@@ -12,6 +13,22 @@ const size = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >
 
 const MAX_IMPS = 20;
 const MAX_DEALS = 100;
+
+const brandVersionOk = (v: unknown): boolean =>
+  isObj(v) &&
+  typeof v.brand === 'string' &&
+  v.brand.length <= SUA_LIMITS.brand &&
+  (v.version === undefined ||
+    (Array.isArray(v.version) && v.version.length <= SUA_LIMITS.versions && v.version.every((x) => typeof x === 'string' && x.length <= SUA_LIMITS.version)));
+
+function suaProblem(sua: unknown): string | undefined {
+  if (!isObj(sua)) return 'device.sua must be an object';
+  if (sua.browsers !== undefined && !(Array.isArray(sua.browsers) && sua.browsers.length <= SUA_LIMITS.browsers && sua.browsers.every(brandVersionOk)))
+    return `device.sua.browsers must be at most ${SUA_LIMITS.browsers} {brand, version} objects`;
+  if (sua.platform !== undefined && !brandVersionOk(sua.platform)) return 'device.sua.platform must be a {brand, version} object';
+  if (sua.mobile !== undefined && sua.mobile !== 0 && sua.mobile !== 1) return 'device.sua.mobile must be 0 or 1';
+  return undefined;
+}
 
 function pmpProblem(pmp: unknown): string | undefined {
   if (!isObj(pmp)) return 'imp[].pmp must be an object';
@@ -94,6 +111,8 @@ export function parseBidRequest(body: Buffer): ParseResult {
     if (device.connectiontype !== undefined && !Number.isInteger(device.connectiontype))
       return { ok: false, reason: 'device.connectiontype must be an integer' };
     if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country))) return { ok: false, reason: 'device.geo.country must be a string' };
+    const sua = device.sua === undefined ? undefined : suaProblem(device.sua);
+    if (sua) return { ok: false, reason: sua };
   }
   const user = raw.user as Record<string, unknown> | undefined;
   if (user?.ext !== undefined && (!isObj(user.ext) || !optStr(user.ext.consent))) return { ok: false, reason: 'user.ext.consent must be a string' };

@@ -1,10 +1,12 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
+import { compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
+import type { StoredCampaign } from '@adnet/schemas/api';
 import type { Redis } from 'ioredis';
 import type { EngineIndex } from '../index/engine-index.ts';
 import { initialPacing, nextPacing } from './pacing-controller.ts';
-import type { PacingState } from './pacing-controller.ts';
+import type { PacingState, ServingTime } from './pacing-controller.ts';
 
 /**
  * Runs the pacing controller for every even-paced campaign the engine serves: each tick reads the
@@ -14,6 +16,8 @@ import type { PacingState } from './pacing-controller.ts';
  */
 export class Pacer {
   private states = new Map<number, PacingState>();
+  /** Each campaign's serving time today, kept while the campaign (the index's object) is the same. */
+  private serving = new Map<number, { campaign: StoredCampaign; time: ServingTime }>();
   private day = '';
 
   constructor(
@@ -31,12 +35,14 @@ export class Pacer {
     if (day !== this.day) {
       this.day = day;
       this.states = new Map();
+      this.serving = new Map();
     }
     const paced = [...index.paces.keys()].filter((id) => (index.campaigns.get(id)?.pacing ?? 'even') === 'even');
     const read = this.redis.pipeline();
     for (const id of paced) read.hget(campaignPoolKey(id, day), 'spent');
     const replies = paced.length ? ((await read.exec()) ?? []) : [];
-    const dayEnd = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+    const dayStart = Date.parse(`${day}T00:00:00Z`);
+    const dayEnd = dayStart + 86_400_000;
     const next = new Map<number, PacingState>();
     paced.forEach((id, i) => {
       const [err, raw] = replies[i] ?? [null, null];
@@ -45,11 +51,22 @@ export class Pacer {
       const campaign = index.campaigns.get(id);
       if (!campaign) return;
       const prev = this.states.get(id);
-      const state = prev ? nextPacing(prev, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd) : initialPacing(now, spent);
+      const state = prev
+        ? nextPacing(prev, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd, this.servingTime(campaign, dayStart))
+        : initialPacing(now, spent);
       next.set(id, state);
     });
     this.states = next;
     this.apply(index);
+  }
+
+  /** The campaign's serving time in today's budget day, by its schedule in its time zone. */
+  private servingTime(campaign: StoredCampaign, dayStart: number): ServingTime {
+    const kept = this.serving.get(campaign.id);
+    if (kept?.campaign === campaign) return kept.time;
+    const time = servingTimeOfDay(compileSchedule(campaign), dayStart);
+    this.serving.set(campaign.id, { campaign, time });
+    return time;
   }
 
   /** Writes the current rates into `index`'s pace handles (also after a new index is built). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../rotation/rotation-policy.ts';
-import { initialPacing, nextPacing } from './pacing-controller.ts';
+import { compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
+import { alwaysServing, initialPacing, nextPacing } from './pacing-controller.ts';
+import type { ServingTime } from './pacing-controller.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -70,5 +72,62 @@ describe('nextPacing', () => {
     expect(behind.rate).toBeCloseTo(0.2, 5);
     expect(nextPacing({ ...s, rate: 0.8 }, 1_000, 0, 100e9, 100_000).rate).toBe(1);
     expect(nextPacing(s, 1_000, 100e9, 100e9, 100_000).rate).toBeLessThan(0.01);
+  });
+});
+
+describe('even pacing of a dayparted campaign, in its time zone', () => {
+  // Wednesday 14 January 2026, a winter day: New York is UTC-5, so 9-17 there is 14-22 UTC.
+  const DAY_START = Date.parse('2026-01-14T00:00:00Z');
+  const NINE_TO_FIVE = { wed: [9, 10, 11, 12, 13, 14, 15, 16] };
+  const schedule = compileSchedule({ dayparting: NINE_TO_FIVE, timezone: 'America/New_York' });
+  const serving = servingTimeOfDay(schedule, DAY_START);
+
+  /** The budget day replayed in ticks; the engine's schedule filter lets auctions through only in the campaign's hours. */
+  function simulateDayparted(clock: ServingTime): number[] {
+    const rand = seededRandom(7);
+    const hourly = new Array<number>(24).fill(0);
+    let spent = 0;
+    let state = initialPacing(DAY_START, 0);
+    for (let t = 0; t < DAY; t += TICK) {
+      const open = serving(DAY_START + t, DAY_START + t + TICK) > 0;
+      const auctions = open ? trafficPerSecond(t) * (TICK / 1_000) * state.rate * (0.8 + 0.4 * rand()) : 0;
+      const spend = Math.min(BUDGET - spent, auctions * 2_000_000);
+      spent += spend;
+      hourly[Math.floor(t / HOUR)]! += spend;
+      state = nextPacing(state, DAY_START + t + TICK, spent, BUDGET, DAY_START + DAY, clock);
+    }
+    return hourly;
+  }
+
+  it('measures serving time by the local hours', () => {
+    expect(serving(DAY_START, DAY_START + DAY)).toBe(8 * HOUR);
+    expect(serving(DAY_START + 13.5 * HOUR, DAY_START + 14.5 * HOUR)).toBe(HOUR / 2);
+    expect(servingTimeOfDay(null, DAY_START)(DAY_START, DAY_START + HOUR)).toBe(HOUR);
+    // A start inside the day counts from the start, to the millisecond.
+    const late = servingTimeOfDay(compileSchedule({ start_at: '2026-01-14T20:10:00Z' }), DAY_START);
+    expect(late(DAY_START, DAY_START + DAY)).toBe(3 * HOUR + 50 * 60_000);
+  });
+
+  it('spreads the budget across 9-17 New York time, at least 90% spent, no hour past its share plus the tolerance', () => {
+    const hourly = simulateDayparted(serving);
+    const total = hourly.reduce((a, b) => a + b, 0);
+    console.log(`even pacing, 9-17 America/New_York (14-22 UTC), $100/day, hourly spend (UTC):\n${table(hourly)}\ntotal ${(total / 1e9).toFixed(2)} USD`);
+    expect(total).toBeGreaterThanOrEqual(0.9 * BUDGET);
+    expect(hourly.every((s, h) => s === 0 || (h >= 14 && h < 22))).toBe(true);
+    let before = 0;
+    for (let h = 14; h < 22; h++) {
+      const share = (BUDGET - before) / (22 - h);
+      expect(hourly[h], `hour ${h}`).toBeLessThanOrEqual(share * (1 + HOUR_TOLERANCE));
+      before += hourly[h] ?? 0;
+    }
+    // Paced over the whole UTC day instead (as before), the same campaign leaves much of its budget unspent.
+    const wholeDay = simulateDayparted(alwaysServing).reduce((a, b) => a + b, 0);
+    console.log(`paced over the whole day instead: total ${(wholeDay / 1e9).toFixed(2)} USD`);
+    expect(wholeDay).toBeLessThan(0.9 * BUDGET);
+  });
+
+  it('keeps the rate out of hours: nothing spent and no serving time is no news', () => {
+    const s = { rate: 0.3, spentAt: DAY_START, lastSpent: 5e9 };
+    expect(nextPacing(s, DAY_START + HOUR, 5e9, BUDGET, DAY_START + DAY, serving).rate).toBe(0.3);
   });
 });

@@ -29,18 +29,28 @@ const GAIN = 0.5;
 /** The campaign starts (or the day starts) at full rate: the first ticks find the level. */
 export const initialPacing = (now: number, spent: number): PacingState => ({ rate: 1, spentAt: now, lastSpent: spent });
 
+/** How long a campaign may serve between two instants (ms): its schedule's hours only. */
+export type ServingTime = (from: number, to: number) => number;
+/** A campaign without a schedule serves all the time. */
+export const alwaysServing: ServingTime = (from, to) => Math.max(0, to - from);
+
 /**
  * The next state from the spend now. `dayEnd` is when the budget day ends (ms); `budget` and `spent`
- * in nano-dollars.
+ * in nano-dollars. `serving` measures the campaign's serving time: the even share is the remaining
+ * budget over the serving time left today, so a dayparted campaign aims to spend its budget across
+ * its own hours, not across hours in which it does not bid.
  */
-export function nextPacing(s: PacingState, now: number, spent: number, budget: number, dayEnd: number): PacingState {
+export function nextPacing(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime = alwaysServing): PacingState {
   const elapsed = now - s.spentAt;
   if (elapsed <= 0) return s;
   const remainingBefore = Math.max(0, budget - s.lastSpent);
-  const timeLeftBefore = Math.max(1, dayEnd - s.spentAt);
-  // The even share of the remaining budget for the time since the last tick.
-  const allowed = (remainingBefore * Math.min(elapsed, timeLeftBefore)) / timeLeftBefore;
+  const servingLeft = serving(s.spentAt, dayEnd);
+  const served = serving(s.spentAt, Math.min(now, dayEnd));
   const actual = Math.max(0, spent - s.lastSpent);
+  // Out of its hours the campaign does not bid: nothing was learnt, and the rate waits for its hours.
+  if (served <= 0 && actual <= 0 && spent < budget) return { rate: s.rate, spentAt: now, lastSpent: spent };
+  // The even share of the remaining budget for the serving time since the last tick.
+  const allowed = servingLeft > 0 ? (remainingBefore * served) / servingLeft : remainingBefore;
   let rate: number;
   if (allowed <= 0 || spent >= budget) rate = MIN_RATE;
   else if (actual <= 0) rate = s.rate * MAX_STEP;

@@ -125,8 +125,16 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Landing URL').fill(`${p.site.base}/landing?c={click_id}`);
     await f.getByLabel(/^Image/).setInputFiles({ name: 'ad.png', mimeType: 'image/png', buffer: makePng(300, 250, 90) });
     await f.getByAltText('Preview of the chosen image').waitFor({ state: 'visible' });
+    // A weight out of range is named beside its field.
+    expect(await f.getByLabel('Weight (0-100)').inputValue()).toBe('100');
+    await f.getByLabel('Weight (0-100)').fill('150');
+    await f.getByRole('button', { name: 'Upload creative' }).click();
+    await f.locator('[data-field="weight"] .field-error').getByText('must be a whole number from 0 to 100').waitFor();
+    expect(await f.getByLabel('Weight (0-100)').getAttribute('aria-invalid')).toBe('true');
+    await f.getByLabel('Weight (0-100)').fill('70');
     await f.getByRole('button', { name: 'Upload creative' }).click();
     await adv.getByRole('cell', { name: 'pending moderation' }).waitFor();
+    expect(await adv.locator('tr').filter({ hasText: 'Spring deals' }).locator('td[data-label="Weight"]').textContent()).toBe('70');
     await screenshot(adv, 'campaign', ['Spring sale', 'Creatives', 'pending moderation', 'AI ad copy', 'Avatar video']);
   });
 
@@ -611,6 +619,46 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await home.close();
   });
 
+  it('edits a creative: new text goes back to moderation, a weight alone keeps it serving', async () => {
+    // The rejected one, mended: waiting for moderation again, the reason gone.
+    await adv
+      .locator('tr')
+      .filter({ hasText: 'Second cut' })
+      .getByRole('button', { name: /^Edit creative #\d+$/ })
+      .click();
+    const f = form(adv, 'Edit creative');
+    await f.getByText(/^Changing the text or links sends the creative back to moderation/).waitFor();
+    expect(await f.getByLabel('Title').inputValue()).toBe('Second cut');
+    await f.getByLabel('Title').fill('Third cut');
+    await f.getByLabel('Landing URL').fill('https://shop.example.com/?c={zone}');
+    await f.getByLabel('Weight (0-100)').fill('101');
+    await f.getByRole('button', { name: 'Save creative' }).click();
+    await f.locator('[data-field="weight"] .field-error').getByText('must be a whole number from 0 to 100').waitFor();
+    expect(await f.locator('[data-field="landing_url"] .field-error').textContent()).toMatch(/\{zone\}/);
+    expect(await f.getByLabel('Weight (0-100)').getAttribute('aria-invalid')).toBe('true');
+    await f.getByLabel('Landing URL').fill('https://shop.example.com/?c={click_id}&v=3');
+    await f.getByLabel('Weight (0-100)').fill('30');
+    await f.getByRole('button', { name: 'Save creative' }).click();
+    await adv.getByText('Creative saved; it is back in moderation', { exact: true }).waitFor();
+    const mended = adv.locator('tr').filter({ hasText: 'Third cut' });
+    await mended.getByText('pending moderation').waitFor();
+    expect(await mended.locator('td[data-label="Weight"]').textContent()).toBe('30');
+    expect(await adv.getByRole('cell', { name: 'Misleading claim' }).count()).toBe(0);
+    expect(await form(adv, 'Edit creative').count()).toBe(0);
+
+    // The approved one: a new weight only, still approved.
+    await adv.goto(`${p.base}/cabinet/campaigns`);
+    await adv.getByRole('link', { name: 'Spring sale', exact: true }).click();
+    const row = adv.locator('tr').filter({ hasText: 'Spring deals' });
+    await row.getByRole('button', { name: /^Edit creative #\d+$/ }).click();
+    const w = form(adv, 'Edit creative');
+    await w.getByLabel('Weight (0-100)').fill('40');
+    await w.getByRole('button', { name: 'Save creative' }).click();
+    await adv.getByText('Creative saved', { exact: true }).waitFor();
+    await row.locator('td[data-label="Weight"]').getByText('40', { exact: true }).waitFor();
+    expect(await row.getByText('approved', { exact: true }).count()).toBe(1);
+  });
+
   it('lets the admin add a partner and change its allow-list and QPS limit', async () => {
     await adm.getByRole('link', { name: 'Partners', exact: true }).click();
     const f = form(adm, 'Add partner');
@@ -687,6 +735,14 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
           await page.goto(`${p.base}/cabinet${path}`);
           await page.locator('main h1').first().waitFor();
           await eventually(async () => (await page.locator('.loading').count()) === 0);
+          if (path === campaignHref.replace('/cabinet', '')) {
+            // The creative edit form opens on demand: checked open.
+            await page
+              .getByRole('button', { name: /^Edit creative #\d+$/ })
+              .first()
+              .click();
+            await page.getByRole('form', { name: 'Edit creative' }).waitFor();
+          }
           await page.addScriptTag({ content: axe });
           const found = await page.evaluate<{ id: string; impact: string; nodes: number }[]>(
             `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,

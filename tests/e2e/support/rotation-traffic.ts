@@ -1,0 +1,81 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { TestEngine } from './engine.ts';
+
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+
+interface Served {
+  creative: { title: string };
+  beacon_url: string;
+  click_url: string;
+}
+
+/**
+ * Ad requests from distinct visitors to a zone, each ad rendered; `clickRate` says, per title, which
+ * share of its ads are clicked (deterministic: every k-th ad of a title). Requests go round-robin over
+ * `engines`. Returns how often each title served.
+ */
+export class RotationTraffic {
+  private visitor = 0;
+  private readonly servedSoFar: Record<string, number> = {};
+
+  constructor(
+    private readonly engines: TestEngine[],
+    private readonly zone: string,
+    /** Visitors get addresses 10.<net>.x.y, so two files running at once use distinct ones. */
+    private readonly net: number,
+  ) {}
+
+  async run(n: number, clickRate: Record<string, number> = {}, engines: TestEngine[] = this.engines): Promise<Record<string, number>> {
+    const seen: Record<string, number> = {};
+    for (let i = 0; i < n; i++) {
+      const v = ++this.visitor;
+      const base = (engines[i % engines.length] as TestEngine).base;
+      const headers = { 'user-agent': UA, 'x-forwarded-for': `10.${this.net}.${(v >> 8) & 255}.${v & 255}` };
+      const r = await fetch(`${base}/imp?z=${this.zone}&fp=visitor-${v}-fp`, { headers });
+      if (r.status !== 200) continue;
+      const ad = (await r.json()) as Served;
+      const title = ad.creative.title;
+      seen[title] = (seen[title] ?? 0) + 1;
+      await fetch(ad.beacon_url, { headers });
+      const rate = clickRate[title] ?? 0;
+      this.servedSoFar[title] = (this.servedSoFar[title] ?? 0) + 1;
+      if (rate > 0 && this.servedSoFar[title] % Math.round(1 / rate) === 0) {
+        await fetch(`${ad.click_url}?ttc=1500&x=10&y=10&focus=1&fp=visitor-${v}-fp`, { headers, redirect: 'manual' });
+      }
+    }
+    return seen;
+  }
+}
+
+/** One phase of a rotation test: how many ads served and each creative's share of them. */
+export interface RotationPhase {
+  phase: string;
+  served: number;
+  shares: Record<string, number>;
+}
+
+export function phaseOf(phase: string, seen: Record<string, number>): RotationPhase {
+  const served = Object.values(seen).reduce((s, n) => s + n, 0);
+  const shares = Object.fromEntries(
+    Object.entries(seen)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([title, n]) => [title, Math.round((n / served) * 1000) / 1000]),
+  );
+  return { phase, served, shares };
+}
+
+export const ROTATION_RESULTS = new URL('../../../bench/results/rotation-shares.json', import.meta.url);
+
+/** Writes one test file's phases into bench/results/rotation-shares.json (other files' entries kept) and prints them. */
+export function recordPhases(file: string, phases: RotationPhase[]): void {
+  let all: Record<string, RotationPhase[]> = {};
+  try {
+    all = JSON.parse(readFileSync(ROTATION_RESULTS, 'utf8')) as Record<string, RotationPhase[]>;
+  } catch {
+    // First run: no file yet.
+  }
+  all[file] = phases;
+  mkdirSync(new URL('.', ROTATION_RESULTS), { recursive: true });
+  writeFileSync(ROTATION_RESULTS, `${JSON.stringify(all, null, 2)}\n`);
+  for (const p of phases) console.log(`rotation ${file} · ${p.phase}: ${p.served} served, shares ${JSON.stringify(p.shares)}`);
+}

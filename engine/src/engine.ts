@@ -239,6 +239,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     vapid,
     minIntervalHours: config.push.minIntervalHours,
     sendIntervalMs: config.push.sendIntervalMs,
+    concurrency: config.push.sendConcurrency,
     caFile: config.push.caFile,
     onError: onError('push-send'),
   });

@@ -79,6 +79,10 @@ export const DEMAND_DISCARDS = [
   'unknown_imp',
   'no_markup',
   'wrong_currency',
+  // A push answer's landing that is not a URL our campaigns' landings could have, or that the publisher blocks.
+  'bad_landing',
+  // A push answer's icon that is not a plain https URL.
+  'bad_icon',
 ] as const;
 export type DemandDiscard = (typeof DEMAND_DISCARDS)[number];
 
@@ -95,6 +99,8 @@ export const DEMAND_COUNTERS = [
   'skipped_qps',
   'skipped_open',
   'revenue_nano',
+  // Clicks on a partner's push notification through our click link (the first per auction).
+  'clicks',
   ...DEMAND_DISCARDS,
 ] as const;
 export type DemandCounter = (typeof DEMAND_COUNTERS)[number];

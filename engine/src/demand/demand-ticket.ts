@@ -1,5 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** Where a partner's ad is shown: a page (widget), a player (VAST) or a push notification. */
+export type DemandSurface = 'widget' | 'vast' | 'push';
+
 /** A partner's won impression, carried (signed) in our impression tracker and markup links. */
 export interface DemandTicket {
   /** The auction id (`${AUCTION_ID}`), one per impression. */
@@ -12,7 +15,7 @@ export interface DemandTicket {
   publisherId: number;
   siteId: number;
   zoneId: number;
-  surface: 'widget' | 'vast';
+  surface: DemandSurface;
   country: string;
   device: string;
   /** For the impression's event: the viewer's OS and browser families and the zone's `source` ('' when unknown). */
@@ -68,7 +71,7 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       number,
       number,
       number,
-      'widget' | 'vast',
+      DemandSurface,
       string,
       string,
       string?,

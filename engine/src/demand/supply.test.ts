@@ -32,10 +32,10 @@ const zone = { id: 5, site_id: 2, publisher_id: 9, subid: 'zone1', format: 'bann
 const site = { id: 2, publisher_id: 9, domain: 'news.example', category: 'news' } as StoredSite;
 
 /** Partners answering from a table: a price bids (with notices), else the given answer. */
-function world(answers: Record<number, number | DspAnswer>, budgetRoom = true) {
+function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, admOf: (id: number) => string = () => `<i>\${AUCTION_PRICE}</i>`) {
   const notices: string[] = [];
   const given: number[] = [];
-  const wins = new Map<string, DemandWin>();
+  const wins = new Map<string, DemandWin & { ttl?: number }>();
   const deps: SupplyDeps = {
     client: {
       postBid: (id, _endpoint, body) => {
@@ -46,7 +46,7 @@ function world(answers: Record<number, number | DspAnswer>, budgetRoom = true) {
           id: `b${id}`,
           impid: '1',
           price: a,
-          adm: `<i>\${AUCTION_PRICE}</i>`,
+          adm: admOf(id),
           nurl: `https://p${id}.example/w?p=\${AUCTION_PRICE}`,
           lurl: `https://p${id}.example/l?r=\${AUCTION_LOSS}`,
         };
@@ -60,7 +60,7 @@ function world(answers: Record<number, number | DspAnswer>, budgetRoom = true) {
       { claim: () => Promise.resolve(true), finish: () => Promise.resolve() },
       { notify: (u) => (notices.push(u), Promise.resolve(true)) },
     ),
-    wins: { save: (id, w) => Promise.resolve(void wins.set(id, w)), load: (id) => Promise.resolve(wins.get(id)) },
+    wins: { save: (id, w, ttl) => Promise.resolve(void wins.set(id, { ...w, ttl })), load: (id) => Promise.resolve(wins.get(id)) },
     secret: SECRET,
     baseUrl: 'https://ads.example',
     budget: { tryTake: () => budgetRoom, giveBack: (_c, p) => void given.push(p) },
@@ -155,6 +155,48 @@ describe('supplyAuction', () => {
     for (let i = 0; i < 2; i++) expect(await supplyAuction(w.deps, input(ps, { won: false, reason: 'no_candidates' }))).toEqual({ kind: 'none' });
     expect([w.deps.stats.peek(1, 'timeouts'), w.deps.stats.peek(2, 'errors'), w.deps.stats.peek(3, 'invalid_json')]).toEqual([2, 2, 2]);
     expect(eligiblePartners(w.deps, ps, 'banner', 'us', 10)).toBeUndefined();
+  });
+});
+
+describe('supplyAuction on a push slot', () => {
+  const pushZone = { ...zone, format: 'push' } as StoredZone;
+  const pushAdm = (id: number) =>
+    JSON.stringify({
+      native: {
+        assets: [
+          { id: 1, title: { text: `Offer ${id}` } },
+          { id: 2, img: { url: id === 3 ? 'http://cdn.example/i.png' : 'https://cdn.example/i.png' } },
+        ],
+        link: { url: `https://p${id}.example/land?p=\${AUCTION_PRICE}` },
+      },
+    });
+  const pushInput = (partners: DemandPartner[], own: Served | { won: false; reason: 'no_candidates' }) => ({
+    ...input(partners, own),
+    surface: 'push' as const,
+    imp: { ...input(partners, own).imp, zone: pushZone, ua: '', ip: '' },
+  });
+
+  it('asks for the push native request; the winner carries its checked notification, its win notice left to the sender', async () => {
+    const w = world({ 1: 3, 2: 2.5, 3: 9 }, true, pushAdm);
+    const ps = [partner(1, { formats: ['push'] }), partner(2, { formats: ['push'] }), partner(3, { formats: ['push'] })];
+    const out = await supplyAuction(w.deps, pushInput(ps, ownServed(2, 1)));
+    expect(out).toMatchObject({
+      kind: 'partner',
+      partnerId: 1,
+      adm: '',
+      priceMicroCents: 251_000,
+      push: { title: 'Offer 1', text: '', icon: 'https://cdn.example/i.png', landing: 'https://p1.example/land?p=2.51' },
+      nurl: 'https://p1.example/w?p=2.51',
+    });
+    if (out.kind === 'partner') {
+      expect(decodeDemandTicket(SECRET, out.token)?.surface).toBe('push');
+      // Kept for the click link, a week: the landing, no markup.
+      expect(w.wins.get(out.auctionId)).toEqual({ partnerId: 1, landing: 'https://p1.example/land?p=2.51', ttl: 7 * 86_400 });
+    }
+    await settle();
+    // The loser hears at once; the winner's nurl waits for the delivery. Partner 3's http icon: discarded.
+    expect(w.notices).toEqual(['https://p2.example/l?r=102']);
+    expect(w.deps.stats.peek(3, 'bad_icon')).toBe(1);
   });
 });
 

@@ -10,11 +10,13 @@ import type { SupplyImp } from './build-request.ts';
 import { decide } from './clearing.ts';
 import type { DemandStats } from './demand-stats.ts';
 import { encodeDemandTicket } from './demand-ticket.ts';
+import type { DemandSurface } from './demand-ticket.ts';
 import type { DspAnswer } from './dsp-client.ts';
 import { LOSS, priceMacro, substituteMacros } from './macros.ts';
 import type { AuctionMacros } from './macros.ts';
 import type { Notifier } from './notices.ts';
-import { nativeHtml, readNativeAnswer } from './native.ts';
+import { nativeHtml, readNativeAnswer, readPushAnswer } from './native.ts';
+import type { PushAnswer } from './native.ts';
 import { readBidResponse } from './read-response.ts';
 import type { PartnerBid } from './read-response.ts';
 import type { WinStore } from './win-store.ts';
@@ -34,11 +36,31 @@ export interface SupplyDeps {
   now: () => number;
 }
 
+/** A partner's win: its markup for a page or player, or its checked notification for a push slot. */
+export interface PartnerWin {
+  kind: 'partner';
+  partnerId: number;
+  auctionId: string;
+  token: string;
+  adm: string;
+  w: number | undefined;
+  h: number | undefined;
+  priceMicroCents: number;
+  /** Push only: what the notification shows and where its click leads. */
+  push: PushAnswer | undefined;
+  /**
+   * The win and billing notices, macros filled. A page's or player's win notice is sent here at once; a
+   * push slot's two are the push sender's to send once the notification is delivered (partnerDelivered).
+   */
+  nurl: string | undefined;
+  burl: string | undefined;
+}
+
 /** The auction's outcome for the route: our campaign's ad, a partner's markup, or nothing. */
-export type SupplyOutcome =
-  | { kind: 'own'; served: Served }
-  | { kind: 'partner'; partnerId: number; token: string; adm: string; w: number | undefined; h: number | undefined; priceMicroCents: number }
-  | { kind: 'none' };
+export type SupplyOutcome = { kind: 'own'; served: Served } | PartnerWin | { kind: 'none' };
+
+/** A push win is kept this long for its click link (the notification may be opened days after it came). */
+export const PUSH_WIN_TTL_SECONDS = 7 * 86_400;
 
 /**
  * The partners that may bid on one impression: enabled (the index holds only those), taking the
@@ -79,7 +101,9 @@ export interface SupplyAuctionInput {
   /** When the request was taken (deps.now()), and the whole auction's budget. */
   startedAt: number;
   auctionTimeoutMs: number;
-  surface: 'widget' | 'vast';
+  surface: DemandSurface;
+  /** The publisher's blocked landing domains (push answers' landings are checked against them). */
+  blockedDomains?: ReadonlySet<string> | null;
   /** What the impression's event says beyond the request (demandImpression): browser family and the zone's source. */
   browser?: string;
   source?: string;
@@ -91,6 +115,8 @@ export interface SupplyAuctionInput {
  * budget); answers are checked (read-response.ts), counted, and the circuit told; then one second
  * price auction (clearing.ts). The winner's win notice is sent when its ad is served, its billing
  * notice when our impression tracker counts it (see demandImpression), losers' loss notices at once.
+ * A push slot's ad is served only when the push service takes the notification: its win notice is then
+ * the push sender's to send (push-sender.ts), with its billing notice, as a push impression counts at delivery.
  */
 export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput): Promise<SupplyOutcome> {
   const auctionId = randomUUID();
@@ -98,7 +124,8 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
   const body = JSON.stringify(request);
   const floor = input.imp.floorMicroCents;
-  const native = input.imp.zone.format === 'native';
+  const format = input.imp.zone.format;
+  const pushAnswers = format === 'push' ? new Map<PartnerBid, PushAnswer>() : undefined;
   const answers = await Promise.all(
     input.partners.map((p) => {
       deps.stats.add(p.id, 'requests');
@@ -121,7 +148,16 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     } else {
       const read = readBidResponse(a.body, p.id, auctionId, SUPPLY_IMP_ID, floor);
       // A native zone takes only a native answer filling the assets we asked for: other markup is none.
-      if (native) read.bids = read.bids.filter((b) => readNativeAnswer(b.bid.adm ?? '') !== undefined || !read.discards.push('no_markup'));
+      if (format === 'native') read.bids = read.bids.filter((b) => readNativeAnswer(b.bid.adm ?? '') !== undefined || !read.discards.push('no_markup'));
+      // A push slot takes only a notification we may send: its texts, icon and landing checked.
+      if (pushAnswers) {
+        read.bids = read.bids.filter((b) => {
+          const r = readPushAnswer(b.bid.adm ?? '', input.blockedDomains ?? null);
+          if (r.ok) pushAnswers.set(b, r.answer);
+          else read.discards.push(r.discard);
+          return r.ok;
+        });
+      }
       for (const d of read.discards) deps.stats.add(p.id, d);
       // A response discarded whole is a failure of the partner; a bid under the floor is not.
       if (read.bids.length === 0 && read.discards.some((d) => d !== 'under_floor')) deps.breaker.failure(p.id, clock);
@@ -156,9 +192,12 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   });
   const m = macros(win, LOSS.won);
   const filled = substituteMacros(win.bid.adm ?? '', m);
+  // A push notification: the answer read again with its macros filled (their values are URL-encoded, so it still passes).
+  const pushRead = pushAnswers ? readPushAnswer(filled, input.blockedDomains ?? null) : undefined;
+  const push = pushRead?.ok ? pushRead.answer : pushAnswers?.get(win);
   // A native answer reaches the page as our HTML of its assets (the widget's sandboxed iframe, as a banner).
-  const answer = native ? readNativeAnswer(filled) : undefined;
-  const adm = answer ? nativeHtml(answer) : filled;
+  const answer = format === 'native' ? readNativeAnswer(filled) : undefined;
+  const adm = answer ? nativeHtml(answer) : push ? '' : filled;
   const token = encodeDemandTicket(deps.secret, {
     auctionId,
     partnerId: win.partnerId,
@@ -174,18 +213,22 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     browser: input.browser ?? '',
     source: input.source ?? '',
   });
-  await deps.wins.save(auctionId, {
-    partnerId: win.partnerId,
-    burl: win.bid.burl && substituteMacros(win.bid.burl, m),
-    adm: input.surface === 'vast' ? adm : undefined,
-  });
+  const burl = win.bid.burl ? substituteMacros(win.bid.burl, m) : undefined;
+  const nurl = win.bid.nurl ? substituteMacros(win.bid.nurl, m) : undefined;
+  if (push) await deps.wins.save(auctionId, { partnerId: win.partnerId, landing: push.landing }, PUSH_WIN_TTL_SECONDS);
+  else await deps.wins.save(auctionId, { partnerId: win.partnerId, burl, adm: input.surface === 'vast' ? adm : undefined });
   deps.stats.add(win.partnerId, 'wins');
-  // Served now: the win notice goes out (once, see notices.ts); losers hear why they lost.
-  if (win.bid.nurl) void deps.notifier.send(`${auctionId}:${win.partnerId}:nurl`, substituteMacros(win.bid.nurl, m));
+  // Served now (a page or a player): the win notice goes out (once, see notices.ts); losers hear why they lost.
+  if (nurl && !push) sendWinNotice(deps, auctionId, win.partnerId, nurl);
   for (const l of decision.losers) {
     if (l.bid.lurl) void deps.notifier.send(`${auctionId}:${l.partnerId}:${l.bid.id}:lurl`, substituteMacros(l.bid.lurl, macros(l, LOSS.lostToHigherBid)));
   }
-  return { kind: 'partner', partnerId: win.partnerId, token, adm, w: win.bid.w, h: win.bid.h, priceMicroCents: price };
+  return { kind: 'partner', partnerId: win.partnerId, auctionId, token, adm, w: win.bid.w, h: win.bid.h, priceMicroCents: price, push, nurl, burl };
+}
+
+/** The winner's win notice, once per auction whoever asks (notices.ts). */
+export function sendWinNotice(deps: Pick<SupplyDeps, 'notifier'>, auctionId: string, partnerId: number, nurl: string): void {
+  void deps.notifier.send(`${auctionId}:${partnerId}:nurl`, nurl);
 }
 
 /** Our ad at a higher price than our own auction set: the same bid, its ticket signed again. */

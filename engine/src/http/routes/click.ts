@@ -10,6 +10,8 @@ import type { BidTicket } from '../../tracking/signed-token.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { userAgentFacts } from '../../audience/user-agent.ts';
+import { isDemandToken } from '../../demand/demand-ticket.ts';
+import { demandClick } from './demand.ts';
 
 /** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
 const FLOOD_PER_MINUTE = 5;
@@ -23,6 +25,8 @@ const FLOOD_PER_MINUTE = 5;
  */
 export function clickRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
+    // A partner's push notification: its own ticket, its landing from the auction (routes/demand.ts).
+    if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req.params[0] ?? '');
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
     if (!ticket || !creative || creative.tracking_token !== req.params[1]) return errorReply('not_found', 'Unknown ad link');

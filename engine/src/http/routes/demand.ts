@@ -1,8 +1,7 @@
 import type { EngineContext } from '../../context.ts';
 import { decodeDemandTicket } from '../../demand/demand-ticket.ts';
-import type { DemandTicket } from '../../demand/demand-ticket.ts';
-import { inventoryFacts, makeEvent, viewerFacts } from '../../events/make-event.ts';
-import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
+import { countDemandImpression } from '../../demand/demand-impression.ts';
+import { isSafeHttpUrl } from '@adnet/schemas/url';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
@@ -12,40 +11,32 @@ const MAX_AGE_SECONDS = 3_600;
 
 /**
  * GET /openrtb/imptracker/d.<ticket>: a demand partner's ad was rendered (widget) or started (VAST
- * player). Counted once per auction however often or concurrently it is called (a once-only mark
- * shared by every engine); the first count adds the partner's impression and revenue and sends its
- * billing notice (`burl`), once. Always a pixel for a valid ticket; a forged one is a 404.
+ * player). Counted once per auction however often or concurrently it is called (countDemandImpression).
+ * A push notification's impression is its delivery, counted by the push sender: its ticket (in the
+ * notification's click link) counts nothing here. Always a pixel for a valid ticket; a forged one is a 404.
  */
 export async function demandImpression(ctx: EngineContext, token: string): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, token);
   if (!t || !d) return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
-  if (Date.now() / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
-  if (await ctx.counters.countOnce('imp', `d:${t.auctionId}`)) {
-    // Revenue in nano-dollars per impression at the clearing price (CPM), as our own impressions are charged.
-    const revenueNano = cpmMicroCentsToNanoPerImpression(t.priceMicroCents);
-    d.stats.add(t.partnerId, 'impressions');
-    d.stats.add(t.partnerId, 'revenue_nano', revenueNano);
-    // Into the statistics and the publisher's earnings, through the event pipeline our own impressions take.
-    ctx.emit(demandImpressionEvent(ctx.engineId, t, revenueNano));
-    const win = await d.wins.load(t.auctionId);
-    if (win?.burl) void d.notifier.send(`${t.auctionId}:${t.partnerId}:burl`, win.burl);
-  }
+  if (t.surface === 'push' || Date.now() / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
+  await countDemandImpression(ctx, t, async () => (await d.wins.load(t.auctionId))?.burl);
   return PIXEL_REPLY;
 }
 
-/** The counted impression's event: on the ticket's zone, to its viewer, bought by its partner at the clearing price. */
-export function demandImpressionEvent(engine: string, t: DemandTicket, chargeNano: number) {
-  return makeEvent('demand_impression', {
-    ts: Date.now(),
-    engine,
-    ...inventoryFacts(t),
-    ...viewerFacts(t),
-    demand_partner_id: t.partnerId,
-    auction_id: t.auctionId,
-    price_micro_cents: t.priceMicroCents,
-    charge_nano: chargeNano,
-  });
+/**
+ * GET /c/d.<ticket>/dsp: a click on a partner's push notification. Counted once per auction for the
+ * partner (`clicks`; the partner pays per impression, so nothing is billed) and redirected to the
+ * partner's landing, which the auction checked as a campaign's landing is (native.ts readPushAnswer).
+ */
+export async function demandClick(ctx: EngineContext, token: string): Promise<EngineReply> {
+  const d = ctx.demand;
+  const t = decodeDemandTicket(ctx.secret, token);
+  const win = t && d && t.surface === 'push' ? await d.wins.load(t.auctionId) : undefined;
+  // The Location header is written only from a landing we checked and stored, never from the link itself.
+  if (!t || !d || !win?.landing || !isSafeHttpUrl(win.landing)) return errorReply('not_found', 'Unknown ad link');
+  if (await ctx.counters.countOnce('click', `d:${t.auctionId}`)) d.stats.add(t.partnerId, 'clicks');
+  return { status: 302, headers: { location: win.landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
 }
 
 /** GET /openrtb/adm/d.<ticket>: a partner's winning VAST markup, which our Wrapper points the player at. */

@@ -168,7 +168,7 @@ describe("a demand partner's ad in a real browser", () => {
       )
       .toBe(true);
     expect(await img.getAttribute('src')).toBe('https://cdn.dsp.example/n.png');
-    expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/n$`));
+    expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));
     // Rendered: our tracker counted the impression once (its event, the partner's billing notice), and
     // the widget loaded the partner's pixel once; still once after the viewable ping (a second second in view).
     await eventually(() => dsp.noticesOf('burl').length === burls + 1 && pixels.length === 1);
@@ -183,7 +183,7 @@ describe("a demand partner's ad in a real browser", () => {
     await landing.waitForLoadState();
     expect(landing.url()).toMatch(/^http:\/\/shop\.site-\d+\.example:\d+\/landing\?p=\d/);
     expect(await landing.title()).toBe('Shop');
-    expect(redirects.some((u) => /\/c\/d\.[^/]+\/n\?ttc=\d+/.test(u))).toBe(true);
+    expect(redirects.some((u) => /\/c\/d\.[^/]+\/dsp\?ttc=\d+/.test(u))).toBe(true);
     await eventually(() => dsp.noticesOf('click').length === 1);
     const health = async () =>
       (await call<{ demand_partners: { health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', { token: adminToken }))

@@ -288,7 +288,7 @@ describe('native zones', () => {
     });
     expect(JSON.stringify(ad)).not.toMatch(/not native|js\.js|script|shop\.example/);
     expect(ad.beacon_url).toBe(`${engine.base}/openrtb/imptracker/${ad.impression_id}`);
-    expect(ad.click_url).toBe(`${engine.base}/c/${ad.impression_id}/n`);
+    expect(ad.click_url).toBe(`${engine.base}/c/${ad.impression_id}/dsp`);
     await eventually(() => dsps.native.noticesOf('nurl').length === 1);
 
     // A click before the ad was rendered reaches the landing but is no valid click: no click tracker.
@@ -314,7 +314,7 @@ describe('native zones', () => {
     expect(events).toHaveLength(1);
     // A forged ticket is no link.
     const forged = ad.impression_id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    expect((await fetch(`${engine.base}/c/${forged}/n${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(`${engine.base}/c/${forged}/dsp${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);
     await new Promise((res) => setTimeout(res, 300));
     expect(dsps.native.noticesOf('click')).toHaveLength(1);
   });

@@ -11,7 +11,7 @@ import type { ServeOutcome } from '../../auction/serve.ts';
 import type { ZoneEntry } from '../../index/engine-index.ts';
 import { DEMAND_FORMATS } from '../../demand/build-request.ts';
 import { eligiblePartners, supplyAuction } from '../../demand/supply.ts';
-import { demandClickLink } from './demand.ts';
+import { demandClickLink } from '../../demand/demand-ticket.ts';
 import type { SupplyOutcome } from '../../demand/supply.ts';
 import { vastWrapper } from '../../demand/vast-wrapper.ts';
 import type { DemandPartner } from '@adnet/schemas/demand';
@@ -105,6 +105,7 @@ function supplyInput(
     startedAt,
     auctionTimeoutMs: ctx.auctionTimeoutMs,
     surface,
+    blockedDomains: entry.controls.blockedDomains,
     browser: rc.browser,
     source: entry.source,
     imp: {

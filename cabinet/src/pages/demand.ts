@@ -10,8 +10,8 @@ import type { PageContext } from '../router.ts';
 type DemandPartner = Outputs['admin']['listDemandPartners']['demand_partners'][number];
 type Format = DemandPartner['formats'][number];
 
-/** Zone formats a partner can be offered today (docs/demand.md); in-page push is not. */
-const FORMATS = ['banner', 'native', 'video', 'floating_video', 'push'] as const;
+/** Zone formats a partner can be offered (docs/demand.md). */
+const FORMATS = ['banner', 'native', 'in_page_push', 'video', 'floating_video', 'push'] as const;
 
 function health(p: DemandPartner): HTMLElement {
   const c = p.health.counters;

@@ -1,4 +1,4 @@
-import { NATIVE_PUSH_REQUEST, NATIVE_SUPPLY_REQUEST } from './native.ts';
+import { NATIVE_IN_PAGE_PUSH_REQUEST, NATIVE_PUSH_REQUEST, NATIVE_SUPPLY_REQUEST } from './native.ts';
 import type { OsFamily } from '@adnet/schemas/api';
 import { alpha2ToAlpha3Code } from '@adnet/schemas/geo';
 import type { OutgoingBidRequest } from '@adnet/schemas/openrtb';
@@ -9,7 +9,14 @@ import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
  * Zone formats offered to demand partners when a page or a player asks (/imp, /vast). Push slots are
  * offered too, but by the push sender when it sends a notification (push/push-sender.ts), not here.
  */
-export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'native', 'video', 'floating_video']);
+export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'native', 'in_page_push', 'video', 'floating_video']);
+
+/** The Native 1.2 request a native-shaped zone sends (native.ts); undefined for banner and video zones. */
+const NATIVE_REQUESTS: Partial<Record<string, string>> = {
+  native: NATIVE_SUPPLY_REQUEST,
+  push: NATIVE_PUSH_REQUEST,
+  in_page_push: NATIVE_IN_PAGE_PUSH_REQUEST,
+};
 
 /** What one impression on our zone says about where and to whom it is shown. */
 export interface SupplyImp {
@@ -53,6 +60,7 @@ export const SUPPLY_IMP_ID = '1';
 export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
   const z = s.zone;
   const video = z.format === 'video' || z.format === 'floating_video';
+  const nativeRequest = NATIVE_REQUESTS[z.format];
   const country = s.country ? alpha2ToAlpha3Code(s.country) : undefined;
   return {
     id: s.auctionId,
@@ -66,8 +74,8 @@ export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
         secure: 1,
         ...(video
           ? { video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], minduration: 1, maxduration: 60, w: 640, h: 360 } }
-          : z.format === 'native' || z.format === 'push'
-            ? { native: { request: z.format === 'push' ? NATIVE_PUSH_REQUEST : NATIVE_SUPPLY_REQUEST, ver: '1.2' } }
+          : nativeRequest
+            ? { native: { request: nativeRequest, ver: '1.2' } }
             : { banner: { w: z.banner_width ?? 0, h: z.banner_height ?? 0, format: [{ w: z.banner_width ?? 0, h: z.banner_height ?? 0 }] } }),
       },
     ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
-import { NATIVE_PUSH_REQUEST, NATIVE_SUPPLY_REQUEST, readNativeAnswer, readPushAnswer } from './native.ts';
+import { NATIVE_IN_PAGE_PUSH_REQUEST, NATIVE_PUSH_REQUEST, NATIVE_SUPPLY_REQUEST, readNativeAnswer, readPushAnswer } from './native.ts';
 
 const answer = (over: Record<string, unknown> = {}) => ({
   ver: '1.2',
@@ -135,6 +135,9 @@ describe('push slots offered to demand partners', () => {
       { id: 3, required: false, kind: 'desc', len: 120 },
     ]);
     expect(JSON.parse(NATIVE_PUSH_REQUEST)).toMatchObject({ ver: '1.2', ext: { format: 'push' } });
+    // An in-page push zone asks for the same assets; its ext.format tells partners the toast is shown in a page.
+    expect(parseNativeRequest(NATIVE_IN_PAGE_PUSH_REQUEST)).toEqual(parseNativeRequest(NATIVE_PUSH_REQUEST));
+    expect(JSON.parse(NATIVE_IN_PAGE_PUSH_REQUEST)).toMatchObject({ ver: '1.2', ext: { format: 'in_page_push' } });
   });
 
   it('takes plain texts within the limits, an https icon and a landing normalised as the API stores one', () => {

@@ -31,24 +31,32 @@ export const PUSH_LIMITS = { title: 50, text: 120 } as const;
 /** A URL we keep or send on is at most this long: a campaign's landing_url limit (the API's URL rule). */
 const URL_MAX = 2048;
 
+/** Zone formats whose ad is a notification (title, icon, text): a push slot, or an in-page push shown in the page. */
+export const isPushShaped = (format: string): format is 'push' | 'in_page_push' => format === 'push' || format === 'in_page_push';
+
 /**
- * The Native 1.2 request for a push slot: a notification outside any page (context 1, placement 3:
- * outside the core content; `ext.format: "push"` says which), a required title (50 characters, as our
- * push creatives), an optional text (data type 2, 120) and icon (image type 1, at least 64x64). The
- * answer's `link.url` is the landing our click link redirects to. Built once.
+ * The Native 1.2 request for a notification-shaped slot: outside the core content (context 1, placement
+ * 3), `ext.format` saying which (`push`: sent to a subscriber, shown by the OS; `in_page_push`: shown by
+ * our widget as a toast over the publisher's page), a required title (50 characters, as our push
+ * creatives), an optional text (data type 2, 120) and icon (image type 1, at least 64x64). The answer's
+ * `link.url` is the landing our click link redirects to.
  */
-export const NATIVE_PUSH_REQUEST = JSON.stringify({
-  ver: '1.2',
-  context: 1,
-  plcmttype: 3,
-  plcmtcnt: 1,
-  assets: [
-    { id: PUSH_ASSET.title, required: 1, title: { len: PUSH_LIMITS.title } },
-    { id: PUSH_ASSET.icon, required: 0, img: { type: 1, wmin: 64, hmin: 64 } },
-    { id: PUSH_ASSET.text, required: 0, data: { type: 2, len: PUSH_LIMITS.text } },
-  ],
-  ext: { format: 'push' },
-});
+const pushShapedRequest = (format: 'push' | 'in_page_push'): string =>
+  JSON.stringify({
+    ver: '1.2',
+    context: 1,
+    plcmttype: 3,
+    plcmtcnt: 1,
+    assets: [
+      { id: PUSH_ASSET.title, required: 1, title: { len: PUSH_LIMITS.title } },
+      { id: PUSH_ASSET.icon, required: 0, img: { type: 1, wmin: 64, hmin: 64 } },
+      { id: PUSH_ASSET.text, required: 0, data: { type: 2, len: PUSH_LIMITS.text } },
+    ],
+    ext: { format },
+  });
+/** Built once each: the same text for every slot. */
+export const NATIVE_PUSH_REQUEST = pushShapedRequest('push');
+export const NATIVE_IN_PAGE_PUSH_REQUEST = pushShapedRequest('in_page_push');
 
 /** Why a partner's answer cannot be shown (schemas/src/demand.ts DEMAND_DISCARDS). */
 export type AnswerDiscard = 'no_markup' | 'bad_icon' | 'bad_landing';

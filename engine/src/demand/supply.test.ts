@@ -242,6 +242,26 @@ describe('supplyAuction on a push slot', () => {
     expect(w.notices).toEqual(['https://p2.example/l?r=102']);
     expect(w.deps.stats.peek(3, 'bad_icon')).toBe(1);
   });
+
+  it('reads an in-page push zone the same way, with its own request; served on the page, its win notice goes out at once', async () => {
+    const w = world({ 1: 3, 3: 9 }, true, pushAdm);
+    const inPage = { ...zone, format: 'in_page_push' } as StoredZone;
+    const base = input([partner(1, { formats: ['in_page_push'] }), partner(3, { formats: ['in_page_push'] })], { won: false, reason: 'no_candidates' });
+    const out = await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: inPage } });
+    expect(out).toMatchObject({
+      kind: 'partner',
+      partnerId: 1,
+      native: undefined,
+      push: { title: 'Offer 1', icon: 'https://cdn.example/i.png', landing: 'https://p1.example/land?p=0.5' },
+    });
+    if (out.kind === 'partner') {
+      expect(decodeDemandTicket(SECRET, out.token)?.surface).toBe('widget');
+      expect(w.wins.get(out.auctionId)?.landing).toBe('https://p1.example/land?p=0.5');
+    }
+    await settle();
+    expect(w.notices).toEqual(['https://p1.example/w?p=0.5']);
+    expect(w.deps.stats.peek(3, 'bad_icon')).toBe(1);
+  });
 });
 
 describe('eligiblePartners', () => {

@@ -15,7 +15,7 @@ import type { DspAnswer } from './dsp-client.ts';
 import { LOSS, priceMacro, substituteMacros } from './macros.ts';
 import type { AuctionMacros } from './macros.ts';
 import type { Notifier } from './notices.ts';
-import { readNativeAnswer, readPushAnswer } from './native.ts';
+import { isPushShaped, readNativeAnswer, readPushAnswer } from './native.ts';
 import type { AnswerRead, NativeAnswer, PushAnswer } from './native.ts';
 import { readBidResponse } from './read-response.ts';
 import type { PartnerBid } from './read-response.ts';
@@ -49,7 +49,7 @@ export interface PartnerWin {
   priceMicroCents: number;
   /** A native zone: the fields our widget's native card shows. */
   native: NativeAnswer | undefined;
-  /** A push slot: what the notification shows. */
+  /** A push slot or an in-page push zone: what the notification shows. */
   push: PushAnswer | undefined;
   /**
    * The win and billing notices, macros filled. A page's or player's win notice is sent here at once; a
@@ -70,12 +70,12 @@ interface ReadAnswer {
 
 /**
  * A partner's answer read as the zone's format asks: a Native card for a native zone, a notification
- * for a push slot; undefined for formats whose markup is shown as it is (banner, video).
+ * for a push slot or an in-page push zone; undefined for formats whose markup is shown as it is (banner, video).
  */
 function readAnswer(format: string, adm: string, blocked: ReadonlySet<string> | null): AnswerRead<ReadAnswer> | undefined {
   const as = <T>(r: AnswerRead<T>, wrap: (a: T) => ReadAnswer): AnswerRead<ReadAnswer> => (r.ok ? { ok: true, answer: wrap(r.answer) } : r);
   if (format === 'native') return as(readNativeAnswer(adm, blocked), (native) => ({ native, push: undefined }));
-  if (format === 'push') return as(readPushAnswer(adm, blocked), (push) => ({ native: undefined, push }));
+  if (isPushShaped(format)) return as(readPushAnswer(adm, blocked), (push) => ({ native: undefined, push }));
   return undefined;
 }
 

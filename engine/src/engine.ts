@@ -239,6 +239,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     vapid,
     minIntervalHours: config.push.minIntervalHours,
     sendIntervalMs: config.push.sendIntervalMs,
+    concurrency: config.push.sendConcurrency,
     caFile: config.push.caFile,
     onError: onError('push-send'),
   });
@@ -318,6 +319,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       await rotationRefresh.stop();
       await demandFlush.stop();
       await demand.stats.flush(redis, demand.breaker).catch(onError('demand-stats'));
+      // Notices on the wire end before their sockets do: one cut off mid-answer would be retried, and sent twice.
+      await demand.notifier.close(2_500);
       dsp.close();
       await pacingTick.stop();
       // The last counts of this engine join the shared ones.

@@ -230,6 +230,11 @@ export const envSchema = z.object({
   /** How often every engine's push sender runs. */
   PUSH_SEND_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
+   * Subscribers each engine's push sender handles at once: every notification is an auction that may wait
+   * up to AUCTION_TIMEOUT_MS on demand partners, so a pass runs this many side by side.
+   */
+  PUSH_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  /**
    * Hosts of the browsers' push services a subscription may point at (`*.` covers subdomains): an
    * endpoint elsewhere is refused, so subscriptions cannot make the engine call arbitrary addresses.
    */
@@ -364,7 +369,7 @@ export interface Config {
   publisherRevenueSharePercent: number;
   postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean; concurrency: number; hostConcurrency: number };
   demand: { allowLoopback: boolean };
-  push: { minIntervalHours: number; sendIntervalMs: number; serviceHosts: readonly string[]; caFile: string | undefined };
+  push: { minIntervalHours: number; sendIntervalMs: number; sendConcurrency: number; serviceHosts: readonly string[]; caFile: string | undefined };
   zoneRequests: { perAddressPerMinute: number; perFingerprintPerMinute: number };
   rotationRefreshMs: number;
   pacingTickMs: number;
@@ -504,6 +509,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     push: {
       minIntervalHours: e.PUSH_MIN_INTERVAL_HOURS,
       sendIntervalMs: e.PUSH_SEND_INTERVAL_MS,
+      sendConcurrency: e.PUSH_SEND_CONCURRENCY,
       serviceHosts: e.PUSH_SERVICE_HOSTS.split(',')
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),

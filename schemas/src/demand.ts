@@ -101,6 +101,10 @@ export const DEMAND_DISCARDS = [
   'unknown_imp',
   'no_markup',
   'wrong_currency',
+  // A native or push answer's landing that is not a URL our campaigns' landings could have, or that the publisher blocks.
+  'bad_landing',
+  // A push answer's icon that is not a plain https URL.
+  'bad_icon',
 ] as const;
 export type DemandDiscard = (typeof DEMAND_DISCARDS)[number];
 
@@ -110,7 +114,10 @@ export const DEMAND_COUNTERS = [
   'bids',
   'wins',
   'impressions',
-  /** Clicks on partners' native ads through our redirect: valid ones, and those the click rules refused. */
+  /**
+   * Clicks on partners' ads through our click redirect (native cards, push notifications): valid ones
+   * (the click rules of the ad's surface, after its counted impression, the first per auction), and the others.
+   */
   'clicks',
   'invalid_clicks',
   'nobids',

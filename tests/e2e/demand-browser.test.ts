@@ -45,6 +45,18 @@ const nativeAdm = (base: string, landing: string) =>
       jstracker: '<script>alert(2)</script>',
     },
   });
+// Its in-page push answer: the notification-shaped Native response (title, icon, text), the title hostile too.
+const inPageAdm = (base: string, landing: string) =>
+  JSON.stringify({
+    native: {
+      assets: [
+        { id: 1, title: { text: HOSTILE } },
+        { id: 2, img: { url: 'https://cdn.dsp.example/icon.png', w: 192, h: 192 } },
+        { id: 3, data: { value: '<i>toast</i> text' } },
+      ],
+      link: { url: `${landing}?p=\${AUCTION_PRICE}`, clicktrackers: [`${base}/click?p=\${AUCTION_PRICE}`] },
+    },
+  });
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 let engine: TestEngine;
@@ -57,10 +69,12 @@ let hostBase = '';
 const subids: Record<string, string> = {};
 const dsp: MockDsp = new MockDsp((r) => {
   const video = JSON.stringify(r.imp).includes('"video"');
+  const inPage = JSON.stringify(r.imp).includes('in_page_push');
   const native = JSON.stringify(r.imp).includes('"native"');
+  const landing = `${hostBase.replace('//www.', '//shop.')}/landing`;
   // At once, with the whole 200 ms: a loaded machine must not make this test about the deadline (demand.test.ts is).
   return {
-    body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : native ? nativeAdm(dsp.base, `${hostBase.replace('//www.', '//shop.')}/landing`) : DSP_BANNER),
+    body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : inPage ? inPageAdm(dsp.base, landing) : native ? nativeAdm(dsp.base, landing) : DSP_BANNER),
   };
 });
 
@@ -89,10 +103,11 @@ beforeAll(async () => {
   const nativeZone = await world.zone({ format: 'native' }, site);
   subids.native = nativeZone.subid;
   nativeZoneId = nativeZone.id;
+  subids.inPage = (await world.zone({ format: 'in_page_push' }, site)).subid;
   adminToken = world.admin.token;
   const created = await call(fx.app, 'POST', '/api/admin/demand-partners', {
     token: world.admin.token,
-    json: { name: 'dsp', endpoint: `${dsp.base}/bid`, formats: ['banner', 'video', 'native'], timeout_ms: 200 },
+    json: { name: 'dsp', endpoint: `${dsp.base}/bid`, formats: ['banner', 'video', 'native', 'in_page_push'], timeout_ms: 200 },
   });
   expect(created.status).toBe(201);
   engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
@@ -168,7 +183,7 @@ describe("a demand partner's ad in a real browser", () => {
       )
       .toBe(true);
     expect(await img.getAttribute('src')).toBe('https://cdn.dsp.example/n.png');
-    expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/n$`));
+    expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));
     // Rendered: our tracker counted the impression once (its event, the partner's billing notice), and
     // the widget loaded the partner's pixel once; still once after the viewable ping (a second second in view).
     await eventually(() => dsp.noticesOf('burl').length === burls + 1 && pixels.length === 1);
@@ -183,7 +198,7 @@ describe("a demand partner's ad in a real browser", () => {
     await landing.waitForLoadState();
     expect(landing.url()).toMatch(/^http:\/\/shop\.site-\d+\.example:\d+\/landing\?p=\d/);
     expect(await landing.title()).toBe('Shop');
-    expect(redirects.some((u) => /\/c\/d\.[^/]+\/n\?ttc=\d+/.test(u))).toBe(true);
+    expect(redirects.some((u) => /\/c\/d\.[^/]+\/dsp\?ttc=\d+/.test(u))).toBe(true);
     await eventually(() => dsp.noticesOf('click').length === 1);
     const health = async () =>
       (await call<{ demand_partners: { health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', { token: adminToken }))
@@ -193,6 +208,41 @@ describe("a demand partner's ad in a real browser", () => {
     // Nothing of the partner ran: no alert, no script tracker.
     expect(dialogs).toEqual([]);
     expect(await page.title()).toBe('Host page');
+    await landing.close();
+    await page.close();
+  });
+
+  it('renders its in-page push answer with our toast template: texts as text, the https icon loaded, counted once, a click through our redirect', async () => {
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss()));
+    await context.route(/^https:\/\/cdn\.dsp\.example\//, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG }));
+    const burls = dsp.noticesOf('burl').length;
+    const clicks = dsp.noticesOf('click').length;
+    await page.goto(`${hostBase}/?zone=${subids.inPage}`);
+    const ad = page.locator('[data-adnet-zone] a[data-adnet="ad"]');
+    await ad.waitFor({ state: 'attached', timeout: 10_000 });
+    expect(await page.locator('[data-adnet-zone] iframe').count()).toBe(0);
+    await expect.poll(() => ad.locator('b').textContent()).toBe(HOSTILE);
+    expect(await ad.locator('span').allTextContents()).toEqual(['<i>toast</i> text']);
+    const icon = ad.locator('img');
+    expect(await icon.getAttribute('src')).toBe('https://cdn.dsp.example/icon.png');
+    await expect
+      .poll(() =>
+        icon.evaluate(
+          (i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+        ),
+      )
+      .toBe(true);
+    // The toast's own close button, as for our in-page push ads.
+    expect(await ad.locator('button.close').count()).toBe(1);
+    expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));
+    await eventually(() => dsp.noticesOf('burl').length === burls + 1);
+    const [landing] = await Promise.all([context.waitForEvent('page'), ad.locator('b').click()]);
+    await landing.waitForLoadState();
+    expect(landing.url()).toMatch(/^http:\/\/shop\.site-\d+\.example:\d+\/landing\?p=\d/);
+    await eventually(() => dsp.noticesOf('click').length === clicks + 1);
+    expect(dialogs).toEqual([]);
     await landing.close();
     await page.close();
   });

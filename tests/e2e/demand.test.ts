@@ -19,6 +19,19 @@ let admin: Account;
 let bannerZone = '';
 let videoZone = '';
 let nativeZone = '';
+let inPageZone = '';
+/** A Native 1.2 answer to our in-page push request: a title with markup, an icon, a text, a landing and its click tracker. */
+const inPageAnswer = (dsp: MockDsp, icon: string) => ({
+  native: {
+    assets: [
+      { id: 1, title: { text: '<b>Toast</b> deal' } },
+      { id: 2, img: { url: icon, w: 192, h: 192 } },
+      { id: 3, data: { value: 'In-page\ntext' } },
+    ],
+    link: { url: 'https://shop.example/toast?p=${AUCTION_PRICE}', clicktrackers: [`${dsp.base}/click?p=\${AUCTION_PRICE}`] },
+    imptrackers: ['https://dsp.example/never-loaded'],
+  },
+});
 const nativeAnswer = (dsp: MockDsp) => ({
   ver: '1.2',
   assets: [
@@ -41,7 +54,8 @@ const VAST_INLINE = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" x
 
 // Each DSP's behaviour can be switched by the tests.
 let rich = true;
-type DspName = 'high' | 'second' | 'pass' | 'late' | 'failing' | 'garbage' | 'cheap' | 'wrongId' | 'video' | 'native' | 'nativeHtml';
+type DspName =
+  'high' | 'second' | 'pass' | 'late' | 'failing' | 'garbage' | 'cheap' | 'wrongId' | 'video' | 'native' | 'nativeHtml' | 'inPage' | 'inPageHttpIcon';
 const dsps: Record<DspName, MockDsp> = {
   // Bids highest, answers in 20 ms.
   high: new MockDsp((r) => (rich ? { delayMs: 20, body: bidFor(dsps.high, r, 3, '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>') } : { status: 204 })),
@@ -61,8 +75,20 @@ const dsps: Record<DspName, MockDsp> = {
   // Native zones: a Native 1.2 answer, and a higher bid with banner markup where native was asked (discarded).
   native: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.native, r, 3, JSON.stringify(nativeAnswer(dsps.native))) })),
   nativeHtml: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.nativeHtml, r, 9, '<div>not native</div>') })),
+  // In-page push zones: a notification-shaped answer, and a higher one whose icon is plain http (discarded).
+  inPage: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.inPage, r, 4, JSON.stringify(inPageAnswer(dsps.inPage, 'https://cdn.dsp.example/i.png'))) })),
+  inPageHttpIcon: new MockDsp((r) => ({
+    delayMs: 10,
+    body: bidFor(dsps.inPageHttpIcon, r, 8, JSON.stringify(inPageAnswer(dsps.inPageHttpIcon, 'http://cdn.dsp.example/i.png'))),
+  })),
 };
-const FORMATS: Partial<Record<DspName, string[]>> = { video: ['video'], native: ['native'], nativeHtml: ['native'] };
+const FORMATS: Partial<Record<DspName, string[]>> = {
+  video: ['video'],
+  native: ['native'],
+  nativeHtml: ['native'],
+  inPage: ['in_page_push'],
+  inPageHttpIcon: ['in_page_push'],
+};
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
@@ -77,6 +103,7 @@ beforeAll(async () => {
   bannerZone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site)).subid;
   videoZone = (await world.zone({ format: 'video' }, site)).subid;
   nativeZone = (await world.zone({ format: 'native', floor_cpm_usd: 0.5 }, site)).subid;
+  inPageZone = (await world.zone({ format: 'in_page_push', floor_cpm_usd: 0.5 }, site)).subid;
   for (const [name, d] of Object.entries(dsps)) {
     const r = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
       token: admin.token,
@@ -319,7 +346,7 @@ describe('native zones', () => {
     });
     expect(JSON.stringify(ad)).not.toMatch(/not native|js\.js|script|shop\.example/);
     expect(ad.beacon_url).toBe(`${engine.base}/openrtb/imptracker/${ad.impression_id}`);
-    expect(ad.click_url).toBe(`${engine.base}/c/${ad.impression_id}/n`);
+    expect(ad.click_url).toBe(`${engine.base}/c/${ad.impression_id}/dsp`);
     await eventually(() => dsps.native.noticesOf('nurl').length === 1);
 
     // A click before the ad was rendered reaches the landing but is no valid click: no click tracker.
@@ -345,8 +372,62 @@ describe('native zones', () => {
     expect(events).toHaveLength(1);
     // A forged ticket is no link.
     const forged = ad.impression_id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    expect((await fetch(`${engine.base}/c/${forged}/n${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(`${engine.base}/c/${forged}/dsp${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);
     await new Promise((res) => setTimeout(res, 300));
     expect(dsps.native.noticesOf('click')).toHaveLength(1);
+  });
+  it("offer in-page push zones with the notification-shaped Native request, and answer the winner in our in-page push ad's shape, its link our click redirect", async () => {
+    const r = await imp(inPageZone);
+    expect(r.status).toBe(200);
+    const sent = outgoingBidRequestSchema.parse(JSON.parse(dsps.inPage.bids[0]?.body ?? '{}'));
+    expect(sent.imp[0]).toMatchObject({ tagid: inPageZone, bidfloor: 0.5, native: { ver: '1.2' } });
+    expect(sent.imp[0]?.banner).toBeUndefined();
+    expect(JSON.parse(sent.imp[0]?.native?.request ?? '{}')).toMatchObject({
+      ext: { format: 'in_page_push' },
+      assets: [
+        { id: 1, required: 1, title: { len: 50 } },
+        { id: 2, required: 0, img: { type: 1, wmin: 64, hmin: 64 } },
+        { id: 3, required: 0, data: { type: 2, len: 120 } },
+      ],
+    });
+    // Only partners listing in_page_push were asked; the 8.00 bid with an http icon is discarded, the 4.00 one wins at the floor.
+    expect(dsps.native.bids.some((b) => b.body.includes(inPageZone))).toBe(false);
+    const ad = servedAdSchema.strict().parse(r.body);
+    expect(ad).toEqual({
+      impression_id: expect.stringMatching(/^d\./),
+      format: 'in_page_push',
+      // Texts as the widget inserts them (as text); the line break is a space; the icon is the toast's image.
+      creative: {
+        title: '<b>Toast</b> deal',
+        body: 'In-page text',
+        cta_text: null,
+        image_url: 'https://cdn.dsp.example/i.png',
+        image_width: null,
+        image_height: null,
+      },
+      click_url: `${engine.base}/c/${ad.impression_id}/dsp`,
+      beacon_url: `${engine.base}/openrtb/imptracker/${ad.impression_id}`,
+    });
+    await eventually(async () => {
+      const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(
+        fx.app,
+        'GET',
+        '/api/admin/demand-partners',
+        {
+          token: admin.token,
+        },
+      );
+      return list.body.demand_partners.find((p) => p.id === ids.inPageHttpIcon)?.health.counters.bad_icon === 1;
+    });
+    await eventually(() => dsps.inPage.noticesOf('nurl').length === 1);
+    expect(dsps.inPage.noticesOf('nurl')[0]?.path).toMatch(/price=0\.5\b/);
+    // Rendered (our tracker counts it once), then a person's click: the landing, the click tracker once.
+    await fetch(ad.beacon_url, { headers: BROWSER });
+    const click = await fetch(`${ad.click_url}?ttc=1200&x=30&y=9&focus=1&fp=fingerprint-456`, { headers: BROWSER, redirect: 'manual' });
+    expect([click.status, click.headers.get('location')]).toEqual([302, 'https://shop.example/toast?p=0.5']);
+    await eventually(() => dsps.inPage.noticesOf('click').length === 1 && dsps.inPage.noticesOf('burl').length === 1);
+    expect(dsps.inPage.noticesOf('click')[0]?.path).toBe('/click?p=0.5');
+    const events = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression' && e.demand_partner_id === ids.inPage);
+    expect(events).toHaveLength(1);
   });
 });

@@ -139,6 +139,8 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
     text.appendChild(el('b', {}, c.title));
     if (c.body) text.appendChild(el('span', {}, c.body));
     if (c.cta_text) text.appendChild(el('span', { class: 'cta' }, c.cta_text));
+    // A demand partner's "sponsored by" (its native answer's data type 1), as text like the rest.
+    if (c.sponsored_by) text.appendChild(el('small', {}, c.sponsored_by));
     card.appendChild(text);
     link.appendChild(card);
     box.appendChild(link);

@@ -1,3 +1,4 @@
+import { DEMAND_DISCARDS } from '@adnet/schemas/demand';
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
@@ -9,24 +10,22 @@ import type { PageContext } from '../router.ts';
 type DemandPartner = Outputs['admin']['listDemandPartners']['demand_partners'][number];
 type Format = DemandPartner['formats'][number];
 
-/** Zone formats a partner can be offered today (docs/demand.md). */
-const FORMATS = ['banner', 'video', 'floating_video'] as const;
+/** Zone formats a partner can be offered (docs/demand.md). */
+const FORMATS = ['banner', 'native', 'in_page_push', 'video', 'floating_video', 'push'] as const;
 
 function health(p: DemandPartner): HTMLElement {
   const c = p.health.counters;
   const n = (k: string) => c[k] ?? 0;
   // Counters run into the millions: separated like every other figure in the cabinet.
   const f = (k: string) => count(n(k));
-  const discarded = ['invalid_json', 'invalid_response', 'wrong_id', 'bad_price', 'under_floor', 'unknown_imp', 'no_markup', 'wrong_currency']
-    .filter((k) => n(k) > 0)
-    .map((k) => `${k.replace(/_/g, ' ')} ${f(k)}`);
+  const discarded = DEMAND_DISCARDS.filter((k) => n(k) > 0).map((k) => `${k.replace(/_/g, ' ')} ${f(k)}`);
   return h(
     'div',
     {},
     badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
     h('p', {}, `${f('requests')} requests · ${f('bids')} bids · ${f('wins')} wins · ${f('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
     h('p', {}, `${f('timeouts')} timeouts · ${f('late')} late · ${f('errors')} errors · ${f('nobids')} passes`),
-    // Clicks exist only on partners' native ads (our redirect): shown once there are some.
+    // Clicks exist only on partners' ads we render (native cards, push notifications): shown once there are some.
     n('clicks') + n('invalid_clicks') > 0 ? h('p', {}, `${f('clicks')} clicks · ${f('invalid_clicks')} invalid clicks`) : '',
     discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
   );

@@ -1,4 +1,4 @@
-import { NATIVE_SUPPLY_REQUEST } from './native.ts';
+import { NATIVE_IN_PAGE_PUSH_REQUEST, NATIVE_PUSH_REQUEST, NATIVE_SUPPLY_REQUEST } from './native.ts';
 import type { OsFamily } from '@adnet/schemas/api';
 import { alpha2ToAlpha3Code } from '@adnet/schemas/geo';
 import type { OutgoingBidRequest } from '@adnet/schemas/openrtb';
@@ -6,11 +6,17 @@ import { SITE_CATEGORIES } from '@adnet/schemas/publisher';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 
 /**
- * Zone formats offered to demand partners, and how each is rendered when a partner wins. Push is not
- * offered (docs/demand.md#push-zones): a notification is sent later by our push sender, not shown on
- * a page within the auction, and it cannot carry a partner's markup or trackers.
+ * Zone formats offered to demand partners when a page or a player asks (/imp, /vast). Push slots are
+ * offered too, but by the push sender when it sends a notification (push/push-sender.ts), not here.
  */
-export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'native', 'video', 'floating_video']);
+export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'native', 'in_page_push', 'video', 'floating_video']);
+
+/** The Native 1.2 request a native-shaped zone sends (native.ts); undefined for banner and video zones. */
+const NATIVE_REQUESTS: Partial<Record<string, string>> = {
+  native: NATIVE_SUPPLY_REQUEST,
+  push: NATIVE_PUSH_REQUEST,
+  in_page_push: NATIVE_IN_PAGE_PUSH_REQUEST,
+};
 
 /** What one impression on our zone says about where and to whom it is shown. */
 export interface SupplyImp {
@@ -54,6 +60,7 @@ export const SUPPLY_IMP_ID = '1';
 export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
   const z = s.zone;
   const video = z.format === 'video' || z.format === 'floating_video';
+  const nativeRequest = NATIVE_REQUESTS[z.format];
   const country = s.country ? alpha2ToAlpha3Code(s.country) : undefined;
   return {
     id: s.auctionId,
@@ -67,8 +74,8 @@ export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
         secure: 1,
         ...(video
           ? { video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], minduration: 1, maxduration: 60, w: 640, h: 360 } }
-          : z.format === 'native'
-            ? { native: { request: NATIVE_SUPPLY_REQUEST, ver: '1.2' } }
+          : nativeRequest
+            ? { native: { request: nativeRequest, ver: '1.2' } }
             : { banner: { w: z.banner_width ?? 0, h: z.banner_height ?? 0, format: [{ w: z.banner_width ?? 0, h: z.banner_height ?? 0 }] } }),
       },
     ],
@@ -80,8 +87,9 @@ export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
       publisher: { id: String(s.site.publisher_id) },
     },
     device: {
-      ua: s.ua,
-      ip: s.ip,
+      // A push subscriber's browser and address are not kept (only its audience): none is sent then.
+      ...(s.ua ? { ua: s.ua } : {}),
+      ...(s.ip ? { ip: s.ip } : {}),
       ...(s.device && DEVICE_TYPE[s.device] ? { devicetype: DEVICE_TYPE[s.device] } : {}),
       ...(s.os ? { os: OS_NAME[s.os] } : {}),
       ...(s.language ? { language: s.language } : {}),

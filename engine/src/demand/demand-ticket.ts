@@ -1,5 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** Where a partner's ad is shown: a page (widget), a player (VAST) or a push notification. */
+export type DemandSurface = 'widget' | 'vast' | 'push';
+
+/** The last segment of our click link for a partner's ad (the ticket is signed: it only fills the click route's shape). */
+export const DEMAND_CLICK_SEGMENT = 'dsp';
+
+/** Our click link for a partner's ad we render (native card, push notification): one shape for every surface (routes/demand.ts demandClick). */
+export const demandClickLink = (baseUrl: string, token: string): string => `${baseUrl}/c/${token}/${DEMAND_CLICK_SEGMENT}`;
+
 /** A partner's won impression, carried (signed) in our impression tracker and markup links. */
 export interface DemandTicket {
   /** The auction id (`${AUCTION_ID}`), one per impression. */
@@ -12,7 +21,7 @@ export interface DemandTicket {
   publisherId: number;
   siteId: number;
   zoneId: number;
-  surface: 'widget' | 'vast';
+  surface: DemandSurface;
   country: string;
   device: string;
   /** For the impression's event: the viewer's OS and browser families and the zone's `source` ('' when unknown). */
@@ -68,7 +77,7 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       number,
       number,
       number,
-      'widget' | 'vast',
+      DemandSurface,
       string,
       string,
       string?,

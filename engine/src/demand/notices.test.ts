@@ -39,4 +39,23 @@ describe('Notifier', () => {
     expect(ledger.marks.get('k2')).toBe('failed');
     expect(ledger.marks.get('k')).toBe('sent');
   });
+
+  it('on close lets the attempt in flight end, then retries nothing: a notice is not sent again by a process on its way out', async () => {
+    const ledger = memoryLedger();
+    const calls: number[] = [];
+    let answer: (ok: boolean) => void = () => undefined;
+    const n = new Notifier(ledger, { notify: () => new Promise<boolean>((r) => (calls.push(1), (answer = r))) }, { retryDelaysMs: [1, 1] });
+    const sending = n.send('k', 'https://d.example/x');
+    await new Promise((r) => setTimeout(r, 5));
+    let closed = false;
+    const closing = n.close(1_000).then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 5));
+    // The attempt on the wire holds the close until it ends.
+    expect(closed).toBe(false);
+    answer(false);
+    await closing;
+    expect(await sending).toEqual({ key: 'k', sent: false, attempts: 1 });
+    expect(calls).toHaveLength(1);
+    expect(ledger.marks.get('k')).toBe('failed');
+  });
 });

@@ -24,17 +24,38 @@ export interface NoticeOutcome {
  * dies mid-retry is recorded neither sent nor failed and is not sent again (at most once, by design).
  */
 export class Notifier {
+  private closed = false;
+  /** Claims and attempts in flight (not the waits between attempts): what close() lets end. */
+  private readonly busy = new Set<Promise<boolean>>();
+
   constructor(
     private readonly ledger: NoticeLedger,
     private readonly sender: NoticeSender,
     private readonly opts: { timeoutMs?: number; retryDelaysMs?: readonly number[]; onOutcome?: (o: NoticeOutcome) => void } = {},
   ) {}
 
+  /**
+   * Lets the attempts in flight end (within `graceMs`) and starts no more: an engine closes this before
+   * its connections, so a notice the partner already took is not cut off mid-answer and sent again.
+   */
+  async close(graceMs: number): Promise<void> {
+    this.closed = true;
+    if (this.busy.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.busy]), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+  }
+
+  private track(p: Promise<boolean>): Promise<boolean> {
+    this.busy.add(p);
+    return p.finally(() => this.busy.delete(p));
+  }
+
   /** Sends `url` once under `key`; never throws, never waits for the caller's sake (returns the whole story for tests). */
   async send(key: string, url: string): Promise<NoticeOutcome> {
     let claimed = false;
     try {
-      claimed = await this.ledger.claim(key);
+      claimed = await this.track(this.ledger.claim(key));
     } catch {
       claimed = false;
     }
@@ -44,9 +65,11 @@ export class Notifier {
     let sent = false;
     for (;;) {
       attempts++;
-      sent = await this.sender.notify(url, this.opts.timeoutMs ?? 2_000);
-      if (sent || attempts > delays.length) break;
+      sent = await this.track(this.sender.notify(url, this.opts.timeoutMs ?? 2_000));
+      if (sent || attempts > delays.length || this.closed) break;
       await new Promise((r) => setTimeout(r, delays[attempts - 1]));
+      // Closed while waiting: the notice is left unsent rather than sent by a process on its way out.
+      if (this.closed) break;
     }
     await this.ledger.finish(key, sent).catch(() => undefined);
     const outcome = { key, sent, attempts };

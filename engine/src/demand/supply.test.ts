@@ -32,7 +32,7 @@ const zone = { id: 5, site_id: 2, publisher_id: 9, subid: 'zone1', format: 'bann
 const site = { id: 2, publisher_id: 9, domain: 'news.example', category: 'news' } as StoredSite;
 
 /** Partners answering from a table: a price bids (with notices), else the given answer. */
-function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, adm = `<i>\${AUCTION_PRICE}</i>`) {
+function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, admOf: (id: number) => string = () => `<i>\${AUCTION_PRICE}</i>`) {
   const notices: string[] = [];
   const given: number[] = [];
   const wins = new Map<string, DemandWin>();
@@ -46,7 +46,7 @@ function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, a
           id: `b${id}`,
           impid: '1',
           price: a,
-          adm,
+          adm: admOf(id),
           nurl: `https://p${id}.example/w?p=\${AUCTION_PRICE}`,
           lurl: `https://p${id}.example/l?r=\${AUCTION_LOSS}`,
         };
@@ -171,7 +171,7 @@ describe('supplyAuction on a native zone', () => {
         imptrackers: ['https://p1.example/i?p=${AUCTION_PRICE}'],
       },
     };
-    const w = world({ 1: 3 }, true, JSON.stringify(answer));
+    const w = world({ 1: 3 }, true, () => JSON.stringify(answer));
     const base = input([partner(1, { formats: ['native'] })], { won: false, reason: 'no_candidates' });
     const out = await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: { ...zone, format: 'native' } } });
     expect(out).toMatchObject({
@@ -185,16 +185,83 @@ describe('supplyAuction on a native zone', () => {
       },
     });
     expect([...w.wins.values()]).toEqual([
-      { partnerId: 1, burl: undefined, adm: undefined, link: 'https://shop.example/?p=0.5', clicktrackers: ['https://p1.example/c?p=0.5'] },
+      { partnerId: 1, burl: undefined, adm: undefined, landing: 'https://shop.example/?p=0.5', clicktrackers: ['https://p1.example/c?p=0.5'] },
     ]);
   });
 
   it('discards a bid whose markup is no Native answer filling the required assets', async () => {
-    const w = world({ 1: 3 }, true, '<div>banner</div>');
+    const w = world({ 1: 3 }, true, () => '<div>banner</div>');
     const nativeZone = { ...zone, format: 'native' } as StoredZone;
     const base = input([partner(1, { formats: ['native'] })], { won: false, reason: 'no_candidates' });
     expect(await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: nativeZone } })).toEqual({ kind: 'none' });
     expect(w.deps.stats.peek(1, 'no_markup')).toBe(1);
+  });
+});
+
+describe('supplyAuction on a push slot', () => {
+  const pushZone = { ...zone, format: 'push' } as StoredZone;
+  const pushAdm = (id: number) =>
+    JSON.stringify({
+      native: {
+        assets: [
+          { id: 1, title: { text: `Offer ${id}` } },
+          { id: 2, img: { url: id === 3 ? 'http://cdn.example/i.png' : 'https://cdn.example/i.png' } },
+        ],
+        link: { url: `https://p${id}.example/land?p=\${AUCTION_PRICE}` },
+      },
+    });
+  const pushInput = (partners: DemandPartner[], own: Served | { won: false; reason: 'no_candidates' }) => ({
+    ...input(partners, own),
+    surface: 'push' as const,
+    imp: { ...input(partners, own).imp, zone: pushZone, ua: '', ip: '' },
+  });
+
+  it('asks for the push native request; the winner carries its checked notification, its win notice left to the sender', async () => {
+    const w = world({ 1: 3, 2: 2.5, 3: 9 }, true, pushAdm);
+    const ps = [partner(1, { formats: ['push'] }), partner(2, { formats: ['push'] }), partner(3, { formats: ['push'] })];
+    const out = await supplyAuction(w.deps, pushInput(ps, ownServed(2, 1)));
+    expect(out).toMatchObject({
+      kind: 'partner',
+      partnerId: 1,
+      priceMicroCents: 251_000,
+      push: { title: 'Offer 1', text: '', icon: 'https://cdn.example/i.png', landing: 'https://p1.example/land?p=2.51' },
+      nurl: 'https://p1.example/w?p=2.51',
+    });
+    if (out.kind === 'partner') {
+      expect(decodeDemandTicket(SECRET, out.token)?.surface).toBe('push');
+      // Kept for the click link (win-store.ts keeps a win with a landing a week): the landing, no markup.
+      expect(w.wins.get(out.auctionId)).toEqual({
+        partnerId: 1,
+        burl: undefined,
+        adm: undefined,
+        landing: 'https://p1.example/land?p=2.51',
+        clicktrackers: undefined,
+      });
+    }
+    await settle();
+    // The loser hears at once; the winner's nurl waits for the delivery. Partner 3's http icon: discarded.
+    expect(w.notices).toEqual(['https://p2.example/l?r=102']);
+    expect(w.deps.stats.peek(3, 'bad_icon')).toBe(1);
+  });
+
+  it('reads an in-page push zone the same way, with its own request; served on the page, its win notice goes out at once', async () => {
+    const w = world({ 1: 3, 3: 9 }, true, pushAdm);
+    const inPage = { ...zone, format: 'in_page_push' } as StoredZone;
+    const base = input([partner(1, { formats: ['in_page_push'] }), partner(3, { formats: ['in_page_push'] })], { won: false, reason: 'no_candidates' });
+    const out = await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: inPage } });
+    expect(out).toMatchObject({
+      kind: 'partner',
+      partnerId: 1,
+      native: undefined,
+      push: { title: 'Offer 1', icon: 'https://cdn.example/i.png', landing: 'https://p1.example/land?p=0.5' },
+    });
+    if (out.kind === 'partner') {
+      expect(decodeDemandTicket(SECRET, out.token)?.surface).toBe('widget');
+      expect(w.wins.get(out.auctionId)?.landing).toBe('https://p1.example/land?p=0.5');
+    }
+    await settle();
+    expect(w.notices).toEqual(['https://p1.example/w?p=0.5']);
+    expect(w.deps.stats.peek(3, 'bad_icon')).toBe(1);
   });
 });
 

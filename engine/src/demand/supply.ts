@@ -10,12 +10,13 @@ import type { SupplyImp } from './build-request.ts';
 import { decide } from './clearing.ts';
 import type { DemandStats } from './demand-stats.ts';
 import { encodeDemandTicket } from './demand-ticket.ts';
+import type { DemandSurface } from './demand-ticket.ts';
 import type { DspAnswer } from './dsp-client.ts';
 import { LOSS, priceMacro, substituteMacros } from './macros.ts';
 import type { AuctionMacros } from './macros.ts';
 import type { Notifier } from './notices.ts';
-import { readNativeAnswer } from './native.ts';
-import type { NativeAnswer } from './native.ts';
+import { isPushShaped, readNativeAnswer, readPushAnswer } from './native.ts';
+import type { AnswerRead, NativeAnswer, PushAnswer } from './native.ts';
 import { readBidResponse } from './read-response.ts';
 import type { PartnerBid } from './read-response.ts';
 import type { WinStore } from './win-store.ts';
@@ -35,23 +36,48 @@ export interface SupplyDeps {
   now: () => number;
 }
 
+/** A partner's win: its markup for a page or player, read into our own ad's fields on a native or push zone. */
+export interface PartnerWin {
+  kind: 'partner';
+  partnerId: number;
+  auctionId: string;
+  token: string;
+  /** The partner's markup, its macros filled. */
+  adm: string;
+  w: number | undefined;
+  h: number | undefined;
+  priceMicroCents: number;
+  /** A native zone: the fields our widget's native card shows. */
+  native: NativeAnswer | undefined;
+  /** A push slot or an in-page push zone: what the notification shows. */
+  push: PushAnswer | undefined;
+  /**
+   * The win and billing notices, macros filled. A page's or player's win notice is sent here at once; a
+   * push slot's two are the push sender's to send once the notification is delivered (partnerDelivered).
+   */
+  nurl: string | undefined;
+  burl: string | undefined;
+}
+
+/** The auction's outcome for the route: our campaign's ad, a partner's, or nothing. */
+export type SupplyOutcome = { kind: 'own'; served: Served } | PartnerWin | { kind: 'none' };
+
+/** A partner's answer read for a zone whose ads we render ourselves (one of the two is set). */
+interface ReadAnswer {
+  native: NativeAnswer | undefined;
+  push: PushAnswer | undefined;
+}
+
 /**
- * The auction's outcome for the route: our campaign's ad, a partner's markup (its macros filled) and,
- * on a native zone, its Native answer read into the fields our widget renders, or nothing.
+ * A partner's answer read as the zone's format asks: a Native card for a native zone, a notification
+ * for a push slot or an in-page push zone; undefined for formats whose markup is shown as it is (banner, video).
  */
-export type SupplyOutcome =
-  | { kind: 'own'; served: Served }
-  | {
-      kind: 'partner';
-      partnerId: number;
-      token: string;
-      adm: string;
-      native: NativeAnswer | undefined;
-      w: number | undefined;
-      h: number | undefined;
-      priceMicroCents: number;
-    }
-  | { kind: 'none' };
+function readAnswer(format: string, adm: string, blocked: ReadonlySet<string> | null): AnswerRead<ReadAnswer> | undefined {
+  const as = <T>(r: AnswerRead<T>, wrap: (a: T) => ReadAnswer): AnswerRead<ReadAnswer> => (r.ok ? { ok: true, answer: wrap(r.answer) } : r);
+  if (format === 'native') return as(readNativeAnswer(adm, blocked), (native) => ({ native, push: undefined }));
+  if (isPushShaped(format)) return as(readPushAnswer(adm, blocked), (push) => ({ native: undefined, push }));
+  return undefined;
+}
 
 /**
  * The partners that may bid on one impression: enabled (the index holds only those), taking the
@@ -92,7 +118,9 @@ export interface SupplyAuctionInput {
   /** When the request was taken (deps.now()), and the whole auction's budget. */
   startedAt: number;
   auctionTimeoutMs: number;
-  surface: 'widget' | 'vast';
+  surface: DemandSurface;
+  /** The publisher's blocked landing domains: a native or push answer's landing, which we redirect to, is checked against them. */
+  blockedDomains?: ReadonlySet<string> | null;
   /** What the impression's event says beyond the request (demandImpression): browser family and the zone's source. */
   browser?: string;
   source?: string;
@@ -104,6 +132,8 @@ export interface SupplyAuctionInput {
  * budget); answers are checked (read-response.ts), counted, and the circuit told; then one second
  * price auction (clearing.ts). The winner's win notice is sent when its ad is served, its billing
  * notice when our impression tracker counts it (see demandImpression), losers' loss notices at once.
+ * A push slot's ad is served only when the push service takes the notification: its win notice is then
+ * the push sender's to send (push-sender.ts), with its billing notice, as a push impression counts at delivery.
  */
 export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput): Promise<SupplyOutcome> {
   const auctionId = randomUUID();
@@ -111,7 +141,9 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
   const body = JSON.stringify(request);
   const floor = input.imp.floorMicroCents;
-  const native = input.imp.zone.format === 'native';
+  const format = input.imp.zone.format;
+  const blocked = input.blockedDomains ?? null;
+  const read = new Map<PartnerBid, ReadAnswer>();
   const answers = await Promise.all(
     input.partners.map((p) => {
       deps.stats.add(p.id, 'requests');
@@ -132,15 +164,20 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
       deps.stats.add(p.id, 'errors');
       deps.breaker.failure(p.id, clock);
     } else {
-      const read = readBidResponse(a.body, p.id, auctionId, SUPPLY_IMP_ID, floor);
-      // A native zone takes only a native answer filling the assets we asked for: other markup is none.
-      if (native) read.bids = read.bids.filter((b) => readNativeAnswer(b.bid.adm ?? '') !== undefined || !read.discards.push('no_markup'));
-      for (const d of read.discards) deps.stats.add(p.id, d);
+      const got = readBidResponse(a.body, p.id, auctionId, SUPPLY_IMP_ID, floor);
+      // A native or push zone takes only an answer we render ourselves: its assets, icon and landing checked.
+      got.bids = got.bids.filter((b) => {
+        const r = readAnswer(format, b.bid.adm ?? '', blocked);
+        if (r?.ok) read.set(b, r.answer);
+        else if (r) got.discards.push(r.discard);
+        return r?.ok !== false;
+      });
+      for (const d of got.discards) deps.stats.add(p.id, d);
       // A response discarded whole is a failure of the partner; a bid under the floor is not.
-      if (read.bids.length === 0 && read.discards.some((d) => d !== 'under_floor')) deps.breaker.failure(p.id, clock);
+      if (got.bids.length === 0 && got.discards.some((d) => d !== 'under_floor')) deps.breaker.failure(p.id, clock);
       else deps.breaker.success(p.id);
-      if (read.bids.length > 0) deps.stats.add(p.id, 'bids', read.bids.length);
-      bids.push(...read.bids);
+      if (got.bids.length > 0) deps.stats.add(p.id, 'bids', got.bids.length);
+      bids.push(...got.bids);
     }
   });
 
@@ -169,8 +206,10 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   });
   const m = macros(win, LOSS.won);
   const filled = substituteMacros(win.bid.adm ?? '', m);
-  // A native answer reaches the page as fields our widget renders itself (text as text, checked URLs).
-  const answer = native ? readNativeAnswer(filled) : undefined;
+  // Read again with its macros filled (their values are URL-encoded, so it still passes); else as it was taken.
+  const again = readAnswer(format, filled, blocked);
+  const answer = again?.ok ? again.answer : read.get(win);
+  const link = answer?.native ?? answer?.push;
   const token = encodeDemandTicket(deps.secret, {
     auctionId,
     partnerId: win.partnerId,
@@ -186,21 +225,41 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     browser: input.browser ?? '',
     source: input.source ?? '',
   });
+  const burl = win.bid.burl ? substituteMacros(win.bid.burl, m) : undefined;
+  const nurl = win.bid.nurl ? substituteMacros(win.bid.nurl, m) : undefined;
   await deps.wins.save(auctionId, {
     partnerId: win.partnerId,
-    burl: win.bid.burl && substituteMacros(win.bid.burl, m),
+    burl,
     adm: input.surface === 'vast' ? filled : undefined,
-    // Our click redirect (/c/d.<ticket>) sends the viewer there and calls the click trackers.
-    link: answer?.link,
-    clicktrackers: answer?.clicktrackers.length ? answer.clicktrackers : undefined,
+    // Our click redirect (/c/d.<ticket>/dsp, routes/demand.ts) sends the viewer there and calls the click trackers.
+    landing: link?.landing,
+    clicktrackers: link?.clicktrackers.length ? link.clicktrackers : undefined,
   });
   deps.stats.add(win.partnerId, 'wins');
-  // Served now: the win notice goes out (once, see notices.ts); losers hear why they lost.
-  if (win.bid.nurl) void deps.notifier.send(`${auctionId}:${win.partnerId}:nurl`, substituteMacros(win.bid.nurl, m));
+  // Served now (a page or a player): the win notice goes out (once, see notices.ts); losers hear why they lost.
+  if (nurl && input.surface !== 'push') sendWinNotice(deps, auctionId, win.partnerId, nurl);
   for (const l of decision.losers) {
     if (l.bid.lurl) void deps.notifier.send(`${auctionId}:${l.partnerId}:${l.bid.id}:lurl`, substituteMacros(l.bid.lurl, macros(l, LOSS.lostToHigherBid)));
   }
-  return { kind: 'partner', partnerId: win.partnerId, token, adm: filled, native: answer, w: win.bid.w, h: win.bid.h, priceMicroCents: price };
+  return {
+    kind: 'partner',
+    partnerId: win.partnerId,
+    auctionId,
+    token,
+    adm: filled,
+    w: win.bid.w,
+    h: win.bid.h,
+    priceMicroCents: price,
+    native: answer?.native,
+    push: answer?.push,
+    nurl,
+    burl,
+  };
+}
+
+/** The winner's win notice, once per auction whoever asks (notices.ts). */
+export function sendWinNotice(deps: Pick<SupplyDeps, 'notifier'>, auctionId: string, partnerId: number, nurl: string): void {
+  void deps.notifier.send(`${auctionId}:${partnerId}:nurl`, nurl);
 }
 
 /** Our ad at a higher price than our own auction set: the same bid, its ticket signed again. */

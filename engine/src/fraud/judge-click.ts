@@ -4,7 +4,8 @@ import { clickVerdict, parseClickSignals } from './click-rules.ts';
 import { serverClickVerdict } from './server-click-rules.ts';
 
 export interface ClickFacts {
-  ticket: BidTicket;
+  /** What the ticket of the clicked ad says: ours (BidTicket), or a demand partner's (routes/demand.ts). */
+  ticket: Pick<BidTicket, 'surface' | 'issuedAt' | 'test' | 'ipPrefix' | 'uaHash'>;
   /** The click's query (the widget's signals) and its request. */
   query: string;
   userAgent: string;

@@ -1,5 +1,6 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { budgetDay } from '@adnet/schemas/budget-day';
+import { createHmac } from 'node:crypto';
 import { Agent } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
@@ -10,6 +11,11 @@ import { clickLink, serve } from '../auction/serve.ts';
 import { impressionCharge, settle } from '../auction/settle.ts';
 import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
+import { countDemandImpression } from '../demand/demand-impression.ts';
+import { decodeDemandTicket, demandClickLink } from '../demand/demand-ticket.ts';
+import { eligiblePartners, sendWinNotice, supplyAuction } from '../demand/supply.ts';
+import type { PartnerWin, SupplyOutcome } from '../demand/supply.ts';
+import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import { removeSubscription, zoneSubscribersKey } from './push-store.ts';
 import type { StoredSubscription, SubscriberAudience } from './push-store.ts';
 
@@ -26,6 +32,8 @@ export interface PushSenderOptions {
   minIntervalHours: number;
   /** How often to look for subscribers due a notification. */
   sendIntervalMs: number;
+  /** Subscribers handled at once in a pass (each may wait on an auction of up to 200 ms); default 32. */
+  concurrency?: number;
   caFile?: string;
   onError?: (err: unknown) => void;
 }
@@ -34,8 +42,9 @@ export interface PushSenderOptions {
  * Sends push ads to the subscribers of push zones. Every engine runs it; a
  * lease per subscriber in Redis (SET NX for the minimum interval) makes one
  * engine send at most one notification per subscriber per interval, which is
- * also the frequency cap. A subscription the push service says is gone (404,
- * 410) is dropped.
+ * also the frequency cap. Each notification is one auction between our
+ * campaigns and the demand partners taking `push` (demand/supply.ts), as an
+ * /imp is. A subscription the push service says is gone (404, 410) is dropped.
  */
 export class PushSender {
   private readonly worker: Periodic;
@@ -64,59 +73,140 @@ export class PushSender {
     const { ctx, redis } = this.o;
     const index = ctx.index();
     if (!index) return;
+    const due: { entry: ZoneEntry; id: string; raw: string }[] = [];
     for (const entry of index.zones.values()) {
-      const zone = entry.zone;
-      if (!entry.serving || zone.format !== 'push') continue;
-      const subs = await redis.hgetall(zoneSubscribersKey(zone.subid));
-      for (const [id, raw] of Object.entries(subs)) {
-        const sub = JSON.parse(raw) as StoredSubscription;
-        // A subscription not renewed in time lapses: it is dropped, not sent to.
-        if (sub.expires_at !== undefined && sub.expires_at < Date.now()) {
-          await redis.hdel(zoneSubscribersKey(zone.subid), id);
-          this.dropped++;
-          continue;
-        }
-        const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
-        if (lease !== 'OK') continue;
-        const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
-        const ic = zoneImp(rc, entry);
-        const out = serve(ctx, rc, ic);
-        if (!out.won) continue;
-        const cr = out.candidate.creative;
-        const payload = JSON.stringify({ title: cr.title, body: cr.body, icon: cr.image_url, url: clickLink(ctx.baseUrl, out) });
-        try {
-          await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, payload, {
-            vapidDetails: { subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },
-            TTL: 3600,
-            ...(this.agent ? { agent: this.agent } : {}),
-          });
-          this.sent++;
-          // The delivery is the impression a click on the notification must follow.
-          await ctx.counters.countOnce('imp', out.bidId);
-          const c = out.candidate;
-          // A delivered notification is the impression, charged like a served display ad.
-          const ts = Date.now();
-          const event = makeEvent('impression', {
-            ts,
-            engine: ctx.engineId,
-            bid_id: out.bidId,
-            campaign_id: c.campaignId,
-            creative_id: c.creativeId,
-            advertiser_id: c.advertiserId,
-            price_micro_cents: out.priceMicroCents,
-            charge_nano: impressionCharge(c.bidType, out.priceMicroCents),
-            ...inventoryFacts(ic.inventory),
-          });
-          settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ts), ctx.engineId);
-        } catch (err) {
-          const status = (err as { statusCode?: number }).statusCode;
-          if (status === 404 || status === 410) {
-            // Gone for good: off this zone, and off the browser's own list of zones (its per-subscriber cap).
-            await removeSubscription(redis, sub.endpoint, zone.subid);
-            this.dropped++;
-          } else this.o.onError?.(err);
-        }
-      }
+      if (!entry.serving || entry.zone.format !== 'push') continue;
+      for (const [id, raw] of Object.entries(await redis.hgetall(zoneSubscribersKey(entry.zone.subid)))) due.push({ entry, id, raw });
     }
+    // Side by side, at most `concurrency` at once: an auction waits up to 200 ms on its partners, and a
+    // pass of one subscriber after another would take that long per subscriber. One subscriber's
+    // failure is reported and costs the others nothing.
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const d = due[next++] as (typeof due)[number];
+        await this.sendOne(index, d.entry, d.id, d.raw).catch((err: unknown) => this.o.onError?.(err));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.o.concurrency ?? 32, due.length) }, worker));
+  }
+
+  private async sendOne(index: EngineIndex, entry: ZoneEntry, id: string, raw: string): Promise<void> {
+    const { ctx, redis } = this.o;
+    const zone = entry.zone;
+    const sub = JSON.parse(raw) as StoredSubscription;
+    // A subscription not renewed in time lapses: it is dropped, not sent to.
+    if (sub.expires_at !== undefined && sub.expires_at < Date.now()) {
+      await redis.hdel(zoneSubscribersKey(zone.subid), id);
+      this.dropped++;
+      return;
+    }
+    const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
+    if (lease !== 'OK') return;
+    const d = ctx.demand;
+    // The auction's 200 ms run from here, our own scoring included, as for /imp.
+    const started = d && index.demandPartners.length > 0 ? d.now() : 0;
+    const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
+    const ic = zoneImp(rc, entry);
+    const out = serve(ctx, rc, ic);
+    const site = index.sites.get(zone.site_id);
+    const partners = d && site ? eligiblePartners(d, index.demandPartners, 'push', rc.country, d.now(), (pid, why) => d.stats.add(pid, why)) : undefined;
+    const outcome: SupplyOutcome =
+      d && site && partners
+        ? await supplyAuction(d, {
+            partners,
+            own: out,
+            startedAt: started,
+            auctionTimeoutMs: ctx.auctionTimeoutMs,
+            surface: 'push',
+            blockedDomains: entry.controls.blockedDomains,
+            browser: rc.browser,
+            source: entry.source,
+            imp: {
+              zone,
+              site,
+              floorMicroCents: entry.controls.floorMicroCents,
+              // Neither the subscriber's browser nor its address is kept: its audience is what we know.
+              ua: '',
+              ip: '',
+              country: rc.country,
+              device: rc.device,
+              os: rc.os,
+              language: rc.language,
+              page: undefined,
+              userKey: pushUserKey(ctx.secret, id),
+            },
+          })
+        : out.won
+          ? { kind: 'own', served: out }
+          : { kind: 'none' };
+    if (outcome.kind === 'none') return;
+    const payload =
+      outcome.kind === 'own'
+        ? JSON.stringify({
+            title: outcome.served.candidate.creative.title,
+            body: outcome.served.candidate.creative.body,
+            icon: outcome.served.candidate.creative.image_url,
+            url: clickLink(ctx.baseUrl, outcome.served),
+          })
+        : JSON.stringify({
+            title: outcome.push?.title ?? '',
+            body: outcome.push?.text ?? '',
+            icon: outcome.push?.icon ?? '',
+            // Our click link: the partner's landing is reached through our redirect (routes/demand.ts demandClick).
+            url: demandClickLink(ctx.baseUrl, outcome.token),
+          });
+    try {
+      await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, payload, {
+        vapidDetails: { subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },
+        TTL: 3600,
+        ...(this.agent ? { agent: this.agent } : {}),
+      });
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 404 || status === 410) {
+        // Gone for good: off this zone, and off the browser's own list of zones (its per-subscriber cap).
+        await removeSubscription(redis, sub.endpoint, zone.subid);
+        this.dropped++;
+      } else this.o.onError?.(err);
+      return;
+    }
+    this.sent++;
+    if (outcome.kind === 'partner') return this.partnerDelivered(outcome);
+    const served = outcome.served;
+    // The delivery is the impression a click on the notification must follow.
+    await ctx.counters.countOnce('imp', served.bidId);
+    const c = served.candidate;
+    // A delivered notification is the impression, charged like a served display ad.
+    const ts = Date.now();
+    const event = makeEvent('impression', {
+      ts,
+      engine: ctx.engineId,
+      bid_id: served.bidId,
+      campaign_id: c.campaignId,
+      creative_id: c.creativeId,
+      advertiser_id: c.advertiserId,
+      price_micro_cents: served.priceMicroCents,
+      charge_nano: impressionCharge(c.bidType, served.priceMicroCents),
+      ...inventoryFacts(ic.inventory),
+    });
+    settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ts), ctx.engineId);
+  }
+
+  /**
+   * A partner's notification was taken by the push service: it is served (its win notice, once) and,
+   * as our own push ads, that delivery is its impression: counted once, its billing notice sent, the
+   * publisher credited the clearing price (countDemandImpression).
+   */
+  private async partnerDelivered(o: PartnerWin): Promise<void> {
+    const { ctx } = this.o;
+    const d = ctx.demand;
+    const t = decodeDemandTicket(ctx.secret, o.token);
+    if (!d || !t) return;
+    if (o.nurl) sendWinNotice(d, o.auctionId, o.partnerId, o.nurl);
+    await countDemandImpression(ctx, t, () => Promise.resolve(o.burl));
   }
 }
+
+/** The subscriber as OpenRTB `user.id`: a keyed hash of its endpoint's id, never the endpoint. */
+const pushUserKey = (secret: string, id: string): string => createHmac('sha256', `push-user:${secret}`).update(id).digest('base64url').slice(0, 22);

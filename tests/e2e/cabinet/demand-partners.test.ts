@@ -40,8 +40,10 @@ describe('demand partners in the cabinet', () => {
     // Countries by name, sent as their codes.
     await add.getByLabel('Countries (none chosen: all)').fill('austr');
     await add.getByRole('checkbox', { name: 'Austria (AT)' }).check();
+    // Push slots are offered too (the push sender's auctions).
+    await add.getByRole('checkbox', { name: 'push', exact: true }).check();
     await add.getByRole('button', { name: 'Add demand partner' }).click();
-    await adm.getByText('banner · 100 QPS · 150 ms').click();
+    await adm.getByText('banner, push · 100 QPS · 150 ms').click();
     // What the engines counted (they add to this hash every second).
     await p.app.svc.redis.hset('dmd:stats:1', {
       requests: 40_000,
@@ -52,6 +54,7 @@ describe('demand partners in the cabinet', () => {
       invalid_clicks: 1,
       timeouts: 3,
       invalid_json: 2,
+      bad_landing: 1,
       revenue_nano: 12_000_000_000,
     });
     await p.app.svc.redis.hset('dmd:circuit', '1', 'open');
@@ -61,10 +64,11 @@ describe('demand partners in the cabinet', () => {
     await edit.locator('[data-field="timeout_ms"] .field-error').waitFor({ state: 'visible' });
     await edit.getByLabel('Timeout (ms, at most 200)').fill('120');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await adm.getByText('banner · 100 QPS · 120 ms').waitFor();
+    await adm.getByText('banner, push · 100 QPS · 120 ms').waitFor();
     await adm.getByText('40,000 requests · 12 bids · 5 wins · 4 impressions · $12.00').waitFor();
     await adm.getByText('3 clicks · 1 invalid clicks').waitFor();
-    await adm.getByText('Discarded: invalid json 2').waitFor();
+    await adm.getByText('Discarded: invalid json 2, bad landing 1').waitFor();
+    await adm.getByText('3 timeouts · 0 late · 0 errors · 0 passes').waitFor();
     await adm.getByText('circuit open').waitFor();
     await adm.getByRole('button', { name: 'Disable DSP One' }).click();
     await adm.getByRole('cell', { name: 'disabled' }).waitFor();

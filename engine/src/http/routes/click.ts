@@ -25,7 +25,7 @@ const FLOOD_PER_MINUTE = 5;
  */
 export function clickRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
-    // A click on a demand partner's native ad: its own signed ticket and landing.
+    // A click on a demand partner's ad we rendered (native, push): its own signed ticket and landing.
     if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, FLOOD_PER_MINUTE);
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;

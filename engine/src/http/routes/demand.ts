@@ -1,10 +1,8 @@
 import type { EngineContext } from '../../context.ts';
-import { decodeDemandTicket } from '../../demand/demand-ticket.ts';
-import type { DemandTicket } from '../../demand/demand-ticket.ts';
-import { inventoryFacts, makeEvent, viewerFacts } from '../../events/make-event.ts';
-import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
+import { DEMAND_CLICK_SEGMENT, decodeDemandTicket } from '../../demand/demand-ticket.ts';
+import { countDemandImpression } from '../../demand/demand-impression.ts';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
-import { clickVerdict, parseClickSignals } from '../../fraud/click-rules.ts';
+import { judgeClick } from '../../fraud/judge-click.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
@@ -14,40 +12,17 @@ const MAX_AGE_SECONDS = 3_600;
 
 /**
  * GET /openrtb/imptracker/d.<ticket>: a demand partner's ad was rendered (widget) or started (VAST
- * player). Counted once per auction however often or concurrently it is called (a once-only mark
- * shared by every engine); the first count adds the partner's impression and revenue and sends its
- * billing notice (`burl`), once. Always a pixel for a valid ticket; a forged one is a 404.
+ * player). Counted once per auction however often or concurrently it is called (countDemandImpression).
+ * A push notification's impression is its delivery, counted by the push sender: its ticket (in the
+ * notification's click link) counts nothing here. Always a pixel for a valid ticket; a forged one is a 404.
  */
 export async function demandImpression(ctx: EngineContext, token: string): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, token);
   if (!t || !d) return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
-  if (Date.now() / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
-  if (await ctx.counters.countOnce('imp', `d:${t.auctionId}`)) {
-    // Revenue in nano-dollars per impression at the clearing price (CPM), as our own impressions are charged.
-    const revenueNano = cpmMicroCentsToNanoPerImpression(t.priceMicroCents);
-    d.stats.add(t.partnerId, 'impressions');
-    d.stats.add(t.partnerId, 'revenue_nano', revenueNano);
-    // Into the statistics and the publisher's earnings, through the event pipeline our own impressions take.
-    ctx.emit(demandImpressionEvent(ctx.engineId, t, revenueNano));
-    const win = await d.wins.load(t.auctionId);
-    if (win?.burl) void d.notifier.send(`${t.auctionId}:${t.partnerId}:burl`, win.burl);
-  }
+  if (t.surface === 'push' || Date.now() / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
+  await countDemandImpression(ctx, t, async () => (await d.wins.load(t.auctionId))?.burl);
   return PIXEL_REPLY;
-}
-
-/** The counted impression's event: on the ticket's zone, to its viewer, bought by its partner at the clearing price. */
-export function demandImpressionEvent(engine: string, t: DemandTicket, chargeNano: number) {
-  return makeEvent('demand_impression', {
-    ts: Date.now(),
-    engine,
-    ...inventoryFacts(t),
-    ...viewerFacts(t),
-    demand_partner_id: t.partnerId,
-    auction_id: t.auctionId,
-    price_micro_cents: t.priceMicroCents,
-    charge_nano: chargeNano,
-  });
 }
 
 /** GET /openrtb/adm/d.<ticket>: a partner's winning VAST markup, which our Wrapper points the player at. */
@@ -65,33 +40,36 @@ export function demandMarkupRoute(ctx: EngineContext) {
   };
 }
 
-/** Our click redirect for a partner's native ad (the second segment only fills the route's shape: the ticket is signed). */
-export const demandClickLink = (baseUrl: string, token: string): string => `${baseUrl}/c/${token}/n`;
-
 /**
- * GET /c/d.<ticket>/n?ttc&x&y&focus&fp&s: a click on a partner's native ad, judged as a click on our
- * own widget ads is (the widget's signals, click-rules.ts), and valid only once per auction and after
- * its impression was counted. A valid click is counted for the partner (`clicks`, else `invalid_clicks`)
- * and calls its `link.clicktrackers` once each (notices.ts: once-only, bounded retries, the SSRF rules
- * of every notice). Every click, valid or not, is redirected to the partner's landing, kept a day with
- * the win (win-store.ts); nothing is billed on it (partners buy impressions).
+ * GET /c/d.<ticket>/dsp[?ttc&x&y&focus&fp&s]: a click on a partner's ad we rendered, judged as a click
+ * on our own ad of its surface is (fraud/judge-click.ts): a widget's ad (native, in-page push) by the
+ * widget's signals, a push notification by server-side facts (a moment after its delivery, no bot);
+ * either way valid only after its impression was counted, once per auction, under the flood limit. A
+ * valid click counts `clicks` for the partner and calls its `link.clicktrackers` once each (notices.ts:
+ * once-only, bounded retries, the SSRF rules of every notice); any other counts `invalid_clicks`.
+ * Every click is redirected to the partner's landing, checked at the auction and kept with the win
+ * (win-store.ts), never taken from the link; nothing is billed (partners buy impressions).
  */
 export async function demandClick(ctx: EngineContext, req: EngineRequest, floodPerMinute: number): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, req.params[0] ?? '');
-  const win = t && d && t.surface === 'widget' ? await d.wins.load(t.auctionId) : undefined;
+  const surface = t?.surface === 'widget' || t?.surface === 'push' ? t.surface : undefined;
+  const win = t && d && surface && req.params[1] === DEMAND_CLICK_SEGMENT ? await d.wins.load(t.auctionId) : undefined;
   // The Location header is written only from a plain http(s) URL, checked again here.
-  if (!t || !d || !win?.link || !isSafeHttpUrl(win.link)) return errorReply('not_found', 'Unknown ad link');
+  if (!t || !d || !surface || !win?.landing || !isSafeHttpUrl(win.landing)) return errorReply('not_found', 'Unknown ad link');
   const now = Date.now();
-  const signals = parseClickSignals(req.query, req.headers['user-agent'] ?? '', now - t.issuedAt * 1000);
-  let reason = clickVerdict(signals);
-  // A click on an ad whose render was never counted is no click on a shown ad.
-  if (!reason && (await ctx.counters.countedAt('imp', `d:${t.auctionId}`)) === undefined) reason = 'no_impression';
+  const impressionAt = await ctx.counters.countedAt('imp', `d:${t.auctionId}`);
+  // A demand ticket keeps no viewer's network or browser (a notification's subscriber has none): not compared.
+  const ticket = { surface, issuedAt: t.issuedAt, test: false, ipPrefix: '', uaHash: '' };
+  const verdict = judgeClick({ ticket, query: req.query, userAgent: req.headers['user-agent'] ?? '', ip: req.ip, now, impressionAt });
+  let reason = verdict.reason;
+  // The widget's signals say nothing of the render: a click on an ad whose render was never counted is no click on a shown ad.
+  if (!reason && impressionAt === undefined) reason = 'no_impression';
   if (!reason && !(await ctx.counters.countOnce('click', `d:${t.auctionId}`))) reason = 'duplicate';
-  if (!reason && (await ctx.counters.clicksThisMinute(signals.fingerprint, now)) > floodPerMinute) reason = 'click_flood';
+  if (!reason && (await ctx.counters.clicksThisMinute(verdict.fingerprint, now)) > floodPerMinute) reason = 'click_flood';
   d.stats.add(t.partnerId, reason ? 'invalid_clicks' : 'clicks');
   if (!reason) {
     (win.clicktrackers ?? []).slice(0, 3).forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));
   }
-  return { status: 302, headers: { location: win.link, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
+  return { status: 302, headers: { location: win.landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
 }

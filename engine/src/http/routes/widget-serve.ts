@@ -11,7 +11,7 @@ import type { ServeOutcome } from '../../auction/serve.ts';
 import type { ZoneEntry } from '../../index/engine-index.ts';
 import { DEMAND_FORMATS } from '../../demand/build-request.ts';
 import { eligiblePartners, supplyAuction } from '../../demand/supply.ts';
-import { demandClickLink } from './demand.ts';
+import { demandClickLink } from '../../demand/demand-ticket.ts';
 import type { SupplyOutcome } from '../../demand/supply.ts';
 import { vastWrapper } from '../../demand/vast-wrapper.ts';
 import type { DemandPartner } from '@adnet/schemas/demand';
@@ -105,6 +105,7 @@ function supplyInput(
     startedAt,
     auctionTimeoutMs: ctx.auctionTimeoutMs,
     surface,
+    blockedDomains: entry.controls.blockedDomains,
     browser: rc.browser,
     source: entry.source,
     imp: {
@@ -124,32 +125,39 @@ function supplyInput(
 }
 
 /**
- * A partner's winning ad. A banner: the widget shows its markup in a sandboxed iframe. A Native answer:
- * its fields in our own ad's shape, which the widget renders as it renders ours (texts as text), its
- * link our click redirect (/c/d.<ticket>, routes/demand.ts), its image pixels fired by the widget
- * after our tracker. Either way our impression tracker is the beacon, counted once.
+ * A partner's winning ad. A banner: the widget shows its markup in a sandboxed iframe. A Native answer
+ * (native zone) or a notification (in-page push zone): its fields in our own ad's shape, which the
+ * widget renders with the template it uses for ours (texts as text), its link our partner click link
+ * (/c/d.<ticket>/dsp, routes/demand.ts), a native card's image pixels fired by the widget after our
+ * tracker. Either way our impression tracker is the beacon, counted once.
  */
 function partnerAnswer(ctx: EngineContext, entry: ZoneEntry, o: Extract<SupplyOutcome, { kind: 'partner' }>): EngineReply {
   const beacon = `${ctx.baseUrl}/openrtb/imptracker/${o.token}`;
-  if (entry.zone.format === 'native') {
+  const format = entry.zone.format;
+  if (format === 'native' || format === 'in_page_push') {
     const n = o.native;
-    // Checked when the bid was taken; a native zone never shows a partner's raw markup.
-    if (!n) return NO_AD;
+    const p = o.push;
+    // Read and checked when the bid was taken; these zones never show a partner's raw markup.
+    const creative: ServedAd['creative'] | undefined = n
+      ? {
+          title: n.title,
+          body: n.text || null,
+          cta_text: n.cta || null,
+          image_url: n.image,
+          image_width: n.imageW ?? null,
+          image_height: n.imageH ?? null,
+          sponsored_by: n.sponsored || null,
+        }
+      : // The icon is the toast's image, as our in-page push creatives' image is (https, or none).
+        p && { title: p.title, body: p.text || null, cta_text: null, image_url: p.icon || null, image_width: null, image_height: null };
+    if (!creative) return NO_AD;
     const ad: ServedAd = {
       impression_id: o.token,
-      format: 'native',
-      creative: {
-        title: n.title,
-        body: n.text || null,
-        cta_text: n.cta || null,
-        image_url: n.image,
-        image_width: n.imageW ?? null,
-        image_height: n.imageH ?? null,
-        sponsored_by: n.sponsored || null,
-      },
+      format,
+      creative,
       click_url: demandClickLink(ctx.baseUrl, o.token),
       beacon_url: beacon,
-      imp_trackers: n.pixels,
+      ...(n ? { imp_trackers: n.pixels } : {}),
     };
     return json(200, ad, CORS);
   }

@@ -69,8 +69,18 @@ export class Pacer {
     return time;
   }
 
-  /** Writes the current rates into `index`'s pace handles (also after a new index is built). */
-  apply(index: EngineIndex): void {
-    for (const [id, pace] of index.paces) pace.rate = this.states.get(id)?.rate ?? 1;
+  /**
+   * Writes the current rates into `index`'s pace handles (also after a new index is built); `only`: just
+   * these campaigns' (an incremental update keeps every other campaign's handle, rate and all).
+   */
+  apply(index: EngineIndex, only?: Iterable<number>): void {
+    if (!only) {
+      for (const [id, pace] of index.paces) pace.rate = this.states.get(id)?.rate ?? 1;
+      return;
+    }
+    for (const id of only) {
+      const pace = index.paces.get(id);
+      if (pace) pace.rate = this.states.get(id)?.rate ?? 1;
+    }
   }
 }

@@ -139,6 +139,17 @@ const addTo = <K, V>(map: Map<K, Set<V>>, key: K, value: V): void => {
 };
 export { addTo as addToSetMap };
 
+/** One string per list key, shared by every campaign's bookkeeping (a few thousand keys, hundreds of thousands of uses). */
+const listKeys = new Map<string, string>();
+function listKey(slot: string, geo: string): string {
+  const key = `${slot}|${geo}`;
+  const known = listKeys.get(key);
+  if (known !== undefined) return known;
+  if (listKeys.size >= 100_000) listKeys.clear();
+  listKeys.set(key, key);
+  return key;
+}
+
 /**
  * One campaign's candidates and the lists they go in; undefined when it serves nothing (not active, or no
  * approved creative with servable URLs). `pace` is kept when the campaign already had one: its rate carries over.
@@ -166,7 +177,7 @@ export function placeCampaign(
     const perGeo = shared.adjust?.countries != null;
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     for (const geo of geos) {
-      keys.push(`${slot}|${geo}`);
+      keys.push(listKey(slot, geo));
       cands.push(perGeo && geo !== '*' ? new Candidate(campaign, creative, pace, sources, geo) : shared);
     }
     count++;

@@ -17,7 +17,25 @@ export interface LoopDelay {
 
 const ms = (ns: number) => Math.round(ns / 1e4) / 100;
 
+export interface Memory {
+  type: 'memory';
+  rssMiB: number;
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1048576);
+
 process.on('message', (m: { type?: string }) => {
+  if (m.type === 'memory') {
+    // With BENCH_ENGINE_NODE_ARGS=--expose-gc: the live set, not what the next collection would free.
+    (globalThis as { gc?: () => void }).gc?.();
+    const u = process.memoryUsage();
+    const reply: Memory = { type: 'memory', rssMiB: mib(u.rss), heapUsedMiB: mib(u.heapUsed), heapTotalMiB: mib(u.heapTotal), externalMiB: mib(u.external) };
+    process.send?.(reply);
+    return;
+  }
   if (m.type !== 'loop-delay') return;
   const reply: LoopDelay = { type: 'loop-delay', maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), meanMs: ms(delay.mean), samples: delay.count };
   delay.reset();

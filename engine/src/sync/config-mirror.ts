@@ -26,9 +26,9 @@ export interface MirrorOptions {
  * Changes applied in one go before the event loop is let go, and the time after which it is let go
  * between groups: a catch-up of thousands of changes (an import, a bulk pause) publishes the index
  * once per slice, each one the configuration as of a position in the log, and never holds requests
- * for much more than SLICE_MS plus one group (docs/performance.md has the measured bound).
+ * for much more than SLICE_MS plus one group (bench/results/performance.md, step 4, has the measured bound).
  */
-const GROUP = 32;
+const GROUP = 8;
 const SLICE_MS = 3;
 
 /**

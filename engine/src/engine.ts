@@ -36,6 +36,7 @@ import { PushSender } from './push/push-sender.ts';
 import { definePushScripts, removeSubscription, saveSubscription, vapidKeys } from './push/push-store.ts';
 import { RedisCounters } from './store/counters.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
+import { campaignCandidates } from './index/engine-index.ts';
 import { CircuitBreaker } from './demand/breaker.ts';
 import { DemandStats } from './demand/demand-stats.ts';
 import { DspClient } from './demand/dsp-client.ts';
@@ -124,11 +125,18 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     redis,
     subscriber,
     onError: onError('config-sync'),
-    onIndex: (index) => {
-      // A new index has new pace handles: carry the campaigns' current rates over.
-      pacer.apply(index);
-      log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length }, 'index loaded');
-      budget.prewarm(new Set([...index.slots.values()].flat()));
+    onIndex: (index, delta) => {
+      // A change costs the work of what it changed: only a full rebuild walks every campaign.
+      if (delta.full) {
+        // New pace handles: carry the campaigns' current rates over.
+        pacer.apply(index);
+        log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length }, 'index loaded');
+        budget.prewarm(new Set([...index.slots.values()].flat()));
+        return;
+      }
+      pacer.apply(index, delta.campaigns);
+      log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, campaigns: delta.campaigns.size }, 'index updated');
+      for (const id of delta.campaigns) budget.prewarm(campaignCandidates(index, id));
     },
   });
   metrics.watch({

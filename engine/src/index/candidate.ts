@@ -89,16 +89,17 @@ export class Candidate {
     this.bidMicroCents = campaign.bid_micro_cents;
     this.dailyBudgetCents = campaign.daily_budget_cents;
     this.totalBudgetCents = campaign.total_budget_cents ?? -1;
-    this.languages = campaign.languages.length ? new Set(campaign.languages) : null;
-    // Campaigns stored before a kind of targeting existed have no list for it: no restriction.
-    this.devices = campaign.device_types?.length ? new Set(campaign.device_types) : null;
-    this.oses = campaign.os_include?.length ? new Set(campaign.os_include) : null;
-    this.browsers = campaign.browser_include?.length ? new Set(campaign.browser_include) : null;
-    this.connections = campaign.connection_types?.length ? new Set(campaign.connection_types) : null;
+    const shared = campaignParts(campaign);
+    this.languages = shared.languages;
+    this.devices = shared.devices;
+    this.oses = shared.oses;
+    this.browsers = shared.browsers;
+    this.connections = shared.connections;
     this.iabCats = VERTICAL_IAB[campaign.vertical];
     this.vertical = campaign.vertical;
-    this.adomain = hostOf(creative.landing_url);
-    this.domainKeys = this.adomain ? this.adomain.split('.').map((_, i, labels) => labels.slice(i).join('.')) : [];
+    const landing = landingOf(creative.landing_url);
+    this.adomain = landing.adomain;
+    this.domainKeys = landing.domainKeys;
     this.ctr = CTR_PRIOR[campaign.format];
     this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
     this.adjust = compileAdjustments(campaign.bid_adjustments);
@@ -113,11 +114,58 @@ export class Candidate {
     this.rotation = campaign.rotation ?? 'optimize';
     this.weight = creative.weight ?? 100;
     this.pace = pace;
-    // Campaigns stored before caps and schedules have neither.
-    this.cap = campaign.frequency_cap ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours } : null;
-    this.schedule = compileSchedule(campaign);
+    this.cap = shared.cap;
+    this.schedule = shared.schedule;
     this.creative = creative;
   }
+}
+
+/**
+ * What every candidate of one campaign shares, compiled once per campaign object: at 300 000 creatives,
+ * sets and schedules of their own per candidate were a large part of the index's memory.
+ */
+interface CampaignParts {
+  readonly languages: ReadonlySet<string> | null;
+  readonly devices: ReadonlySet<string> | null;
+  readonly oses: ReadonlySet<string> | null;
+  readonly browsers: ReadonlySet<string> | null;
+  readonly connections: ReadonlySet<string> | null;
+  readonly cap: Candidate['cap'];
+  readonly schedule: CompiledSchedule | null;
+}
+const parts = new WeakMap<StoredCampaign, CampaignParts>();
+const setOf = (values: readonly string[] | undefined): ReadonlySet<string> | null => (values?.length ? new Set(values) : null);
+
+function campaignParts(campaign: StoredCampaign): CampaignParts {
+  let p = parts.get(campaign);
+  if (p) return p;
+  p = {
+    languages: setOf(campaign.languages),
+    // Campaigns stored before a kind of targeting existed have no list for it: no restriction.
+    devices: setOf(campaign.device_types),
+    oses: setOf(campaign.os_include),
+    browsers: setOf(campaign.browser_include),
+    connections: setOf(campaign.connection_types),
+    // Campaigns stored before caps and schedules have neither.
+    cap: campaign.frequency_cap ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours } : null,
+    schedule: compileSchedule(campaign),
+  };
+  parts.set(campaign, p);
+  return p;
+}
+
+/** Landing hosts and their parent domains, by landing URL: creatives mostly share a few. Emptied when it grows past a bound. */
+const landings = new Map<string, { adomain: string; domainKeys: readonly string[] }>();
+const LANDINGS_MAX = 100_000;
+
+function landingOf(url: string): { adomain: string; domainKeys: readonly string[] } {
+  let l = landings.get(url);
+  if (l) return l;
+  const adomain = hostOf(url);
+  l = { adomain, domainKeys: adomain ? adomain.split('.').map((_, i, labels) => labels.slice(i).join('.')) : [] };
+  if (landings.size >= LANDINGS_MAX) landings.clear();
+  landings.set(url, l);
+  return l;
 }
 
 function hostOf(url: string): string {

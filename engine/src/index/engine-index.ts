@@ -16,13 +16,21 @@ import { Candidate } from './candidate.ts';
 import { compileSources } from './source-controls.ts';
 import type { SourceList } from '@adnet/schemas/source-lists';
 import type { PaceHandle } from './candidate.ts';
+import type { CompiledSources } from './source-controls.ts';
 
 export interface PartnerEntry {
   partner: Partner;
   allow: BlockList;
 }
 
-/** What the hot path reads: immutable, replaced whole when configuration changes. */
+/**
+ * What the hot path reads, replaced by a new object when configuration changes (index-update.ts builds the
+ * next one from this one and the change, sharing every list the change did not touch). Its lists, zones and
+ * deals are never changed once published. `campaigns`, `creatives`, `sites` and `paces` are the mirror's own
+ * maps, changed in place in the same synchronous step that publishes the next index: copying a 300 000-entry
+ * map per change cost tens of milliseconds, and a reader holding an older index across an await sees the
+ * latest configuration there, as `ctx.index()` would give it.
+ */
 export interface EngineIndex {
   /** Change-log position this index reflects. */
   readonly seq: string;
@@ -84,107 +92,208 @@ function partnerEntry(partner: Partner): PartnerEntry {
  * A creative whose stored URLs are not plain http(s) (one kept before the API refused control characters,
  * `]]>` and other schemes) is never served: checked here, once per change, not per request.
  */
-const urlsServable = (c: Creative): boolean =>
+export const urlsServable = (c: Creative): boolean =>
   isSafeHttpUrl(c.landing_url) && (c.image_url === null || isSafeHttpUrl(c.image_url)) && (c.video_url === null || isSafeHttpUrl(c.video_url));
 
-/** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns, with servable URLs. */
-export function buildIndex(state: ConfigState, seq: string): EngineIndex {
-  const campaigns = state.campaign as Map<number, StoredCampaign>;
-  const slots = new Map<string, Candidate[]>();
-  const paces = new Map<number, PaceHandle>();
-  const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
-  let candidateCount = 0;
-  for (const creative of (state.creative as Map<number, Creative>).values()) {
-    if (creative.status !== 'approved' || !urlsServable(creative)) continue;
-    const campaign = campaigns.get(creative.campaign_id);
-    if (!campaign || campaign.status !== 'active') continue;
-    let pace = paces.get(campaign.id);
-    if (!pace) paces.set(campaign.id, (pace = { rate: 1 }));
-    const sources = compileSources(sourceLists?.get(campaign.id));
+/**
+ * What the incremental update (index-update.ts) keeps beside an index: each serving campaign's candidates and
+ * the lists they are in, and the reverse maps that say which campaigns, zones and deals a change touches.
+ * Held against the one index it describes (`owner`); the maps are advanced in place by the next update.
+ */
+export interface IndexBook {
+  owner: EngineIndex;
+  readonly campaigns: Map<number, CampaignPlacement>;
+  /** Every creative id in the configuration by its campaign, served or not. */
+  readonly creativesOf: Map<number, Set<number>>;
+  /** Zone ids (the configuration's) by site id. */
+  readonly zonesOf: Map<number, Set<number>>;
+  /** Deal ids (the configuration's) by the campaigns they name. */
+  readonly dealsOf: Map<number, Set<number>>;
+}
+
+/** A serving campaign in the index: `cands[i]` is in the list `keys[i]`; `count` servable creatives. */
+export interface CampaignPlacement {
+  readonly pace: PaceHandle;
+  readonly keys: readonly string[];
+  readonly cands: readonly Candidate[];
+  readonly count: number;
+}
+
+const books = new WeakMap<EngineIndex, IndexBook>();
+
+/** The bookkeeping of `index`, when it is the latest of its line (an older index's was advanced past it). */
+export function bookOf(index: EngineIndex): IndexBook | undefined {
+  const book = books.get(index);
+  return book && book.owner === index ? book : undefined;
+}
+
+export function setBook(index: EngineIndex, book: IndexBook): void {
+  book.owner = index;
+  books.set(index, book);
+}
+
+const addTo = <K, V>(map: Map<K, Set<V>>, key: K, value: V): void => {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+};
+export { addTo as addToSetMap };
+
+/** One string per list key, shared by every campaign's bookkeeping (a few thousand keys, hundreds of thousands of uses). */
+const listKeys = new Map<string, string>();
+function listKey(slot: string, geo: string): string {
+  const key = `${slot}|${geo}`;
+  const known = listKeys.get(key);
+  if (known !== undefined) return known;
+  if (listKeys.size >= 100_000) listKeys.clear();
+  listKeys.set(key, key);
+  return key;
+}
+
+/**
+ * One campaign's candidates and the lists they go in; undefined when it serves nothing (not active, or no
+ * approved creative with servable URLs). `pace` is kept when the campaign already had one: its rate carries over.
+ */
+export function placeCampaign(
+  campaign: StoredCampaign,
+  creativeIds: Iterable<number> | undefined,
+  creatives: ReadonlyMap<number, Creative>,
+  sourceList: SourceList | undefined,
+  pace: PaceHandle | undefined,
+): CampaignPlacement | undefined {
+  if (campaign.status !== 'active' || creativeIds === undefined) return undefined;
+  const keys: string[] = [];
+  const cands: Candidate[] = [];
+  let count = 0;
+  let sources: CompiledSources | null | undefined;
+  const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
+  for (const id of creativeIds) {
+    const creative = creatives.get(id);
+    if (!creative || creative.status !== 'approved' || !urlsServable(creative)) continue;
+    pace ??= { rate: 1 };
+    if (sources === undefined) sources = compileSources(sourceList);
     const shared = new Candidate(campaign, creative, pace, sources);
     // With country adjustments a candidate ranks differently in each country's list: one object per list.
     const perGeo = shared.adjust?.countries != null;
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
-    const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
     for (const geo of geos) {
-      const candidate = perGeo && geo !== '*' ? new Candidate(campaign, creative, pace, sources, geo) : shared;
-      const key = `${slot}|${geo}`;
-      const list = slots.get(key);
-      if (list) list.push(candidate);
-      else slots.set(key, [candidate]);
+      keys.push(listKey(slot, geo));
+      cands.push(perGeo && geo !== '*' ? new Candidate(campaign, creative, pace, sources, geo) : shared);
     }
-    candidateCount++;
+    count++;
+  }
+  return count === 0 || pace === undefined ? undefined : { pace, keys, cands, count };
+}
+
+/** A serving campaign's candidates in `index` (every list's), from its bookkeeping; none for an index no longer the latest. */
+export function campaignCandidates(index: EngineIndex, campaignId: number): readonly Candidate[] {
+  return bookOf(index)?.campaigns.get(campaignId)?.cands ?? [];
+}
+
+/** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns, with servable URLs. */
+export function buildIndex(state: ConfigState, seq: string): EngineIndex {
+  const campaigns = state.campaign as Map<number, StoredCampaign>;
+  const creatives = state.creative as Map<number, Creative>;
+  const slots = new Map<string, Candidate[]>();
+  const paces = new Map<number, PaceHandle>();
+  const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
+  const book: Omit<IndexBook, 'owner'> = { campaigns: new Map(), creativesOf: new Map(), zonesOf: new Map(), dealsOf: new Map() };
+  for (const creative of creatives.values()) addTo(book.creativesOf, creative.campaign_id, creative.id);
+  let candidateCount = 0;
+  for (const campaign of campaigns.values()) {
+    const placed = placeCampaign(campaign, book.creativesOf.get(campaign.id), creatives, sourceLists?.get(campaign.id), undefined);
+    if (!placed) continue;
+    book.campaigns.set(campaign.id, placed);
+    paces.set(campaign.id, placed.pace);
+    for (let i = 0; i < placed.keys.length; i++) {
+      const key = placed.keys[i] as string;
+      const list = slots.get(key);
+      if (list) list.push(placed.cands[i] as Candidate);
+      else slots.set(key, [placed.cands[i] as Candidate]);
+    }
+    candidateCount += placed.count;
   }
   const exchangeSlots = rankBoth(slots);
-  const partners = [...(state.partner as Map<number, Partner>).values()].filter((p) => p.status === 'active').map(partnerEntry);
+  const partners = partnerEntries(state.partner as Map<number, Partner>, undefined);
   const sites = state.site as Map<number, StoredSite>;
   const zones = new Map<string, ZoneEntry>();
   for (const zone of (state.zone as Map<number, StoredZone>).values()) {
-    const site = sites.get(zone.site_id);
-    zones.set(zone.subid, {
-      zone,
-      serving: zone.status === 'active' && site?.status === 'approved',
-      controls: inventoryControls(zone, site),
-      source: domainSource(site?.domain),
-    });
+    zones.set(zone.subid, zoneEntry(zone, sites.get(zone.site_id)));
+    addTo(book.zonesOf, zone.site_id, zone.id);
   }
   const siteControls = new Map<number, InventoryControls>();
   for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
-  const deals = dealEntries((state.deal ?? new Map()) as Map<number, StoredDeal>, slots);
-  const demandPartners = [...((state.demand_partner ?? new Map()) as Map<number, DemandPartner>).values()]
-    .filter((p) => p.status === 'active')
-    .sort((a, b) => a.id - b.id);
-  return {
+  const storedDeals = (state.deal ?? new Map()) as Map<number, StoredDeal>;
+  const deals = new Map<string, DealEntry>();
+  for (const [id, d] of storedDeals) {
+    deals.set(d.id, dealEntry(d, book.campaigns));
+    for (const c of d.campaign_ids) addTo(book.dealsOf, c, id);
+  }
+  const index: EngineIndex = {
     seq,
     slots,
     exchangeSlots,
     partners,
-    demandPartners,
+    demandPartners: demandPartnerList(state.demand_partner as Map<number, DemandPartner> | undefined),
     campaigns,
     candidateCount,
     zones,
     sites,
-    creatives: state.creative as Map<number, Creative>,
+    creatives,
     paces,
     siteControls,
     deals,
   };
+  setBook(index, { ...book, owner: index });
+  return index;
 }
+
+export function zoneEntry(zone: StoredZone, site: StoredSite | undefined): ZoneEntry {
+  return {
+    zone,
+    serving: zone.status === 'active' && site?.status === 'approved',
+    controls: inventoryControls(zone, site),
+    source: domainSource(site?.domain),
+  };
+}
+
+/** Active partners in configuration order; an entry whose partner object is unchanged is kept (its address list compiled once). */
+export function partnerEntries(stored: Map<number, Partner>, before: readonly PartnerEntry[] | undefined): PartnerEntry[] {
+  const kept = new Map(before?.map((e) => [e.partner, e]));
+  const out: PartnerEntry[] = [];
+  for (const p of stored.values()) if (p.status === 'active') out.push(kept.get(p) ?? partnerEntry(p));
+  return out;
+}
+
+export function demandPartnerList(stored: Map<number, DemandPartner> | undefined): DemandPartner[] {
+  return [...(stored ?? new Map<number, DemandPartner>()).values()].filter((p) => p.status === 'active').sort((a, b) => a.id - b.id);
+}
+
 /**
- * Each deal with its own ranked lists, built once per configuration change from its campaigns' entries
- * (so the cost follows the deals' size, not the whole index's), never per request.
+ * A deal with its own ranked lists, built from its campaigns' placements: the cost follows the deal's size,
+ * not the whole index's, and it is paid once per change that touches the deal or one of its campaigns.
  */
-function dealEntries(stored: Map<number, StoredDeal>, slots: ReadonlyMap<string, readonly Candidate[]>): Map<string, DealEntry> {
-  const deals = new Map<string, DealEntry>();
-  if (stored.size === 0) return deals;
-  const byCampaign = new Map<number, [string, Candidate][]>();
-  for (const [key, list] of slots) {
-    for (const c of list) {
-      const mine = byCampaign.get(c.campaignId);
-      if (mine) mine.push([key, c]);
-      else byCampaign.set(c.campaignId, [[key, c]]);
+export function dealEntry(d: StoredDeal, placements: ReadonlyMap<number, CampaignPlacement>): DealEntry {
+  const own = new Map<string, Candidate[]>();
+  for (const campaignId of d.campaign_ids) {
+    const placed = placements.get(campaignId);
+    if (!placed) continue;
+    for (let i = 0; i < placed.keys.length; i++) {
+      const key = placed.keys[i] as string;
+      const list = own.get(key);
+      if (list) list.push(placed.cands[i] as Candidate);
+      else own.set(key, [placed.cands[i] as Candidate]);
     }
   }
-  for (const d of stored.values()) {
-    const own = new Map<string, Candidate[]>();
-    for (const campaignId of d.campaign_ids) {
-      for (const [key, c] of byCampaign.get(campaignId) ?? []) {
-        const list = own.get(key);
-        if (list) list.push(c);
-        else own.set(key, [c]);
-      }
-    }
-    const exchangeSlots = rankBoth(own);
-    deals.set(d.id, {
-      id: d.id,
-      floorMicroCents: d.floor_micro_cents,
-      partners: new Set(d.partner_ids),
-      campaigns: new Set(d.campaign_ids),
-      slots: own,
-      exchangeSlots,
-    });
-  }
-  return deals;
+  const exchangeSlots = rankBoth(own);
+  return {
+    id: d.id,
+    floorMicroCents: d.floor_micro_cents,
+    partners: new Set(d.partner_ids),
+    campaigns: new Set(d.campaign_ids),
+    slots: own,
+    exchangeSlots,
+  };
 }
 
 /**
@@ -195,9 +304,15 @@ function rankBoth(slots: Map<string, Candidate[]>): Map<string, readonly Candida
   const exchangeSlots = new Map<string, readonly Candidate[]>();
   for (const [key, list] of slots) {
     rankCandidates(list);
-    exchangeSlots.set(key, list.some((c) => c.exchangeRankMicroCents !== c.rankMicroCents) ? [...list].sort(byExchangeRank) : list);
+    exchangeSlots.set(key, exchangeOrder(list, undefined));
   }
   return exchangeSlots;
+}
+
+/** `list` itself when exchange order is rank order; else a copy sorted by exchange rank. */
+export function exchangeOrder(list: readonly Candidate[], sorted: (() => readonly Candidate[]) | undefined): readonly Candidate[] {
+  for (const c of list) if (c.exchangeRankMicroCents !== c.rankMicroCents) return sorted ? sorted() : [...list].sort(byExchangeRank);
+  return list;
 }
 
 /**

@@ -2,9 +2,9 @@ import type { BidAdjustment, SourceList } from '@adnet/schemas/source-lists';
 import { multiplierMilli } from '@adnet/schemas/source-lists';
 
 // A campaign's source list and bid adjustments as the hot path reads them: sets and maps, compiled once
-// per stored value. The index is rebuilt whole on every configuration change, so each compiled form is
-// kept against the very object the mirror holds: a change elsewhere reuses it, and only a changed list is
-// compiled again (10 000 entries on each of 1 000 campaigns must not be re-read per change).
+// per stored value. A snapshot rebuilds the index whole and a change rebuilds its campaign's candidates, so
+// each compiled form is kept against the very object the mirror holds: a rebuild reuses it, and only a
+// changed list is compiled again (10 000 entries on each of 1 000 campaigns must not be re-read per change).
 
 export interface CompiledSources {
   /** Serve only on listed sources (true) or never on them (false). */

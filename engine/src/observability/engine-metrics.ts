@@ -1,5 +1,6 @@
 import { NO_BID_REASONS } from '@adnet/schemas/events';
 import type { EngineEvent } from '@adnet/schemas/events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Counter as CounterT } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-path-metrics.ts';
@@ -84,6 +85,21 @@ export class EngineMetrics {
   /** CPU, memory, event-loop lag and GC of this process: only where it serves metrics (tests run many engines in one process). */
   withProcessMetrics(): void {
     collectDefaultMetrics({ register: this.registry, prefix: 'adnet_engine_' });
+    // The default lag metrics sample every 10 ms: a stall of a few milliseconds (what a config change may
+    // cost, bench:config) needs 1 ms. Read and reset at each scrape, so each value covers one interval.
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    new Gauge({
+      name: 'adnet_engine_event_loop_delay_seconds',
+      help: 'Event-loop delay since the last scrape at 1 ms resolution, by stat (max, p99)',
+      labelNames: ['stat'],
+      registers: [this.registry],
+      collect() {
+        this.set({ stat: 'max' }, delay.count ? delay.max / 1e9 : 0);
+        this.set({ stat: 'p99' }, delay.count ? delay.percentile(99) / 1e9 : 0);
+        delay.reset();
+      },
+    });
   }
 
   /** The Prometheus text exposition of everything. */

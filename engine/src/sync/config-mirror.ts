@@ -1,9 +1,13 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { CFG_NOTICE_CHANNEL } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { buildIndex } from '../index/engine-index.ts';
 import type { ConfigState, EngineIndex } from '../index/engine-index.ts';
+import { FULL_DELTA, updateIndex } from '../index/index-update.ts';
+import type { IndexDelta } from '../index/index-update.ts';
 import { compareSeq, logBounds, readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
+import type { ChangeEntry } from '@adnet/schemas/changes';
 import { sameSourceList } from '@adnet/schemas/source-lists';
 import type { SourceList } from '@adnet/schemas/source-lists';
 
@@ -13,17 +17,28 @@ export interface MirrorOptions {
   subscriber: Redis;
   /** Backstop for lost notices (pub/sub is at most once). */
   pollMs?: number;
-  onIndex?: (index: EngineIndex) => void;
+  /** Each published index, with what changed since the last one (consumers do work in proportion to it). */
+  onIndex?: (index: EngineIndex, delta: IndexDelta) => void;
   onError?: (err: unknown) => void;
 }
+
+/**
+ * Changes applied in one go before the event loop is let go, and the time after which it is let go
+ * between groups: a catch-up of thousands of changes (an import, a bulk pause) publishes the index
+ * once per slice, each one the configuration as of a position in the log, and never holds requests
+ * for much more than SLICE_MS plus one group (bench/results/performance.md, step 4, has the measured bound).
+ */
+const GROUP = 8;
+const SLICE_MS = 3;
 
 /**
  * Keeps an in-memory copy of the configuration: a snapshot, then the change
  * log after it. A pub/sub notice or the poll timer triggers a catch-up; a log
  * trimmed past our position, or one that went backwards (Redis restarted
- * without its data), triggers a fresh snapshot. Changes are applied to a copy
- * and published as a new immutable index only when a whole batch is in, so the
- * hot path never sees a half-applied change.
+ * without its data), triggers a fresh snapshot. A catch-up reads every pending
+ * change first, then applies them and publishes the next index in one
+ * synchronous step per slice (index/index-update.ts: only what changed is
+ * rebuilt), so the hot path never sees a half-applied change.
  */
 export class ConfigMirror {
   index: EngineIndex | undefined;
@@ -77,7 +92,7 @@ export class ConfigMirror {
     keepUnchangedLists(this.state?.campaign_sources, snap.entities.campaign_sources);
     this.state = snap.entities;
     this.seq = snap.seq;
-    this.publish();
+    this.publish(buildIndex(this.state, this.seq), FULL_DELTA);
   }
 
   private async catchUp(): Promise<void> {
@@ -85,37 +100,50 @@ export class ConfigMirror {
     const bounds = await logBounds(this.opts.redis);
     const lost = this.seq !== '0-0' && (!bounds || compareSeq(bounds.last, this.seq) < 0 || compareSeq(bounds.first, this.seq) > 0);
     if (lost) return this.resync();
-    let changed = false;
-    const next: ConfigState = { ...this.state };
-    const copied = new Set<string>();
-    for (;;) {
-      const batch = await readChanges(this.opts.redis, this.seq, 1_000);
+    const pending: ChangeEntry[] = [];
+    for (let from = this.seq; ;) {
+      const batch = await readChanges(this.opts.redis, from, 1_000);
       if (batch.length === 0) break;
-      for (const c of batch) {
-        // Copy-on-write per kind: the published index keeps its own maps.
-        let kind = next[c.kind];
-        if (!kind || !copied.has(c.kind)) {
-          next[c.kind] = kind = new Map(kind);
-          copied.add(c.kind);
-        }
-        if (c.op === 'del') kind.delete(c.id);
-        else kind.set(c.id, c.value);
-        this.seq = c.seq;
-      }
-      changed = true;
+      pending.push(...batch);
+      from = (batch.at(-1) as ChangeEntry).seq;
     }
-    if (changed) {
-      this.state = next;
-      this.publish();
-    }
+    if (pending.length > 0) await this.apply(pending);
     this.lastSyncAt = Date.now();
   }
 
-  private publish(): void {
-    if (!this.state) return;
-    this.index = buildIndex(this.state, this.seq);
+  private async apply(changes: readonly ChangeEntry[]): Promise<void> {
+    for (let at = 0; at < changes.length;) {
+      if (at > 0) await yieldToRequests();
+      const state = this.state;
+      let index = this.index;
+      if (!state || !index) return this.resync();
+      const started = performance.now();
+      const campaigns = new Set<number>();
+      let full = false;
+      try {
+        do {
+          const group = changes.slice(at, at + GROUP);
+          const next = updateIndex(index, state, group, (group.at(-1) as ChangeEntry).seq);
+          index = next.index;
+          full ||= next.delta.full;
+          for (const id of next.delta.campaigns) campaigns.add(id);
+          at += group.length;
+        } while (at < changes.length && performance.now() - started < SLICE_MS);
+      } catch (err) {
+        // The state may hold part of a group: start again from a snapshot.
+        this.state = undefined;
+        this.opts.onError?.(err);
+        return this.resync();
+      }
+      this.seq = index.seq;
+      this.publish(index, full ? FULL_DELTA : { full: false, campaigns });
+    }
+  }
+
+  private publish(index: EngineIndex, delta: IndexDelta): void {
+    this.index = index;
     this.lastSyncAt = Date.now();
-    this.opts.onIndex?.(this.index);
+    this.opts.onIndex?.(index, delta);
   }
 }
 

@@ -260,6 +260,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       bodies: proxiedBodies,
       maxBody: config.adminBodyMaxBytes,
       idPrefix: id,
+      trustedProxies,
       onError: onError('proxy'),
     });
   else addRoute(app, 'any', '/*', notFound, {}, routes);

@@ -8,33 +8,49 @@ export type Inputs = inferRouterInputs<AppRouter>;
 export type Outputs = inferRouterOutputs<AppRouter>;
 export type Role = Outputs['auth']['token']['user']['role'];
 
+/**
+ * What the UI shows of the signed-in account. The token itself lives only in the admin's HttpOnly
+ * session cookie (auth.session sets it): no script on this origin can read it, ours included.
+ */
 export interface Session {
-  token: string;
   role: Role;
   email: string;
 }
 
-const KEY = 'adnet.session';
+const ROLES: readonly string[] = ['advertiser', 'publisher', 'admin'] satisfies Role[];
+/** Known for this page's lifetime: undefined until asked, null when signed out. */
+let known: Session | null | undefined;
 
-export function loadSession(): Session | null {
+/** The signed-in account, asked of the server once per page load (the cookie decides), or null. */
+export async function loadSession(): Promise<Session | null> {
+  if (known !== undefined) return known;
+  let found: Session | null;
   try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
-    return null;
+    const me = await api.auth.me.query();
+    found = ROLES.includes(me.role) ? { role: me.role as Role, email: me.email } : null;
+  } catch (err) {
+    // Signed out (401) is an answer; anything else (network, 5xx) is asked again on the next page.
+    if (problem(err).status !== 401) throw err;
+    found = null;
   }
+  // A sign-in or sign-out while the question was out is newer than its answer.
+  if (known === undefined) known = found;
+  return known;
 }
 
+/** What this page already knows, without asking: undefined when it has not asked yet. */
+export function knownSession(): Session | null | undefined {
+  return known;
+}
+
+/** After sign-in (the cookie is set) or sign-out (the server cleared it). */
 export function saveSession(s: Session | null): void {
-  if (s) localStorage.setItem(KEY, JSON.stringify(s));
-  else localStorage.removeItem(KEY);
+  known = s;
 }
 
 const url = `${location.origin}/trpc`;
-const headers = () => {
-  const s = loadSession();
-  return s ? { authorization: `Bearer ${s.token}` } : {};
-};
+// Sent on every call: the admin refuses cookie-authenticated requests without it (docs/security.md).
+const headers = { 'x-adnet-cabinet': '1' };
 
 export const api = createTRPCClient<AppRouter>({
   links: [

@@ -1,5 +1,5 @@
 import './styles.css';
-import { api, loadSession, saveSession } from './api.ts';
+import { api, knownSession, loadSession, problem, saveSession } from './api.ts';
 import type { Session } from './api.ts';
 import { h, usd } from './dom.ts';
 import { ROUTES } from './routes.ts';
@@ -18,7 +18,7 @@ function shell(session: Session, active: string): HTMLElement {
   );
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
   signOut.addEventListener('click', () => {
-    // The token is revoked on the server; the local session goes whatever the answer.
+    // The token is revoked and its cookie cleared on the server; the page forgets the account whatever the answer.
     void api.auth.logout
       .mutate()
       .catch(() => undefined)
@@ -85,20 +85,35 @@ async function render(): Promise<void> {
   const focusMain = navigated;
   navigated = true;
   const path = currentPath();
-  const session = loadSession();
   // The emailed links' pages work signed in or not.
   const standalone = path === '/reset-password' ? resetPasswordPage : path === '/verify-email' ? verifyEmailPage : undefined;
   if (standalone) {
     app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
     return standalone(app.querySelector('main') as HTMLElement);
   }
-  if (path === '/signin' || path === '/signup' || !session) {
-    if (session && (path === '/signin' || path === '/signup')) return navigate(HOME[session.role]);
+  const authPath = path === '/signin' || path === '/signup';
+  let session: Session | null;
+  try {
+    // The sign-in form is there at once, as typing may start before the server says who is signed in.
+    session = authPath ? (knownSession() ?? null) : await loadSession();
+  } catch (err) {
+    app.replaceChildren(h('main', { id: 'main' }, h('p', { class: 'form-error', role: 'alert' }, `Could not reach adnet: ${problem(err).message}`)));
+    return;
+  }
+  if (authPath || !session) {
+    if (session && authPath) return navigate(HOME[session.role]);
     app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
-    return authPage(app.querySelector('main') as HTMLElement, path === '/signup' ? 'signup' : 'signin', (s) => {
+    authPage(app.querySelector('main') as HTMLElement, path === '/signup' ? 'signup' : 'signin', (s) => {
       saveSession(s);
       navigate(HOME[s.role]);
     });
+    // Someone already signed in goes home once the answer comes (unless they moved on meanwhile).
+    if (authPath && knownSession() === undefined) {
+      void loadSession()
+        .then((s) => s && currentPath() === path && navigate(HOME[s.role]))
+        .catch(() => undefined);
+    }
+    return;
   }
   if (path === '/') return navigate(HOME[session.role]);
   for (const route of ROUTES) {

@@ -269,6 +269,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       bodies: proxiedBodies,
       maxBody: config.adminBodyMaxBytes,
       idPrefix: id,
+      trustedProxies,
       onError: onError('proxy'),
     });
   else addRoute(app, 'any', '/*', notFound, {}, routes);

@@ -18,6 +18,8 @@ const seen: IncomingMessage[] = [];
 beforeAll(async () => {
   upstream = createServer((req, res) => {
     seen.push(req);
+    // As the admin answers the cabinet's sign-in: cookies the proxy must hand on one by one.
+    if (req.url === '/trpc/auth.session') res.setHeader('set-cookie', ['adnet_session=1|abc; Path=/trpc; HttpOnly; SameSite=Strict', 'other=2; Path=/']);
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': String(req.headers['x-request-id']) }).end('{"ok":true}');
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
@@ -79,5 +81,32 @@ describe("the engine's proxy to the admin", () => {
     const id = passed.headers.get('x-request-id');
     expect(id).toMatch(/-/);
     expect(seen.at(-1)?.headers['x-request-id']).toBe(id);
+  });
+
+  it("passes the cabinet's cookies both ways, each Set-Cookie on its own", async () => {
+    const signIn = await fetch(`${engine.base}/trpc/auth.session`, { method: 'POST', body: '{}' });
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.getSetCookie()).toEqual(['adnet_session=1|abc; Path=/trpc; HttpOnly; SameSite=Strict', 'other=2; Path=/']);
+    await fetch(`${engine.base}/trpc/auth.me`, { headers: { cookie: 'adnet_session=1|abc; other=2' } });
+    expect(seen.at(-1)?.headers.cookie).toBe('adnet_session=1|abc; other=2');
+  });
+
+  it('passes X-Forwarded-Proto on from a trusted proxy only: a client reaching the engine itself came over http', async () => {
+    // This engine trusts loopback (tests/e2e/support/engine.ts), as when a TLS proxy runs beside it.
+    await fetch(`${engine.base}/trpc/auth.me`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(seen.at(-1)?.headers['x-forwarded-proto']).toBe('https');
+    const exposed = await startEngine(
+      redis.url,
+      { TRUSTED_PROXIES: '192.0.2.1' },
+      { adminUpstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` },
+    );
+    try {
+      await fetch(`${exposed.base}/trpc/auth.me`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(seen.at(-1)?.headers['x-forwarded-proto']).toBe('http');
+      await fetch(`${exposed.base}/trpc/auth.me`);
+      expect(seen.at(-1)?.headers['x-forwarded-proto']).toBe('http');
+    } finally {
+      await exposed.stop();
+    }
   });
 });

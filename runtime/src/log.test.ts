@@ -16,11 +16,13 @@ describe('log redaction', () => {
     log.info({
       user: { password: 'hunter2-pw', passwordHash: 'scrypt$1$2' },
       req: { headers: { authorization: 'Bearer x', cookie: 'sid=1', 'x-service-signature': 'sig-value-1' } },
+      res: { headers: { 'set-cookie': ['adnet_session=sess-value-1; Path=/trpc; HttpOnly'] } },
       deep: { a: { b: { c: { postback_secret: 'pb-secret-1', apiKey: 'key-1' } } } },
       usage: { input_tokens: 12 },
     });
     const out = text();
-    for (const secret of ['hunter2-pw', 'scrypt$1$2', 'Bearer x', 'sid=1', 'sig-value-1', 'pb-secret-1', 'key-1']) expect(out).not.toContain(secret);
+    for (const secret of ['hunter2-pw', 'scrypt$1$2', 'Bearer x', 'sid=1', 'sess-value-1', 'sig-value-1', 'pb-secret-1', 'key-1'])
+      expect(out).not.toContain(secret);
     expect(JSON.parse(out)).toMatchObject({ usage: { input_tokens: 12 }, user: { password: '[redacted]' } });
   });
 
@@ -32,6 +34,7 @@ describe('log redaction', () => {
     log.error({ err, url: `https://t.example/pb?click=1&token=trk-123&sig=${HEX}` }, `failed for ${TOKEN}`);
     log.error(new Error(`alone with ${TOKEN}`));
     log.warn({ redis: 'redis://:redis-pw-1@127.0.0.1:6379/0', note: 'Authorization: Bearer some-bearer' }, 'retrying');
+    log.warn(`sent Cookie: adnet_session=${TOKEN}; got Set-Cookie: adnet_session=${TOKEN}; Path=/trpc`);
     const out = text();
     for (const secret of [HEX, TOKEN, 'plain-secret-arg', 'trk-123', 'redis-pw-1', 'some-bearer']) expect(out).not.toContain(secret);
     expect(out).toContain('WRONGTYPE');

@@ -161,6 +161,11 @@ export const tokenResponseSchema = z.object({
   expires_at: z.string(),
   user: userRefSchema,
 });
+/** The cabinet's sign-in (`auth.session`): the token is in the HttpOnly cookie, never in the answer. */
+export const sessionResponseSchema = z.object({
+  expires_at: z.string(),
+  user: userRefSchema.extend({ email: z.string() }),
+});
 /** The same answer whether the email was new or already taken: sign-up confirms no account. */
 export const registerResponseSchema = z.object({ ok: z.literal(true) });
 export const passwordChangeInputSchema = z.object({
@@ -169,6 +174,8 @@ export const passwordChangeInputSchema = z.object({
 });
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+export type TokenInput = z.infer<typeof tokenInputSchema>;
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 // ---------------------------------------------------------------- campaigns
 

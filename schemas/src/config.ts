@@ -155,7 +155,9 @@ export const envSchema = z.object({
   /**
    * Load balancers whose `X-Forwarded-For` the engines believe (addresses or CIDR blocks, comma-separated): a
    * partner or visitor is then known by the rightmost address in the header that is not a trusted proxy, and
-   * their `X-Country` / `CF-IPCountry` headers name a visitor's country (from anyone else they are ignored).
+   * their `X-Country` / `CF-IPCountry` headers name a visitor's country (from anyone else they are ignored). Their
+   * `X-Forwarded-Proto` is passed on to the admin (which makes the cabinet's session cookie Secure over https);
+   * anyone else's request goes on as `http`.
    */
   TRUSTED_PROXIES: z
     .string()

@@ -74,7 +74,7 @@ function record(r: HostileRequest, res: RawResponse): void {
   tally.slowest.sort((a, b) => b.ms - a.ms).splice(5);
   if (res.status >= 200 && res.status < 300 && r.method !== 'GET' && r.method !== 'HEAD') tally.acceptedWrites++;
   // The per-address limited paths: each may leave one expiring limiter or queued-mail key.
-  if (/auth[/.](token|register|verify-?email|password-?reset)/i.test(String(r.target))) tally.authAttempts++;
+  if (/auth[/.](token|session|register|verify-?email|password-?reset)/i.test(String(r.target))) tally.authAttempts++;
   const byStatus = tally.families.get(`${r.family} via ${r.via}`) ?? new Map<string, number>();
   const key = res.status === 0 ? 'closed' : String(res.status);
   byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
@@ -89,12 +89,20 @@ function authorization(kind: TokenKind): [string, string][] {
       return [['authorization', 'Bearer 1|not-a-token']];
     case 'malformed':
       return [['authorization', `bearer  ${accounts.advertiser.token}x trailing`]];
+    case 'cabinet':
+      return [
+        ['cookie', `adnet_session=${accounts.advertiser.token}`],
+        ['x-adnet-cabinet', '1'],
+        ['sec-fetch-site', 'same-origin'],
+      ];
     default:
       return [['authorization', `Bearer ${accounts[kind].token}`]];
   }
 }
 
-const isAccount = (kind: TokenKind): kind is keyof typeof accounts => kind === 'advertiser' || kind === 'publisher' || kind === 'admin';
+/** The account whose token a request carries (the cabinet's cookie holds the advertiser's). */
+const accountOf = (kind: TokenKind): keyof typeof accounts | undefined =>
+  kind === 'cabinet' ? 'advertiser' : kind === 'advertiser' || kind === 'publisher' || kind === 'admin' ? kind : undefined;
 
 /**
  * The suite never makes the admin call out of this machine: before a request that could verify a
@@ -115,7 +123,7 @@ async function keepOutgoingLocal(r: HostileRequest): Promise<void> {
           () => new Error('site'),
         );
   }
-  if (r.token === 'advertiser' && (target.includes('postback-test') || r.trpc)) {
+  if (accountOf(r.token) === 'advertiser' && (target.includes('postback-test') || r.trpc)) {
     const profile = await call<{ postback_url?: string | null }>(app, 'GET', '/api/adv/profile', { token: accounts.advertiser.token });
     const url = profile.body.postback_url;
     if (url && !url.startsWith('http://127.0.0.1:9/'))
@@ -132,8 +140,9 @@ async function send(r: HostileRequest): Promise<RawResponse> {
   );
   record(r, res);
   // A sign-out with a hostile account's token revokes it: the next requests get a fresh one.
-  if (isAccount(r.token) && (res.status === 401 || (res.status === 200 && String(r.target).includes('logout'))))
-    accounts[r.token].token = (await app.svc.tokens.issue(accounts[r.token].id, r.token, 3_600)).token;
+  const owner = accountOf(r.token);
+  if (owner && (res.status === 401 || (res.status === 200 && String(r.target).includes('logout'))))
+    accounts[owner].token = (await app.svc.tokens.issue(accounts[owner].id, owner, 3_600)).token;
   return res;
 }
 

@@ -99,6 +99,18 @@ describe('nothing secret reaches the logs', () => {
     const me = await api<{ result: { data: { id: number } } }>('GET', '/trpc/auth.me', { token });
     expect(me.status).toBe(200);
     const adv: Account = { id: me.body.result.data.id, email, token };
+    // The cabinet's sign-in through the engine's proxy: its token travels in Set-Cookie, then in Cookie.
+    const cabinet = { 'x-adnet-cabinet': '1', 'sec-fetch-site': 'same-origin' };
+    const session = await fetch(`${engine.base}/trpc/auth.session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...cabinet },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(session.status).toBe(200);
+    const cookie = session.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    keepToken(cookie.slice('adnet_session='.length));
+    expect((await api('GET', '/trpc/auth.me', { headers: { ...cabinet, cookie } })).status).toBe(200);
+    expect((await api('POST', '/trpc/auth.logout', { headers: { ...cabinet, cookie }, json: {} })).status).toBe(200);
 
     const world = await World.create(app);
     keep('password-123');

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressSubject, clientAddressOf, networkSubject } from './client-address.ts';
+import { addressSubject, clientAddressOf, httpsOf, networkSubject } from './client-address.ts';
 
 const req = (peer: string | undefined, forwardedFor?: string) =>
   ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
@@ -40,5 +40,24 @@ describe('the subject a per-address limit counts', () => {
     expect(networkSubject('::ffff:203.0.113.250')).toBe('203.0.113.0/24');
     expect(networkSubject('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
     expect(networkSubject('garbage')).toBe('not-an-address');
+  });
+});
+
+describe('whether the client came over https', () => {
+  const proto = (peer: string, value?: string) =>
+    ({ socket: { remoteAddress: peer }, headers: value === undefined ? {} : { 'x-forwarded-proto': value } }) as unknown as IncomingMessage;
+  const trusted = ['127.0.0.0/8', '::1'];
+
+  it("believes X-Forwarded-Proto only from a trusted proxy, the nearest proxy's value", () => {
+    const https = httpsOf(trusted, 'http://127.0.0.1:8080');
+    expect(https(proto('127.0.0.1', 'https'))).toBe(true);
+    expect(https(proto('::ffff:127.0.0.1', 'http, HTTPS'))).toBe(true);
+    expect(https(proto('127.0.0.1', 'https, http'))).toBe(false);
+    expect(https(proto('127.0.0.1'))).toBe(false);
+    expect(https(proto('203.0.113.9', 'https'))).toBe(false);
+  });
+
+  it('is always so when the public URL is https', () => {
+    expect(httpsOf(trusted, 'https://ads.example.com')(proto('203.0.113.9', 'http'))).toBe(true);
   });
 });

@@ -40,3 +40,20 @@ function subject(address: string, v4Network: boolean): string {
   const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
   return `${parts.join(':')}::/64`;
 }
+
+/**
+ * Whether the client reached us over TLS: always when the public URL is https (TLS ends at a proxy in
+ * front), else as `X-Forwarded-Proto` says when the socket's peer is a trusted proxy (its last value, the
+ * one the nearest proxy wrote). Only the caller's own cookie depends on it.
+ */
+export function httpsOf(trusted: readonly string[], publicUrl: string): (req: IncomingMessage) => boolean {
+  const trust = proxyAddr.compile([...trusted]);
+  const publicHttps = publicUrl.startsWith('https:');
+  return (req) => {
+    if (publicHttps) return true;
+    const peer = req.socket.remoteAddress;
+    const proto = req.headers['x-forwarded-proto'];
+    if (peer === undefined || typeof proto !== 'string' || !trust(peer, 0)) return false;
+    return proto.split(',').pop()?.trim().toLowerCase() === 'https';
+  };
+}

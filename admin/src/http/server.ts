@@ -17,7 +17,8 @@ import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
 import { parseSamplePath } from '../video/providers.ts';
 import { serveCabinet } from './cabinet-static.ts';
-import { clientAddressOf } from '../auth/client-address.ts';
+import { clientAddressOf, httpsOf } from '../auth/client-address.ts';
+import { CABINET_HEADER, readSessionCookie } from '../auth/session-cookie.ts';
 import { admitBody, leaseBodyBudget } from './body.ts';
 import { ByteBudget } from '@adnet/runtime/byte-budget';
 import { SAFE_RESPONSE_HEADERS } from '@adnet/schemas/http-headers';
@@ -58,19 +59,33 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
 
   const payments = paymentRoutes(svc);
   const clientAddress = clientAddressOf(svc.config.adminTrustedProxies);
-  const contextFor = (req: IncomingMessage, requestId: string): Context => ({
+  const https = httpsOf(svc.config.adminTrustedProxies, svc.config.baseUrl);
+  const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+  /** `door`: the session cookie counts on /trpc only, the cabinet's door; REST clients send the header. */
+  const contextFor = (req: IncomingMessage, requestId: string, door: 'trpc' | 'rest'): Context => ({
     svc,
-    req: { authorization: req.headers.authorization, ip: clientAddress(req), requestId },
+    req: {
+      authorization: req.headers.authorization,
+      sessionCookie: door === 'trpc' ? readSessionCookie(req.headers.cookie) : undefined,
+      site: { fetchSite: one(req.headers['sec-fetch-site']), origin: one(req.headers.origin), cabinet: one(req.headers[CABINET_HEADER]) },
+      https: https(req),
+      ip: clientAddress(req),
+      requestId,
+    },
+    setCookies: [],
   });
 
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: svc.config.adminBodyMaxBytes,
-    createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? '')),
-    responseMeta({ errors }) {
+    createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? ''), 'trpc'),
+    responseMeta({ errors, ctx }) {
       const retry = errors.find((e) => e instanceof AppError && e.retryAfterSeconds !== undefined) as AppError | undefined;
-      return retry ? { headers: { 'retry-after': String(retry.retryAfterSeconds) } } : {};
+      const headers: Record<string, string | string[]> = {};
+      if (retry) headers['retry-after'] = String(retry.retryAfterSeconds);
+      if (ctx && ctx.setCookies.length > 0) headers['set-cookie'] = ctx.setCookies;
+      return { headers };
     },
     onError({ error, path, ctx }) {
       if (toHttp(error).status >= 500) svc.log.error({ err: error.cause ?? error, path, requestId: ctx?.req.requestId }, 'trpc error');
@@ -80,7 +95,7 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
   /** Answers a path of the REST table (rest-routes.ts); false when the table has no such path. */
   async function rest(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<boolean> {
     try {
-      const result = await handleRest(req, url, contextFor(req, requestId));
+      const result = await handleRest(req, url, contextFor(req, requestId, 'rest'));
       if (!result) return false;
       if (typeof result.body === 'string' && result.headers?.['content-type']) {
         res.writeHead(result.status, result.headers);

@@ -8,10 +8,18 @@ import type { Session } from '../storage/tokens.ts';
 import { ApiKeyStore } from '../storage/api-keys.ts';
 import type { RateDecision } from '../storage/rate-limit.ts';
 import { keyAllows, scopesFor } from '../auth/api-key-scopes.ts';
+import { clearedSessionCookie, cookieRefusal } from '../auth/session-cookie.ts';
+import type { RequestSite } from '../auth/session-cookie.ts';
 
 export interface RequestInfo {
   /** Raw Authorization header, if any. */
   authorization: string | undefined;
+  /** The session cookie's token (auth/session-cookie.ts), read on the cabinet's door (/trpc) only. */
+  sessionCookie: string | undefined;
+  /** What the cookie's CSRF rule looks at. */
+  site: RequestSite;
+  /** Whether the client reached us over TLS: the session cookie is Secure then. */
+  https: boolean;
   /** The client's address, through trusted proxies only (`ADMIN_TRUSTED_PROXIES`). */
   ip: string;
   requestId: string;
@@ -20,6 +28,8 @@ export interface RequestInfo {
 export interface Context {
   svc: Services;
   req: RequestInfo;
+  /** Set-Cookie values for the answer (the tRPC door sends them; REST never sets cookies). */
+  setCookies: string[];
 }
 
 const t = initTRPC.context<Context>().create({
@@ -52,18 +62,27 @@ export const publicProcedure = t.procedure;
 
 const BEARER_RE = /^Bearer\s+(\S+)$/i;
 
+/** The CSRF rule for a request the session cookie would authenticate or sign in (auth/session-cookie.ts). */
+export function checkCookieRequest(ctx: Context, changesState: boolean): void {
+  const refusal = cookieRefusal(ctx.req.site, changesState, new URL(ctx.svc.config.baseUrl).origin);
+  if (refusal) throw forbidden(refusal);
+}
+
 /**
  * Bearer check (a session token, or an API key by its `adn_` prefix), then the per-token rate limit
  * shared by every instance through Redis; an API key has its own limit and reaches only the procedures
- * its scopes allow (auth/api-key-scopes.ts), the same through REST and tRPC.
+ * its scopes allow (auth/api-key-scopes.ts), the same through REST and tRPC. Without the header, the
+ * cabinet's session cookie stands in, under the CSRF rule; it holds session tokens only, never a key.
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type }) => {
+  const fromHeader = ctx.req.authorization !== undefined;
   const match = BEARER_RE.exec(ctx.req.authorization ?? '');
-  if (!match?.[1]) throw new AppError('unauthorized', 'Missing bearer token');
-  const bearer = match[1];
+  const bearer = fromHeader ? match?.[1] : ctx.req.sessionCookie;
+  if (!bearer) throw new AppError('unauthorized', 'Missing bearer token');
+  if (!fromHeader) checkCookieRequest(ctx, type !== 'query');
   let session: Session;
   let rate: RateDecision;
-  if (ApiKeyStore.looksLikeKey(bearer)) {
+  if (fromHeader && ApiKeyStore.looksLikeKey(bearer)) {
     const check = await ctx.svc.apiKeys.check(bearer);
     if (!check.ok) throw new AppError('unauthorized', 'Invalid or revoked API key');
     const { key } = check;
@@ -86,6 +105,8 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type })
   } else {
     const check = await ctx.svc.tokens.check(bearer);
     if (!check.ok) {
+      // A dead cookie goes, so the browser stops sending it.
+      if (!fromHeader) ctx.setCookies.push(clearedSessionCookie(ctx.req.https));
       throw check.reason === 'expired' ? new AppError('token_expired', 'Token expired; request a new one') : new AppError('unauthorized', 'Invalid token');
     }
     session = check.session;
@@ -94,10 +115,10 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type })
   if (!rate.allowed) {
     throw new AppError('rate_limited', 'Rate limit exceeded', { retryAfterSeconds: rate.retryAfterSeconds });
   }
-  return next({ ctx: { ...ctx, session } });
+  return next({ ctx: { ...ctx, session, viaCookie: !fromHeader } });
 });
 
-export type AuthedContext = Context & { session: Session };
+export type AuthedContext = Context & { session: Session; viaCookie: boolean };
 
 export function roleProcedure(role: Role) {
   return authedProcedure.use(({ ctx, next }) => {

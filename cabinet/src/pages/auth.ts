@@ -26,14 +26,15 @@ export function authPage(main: HTMLElement, mode: 'signin' | 'signup', done: (s:
       const email = text(d, 'email');
       const password = typeof d.get('password') === 'string' ? (d.get('password') as string) : '';
       if (signup) await api.auth.register.mutate({ email, password, role: text(d, 'role') as 'advertiser' | 'publisher' });
-      const t = await api.auth.token.mutate({ email, password }).catch((err: unknown) => {
+      // The token goes into an HttpOnly cookie; the answer carries only what the page shows.
+      const t = await api.auth.session.mutate({ email, password }).catch((err: unknown) => {
         // Sign-up answers alike for a taken email, so a new password that does not sign in means the email was taken.
         if (signup && problem(err).code === 'invalid_credentials') {
           throw new Error('Could not sign in with this password: if this email already has an account, sign in with its own password');
         }
         throw err;
       });
-      done({ token: t.token, role: t.user.role, email: email.toLowerCase() });
+      done({ role: t.user.role, email: t.user.email });
     },
   });
   main.replaceChildren(

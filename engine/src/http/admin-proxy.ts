@@ -1,4 +1,6 @@
 import type { ByteBudget } from '@adnet/runtime/byte-budget';
+import type { BlockList } from 'node:net';
+import { inList } from '../net/address-list.ts';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import type { EngineReply, Guard, InFlight } from './adapt.ts';
 import { BUSY, errorReply, guard, readBody, remoteIp, requestIdOf, statusLine, writeSafetyHeaders } from './adapt.ts';
@@ -49,6 +51,8 @@ export interface ProxyOptions {
   maxBody: number;
   /** Prefix of the request ids made here, for requests that come without one. */
   idPrefix: string;
+  /** `TRUSTED_PROXIES`: only their `X-Forwarded-Proto` is passed on. */
+  trustedProxies?: BlockList;
   onError: (err: unknown) => void;
 }
 
@@ -86,8 +90,12 @@ export function proxyToAdmin(app: TemplatedApp, o: ProxyOptions): void {
     if (UNFORWARDABLE.has(method)) return fail(errorReply('method_not_allowed', `${method} is not served here`, { allow: FORWARDABLE_METHODS }), true);
     headers.set('x-request-id', requestId);
     // Appended, not replaced: each proxy adds its peer, and the admin believes the chain only as far as its trusted proxies.
+    const peer = remoteIp(res);
     const forwarded = headers.get('x-forwarded-for');
-    headers.set('x-forwarded-for', forwarded ? `${forwarded}, ${remoteIp(res)}` : remoteIp(res));
+    headers.set('x-forwarded-for', forwarded ? `${forwarded}, ${peer}` : peer);
+    // The engine speaks plain HTTP: a client reaching it directly came over http, whatever it claims (the
+    // admin makes the session cookie Secure by this). A trusted proxy in front says how its client came.
+    if (!(o.trustedProxies && inList(o.trustedProxies, peer))) headers.set('x-forwarded-proto', 'http');
     const forward = (body: Buffer | undefined) => {
       const ac = new AbortController();
       g.onAbort(() => ac.abort());
@@ -106,7 +114,11 @@ export function proxyToAdmin(app: TemplatedApp, o: ProxyOptions): void {
   });
 }
 
-/** Writes the admin's answer through as it arrives, waiting for the client whenever uWS reports backpressure. */
+/**
+ * Writes the admin's answer through as it arrives, waiting for the client whenever uWS reports backpressure.
+ * Each Set-Cookie (the cabinet's session) goes on as its own header; the request's Cookie went to the admin
+ * with the other headers, and the engine sends it nowhere else.
+ */
 async function relay(res: HttpResponse, g: Guard, r: Response): Promise<void> {
   const reader = r.body?.getReader();
   let started = false;

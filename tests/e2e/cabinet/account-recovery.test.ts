@@ -131,12 +131,11 @@ describe('account recovery and security in the cabinet', () => {
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.waitForURL(/\/cabinet\/signin$/);
     expect((await call(app, 'GET', '/api/auth/me', { token })).status).toBe(401);
+    expect(await signedInToken()).toBeUndefined();
   });
 });
 
+/** The session token, from the HttpOnly cookie the page itself cannot read. */
 async function signedInToken(): Promise<string | undefined> {
-  const raw = await page.evaluate(() =>
-    (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('adnet.session'),
-  );
-  return raw ? (JSON.parse(raw) as { token: string }).token : undefined;
+  return (await page.context().cookies()).find((c) => c.name === 'adnet_session')?.value;
 }

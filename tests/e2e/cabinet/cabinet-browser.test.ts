@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
 import { makePng } from '../support/images.ts';
 import { eventually } from '../support/engine.ts';
-import { SCREENS, clipboard, screenshot, startProduct } from './product.ts';
+import { SCREENS, clipboard, screenshot, scriptVisibleStorage, sessionToken, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 let p: Product;
@@ -34,8 +34,7 @@ afterAll(async () => {
   await p?.stop();
 });
 
-const token = async (page: Page): Promise<string> =>
-  (JSON.parse((await page.evaluate<string | null>("localStorage.getItem('adnet.session')")) ?? '{}') as { token?: string }).token ?? '';
+const token = sessionToken;
 const form = (page: Page, name: string) => page.getByRole('form', { name });
 /** Today's statistics rows of the page's advertiser, in this machine's time zone (the browser's). */
 async function todaysStats(page: Page): Promise<{ spent_cents: number }[]> {
@@ -76,11 +75,28 @@ describe('the cabinet is served by the product', () => {
 });
 
 describe('an advertiser, an admin and a publisher in a real browser', () => {
-  it('signs an advertiser up; the session survives a reload', async () => {
+  it('signs an advertiser up; the session survives a reload, and no script on the page can read its token', async () => {
     await signUp(adv, advEmail, 'advertiser');
     await adv.waitForURL(/\/cabinet\/overview$/);
+    const t = await token(adv);
+    expect(t).toMatch(/^\d+\|[A-Za-z0-9_-]{43}$/);
+    const cookie = (await advCtx.cookies()).find((c) => c.name === 'adnet_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/trpc' });
+    const opaque = t.split('|')[1] ?? t;
+    expect(await scriptVisibleStorage(adv)).not.toContain(opaque);
     await adv.reload();
     await adv.getByText(`${advEmail} (advertiser)`).waitFor();
+    expect(await scriptVisibleStorage(adv)).not.toContain(opaque);
+    // The cookie goes with the cabinet's tRPC calls only: not with the page, its assets, REST, ad or tracking paths.
+    const seen: Promise<string | undefined>[] = [];
+    const onRequest = (r: Request) => void seen.push(r.headerValue('cookie').then((c) => (c?.includes(opaque) ? new URL(r.url()).pathname : undefined)));
+    adv.on('request', onRequest);
+    await adv.reload();
+    await adv.getByText(`${advEmail} (advertiser)`).waitFor();
+    await adv.evaluate("Promise.all(['/api/auth/me', '/imp?z=x', '/vast/x.xml'].map((u) => fetch(u).then((r) => r.status)))");
+    adv.off('request', onRequest);
+    const sentWith = (await Promise.all(seen)).filter((path) => path !== undefined);
+    expect(sentWith.every((path) => path.startsWith('/trpc/'))).toBe(true);
     // A new account's home says what the two waits outside the app are (moderation, funding).
     await adv.getByRole('heading', { name: 'Start your first campaign' }).waitFor();
     await adv.getByText(/moderators review it/).waitFor();
@@ -681,8 +697,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   it('fits a phone-sized screen', async () => {
     const phone = await p.newContext({ width: 375, height: 740 });
     const page = await phone.newPage();
-    await page.goto(`${p.base}/cabinet/signin`);
-    await page.evaluate(`localStorage.setItem('adnet.session', ${JSON.stringify(await adv.evaluate<string>("localStorage.getItem('adnet.session')"))})`);
+    await useSession(phone, p.base, await token(adv));
     await page.goto(`${p.base}/cabinet/campaigns`);
     const menu = page.getByRole('button', { name: 'Menu' });
     await menu.waitFor();
@@ -728,9 +743,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
         // The cabinet's CSP allows only its own scripts: this context lets the checker in.
         const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
         const page = await ctx.newPage();
-        const session = paths[0] === '/signin' ? 'null' : JSON.stringify(await owner.evaluate<string>("localStorage.getItem('adnet.session')"));
-        await page.goto(`${p.base}/cabinet/signin`);
-        await page.evaluate(`${session} ? localStorage.setItem('adnet.session', ${session}) : localStorage.clear()`);
+        if (paths[0] !== '/signin') await useSession(ctx, p.base, await token(owner));
         for (const path of paths) {
           await page.goto(`${p.base}/cabinet${path}`);
           await page.locator('main h1').first().waitFor();
@@ -816,11 +829,14 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(adv.url()).toMatch(/country=de/);
   });
 
-  it('signs out and the token stops working', async () => {
+  it('signs out: the token stops working and the cookie is gone', async () => {
     const t = await token(pub);
     expect((await call(p.app, 'GET', '/api/pub/sites', { token: t })).status).toBe(200);
     await pub.getByRole('button', { name: 'Sign out' }).click();
     await pub.waitForURL(/\/cabinet\/signin$/);
     expect((await call(p.app, 'GET', '/api/pub/sites', { token: t })).status).toBe(401);
+    expect(await token(pub)).toBe('');
+    await pub.goto(`${p.base}/cabinet/overview`);
+    await pub.getByRole('form', { name: 'Sign in' }).waitFor();
   });
 });

@@ -119,3 +119,18 @@ export async function signedIn(p: Product, who: { email: string }, landing: RegE
   await page.waitForURL(landing);
   return page;
 }
+
+/** The session token the page's browser holds: only in the HttpOnly cookie, which the test (not the page) can read. */
+export async function sessionToken(page: Page): Promise<string> {
+  return (await page.context().cookies()).find((c) => c.name === 'adnet_session')?.value ?? '';
+}
+
+/** Gives a browser context the session of a token, as the cabinet's sign-in would have set it. */
+export async function useSession(context: BrowserContext, base: string, token: string): Promise<void> {
+  await context.addCookies([{ name: 'adnet_session', value: token, url: `${base}/trpc`, httpOnly: true, sameSite: 'Strict' }]);
+}
+
+/** What the page's own script can see of the session: no token may be among it. */
+export async function scriptVisibleStorage(page: Page): Promise<string> {
+  return page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
+}

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
-import { screenshot, startProduct } from './product.ts';
+import { screenshot, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 // The web push setup block of a push zone in the publisher's cabinet (issue 18, item 6).
@@ -20,10 +20,8 @@ beforeAll(async () => {
   await call(p.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Subscribers', format: 'push' } });
   await call(p.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Card', format: 'native' } });
   const context = await p.newContext();
-  // Signed in as the cabinet keeps a session.
-  await context.addInitScript(
-    `localStorage.setItem('adnet.session', ${JSON.stringify(JSON.stringify({ token: pub.token, role: 'publisher', email: pub.email }))})`,
-  );
+  // Signed in as the cabinet's sign-in leaves a browser: the token in its HttpOnly cookie.
+  await useSession(context, p.base, pub.token);
   page = await context.newPage();
 }, 90_000);
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
 import { eventually } from '../support/engine.ts';
 import { World } from '../support/world.ts';
-import { screenshot, startProduct } from './product.ts';
+import { screenshot, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 // An advertiser's traffic sources in a real browser: many zones and sites pasted at once, unknown ones
@@ -43,9 +43,7 @@ beforeAll(async () => {
   await fetch(served.beacon_url, { headers: BROWSER });
   await p.ingest();
   const context = await p.newContext();
-  await context.addInitScript(
-    `localStorage.setItem('adnet.session', ${JSON.stringify(JSON.stringify({ token: adv.token, role: 'advertiser', email: adv.email }))})`,
-  );
+  await useSession(context, p.base, adv.token);
   page = await context.newPage();
 }, 90_000);
 afterAll(async () => {
@@ -119,9 +117,7 @@ describe('traffic sources in the cabinet', () => {
 
   it('fits a phone-sized screen, warnings of long lists included', async () => {
     const phone = await p.newContext({ width: 375, height: 740 });
-    await phone.addInitScript(
-      `localStorage.setItem('adnet.session', ${JSON.stringify(JSON.stringify({ token: adv.token, role: 'advertiser', email: adv.email }))})`,
-    );
+    await useSession(phone, p.base, adv.token);
     const small = await phone.newPage();
     await small.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
     const form = small.getByRole('form', { name: 'Traffic sources' });

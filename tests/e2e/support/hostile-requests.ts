@@ -29,8 +29,11 @@ import { bannerRequest } from './world.ts';
 // the admin (directly and through the engine's proxy), the tracker postback, creative uploads, tRPC,
 // the static paths, and requests malformed below HTTP's semantics.
 
-/** Which bearer token a request carries; resolved when it is sent, since tokens are re-issued after a sign-out. */
-export type TokenKind = 'none' | 'garbage' | 'malformed' | 'advertiser' | 'publisher' | 'admin';
+/**
+ * Which bearer token a request carries; resolved when it is sent, since tokens are re-issued after a sign-out.
+ * `cabinet`: the advertiser's token in the session cookie, with the cabinet's headers, as the cabinet sends it.
+ */
+export type TokenKind = 'none' | 'garbage' | 'malformed' | 'advertiser' | 'publisher' | 'admin' | 'cabinet';
 
 export interface HostileRequest {
   /** The route template it aims at, e.g. `GET /openrtb/win/:ticket` or `POST /api/adv/campaigns`. */
@@ -544,7 +547,8 @@ export const POSTBACK_FAMILY: Family = {
 
 // ---------------------------------------------------------------- tRPC, the static paths, the protocol
 
-const PROCEDURES = [...new Set(REST_ROUTES.map((r) => r.procedure))];
+// auth.session is the cabinet's sign-in, on tRPC only.
+const PROCEDURES = [...new Set([...REST_ROUTES.map((r) => r.procedure), 'auth.session'])];
 
 export const TRPC_FAMILY: Family = {
   name: '/trpc/:procedure',
@@ -559,7 +563,7 @@ export const TRPC_FAMILY: Family = {
         input: hostileJson(['id', 'json', '0', 'campaign_id']),
         batch: fc.boolean(),
         method: fc.constantFrom('GET', 'POST', 'POST', 'PUT'),
-        token: fc.constantFrom<TokenKind>('none', 'advertiser', 'publisher', 'admin', 'garbage'),
+        token: fc.constantFrom<TokenKind>('none', 'advertiser', 'publisher', 'admin', 'garbage', 'cabinet'),
         via: fc.constantFrom<'engine' | 'admin'>('engine', 'admin'),
         raw: oneIn(3, fc.oneof(jsonBody(undefined), fc.constantFrom(...BAD_UTF8))),
       })

@@ -1,4 +1,13 @@
-import { okSchema, passwordChangeInputSchema, registerInputSchema, registerResponseSchema, tokenInputSchema, tokenResponseSchema } from '@adnet/schemas/api';
+import {
+  okSchema,
+  passwordChangeInputSchema,
+  registerInputSchema,
+  registerResponseSchema,
+  sessionResponseSchema,
+  tokenInputSchema,
+  tokenResponseSchema,
+} from '@adnet/schemas/api';
+import type { TokenInput } from '@adnet/schemas/api';
 import { passwordResetConfirmInputSchema, passwordResetInputSchema, verifyEmailInputSchema } from '@adnet/schemas/accounts';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -7,7 +16,9 @@ import { AppError, fieldErrors } from '../../errors.ts';
 import { createAccount } from '../../repos/accounts.ts';
 import type { Services } from '../../services.ts';
 import type { UserRecord } from '../../storage/users.ts';
-import { authedProcedure, ipLimitedProcedure, router } from '../init.ts';
+import { authedProcedure, checkCookieRequest, ipLimitedProcedure, router } from '../init.ts';
+import type { AuthedContext, Context } from '../init.ts';
+import { clearedSessionCookie, sessionCookie } from '../../auth/session-cookie.ts';
 import { networkSubject } from '../../auth/client-address.ts';
 
 /**
@@ -28,6 +39,25 @@ async function rehashIfOld(svc: Services, user: UserRecord, password: string): P
   if (!svc.passwords.needsRehash(user.passwordHash)) return;
   const replaced = await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(password));
   if (replaced) svc.log.info({ event: 'password.rehashed', userId: user.id }, 'password rehashed');
+}
+
+/** Checks the password (under the back-off) and issues a session token. */
+async function signIn(ctx: Context, input: TokenInput): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+  const { svc } = ctx;
+  await takeAttempt(svc, input.email, ctx.req.ip);
+  const user = await svc.users.getByEmail(input.email);
+  // Same work whether or not the email exists, so timing does not reveal accounts.
+  const valid = await svc.passwords.verify(input.password, user?.passwordHash ?? svc.passwords.dummyHash);
+  if (!user || !valid) throw new AppError('invalid_credentials', 'Wrong email or password');
+  await svc.signInBackoff.succeeded(input.email, networkSubject(ctx.req.ip));
+  await rehashIfOld(svc, user, input.password);
+  const { token, expiresAt } = await svc.tokens.issue(user.id, user.role, svc.config.tokenTtlSeconds);
+  return { token, expiresAt, user };
+}
+
+/** A session the cookie carried ends with its cookie. */
+function dropCookie(ctx: AuthedContext): void {
+  if (ctx.viaCookie) ctx.setCookies.push(clearedSessionCookie(ctx.req.https));
 }
 
 export const authRouter = router({
@@ -57,26 +87,35 @@ export const authRouter = router({
     .input(tokenInputSchema)
     .output(tokenResponseSchema)
     .mutation(async ({ ctx, input }) => {
-      const { svc } = ctx;
-      await takeAttempt(svc, input.email, ctx.req.ip);
-      const user = await svc.users.getByEmail(input.email);
-      // Same work whether or not the email exists, so timing does not reveal accounts.
-      const valid = await svc.passwords.verify(input.password, user?.passwordHash ?? svc.passwords.dummyHash);
-      if (!user || !valid) throw new AppError('invalid_credentials', 'Wrong email or password');
-      await svc.signInBackoff.succeeded(input.email, networkSubject(ctx.req.ip));
-      await rehashIfOld(svc, user, input.password);
-      const { token, expiresAt } = await svc.tokens.issue(user.id, user.role, svc.config.tokenTtlSeconds);
+      const { token, expiresAt, user } = await signIn(ctx, input);
       return { token, token_type: 'Bearer' as const, expires_at: new Date(expiresAt).toISOString(), user: { id: user.id, role: user.role } };
+    }),
+
+  /**
+   * The cabinet's sign-in: the token goes into an HttpOnly cookie (auth/session-cookie.ts) and never into
+   * the answer, so no script on the origin can read it. Under the cookie's CSRF rule, so another site
+   * cannot sign a visitor in to an account of its choosing. tRPC only: API clients use `token`.
+   */
+  session: ipLimitedProcedure
+    .input(tokenInputSchema)
+    .output(sessionResponseSchema)
+    .mutation(async ({ ctx, input }) => {
+      checkCookieRequest(ctx, true);
+      const { token, expiresAt, user } = await signIn(ctx, input);
+      ctx.setCookies.push(sessionCookie(token, (expiresAt - Date.now()) / 1000, ctx.req.https));
+      return { expires_at: new Date(expiresAt).toISOString(), user: { id: user.id, role: user.role, email: user.email } };
     }),
 
   logout: authedProcedure.output(okSchema).mutation(async ({ ctx }) => {
     await ctx.svc.tokens.revoke(ctx.session.tokenId);
+    dropCookie(ctx);
     return { ok: true as const };
   }),
 
   /** Every token of the account, the one used included. */
   logoutAll: authedProcedure.output(okSchema).mutation(async ({ ctx }) => {
     await ctx.svc.tokens.revokeAll(ctx.session.userId);
+    dropCookie(ctx);
     ctx.svc.log.info({ event: 'tokens.revoked_all', userId: ctx.session.userId }, 'signed out everywhere');
     return { ok: true as const };
   }),

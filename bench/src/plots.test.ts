@@ -32,6 +32,11 @@ describe('bench plots', () => {
       writeFileSync(join(dir, 'wrk.json'), JSON.stringify({ rows: [{ target: 'engine', endpoint: 'GET /imp', rate: 8_855, cpuUsPerRequest: 89 }] }));
       expect(writePlots(dir)).toEqual(['wrk-cpu.svg', 'wrk-rate.svg']);
       expect(readFileSync(join(dir, 'wrk-rate.svg'), 'utf8')).toContain('engine GET /imp');
+      const samples = [0, 1, 2].map((t) => ({ t, lagMs: 100 * t, eventsPerSecond: 150_000 + t }));
+      writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({ steady: { offeredRate: 200_000, samples } }));
+      expect(writePlots(dir)).toEqual(['wrk-cpu.svg', 'wrk-rate.svg', 'pipeline-rate.svg', 'pipeline-lag.svg']);
+      expect(readFileSync(join(dir, 'pipeline-rate.svg'), 'utf8')).toContain('ingested: 2, 150002');
+      expect(readFileSync(join(dir, 'pipeline-lag.svg'), 'utf8')).toContain('lag: 2, 200');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

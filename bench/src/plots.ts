@@ -95,6 +95,12 @@ interface WrkRow {
   cpuUsPerRequest: number;
 }
 
+interface PipelineSample {
+  t: number;
+  lagMs: number;
+  eventsPerSecond: number;
+}
+
 /** Writes every plot whose results file exists; answers the files written. */
 export function writePlots(dir = RESULTS): string[] {
   const written: string[] = [];
@@ -142,6 +148,27 @@ export function writePlots(dir = RESULTS): string[] {
       ),
     );
     written.push('wrk-cpu.svg', 'wrk-rate.svg');
+  }
+  const pipeline = join(dir, 'pipeline.json');
+  if (existsSync(pipeline)) {
+    const r = JSON.parse(readFileSync(pipeline, 'utf8')) as { steady?: { offeredRate: number; samples: PipelineSample[] } };
+    if (r.steady) {
+      const { offeredRate, samples } = r.steady;
+      writeFileSync(
+        join(dir, 'pipeline-rate.svg'),
+        lineChart(`Events into ClickHouse at ${offeredRate} events/s offered (bench:pipeline)`, 'time, s', 'events/s', [
+          { name: 'offered', points: samples.map((x) => [x.t, offeredRate] as const) },
+          { name: 'ingested', points: samples.slice(1).map((x) => [x.t, x.eventsPerSecond] as const) },
+        ]),
+      );
+      writeFileSync(
+        join(dir, 'pipeline-lag.svg'),
+        lineChart(`Lag at ${offeredRate} events/s offered (bench:pipeline)`, 'time, s', 'oldest event not in ClickHouse, ms', [
+          { name: 'lag', points: samples.map((x) => [x.t, x.lagMs] as const) },
+        ]),
+      );
+      written.push('pipeline-rate.svg', 'pipeline-lag.svg');
+    }
   }
   return written;
 }

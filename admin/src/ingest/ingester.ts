@@ -76,7 +76,7 @@ export class Ingester {
 
   constructor(private readonly o: IngesterOptions) {
     this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-    this.batchRows = o.batchRows ?? 5_000;
+    this.batchRows = o.batchRows ?? 50_000;
     this.flushMs = o.flushMs ?? 1_000;
     this.claimIdleMs = o.claimIdleMs ?? 30_000;
   }

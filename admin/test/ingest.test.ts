@@ -2,7 +2,8 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { describe, expect, it } from 'vitest';
-import { Ingester } from '../src/ingest/ingester.ts';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { INGEST_GROUP, Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
 import { Redis } from 'ioredis';
 import { useTestApp } from '../../tests/e2e/support/admin.ts';
@@ -140,5 +141,28 @@ describe('ingester', () => {
     await drain(next);
     await next.stop();
     expect(await counts(104)).toEqual({ raw: 300, hourly: 300, spent: 300_000_000 });
+  });
+
+  it('reads and records the next batch while one inserts, and after a crash re-inserts each whole with its own token', async () => {
+    // Every insert lands but its answer is lost: the first batch retries while the next is read and recorded.
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: 'dying-2' });
+    await dying.start();
+    await emit(1_500, 50, 105);
+    const tokensPending = async () => {
+      const pending = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, 'dying-2')) as [string][];
+      const tokens = pending.length ? await fx.app.svc.redis.hmget('{events}:ingest:entry-token', ...pending.map((p) => p[0])) : [];
+      return { entries: pending.length, tokens: new Set(tokens), unrecorded: tokens.filter((t) => !t).length };
+    };
+    for (let i = 0; i < 100 && (await tokensPending()).tokens.size < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await dying.stop();
+    const left = await tokensPending();
+    // Two batches or more are pending, every entry recorded under its batch's token.
+    expect(left.tokens.size).toBeGreaterThanOrEqual(2);
+    expect(left.unrecorded).toBe(0);
+    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: 'next-2', claimIdleMs: 1 });
+    await next.start();
+    await drain(next);
+    await next.stop();
+    expect(await counts(105)).toEqual({ raw: 1_500, hourly: 1_500, spent: 1_500_000_000 });
   });
 });

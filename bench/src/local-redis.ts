@@ -14,7 +14,7 @@ export const freePort = (): Promise<number> =>
   });
 
 /** A throwaway redis-server (no persistence) in a temp folder, for one benchmark run. */
-export async function startBenchRedis(prefix: string): Promise<{ url: string; dir: string; client: Redis; stop(): Promise<void> }> {
+export async function startBenchRedis(prefix: string): Promise<{ url: string; dir: string; pid: number; client: Redis; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const port = await freePort();
   const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -25,6 +25,7 @@ export async function startBenchRedis(prefix: string): Promise<{ url: string; di
   return {
     url,
     dir,
+    pid: proc.pid ?? 0,
     client,
     async stop() {
       await client.quit();

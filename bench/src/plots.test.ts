@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lineChart, niceMax, writePlots } from './plots.ts';
+import { lineChart, niceMax, windowRate, writePlots } from './plots.ts';
 
 describe('bench plots', () => {
   it('rounds axes up to 1, 2 or 5 times a power of ten', () => {
@@ -32,8 +32,24 @@ describe('bench plots', () => {
       writeFileSync(join(dir, 'wrk.json'), JSON.stringify({ rows: [{ target: 'engine', endpoint: 'GET /imp', rate: 8_855, cpuUsPerRequest: 89 }] }));
       expect(writePlots(dir)).toEqual(['wrk-cpu.svg', 'wrk-rate.svg']);
       expect(readFileSync(join(dir, 'wrk-rate.svg'), 'utf8')).toContain('engine GET /imp');
+      const samples = [0, 1, 2].map((t) => ({ t, lagMs: 100 * t, eventsPerSecond: 150_000 + t }));
+      writeFileSync(join(dir, 'pipeline.json'), JSON.stringify({ steady: { offeredRate: 200_000, samples } }));
+      expect(writePlots(dir)).toEqual(['wrk-cpu.svg', 'wrk-rate.svg', 'pipeline-rate.svg', 'pipeline-lag.svg']);
+      expect(readFileSync(join(dir, 'pipeline-rate.svg'), 'utf8')).toContain('ingested (10 s window): 2, 150002');
+      expect(readFileSync(join(dir, 'pipeline-lag.svg'), 'utf8')).toContain('lag: 2, 200');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('draws the pipeline rate over a window: whole batches acknowledged now and then make a steady rate', () => {
+    // 1 000 events acknowledged every second, seen in samples every 0.25 s.
+    const samples = Array.from({ length: 17 }, (_, i) => ({ t: i / 4, lagMs: 0, eventsPerSecond: i > 0 && i % 4 === 0 ? 4_000 : 0 }));
+    expect(windowRate(samples, 2).slice(-4)).toEqual([
+      [3.25, 1_000],
+      [3.5, 1_000],
+      [3.75, 1_000],
+      [4, 1_000],
+    ]);
   });
 });

@@ -95,6 +95,26 @@ interface WrkRow {
   cpuUsPerRequest: number;
 }
 
+interface PipelineSample {
+  t: number;
+  lagMs: number;
+  eventsPerSecond: number;
+}
+
+/** Events/s over the last `windowS` seconds at each sample: batches are acknowledged whole, so the rate between two samples jumps between 0 and a batch. */
+export function windowRate(samples: readonly PipelineSample[], windowS: number): [number, number][] {
+  const done: number[] = [];
+  samples.forEach((x, i) => done.push(i === 0 ? 0 : (done[i - 1] ?? 0) + x.eventsPerSecond * (x.t - (samples[i - 1]?.t ?? 0))));
+  const out: [number, number][] = [];
+  let j = 0;
+  samples.forEach((x, i) => {
+    while (j < i && x.t - (samples[j]?.t ?? 0) > windowS) j++;
+    const dt = x.t - (samples[j]?.t ?? 0);
+    if (i > 0 && dt > 0) out.push([x.t, Math.round(((done[i] ?? 0) - (done[j] ?? 0)) / dt)]);
+  });
+  return out;
+}
+
 /** Writes every plot whose results file exists; answers the files written. */
 export function writePlots(dir = RESULTS): string[] {
   const written: string[] = [];
@@ -142,6 +162,30 @@ export function writePlots(dir = RESULTS): string[] {
       ),
     );
     written.push('wrk-cpu.svg', 'wrk-rate.svg');
+  }
+  const pipeline = join(dir, 'pipeline.json');
+  if (existsSync(pipeline)) {
+    const r = JSON.parse(readFileSync(pipeline, 'utf8')) as {
+      steady?: { offeredRate: number; generatedRate?: number; seconds?: number; samples: PipelineSample[] };
+    };
+    if (r.steady) {
+      const { offeredRate, generatedRate = offeredRate, seconds = Infinity, samples } = r.steady;
+      writeFileSync(
+        join(dir, 'pipeline-rate.svg'),
+        lineChart(`Events into ClickHouse at ${offeredRate} events/s offered (bench:pipeline)`, 'time, s', 'events/s', [
+          // What the generator managed to write (on a busy machine it falls short of the rate offered).
+          { name: 'written (mean)', points: samples.filter((x) => x.t <= seconds).map((x) => [x.t, generatedRate] as const) },
+          { name: 'ingested (10 s window)', points: windowRate(samples, 10) },
+        ]),
+      );
+      writeFileSync(
+        join(dir, 'pipeline-lag.svg'),
+        lineChart(`Lag at ${offeredRate} events/s offered (bench:pipeline)`, 'time, s', 'oldest event not in ClickHouse, ms', [
+          { name: 'lag', points: samples.map((x) => [x.t, x.lagMs] as const) },
+        ]),
+      );
+      written.push('pipeline-rate.svg', 'pipeline-lag.svg');
+    }
   }
   return written;
 }

@@ -177,8 +177,12 @@ export const envSchema = z.object({
     .default('adnet'),
   /** How long raw events are kept in ClickHouse, in days. */
   EVENT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-  /** The ingester inserts once this many rows wait (or INGEST_FLUSH_MS after the first arrived). */
-  INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  /**
+   * The ingester inserts once this many rows wait (or INGEST_FLUSH_MS after the first arrived). Each insert
+   * costs a part and a pass of the views whatever its size: 5 000-row batches took twice the CPU per event
+   * of 50 000-row ones (bench/results/performance.md, "Events into ClickHouse").
+   */
+  INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   /** The ingester inserts this long after the first row of a batch arrived (or sooner, at INGEST_BATCH_ROWS). */
   INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Site verification: time limit per request. */

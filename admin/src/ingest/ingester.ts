@@ -5,8 +5,8 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
-import { toRow } from './event-rows.ts';
-import type { EventRow } from './event-rows.ts';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { EVENT_COLUMNS, toRowValues } from './event-rows.ts';
 
 export const INGEST_GROUP = 'ingest';
 /**
@@ -41,6 +41,14 @@ export interface IngesterOptions {
 }
 
 type Entry = [id: string, fields: Buffer[]];
+/** An entry with its events decoded (once: counting the batch's rows and building them read the same array). */
+type ReadEntry = { id: string; events: EngineEvent[] };
+/** A batch recorded in Redis under its token, its rows built, ready to insert. */
+interface Prepared {
+  ids: string[];
+  token: string;
+  rows: unknown[][];
+}
 
 /**
  * Moves events from the Redis stream into ClickHouse, exactly once.
@@ -60,13 +68,15 @@ export class Ingester {
   private readonly batchRows: number;
   private readonly flushMs: number;
   private readonly claimIdleMs: number;
+  /** Events per stream entry lately, to ask XREADGROUP for about a batch's worth of entries. */
+  private eventsPerEntry = 100;
   inserted = 0;
   batches = 0;
   failures = 0;
 
   constructor(private readonly o: IngesterOptions) {
     this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-    this.batchRows = o.batchRows ?? 5_000;
+    this.batchRows = o.batchRows ?? 50_000;
     this.flushMs = o.flushMs ?? 1_000;
     this.claimIdleMs = o.claimIdleMs ?? 30_000;
   }
@@ -89,17 +99,32 @@ export class Ingester {
     return eventBacklog(this.o.redis);
   }
 
+  /**
+   * Reads, records and builds the next batch while ClickHouse inserts the one before (chDB works on
+   * threads of its own; a server works in another process), so neither waits for the other. One insert
+   * at a time: batches are acknowledged in the order they were read, and recovery runs only with no
+   * insert in flight (it would take the in-flight batch's pending entries for its own).
+   */
   private async run(): Promise<void> {
     let lastRecovery = 0;
+    let inFlight: Promise<void> = Promise.resolve();
     while (this.running) {
       try {
         if (Date.now() - lastRecovery > this.claimIdleMs / 2) {
+          await inFlight;
           await this.recover();
           lastRecovery = Date.now();
         }
         const entries = await this.readNew();
-        if (entries.length) await this.commit(entries);
+        if (entries.length === 0) continue;
+        const batch = await this.prepare(entries);
+        await inFlight;
+        inFlight = this.insertAndAck(batch);
+        // Seen at the next await of it; until then a rejection must not count as unhandled.
+        inFlight.catch(() => undefined);
       } catch (err) {
+        await inFlight.catch(() => undefined);
+        inFlight = Promise.resolve();
         this.failures++;
         // What this round had read is pending on this consumer: take it up again next round, not in 15 s.
         lastRecovery = 0;
@@ -107,33 +132,42 @@ export class Ingester {
         await sleep(Math.min(5_000, 200 * this.failures));
       }
     }
+    await inFlight.catch((err: unknown) => {
+      this.failures++;
+      this.o.log.warn({ err: (err as Error).message, consumer: this.consumer }, 'last insert failed; its batch stays pending');
+    });
   }
 
   /** New entries until batchRows rows or flushMs have passed. */
-  private async readNew(): Promise<Entry[]> {
-    const entries: Entry[] = [];
+  private async readNew(): Promise<ReadEntry[]> {
+    const entries: ReadEntry[] = [];
     let rows = 0;
     const deadline = Date.now() + this.flushMs;
     while (this.running && rows < this.batchRows) {
       const wait = deadline - Date.now();
       if (wait <= 0) break;
-      const got = await this.read(Math.max(1, Math.min(wait, 500)));
-      for (const e of got) {
-        entries.push(e);
-        rows += decodeEntry(e[1]).length;
+      // As many entries as the rows still wanted, at the size entries have had so far: one round trip
+      // fills a batch of full engine entries (500 events each), where a fixed 10 took several.
+      const count = Math.min(1_000, Math.max(1, Math.ceil((this.batchRows - rows) / this.eventsPerEntry)));
+      const got = await this.read(Math.max(1, Math.min(wait, 500)), count);
+      for (const [id, fields] of got) {
+        const events = decodeEntry(fields);
+        entries.push({ id, events });
+        rows += events.length;
+        this.eventsPerEntry = Math.max(1, this.eventsPerEntry * 0.9 + events.length * 0.1);
       }
       if (entries.length === 0 && got.length === 0 && !this.running) break;
     }
     return entries;
   }
 
-  private async read(blockMs: number): Promise<Entry[]> {
+  private async read(blockMs: number, count: number): Promise<Entry[]> {
     const reply = (await this.o.redis.callBuffer('XREADGROUP', [
       'GROUP',
       INGEST_GROUP,
       this.consumer,
       'COUNT',
-      10,
+      count,
       'BLOCK',
       blockMs,
       'STREAMS',
@@ -145,26 +179,41 @@ export class Ingester {
     return out;
   }
 
-  /** Records the batch, inserts it with its token (retrying while running), then acknowledges it. */
-  private async commit(entries: Entry[], knownToken?: string): Promise<void> {
-    const ids = entries.map((e) => e[0]);
+  /**
+   * Records the batch's composition under its token (a new batch) and builds its rows. The record is in
+   * Redis before any insert, so whatever happens next, a retry re-inserts exactly these entries with
+   * exactly this token.
+   */
+  private async prepare(entries: ReadEntry[], knownToken?: string): Promise<Prepared> {
+    const ids = entries.map((e) => e.id);
     const token = knownToken ?? createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 40);
     if (!knownToken) {
-      const tx = this.o.redis
+      const entryTokens: string[] = [];
+      for (const id of ids) entryTokens.push(id, token);
+      // One HSET for all the batch's entries: one command, where one per entry cost a reply each.
+      await this.o.redis
         .multi()
         .rpush(batchKey(token), ...ids)
-        .expire(batchKey(token), RECORD_TTL_S);
-      for (const id of ids) tx.hset(TOKEN_OF_ENTRY, id, token);
-      await tx.exec();
+        .expire(batchKey(token), RECORD_TTL_S)
+        .hset(TOKEN_OF_ENTRY, ...entryTokens)
+        .exec();
     }
-    const rows: EventRow[] = entries.flatMap((e) => decodeEntry(e[1]).map(toRow));
+    const rows: unknown[][] = [];
+    for (const e of entries) for (const event of e.events) rows.push(toRowValues(event));
+    return { ids, token, rows };
+  }
+
+  /** Inserts a prepared batch with its token (retrying while running), then acknowledges it. */
+  private async insertAndAck({ ids, token, rows }: Prepared): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         if (rows.length) {
           await this.o.clickhouse.insert({
             table: `${this.o.database}.events`,
+            columns: [...EVENT_COLUMNS],
+            // Each row as an array of values in the columns' order: no column names repeated on every row.
             values: rows,
-            format: 'JSONEachRow',
+            format: 'JSONCompactEachRow',
             clickhouse_settings: eventInsertSettings(token, this.o.distributed ?? false),
           });
         }
@@ -184,6 +233,15 @@ export class Ingester {
       .exec();
     this.inserted += rows.length;
     this.batches++;
+  }
+
+  private async commit(entries: Entry[], knownToken?: string): Promise<void> {
+    await this.insertAndAck(
+      await this.prepare(
+        entries.map(([id, fields]) => ({ id, events: decodeEntry(fields) })),
+        knownToken,
+      ),
+    );
   }
 
   /**

@@ -29,7 +29,8 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exit = running.exit;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${out}`)), 20_000);
+    // Generous: the product builds the cabinet and opens chDB on start, which takes far longer on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`no start within 45 s:\n${out}`)), 45_000);
     const check = () => {
       const m = /Ad network is up at (\S+)/.exec(out);
       if (out.includes(waitFor)) {

@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto';
 import { CAMPAIGN_FORMATS } from '@adnet/schemas/api';
 import type { CampaignFormat } from '@adnet/schemas/api';
+import { hmacSha256Base64url } from './hmac.ts';
 
 /** What a win notice or impression pixel needs to know about its bid, carried in the URL and signed. */
 export interface BidTicket {
@@ -54,50 +54,7 @@ export type TicketSurface = (typeof TICKET_SURFACES)[number];
 
 const SIG_CHARS = 22; // 132 bits of HMAC-SHA256
 
-/**
- * HMAC-SHA256 (RFC 2104) written out over one-shot hashes: `createHmac` builds a keyed object and
- * redoes the key schedule for every ticket, which cost more than the two hashes themselves
- * (bench/results/performance.md, step 4). The padded keys are made once per secret; the same
- * bytes go in as `createHmac(secret).update(payload)` would hash (both UTF-8), so signatures are unchanged.
- */
-interface Pads {
-  /** (key XOR ipad) followed by room for the message. */
-  inner: Buffer;
-  /** (key XOR opad) followed by the inner digest. */
-  outer: Buffer;
-}
-const BLOCK = 64;
-const pads = new Map<string, Pads>();
-function padsOf(secret: string): Pads {
-  let p = pads.get(secret);
-  if (p) return p;
-  let key = Buffer.from(secret, 'utf8');
-  if (key.length > BLOCK) key = hash('sha256', key, 'buffer');
-  const inner = Buffer.alloc(BLOCK + 1024, 0x36);
-  const outer = Buffer.alloc(BLOCK + 32, 0x5c);
-  for (let i = 0; i < key.length; i++) {
-    inner[i] = (inner[i] as number) ^ (key[i] as number);
-    outer[i] = (outer[i] as number) ^ (key[i] as number);
-  }
-  // An engine knows one or two secrets; the bound only keeps a misuse from growing the map.
-  if (pads.size >= 16) pads.clear();
-  p = { inner, outer };
-  pads.set(secret, p);
-  return p;
-}
-
-function sign(secret: string, payload: string): string {
-  const p = padsOf(secret);
-  // UTF-8 takes at most 3 bytes per UTF-16 unit: grow the message room (keeping the padded key) when it could not fit.
-  if (BLOCK + 3 * payload.length > p.inner.length) {
-    const grown = Buffer.allocUnsafe(BLOCK + 3 * payload.length);
-    p.inner.copy(grown, 0, 0, BLOCK);
-    p.inner = grown;
-  }
-  const n = p.inner.write(payload, BLOCK, 'utf8');
-  hash('sha256', p.inner.subarray(0, BLOCK + n), 'buffer').copy(p.outer, BLOCK);
-  return hash('sha256', p.outer, 'base64url').slice(0, SIG_CHARS);
-}
+const sign = (secret: string, payload: string): string => hmacSha256Base64url(secret, payload).slice(0, SIG_CHARS);
 
 /** The order of a ticket's fields on the wire: a JSON array keeps links short. */
 const FIELDS = [

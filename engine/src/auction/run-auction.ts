@@ -34,6 +34,122 @@ const before = (scoreA: number, a: Candidate, scoreB: number, b: Candidate): boo
   scoreA !== scoreB ? scoreA > scoreB : a.campaignId !== b.campaignId ? a.campaignId < b.campaignId : a.creativeId < b.creativeId;
 
 /**
+ * The walk's state and its two steps, as one object: closures made per auction cost an allocation each,
+ * and under tsx (esbuild's keepNames) a `name` defined on each as well (bench/results/performance.md, step 6).
+ */
+class Walk {
+  readonly order: (a: Candidate, b: Candidate) => number;
+  readonly pos: number[];
+  /** Candidates each filter removed; the last slot: below the floor. */
+  readonly rejected: number[];
+  consumed = 0;
+  exhausted = false;
+  // Adjusted candidates already taken from the lists and re-scored, kept worst first so the best is
+  // popped from the end; a binary search places each (there may be a few hundred under dense adjustments).
+  readonly held: Held[] = [];
+  outScore = 0;
+  outMilli = 1000;
+  // A campaign's creatives sit next to each other in a list: its multiplier is looked up once for them.
+  lastCampaign = -1;
+  lastMilli = 1000;
+  readonly survivors: Candidate[] = [];
+  readonly survivorScore: number[] = [];
+  readonly survivorMilli: number[] = [];
+
+  constructor(
+    readonly lists: readonly (readonly Candidate[])[],
+    readonly ctx: ImpContext,
+    readonly filters: readonly CandidateFilter[],
+    readonly exchange: boolean,
+    /** Candidates in all the lists. */
+    readonly total: number,
+  ) {
+    this.order = exchange ? byExchangeRank : byRank;
+    this.pos = new Array<number>(lists.length).fill(0);
+    this.rejected = new Array<number>(filters.length + 1).fill(0);
+  }
+
+  nextScored(): Candidate | undefined {
+    const { lists, pos, held, order, exchange } = this;
+    for (;;) {
+      let best = -1;
+      let head: Candidate | undefined;
+      for (let k = 0; k < lists.length; k++) {
+        const c = (lists[k] as readonly Candidate[])[pos[k] as number];
+        if (c && (head === undefined || order(c, head) < 0)) {
+          best = k;
+          head = c;
+        }
+      }
+      const top = held.length > 0 ? (held[held.length - 1] as Held) : undefined;
+      if (top !== undefined && (head === undefined || before(top.score, top.c, exchange ? head.exchangeRankMicroCents : head.rankMicroCents, head))) {
+        held.pop();
+        this.outScore = top.score;
+        this.outMilli = top.milli;
+        return top.c;
+      }
+      if (head === undefined) return undefined;
+      pos[best] = (pos[best] as number) + 1;
+      if (head.adjust === null) {
+        this.outScore = head.ecpmMicroCents;
+        this.outMilli = 1000;
+        return head;
+      }
+      if (head.campaignId !== this.lastCampaign) {
+        this.lastCampaign = head.campaignId;
+        this.lastMilli = multiplierOf(head, this.ctx);
+      }
+      if (exchange && head.exchangeExact) {
+        // Its rank is its score: nothing left can outscore it, and nothing held does (checked above).
+        this.outScore = head.exchangeRankMicroCents;
+        this.outMilli = this.lastMilli;
+        return head;
+      }
+      const entry: Held = { c: head, score: adjustedMicroCents(head.ecpmMicroCents, this.lastMilli), milli: this.lastMilli };
+      let lo = 0;
+      let hi = held.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const m = held[mid] as Held;
+        if (before(m.score, m.c, entry.score, entry.c)) hi = mid;
+        else lo = mid + 1;
+      }
+      held.splice(lo, 0, entry);
+    }
+  }
+
+  pull(): Candidate | undefined {
+    const { filters, rejected } = this;
+    while (!this.exhausted) {
+      const c = this.nextScored();
+      if (!c) break;
+      this.consumed++;
+      if (this.outScore < this.ctx.floorMicroCents) {
+        rejected[filters.length] = (rejected[filters.length] as number) + (this.total - this.consumed + 1);
+        this.exhausted = true;
+        break;
+      }
+      let failed = -1;
+      for (let i = 0; i < filters.length; i++) {
+        if ((filters[i] as CandidateFilter).reject(c, this.ctx)) {
+          failed = i;
+          break;
+        }
+      }
+      if (failed === -1) {
+        this.survivors.push(c);
+        this.survivorScore.push(this.outScore);
+        this.survivorMilli.push(this.outMilli);
+        return c;
+      }
+      rejected[failed] = (rejected[failed] as number) + 1;
+    }
+    this.exhausted = true;
+    return undefined;
+  }
+}
+
+/**
  * The auction for one impression over lists that are each already ranked
  * (see the index): a k-way merge walks candidates best first, so a typical
  * auction looks at a handful of candidates, not thousands. A candidate's score
@@ -57,124 +173,34 @@ export function runImpAuction(
   /** The lists are in exchange order (index candidateListsFor): the impression names no zone or site of ours. */
   exchange = false,
 ): ImpOutcome {
-  const order = exchange ? byExchangeRank : byRank;
-  const pos = new Array<number>(lists.length).fill(0);
   let total = 0;
   for (const l of lists) total += l.length;
   if (total === 0) return { won: false, reason: 'no_candidates' };
-  const rejected = new Array<number>(filters.length + 1).fill(0); // last slot: below floor
-  let consumed = 0;
-  let exhausted = false;
-
-  // Adjusted candidates already taken from the lists and re-scored, kept worst first so the best is
-  // popped from the end; a binary search places each (there may be a few hundred under dense adjustments).
-  const held: Held[] = [];
-  let outScore = 0;
-  let outMilli = 1000;
-  // A campaign's creatives sit next to each other in a list: its multiplier is looked up once for them.
-  let lastCampaign = -1;
-  let lastMilli = 1000;
-  const nextScored = (): Candidate | undefined => {
-    for (;;) {
-      let best = -1;
-      let head: Candidate | undefined;
-      for (let k = 0; k < lists.length; k++) {
-        const c = (lists[k] as readonly Candidate[])[pos[k] as number];
-        if (c && (head === undefined || order(c, head) < 0)) {
-          best = k;
-          head = c;
-        }
-      }
-      const top = held.length > 0 ? (held[held.length - 1] as Held) : undefined;
-      if (top !== undefined && (head === undefined || before(top.score, top.c, exchange ? head.exchangeRankMicroCents : head.rankMicroCents, head))) {
-        held.pop();
-        outScore = top.score;
-        outMilli = top.milli;
-        return top.c;
-      }
-      if (head === undefined) return undefined;
-      pos[best] = (pos[best] as number) + 1;
-      if (head.adjust === null) {
-        outScore = head.ecpmMicroCents;
-        outMilli = 1000;
-        return head;
-      }
-      if (head.campaignId !== lastCampaign) {
-        lastCampaign = head.campaignId;
-        lastMilli = multiplierOf(head, ctx);
-      }
-      if (exchange && head.exchangeExact) {
-        // Its rank is its score: nothing left can outscore it, and nothing held does (checked above).
-        outScore = head.exchangeRankMicroCents;
-        outMilli = lastMilli;
-        return head;
-      }
-      const entry: Held = { c: head, score: adjustedMicroCents(head.ecpmMicroCents, lastMilli), milli: lastMilli };
-      let lo = 0;
-      let hi = held.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const m = held[mid] as Held;
-        if (before(m.score, m.c, entry.score, entry.c)) hi = mid;
-        else lo = mid + 1;
-      }
-      held.splice(lo, 0, entry);
-    }
-  };
-  const survivors: Candidate[] = [];
-  const survivorScore: number[] = [];
-  const survivorMilli: number[] = [];
-  const pull = (): Candidate | undefined => {
-    while (!exhausted) {
-      const c = nextScored();
-      if (!c) break;
-      consumed++;
-      if (outScore < ctx.floorMicroCents) {
-        rejected[filters.length] = (rejected[filters.length] as number) + (total - consumed + 1);
-        exhausted = true;
-        break;
-      }
-      let failed = -1;
-      for (let i = 0; i < filters.length; i++) {
-        if ((filters[i] as CandidateFilter).reject(c, ctx)) {
-          failed = i;
-          break;
-        }
-      }
-      if (failed === -1) {
-        survivors.push(c);
-        survivorScore.push(outScore);
-        survivorMilli.push(outMilli);
-        return c;
-      }
-      rejected[failed] = (rejected[failed] as number) + 1;
-    }
-    exhausted = true;
-    return undefined;
-  };
+  const w = new Walk(lists, ctx, filters, exchange, total);
 
   for (let i = 0; ;) {
-    const first = survivors[i] ?? pull();
+    const first = w.survivors[i] ?? w.pull();
     if (!first) break;
     // A campaign's creatives rank next to each other (one eCPM, one adjustment) and do not compete on price with each other.
     let second = 0;
     let j = i + 1;
     for (; ; j++) {
-      const other = survivors[j] ?? pull();
+      const other = w.survivors[j] ?? w.pull();
       if (!other) break;
       if (other.campaignId !== first.campaignId) {
-        second = survivorScore[j] as number;
+        second = w.survivorScore[j] as number;
         break;
       }
     }
-    const winner = j - i > 1 ? picker.pick(survivors.slice(i, j)) : first;
-    const price = clearingPrice(survivorScore[i] as number, second, ctx.floorMicroCents);
+    const winner = j - i > 1 ? picker.pick(w.survivors.slice(i, j)) : first;
+    const price = clearingPrice(w.survivorScore[i] as number, second, ctx.floorMicroCents);
     // The hold is the adjusted price: the budget sees what the impression (or, for CPC, its bid) may cost.
     if (budget.tryTake(winner, price))
-      return { won: true, winner, priceMicroCents: price, secondMicroCents: second, multiplierMilli: survivorMilli[i] as number };
+      return { won: true, winner, priceMicroCents: price, secondMicroCents: second, multiplierMilli: w.survivorMilli[i] as number };
     i = j;
   }
-  if (survivors.length > 0) return { won: false, reason: 'budget' };
+  if (w.survivors.length > 0) return { won: false, reason: 'budget' };
+  const rejected = w.rejected;
   let worst = 0;
   for (let i = 1; i < rejected.length; i++) if ((rejected[i] as number) > (rejected[worst] as number)) worst = i;
   return { won: false, reason: worst === filters.length ? 'below_floor' : (filters[worst] as CandidateFilter).name };

@@ -36,11 +36,21 @@ export function clickVerdict(s: ClickSignals, rules: readonly ClickRule[] = CLIC
   return rules.find((r) => r.invalid(s))?.name;
 }
 
+// At module level: a closure per click would also pay tsx's __name (bench/results/performance.md, step 6).
+const numberParam = (q: URLSearchParams, k: string): number | undefined => {
+  const v = q.get(k);
+  return v !== null && /^-?\d{1,9}$/.test(v) ? Number(v) : undefined;
+};
+
 export function parseClickSignals(query: string, userAgent: string, ageMs: number): ClickSignals {
   const q = new URLSearchParams(query);
-  const num = (k: string) => {
-    const v = q.get(k);
-    return v !== null && /^-?\d{1,9}$/.test(v) ? Number(v) : undefined;
+  return {
+    ttc: numberParam(q, 'ttc'),
+    x: numberParam(q, 'x'),
+    y: numberParam(q, 'y'),
+    focus: q.get('focus') === '1',
+    fingerprint: q.get('fp') ?? '',
+    userAgent,
+    ageMs,
   };
-  return { ttc: num('ttc'), x: num('x'), y: num('y'), focus: q.get('focus') === '1', fingerprint: q.get('fp') ?? '', userAgent, ageMs };
 }

@@ -114,36 +114,93 @@ export interface Guard {
   onAbort(fn: () => void): void;
 }
 
+/**
+ * A class rather than closures over locals: every request makes one, and under tsx (esbuild's keepNames)
+ * each named closure also costs a `name` definition (bench/results/performance.md, step 6).
+ */
+class RequestGuard implements Guard {
+  done = false;
+  readonly body: ByteLease | undefined;
+  private aborted: (() => void) | undefined = undefined;
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly inFlight: InFlight,
+    bodies: ByteBudget | undefined,
+  ) {
+    inFlight.enter();
+    this.body = bodies?.lease();
+    res.onAborted(() => {
+      if (this.done) return;
+      this.finish();
+      this.aborted?.();
+    });
+  }
+  onAbort(fn: () => void): void {
+    this.aborted = fn;
+  }
+  end(write: () => void): void {
+    if (this.done) return;
+    this.res.cork(write);
+    this.finish();
+  }
+  private finish(): void {
+    this.done = true;
+    this.inFlight.leave();
+    this.body?.release();
+  }
+}
+
 /** Must run first in a uWS handler: attaches onAborted and counts the request as in flight. */
 export function guard(res: HttpResponse, inFlight: InFlight, bodies?: ByteBudget): Guard {
-  inFlight.enter();
-  let done = false;
-  const body = bodies?.lease();
-  let aborted: (() => void) | undefined;
-  const finish = () => {
-    done = true;
-    inFlight.leave();
-    body?.release();
-  };
-  res.onAborted(() => {
-    if (done) return;
-    finish();
-    aborted?.();
-  });
-  return {
-    get done() {
-      return done;
-    },
-    body,
-    onAbort(fn) {
-      aborted = fn;
-    },
-    end(write) {
-      if (done) return;
-      res.cork(write);
-      finish();
-    },
-  };
+  return new RequestGuard(res, inFlight, bodies);
+}
+
+/** One request through addRoute: answering it, as methods of one object (see RequestGuard). */
+class Exchange {
+  constructor(
+    private readonly res: HttpResponse,
+    private readonly g: Guard,
+    readonly request: EngineRequest,
+    private readonly started: number,
+    private readonly pattern: string,
+    private readonly ctx: RouteContext,
+    private readonly handler: RouteHandler,
+  ) {}
+
+  reply(out: EngineReply, closeAsked = false): void {
+    this.g.end(() => this.write(out, closeAsked));
+  }
+
+  private write(out: EngineReply, closeAsked: boolean): void {
+    const { res, ctx } = this;
+    const close = closeAsked || ctx.inFlight.draining;
+    res.writeStatus(statusLine(out.status));
+    writeSafetyHeaders(res);
+    if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
+    res.writeHeader('x-request-id', this.request.requestId);
+    if (close) res.writeHeader('connection', 'close');
+    res.end(out.body ?? '', close);
+    ctx.observe?.(this.pattern, out.status, (performance.now() - this.started) / 1000);
+  }
+
+  failed(err: unknown): void {
+    this.ctx.onError(this.pattern, err, this.request.requestId);
+    this.reply(INTERNAL);
+  }
+
+  run(): void {
+    try {
+      const out = this.handler(this.request);
+      if (out instanceof Promise)
+        out.then(
+          (o) => this.reply(o),
+          (err: unknown) => this.failed(err),
+        );
+      else this.reply(out);
+    } catch (err) {
+      this.failed(err);
+    }
+  }
 }
 
 /**
@@ -183,33 +240,10 @@ export function addRoute(
       requestId,
     };
 
-    const reply = (out: EngineReply, closeAsked = false) =>
-      g.end(() => {
-        const close = closeAsked || ctx.inFlight.draining;
-        res.writeStatus(statusLine(out.status));
-        writeSafetyHeaders(res);
-        if (out.headers) for (const k in out.headers) res.writeHeader(k, out.headers[k] as string);
-        res.writeHeader('x-request-id', requestId);
-        if (close) res.writeHeader('connection', 'close');
-        res.end(out.body ?? '', close);
-        ctx.observe?.(pattern, out.status, (performance.now() - started) / 1000);
-      });
-    const failed = (err: unknown) => {
-      ctx.onError(pattern, err, requestId);
-      reply(INTERNAL);
-    };
-    const run = () => {
-      try {
-        const out = handler(request);
-        if (out instanceof Promise) out.then(reply, failed);
-        else reply(out);
-      } catch (err) {
-        failed(err);
-      }
-    };
+    const exchange = new Exchange(res, g, request, started, pattern, ctx, handler);
 
-    if (ctx.inFlight.closed) return reply(STOPPING, true);
-    if (opts.maxBody === undefined) return run();
+    if (ctx.inFlight.closed) return exchange.reply(STOPPING, true);
+    if (opts.maxBody === undefined) return exchange.run();
     const max = opts.maxBody;
     readBody(
       res,
@@ -217,9 +251,9 @@ export function addRoute(
       { max, declared: Number(req.getHeader('content-length') || 0) },
       (body) => {
         request.body = body;
-        run();
+        exchange.run();
       },
-      (why) => reply(why === 'too_large' ? tooLarge(max) : BUSY, true),
+      (why) => exchange.reply(why === 'too_large' ? tooLarge(max) : BUSY, true),
     );
   });
 }

@@ -2,14 +2,45 @@ import { BlockList, isIP } from 'node:net';
 
 const family = (addr: string): 'ipv4' | 'ipv6' => (isIP(addr) === 6 ? 'ipv6' : 'ipv4');
 
+/** A dotted IPv4 address (as isIP accepts it) as an unsigned 32-bit number. */
+function ipv4Number(addr: string): number {
+  let n = 0;
+  let part = 0;
+  for (let i = 0; i < addr.length; i++) {
+    const c = addr.charCodeAt(i);
+    if (c === 46) {
+      n = n * 256 + part;
+      part = 0;
+    } else part = part * 10 + (c - 48);
+  }
+  return n * 256 + part;
+}
+
+/**
+ * Lists made only of IPv4 rules, as [first, last] address numbers: an IPv4 address is matched by
+ * arithmetic. Every request checks the trusted proxies with the client's own address (the hops of
+ * X-Forwarded-For), and visitors are too many for the memo below: each miss built a SocketAddress.
+ */
+const ipv4Ranges = new WeakMap<BlockList, Float64Array>();
+
 /** Addresses and CIDR blocks (already validated) as a BlockList, for matching client addresses. */
 export function addressList(rules: readonly string[]): BlockList {
   const list = new BlockList();
+  const ranges: number[] = [];
+  let onlyIpv4 = true;
   for (const rule of rules) {
     const [addr = '', prefix] = rule.split('/');
     if (prefix === undefined) list.addAddress(addr, family(addr));
     else list.addSubnet(addr, Number(prefix), family(addr));
+    if (family(addr) === 'ipv6') onlyIpv4 = false;
+    else {
+      const bits = prefix === undefined ? 32 : Number(prefix);
+      const size = 2 ** (32 - bits);
+      const first = Math.floor(ipv4Number(addr) / size) * size;
+      ranges.push(first, first + size - 1);
+    }
   }
+  if (onlyIpv4) ipv4Ranges.set(list, Float64Array.from(ranges));
   return list;
 }
 
@@ -23,6 +54,12 @@ const answers = new WeakMap<BlockList, Map<string, boolean>>();
 const ANSWERS_MAX = 4_096;
 
 export function inList(list: BlockList, ip: string): boolean {
+  const ranges = ipv4Ranges.get(list);
+  if (ranges && isIP(ip) === 4) {
+    const n = ipv4Number(ip);
+    for (let i = 0; i < ranges.length; i += 2) if (n >= (ranges[i] as number) && n <= (ranges[i + 1] as number)) return true;
+    return false;
+  }
   let known = answers.get(list);
   if (!known) answers.set(list, (known = new Map<string, boolean>()));
   let hit = known.get(ip);

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from './hmac.ts';
 
 /**
  * The click id of a ticket: every click on one served ad carries the same id (UUID-shaped, so
@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
  * the bid id. One id per ticket means one click record per ticket, however often the link is hit.
  */
 export function clickIdOf(secret: string, bidId: string): string {
-  const h = createHmac('sha256', secret).update(`click:${bidId}`).digest();
+  const h = hmacSha256(secret, `click:${bidId}`);
   h[6] = ((h[6] as number) & 0x0f) | 0x40;
   h[8] = ((h[8] as number) & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');

@@ -98,6 +98,20 @@ describe('signed bid tickets', () => {
     const wire = JSON.parse(Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown[];
     expect(decodeTicket(secret, signed([...wire, 'more']))).toBeUndefined();
   });
+  it('signs as createHmac does, for short, block-sized and long secrets and payloads of any size', () => {
+    for (const key of ['', 's', 'x'.repeat(64), 'é'.repeat(40), 'z'.repeat(200)]) {
+      // A user key long enough to outgrow the signer's first buffer, then a short ticket again after it.
+      for (const t of [ticket, { ...ticket, user: 'u'.repeat(3000) }, ticket]) {
+        const [payload, sig] = encodeTicket(key, t).split('.') as [string, string];
+        expect(sig).toBe(createHmac('sha256', key).update(payload).digest('base64url').slice(0, 22));
+        // Tokens past 1 024 characters are refused before their signature is checked.
+        if (t === ticket) expect(decodeTicket(key, `${payload}.${sig}`)).toEqual(t);
+      }
+      // Characters past the base64url text are ignored by its decoder but signed: hashed as createHmac hashes them (UTF-8).
+      const odd = `${encodeTicket(key, ticket).split('.')[0] as string}=ü€😀`;
+      expect(decodeTicket(key, `${odd}.${createHmac('sha256', key).update(odd).digest('base64url').slice(0, 22)}`)).toEqual(ticket);
+    }
+  });
   it('refuses tampering, other secrets and garbage', () => {
     const token = encodeTicket(secret, ticket);
     const [payload, sig] = token.split('.') as [string, string];

@@ -87,21 +87,28 @@ await seedWorld(local.url, WORLD);
 await seedWidgetZone(local.url);
 
 const enginePort = await freePort();
-const engine = await child(
-  'engine/src/main.ts',
-  {
-    REDIS_URL: local.url,
-    PORT: String(enginePort),
-    LOG_LEVEL: 'warn',
-    TRACKING_SECRET: 'b'.repeat(40),
-    ENGINE_COUNT: '1',
-    // wrk connects from 127.0.0.1: trusting it as the balancer lets each request name its own visitor.
-    TRUSTED_PROXIES: '127.0.0.1/32',
-  },
-  (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+// BENCH_ENGINE_PROCESSES=N: N engine processes share the port (SO_REUSEPORT), as `ENGINE_PROCESSES` does in
+// `pnpm start`; results then go to wrk-xN.{json,md}, so one run per process count can sit side by side.
+const ENGINE_PROCESSES = Number(process.env.BENCH_ENGINE_PROCESSES ?? 1);
+const engines = await Promise.all(
+  Array.from({ length: ENGINE_PROCESSES }, () =>
+    child(
+      'engine/src/main.ts',
+      {
+        REDIS_URL: local.url,
+        PORT: String(enginePort),
+        LOG_LEVEL: 'warn',
+        TRACKING_SECRET: 'b'.repeat(40),
+        ENGINE_COUNT: String(ENGINE_PROCESSES),
+        // wrk connects from 127.0.0.1: trusting it as the balancer lets each request name its own visitor.
+        TRUSTED_PROXIES: '127.0.0.1/32',
+      },
+      (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ),
+  ),
 );
 const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) });
-const enginePid = engine.proc.pid ?? 0;
+const enginePids = engines.map((e) => e.proc.pid ?? 0);
 
 // Corpus files: bid request bodies, and GET lines "path<TAB>visitor address" for the widget's paths.
 const bidFile = join(work, 'bid.txt');
@@ -126,18 +133,19 @@ const get = {
     .map(([k, v]) => `${k}: ${v}`)
     .join('\n'),
 };
+const engineName = ENGINE_PROCESSES === 1 ? 'engine' : `engine x${ENGINE_PROCESSES}`;
 const rows: Row[] = [
   runWrk('bare uWS', 'POST /openrtb/bid', bare.port, [bare.proc.pid ?? 0], bidFile, {}),
   runWrk('bare uWS', 'GET', bare.port, [bare.proc.pid ?? 0], impFile, get),
 ];
-if (ENDPOINTS.has('bid')) rows.push(runWrk('engine', 'POST /openrtb/bid', enginePort, [enginePid], bidFile, {}));
-if (ENDPOINTS.has('imp')) rows.push(runWrk('engine', 'GET /imp', enginePort, [enginePid], impFile, get));
-if (ENDPOINTS.has('click')) rows.push(runWrk('engine', 'GET /c', enginePort, [enginePid], clickFile, get));
-if (ENDPOINTS.has('beacon')) rows.push(runWrk('engine', 'GET /b (impression beacon)', enginePort, [enginePid], beaconFile, get));
+if (ENDPOINTS.has('bid')) rows.push(runWrk(engineName, 'POST /openrtb/bid', enginePort, enginePids, bidFile, {}));
+if (ENDPOINTS.has('imp')) rows.push(runWrk(engineName, 'GET /imp', enginePort, enginePids, impFile, get));
+if (ENDPOINTS.has('click')) rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, clickFile, get));
+if (ENDPOINTS.has('beacon')) rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, beaconFile, get));
 
-engine.proc.kill('SIGTERM');
+for (const e of engines) e.proc.kill('SIGTERM');
 bare.proc.kill('SIGTERM');
-await new Promise((r) => engine.proc.once('exit', r));
+await Promise.all(engines.map((e) => new Promise((r) => e.proc.once('exit', r))));
 await local.stop();
 rmSync(work, { recursive: true, force: true });
 
@@ -146,13 +154,18 @@ const bareOf = (endpoint: string) =>
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  engineProcesses: ENGINE_PROCESSES,
   method: `wrk 1 thread, ${CONNECTIONS} kept-alive connections, ${SECONDS} s per target, closed loop (a connection sends its next request when the answer arrives)`,
   world: { ...WORLD, visitors: VISITORS, clickTickets: clicks.length },
-  rows: rows.map((r) => ({ ...r, shareOfTransport: r.target === 'engine' ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null })),
+  rows: rows.map((r) => ({
+    ...r,
+    shareOfTransport: r.target.startsWith('engine') ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null,
+  })),
 };
 const outDir = join(ROOT, 'bench', 'results');
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, 'wrk.json'), JSON.stringify(result, null, 2) + '\n');
+const suffix = ENGINE_PROCESSES === 1 ? '' : `-x${ENGINE_PROCESSES}`;
+writeFileSync(join(outDir, `wrk${suffix}.json`), JSON.stringify(result, null, 2) + '\n');
 const md = [
   `# Closed-loop throughput with wrk (${result.date})`,
   '',
@@ -167,7 +180,7 @@ const md = [
   ),
   '',
 ].join('\n');
-writeFileSync(join(outDir, 'wrk.md'), md);
+writeFileSync(join(outDir, `wrk${suffix}.md`), md);
 writePlots();
 process.stdout.write(md);
 process.exit(0);

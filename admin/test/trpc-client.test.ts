@@ -4,6 +4,7 @@ import type { AppRouter } from '../src/trpc/router.ts';
 import { account, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
 import { makePng } from '../../tests/e2e/support/images.ts';
 import { trpcClient } from './support/trpc-client.ts';
+import { TRPC_MAX_BATCH } from '@adnet/schemas/trpc-limits';
 
 const fx = useTestApp();
 
@@ -126,5 +127,19 @@ describe('typed tRPC client', () => {
     } finally {
       await strict.close();
     }
+  });
+  it('answers a batch of more than TRPC_MAX_BATCH calls with 400 before running any, and the typed client splits its batches at that size', async () => {
+    const calls = (n: number) => Array.from({ length: n }, () => 'auth.me').join(',');
+    const input = (n: number) => encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, {}]))));
+    const tooMany = await fetch(`${fx.app.base}/trpc/${calls(TRPC_MAX_BATCH + 1)}?batch=1&input=${input(TRPC_MAX_BATCH + 1)}`);
+    expect(tooMany.status).toBe(400);
+    const atLimit = await fetch(`${fx.app.base}/trpc/${calls(TRPC_MAX_BATCH)}?batch=1&input=${input(TRPC_MAX_BATCH)}`);
+    // Each call answers on its own (401: no session), the batch itself is taken.
+    expect(atLimit.status).not.toBe(400);
+    expect(((await atLimit.json()) as unknown[]).length).toBe(TRPC_MAX_BATCH);
+    const { token } = await account(fx.app, 'advertiser');
+    const adv = trpcClient(fx.app.base, token);
+    const answers = await Promise.all(Array.from({ length: 2 * TRPC_MAX_BATCH + 1 }, () => adv.auth.me.query()));
+    expect(answers.every((a) => a.role === 'advertiser')).toBe(true);
   });
 });

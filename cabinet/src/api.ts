@@ -3,6 +3,7 @@
 import { TRPCClientError, createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@adnet/admin/router';
+import { TRPC_MAX_BATCH } from '@adnet/schemas/trpc-limits';
 
 export type Inputs = inferRouterInputs<AppRouter>;
 export type Outputs = inferRouterOutputs<AppRouter>;
@@ -55,7 +56,11 @@ const headers = { 'x-adnet-cabinet': '1' };
 export const api = createTRPCClient<AppRouter>({
   links: [
     // Uploads (FormData) go as multipart; everything else is batched JSON.
-    splitLink({ condition: (op) => isNonJsonSerializable(op.input), true: httpLink({ url, headers }), false: httpBatchLink({ url, headers }) }),
+    splitLink({
+      condition: (op) => isNonJsonSerializable(op.input),
+      true: httpLink({ url, headers }),
+      false: httpBatchLink({ url, headers, maxItems: TRPC_MAX_BATCH }),
+    }),
   ],
 });
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { listenOn } from './listen.ts';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { TRPC_MAX_BATCH } from '@adnet/schemas/trpc-limits';
 import { AppError, toHttp } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Context } from '../trpc/init.ts';
@@ -79,6 +80,8 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: svc.config.adminBodyMaxBytes,
+    // One request must not fan out into unbounded work: larger batches are a 400 before any call runs.
+    maxBatchSize: TRPC_MAX_BATCH,
     createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? ''), 'trpc'),
     responseMeta({ errors, ctx }) {
       const retry = errors.find((e) => e instanceof AppError && e.retryAfterSeconds !== undefined) as AppError | undefined;

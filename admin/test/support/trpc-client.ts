@@ -1,5 +1,6 @@
 import { createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink } from '@trpc/client';
 import type { AppRouter } from '../../src/trpc/router.ts';
+import { TRPC_MAX_BATCH } from '@adnet/schemas/trpc-limits';
 
 /** The typed client as the README shows it: FormData (uploads) over httpLink, the rest batched. */
 export function trpcClient(base: string, token?: string) {
@@ -9,7 +10,7 @@ export function trpcClient(base: string, token?: string) {
       splitLink({
         condition: (op) => isNonJsonSerializable(op.input),
         true: httpLink({ url: `${base}/trpc`, headers }),
-        false: httpBatchLink({ url: `${base}/trpc`, headers }),
+        false: httpBatchLink({ url: `${base}/trpc`, headers, maxItems: TRPC_MAX_BATCH }),
       }),
     ],
   });

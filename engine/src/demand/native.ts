@@ -141,8 +141,13 @@ function readLink(n: Record<string, unknown>, blockedDomains: ReadonlySet<string
 
 /** The landing's host or a parent of it is blocked, matched as a campaign's landing domain is (index/candidate.ts). */
 function blockedHost(url: string, blocked: ReadonlySet<string> | null): boolean {
+  return isBlockedDomain(new URL(url).hostname, blocked);
+}
+
+/** A domain (a landing's host, a bid's `adomain`) or a parent of it is in the publisher's block list. */
+export function isBlockedDomain(domain: string, blocked: ReadonlySet<string> | null): boolean {
   if (!blocked) return false;
-  const labels = new URL(url).hostname.split('.');
+  const labels = domain.toLowerCase().split('.');
   return labels.some((_, i) => blocked.has(labels.slice(i).join('.')));
 }
 

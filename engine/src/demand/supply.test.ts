@@ -32,13 +32,20 @@ const zone = { id: 5, site_id: 2, publisher_id: 9, subid: 'zone1', format: 'bann
 const site = { id: 2, publisher_id: 9, domain: 'news.example', category: 'news' } as StoredSite;
 
 /** Partners answering from a table: a price bids (with notices), else the given answer. */
-function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, admOf: (id: number) => string = () => `<i>\${AUCTION_PRICE}</i>`) {
+function world(
+  answers: Record<number, number | DspAnswer>,
+  budgetRoom = true,
+  admOf: (id: number) => string = () => `<i>\${AUCTION_PRICE}</i>`,
+  adomainOf: (id: number) => string[] | undefined = () => undefined,
+) {
   const notices: string[] = [];
+  const bodies: string[] = [];
   const given: number[] = [];
   const wins = new Map<string, DemandWin>();
   const deps: SupplyDeps = {
     client: {
       postBid: (id, _endpoint, body) => {
+        bodies.push(body);
         const a = answers[id];
         const req = JSON.parse(body) as { id: string };
         if (typeof a !== 'number') return Promise.resolve(a ?? { kind: 'nobid' });
@@ -49,6 +56,7 @@ function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, a
           adm: admOf(id),
           nurl: `https://p${id}.example/w?p=\${AUCTION_PRICE}`,
           lurl: `https://p${id}.example/l?r=\${AUCTION_LOSS}`,
+          ...(adomainOf(id) ? { adomain: adomainOf(id) } : {}),
         };
         return Promise.resolve({ kind: 'bid', body: JSON.stringify({ id: req.id, seatbid: [{ seat: 'x', bid: [bid] }] }) });
       },
@@ -66,7 +74,7 @@ function world(answers: Record<number, number | DspAnswer>, budgetRoom = true, a
     budget: { tryTake: () => budgetRoom, giveBack: (_c, p) => void given.push(p) },
     now: () => 0,
   };
-  return { deps, notices, given, wins };
+  return { deps, notices, given, wins, bodies };
 }
 
 function ownServed(ecpmUsd: number, priceUsd: number): Served {
@@ -148,6 +156,20 @@ describe('supplyAuction', () => {
     const out = await supplyAuction(w.deps, input([partner(1)], ownServed(4, 1)));
     expect(out).toMatchObject({ kind: 'partner', partnerId: 1, priceMicroCents: 50_000 });
     expect(w.given).toEqual([100_000]);
+  });
+
+  it("sends the publisher's blocked domains as badv and discards a bid declaring one of them (or a subdomain)", async () => {
+    const w = world({ 1: 3, 2: 2.5 }, true, undefined, (id) => (id === 1 ? ['WWW.Casino.Example'] : ['shop.example']));
+    const out = await supplyAuction(w.deps, {
+      ...input([partner(1), partner(2)], { won: false, reason: 'no_candidates' }),
+      blockedDomains: new Set(['casino.example']),
+    });
+    expect(out).toMatchObject({ kind: 'partner', partnerId: 2 });
+    expect(w.deps.stats.peek(1, 'bad_landing')).toBe(1);
+    expect(w.bodies.map((b) => (JSON.parse(b) as { badv?: string[] }).badv)).toEqual([['casino.example'], ['casino.example']]);
+    const open = world({ 1: 3 });
+    await supplyAuction(open.deps, input([partner(1)], { won: false, reason: 'no_candidates' }));
+    expect(JSON.parse(open.bodies[0] ?? '{}')).not.toHaveProperty('badv');
   });
 
   it('failures, timeouts and garbage count against the partner and open its circuit; nothing wins', async () => {

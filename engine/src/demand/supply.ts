@@ -15,7 +15,7 @@ import type { DspAnswer } from './dsp-client.ts';
 import { LOSS, priceMacro, substituteMacros } from './macros.ts';
 import type { AuctionMacros } from './macros.ts';
 import type { Notifier } from './notices.ts';
-import { isPushShaped, readNativeAnswer, readPushAnswer } from './native.ts';
+import { isBlockedDomain, isPushShaped, readNativeAnswer, readPushAnswer } from './native.ts';
 import type { AnswerRead, NativeAnswer, PushAnswer } from './native.ts';
 import { readBidResponse } from './read-response.ts';
 import type { PartnerBid } from './read-response.ts';
@@ -138,11 +138,12 @@ export interface SupplyAuctionInput {
 export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput): Promise<SupplyOutcome> {
   const auctionId = randomUUID();
   const remaining = Math.max(0, input.auctionTimeoutMs - (deps.now() - input.startedAt));
+  const blocked = input.blockedDomains ?? null;
   const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
-  const body = JSON.stringify(request);
+  // The publisher's block list goes out as `badv`, and a bid declaring a blocked advertiser is discarded anyway.
+  const body = JSON.stringify(blocked ? { ...request, badv: [...blocked] } : request);
   const floor = input.imp.floorMicroCents;
   const format = input.imp.zone.format;
-  const blocked = input.blockedDomains ?? null;
   const read = new Map<PartnerBid, ReadAnswer>();
   const answers = await Promise.all(
     input.partners.map((p) => {
@@ -167,6 +168,10 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
       const got = readBidResponse(a.body, p.id, auctionId, SUPPLY_IMP_ID, floor);
       // A native or push zone takes only an answer we render ourselves: its assets, icon and landing checked.
       got.bids = got.bids.filter((b) => {
+        if (b.bid.adomain?.some((d) => isBlockedDomain(d, blocked))) {
+          got.discards.push('bad_landing');
+          return false;
+        }
         const r = readAnswer(format, b.bid.adm ?? '', blocked);
         if (r?.ok) read.set(b, r.answer);
         else if (r) got.discards.push(r.discard);

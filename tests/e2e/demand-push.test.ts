@@ -1,5 +1,5 @@
 import { outgoingBidRequestSchema } from '@adnet/schemas/openrtb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
@@ -125,15 +125,14 @@ describe('a push slot offered to demand partners', () => {
   it('goes to the partner bidding over our campaign; its notification carries its texts and our click link; nurl once with two engines sending', async () => {
     for (const p of SUBSCRIBERS) expect(await subscribe(p)).toBe(201);
     const second = await startEngine(fx.redis.url, pushEnv());
-    try {
-      await eventually(() => second.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length);
-      await new Promise((r) => setTimeout(r, 300));
-      stub.received.length = 0;
-      // Both engines' senders at once: the per-subscriber lease lets one of them hold each auction.
-      await Promise.all([engine.engine.pushSender.runOnce(), second.engine.pushSender.runOnce()]);
-    } finally {
-      await second.stop();
-    }
+    // Kept running until its notices are in: an engine that stops lets notices on the wire end but retries
+    // none, and on a loaded machine a first attempt can fail.
+    onTestFinished(() => second.stop());
+    await eventually(() => second.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length);
+    await new Promise((r) => setTimeout(r, 300));
+    stub.received.length = 0;
+    // Both engines' senders at once: the per-subscriber lease lets one of them hold each auction.
+    await Promise.all([engine.engine.pushSender.runOnce(), second.engine.pushSender.runOnce()]);
     expect(stub.received.map((r) => r.path).sort()).toEqual(SUBSCRIBERS);
     for (const p of SUBSCRIBERS) {
       const n = received(p);
@@ -145,7 +144,7 @@ describe('a push slot offered to demand partners', () => {
     }
     // One auction per subscriber, one win notice each at $60 over our $40: second price plus a cent.
     expect(dsps.rich.bids).toHaveLength(SUBSCRIBERS.length);
-    await eventually(() => dsps.rich.noticesOf('nurl').length === SUBSCRIBERS.length && dsps.rich.noticesOf('burl').length === SUBSCRIBERS.length);
+    await eventually(() => dsps.rich.noticesOf('nurl').length === SUBSCRIBERS.length && dsps.rich.noticesOf('burl').length === SUBSCRIBERS.length, 10_000);
     await new Promise((r) => setTimeout(r, 300));
     const nurls = dsps.rich.noticesOf('nurl').map((n) => n.path);
     expect(nurls).toHaveLength(SUBSCRIBERS.length);

@@ -126,9 +126,21 @@ afterAll(async () => {
 describe("a demand partner's ad in a real browser", () => {
   it('shows its banner in a sandboxed iframe without access to the page, and counts its impression once', async () => {
     const page = await context.newPage();
-    await page.goto(`${hostBase}/?zone=${subids.banner}`);
+    const [nurls, burls] = [dsp.noticesOf('nurl').length, dsp.noticesOf('burl').length];
     const frameEl = page.locator('[data-adnet-zone] iframe[data-adnet="demand"]');
-    await frameEl.waitFor({ state: 'attached', timeout: 10_000 });
+    // The partner answers at once, but a loaded machine can still make it miss the 200 ms (demand.test.ts is
+    // about the deadline): then our campaign's banner serves and the partner hears no win, so load again.
+    const showPartnerAd = async (load: () => Promise<unknown>) => {
+      for (let attempt = 1; ; attempt++) {
+        await load();
+        try {
+          return await frameEl.waitFor({ state: 'attached', timeout: 5_000 });
+        } catch (err) {
+          if (attempt >= 3) throw err;
+        }
+      }
+    };
+    await showPartnerAd(() => page.goto(`${hostBase}/?zone=${subids.banner}`));
     const sandbox = (await frameEl.getAttribute('sandbox')) ?? '';
     expect(sandbox.split(' ')).toContain('allow-scripts');
     expect(sandbox).not.toContain('allow-same-origin');
@@ -141,11 +153,10 @@ describe("a demand partner's ad in a real browser", () => {
     expect(await ad.getAttribute('data-no-storage')).toBe('1');
     expect(await page.title()).toBe('Host page');
     // Rendered: our tracker counted the impression, so the partner's billing notice went out, once.
-    await eventually(() => dsp.noticesOf('burl').length === 1 && dsp.noticesOf('nurl').length === 1);
-    await page.reload();
-    await frameEl.waitFor({ state: 'attached', timeout: 10_000 });
-    await eventually(() => dsp.noticesOf('burl').length === 2);
-    expect(dsp.noticesOf('nurl')).toHaveLength(2);
+    await eventually(() => dsp.noticesOf('burl').length === burls + 1 && dsp.noticesOf('nurl').length === nurls + 1);
+    await showPartnerAd(() => page.reload());
+    await eventually(() => dsp.noticesOf('burl').length === burls + 2);
+    expect(dsp.noticesOf('nurl')).toHaveLength(nurls + 2);
     await page.close();
   });
 

@@ -12,13 +12,14 @@ describe('programsFor', () => {
     expect(commands('start', { REDIS_URL: '' })).toEqual(['redis-server']);
     expect(commands('start', { REDIS_URL: 'redis://10.0.0.1:6379' })).toEqual([]);
   });
-  it('test needs the Redis pair, xmllint, the Chromium the browser tests launch, and nginx', () => {
+  it('test needs the Redis pair, xmllint, the Chromium the browser tests launch, nginx and readelf', () => {
     expect(programsFor('test', { REDIS_URL: 'redis://x:6379' }).map((p) => [p.command, p.pkg])).toEqual([
       ['redis-server', 'redis-server'],
       ['redis-cli', 'redis-tools'],
       ['xmllint', 'libxml2-utils'],
       ['/usr/bin/chromium', 'chromium'],
       ['nginx', 'nginx-light'],
+      ['readelf', 'binutils'],
     ]);
   });
   it('bench needs redis-server and wrk', () => {

@@ -34,6 +34,7 @@ export function programsFor(purpose: Purpose, env: Readonly<Record<string, strin
         // playwright-core launches this exact path, not whatever `chromium` PATH finds.
         { command: '/usr/bin/chromium', pkg: 'chromium', why: "the widget's and cabinet's browser tests drive it" },
         { command: 'nginx', pkg: 'nginx-light', why: 'the load-balancer test puts it in front of three engines', alsoAt: '/usr/sbin/nginx' },
+        { command: 'readelf', pkg: 'binutils', why: "the uWS patch's test reads the patched binary's symbols with it" },
       ];
     case 'bench':
       return [redisServer('the benchmarks start their own Redis'), { command: 'wrk', pkg: 'wrk', why: 'bench:wrk measures closed-loop throughput with it' }];

@@ -4,9 +4,17 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Runs a TypeScript entry point of the repository as a child and waits for its `{type: 'listening', port}` message. */
-export function child(script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+/**
+ * Runs a TypeScript entry point of the repository as a child and waits for its `{type: 'listening', port}` message.
+ * `execPath`: the Node binary (the engines' may differ from this one, see engineNode in engine-node.ts).
+ */
+export function child(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  execPath = process.execPath,
+): Promise<{ proc: ChildProcess; port: number }> {
+  const proc = spawn(execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

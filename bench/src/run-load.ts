@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { ConfigStore } from '@adnet/admin/config-store';
+import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { Redis } from 'ioredis';
 import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
@@ -83,6 +84,8 @@ const seedMs = Math.round(performance.now() - seedStarted);
 process.stderr.write(`seeded ${WORLD.campaigns} campaigns / ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives in ${seedMs} ms\n`);
 
 const ENGINE_PROCESSES = Number(process.env.BENCH_ENGINE_PROCESSES ?? 1);
+// BENCH_ENGINE_NODE=auto|current|<path>: the engine's and the bare handler's Node, as ENGINE_NODE picks it for `pnpm start`.
+const node = chooseEngineNode(process.env.BENCH_ENGINE_NODE ?? 'auto');
 const enginePort = await freePort();
 const engineStarted = performance.now();
 // Several engine processes share one port (SO_REUSEPORT), as `ENGINE_PROCESSES` does in `pnpm start`.
@@ -97,12 +100,13 @@ const engineProcs = await Promise.all(
       },
       // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
       (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      node.execPath,
     ),
   ),
 );
 const engine = { port: enginePort, pids: engineProcs.map((e) => e.proc.pid ?? 0), procs: engineProcs.map((e) => e.proc) };
 const engineStartMs = Math.round(performance.now() - engineStarted);
-const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) });
+const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) }, [], node.execPath);
 const corpus = makeCorpus(1_000);
 
 const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000').split(',').map(Number);
@@ -143,7 +147,7 @@ await local.stop();
 const sizes = corpus.map((b) => b.length).sort((a, b) => a - b);
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, serverNode: node.version },
   world: { ...WORLD, countries: 50, formats: 6, seedMs, engineStartMs },
   engineProcesses: ENGINE_PROCESSES,
   corpus: { requests: corpus.length, minBytes: sizes[0], medianBytes: sizes[sizes.length >> 1], maxBytes: sizes[sizes.length - 1] },
@@ -165,7 +169,7 @@ const row = (name: string, s: StepRow) =>
 const md = [
   `# Load benchmark (${result.date})`,
   '',
-  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node}. The generator, Redis and the server share it.`,
+  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}). The generator, Redis and the server share it.`,
   `World: ${WORLD.campaigns} active campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives, 50 countries, 6 formats (seeded in ${seedMs} ms; engine start ${engineStartMs} ms).`,
   `Corpus: ${corpus.length} OpenRTB requests, ${result.corpus.minBytes}-${result.corpus.maxBytes} bytes (median ${result.corpus.medianBytes}).`,
   `Method: ${result.method}.`,

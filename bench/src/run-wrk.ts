@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { ROOT, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
@@ -86,6 +87,11 @@ const local = await startBenchRedis('adnet-wrk-redis-');
 await seedWorld(local.url, WORLD);
 await seedWidgetZone(local.url);
 
+// BENCH_ENGINE_NODE=auto|current|<path>: the Node the engine and the bare handler run on, chosen as ENGINE_NODE
+// chooses for `pnpm start` (default auto: the bundled Node 24 where it loads), so Node 20 and 24 can be compared.
+const node = chooseEngineNode(process.env.BENCH_ENGINE_NODE ?? 'auto');
+process.stderr.write(`engine and bare uWS on Node ${node.version} (${node.reason})\n`);
+
 const enginePort = await freePort();
 // BENCH_ENGINE_PROCESSES=N: N engine processes share the port (SO_REUSEPORT), as `ENGINE_PROCESSES` does in
 // `pnpm start`; results then go to wrk-xN.{json,md}, so one run per process count can sit side by side.
@@ -104,10 +110,11 @@ const engines = await Promise.all(
         TRUSTED_PROXIES: '127.0.0.1/32',
       },
       (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      node.execPath,
     ),
   ),
 );
-const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) });
+const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) }, [], node.execPath);
 const enginePids = engines.map((e) => e.proc.pid ?? 0);
 
 // Corpus files: bid request bodies, and GET lines "path<TAB>visitor address" for the widget's paths.
@@ -153,7 +160,7 @@ const bareOf = (endpoint: string) =>
   rows.find((r) => r.target === 'bare uWS' && (endpoint.startsWith('POST') ? r.endpoint.startsWith('POST') : r.endpoint === 'GET'));
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, serverNode: node.version },
   engineProcesses: ENGINE_PROCESSES,
   method: `wrk 1 thread, ${CONNECTIONS} kept-alive connections, ${SECONDS} s per target, closed loop (a connection sends its next request when the answer arrives)`,
   world: { ...WORLD, visitors: VISITORS, clickTickets: clicks.length },
@@ -169,7 +176,7 @@ writeFileSync(join(outDir, `wrk${suffix}.json`), JSON.stringify(result, null, 2)
 const md = [
   `# Closed-loop throughput with wrk (${result.date})`,
   '',
-  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node}; wrk, Redis and the server share it.`,
+  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}); wrk, Redis and the server share it.`,
   `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${clicks.length} served ads (each ticket counts once: repeats take the duplicate path).`,
   '',
   '| target | endpoint | req/s | share of bare uWS | p50 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB |',

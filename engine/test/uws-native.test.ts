@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { us_listen_socket } from 'uWebSockets.js';
 import { describe, expect, it } from 'vitest';
-import { loadNativeUws, nativeUwsPath } from '../src/http/uws.ts';
+import { bundledNode24 } from '../src/engine-node.ts';
+import { PATCHED_UWS_DIR, loadNativeUws, nativeUwsPath } from '../src/http/uws.ts';
 
 describe('uWebSockets.js', () => {
   it('is the native binary, mapped into this process, and serves HTTP', async () => {
@@ -22,5 +25,14 @@ describe('uWebSockets.js', () => {
     } finally {
       uws.us_listen_socket_close(socket);
     }
+  });
+
+  it('on the bundled Node 24, is the patched newer build, mapped into the process, and serves HTTP', () => {
+    // The engines' default road on this machine kind (ENGINE_NODE=auto): its absence is a failure, not a skip.
+    const node24 = bundledNode24();
+    expect(node24).toBeDefined();
+    const probe = fileURLToPath(new URL('./support/uws-native-probe.ts', import.meta.url));
+    const out = JSON.parse(execFileSync(node24!, ['--import', 'tsx', probe], { encoding: 'utf8' })) as Record<string, unknown>;
+    expect(out).toEqual({ abi: '137', path: `${PATCHED_UWS_DIR}/uws_linux_x64_137.node`, mapped: true, body: 'pong', uwsHeader: expect.any(String) });
   });
 });

@@ -16,10 +16,11 @@ export interface EngineProcess {
  * Runs one engine as a child process (its own event loop and uWS app). Its
  * JSON log lines share our stdout. If it dies on its own, the product stops:
  * a supervisor (systemd, Kubernetes) restarts the whole, rather than us
- * serving without the engine.
+ * serving without the engine. `execPath` is the Node binary it runs on
+ * (ENGINE_NODE, chosen once by `chooseEngineNode`).
  */
-export function startEngineProcess(opts: { env: NodeJS.ProcessEnv; log: Logger }): EngineProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENGINE_MAIN], { env: opts.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startEngineProcess(opts: { env: NodeJS.ProcessEnv; log: Logger; execPath: string }): EngineProcess {
+  const child = spawn(opts.execPath, ['--import', 'tsx', ENGINE_MAIN], { env: opts.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   let stopping = false;
   void exited.then((code) => {

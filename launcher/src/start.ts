@@ -3,6 +3,7 @@
 import { createAdmin } from '@adnet/admin';
 import { createLogger } from '@adnet/admin/log';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
+import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { startEngineProcess } from './engine-process.ts';
 import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
@@ -65,9 +66,12 @@ async function start(): Promise<string> {
     ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`,
     ENGINE_COUNT: String(process.env.ENGINE_COUNT ? config.engineCount : config.engineProcesses),
   };
+  // Engines may run on a newer Node than this process (ENGINE_NODE, docs/deployment.md "Runtime").
+  const node = chooseEngineNode(config.engineNode);
+  log.info({ event: 'engine.runtime', node: node.version, path: node.execPath, reason: node.reason }, `engines run on Node ${node.version}`);
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
   const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
-    startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log }),
+    startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log, execPath: node.execPath }),
   );
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
   await Promise.all(engines.map((e) => e.ready));

@@ -114,7 +114,10 @@ describe('pnpm start', () => {
       const engines = await Promise.all([1, 2].map(async (i) => (await fetch(`http://127.0.0.1:${metricsPort + i}/metrics`)).text()));
       // The bid came from an address on no partner's allow-list: 403, counted by the engine that took it.
       expect(engines.join('\n')).toMatch(/adnet_engine_http_requests_total\{route="\/openrtb\/bid",status="403",engine="[0-9a-f]+"\} 1/);
+      // ENGINE_NODE=auto: the engines run on the bundled Node 24 (docs/deployment.md, "Runtime"), the admin on this Node.
+      expect(admin).toContain(`adnet_admin_nodejs_version_info{version="${process.version}"`);
       for (const [i, text] of engines.entries()) {
+        expect(text).toMatch(/adnet_engine_nodejs_version_info\{version="v24\./);
         expect(text).toMatch(/adnet_engine_index_candidates\{engine="[0-9a-f]+"\} 0/);
         expect(text).toContain('adnet_engine_event_backlog');
         expect((await fetch(`http://127.0.0.1:${metricsPort + 1 + i}/readyz`)).status).toBe(200);

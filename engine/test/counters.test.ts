@@ -1,8 +1,10 @@
 import { countedKey } from '@adnet/schemas/redis-keys';
+import { connectRedis } from '@adnet/schemas/redis-connect';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../tests/e2e/support/redis.ts';
 import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { startRedisCluster } from '../../tests/e2e/support/redis-cluster.ts';
 import { RedisCounters } from '../src/store/counters.ts';
 import { TurnBatch } from '../src/store/turn-batch.ts';
 
@@ -79,6 +81,26 @@ describe('once-only marks asked for together (one script call per event-loop tur
     expect(ttl).toBeGreaterThan(100);
     expect(ttl).toBeLessThanOrEqual(120);
   });
+});
+
+describe('once-only marks on a Redis Cluster (one command per mark: marks hash to different slots)', () => {
+  it('count each ticket and each click once, and a first click against its fingerprint', async () => {
+    const cluster = await startRedisCluster(3);
+    const client = connectRedis(cluster.url, { enableAutoPipelining: true });
+    try {
+      const a = new RedisCounters(client);
+      const ids = Array.from({ length: 200 }, (_, i) => `bid-${i}`);
+      const marks = await Promise.all(ids.flatMap((id) => [a.countOnce('imp', id), a.countOnce('imp', id)]));
+      for (let i = 0; i < ids.length; i++) expect(marks.slice(i * 2, i * 2 + 2).filter(Boolean)).toHaveLength(1);
+      const now = Date.now();
+      const clicks = await Promise.all(ids.slice(0, 6).flatMap((id) => [a.countClick(id, 'fpC', now), a.countClick(id, 'fpC', now)]));
+      expect(clicks.filter((n) => n === undefined)).toHaveLength(6);
+      expect(clicks.filter((n): n is number => n !== undefined).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      await client.quit();
+      await cluster.stop();
+    }
+  }, 60_000);
 });
 
 describe('TurnBatch', () => {

@@ -1,6 +1,6 @@
 // `AB_CLOCK=cpu tsx bench/src/ab-counters.ts <before-checkout> <after-checkout>`: the Redis work of the widget's
 // beacon and click paths (engine/src/store/counters.ts: the once-only mark of every /b and /c, the click's
-// per-fingerprint minute counter) of two trees, in one process against one throwaway Redis. 64 "requests" run
+// per-fingerprint minute counter and its record for conversions) of two trees, in one process against one throwaway Redis. 64 "requests" run
 // at once, as wrk's 64 connections do; each round times a block of each tree in turn, and reports this
 // process's CPU per request and the Redis server's (its process shares the machine's cores with the engine).
 import { Redis } from 'ioredis';
@@ -10,6 +10,19 @@ import { startBenchRedis } from './local-redis.ts';
 import { cpuMs } from './proc-stats.ts';
 
 const CONCURRENT = 64;
+const RECORD = {
+  campaign_id: 17,
+  creative_id: 51,
+  advertiser_id: 3,
+  publisher_id: 9,
+  site_id: 1,
+  zone_id: 1,
+  country: 'us',
+  device: 'desktop',
+  os: 'linux',
+  browser: 'chrome',
+  invalid: false,
+};
 const PER_BLOCK = Number(process.env.AB_REQUESTS ?? 30_000);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 6);
 
@@ -20,6 +33,7 @@ const local = await startBenchRedis('adnet-ab-counters-');
 const redis = new Redis(local.url, { enableAutoPipelining: true });
 /** What both trees' counters can do: a click's mark and flood count in one call (after) or two (before: countOnce, then clicksThisMinute). */
 interface AnyCounters {
+  saveClick(clickId: string, record: typeof RECORD & { ts: number }, replace: boolean): Promise<void>;
   countOnce(kind: 'imp' | 'click', id: string): Promise<boolean>;
   countClick?(id: string, fingerprint: string, nowMs: number): Promise<number | undefined>;
   clicksThisMinute?(fingerprint: string, nowMs: number): Promise<number>;
@@ -50,7 +64,12 @@ async function block(c: AnyCounters, path: 'beacon' | 'click'): Promise<{ us: nu
       const id = `bid-${i % 10 === 9 ? i - 1 : i}`;
       if (path === 'beacon') {
         if (await c.countOnce('imp', id)) counted++;
-      } else if (((await click(c, id, `fingerprint${i}`, now)) ?? 99) <= 5) counted++;
+      } else {
+        const perMinute = await click(c, id, `fingerprint${i}`, now);
+        if ((perMinute ?? 99) <= 5) counted++;
+        // Every click keeps its record for conversions (the first one, or the first valid one replaces it).
+        await c.saveClick(`click-${id}`, { ...RECORD, ts: now }, perMinute !== undefined);
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENT }, one));

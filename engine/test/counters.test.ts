@@ -1,4 +1,5 @@
 import { countedKey } from '@adnet/schemas/redis-keys';
+import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
 import { connectRedis } from '@adnet/schemas/redis-connect';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +84,38 @@ describe('once-only marks asked for together (one script call per event-loop tur
   });
 });
 
+describe('click records written together (one script call per turn)', () => {
+  it("keep the first record of a click unless replaced, in the order the clicks asked, and a month's TTL", async () => {
+    const a = new RedisCounters(redis);
+    const record = (ts: number, invalid: boolean) => ({
+      campaign_id: 1,
+      creative_id: 2,
+      advertiser_id: 3,
+      publisher_id: 4,
+      site_id: 5,
+      zone_id: 6,
+      ts,
+      invalid,
+    });
+    const kept = async (id: string) => decodeClickRecord(await redis.get(clickKey(id)))?.ts;
+    // One turn: two first-record writes and a replacement of one click, a first write of 600 others (past the batch limit).
+    await Promise.all([
+      a.saveClick('c1', record(1, true), false),
+      a.saveClick('c1', record(2, true), false),
+      a.saveClick('c2', record(3, true), false),
+      a.saveClick('c2', record(4, false), true),
+      ...Array.from({ length: 600 }, (_, i) => a.saveClick(`m${i}`, record(100 + i, false), false)),
+    ]);
+    expect(await kept('c1')).toBe(1);
+    expect(await kept('c2')).toBe(4);
+    expect(await kept('m599')).toBe(699);
+    await a.saveClick('c1', record(5, false), true);
+    await a.saveClick('c1', record(6, true), false);
+    expect(await kept('c1')).toBe(5);
+    expect(await redis.ttl(clickKey('c1'))).toBeGreaterThan(30 * 86_400 - 60);
+  });
+});
+
 describe('once-only marks on a Redis Cluster (one command per mark: marks hash to different slots)', () => {
   it('count each ticket and each click once, and a first click against its fingerprint', async () => {
     const cluster = await startRedisCluster(3);
@@ -96,6 +129,9 @@ describe('once-only marks on a Redis Cluster (one command per mark: marks hash t
       const clicks = await Promise.all(ids.slice(0, 6).flatMap((id) => [a.countClick(id, 'fpC', now), a.countClick(id, 'fpC', now)]));
       expect(clicks.filter((n) => n === undefined)).toHaveLength(6);
       expect(clicks.filter((n): n is number => n !== undefined).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+      const record = { campaign_id: 1, creative_id: 2, advertiser_id: 3, publisher_id: 4, site_id: 5, zone_id: 6, ts: 7, invalid: false };
+      await Promise.all([a.saveClick('k1', record, false), a.saveClick('k2', record, false), a.saveClick('k1', { ...record, ts: 8 }, false)]);
+      expect(decodeClickRecord(await client.get(clickKey('k1')))?.ts).toBe(7);
     } finally {
       await client.quit();
       await cluster.stop();

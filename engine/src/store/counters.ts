@@ -38,28 +38,52 @@ end
 return out
 `;
 
+// KEYS: the click records of one turn. ARGV: their TTL (s), then per key: 1 to replace a kept record, 0 to
+// write only where none is kept; then its JSON.
+const SAVE_CLICKS_LUA = `
+for i, key in ipairs(KEYS) do
+  if ARGV[2 * i] == '1' then
+    redis.call('SET', key, ARGV[2 * i + 1], 'EX', ARGV[1])
+  else
+    redis.call('SET', key, ARGV[2 * i + 1], 'EX', ARGV[1], 'NX')
+  end
+end
+return #KEYS
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     ctrCountOnce(numKeys: number, ...args: (string | number)[]): Result<number[], Context>;
     ctrCountClicks(numKeys: number, ...args: (string | number)[]): Result<number[], Context>;
+    ctrSaveClicks(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
   }
+}
+
+/** A click record waiting for its turn's script call. */
+interface SavedClick {
+  key: string;
+  json: string;
+  replace: boolean;
 }
 
 /**
  * The Counters port on Redis: SET NX marks, JSON click records, per-minute counters. On one Redis
  * server the marks asked for in one event-loop turn (every beacon answered in it) go to Redis as one
- * script call, and so do the clicks' (each click's mark with its fingerprint's counter); on a cluster
- * each is its own command, as marks hash to different slots.
+ * script call, and so do the clicks' (each click's mark with its fingerprint's counter) and their
+ * records; on a cluster each is its own command, as marks hash to different slots.
  */
 export class RedisCounters implements Counters {
   private readonly marks: TurnBatch<string, boolean> | undefined;
   private readonly clicks: TurnBatch<readonly [string, string], number> | undefined;
+  private readonly records: TurnBatch<SavedClick, undefined> | undefined;
 
   constructor(private readonly redis: Redis) {
     redis.defineCommand('ctrCountOnce', { lua: COUNT_ONCE_LUA });
     redis.defineCommand('ctrCountClicks', { lua: COUNT_CLICKS_LUA });
+    redis.defineCommand('ctrSaveClicks', { lua: SAVE_CLICKS_LUA });
     this.marks = redis.isCluster ? undefined : new TurnBatch((keys) => this.markAll(keys));
     this.clicks = redis.isCluster ? undefined : new TurnBatch((pairs) => this.countAllClicks(pairs));
+    this.records = redis.isCluster ? undefined : new TurnBatch((saved) => this.saveAllClicks(saved));
   }
 
   countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean> {
@@ -80,8 +104,16 @@ export class RedisCounters implements Counters {
   }
 
   async saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void> {
-    if (replace) await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
+    if (this.records) await this.records.add({ key: clickKey(clickId), json: encodeClickRecord(record), replace });
+    else if (replace) await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
     else await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S, 'NX');
+  }
+
+  private async saveAllClicks(saved: readonly SavedClick[]): Promise<undefined[]> {
+    const args: (string | number)[] = [CLICK_TTL_S];
+    for (const c of saved) args.push(c.replace ? 1 : 0, c.json);
+    await this.redis.ctrSaveClicks(saved.length, ...saved.map((c) => c.key), ...args);
+    return saved.map(() => undefined);
   }
 
   async countClick(id: string, fingerprint: string, nowMs: number): Promise<number | undefined> {

@@ -22,6 +22,9 @@ const SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_WRK_CONNECTIONS ?? 64);
 const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
 const VISITORS = 20_000;
+// /c and /b get this many fresh served ads (visitors of their own), harvested after the /imp run, so their
+// once-only marks are new: each ticket counts once, so a short corpus would measure only repeats.
+const TICKETS = Number(process.env.BENCH_WRK_TICKETS ?? 60_000);
 // BENCH_WRK_ENDPOINTS=bid (or imp,click,beacon): only those engine runs, e.g. to profile one path alone.
 const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,click,beacon').split(','));
 
@@ -50,13 +53,15 @@ interface Row {
   errors: number;
   cpuUsPerRequest: number;
   rssMiB: number;
+  /** /c and /b: the share of requests that carried a ticket not seen before (the rest repeat the corpus: duplicates). */
+  freshShare?: number;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'adnet-wrk-'));
 const lua = join(ROOT, 'bench', 'wrk', 'post-corpus.lua');
 
 /** Runs wrk against one URL with one corpus file, measuring the server processes' CPU over the run. */
-function runWrk(target: string, endpoint: string, port: number, pids: number[], corpusFile: string, env: Record<string, string>): Row {
+function runWrk(target: string, endpoint: string, port: number, pids: number[], corpusFile: string, env: Record<string, string>, tickets?: number): Row {
   const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
   const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', lua, `http://127.0.0.1:${port}/`], {
     env: { ...process.env, WRK_CORPUS: corpusFile, ...env },
@@ -78,8 +83,13 @@ function runWrk(target: string, endpoint: string, port: number, pids: number[], 
     errors: s.errors,
     cpuUsPerRequest: Math.round((cpu * 1000) / Math.max(1, s.requests)),
     rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0),
+    // wrk walks the corpus in order from one point: the first `tickets` requests are all distinct.
+    ...(tickets === undefined ? {} : { freshShare: Math.round((Math.min(tickets, s.requests) / Math.max(1, s.requests)) * 100) / 100 }),
   };
-  process.stderr.write(`${target} ${endpoint}: ${row.rate}/s p50 ${row.p50Ms} p99 ${row.p99Ms} ms errors ${row.errors} cpu ${row.cpuUsPerRequest}us/req\n`);
+  const fresh = row.freshShare === undefined ? '' : ` fresh ${row.freshShare}`;
+  process.stderr.write(
+    `${target} ${endpoint}: ${row.rate}/s p50 ${row.p50Ms} p99 ${row.p99Ms} ms errors ${row.errors} cpu ${row.cpuUsPerRequest}us/req${fresh}\n`,
+  );
   return row;
 }
 
@@ -128,11 +138,17 @@ writeFileSync(
 const line = (r: VisitorRequest) => `${r.path}\t${r.ip}`;
 const impFile = join(work, 'imp.txt');
 writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => line(impRequest(i))).join('\n') + '\n');
-const { clicks, beacons } = await servedLinks(enginePort, VISITORS, ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? 4_000 : 0);
-const clickFile = join(work, 'click.txt');
-const beaconFile = join(work, 'beacon.txt');
-writeFileSync(clickFile, clicks.map(line).join('\n') + '\n');
-writeFileSync(beaconFile, beacons.map(line).join('\n') + '\n');
+/** Fresh served ads' links as corpus files (click, beacon), for visitors from `from` on. */
+async function harvest(from: number): Promise<{ click: string; beacon: string; tickets: number }> {
+  const t0 = Date.now();
+  const { clicks, beacons } = await servedLinks(enginePort, from, TICKETS);
+  process.stderr.write(`harvested ${clicks.length} served ads in ${Date.now() - t0} ms\n`);
+  const click = join(work, `click-${from}.txt`);
+  const beacon = join(work, `beacon-${from}.txt`);
+  writeFileSync(click, clicks.map(line).join('\n') + '\n');
+  writeFileSync(beacon, beacons.map(line).join('\n') + '\n');
+  return { click, beacon, tickets: clicks.length };
+}
 
 const get = {
   WRK_METHOD: 'GET',
@@ -147,8 +163,11 @@ const rows: Row[] = [
 ];
 if (ENDPOINTS.has('bid')) rows.push(runWrk(engineName, 'POST /openrtb/bid', enginePort, enginePids, bidFile, {}));
 if (ENDPOINTS.has('imp')) rows.push(runWrk(engineName, 'GET /imp', enginePort, enginePids, impFile, get));
-if (ENDPOINTS.has('click')) rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, clickFile, get));
-if (ENDPOINTS.has('beacon')) rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, beaconFile, get));
+// One harvest for both: a click's mark and an impression's are apart, so each path counts every ticket anew.
+const fresh = ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? await harvest(1_000_000) : undefined;
+const harvested = fresh?.tickets ?? 0;
+if (fresh && ENDPOINTS.has('click')) rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, fresh.click, get, fresh.tickets));
+if (fresh && ENDPOINTS.has('beacon')) rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, fresh.beacon, get, fresh.tickets));
 
 for (const e of engines) e.proc.kill('SIGTERM');
 bare.proc.kill('SIGTERM');
@@ -163,7 +182,7 @@ const result = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, serverNode: node.version },
   engineProcesses: ENGINE_PROCESSES,
   method: `wrk 1 thread, ${CONNECTIONS} kept-alive connections, ${SECONDS} s per target, closed loop (a connection sends its next request when the answer arrives)`,
-  world: { ...WORLD, visitors: VISITORS, clickTickets: clicks.length },
+  world: { ...WORLD, visitors: VISITORS, ticketsPerRun: harvested },
   rows: rows.map((r) => ({
     ...r,
     shareOfTransport: r.target.startsWith('engine') ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null,
@@ -177,13 +196,13 @@ const md = [
   `# Closed-loop throughput with wrk (${result.date})`,
   '',
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}); wrk, Redis and the server share it.`,
-  `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${clicks.length} served ads (each ticket counts once: repeats take the duplicate path).`,
+  `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${harvested} fresh served ads of visitors of their own, harvested after the /imp run (clicks with the widget's signals: valid, counted and charged; a ticket counts once, so requests past the corpus's length repeat it and take the duplicate path: the share of fresh ones is the column fresh).`,
   '',
-  '| target | endpoint | req/s | share of bare uWS | p50 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| target | endpoint | req/s | share of bare uWS | p50 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB | fresh |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
   ...result.rows.map(
     (r) =>
-      `| ${r.target} | ${r.endpoint} | ${r.rate} | ${r.shareOfTransport ?? '-'} | ${r.p50Ms} | ${r.p99Ms} | ${r.p999Ms} | ${r.errors} | ${r.cpuUsPerRequest} | ${r.rssMiB} |`,
+      `| ${r.target} | ${r.endpoint} | ${r.rate} | ${r.shareOfTransport ?? '-'} | ${r.p50Ms} | ${r.p99Ms} | ${r.p999Ms} | ${r.errors} | ${r.cpuUsPerRequest} | ${r.rssMiB} | ${r.freshShare ?? '-'} |`,
   ),
   '',
 ].join('\n');

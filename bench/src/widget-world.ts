@@ -42,26 +42,40 @@ export async function seedWidgetZone(redisUrl: string): Promise<void> {
   await redis.quit();
 }
 
+/** What the widget adds to a click link when the visitor clicks (widget/src/widget.ts): a human's time to click, position, focus. */
+const clickSignals = (i: number) => `?ttc=${1_200 + (i % 800)}&x=${20 + (i % 200)}&y=${10 + (i % 150)}&focus=1&fp=fingerprint${i}&s=e30`;
+
 /**
  * Asks a running engine for ads as visitors `from`, `from + 1`, ... until `wanted` were served, and
- * answers their click and beacon links: what real visitors' widgets would call next.
+ * answers their click and beacon links: what real visitors' widgets would call next, each ticket
+ * once (a valid click: the widget's signals added). `parallel` requests are in flight at a time.
  */
-export async function servedLinks(port: number, from: number, wanted: number): Promise<{ clicks: VisitorRequest[]; beacons: VisitorRequest[] }> {
+export async function servedLinks(port: number, from: number, wanted: number, parallel = 32): Promise<{ clicks: VisitorRequest[]; beacons: VisitorRequest[] }> {
   const clicks: VisitorRequest[] = [];
   const beacons: VisitorRequest[] = [];
-  for (let i = from; i < from + wanted * 2 && clicks.length < wanted; i++) {
-    const req = impRequest(i);
-    const r = await fetch(`http://127.0.0.1:${port}${req.path}`, { headers: { ...WIDGET_HEADERS, 'x-forwarded-for': req.ip } });
-    if (r.status !== 200) continue;
-    const ad = (await r.json()) as { click_url?: string; beacon_url?: string };
-    if (!ad.click_url || !ad.beacon_url) continue;
-    const at = (u: string): VisitorRequest => {
-      const url = new URL(u);
-      return { path: `${url.pathname}${url.search}`, ip: req.ip };
-    };
-    clicks.push(at(ad.click_url));
-    beacons.push(at(ad.beacon_url));
-  }
+  let next = from;
+  const ask = async (): Promise<void> => {
+    while (next < from + wanted * 2 && clicks.length < wanted) {
+      const i = next++;
+      const req = impRequest(i);
+      // Once more on a refused connection: the engine closes kept-alive connections that idled (during a wrk run).
+      const get = () => fetch(`http://127.0.0.1:${port}${req.path}`, { headers: { ...WIDGET_HEADERS, 'x-forwarded-for': req.ip } });
+      const r = await get().catch(get);
+      if (r.status !== 200) {
+        await r.body?.cancel();
+        continue;
+      }
+      const ad = (await r.json()) as { click_url?: string; beacon_url?: string };
+      if (!ad.click_url || !ad.beacon_url || clicks.length >= wanted) continue;
+      const at = (u: string, query = ''): VisitorRequest => {
+        const url = new URL(u);
+        return { path: `${url.pathname}${url.search || query}`, ip: req.ip };
+      };
+      clicks.push(at(ad.click_url, clickSignals(i)));
+      beacons.push(at(ad.beacon_url));
+    }
+  };
+  await Promise.all(Array.from({ length: wanted ? parallel : 0 }, ask));
   if (wanted && clicks.length === 0) throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
   return { clicks, beacons };
 }

@@ -19,7 +19,7 @@ export function bidPathContext(index: EngineIndex, over: Partial<EngineContext> 
   return {
     index: () => index,
     budget: { tryTake: () => true, giveBack: () => undefined, recordSpend: unused },
-    counters: { countOnce: unused, countedAt: unused, saveClick: unused, clicksThisMinute: unused },
+    counters: { countOnce: unused, countedAt: unused, saveClick: unused, countClick: unused },
     direct: { charge: unused },
     // The real picker (no Redis until a refresh): what the hot path pays for choosing a creative.
     creatives: new CreativeRotation({ redis: undefined as unknown as Redis, index: () => index }),

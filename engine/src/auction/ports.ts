@@ -37,8 +37,11 @@ export interface Counters {
   countedAt(kind: 'win' | 'imp' | 'click', id: string): Promise<number | undefined>;
   /** Keeps a click for its conversion postback: only if none is kept for it yet, unless `replace`. */
   saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void>;
-  /** Clicks from one fingerprint in the current minute, this one included. */
-  clicksThisMinute(fingerprint: string, nowMs: number): Promise<number>;
+  /**
+   * Counts a click on ticket `id` once (the `click` mark of `countOnce`): undefined when it was counted
+   * before; else the clicks from `fingerprint` in the current minute, this one included.
+   */
+  countClick(id: string, fingerprint: string, nowMs: number): Promise<number | undefined>;
 }
 
 /** One CPC click's price, charged against its campaign's day and its advertiser's balance. */

@@ -1,19 +1,101 @@
 import { countedKey } from '@adnet/schemas/redis-keys';
 import { CLICK_TTL_S, clickKey, encodeClickRecord } from '@adnet/schemas/wire/click-record';
 import type { ClickRecord } from '@adnet/schemas/wire/click-record';
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
 import type { Counters } from '../auction/ports.ts';
+import { TurnBatch } from './turn-batch.ts';
 
 /** Win notices, pixels and clicks are honoured once for a week after the bid. */
 const COUNT_TTL_S = 7 * 86_400;
+/** A fingerprint's click counter outlives its minute by one. */
+const FLOOD_TTL_S = 120;
 
-/** The Counters port on Redis: SET NX marks, JSON click records, per-minute INCR counters. */
+// KEYS: the once-only marks of one event-loop turn. ARGV: the time counted (ms), the marks' TTL (s).
+// Each mark is set only if absent, in the order given: the same mark twice in a batch counts once, as
+// it would in two calls. Returns 1 (counted now) or 0 (counted before) per key.
+const COUNT_ONCE_LUA = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  out[i] = redis.call('SET', key, ARGV[1], 'EX', ARGV[2], 'NX') and 1 or 0
+end
+return out
+`;
+
+// KEYS: per click of one turn, its ticket's once-only click mark, then its fingerprint's counter for the
+// minute. ARGV: the time counted (ms), the marks' TTL (s), the counters' TTL (s). A click whose mark was
+// set before is a duplicate (0) and counts against no fingerprint; a first click returns its
+// fingerprint's clicks this minute, itself included.
+const COUNT_CLICKS_LUA = `
+local out = {}
+for i = 1, #KEYS, 2 do
+  local n = 0
+  if redis.call('SET', KEYS[i], ARGV[1], 'EX', ARGV[2], 'NX') then
+    n = redis.call('INCR', KEYS[i + 1])
+    redis.call('EXPIRE', KEYS[i + 1], ARGV[3])
+  end
+  out[#out + 1] = n
+end
+return out
+`;
+
+// KEYS: the click records of one turn. ARGV: their TTL (s), then per key: 1 to replace a kept record, 0 to
+// write only where none is kept; then its JSON.
+const SAVE_CLICKS_LUA = `
+for i, key in ipairs(KEYS) do
+  if ARGV[2 * i] == '1' then
+    redis.call('SET', key, ARGV[2 * i + 1], 'EX', ARGV[1])
+  else
+    redis.call('SET', key, ARGV[2 * i + 1], 'EX', ARGV[1], 'NX')
+  end
+end
+return #KEYS
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    ctrCountOnce(numKeys: number, ...args: (string | number)[]): Result<number[], Context>;
+    ctrCountClicks(numKeys: number, ...args: (string | number)[]): Result<number[], Context>;
+    ctrSaveClicks(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+  }
+}
+
+/** A click record waiting for its turn's script call. */
+interface SavedClick {
+  key: string;
+  json: string;
+  replace: boolean;
+}
+
+/**
+ * The Counters port on Redis: SET NX marks, JSON click records, per-minute counters. On one Redis
+ * server the marks asked for in one event-loop turn (every beacon answered in it) go to Redis as one
+ * script call, and so do the clicks' (each click's mark with its fingerprint's counter) and their
+ * records; on a cluster each is its own command, as marks hash to different slots.
+ */
 export class RedisCounters implements Counters {
-  constructor(private readonly redis: Redis) {}
+  private readonly marks: TurnBatch<string, boolean> | undefined;
+  private readonly clicks: TurnBatch<readonly [string, string], number> | undefined;
+  private readonly records: TurnBatch<SavedClick, undefined> | undefined;
 
-  async countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean> {
+  constructor(private readonly redis: Redis) {
+    redis.defineCommand('ctrCountOnce', { lua: COUNT_ONCE_LUA });
+    redis.defineCommand('ctrCountClicks', { lua: COUNT_CLICKS_LUA });
+    redis.defineCommand('ctrSaveClicks', { lua: SAVE_CLICKS_LUA });
+    this.marks = redis.isCluster ? undefined : new TurnBatch((keys) => this.markAll(keys));
+    this.clicks = redis.isCluster ? undefined : new TurnBatch((pairs) => this.countAllClicks(pairs));
+    this.records = redis.isCluster ? undefined : new TurnBatch((saved) => this.saveAllClicks(saved));
+  }
+
+  countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean> {
+    const key = countedKey(kind, id);
     // The value is when it was counted: a click on the ad is judged by the time since its impression.
-    return (await this.redis.set(countedKey(kind, id), String(Date.now()), 'EX', COUNT_TTL_S, 'NX')) === 'OK';
+    if (this.marks) return this.marks.add(key);
+    return this.redis.set(key, String(Date.now()), 'EX', COUNT_TTL_S, 'NX').then((r) => r === 'OK');
+  }
+
+  private async markAll(keys: readonly string[]): Promise<boolean[]> {
+    const counted = await this.redis.ctrCountOnce(keys.length, ...keys, Date.now(), COUNT_TTL_S);
+    return counted.map((c) => c === 1);
   }
 
   async countedAt(kind: 'win' | 'imp' | 'click', id: string): Promise<number | undefined> {
@@ -22,14 +104,30 @@ export class RedisCounters implements Counters {
   }
 
   async saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void> {
-    if (replace) await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
+    if (this.records) await this.records.add({ key: clickKey(clickId), json: encodeClickRecord(record), replace });
+    else if (replace) await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
     else await this.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S, 'NX');
   }
 
-  async clicksThisMinute(fingerprint: string, nowMs: number): Promise<number> {
-    const key = `clicks:fp:{${fingerprint}}:${Math.floor(nowMs / 60_000)}`;
-    const [[err, n] = [null, 0]] = (await this.redis.multi().incr(key).expire(key, 120).exec()) ?? [];
+  private async saveAllClicks(saved: readonly SavedClick[]): Promise<undefined[]> {
+    const args: (string | number)[] = [CLICK_TTL_S];
+    for (const c of saved) args.push(c.replace ? 1 : 0, c.json);
+    await this.redis.ctrSaveClicks(saved.length, ...saved.map((c) => c.key), ...args);
+    return saved.map(() => undefined);
+  }
+
+  async countClick(id: string, fingerprint: string, nowMs: number): Promise<number | undefined> {
+    const mark = countedKey('click', id);
+    const flood = `clicks:fp:{${fingerprint}}:${Math.floor(nowMs / 60_000)}`;
+    if (this.clicks) return (await this.clicks.add([mark, flood])) || undefined;
+    // A cluster: the mark and the counter are in different slots.
+    if ((await this.redis.set(mark, String(Date.now()), 'EX', COUNT_TTL_S, 'NX')) !== 'OK') return undefined;
+    const [[err, n] = [null, 0]] = (await this.redis.multi().incr(flood).expire(flood, FLOOD_TTL_S).exec()) ?? [];
     if (err) throw err;
     return n as number;
+  }
+
+  private async countAllClicks(pairs: readonly (readonly [string, string])[]): Promise<number[]> {
+    return this.redis.ctrCountClicks(2 * pairs.length, ...pairs.flat(), Date.now(), COUNT_TTL_S, FLOOD_TTL_S);
   }
 }

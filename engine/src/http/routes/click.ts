@@ -40,9 +40,10 @@ export function clickRoute(ctx: EngineContext) {
     const impressionAt = ticket.surface === 'widget' ? undefined : await impressionTime(ctx, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
     let reason = verdict.reason;
-    const first = !reason && (await ctx.counters.countOnce('click', ticket.bidId));
+    const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now);
+    const first = perMinute !== undefined;
     if (!reason && !first) reason = 'duplicate';
-    if (!reason && (await ctx.counters.clicksThisMinute(verdict.fingerprint, now)) > FLOOD_PER_MINUTE) reason = 'click_flood';
+    if (!reason && (perMinute ?? 0) > FLOOD_PER_MINUTE) reason = 'click_flood';
     const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.direct, campaign, now, ticket.clickMicroCents);
     reason ??= bill.refusal;
     const invalid = reason !== undefined;

@@ -65,8 +65,9 @@ export async function demandClick(ctx: EngineContext, req: EngineRequest, floodP
   let reason = verdict.reason;
   // The widget's signals say nothing of the render: a click on an ad whose render was never counted is no click on a shown ad.
   if (!reason && impressionAt === undefined) reason = 'no_impression';
-  if (!reason && !(await ctx.counters.countOnce('click', `d:${t.auctionId}`))) reason = 'duplicate';
-  if (!reason && (await ctx.counters.clicksThisMinute(verdict.fingerprint, now)) > floodPerMinute) reason = 'click_flood';
+  const perMinute = reason ? undefined : await ctx.counters.countClick(`d:${t.auctionId}`, verdict.fingerprint, now);
+  if (!reason && perMinute === undefined) reason = 'duplicate';
+  if (!reason && (perMinute ?? 0) > floodPerMinute) reason = 'click_flood';
   d.stats.add(t.partnerId, reason ? 'invalid_clicks' : 'clicks');
   if (!reason) {
     (win.clicktrackers ?? []).slice(0, 3).forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));

@@ -61,6 +61,7 @@ function ask<T>(proc: ChildProcess, type: 'loop-delay' | 'memory'): Promise<T> {
   });
 }
 const loopDelay = (proc: ChildProcess) => ask<LoopDelay>(proc, 'loop-delay');
+const gcText = (l: LoopDelay) => `GC pause max ${l.gcMaxMs} ms (major: ${l.majorGcs}, max ${l.majorGcMaxMs} ms), GC total ${l.gcTotalMs} ms`;
 
 async function readySeq(port: number): Promise<string> {
   return ((await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string }).index_seq;
@@ -95,7 +96,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   await loopDelay(proc);
   const idleBids = await runStep({ port, requests: bids, rate: BID_RATE, durationMs: 5_000, connections: 32 });
   const idleLoop = await loopDelay(proc);
-  process.stderr.write(`bids alone: p99 ${idleBids.p99} ms, loop delay max ${idleLoop.maxMs} ms p99 ${idleLoop.p99Ms} ms\n`);
+  process.stderr.write(`bids alone: p99 ${idleBids.p99} ms, loop delay max ${idleLoop.maxMs} ms p99 ${idleLoop.p99Ms} ms, ${gcText(idleLoop)}\n`);
 
   const redis = new Redis(local.url);
   const store = new ConfigStore(redis, 1_000_000);
@@ -155,13 +156,13 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const burstLoop = await loopDelay(proc);
   const burstBids = await burstLoad;
   process.stderr.write(
-    `burst of ${BURST} campaign changes: in the index ${burstMs} ms after the first commit, loop delay max ${burstLoop.maxMs} ms, bids p99 ${burstBids.p99} ms\n`,
+    `burst of ${BURST} campaign changes: in the index ${burstMs} ms after the first commit, loop delay max ${burstLoop.maxMs} ms, ${gcText(burstLoop)}, bids p99 ${burstBids.p99} ms\n`,
   );
   const afterChanges = rssMiB(pid);
   times.sort((a, b) => a - b);
   const propagationMs = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99), max: quantile(times, 1) };
   process.stderr.write(
-    `${CHANGES} changes in ${Math.round(stopAt)} ms: propagation ${JSON.stringify(propagationMs)}, loop delay max ${loop.maxMs} ms p99 ${loop.p99Ms} ms, bids p99 ${bidsDuring.p99} ms\n`,
+    `${CHANGES} changes in ${Math.round(stopAt)} ms: propagation ${JSON.stringify(propagationMs)}, loop delay max ${loop.maxMs} ms p99 ${loop.p99Ms} ms, ${gcText(loop)}, bids p99 ${bidsDuring.p99} ms\n`,
   );
   await redis.quit();
   proc.kill('SIGTERM');

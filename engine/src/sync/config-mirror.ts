@@ -23,13 +23,21 @@ export interface MirrorOptions {
 }
 
 /**
- * Changes applied in one go before the event loop is let go, and the time after which it is let go
- * between groups: a catch-up of thousands of changes (an import, a bulk pause) publishes the index
- * once per slice, each one the configuration as of a position in the log, and never holds requests
- * for much more than SLICE_MS plus one group (bench/results/performance.md, step 4, has the measured bound).
+ * The time after which a catch-up lets the event loop go, and what one group of changes (one `updateIndex`
+ * call) may cost: a catch-up of thousands of changes (an import, a bulk pause) publishes the index once per
+ * slice, each one the configuration as of a position in the log, and never holds requests for much more
+ * than SLICE_MS plus one group. A group is sized from what the last one cost per change, between 1 and
+ * GROUP_MAX changes: at 100 000 campaigns a fixed group of 8 cost up to 8 ms, at 10 000 under 1 ms
+ * (bench/results/performance.md, steps 4 and 9, have the measured bounds).
  */
-const GROUP = 8;
-const SLICE_MS = 3;
+const SLICE_MS = 2;
+const GROUP_MS = 1;
+const GROUP_MAX = 32;
+/**
+ * Log entries read (and decoded, a synchronous step) per round trip: decoding 1 000 changes at once held
+ * the loop for 20 ms and more.
+ */
+const READ_COUNT = 100;
 
 /**
  * Keeps an in-memory copy of the configuration: a snapshot, then the change
@@ -46,6 +54,8 @@ export class ConfigMirror {
   private seq = '0-0';
   private running: Promise<void> | undefined;
   private again = false;
+  /** What one change has cost the index lately (ms), to size the next group. */
+  private perChangeMs = GROUP_MS / 8;
   private readonly poll: Periodic;
   lastSyncAt = 0;
 
@@ -102,7 +112,7 @@ export class ConfigMirror {
     if (lost) return this.resync();
     const pending: ChangeEntry[] = [];
     for (let from = this.seq; ;) {
-      const batch = await readChanges(this.opts.redis, from, 1_000);
+      const batch = await readChanges(this.opts.redis, from, READ_COUNT);
       if (batch.length === 0) break;
       pending.push(...batch);
       from = (batch.at(-1) as ChangeEntry).seq;
@@ -122,8 +132,12 @@ export class ConfigMirror {
       let full = false;
       try {
         do {
-          const group = changes.slice(at, at + GROUP);
+          const size = Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChangeMs)));
+          const group = changes.slice(at, at + size);
+          const groupStarted = performance.now();
           const next = updateIndex(index, state, group, (group.at(-1) as ChangeEntry).seq);
+          // Smoothed, so one collection inside a group does not shrink the next ones to a single change.
+          this.perChangeMs = 0.7 * this.perChangeMs + (0.3 * (performance.now() - groupStarted)) / group.length;
           index = next.index;
           full ||= next.delta.full;
           for (const id of next.delta.campaigns) campaigns.add(id);

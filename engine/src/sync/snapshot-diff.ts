@@ -8,7 +8,7 @@ import type { ConfigChange } from '../index/index-update.ts';
  * new or differs, a delete for each one gone. A running engine applies them through the incremental update
  * (index-update.ts) instead of rebuilding every candidate; unchanged entities keep the objects the index was
  * built from. Answers undefined when the changes outnumber `fullShare` of the entities (both sides counted) (a Redis that came back
- * empty, a mass import): a full build is then the cheaper way. `pause` is awaited every 500 entities.
+ * empty, a mass import): a full build is then the cheaper way. `pause` is awaited every 100 entities.
  */
 export async function snapshotChanges(
   state: ConfigState,
@@ -24,7 +24,7 @@ export async function snapshotChanges(
     const before = state[kind] ?? new Map<number, unknown>();
     total += now.size + before.size;
     for (const [id, value] of now) {
-      if (pause && ++seen % 500 === 0) await pause();
+      if (pause && ++seen % 100 === 0) await pause();
       const old = before.get(id);
       if (old === undefined || !isDeepStrictEqual(old, value)) changes.push({ kind, id, op: 'put', value });
     }

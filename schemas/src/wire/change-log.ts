@@ -29,7 +29,7 @@ type MultiReply = [Error | null, unknown];
 
 /**
  * The replies of one MULTI that ran HGETALL (buffers) on each config hash in
- * `CONFIG_KINDS` order, then `XREVRANGE {cfg}:log + - COUNT 1`. `pause` is awaited every 500 values: a
+ * `CONFIG_KINDS` order, then `XREVRANGE {cfg}:log + - COUNT 1`. `pause` is awaited every 100 values: a
  * running engine lets requests in while it decodes (400 000 values take a second and more).
  */
 export async function decodeSnapshot(replies: readonly MultiReply[], pause?: () => Promise<void>): Promise<Snapshot> {
@@ -40,7 +40,7 @@ export async function decodeSnapshot(replies: readonly MultiReply[], pause?: () 
     if (err) throw err;
     const map = new Map<number, unknown>();
     for (const [id, blob] of Object.entries((raw ?? {}) as Record<string, Buffer>)) {
-      if (pause && ++decoded % 500 === 0) await pause();
+      if (pause && ++decoded % 100 === 0) await pause();
       map.set(Number(id), mirrored(blob));
     }
     entities[kind] = map;

@@ -2,10 +2,26 @@
 // delay measured inside the engine (perf_hooks.monitorEventLoopDelay at 1 ms resolution), read and reset
 // over the engine's IPC channel. A preload rather than engine code so the same probe measures any tree
 // (the before-and-after runs); the engine's own metric is `adnet_engine_event_loop_delay_max_seconds`.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
+
+// The collector's pauses over the same window: which loop stalls are collections and which are work.
+let gcMaxMs = 0;
+let majorGcMaxMs = 0;
+let majorGcs = 0;
+let gcTotalMs = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gcTotalMs += e.duration;
+    gcMaxMs = Math.max(gcMaxMs, e.duration);
+    if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+      majorGcs++;
+      majorGcMaxMs = Math.max(majorGcMaxMs, e.duration);
+    }
+  }
+}).observe({ entryTypes: ['gc'] });
 
 export interface LoopDelay {
   type: 'loop-delay';
@@ -13,6 +29,11 @@ export interface LoopDelay {
   p99Ms: number;
   meanMs: number;
   samples: number;
+  /** The longest collection pause, the longest major (mark-compact) one, how many majors, and all pauses' sum. */
+  gcMaxMs: number;
+  majorGcMaxMs: number;
+  majorGcs: number;
+  gcTotalMs: number;
 }
 
 const ms = (ns: number) => Math.round(ns / 1e4) / 100;
@@ -37,8 +58,19 @@ process.on('message', (m: { type?: string }) => {
     return;
   }
   if (m.type !== 'loop-delay') return;
-  const reply: LoopDelay = { type: 'loop-delay', maxMs: ms(delay.max), p99Ms: ms(delay.percentile(99)), meanMs: ms(delay.mean), samples: delay.count };
+  const reply: LoopDelay = {
+    type: 'loop-delay',
+    maxMs: ms(delay.max),
+    p99Ms: ms(delay.percentile(99)),
+    meanMs: ms(delay.mean),
+    samples: delay.count,
+    gcMaxMs: Math.round(gcMaxMs * 100) / 100,
+    majorGcMaxMs: Math.round(majorGcMaxMs * 100) / 100,
+    majorGcs,
+    gcTotalMs: Math.round(gcTotalMs),
+  };
   delay.reset();
+  gcMaxMs = majorGcMaxMs = gcTotalMs = majorGcs = 0;
   process.send?.(reply);
 });
 // The listener must not keep an engine alive that is told to stop.

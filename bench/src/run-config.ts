@@ -3,7 +3,7 @@
 // (30 000 creatives) and 100 000 (300 000), with the engine's memory. Writes bench/results/config.{json,md}.
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ConfigStore } from '@adnet/admin/config-store';
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
@@ -45,6 +45,8 @@ interface SizeResult {
   };
   /** BURST campaign changes committed at once: until the last is in the index, and the loop meanwhile. */
   burst: { campaigns: number; ms: number; loop: LoopDelay; bids: StepResult };
+  /** The machine's 1-minute load average at the start and the end of the size's run: other work on a shared machine. */
+  loadAverage: { start: number; end: number };
 }
 
 const quantile = (sorted: number[], q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
@@ -61,12 +63,14 @@ function ask<T>(proc: ChildProcess, type: 'loop-delay' | 'memory'): Promise<T> {
   });
 }
 const loopDelay = (proc: ChildProcess) => ask<LoopDelay>(proc, 'loop-delay');
+const gcText = (l: LoopDelay) => `GC pause max ${l.gcMaxMs} ms (major: ${l.majorGcs}, max ${l.majorGcMaxMs} ms), GC total ${l.gcTotalMs} ms`;
 
 async function readySeq(port: number): Promise<string> {
   return ((await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string }).index_seq;
 }
 
 async function runSize(campaigns: number): Promise<SizeResult> {
+  const loadStart = loadavg()[0] as number;
   const size = { campaigns, creativesPerCampaign: 3, advertisers: 500 };
   const world = generateWorld(size);
   const local = await startBenchRedis('adnet-bench-config-');
@@ -95,7 +99,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   await loopDelay(proc);
   const idleBids = await runStep({ port, requests: bids, rate: BID_RATE, durationMs: 5_000, connections: 32 });
   const idleLoop = await loopDelay(proc);
-  process.stderr.write(`bids alone: p99 ${idleBids.p99} ms, loop delay max ${idleLoop.maxMs} ms p99 ${idleLoop.p99Ms} ms\n`);
+  process.stderr.write(`bids alone: p99 ${idleBids.p99} ms, loop delay max ${idleLoop.maxMs} ms p99 ${idleLoop.p99Ms} ms, ${gcText(idleLoop)}\n`);
 
   const redis = new Redis(local.url);
   const store = new ConfigStore(redis, 1_000_000);
@@ -155,13 +159,13 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const burstLoop = await loopDelay(proc);
   const burstBids = await burstLoad;
   process.stderr.write(
-    `burst of ${BURST} campaign changes: in the index ${burstMs} ms after the first commit, loop delay max ${burstLoop.maxMs} ms, bids p99 ${burstBids.p99} ms\n`,
+    `burst of ${BURST} campaign changes: in the index ${burstMs} ms after the first commit, loop delay max ${burstLoop.maxMs} ms, ${gcText(burstLoop)}, bids p99 ${burstBids.p99} ms\n`,
   );
   const afterChanges = rssMiB(pid);
   times.sort((a, b) => a - b);
   const propagationMs = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99), max: quantile(times, 1) };
   process.stderr.write(
-    `${CHANGES} changes in ${Math.round(stopAt)} ms: propagation ${JSON.stringify(propagationMs)}, loop delay max ${loop.maxMs} ms p99 ${loop.p99Ms} ms, bids p99 ${bidsDuring.p99} ms\n`,
+    `${CHANGES} changes in ${Math.round(stopAt)} ms: propagation ${JSON.stringify(propagationMs)}, loop delay max ${loop.maxMs} ms p99 ${loop.p99Ms} ms, ${gcText(loop)}, bids p99 ${bidsDuring.p99} ms\n`,
   );
   await redis.quit();
   proc.kill('SIGTERM');
@@ -177,6 +181,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     idle: { loop: idleLoop, bids: idleBids },
     changes: { count: CHANGES, byKind, propagationMs, loop, bids: bidsDuring },
     burst: { campaigns: BURST, ms: burstMs, loop: burstLoop, bids: burstBids },
+    loadAverage: { start: Math.round(loadStart * 10) / 10, end: Math.round((loadavg()[0] as number) * 10) / 10 },
   };
 }
 
@@ -200,11 +205,11 @@ const md = [
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node}. The generator, Redis and the engine share it.`,
   `Method: ${result.method}.`,
   '',
-  '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | loop delay max ms (changes) | loop p99 ms | loop delay max ms (bids alone) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | loop delay max ms (changes) | loop p99 ms | loop delay max ms (bids alone) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms | longest GC pause ms (changes) | load average (start / end) |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...results.map(
     (s) =>
-      `| ${s.campaigns} | ${s.creatives} | ${s.rssMiB.loaded} / ${s.rssMiB.afterChanges} | ${s.memory.heapUsedMiB} | ${s.changes.propagationMs.p50} | ${s.changes.propagationMs.p90} | ${s.changes.propagationMs.p99} | ${s.changes.propagationMs.max} | ${s.changes.loop.maxMs} | ${s.changes.loop.p99Ms} | ${s.idle.loop.maxMs} | ${s.changes.bids.p99} / ${s.idle.bids.p99} | ${s.burst.campaigns}, ${s.burst.ms}, ${s.burst.loop.maxMs} |`,
+      `| ${s.campaigns} | ${s.creatives} | ${s.rssMiB.loaded} / ${s.rssMiB.afterChanges} | ${s.memory.heapUsedMiB} | ${s.changes.propagationMs.p50} | ${s.changes.propagationMs.p90} | ${s.changes.propagationMs.p99} | ${s.changes.propagationMs.max} | ${s.changes.loop.maxMs} | ${s.changes.loop.p99Ms} | ${s.idle.loop.maxMs} | ${s.changes.bids.p99} / ${s.idle.bids.p99} | ${s.burst.campaigns}, ${s.burst.ms}, ${s.burst.loop.maxMs} | ${s.changes.loop.gcMaxMs} | ${s.loadAverage.start} / ${s.loadAverage.end} |`,
   ),
   '',
 ].join('\n');

@@ -298,15 +298,19 @@ export function dealEntry(d: StoredDeal, placements: ReadonlyMap<number, Campaig
 
 /**
  * Ranks each list in place for traffic on our zones and sites, and answers the lists in exchange order:
- * the same array where no country adjustment changes the order, a sorted copy where one does.
+ * the same array where no country adjustment changes the order, a sorted copy where one does; `slots`
+ * itself where no list's order changes (index-update.ts then copies one map per change, not two).
  */
-function rankBoth(slots: Map<string, Candidate[]>): Map<string, readonly Candidate[]> {
+function rankBoth(slots: Map<string, Candidate[]>): ReadonlyMap<string, readonly Candidate[]> {
   const exchangeSlots = new Map<string, readonly Candidate[]>();
+  let same = true;
   for (const [key, list] of slots) {
     rankCandidates(list);
-    exchangeSlots.set(key, exchangeOrder(list, undefined));
+    const exchange = exchangeOrder(list, undefined);
+    same &&= exchange === list;
+    exchangeSlots.set(key, exchange);
   }
-  return exchangeSlots;
+  return same ? slots : exchangeSlots;
 }
 
 /** `list` itself when exchange order is rank order; else a copy sorted by exchange rank. */

@@ -10,6 +10,10 @@ import type { ConfigState, EngineIndex } from './engine-index.ts';
 import { campaignFixture, creativeFixture } from './fixtures.ts';
 import { updateIndex } from './index-update.ts';
 import type { ConfigChange } from './index-update.ts';
+import { CONFIG_KINDS } from '@adnet/schemas/changes';
+import type { ConfigKind } from '@adnet/schemas/changes';
+import { isDeepStrictEqual } from 'node:util';
+import { snapshotChanges } from '../sync/snapshot-diff.ts';
 
 // The main proof of the incremental update: for random configurations and random change sequences, the
 // index built change by change equals the one buildIndex makes from the final configuration (the same
@@ -216,6 +220,37 @@ describe('the incremental index update', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('applies a fresh snapshot as its difference from the mirror, equal to a full build over the snapshot', async () => {
+    await fc.assert(
+      fc.asyncProperty(world, world, fc.boolean(), async (start, fresh, copies) => {
+        const state = cloneState(start);
+        const index = buildIndex(state, '1-0');
+        // Decoded anew, as a snapshot is: equal values are other objects (copies), or the same ones (none).
+        const entities = Object.fromEntries(
+          CONFIG_KINDS.map((k) => [k, new Map([...(fresh[k] ?? new Map())].map(([id, v]) => [id, copies ? structuredClone(v) : v]))]),
+        ) as Record<ConfigKind, Map<number, unknown>>;
+        const changes = await snapshotChanges(state, entities, 1);
+        if (!changes) throw new Error('a share of 1 always answers the changes');
+        for (const c of changes) expect(c.op === 'del' || !isDeepStrictEqual(start[c.kind]?.get(c.id), c.value)).toBe(true);
+        const next = updateIndex(index, state, changes, '2-0');
+        expect(next.delta.full).toBe(false);
+        expect(view(next.index)).toEqual(view(buildIndex(cloneState(entities as ConfigState), '2-0')));
+      }),
+      { numRuns: 200 },
+    );
+    // Past the share, a full build.
+    const state: ConfigState = {
+      campaign: new Map([[1, campaignFixture({ id: 1 })]]),
+      creative: new Map(),
+      partner: new Map(),
+      site: new Map(),
+      zone: new Map(),
+      deal: new Map(),
+    };
+    const empty = Object.fromEntries(CONFIG_KINDS.map((k) => [k, new Map()])) as Record<ConfigKind, Map<number, unknown>>;
+    expect(await snapshotChanges(state, empty, 0.5)).toBeUndefined();
   });
 
   it('leaves every list the change does not touch the same array, and keeps a changed campaign pace handle', () => {

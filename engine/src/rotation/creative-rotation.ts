@@ -18,7 +18,8 @@ const COUNTS_TTL_MS = 30 * 86_400_000;
  * are drawn longest-waiting first, and what the budget leaves waits for the next refresh.
  */
 const RECOMPUTE_BUDGET_MS = 200;
-const SLICE_MS = 4;
+/** 2, not 4: a slice plus a young-generation collection (2-4 ms at 100 000 campaigns) stayed under 5 ms. */
+const SLICE_MS = 2;
 /** Campaigns whose counts one pipeline reads. */
 const READ_CHUNK = 250;
 
@@ -128,7 +129,7 @@ export class CreativeRotation implements CreativePicker {
     const drawn = new Map<number, { counts: string; at: number }>();
     const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];
     for (const [i, [campaign, creatives]] of optimizing.entries()) {
-      if (i % 500 === 0) await pause();
+      if (i % 100 === 0) await pause();
       const [err, raw] = replies[i] ?? [null, {}];
       const counts = (err ? {} : raw) as Record<string, string>;
       const before = this.drawn.get(campaign);

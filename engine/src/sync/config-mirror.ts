@@ -2,14 +2,16 @@ import { Periodic } from '@adnet/runtime/periodic';
 import { CFG_NOTICE_CHANNEL } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { buildIndex } from '../index/engine-index.ts';
+import { slices } from '@adnet/runtime/slices';
+import { bookOf, buildIndex } from '../index/engine-index.ts';
 import type { ConfigState, EngineIndex } from '../index/engine-index.ts';
 import { FULL_DELTA, updateIndex } from '../index/index-update.ts';
-import type { IndexDelta } from '../index/index-update.ts';
+import type { ConfigChange, IndexDelta } from '../index/index-update.ts';
 import { compareSeq, logBounds, readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
 import type { ChangeEntry } from '@adnet/schemas/changes';
 import { sameSourceList } from '@adnet/schemas/source-lists';
 import type { SourceList } from '@adnet/schemas/source-lists';
+import { snapshotChanges } from './snapshot-diff.ts';
 
 export interface MirrorOptions {
   redis: Redis;
@@ -23,13 +25,28 @@ export interface MirrorOptions {
 }
 
 /**
- * Changes applied in one go before the event loop is let go, and the time after which it is let go
- * between groups: a catch-up of thousands of changes (an import, a bulk pause) publishes the index
- * once per slice, each one the configuration as of a position in the log, and never holds requests
- * for much more than SLICE_MS plus one group (bench/results/performance.md, step 4, has the measured bound).
+ * The time after which a catch-up lets the event loop go, and what one group of changes (one `updateIndex`
+ * call) may cost: a catch-up of thousands of changes (an import, a bulk pause) publishes the index once per
+ * slice, each one the configuration as of a position in the log, and never holds requests for much more
+ * than SLICE_MS plus one group. A group is sized from what the last one cost per change, between 1 and
+ * GROUP_MAX changes: at 100 000 campaigns a fixed group of 8 cost up to 8 ms, at 10 000 under 1 ms
+ * (bench/results/performance.md, steps 4 and 9, have the measured bounds).
  */
-const GROUP = 8;
-const SLICE_MS = 3;
+const SLICE_MS = 2;
+const GROUP_MS = 1;
+const GROUP_MAX = 32;
+/**
+ * Log entries read (and decoded, a synchronous step) per round trip: decoding 1 000 changes at once held
+ * the loop for 20 ms and more.
+ */
+const READ_COUNT = 100;
+/**
+ * A fresh snapshot whose changes outnumber this share of the entities (the mirror's and the snapshot's counted
+ * together: 0.05 is about a tenth of the configuration) is built whole, one stall (1.6 s at 100 000 campaigns),
+ * rather than applied change by change (~0.1-0.2 ms each at that size, sliced): past it the changes alone
+ * would take many seconds.
+ */
+const SNAPSHOT_FULL_SHARE = 0.05;
 
 /**
  * Keeps an in-memory copy of the configuration: a snapshot, then the change
@@ -46,6 +63,8 @@ export class ConfigMirror {
   private seq = '0-0';
   private running: Promise<void> | undefined;
   private again = false;
+  /** What one change has cost the index lately (ms), to size the next group. */
+  private perChangeMs = GROUP_MS / 8;
   private readonly poll: Periodic;
   lastSyncAt = 0;
 
@@ -88,7 +107,22 @@ export class ConfigMirror {
   }
 
   private async resync(): Promise<void> {
-    const snap = await readSnapshot(this.opts.redis);
+    // At start nothing serves yet: decode in one go. A running engine (a trimmed log, a Redis that restarted)
+    // lets requests in while it decodes and compares, and applies only what differs, in slices.
+    const state = this.state;
+    const index = this.index;
+    const pause = state && index ? slices(SLICE_MS) : undefined;
+    const snap = await readSnapshot(this.opts.redis, pause);
+    if (state && index && bookOf(index) && this.state === state) {
+      const changes = await snapshotChanges(state, snap.entities, SNAPSHOT_FULL_SHARE, pause);
+      if (changes && changes.length === 0) {
+        this.seq = snap.seq;
+        const next = updateIndex(index, state, [], snap.seq);
+        return this.publish(next.index, next.delta);
+      }
+      // Every group but the last keeps the mirror's position: only the whole difference is the snapshot's.
+      if (changes) return this.apply(changes.map((c, i) => ({ ...c, seq: i === changes.length - 1 ? snap.seq : this.seq })));
+    }
     keepUnchangedLists(this.state?.campaign_sources, snap.entities.campaign_sources);
     this.state = snap.entities;
     this.seq = snap.seq;
@@ -102,7 +136,7 @@ export class ConfigMirror {
     if (lost) return this.resync();
     const pending: ChangeEntry[] = [];
     for (let from = this.seq; ;) {
-      const batch = await readChanges(this.opts.redis, from, 1_000);
+      const batch = await readChanges(this.opts.redis, from, READ_COUNT);
       if (batch.length === 0) break;
       pending.push(...batch);
       from = (batch.at(-1) as ChangeEntry).seq;
@@ -111,7 +145,7 @@ export class ConfigMirror {
     this.lastSyncAt = Date.now();
   }
 
-  private async apply(changes: readonly ChangeEntry[]): Promise<void> {
+  private async apply(changes: readonly (ConfigChange & { readonly seq: string })[]): Promise<void> {
     for (let at = 0; at < changes.length;) {
       if (at > 0) await yieldToRequests();
       const state = this.state;
@@ -122,8 +156,12 @@ export class ConfigMirror {
       let full = false;
       try {
         do {
-          const group = changes.slice(at, at + GROUP);
-          const next = updateIndex(index, state, group, (group.at(-1) as ChangeEntry).seq);
+          const size = Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChangeMs)));
+          const group = changes.slice(at, at + size);
+          const groupStarted = performance.now();
+          const next = updateIndex(index, state, group, (group.at(-1) as { seq: string }).seq);
+          // Smoothed, so one collection inside a group does not shrink the next ones to a single change.
+          this.perChangeMs = 0.7 * this.perChangeMs + (0.3 * (performance.now() - groupStarted)) / group.length;
           index = next.index;
           full ||= next.delta.full;
           for (const id of next.delta.campaigns) campaigns.add(id);

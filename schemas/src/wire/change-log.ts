@@ -29,17 +29,22 @@ type MultiReply = [Error | null, unknown];
 
 /**
  * The replies of one MULTI that ran HGETALL (buffers) on each config hash in
- * `CONFIG_KINDS` order, then `XREVRANGE {cfg}:log + - COUNT 1`.
+ * `CONFIG_KINDS` order, then `XREVRANGE {cfg}:log + - COUNT 1`. `pause` is awaited every 100 values: a
+ * running engine lets requests in while it decodes (400 000 values take a second and more).
  */
-export function decodeSnapshot(replies: readonly MultiReply[]): Snapshot {
+export async function decodeSnapshot(replies: readonly MultiReply[], pause?: () => Promise<void>): Promise<Snapshot> {
   const entities = {} as ConfigEntities;
-  CONFIG_KINDS.forEach((kind, i) => {
+  let decoded = 0;
+  for (const [i, kind] of CONFIG_KINDS.entries()) {
     const [err, raw] = replies[i] ?? [null, {}];
     if (err) throw err;
     const map = new Map<number, unknown>();
-    for (const [id, blob] of Object.entries((raw ?? {}) as Record<string, Buffer>)) map.set(Number(id), mirrored(blob));
+    for (const [id, blob] of Object.entries((raw ?? {}) as Record<string, Buffer>)) {
+      if (pause && ++decoded % 100 === 0) await pause();
+      map.set(Number(id), mirrored(blob));
+    }
     entities[kind] = map;
-  });
+  }
   const [err, last] = replies[CONFIG_KINDS.length] ?? [null, []];
   if (err) throw err;
   return { seq: (last as [string, unknown][])[0]?.[0] ?? '0-0', entities };
@@ -84,12 +89,12 @@ interface ChangeLogMulti {
   exec(): Promise<[Error | null, unknown][] | null>;
 }
 
-/** All configuration and the log id it is consistent with, in one MULTI. */
-export async function readSnapshot(redis: ChangeLogSource): Promise<Snapshot> {
+/** All configuration and the log id it is consistent with, in one MULTI; `pause`: see decodeSnapshot. */
+export async function readSnapshot(redis: ChangeLogSource, pause?: () => Promise<void>): Promise<Snapshot> {
   const tx = redis.multi();
   for (const kind of CONFIG_KINDS) tx.hgetallBuffer(cfgHash(kind));
   tx.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1);
-  return decodeSnapshot((await tx.exec()) ?? []);
+  return decodeSnapshot((await tx.exec()) ?? [], pause);
 }
 
 /** Entries after `seq`, oldest first. */

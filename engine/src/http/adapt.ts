@@ -222,8 +222,8 @@ class Exchange {
     // each native call costs more than joining the few short strings here.
     let more = this.request.requestId;
     if (out.headers) for (const k in out.headers) more += `\r\n${k}: ${out.headers[k] as string}`;
-    if (close) more += '\r\nconnection: close';
     res.writeHeader('x-request-id', more);
+    // Closing, uWS writes `Connection: close` itself (a second one of ours made the header read "close, close").
     res.end(out.body ?? '', close);
     ctx.observe?.(this.pattern, out.status, (performance.now() - this.started) / 1000);
   }

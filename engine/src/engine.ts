@@ -224,7 +224,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     observeAuction: (seconds) => metrics.auctionTime(seconds),
     demand,
   };
-  addRoute(app, 'post', '/openrtb/bid', bidRoute(ctx), { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'] }, routes);
+  addRoute(
+    app,
+    'post',
+    '/openrtb/bid',
+    bidRoute(ctx),
+    { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'], query: false },
+    routes,
+  );
   addRoute(app, 'get', '/openrtb/win/:ticket', winRoute(ctx), { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/bill/:ticket', winRoute(ctx, 'bill'), { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerRoute(ctx), { params: 1 }, routes);

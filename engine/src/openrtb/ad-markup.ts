@@ -59,9 +59,10 @@ export function nativeAdm(c: Creative, links: MarkupLinks, requested?: readonly 
   return inertJson({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
 }
 
+// At module level: a named closure made per call costs a `name` definition under tsx (performance.md, step 6).
+const two = (n: number): string => String(n).padStart(2, '0');
 /** VAST's `HH:MM:SS` for a whole number of seconds. */
 export function vastDuration(seconds: number): string {
-  const two = (n: number) => String(n).padStart(2, '0');
   return `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
 }
 

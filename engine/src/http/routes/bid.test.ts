@@ -1,3 +1,4 @@
+import { engineEventSchema } from '@adnet/schemas/events';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { describe, expect, it } from 'vitest';
 import { bidPathContext, bidRequestOf } from '../../context-fixture.ts';
@@ -16,7 +17,7 @@ const index = buildIndex(
   },
   '1-0',
 );
-function route(clock: () => number) {
+function route(clock: () => number, request: object = { id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }], tmax: 100 }) {
   const events: EngineEvent[] = [];
   const given: number[] = [];
   const ctx = bidPathContext(index, {
@@ -24,7 +25,7 @@ function route(clock: () => number) {
     emit: (e) => void events.push(e),
     now: clock,
   });
-  const body = Buffer.from(JSON.stringify({ id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }], tmax: 100 }));
+  const body = Buffer.from(JSON.stringify(request));
   const answer = bidRoute(ctx)(bidRequestOf(body));
   return { answer, events, given };
 }
@@ -42,5 +43,46 @@ describe('bid route deadline', () => {
     expect(answer.status).toBe(204);
     expect(given).toHaveLength(1);
     expect(events.map((e) => (e.type === 'nobid' ? e.reason : e.type))).toEqual(['deadline']);
+  });
+});
+
+describe('bid route events', () => {
+  const request = (extra: object) => ({
+    id: 'auction-7',
+    imp: [
+      { id: 'a', banner: { w: 300, h: 250 } },
+      { id: 'b', banner: { w: 999, h: 9 } },
+    ],
+    site: { domain: 'news.example.com' },
+    tmax: 100,
+    ...extra,
+  });
+  const shared = { auction_id: 'auction-7', partner_id: 1, site_domain: 'news.example.com', source: 'example.com' };
+
+  it('a bid and a no-bid carry the request, the impression, the ad and the price, each valid on the stream', () => {
+    const { answer, events } = route(() => 0, request({}));
+    expect(answer.status).toBe(200);
+    for (const e of events) expect(engineEventSchema.safeParse(e).success).toBe(true);
+    const [nobid, bid] = [events.find((e) => e.type === 'nobid'), events.find((e) => e.type === 'bid')];
+    expect(nobid).toMatchObject({ ...shared, imp_id: 'b', reason: expect.any(String) as string });
+    expect(bid).toMatchObject({ ...shared, imp_id: 'a', campaign_id: 1, creative_id: 1, advertiser_id: campaignFixture({ id: 1 }).advertiser_id });
+    expect(bid?.type === 'bid' && bid.price_micro_cents).toBeGreaterThan(0);
+    expect(new Set(events.map((e) => e.id)).size).toBe(2);
+  });
+
+  it("a test request's bid is kept apart as uncounted, with the same facts", () => {
+    const { events } = route(() => 0, request({ test: 1 }));
+    const test = events.find((e) => e.type === 'uncounted');
+    expect(test).toMatchObject({ ...shared, of: 'bid', reason: 'test', campaign_id: 1, creative_id: 1 });
+    expect(engineEventSchema.safeParse(test).success).toBe(true);
+  });
+
+  it('past the deadline the one no-bid names the request, not an impression', () => {
+    let t = 0;
+    const { events } = route(() => (t += 101), request({}));
+    const late = events.filter((e) => e.type === 'nobid' && e.reason === 'deadline');
+    expect(late).toHaveLength(1);
+    expect(late[0]).toMatchObject(shared);
+    expect(late[0]).not.toHaveProperty('imp_id');
   });
 });

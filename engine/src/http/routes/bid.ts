@@ -6,7 +6,8 @@ import { openRtbContext, openRtbImp, openRtbUserId } from '../../auction/request
 import { serve } from '../../auction/serve.ts';
 import type { Served } from '../../auction/serve.ts';
 import type { EngineContext } from '../../context.ts';
-import { inventoryFacts, makeEvent, requestFacts } from '../../events/make-event.ts';
+import { bidEvent, noBidEvent, testBidEvent } from '../../events/bid-events.ts';
+import { makeEvent, requestFacts } from '../../events/make-event.ts';
 import { partnerFor } from '../../index/engine-index.ts';
 import { bidResponse, toBid } from '../../openrtb/bid-response.ts';
 import { parseBidRequest } from '../../openrtb/parse-request.ts';
@@ -66,16 +67,15 @@ export function bidRoute(ctx: EngineContext) {
       const ic = openRtbImp(rc, imp);
       const out = serve(ctx, rc, ic);
       if (!out.won) {
-        ctx.emit(makeEvent('nobid', { imp_id: imp.id, reason: out.reason, ...facts }));
+        ctx.emit(noBidEvent(facts, out.reason, imp.id));
         continue;
       }
       const c = out.candidate;
       bids.push(toBid(imp, out, ctx.baseUrl, partner.billing_notice === 'burl'));
       taken.push(out);
-      const ad = { bid_id: out.bidId, ...inventoryFacts(ic.inventory), campaign_id: c.campaignId, creative_id: c.creativeId, advertiser_id: c.advertiserId };
       // A test request is answered as usual and kept apart from the statistics.
-      if (rc.test) bidEvents.push(makeEvent('uncounted', { ...ad, ...facts, partner_id: partner.id, of: 'bid', reason: 'test' }));
-      else bidEvents.push(makeEvent('bid', { imp_id: imp.id, ...ad, price_micro_cents: out.priceMicroCents, ...facts, auction_id: request.id }));
+      if (rc.test) bidEvents.push(testBidEvent(facts, ic.inventory, out.bidId, c, partner.id));
+      else bidEvents.push(bidEvent(facts, ic.inventory, out.bidId, c, imp.id, out.priceMicroCents, request.id));
     }
 
     const elapsed = now() - started;

@@ -66,8 +66,13 @@ export function phaseOf(phase: string, seen: Record<string, number>): RotationPh
 
 export const ROTATION_RESULTS = new URL('../../../bench/results/rotation-shares.json', import.meta.url);
 
-/** Writes one test file's phases into bench/results/rotation-shares.json (other files' entries kept) and prints them. */
+/**
+ * Prints one test file's phases and, with RECORD_ROTATION_SHARES=1, writes them into bench/results/rotation-shares.json
+ * (other files' entries kept): a plain test run leaves the committed results alone.
+ */
 export function recordPhases(file: string, phases: RotationPhase[]): void {
+  for (const p of phases) console.log(`rotation ${file} · ${p.phase}: ${p.served} served, shares ${JSON.stringify(p.shares)}`);
+  if (process.env.RECORD_ROTATION_SHARES !== '1') return;
   let all: Record<string, RotationPhase[]> = {};
   try {
     all = JSON.parse(readFileSync(ROTATION_RESULTS, 'utf8')) as Record<string, RotationPhase[]>;
@@ -77,5 +82,4 @@ export function recordPhases(file: string, phases: RotationPhase[]): void {
   all[file] = phases;
   mkdirSync(new URL('.', ROTATION_RESULTS), { recursive: true });
   writeFileSync(ROTATION_RESULTS, `${JSON.stringify(all, null, 2)}\n`);
-  for (const p of phases) console.log(`rotation ${file} · ${p.phase}: ${p.served} served, shares ${JSON.stringify(p.shares)}`);
 }

@@ -151,9 +151,9 @@ export function eventsRowBinary(events: readonly EngineEvent[]): Buffer {
   };
   for (const event of events) {
     const facts = rowFacts(event);
-    for (const [c, type] of ROW_BINARY_TYPES.entries()) {
+    for (let c = 0; c < ROW_BINARY_TYPES.length; c++) {
       const v = facts[c];
-      switch (type) {
+      switch (ROW_BINARY_TYPES[c]) {
         case 'String': {
           const s = v as string;
           // UTF-8 is at most 3 bytes per UTF-16 unit; a length under 128 is one varint byte.
@@ -189,6 +189,8 @@ export function eventsRowBinary(events: readonly EngineEvent[]): Buffer {
         case 'UInt8':
           room(1);
           buf[at++] = v as number;
+          break;
+        case undefined: // past the end: the loop stops before
           break;
       }
     }

@@ -74,7 +74,8 @@ const redisCpuUsPerEvent = ((cpuMs(local.pid) - redisCpu0) * 1000) / EVENTS;
 // 2. A steady offered rate: a generator process writes as engines do while the ingester drains; every
 // SAMPLE_MS the age of the oldest event not yet in ClickHouse (its entry's stream id is the time it was
 // written; the engine's batcher held it up to 50 ms before) and the events inserted so far.
-const generator = await child('bench/src/pipeline-generator.ts', { REDIS_URL: url, RATE: String(RATE), SECONDS: String(SECONDS) });
+const GENERATOR = process.env.BENCH_PIPELINE_GENERATOR === 'prepacked' ? 'prepacked' : 'batchers';
+const generator = await child('bench/src/pipeline-generator.ts', { REDIS_URL: url, RATE: String(RATE), SECONDS: String(SECONDS), GENERATOR });
 const generated = new Promise<{ events: number; seconds: number }>((resolve) =>
   generator.proc.on('message', (m: { type?: string; events?: number; seconds?: number }) => {
     if (m.type === 'done') resolve({ events: m.events ?? 0, seconds: m.seconds ?? 0 });
@@ -154,6 +155,7 @@ const result = {
   date: new Date().toISOString(),
   loadAverage: { start: Math.round(loadAtStart * 10) / 10, end: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores: cpus().length },
   ingester: { batchRows: BATCH_ROWS, flushMs: FLUSH_MS, way: WAY },
+  generator: GENERATOR,
   pipeline: {
     events: EVENTS,
     ingestMs: Math.round(ingestMs),
@@ -178,7 +180,7 @@ const md = [
   '',
   `Drained from a full stream: ${EVENTS} events in ${result.pipeline.ingestMs} ms = **${result.pipeline.eventsPerSecond} events/s**, ${result.pipeline.cpuUsPerEvent} us of CPU per event in the ingester's process (chDB included) and ${result.pipeline.redisCpuUsPerEvent} us in Redis.`,
   '',
-  `At a steady offered rate of ${RATE} events/s for ${SECONDS} s (a generator process with 4 engine batchers; it wrote ${steady.generatedRate} events/s): ingested **${steady.ingestedRateWhileOffered} events/s** while offered (${steady.cpuUsPerEventWhileOffered} us of CPU per event in the ingester's process), lag (age of the oldest event not yet in ClickHouse, sampled every ${SAMPLE_MS} ms) **p50 ${steady.lagMs.p50} ms, p99 ${steady.lagMs.p99} ms**, max ${steady.lagMs.max} ms; drained ${steady.drainedAfterMs} ms after the generator stopped. Plots: \`pipeline-rate.svg\`, \`pipeline-lag.svg\`.`,
+  `At a steady offered rate of ${RATE} events/s for ${SECONDS} s (a generator process ${GENERATOR === 'prepacked' ? 'adding entries packed beforehand' : 'with 4 engine batchers'}; it wrote ${steady.generatedRate} events/s): ingested **${steady.ingestedRateWhileOffered} events/s** while offered (${steady.cpuUsPerEventWhileOffered} us of CPU per event in the ingester's process), lag (age of the oldest event not yet in ClickHouse, sampled every ${SAMPLE_MS} ms) **p50 ${steady.lagMs.p50} ms, p99 ${steady.lagMs.p99} ms**, max ${steady.lagMs.max} ms; drained ${steady.drainedAfterMs} ms after the generator stopped. Plots: \`pipeline-rate.svg\`, \`pipeline-lag.svg\`.`,
   '',
   `Counted in ClickHouse: ${counted} of ${expected} events written (${counted === expected ? 'exact' : 'NOT exact'}).`,
   '',

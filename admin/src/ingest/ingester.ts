@@ -21,6 +21,13 @@ export const INGEST_COMMAND_TIMEOUT_MS = 10_000;
 const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
 const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
 const RECORD_TTL_S = 7 * 86_400;
+/**
+ * Events asked for per XREADGROUP (in whole entries): replies of about 1 MB. Replies of a whole batch
+ * (50 000 events, 6 MB and more) cost the main thread about twice the wall time per event to receive
+ * and parse, and a first guess of 100 events an entry made the first batch five times INGEST_BATCH_ROWS
+ * (bench/results/performance.md, goal 5).
+ */
+const READ_EVENTS = 10_000;
 
 export interface IngesterOptions {
   /** A connection of its own, without auto-pipelining: XREADGROUP blocks it. */
@@ -77,8 +84,8 @@ export class Ingester {
   private readonly batchRows: number;
   private readonly flushMs: number;
   private readonly claimIdleMs: number;
-  /** Events per stream entry lately, to ask XREADGROUP for about a batch's worth of entries. */
-  private eventsPerEntry = 100;
+  /** Events per stream entry lately, to size XREADGROUP's COUNT; first guess: a full engine entry (its batcher's 500). */
+  private eventsPerEntry = 500;
   private readonly inserter: EventInserter;
   inserted = 0;
   batches = 0;
@@ -162,9 +169,8 @@ export class Ingester {
     while (this.running && rows < this.batchRows) {
       const wait = deadline - Date.now();
       if (wait <= 0) break;
-      // As many entries as the rows still wanted, at the size entries have had so far: one round trip
-      // fills a batch of full engine entries (500 events each), where a fixed 10 took several.
-      const count = Math.min(1_000, Math.max(1, Math.ceil((this.batchRows - rows) / this.eventsPerEntry)));
+      // Entries for about READ_EVENTS of the rows still wanted, at the size entries have had so far.
+      const count = Math.min(1_000, Math.max(1, Math.ceil(Math.min(this.batchRows - rows, READ_EVENTS) / this.eventsPerEntry)));
       const got = await this.read(Math.max(1, Math.min(wait, 500)), count);
       for (const [id, fields] of got) {
         const events = decodeEntry(fields);

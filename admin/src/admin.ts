@@ -15,7 +15,7 @@ import { connectRedis } from './storage/redis.ts';
 import { VideoPoller } from './video/poller.ts';
 import type { Periodic } from '@adnet/runtime/periodic';
 import { payoutCloser } from './payments/payout-close.ts';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { lowBalanceWatch } from './mail/low-balance-watch.ts';
 import { MailWorker } from './mail/mail-worker.ts';
 import { createMailTransport } from './mail/transport.ts';
@@ -80,6 +80,8 @@ function buildIngester(opts: AdminOptions, clickhouse: ClickHouseClient | undefi
     batchRows: config.ingestBatchRows,
     flushMs: config.ingestFlushMs,
     distributed: config.clickhouseCluster !== undefined,
+    // Embedded chDB reads each batch from a RowBinary file (one process opens the chDB folder, so this one is its own).
+    ...(config.clickhouseUrl ? {} : { stagingDir: resolve(config.dataDir, 'clickhouse-ingest') }),
   });
   closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await redis.quit()) });
   return ingester;

@@ -1,7 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { INGEST_GROUP, Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
@@ -50,10 +53,11 @@ function flaky(real: ClickHouseClient, plan: { failBefore?: number; failAfter?: 
   let after = plan.failAfter ?? 0;
   return new Proxy(real, {
     get(target, prop, receiver) {
-      if (prop !== 'insert') return Reflect.get(target, prop, receiver) as unknown;
-      return async (args: Parameters<ClickHouseClient['insert']>[0]) => {
+      // The ingester inserts with `insert` (rows in the body) or `command` (INSERT ... SELECT FROM file()).
+      if (prop !== 'insert' && prop !== 'command') return Reflect.get(target, prop, receiver) as unknown;
+      return async (args: never) => {
         if (plan.forever === 'before' || before-- > 0) throw new Error('clickhouse unreachable (test)');
-        const result = await target.insert(args);
+        const result: unknown = await (prop === 'insert' ? target.insert(args) : target.command(args));
         if (plan.forever === 'after' || after-- > 0) throw new Error('answer lost (test)');
         return result;
       };
@@ -70,17 +74,33 @@ async function drain(ingester: Ingester): Promise<void> {
   throw new Error('ingester did not drain');
 }
 
-const make = (clickhouse: ClickHouseClient, extra: Partial<ConstructorParameters<typeof Ingester>[0]> = {}) =>
-  new Ingester({ redis: new Redis(fx.redis.url, { enableAutoPipelining: false }), clickhouse, database: 'adnet', log, batchRows: 500, flushMs: 100, ...extra });
+const stagingDir = mkdtempSync(join(tmpdir(), 'ingest-staging-'));
+afterAll(() => rmSync(stagingDir, { recursive: true, force: true }));
 
-describe('ingester', () => {
+// Both ways a batch reaches ClickHouse, on the same chDB: each its own campaigns (`base`).
+describe.each([
+  { way: 'rows in the insert body (a ClickHouse server)', base: 0, staging: {} },
+  { way: 'RowBinary files read by embedded chDB', base: 100, staging: { stagingDir } },
+])('ingester, $way', ({ base, staging }) => {
+  const make = (clickhouse: ClickHouseClient, extra: Partial<ConstructorParameters<typeof Ingester>[0]> = {}) =>
+    new Ingester({
+      redis: new Redis(fx.redis.url, { enableAutoPipelining: false }),
+      clickhouse,
+      database: 'adnet',
+      log,
+      batchRows: 500,
+      flushMs: 100,
+      ...staging,
+      ...extra,
+    });
+
   it('inserts every event exactly once, in batches', async () => {
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
     await ing.start();
-    await emit(1_234, 100, 101);
+    await emit(1_234, 100, base + 101);
     await drain(ing);
     await ing.stop();
-    expect(await counts(101)).toEqual({ raw: 1_234, hourly: 1_234, spent: 1_234_000_000 });
+    expect(await counts(base + 101)).toEqual({ raw: 1_234, hourly: 1_234, spent: 1_234_000_000 });
     // 1 234 rows at a 500-row target: more than one insert, none per event.
     expect(ing.batches).toBeGreaterThanOrEqual(2);
     expect(ing.batches).toBeLessThanOrEqual(4);
@@ -90,11 +110,11 @@ describe('ingester', () => {
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
     await ing.start();
     const batch: EngineEvent[] = Array.from({ length: 3 }, (_, i) => ({
-      id: `conv-${process.pid}-${i}`,
+      id: `conv-${process.pid}-${base}-${i}`,
       type: 'conversion',
       ts: Date.parse('2026-11-20T11:00:00Z'),
       engine: 'admin',
-      campaign_id: 107,
+      campaign_id: base + 107,
       advertiser_id: 9,
       creative_id: 1,
     }));
@@ -103,7 +123,7 @@ describe('ingester', () => {
     await ing.stop();
     const ch = fx.app.svc.clickhouse as ClickHouseClient;
     const [row] = await (
-      await ch.query({ query: 'SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = 107', format: 'JSONEachRow' })
+      await ch.query({ query: `SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = ${base + 107}`, format: 'JSONEachRow' })
     ).json<{ c: number | string }>();
     expect(Number(row?.c)).toBe(3);
   });
@@ -111,45 +131,45 @@ describe('ingester', () => {
   it('keeps events waiting while ClickHouse is down and loses none when it is back', async () => {
     const ing = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { failBefore: 4 }));
     await ing.start();
-    await emit(700, 50, 102);
+    await emit(700, 50, base + 102);
     await drain(ing);
     await ing.stop();
     expect(ing.failures).toBeGreaterThanOrEqual(4);
-    expect(await counts(102)).toEqual({ raw: 700, hourly: 700, spent: 700_000_000 });
+    expect(await counts(base + 102)).toEqual({ raw: 700, hourly: 700, spent: 700_000_000 });
   });
 
   it('does not count twice when an insert landed but its answer was lost', async () => {
     const ing = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { failAfter: 3 }));
     await ing.start();
-    await emit(400, 40, 103);
+    await emit(400, 40, base + 103);
     await drain(ing);
     await ing.stop();
-    expect(await counts(103)).toEqual({ raw: 400, hourly: 400, spent: 400_000_000 });
+    expect(await counts(base + 103)).toEqual({ raw: 400, hourly: 400, spent: 400_000_000 });
   });
 
   it('a restarted or replacement ingester finishes a half-done batch without double counting', async () => {
     // The first ingester inserts, but dies before acknowledging (every answer is lost).
-    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: 'dying' });
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: `dying-${base}` });
     await dying.start();
-    await emit(300, 30, 104);
+    await emit(300, 30, base + 104);
     for (let i = 0; i < 100 && dying.failures < 2; i++) await new Promise((r) => setTimeout(r, 50));
     await dying.stop();
     expect((await dying.backlog()).pending).toBeGreaterThan(0);
     // Another ingester takes over the dead one's entries at once.
-    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: 'next', claimIdleMs: 1 });
+    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: `next-${base}`, claimIdleMs: 1 });
     await next.start();
     await drain(next);
     await next.stop();
-    expect(await counts(104)).toEqual({ raw: 300, hourly: 300, spent: 300_000_000 });
+    expect(await counts(base + 104)).toEqual({ raw: 300, hourly: 300, spent: 300_000_000 });
   });
 
   it('reads and records the next batch while one inserts, and after a crash re-inserts each whole with its own token', async () => {
     // Every insert lands but its answer is lost: the first batch retries while the next is read and recorded.
-    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: 'dying-2' });
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: `dying-2-${base}` });
     await dying.start();
-    await emit(1_500, 50, 105);
+    await emit(1_500, 50, base + 105);
     const tokensPending = async () => {
-      const pending = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, 'dying-2')) as [string][];
+      const pending = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, `dying-2-${base}`)) as [string][];
       const tokens = pending.length ? await fx.app.svc.redis.hmget('{events}:ingest:entry-token', ...pending.map((p) => p[0])) : [];
       return { entries: pending.length, tokens: new Set(tokens), unrecorded: tokens.filter((t) => !t).length };
     };
@@ -159,10 +179,10 @@ describe('ingester', () => {
     // Two batches or more are pending, every entry recorded under its batch's token.
     expect(left.tokens.size).toBeGreaterThanOrEqual(2);
     expect(left.unrecorded).toBe(0);
-    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: 'next-2', claimIdleMs: 1 });
+    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: `next-2-${base}`, claimIdleMs: 1 });
     await next.start();
     await drain(next);
     await next.stop();
-    expect(await counts(105)).toEqual({ raw: 1_500, hourly: 1_500, spent: 1_500_000_000 });
+    expect(await counts(base + 105)).toEqual({ raw: 1_500, hourly: 1_500, spent: 1_500_000_000 });
   });
 });

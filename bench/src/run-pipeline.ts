@@ -3,6 +3,7 @@
 // event not yet in ClickHouse, sampled), and the time of statistics queries over 10 million events. Writes
 // bench/results/pipeline.{json,md} and the plots pipeline-rate.svg and pipeline-lag.svg.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { INGEST_GROUP, Ingester } from '@adnet/admin/ingester';
@@ -27,8 +28,13 @@ const RATE = Number(process.env.BENCH_PIPELINE_RATE ?? 200_000);
 const SECONDS = Number(process.env.BENCH_PIPELINE_SECONDS ?? 20);
 const BATCH_ROWS = Number(process.env.BENCH_INGEST_BATCH_ROWS ?? 50_000);
 const FLUSH_MS = Number(process.env.BENCH_INGEST_FLUSH_MS ?? 1_000);
+// `rowbinary` (the product's way with embedded chDB: each batch a RowBinary file chDB reads) or `json` (rows
+// in the insert's body, the way to a ClickHouse server), to compare the two on the same machine.
+const WAY = process.env.BENCH_INGEST_WAY === 'json' ? 'json' : 'rowbinary';
 const SAMPLE_MS = 250;
 
+// The machine is shared: its load average at the start and the end go into the results.
+const loadAtStart = loadavg()[0] ?? 0;
 const local = await startBenchRedis('adnet-pipeline-');
 const { url, dir, client: redis } = local;
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
@@ -48,6 +54,7 @@ const ingester = new Ingester({
   log: createLogger('warn'),
   batchRows: BATCH_ROWS,
   flushMs: FLUSH_MS,
+  ...(WAY === 'rowbinary' ? { stagingDir: join(dir, 'ingest') } : {}),
 });
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
@@ -67,7 +74,8 @@ const redisCpuUsPerEvent = ((cpuMs(local.pid) - redisCpu0) * 1000) / EVENTS;
 // 2. A steady offered rate: a generator process writes as engines do while the ingester drains; every
 // SAMPLE_MS the age of the oldest event not yet in ClickHouse (its entry's stream id is the time it was
 // written; the engine's batcher held it up to 50 ms before) and the events inserted so far.
-const generator = await child('bench/src/pipeline-generator.ts', { REDIS_URL: url, RATE: String(RATE), SECONDS: String(SECONDS) });
+const GENERATOR = process.env.BENCH_PIPELINE_GENERATOR === 'prepacked' ? 'prepacked' : 'batchers';
+const generator = await child('bench/src/pipeline-generator.ts', { REDIS_URL: url, RATE: String(RATE), SECONDS: String(SECONDS), GENERATOR });
 const generated = new Promise<{ events: number; seconds: number }>((resolve) =>
   generator.proc.on('message', (m: { type?: string; events?: number; seconds?: number }) => {
     if (m.type === 'done') resolve({ events: m.events ?? 0, seconds: m.seconds ?? 0 });
@@ -75,9 +83,15 @@ const generated = new Promise<{ events: number; seconds: number }>((resolve) =>
 );
 const samples: { t: number; lagMs: number; inserted: number }[] = [];
 const s0 = performance.now();
+const steadyCpu0 = process.cpuUsage();
+let steadyCpuUs = 0;
 const inserted0 = ingester.inserted;
 let generating = true;
-void generated.then(() => (generating = false));
+void generated.then(() => {
+  generating = false;
+  const c = process.cpuUsage(steadyCpu0);
+  steadyCpuUs = c.user + c.system;
+});
 for (;;) {
   const lagMs = await oldestUnsavedAgeMs(redis);
   samples.push({ t: (performance.now() - s0) / 1000, lagMs, inserted: ingester.inserted - inserted0 });
@@ -98,6 +112,8 @@ const steady = {
   generatedRate: Math.round(gen.events / gen.seconds),
   seconds: Math.round(gen.seconds * 10) / 10,
   ingestedRateWhileOffered: lastInWindow ? Math.round(lastInWindow.inserted / lastInWindow.t) : 0,
+  // This process's CPU (ingester and chDB) while the generator wrote, per event ingested meanwhile.
+  cpuUsPerEventWhileOffered: lastInWindow?.inserted ? Math.round((steadyCpuUs / lastInWindow.inserted) * 100) / 100 : 0,
   drainedAfterMs: Math.round(((samples.at(-1)?.t ?? 0) - gen.seconds) * 1000),
   lagMs: { p50: pct(50), p99: pct(99), max: lags.at(-1) ?? 0 },
   samples: samples.map((x, i) => ({
@@ -137,7 +153,9 @@ await local.stop();
 
 const result = {
   date: new Date().toISOString(),
-  ingester: { batchRows: BATCH_ROWS, flushMs: FLUSH_MS },
+  loadAverage: { start: Math.round(loadAtStart * 10) / 10, end: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores: cpus().length },
+  ingester: { batchRows: BATCH_ROWS, flushMs: FLUSH_MS, way: WAY },
+  generator: GENERATOR,
   pipeline: {
     events: EVENTS,
     ingestMs: Math.round(ingestMs),
@@ -156,11 +174,13 @@ writeFileSync(join(out, 'pipeline.json'), JSON.stringify(result, null, 2) + '\n'
 const md = [
   `# Event pipeline and statistics (${result.date})`,
   '',
-  `Stream -> ingester -> ClickHouse (embedded chDB), ingester batches of ${BATCH_ROWS} rows or ${FLUSH_MS} ms.`,
+  `Stream -> ingester -> ClickHouse (embedded chDB), ingester batches of ${BATCH_ROWS} rows or ${FLUSH_MS} ms, ${WAY === 'rowbinary' ? 'each a RowBinary file chDB reads' : 'rows in the insert body (JSONCompactEachRow)'}.`,
+  '',
+  `Load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end, on ${result.loadAverage.cores} cores.`,
   '',
   `Drained from a full stream: ${EVENTS} events in ${result.pipeline.ingestMs} ms = **${result.pipeline.eventsPerSecond} events/s**, ${result.pipeline.cpuUsPerEvent} us of CPU per event in the ingester's process (chDB included) and ${result.pipeline.redisCpuUsPerEvent} us in Redis.`,
   '',
-  `At a steady offered rate of ${RATE} events/s for ${SECONDS} s (a generator process with 4 engine batchers; it wrote ${steady.generatedRate} events/s): ingested **${steady.ingestedRateWhileOffered} events/s** while offered, lag (age of the oldest event not yet in ClickHouse, sampled every ${SAMPLE_MS} ms) **p50 ${steady.lagMs.p50} ms, p99 ${steady.lagMs.p99} ms**, max ${steady.lagMs.max} ms; drained ${steady.drainedAfterMs} ms after the generator stopped. Plots: \`pipeline-rate.svg\`, \`pipeline-lag.svg\`.`,
+  `At a steady offered rate of ${RATE} events/s for ${SECONDS} s (a generator process ${GENERATOR === 'prepacked' ? 'adding entries packed beforehand' : 'with 4 engine batchers'}; it wrote ${steady.generatedRate} events/s): ingested **${steady.ingestedRateWhileOffered} events/s** while offered (${steady.cpuUsPerEventWhileOffered} us of CPU per event in the ingester's process), lag (age of the oldest event not yet in ClickHouse, sampled every ${SAMPLE_MS} ms) **p50 ${steady.lagMs.p50} ms, p99 ${steady.lagMs.p99} ms**, max ${steady.lagMs.max} ms; drained ${steady.drainedAfterMs} ms after the generator stopped. Plots: \`pipeline-rate.svg\`, \`pipeline-lag.svg\`.`,
   '',
   `Counted in ClickHouse: ${counted} of ${expected} events written (${counted === expected ? 'exact' : 'NOT exact'}).`,
   '',

@@ -32,7 +32,7 @@ export const envSchema = z.object({
    * PUBLIC_BASE_URL (see docs/deployment.md). Unset: PUBLIC_BASE_URL serves them.
    */
   PUBLIC_AD_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Where the private Redis, the embedded ClickHouse and uploaded media are kept. */
+  /** Where the private Redis, the embedded ClickHouse (`clickhouse/`, and `clickhouse-ingest/`: the batch files the ingester hands it) and uploaded media are kept. */
   DATA_DIR: z.string().min(1).default('./data'),
   /**
    * `redis://[:password@]host:port[/db]` or `rediss://...`; a Redis Cluster:

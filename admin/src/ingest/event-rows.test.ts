@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { EngineEvent } from '@adnet/schemas/events';
+import { Session } from 'chdb';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { EVENT_COLUMNS, toRow, toRowValues } from './event-rows.ts';
+import { EVENT_COLUMNS, EVENT_ROW_BINARY_STRUCTURE, eventsRowBinary, toRow, toRowValues } from './event-rows.ts';
 import type { EventRow } from './event-rows.ts';
 
 const click = (country: string | undefined) =>
@@ -21,5 +25,43 @@ describe('toRow', () => {
     expect(values).toHaveLength(EVENT_COLUMNS.length);
     expect(Object.values(toRow(e))).toEqual(values);
     expect(toRow(e)).toMatchObject({ ts: '2026-11-20 10:30:00.123', site_domain: 'a\tb"c\n', source: 'x'.repeat(64), country: 'fr' });
+  });
+});
+
+describe('eventsRowBinary', () => {
+  it('reads back in ClickHouse as the same row a JSONCompactEachRow insert sends', () => {
+    const events = [
+      click('de'),
+      // Long, tabbed, non-ASCII and quoted text (a length over 127 takes a 2-byte varint), money over 32 bits, a negative one.
+      {
+        ...click('fr'),
+        id: 'é'.repeat(90),
+        site_domain: 'a\tb"c\n\'ü',
+        source: 'x'.repeat(100),
+        charge_nano: 9_007_199_254_740_991,
+        ts: Date.parse('2026-11-20T10:30:00.123Z'),
+      },
+      { id: 'w', type: 'win', ts: 1, engine: 'e', bid_id: 'b', partner_id: 4_294_967_295, price_micro_cents: -5, charge_nano: -1_234_567_890_123 },
+    ] as EngineEvent[];
+    const dir = mkdtempSync(join(tmpdir(), 'rowbinary-'));
+    const session = new Session(join(dir, 'ch'));
+    try {
+      const path = join(dir, 'rows.bin');
+      writeFileSync(path, eventsRowBinary(events));
+      const out = session.query(
+        `SELECT * FROM file('${path}', 'RowBinary', '${EVENT_ROW_BINARY_STRUCTURE.replaceAll("'", "\\'")}')
+         SETTINGS output_format_json_quote_64bit_integers = 0`,
+        'JSONCompactEachRow',
+      );
+      expect(
+        out
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as unknown),
+      ).toEqual(events.map(toRowValues));
+    } finally {
+      session.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

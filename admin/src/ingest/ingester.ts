@@ -1,4 +1,4 @@
-import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -6,7 +6,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { EVENT_COLUMNS, toRowValues } from './event-rows.ts';
+import { EventInserter } from './event-insert.ts';
+import type { EventBatchRows } from './event-insert.ts';
+
+export { eventInsertSettings } from './event-insert.ts';
 
 export const INGEST_GROUP = 'ingest';
 /**
@@ -18,6 +21,13 @@ export const INGEST_COMMAND_TIMEOUT_MS = 10_000;
 const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
 const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
 const RECORD_TTL_S = 7 * 86_400;
+/**
+ * Events asked for per XREADGROUP (in whole entries): replies of about 1 MB. Replies of a whole batch
+ * (50 000 events, 6 MB and more) cost the main thread about twice the wall time per event to receive
+ * and parse, and a first guess of 100 events an entry made the first batch five times INGEST_BATCH_ROWS
+ * (bench/results/performance.md, goal 5).
+ */
+const READ_EVENTS = 10_000;
 
 export interface IngesterOptions {
   /** A connection of its own, without auto-pipelining: XREADGROUP blocks it. */
@@ -38,6 +48,12 @@ export interface IngesterOptions {
    * part deduplicated there by the batch's token (admin/src/clickhouse/migrations.ts).
    */
   distributed?: boolean;
+  /**
+   * Embedded chDB: batches go to ClickHouse as RowBinary files in this folder (the process's own), which
+   * chDB reads, parsing them at a fraction of a text body's cost (event-insert.ts). Absent (a server):
+   * rows in the insert's body.
+   */
+  stagingDir?: string;
 }
 
 type Entry = [id: string, fields: Buffer[]];
@@ -47,7 +63,7 @@ type ReadEntry = { id: string; events: EngineEvent[] };
 interface Prepared {
   ids: string[];
   token: string;
-  rows: unknown[][];
+  rows: EventBatchRows;
 }
 
 /**
@@ -68,8 +84,9 @@ export class Ingester {
   private readonly batchRows: number;
   private readonly flushMs: number;
   private readonly claimIdleMs: number;
-  /** Events per stream entry lately, to ask XREADGROUP for about a batch's worth of entries. */
-  private eventsPerEntry = 100;
+  /** Events per stream entry lately, to size XREADGROUP's COUNT; first guess: a full engine entry (its batcher's 500). */
+  private eventsPerEntry = 500;
+  private readonly inserter: EventInserter;
   inserted = 0;
   batches = 0;
   failures = 0;
@@ -79,6 +96,12 @@ export class Ingester {
     this.batchRows = o.batchRows ?? 50_000;
     this.flushMs = o.flushMs ?? 1_000;
     this.claimIdleMs = o.claimIdleMs ?? 30_000;
+    this.inserter = new EventInserter({
+      clickhouse: o.clickhouse,
+      database: o.database,
+      distributed: o.distributed ?? false,
+      ...(o.stagingDir === undefined ? {} : { stagingDir: o.stagingDir }),
+    });
   }
 
   async start(): Promise<void> {
@@ -146,9 +169,8 @@ export class Ingester {
     while (this.running && rows < this.batchRows) {
       const wait = deadline - Date.now();
       if (wait <= 0) break;
-      // As many entries as the rows still wanted, at the size entries have had so far: one round trip
-      // fills a batch of full engine entries (500 events each), where a fixed 10 took several.
-      const count = Math.min(1_000, Math.max(1, Math.ceil((this.batchRows - rows) / this.eventsPerEntry)));
+      // Entries for about READ_EVENTS of the rows still wanted, at the size entries have had so far.
+      const count = Math.min(1_000, Math.max(1, Math.ceil(Math.min(this.batchRows - rows, READ_EVENTS) / this.eventsPerEntry)));
       const got = await this.read(Math.max(1, Math.min(wait, 500)), count);
       for (const [id, fields] of got) {
         const events = decodeEntry(fields);
@@ -198,29 +220,18 @@ export class Ingester {
         .hset(TOKEN_OF_ENTRY, ...entryTokens)
         .exec();
     }
-    const rows: unknown[][] = [];
-    for (const e of entries) for (const event of e.events) rows.push(toRowValues(event));
-    return { ids, token, rows };
+    return { ids, token, rows: this.inserter.rows(entries.flatMap((e) => e.events)) };
   }
 
   /** Inserts a prepared batch with its token (retrying while running), then acknowledges it. */
   private async insertAndAck({ ids, token, rows }: Prepared): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        if (rows.length) {
-          await this.o.clickhouse.insert({
-            table: `${this.o.database}.events`,
-            columns: [...EVENT_COLUMNS],
-            // Each row as an array of values in the columns' order: no column names repeated on every row.
-            values: rows,
-            format: 'JSONCompactEachRow',
-            clickhouse_settings: eventInsertSettings(token, this.o.distributed ?? false),
-          });
-        }
+        await this.inserter.insert(rows, token);
         break;
       } catch (err) {
         this.failures++;
-        this.o.log.warn({ err: (err as Error).message, token, rows: rows.length, attempt }, 'event insert failed; will retry the same batch');
+        this.o.log.warn({ err: (err as Error).message, token, rows: rows.count, attempt }, 'event insert failed; will retry the same batch');
         if (!this.running && attempt >= 2) return; // left pending, recorded: the next start re-inserts it with the same token
         await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
       }
@@ -231,7 +242,7 @@ export class Ingester {
       .hdel(TOKEN_OF_ENTRY, ...ids)
       .del(batchKey(token))
       .exec();
-    this.inserted += rows.length;
+    this.inserted += rows.count;
     this.batches++;
   }
 
@@ -280,16 +291,6 @@ export class Ingester {
     }
     return out;
   }
-}
-
-/** The insert's token, deduplicating it in the events table and in the views it feeds, on one server or on every shard. */
-export function eventInsertSettings(token: string, distributed: boolean): ClickHouseSettings {
-  return {
-    insert_deduplication_token: token,
-    deduplicate_blocks_in_dependent_materialized_views: 1,
-    // The older name of distributed_foreground_insert, which newer servers still take.
-    ...(distributed ? { insert_distributed_sync: 1 } : {}),
-  };
 }
 
 export interface EventBacklog {

@@ -31,16 +31,20 @@ function intern(s: string): string {
   return s;
 }
 
-/** Replaces, in place, every string in plain objects and arrays of `value` with its interned copy. */
-function internStrings(value: object): void {
+/**
+ * `value` with its strings interned: plain objects in place (assigning existing properties keeps their shapes;
+ * building new objects key by key left campaigns as dictionaries, larger than the strings saved), arrays as
+ * exact-size copies (a cloned array of 3 countries had room for 16, ~100 bytes spare each, 370 000 of them).
+ */
+function compact(value: unknown): unknown {
+  if (typeof value === 'string') return intern(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(compact);
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
   const v = value as Record<string, unknown>;
-  // Assigning existing properties keeps the objects' shapes; building new objects key by key did not (keyed
-  // stores past a dozen properties left them as dictionaries, larger than the strings saved).
-  for (const key of Object.keys(v)) {
-    const x = v[key];
-    if (typeof x === 'string') v[key] = intern(x);
-    else if (x !== null && typeof x === 'object' && (Array.isArray(x) || Object.getPrototypeOf(x) === Object.prototype)) internStrings(x);
-  }
+  // msgpackr renames a `__proto__` key; were one here, assigning it would set the prototype.
+  for (const key of Object.keys(v)) if (key !== '__proto__') v[key] = compact(v[key]);
+  return v;
 }
 
 /**
@@ -49,12 +53,7 @@ function internStrings(value: object): void {
  * its whole parent alive: decoded as is, 400 000 campaigns and creatives held about 250 MiB more than the
  * same values copied once (bench/results/performance.md, step 4). The copy's strings are its own.
  */
-export function mirrorValue(decoded: unknown): unknown {
-  const copy: unknown = structuredClone(decoded);
-  if (typeof copy === 'string') return intern(copy);
-  if (copy !== null && typeof copy === 'object') internStrings(copy);
-  return copy;
-}
+export const mirrorValue = (decoded: unknown): unknown => compact(structuredClone(decoded));
 
 const mirrored = (blob: Buffer): unknown => mirrorValue(unpack(blob));
 

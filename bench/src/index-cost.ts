@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import type { Partner } from '@adnet/schemas/partners';
 import { pack, unpack } from '@adnet/schemas/wire/msgpack';
+import { mirrorValue } from '@adnet/schemas/wire/change-log';
 import { buildIndex } from '@adnet/engine/engine-index';
 import type { ConfigState, EngineIndex } from '@adnet/engine/engine-index';
 import { updateIndex } from '@adnet/engine/index-update';
@@ -38,7 +39,7 @@ for (const campaigns of sizes) {
   for (const kind of ['campaign', 'creative'] as const)
     for (const b of blobs[kind]) {
       // Copied as the mirror decodes (schemas/src/wire/change-log.ts): msgpackr's sliced strings would hold more.
-      const v = structuredClone(unpack<{ id: number }>(b));
+      const v = mirrorValue(unpack(b)) as { id: number };
       state[kind].set(v.id, v);
     }
   const stateMiB = heapMiB() - base;

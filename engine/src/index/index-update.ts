@@ -8,6 +8,8 @@ import type { SourceList } from '@adnet/schemas/source-lists';
 import type { Candidate, PaceHandle } from './candidate.ts';
 import {
   addToSetMap,
+  addCreativeOf,
+  removeCreativeOf,
   bookOf,
   buildIndex,
   dealEntry,
@@ -80,11 +82,11 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
         const before = old as Creative | undefined;
         const after = now as Creative | undefined;
         if (before) {
-          book.creativesOf.get(before.campaign_id)?.delete(c.id);
+          removeCreativeOf(book.creativesOf, before.campaign_id, c.id);
           touched.add(before.campaign_id);
         }
         if (after) {
-          addToSetMap(book.creativesOf, after.campaign_id, c.id);
+          addCreativeOf(book.creativesOf, after.campaign_id, c.id);
           touched.add(after.campaign_id);
         }
         break;
@@ -154,7 +156,7 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
         book.campaigns.delete(id);
         paces.delete(id);
       }
-      if (book.creativesOf.get(id)?.size === 0) book.creativesOf.delete(id);
+      if (book.creativesOf.get(id)?.length === 0) book.creativesOf.delete(id);
     }
     const nextSlots = new Map(slots);
     // Where every list's exchange order is its rank order (no country adjustments), both orders are one

@@ -11,12 +11,51 @@ import { CFG_LOG, cfgHash } from './redis-keys.ts';
 export type ConfigEntities = Record<ConfigKind, Map<number, unknown>>;
 
 /**
- * A config value as a mirror keeps it for as long as the value lives. msgpackr's native string extraction
- * hands out slices of strings it decoded together, and each slice keeps its whole parent alive: decoded
- * as is, 400 000 campaigns and creatives held about 250 MiB more than the same values copied once
- * (bench/results/performance.md, step 4). The copy costs about a third more decoding time, paid once per value.
+ * Strings config values repeat (statuses, formats, countries, time zones, landing URLs, texts and timestamps
+ * written together), one copy each: decoded, each value had its own, and at 100 000 campaigns / 300 000
+ * creatives copies of strings already held were about 100 MiB of the engine's 500 MiB live heap
+ * (bench/results/performance.md, "Memory at 100 000 campaigns"). Emptied when full: the bound, not the
+ * config's size, is what it can hold beyond the config; a value decoded after that shares with later ones.
  */
-const mirrored = (blob: Buffer): unknown => structuredClone(unpack(blob));
+const interned = new Map<string, string>();
+const INTERNED_MAX = 200_000;
+/** Longer strings (descriptions, markup) are rarely repeated: not kept in the table. */
+const INTERN_LENGTH_MAX = 256;
+
+function intern(s: string): string {
+  if (s.length > INTERN_LENGTH_MAX) return s;
+  const known = interned.get(s);
+  if (known !== undefined) return known;
+  if (interned.size >= INTERNED_MAX) interned.clear();
+  interned.set(s, s);
+  return s;
+}
+
+/**
+ * `value` with its strings interned: plain objects in place (assigning existing properties keeps their shapes;
+ * building new objects key by key left campaigns as dictionaries, larger than the strings saved), arrays as
+ * exact-size copies (a cloned array of 3 countries had room for 16, ~100 bytes spare each, 370 000 of them).
+ */
+function compact(value: unknown): unknown {
+  if (typeof value === 'string') return intern(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(compact);
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const v = value as Record<string, unknown>;
+  // msgpackr renames a `__proto__` key; were one here, assigning it would set the prototype.
+  for (const key of Object.keys(v)) if (key !== '__proto__') v[key] = compact(v[key]);
+  return v;
+}
+
+/**
+ * A config value as a mirror keeps it for as long as the value lives: copied once, its strings interned.
+ * msgpackr's native string extraction hands out slices of strings it decoded together, and each slice keeps
+ * its whole parent alive: decoded as is, 400 000 campaigns and creatives held about 250 MiB more than the
+ * same values copied once (bench/results/performance.md, step 4). The copy's strings are its own.
+ */
+export const mirrorValue = (decoded: unknown): unknown => compact(structuredClone(decoded));
+
+const mirrored = (blob: Buffer): unknown => mirrorValue(unpack(blob));
 
 export interface Snapshot {
   /** Last change-log id covered by the snapshot; follow the log after it. */

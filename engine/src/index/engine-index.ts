@@ -278,12 +278,16 @@ export function zoneEntry(zone: StoredZone, site: StoredSite | undefined): ZoneE
   };
 }
 
-/** Active partners in configuration order; an entry whose partner object is unchanged is kept (its address list compiled once). */
+/**
+ * Active partners by id; an entry whose partner object is unchanged is kept (its address list compiled once).
+ * By id, not by the mirror's order: that order depends on how the configuration arrived (a snapshot's hash
+ * order, a log replay, a resync's difference), and where allow-lists overlap the first match names the partner.
+ */
 export function partnerEntries(stored: Map<number, Partner>, before: readonly PartnerEntry[] | undefined): PartnerEntry[] {
   const kept = new Map(before?.map((e) => [e.partner, e]));
   const out: PartnerEntry[] = [];
   for (const p of stored.values()) if (p.status === 'active') out.push(kept.get(p) ?? partnerEntry(p));
-  return out;
+  return out.sort((a, b) => a.partner.id - b.partner.id);
 }
 
 export function demandPartnerList(stored: Map<number, DemandPartner> | undefined): DemandPartner[] {

@@ -3,6 +3,7 @@
 import { ConfigError, loadConfig } from '@adnet/schemas/config';
 import { createLogger } from '@adnet/runtime/log';
 import { createEngine } from './engine.ts';
+import { collectGarbageNow } from './full-collection.ts';
 
 let config;
 try {
@@ -17,6 +18,7 @@ if (!config.redisUrl) {
 }
 const log = createLogger(config.logLevel, 'engine');
 const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: config.adminUpstream });
+collectGarbageNow();
 const port = await engine.listen(config.port, config.host);
 const metricsPort = await engine.listenOps(config.metrics.port, config.metrics.host);
 log.info({ event: 'engine.listening', port, metricsPort, engine: engine.id }, 'engine listening');

@@ -1,0 +1,15 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { collectGarbageNow } from './full-collection.ts';
+
+describe('collectGarbageNow', () => {
+  it('collects what nothing holds any more, at once', async () => {
+    const ref = (() => new WeakRef({ rows: Array.from({ length: 1000 }, (_, i) => ({ i })) }))();
+    // A WeakRef keeps its target for the rest of the turn that made or read it.
+    await nextTurn();
+    expect(ref.deref()).toBeDefined();
+    await nextTurn();
+    collectGarbageNow();
+    expect(ref.deref()).toBeUndefined();
+  });
+});

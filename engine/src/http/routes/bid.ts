@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { SourceNames } from '../../inventory/source.ts';
 import type { EngineEvent } from '@adnet/schemas/events';
-import type { Bid } from '@adnet/schemas/openrtb';
+import type { Bid, Imp } from '@adnet/schemas/openrtb';
 import { openRtbContext, openRtbImp, openRtbUserId } from '../../auction/request-context.ts';
 import { serve } from '../../auction/serve.ts';
 import type { Served } from '../../auction/serve.ts';
@@ -63,7 +63,9 @@ export function bidRoute(ctx: EngineContext) {
     const taken: Served[] = [];
     // Bid events wait for the deadline check: a bid that is never sent must not be recorded as one.
     const bidEvents: EngineEvent[] = [];
-    for (const imp of request.imp) {
+    // Indexed loops: a for-of's iterator showed in this handler's allocation profile.
+    for (let i = 0; i < request.imp.length; i++) {
+      const imp = request.imp[i] as Imp;
       const ic = openRtbImp(rc, imp);
       const out = serve(ctx, rc, ic);
       if (!out.won) {
@@ -71,7 +73,7 @@ export function bidRoute(ctx: EngineContext) {
         continue;
       }
       const c = out.candidate;
-      bids.push(toBid(imp, out, ctx.baseUrl, partner.billing_notice === 'burl'));
+      bids.push(toBid(imp, out, ctx.baseUrl, partner.billing_notice === 'burl', ic.nativeAssets));
       taken.push(out);
       // A test request is answered as usual and kept apart from the statistics.
       if (rc.test) bidEvents.push(testBidEvent(facts, ic.inventory, out.bidId, c, partner.id));
@@ -86,7 +88,7 @@ export function bidRoute(ctx: EngineContext) {
       ctx.emit(makeEvent('nobid', { reason: 'deadline', ...facts }));
       return NO_BID;
     }
-    for (const e of bidEvents) ctx.emit(e);
+    for (let i = 0; i < bidEvents.length; i++) ctx.emit(bidEvents[i] as EngineEvent);
     if (bids.length === 0) return NO_BID;
     return json(200, bidResponse(request.id, bids), VERSION_HEADER);
   };

@@ -1,5 +1,5 @@
 import type { NoBidReason } from '@adnet/schemas/events';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../events/random-uuid.ts';
 import type { Candidate } from '../index/candidate.ts';
 import { candidateListsFor } from '../index/engine-index.ts';
 import { encodeTicket } from '../tracking/signed-token.ts';
@@ -58,7 +58,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   outcome ??= runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives, exchange);
   if (!outcome.won) return outcome;
   const c = outcome.winner;
-  const bidId = randomUUID();
+  const bidId = randomUuid();
   // A capped campaign's ad names its user, so whichever engine counts it adds it to that user's count.
   const user = c.cap !== null && imp.viewer ? imp.viewer.key : '';
   if (user) imp.viewer?.served(c);

@@ -1,10 +1,9 @@
 // `tsx bench/src/ab-bid.ts <before-checkout> <after-checkout>`: the OpenRTB bid handler of two trees timed
 // in one process over the same 10 000-campaign world and request corpus.
-import type { ConfigState } from '@adnet/engine/engine-index';
 import { alternate, clockUs, loadTree, timedBuild } from './ab-trees.ts';
 import type { Tree } from './ab-trees.ts';
 import { makeCorpus } from './corpus.ts';
-import { addSourceLists, generateWorld } from './world.ts';
+import { addSourceLists, configStateOf, generateWorld } from './world.ts';
 
 const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500, deliveryRules: true });
 // 10 000-entry source lists on 1 000 of the campaigns, 60 bid adjustments on a share of those (BENCH_ADJUSTED, default 0.2;
@@ -14,15 +13,7 @@ const sourceLists =
     ? undefined
     : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2) });
 const corpus = makeCorpus(1_000);
-const state: ConfigState = {
-  campaign: new Map(world.campaigns.map((c) => [c.id, c])),
-  creative: new Map(world.creatives.map((c) => [c.id, c])),
-  partner: new Map([[1, world.partner]]),
-  site: new Map(),
-  zone: new Map(),
-  deal: new Map(),
-  ...(sourceLists ? { campaign_sources: sourceLists } : {}),
-};
+const state = configStateOf(world, sourceLists);
 
 function timer(tree: Tree) {
   const handle = tree.bid.bidRoute(tree.fixture.bidPathContext(timedBuild(tree, state), { emit: () => undefined, engineId: 'bench' }));

@@ -3,24 +3,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex } from '@adnet/engine/engine-index';
-import type { ConfigState } from '@adnet/engine/engine-index';
 import { bidRoute } from '@adnet/engine/bid-route';
 import { bidPathContext, bidRequestOf } from '@adnet/engine/context-fixture';
 import { parseBidRequest } from '@adnet/engine/parse-request';
 import { pack } from '@adnet/schemas/wire/msgpack';
 import { Bench } from 'tinybench';
 import { makeCorpus } from './corpus.ts';
-import { generateWorld } from './world.ts';
+import { configStateOf, generateWorld } from './world.ts';
 
 const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 });
-const state: ConfigState = {
-  campaign: new Map(world.campaigns.map((c) => [c.id, c])),
-  creative: new Map(world.creatives.map((c) => [c.id, c])),
-  partner: new Map([[1, world.partner]]),
-  site: new Map(),
-  zone: new Map(),
-  deal: new Map(),
-};
+const state = configStateOf(world);
 const corpus = makeCorpus(1_000);
 const index = buildIndex(state, '1-0');
 // Half the world's campaigns pace evenly (world.ts). Held to half their auctions, as the pacer holds a

@@ -7,6 +7,7 @@ import { LedgerStore } from '@adnet/admin/ledger';
 import { Redis } from 'ioredis';
 import { BENCH_COUNTRIES, BENCH_LANGUAGES, rng } from './corpus.ts';
 import type { BidAdjustment, SourceList } from '@adnet/schemas/source-lists';
+import type { ConfigState } from '@adnet/engine/engine-index';
 
 export interface WorldSize {
   campaigns: number;
@@ -203,4 +204,17 @@ export function addSourceLists(world: World, size: SourceListsSize): Map<number,
     campaign.bid_adjustments = [...adjustments.values()];
   }
   return lists;
+}
+
+/** The world as an engine's configuration (one partner; no sites, zones or deals), with its source lists when given. */
+export function configStateOf(world: World, sourceLists?: Map<number, SourceList>): ConfigState {
+  return {
+    campaign: new Map(world.campaigns.map((c) => [c.id, c])),
+    creative: new Map(world.creatives.map((c) => [c.id, c])),
+    partner: new Map([[1, world.partner]]),
+    site: new Map(),
+    zone: new Map(),
+    deal: new Map(),
+    ...(sourceLists ? { campaign_sources: sourceLists } : {}),
+  };
 }

@@ -1,5 +1,5 @@
 import type { EventOf, NoBidReason } from '@adnet/schemas/events';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from './random-uuid.ts';
 import type { Inventory } from '../auction/request-context.ts';
 import type { requestFacts } from './make-event.ts';
 
@@ -18,7 +18,7 @@ export interface AdOf {
 
 /** An impression without a bid of ours. */
 export const noBidEvent = (f: Facts, reason: NoBidReason, impId: string): EventOf<'nobid'> => ({
-  id: randomUUID(),
+  id: randomUuid(),
   type: 'nobid',
   imp_id: impId,
   reason,
@@ -37,7 +37,7 @@ export const noBidEvent = (f: Facts, reason: NoBidReason, impId: string): EventO
 /** Our bid on one impression (the request's facts name its source: they override the inventory's). */
 export function bidEvent(f: Facts, i: Inventory, bidId: string, b: AdOf, impId: string, priceMicroCents: number, auctionId: string): EventOf<'bid'> {
   const e: EventOf<'bid'> = {
-    id: randomUUID(),
+    id: randomUuid(),
     type: 'bid',
     imp_id: impId,
     bid_id: bidId,
@@ -62,7 +62,7 @@ export function bidEvent(f: Facts, i: Inventory, bidId: string, b: AdOf, impId: 
 /** A test request's bid: answered as usual, kept apart from the statistics. */
 export function testBidEvent(f: Facts, i: Inventory, bidId: string, b: AdOf, partnerId: number): EventOf<'uncounted'> {
   const e = {
-    id: randomUUID(),
+    id: randomUuid(),
     type: 'uncounted' as const,
     bid_id: bidId,
     campaign_id: b.campaignId,

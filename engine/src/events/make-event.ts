@@ -1,11 +1,11 @@
 import type { EventOf, EventType } from '@adnet/schemas/events';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from './random-uuid.ts';
 import type { Inventory, RequestContext } from '../auction/request-context.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
 
 /** A new event of `type` with a fresh id; the type's schema says which fields it must carry. */
 export function makeEvent<T extends EventType>(type: T, fields: Omit<EventOf<T>, 'id' | 'type'>): EventOf<T> {
-  return { id: randomUUID(), type, ...fields } as EventOf<T>;
+  return { id: randomUuid(), type, ...fields } as EventOf<T>;
 }
 
 /** Inventory fields, present only when the impression was on one of our sites. */

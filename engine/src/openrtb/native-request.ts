@@ -70,7 +70,14 @@ function fill(c: Creative, a: NativeAsset): Record<string, unknown> | undefined 
 }
 
 /** Whether a creative fills every required asset. */
-export const fillsRequired = (c: Creative, assets: readonly NativeAsset[]): boolean => assets.every((a) => !a.required || fill(c, a) !== undefined);
+export function fillsRequired(c: Creative, assets: readonly NativeAsset[]): boolean {
+  // A loop, not `every`: this runs per native candidate walked, and the callback was a closure made per call.
+  for (let i = 0; i < assets.length; i++) {
+    const a = assets[i] as NativeAsset;
+    if (a.required && fill(c, a) === undefined) return false;
+  }
+  return true;
+}
 
 /** The response's assets: every requested one the creative fills, under the request's id. */
 export function nativeAssetsFor(c: Creative, assets: readonly NativeAsset[]): Record<string, unknown>[] {

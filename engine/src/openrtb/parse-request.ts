@@ -6,12 +6,15 @@ export type ParseResult = { ok: true; request: BidRequest } | { ok: false; reaso
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optStr = (v: unknown) => v === undefined || typeof v === 'string';
 const optNum = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
-const optStrArr = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 500 && v.every((x) => typeof x === 'string'));
+const isStr = (x: unknown) => typeof x === 'string';
+const optStrArr = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 500 && v.every(isStr));
 // A banner size of 0 means "not said" (the OpenRTB 2.5 examples send it for interstitials).
 const posInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0;
 const size = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100_000;
+const isSize = (f: unknown) => isObj(f) && size(f.w) && size(f.h);
 
 const MAX_IMPS = 20;
+const OBJECT_FIELDS = ['site', 'app', 'device', 'user'] as const;
 const MAX_DEALS = 100;
 
 const brandVersionOk = (v: unknown): boolean =>
@@ -60,7 +63,10 @@ export function parseBidRequest(body: Buffer): ParseResult {
   if (typeof raw.id !== 'string' || raw.id.length === 0) return { ok: false, reason: 'id is required (string)' };
   if (!Array.isArray(raw.imp) || raw.imp.length === 0) return { ok: false, reason: 'imp is required (non-empty array)' };
   if (raw.imp.length > MAX_IMPS) return { ok: false, reason: `imp has more than ${MAX_IMPS} entries` };
-  for (const imp of raw.imp as unknown[]) {
+  // Indexed loops here and below: a for-of's iterator showed in the allocation profile of every request.
+  const imps = raw.imp as unknown[];
+  for (let i = 0; i < imps.length; i++) {
+    const imp = imps[i];
     if (!isObj(imp) || typeof imp.id !== 'string' || imp.id.length === 0) return { ok: false, reason: 'imp[].id is required (string)' };
     if (!optNum(imp.bidfloor) || (typeof imp.bidfloor === 'number' && imp.bidfloor < 0)) return { ok: false, reason: 'imp[].bidfloor must be a number >= 0' };
     if (!optStr(imp.bidfloorcur) || !optStr(imp.tagid)) return { ok: false, reason: 'imp[].bidfloorcur and imp[].tagid must be strings' };
@@ -68,7 +74,7 @@ export function parseBidRequest(body: Buffer): ParseResult {
       const b = imp.banner;
       if (!isObj(b)) return { ok: false, reason: 'imp[].banner must be an object' };
       if ((b.w !== undefined && !size(b.w)) || (b.h !== undefined && !size(b.h))) return { ok: false, reason: 'imp[].banner.w/h must be integers >= 0' };
-      if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every((f) => isObj(f) && size(f.w) && size(f.h)))) {
+      if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every(isSize))) {
         return { ok: false, reason: 'imp[].banner.format must be an array of {w, h}' };
       }
     }
@@ -77,7 +83,7 @@ export function parseBidRequest(body: Buffer): ParseResult {
       const v = imp.video;
       if (!isObj(v)) return { ok: false, reason: 'imp[].video must be an object' };
       if (!optStrArr(v.mimes)) return { ok: false, reason: 'imp[].video.mimes must be an array of strings' };
-      if (v.protocols !== undefined && (!Array.isArray(v.protocols) || v.protocols.length > 50 || !v.protocols.every((p) => posInt(p))))
+      if (v.protocols !== undefined && (!Array.isArray(v.protocols) || v.protocols.length > 50 || !v.protocols.every(posInt)))
         return { ok: false, reason: 'imp[].video.protocols must be an array of integers' };
       if ((v.minduration !== undefined && !size(v.minduration)) || (v.maxduration !== undefined && !size(v.maxduration)))
         return { ok: false, reason: 'imp[].video.minduration/maxduration must be integers >= 0' };
@@ -87,7 +93,8 @@ export function parseBidRequest(body: Buffer): ParseResult {
       if (problem) return { ok: false, reason: problem };
     }
   }
-  for (const key of ['site', 'app', 'device', 'user'] as const) {
+  for (let i = 0; i < OBJECT_FIELDS.length; i++) {
+    const key = OBJECT_FIELDS[i] as (typeof OBJECT_FIELDS)[number];
     if (raw[key] !== undefined && !isObj(raw[key])) return { ok: false, reason: `${key} must be an object` };
   }
   const site = raw.site as Record<string, unknown> | undefined;

@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { ConfigStore } from '@adnet/admin/config-store';
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { Partner } from '@adnet/schemas/partners';
@@ -19,6 +20,8 @@ import type { LoopDelay, Memory } from './loop-probe.ts';
 import { rssMiB } from './proc-stats.ts';
 import { generateWorld, seedWorld } from './world.ts';
 
+// BENCH_ENGINE_NODE=auto|current|<path>: the engine's Node, chosen as ENGINE_NODE chooses for `pnpm start` (bench:wrk too).
+const node = chooseEngineNode(process.env.BENCH_ENGINE_NODE ?? 'auto');
 const SIZES = (process.env.BENCH_CONFIG_SIZES ?? '10000,100000').split(',').map(Number);
 const CHANGES = Number(process.env.BENCH_CONFIG_CHANGES ?? 300);
 const BID_RATE = Number(process.env.BENCH_CONFIG_RATE ?? 1_000);
@@ -86,6 +89,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     { REDIS_URL: local.url, PORT: String(port), METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
     // tsx first: the probe is TypeScript too (child() adds its own `--import tsx` after these).
     ['--import', 'tsx', '--import', './bench/src/loop-probe.ts', ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    node.execPath,
   );
   while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
   const engineStartMs = Math.round(performance.now() - engineStarted);
@@ -191,7 +195,7 @@ for (const n of SIZES) results.push(await runSize(n));
 
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, engineNode: node.version },
   method: `one engine process; bid load ${BID_RATE}/s open model (32 connections) throughout; ${CHANGES} admin changes through the admin's ConfigStore, ${GAP_MS} ms apart (campaign bid, creative weight, campaign bid, partner), each timed from the commit until the engine's /engine/readyz shows its seq; then ${BURST} campaign changes committed at once; event-loop delay inside the engine by monitorEventLoopDelay (1 ms resolution) over the window`,
   sizes: results,
 };
@@ -202,7 +206,7 @@ writeFileSync(join(out, `config${tag}.json`), JSON.stringify(result, null, 2) + 
 const md = [
   `# Config-change benchmark (${result.date})`,
   '',
-  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node}. The generator, Redis and the engine share it.`,
+  `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (the engine on ${node.version}). The generator, Redis and the engine share it.`,
   `Method: ${result.method}.`,
   '',
   '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | loop delay max ms (changes) | loop p99 ms | loop delay max ms (bids alone) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms | longest GC pause ms (changes) | load average (start / end) |',

@@ -24,6 +24,8 @@ export class BatchBuilder {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, { resolve(rows: EventBatchRows): void; reject(err: Error): void }>();
   private nextId = 0;
+  /** The worker could not start or died of an error: the rest of this process builds on the main thread. */
+  workerFailed = false;
 
   constructor(
     private readonly o: {
@@ -34,9 +36,15 @@ export class BatchBuilder {
     },
   ) {}
 
+  /** Starts the worker ahead of the first batch (it takes about 0.3 s of CPU and up to 1 s to load). */
+  warm(): void {
+    if (this.o.inWorker && this.o.rowBinary && !this.workerFailed && !this.worker) this.startWorker();
+  }
+
   build(packed: readonly Buffer[]): Promise<EventBatchRows> {
-    if (!this.o.inWorker || !this.o.rowBinary) return Promise.resolve(batchRows(decodeAll(packed), this.o.rowBinary));
-    const worker = this.worker ?? this.startWorker();
+    const worker = this.o.inWorker && this.o.rowBinary && !this.workerFailed ? (this.worker ?? this.startWorker()) : undefined;
+    // A bad entry rejects the build here too, as on the worker.
+    if (!worker) return new Promise((resolve) => resolve(batchRows(decodeAll(packed), this.o.rowBinary)));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -51,13 +59,19 @@ export class BatchBuilder {
     await worker?.terminate();
   }
 
-  private startWorker(): Worker {
+  private startWorker(): Worker | undefined {
     // The worker runs TypeScript like the rest of the process: tsx's loader registered inside it first.
-    const tsx = pathToFileURL(
-      createRequire(import.meta.url)
-        .resolve('tsx/esm/api')
-        .replace(/\.cjs$/, '.mjs'),
-    ).href;
+    let tsx: string;
+    try {
+      tsx = pathToFileURL(
+        createRequire(import.meta.url)
+          .resolve('tsx/esm/api')
+          .replace(/\.cjs$/, '.mjs'),
+      ).href;
+    } catch {
+      this.workerFailed = true;
+      return undefined;
+    }
     const entry = new URL('./row-binary-worker.ts', import.meta.url).href;
     const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
     // Never what keeps the process alive: stop() closes it, and a process exiting takes it along.
@@ -73,7 +87,11 @@ export class BatchBuilder {
       for (const w of this.waiting.values()) w.reject(err);
       this.waiting.clear();
     };
-    worker.on('error', fail);
+    // An error event is the worker itself failing (a build's own error is an answer): stop relying on it.
+    worker.on('error', (err) => {
+      this.workerFailed = true;
+      fail(err);
+    });
     worker.on('exit', (code) => fail(new Error(`batch builder worker exited (${code})`)));
     this.worker = worker;
     return worker;

@@ -122,6 +122,7 @@ export class Ingester {
     await this.o.redis.xgroup('CREATE', EVENT_STREAM, INGEST_GROUP, '0', 'MKSTREAM').catch((err: Error) => {
       if (!err.message.includes('BUSYGROUP')) throw err;
     });
+    this.builder.warm();
     this.running = true;
     this.loop = this.run();
   }

@@ -185,4 +185,22 @@ describe.each([
     await next.stop();
     expect(await counts(base + 105)).toEqual({ raw: 1_500, hourly: 1_500, spent: 1_500_000_000 });
   });
+
+  it('an ingester cut off mid-run (batches reading, building and inserting at once) leaves the rest to its successor, every event counted once', async () => {
+    const cut = new Redis(fx.redis.url, { enableAutoPipelining: false });
+    const dying = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: `cut-${base}`, redis: cut });
+    await dying.start();
+    await emit(3_000, 100, base + 106);
+    for (let i = 0; i < 400 && dying.batches < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    // Its connection gone at once: whatever it had read, recorded, built or inserted but not acknowledged stays pending.
+    cut.disconnect();
+    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: `cut-next-${base}`, claimIdleMs: 1 });
+    await next.start();
+    await drain(next);
+    await next.stop();
+    await dying.stop();
+    expect(dying.inserted).toBeGreaterThan(0);
+    expect(next.inserted).toBeGreaterThan(0);
+    expect(await counts(base + 106)).toEqual({ raw: 3_000, hourly: 3_000, spent: 3_000_000_000 });
+  });
 });

@@ -31,6 +31,9 @@ const FLUSH_MS = Number(process.env.BENCH_INGEST_FLUSH_MS ?? 1_000);
 // `rowbinary` (the product's way with embedded chDB: each batch a RowBinary file chDB reads) or `json` (rows
 // in the insert's body, the way to a ClickHouse server), to compare the two on the same machine.
 const WAY = process.env.BENCH_INGEST_WAY === 'json' ? 'json' : 'rowbinary';
+// `worker` (default: entries decoded and RowBinary bodies written on the ingester's worker thread) or `main`
+// (on its main thread, as before), the in-process A/B of that step.
+const BUILD = process.env.BENCH_INGEST_BUILD === 'main' ? 'main' : 'worker';
 const SAMPLE_MS = 250;
 
 // The machine is shared: its load average at the start and the end go into the results.
@@ -55,6 +58,7 @@ const ingester = new Ingester({
   batchRows: BATCH_ROWS,
   flushMs: FLUSH_MS,
   ...(WAY === 'rowbinary' ? { stagingDir: join(dir, 'ingest') } : {}),
+  buildInWorker: BUILD === 'worker',
 });
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
@@ -154,7 +158,7 @@ await local.stop();
 const result = {
   date: new Date().toISOString(),
   loadAverage: { start: Math.round(loadAtStart * 10) / 10, end: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores: cpus().length },
-  ingester: { batchRows: BATCH_ROWS, flushMs: FLUSH_MS, way: WAY },
+  ingester: { batchRows: BATCH_ROWS, flushMs: FLUSH_MS, way: WAY, build: BUILD },
   generator: GENERATOR,
   pipeline: {
     events: EVENTS,
@@ -174,7 +178,7 @@ writeFileSync(join(out, 'pipeline.json'), JSON.stringify(result, null, 2) + '\n'
 const md = [
   `# Event pipeline and statistics (${result.date})`,
   '',
-  `Stream -> ingester -> ClickHouse (embedded chDB), ingester batches of ${BATCH_ROWS} rows or ${FLUSH_MS} ms, ${WAY === 'rowbinary' ? 'each a RowBinary file chDB reads' : 'rows in the insert body (JSONCompactEachRow)'}.`,
+  `Stream -> ingester -> ClickHouse (embedded chDB), ingester batches of ${BATCH_ROWS} rows or ${FLUSH_MS} ms, ${WAY === 'rowbinary' ? `each a RowBinary file chDB reads, built on ${BUILD === 'worker' ? 'a worker thread' : 'the main thread'}` : 'rows in the insert body (JSONCompactEachRow)'}.`,
   '',
   `Load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end, on ${result.loadAverage.cores} cores.`,
   '',

@@ -40,9 +40,13 @@ export class EventInserter {
     }
   }
 
+  /** Batches travel as RowBinary bodies (embedded chDB). */
+  get rowBinary(): boolean {
+    return this.o.stagingDir !== undefined;
+  }
+
   rows(events: readonly EngineEvent[]): EventBatchRows {
-    if (this.o.stagingDir) return { count: events.length, rowBinary: eventsRowBinary(events) };
-    return { count: events.length, values: events.map(toRowValues) };
+    return batchRows(events, this.rowBinary);
   }
 
   async insert(rows: EventBatchRows, token: string): Promise<void> {
@@ -72,6 +76,12 @@ export class EventInserter {
       await rm(path, { force: true });
     }
   }
+}
+
+/** A batch's rows for an insert's body (values) or for a file (one RowBinary body). */
+export function batchRows(events: readonly EngineEvent[], rowBinary: boolean): EventBatchRows {
+  if (rowBinary) return { count: events.length, rowBinary: eventsRowBinary(events) };
+  return { count: events.length, values: events.map(toRowValues) };
 }
 
 /**

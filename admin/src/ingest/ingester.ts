@@ -4,8 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
-import { decodeEntry } from '@adnet/schemas/wire/event-stream';
-import type { EngineEvent } from '@adnet/schemas/events';
+import { unpack } from '@adnet/schemas/wire/msgpack';
+import { BatchBuilder } from './batch-builder.ts';
 import { EventInserter } from './event-insert.ts';
 import type { EventBatchRows } from './event-insert.ts';
 
@@ -54,15 +54,27 @@ export interface IngesterOptions {
    * rows in the insert's body.
    */
   stagingDir?: string;
+  /**
+   * With RowBinary bodies (`stagingDir`), decode entries and write bodies on a worker thread while the main
+   * thread reads the next batch (default); false: on the main thread, as before (bench A/B).
+   */
+  buildInWorker?: boolean;
 }
 
 type Entry = [id: string, fields: Buffer[]];
-/** An entry with its events decoded (once: counting the batch's rows and building them read the same array). */
-type ReadEntry = { id: string; events: EngineEvent[] };
-/** A batch recorded in Redis under its token, its rows built, ready to insert. */
-interface Prepared {
+/**
+ * An entry as read: its events still packed (field `b`), counted by its field `n`; decoded only where the
+ * rows are built (batch-builder.ts, on a worker thread for RowBinary).
+ */
+type ReadEntry = { id: string; packed: Buffer | undefined; count: number };
+/** A batch recorded in Redis under its token. */
+interface Recorded {
   ids: string[];
   token: string;
+  packed: Buffer[];
+}
+/** ...its rows built, ready to insert. */
+interface Prepared extends Recorded {
   rows: EventBatchRows;
 }
 
@@ -87,6 +99,7 @@ export class Ingester {
   /** Events per stream entry lately, to size XREADGROUP's COUNT; first guess: a full engine entry (its batcher's 500). */
   private eventsPerEntry = 500;
   private readonly inserter: EventInserter;
+  private readonly builder: BatchBuilder;
   inserted = 0;
   batches = 0;
   failures = 0;
@@ -102,12 +115,14 @@ export class Ingester {
       distributed: o.distributed ?? false,
       ...(o.stagingDir === undefined ? {} : { stagingDir: o.stagingDir }),
     });
+    this.builder = new BatchBuilder({ rowBinary: this.inserter.rowBinary, inWorker: o.buildInWorker ?? true });
   }
 
   async start(): Promise<void> {
     await this.o.redis.xgroup('CREATE', EVENT_STREAM, INGEST_GROUP, '0', 'MKSTREAM').catch((err: Error) => {
       if (!err.message.includes('BUSYGROUP')) throw err;
     });
+    this.builder.warm();
     this.running = true;
     this.loop = this.run();
   }
@@ -116,6 +131,7 @@ export class Ingester {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
+    await this.builder.close();
   }
 
   backlog(): Promise<EventBacklog> {
@@ -123,10 +139,11 @@ export class Ingester {
   }
 
   /**
-   * Reads, records and builds the next batch while ClickHouse inserts the one before (chDB works on
-   * threads of its own; a server works in another process), so neither waits for the other. One insert
-   * at a time: batches are acknowledged in the order they were read, and recovery runs only with no
-   * insert in flight (it would take the in-flight batch's pending entries for its own).
+   * Reads and records the next batch while the one before is built (on the builder's worker thread) and
+   * then inserted (chDB works on threads of its own; a server works in another process), so none waits
+   * for the others. One batch building-then-inserting at a time: batches are acknowledged in the order
+   * they were read, and recovery runs only with none in flight (it would take the in-flight batch's
+   * pending entries for its own).
    */
   private async run(): Promise<void> {
     let lastRecovery = 0;
@@ -140,9 +157,11 @@ export class Ingester {
         }
         const entries = await this.readNew();
         if (entries.length === 0) continue;
-        const batch = await this.prepare(entries);
+        const batch = await this.record(entries);
+        const rows = this.builder.build(batch.packed);
+        rows.catch(() => undefined); // seen through inFlight below
         await inFlight;
-        inFlight = this.insertAndAck(batch);
+        inFlight = rows.then((built) => this.insertAndAck({ ...batch, rows: built }));
         // Seen at the next await of it; until then a rejection must not count as unhandled.
         inFlight.catch(() => undefined);
       } catch (err) {
@@ -173,10 +192,10 @@ export class Ingester {
       const count = Math.min(1_000, Math.max(1, Math.ceil(Math.min(this.batchRows - rows, READ_EVENTS) / this.eventsPerEntry)));
       const got = await this.read(Math.max(1, Math.min(wait, 500)), count);
       for (const [id, fields] of got) {
-        const events = decodeEntry(fields);
-        entries.push({ id, events });
-        rows += events.length;
-        this.eventsPerEntry = Math.max(1, this.eventsPerEntry * 0.9 + events.length * 0.1);
+        const entry = readEntry(id, fields);
+        entries.push(entry);
+        rows += entry.count;
+        this.eventsPerEntry = Math.max(1, this.eventsPerEntry * 0.9 + entry.count * 0.1);
       }
       if (entries.length === 0 && got.length === 0 && !this.running) break;
     }
@@ -202,11 +221,10 @@ export class Ingester {
   }
 
   /**
-   * Records the batch's composition under its token (a new batch) and builds its rows. The record is in
-   * Redis before any insert, so whatever happens next, a retry re-inserts exactly these entries with
-   * exactly this token.
+   * Records the batch's composition under its token (a new batch). The record is in Redis before any
+   * insert, so whatever happens next, a retry re-inserts exactly these entries with exactly this token.
    */
-  private async prepare(entries: ReadEntry[], knownToken?: string): Promise<Prepared> {
+  private async record(entries: ReadEntry[], knownToken?: string): Promise<Recorded> {
     const ids = entries.map((e) => e.id);
     const token = knownToken ?? createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 40);
     if (!knownToken) {
@@ -220,7 +238,9 @@ export class Ingester {
         .hset(TOKEN_OF_ENTRY, ...entryTokens)
         .exec();
     }
-    return { ids, token, rows: this.inserter.rows(entries.flatMap((e) => e.events)) };
+    const packed: Buffer[] = [];
+    for (const e of entries) if (e.packed) packed.push(e.packed);
+    return { ids, token, packed };
   }
 
   /** Inserts a prepared batch with its token (retrying while running), then acknowledges it. */
@@ -247,12 +267,11 @@ export class Ingester {
   }
 
   private async commit(entries: Entry[], knownToken?: string): Promise<void> {
-    await this.insertAndAck(
-      await this.prepare(
-        entries.map(([id, fields]) => ({ id, events: decodeEntry(fields) })),
-        knownToken,
-      ),
+    const batch = await this.record(
+      entries.map(([id, fields]) => readEntry(id, fields)),
+      knownToken,
     );
+    await this.insertAndAck({ ...batch, rows: await this.builder.build(batch.packed) });
   }
 
   /**
@@ -291,6 +310,22 @@ export class Ingester {
     }
     return out;
   }
+}
+
+/**
+ * A stream entry's packed events (field `b`) and their count (field `n`, which every writer sets:
+ * `xaddArgs`); an entry without `n` is counted by decoding it.
+ */
+function readEntry(id: string, fields: readonly Buffer[]): ReadEntry {
+  let packed: Buffer | undefined;
+  let count = -1;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const name = String(fields[i]);
+    if (name === 'b') packed = fields[i + 1];
+    else if (name === 'n') count = Number(String(fields[i + 1]));
+  }
+  if (!(Number.isSafeInteger(count) && count >= 0)) count = packed ? unpack<unknown[]>(packed).length : 0;
+  return { id, packed, count };
 }
 
 export interface EventBacklog {

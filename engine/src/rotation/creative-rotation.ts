@@ -116,54 +116,57 @@ export class CreativeRotation implements CreativePicker {
       if (++seen % 1_000 === 0) await pause();
       if (entry[1].length > 1 && (index.campaigns.get(entry[0])?.rotation ?? 'optimize') === 'optimize') optimizing.push(entry);
     }
-    // Read in pipelines of READ_CHUNK: writing 10 000 commands at once (and turning their replies into
-    // objects) held the event loop for tens of milliseconds every refresh (bench:load, p99 at 1 000/s).
-    const replies: [Error | null, unknown][] = [];
-    for (let at = 0; at < optimizing.length; at += READ_CHUNK) {
-      const read = this.o.redis.pipeline();
-      for (const [id] of optimizing.slice(at, at + READ_CHUNK)) read.hgetall(rotationCountsKey(id));
-      replies.push(...((await read.exec()) ?? []));
-      await pause();
-    }
     const shares = new Map<number, number>();
     const drawn = new Map<number, { counts: string; at: number }>();
     const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];
-    for (const [i, [campaign, creatives]] of optimizing.entries()) {
-      if (i % 100 === 0) await pause();
-      const [err, raw] = replies[i] ?? [null, {}];
-      const counts = (err ? {} : raw) as Record<string, string>;
-      const before = this.drawn.get(campaign);
-      let empty = true;
-      for (const _ in counts) {
-        empty = false;
-        break;
+    // Read in pipelines of READ_CHUNK: writing 10 000 commands at once (and turning their replies into
+    // objects) held the event loop for tens of milliseconds every refresh (bench:load, p99 at 1 000/s).
+    // Each pipeline's replies are used before the next is read: kept for the whole refresh (36 MB at 100 000
+    // campaigns), they lived through several young-generation collections and were copied by each.
+    for (let at = 0; at < optimizing.length; at += READ_CHUNK) {
+      const chunk = optimizing.slice(at, at + READ_CHUNK);
+      const read = this.o.redis.pipeline();
+      for (const [id] of chunk) read.hgetall(rotationCountsKey(id));
+      const replies = (await read.exec()) ?? [];
+      await pause();
+      for (const [i, [campaign, creatives]] of chunk.entries()) {
+        if (i % 100 === 0) await pause();
+        const [err, raw] = replies[i] ?? [null, {}];
+        const counts = (err ? {} : raw) as Record<string, string>;
+        const before = this.drawn.get(campaign);
+        let empty = true;
+        for (const _ in counts) {
+          empty = false;
+          break;
+        }
+        if (empty) {
+          // Never served (most campaigns of a network at any moment): even shares, nothing to compare. No entry
+          // is even shares (`pick`): storing one per creative put 300 000 entries (and as many boxed numbers)
+          // into a fresh map every refresh at 100 000 campaigns, promoted by the young-generation collections.
+          drawn.set(campaign, before?.counts === '' ? before : { counts: '', at: performance.now() });
+          continue;
+        }
+        const of = (field: string) => Number(counts[field] ?? 0);
+        const stats: CreativeCounts[] = creatives.map((cr) => ({
+          creativeId: cr.id,
+          impressions: of(`i:${cr.id}`),
+          clicks: of(`k:${cr.id}`),
+          conversions: of(`v:${cr.id}`),
+          weight: cr.weight,
+        }));
+        const key = stats.map((c) => `${c.creativeId}:${c.impressions}:${c.clicks}:${c.conversions}`).join(',');
+        // Shares drawn from older counts (or none yet) serve until this campaign's turn comes.
+        for (const c of stats) {
+          const old = this.shares.get(c.creativeId);
+          if (old !== undefined) shares.set(c.creativeId, old);
+        }
+        if (before?.counts === key) drawn.set(campaign, before);
+        else if (sameEvidence(stats)) {
+          // No creative ahead of another: even shares without a draw, outside the budget.
+          for (const c of stats) shares.set(c.creativeId, 1 / stats.length);
+          drawn.set(campaign, { counts: key, at: performance.now() });
+        } else due.push({ campaign, stats, counts: key, waited: before ? before.at : -1 });
       }
-      if (empty) {
-        // Never served (most campaigns of a network at any moment): even shares, nothing to compare.
-        for (const cr of creatives) shares.set(cr.id, 1 / creatives.length);
-        drawn.set(campaign, before?.counts === '' ? before : { counts: '', at: performance.now() });
-        continue;
-      }
-      const of = (field: string) => Number(counts[field] ?? 0);
-      const stats: CreativeCounts[] = creatives.map((cr) => ({
-        creativeId: cr.id,
-        impressions: of(`i:${cr.id}`),
-        clicks: of(`k:${cr.id}`),
-        conversions: of(`v:${cr.id}`),
-        weight: cr.weight,
-      }));
-      const key = stats.map((c) => `${c.creativeId}:${c.impressions}:${c.clicks}:${c.conversions}`).join(',');
-      // Shares drawn from older counts (or none yet) serve until this campaign's turn comes.
-      for (const c of stats) {
-        const old = this.shares.get(c.creativeId);
-        if (old !== undefined) shares.set(c.creativeId, old);
-      }
-      if (before?.counts === key) drawn.set(campaign, before);
-      else if (sameEvidence(stats)) {
-        // No creative ahead of another: even shares without a draw, outside the budget.
-        for (const c of stats) shares.set(c.creativeId, 1 / stats.length);
-        drawn.set(campaign, { counts: key, at: performance.now() });
-      } else due.push({ campaign, stats, counts: key, waited: before ? before.at : -1 });
     }
     due.sort((a, b) => a.waited - b.waited);
     const started = performance.now();

@@ -14,11 +14,6 @@ const READ_CHUNK = 500;
 /** 2, not 4: a slice plus a young-generation collection (2-4 ms at 100 000 campaigns) stayed under 5 ms. */
 const SLICE_MS = 2;
 
-/** A campaign's state, and the tick that last stepped it. */
-interface KeptState extends PacingState {
-  tick: number;
-}
-
 /**
  * Runs the pacing controller for every even-paced campaign the engine serves: each tick reads the
  * campaigns' spend today from their budget pools (what every engine has spent), steps each
@@ -26,12 +21,7 @@ interface KeptState extends PacingState {
  * pacing filter reads it. Every engine reads the same spend, so they arrive at the same rates.
  */
 export class Pacer {
-  /**
-   * Stepped in place: a new map of 100 000 new states every tick lived through the tick's young-generation
-   * collections and was promoted by them (about 55 MB per tick with the spend's replies at 100 000 campaigns).
-   */
-  private states = new Map<number, KeptState>();
-  private ticks = 0;
+  private states = new Map<number, PacingState>();
   /** Each campaign's serving time today, kept while the campaign (the index's object) is the same. */
   private serving = new Map<number, { campaign: StoredCampaign; time: ServingTime }>();
   private day = '';
@@ -64,7 +54,7 @@ export class Pacer {
     }
     const dayStart = Date.parse(`${day}T00:00:00Z`);
     const dayEnd = dayStart + 86_400_000;
-    const tick = ++this.ticks;
+    const next = new Map<number, PacingState>();
     for (let at = 0; at < paced.length; at += READ_CHUNK) {
       const ids = paced.slice(at, at + READ_CHUNK);
       const read = this.redis.pipeline();
@@ -77,24 +67,14 @@ export class Pacer {
         const campaign = index.campaigns.get(id);
         if (!campaign) return;
         const prev = this.states.get(id);
-        if (!prev) {
-          this.states.set(id, { ...initialPacing(now, spent), tick });
-          return;
-        }
-        const state = nextPacing(prev, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd, this.servingTime(campaign, dayStart));
-        prev.rate = state.rate;
-        prev.spentAt = state.spentAt;
-        prev.lastSpent = state.lastSpent;
-        prev.tick = tick;
+        const state = prev
+          ? nextPacing(prev, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd, this.servingTime(campaign, dayStart))
+          : initialPacing(now, spent);
+        next.set(id, state);
       });
       await pause();
     }
-    // Not stepped this tick (no longer paced, spend unread, campaign gone): starts afresh, as a new one would.
-    seen = 0;
-    for (const [id, state] of this.states) {
-      if (++seen % 1_000 === 0) await pause();
-      if (state.tick !== tick) this.states.delete(id);
-    }
+    this.states = next;
     // Into the index serving now (one may have been published meanwhile), a slice at a time.
     const latest = this.index() ?? index;
     seen = 0;

@@ -70,4 +70,22 @@ describe('the shared creative rotation', () => {
     await rotation.refresh();
     expect(draws).toBe(settled);
   });
+
+  it('groups the creatives anew when the index changes: a campaign added later gets its shares', async () => {
+    let current = index;
+    const rotation = new CreativeRotation({ redis, index: () => current, random: seededRandom(3) });
+    await rotation.refresh();
+    const campaigns = new Map(index.campaigns).set(101, campaignFixture({ id: 101 }));
+    const creatives = new Map(index.creatives)
+      .set(201, creativeFixture({ id: 201, campaign_id: 101 }))
+      .set(202, creativeFixture({ id: 202, campaign_id: 101 }));
+    await redis.hset(rotationCountsKey(101), { 'i:201': 5_000, 'k:201': 300, 'i:202': 5_000, 'k:202': 10 });
+    current = buildIndex({ campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '2-0');
+    await rotation.refresh();
+    const siblings = [...current.slots.values()].find((list) => list.some((x) => x.campaignId === 101))?.filter((x) => x.campaignId === 101) ?? [];
+    expect(siblings).toHaveLength(2);
+    let first = 0;
+    for (let i = 0; i < 2_000; i++) if (rotation.pick(siblings).creativeId === 201) first++;
+    expect(first / 2_000).toBeGreaterThan(0.8);
+  });
 });

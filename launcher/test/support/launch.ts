@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,13 +15,23 @@ export interface Running {
   exit: Promise<number | null>;
 }
 
-export function launch(env: Record<string, string>, waitFor = 'Ad network is up'): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/start.ts'], {
-    cwd: ROOT,
-    // Any free metrics port unless a test names one: launches run side by side.
-    env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Starts the product. `via: 'start-script'` runs package.json's start script through `sh -c`, as pnpm does,
+ * in a process group of its own (so `stopLaunched` reaches whatever the shell left behind); the default runs
+ * the launcher itself.
+ */
+export function launch(env: Record<string, string>, waitFor = 'Ad network is up', via: 'launcher' | 'start-script' = 'launcher'): Promise<Running> {
+  // Any free metrics port unless a test names one: launches run side by side.
+  const childEnv = { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env };
+  const child =
+    via === 'launcher'
+      ? spawn(process.execPath, ['--import', 'tsx', 'launcher/src/start.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('sh', ['-c', startScript()], {
+          cwd: ROOT,
+          env: { ...childEnv, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        });
   let out = '';
   const running: Running = { child, base: '', out: () => out, exit: new Promise((r) => child.once('exit', (code) => r(code))) };
   launched.push(running);
@@ -47,6 +57,8 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
   });
 }
 
+const startScript = (): string => (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+
 export const tempDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'adnet-start-'));
   dirs.push(d);
@@ -55,7 +67,17 @@ export const tempDir = (): string => {
 
 /** For afterAll: a failed test must not leave a product running; SIGTERM lets it stop its engines and Redis. */
 export async function stopLaunched(): Promise<void> {
-  for (const r of launched) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+  for (const r of launched) {
+    if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+    // A start script's group: whatever its shell left running when the shell itself went.
+    if (r.child.spawnargs[0] === 'sh' && r.child.pid) {
+      try {
+        process.kill(-r.child.pid, 'SIGTERM');
+      } catch {
+        // The group is gone: everything in it stopped.
+      }
+    }
+  }
   await Promise.all(launched.map((r) => Promise.race([r.exit, new Promise((res) => setTimeout(res, 10_000))])));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }

@@ -1,4 +1,5 @@
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { markMoved } from '@adnet/schemas/moved-marks';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../tests/e2e/support/redis.ts';
@@ -29,9 +30,11 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Campaign c's first creative (id 2c - 1) clicked far more than its second (id 2c). */
-const skew = async (c: number) =>
-  redis.hset(rotationCountsKey(c), { [`i:${2 * c - 1}`]: 5_000, [`k:${2 * c - 1}`]: 300, [`i:${2 * c}`]: 5_000, [`k:${2 * c}`]: 10 });
+/** Campaign c's first creative (id 2c - 1) clicked far more than its second (id 2c), as another writer would: counts, then the mark. */
+const skew = async (c: number) => {
+  await redis.hset(rotationCountsKey(c), { [`i:${2 * c - 1}`]: 5_000, [`k:${2 * c - 1}`]: 300, [`i:${2 * c}`]: 5_000, [`k:${2 * c}`]: 10 });
+  await markMoved(redis, 'rotation', [c]);
+};
 
 describe('the shared creative rotation', () => {
   it('draws nothing for campaigns without evidence, and only moved campaigns after that, one refresh at a time within the budget', async () => {

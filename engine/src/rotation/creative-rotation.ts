@@ -34,6 +34,8 @@ export interface CreativeRotationOptions {
   budgetMs?: number;
   /** Refreshes per full sweep of the counts beside the marks (SWEEP_PASSES; 1: every refresh reads every campaign). */
   sweepPasses?: number;
+  /** The wall clock the marks are bucketed by (Date.now). */
+  now?: () => number;
 }
 
 /**
@@ -51,6 +53,7 @@ export class CreativeRotation implements CreativePicker {
   /** Per campaign: the counts its shares were drawn from, and when. */
   private drawn = new Map<number, { counts: string; at: number }>();
   private readonly random: () => number;
+  private readonly now: () => number;
   /**
    * The optimizing campaigns of `index` with their approved creatives. Built anew at every refresh, the groups
    * (55 MB at 100 000 campaigns of 3 creatives) lived through the refresh's young-generation collections and were
@@ -64,6 +67,7 @@ export class CreativeRotation implements CreativePicker {
 
   constructor(private readonly o: CreativeRotationOptions) {
     this.random = o.random ?? Math.random;
+    this.now = o.now ?? Date.now;
     this.moved = new MovedSince(o.redis, 'rotation', o.sweepPasses ?? SWEEP_PASSES);
     this.marks = new MovedMarks(o.redis, 'rotation');
   }
@@ -112,7 +116,7 @@ export class CreativeRotation implements CreativePicker {
     }
     // Counted, then marked: whoever reads the mark reads these counts.
     for (const campaign of sending.keys()) this.marks.add(campaign);
-    await this.marks.flush();
+    await this.marks.flush(this.now());
     await this.recompute();
   }
 
@@ -120,7 +124,7 @@ export class CreativeRotation implements CreativePicker {
     const index = this.o.index();
     if (!index) return;
     const pause = slices(SLICE_MS);
-    const now = Date.now();
+    const now = this.now();
     const groups = await this.groupsOf(index, pause);
     const marked = await this.moved.since(now);
     const reading = marked ? this.movedOf(groups, marked) : groups.optimizing;

@@ -6,17 +6,16 @@ import { compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import type { Redis } from 'ioredis';
 import type { EngineIndex } from '../index/engine-index.ts';
-import { MovedSince } from '../store/moved.ts';
+import { MovedSince, SWEEP_PASSES } from '../store/moved.ts';
 import { initialPacing, stepPacing } from './pacing-controller.ts';
 import type { PacingState, ServingTime } from './pacing-controller.ts';
 
 /** Campaigns whose spend one pipeline reads, and the longest a tick holds the event loop at a time. */
 const READ_CHUNK = 500;
+/** Campaigns stepped, or given their rate, between two pauses. */
+const STEP = 1_000;
 /** 2, not 4: a slice plus a young-generation collection (2-4 ms at 100 000 campaigns) stayed under 5 ms. */
 const SLICE_MS = 2;
-
-/** A full sweep of the spend every 60 ticks (10 min at 10 s): see MovedSince. */
-const SWEEP_PASSES = 60;
 
 /**
  * Runs the pacing controller for every even-paced campaign the engine serves: each tick reads the spend
@@ -83,21 +82,45 @@ export class Pacer {
       await pause();
     }
     // The spend of every other campaign is what it was at the last tick: the same step a read would give.
-    let seen = 0;
-    for (const id of paced) {
-      if (++seen % 1_000 === 0) await pause();
-      const s = this.states.get(id);
-      if (s && s.spentAt < now && !unread.has(id)) this.step(index, id, now, s.lastSpent, dayStart, dayEnd);
+    // Both walks run in synchronous steps of STEP campaigns with the pauses between them: a loop with an
+    // await in its body kept its iterator results and numbers on the heap, 140 bytes a campaign every tick.
+    for (let at = 0; at < paced.length; at += STEP) {
+      this.stepUnmoved(index, paced, at, unread, now, dayStart, dayEnd);
+      await pause();
     }
     this.unread = unread;
     this.moved.done(now);
     // Into the index serving now (one may have been published meanwhile), a slice at a time.
     const latest = this.index() ?? index;
-    seen = 0;
-    for (const [id, pace] of latest.paces) {
-      if (++seen % 1_000 === 0) await pause();
-      pace.rate = this.states.get(id)?.rate ?? 1;
+    const ids = latest.paces.keys();
+    while (this.applySome(latest, ids)) await pause();
+  }
+
+  private stepUnmoved(
+    index: EngineIndex,
+    paced: readonly number[],
+    from: number,
+    unread: ReadonlySet<number>,
+    now: number,
+    dayStart: number,
+    dayEnd: number,
+  ): void {
+    for (let i = from; i < paced.length && i < from + STEP; i++) {
+      const id = paced[i] as number;
+      const s = this.states.get(id);
+      if (s && s.spentAt < now && !unread.has(id)) this.step(index, id, now, s.lastSpent, dayStart, dayEnd);
     }
+  }
+
+  /** Writes the rates of the next STEP campaigns of `ids` into `index`; false once there are none left. */
+  private applySome(index: EngineIndex, ids: MapIterator<number>): boolean {
+    for (let n = 0; n < STEP; n++) {
+      const next = ids.next();
+      if (next.done) return false;
+      const pace = index.paces.get(next.value);
+      if (pace) pace.rate = this.states.get(next.value)?.rate ?? 1;
+    }
+    return true;
   }
 
   private step(index: EngineIndex, id: number, now: number, spent: number, dayStart: number, dayEnd: number): void {

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { CreativePicker } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
-import { MovedMarks, MovedSince } from '../store/moved.ts';
+import { MovedMarks, MovedSince, SWEEP_PASSES } from '../store/moved.ts';
 import { optimizeShares, sameEvidence } from './rotation-policy.ts';
 import type { CreativeCounts } from './rotation-policy.ts';
 
@@ -23,8 +23,6 @@ const RECOMPUTE_BUDGET_MS = 200;
 const SLICE_MS = 2;
 /** Campaigns whose counts one pipeline reads. */
 const READ_CHUNK = 250;
-/** A full sweep of the counts every 60 refreshes (10 min at 10 s): see MovedSince. */
-const SWEEP_PASSES = 60;
 
 export interface CreativeRotationOptions {
   redis: Redis;

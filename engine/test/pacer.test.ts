@@ -116,6 +116,27 @@ describe('a tick reads the spend that moved', () => {
     );
   });
 
+  it('reads a mark written by a clock 25 s behind its own, or landing 25 s late', async () => {
+    const index = indexOf();
+    let clock = Date.now();
+    const day = budgetDay(clock);
+    const pacer = new Pacer(
+      fx.client,
+      () => index,
+      () => clock,
+      0,
+    );
+    await pacer.tick();
+    clock += 10_000;
+    await pacer.tick();
+    // Charged now, marked in the bucket of 25 s ago: before this pacer's last tick.
+    await fx.client.hincrby(campaignPoolKey(2, day), 'spent', 3_000_000);
+    await markMoved(fx.client, 'spent', [2], clock - 25_000);
+    clock += 10_000;
+    await pacer.tick();
+    expect(statesOf(pacer).get(2)?.lastSpent).toBe(3_000_000);
+  });
+
   it('finds within its sweep the spend whose mark was lost; without the sweep it waits for the next mark', async () => {
     const index = indexOf();
     let clock = Date.now();

@@ -31,6 +31,22 @@ function indexOf(asap: ReadonlySet<number> = new Set()): EngineIndex {
   return { campaigns, paces: new Map([...campaigns.keys()].map((id) => [id, { rate: 1 }])) } as unknown as EngineIndex;
 }
 const statesOf = (pacer: Pacer) => (pacer as unknown as { states: Map<number, PacingState> }).states;
+/** Pacers of the given sweeps over one index, on a clock of the test's own (`clock`, from now). */
+function pacersOnAClock(...sweeps: number[]) {
+  const index = indexOf();
+  const at = { clock: Date.now(), day: '', pacers: [] as Pacer[] };
+  at.day = budgetDay(at.clock);
+  at.pacers = sweeps.map(
+    (sweep) =>
+      new Pacer(
+        fx.client,
+        () => index,
+        () => at.clock,
+        sweep,
+      ),
+  );
+  return at;
+}
 const ratesOf = (index: EngineIndex) => new Map([...index.paces].map(([id, pace]) => [id, pace.rate]));
 
 describe('a tick reads the spend that moved', () => {
@@ -117,50 +133,30 @@ describe('a tick reads the spend that moved', () => {
   });
 
   it('reads a mark written by a clock 25 s behind its own, or landing 25 s late', async () => {
-    const index = indexOf();
-    let clock = Date.now();
-    const day = budgetDay(clock);
-    const pacer = new Pacer(
-      fx.client,
-      () => index,
-      () => clock,
-      0,
-    );
+    const at = pacersOnAClock(0);
+    const [pacer] = at.pacers as [Pacer];
     await pacer.tick();
-    clock += 10_000;
+    at.clock += 10_000;
     await pacer.tick();
     // Charged now, marked in the bucket of 25 s ago: before this pacer's last tick.
-    await fx.client.hincrby(campaignPoolKey(2, day), 'spent', 3_000_000);
-    await markMoved(fx.client, 'spent', [2], clock - 25_000);
-    clock += 10_000;
+    await fx.client.hincrby(campaignPoolKey(2, at.day), 'spent', 3_000_000);
+    await markMoved(fx.client, 'spent', [2], at.clock - 25_000);
+    at.clock += 10_000;
     await pacer.tick();
     expect(statesOf(pacer).get(2)?.lastSpent).toBe(3_000_000);
   });
 
   it('finds within its sweep the spend whose mark was lost; without the sweep it waits for the next mark', async () => {
-    const index = indexOf();
-    let clock = Date.now();
-    const day = budgetDay(clock);
-    const swept = new Pacer(
-      fx.client,
-      () => index,
-      () => clock,
-      2,
-    );
-    const unswept = new Pacer(
-      fx.client,
-      () => index,
-      () => clock,
-      0,
-    );
+    const at = pacersOnAClock(2, 0);
+    const [swept, unswept] = at.pacers as [Pacer, Pacer];
     await swept.tick();
     await unswept.tick();
-    await fx.client.hincrby(campaignPoolKey(6, day), 'spent', 7_000_000);
-    await markMoved(fx.client, 'spent', [6], clock);
+    await fx.client.hincrby(campaignPoolKey(6, at.day), 'spent', 7_000_000);
+    await markMoved(fx.client, 'spent', [6], at.clock);
     // The marks' bucket is gone (a failover that kept the pool's shard and lost the marks').
     await fx.client.del(...(await fx.client.keys('{moved:spent}:*')));
     for (let i = 0; i < 2; i++) {
-      clock += 10_000;
+      at.clock += 10_000;
       await swept.tick();
       await unswept.tick();
     }

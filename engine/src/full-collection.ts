@@ -5,18 +5,23 @@ import { runInNewContext } from 'node:vm';
 type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => void;
 
 /**
- * One full garbage collection, now, that also gives V8's spare pages back. The engine calls it once, after
- * its first index is built and before it serves: the start's snapshot read and full build leave garbage for a
- * full collection that, under steady load, may not come for minutes. A regular full collection frees the
- * objects but keeps the pages they were on, resident, in V8's pool, and the young generation at the size the
- * build grew it to (128 MiB on Node 24): at 100 000 campaigns, 820 MiB of V8 pages for a 566 MiB heap. The
- * last-resort flavour (what V8 runs before it gives up on memory) releases the pool and shrinks the young
- * generation (bench/results/performance.md, "Step: RSS at 100 000 campaigns"). Never on a request path: a
- * full collection of a large heap takes tens to hundreds of milliseconds.
+ * A full garbage collection, now, that also gives V8's spare pages back. The engine calls it once, after its
+ * first index is built and before it serves: the start's snapshot read and full build leave garbage for a full
+ * collection that, under steady load, may not come for minutes. A regular full collection frees the objects
+ * but keeps the pages they were on, resident, in V8's pool, and the young generation at the size the build grew
+ * it to (128 MiB on Node 24): at 100 000 campaigns, 820 MiB of V8 pages for a 566 MiB heap. The last-resort
+ * flavour (what V8 runs before it gives up on memory) releases the pool and shrinks the young generation, but
+ * also sets the next full collection at 1.1 times the live heap, so the first seconds of traffic ran one at
+ * once (bids p99 0.6-1.3 s in bench:config): a regular collection after it sets the limit as V8 does under
+ * load, from its collector's and the program's speeds (bench/results/performance.md, "Step: RSS at 100 000
+ * campaigns"). Never on a request path: a full collection of a large heap takes tens to hundreds of
+ * milliseconds.
  */
 export function collectGarbageNow(): void {
   // `gc` exists only with --expose-gc; setting the flag at run time and taking `gc` from a new context gives
   // it without asking every launcher of the engine (pnpm start, tests, benches) for a node argument.
   setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as Gc)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  const gc = runInNewContext('gc') as Gc;
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  gc({ type: 'major', execution: 'sync' });
 }

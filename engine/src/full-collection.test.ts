@@ -15,8 +15,9 @@ describe('collectGarbageNow', () => {
 });
 
 describe('boundHeapGrowth', () => {
-  it("leaves V8's heap growth to an operator who set it", () => {
-    expect(boundHeapGrowth(['--import', 'tsx', '--heap-growing-percent=80'])).toBe(false);
-    expect(boundHeapGrowth(['--heap_growing_percent=80'])).toBe(false);
+  it("leaves V8's heap growth to an operator who set it, or to V8 at 0", () => {
+    expect(boundHeapGrowth(50, ['--import', 'tsx', '--heap-growing-percent=80'])).toBe(false);
+    expect(boundHeapGrowth(50, ['--heap_growing_percent=80'])).toBe(false);
+    expect(boundHeapGrowth(0, [])).toBe(false);
   });
 });

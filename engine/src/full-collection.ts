@@ -28,19 +28,18 @@ export function collectGarbageNow(): void {
 }
 
 /**
- * How far past the live heap V8 lets the old generation grow before its next full collection, in percent:
+ * Lets V8's old generation grow `percent` past the live heap before its next full collection (config
+ * ENGINE_HEAP_GROWING_PERCENT, default 50; 0 leaves V8's choice), unless the operator passed the node argument.
  * V8's own choice under load was 4 times the live heap (300 MiB live at 100 000 campaigns, 1.2 GiB allowed),
- * and the pages a full collection frees stay resident (V8 pools them), so RSS followed that
- * peak (1 423 MiB after 1 000 changes under bids). At 1.5 times it was 876 MiB, with less collection time in
- * all (bench/results/performance.md, "Step: RSS at 100 000 campaigns"). A factor, not a cap: a larger
- * configuration gets a proportionally larger heap, never an out-of-memory kill.
+ * and the pages a full collection frees stay resident (V8 pools them), so RSS followed that peak: 1 423 MiB
+ * after 1 000 changes under bids, 876 MiB at 1.5 times (bench/results/performance.md, "Step: RSS at 100 000
+ * campaigns"). A factor, not a cap: a larger configuration gets a proportionally larger heap, never an
+ * out-of-memory kill. The price is more full collections: while the 10 s passes promoted ~230 MB each, one or two
+ * per pass.
  */
-export const HEAP_GROWING_PERCENT = 50;
-
-/** Sets HEAP_GROWING_PERCENT unless the operator passed their own as a node argument (NODE_OPTIONS cannot carry it). */
-export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;
+export function boundHeapGrowth(percent: number, execArgv: readonly string[] = process.execArgv): boolean {
+  if (percent <= 0 || execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;
   // Read by V8 at every limit it computes: setting it at run time takes effect from the next collection.
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
   return true;
 }

@@ -17,7 +17,7 @@ if (!config.redisUrl) {
   process.exit(2);
 }
 const log = createLogger(config.logLevel, 'engine');
-boundHeapGrowth();
+boundHeapGrowth(config.engineHeapGrowingPercent);
 const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: config.adminUpstream });
 collectGarbageNow();
 const port = await engine.listen(config.port, config.host);

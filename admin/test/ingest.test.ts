@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { pack } from '@adnet/schemas/wire/msgpack';
 import { INGEST_GROUP, Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
 import { Redis } from 'ioredis';
@@ -184,6 +185,54 @@ describe.each([
     await drain(next);
     await next.stop();
     expect(await counts(base + 105)).toEqual({ raw: 1_500, hourly: 1_500, spent: 1_500_000_000 });
+  });
+
+  /** Entries no engine writes: not msgpack (0xc1 is never used), not a list, and no count with bytes that do not decode. */
+  async function poison(): Promise<string[]> {
+    const r = fx.app.svc.redis;
+    return [
+      (await r.xadd(EVENT_STREAM, '*', 'n', 1, 'b', Buffer.from([0xc1, 0x00]))) as string,
+      (await r.xadd(EVENT_STREAM, '*', 'n', 1, 'b', pack(5))) as string,
+      (await r.xadd(EVENT_STREAM, '*', 'b', Buffer.from([0x91, 0xc1]))) as string,
+    ];
+  }
+  const deadLettersOf = async (ids: string[]) =>
+    (await fx.app.svc.redis.xrange(EVENT_DEAD_LETTERS, '-', '+')).map(([, f]) => f[f.indexOf('id') + 1]).filter((id) => id !== undefined && ids.includes(id));
+
+  it('moves stream entries that are not events to the dead letters, and every event around them flows on, counted once', async () => {
+    const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
+    await emit(200, 20, base + 108);
+    const bad = await poison();
+    await emit(200, 20, base + 108);
+    await ing.start();
+    await drain(ing);
+    await ing.stop();
+    expect(await counts(base + 108)).toEqual({ raw: 400, hourly: 400, spent: 400_000_000 });
+    expect(ing.deadLetters).toBe(3);
+    expect((await deadLettersOf(bad)).sort()).toEqual([...bad].sort());
+    const [entry] = (await fx.app.svc.redis.xrangeBuffer(EVENT_DEAD_LETTERS, '-', '+')).filter(([, f]) => String(f[1]) === bad[1]);
+    const fields = entry?.[1].map(String) ?? [];
+    // The reason, and the bytes as they were, for whoever mends the writer.
+    expect(fields[fields.indexOf('error') + 1]).toBeTruthy();
+    expect(entry?.[1][fields.indexOf('b') + 1]).toEqual(pack(5));
+  });
+
+  it('a batch with bad entries re-inserted after a crash is counted once', async () => {
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: `dying-3-${base}` });
+    await emit(150, 30, base + 109);
+    const bad = await poison();
+    await emit(150, 30, base + 109);
+    await dying.start();
+    for (let i = 0; i < 100 && dying.failures < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    await dying.stop();
+    expect((await dying.backlog()).pending).toBeGreaterThan(0);
+    const next = make(fx.app.svc.clickhouse as ClickHouseClient, { consumer: `next-3-${base}`, claimIdleMs: 1 });
+    await next.start();
+    await drain(next);
+    await next.stop();
+    expect(await counts(base + 109)).toEqual({ raw: 300, hourly: 300, spent: 300_000_000 });
+    // Written again by the successor (before its acknowledgement), never lost.
+    expect(new Set(await deadLettersOf(bad))).toEqual(new Set(bad));
   });
 
   it('an ingester cut off mid-run (batches reading, building and inserting at once) leaves the rest to its successor, every event counted once', async () => {

@@ -2,7 +2,9 @@
 // delay measured inside the engine (perf_hooks.monitorEventLoopDelay at 1 ms resolution), read and reset
 // over the engine's IPC channel. A preload rather than engine code so the same probe measures any tree
 // (the before-and-after runs); the engine's own metric is `adnet_engine_event_loop_delay_max_seconds`.
+import { readFileSync } from 'node:fs';
 import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
@@ -44,16 +46,50 @@ export interface Memory {
   heapUsedMiB: number;
   heapTotalMiB: number;
   externalMiB: number;
+  /** V8's spaces, MiB: reserved (`size`), in use (`used`) and resident (`physical`), by space. */
+  spaces: Record<string, { size: number; used: number; physical: number }>;
+  /** Resident MiB of the process's mappings (/proc/self/smaps): anonymous 256 KiB ones (V8's pages), the malloc heap, the rest. */
+  mappings: { v8Pages: number; v8PageCount: number; mallocHeap: number; other: number };
 }
 
 const mib = (bytes: number) => Math.round(bytes / 1048576);
+
+function mappings(): Memory['mappings'] {
+  const out = { v8Pages: 0, v8PageCount: 0, mallocHeap: 0, other: 0 };
+  let kind: 'v8Pages' | 'mallocHeap' | 'other' = 'other';
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const size = parseInt(head[2] as string, 16) - parseInt(head[1] as string, 16);
+      const name = head[3] ?? '';
+      kind = name === '[heap]' ? 'mallocHeap' : name === '' && size === 262_144 ? 'v8Pages' : 'other';
+      if (kind === 'v8Pages') out.v8PageCount++;
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[kind] += Number(rss[1]) * 1024;
+  }
+  return { v8Pages: mib(out.v8Pages), v8PageCount: out.v8PageCount, mallocHeap: mib(out.mallocHeap), other: mib(out.other) };
+}
 
 process.on('message', (m: { type?: string }) => {
   if (m.type === 'memory') {
     // With BENCH_ENGINE_NODE_ARGS=--expose-gc: the live set, not what the next collection would free.
     (globalThis as { gc?: () => void }).gc?.();
     const u = process.memoryUsage();
-    const reply: Memory = { type: 'memory', rssMiB: mib(u.rss), heapUsedMiB: mib(u.heapUsed), heapTotalMiB: mib(u.heapTotal), externalMiB: mib(u.external) };
+    const spaces: Memory['spaces'] = {};
+    for (const s of getHeapSpaceStatistics()) {
+      spaces[s.space_name.replace(/_space$/, '')] = { size: mib(s.space_size), used: mib(s.space_used_size), physical: mib(s.physical_space_size) };
+    }
+    const reply: Memory = {
+      type: 'memory',
+      rssMiB: mib(u.rss),
+      heapUsedMiB: mib(u.heapUsed),
+      heapTotalMiB: mib(u.heapTotal),
+      externalMiB: mib(u.external),
+      spaces,
+      mappings: mappings(),
+    };
     process.send?.(reply);
     return;
   }

@@ -120,15 +120,23 @@ export function writePlots(dir = RESULTS): string[] {
   const written: string[] = [];
   const load = join(dir, 'load.json');
   if (existsSync(load)) {
-    const r = JSON.parse(readFileSync(load, 'utf8')) as { bareUws: { steps: LoadStep[] }; engine: { steps: LoadStep[] }; engineProcesses: number };
+    const r = JSON.parse(readFileSync(load, 'utf8')) as {
+      bareUws: { steps: LoadStep[] };
+      floor?: { steps: LoadStep[] };
+      engine: { steps: LoadStep[] };
+      engineProcesses: number;
+    };
     const series = (name: string, steps: LoadStep[], pick: (s: LoadStep) => number): Series => ({
       name,
       points: steps.map((s) => [s.targetRate, pick(s)] as const),
     });
+    // Results written before the floor existed have none.
+    const floor = (pick: (s: LoadStep) => number): Series[] => (r.floor ? [series('floor', r.floor.steps, pick)] : []);
     writeFileSync(
       join(dir, 'load-latency.svg'),
       lineChart('POST /openrtb/bid: p99 latency against offered rate (bench:load)', 'offered rate, requests/s', 'p99 latency, ms (axis capped)', [
         series('bare uWS', r.bareUws.steps, (s) => s.p99),
+        ...floor((s) => s.p99),
         series(`engine x${r.engineProcesses}`, r.engine.steps, (s) => s.p99),
       ]),
     );
@@ -136,6 +144,7 @@ export function writePlots(dir = RESULTS): string[] {
       join(dir, 'load-cpu.svg'),
       lineChart('POST /openrtb/bid: CPU per request against offered rate (bench:load)', 'offered rate, requests/s', 'CPU per request, us', [
         series('bare uWS', r.bareUws.steps, (s) => s.cpuUsPerRequest),
+        ...floor((s) => s.cpuUsPerRequest),
         series(`engine x${r.engineProcesses}`, r.engine.steps, (s) => s.cpuUsPerRequest),
       ]),
     );

@@ -43,6 +43,8 @@ interface SizeResult {
   rssMiB: { loaded: number; afterChanges: number };
   /** The engine's own view once loaded: V8 heap in use and reserved, and memory outside it. */
   memory: Memory;
+  /** The same after the changes and the burst. */
+  memoryAfterChanges: Memory;
   /** Under the bid load alone, before any change: what the engine's loop does without one. */
   idle: { loop: LoopDelay; bids: StepResult };
   changes: {
@@ -172,6 +174,8 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     `burst of ${BURST} campaign changes: in the index ${burstMs} ms after the first commit, loop delay max ${burstLoop.maxMs} ms, ${gcText(burstLoop)}, bids p99 ${burstBids.p99} ms\n`,
   );
   const afterChanges = rssMiB(pid);
+  const memoryAfterChanges = await ask<Memory>(proc, 'memory');
+  process.stderr.write(`after changes: RSS ${afterChanges} MiB, ${JSON.stringify(memoryAfterChanges)}\n`);
   times.sort((a, b) => a - b);
   const propagationMs = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99), max: quantile(times, 1) };
   process.stderr.write(
@@ -188,6 +192,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     engineStartMs,
     rssMiB: { loaded, afterChanges },
     memory,
+    memoryAfterChanges,
     idle: { loop: idleLoop, bids: idleBids },
     changes: { count: CHANGES, byKind, propagationMs, loop, bids: bidsDuring },
     burst: { campaigns: BURST, ms: burstMs, loop: burstLoop, bids: burstBids },

@@ -26,13 +26,18 @@ interface StepRow extends StepResult {
   rssMiB: number;
 }
 
-async function sweep(name: string, pids: number[], port: number, requests: Buffer[], rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
-  await runStep({ port, requests, rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
+/** A step's requests: one list for every step, or (clicks, beacons) as many fresh ones as the step sends. */
+type Requests = Buffer[] | ((count: number) => Promise<Buffer[]>);
+
+async function sweep(name: string, pids: number[], port: number, requests: Requests, rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
+  const take = (count: number) => (typeof requests === 'function' ? requests(count) : requests);
+  await runStep({ port, requests: await take(2_000), rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
   const steps: StepRow[] = [];
   let maxRate = 0;
   for (const rate of rates) {
+    const stepRequests = await take(Math.ceil((rate * STEP_MS) / 1_000));
     const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
-    const r = await runStep({ port, requests, rate, durationMs: STEP_MS, connections: 128 });
+    const r = await runStep({ port, requests: stepRequests, rate, durationMs: STEP_MS, connections: 128 });
     const cpuUsPerRequest = Math.round(((pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0) * 1000) / Math.max(1, r.completed));
     const row = { ...r, cpuUsPerRequest, rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0) };
     steps.push(row);
@@ -112,6 +117,15 @@ const corpus = makeCorpus(1_000);
 const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000').split(',').map(Number);
 const bids = corpus.map((b) => httpRequest('/openrtb/bid', b, { 'x-openrtb-version': '2.5' }));
 const bareRun = await sweep('bare-uws', [bare.proc.pid ?? 0], bare.port, bids, rates);
+// The floor (floor-uws.ts): the transport plus only the work no bid answer can skip, on a Redis database of its own.
+const floor = await child(
+  'bench/src/floor-uws.ts',
+  { PORT: String(await freePort()), TRACKING_SECRET: 'b'.repeat(40), REDIS_URL: `${redisUrl}/1` },
+  [],
+  node.execPath,
+);
+const floorRun = await sweep('floor', [floor.proc.pid ?? 0], floor.port, bids, rates);
+floor.proc.kill('SIGTERM');
 await probe.config('RESETSTAT');
 const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, bids, rates);
 // Redis calls the engine made during its sweep: the hot path should make almost none.
@@ -120,11 +134,19 @@ const redisCalls = Object.fromEntries(
 );
 process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redisCalls)}\n`);
 // The widget's paths at fixed rates too (BENCH_WIDGET=0 skips them): ad requests from distinct visitors,
-// then clicks and beacons on ads served to other visitors (each ticket counts once; repeats are duplicates).
+// then clicks and beacons on ads served to other visitors. A ticket counts once, so every step of /c and /b
+// gets as many fresh ones as it sends, served just before it (a list reused across steps measured the
+// duplicate path, as bench:wrk's did before it harvested, performance.md "Step: the widget's paths"). Served
+// just before: a beacon minutes after its ad finds the bid's budget hold lapsed (auction/ticket-age.ts), a rarer path.
 const get = (r: VisitorRequest) => httpGet(r.path, { ...WIDGET_HEADERS, 'x-forwarded-for': r.ip });
 const widget: Record<string, { steps: StepRow[]; maxRate: number }> = {};
 if (process.env.BENCH_WIDGET !== '0') {
-  const { clicks, beacons } = await servedLinks(engine.port, 1_000_000, 4_000);
+  let visitor = 1_000_000;
+  const harvest = async (count: number) => {
+    const links = await servedLinks(engine.port, visitor, count);
+    visitor += count * 2;
+    return links;
+  };
   widget['GET /imp'] = await sweep(
     'engine /imp',
     engine.pids,
@@ -132,8 +154,8 @@ if (process.env.BENCH_WIDGET !== '0') {
     Array.from({ length: 20_000 }, (_, i) => get(impRequest(i))),
     rates,
   );
-  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, clicks.map(get), rates);
-  widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, beacons.map(get), rates);
+  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, async (count) => (await harvest(count)).clicks.map(get), rates);
+  widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, async (count) => (await harvest(count)).beacons.map(get), rates);
 }
 const streamLength = await probe.xlen('events');
 const propagation = await measurePropagation(redisUrl, engine.port);
@@ -153,6 +175,7 @@ const result = {
   corpus: { requests: corpus.length, minBytes: sizes[0], medianBytes: sizes[sizes.length >> 1], maxBytes: sizes[sizes.length - 1] },
   method: `open model, fixed rates, ${STEP_MS / 1000} s per step, 128 connections, latency from the send, or from the scheduled time when the request waited for a connection (coordinated omission); held = no errors, p99 < ${P99_LIMIT_MS} ms, >= 97% of target`,
   bareUws: bareRun,
+  floor: floorRun,
   engine: engineRun,
   engineShareOfTransport: bareRun.maxRate ? Math.round((engineRun.maxRate / bareRun.maxRate) * 100) / 100 : null,
   widget,
@@ -174,11 +197,14 @@ const md = [
   `Corpus: ${corpus.length} OpenRTB requests, ${result.corpus.minBytes}-${result.corpus.maxBytes} bytes (median ${result.corpus.medianBytes}).`,
   `Method: ${result.method}.`,
   '',
-  `**Highest rate held: ${ENGINE_PROCESSES} engine process(es) ${engineRun.maxRate}/s, bare uWS ${bareRun.maxRate}/s (engine = ${result.engineShareOfTransport ?? '-'} of the transport's limit in this run).**`,
+  `**Highest rate held: ${ENGINE_PROCESSES} engine process(es) ${engineRun.maxRate}/s, bare uWS ${bareRun.maxRate}/s (engine = ${result.engineShareOfTransport ?? '-'} of the transport's limit in this run); the floor ${floorRun.maxRate}/s.**`,
+  '',
+  `The floor (bench/src/floor-uws.ts) answers a bid with only the work no answer can skip: the request through JSON.parse, a signed ticket, one event, the answer through JSON.stringify; its CPU per request is the least any engine built from these parts can spend.`,
   '',
   '| target | rate/s | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB |',
   '|---|---|---|---|---|---|---|---|---|---|',
   ...bareRun.steps.map((s) => row('bare uWS', s)),
+  ...floorRun.steps.map((s) => row('floor', s)),
   ...engineRun.steps.map((s) => row(`engine x${ENGINE_PROCESSES}`, s)),
   ...Object.entries(widget).flatMap(([path, run]) => run.steps.map((s) => row(`engine ${path}`, s))),
   '',

@@ -125,6 +125,14 @@ const engines = await Promise.all(
   ),
 );
 const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) }, [], node.execPath);
+// The floor (floor-uws.ts): the transport plus only the work no answer can skip, on a Redis database of its own so
+// its once-only marks are fresh for tickets the engine already counted.
+const floor = await child(
+  'bench/src/floor-uws.ts',
+  { PORT: String(await freePort()), TRACKING_SECRET: 'b'.repeat(40), REDIS_URL: `${local.url}/1` },
+  [],
+  node.execPath,
+);
 const enginePids = engines.map((e) => e.proc.pid ?? 0);
 
 // Corpus files: bid request bodies, and GET lines "path<TAB>visitor address" for the widget's paths.
@@ -161,16 +169,31 @@ const rows: Row[] = [
   runWrk('bare uWS', 'POST /openrtb/bid', bare.port, [bare.proc.pid ?? 0], bidFile, {}),
   runWrk('bare uWS', 'GET', bare.port, [bare.proc.pid ?? 0], impFile, get),
 ];
-if (ENDPOINTS.has('bid')) rows.push(runWrk(engineName, 'POST /openrtb/bid', enginePort, enginePids, bidFile, {}));
-if (ENDPOINTS.has('imp')) rows.push(runWrk(engineName, 'GET /imp', enginePort, enginePids, impFile, get));
+const floorRun = (endpoint: string, file: string, env: Record<string, string>, tickets?: number) =>
+  rows.push(runWrk('floor', endpoint, floor.port, [floor.proc.pid ?? 0], file, env, tickets));
+if (ENDPOINTS.has('bid')) {
+  rows.push(runWrk(engineName, 'POST /openrtb/bid', enginePort, enginePids, bidFile, {}));
+  floorRun('POST /openrtb/bid', bidFile, {});
+}
+if (ENDPOINTS.has('imp')) {
+  rows.push(runWrk(engineName, 'GET /imp', enginePort, enginePids, impFile, get));
+  floorRun('GET /imp', impFile, get);
+}
 // One harvest for both: a click's mark and an impression's are apart, so each path counts every ticket anew.
 const fresh = ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? await harvest(1_000_000) : undefined;
 const harvested = fresh?.tickets ?? 0;
-if (fresh && ENDPOINTS.has('click')) rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, fresh.click, get, fresh.tickets));
-if (fresh && ENDPOINTS.has('beacon')) rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, fresh.beacon, get, fresh.tickets));
+if (fresh && ENDPOINTS.has('click')) {
+  rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, fresh.click, get, fresh.tickets));
+  floorRun('GET /c', fresh.click, get, fresh.tickets);
+}
+if (fresh && ENDPOINTS.has('beacon')) {
+  rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, fresh.beacon, get, fresh.tickets));
+  floorRun('GET /b (impression beacon)', fresh.beacon, get, fresh.tickets);
+}
 
 for (const e of engines) e.proc.kill('SIGTERM');
 bare.proc.kill('SIGTERM');
+floor.proc.kill('SIGTERM');
 await Promise.all(engines.map((e) => new Promise((r) => e.proc.once('exit', r))));
 await local.stop();
 rmSync(work, { recursive: true, force: true });
@@ -185,7 +208,7 @@ const result = {
   world: { ...WORLD, visitors: VISITORS, ticketsPerRun: harvested },
   rows: rows.map((r) => ({
     ...r,
-    shareOfTransport: r.target.startsWith('engine') ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null,
+    shareOfTransport: r.target !== 'bare uWS' ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null,
   })),
 };
 const outDir = join(ROOT, 'bench', 'results');
@@ -197,6 +220,7 @@ const md = [
   '',
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}); wrk, Redis and the server share it.`,
   `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${harvested} fresh served ads of visitors of their own, harvested after the /imp run (clicks with the widget's signals: valid, counted and charged; a ticket counts once, so requests past the corpus's length repeat it and take the duplicate path: the share of fresh ones is the column fresh).`,
+  `The floor (bench/src/floor-uws.ts) is the transport plus only the work no answer of its path can skip (the bid request through JSON.parse, a signed ticket, one event, the answer through JSON.stringify; for /b and /c the ticket's signature, its once-only mark in Redis, one event), without the engine's rules: a share of bare uWS the floor does not reach is out of reach of the engine built from these parts.`,
   '',
   '| target | endpoint | req/s | share of bare uWS | p50 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB | fresh |',
   '|---|---|---|---|---|---|---|---|---|---|---|',

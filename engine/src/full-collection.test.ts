@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { collectGarbageNow } from './full-collection.ts';
+import { boundHeapGrowth, collectGarbageNow } from './full-collection.ts';
 
 describe('collectGarbageNow', () => {
   it('collects what nothing holds any more, at once', async () => {
@@ -11,5 +11,13 @@ describe('collectGarbageNow', () => {
     await nextTurn();
     collectGarbageNow();
     expect(ref.deref()).toBeUndefined();
+  });
+});
+
+describe('boundHeapGrowth', () => {
+  it("leaves V8's heap growth to an operator who set it, or to V8 at 0", () => {
+    expect(boundHeapGrowth(50, ['--import', 'tsx', '--heap-growing-percent=80'])).toBe(false);
+    expect(boundHeapGrowth(50, ['--heap_growing_percent=80'])).toBe(false);
+    expect(boundHeapGrowth(0, [])).toBe(false);
   });
 });

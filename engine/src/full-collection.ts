@@ -1,16 +1,45 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+/** `gc`'s options (V8's gc extension); `last-resort` is V8's collection of all available garbage. */
+type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => void;
+
 /**
- * One full garbage collection, now. The engine calls it once, after its first index is built and before it
- * serves: the start's snapshot read leaves its Redis reply buffers (about 175 MiB at 100 000 campaigns, held
- * outside the heap) and the decoding's garbage for a full collection that, under steady load, may not come for
- * minutes, while V8 sizes the heap's next limit from that peak (bench/results/performance.md, "Memory at
- * 100 000 campaigns"). Never on a request path: a full collection of a large heap takes tens of milliseconds.
+ * A full garbage collection, now, that also gives V8's spare pages back. The engine calls it once, after its
+ * first index is built and before it serves: the start's snapshot read and full build leave garbage for a full
+ * collection that, under steady load, may not come for minutes. A regular full collection frees the objects
+ * but keeps the pages they were on, resident, in V8's pool, and the young generation at the size the build grew
+ * it to (128 MiB on Node 24): at 100 000 campaigns, 820 MiB of V8 pages for a 566 MiB heap. The last-resort
+ * flavour (what V8 runs before it gives up on memory) releases the pool and shrinks the young generation, but
+ * also sets the next full collection at 1.1 times the live heap, so the first seconds of traffic ran one at
+ * once (bids p99 0.6-1.3 s in bench:config): a regular collection after it sets the limit as V8 does under
+ * load, from its collector's and the program's speeds (bench/results/performance.md, "Step: RSS at 100 000
+ * campaigns"). Never on a request path: a full collection of a large heap takes tens to hundreds of
+ * milliseconds.
  */
 export function collectGarbageNow(): void {
   // `gc` exists only with --expose-gc; setting the flag at run time and taking `gc` from a new context gives
   // it without asking every launcher of the engine (pnpm start, tests, benches) for a node argument.
   setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  const gc = runInNewContext('gc') as Gc;
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  // Without options: on Node 20 (which has no last-resort flavour) `gc` with options left some garbage reachable.
+  gc();
+}
+
+/**
+ * Lets V8's old generation grow `percent` past the live heap before its next full collection (config
+ * ENGINE_HEAP_GROWING_PERCENT, default 50; 0 leaves V8's choice), unless the operator passed the node argument.
+ * V8's own choice under load was 4 times the live heap (300 MiB live at 100 000 campaigns, 1.2 GiB allowed),
+ * and the pages a full collection frees stay resident (V8 pools them), so RSS followed that peak: 1 423 MiB
+ * after 1 000 changes under bids, 876 MiB at 1.5 times (bench/results/performance.md, "Step: RSS at 100 000
+ * campaigns"). A factor, not a cap: a larger configuration gets a proportionally larger heap, never an
+ * out-of-memory kill. The price is more full collections: while the 10 s passes promoted ~230 MB each, one or two
+ * per pass.
+ */
+export function boundHeapGrowth(percent: number, execArgv: readonly string[] = process.execArgv): boolean {
+  if (percent <= 0 || execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;
+  // Read by V8 at every limit it computes: setting it at run time takes effect from the next collection.
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
+  return true;
 }

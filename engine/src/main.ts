@@ -3,7 +3,7 @@
 import { ConfigError, loadConfig } from '@adnet/schemas/config';
 import { createLogger } from '@adnet/runtime/log';
 import { createEngine } from './engine.ts';
-import { collectGarbageNow } from './full-collection.ts';
+import { boundHeapGrowth, collectGarbageNow } from './full-collection.ts';
 
 let config;
 try {
@@ -17,6 +17,7 @@ if (!config.redisUrl) {
   process.exit(2);
 }
 const log = createLogger(config.logLevel, 'engine');
+boundHeapGrowth(config.engineHeapGrowingPercent);
 const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: config.adminUpstream });
 collectGarbageNow();
 const port = await engine.listen(config.port, config.host);

@@ -411,14 +411,31 @@ export const creativeFieldsSchema = z.object({
 });
 export type CreativeFields = z.infer<typeof creativeFieldsSchema>;
 
+/** In an edit, a text to set, or `null` (or an empty text) to clear it; absent: kept. */
+const clearableText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .optional()
+    .transform((s) => (s === '' ? null : s));
+
 /**
  * `PATCH /api/adv/creatives/{id}`: new text, links or weight. Changing what the ad shows or where it
- * leads sends it back to moderation; a weight alone does not. A new image is a new creative.
+ * leads sends it back to moderation; a weight alone does not. A new image is a new creative. Title,
+ * body and call to action can be cleared (`null` or `""`) where the format does not require them.
  */
 export const creativeUpdateInputSchema = creativeFieldsSchema
   .omit({ orientation: true })
   .partial()
-  .extend({ id: idSchema, landing_url: creativeFieldsSchema.shape.landing_url.optional() });
+  .extend({
+    id: idSchema,
+    landing_url: creativeFieldsSchema.shape.landing_url.optional(),
+    title: clearableText(60),
+    body: clearableText(150),
+    cta_text: clearableText(20),
+  });
 export type CreativeUpdateInput = z.infer<typeof creativeUpdateInputSchema>;
 
 export const creativeSchema = z.object({

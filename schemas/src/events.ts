@@ -139,6 +139,8 @@ export const clickEventSchema = z.object({
   /** Not billed when set; `reason` names the fraud rule it broke. */
   invalid: z.boolean(),
   reason: z.string().optional(),
+  /** A click on a demand partner's ad (docs/demand.md): no campaign, creative or advertiser of ours (all 0), never billed. */
+  demand_partner_id: int.positive().optional(),
 });
 /** A player's playback event or VAST error (`reason`: start, firstQuartile, ..., `error:<code>`). */
 export const vastEventSchema = z.object({

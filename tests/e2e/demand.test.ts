@@ -368,8 +368,19 @@ describe('native zones', () => {
         })
       ).body.demand_partners.find((p) => p.id === ids.native)?.health.counters;
     await eventually(async () => (await counters())?.clicks === 1 && (await counters())?.invalid_clicks === 2);
-    const events = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression' && e.demand_partner_id === ids.native);
+    const streamed = await streamedEvents(fx.app.svc.redis, engine);
+    const events = streamed.filter((e) => e.type === 'demand_impression' && e.demand_partner_id === ids.native);
     expect(events).toHaveLength(1);
+    // Each click is a click event of the partner on the publisher's zone, for the statistics: nothing billed, no campaign of ours.
+    const clicks = streamed.filter((e) => e.type === 'click' && e.demand_partner_id === ids.native);
+    expect(clicks.map((c) => (c.type === 'click' ? [c.invalid, c.reason ?? null] : []))).toEqual([
+      [true, 'no_impression'],
+      [false, null],
+      [true, 'duplicate'],
+    ]);
+    for (const c of clicks)
+      expect(c).toMatchObject({ campaign_id: 0, advertiser_id: 0, charge_nano: 0, zone_id: events[0]?.zone_id, publisher_id: events[0]?.publisher_id });
+    expect(events[0]?.zone_id).toBeGreaterThan(0);
     // A forged ticket is no link.
     const forged = ad.impression_id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await fetch(`${engine.base}/c/${forged}/dsp${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);

@@ -110,6 +110,24 @@ describe('rotation: even and weighted, and creatives the advertiser stops', () =
       json: { title: 'Creative B, new words' },
     });
     expect(edited.body).toMatchObject({ status: 'pending_moderation', title: 'Creative B, new words' });
+    // A text the format does not require can be cleared (null, or the empty text a form sends); a required one cannot.
+    const withBody = await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { body: 'Some words' } });
+    expect(withBody.body).toMatchObject({ body: 'Some words' });
+    expect((await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { body: '' } })).body).toMatchObject({
+      body: null,
+      title: 'Creative B, new words',
+      status: 'pending_moderation',
+    });
+    await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { cta_text: 'Go' } });
+    expect((await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { cta_text: null } })).body).toMatchObject({
+      cta_text: null,
+    });
+    const required = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, {
+      token: adv.token,
+      json: { title: null },
+    });
+    expect(required.status).toBe(400);
+    expect(Object.keys(required.body.errors)).toEqual(['title']);
     const bad = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/adv/creatives/${creatives.a}`, {
       token: adv.token,
       json: { weight: 101, landing_url: 'ftp://x' },

@@ -53,6 +53,21 @@ export class BatchBuilder {
     });
   }
 
+  /**
+   * Why each entry cannot become rows on its own (undefined: it can), on this thread: after a build failed,
+   * it tells a bad entry (the same failure every time) from a worker that died (worth a retry).
+   */
+  problems(packed: readonly Buffer[]): (string | undefined)[] {
+    return packed.map((p) => {
+      try {
+        batchRows(decodeAll([p]), this.o.rowBinary);
+        return undefined;
+      } catch (err) {
+        return (err as Error).message || String(err);
+      }
+    });
+  }
+
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
@@ -28,6 +28,8 @@ const RECORD_TTL_S = 7 * 86_400;
  * (bench/results/performance.md, goal 5).
  */
 const READ_EVENTS = 10_000;
+/** Dead letters kept at most (about): each is one engine batch, read by people, not by the product. */
+const DEAD_LETTERS_MAX = 100_000;
 
 export interface IngesterOptions {
   /** A connection of its own, without auto-pipelining: XREADGROUP blocks it. */
@@ -71,7 +73,8 @@ type ReadEntry = { id: string; packed: Buffer | undefined; count: number };
 interface Recorded {
   ids: string[];
   token: string;
-  packed: Buffer[];
+  /** Its entries that carry events. */
+  packed: ReadEntry[];
 }
 /** ...its rows built, ready to insert. */
 interface Prepared extends Recorded {
@@ -103,6 +106,8 @@ export class Ingester {
   inserted = 0;
   batches = 0;
   failures = 0;
+  /** Entries moved to the dead letters (EVENT_DEAD_LETTERS). */
+  deadLetters = 0;
 
   constructor(private readonly o: IngesterOptions) {
     this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -158,7 +163,7 @@ export class Ingester {
         const entries = await this.readNew();
         if (entries.length === 0) continue;
         const batch = await this.record(entries);
-        const rows = this.builder.build(batch.packed);
+        const rows = this.rowsOf(batch);
         rows.catch(() => undefined); // seen through inFlight below
         await inFlight;
         inFlight = rows.then((built) => this.insertAndAck({ ...batch, rows: built }));
@@ -238,9 +243,41 @@ export class Ingester {
         .hset(TOKEN_OF_ENTRY, ...entryTokens)
         .exec();
     }
-    const packed: Buffer[] = [];
-    for (const e of entries) if (e.packed) packed.push(e.packed);
-    return { ids, token, packed };
+    return { ids, token, packed: entries.filter((e) => e.packed) };
+  }
+
+  /**
+   * The batch's rows. An entry that cannot become rows (not msgpack, not a list of events: a writer's bug
+   * or a version the ingester does not know) fails every build of its batch, and recovery would retry that
+   * batch forever, with every later event waiting behind it: such entries go to the dead letters and the
+   * rest of the batch goes on. The sorting is the same at every retry, so a batch re-inserted after a
+   * crash has the same rows under the same token and is still counted once.
+   */
+  private async rowsOf(batch: Recorded): Promise<EventBatchRows> {
+    const packed = batch.packed.map((e) => e.packed as Buffer);
+    try {
+      return await this.builder.build(packed);
+    } catch (err) {
+      const problems = this.builder.problems(packed);
+      // Every entry builds alone: the build itself failed (its worker died), which a retry mends.
+      if (problems.every((p) => p === undefined)) throw err;
+      const good: Buffer[] = [];
+      const dead = this.o.redis.pipeline();
+      batch.packed.forEach((e, i) => {
+        const problem = problems[i];
+        if (problem === undefined) good.push(e.packed as Buffer);
+        else dead.xadd(EVENT_DEAD_LETTERS, 'MAXLEN', '~', DEAD_LETTERS_MAX, '*', 'id', e.id, 'error', problem.slice(0, 500), 'b', e.packed as Buffer);
+      });
+      // Kept before the batch is acknowledged: a crash in between writes them again, never loses them.
+      for (const [failed] of (await dead.exec()) ?? []) if (failed) throw failed;
+      const n = problems.length - good.length;
+      this.deadLetters += n;
+      this.o.log.error(
+        { entries: n, token: batch.token, first: problems.find((p) => p !== undefined) },
+        'stream entries that are not events moved to the dead letters',
+      );
+      return this.builder.build(good);
+    }
   }
 
   /** Inserts a prepared batch with its token (retrying while running), then acknowledges it. */
@@ -271,7 +308,7 @@ export class Ingester {
       entries.map(([id, fields]) => readEntry(id, fields)),
       knownToken,
     );
-    await this.insertAndAck({ ...batch, rows: await this.builder.build(batch.packed) });
+    await this.insertAndAck({ ...batch, rows: await this.rowsOf(batch) });
   }
 
   /**
@@ -324,8 +361,18 @@ function readEntry(id: string, fields: readonly Buffer[]): ReadEntry {
     if (name === 'b') packed = fields[i + 1];
     else if (name === 'n') count = Number(String(fields[i + 1]));
   }
-  if (!(Number.isSafeInteger(count) && count >= 0)) count = packed ? unpack<unknown[]>(packed).length : 0;
+  if (!(Number.isSafeInteger(count) && count >= 0)) count = packed ? countOf(packed) : 0;
   return { id, packed, count };
+}
+
+/** Events in a packed entry; one that does not decode counts none here (its build moves it to the dead letters). */
+function countOf(packed: Buffer): number {
+  try {
+    const events = unpack<unknown>(packed);
+    return Array.isArray(events) ? events.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export interface EventBacklog {

@@ -8,7 +8,7 @@ export interface AdminGauges {
   /** Outgoing postback attempts scheduled (due or later). */
   postbackQueue: () => Promise<number>;
   /** This process's ingester, when it runs one. */
-  ingester?: () => { inserted: number; batches: number; failures: number };
+  ingester?: () => { inserted: number; batches: number; failures: number; deadLetters: number };
   /** Errors of this process's main Redis connection. */
   redisErrors?: () => number;
   /** This process's postback worker, when it runs one. */
@@ -110,6 +110,12 @@ export class AdminMetrics {
         'Failed ingest rounds and ClickHouse inserts (the batch is retried)',
         registers,
         () => ingester().failures,
+      );
+      readCounter(
+        'adnet_admin_ingest_dead_letters_total',
+        'Stream entries that could not become rows, moved to the dead letters (events:dead)',
+        registers,
+        () => ingester().deadLetters,
       );
     }
     const { mailQueue, mail } = gauges;

@@ -1,5 +1,5 @@
 import type { DemandPartner } from '@adnet/schemas/demand';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../events/random-uuid.ts';
 import type { BidBudget } from '../auction/ports.ts';
 import type { Served, ServeOutcome } from '../auction/serve.ts';
 import type { PartnerLimiter } from '../partners/partner-limiter.ts';
@@ -136,7 +136,7 @@ export interface SupplyAuctionInput {
  * the push sender's to send (push-sender.ts), with its billing notice, as a push impression counts at delivery.
  */
 export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput): Promise<SupplyOutcome> {
-  const auctionId = randomUUID();
+  const auctionId = randomUuid();
   const remaining = Math.max(0, input.auctionTimeoutMs - (deps.now() - input.startedAt));
   const blocked = input.blockedDomains ?? null;
   const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });

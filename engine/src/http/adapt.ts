@@ -2,6 +2,7 @@ import { ERROR_CODES } from '@adnet/schemas/errors';
 import type { ErrorCode } from '@adnet/schemas/errors';
 import { NO_CONTENT_CSP } from '@adnet/schemas/http-headers';
 import type { ByteBudget, ByteLease } from '@adnet/runtime/byte-budget';
+import { SocketAddress } from 'node:net';
 import type { BlockList } from 'node:net';
 import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
 import { clientIp, inList } from '../net/address-list.ts';
@@ -98,15 +99,20 @@ function safeHead(status: number): Buffer {
 const V4_TEXT = new Map<number, string>();
 const V4_TEXT_MAX = 4096;
 
+// Other IPv6 peers' canonical text (RFC 5952) by uWS's full-length text.
+const V6_TEXT = new Map<string, string>();
+
 /**
  * The peer's address as text, IPv4-mapped IPv6 as plain IPv4. uWS gives the address's bytes (4, or 16 on
  * an IPv6 socket); IPv4 is formatted here (remembered per address) rather than decoded from uWS's own text,
- * which costs a Buffer and a string decoding per request. Other IPv6 peers take uWS's text.
+ * which costs a Buffer and a string decoding per request. Other IPv6 peers: uWS writes every group out in
+ * full (`2001:0db8:0000:…`), which is put in the canonical form a forwarded address, a log reader or an
+ * allow-list's author writes (`2001:db8::…`), so one client is one text on every path.
  */
 export function remoteIp(res: HttpResponse): string {
   const raw = new Uint8Array(res.getRemoteAddress());
   const at = raw.length === 4 ? 0 : raw.length === 16 && isV4Mapped(raw) ? 12 : -1;
-  if (at === -1) return Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
+  if (at === -1) return canonicalV6(Buffer.from(res.getRemoteAddressAsText()).toString('latin1'));
   const a = raw[at] as number;
   const b = raw[at + 1] as number;
   const c = raw[at + 2] as number;
@@ -117,6 +123,20 @@ export function remoteIp(res: HttpResponse): string {
     text = `${a}.${b}.${c}.${d}`;
     if (V4_TEXT.size >= V4_TEXT_MAX) V4_TEXT.clear();
     V4_TEXT.set(key, text);
+  }
+  return text;
+}
+
+function canonicalV6(full: string): string {
+  let text = V6_TEXT.get(full);
+  if (text === undefined) {
+    try {
+      text = new SocketAddress({ address: full, family: 'ipv6' }).address;
+    } catch {
+      text = full;
+    }
+    if (V6_TEXT.size >= V4_TEXT_MAX) V6_TEXT.clear();
+    V6_TEXT.set(full, text);
   }
   return text;
 }

@@ -26,11 +26,15 @@ export const CTR_PRIOR: Record<CampaignFormat, number> = {
   in_page_push: 0.01,
 };
 
-/** One creative of a live campaign, flattened for the hot path. All fields set in the constructor (stable shape). */
-export class Candidate {
+/**
+ * What every candidate of one campaign shares (22 of a candidate's 34 fields), compiled once per campaign
+ * object, pace handle and source list: at 300 000 creatives, a copy of these fields in each candidate was
+ * about 51 MiB of the engine's live heap (bench/results/performance.md, "Step: RSS at 100 000 campaigns").
+ * All fields set in the constructor (stable shape).
+ */
+export class CampaignPart {
   readonly campaignId: number;
   readonly advertiserId: number;
-  readonly creativeId: number;
   readonly format: CampaignFormat;
   readonly bidType: 'cpm' | 'cpc';
   readonly bidMicroCents: number;
@@ -44,12 +48,62 @@ export class Candidate {
   readonly connections: ReadonlySet<string> | null;
   readonly iabCats: readonly string[];
   readonly vertical: string;
-  readonly adomain: string;
-  /** The landing domain and each parent domain of it (`a.shop.example`, `shop.example`, `example`): what a publisher's block list is matched against. */
-  readonly domainKeys: readonly string[];
   readonly ctr: number;
   /** Expected value per thousand impressions, in micro-cents, before any bid adjustment. */
   readonly ecpmMicroCents: number;
+  /** The campaign's bid adjustments, compiled (index/source-controls.ts); null for none. */
+  readonly adjust: CompiledAdjustments | null;
+  /** The campaign's source list, compiled; null when it restricts nothing. */
+  readonly sources: CompiledSources | null;
+  /** How the campaign splits its traffic between its creatives. */
+  readonly rotation: Rotation;
+  /** The campaign's share of eligible auctions under even pacing, shared by its creatives (pacing/pacer.ts); 1 for asap. */
+  readonly pace: PaceHandle;
+  /** At most `impressions` ads per user in `periodHours` (frequency/); null when uncapped. */
+  readonly cap: { readonly impressions: number; readonly periodHours: number } | null;
+  /** Start, end and dayparting, compiled once (schemas/src/schedule.ts); null when the campaign always serves. */
+  readonly schedule: CompiledSchedule | null;
+
+  constructor(campaign: StoredCampaign, pace: PaceHandle, sources: CompiledSources | null) {
+    this.campaignId = campaign.id;
+    this.advertiserId = campaign.advertiser_id;
+    this.format = campaign.format;
+    this.bidType = campaign.bid_type;
+    this.bidMicroCents = campaign.bid_micro_cents;
+    this.dailyBudgetCents = campaign.daily_budget_cents;
+    this.totalBudgetCents = campaign.total_budget_cents ?? -1;
+    this.languages = setOf(campaign.languages);
+    // Campaigns stored before a kind of targeting existed have no list for it: no restriction.
+    this.devices = setOf(campaign.device_types);
+    this.oses = setOf(campaign.os_include);
+    this.browsers = setOf(campaign.browser_include);
+    this.connections = setOf(campaign.connection_types);
+    this.iabCats = VERTICAL_IAB[campaign.vertical];
+    this.vertical = campaign.vertical;
+    this.ctr = CTR_PRIOR[campaign.format];
+    this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
+    this.adjust = compileAdjustments(campaign.bid_adjustments);
+    this.sources = sources;
+    // Stored before rotation existed: optimize.
+    this.rotation = campaign.rotation ?? 'optimize';
+    this.pace = pace;
+    // Campaigns stored before caps and schedules have neither.
+    this.cap = campaign.frequency_cap ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours } : null;
+    this.schedule = compileSchedule(campaign);
+  }
+}
+
+/**
+ * One creative of a live campaign, flattened for the hot path: its own fields, and its campaign's through
+ * `part` (read through getters, so readers see one flat object; optimized code inlines them to one more load).
+ * All fields set in the constructor (stable shape).
+ */
+export class Candidate {
+  readonly part: CampaignPart;
+  readonly creativeId: number;
+  readonly adomain: string;
+  /** The landing domain and each parent domain of it (`a.shop.example`, `shop.example`, `example`): what a publisher's block list is matched against. */
+  readonly domainKeys: readonly string[];
   /**
    * What the index ranks by: the eCPM times the largest multiplier the campaign's bid adjustments can give
    * (the eCPM itself without adjustments), so no impression can score the candidate above it and the
@@ -64,76 +118,108 @@ export class Candidate {
   readonly exchangeRankMicroCents: number;
   /** The exchange rank is the exact score (no country multiplier, or a country's list): the walk need not hold it back. */
   readonly exchangeExact: boolean;
-  /** The campaign's bid adjustments, compiled (index/source-controls.ts); null for none. */
-  readonly adjust: CompiledAdjustments | null;
-  /** The campaign's source list, compiled; null when it restricts nothing. */
-  readonly sources: CompiledSources | null;
-  /** How the campaign splits its traffic between its creatives, and this creative's weight (0-100) for `weighted`. */
-  readonly rotation: Rotation;
+  /** This creative's weight (0-100) for `weighted` rotation. */
   readonly weight: number;
-  /** The campaign's share of eligible auctions under even pacing, shared by its creatives (pacing/pacer.ts); 1 for asap. */
-  readonly pace: PaceHandle;
-  /** At most `impressions` ads per user in `periodHours` (frequency/); null when uncapped. */
-  readonly cap: { readonly impressions: number; readonly periodHours: number } | null;
-  /** Start, end and dayparting, compiled once (schemas/src/schedule.ts); null when the campaign always serves. */
-  readonly schedule: CompiledSchedule | null;
   readonly creative: Creative;
 
   /** `geo`: the country of the index list the candidate goes in ('*': the untargeted one); it matters only with country adjustments. */
   constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null, geo = '*') {
-    this.campaignId = campaign.id;
-    this.advertiserId = campaign.advertiser_id;
+    const part = campaignPart(campaign, pace, sources);
+    this.part = part;
     this.creativeId = creative.id;
-    this.format = campaign.format;
-    this.bidType = campaign.bid_type;
-    this.bidMicroCents = campaign.bid_micro_cents;
-    this.dailyBudgetCents = campaign.daily_budget_cents;
-    this.totalBudgetCents = campaign.total_budget_cents ?? -1;
-    const shared = campaignParts(campaign);
-    this.languages = shared.languages;
-    this.devices = shared.devices;
-    this.oses = shared.oses;
-    this.browsers = shared.browsers;
-    this.connections = shared.connections;
-    this.iabCats = VERTICAL_IAB[campaign.vertical];
-    this.vertical = campaign.vertical;
     const landing = landingOf(creative.landing_url);
     this.adomain = landing.adomain;
     this.domainKeys = landing.domainKeys;
-    this.ctr = CTR_PRIOR[campaign.format];
-    this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
-    this.adjust = compileAdjustments(campaign.bid_adjustments);
-    const a = this.adjust;
+    const a = part.adjust;
     // In a country's list the country multiplier is known: only the zone and site ones remain a bound.
     const countryMilli = a === null ? 1000 : geo === '*' ? a.maxCountryMilli : (a.countries?.get(geo) ?? 1000);
-    this.rankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000)) : this.ecpmMicroCents;
-    this.exchangeRankMicroCents = a ? adjustedMicroCents(this.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli) : this.ecpmMicroCents;
+    this.rankMicroCents = a ? adjustedMicroCents(part.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000)) : part.ecpmMicroCents;
+    this.exchangeRankMicroCents = a ? adjustedMicroCents(part.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli) : part.ecpmMicroCents;
     this.exchangeExact = a === null || a.countries === null || geo !== '*';
-    this.sources = sources;
-    // Stored before rotation existed: optimize, full weight.
-    this.rotation = campaign.rotation ?? 'optimize';
+    // Stored before rotation existed: full weight.
     this.weight = creative.weight ?? 100;
-    this.pace = pace;
-    this.cap = shared.cap;
-    this.schedule = shared.schedule;
     this.creative = creative;
+  }
+
+  get campaignId(): number {
+    return this.part.campaignId;
+  }
+  get advertiserId(): number {
+    return this.part.advertiserId;
+  }
+  get format(): CampaignFormat {
+    return this.part.format;
+  }
+  get bidType(): 'cpm' | 'cpc' {
+    return this.part.bidType;
+  }
+  get bidMicroCents(): number {
+    return this.part.bidMicroCents;
+  }
+  get dailyBudgetCents(): number {
+    return this.part.dailyBudgetCents;
+  }
+  get totalBudgetCents(): number {
+    return this.part.totalBudgetCents;
+  }
+  get languages(): ReadonlySet<string> | null {
+    return this.part.languages;
+  }
+  get devices(): ReadonlySet<string> | null {
+    return this.part.devices;
+  }
+  get oses(): ReadonlySet<string> | null {
+    return this.part.oses;
+  }
+  get browsers(): ReadonlySet<string> | null {
+    return this.part.browsers;
+  }
+  get connections(): ReadonlySet<string> | null {
+    return this.part.connections;
+  }
+  get iabCats(): readonly string[] {
+    return this.part.iabCats;
+  }
+  get vertical(): string {
+    return this.part.vertical;
+  }
+  get ctr(): number {
+    return this.part.ctr;
+  }
+  get ecpmMicroCents(): number {
+    return this.part.ecpmMicroCents;
+  }
+  get adjust(): CompiledAdjustments | null {
+    return this.part.adjust;
+  }
+  get sources(): CompiledSources | null {
+    return this.part.sources;
+  }
+  get rotation(): Rotation {
+    return this.part.rotation;
+  }
+  get pace(): PaceHandle {
+    return this.part.pace;
+  }
+  get cap(): CampaignPart['cap'] {
+    return this.part.cap;
+  }
+  get schedule(): CompiledSchedule | null {
+    return this.part.schedule;
   }
 }
 
-/**
- * What every candidate of one campaign shares, compiled once per campaign object: at 300 000 creatives,
- * sets and schedules of their own per candidate were a large part of the index's memory.
- */
-interface CampaignParts {
-  readonly languages: ReadonlySet<string> | null;
-  readonly devices: ReadonlySet<string> | null;
-  readonly oses: ReadonlySet<string> | null;
-  readonly browsers: ReadonlySet<string> | null;
-  readonly connections: ReadonlySet<string> | null;
-  readonly cap: Candidate['cap'];
-  readonly schedule: CompiledSchedule | null;
+/** The last part made for each campaign object: its candidates (one per creative and list) are made together. */
+const parts = new WeakMap<StoredCampaign, CampaignPart>();
+
+function campaignPart(campaign: StoredCampaign, pace: PaceHandle, sources: CompiledSources | null): CampaignPart {
+  let p = parts.get(campaign);
+  if (p && p.pace === pace && p.sources === sources) return p;
+  p = new CampaignPart(campaign, pace, sources);
+  parts.set(campaign, p);
+  return p;
 }
-const parts = new WeakMap<StoredCampaign, CampaignParts>();
+
 /**
  * Targeting sets by their values, shared between campaigns: campaigns repeat a few combinations of languages,
  * devices, systems, browsers and connections, and a set of their own each was ~13 MiB at 100 000 campaigns.
@@ -152,24 +238,6 @@ function setOf(values: readonly string[] | undefined): ReadonlySet<string> | nul
     targetSets.set(key, set);
   }
   return set;
-}
-
-function campaignParts(campaign: StoredCampaign): CampaignParts {
-  let p = parts.get(campaign);
-  if (p) return p;
-  p = {
-    languages: setOf(campaign.languages),
-    // Campaigns stored before a kind of targeting existed have no list for it: no restriction.
-    devices: setOf(campaign.device_types),
-    oses: setOf(campaign.os_include),
-    browsers: setOf(campaign.browser_include),
-    connections: setOf(campaign.connection_types),
-    // Campaigns stored before caps and schedules have neither.
-    cap: campaign.frequency_cap ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours } : null,
-    schedule: compileSchedule(campaign),
-  };
-  parts.set(campaign, p);
-  return p;
 }
 
 /** Landing hosts and their parent domains, by landing URL: creatives mostly share a few. Emptied when it grows past a bound. */

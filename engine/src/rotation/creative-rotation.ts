@@ -73,7 +73,8 @@ export class CreativeRotation implements CreativePicker {
   /** Sees every event the engine emits: counted impressions and wins, valid clicks. */
   observe(e: EngineEvent): void {
     if (e.type === 'impression' || e.type === 'win') this.count(e.campaign_id, `i:${e.creative_id}`);
-    else if (e.type === 'click' && !e.invalid) this.count(e.campaign_id, `k:${e.creative_id}`);
+    // A click on a demand partner's ad has no campaign of ours.
+    else if (e.type === 'click' && !e.invalid && e.demand_partner_id === undefined) this.count(e.campaign_id, `k:${e.creative_id}`);
   }
 
   pick(siblings: readonly Candidate[]): Candidate {

@@ -118,6 +118,7 @@ export function compareSeq(a: string, b: string): number {
  */
 export interface ChangeLogSource {
   multi(): ChangeLogMulti;
+  hscanBuffer(key: string, cursor: string, count: 'COUNT', n: number): Promise<[Buffer, Buffer[]]>;
   xrange(key: string, start: string, end: string, count: 'COUNT', n: number): Promise<[string, string[]][]>;
   xrevrange(key: string, end: string, start: string, count: 'COUNT', n: number): Promise<[string, string[]][]>;
   xrangeBuffer(key: string, start: string, end: string, count: 'COUNT', n: number): Promise<[Buffer, Buffer[]][]>;
@@ -128,8 +129,76 @@ interface ChangeLogMulti {
   exec(): Promise<[Error | null, unknown][] | null>;
 }
 
-/** All configuration and the log id it is consistent with, in one MULTI; `pause`: see decodeSnapshot. */
+/**
+ * Hash fields asked for per HSCAN call (a hint: Redis may answer more, or all of a small hash). About 0.4 MB of
+ * reply a page at 100 000 campaigns / 300 000 creatives, 400 round trips in all.
+ */
+export const SNAPSHOT_PAGE = 1_000;
+/** Log entries read (and decoded) per round trip while a paged snapshot catches up with its own reading. */
+const SNAPSHOT_LOG_COUNT = 1_000;
+/** Paged reads whose log was trimmed past their start before falling back to the one-transaction read. */
+const PAGED_TRIES = 3;
+
+/**
+ * All configuration and the log id it is consistent with, read in pages; `pause`: see decodeSnapshot.
+ *
+ * Read in one MULTI, every reply (about 175 MiB at 100 000 campaigns) lived until the whole snapshot was
+ * decoded, was promoted and left that much in the process's malloc heap and V8's pages for good
+ * (bench/results/performance.md, "Step: RSS at 100 000 campaigns"). Paged, each page's buffers die young. The
+ * pages alone are not consistent (a value can change between two of them), so the log's position is taken
+ * before the first page and every change after it is replayed onto what the pages gave: the admin writes a
+ * value and its log entry in one script, and puts and deletes carry whole values, so the replay converges to
+ * the configuration as of the last entry read, whatever the pages saw (HSCAN returns every field present
+ * throughout, some twice; either way the replay has the last word). Should the log be trimmed past that
+ * position during the read, the changes in between are lost: read again, and after PAGED_TRIES fall back to
+ * the single transaction.
+ */
 export async function readSnapshot(redis: ChangeLogSource, pause?: () => Promise<void>): Promise<Snapshot> {
+  for (let attempt = 0; attempt < PAGED_TRIES; attempt++) {
+    const snap = await readPaged(redis, pause);
+    if (snap) return snap;
+  }
+  return readSnapshotAtomic(redis, pause);
+}
+
+async function readPaged(redis: ChangeLogSource, pause?: () => Promise<void>): Promise<Snapshot | undefined> {
+  const from = (await redis.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+  const entities = {} as ConfigEntities;
+  let decoded = 0;
+  for (const kind of CONFIG_KINDS) {
+    const map = new Map<number, unknown>();
+    let cursor = '0';
+    do {
+      const [next, fields] = await redis.hscanBuffer(cfgHash(kind), cursor, 'COUNT', SNAPSHOT_PAGE);
+      cursor = String(next);
+      for (let i = 0; i + 1 < fields.length; i += 2) {
+        if (pause && ++decoded % 100 === 0) await pause();
+        map.set(Number(String(fields[i])), mirrored(fields[i + 1] as Buffer));
+      }
+    } while (cursor !== '0');
+    entities[kind] = map;
+  }
+  let seq = from;
+  for (;;) {
+    const batch = await readChanges(redis, seq, SNAPSHOT_LOG_COUNT);
+    if (batch.length === 0) break;
+    for (const c of batch) {
+      // A kind this reader does not know (a newer admin) is not part of its snapshot, as the MULTI read had it.
+      const map = entities[c.kind] as Map<number, unknown> | undefined;
+      if (c.op === 'del') map?.delete(c.id);
+      else map?.set(c.id, c.value);
+    }
+    seq = (batch.at(-1) as ChangeEntry).seq;
+  }
+  // Trimming removes the oldest entries first: while the first is still at or before `from`, nothing after
+  // `from` was lost. An empty log at the start (a fresh Redis) has nothing to lose but what the read raced with.
+  const first = (await redis.xrange(CFG_LOG, '-', '+', 'COUNT', 1))[0]?.[0];
+  if (from !== '0-0' && (first === undefined || compareSeq(first, from) > 0)) return undefined;
+  return { seq, entities };
+}
+
+/** All configuration and the log id it is consistent with, in one MULTI (every reply held until all are decoded). */
+export async function readSnapshotAtomic(redis: ChangeLogSource, pause?: () => Promise<void>): Promise<Snapshot> {
   const tx = redis.multi();
   for (const kind of CONFIG_KINDS) tx.hgetallBuffer(cfgHash(kind));
   tx.xrevrange(CFG_LOG, '+', '-', 'COUNT', 1);

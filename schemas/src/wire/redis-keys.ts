@@ -40,6 +40,11 @@ export const frequencyKey = (userKey: string): string => `fcap:{${userKey}}`;
 
 /** The engines' event stream (msgpack batches). */
 export const EVENT_STREAM = 'events';
+/**
+ * Stream entries the ingester could not turn into rows (not msgpack, not events): kept here with their
+ * original id and the reason, so the rest of the stream flows on (admin/src/ingest/ingester.ts).
+ */
+export const EVENT_DEAD_LETTERS = 'events:dead';
 /** Shared secret for signed tracking links when TRACKING_SECRET is not configured. */
 export const TRACKING_SECRET_KEY = 'secret:tracking';
 /** Marks a win (or VAST impression) as counted, for idempotence. */

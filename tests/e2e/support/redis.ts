@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface TestRedis {
   url: string;
@@ -73,6 +74,33 @@ export async function startRedis(): Promise<TestRedis> {
     stop: async () => {
       await shutdown();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A Redis of the calling test file's own and one client on it, started before its tests and stopped after
+ * them (vitest's beforeAll/afterAll): read `redis` and `server` inside the tests.
+ */
+export function redisForTests(): { readonly redis: Redis; readonly server: TestRedis } {
+  let server: TestRedis | undefined;
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await server?.stop();
+  });
+  return {
+    get redis() {
+      if (!redis) throw new Error('redisForTests: read inside a test');
+      return redis;
+    },
+    get server() {
+      if (!server) throw new Error('redisForTests: read inside a test');
+      return server;
     },
   };
 }

@@ -141,11 +141,13 @@ export const creativesRouter = router({
       const current = await loadCreative(ctx.svc, id);
       if (current.advertiser_id !== ctx.session.userId) throw forbidden();
       const changed = CONTENT_FIELDS.filter((f) => content[f] !== undefined);
+      // A text sent as null is cleared; one not sent is kept.
+      const textOf = (sent: string | null | undefined, kept: string | null) => (sent === null ? undefined : (sent ?? kept ?? undefined));
       // The edited creative must still fit its format, judged with the image it keeps.
       const merged: CreativeFields = {
-        title: content.title ?? current.title ?? undefined,
-        body: content.body ?? current.body ?? undefined,
-        cta_text: content.cta_text ?? current.cta_text ?? undefined,
+        title: textOf(content.title, current.title),
+        body: textOf(content.body, current.body),
+        cta_text: textOf(content.cta_text, current.cta_text),
         landing_url: content.landing_url ?? current.landing_url,
         video_url: content.video_url ?? current.video_url ?? undefined,
         duration_s: content.duration_s ?? current.duration_s ?? undefined,

@@ -3,6 +3,8 @@ import { DEMAND_CLICK_SEGMENT, decodeDemandTicket } from '../../demand/demand-ti
 import { countDemandImpression } from '../../demand/demand-impression.ts';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
 import { judgeClick } from '../../fraud/judge-click.ts';
+import { inventoryFacts, makeEvent, viewerFacts } from '../../events/make-event.ts';
+import { clickIdOf } from '../../tracking/click-id.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
@@ -48,7 +50,8 @@ export function demandMarkupRoute(ctx: EngineContext) {
  * valid click counts `clicks` for the partner and calls its `link.clicktrackers` once each (notices.ts:
  * once-only, bounded retries, the SSRF rules of every notice); any other counts `invalid_clicks`.
  * Every click is redirected to the partner's landing, checked at the auction and kept with the win
- * (win-store.ts), never taken from the link; nothing is billed (partners buy impressions).
+ * (win-store.ts), never taken from the link; nothing is billed (partners buy impressions). Every click is
+ * also a `click` event with its partner, for the publishers' statistics.
  */
 export async function demandClick(ctx: EngineContext, req: EngineRequest, floodPerMinute: number): Promise<EngineReply> {
   const d = ctx.demand;
@@ -69,6 +72,26 @@ export async function demandClick(ctx: EngineContext, req: EngineRequest, floodP
   if (!reason && perMinute === undefined) reason = 'duplicate';
   if (!reason && (perMinute ?? 0) > floodPerMinute) reason = 'click_flood';
   d.stats.add(t.partnerId, reason ? 'invalid_clicks' : 'clicks');
+  // Into the statistics as every click is: the publisher's zone and its viewer, bought by the partner (no
+  // campaign or advertiser of ours), so a zone's clicks and CTR include its partners' ads.
+  const bidId = `d:${t.auctionId}`;
+  ctx.emit(
+    makeEvent('click', {
+      ts: now,
+      engine: ctx.engineId,
+      bid_id: bidId,
+      campaign_id: 0,
+      creative_id: 0,
+      advertiser_id: 0,
+      ...inventoryFacts(t),
+      ...viewerFacts(t),
+      demand_partner_id: t.partnerId,
+      click_id: clickIdOf(ctx.secret, bidId),
+      charge_nano: 0,
+      invalid: reason !== undefined,
+      reason,
+    }),
+  );
   if (!reason) {
     (win.clicktrackers ?? []).slice(0, 3).forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));
   }

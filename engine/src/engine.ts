@@ -35,6 +35,7 @@ import { PartnerLimiter } from './partners/partner-limiter.ts';
 import { PushSender } from './push/push-sender.ts';
 import { definePushScripts, removeSubscription, saveSubscription, vapidKeys } from './push/push-store.ts';
 import { RedisCounters } from './store/counters.ts';
+import { MovedMarks } from './store/moved.ts';
 import { ConfigMirror } from './sync/config-mirror.ts';
 import { campaignCandidates } from './index/engine-index.ts';
 import { CircuitBreaker } from './demand/breaker.ts';
@@ -113,9 +114,12 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     streamMaxLen: config.eventStreamMaxLen,
     onError: onError('events'),
   });
+  // The campaigns whose spend this engine changed, for every engine's pacer (direct charges and win spend alike).
+  const spentMarks = new MovedMarks(redis, 'spent');
   const budget = new BudgetSlices({
     redis,
     engineId: id,
+    spentMarks,
     sliceCents: config.budgetSliceCents,
     onError: onError('budget'),
     onRebase: (pool, result) => metrics.reservation(pool, result),
@@ -200,7 +204,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     budget,
     counters: new RedisCounters(redis),
     creatives: rotation,
-    direct: new RedisDirectCharger(redis),
+    direct: new RedisDirectCharger(redis, spentMarks),
     emit,
     caps: new FrequencyCapCache({ store: new RedisFrequencyStore(redis, id), onError: onError('frequency-caps') }),
     limiter: new PartnerLimiter(config.engineCount),

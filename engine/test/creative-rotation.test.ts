@@ -1,4 +1,7 @@
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { markMoved } from '@adnet/schemas/moved-marks';
+import type { EngineEvent } from '@adnet/schemas/events';
+import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '../../tests/e2e/support/redis.ts';
@@ -8,6 +11,7 @@ import type { EngineIndex } from '../src/index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
 import { CreativeRotation } from '../src/rotation/creative-rotation.ts';
 import { seededRandom } from '../src/rotation/rotation-policy.ts';
+import { commandsDuring, keysOf } from './support/redis-commands.ts';
 
 // The shared rotation's refresh against a real Redis: shares are drawn only for campaigns whose counts
 // moved, longest-waiting first, within a budget per refresh; the rest keep theirs until their turn.
@@ -29,9 +33,20 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Campaign c's first creative (id 2c - 1) clicked far more than its second (id 2c). */
-const skew = async (c: number) =>
-  redis.hset(rotationCountsKey(c), { [`i:${2 * c - 1}`]: 5_000, [`k:${2 * c - 1}`]: 300, [`i:${2 * c}`]: 5_000, [`k:${2 * c}`]: 10 });
+/** Campaign c's first creative (id 2c - 1) clicked far more than its second (id 2c), as another writer would: counts, then the mark. */
+const skew = async (c: number) => {
+  await redis.hset(rotationCountsKey(c), { [`i:${2 * c - 1}`]: 5_000, [`k:${2 * c - 1}`]: 300, [`i:${2 * c}`]: 5_000, [`k:${2 * c}`]: 10 });
+  await markMoved(redis, 'rotation', [c]);
+};
+
+/** How often `rotation` serves campaign c's first creative, of 2 000 picks among c's two in `of`. */
+function favoured(rotation: CreativeRotation, c: number, of = index): number {
+  const siblings = [...of.slots.values()].find((list) => list.some((x) => x.campaignId === c))?.filter((x) => x.campaignId === c) ?? [];
+  expect(siblings).toHaveLength(2);
+  let first = 0;
+  for (let i = 0; i < 2_000; i++) if (rotation.pick(siblings).creativeId === 2 * c - 1) first++;
+  return first / 2_000;
+}
 
 describe('the shared creative rotation', () => {
   it('draws nothing for campaigns without evidence, and only moved campaigns after that, one refresh at a time within the budget', async () => {
@@ -43,19 +58,8 @@ describe('the shared creative rotation', () => {
     expect(draws).toBe(0);
 
     for (let c = 1; c <= 3; c++) await skew(c);
-    const favoured = (c: number) => {
-      let first = 0;
-      const siblings =
-        index.slots
-          .values()
-          .next()
-          .value?.filter((x) => x.campaignId === c) ?? [];
-      expect(siblings).toHaveLength(2);
-      for (let i = 0; i < 2_000; i++) if (rotation.pick(siblings).creativeId === 2 * c - 1) first++;
-      return first / 2_000;
-    };
     // A budget of 0 still draws one campaign per refresh: three refreshes for three moved campaigns.
-    const learned = () => [1, 2, 3].map(favoured).filter((share) => share > 0.8).length;
+    const learned = () => [1, 2, 3].map((c) => favoured(rotation, c)).filter((share) => share > 0.8).length;
     for (const expected of [1, 2, 3]) {
       const before = draws;
       await rotation.refresh();
@@ -63,8 +67,8 @@ describe('the shared creative rotation', () => {
       expect(learned()).toBe(expected);
     }
     // Campaigns without evidence still split evenly.
-    for (const c of [4, 5, 6]) expect(favoured(c)).toBeGreaterThan(0.4);
-    for (const c of [4, 5, 6]) expect(favoured(c)).toBeLessThan(0.6);
+    for (const c of [4, 5, 6]) expect(favoured(rotation, c)).toBeGreaterThan(0.4);
+    for (const c of [4, 5, 6]) expect(favoured(rotation, c)).toBeLessThan(0.6);
     // Unmoved campaigns cost nothing more.
     const settled = draws;
     await rotation.refresh();
@@ -82,10 +86,146 @@ describe('the shared creative rotation', () => {
     await redis.hset(rotationCountsKey(101), { 'i:201': 5_000, 'k:201': 300, 'i:202': 5_000, 'k:202': 10 });
     current = buildIndex({ campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '2-0');
     await rotation.refresh();
+    let first = 0;
     const siblings = [...current.slots.values()].find((list) => list.some((x) => x.campaignId === 101))?.filter((x) => x.campaignId === 101) ?? [];
     expect(siblings).toHaveLength(2);
-    let first = 0;
     for (let i = 0; i < 2_000; i++) if (rotation.pick(siblings).creativeId === 201) first++;
     expect(first / 2_000).toBeGreaterThan(0.8);
+  });
+});
+
+/** An event of engine `rotation`'s own traffic, as `observe` sees it. */
+const served = (type: 'impression' | 'click', campaign: number, creative: number) => ({ type, campaign_id: campaign, creative_id: creative }) as EngineEvent;
+/** What a refresh leaves to serve from: the shares, and the counts each campaign's were drawn from. */
+const stateOf = (rotation: CreativeRotation) => {
+  const r = rotation as unknown as { shares: Map<number, number>; drawn: Map<number, { counts: string }> };
+  return { shares: r.shares, drawn: new Map([...r.drawn].map(([c, d]) => [c, d.counts])) };
+};
+
+describe('a refresh reads what moved', () => {
+  it("sees another engine's counts at its next refresh, and reads no other campaign's", async () => {
+    await redis.flushdb();
+    const other = new Redis(server.url);
+    try {
+      const here = new CreativeRotation({ redis, index: () => index, random: seededRandom(1), sweepPasses: 0 });
+      const there = new CreativeRotation({ redis: other, index: () => index, random: seededRandom(2), sweepPasses: 0 });
+      await here.refresh();
+      await there.refresh();
+      // The other engine serves campaign 2: its first creative (3) is clicked far more than its second (4).
+      for (let i = 0; i < 2_000; i++) for (const cr of [3, 4]) there.observe(served('impression', 2, cr));
+      for (let i = 0; i < 150; i++) there.observe(served('click', 2, 3));
+      await there.refresh();
+      const commands = await commandsDuring(redis, () => here.refresh());
+      expect(keysOf(commands, 'hgetall')).toEqual([rotationCountsKey(2)]);
+      expect(favoured(here, 2)).toBeGreaterThan(0.8);
+      // Nothing moved since: the marks of the last 30 s are read again, no other campaign is.
+      expect(keysOf(await commandsDuring(redis, () => here.refresh()), 'hgetall')).toEqual([rotationCountsKey(2)]);
+    } finally {
+      await other.quit();
+    }
+  });
+
+  it('gives the shares a full read of every campaign gives, whatever moved, the budget, and the groups', async () => {
+    // Three creatives a campaign: pausing one leaves a group that still optimizes, with other creatives.
+    const campaigns = new Map(Array.from({ length: CAMPAIGNS }, (_, i) => [i + 1, campaignFixture({ id: i + 1 })]));
+    const creatives = new Map(Array.from({ length: CAMPAIGNS * 3 }, (_, k) => [k + 1, creativeFixture({ id: k + 1, campaign_id: Math.floor(k / 3) + 1 })]));
+    const step = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant('count' as const),
+          creative: fc.integer({ min: 1, max: CAMPAIGNS * 3 }),
+          field: fc.constantFrom('i', 'k', 'v'),
+          n: fc.integer({ min: 1, max: 400 }),
+        }),
+      },
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('refresh' as const), after: fc.constantFrom(1_000, 10_000, 60_000) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          kind: fc.constant('toggle' as const),
+          id: fc.integer({ min: 1, max: CAMPAIGNS * 3 }),
+          what: fc.constantFrom('creative', 'rotation'),
+        }),
+      },
+      // Counts gone (expired after 30 days unserved), marked as a writer would.
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('gone' as const), campaign: fc.integer({ min: 1, max: CAMPAIGNS }) }) },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.array(step, { maxLength: 40, size: 'medium' }), async (unlimited, steps) => {
+        await redis.flushdb();
+        const paused = new Set<number>();
+        const even = new Set<number>();
+        const indexNow = () =>
+          buildIndex(
+            {
+              campaign: new Map([...campaigns].map(([id, c]) => [id, { ...c, rotation: even.has(id) ? 'even' : 'optimize' }])),
+              creative: new Map([...creatives].map(([id, cr]) => [id, { ...cr, status: paused.has(id) ? 'paused' : cr.status }])),
+              partner: new Map(),
+              site: new Map(),
+              zone: new Map(),
+              deal: new Map(),
+            },
+            '1-0',
+          );
+        let current = indexNow();
+        // A clock of its own: marks leave the window of later refreshes as they would over minutes.
+        let clock = Date.now();
+        const options = { redis, index: () => current, budgetMs: unlimited ? 1e9 : 0, now: () => clock };
+        const marked = new CreativeRotation({ ...options, random: seededRandom(5), sweepPasses: 0 });
+        const full = new CreativeRotation({ ...options, random: seededRandom(5), sweepPasses: 1 });
+        for (const s of [...steps, { kind: 'refresh' as const, after: 10_000 }]) {
+          if (s.kind === 'count') {
+            const campaign = (creatives.get(s.creative) as { campaign_id: number }).campaign_id;
+            await redis.hincrby(rotationCountsKey(campaign), `${s.field}:${s.creative}`, s.n);
+            await markMoved(redis, 'rotation', [campaign], clock);
+          } else if (s.kind === 'gone') {
+            await redis.del(rotationCountsKey(s.campaign));
+            await markMoved(redis, 'rotation', [s.campaign], clock);
+          } else if (s.kind === 'toggle') {
+            const [set, id] = s.what === 'creative' ? [paused, s.id] : [even, Math.ceil(s.id / 3)];
+            if (!set.delete(id)) set.add(id);
+            current = indexNow();
+          } else {
+            clock += s.after;
+            await marked.refresh();
+            await full.refresh();
+            expect(stateOf(marked)).toEqual(stateOf(full));
+          }
+        }
+      }),
+      {
+        numRuns: 60,
+        // Two campaigns due, a draw budget for one, and the other's mark out of the window by the next refresh.
+        examples: [
+          [
+            false,
+            [
+              { kind: 'count', creative: 1, field: 'i', n: 100 },
+              { kind: 'count', creative: 4, field: 'i', n: 100 },
+              { kind: 'refresh', after: 60_000 },
+              { kind: 'refresh', after: 60_000 },
+            ],
+          ],
+        ],
+      },
+    );
+  });
+
+  it('finds within its sweep the counts whose mark was lost; without the sweep they wait for the next mark', async () => {
+    await redis.flushdb();
+    const swept = new CreativeRotation({ redis, index: () => index, sweepPasses: 3 });
+    const unswept = new CreativeRotation({ redis, index: () => index, sweepPasses: 0 });
+    await swept.refresh();
+    await unswept.refresh();
+    await skew(5);
+    // The marks' bucket is gone (a failover that kept the counts' shard and lost the marks').
+    await redis.del(...(await redis.keys('{moved:rotation}:*')));
+    for (let i = 0; i < 3; i++) {
+      await swept.refresh();
+      await unswept.refresh();
+    }
+    expect(favoured(swept, 5)).toBeGreaterThan(0.8);
+    expect(favoured(unswept, 5)).toBeLessThan(0.6);
   });
 });

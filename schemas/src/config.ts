@@ -242,9 +242,17 @@ export const envSchema = z.object({
   ZONE_REQUESTS_PER_ADDRESS_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Ad requests one browser fingerprint (the widget's `fp`) may make of one zone per minute, per engine (`fingerprint_flood`). */
   ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(30),
-  /** How often each engine steps the even-pacing controller of every campaign it serves (docs/delivery.md). */
+  /**
+   * How often each engine steps the even-pacing controller of every campaign it serves, reading the spend of those
+   * whose spend moved (docs/delivery.md). Above 70 000 every tick reads every campaign's: the marks of what moved
+   * are kept 2 minutes.
+   */
   PACING_TICK_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-  /** How often each engine shares its creatives' counts and recomputes every optimizing campaign's rotation. */
+  /**
+   * How often each engine shares its creatives' counts and recomputes the rotation of the optimizing campaigns whose
+   * counts moved (docs/delivery.md). Above 70 000 every refresh reads every campaign's counts: the marks of what moved
+   * are kept 2 minutes.
+   */
   ROTATION_REFRESH_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Web push: at most one notification per subscriber per this many hours. */
   PUSH_MIN_INTERVAL_HOURS: z.coerce.number().int().min(1).max(720).default(6),

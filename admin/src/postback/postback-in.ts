@@ -1,4 +1,5 @@
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { markMoved } from '@adnet/schemas/moved-marks';
 import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
@@ -98,6 +99,14 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
     await svc.redis.xadd(...xaddArgs([event], svc.config.eventStreamMaxLen));
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
     await svc.redis.hincrby(rotationCountsKey(click.campaign_id), `v:${click.creative_id}`, 1);
+    // Then marked, so that the engines' next refresh reads this campaign's counts. A mark that fails must not fail
+    // the conversion recorded above (nor skip its postback): the engines' sweep reads the counts within 30 minutes.
+    await markMoved(svc.redis, 'rotation', [click.campaign_id]).catch((err: unknown) =>
+      svc.log.warn(
+        { event: 'rotation.mark_failed', campaign: click.campaign_id, err: err instanceof Error ? err.message : String(err) },
+        'conversion not marked for the rotation',
+      ),
+    );
   }
   if (advertiser.postbackUrl) await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
   return { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status };

@@ -1,4 +1,5 @@
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
+import { markMoved } from '@adnet/schemas/moved-marks';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services.ts';
 
@@ -26,6 +27,12 @@ export async function rebuildDailySpend(svc: Services, day: string): Promise<{ d
       total += Number(r.spent);
       return svc.redis.hset(campaignPoolKey(Number(r.campaign_id), day), 'spent', String(r.spent));
     }),
+  );
+  // Then marked, so that the engines' pacers read the rebuilt spend at their next tick.
+  await markMoved(
+    svc.redis,
+    'spent',
+    rows.map((r) => Number(r.campaign_id)),
   );
   svc.log.info({ event: 'spend.rebuilt', day, campaigns: rows.length }, 'daily spend rebuilt from the event store');
   return { day, campaigns: rows.length, spent_cents: Math.floor(total / 10_000_000) };

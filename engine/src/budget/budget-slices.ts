@@ -1,11 +1,12 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
-import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
+import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignOfPool, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
 import { slices } from '@adnet/runtime/slices';
 import type { Redis } from 'ioredis';
 import type { BidBudget, SpendRecorder } from '../auction/ports.ts';
 import { BID_HOLD_MS } from '../auction/ticket-age.ts';
 import type { Candidate } from '../index/candidate.ts';
+import type { MovedMarks } from '../store/moved.ts';
 import { defineBudgetScripts } from './budget-scripts.ts';
 
 /**
@@ -77,6 +78,8 @@ export interface BudgetOptions {
   onError?: (err: unknown) => void;
   /** Each re-base against Redis: granted money, found the pool dry, or failed. */
   onRebase?: (pool: 'campaign' | 'advertiser', result: 'granted' | 'dry' | 'error') => void;
+  /** Where the campaigns whose spend this engine applied are marked for the pacers, once per flush. */
+  spentMarks?: MovedMarks;
 }
 
 const POOL_TTL_MS = 3 * 86_400_000;
@@ -215,14 +218,20 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       );
     }
     const failures: unknown[] = [];
+    const marks = this.opts.spentMarks;
     await Promise.all(
       [...this.unconfirmed].map(([k, send]) =>
         send().then(
-          () => this.unconfirmed.delete(k),
+          () => {
+            this.unconfirmed.delete(k);
+            if (k.startsWith('c ')) marks?.add(campaignOfPool(k.slice(2)));
+          },
           (err: unknown) => failures.push(err),
         ),
       ),
     );
+    // After the spend it marks was applied; with the direct charges' marks since the last flush.
+    await marks?.flush().catch((err: unknown) => failures.push(err));
     if (failures.length) throw failures[0];
     await this.releaseIdle();
   }

@@ -2,6 +2,7 @@ import { centsToNano } from '@adnet/schemas/money';
 import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
 import type { DirectCharge, DirectCharger } from '../auction/ports.ts';
+import type { MovedMarks } from '../store/moved.ts';
 import { defineBudgetScripts } from './budget-scripts.ts';
 
 /** As long as a campaign's daily pool is kept (budget-slices.ts). */
@@ -15,7 +16,11 @@ const POOL_TTL_MS = 3 * 86_400_000;
  * of engines never overspend.
  */
 export class RedisDirectCharger implements DirectCharger {
-  constructor(private readonly redis: Redis) {
+  /** `spentMarks`: where a charged campaign is marked for the pacers; sent with the next spend flush (budget-slices.ts). */
+  constructor(
+    private readonly redis: Redis,
+    private readonly spentMarks?: MovedMarks,
+  ) {
     defineBudgetScripts(redis);
   }
 
@@ -23,7 +28,11 @@ export class RedisDirectCharger implements DirectCharger {
     const pool = campaignPoolKey(c.campaignId, c.day);
     const total = totalKeyOfPool(pool);
     const lifetime = c.totalBudgetCents < 0 ? -1 : centsToNano(c.totalBudgetCents);
-    if ((await this.redis.budChargeCampaign(2, pool, total, c.nano, centsToNano(c.dailyBudgetCents), POOL_TTL_MS, lifetime)) !== 1) return 'budget_exhausted';
+    // Marked also when the reply is lost (the charge may have landed); a mark for nothing costs one read.
+    const charged = await this.redis
+      .budChargeCampaign(2, pool, total, c.nano, centsToNano(c.dailyBudgetCents), POOL_TTL_MS, lifetime)
+      .finally(() => this.spentMarks?.add(c.campaignId));
+    if (charged !== 1) return 'budget_exhausted';
     const adv = c.advertiserId;
     const debited = await this.redis
       .budChargeAdvertiser(
@@ -37,11 +46,17 @@ export class RedisDirectCharger implements DirectCharger {
         new Date(c.at).toISOString(),
       )
       .catch(async (err: unknown) => {
-        await this.redis.budUnchargeCampaign(2, pool, total, c.nano);
+        await this.uncharge(pool, total, c);
         throw err;
       });
     if (debited >= 0) return 'charged';
-    await this.redis.budUnchargeCampaign(2, pool, total, c.nano);
+    await this.uncharge(pool, total, c);
     return 'balance_exhausted';
+  }
+
+  private async uncharge(pool: string, total: string, c: DirectCharge): Promise<void> {
+    await this.redis.budUnchargeCampaign(2, pool, total, c.nano);
+    // Marked again: a flush may have sent the charge's mark already, and a pacer read the charged spend.
+    this.spentMarks?.add(c.campaignId);
   }
 }

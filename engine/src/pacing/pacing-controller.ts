@@ -41,14 +41,28 @@ export const alwaysServing: ServingTime = (from, to) => Math.max(0, to - from);
  * its own hours, not across hours in which it does not bid.
  */
 export function nextPacing(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime = alwaysServing): PacingState {
-  const elapsed = now - s.spentAt;
-  if (elapsed <= 0) return s;
+  if (now - s.spentAt <= 0) return s;
+  return { rate: nextRate(s, now, spent, budget, dayEnd, serving), spentAt: now, lastSpent: spent };
+}
+
+/**
+ * `nextPacing` into `s` itself: the pacer steps every campaign every tick, and a new state object for each
+ * of 100 000 campaigns was garbage the young-generation collections copied while the tick ran.
+ */
+export function stepPacing(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime = alwaysServing): void {
+  if (now - s.spentAt <= 0) return;
+  s.rate = nextRate(s, now, spent, budget, dayEnd, serving);
+  s.spentAt = now;
+  s.lastSpent = spent;
+}
+
+function nextRate(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime): number {
   const remainingBefore = Math.max(0, budget - s.lastSpent);
   const servingLeft = serving(s.spentAt, dayEnd);
   const served = serving(s.spentAt, Math.min(now, dayEnd));
   const actual = Math.max(0, spent - s.lastSpent);
   // Out of its hours the campaign does not bid: nothing was learnt, and the rate waits for its hours.
-  if (served <= 0 && actual <= 0 && spent < budget) return { rate: s.rate, spentAt: now, lastSpent: spent };
+  if (served <= 0 && actual <= 0 && spent < budget) return s.rate;
   // The even share of the remaining budget for the serving time since the last tick.
   const allowed = servingLeft > 0 ? (remainingBefore * served) / servingLeft : remainingBefore;
   let rate: number;
@@ -58,5 +72,5 @@ export function nextPacing(s: PacingState, now: number, spent: number, budget: n
     const ratio = Math.min(MAX_STEP, Math.max(1 / MAX_STEP, Math.pow(allowed / actual, GAIN)));
     rate = s.rate * ratio;
   }
-  return { rate: Math.min(1, Math.max(MIN_RATE, rate)), spentAt: now, lastSpent: spent };
+  return Math.min(1, Math.max(MIN_RATE, rate));
 }

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { CreativePicker } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
+import { MovedMarks, MovedSince, SWEEP_PASSES } from '../store/moved.ts';
 import { optimizeShares, sameEvidence } from './rotation-policy.ts';
 import type { CreativeCounts } from './rotation-policy.ts';
 
@@ -29,31 +30,44 @@ export interface CreativeRotationOptions {
   random?: () => number;
   /** CPU one refresh may spend drawing shares (RECOMPUTE_BUDGET_MS); at least one campaign is drawn per refresh. */
   budgetMs?: number;
+  /** Refreshes per full sweep of the counts beside the marks (SWEEP_PASSES; 1: every refresh reads every campaign). */
+  sweepPasses?: number;
+  /** The wall clock the marks are bucketed by (Date.now). */
+  now?: () => number;
 }
 
 /**
  * The rotation shared by every engine. Each engine counts the impressions and valid clicks it
  * records, per creative, and adds them to the campaign's counts in Redis at each refresh (conversions
- * are added by the admin); then it reads every engine's totals back and recomputes each optimizing
- * campaign's shares (rotation-policy.ts). The hot path only draws from the shares in memory: counts
- * seen by every engine lag by one refresh.
+ * are added by the admin), marking the campaign as moved (@adnet/schemas/moved-marks); then it
+ * reads back the totals of the campaigns any engine marked since its last refresh and recomputes their
+ * shares (rotation-policy.ts). The hot path only draws from the shares in memory: counts seen by every
+ * engine lag by one refresh.
  */
 export class CreativeRotation implements CreativePicker {
   private pending = new Map<number, Map<string, number>>();
-  /** Optimize shares by creative id, for campaigns with more than one approved creative. */
+  /** Optimize shares by creative id, for campaigns with more than one approved creative; kept and updated in place. */
   private shares = new Map<number, number>();
   /** Per campaign: the counts its shares were drawn from, and when. */
   private drawn = new Map<number, { counts: string; at: number }>();
   private readonly random: () => number;
+  private readonly now: () => number;
   /**
    * The optimizing campaigns of `index` with their approved creatives. Built anew at every refresh, the groups
    * (55 MB at 100 000 campaigns of 3 creatives) lived through the refresh's young-generation collections and were
    * copied and promoted by each; the engine publishes a new index object for every change, so they are kept until then.
    */
-  private groups: { index: EngineIndex; optimizing: [number, Creative[]][] } | undefined;
+  private groups: Groups | undefined;
+  /** Campaigns to read at the next refresh though not marked: group changed, not read, or left waiting by the budget. */
+  private unread = new Set<number>();
+  private readonly moved: MovedSince;
+  private readonly marks: MovedMarks;
 
   constructor(private readonly o: CreativeRotationOptions) {
     this.random = o.random ?? Math.random;
+    this.now = o.now ?? Date.now;
+    this.moved = new MovedSince(o.redis, 'rotation', o.sweepPasses ?? SWEEP_PASSES);
+    this.marks = new MovedMarks(o.redis, 'rotation');
   }
 
   /** Sees every event the engine emits: counted impressions and wins, valid clicks. */
@@ -99,6 +113,9 @@ export class CreativeRotation implements CreativePicker {
       for (const [campaign, fields] of sending) for (const [field, n] of fields) this.count(campaign, field, n);
       throw err;
     }
+    // Counted, then marked: whoever reads the mark reads these counts.
+    for (const campaign of sending.keys()) this.marks.add(campaign);
+    await this.marks.flush(this.now());
     await this.recompute();
   }
 
@@ -106,24 +123,31 @@ export class CreativeRotation implements CreativePicker {
     const index = this.o.index();
     if (!index) return;
     const pause = slices(SLICE_MS);
-    const optimizing = await this.optimizingOf(index, pause);
-    const shares = new Map<number, number>();
-    const drawn = new Map<number, { counts: string; at: number }>();
+    const now = this.now();
+    const groups = await this.groupsOf(index, pause);
+    const marked = await this.moved.since(now);
+    const reading = marked ? this.movedOf(groups, marked) : groups.optimizing;
     const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];
+    const unread = new Set<number>();
     // Read in pipelines of READ_CHUNK: writing 10 000 commands at once (and turning their replies into
     // objects) held the event loop for tens of milliseconds every refresh (bench:load, p99 at 1 000/s).
     // Each pipeline's replies are used before the next is read: kept for the whole refresh (36 MB at 100 000
     // campaigns), they lived through several young-generation collections and were copied by each.
-    for (let at = 0; at < optimizing.length; at += READ_CHUNK) {
-      const chunk = optimizing.slice(at, at + READ_CHUNK);
+    for (let at = 0; at < reading.length; at += READ_CHUNK) {
+      const chunk = reading.slice(at, at + READ_CHUNK);
       const read = this.o.redis.pipeline();
       for (const [id] of chunk) read.hgetall(rotationCountsKey(id));
       const replies = (await read.exec()) ?? [];
       await pause();
       for (const [i, [campaign, creatives]] of chunk.entries()) {
         if (i % 100 === 0) await pause();
-        const [err, raw] = replies[i] ?? [null, {}];
-        const counts = (err ? {} : raw) as Record<string, string>;
+        const [err, raw] = replies[i] ?? [new Error('no reply'), {}];
+        // Not read: as it was, and read again next time.
+        if (err) {
+          unread.add(campaign);
+          continue;
+        }
+        const counts = raw as Record<string, string>;
         const before = this.drawn.get(campaign);
         let empty = true;
         for (const _ in counts) {
@@ -132,9 +156,10 @@ export class CreativeRotation implements CreativePicker {
         }
         if (empty) {
           // Never served (most campaigns of a network at any moment): even shares, nothing to compare. No entry
-          // is even shares (`pick`): storing one per creative put 300 000 entries (and as many boxed numbers)
-          // into a fresh map every refresh at 100 000 campaigns, promoted by the young-generation collections.
-          drawn.set(campaign, before?.counts === '' ? before : { counts: '', at: performance.now() });
+          // is even shares (`pick`): one per creative put 300 000 entries (and as many boxed numbers) into the
+          // map at 100 000 campaigns.
+          for (const cr of creatives) this.shares.delete(cr.id);
+          if (before?.counts !== '') this.drawn.set(campaign, { counts: '', at: performance.now() });
           continue;
         }
         const of = (field: string) => Number(counts[field] ?? 0);
@@ -147,15 +172,11 @@ export class CreativeRotation implements CreativePicker {
         }));
         const key = stats.map((c) => `${c.creativeId}:${c.impressions}:${c.clicks}:${c.conversions}`).join(',');
         // Shares drawn from older counts (or none yet) serve until this campaign's turn comes.
-        for (const c of stats) {
-          const old = this.shares.get(c.creativeId);
-          if (old !== undefined) shares.set(c.creativeId, old);
-        }
-        if (before?.counts === key) drawn.set(campaign, before);
-        else if (sameEvidence(stats)) {
+        if (before?.counts === key) continue;
+        if (sameEvidence(stats)) {
           // No creative ahead of another: even shares without a draw, outside the budget.
-          for (const c of stats) shares.set(c.creativeId, 1 / stats.length);
-          drawn.set(campaign, { counts: key, at: performance.now() });
+          for (const c of stats) this.shares.set(c.creativeId, 1 / stats.length);
+          this.drawn.set(campaign, { counts: key, at: performance.now() });
         } else due.push({ campaign, stats, counts: key, waited: before ? before.at : -1 });
       }
     }
@@ -164,19 +185,40 @@ export class CreativeRotation implements CreativePicker {
     const budget = this.o.budgetMs ?? RECOMPUTE_BUDGET_MS;
     let count = 0;
     for (const d of due) {
-      if (count++ > 0 && performance.now() - started >= budget) break;
+      // What the budget leaves is read again next time, as if it had moved.
+      if (count++ > 0 && performance.now() - started >= budget) {
+        unread.add(d.campaign);
+        continue;
+      }
       await pause();
-      optimizeShares(d.stats, this.random).forEach((share, k) => shares.set((d.stats[k] as CreativeCounts).creativeId, share));
-      drawn.set(d.campaign, { counts: d.counts, at: performance.now() });
+      optimizeShares(d.stats, this.random).forEach((share, k) => this.shares.set((d.stats[k] as CreativeCounts).creativeId, share));
+      this.drawn.set(d.campaign, { counts: d.counts, at: performance.now() });
     }
-    for (const d of due)
-      if (!drawn.has(d.campaign) && this.drawn.has(d.campaign)) drawn.set(d.campaign, this.drawn.get(d.campaign) as { counts: string; at: number });
-    this.shares = shares;
-    this.drawn = drawn;
+    this.unread = unread;
+    this.moved.done(now);
   }
 
-  private async optimizingOf(index: EngineIndex, pause: () => Promise<void>): Promise<[number, Creative[]][]> {
-    if (this.groups?.index === index) return this.groups.optimizing;
+  /**
+   * The optimizing campaigns to read this time, in the order of `optimizing` (the order a full read draws
+   * them in): those marked as moved, those not read or drawn last time, and this refresh's slice of the sweep.
+   */
+  private movedOf(groups: Groups, marked: Set<number>): [number, Creative[]][] {
+    for (const c of this.unread) marked.add(c);
+    for (const [c] of this.moved.sweep(groups.optimizing)) marked.add(c);
+    const at: number[] = [];
+    for (const c of marked) {
+      const i = groups.at.get(c);
+      if (i !== undefined) at.push(i);
+    }
+    return at.sort((a, b) => a - b).map((i) => groups.optimizing[i] as [number, Creative[]]);
+  }
+
+  /**
+   * The optimizing campaigns of `index` with their approved creatives. A campaign whose group changed is read
+   * at the next refresh; one that left drops its shares and its draw, as a full read's new maps would.
+   */
+  private async groupsOf(index: EngineIndex, pause: () => Promise<void>): Promise<Groups> {
+    if (this.groups?.index === index) return this.groups;
     const byCampaign = new Map<number, Creative[]>();
     let seen = 0;
     for (const cr of index.creatives.values()) {
@@ -188,14 +230,30 @@ export class CreativeRotation implements CreativePicker {
     }
     // Stored before rotation existed: optimize.
     const optimizing: [number, Creative[]][] = [];
+    const at = new Map<number, number>();
+    const old = this.groups;
     seen = 0;
     for (const entry of byCampaign) {
       // One filter over 100 000 campaigns at once held the loop for tens of milliseconds.
       if (++seen % 1_000 === 0) await pause();
-      if (entry[1].length > 1 && (index.campaigns.get(entry[0])?.rotation ?? 'optimize') === 'optimize') optimizing.push(entry);
+      if (entry[1].length < 2 || (index.campaigns.get(entry[0])?.rotation ?? 'optimize') !== 'optimize') continue;
+      at.set(entry[0], optimizing.length);
+      optimizing.push(entry);
+      const i = old?.at.get(entry[0]);
+      const was = i === undefined ? undefined : (old?.optimizing[i] as [number, Creative[]])[1];
+      if (was && sameIds(was, entry[1])) continue;
+      this.unread.add(entry[0]);
+      for (const cr of was ?? []) if (!entry[1].some((x) => x.id === cr.id)) this.shares.delete(cr.id);
     }
-    this.groups = { index, optimizing };
-    return optimizing;
+    for (const [campaign, i] of old?.at ?? []) {
+      if (++seen % 1_000 === 0) await pause();
+      if (at.has(campaign)) continue;
+      for (const cr of (old?.optimizing[i] as [number, Creative[]])[1]) this.shares.delete(cr.id);
+      this.drawn.delete(campaign);
+      this.unread.delete(campaign);
+    }
+    this.groups = { index, optimizing, at };
+    return this.groups;
   }
 
   private count(campaign: number, field: string, n = 1): void {
@@ -204,3 +262,12 @@ export class CreativeRotation implements CreativePicker {
     fields.set(field, (fields.get(field) ?? 0) + n);
   }
 }
+
+interface Groups {
+  index: EngineIndex;
+  optimizing: [number, Creative[]][];
+  /** Each optimizing campaign's place in `optimizing`. */
+  at: Map<number, number>;
+}
+
+const sameIds = (a: readonly Creative[], b: readonly Creative[]): boolean => a.length === b.length && a.every((cr, i) => cr.id === (b[i] as Creative).id);

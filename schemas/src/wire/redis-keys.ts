@@ -22,11 +22,19 @@ export const campaignPoolKey = (campaignId: number, day: string): string => `bud
 export const campaignTotalKey = (campaignId: number): string => `bud:{c:${campaignId}}:total`;
 /** The lifetime key of the campaign a daily pool key belongs to. */
 export const totalKeyOfPool = (poolKey: string): string => `${poolKey.slice(0, poolKey.lastIndexOf(':'))}:total`;
+/** The campaign a daily pool key belongs to. */
+export const campaignOfPool = (poolKey: string): number => Number(poolKey.slice(poolKey.indexOf('{c:') + 3, poolKey.indexOf('}')));
 /**
  * A campaign's lifetime counts per creative for its rotation, summed over every engine: fields
  * `i:<creative>` impressions, `k:<creative>` valid clicks, `v:<creative>` approved conversions.
  */
 export const rotationCountsKey = (campaignId: number): string => `rot:{c:${campaignId}}`;
+/**
+ * The campaigns whose rotation counts (`rotation`) or today's spend (`spent`) changed during one time bucket
+ * (../moved-marks.ts): a set of campaign ids that every writer adds to, so that the engines' 10 s passes read
+ * only what moved. One hash tag per kind: a pass reads its buckets with one SUNION, in one slot.
+ */
+export const movedKey = (kind: 'rotation' | 'spent', bucket: number): string => `{moved:${kind}}:${bucket}`;
 /** One user's frequency-cap counts (engine/src/frequency/): `n:<campaign>`, `w:<campaign>` (period end, ms), `e:<campaign>:<engine>`. */
 export const frequencyKey = (userKey: string): string => `fcap:{${userKey}}`;
 

@@ -1,4 +1,9 @@
-import { campaignPoolKey, CFG_LOG, EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { demandDayKey } from '@adnet/schemas/demand';
+import { campaignPoolKey, CFG_LOG, EVENT_STREAM, rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { statsQuerySchema } from '@adnet/schemas/stats';
+import { readDailyCounters } from '../../admin/src/stats/demand-counters.ts';
+import { Pacer } from '../../engine/src/pacing/pacer.ts';
+import { CreativeRotation } from '../../engine/src/rotation/creative-rotation.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ingester } from '../../admin/src/ingest/ingester.ts';
 import { call, startApp } from './support/admin.ts';
@@ -92,6 +97,37 @@ describe('on a Redis Cluster', () => {
     await call(app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
     await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused', 15_000)));
   }, 90_000);
+
+  it("runs the rotation's refresh, the pacer's tick and the partners' daily counters over keys on every master", async () => {
+    const adv = await world.advertiser(1_000_000);
+    const made = await Promise.all([0, 1, 2, 3].map(() => world.campaign(adv, { geo_include: ['ca'] })));
+    const ids = made.map((m) => m.campaign.id);
+    await Promise.all(ids.map(activeEverywhere));
+    // Their keys live on more than one master: one pipeline for all of them is refused by the cluster.
+    expect(new Set(await Promise.all(ids.map(async (id) => (await cluster.ownerOf(rotationCountsKey(id))).master))).size).toBeGreaterThan(1);
+    const index = () => engines[0]?.engine.mirror.index;
+    const rotation = new CreativeRotation({ redis: app.svc.redis, index });
+    for (const m of made)
+      rotation.observe({
+        id: `e-${m.campaign.id}`,
+        type: 'impression',
+        ts: Date.now(),
+        engine: 't',
+        bid_id: 'b',
+        campaign_id: m.campaign.id,
+        creative_id: m.creativeId,
+        advertiser_id: adv.id,
+        charge_nano: 0,
+      });
+    await rotation.refresh();
+    for (const m of made) expect(await app.svc.redis.hgetall(rotationCountsKey(m.campaign.id))).toEqual({ [`i:${m.creativeId}`]: '1' });
+    const day = new Date().toISOString().slice(0, 10);
+    for (const [i, id] of ids.entries()) await app.svc.redis.hset(campaignPoolKey(id, day), 'spent', String(1_000 * (i + 1)));
+    await expect(new Pacer(app.svc.redis, index).tick()).resolves.toBeUndefined();
+    for (const id of [1, 2, 3, 4]) await app.svc.redis.hset(demandDayKey(id, day), 'requests', String(10 * id));
+    const counted = await readDailyCounters(app.svc.redis, [1, 2, 3, 4], statsQuerySchema.parse({ from: day, to: day }));
+    expect([1, 2, 3, 4].map((id) => counted.get(day)?.get(id)?.bid_requests)).toEqual([10, 20, 30, 40]);
+  }, 60_000);
 
   it('keeps working through master failovers during traffic: config, spend and events stay exact', async () => {
     const adv = await world.advertiser(1_000_000);

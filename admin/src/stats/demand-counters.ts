@@ -1,4 +1,6 @@
 import { demandDayKey } from '@adnet/schemas/demand';
+import type { Redis } from '@adnet/schemas/redis-connect';
+import { pipelineByKey } from '@adnet/schemas/redis-pipelines';
 import type { StatsQuery, StatsRow } from '@adnet/schemas/stats';
 
 /** The engines' per-partner auction counters (schemas/src/demand.ts) and the statistics field each becomes. */
@@ -67,16 +69,12 @@ export function withAuctionCounters(rows: readonly StatsRow[], q: StatsQuery, da
   return out.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (a.demand ?? '').localeCompare(b.demand ?? ''));
 }
 
-/** The partners' counters of the query's days, read in one pipeline. */
-export async function readDailyCounters(
-  redis: { pipeline(): { hgetall(k: string): unknown; exec(): Promise<[Error | null, unknown][] | null> } },
-  partnerIds: readonly number[],
-  q: StatsQuery,
-): Promise<DailyCounters> {
+/** The partners' counters of the query's days, read in one pipeline (one per key on a Redis Cluster). */
+export async function readDailyCounters(redis: Redis, partnerIds: readonly number[], q: StatsQuery): Promise<DailyCounters> {
   const days = daysOf(q);
-  const p = redis.pipeline();
-  for (const day of days) for (const id of partnerIds) p.hgetall(demandDayKey(id, day));
-  const res = (await p.exec()) ?? [];
+  const keys: string[] = [];
+  for (const day of days) for (const id of partnerIds) keys.push(demandDayKey(id, day));
+  const res = await pipelineByKey(redis, keys, (p, key) => p.hgetall(key));
   const out = new Map<string, Map<number, AuctionCounts>>();
   let i = 0;
   for (const day of days) {

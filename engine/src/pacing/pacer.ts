@@ -2,6 +2,7 @@ import { slices } from '@adnet/runtime/slices';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
+import { pipelineByKey } from '@adnet/schemas/redis-pipelines';
 import { compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import type { Redis } from 'ioredis';
@@ -70,9 +71,11 @@ export class Pacer {
     const unread = new Set<number>();
     for (let at = 0; at < reading.length; at += READ_CHUNK) {
       const ids = reading.slice(at, at + READ_CHUNK);
-      const read = this.redis.pipeline();
-      for (const id of ids) read.hget(campaignPoolKey(id, day), 'spent');
-      const replies = (await read.exec()) ?? [];
+      const replies = await pipelineByKey(
+        this.redis,
+        ids.map((id) => campaignPoolKey(id, day)),
+        (p, key) => p.hget(key, 'spent'),
+      );
       ids.forEach((id, i) => {
         const [err, raw] = replies[i] ?? [new Error('no reply'), null];
         // Not read: its controller waits, and it is read again next tick.

@@ -2,6 +2,7 @@ import { slices } from '@adnet/runtime/slices';
 import type { Creative } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { pipelineByKey } from '@adnet/schemas/redis-pipelines';
 import type { Redis } from 'ioredis';
 import type { CreativePicker } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
@@ -101,13 +102,16 @@ export class CreativeRotation implements CreativePicker {
     const sending = this.pending;
     this.pending = new Map<number, Map<string, number>>();
     try {
-      const tx = this.o.redis.pipeline();
-      for (const [campaign, fields] of sending) {
-        const key = rotationCountsKey(campaign);
-        for (const [field, n] of fields) tx.hincrby(key, field, n);
-        tx.pexpire(key, COUNTS_TTL_MS);
-      }
-      if (sending.size) for (const [err] of (await tx.exec()) ?? []) if (err) throw err;
+      const campaigns = [...sending.keys()];
+      const replies = await pipelineByKey(
+        this.o.redis,
+        campaigns.map((c) => rotationCountsKey(c)),
+        (p, key, i) => {
+          for (const [field, n] of sending.get(campaigns[i] as number) ?? []) p.hincrby(key, field, n);
+          p.pexpire(key, COUNTS_TTL_MS);
+        },
+      );
+      for (const [err] of replies) if (err) throw err;
     } catch (err) {
       // Not sent: kept for the next refresh.
       for (const [campaign, fields] of sending) for (const [field, n] of fields) this.count(campaign, field, n);
@@ -135,9 +139,11 @@ export class CreativeRotation implements CreativePicker {
     // campaigns), they lived through several young-generation collections and were copied by each.
     for (let at = 0; at < reading.length; at += READ_CHUNK) {
       const chunk = reading.slice(at, at + READ_CHUNK);
-      const read = this.o.redis.pipeline();
-      for (const [id] of chunk) read.hgetall(rotationCountsKey(id));
-      const replies = (await read.exec()) ?? [];
+      const replies = await pipelineByKey(
+        this.o.redis,
+        chunk.map(([id]) => rotationCountsKey(id)),
+        (p, key) => p.hgetall(key),
+      );
       await pause();
       for (const [i, [campaign, creatives]] of chunk.entries()) {
         if (i % 100 === 0) await pause();

@@ -29,13 +29,13 @@ export function collectGarbageNow(): void {
 
 /**
  * Lets V8's old generation grow `percent` past the live heap before its next full collection (config
- * ENGINE_HEAP_GROWING_PERCENT, default 50; 0 leaves V8's choice), unless the operator passed the node argument.
+ * ENGINE_HEAP_GROWING_PERCENT, default 100; 0 leaves V8's choice), unless the operator passed the node argument.
  * V8's own choice under load was 4 times the live heap (300 MiB live at 100 000 campaigns, 1.2 GiB allowed),
  * and the pages a full collection frees stay resident (V8 pools them), so RSS followed that peak: 1 423 MiB
- * after 1 000 changes under bids, 876 MiB at 1.5 times (bench/results/performance.md, "Step: RSS at 100 000
- * campaigns"). A factor, not a cap: a larger configuration gets a proportionally larger heap, never an
- * out-of-memory kill. The price is more full collections: while the 10 s passes promoted ~230 MB each, one or two
- * per pass.
+ * after 1 000 changes under bids, 876 MiB at 1.5 times, about 1 GiB at 2 times (bench/results/performance.md,
+ * "Step: RSS at 100 000 campaigns"). A factor, not a cap: a larger configuration gets a proportionally larger
+ * heap, never an out-of-memory kill. The price is more full collections; at 1.5 times they came so often while
+ * changes were applied that bids waited (performance.md, "Where the goals stand"), hence 2 times.
  */
 export function boundHeapGrowth(percent: number, execArgv: readonly string[] = process.execArgv): boolean {
   if (percent <= 0 || execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;

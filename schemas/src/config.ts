@@ -229,12 +229,13 @@ export const envSchema = z.object({
   ENGINE_NODE: z.union([z.literal('auto'), z.literal('current'), z.string().regex(/^\//, 'auto, current or an absolute path')]).default('auto'),
   /**
    * How far past its live heap an engine lets V8's heap grow between full collections, in percent (V8's
-   * `--heap-growing-percent`): RSS follows that peak. 50: at 100 000 campaigns about 0.8-0.9 GiB under load,
-   * with a full collection every few seconds while the heap fills fast; 0: V8's own choice (up to 4 times the
-   * live heap under load, 1.4-1.8 GiB there). A node argument `--heap-growing-percent` given to the engine wins
+   * `--heap-growing-percent`): RSS follows that peak. 100: at 100 000 campaigns about 0.8 GiB after changes
+   * under load; 50 held about as much memory but ran full collections so often while changes came in that bids
+   * waited (p99 94-136 ms at 1 000/s); 0: V8's own choice (up to 4 times the live heap under load, 1.0-1.8 GiB
+   * there, and the fewest full collections). A node argument `--heap-growing-percent` given to the engine wins
    * (docs/deployment.md, "Sizing engines").
    */
-  ENGINE_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1_000).default(50),
+  ENGINE_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1_000).default(100),
   /**
    * Ad requests (`/imp`, `/vast`) one client address may make of one zone per minute, per engine; past it they are
    * invalid traffic (`address_flood`), answered without an ad. Generous: offices and mobile carriers share addresses.

@@ -143,6 +143,36 @@ if bal * 10000000 - pending - held < tonumber(ARGV[1]) then return -1 end
 return debit()
 `;
 
+/**
+ * One server: both checks and both charges of CHARGE_CAMPAIGN then CHARGE_ADVERTISER in one script (their keys
+ * are in different cluster slots, so a cluster runs the two). Nothing is written unless both fit, where the two
+ * scripts charged the campaign and gave it back when the advertiser could not pay. KEYS: campaign pool, lifetime,
+ * advertiser hold, balance, pending, ledger. ARGV: amount, limit, ttlMs, lifetime limit (-1: none), reason, time.
+ * -2 when the campaign's budget has no room, -1 when the advertiser's balance has none, else the cents debited.
+ */
+const CHARGE_BOTH = `
+local amt = tonumber(ARGV[1])
+local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
+local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
+if spent + held + amt > tonumber(ARGV[2]) then return -2 end
+if tonumber(ARGV[4]) >= 0 and tonumber(redis.call('HGET', KEYS[2], 'spent') or '0') + held + amt > tonumber(ARGV[4]) then return -2 end
+local aheld = tonumber(redis.call('HGET', KEYS[3], 'held') or '0')
+local bal = tonumber(redis.call('GET', KEYS[4]) or '0')
+local pending = tonumber(redis.call('GET', KEYS[5]) or '0')
+if bal * 10000000 - pending - aheld < amt then return -1 end
+redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'spent', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local p = redis.call('INCRBY', KEYS[5], ARGV[1])
+local cents = math.floor(p / 10000000)
+if cents > 0 then
+  redis.call('DECRBY', KEYS[5], cents * 10000000)
+  local after = redis.call('DECRBY', KEYS[4], cents)
+  redis.call('XADD', KEYS[6], '*', 'kind', 'debit', 'amt', -cents, 'after', after, 'reason', ARGV[5], 'ts', ARGV[6])
+end
+return cents
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     budReserveCampaign(numKeys: number, ...args: (string | number)[]): Result<[number, number], Context>;
@@ -152,6 +182,7 @@ declare module 'ioredis' {
     budChargeCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     budUnchargeCampaign(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
     budChargeAdvertiser(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
+    budChargeBoth(numKeys: number, ...args: (string | number)[]): Result<number, Context>;
   }
 }
 
@@ -163,4 +194,5 @@ export function defineBudgetScripts(redis: Redis): void {
   redis.defineCommand('budChargeCampaign', { lua: CHARGE_CAMPAIGN });
   redis.defineCommand('budUnchargeCampaign', { lua: UNCHARGE_CAMPAIGN });
   redis.defineCommand('budChargeAdvertiser', { lua: CHARGE_ADVERTISER });
+  redis.defineCommand('budChargeBoth', { lua: CHARGE_BOTH });
 }

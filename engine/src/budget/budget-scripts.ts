@@ -72,16 +72,16 @@ local function first_time(hash, engine, seq)
 end
 `;
 
-// KEYS[2..4]: balance, pending spend, ledger; ARGV[1..3]: amount (nano), reason, time. Adds the amount to
-// the advertiser's pending spend and moves whole cents to the balance as one ledger debit.
+// Adds `amt` (nano) to the advertiser's pending spend and moves whole cents from it to the balance as one
+// ledger debit (`reason`, `ts`); answers the cents moved.
 const DEBIT = `
-local function debit()
-  local pending = redis.call('INCRBY', KEYS[3], ARGV[1])
-  local cents = math.floor(pending / 10000000)
+local function debit(balance, pending, ledger, amt, reason, ts)
+  local p = redis.call('INCRBY', pending, amt)
+  local cents = math.floor(p / 10000000)
   if cents > 0 then
-    redis.call('DECRBY', KEYS[3], cents * 10000000)
-    local bal = redis.call('DECRBY', KEYS[2], cents)
-    redis.call('XADD', KEYS[4], '*', 'kind', 'debit', 'amt', -cents, 'after', bal, 'reason', ARGV[2], 'ts', ARGV[3])
+    redis.call('DECRBY', pending, cents * 10000000)
+    local bal = redis.call('DECRBY', balance, cents)
+    redis.call('XADD', ledger, '*', 'kind', 'debit', 'amt', -cents, 'after', bal, 'reason', reason, 'ts', ts)
   end
   return cents
 end
@@ -104,7 +104,7 @@ return 1
 const SPEND_ADVERTISER = `${RELEASE}${ONCE}${DEBIT}
 if not first_time(KEYS[1], ARGV[4], ARGV[5]) then return 0 end
 release(KEYS[1], 6)
-return debit()
+return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
 `;
 
 // A CPC click is charged straight into a pool, not through a slice (one click may cost more than a
@@ -140,7 +140,7 @@ local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
 local bal = tonumber(redis.call('GET', KEYS[2]) or '0')
 local pending = tonumber(redis.call('GET', KEYS[3]) or '0')
 if bal * 10000000 - pending - held < tonumber(ARGV[1]) then return -1 end
-return debit()
+return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
 `;
 
 /**
@@ -150,7 +150,7 @@ return debit()
  * advertiser hold, balance, pending, ledger. ARGV: amount, limit, ttlMs, lifetime limit (-1: none), reason, time.
  * -2 when the campaign's budget has no room, -1 when the advertiser's balance has none, else the cents debited.
  */
-const CHARGE_BOTH = `
+const CHARGE_BOTH = `${DEBIT}
 local amt = tonumber(ARGV[1])
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
@@ -163,14 +163,7 @@ if bal * 10000000 - pending - aheld < amt then return -1 end
 redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
 redis.call('HINCRBY', KEYS[2], 'spent', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-local p = redis.call('INCRBY', KEYS[5], ARGV[1])
-local cents = math.floor(p / 10000000)
-if cents > 0 then
-  redis.call('DECRBY', KEYS[5], cents * 10000000)
-  local after = redis.call('DECRBY', KEYS[4], cents)
-  redis.call('XADD', KEYS[6], '*', 'kind', 'debit', 'amt', -cents, 'after', after, 'reason', ARGV[5], 'ts', ARGV[6])
-end
-return cents
+return debit(KEYS[4], KEYS[5], KEYS[6], ARGV[1], ARGV[5], ARGV[6])
 `;
 
 declare module 'ioredis' {

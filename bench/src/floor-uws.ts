@@ -68,31 +68,19 @@ const bidEventOf = (bidId: string, impId: string, auctionId: string): EngineEven
   device: 'desktop',
 });
 
-const impressionOf = (t: BidTicket, ts: number): EngineEvent => ({
+/** What a counted ticket's event carries, whichever it is. */
+const ofTicket = (t: BidTicket, ts: number) => ({
   id: randomUuid(),
-  type: 'impression',
   ts,
   engine: 'floor',
   bid_id: t.bidId,
   campaign_id: t.campaignId,
   creative_id: t.creativeId,
   advertiser_id: t.advertiserId,
-  price_micro_cents: t.priceMicroCents,
   charge_nano: 0,
 });
-const clickOf = (t: BidTicket, ts: number): EngineEvent => ({
-  id: randomUuid(),
-  type: 'click',
-  ts,
-  engine: 'floor',
-  bid_id: t.bidId,
-  campaign_id: t.campaignId,
-  creative_id: t.creativeId,
-  advertiser_id: t.advertiserId,
-  click_id: t.bidId,
-  invalid: false,
-  charge_nano: 0,
-});
+const impressionOf = (t: BidTicket, ts: number): EngineEvent => ({ ...ofTicket(t, ts), type: 'impression', price_micro_cents: t.priceMicroCents });
+const clickOf = (t: BidTicket, ts: number): EngineEvent => ({ ...ofTicket(t, ts), type: 'click', click_id: t.bidId, invalid: false });
 
 function answer(res: HttpResponse, aborted: { is: boolean }, status: string, header?: [string, string], body?: string): void {
   if (aborted.is) return;

@@ -54,7 +54,10 @@ function shell(session: Session, active: string): HTMLElement {
  */
 function balanceBadge(session: Session): HTMLElement | null {
   if (session.role === 'admin') return null;
-  const el = h('a', { class: 'balance', href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`, 'aria-live': 'polite' }, '');
+  // The link carries its label before the figure arrives (or if it never does): a link without
+  // text is nameless to a screen reader, and an empty box to everyone else.
+  const label = session.role === 'advertiser' ? 'Balance' : 'This month';
+  const el = h('a', { class: 'balance', href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`, 'aria-live': 'polite' }, label);
   const show = (label: string, cents: number) => {
     el.textContent = `${label} ${usd(cents)}`;
     el.classList.toggle('empty', cents <= 0 && session.role === 'advertiser');
@@ -62,7 +65,7 @@ function balanceBadge(session: Session): HTMLElement | null {
   if (session.role === 'advertiser') {
     void api.adv.balance.get
       .query({ limit: 1 })
-      .then((b) => show('Balance', b.balance_cents))
+      .then((b) => show(label, b.balance_cents))
       .catch(() => undefined);
   } else {
     const now = new Date();
@@ -72,7 +75,7 @@ function balanceBadge(session: Session): HTMLElement | null {
       .query({ from: day(new Date(now.getFullYear(), now.getMonth(), 1)), to: day(now), group_by: 'day', tz })
       .then((s) =>
         show(
-          'This month',
+          label,
           s.rows.reduce((a, r) => a + r.earnings_cents, 0),
         ),
       )

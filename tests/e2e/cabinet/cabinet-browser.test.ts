@@ -710,6 +710,28 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await phone.close();
   });
 
+  it('names the header balance link before its figure arrives, and when it never does', async () => {
+    const ctx = await p.newContext({ width: 375, height: 740 });
+    await useSession(ctx, p.base, await token(adv));
+    // The balance query is held (then failed): the page must not show a nameless link meanwhile.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await ctx.route(/\/trpc\/[^?]*adv\.balance\.get/, async (route) => {
+      await held;
+      await route.abort();
+    });
+    const page = await ctx.newPage();
+    await page.goto(`${p.base}/cabinet/campaigns/new`);
+    await page.locator('main h1').first().waitFor();
+    const link = page.locator('header a.balance');
+    expect(await link.textContent()).toBe('Balance');
+    expect(await page.getByRole('link', { name: 'Balance', exact: true }).count()).toBe(1);
+    release();
+    await page.waitForLoadState('networkidle');
+    expect(await link.textContent()).toBe('Balance');
+    await ctx.close();
+  });
+
   it('passes axe-core on every page of every role, at desktop and phone sizes, with nothing off-screen on a phone', async () => {
     const campaignHref =
       (await adv.goto(`${p.base}/cabinet/campaigns`), await adv.getByRole('link', { name: 'Spring sale', exact: true }).getAttribute('href')) ?? '';

@@ -290,8 +290,13 @@ describe('one auction per impression', () => {
 
 describe('video zones', () => {
   it('answer with a VAST 4.0 Wrapper carrying our impression tracker, valid against the IAB schema', async () => {
-    const res = await fetch(`${engine.base}/vast/${videoZone}.xml`, { headers: BROWSER });
-    const xml = await res.text();
+    // The partner answers in 10 ms of its 150: on a loaded two-core CI machine the test process can
+    // still stall past that, and our own ad then rightly wins. Late answers losing is the `late`
+    // partner's test; this one is about the Wrapper, so it asks again (a lost auction sends no win notice).
+    let xml = '';
+    for (let attempt = 0; attempt < 5 && !xml.includes('<Wrapper>'); attempt++) {
+      xml = await (await fetch(`${engine.base}/vast/${videoZone}.xml`, { headers: BROWSER })).text();
+    }
     expect(xml).toContain('<Wrapper>');
     expect(spawnSync('xmllint', ['--version']).status, 'install libxml2-utils for xmllint').toBe(0);
     const verdict = vastVerdict(xml);

@@ -1,6 +1,7 @@
 import './styles.css';
 import { api, knownSession, loadSession, problem, saveSession } from './api.ts';
 import type { Session } from './api.ts';
+import { presetRange } from './date-range.ts';
 import { h, usd } from './dom.ts';
 import { ROUTES } from './routes.ts';
 import { authPage } from './pages/auth.ts';
@@ -68,11 +69,9 @@ function balanceBadge(session: Session): HTMLElement | null {
       .then((b) => show(label, b.balance_cents))
       .catch(() => undefined);
   } else {
-    const now = new Date();
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(d);
     void api.pub.stats.get
-      .query({ from: day(new Date(now.getFullYear(), now.getMonth(), 1)), to: day(now), group_by: 'day', tz })
+      .query({ ...presetRange('this_month', Date.now(), tz), group_by: 'day', tz })
       .then((s) =>
         show(
           label,

@@ -2,6 +2,7 @@ import { ZONE_NOT_SERVING_TEXT, zoneDelivery } from '@adnet/schemas/zone-deliver
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { lineChart } from '../chart.ts';
+import { dayIn, shiftDay } from '../date-range.ts';
 import { deliveryText } from '../delivery-text.ts';
 import { badge, h, table } from '../dom.ts';
 import { count, ctrOf, ecpmCents, money, moneyNano, percent } from '../format.ts';
@@ -16,8 +17,8 @@ const TREND_DAYS = 14;
 /** Today and the 13 days before it, in the browser's time zone (the API's days are in `tz`). */
 function range(): { from: string; to: string; today: string; yesterday: string; tz: string } {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const day = (offset: number) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date(Date.now() - offset * 86_400_000));
-  return { from: day(TREND_DAYS - 1), to: day(0), today: day(0), yesterday: day(1), tz };
+  const today = dayIn(Date.now(), tz);
+  return { from: shiftDay(today, 1 - TREND_DAYS), to: today, today, yesterday: shiftDay(today, -1), tz };
 }
 
 const sum = (rows: Row[], k: string) => rows.reduce((a, r) => a + Number(r[k] ?? 0), 0);

@@ -25,6 +25,35 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ['gc'] });
 
+// Which stalls are the engine's work and which are the machine's: on two cores shared with the generator and
+// Redis, the engine's thread is sometimes simply off the CPU. Every 1 ms tick compares the wall time since the
+// last one with the thread's CPU time over it; a gap over 5 ms is a stall, and the CPU time inside it is what
+// the engine itself ran (one long task, or many short ones back to back), the rest is time it waited for a core.
+// process.threadCpuUsage exists from Node 23.9; on an older Node the split is not reported.
+const STALL_MS = 5;
+const threadCpuMs = (): number | undefined => {
+  const usage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : undefined;
+};
+let stalls = 0;
+let stallOnCpuMaxMs = 0;
+let stallOffCpuMaxMs = 0;
+let tickWall = performance.now();
+let tickCpu = threadCpuMs();
+setInterval(() => {
+  const wall = performance.now();
+  const cpu = threadCpuMs();
+  const gap = wall - tickWall;
+  if (gap > STALL_MS && cpu !== undefined && tickCpu !== undefined) {
+    stalls++;
+    const onCpu = Math.min(gap, cpu - tickCpu);
+    stallOnCpuMaxMs = Math.max(stallOnCpuMaxMs, onCpu);
+    stallOffCpuMaxMs = Math.max(stallOffCpuMaxMs, gap - onCpu);
+  }
+  tickWall = wall;
+  tickCpu = cpu;
+}, 1).unref();
+
 export interface LoopDelay {
   type: 'loop-delay';
   maxMs: number;
@@ -36,6 +65,13 @@ export interface LoopDelay {
   majorGcMaxMs: number;
   majorGcs: number;
   gcTotalMs: number;
+  /**
+   * Gaps over 5 ms between 1 ms ticks, the most CPU time the engine's thread spent inside one (its own work),
+   * and the most time one spent off the CPU (waiting for a core): undefined where the Node cannot tell.
+   */
+  stalls: number;
+  stallOnCpuMaxMs: number | undefined;
+  stallOffCpuMaxMs: number | undefined;
 }
 
 const ms = (ns: number) => Math.round(ns / 1e4) / 100;
@@ -104,9 +140,13 @@ process.on('message', (m: { type?: string }) => {
     majorGcMaxMs: Math.round(majorGcMaxMs * 100) / 100,
     majorGcs,
     gcTotalMs: Math.round(gcTotalMs),
+    stalls,
+    stallOnCpuMaxMs: tickCpu === undefined ? undefined : Math.round(stallOnCpuMaxMs * 100) / 100,
+    stallOffCpuMaxMs: tickCpu === undefined ? undefined : Math.round(stallOffCpuMaxMs * 100) / 100,
   };
   delay.reset();
   gcMaxMs = majorGcMaxMs = gcTotalMs = majorGcs = 0;
+  stalls = stallOnCpuMaxMs = stallOffCpuMaxMs = 0;
   process.send?.(reply);
 });
 // The listener must not keep an engine alive that is told to stop.

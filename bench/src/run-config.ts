@@ -74,7 +74,10 @@ function ask<T>(proc: ChildProcess, type: 'loop-delay' | 'memory'): Promise<T> {
   });
 }
 const loopDelay = (proc: ChildProcess) => ask<LoopDelay>(proc, 'loop-delay');
-const gcText = (l: LoopDelay) => `GC pause max ${l.gcMaxMs} ms (major: ${l.majorGcs}, max ${l.majorGcMaxMs} ms), GC total ${l.gcTotalMs} ms`;
+const gcText = (l: LoopDelay) =>
+  `GC pause max ${l.gcMaxMs} ms (major: ${l.majorGcs}, max ${l.majorGcMaxMs} ms), GC total ${l.gcTotalMs} ms; ${l.stalls} stalls over 5 ms, the engine's CPU in one at most ${l.stallOnCpuMaxMs ?? '-'} ms, off the CPU in one at most ${l.stallOffCpuMaxMs ?? '-'} ms`;
+/** A loop's longest delay, and in brackets the most of one stall the engine spent on the CPU (its own work). */
+const loopMax = (l: LoopDelay) => (l.stallOnCpuMaxMs === undefined ? `${l.maxMs}` : `${l.maxMs} (${l.stallOnCpuMaxMs})`);
 
 async function readySeq(port: number): Promise<string> {
   return ((await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string }).index_seq;
@@ -207,7 +210,7 @@ for (const n of SIZES) results.push(await runSize(n));
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, engineNode: node.version },
-  method: `one engine process; bid load ${BID_RATE}/s open model (32 connections) throughout; ${CHANGES} admin changes through the admin's ConfigStore, ${GAP_MS} ms apart (campaign bid, creative weight, campaign bid, partner), each timed from the commit until the engine's /engine/readyz shows its seq; then ${BURST} campaign changes committed at once; event-loop delay inside the engine by monitorEventLoopDelay (1 ms resolution) over the window`,
+  method: `one engine process; bid load ${BID_RATE}/s open model (32 connections) throughout; ${CHANGES} admin changes through the admin's ConfigStore, ${GAP_MS} ms apart (campaign bid, creative weight, campaign bid, partner), each timed from the commit until the engine's /engine/readyz shows its seq; then ${BURST} campaign changes committed at once; event-loop delay inside the engine by monitorEventLoopDelay (1 ms resolution) over the window, and each stall over 5 ms split into the engine thread's CPU time and time off the CPU (process.threadCpuUsage between 1 ms ticks)`,
   sizes: results,
 };
 const out = join(ROOT, 'bench', 'results');
@@ -220,11 +223,11 @@ const md = [
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (the engine on ${node.version}). The generator, Redis and the engine share it.`,
   `Method: ${result.method}.`,
   '',
-  '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | loop delay max ms (changes) | loop p99 ms | loop delay max ms (bids alone) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms | longest GC pause ms (changes) | load average (start / end) |',
+  '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | loop delay max ms (changes; engine CPU in a stall) | loop p99 ms | loop delay max ms (bids alone; engine CPU in a stall) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms | longest GC pause ms (changes) | load average (start / end) |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...results.map(
     (s) =>
-      `| ${s.campaigns} | ${s.creatives} | ${s.rssMiB.loaded} / ${s.rssMiB.afterChanges} | ${s.memory.heapUsedMiB} | ${s.changes.propagationMs.p50} | ${s.changes.propagationMs.p90} | ${s.changes.propagationMs.p99} | ${s.changes.propagationMs.max} | ${s.changes.loop.maxMs} | ${s.changes.loop.p99Ms} | ${s.idle.loop.maxMs} | ${s.changes.bids.p99} / ${s.idle.bids.p99} | ${s.burst.campaigns}, ${s.burst.ms}, ${s.burst.loop.maxMs} | ${s.changes.loop.gcMaxMs} | ${s.loadAverage.start} / ${s.loadAverage.end} |`,
+      `| ${s.campaigns} | ${s.creatives} | ${s.rssMiB.loaded} / ${s.rssMiB.afterChanges} | ${s.memory.heapUsedMiB} | ${s.changes.propagationMs.p50} | ${s.changes.propagationMs.p90} | ${s.changes.propagationMs.p99} | ${s.changes.propagationMs.max} | ${loopMax(s.changes.loop)} | ${s.changes.loop.p99Ms} | ${loopMax(s.idle.loop)} | ${s.changes.bids.p99} / ${s.idle.bids.p99} | ${s.burst.campaigns}, ${s.burst.ms}, ${s.burst.loop.maxMs} | ${s.changes.loop.gcMaxMs} | ${s.loadAverage.start} / ${s.loadAverage.end} |`,
   ),
   '',
 ].join('\n');

@@ -121,6 +121,11 @@ export class Ingester {
   private eventsPerEntry = 500;
   private readonly inserter: EventInserter;
   private readonly builder: BatchBuilder;
+  /**
+   * A second connection for isolation's records (`isolate`), opened at the first: the ingester's own is often
+   * blocked in XREADGROUP (up to 500 ms) reading the next batch, which made each halving step wait that long.
+   */
+  private side: Redis | undefined;
   inserted = 0;
   batches = 0;
   failures = 0;
@@ -157,6 +162,8 @@ export class Ingester {
     this.running = false;
     await this.loop;
     await this.builder.close();
+    await this.side?.quit().catch(() => undefined);
+    this.side = undefined;
   }
 
   backlog(): Promise<EventBacklog> {
@@ -431,7 +438,8 @@ export class Ingester {
         if (outcome === 'stopped') return undefined;
         if (outcome === 'inserted') continue;
         decision = hi - lo === 1 ? `refused ${outcome.refused}` : 'split';
-        await this.o.redis.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
+        this.side ??= this.o.redis.duplicate();
+        await this.side.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
       }
       if (decision === 'split') {
         const mid = lo + Math.floor((hi - lo) / 2);

@@ -27,7 +27,8 @@ const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
 const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
 /**
  * A refused batch's isolation as decided so far (insert-errors.ts): field `<lo>-<hi>` (a range of its rows)
- * is `split` (refused whole: its halves are inserted instead) or `refused <why>` (one row, dead-lettered).
+ * is `split` (refused whole: its halves are inserted instead), `inserted`, or `refused <why>` (one row,
+ * dead-lettered).
  */
 const isolationKey = (token: string) => `{events}:ingest:isolation:${token}`;
 const RECORD_TTL_S = 7 * 86_400;
@@ -436,11 +437,13 @@ export class Ingester {
                 `${batch.token}:${range}`,
               );
         if (outcome === 'stopped') return undefined;
-        if (outcome === 'inserted') continue;
-        decision = hi - lo === 1 ? `refused ${outcome.refused}` : 'split';
+        decision = outcome === 'inserted' ? 'inserted' : hi - lo === 1 ? `refused ${outcome.refused}` : 'split';
+        // An inserted range too: a successor skips it rather than count on ClickHouse's window of 10 000
+        // tokens still holding its token, which a walk of thousands of refused rows could push out.
         this.side ??= this.o.redis.duplicate();
         await this.side.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
       }
+      if (decision === 'inserted') continue;
       if (decision === 'split') {
         const mid = lo + Math.floor((hi - lo) / 2);
         stack.push([mid, hi], [lo, mid]);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema, roleSchema } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { createAccount } from '@adnet/admin/accounts';
+import { listDeadLetters, replayDeadLetter } from '@adnet/admin/dead-letters';
 import { createLogger } from '@adnet/admin/log';
 import { connectRedis } from '@adnet/admin/redis';
 import { createServices } from '@adnet/admin/services';
@@ -12,6 +13,8 @@ import { readConfigOrExit } from './read-config.ts';
 const USAGE = `Usage:
   pnpm adnet user:create --role <advertiser|publisher|admin> --email <email> --password <password>
   pnpm adnet balance:credit --email <email> --cents <n> [--reason <text>]
+  pnpm adnet dead-letters:list [--count <n>]
+  pnpm adnet dead-letters:replay --id <dead letter id>
 
 Uses REDIS_URL when set, otherwise the private Redis under DATA_DIR (default ./data).`;
 
@@ -23,6 +26,8 @@ const { positionals, values } = parseArgs({
     password: { type: 'string' },
     cents: { type: 'string' },
     reason: { type: 'string' },
+    count: { type: 'string' },
+    id: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -43,7 +48,8 @@ if (values.help || !command) {
   process.stdout.write(USAGE + '\n');
   process.exit(command ? 0 : 2);
 }
-if (command !== 'user:create' && command !== 'balance:credit') fail(`Unknown command ${command}\n\n${USAGE}`);
+const COMMANDS = ['user:create', 'balance:credit', 'dead-letters:list', 'dead-letters:replay'];
+if (!COMMANDS.includes(command)) fail(`Unknown command ${command}\n\n${USAGE}`);
 
 const config = readConfigOrExit();
 const target = config.redisUrl ? { url: config.redisUrl, owned: false, stop: () => Promise.resolve() } : await ensurePrivateRedis(config.dataDir);
@@ -60,6 +66,15 @@ try {
     // The operator vouches for the address: no verification email for accounts made here.
     await svc.users.markEmailVerified(user.id);
     process.stdout.write(`created ${user.role} #${user.id} ${user.email}\n`);
+  } else if (command === 'dead-letters:list') {
+    const count = parse(z.coerce.number().int().min(1).max(100_000), values.count ?? '100', 'count');
+    for (const l of await listDeadLetters(redis, { count })) {
+      process.stdout.write(`${l.deadId}\tentry ${l.entryId}\tevents ${l.n ?? '?'}\t${l.bytes.length} bytes\t${l.error}\n`);
+    }
+  } else if (command === 'dead-letters:replay') {
+    const id = parse(z.string().regex(/^\d+-\d+$/, 'is not a stream id'), values.id, 'id');
+    if (!(await replayDeadLetter(redis, id))) fail(`No dead letter ${id}`);
+    process.stdout.write(`dead letter ${id} added to events again\n`);
   } else {
     const email = parse(emailSchema, values.email, 'email');
     const cents = parse(z.coerce.number().int().min(1).max(10_000_000_000), values.cents, 'cents');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { pack } from '@adnet/schemas/wire/msgpack';
 import { BatchBuilder } from './batch-builder.ts';
-import { eventsRowBinary } from './event-rows.ts';
+import { eventsRowBinary, toRowValues } from './event-rows.ts';
 
 const event = (i: number): EngineEvent => ({
   id: `ev-${i}-${'é'.repeat(i % 3)}`,
@@ -33,9 +33,9 @@ describe('BatchBuilder', () => {
     try {
       // Two batches at once: each answer goes to its own batch.
       const [a, b] = await Promise.all([builder.build(packed), builder.build(packed.slice(0, 1))]);
-      expect(a).toEqual({ count: 280, rowBinary: eventsRowBinary(events) });
-      expect(b).toEqual({ count: 40, rowBinary: eventsRowBinary(events.slice(0, 40)) });
-      expect(await builder.build([])).toEqual({ count: 0, rowBinary: eventsRowBinary([]) });
+      expect(a).toEqual({ rows: { count: 280, rowBinary: eventsRowBinary(events) }, rejected: [] });
+      expect(b).toEqual({ rows: { count: 40, rowBinary: eventsRowBinary(events.slice(0, 40)) }, rejected: [] });
+      expect(await builder.build([])).toEqual({ rows: { count: 0, rowBinary: eventsRowBinary([]) }, rejected: [] });
     } finally {
       await builder.close();
     }
@@ -48,7 +48,7 @@ describe('BatchBuilder', () => {
     const inHand = builder.build(packed);
     await builder.close();
     await expect(inHand).rejects.toThrow(/worker exited/);
-    expect((await builder.build(packed.slice(0, 2))).count).toBe(200);
+    expect((await builder.build(packed.slice(0, 2))).rows.count).toBe(200);
     await builder.close();
   });
 
@@ -56,7 +56,38 @@ describe('BatchBuilder', () => {
     const builder = new BatchBuilder({ rowBinary: true, inWorker: true });
     try {
       await expect(builder.build([Buffer.from([0xc1])])).rejects.toThrow();
-      expect((await builder.build(entries(1, 3))).count).toBe(3);
+      expect((await builder.build(entries(1, 3))).rows.count).toBe(3);
+    } finally {
+      await builder.close();
+    }
+  });
+
+  it.each([
+    ['on its worker thread (RowBinary)', { rowBinary: true, inWorker: true }],
+    ['on the main thread (RowBinary)', { rowBinary: true, inWorker: false }],
+    ['on the main thread (values)', { rowBinary: false, inWorker: false }],
+  ])('%s, leaves out the events whose values the table cannot hold and names them by entry and place', async (_, o) => {
+    const hostile = [{ ...event(1), campaign_id: -1 }, { ...event(2), charge_nano: 1.5 }, { ...event(3), ts: Number.NaN }, { ...event(4), engine: 5 }, 7];
+    const packed = [pack([event(0), hostile[0], event(5)]), pack([hostile[1], hostile[2]]), pack([event(6), hostile[3], hostile[4], event(7)])];
+    const builder = new BatchBuilder(o);
+    try {
+      const built = await builder.build(packed);
+      const kept = [event(0), event(5), event(6), event(7)];
+      expect(built.rows).toEqual(o.rowBinary ? { count: 4, rowBinary: eventsRowBinary(kept) } : { count: 4, values: kept.map(toRowValues) });
+      expect(built.rejected.map(({ entry, event }) => [entry, event])).toEqual([
+        [0, 1],
+        [1, 0],
+        [1, 1],
+        [2, 1],
+        [2, 2],
+      ]);
+      expect(built.rejected.map((r) => r.reason)).toEqual([
+        'campaign_id: number -1 does not fit UInt32',
+        'charge_nano: number 1.5 does not fit Int64',
+        "ts: number NaN does not fit DateTime64(3, 'UTC')",
+        'engine: number 5 does not fit String',
+        'not an event (an object)',
+      ]);
     } finally {
       await builder.close();
     }

@@ -1,18 +1,16 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { EngineEvent } from '@adnet/schemas/events';
-import { unpack } from '@adnet/schemas/wire/msgpack';
-import { batchRows } from './event-insert.ts';
-import type { EventBatchRows } from './event-insert.ts';
+import { buildBatch } from './build-rows.ts';
+import type { BuiltBatch, RejectedEvent } from './build-rows.ts';
 
 /** To the worker: a batch's entries, each its events as one msgpack array (the stream's field `b`). */
 export interface BuildRequest {
   id: number;
   packed: readonly Uint8Array[];
 }
-/** From the worker: the batch's RowBinary body (`length` bytes of `body`) and its row count, or why not. */
-export type BuildReply = { id: number; count: number; body: ArrayBuffer; length: number } | { id: number; error: string };
+/** From the worker: the batch's RowBinary body (`length` bytes of `body`), its row count and the events left out, or why not. */
+export type BuildReply = { id: number; count: number; body: ArrayBuffer; length: number; rejected: RejectedEvent[] } | { id: number; error: string };
 
 /**
  * Builds a batch's rows from its entries' packed events. For embedded chDB (RowBinary bodies) the msgpack
@@ -22,7 +20,7 @@ export type BuildReply = { id: number; count: number; body: ArrayBuffer; length:
  */
 export class BatchBuilder {
   private worker: Worker | undefined;
-  private readonly waiting = new Map<number, { resolve(rows: EventBatchRows): void; reject(err: Error): void }>();
+  private readonly waiting = new Map<number, { resolve(built: BuiltBatch): void; reject(err: Error): void }>();
   private nextId = 0;
   /** The worker could not start or died of an error: the rest of this process builds on the main thread. */
   workerFailed = false;
@@ -41,10 +39,11 @@ export class BatchBuilder {
     if (this.o.inWorker && this.o.rowBinary && !this.workerFailed && !this.worker) this.startWorker();
   }
 
-  build(packed: readonly Buffer[]): Promise<EventBatchRows> {
+  /** The batch's rows; events that do not fit the table are left out and named (`rejected`), an unreadable entry fails it. */
+  build(packed: readonly Buffer[]): Promise<BuiltBatch> {
     const worker = this.o.inWorker && this.o.rowBinary && !this.workerFailed ? (this.worker ?? this.startWorker()) : undefined;
     // A bad entry rejects the build here too, as on the worker.
-    if (!worker) return new Promise((resolve) => resolve(batchRows(decodeAll(packed), this.o.rowBinary)));
+    if (!worker) return new Promise((resolve) => resolve(buildBatch(packed, this.o.rowBinary)));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -60,7 +59,7 @@ export class BatchBuilder {
   problems(packed: readonly Buffer[]): (string | undefined)[] {
     return packed.map((p) => {
       try {
-        batchRows(decodeAll([p]), this.o.rowBinary);
+        buildBatch([p], this.o.rowBinary);
         return undefined;
       } catch (err) {
         return (err as Error).message || String(err);
@@ -95,7 +94,7 @@ export class BatchBuilder {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       if ('error' in reply) waiter?.reject(new Error(reply.error));
-      else waiter?.resolve({ count: reply.count, rowBinary: Buffer.from(reply.body, 0, reply.length) });
+      else waiter?.resolve({ rows: { count: reply.count, rowBinary: Buffer.from(reply.body, 0, reply.length) }, rejected: reply.rejected });
     });
     const fail = (err: Error) => {
       if (this.worker === worker) this.worker = undefined;
@@ -111,10 +110,4 @@ export class BatchBuilder {
     this.worker = worker;
     return worker;
   }
-}
-
-function decodeAll(packed: readonly Buffer[]): EngineEvent[] {
-  const events: EngineEvent[] = [];
-  for (const p of packed) for (const e of unpack<EngineEvent[]>(p)) events.push(e);
-  return events;
 }

@@ -3,8 +3,8 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { EVENT_COLUMNS, EVENT_ROW_BINARY_STRUCTURE, eventsRowBinary, toRowValues } from './event-rows.ts';
-import type { EventRowValues } from './event-rows.ts';
+import { EVENT_COLUMNS, EVENT_ROW_BINARY_STRUCTURE, checkedRowValues, eventsRowBinary } from './event-rows.ts';
+import type { EventRowValues, RejectedRow } from './event-rows.ts';
 
 /** A batch's rows, built for the way they travel: values for an insert's body, or one RowBinary body for a file. */
 export type EventBatchRows = { count: number; values: EventRowValues[] } | { count: number; rowBinary: Buffer };
@@ -78,10 +78,30 @@ export class EventInserter {
   }
 }
 
-/** A batch's rows for an insert's body (values) or for a file (one RowBinary body). */
-export function batchRows(events: readonly EngineEvent[], rowBinary: boolean): EventBatchRows {
-  if (rowBinary) return { count: events.length, rowBinary: eventsRowBinary(events) };
-  return { count: events.length, values: events.map(toRowValues) };
+/**
+ * A batch's rows for an insert's body (values) or for a file (one RowBinary body). A row whose values do not
+ * fit the table's columns (`rowProblem`) is left out and given to `reject`; without `reject` it throws.
+ */
+export function batchRows(events: readonly EngineEvent[], rowBinary: boolean, reject?: (row: RejectedRow) => void): EventBatchRows {
+  let rejected = 0;
+  const onReject =
+    reject &&
+    ((row: RejectedRow) => {
+      rejected++;
+      reject(row);
+    });
+  if (rowBinary) {
+    const body = eventsRowBinary(events, onReject);
+    return { count: events.length - rejected, rowBinary: body };
+  }
+  const values: EventRowValues[] = [];
+  for (let at = 0; at < events.length; at++) {
+    const row = checkedRowValues(events[at] as EngineEvent);
+    if (typeof row !== 'string') values.push(row);
+    else if (onReject) onReject({ at, reason: row });
+    else throw new Error(row);
+  }
+  return { count: values.length, values };
 }
 
 /**

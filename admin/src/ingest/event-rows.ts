@@ -66,7 +66,18 @@ type FactRow = Omit<EventRow, 'ts'> & { ts: number };
 type RowFacts = ValuesOf<typeof EVENT_COLUMNS, FactRow>;
 
 export function toRowValues(event: EngineEvent): EventRowValues {
-  const values = rowFacts(event) as unknown as EventRowValues;
+  return valuesOf(event, rowFacts(event));
+}
+
+/** The row's values for an insert's body, or why they do not fit the table (`rowProblem`), its facts worked out once. */
+export function checkedRowValues(event: EngineEvent): EventRowValues | string {
+  if (!isRecord(event)) return NOT_AN_EVENT;
+  const facts = rowFacts(event);
+  return factsProblem(facts) ?? valuesOf(event, facts);
+}
+
+function valuesOf(event: EngineEvent, facts: RowFacts): EventRowValues {
+  const values = facts as unknown as EventRowValues;
   // DateTime64(3) text in UTC: 'YYYY-MM-DD hh:mm:ss.sss'.
   values[2] = new Date(event.ts).toISOString().replace('T', ' ').slice(0, 23);
   return values;
@@ -139,8 +150,17 @@ const ROW_BINARY_TYPES = [
 /** The structure of `eventsRowBinary`'s body, as ClickHouse's `file()` and `format()` take it. */
 export const EVENT_ROW_BINARY_STRUCTURE = EVENT_COLUMNS.map((c, i) => `${c} ${ROW_BINARY_TYPES[i]}`).join(', ');
 
-/** The rows of `events` as one RowBinary body, columns in `EVENT_COLUMNS`' order. */
-export function eventsRowBinary(events: readonly EngineEvent[]): Buffer {
+/** A row the events table's columns cannot hold: its place in the batch (0-based) and why. */
+export interface RejectedRow {
+  at: number;
+  reason: string;
+}
+
+/**
+ * The rows of `events` as one RowBinary body, columns in `EVENT_COLUMNS`' order. A value outside its column's
+ * type (`rowProblem`) rejects its row, given to `reject` and left out of the body; without `reject` it throws.
+ */
+export function eventsRowBinary(events: readonly EngineEvent[], reject?: (row: RejectedRow) => void): Buffer {
   let buf = Buffer.allocUnsafe(Math.max(1024, events.length * 160));
   let at = 0;
   const room = (n: number) => {
@@ -149,16 +169,28 @@ export function eventsRowBinary(events: readonly EngineEvent[]): Buffer {
     buf.copy(bigger, 0, 0, at);
     buf = bigger;
   };
-  for (const event of events) {
+  for (let r = 0; r < events.length; r++) {
+    const event = events[r] as EngineEvent;
+    if (!isRecord(event)) {
+      if (!reject) throw new Error(NOT_AN_EVENT);
+      reject({ at: r, reason: NOT_AN_EVENT });
+      continue;
+    }
     const facts = rowFacts(event);
-    for (let c = 0; c < ROW_BINARY_TYPES.length; c++) {
+    const rowStart = at;
+    // Each value checked as it is written (as `factsProblem` checks it): a row that does not fit is taken back.
+    let misfit = -1;
+    for (let c = 0; c < ROW_BINARY_TYPES.length && misfit < 0; c++) {
       const v = facts[c];
       switch (ROW_BINARY_TYPES[c]) {
         case 'String': {
-          const s = v as string;
+          if (typeof v !== 'string') {
+            misfit = c;
+            break;
+          }
           // UTF-8 is at most 3 bytes per UTF-16 unit; a length under 128 is one varint byte.
-          room(s.length * 3 + 5);
-          const n = buf.write(s, at + 1, 'utf8');
+          room(v.length * 3 + 5);
+          const n = buf.write(v, at + 1, 'utf8');
           if (n < 128) {
             buf[at] = n;
             at += 1 + n;
@@ -171,12 +203,20 @@ export function eventsRowBinary(events: readonly EngineEvent[]): Buffer {
           break;
         }
         case 'UInt32':
+          if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4_294_967_295)) {
+            misfit = c;
+            break;
+          }
           room(4);
-          buf.writeUInt32LE((v as number) >>> 0, at);
+          buf.writeUInt32LE(v as number, at);
           at += 4;
           break;
         case 'Int64':
         case "DateTime64(3, 'UTC')": {
+          if (!(Number.isSafeInteger(v) && (c !== TS_COLUMN || ((v as number) >= 0 && (v as number) <= TS_MAX_MS)))) {
+            misfit = c;
+            break;
+          }
           room(8);
           // Exact for any safe integer (money in nano-units, milliseconds): low and high 32-bit halves.
           const x = v as number;
@@ -194,8 +234,65 @@ export function eventsRowBinary(events: readonly EngineEvent[]): Buffer {
           break;
       }
     }
+    if (misfit >= 0) {
+      at = rowStart;
+      const reason = misfitReason(misfit, facts[misfit]);
+      if (!reject) throw new Error(reason);
+      reject({ at: r, reason });
+    }
   }
   return buf.subarray(0, at);
+}
+
+const NOT_AN_EVENT = 'not an event (an object)';
+const TS_COLUMN = EVENT_COLUMNS.indexOf('ts');
+/** ts bounds: the hourly tables' `hour` is a DateTime (seconds since 1970 in 32 bits); later or earlier wraps there. */
+const TS_MAX_MS = 4_294_967_295_000;
+
+/**
+ * Why an event's row does not fit the events table (undefined: it fits): each value checked against its
+ * column's type. ClickHouse would refuse some (a negative or fractional id, a fraction of a nano-cent as
+ * text) and silently wrap others (an id over 2^32 as RowBinary, a year past 2106 in the hourly `DateTime`),
+ * so a row another writer got wrong must not reach it either way: a wrapped id counts under another
+ * campaign. Ids and money are rejected, never clamped: a nearest value would be someone else's.
+ */
+export function rowProblem(event: EngineEvent): string | undefined {
+  return isRecord(event) ? factsProblem(rowFacts(event)) : NOT_AN_EVENT;
+}
+
+function factsProblem(facts: RowFacts): string | undefined {
+  for (let c = 0; c < ROW_BINARY_TYPES.length; c++) {
+    const v: unknown = facts[c];
+    let fits: boolean;
+    switch (ROW_BINARY_TYPES[c]) {
+      case 'String':
+        fits = typeof v === 'string';
+        break;
+      case 'UInt32':
+        fits = Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4_294_967_295;
+        break;
+      case 'Int64':
+        fits = Number.isSafeInteger(v);
+        break;
+      case "DateTime64(3, 'UTC')":
+        fits = Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= TS_MAX_MS;
+        break;
+      default: // UInt8 (`invalid`): 0 or 1 by construction
+        fits = true;
+    }
+    if (!fits) return misfitReason(c, v);
+  }
+  return undefined;
+}
+
+const misfitReason = (column: number, v: unknown) => `${EVENT_COLUMNS[column]}: ${describe(v)} does not fit ${ROW_BINARY_TYPES[column]}`;
+
+const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return `string ${JSON.stringify(v.slice(0, 40))}`;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
 }
 
 function varintLength(n: number): number {

@@ -1,13 +1,18 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { EngineEvent } from '@adnet/schemas/events';
 import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
-import { unpack } from '@adnet/schemas/wire/msgpack';
+import { pack, unpack } from '@adnet/schemas/wire/msgpack';
 import { BatchBuilder } from './batch-builder.ts';
-import { EventInserter } from './event-insert.ts';
+import { decodeEntries } from './build-rows.ts';
+import type { RejectedEvent } from './build-rows.ts';
+import { EventInserter, batchRows } from './event-insert.ts';
 import type { EventBatchRows } from './event-insert.ts';
+import { rowProblem } from './event-rows.ts';
+import { classifyInsertError } from './insert-errors.ts';
 
 export { eventInsertSettings } from './event-insert.ts';
 
@@ -20,6 +25,12 @@ export const INGEST_COMMAND_TIMEOUT_MS = 10_000;
 // In the stream's slot ({events} hashes like `events`): one MULTI acknowledges entries and drops their records.
 const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
 const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
+/**
+ * A refused batch's isolation as decided so far (insert-errors.ts): field `<lo>-<hi>` (a range of its rows)
+ * is `split` (refused whole: its halves are inserted instead), `inserted`, or `refused <why>` (one row,
+ * dead-lettered).
+ */
+const isolationKey = (token: string) => `{events}:ingest:isolation:${token}`;
 const RECORD_TTL_S = 7 * 86_400;
 /**
  * Events asked for per XREADGROUP (in whole entries): replies of about 1 MB. Replies of a whole batch
@@ -79,6 +90,14 @@ interface Recorded {
 /** ...its rows built, ready to insert. */
 interface Prepared extends Recorded {
   rows: EventBatchRows;
+  /** The entries the rows were built from, in order (`packed` without those moved to the dead letters). */
+  built: ReadEntry[];
+}
+/** A row refused: which entry it came from, the event, why. */
+interface RefusedRow {
+  entry: ReadEntry;
+  event: EngineEvent;
+  reason: string;
 }
 
 /**
@@ -103,11 +122,18 @@ export class Ingester {
   private eventsPerEntry = 500;
   private readonly inserter: EventInserter;
   private readonly builder: BatchBuilder;
+  /**
+   * A second connection for isolation's records (`isolate`), opened at the first: the ingester's own is often
+   * blocked in XREADGROUP (up to 500 ms) reading the next batch, which made each halving step wait that long.
+   */
+  private side: Redis | undefined;
   inserted = 0;
   batches = 0;
   failures = 0;
-  /** Entries moved to the dead letters (EVENT_DEAD_LETTERS). */
+  /** Dead letters written (EVENT_DEAD_LETTERS): an unreadable entry, or an entry's events the table refuses. */
   deadLetters = 0;
+  /** Events moved to the dead letters one by one, refused by the row builder or by ClickHouse. */
+  refusedEvents = 0;
 
   constructor(private readonly o: IngesterOptions) {
     this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -137,6 +163,8 @@ export class Ingester {
     this.running = false;
     await this.loop;
     await this.builder.close();
+    await this.side?.quit().catch(() => undefined);
+    this.side = undefined;
   }
 
   backlog(): Promise<EventBacklog> {
@@ -166,7 +194,7 @@ export class Ingester {
         const rows = this.rowsOf(batch);
         rows.catch(() => undefined); // seen through inFlight below
         await inFlight;
-        inFlight = rows.then((built) => this.insertAndAck({ ...batch, rows: built }));
+        inFlight = rows.then((built) => this.insertAndAck({ ...batch, ...built }));
         // Seen at the next await of it; until then a rejection must not count as unhandled.
         inFlight.catch(() => undefined);
       } catch (err) {
@@ -250,57 +278,193 @@ export class Ingester {
    * The batch's rows. An entry that cannot become rows (not msgpack, not a list of events: a writer's bug
    * or a version the ingester does not know) fails every build of its batch, and recovery would retry that
    * batch forever, with every later event waiting behind it: such entries go to the dead letters and the
-   * rest of the batch goes on. The sorting is the same at every retry, so a batch re-inserted after a
-   * crash has the same rows under the same token and is still counted once.
+   * rest of the batch goes on. An event whose values do not fit the table (event-rows.ts `rowProblem`) is
+   * left out of the rows by the build and goes to the dead letters alone. The sorting is the same at every
+   * retry, so a batch re-inserted after a crash has the same rows under the same token and is still counted once.
    */
-  private async rowsOf(batch: Recorded): Promise<EventBatchRows> {
+  private async rowsOf(batch: Recorded): Promise<{ rows: EventBatchRows; built: ReadEntry[] }> {
     const packed = batch.packed.map((e) => e.packed as Buffer);
+    let built = batch.packed;
+    let result;
     try {
-      return await this.builder.build(packed);
+      result = await this.builder.build(packed);
     } catch (err) {
       const problems = this.builder.problems(packed);
       // Every entry builds alone: the build itself failed (its worker died), which a retry mends.
       if (problems.every((p) => p === undefined)) throw err;
-      const good: Buffer[] = [];
-      const dead = this.o.redis.pipeline();
+      built = [];
+      const dead: [ReadEntry, string][] = [];
       batch.packed.forEach((e, i) => {
         const problem = problems[i];
-        if (problem === undefined) good.push(e.packed as Buffer);
-        else dead.xadd(EVENT_DEAD_LETTERS, 'MAXLEN', '~', DEAD_LETTERS_MAX, '*', 'id', e.id, 'error', problem.slice(0, 500), 'b', e.packed as Buffer);
+        if (problem === undefined) built.push(e);
+        else dead.push([e, problem]);
       });
       // Kept before the batch is acknowledged: a crash in between writes them again, never loses them.
-      for (const [failed] of (await dead.exec()) ?? []) if (failed) throw failed;
-      const n = problems.length - good.length;
-      this.deadLetters += n;
-      this.o.log.error(
-        { entries: n, token: batch.token, first: problems.find((p) => p !== undefined) },
-        'stream entries that are not events moved to the dead letters',
-      );
-      return this.builder.build(good);
+      await this.writeDeadLetters(dead.map(([e, problem]) => ['id', e.id, 'error', problem.slice(0, 500), 'b', e.packed as Buffer]));
+      this.o.log.error({ entries: dead.length, token: batch.token, first: dead[0]?.[1] }, 'stream entries that are not events moved to the dead letters');
+      result = await this.builder.build(built.map((e) => e.packed as Buffer));
     }
+    if (result.rejected.length > 0) await this.deadLetterRows(batch.token, this.rejectedRows(built, result.rejected), 'row builder');
+    return { rows: result.rows, built };
   }
 
-  /** Inserts a prepared batch with its token (retrying while running), then acknowledges it. */
-  private async insertAndAck({ ids, token, rows }: Prepared): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.inserter.insert(rows, token);
-        break;
-      } catch (err) {
-        this.failures++;
-        this.o.log.warn({ err: (err as Error).message, token, rows: rows.count, attempt }, 'event insert failed; will retry the same batch');
-        if (!this.running && attempt >= 2) return; // left pending, recorded: the next start re-inserts it with the same token
-        await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
+  /** The events the build left out, read again from their entries (rare: decoded here, on the main thread). */
+  private rejectedRows(built: ReadEntry[], rejected: RejectedEvent[]): RefusedRow[] {
+    const decoded = new Map<number, EngineEvent[]>();
+    return rejected.map(({ entry, event, reason }) => {
+      const e = built[entry] as ReadEntry;
+      let events = decoded.get(entry);
+      if (!events) decoded.set(entry, (events = unpack<EngineEvent[]>(e.packed as Buffer)));
+      return { entry: e, event: events[event] as EngineEvent, reason };
+    });
+  }
+
+  /**
+   * Refused events to the dead letters, one letter per entry (its `id`), holding that entry's refused events
+   * as a msgpack list in `b` and their count in `n`: a stream entry as writers write it, which can be added
+   * to `events` again as it is once what refused it is mended.
+   */
+  private async deadLetterRows(token: string, refused: RefusedRow[], by: string): Promise<void> {
+    const byEntry = new Map<ReadEntry, RefusedRow[]>();
+    for (const r of refused) byEntry.set(r.entry, [...(byEntry.get(r.entry) ?? []), r]);
+    const letters: (string | number | Buffer)[][] = [];
+    for (const [entry, rows] of byEntry) {
+      const reasons = [...new Set(rows.map((r) => r.reason))].join('; ');
+      letters.push(['id', entry.id, 'error', reasons.slice(0, 500), 'n', rows.length, 'b', pack(rows.map((r) => r.event))]);
+    }
+    await this.writeDeadLetters(letters);
+    this.refusedEvents += refused.length;
+    this.o.log.error(
+      { events: refused.length, entries: byEntry.size, token, by, first: refused[0]?.reason },
+      'events the events table refuses moved to the dead letters',
+    );
+  }
+
+  private async writeDeadLetters(letters: (string | number | Buffer)[][]): Promise<void> {
+    const dead = this.o.redis.pipeline();
+    for (const fields of letters) dead.xadd(EVENT_DEAD_LETTERS, 'MAXLEN', '~', DEAD_LETTERS_MAX, '*', ...fields);
+    for (const [failed] of (await dead.exec()) ?? []) if (failed) throw failed;
+    this.deadLetters += letters.length;
+  }
+
+  /**
+   * Inserts a prepared batch with its token (retrying while running), then acknowledges it. A batch ClickHouse
+   * refuses (insert-errors.ts) has its refused rows isolated (`isolate`) and dead-lettered, the rest inserted.
+   * A batch recovered with an isolation under way goes on with it, never inserted whole again: what its halves
+   * inserted would be counted twice if the whole were now accepted.
+   */
+  private async insertAndAck(batch: Prepared, recovered = false): Promise<void> {
+    const { ids, token, rows } = batch;
+    const decided = recovered ? await this.o.redis.hgetall(isolationKey(token)) : {};
+    let refused: RefusedRow[] = [];
+    if (Object.keys(decided).length > 0) {
+      const isolated = await this.isolate(batch, decided, '');
+      if (!isolated) return;
+      refused = isolated;
+    } else {
+      const outcome = await this.insertRetrying(rows, token);
+      if (outcome === 'stopped') return; // left pending, recorded: the next start re-inserts it with the same token
+      if (outcome !== 'inserted') {
+        this.o.log.warn({ err: outcome.refused, token, rows: rows.count }, 'ClickHouse refused the batch; isolating the rows it refuses');
+        const isolated = await this.isolate(batch, {}, outcome.refused);
+        if (!isolated) return;
+        refused = isolated;
       }
     }
+    // Kept before the batch is acknowledged, as an unreadable entry's.
+    if (refused.length > 0) await this.deadLetterRows(token, refused, 'clickhouse');
     await this.o.redis
       .multi()
       .xack(EVENT_STREAM, INGEST_GROUP, ...ids)
       .hdel(TOKEN_OF_ENTRY, ...ids)
-      .del(batchKey(token))
+      .del(batchKey(token), isolationKey(token))
       .exec();
-    this.inserted += rows.count;
+    this.inserted += rows.count - refused.length;
     this.batches++;
+  }
+
+  /**
+   * Inserts rows with a token, retrying what may pass later; `refused` (with why) when ClickHouse refuses the
+   * rows themselves, `stopped` when the ingester stops while it still fails.
+   */
+  private async insertRetrying(rows: EventBatchRows, token: string): Promise<'inserted' | 'stopped' | { refused: string }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.inserter.insert(rows, token);
+        return 'inserted';
+      } catch (err) {
+        const failure = classifyInsertError(err);
+        // Not a failure to retry: the caller isolates the refused rows (each step of it refused again, logged once at its start).
+        if (failure.kind === 'refused') return { refused: failure.reason };
+        this.failures++;
+        this.o.log.warn({ err: (err as Error).message, token, rows: rows.count, attempt }, 'event insert failed; will retry the same batch');
+        if (!this.running && attempt >= 2) return 'stopped';
+        await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
+      }
+    }
+  }
+
+  /**
+   * The rows of a refused batch ClickHouse refuses one by one, the others inserted: the batch is halved, each
+   * half inserted with a token of its own (`<token>:<lo>-<hi>`), a refused half halved again, down to single
+   * rows. Each decision is recorded in Redis before it is acted on, so after a crash the successor walks the
+   * same halves with the same tokens (ClickHouse drops those already in) and never inserts a range whole that
+   * was split: every row counted once, whatever ClickHouse answers the second time. A refusal writes nothing
+   * (classifyInsertError), so a refused range's rows are nowhere yet. Undefined: stopped while retrying.
+   */
+  private async isolate(batch: Prepared, decided: Record<string, string>, rootRefusal: string): Promise<RefusedRow[] | undefined> {
+    const rows = this.keptRows(batch.built);
+    if (rows.length !== batch.rows.count) throw new Error(`isolation found ${rows.length} rows in a batch of ${batch.rows.count}`);
+    // Ranges recorded for another row count (an admin of another version built the batch): not this batch's halves.
+    if (Object.keys(decided).length > 0 && decided[`0-${rows.length}`] === undefined) throw new Error(`isolation of ${batch.token} recorded for other rows`);
+    const key = isolationKey(batch.token);
+    const refused: RefusedRow[] = [];
+    const stack: [number, number][] = [[0, rows.length]];
+    while (stack.length > 0) {
+      const [lo, hi] = stack.pop() as [number, number];
+      const range = `${lo}-${hi}`;
+      let decision = decided[range];
+      if (decision === undefined) {
+        // The whole batch was refused already (with the batch's token); its halves have tokens of their own.
+        const outcome =
+          lo === 0 && hi === rows.length
+            ? { refused: rootRefusal }
+            : await this.insertRetrying(
+                batchRows(
+                  rows.slice(lo, hi).map((r) => r.event),
+                  this.inserter.rowBinary,
+                ),
+                `${batch.token}:${range}`,
+              );
+        if (outcome === 'stopped') return undefined;
+        decision = outcome === 'inserted' ? 'inserted' : hi - lo === 1 ? `refused ${outcome.refused}` : 'split';
+        // An inserted range too: a successor skips it rather than count on ClickHouse's window of 10 000
+        // tokens still holding its token, which a walk of thousands of refused rows could push out.
+        this.side ??= this.o.redis.duplicate();
+        await this.side.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
+      }
+      if (decision === 'inserted') continue;
+      if (decision === 'split') {
+        const mid = lo + Math.floor((hi - lo) / 2);
+        stack.push([mid, hi], [lo, mid]);
+      } else {
+        const row = rows[lo] as RefusedRow;
+        refused.push({ ...row, reason: decision.replace(/^refused /, '') });
+      }
+    }
+    return refused;
+  }
+
+  /** The batch's rows as its build kept them, in order, each with its entry (decoded again here, on the main thread). */
+  private keptRows(built: ReadEntry[]): RefusedRow[] {
+    const { events, starts } = decodeEntries(built.map((e) => e.packed as Buffer));
+    const rows: RefusedRow[] = [];
+    let entry = 0;
+    events.forEach((event, at) => {
+      while (entry + 1 < starts.length && (starts[entry + 1] as number) <= at) entry++;
+      if (rowProblem(event) === undefined) rows.push({ entry: built[entry] as ReadEntry, event, reason: '' });
+    });
+    return rows;
   }
 
   private async commit(entries: Entry[], knownToken?: string): Promise<void> {
@@ -308,7 +472,7 @@ export class Ingester {
       entries.map(([id, fields]) => readEntry(id, fields)),
       knownToken,
     );
-    await this.insertAndAck({ ...batch, rows: await this.rowsOf(batch) });
+    await this.insertAndAck({ ...batch, ...(await this.rowsOf(batch)) }, knownToken !== undefined);
   }
 
   /**

@@ -8,7 +8,7 @@ export interface AdminGauges {
   /** Outgoing postback attempts scheduled (due or later). */
   postbackQueue: () => Promise<number>;
   /** This process's ingester, when it runs one. */
-  ingester?: () => { inserted: number; batches: number; failures: number; deadLetters: number };
+  ingester?: () => { inserted: number; batches: number; failures: number; deadLetters: number; refusedEvents: number };
   /** Errors of this process's main Redis connection. */
   redisErrors?: () => number;
   /** This process's postback worker, when it runs one. */
@@ -113,9 +113,15 @@ export class AdminMetrics {
       );
       readCounter(
         'adnet_admin_ingest_dead_letters_total',
-        'Stream entries that could not become rows, moved to the dead letters (events:dead)',
+        'Dead letters written to events:dead: stream entries that could not become rows, or the events of an entry the events table refuses',
         registers,
         () => ingester().deadLetters,
+      );
+      readCounter(
+        'adnet_admin_ingest_refused_events_total',
+        'Events the events table refuses (by the row builder or ClickHouse), moved to the dead letters one by one',
+        registers,
+        () => ingester().refusedEvents,
       );
     }
     const { mailQueue, mail } = gauges;

@@ -82,4 +82,22 @@ describe("an engine's slice of a campaign's pools", () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(budget.tryTake(cpm, IMPRESSION_MICRO_CENTS)).toBe(false);
   });
+
+  it('does not spend a CPC grant that comes back after the campaign switched to CPM', async () => {
+    const { c, pool } = await campaign({ ...CPC, daily_budget_cents: 250 }, 200);
+    const budget = new BudgetSlices({ redis: redis.client, engineId: 'e1', sliceCents: 25 });
+    const cpm = new Candidate(
+      campaignFixture({ id: c.campaignId, advertiser_id: 1, bid_type: 'cpm', daily_budget_cents: 250 }),
+      creativeFixture({ campaign_id: c.campaignId }),
+    );
+    // The switch reaches the index while the CPC reservation is on its way.
+    budget.prewarm([c]);
+    budget.prewarm([cpm]);
+    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== 25 * CENT; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(budget.tryTake(cpm, IMPRESSION_MICRO_CENTS)).toBe(false);
+    // The next re-base (CPM rule) gives that hold back to the pool.
+    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(Number(await redis.client.hget(pool, 'e:e1'))).toBe(0);
+  });
 });

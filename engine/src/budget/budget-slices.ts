@@ -166,7 +166,10 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       // A campaign switched from CPC to CPM must not spend a slice granted beside the holds rather than within
       // them (its impressions would be charged past the budget): it gives the slice back and reserves again.
       // Every index change calls this at once, before any bid sees the new bid type.
-      if (cs.cpc && c.bidType !== 'cpc') cs.local = 0;
+      if (cs.cpc && c.bidType !== 'cpc') {
+        cs.local = 0;
+        cs.cpc = false;
+      }
       if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c, now);
       if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     }
@@ -354,6 +357,9 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
     s.expire(now);
     const local = s.local;
     const outstanding = s.outstanding;
+    // The rule this grant is reserved by: a grant that comes back after the campaign's bid type changed is
+    // not spent (it stays in this engine's Redis hold until the next re-base).
+    const cpc = s.cpc;
     return call(local, outstanding).then(
       ([grantRaw, releasedRaw]) => {
         const grant = Number(grantRaw);
@@ -361,7 +367,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
         s.refilling = false;
         s.settle(released);
         s.lastHold = local + Math.max(0, outstanding - released) + grant;
-        s.local += grant;
+        if (s.cpc === cpc) s.local += grant;
         if (grant === 0) s.dryUntil = this.now() + DRY_RETRY_MS;
         if (pool) this.opts.onRebase?.(pool, grant > 0 ? 'granted' : 'dry');
       },

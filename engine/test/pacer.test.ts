@@ -66,6 +66,7 @@ describe('a tick reads the spend that moved', () => {
         advertiserId: 1,
         dailyBudgetCents: 10_000,
         totalBudgetCents: -1,
+        bidType: 'cpc',
         day,
         nano: 20_000_000,
         at: Date.now(),

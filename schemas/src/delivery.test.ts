@@ -52,4 +52,19 @@ describe('deliveryOf', () => {
     // The lifetime cap by the same rule, with today's holds.
     expect(deliveryOf({ ...serving, total: { ...stuck }, unitNano: unit }).reasons).toEqual(['total_budget_spent']);
   });
+
+  it("counts a CPC campaign's budget spent only once one click no longer fits beside the spend, whatever the engines hold", () => {
+    const unit = chargeUnitNano({ bid_type: 'cpc', bid_micro_cents: 50_000 }); // $0.50 a click
+    const limitNano = 250 * CENT;
+    // Two engines hold 25 cents each: for a CPC campaign they reserve nothing a click could not spend.
+    const oneClickLeft = { limitNano, spentNano: 200 * CENT, heldNano: 50 * CENT, largestHoldNano: 25 * CENT };
+    expect(budgetLeft(oneClickLeft, unit, 'cpc')).toBe(true);
+    expect(budgetLeft(oneClickLeft, unit)).toBe(false);
+    expect(deliveryOf({ ...serving, daily: oneClickLeft, total: oneClickLeft, unitNano: unit, bidType: 'cpc' })).toEqual({ serving: true, reasons: [] });
+    const lessThanAClick = { ...oneClickLeft, spentNano: 200 * CENT + 1 };
+    expect(deliveryOf({ ...serving, daily: lessThanAClick, total: lessThanAClick, unitNano: unit, bidType: 'cpc' }).reasons).toEqual([
+      'daily_budget_spent',
+      'total_budget_spent',
+    ]);
+  });
 });

@@ -38,14 +38,17 @@ export interface PoolFacts {
 }
 
 /**
- * Whether a budget can still pay for one charge of `unitNano`, by the engines' rule: an engine bids
+ * Whether a budget can still pay for one charge of `unitNano`, by the engines' rule. CPM: an engine bids
  * only from its own hold, topped up from what no engine holds, so the budget is spent for every
  * engine once no hold plus that rest covers one charge. Near the end, several engines may each hold a
  * little less than one charge: the remainder they keep is not spendable (until an idle engine hands
- * its hold back) and so counts as spent.
+ * its hold back) and so counts as spent. CPC: the holds pay for nothing (impressions are free, clicks
+ * are charged against the spend alone, and a slice is granted while one more click fits), so the
+ * budget is spent once one click no longer fits beside the spend.
  */
-export function budgetLeft(p: PoolFacts, unitNano: number): boolean {
+export function budgetLeft(p: PoolFacts, unitNano: number, bidType: 'cpm' | 'cpc' = 'cpm'): boolean {
   if (p.spentNano >= p.limitNano) return false;
+  if (bidType === 'cpc') return p.limitNano - p.spentNano >= Math.max(1, unitNano);
   const unheld = Math.max(0, p.limitNano - p.spentNano - (p.heldNano ?? 0));
   return unheld + (p.largestHoldNano ?? 0) >= Math.max(1, unitNano);
 }
@@ -70,6 +73,8 @@ export interface DeliveryFacts {
   total?: PoolFacts | undefined;
   /** The most one charge costs (`chargeUnitNano`); without it, a budget is spent only when spend reaches it. */
   unitNano?: number | undefined;
+  /** How the campaign pays (CPM when not given): a CPC campaign's holds reserve nothing (`budgetLeft`). */
+  bidType?: 'cpm' | 'cpc' | undefined;
   /** The schedule's verdict now, when the campaign has one (the engine's schedule rule). */
   schedule?: 'not_started' | 'ended' | 'outside_schedule' | undefined;
 }
@@ -80,8 +85,8 @@ export function deliveryOf(f: DeliveryFacts): Delivery {
   if (f.status !== 'active') reasons.push(f.status);
   if (f.approvedCreatives < 1) reasons.push('no_approved_creative');
   if (f.balanceCents <= 0) reasons.push('no_funds');
-  if (!budgetLeft(f.daily, unit)) reasons.push('daily_budget_spent');
-  if (f.total && !budgetLeft(f.total, unit)) reasons.push('total_budget_spent');
+  if (!budgetLeft(f.daily, unit, f.bidType)) reasons.push('daily_budget_spent');
+  if (f.total && !budgetLeft(f.total, unit, f.bidType)) reasons.push('total_budget_spent');
   if (f.schedule) reasons.push(f.schedule);
   return { serving: reasons.length === 0, reasons };
 }

@@ -1,6 +1,6 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import type { EventFields } from '@adnet/schemas/events';
-import { balanceKey, campaignPoolKey, ledgerKey } from '@adnet/schemas/redis-keys';
+import { balanceKey, campaignPoolKey, campaignTotalKey, ledgerKey } from '@adnet/schemas/redis-keys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import type { Bid, BidResponse } from '@adnet/schemas/openrtb';
@@ -59,9 +59,9 @@ async function clicks(campaignId: number): Promise<EventFields[]> {
   return (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'click' && e.campaign_id === campaignId);
 }
 
-async function setUp(balanceCents: number, dailyBudgetUsd: number) {
+async function setUp(balanceCents: number, dailyBudgetUsd: number, fields: Record<string, unknown> = {}) {
   const adv = await world.advertiser(balanceCents);
-  const { campaign } = await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3, daily_budget_usd: dailyBudgetUsd });
+  const { campaign } = await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3, daily_budget_usd: dailyBudgetUsd, ...fields });
   const zone = await world.zone({ format: 'native' });
   cleanUp.push(async () => {
     await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
@@ -88,21 +88,34 @@ describe('CPC clicks under attack', () => {
     const all = await clicks(campaign.id);
     const charged = all.filter((e) => (e.charge_nano ?? 0) > 0);
     expect(all).toHaveLength(400);
-    expect(charged.length).toBeGreaterThanOrEqual(1);
-    expect(charged.length).toBeLessThanOrEqual(6);
+    // The whole budget to within one click: the engines' slices of a CPC budget hold nothing clicks could not spend.
+    expect(charged).toHaveLength(6);
     expect(charged.every((e) => e.charge_nano === CPC_NANO && e.invalid === false)).toBe(true);
     // Every ticket is clicked twice: the second is a duplicate; past the budget the first is refused as such.
     expect(all.filter((e) => e.reason === 'duplicate')).toHaveLength(200);
     expect(all.filter((e) => e.reason === 'budget_exhausted')).toHaveLength(200 - charged.length);
     const pool = await fx.app.svc.redis.hgetall(campaignPoolKey(campaign.id, budgetDay(Date.now())));
     expect(Number(pool.spent)).toBe(charged.length * CPC_NANO);
-    expect(Number(pool.spent) + Number(pool.held ?? 0)).toBeLessThanOrEqual(200 * 10_000_000);
+    // Never past the budget. The engines' holds of a CPC campaign's pool reserve nothing (its impressions are
+    // free), so they are not counted against its clicks and may sit beside a spent budget.
+    expect(Number(pool.spent)).toBeLessThanOrEqual(200 * 10_000_000);
     // The ledger took exactly what the events charged.
     await Promise.all(engines.map((e) => e.engine.budget.flush()));
     const debits = (await fx.app.svc.redis.xrange(ledgerKey(adv.id), '-', '+')).map(([, f]) => f).filter((f) => f[1] === 'debit');
     const debited = -debits.reduce((s, f) => s + Number(f[3]), 0);
     expect(debited).toBe((charged.length * CPC_NANO) / 10_000_000);
     expect(Number(await fx.app.svc.redis.get(balanceKey(adv.id)))).toBe(100_000 - debited);
+  });
+
+  it('never charges past a lifetime budget either, and spends all of it to within one click', async () => {
+    const { campaign, zone } = await setUp(100_000, 100, { total_budget_usd: 2 });
+    const links = await farm(zone.subid, 60);
+    await clickAll(links, 'l');
+    const all = await clicks(campaign.id);
+    const charged = all.filter((e) => (e.charge_nano ?? 0) > 0);
+    expect(charged).toHaveLength(6);
+    expect(all.filter((e) => e.reason === 'budget_exhausted')).toHaveLength(links.length - 6);
+    expect(Number(await fx.app.svc.redis.hget(campaignTotalKey(campaign.id), 'spent'))).toBe(6 * CPC_NANO);
   });
 
   it('never takes the balance below zero', async () => {
@@ -160,6 +173,71 @@ describe('CPC clicks under attack', () => {
       JSON.stringify(seen.slice(0, 3)),
     ).toHaveLength(1);
     expect(await fx.app.svc.redis.dbsize()).toBeLessThanOrEqual(before + 1 + 1 + 1_000);
+  });
+});
+
+describe('a CPC campaign served and clicked until its budget refuses', () => {
+  const CLICK_NANO = 500_000_000; // $0.50
+
+  /**
+   * Serves an ad on each engine in turn and clicks it once (a fresh viewer each time), until three clicks in
+   * a row were not charged; what each click charged, read from the campaign's lifetime pool (every charge adds to it).
+   */
+  async function serveAndClick(campaignId: number, subid: string, round: string): Promise<number[]> {
+    const charges: number[] = [];
+    const spent = async () => Number((await fx.app.svc.redis.hget(campaignTotalKey(campaignId), 'spent')) ?? 0);
+    for (let i = 0, refused = 0; refused < 3; i++) {
+      expect(i).toBeLessThan(40);
+      const engine = engines[i % engines.length] as TestEngine;
+      const r = await fetch(`${engine.base}/imp?z=${subid}&fp=${round}-${i}`, { headers: BROWSER });
+      expect(r.status).toBe(200);
+      const link = ((await r.json()) as { click_url: string }).click_url;
+      const before = await spent();
+      const click = await fetch(`${link}?ttc=900&x=10&y=12&focus=1&fp=click-${round}-${i}`, { headers: BROWSER, redirect: 'manual' });
+      expect(click.status).toBe(302);
+      const charged = (await spent()) - before;
+      charges.push(charged);
+      refused = charged === 0 ? refused + 1 : 0;
+    }
+    return charges;
+  }
+
+  const deliveryOf = async (adv: { token: string }, campaignId: number) =>
+    (await call<{ delivery: { serving: boolean; reasons: string[] } }>(fx.app, 'GET', `/api/adv/campaigns/${campaignId}`, { token: adv.token })).body.delivery;
+
+  it('is charged its whole daily budget to within one click on two engines, never more, and refuses the rest as budget_exhausted', async () => {
+    const { adv, campaign, zone } = await setUp(1_000_000, 2.5, { bid_usd: 0.5 });
+    const charges = await serveAndClick(campaign.id, zone.subid, 'daily');
+    const total = charges.reduce((a, b) => a + b, 0);
+    // $2.50 at $0.50 a click: five clicks, although both engines hold a slice of the day's pool all along.
+    expect(charges.filter((c) => c > 0)).toEqual([CLICK_NANO, CLICK_NANO, CLICK_NANO, CLICK_NANO, CLICK_NANO]);
+    expect(Number(await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, budgetDay(Date.now())), 'spent'))).toBe(total);
+    const all = await clicks(campaign.id);
+    expect(all.filter((e) => e.reason === 'budget_exhausted')).toHaveLength(charges.filter((c) => c === 0).length);
+    expect(await deliveryOf(adv, campaign.id)).toEqual({ serving: false, reasons: ['daily_budget_spent'] });
+  });
+
+  it('is charged its whole lifetime budget to within one click, never more', async () => {
+    const { adv, campaign, zone } = await setUp(1_000_000, 100, { bid_usd: 0.5, total_budget_usd: 3 });
+    // $0.50 spent on earlier days: $2.50 of the lifetime budget is left, five clicks.
+    await fx.app.svc.redis.hincrby(campaignTotalKey(campaign.id), 'spent', CLICK_NANO);
+    const charges = await serveAndClick(campaign.id, zone.subid, 'lifetime');
+    expect(charges.filter((c) => c > 0)).toHaveLength(5);
+    expect(Number(await fx.app.svc.redis.hget(campaignTotalKey(campaign.id), 'spent'))).toBe(6 * CLICK_NANO);
+    expect((await deliveryOf(adv, campaign.id)).reasons).toEqual(['total_budget_spent']);
+  });
+
+  it('says it is serving while its budget has room for one more click, though the engines hold slices of it', async () => {
+    const { adv, campaign, zone } = await setUp(1_000_000, 2.5, { bid_usd: 0.5 });
+    const pool = campaignPoolKey(campaign.id, budgetDay(Date.now()));
+    // Both engines served it (setUp), so each holds a slice of its pool.
+    expect(Number(await fx.app.svc.redis.hget(pool, 'held'))).toBeGreaterThanOrEqual(2 * 10_000_000);
+    // $2.00 of the $2.50 spent: room for one more click.
+    await fx.app.svc.redis.hincrby(pool, 'spent', 4 * CLICK_NANO);
+    expect(await deliveryOf(adv, campaign.id)).toEqual({ serving: true, reasons: [] });
+    const charges = await serveAndClick(campaign.id, zone.subid, 'status');
+    expect(charges.filter((c) => c > 0)).toEqual([CLICK_NANO]);
+    expect(await deliveryOf(adv, campaign.id)).toEqual({ serving: false, reasons: ['daily_budget_spent'] });
   });
 });
 

@@ -52,6 +52,7 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
           ? undefined
           : { limitNano: centsToNano(c.total_budget_cents), spentNano: totalSpentNano, ...holds },
       unitNano: chargeUnitNano(c),
+      bidType: c.bid_type,
       // The engine's own schedule filter, so a dayparted campaign out of hours does not show as serving.
       schedule: campaignScheduleReason(c, now),
     });

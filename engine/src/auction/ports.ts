@@ -44,7 +44,6 @@ export interface Counters {
   countClick(id: string, fingerprint: string, nowMs: number): Promise<number | undefined>;
 }
 
-/** One CPC click's price, charged against its campaign's day and its advertiser's balance. */
 /** A charge taken straight from the pools rather than from a bid's hold: a CPC click, or an ad counted after its hold lapsed. */
 export interface DirectCharge {
   campaignId: number;
@@ -52,6 +51,11 @@ export interface DirectCharge {
   dailyBudgetCents: number;
   /** Lifetime cap in cents, -1 for none. */
   totalBudgetCents: number;
+  /**
+   * The campaign's bid type: a CPM campaign's charge fits beside every engine's holds of its pools (they cover
+   * impressions in flight), a CPC campaign's beside its spend alone (its holds cover nothing that is charged).
+   */
+  bidType: 'cpm' | 'cpc';
   /** Budget day (UTC) the charge belongs to: the click's, or the bid's. */
   day: string;
   nano: number;
@@ -61,7 +65,7 @@ export interface DirectCharge {
   reason: 'click spend' | 'ad spend';
 }
 
-/** Charges only where the campaign's daily budget and the advertiser's balance, beside every engine's holds, still cover it. */
+/** Charges only where the campaign's budgets (beside its holds, for CPM) and the advertiser's balance (beside every engine's holds) still cover it. */
 export interface DirectCharger {
   charge(c: DirectCharge): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'>;
 }

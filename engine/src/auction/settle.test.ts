@@ -62,6 +62,7 @@ describe('settleTicket', () => {
         advertiserId: 7,
         dailyBudgetCents: 500,
         totalBudgetCents: -1,
+        bidType: 'cpm',
         day: '2027-01-15',
         nano: 1_500_000,
         at: BID_AT_S * 1000 + 50_000,

@@ -45,6 +45,7 @@ async function chargeDirect(
     advertiserId: campaign.advertiser_id,
     dailyBudgetCents: campaign.daily_budget_cents,
     totalBudgetCents: campaign.total_budget_cents ?? -1,
+    bidType: campaign.bid_type,
     ...c,
   });
   return result === 'charged' ? undefined : result;

@@ -4,8 +4,11 @@ import type { Redis, Result } from 'ioredis';
 // `held` (the sum of all engines' holds) and `e:<engine>` (one engine's hold).
 // An engine reserves a slice into its hold and spends from it locally; win
 // notices add spend and release the bidding engine's hold, so spend + holds
-// never exceed the limit. Each script touches one cluster slot ({c:<id>} or
-// {adv:<id>}).
+// never exceed the limit. A CPC campaign's pool is the exception: its
+// impressions are charged nothing, so its holds only pace the bidding and
+// reserve nothing; its clicks are charged straight into the pool against the
+// spend alone (CHARGE_CAMPAIGN). Each script touches one cluster slot
+// ({c:<id>} or {adv:<id>}).
 
 // Re-base: the engine says what it holds locally and what its bids took
 // (outstanding); wins settled since its last re-base lowered its hold, and that
@@ -21,14 +24,22 @@ local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') - old
 
 /**
  * KEYS: pool, lifetime. ARGV: engine, want, local, outstanding, lastHold, limit, ttlMs, lifetime limit
- * (-1: none). With a lifetime limit, a grant also fits within it beside today's holds.
+ * (-1: none), one click's price for a CPC campaign (-1: a CPM campaign). With a lifetime limit, a grant
+ * also fits within it beside today's holds. A CPC campaign's holds reserve nothing its clicks spend: it is
+ * granted a whole slice while both limits have room for one more click beside the spend, and nothing after.
  */
 const RESERVE_CAMPAIGN = `${REBASE}
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
-local avail = tonumber(ARGV[6]) - spent - held - keep
+local click = tonumber(ARGV[9])
+local hold = held + keep
+if click >= 0 then hold = 0 end
+local avail = tonumber(ARGV[6]) - spent - hold
 if tonumber(ARGV[8]) >= 0 then
   local total = tonumber(redis.call('HGET', KEYS[2], 'spent') or '0')
-  avail = math.min(avail, tonumber(ARGV[8]) - total - held - keep)
+  avail = math.min(avail, tonumber(ARGV[8]) - total - hold)
+end
+if click >= 0 then
+  if avail >= math.max(click, 1) then avail = tonumber(ARGV[2]) else avail = 0 end
 end
 local grant = math.min(tonumber(ARGV[2]), math.max(avail, 0))
 redis.call('HSET', KEYS[1], e, keep + grant, 'held', held + keep + grant)
@@ -107,14 +118,20 @@ release(KEYS[1], 6)
 return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
 `;
 
-// A CPC click is charged straight into a pool, not through a slice (one click may cost more than a
-// slice): it fits only where spent + every engine's holds + its price stay within the limit, so the
-// holds that cover bids in flight are never spent twice.
+// A CPC click (or an ad counted after its hold lapsed) is charged straight into a pool, not through a
+// slice (one click may cost more than a slice). A CPM campaign's charge fits only where spent + every
+// engine's holds + its price stay within the limit, so the holds that cover bids in flight are never
+// spent twice; a CPC campaign's holds cover nothing that will be charged, so its click fits where
+// spent + its price do. Either way the check and the charge are one script: never past the limit.
 
-/** KEYS: campaign pool, lifetime. ARGV: amount, limit, ttlMs, lifetime limit (-1: none). 1 when charged, 0 when it does not fit. */
+/**
+ * KEYS: campaign pool, lifetime. ARGV: amount, limit, ttlMs, lifetime limit (-1: none), 1 to count the
+ * engines' holds (CPM) or 0 (CPC). 1 when charged, 0 when it does not fit.
+ */
 const CHARGE_CAMPAIGN = `
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
-local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
+local held = 0
+if ARGV[5] == '1' then held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') end
 if spent + held + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return 0 end
 if tonumber(ARGV[4]) >= 0 and tonumber(redis.call('HGET', KEYS[2], 'spent') or '0') + held + tonumber(ARGV[1]) > tonumber(ARGV[4]) then return 0 end
 redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
@@ -147,13 +164,15 @@ return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
  * One server: both checks and both charges of CHARGE_CAMPAIGN then CHARGE_ADVERTISER in one script (their keys
  * are in different cluster slots, so a cluster runs the two). Nothing is written unless both fit, where the two
  * scripts charged the campaign and gave it back when the advertiser could not pay. KEYS: campaign pool, lifetime,
- * advertiser hold, balance, pending, ledger. ARGV: amount, limit, ttlMs, lifetime limit (-1: none), reason, time.
+ * advertiser hold, balance, pending, ledger. ARGV: amount, limit, ttlMs, lifetime limit (-1: none), reason, time,
+ * 1 to count the campaign's holds (CPM) or 0 (CPC); the advertiser's holds always count.
  * -2 when the campaign's budget has no room, -1 when the advertiser's balance has none, else the cents debited.
  */
 const CHARGE_BOTH = `${DEBIT}
 local amt = tonumber(ARGV[1])
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
-local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
+local held = 0
+if ARGV[7] == '1' then held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') end
 if spent + held + amt > tonumber(ARGV[2]) then return -2 end
 if tonumber(ARGV[4]) >= 0 and tonumber(redis.call('HGET', KEYS[2], 'spent') or '0') + held + amt > tonumber(ARGV[4]) then return -2 end
 local aheld = tonumber(redis.call('HGET', KEYS[3], 'held') or '0')

@@ -1,5 +1,5 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
-import { centsToNano } from '@adnet/schemas/money';
+import { centsToNano, cpcMicroCentsToNano } from '@adnet/schemas/money';
 import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignOfPool, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
 import { slices } from '@adnet/runtime/slices';
 import type { Redis } from 'ioredis';
@@ -26,6 +26,8 @@ export class Slice {
   /** No refill before this time after Redis granted nothing. */
   dryUntil = 0;
   lastUse = 0;
+  /** Last reserved by a CPC campaign's rule (room for one click), not beside every hold as for CPM. */
+  cpc = false;
 
   take(nano: number, now: number): void {
     this.local -= nano;
@@ -161,6 +163,13 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       // Counts as use: a slice reserved ahead of traffic must not be handed back as idle at once.
       cs.lastUse = Math.max(cs.lastUse, now);
       as.lastUse = Math.max(as.lastUse, now);
+      // A campaign switched from CPC to CPM must not spend a slice granted beside the holds rather than within
+      // them (its impressions would be charged past the budget): it gives the slice back and reserves again.
+      // Every index change calls this at once, before any bid sees the new bid type.
+      if (cs.cpc && c.bidType !== 'cpc') {
+        cs.local = 0;
+        cs.cpc = false;
+      }
       if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, key, c, now);
       if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     }
@@ -262,7 +271,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       if (s.outstanding === 0) this.campaigns.delete(key);
       jobs.push(
         this.rebase(s, now, undefined, (local, outstanding) =>
-          this.opts.redis.budReserveCampaign(2, key, totalKeyOfPool(key), this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS, -1),
+          this.opts.redis.budReserveCampaign(2, key, totalKeyOfPool(key), this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS, -1, -1),
         ),
       );
     }
@@ -297,6 +306,10 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
   }
 
   private refillCampaign(s: Slice, key: string, c: Candidate, now: number): void {
+    // A CPC campaign's slice paces its bids and reserves nothing its clicks spend: it is granted while the
+    // budget has room for one more click at the campaign's bid (budget-scripts.ts, RESERVE_CAMPAIGN).
+    const click = c.bidType === 'cpc' ? cpcMicroCentsToNano(c.bidMicroCents) : -1;
+    s.cpc = click >= 0;
     // rebase never rejects: failures are reported through onError.
     void this.rebase(s, now, 'campaign', (local, outstanding) =>
       this.opts.redis.budReserveCampaign(
@@ -311,6 +324,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
         centsToNano(c.dailyBudgetCents),
         POOL_TTL_MS,
         c.totalBudgetCents < 0 ? -1 : centsToNano(c.totalBudgetCents),
+        click,
       ),
     );
   }
@@ -343,6 +357,9 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
     s.expire(now);
     const local = s.local;
     const outstanding = s.outstanding;
+    // The rule this grant is reserved by: a grant that comes back after the campaign's bid type changed is
+    // not spent (it stays in this engine's Redis hold until the next re-base).
+    const cpc = s.cpc;
     return call(local, outstanding).then(
       ([grantRaw, releasedRaw]) => {
         const grant = Number(grantRaw);
@@ -350,7 +367,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
         s.refilling = false;
         s.settle(released);
         s.lastHold = local + Math.max(0, outstanding - released) + grant;
-        s.local += grant;
+        if (s.cpc === cpc) s.local += grant;
         if (grant === 0) s.dryUntil = this.now() + DRY_RETRY_MS;
         if (pool) this.opts.onRebase?.(pool, grant > 0 ? 'granted' : 'dry');
       },

@@ -11,9 +11,10 @@ const POOL_TTL_MS = 3 * 86_400_000;
 /**
  * Charges taken in Redis before they are billed (CPC clicks, and ads counted after their bid's hold
  * lapsed): first the campaign's daily pool, then the advertiser's balance, each only if it has room
- * beside the holds every engine keeps for bids in flight; a charge the advertiser cannot pay gives
- * the campaign its share back. Both checks are atomic scripts (one script on one server), so concurrent
- * charges on any number of engines never overspend.
+ * beside the holds every engine keeps for bids in flight (a CPC campaign's own pools: beside the spend
+ * alone, as its holds cover no charge); a charge the advertiser cannot pay gives the campaign its share
+ * back. Both checks are atomic scripts (one script on one server), so concurrent charges on any number
+ * of engines never overspend.
  */
 export class RedisDirectCharger implements DirectCharger {
   /** `spentMarks`: where a charged campaign is marked for the pacers; sent with the next spend flush (budget-slices.ts). */
@@ -28,11 +29,12 @@ export class RedisDirectCharger implements DirectCharger {
     const pool = campaignPoolKey(c.campaignId, c.day);
     const total = totalKeyOfPool(pool);
     const lifetime = c.totalBudgetCents < 0 ? -1 : centsToNano(c.totalBudgetCents);
+    const countHolds = c.bidType === 'cpm' ? 1 : 0;
     // One server: one script and one round trip (a CPC click's charge waited on two in sequence).
-    if (!this.redis.isCluster) return this.chargeAtOnce(c, pool, total, lifetime);
+    if (!this.redis.isCluster) return this.chargeAtOnce(c, pool, total, lifetime, countHolds);
     // Marked also when the reply is lost (the charge may have landed); a mark for nothing costs one read.
     const charged = await this.redis
-      .budChargeCampaign(2, pool, total, c.nano, centsToNano(c.dailyBudgetCents), POOL_TTL_MS, lifetime)
+      .budChargeCampaign(2, pool, total, c.nano, centsToNano(c.dailyBudgetCents), POOL_TTL_MS, lifetime, countHolds)
       .finally(() => this.spentMarks?.add(c.campaignId));
     if (charged !== 1) return 'budget_exhausted';
     const adv = c.advertiserId;
@@ -56,7 +58,13 @@ export class RedisDirectCharger implements DirectCharger {
     return 'balance_exhausted';
   }
 
-  private async chargeAtOnce(c: DirectCharge, pool: string, total: string, lifetime: number): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'> {
+  private async chargeAtOnce(
+    c: DirectCharge,
+    pool: string,
+    total: string,
+    lifetime: number,
+    countHolds: 0 | 1,
+  ): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'> {
     const adv = c.advertiserId;
     const result = await this.redis
       .budChargeBoth(
@@ -73,6 +81,7 @@ export class RedisDirectCharger implements DirectCharger {
         lifetime,
         c.reason,
         new Date(c.at).toISOString(),
+        countHolds,
       )
       .finally(() => this.spentMarks?.add(c.campaignId));
     return result >= 0 ? 'charged' : result === -1 ? 'balance_exhausted' : 'budget_exhausted';

@@ -125,11 +125,13 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     onRebase: (pool, result) => metrics.reservation(pool, result),
   });
   const pacer = new Pacer(redis, () => mirror.index);
+  const rotation = new CreativeRotation({ redis, index: () => mirror.index });
   const mirror = new ConfigMirror({
     redis,
     subscriber,
     onError: onError('config-sync'),
     onIndex: (index, delta) => {
+      rotation.indexChanged(index, delta);
       // A change costs the work of what it changed: only a full rebuild walks every campaign.
       if (delta.full) {
         // New pace handles: carry the campaigns' current rates over.
@@ -155,7 +157,6 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   events.start();
   const spendFlush = new Periodic({ intervalMs: 200, pass: () => budget.flush(), onError: onError('spend-flush') });
   spendFlush.start();
-  const rotation = new CreativeRotation({ redis, index: () => mirror.index });
   const pacingTick = new Periodic({ intervalMs: config.pacingTickMs, pass: () => pacer.tick(), onError: onError('pacing') });
   pacingTick.start();
   const rotationRefresh = new Periodic({ intervalMs: config.rotationRefreshMs, pass: () => rotation.refresh(), onError: onError('rotation') });

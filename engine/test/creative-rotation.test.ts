@@ -1,5 +1,6 @@
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
 import { markMoved } from '@adnet/schemas/moved-marks';
+import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -9,6 +10,7 @@ import type { TestRedis } from '../../tests/e2e/support/redis.ts';
 import { buildIndex } from '../src/index/engine-index.ts';
 import type { EngineIndex } from '../src/index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
+import { FULL_DELTA, updateIndex } from '../src/index/index-update.ts';
 import { CreativeRotation } from '../src/rotation/creative-rotation.ts';
 import { seededRandom } from '../src/rotation/rotation-policy.ts';
 import { commandsDuring, keysOf } from './support/redis-commands.ts';
@@ -125,7 +127,7 @@ describe('a refresh reads what moved', () => {
     }
   });
 
-  it('gives the shares a full read of every campaign gives, whatever moved, the budget, and the groups', async () => {
+  it('gives the shares a full read and a full regroup give, whatever moved, the budget, and the groups', async () => {
     // Three creatives a campaign: pausing one leaves a group that still optimizes, with other creatives.
     const campaigns = new Map(Array.from({ length: CAMPAIGNS }, (_, i) => [i + 1, campaignFixture({ id: i + 1 })]));
     const creatives = new Map(Array.from({ length: CAMPAIGNS * 3 }, (_, k) => [k + 1, creativeFixture({ id: k + 1, campaign_id: Math.floor(k / 3) + 1 })]));
@@ -145,7 +147,7 @@ describe('a refresh reads what moved', () => {
         arbitrary: fc.record({
           kind: fc.constant('toggle' as const),
           id: fc.integer({ min: 1, max: CAMPAIGNS * 3 }),
-          what: fc.constantFrom('creative', 'rotation'),
+          what: fc.constantFrom('creative', 'rotation', 'campaign'),
         }),
       },
       // Counts gone (expired after 30 days unserved), marked as a writer would.
@@ -156,22 +158,15 @@ describe('a refresh reads what moved', () => {
         await redis.flushdb();
         const paused = new Set<number>();
         const even = new Set<number>();
-        const indexNow = () =>
-          buildIndex(
-            {
-              campaign: new Map([...campaigns].map(([id, c]) => [id, { ...c, rotation: even.has(id) ? 'even' : 'optimize' }])),
-              creative: new Map([...creatives].map(([id, cr]) => [id, { ...cr, status: paused.has(id) ? 'paused' : cr.status }])),
-              partner: new Map(),
-              site: new Map(),
-              zone: new Map(),
-              deal: new Map(),
-            },
-            '1-0',
-          );
-        let current = indexNow();
+        const removed = new Set<number>();
+        const state = { campaign: new Map(campaigns), creative: new Map(creatives), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() };
+        let current = buildIndex(state, '1-0');
+        let seq = 1;
         // A clock of its own: marks leave the window of later refreshes as they would over minutes.
         let clock = Date.now();
         const options = { redis, index: () => current, budgetMs: unlimited ? 1e9 : 0, now: () => clock };
+        // Told every index's delta, as the engine's mirror tells it: regroups only the campaigns changed. `full` is
+        // told nothing, so it regroups every campaign at each new index, and reads every campaign's counts.
         const marked = new CreativeRotation({ ...options, random: seededRandom(5), sweepPasses: 0 });
         const full = new CreativeRotation({ ...options, random: seededRandom(5), sweepPasses: 1 });
         for (const s of [...steps, { kind: 'refresh' as const, after: 10_000 }]) {
@@ -183,9 +178,23 @@ describe('a refresh reads what moved', () => {
             await redis.del(rotationCountsKey(s.campaign));
             await markMoved(redis, 'rotation', [s.campaign], clock);
           } else if (s.kind === 'toggle') {
-            const [set, id] = s.what === 'creative' ? [paused, s.id] : [even, Math.ceil(s.id / 3)];
+            const [set, id] = s.what === 'creative' ? [paused, s.id] : [s.what === 'rotation' ? even : removed, Math.ceil(s.id / 3)];
             if (!set.delete(id)) set.add(id);
-            current = indexNow();
+            const campaign = { ...(campaigns.get(id) as StoredCampaign), rotation: even.has(id) ? ('even' as const) : ('optimize' as const) };
+            const next = updateIndex(
+              current,
+              state,
+              [
+                s.what === 'creative'
+                  ? { kind: 'creative', id, op: 'put', value: { ...(creatives.get(id) as Creative), status: paused.has(id) ? 'paused' : 'approved' } }
+                  : removed.has(id)
+                    ? { kind: 'campaign', id, op: 'del' }
+                    : { kind: 'campaign', id, op: 'put', value: campaign },
+              ],
+              `${++seq}-0`,
+            );
+            current = next.index;
+            marked.indexChanged(current, next.delta);
           } else {
             clock += s.after;
             await marked.refresh();
@@ -210,6 +219,42 @@ describe('a refresh reads what moved', () => {
         ],
       },
     );
+  });
+
+  it('drops the shares and the draw of a campaign that leaves the optimizing groups, told by the index delta alone', async () => {
+    await redis.flushdb();
+    const state = {
+      campaign: new Map(index.campaigns),
+      creative: new Map(index.creatives),
+      partner: new Map(),
+      site: new Map(),
+      zone: new Map(),
+      deal: new Map(),
+    };
+    let current = buildIndex(state, '1-0');
+    const rotation = new CreativeRotation({ redis, index: () => current, random: seededRandom(4), sweepPasses: 0 });
+    rotation.indexChanged(current, FULL_DELTA);
+    await rotation.refresh();
+    for (const c of [3, 4]) await skew(c);
+    await rotation.refresh();
+    const creativesOf = (c: number) => [2 * c - 1, 2 * c];
+    for (const c of [3, 4]) expect([...stateOf(rotation).shares.keys()]).toEqual(expect.arrayContaining(creativesOf(c)));
+    // Campaign 3 switches to even rotation, campaign 4 is removed; nothing marks either as moved.
+    for (const change of [
+      { kind: 'campaign' as const, id: 3, op: 'put' as const, value: { ...(index.campaigns.get(3) as StoredCampaign), rotation: 'even' as const } },
+      { kind: 'campaign' as const, id: 4, op: 'del' as const },
+    ]) {
+      const next = updateIndex(current, state, [change], '2-0');
+      current = next.index;
+      rotation.indexChanged(current, next.delta);
+    }
+    await rotation.refresh();
+    const after = stateOf(rotation);
+    for (const c of [3, 4]) {
+      expect(after.drawn.has(c)).toBe(false);
+      for (const id of creativesOf(c)) expect(after.shares.has(id)).toBe(false);
+    }
+    expect(after.drawn.has(5)).toBe(true);
   });
 
   it('finds within its sweep the counts whose mark was lost; without the sweep they wait for the next mark', async () => {

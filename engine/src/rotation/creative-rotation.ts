@@ -7,9 +7,11 @@ import type { Redis } from 'ioredis';
 import type { CreativePicker } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
+import type { IndexDelta } from '../index/index-update.ts';
 import { MovedMarks, MovedSince, SWEEP_PASSES } from '../store/moved.ts';
 import { optimizeShares, sameEvidence } from './rotation-policy.ts';
 import type { CreativeCounts } from './rotation-policy.ts';
+import { RotationGroups } from './rotation-groups.ts';
 
 /** Counts are lifetime; a campaign not served for this long starts afresh. */
 const COUNTS_TTL_MS = 30 * 86_400_000;
@@ -27,6 +29,7 @@ const READ_CHUNK = 250;
 
 export interface CreativeRotationOptions {
   redis: Redis;
+  /** The latest index; each one it gives is also told to `indexChanged`, or every new index is regrouped whole. */
   index: () => EngineIndex | undefined;
   random?: () => number;
   /** CPU one refresh may spend drawing shares (RECOMPUTE_BUDGET_MS); at least one campaign is drawn per refresh. */
@@ -49,16 +52,17 @@ export class CreativeRotation implements CreativePicker {
   private pending = new Map<number, Map<string, number>>();
   /** Optimize shares by creative id, for campaigns with more than one approved creative; kept and updated in place. */
   private shares = new Map<number, number>();
-  /** Per campaign: the counts its shares were drawn from, and when. */
+  /** Per campaign: the counts its shares were drawn from, and the refresh that drew them (`passes`). */
   private drawn = new Map<number, { counts: string; at: number }>();
+  /** Refreshes that got as far as reading counts. */
+  private passes = 0;
   private readonly random: () => number;
   private readonly now: () => number;
   /**
-   * The optimizing campaigns of `index` with their approved creatives. Built anew at every refresh, the groups
-   * (55 MB at 100 000 campaigns of 3 creatives) lived through the refresh's young-generation collections and were
-   * copied and promoted by each; the engine publishes a new index object for every change, so they are kept until then.
+   * The optimizing campaigns with their approved creatives, regrouped at a refresh after a new index: only the
+   * campaigns the new indexes changed, when told of them (rotation-groups.ts).
    */
-  private groups: Groups | undefined;
+  private readonly groups = new RotationGroups();
   /** Campaigns to read at the next refresh though not marked: group changed, not read, or left waiting by the budget. */
   private unread = new Set<number>();
   private readonly moved: MovedSince;
@@ -69,6 +73,11 @@ export class CreativeRotation implements CreativePicker {
     this.now = o.now ?? Date.now;
     this.moved = new MovedSince(o.redis, 'rotation', o.sweepPasses ?? SWEEP_PASSES);
     this.marks = new MovedMarks(o.redis, 'rotation');
+  }
+
+  /** What each index published changed (the config mirror's `onIndex`): the next refresh regroups only those campaigns. */
+  indexChanged(index: EngineIndex, delta: IndexDelta): void {
+    this.groups.indexChanged(index, delta);
   }
 
   /** Sees every event the engine emits: counted impressions and wins, valid clicks. */
@@ -128,9 +137,11 @@ export class CreativeRotation implements CreativePicker {
     if (!index) return;
     const pause = slices(SLICE_MS);
     const now = this.now();
-    const groups = await this.groupsOf(index, pause);
+    await this.groups.update(index, pause, (campaign, was, group) => this.regrouped(campaign, was, group));
+    const groups = this.groups.groups;
     const marked = await this.moved.since(now);
-    const reading = marked ? this.movedOf(groups, marked) : groups.optimizing;
+    const reading = marked ? this.movedOf(groups, marked) : [...groups.keys()];
+    const pass = this.passes++;
     const due: { campaign: number; stats: CreativeCounts[]; counts: string; waited: number }[] = [];
     const unread = new Set<number>();
     // Read in pipelines of READ_CHUNK: writing 10 000 commands at once (and turning their replies into
@@ -141,12 +152,14 @@ export class CreativeRotation implements CreativePicker {
       const chunk = reading.slice(at, at + READ_CHUNK);
       const replies = await pipelineByKey(
         this.o.redis,
-        chunk.map(([id]) => rotationCountsKey(id)),
+        chunk.map((id) => rotationCountsKey(id)),
         (p, key) => p.hgetall(key),
       );
       await pause();
-      for (const [i, [campaign, creatives]] of chunk.entries()) {
+      for (const [i, campaign] of chunk.entries()) {
         if (i % 100 === 0) await pause();
+        // Groups change only at the start of a refresh (`update` above): every campaign read has one.
+        const creatives = groups.get(campaign) as readonly Creative[];
         const [err, raw] = replies[i] ?? [new Error('no reply'), {}];
         // Not read: as it was, and read again next time.
         if (err) {
@@ -165,7 +178,7 @@ export class CreativeRotation implements CreativePicker {
           // is even shares (`pick`): one per creative put 300 000 entries (and as many boxed numbers) into the
           // map at 100 000 campaigns.
           for (const cr of creatives) this.shares.delete(cr.id);
-          if (before?.counts !== '') this.drawn.set(campaign, { counts: '', at: performance.now() });
+          if (before?.counts !== '') this.drawn.set(campaign, { counts: '', at: pass });
           continue;
         }
         const of = (field: string) => Number(counts[field] ?? 0);
@@ -182,11 +195,13 @@ export class CreativeRotation implements CreativePicker {
         if (sameEvidence(stats)) {
           // No creative ahead of another: even shares without a draw, outside the budget.
           for (const c of stats) this.shares.set(c.creativeId, 1 / stats.length);
-          this.drawn.set(campaign, { counts: key, at: performance.now() });
+          this.drawn.set(campaign, { counts: key, at: pass });
         } else due.push({ campaign, stats, counts: key, waited: before ? before.at : -1 });
       }
     }
-    due.sort((a, b) => a.waited - b.waited);
+    // By the refresh that last drew them, then by id: the same order whatever order the campaigns were read in
+    // (the marks', the groups').
+    due.sort((a, b) => a.waited - b.waited || a.campaign - b.campaign);
     const started = performance.now();
     const budget = this.o.budgetMs ?? RECOMPUTE_BUDGET_MS;
     let count = 0;
@@ -198,68 +213,29 @@ export class CreativeRotation implements CreativePicker {
       }
       await pause();
       optimizeShares(d.stats, this.random).forEach((share, k) => this.shares.set((d.stats[k] as CreativeCounts).creativeId, share));
-      this.drawn.set(d.campaign, { counts: d.counts, at: performance.now() });
+      this.drawn.set(d.campaign, { counts: d.counts, at: pass });
     }
     this.unread = unread;
     this.moved.done(now);
   }
 
-  /**
-   * The optimizing campaigns to read this time, in the order of `optimizing` (the order a full read draws
-   * them in): those marked as moved, those not read or drawn last time, and this refresh's slice of the sweep.
-   */
-  private movedOf(groups: Groups, marked: Set<number>): [number, Creative[]][] {
+  /** The optimizing campaigns to read this time: those marked as moved, those not read or drawn last time, and this refresh's slice of the sweep. */
+  private movedOf(groups: ReadonlyMap<number, readonly Creative[]>, marked: Set<number>): number[] {
     for (const c of this.unread) marked.add(c);
-    for (const [c] of this.moved.sweep(groups.optimizing)) marked.add(c);
-    const at: number[] = [];
-    for (const c of marked) {
-      const i = groups.at.get(c);
-      if (i !== undefined) at.push(i);
-    }
-    return at.sort((a, b) => a - b).map((i) => groups.optimizing[i] as [number, Creative[]]);
+    for (const c of this.moved.sweepKeys(groups)) marked.add(c);
+    const reading: number[] = [];
+    for (const c of marked) if (groups.has(c)) reading.push(c);
+    return reading;
   }
 
-  /**
-   * The optimizing campaigns of `index` with their approved creatives. A campaign whose group changed is read
-   * at the next refresh; one that left drops its shares and its draw, as a full read's new maps would.
-   */
-  private async groupsOf(index: EngineIndex, pause: () => Promise<void>): Promise<Groups> {
-    if (this.groups?.index === index) return this.groups;
-    const byCampaign = new Map<number, Creative[]>();
-    let seen = 0;
-    for (const cr of index.creatives.values()) {
-      if (++seen % 1_000 === 0) await pause();
-      if (cr.status !== 'approved') continue;
-      const list = byCampaign.get(cr.campaign_id);
-      if (list) list.push(cr);
-      else byCampaign.set(cr.campaign_id, [cr]);
-    }
-    // Stored before rotation existed: optimize.
-    const optimizing: [number, Creative[]][] = [];
-    const at = new Map<number, number>();
-    const old = this.groups;
-    seen = 0;
-    for (const entry of byCampaign) {
-      // One filter over 100 000 campaigns at once held the loop for tens of milliseconds.
-      if (++seen % 1_000 === 0) await pause();
-      if (entry[1].length < 2 || (index.campaigns.get(entry[0])?.rotation ?? 'optimize') !== 'optimize') continue;
-      at.set(entry[0], optimizing.length);
-      optimizing.push(entry);
-      const i = old?.at.get(entry[0]);
-      const was = i === undefined ? undefined : (old?.optimizing[i] as [number, Creative[]])[1];
-      if (was && sameIds(was, entry[1])) continue;
-      this.unread.add(entry[0]);
-      for (const cr of was ?? []) if (!entry[1].some((x) => x.id === cr.id)) this.shares.delete(cr.id);
-    }
-    for (const [campaign, i] of old?.at ?? []) {
-      if (++seen % 1_000 === 0) await pause();
-      if (at.has(campaign)) continue;
-      for (const cr of (old?.optimizing[i] as [number, Creative[]])[1]) this.shares.delete(cr.id);
+  /** A group that changed is read at the next refresh; one that left drops its shares and its draw, as a full read's new maps would. */
+  private regrouped(campaign: number, was: readonly Creative[] | undefined, group: readonly Creative[] | undefined): void {
+    if (group) this.unread.add(campaign);
+    else {
       this.drawn.delete(campaign);
       this.unread.delete(campaign);
     }
-    this.groups = { index, optimizing, at };
-    return this.groups;
+    for (const cr of was ?? []) if (!group?.some((x) => x.id === cr.id)) this.shares.delete(cr.id);
   }
 
   private count(campaign: number, field: string, n = 1): void {
@@ -268,12 +244,3 @@ export class CreativeRotation implements CreativePicker {
     fields.set(field, (fields.get(field) ?? 0) + n);
   }
 }
-
-interface Groups {
-  index: EngineIndex;
-  optimizing: [number, Creative[]][];
-  /** Each optimizing campaign's place in `optimizing`. */
-  at: Map<number, number>;
-}
-
-const sameIds = (a: readonly Creative[], b: readonly Creative[]): boolean => a.length === b.length && a.every((cr, i) => cr.id === (b[i] as Creative).id);

@@ -54,6 +54,8 @@ export const SWEEP_PASSES = 180;
 export class MovedSince {
   private last: number | undefined;
   private sweepAt = 0;
+  /** Where `sweepKeys` is in its map. */
+  private walk: { over: ReadonlyMap<unknown, unknown>; keys: Iterator<unknown>; pass: number; taken: number } | undefined;
 
   /** `sweepPasses`: passes per full sweep; 0 sweeps nothing, 1 reads everything at every pass. */
   constructor(
@@ -75,6 +77,36 @@ export class MovedSince {
     const from = this.sweepAt;
     this.sweepAt += Math.ceil(all.length / this.sweepPasses);
     return all.slice(from, this.sweepAt);
+  }
+
+  /**
+   * This pass's share of the sweep over the keys of `all`, a map kept from pass to pass and changed in place
+   * (another map starts a new round). The walk is the map's own iterator, which skips the keys deleted and reaches
+   * those added at the end, and a round's last pass takes all it has left: a key present for a whole round is
+   * read in it, however many keys joined or left meanwhile, and a round takes at most `sweepPasses` passes, so a
+   * key present for 2 * sweepPasses - 1 passes in a row is read in them. (Positions in an array rebuilt between
+   * passes shift keys past the sweep or back over it, and keys appended at its end can stretch a round.)
+   */
+  sweepKeys<K>(all: ReadonlyMap<K, unknown>): K[] {
+    if (!this.sweepPasses || !all.size) return [];
+    if (this.walk?.over !== all) this.walk = { over: all, keys: all.keys(), pass: 0, taken: 0 };
+    const walk = this.walk as { over: ReadonlyMap<K, unknown>; keys: Iterator<K>; pass: number; taken: number };
+    const left = this.sweepPasses - walk.pass;
+    // Keys read this round that left since make this an estimate short of what is left; the last pass catches up.
+    const n = left <= 1 ? Infinity : Math.max(1, Math.ceil((all.size - walk.taken) / left));
+    const out: K[] = [];
+    let ended = false;
+    while (out.length < n) {
+      const next = walk.keys.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      out.push(next.value);
+    }
+    walk.taken += out.length;
+    if (ended || ++walk.pass >= this.sweepPasses) Object.assign(walk, { keys: all.keys(), pass: 0, taken: 0 });
+    return out;
   }
 
   /** The pass that started at `now` read all it was told to: the next one reads the marks from there. */

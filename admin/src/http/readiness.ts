@@ -1,5 +1,5 @@
-import { eventBacklog } from '../ingest/ingester.ts';
-import type { EventBacklog } from '../ingest/ingester.ts';
+import { eventBacklog } from '../ingest/event-backlog.ts';
+import type { EventBacklog } from '../ingest/event-backlog.ts';
 import type { Services } from '../services.ts';
 
 export interface Readiness {

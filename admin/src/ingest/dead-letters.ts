@@ -1,5 +1,48 @@
+import type { EngineEvent } from '@adnet/schemas/events';
 import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { pack } from '@adnet/schemas/wire/msgpack';
 import type { Redis } from 'ioredis';
+
+/** Dead letters kept at most (about): each is one engine batch, read by people, not by the product. */
+const DEAD_LETTERS_MAX = 100_000;
+
+/** A dead letter's fields as written (`XADD events:dead * <fields>`). */
+export type DeadLetterFields = (string | number | Buffer)[];
+
+/** An event of a stream entry that will not go into the events table, and why. */
+export interface RefusedEvent {
+  entryId: string;
+  event: EngineEvent;
+  reason: string;
+}
+
+/** A stream entry that is not events (`problem`): the letter holds its bytes as they were. */
+export function unreadableEntryLetter(entryId: string, problem: string, packed: Buffer): DeadLetterFields {
+  return ['id', entryId, 'error', problem.slice(0, 500), 'b', packed];
+}
+
+/**
+ * Refused events, one letter per entry (its `id`), holding that entry's refused events as a msgpack list in
+ * `b` and their count in `n`: a stream entry as writers write it, which can be added to `events` again as
+ * it is once what refused it is mended. In the order the entries first appear.
+ */
+export function refusedEventLetters(refused: readonly RefusedEvent[]): DeadLetterFields[] {
+  const byEntry = new Map<string, RefusedEvent[]>();
+  for (const r of refused) byEntry.set(r.entryId, [...(byEntry.get(r.entryId) ?? []), r]);
+  const letters: DeadLetterFields[] = [];
+  for (const [entryId, rows] of byEntry) {
+    const reasons = [...new Set(rows.map((r) => r.reason))].join('; ');
+    letters.push(['id', entryId, 'error', reasons.slice(0, 500), 'n', rows.length, 'b', pack(rows.map((r) => r.event))]);
+  }
+  return letters;
+}
+
+/** Adds letters to `events:dead`; throws if any was not added (the caller's batch then stays pending and writes them again). */
+export async function addDeadLetters(redis: Redis, letters: readonly DeadLetterFields[]): Promise<void> {
+  const dead = redis.pipeline();
+  for (const fields of letters) dead.xadd(EVENT_DEAD_LETTERS, 'MAXLEN', '~', DEAD_LETTERS_MAX, '*', ...fields);
+  for (const [failed] of (await dead.exec()) ?? []) if (failed) throw failed;
+}
 
 /** One dead letter (`events:dead`) as an operator reads it. */
 export interface DeadLetter {

@@ -1,22 +1,28 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
-import { pack, unpack } from '@adnet/schemas/wire/msgpack';
+import { unpack } from '@adnet/schemas/wire/msgpack';
 import { BatchBuilder } from './batch-builder.ts';
 import { decodeEntries } from './build-rows.ts';
 import type { RejectedEvent } from './build-rows.ts';
+import { addDeadLetters, refusedEventLetters, unreadableEntryLetter } from './dead-letters.ts';
+import type { DeadLetterFields, RefusedEvent } from './dead-letters.ts';
+import { INGEST_GROUP, eventBacklog } from './event-backlog.ts';
+import type { EventBacklog } from './event-backlog.ts';
 import { EventInserter, batchRows } from './event-insert.ts';
 import type { EventBatchRows } from './event-insert.ts';
 import { rowProblem } from './event-rows.ts';
 import { classifyInsertError } from './insert-errors.ts';
+import { insertRefusingRows } from './refused-rows.ts';
+import type { RangeOutcome } from './refused-rows.ts';
 
 export { eventInsertSettings } from './event-insert.ts';
-
-export const INGEST_GROUP = 'ingest';
+export { INGEST_GROUP, eventBacklog } from './event-backlog.ts';
+export type { EventBacklog } from './event-backlog.ts';
 /**
  * For the ingester's own connection: its reads block at most 500 ms, so an answer later than this means
  * the connection stopped answering (a node lost mid-failover); the round fails and is retried.
@@ -26,7 +32,7 @@ export const INGEST_COMMAND_TIMEOUT_MS = 10_000;
 const TOKEN_OF_ENTRY = '{events}:ingest:entry-token';
 const batchKey = (token: string) => `{events}:ingest:batch:${token}`;
 /**
- * A refused batch's isolation as decided so far (insert-errors.ts): field `<lo>-<hi>` (a range of its rows)
+ * A refused batch's isolation as decided so far (refused-rows.ts): field `<lo>-<hi>` (a range of its rows)
  * is `split` (refused whole: its halves are inserted instead), `inserted`, or `refused <why>` (one row,
  * dead-lettered).
  */
@@ -39,8 +45,6 @@ const RECORD_TTL_S = 7 * 86_400;
  * (bench/results/performance.md, goal 5).
  */
 const READ_EVENTS = 10_000;
-/** Dead letters kept at most (about): each is one engine batch, read by people, not by the product. */
-const DEAD_LETTERS_MAX = 100_000;
 
 export interface IngesterOptions {
   /** A connection of its own, without auto-pipelining: XREADGROUP blocks it. */
@@ -93,11 +97,10 @@ interface Prepared extends Recorded {
   /** The entries the rows were built from, in order (`packed` without those moved to the dead letters). */
   built: ReadEntry[];
 }
-/** A row refused: which entry it came from, the event, why. */
-interface RefusedRow {
-  entry: ReadEntry;
+/** A row of a batch as built: which entry it came from, the event. */
+interface KeptRow {
+  entryId: string;
   event: EngineEvent;
-  reason: string;
 }
 
 /**
@@ -300,7 +303,7 @@ export class Ingester {
         else dead.push([e, problem]);
       });
       // Kept before the batch is acknowledged: a crash in between writes them again, never loses them.
-      await this.writeDeadLetters(dead.map(([e, problem]) => ['id', e.id, 'error', problem.slice(0, 500), 'b', e.packed as Buffer]));
+      await this.writeDeadLetters(dead.map(([e, problem]) => unreadableEntryLetter(e.id, problem, e.packed as Buffer)));
       this.o.log.error({ entries: dead.length, token: batch.token, first: dead[0]?.[1] }, 'stream entries that are not events moved to the dead letters');
       result = await this.builder.build(built.map((e) => e.packed as Buffer));
     }
@@ -309,68 +312,70 @@ export class Ingester {
   }
 
   /** The events the build left out, read again from their entries (rare: decoded here, on the main thread). */
-  private rejectedRows(built: ReadEntry[], rejected: RejectedEvent[]): RefusedRow[] {
+  private rejectedRows(built: ReadEntry[], rejected: RejectedEvent[]): RefusedEvent[] {
     const decoded = new Map<number, EngineEvent[]>();
     return rejected.map(({ entry, event, reason }) => {
       const e = built[entry] as ReadEntry;
       let events = decoded.get(entry);
       if (!events) decoded.set(entry, (events = unpack<EngineEvent[]>(e.packed as Buffer)));
-      return { entry: e, event: events[event] as EngineEvent, reason };
+      return { entryId: e.id, event: events[event] as EngineEvent, reason };
     });
   }
 
-  /**
-   * Refused events to the dead letters, one letter per entry (its `id`), holding that entry's refused events
-   * as a msgpack list in `b` and their count in `n`: a stream entry as writers write it, which can be added
-   * to `events` again as it is once what refused it is mended.
-   */
-  private async deadLetterRows(token: string, refused: RefusedRow[], by: string): Promise<void> {
-    const byEntry = new Map<ReadEntry, RefusedRow[]>();
-    for (const r of refused) byEntry.set(r.entry, [...(byEntry.get(r.entry) ?? []), r]);
-    const letters: (string | number | Buffer)[][] = [];
-    for (const [entry, rows] of byEntry) {
-      const reasons = [...new Set(rows.map((r) => r.reason))].join('; ');
-      letters.push(['id', entry.id, 'error', reasons.slice(0, 500), 'n', rows.length, 'b', pack(rows.map((r) => r.event))]);
-    }
+  /** Refused events to the dead letters, one letter per entry (dead-letters.ts). */
+  private async deadLetterRows(token: string, refused: RefusedEvent[], by: string): Promise<void> {
+    const letters = refusedEventLetters(refused);
     await this.writeDeadLetters(letters);
     this.refusedEvents += refused.length;
     this.o.log.error(
-      { events: refused.length, entries: byEntry.size, token, by, first: refused[0]?.reason },
+      { events: refused.length, entries: letters.length, token, by, first: refused[0]?.reason },
       'events the events table refuses moved to the dead letters',
     );
   }
 
-  private async writeDeadLetters(letters: (string | number | Buffer)[][]): Promise<void> {
-    const dead = this.o.redis.pipeline();
-    for (const fields of letters) dead.xadd(EVENT_DEAD_LETTERS, 'MAXLEN', '~', DEAD_LETTERS_MAX, '*', ...fields);
-    for (const [failed] of (await dead.exec()) ?? []) if (failed) throw failed;
+  private async writeDeadLetters(letters: DeadLetterFields[]): Promise<void> {
+    await addDeadLetters(this.o.redis, letters);
     this.deadLetters += letters.length;
   }
 
   /**
    * Inserts a prepared batch with its token (retrying while running), then acknowledges it. A batch ClickHouse
-   * refuses (insert-errors.ts) has its refused rows isolated (`isolate`) and dead-lettered, the rest inserted.
-   * A batch recovered with an isolation under way goes on with it, never inserted whole again: what its halves
-   * inserted would be counted twice if the whole were now accepted.
+   * refuses (insert-errors.ts) has its refused rows isolated (refused-rows.ts) and dead-lettered, the rest
+   * inserted; each decision of that walk recorded in Redis before it is acted on. A batch recovered with an
+   * isolation under way goes on with it, never inserted whole again.
    */
   private async insertAndAck(batch: Prepared, recovered = false): Promise<void> {
     const { ids, token, rows } = batch;
     const decided = recovered ? await this.o.redis.hgetall(isolationKey(token)) : {};
-    let refused: RefusedRow[] = [];
-    if (Object.keys(decided).length > 0) {
-      const isolated = await this.isolate(batch, decided, '');
-      if (!isolated) return;
-      refused = isolated;
-    } else {
-      const outcome = await this.insertRetrying(rows, token);
-      if (outcome === 'stopped') return; // left pending, recorded: the next start re-inserts it with the same token
-      if (outcome !== 'inserted') {
-        this.o.log.warn({ err: outcome.refused, token, rows: rows.count }, 'ClickHouse refused the batch; isolating the rows it refuses');
-        const isolated = await this.isolate(batch, {}, outcome.refused);
-        if (!isolated) return;
-        refused = isolated;
-      }
-    }
+    let kept: KeptRow[] | undefined;
+    const keptRows = (): KeptRow[] => (kept ??= this.keptRows(batch));
+    // An isolation under way: its rows are needed, and must be this batch's, before any step of it.
+    if (Object.keys(decided).length > 0) keptRows();
+    const key = isolationKey(token);
+    const result = await insertRefusingRows(rows.count, token, decided, {
+      insert: (lo, hi, rangeToken) =>
+        this.insertRetrying(
+          lo === 0 && hi === rows.count
+            ? rows
+            : batchRows(
+                keptRows()
+                  .slice(lo, hi)
+                  .map((r) => r.event),
+                this.inserter.rowBinary,
+              ),
+          rangeToken,
+        ),
+      record: async (range, decision) => {
+        this.side ??= this.o.redis.duplicate();
+        await this.side.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
+      },
+      refusedWhole: (reason) => {
+        this.o.log.warn({ err: reason, token, rows: rows.count }, 'ClickHouse refused the batch; isolating the rows it refuses');
+        keptRows();
+      },
+    });
+    if (result === 'stopped') return; // left pending, recorded: the next start goes on with the same tokens
+    const refused = result.map(({ row, reason }) => ({ ...(keptRows()[row] as KeptRow), reason }));
     // Kept before the batch is acknowledged, as an unreadable entry's.
     if (refused.length > 0) await this.deadLetterRows(token, refused, 'clickhouse');
     await this.o.redis
@@ -387,7 +392,7 @@ export class Ingester {
    * Inserts rows with a token, retrying what may pass later; `refused` (with why) when ClickHouse refuses the
    * rows themselves, `stopped` when the ingester stops while it still fails.
    */
-  private async insertRetrying(rows: EventBatchRows, token: string): Promise<'inserted' | 'stopped' | { refused: string }> {
+  private async insertRetrying(rows: EventBatchRows, token: string): Promise<RangeOutcome> {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.inserter.insert(rows, token);
@@ -404,66 +409,16 @@ export class Ingester {
     }
   }
 
-  /**
-   * The rows of a refused batch ClickHouse refuses one by one, the others inserted: the batch is halved, each
-   * half inserted with a token of its own (`<token>:<lo>-<hi>`), a refused half halved again, down to single
-   * rows. Each decision is recorded in Redis before it is acted on, so after a crash the successor walks the
-   * same halves with the same tokens (ClickHouse drops those already in) and never inserts a range whole that
-   * was split: every row counted once, whatever ClickHouse answers the second time. A refusal writes nothing
-   * (classifyInsertError), so a refused range's rows are nowhere yet. Undefined: stopped while retrying.
-   */
-  private async isolate(batch: Prepared, decided: Record<string, string>, rootRefusal: string): Promise<RefusedRow[] | undefined> {
-    const rows = this.keptRows(batch.built);
-    if (rows.length !== batch.rows.count) throw new Error(`isolation found ${rows.length} rows in a batch of ${batch.rows.count}`);
-    // Ranges recorded for another row count (an admin of another version built the batch): not this batch's halves.
-    if (Object.keys(decided).length > 0 && decided[`0-${rows.length}`] === undefined) throw new Error(`isolation of ${batch.token} recorded for other rows`);
-    const key = isolationKey(batch.token);
-    const refused: RefusedRow[] = [];
-    const stack: [number, number][] = [[0, rows.length]];
-    while (stack.length > 0) {
-      const [lo, hi] = stack.pop() as [number, number];
-      const range = `${lo}-${hi}`;
-      let decision = decided[range];
-      if (decision === undefined) {
-        // The whole batch was refused already (with the batch's token); its halves have tokens of their own.
-        const outcome =
-          lo === 0 && hi === rows.length
-            ? { refused: rootRefusal }
-            : await this.insertRetrying(
-                batchRows(
-                  rows.slice(lo, hi).map((r) => r.event),
-                  this.inserter.rowBinary,
-                ),
-                `${batch.token}:${range}`,
-              );
-        if (outcome === 'stopped') return undefined;
-        decision = outcome === 'inserted' ? 'inserted' : hi - lo === 1 ? `refused ${outcome.refused}` : 'split';
-        // An inserted range too: a successor skips it rather than count on ClickHouse's window of 10 000
-        // tokens still holding its token, which a walk of thousands of refused rows could push out.
-        this.side ??= this.o.redis.duplicate();
-        await this.side.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
-      }
-      if (decision === 'inserted') continue;
-      if (decision === 'split') {
-        const mid = lo + Math.floor((hi - lo) / 2);
-        stack.push([mid, hi], [lo, mid]);
-      } else {
-        const row = rows[lo] as RefusedRow;
-        refused.push({ ...row, reason: decision.replace(/^refused /, '') });
-      }
-    }
-    return refused;
-  }
-
   /** The batch's rows as its build kept them, in order, each with its entry (decoded again here, on the main thread). */
-  private keptRows(built: ReadEntry[]): RefusedRow[] {
+  private keptRows({ built, rows: { count } }: Prepared): KeptRow[] {
     const { events, starts } = decodeEntries(built.map((e) => e.packed as Buffer));
-    const rows: RefusedRow[] = [];
+    const rows: KeptRow[] = [];
     let entry = 0;
     events.forEach((event, at) => {
       while (entry + 1 < starts.length && (starts[entry + 1] as number) <= at) entry++;
-      if (rowProblem(event) === undefined) rows.push({ entry: built[entry] as ReadEntry, event, reason: '' });
+      if (rowProblem(event) === undefined) rows.push({ entryId: (built[entry] as ReadEntry).id, event });
     });
+    if (rows.length !== count) throw new Error(`isolation found ${rows.length} rows in a batch of ${count}`);
     return rows;
   }
 
@@ -537,48 +492,6 @@ function countOf(packed: Buffer): number {
   } catch {
     return 0;
   }
-}
-
-export interface EventBacklog {
-  /** Entries in the stream (each a batch of events). */
-  length: number;
-  /** Entries not yet delivered to the ingest group. */
-  lag: number;
-  /** Entries delivered but not yet acknowledged (in ClickHouse or being retried). */
-  pending: number;
-}
-
-/** What waits for ClickHouse, read from the stream and its consumer group. */
-export async function eventBacklog(redis: Redis): Promise<EventBacklog> {
-  const [length, groups, newest] = await Promise.all([
-    redis.xlen(EVENT_STREAM),
-    (redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>).catch(() => []),
-    redis.xrevrange(EVENT_STREAM, '+', '-', 'COUNT', 1),
-  ]);
-  const g = groups.map((row) => Object.fromEntries(chunk(row))).find((x) => x.name === INGEST_GROUP);
-  const pending = Number(g?.pending ?? 0);
-  const delivered = typeof g?.['last-delivered-id'] === 'string' ? g['last-delivered-id'] : '0-0';
-  const last = newest[0]?.[0];
-  // Redis's own `lag` can be missing, and after a replica is promoted it was seen stuck above zero with
-  // every entry delivered: the last delivered id against the newest entry is the reliable test.
-  if (!last || compareStreamIds(delivered, last) >= 0) return { length, lag: 0, pending };
-  const reported = g?.lag;
-  if (typeof reported === 'number') return { length, lag: reported, pending };
-  const undelivered = await redis.xrange(EVENT_STREAM, `(${delivered}`, '+', 'COUNT', 10_000);
-  return { length, lag: undelivered.length, pending };
-}
-
-/** Orders stream ids (`<ms>-<seq>`). */
-function compareStreamIds(a: string, b: string): number {
-  const [am = 0, as = 0] = a.split('-').map(Number);
-  const [bm = 0, bs = 0] = b.split('-').map(Number);
-  return am - bm || as - bs;
-}
-
-function chunk(row: unknown[]): [string, unknown][] {
-  const out: [string, unknown][] = [];
-  for (let i = 0; i + 1 < row.length; i += 2) out.push([String(row[i]), row[i + 1]]);
-  return out;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

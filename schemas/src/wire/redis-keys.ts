@@ -41,8 +41,9 @@ export const frequencyKey = (userKey: string): string => `fcap:{${userKey}}`;
 /** The engines' event stream (msgpack batches). */
 export const EVENT_STREAM = 'events';
 /**
- * Stream entries the ingester could not turn into rows (not msgpack, not events): kept here with their
- * original id and the reason, so the rest of the stream flows on (admin/src/ingest/ingester.ts).
+ * Stream entries the ingester could not turn into rows (not msgpack, not events), and events the events
+ * table refuses: kept here with their original entry id and the reason, so the rest of the stream flows on
+ * (written and read in admin/src/ingest/dead-letters.ts).
  */
 export const EVENT_DEAD_LETTERS = 'events:dead';
 /** Shared secret for signed tracking links when TRACKING_SECRET is not configured. */

@@ -1,7 +1,6 @@
 // `pnpm bench:config`: how fast an admin change reaches a running engine's index, and what applying it
 // costs the engine's event loop, while the engine answers a moderate bid load; at 10 000 campaigns
 // (30 000 creatives) and 100 000 (300 000), with the engine's memory. Writes bench/results/config.{json,md}.
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpRequest, runStep } from './load-generator.ts';
 import type { StepResult } from './load-generator.ts';
 import type { LoopDelay, Memory } from './loop-probe.ts';
+import { LOOP_PROBE_ARGS, askProbe, loopDelay, loopMax } from './loop-probe-client.ts';
 import { rssMiB } from './proc-stats.ts';
 import { generateWorld, seedWorld } from './world.ts';
 
@@ -62,22 +62,8 @@ interface SizeResult {
 
 const quantile = (sorted: number[], q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
 
-function ask<T>(proc: ChildProcess, type: 'loop-delay' | 'memory'): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (m: { type?: string }) => {
-      if (m.type !== type) return;
-      proc.off('message', on);
-      resolve(m as T);
-    };
-    proc.on('message', on);
-    proc.send({ type });
-  });
-}
-const loopDelay = (proc: ChildProcess) => ask<LoopDelay>(proc, 'loop-delay');
 const gcText = (l: LoopDelay) =>
   `GC pause max ${l.gcMaxMs} ms (major: ${l.majorGcs}, max ${l.majorGcMaxMs} ms), GC total ${l.gcTotalMs} ms; ${l.stalls} stalls over 5 ms, the engine's CPU in one at most ${l.stallOnCpuMaxMs ?? '-'} ms, off the CPU in one at most ${l.stallOffCpuMaxMs ?? '-'} ms`;
-/** A loop's longest delay, and in brackets the most of one stall the engine spent on the CPU (its own work). */
-const loopMax = (l: LoopDelay) => (l.stallOnCpuMaxMs === undefined ? `${l.maxMs}` : `${l.maxMs} (${l.stallOnCpuMaxMs})`);
 
 async function readySeq(port: number): Promise<string> {
   return ((await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string }).index_seq;
@@ -98,8 +84,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const { proc } = await child(
     'engine/src/main.ts',
     { REDIS_URL: local.url, PORT: String(port), METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
-    // tsx first: the probe is TypeScript too (child() adds its own `--import tsx` after these).
-    ['--import', 'tsx', '--import', './bench/src/loop-probe.ts', ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    [...LOOP_PROBE_ARGS, ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     node.execPath,
   );
   while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
@@ -108,7 +93,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   // Settled memory: the start's garbage collected, as an engine that has run a while holds it.
   await runStep({ port, requests: bids, rate: BID_RATE, durationMs: SETTLE_MS, connections: 32 });
   const loaded = rssMiB(pid);
-  const memory = await ask<Memory>(proc, 'memory');
+  const memory = await askProbe<Memory>(proc, 'memory');
   process.stderr.write(`engine ready in ${engineStartMs} ms, RSS ${loaded} MiB, ${JSON.stringify(memory)}\n`);
 
   await loopDelay(proc);
@@ -177,7 +162,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     `burst of ${BURST} campaign changes: in the index ${burstMs} ms after the first commit, loop delay max ${burstLoop.maxMs} ms, ${gcText(burstLoop)}, bids p99 ${burstBids.p99} ms\n`,
   );
   const afterChanges = rssMiB(pid);
-  const memoryAfterChanges = await ask<Memory>(proc, 'memory');
+  const memoryAfterChanges = await askProbe<Memory>(proc, 'memory');
   process.stderr.write(`after changes: RSS ${afterChanges} MiB, ${JSON.stringify(memoryAfterChanges)}\n`);
   times.sort((a, b) => a - b);
   const propagationMs = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99), max: quantile(times, 1) };

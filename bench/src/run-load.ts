@@ -1,5 +1,6 @@
 // `pnpm bench:load`: seeds a realistic world, then drives /openrtb/bid of a real engine (Redis and the event
 // stream on) and a bare uWS handler at fixed rates, and writes bench/results/load.{json,md}.
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpGet, httpRequest, runStep } from './load-generator.ts';
 import type { StepResult } from './load-generator.ts';
+import { LOOP_PROBE_ARGS, loopDelay, loopMax } from './loop-probe-client.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
 import { impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
 import type { VisitorRequest } from './widget-world.ts';
@@ -24,25 +26,43 @@ const WORLD = { campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 };
 interface StepRow extends StepResult {
   cpuUsPerRequest: number;
   rssMiB: number;
+  /**
+   * The engines' event loop over the step (bench/src/loop-probe.ts; not for bare uWS and the floor): the longest
+   * delay, and the most CPU time an engine's thread spent inside one stall over 5 ms (its own work; the rest of
+   * a stall is waiting for a core on this shared machine).
+   */
+  loopMaxMs?: number;
+  stallOnCpuMaxMs?: number | undefined;
 }
 
 /** A step's requests: one list for every step, or (clicks, beacons) as many fresh ones as the step sends. */
 type Requests = Buffer[] | ((count: number) => Promise<Buffer[]>);
 
-async function sweep(name: string, pids: number[], port: number, requests: Requests, rates: number[]): Promise<{ steps: StepRow[]; maxRate: number }> {
+async function sweep(
+  name: string,
+  pids: number[],
+  port: number,
+  requests: Requests,
+  rates: number[],
+  probes: ChildProcess[] = [],
+): Promise<{ steps: StepRow[]; maxRate: number }> {
   const take = (count: number) => (typeof requests === 'function' ? requests(count) : requests);
   await runStep({ port, requests: await take(2_000), rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
   const steps: StepRow[] = [];
   let maxRate = 0;
   for (const rate of rates) {
     const stepRequests = await take(Math.ceil((rate * STEP_MS) / 1_000));
+    await Promise.all(probes.map(loopDelay));
     const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
     const r = await runStep({ port, requests: stepRequests, rate, durationMs: STEP_MS, connections: 128 });
     const cpuUsPerRequest = Math.round(((pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0) * 1000) / Math.max(1, r.completed));
-    const row = { ...r, cpuUsPerRequest, rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0) };
+    const loops = await Promise.all(probes.map(loopDelay));
+    const loop = loops.length ? loops.reduce((a, b) => (b.maxMs > a.maxMs ? b : a)) : undefined;
+    const row: StepRow = { ...r, cpuUsPerRequest, rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0) };
+    if (loop) Object.assign(row, { loopMaxMs: loop.maxMs, stallOnCpuMaxMs: loop.stallOnCpuMaxMs });
     steps.push(row);
     process.stderr.write(
-      `${name} ${rate}/s: achieved ${r.achievedRate}/s p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} errors ${r.errors} cpu ${cpuUsPerRequest}us/req\n`,
+      `${name} ${rate}/s: achieved ${r.achievedRate}/s p50 ${r.p50} p99 ${r.p99} p99.9 ${r.p999} errors ${r.errors} cpu ${cpuUsPerRequest}us/req${loop ? ` loop max ${loopMax(loop)} ms` : ''}\n`,
     );
     const held = r.errors === 0 && r.p99 < P99_LIMIT_MS && r.achievedRate >= rate * 0.97;
     if (!held) break;
@@ -103,8 +123,9 @@ const engineProcs = await Promise.all(
         // The generator connects from 127.0.0.1: trusted as the balancer, each widget request names its own visitor.
         TRUSTED_PROXIES: '127.0.0.1/32',
       },
-      // e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the engine under load.
-      (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      // The loop probe reports each step's stalls; e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'
+      // to profile the engine under load.
+      [...LOOP_PROBE_ARGS, ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)],
       node.execPath,
     ),
   ),
@@ -127,7 +148,7 @@ const floor = await child(
 const floorRun = await sweep('floor', [floor.proc.pid ?? 0], floor.port, bids, rates);
 floor.proc.kill('SIGTERM');
 await probe.config('RESETSTAT');
-const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, bids, rates);
+const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, bids, rates, engine.procs);
 // Redis calls the engine made during its sweep: the hot path should make almost none.
 const redisCalls = Object.fromEntries(
   [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]),
@@ -153,9 +174,10 @@ if (process.env.BENCH_WIDGET !== '0') {
     engine.port,
     Array.from({ length: 20_000 }, (_, i) => get(impRequest(i))),
     rates,
+    engine.procs,
   );
-  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, async (count) => (await harvest(count)).clicks.map(get), rates);
-  widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, async (count) => (await harvest(count)).beacons.map(get), rates);
+  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, async (count) => (await harvest(count)).clicks.map(get), rates, engine.procs);
+  widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, async (count) => (await harvest(count)).beacons.map(get), rates, engine.procs);
 }
 const streamLength = await probe.xlen('events');
 const propagation = await measurePropagation(redisUrl, engine.port);
@@ -188,7 +210,7 @@ mkdirSync(out, { recursive: true });
 const suffix = ENGINE_PROCESSES === 1 ? '' : `-x${ENGINE_PROCESSES}`;
 writeFileSync(join(out, `load${suffix}.json`), JSON.stringify(result, null, 2) + '\n');
 const row = (name: string, s: StepRow) =>
-  `| ${name} | ${s.targetRate} | ${s.achievedRate} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.p999} | ${s.errors} | ${s.cpuUsPerRequest} | ${s.rssMiB} |`;
+  `| ${name} | ${s.targetRate} | ${s.achievedRate} | ${s.p50} | ${s.p90} | ${s.p99} | ${s.p999} | ${s.errors} | ${s.cpuUsPerRequest} | ${s.rssMiB} | ${s.loopMaxMs === undefined ? '-' : s.stallOnCpuMaxMs === undefined ? s.loopMaxMs : `${s.loopMaxMs} (${s.stallOnCpuMaxMs})`} |`;
 const md = [
   `# Load benchmark (${result.date})`,
   '',
@@ -201,8 +223,8 @@ const md = [
   '',
   `The floor (bench/src/floor-uws.ts) answers a bid with only the work no answer can skip: the request through JSON.parse, a signed ticket, one event, the answer through JSON.stringify; its CPU per request is the least any engine built from these parts can spend.`,
   '',
-  '| target | rate/s | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| target | rate/s | achieved/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB | loop max ms (engine CPU in a stall) |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
   ...bareRun.steps.map((s) => row('bare uWS', s)),
   ...floorRun.steps.map((s) => row('floor', s)),
   ...engineRun.steps.map((s) => row(`engine x${ENGINE_PROCESSES}`, s)),

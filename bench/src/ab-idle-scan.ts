@@ -4,7 +4,8 @@
 // advertiser. Each flush comes 10 s of the budget's clock after the last, so both trees scan every time
 // (an engine flushes every 200 ms); nothing is idle long enough to be released (25 flushes: 250 s < 5 min). Reported per scanning flush:
 // the longest time the event loop was held (the gap between two turns of a setImmediate probe) and the
-// CPU it cost, alternated rounds.
+// CPU it cost, alternated rounds. With AB_IDLE_RELEASE=1 every pool is idle instead (each flush comes 6 min after
+// a fresh prewarm), so the scan releases all of them: one re-base script call per pool.
 import { resolve } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Candidate } from '../../engine/src/index/candidate.ts';
@@ -15,6 +16,7 @@ import { startBenchRedis } from './local-redis.ts';
 const CAMPAIGNS = Number(process.argv[4] ?? 100_000);
 const FLUSHES = 5;
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 5);
+const RELEASE = process.env.AB_IDLE_RELEASE === '1';
 
 const load = (root: string) => import(`${resolve(root)}/engine/src/budget/budget-slices.ts`) as Promise<typeof Slices>;
 const trees = await Promise.all([load(process.argv[2] ?? '.'), load(process.argv[3] ?? '.')]);
@@ -33,7 +35,13 @@ const budgets = await Promise.all(
     await new Promise((r) => setTimeout(r, 500));
     return {
       budget,
-      step: () => (clock += 10_000),
+      step: async () => {
+        if (!RELEASE) return void (clock += 10_000);
+        budget.prewarm(candidates);
+        await redis.client.ping();
+        await new Promise((r) => setTimeout(r, 500));
+        clock += 6 * 60_000;
+      },
     };
   }),
 );
@@ -42,7 +50,7 @@ async function block(b: (typeof budgets)[number]): Promise<{ holdMs: number; cpu
   let holdMs = 0;
   let cpuUs = 0;
   for (let i = 0; i < FLUSHES; i++) {
-    b.step();
+    await b.step();
     let last = performance.now();
     let done = false;
     const probe = (async () => {

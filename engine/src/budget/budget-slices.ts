@@ -98,6 +98,8 @@ const IDLE_SCAN_MS = 10_000;
 const SLICE_MS = 2;
 /** Pools looked at between two clock checks of the idle scan. */
 const SCAN_STEP = 256;
+/** Idle pools' releases in flight at once (`releaseIdle`). */
+const RELEASE_WINDOW = 64;
 
 /**
  * Budgets without a Redis round trip per bid: each engine holds small slices
@@ -262,7 +264,15 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
     const jobs: Promise<void>[] = [];
     const pause = slices(SLICE_MS);
     let seen = 0;
-    // Each pool is checked and released in one synchronous step; the pauses fall between pools.
+    // Each pool is checked and released in one synchronous step; the pauses fall between pools. At most
+    // RELEASE_WINDOW releases are in flight: thousands of pools idle at once (a burst of traffic five minutes
+    // ago) sent as many script calls in one pipeline, and their replies, parsed and settled in one go, held the
+    // loop for 15-25 ms.
+    const settle = async () => {
+      if (jobs.length < RELEASE_WINDOW) return;
+      await Promise.all(jobs);
+      jobs.length = 0;
+    };
     for (const [key, s] of this.campaigns) {
       if (++seen % SCAN_STEP === 0) await pause();
       if (s.lastUse >= cutoff || s.refilling) continue;
@@ -274,6 +284,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
           this.opts.redis.budReserveCampaign(2, key, totalKeyOfPool(key), this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS, -1, -1),
         ),
       );
+      await settle();
     }
     for (const [adv, s] of this.advertisers) {
       if (++seen % SCAN_STEP === 0) await pause();
@@ -295,6 +306,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
           ),
         ),
       );
+      await settle();
     }
     await Promise.all(jobs);
   }

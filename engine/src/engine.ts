@@ -132,15 +132,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     onError: onError('config-sync'),
     onIndex: (index, delta) => {
       rotation.indexChanged(index, delta);
+      // New pace handles (all of them after a full rebuild): carry the campaigns' current rates over.
+      pacer.indexChanged(index, delta);
       // A change costs the work of what it changed: only a full rebuild walks every campaign.
       if (delta.full) {
-        // New pace handles: carry the campaigns' current rates over.
-        pacer.apply(index);
         log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length }, 'index loaded');
         budget.prewarm(new Set([...index.slots.values()].flat()));
         return;
       }
-      pacer.apply(index, delta.campaigns);
       log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, campaigns: delta.campaigns.size }, 'index updated');
       for (const id of delta.campaigns) budget.prewarm(campaignCandidates(index, id));
     },

@@ -30,7 +30,7 @@ function indexOf(asap: ReadonlySet<number> = new Set()): EngineIndex {
   const campaigns = new Map(Array.from({ length: CAMPAIGNS }, (_, i) => [i + 1, campaignFixture({ id: i + 1, pacing: asap.has(i + 1) ? 'asap' : 'even' })]));
   return { campaigns, paces: new Map([...campaigns.keys()].map((id) => [id, { rate: 1 }])) } as unknown as EngineIndex;
 }
-const statesOf = (pacer: Pacer) => (pacer as unknown as { states: Map<number, PacingState> }).states;
+const statesOf = (pacer: Pacer): Map<number, PacingState> => pacer.pacing();
 /** Pacers of the given sweeps over one index, on a clock of the test's own (`clock`, from now). */
 function pacersOnAClock(...sweeps: number[]) {
   const index = indexOf();

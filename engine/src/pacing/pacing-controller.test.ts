@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../rotation/rotation-policy.ts';
 import { compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
-import { alwaysServing, initialPacing, nextPacing } from './pacing-controller.ts';
+import { MIN_RATE, alwaysServing, atRest, initialPacing, nextPacing } from './pacing-controller.ts';
 import type { ServingTime } from './pacing-controller.ts';
 
 const HOUR = 3_600_000;
@@ -129,5 +130,33 @@ describe('even pacing of a dayparted campaign, in its time zone', () => {
   it('keeps the rate out of hours: nothing spent and no serving time is no news', () => {
     const s = { rate: 0.3, spentAt: DAY_START, lastSpent: 5e9 };
     expect(nextPacing(s, DAY_START + HOUR, 5e9, BUDGET, DAY_START + DAY, serving).rate).toBe(0.3);
+  });
+});
+
+describe('a controller at rest', () => {
+  it('keeps its rate through any step without new spend, whatever the times and the hours', () => {
+    const hours = fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { maxLength: 24 }), { freq: 2 });
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.integer({ min: 0, max: 1e12 }),
+        fc.integer({ min: 0, max: 1e12 }),
+        fc.integer({ min: 0, max: 2 * DAY }),
+        fc.integer({ min: 1, max: 2 * DAY }),
+        hours,
+        (full, budget, spent, from, after, h) => {
+          const s = { rate: full ? 1 : MIN_RATE, spentAt: from, lastSpent: spent };
+          fc.pre(atRest(s, budget));
+          const schedule = compileSchedule({
+            start_at: null,
+            end_at: null,
+            timezone: 'UTC',
+            dayparting: h && { mon: h, tue: h, wed: h, thu: h, fri: h, sat: h, sun: h },
+          });
+          expect(nextPacing(s, from + after, spent, budget, DAY, servingTimeOfDay(schedule, 0)).rate).toBe(s.rate);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });

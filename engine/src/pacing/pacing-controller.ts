@@ -56,6 +56,13 @@ export function stepPacing(s: PacingState, now: number, spent: number, budget: n
   s.lastSpent = spent;
 }
 
+/**
+ * Whether a step without new spend leaves `s` as it is but for its time, at any time and with any schedule: rate 1
+ * under the budget (doubling stops at 1, and out of its hours the rate waits), MIN_RATE at or over it (nothing
+ * left to spread). The pacer steps such controllers all at once instead of one by one.
+ */
+export const atRest = (s: PacingState, budget: number): boolean => (s.rate === 1 && s.lastSpent < budget) || (s.rate === MIN_RATE && s.lastSpent >= budget);
+
 function nextRate(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime): number {
   const remainingBefore = Math.max(0, budget - s.lastSpent);
   const servingLeft = serving(s.spentAt, dayEnd);

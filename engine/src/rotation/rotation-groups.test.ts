@@ -5,6 +5,7 @@ import { buildIndex } from '../index/engine-index.ts';
 import type { ConfigState, EngineIndex } from '../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
 import { FULL_DELTA, updateIndex } from '../index/index-update.ts';
+import { Publisher } from '../index/published-fixture.ts';
 import type { ConfigChange } from '../index/index-update.ts';
 import { RotationGroups } from './rotation-groups.ts';
 import type { Regroup } from './rotation-groups.ts';
@@ -98,50 +99,29 @@ describe("the rotation's groups, regrouped from the index's deltas", () => {
   it('equal a full regroup after any sequence of changes, with the same group changes reported', async () => {
     await fc.assert(
       fc.asyncProperty(world, fc.array(step, { maxLength: 40 }), async (w, steps) => {
-        let state = stateOf(w);
-        let index = buildIndex(state, '1-0');
         // Told every index, as the engine's mirror tells its rotation; `full` is told none and regroups everything.
         const told = new RotationGroups();
         const full = new RotationGroups();
-        told.indexChanged(index, FULL_DELTA);
-        expect((await regroup(told, index)).how).toBe('all');
-        await regroup(full, index);
-        let touched = new Set<number>();
-        let published = false;
-        let snapshot = false;
-        let seq = 1;
+        const at = new Publisher(stateOf(w), (index, delta) => told.indexChanged(index, delta));
+        expect((await regroup(told, at.index)).how).toBe('all');
+        await regroup(full, at.index);
+        at.published();
         for (const s of [...steps, 'refresh' as const]) {
-          if (s !== 'refresh' && 'snapshot' in s) {
-            // A fresh snapshot decoded whole: new maps, a new index without a delta.
-            state = { ...state, campaign: new Map(state.campaign), creative: new Map(state.creative) };
-            for (const c of s.snapshot) {
-              const map = state[c.kind] as Map<number, unknown>;
-              if (c.op === 'del') map.delete(c.id);
-              else map.set(c.id, c.value);
-            }
-            index = buildIndex(state, `${++seq}-0`);
-            told.indexChanged(index, FULL_DELTA);
-            published = snapshot = true;
-          } else if (s !== 'refresh') {
-            const next = updateIndex(index, state, s, `${++seq}-0`);
-            index = next.index;
-            told.indexChanged(index, next.delta);
-            for (const c of next.delta.campaigns) touched.add(c);
-            published = true;
-          } else {
+          if (s !== 'refresh' && 'snapshot' in s) at.snapshot(s.snapshot);
+          else if (s !== 'refresh') at.change(s);
+          else {
             const before = new Map(told.groups);
-            const incremental = await regroup(told, index);
-            const whole = await regroup(full, index);
+            const { named, any, whole: snapshot } = at.published();
+            const incremental = await regroup(told, at.index);
+            const whole = await regroup(full, at.index);
             const fresh = new RotationGroups();
-            await regroup(fresh, index);
+            await regroup(fresh, at.index);
             expect(idsOf(told.groups)).toEqual(idsOf(fresh.groups));
             expect(idsOf(told.groups)).toEqual(idsOf(full.groups));
             expect(incremental.changes).toEqual(whole.changes);
             // Only the changes were regrouped: every other group is the array it was.
-            expect(incremental.how).toBe(snapshot ? 'all' : published ? 'some' : 'none');
-            if (!snapshot) for (const [c, g] of told.groups) if (!touched.has(c)) expect(g).toBe(before.get(c));
-            touched = new Set();
-            published = snapshot = false;
+            expect(incremental.how).toBe(snapshot ? 'all' : any ? 'some' : 'none');
+            if (!snapshot) for (const [c, g] of told.groups) if (!named.has(c)) expect(g).toBe(before.get(c));
           }
         }
       }),

@@ -1,6 +1,7 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import { bookOf } from '../index/engine-index.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
+import { IndexDeltas } from '../index/index-deltas.ts';
 import type { IndexDelta } from '../index/index-update.ts';
 
 /** A group whose creatives changed, joined (`was` undefined) or left (`now` undefined). */
@@ -29,18 +30,11 @@ const STEP = 1_000;
  */
 export class RotationGroups {
   readonly groups = new Map<number, readonly Creative[]>();
-  /** The index the last `update` started from. */
-  private at: EngineIndex | undefined;
-  /** The last index told of. */
-  private told: EngineIndex | undefined;
-  /** Campaigns touched by the indexes told of since the last `update` began; undefined when not known. */
-  private touched: Set<number> | undefined;
+  private readonly deltas = new IndexDeltas();
 
   /** What `index` changed since the previous index published (the mirror's `onIndex`). */
   indexChanged(index: EngineIndex, delta: IndexDelta): void {
-    this.told = index;
-    if (delta.full) this.touched = undefined;
-    else if (this.touched) for (const id of delta.campaigns) this.touched.add(id);
+    this.deltas.indexChanged(index, delta);
   }
 
   /**
@@ -49,13 +43,10 @@ export class RotationGroups {
    * mirror's own, so a campaign regrouped late here already reads them as they are then).
    */
   async update(index: EngineIndex, pause: () => Promise<void>, changed: GroupChanged): Promise<Regroup> {
-    if (this.at === index) return 'none';
-    const touched = this.at !== undefined && this.told === index ? this.touched : undefined;
-    const book = touched && bookOf(index);
-    // From here on, what the next call needs: what is published while this one runs.
-    this.touched = new Set();
-    this.at = index;
-    if (touched && book) {
+    const touched = this.deltas.catchUp(index);
+    if (touched === 'none') return 'none';
+    const book = touched !== 'all' && bookOf(index);
+    if (touched !== 'all' && book) {
       let seen = 0;
       for (const id of touched) {
         if (++seen % STEP === 0) await pause();

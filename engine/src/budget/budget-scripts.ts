@@ -124,19 +124,41 @@ return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
 // spent twice; a CPC campaign's holds cover nothing that will be charged, so its click fits where
 // spent + its price do. Either way the check and the charge are one script: never past the limit.
 
+// The campaign's side of a direct charge: whether `amt` fits its daily pool and lifetime cap (beside every
+// engine's holds when `count_holds` is '1', a CPM campaign), and the charge itself.
+const CAMPAIGN_CHARGE = `
+local function campaign_fits(pool, lifetime, amt, limit, lifetime_limit, count_holds)
+  local held = 0
+  if count_holds == '1' then held = tonumber(redis.call('HGET', pool, 'held') or '0') end
+  if tonumber(redis.call('HGET', pool, 'spent') or '0') + held + amt > tonumber(limit) then return false end
+  if tonumber(lifetime_limit) >= 0 and tonumber(redis.call('HGET', lifetime, 'spent') or '0') + held + amt > tonumber(lifetime_limit) then return false end
+  return true
+end
+local function charge_campaign(pool, lifetime, amt, ttl)
+  redis.call('HINCRBY', pool, 'spent', amt)
+  redis.call('HINCRBY', lifetime, 'spent', amt)
+  redis.call('PEXPIRE', pool, ttl)
+end
+`;
+
+// The advertiser's side: whether `amt` fits balance - pending spend - every engine's holds (so the balance
+// never goes below zero).
+const ADVERTISER_FITS = `
+local function advertiser_fits(hold, balance, pending, amt)
+  local held = tonumber(redis.call('HGET', hold, 'held') or '0')
+  local bal = tonumber(redis.call('GET', balance) or '0')
+  return bal * 10000000 - tonumber(redis.call('GET', pending) or '0') - held >= amt
+end
+`;
+
 /**
  * KEYS: campaign pool, lifetime. ARGV: amount, limit, ttlMs, lifetime limit (-1: none), 1 to count the
  * engines' holds (CPM) or 0 (CPC). 1 when charged, 0 when it does not fit.
  */
-const CHARGE_CAMPAIGN = `
-local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
-local held = 0
-if ARGV[5] == '1' then held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') end
-if spent + held + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return 0 end
-if tonumber(ARGV[4]) >= 0 and tonumber(redis.call('HGET', KEYS[2], 'spent') or '0') + held + tonumber(ARGV[1]) > tonumber(ARGV[4]) then return 0 end
-redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'spent', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+const CHARGE_CAMPAIGN = `${CAMPAIGN_CHARGE}
+local amt = tonumber(ARGV[1])
+if not campaign_fits(KEYS[1], KEYS[2], amt, ARGV[2], ARGV[4], ARGV[5]) then return 0 end
+charge_campaign(KEYS[1], KEYS[2], amt, ARGV[3])
 return 1
 `;
 
@@ -152,11 +174,8 @@ return 1
  * balance - pending spend - every engine's holds covers it (so the balance never goes below zero);
  * whole cents move to the balance as one ledger debit. -1 when it does not fit, else the cents debited.
  */
-const CHARGE_ADVERTISER = `${DEBIT}
-local held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
-local bal = tonumber(redis.call('GET', KEYS[2]) or '0')
-local pending = tonumber(redis.call('GET', KEYS[3]) or '0')
-if bal * 10000000 - pending - held < tonumber(ARGV[1]) then return -1 end
+const CHARGE_ADVERTISER = `${DEBIT}${ADVERTISER_FITS}
+if not advertiser_fits(KEYS[1], KEYS[2], KEYS[3], tonumber(ARGV[1])) then return -1 end
 return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
 `;
 
@@ -168,20 +187,11 @@ return debit(KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3])
  * 1 to count the campaign's holds (CPM) or 0 (CPC); the advertiser's holds always count.
  * -2 when the campaign's budget has no room, -1 when the advertiser's balance has none, else the cents debited.
  */
-const CHARGE_BOTH = `${DEBIT}
+const CHARGE_BOTH = `${DEBIT}${CAMPAIGN_CHARGE}${ADVERTISER_FITS}
 local amt = tonumber(ARGV[1])
-local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
-local held = 0
-if ARGV[7] == '1' then held = tonumber(redis.call('HGET', KEYS[1], 'held') or '0') end
-if spent + held + amt > tonumber(ARGV[2]) then return -2 end
-if tonumber(ARGV[4]) >= 0 and tonumber(redis.call('HGET', KEYS[2], 'spent') or '0') + held + amt > tonumber(ARGV[4]) then return -2 end
-local aheld = tonumber(redis.call('HGET', KEYS[3], 'held') or '0')
-local bal = tonumber(redis.call('GET', KEYS[4]) or '0')
-local pending = tonumber(redis.call('GET', KEYS[5]) or '0')
-if bal * 10000000 - pending - aheld < amt then return -1 end
-redis.call('HINCRBY', KEYS[1], 'spent', ARGV[1])
-redis.call('HINCRBY', KEYS[2], 'spent', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if not campaign_fits(KEYS[1], KEYS[2], amt, ARGV[2], ARGV[4], ARGV[7]) then return -2 end
+if not advertiser_fits(KEYS[3], KEYS[4], KEYS[5], amt) then return -1 end
+charge_campaign(KEYS[1], KEYS[2], amt, ARGV[3])
 return debit(KEYS[4], KEYS[5], KEYS[6], ARGV[1], ARGV[5], ARGV[6])
 `;
 

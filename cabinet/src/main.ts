@@ -59,25 +59,20 @@ function balanceBadge(session: Session): HTMLElement | null {
   // text is nameless to a screen reader, and an empty box to everyone else.
   const label = session.role === 'advertiser' ? 'Balance' : 'This month';
   const el = h('a', { class: 'balance', href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`, 'aria-live': 'polite' }, label);
-  const show = (label: string, cents: number) => {
+  const show = (cents: number) => {
     el.textContent = `${label} ${usd(cents)}`;
     el.classList.toggle('empty', cents <= 0 && session.role === 'advertiser');
   };
   if (session.role === 'advertiser') {
     void api.adv.balance.get
       .query({ limit: 1 })
-      .then((b) => show(label, b.balance_cents))
+      .then((b) => show(b.balance_cents))
       .catch(() => undefined);
   } else {
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
     void api.pub.stats.get
       .query({ ...presetRange('this_month', Date.now(), tz), group_by: 'day', tz })
-      .then((s) =>
-        show(
-          label,
-          s.rows.reduce((a, r) => a + r.earnings_cents, 0),
-        ),
-      )
+      .then((s) => show(s.rows.reduce((a, r) => a + r.earnings_cents, 0)))
       .catch(() => undefined);
   }
   return el;

@@ -11,6 +11,7 @@ import { createLogger } from '@adnet/admin/log';
 import { migrate } from '@adnet/admin/migrations';
 import { buildStatsQuery } from '@adnet/admin/stats-query';
 import { EventBatcher } from '@adnet/engine/event-batcher';
+import { envSchema } from '@adnet/schemas/config';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { statsQuerySchema } from '@adnet/schemas/stats';
 import { createClient } from '@clickhouse/client';
@@ -26,7 +27,7 @@ const EVENTS = Number(process.env.BENCH_PIPELINE_EVENTS ?? 500_000);
 const BIG = Number(process.env.BENCH_QUERY_EVENTS ?? 10_000_000);
 const RATE = Number(process.env.BENCH_PIPELINE_RATE ?? 200_000);
 const SECONDS = Number(process.env.BENCH_PIPELINE_SECONDS ?? 20);
-const BATCH_ROWS = Number(process.env.BENCH_INGEST_BATCH_ROWS ?? 50_000);
+const BATCH_ROWS = Number(process.env.BENCH_INGEST_BATCH_ROWS ?? envSchema.shape.INGEST_BATCH_ROWS.parse(undefined));
 const FLUSH_MS = Number(process.env.BENCH_INGEST_FLUSH_MS ?? 1_000);
 // `rowbinary` (the product's way with embedded chDB: each batch a RowBinary file chDB reads) or `json` (rows
 // in the insert's body, the way to a ClickHouse server), to compare the two on the same machine.

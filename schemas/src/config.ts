@@ -180,9 +180,10 @@ export const envSchema = z.object({
   /**
    * The ingester inserts once this many rows wait (or INGEST_FLUSH_MS after the first arrived). Each insert
    * costs a part and a pass of the views whatever its size: 5 000-row batches took twice the CPU per event
-   * of 50 000-row ones (bench/results/performance.md, "Events into ClickHouse").
+   * of 50 000-row ones, and 100 000-row ones a quarter less again (bench/results/performance.md, "Events into
+   * ClickHouse"). Only a stream past 100 000 events/s fills one before INGEST_FLUSH_MS.
    */
-  INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
+  INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   /** The ingester inserts this long after the first row of a batch arrived (or sooner, at INGEST_BATCH_ROWS). */
   INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Site verification: time limit per request. */
@@ -236,6 +237,17 @@ export const envSchema = z.object({
    * (docs/deployment.md, "Sizing engines").
    */
   ENGINE_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1_000).default(100),
+  /**
+   * Whether an engine's full collections mark on V8's helper threads beside the event loop (V8's
+   * `--concurrent-marking`). Off by default: on cores the engine shares (its load, Redis, other engines) the
+   * helpers fell behind and V8 made up for them with marking steps of 5-19 ms on the event loop (bid p99 157-256 ms
+   * at 1 000/s while a full collection ran, at 100 000 campaigns on 2 cores); off, it marks in steps of about 1 ms
+   * between requests (bid p99 1.0-5.2 ms), for about 1 s of the event loop's CPU per full collection at that size,
+   * and lets young collections run meanwhile (`--no-separate-gc-phases`): the launcher passes both as node
+   * arguments; an engine started alone sets them at run time unless given either form (docs/deployment.md,
+   * "Sizing engines").
+   */
+  ENGINE_CONCURRENT_MARKING: bool.default(false),
   /**
    * Ad requests (`/imp`, `/vast`) one client address may make of one zone per minute, per engine; past it they are
    * invalid traffic (`address_flood`), answered without an ad. Generous: offices and mobile carriers share addresses.
@@ -399,6 +411,8 @@ export interface Config {
   engineNode: string;
   /** ENGINE_HEAP_GROWING_PERCENT; 0: V8's own choice. */
   engineHeapGrowingPercent: number;
+  /** ENGINE_CONCURRENT_MARKING. */
+  engineConcurrentMarking: boolean;
   verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
   publisherRevenueSharePercent: number;
   postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean; concurrency: number; hostConcurrency: number };
@@ -521,6 +535,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     engineProcesses,
     engineNode: e.ENGINE_NODE,
     engineHeapGrowingPercent: e.ENGINE_HEAP_GROWING_PERCENT,
+    engineConcurrentMarking: e.ENGINE_CONCURRENT_MARKING,
     verify: {
       timeoutMs: e.VERIFY_TIMEOUT_MS,
       allowLoopback: e.VERIFY_ALLOW_LOOPBACK,

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '@adnet/schemas/events';
-import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { EVENT_DEAD_LETTERS, EVENT_STREAM, replayedLetterKey } from '@adnet/schemas/redis-keys';
 import { pack } from '@adnet/schemas/wire/msgpack';
 import type { Redis } from 'ioredis';
 
@@ -75,14 +75,40 @@ export async function listDeadLetters(redis: Redis, { from = '-', to = '+', coun
 
 /**
  * Adds a dead letter's events to `events` again as a new entry (once what refused them is mended: the writer,
- * or the table), then removes the letter. Not one transaction (the two keys may sit on different nodes of a
- * cluster): the letter is removed only after its entry is added, so a replay cut short between the two leaves
- * the letter in place, already replayed (docs/operations.md). False: no such letter.
+ * or the table), then removes the letter; each letter's events are added once, however often or however many
+ * at once replay it. The entry is added and the letter marked replayed in one script (`REPLAY_LUA`, its two keys
+ * in one slot); the letter itself (`events:dead`, maybe on another node of a cluster) is removed after. A replay
+ * cut short before the removal and run again, or one that read the letter while another replayed it, finds the
+ * mark and adds nothing. The mark outlives the letter by a week (`REPLAYED_MARK_S`), longer than any replay
+ * waits between reading a letter and adding its events. False: no such letter.
  */
 export async function replayDeadLetter(redis: Redis, deadId: string): Promise<boolean> {
   const [letter] = await listDeadLetters(redis, { from: deadId, to: deadId, count: 1 });
   if (!letter) return false;
-  await redis.xadd(EVENT_STREAM, '*', ...(letter.n === undefined ? [] : ['n', letter.n]), 'b', letter.bytes);
+  await addReplayedEntry(redis, letter);
   await redis.xdel(EVENT_DEAD_LETTERS, deadId);
   return true;
 }
+
+/**
+ * The first step of a replay alone: the letter's events added to `events` and the letter marked replayed, unless
+ * it is marked already. True when this call added them. What a replay cut short before it removed the letter did.
+ */
+export async function addReplayedEntry(redis: Redis, letter: DeadLetter): Promise<boolean> {
+  const n = letter.n === undefined ? '' : String(letter.n);
+  const added = await redis.eval(REPLAY_LUA, 2, EVENT_STREAM, replayedLetterKey(letter.deadId), n, letter.bytes, REPLAYED_MARK_S);
+  return added === 1;
+}
+
+const REPLAYED_MARK_S = 7 * 86_400;
+
+// KEYS: the event stream, the letter's replayed mark. ARGV: its events' count ('' when unknown), its bytes, the mark's life.
+const REPLAY_LUA = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if ARGV[1] == '' then
+  redis.call('XADD', KEYS[1], '*', 'b', ARGV[2])
+else
+  redis.call('XADD', KEYS[1], '*', 'n', ARGV[1], 'b', ARGV[2])
+end
+redis.call('SET', KEYS[2], '1', 'EX', ARGV[3])
+return 1`;

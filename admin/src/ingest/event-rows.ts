@@ -1,5 +1,6 @@
 import type { EngineEvent, EventFields } from '@adnet/schemas/events';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
+import { RowBinaryWriter } from './row-binary-writer.ts';
 
 /** One row of `events` (admin/src/clickhouse/migrations.ts); absent facts are zero or empty. */
 export interface EventRow {
@@ -120,7 +121,7 @@ function rowFacts(event: EngineEvent): RowFacts {
  * The type each of `EVENT_COLUMNS` has in a RowBinary body (`EVENT_ROW_BINARY_STRUCTURE`): a
  * LowCardinality(String) column is written as a String, the insert converts it.
  */
-const ROW_BINARY_TYPES = [
+export const ROW_BINARY_TYPES = [
   'String', // id
   'String', // type
   "DateTime64(3, 'UTC')", // ts: an Int64 of milliseconds
@@ -161,93 +162,57 @@ export interface RejectedRow {
  * type (`rowProblem`) rejects its row, given to `reject` and left out of the body; without `reject` it throws.
  */
 export function eventsRowBinary(events: readonly EngineEvent[], reject?: (row: RejectedRow) => void): Buffer {
-  let buf = Buffer.allocUnsafe(Math.max(1024, events.length * 160));
-  let at = 0;
-  const room = (n: number) => {
-    if (at + n <= buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, at + n));
-    buf.copy(bigger, 0, 0, at);
-    buf = bigger;
-  };
+  const w = new RowBinaryWriter(events.length * 160);
   for (let r = 0; r < events.length; r++) {
-    const event = events[r] as EngineEvent;
-    if (!isRecord(event)) {
-      if (!reject) throw new Error(NOT_AN_EVENT);
-      reject({ at: r, reason: NOT_AN_EVENT });
-      continue;
-    }
-    const facts = rowFacts(event);
-    const rowStart = at;
-    // Each value checked as it is written (as `factsProblem` checks it): a row that does not fit is taken back.
-    let misfit = -1;
-    for (let c = 0; c < ROW_BINARY_TYPES.length && misfit < 0; c++) {
-      const v = facts[c];
-      switch (ROW_BINARY_TYPES[c]) {
-        case 'String': {
-          if (typeof v !== 'string') {
-            misfit = c;
-            break;
-          }
-          // UTF-8 is at most 3 bytes per UTF-16 unit; a length under 128 is one varint byte.
-          room(v.length * 3 + 5);
-          const n = buf.write(v, at + 1, 'utf8');
-          if (n < 128) {
-            buf[at] = n;
-            at += 1 + n;
-          } else {
-            const prefix = varintLength(n);
-            buf.copyWithin(at + prefix, at + 1, at + 1 + n);
-            writeVarint(buf, at, n);
-            at += prefix + n;
-          }
-          break;
-        }
-        case 'UInt32':
-          if (!(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4_294_967_295)) {
-            misfit = c;
-            break;
-          }
-          room(4);
-          buf.writeUInt32LE(v as number, at);
-          at += 4;
-          break;
-        case 'Int64':
-        case "DateTime64(3, 'UTC')": {
-          if (!(Number.isSafeInteger(v) && (c !== TS_COLUMN || ((v as number) >= 0 && (v as number) <= TS_MAX_MS)))) {
-            misfit = c;
-            break;
-          }
-          room(8);
-          // Exact for any safe integer (money in nano-units, milliseconds): low and high 32-bit halves.
-          const x = v as number;
-          const hi = Math.floor(x / 4_294_967_296);
-          buf.writeUInt32LE(x - hi * 4_294_967_296, at);
-          buf.writeInt32LE(hi, at + 4);
-          at += 8;
-          break;
-        }
-        case 'UInt8':
-          room(1);
-          buf[at++] = v as number;
-          break;
-        case undefined: // past the end: the loop stops before
-          break;
-      }
-    }
-    if (misfit >= 0) {
-      at = rowStart;
-      const reason = misfitReason(misfit, facts[misfit]);
-      if (!reject) throw new Error(reason);
-      reject({ at: r, reason });
-    }
+    const reason = writeEventRow(w, events[r] as EngineEvent);
+    if (reason === undefined) continue;
+    if (!reject) throw new Error(reason);
+    reject({ at: r, reason });
   }
-  return buf.subarray(0, at);
+  return w.body();
 }
 
-const NOT_AN_EVENT = 'not an event (an object)';
+/**
+ * Writes one event's row; a row that does not fit (`rowProblem`) is taken back and its reason returned.
+ * Each value is checked as it is written, as `factsProblem` checks it.
+ */
+export function writeEventRow(w: RowBinaryWriter, event: EngineEvent): string | undefined {
+  if (!isRecord(event)) return NOT_AN_EVENT;
+  const facts = rowFacts(event);
+  const rowStart = w.at;
+  for (let c = 0; c < ROW_BINARY_TYPES.length; c++) {
+    const v = facts[c];
+    let fits = true;
+    switch (ROW_BINARY_TYPES[c]) {
+      case 'String':
+        if ((fits = typeof v === 'string')) w.string(v);
+        break;
+      case 'UInt32':
+        if ((fits = Number.isInteger(v) && (v as number) >= 0 && (v as number) <= UINT32_MAX)) w.uint32(v as number);
+        break;
+      case 'Int64':
+      case "DateTime64(3, 'UTC')":
+        if ((fits = Number.isSafeInteger(v) && (c !== TS_COLUMN || ((v as number) >= 0 && (v as number) <= TS_MAX_MS)))) w.int64(v as number);
+        break;
+      case 'UInt8':
+        w.byte(v as number);
+        break;
+      case undefined: // past the end: the loop stops before
+        break;
+    }
+    if (!fits) {
+      w.at = rowStart;
+      return misfitReason(c, v);
+    }
+  }
+  return undefined;
+}
+
+export const NOT_AN_EVENT = 'not an event (an object)';
+export const UINT32_MAX = 4_294_967_295;
 const TS_COLUMN = EVENT_COLUMNS.indexOf('ts');
 /** ts bounds: the hourly tables' `hour` is a DateTime (seconds since 1970 in 32 bits); later or earlier wraps there. */
-const TS_MAX_MS = 4_294_967_295_000;
+export const TS_MAX_MS = 4_294_967_295_000;
 
 /**
  * Why an event's row does not fit the events table (undefined: it fits): each value checked against its
@@ -269,7 +234,7 @@ function factsProblem(facts: RowFacts): string | undefined {
         fits = typeof v === 'string';
         break;
       case 'UInt32':
-        fits = Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4_294_967_295;
+        fits = Number.isInteger(v) && (v as number) >= 0 && (v as number) <= UINT32_MAX;
         break;
       case 'Int64':
         fits = Number.isSafeInteger(v);
@@ -285,7 +250,7 @@ function factsProblem(facts: RowFacts): string | undefined {
   return undefined;
 }
 
-const misfitReason = (column: number, v: unknown) => `${EVENT_COLUMNS[column]}: ${describe(v)} does not fit ${ROW_BINARY_TYPES[column]}`;
+export const misfitReason = (column: number, v: unknown) => `${EVENT_COLUMNS[column]}: ${describe(v)} does not fit ${ROW_BINARY_TYPES[column]}`;
 
 const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -293,23 +258,6 @@ function describe(v: unknown): string {
   if (typeof v === 'string') return `string ${JSON.stringify(v.slice(0, 40))}`;
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
-}
-
-function varintLength(n: number): number {
-  let len = 1;
-  while (n >= 128) {
-    n = Math.floor(n / 128);
-    len++;
-  }
-  return len;
-}
-
-function writeVarint(buf: Buffer, at: number, n: number): void {
-  while (n >= 128) {
-    buf[at++] = (n & 127) | 128;
-    n = Math.floor(n / 128);
-  }
-  buf[at] = n;
 }
 
 /** The same row with its column names (JSONEachRow). */

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EngineEvent } from '@adnet/schemas/events';
+import { envSchema } from '@adnet/schemas/config';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -140,7 +141,7 @@ export class Ingester {
 
   constructor(private readonly o: IngesterOptions) {
     this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-    this.batchRows = o.batchRows ?? 50_000;
+    this.batchRows = o.batchRows ?? envSchema.shape.INGEST_BATCH_ROWS.parse(undefined);
     this.flushMs = o.flushMs ?? 1_000;
     this.claimIdleMs = o.claimIdleMs ?? 30_000;
     this.inserter = new EventInserter({

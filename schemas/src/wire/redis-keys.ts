@@ -46,6 +46,12 @@ export const EVENT_STREAM = 'events';
  * (written and read in admin/src/ingest/dead-letters.ts).
  */
 export const EVENT_DEAD_LETTERS = 'events:dead';
+/**
+ * Marks a dead letter whose events were added to `events` again (kept a week after). The hash tag puts it in
+ * the stream's own slot (`events` hashes as `{events}` does), so one script adds the entry and marks the
+ * letter, on one server or in a cluster.
+ */
+export const replayedLetterKey = (deadId: string): string => `{events}:dead:replayed:${deadId}`;
 /** Shared secret for signed tracking links when TRACKING_SECRET is not configured. */
 export const TRACKING_SECRET_KEY = 'secret:tracking';
 /** Marks a win (or VAST impression) as counted, for idempotence. */

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { boundHeapGrowth, collectGarbageNow } from './full-collection.ts';
+import { boundHeapGrowth, collectGarbageNow, keepMarkingOnLoop, markingArgs } from './full-collection.ts';
 
 describe('collectGarbageNow', () => {
   it('collects what nothing holds any more, at once', async () => {
@@ -19,5 +19,15 @@ describe('boundHeapGrowth', () => {
     expect(boundHeapGrowth(50, ['--import', 'tsx', '--heap-growing-percent=80'])).toBe(false);
     expect(boundHeapGrowth(50, ['--heap_growing_percent=80'])).toBe(false);
     expect(boundHeapGrowth(0, [])).toBe(false);
+  });
+});
+
+describe('keepMarkingOnLoop', () => {
+  it('marks on the loop with young collections meanwhile, unless configured or the operator chose', () => {
+    expect(markingArgs(true)).toEqual([]);
+    expect(keepMarkingOnLoop(true, [])).toEqual([]);
+    expect(keepMarkingOnLoop(false, ['--concurrent-marking-max-worker-num=2'])).toEqual(markingArgs(false));
+    expect(keepMarkingOnLoop(false, ['--import', 'tsx', '--concurrent-marking'])).toEqual(['--no-separate-gc-phases']);
+    expect(keepMarkingOnLoop(false, ['--no_concurrent_marking', '--separate-gc-phases'])).toEqual([]);
   });
 });

@@ -43,3 +43,31 @@ export function boundHeapGrowth(percent: number, execArgv: readonly string[] = p
   setFlagsFromString(`--heap-growing-percent=${percent}`);
   return true;
 }
+
+/**
+ * V8's arguments for an engine process that marks its full collections on its event loop, in steps between
+ * requests (config ENGINE_CONCURRENT_MARKING=false, the default): `--no-concurrent-marking`, and
+ * `--no-separate-gc-phases` so that young collections run during the 1.5 s such marking takes at 100 000
+ * campaigns (else a full young generation makes V8 finish the full collection at once, its marking in its
+ * pause: 46 ms of a 61 ms pause). With helper threads on cores the engine shares, V8 made up for their lag with
+ * marking steps of 5-19 ms on the event loop (bench/results/performance.md, "Step: the full collections' pause").
+ * Node arguments, given at spawn (the launcher, the benches): set at run time, `--no-concurrent-marking` was
+ * ignored in one bench run of six.
+ */
+export function markingArgs(concurrent: boolean): string[] {
+  return concurrent ? [] : ['--no-concurrent-marking', '--no-separate-gc-phases'];
+}
+
+/**
+ * The same at run time, for an engine started without them (`node engine/src/main.ts`): best effort, see
+ * markingArgs. Skips a flag the process got as a node argument, in either form. Answers the flags set.
+ */
+export function keepMarkingOnLoop(concurrent: boolean, execArgv: readonly string[] = process.execArgv): string[] {
+  const given = (flag: string) => {
+    const name = flag.replace(/^--no-/, '').replaceAll('-', '[-_]');
+    return execArgv.some((a) => new RegExp(`^--(no[-_])?${name}(=|$)`).test(a));
+  };
+  const set = markingArgs(concurrent).filter((flag) => !given(flag));
+  for (const flag of set) setFlagsFromString(flag);
+  return set;
+}

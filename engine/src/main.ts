@@ -3,7 +3,7 @@
 import { ConfigError, loadConfig } from '@adnet/schemas/config';
 import { createLogger } from '@adnet/runtime/log';
 import { createEngine } from './engine.ts';
-import { boundHeapGrowth, collectGarbageNow } from './full-collection.ts';
+import { boundHeapGrowth, collectGarbageNow, keepMarkingOnLoop } from './full-collection.ts';
 
 let config;
 try {
@@ -18,6 +18,7 @@ if (!config.redisUrl) {
 }
 const log = createLogger(config.logLevel, 'engine');
 boundHeapGrowth(config.engineHeapGrowingPercent);
+keepMarkingOnLoop(config.engineConcurrentMarking);
 const engine = await createEngine({ config, redisUrl: config.redisUrl, log, adminUpstream: config.adminUpstream });
 collectGarbageNow();
 const port = await engine.listen(config.port, config.host);

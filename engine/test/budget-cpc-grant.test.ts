@@ -3,7 +3,8 @@ import { advertiserHoldKey, balanceKey, campaignPoolKey, totalKeyOfPool } from '
 import type { StoredCampaign } from '@adnet/schemas/api';
 import { describe, expect, it } from 'vitest';
 import { BudgetSlices } from '../src/budget/budget-slices.ts';
-import { Candidate } from '../src/index/candidate.ts';
+import { candidateOf } from '../src/index/candidate.ts';
+import type { Candidate } from '../src/index/candidate.ts';
 import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
 import { useTestRedis } from './support/test-redis.ts';
 
@@ -19,7 +20,7 @@ let nextId = 0;
 
 /** A campaign of its own whose pools, today, hold `spentCents` spent and 50 cents held by another engine. */
 async function campaign(over: Partial<StoredCampaign>, spentCents: number, lifetimeSpentCents = 0): Promise<{ c: Candidate; pool: string }> {
-  const c = new Candidate(campaignFixture({ id: ++nextId, advertiser_id: 1, ...over }), creativeFixture({ campaign_id: nextId }));
+  const c = candidateOf(campaignFixture({ id: ++nextId, advertiser_id: 1, ...over }), creativeFixture({ campaign_id: nextId }));
   const pool = campaignPoolKey(c.campaignId, budgetDay(Date.now()));
   await redis.client.hset(pool, 'spent', spentCents * CENT, 'held', 50 * CENT, 'e:other', 50 * CENT);
   await redis.client.hset(totalKeyOfPool(pool), 'spent', lifetimeSpentCents * CENT);
@@ -71,7 +72,7 @@ describe("an engine's slice of a campaign's pools", () => {
     const budget = new BudgetSlices({ redis: redis.client, engineId: 'e1', sliceCents: 25 });
     expect(await bidsOn('e1', c, budget)).toBe(true);
     // The index now has it as CPM (every index change prewarms the changed campaigns' candidates).
-    const cpm = new Candidate(
+    const cpm = candidateOf(
       campaignFixture({ id: c.campaignId, advertiser_id: 1, bid_type: 'cpm', daily_budget_cents: 250 }),
       creativeFixture({ campaign_id: c.campaignId }),
     );
@@ -86,7 +87,7 @@ describe("an engine's slice of a campaign's pools", () => {
   it('does not spend a CPC grant that comes back after the campaign switched to CPM', async () => {
     const { c, pool } = await campaign({ ...CPC, daily_budget_cents: 250 }, 200);
     const budget = new BudgetSlices({ redis: redis.client, engineId: 'e1', sliceCents: 25 });
-    const cpm = new Candidate(
+    const cpm = candidateOf(
       campaignFixture({ id: c.campaignId, advertiser_id: 1, bid_type: 'cpm', daily_budget_cents: 250 }),
       creativeFixture({ campaign_id: c.campaignId }),
     );

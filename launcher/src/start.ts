@@ -5,6 +5,7 @@ import { createLogger } from '@adnet/admin/log';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { startEngineProcess } from './engine-process.ts';
+import { markingArgs } from '@adnet/engine/full-collection';
 import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
 
@@ -71,7 +72,12 @@ async function start(): Promise<string> {
   log.info({ event: 'engine.runtime', node: node.version, path: node.execPath, reason: node.reason }, `engines run on Node ${node.version}`);
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
   const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
-    startEngineProcess({ env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) }, log, execPath: node.execPath }),
+    startEngineProcess({
+      env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) },
+      log,
+      execPath: node.execPath,
+      nodeArgs: markingArgs(config.engineConcurrentMarking),
+    }),
   );
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
   await Promise.all(engines.map((e) => e.ready));

@@ -1,4 +1,5 @@
-import { Candidate } from '../index/candidate.ts';
+import { candidateOf } from '../index/candidate.ts';
+import type { Candidate } from '../index/candidate.ts';
 import { buildIndex } from '../index/engine-index.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
@@ -71,5 +72,5 @@ export function candidateFixture(
   sources: CompiledSources | null = null,
 ): Candidate {
   const id = nextId++;
-  return new Candidate(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }), { rate: 1 }, sources);
+  return candidateOf(campaignFixture({ id, ...campaign }), creativeFixture({ id, campaign_id: id, ...creative }), { rate: 1 }, sources);
 }

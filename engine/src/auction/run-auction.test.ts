@@ -4,7 +4,7 @@ import { rankCandidates } from '../index/rank.ts';
 import { candidateFixture as cand, impFixture } from './fixtures.ts';
 import { CANDIDATE_FILTERS as FILTERS } from './filters/index.ts';
 import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
-import { Candidate as CandidateOf } from '../index/candidate.ts';
+import { Candidate as CandidateOf, campaignPart, candidateOf } from '../index/candidate.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext } from './request-context.ts';
 import { runImpAuction as runRanked } from './run-auction.ts';
@@ -50,7 +50,8 @@ describe('runImpAuction', () => {
 
 describe("a campaign's creatives", () => {
   const campaign = campaignFixture({ id: 900, bid_micro_cents: 400_000 });
-  const creatives = [1, 2, 3].map((n) => new CandidateOf(campaign, creativeFixture({ id: 9_000 + n, campaign_id: 900 })));
+  const part = campaignPart(campaign, { rate: 1 }, undefined, undefined);
+  const creatives = [1, 2, 3].map((n) => new CandidateOf(part, creativeFixture({ id: 9_000 + n, campaign_id: 900 })));
   const rival = cand({ bid_micro_cents: 100_000 });
 
   it('are all offered to the rotation, which picks the one that serves, priced against another campaign', () => {
@@ -62,7 +63,7 @@ describe("a campaign's creatives", () => {
   });
 
   it('stay together in the ranking even beside a campaign of equal eCPM', () => {
-    const twin = new CandidateOf(campaignFixture({ id: 901, bid_micro_cents: 400_000 }), creativeFixture({ id: 9_002_5, campaign_id: 901 }));
+    const twin = candidateOf(campaignFixture({ id: 901, bid_micro_cents: 400_000 }), creativeFixture({ id: 9_002_5, campaign_id: 901 }));
     const ranked = rankCandidates([twin, ...creatives]);
     expect(ranked.map((c) => c.campaignId)).toEqual([900, 900, 900, 901]);
   });

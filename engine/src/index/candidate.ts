@@ -4,7 +4,8 @@ import { compileSchedule } from '@adnet/schemas/schedule';
 import type { CompiledSchedule } from '@adnet/schemas/schedule';
 import type { Rotation } from '../rotation/rotation-policy.ts';
 import { adjustedMicroCents } from '@adnet/schemas/source-lists';
-import { compileAdjustments } from './source-controls.ts';
+import type { SourceList } from '@adnet/schemas/source-lists';
+import { compileAdjustments, compileSources } from './source-controls.ts';
 import type { CompiledAdjustments, CompiledSources } from './source-controls.ts';
 
 /** A campaign's current participation rate: one mutable object its creatives share, so a tick updates them all. */
@@ -33,6 +34,9 @@ export const CTR_PRIOR: Record<CampaignFormat, number> = {
  * All fields set in the constructor (stable shape).
  */
 export class CampaignPart {
+  /** What it was compiled from: the next placement of the campaign reuses it, or its compiled lists, while they are the same objects. */
+  readonly campaign: StoredCampaign;
+  readonly sourceList: SourceList | undefined;
   readonly campaignId: number;
   readonly advertiserId: number;
   readonly format: CampaignFormat;
@@ -64,7 +68,15 @@ export class CampaignPart {
   /** Start, end and dayparting, compiled once (schemas/src/schedule.ts); null when the campaign always serves. */
   readonly schedule: CompiledSchedule | null;
 
-  constructor(campaign: StoredCampaign, pace: PaceHandle, sources: CompiledSources | null) {
+  constructor(
+    campaign: StoredCampaign,
+    pace: PaceHandle,
+    sourceList: SourceList | undefined,
+    sources: CompiledSources | null,
+    adjust: CompiledAdjustments | null,
+  ) {
+    this.campaign = campaign;
+    this.sourceList = sourceList;
     this.campaignId = campaign.id;
     this.advertiserId = campaign.advertiser_id;
     this.format = campaign.format;
@@ -82,7 +94,7 @@ export class CampaignPart {
     this.vertical = campaign.vertical;
     this.ctr = CTR_PRIOR[campaign.format];
     this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
-    this.adjust = compileAdjustments(campaign.bid_adjustments);
+    this.adjust = adjust;
     this.sources = sources;
     // Stored before rotation existed: optimize.
     this.rotation = campaign.rotation ?? 'optimize';
@@ -123,8 +135,7 @@ export class Candidate {
   readonly creative: Creative;
 
   /** `geo`: the country of the index list the candidate goes in ('*': the untargeted one); it matters only with country adjustments. */
-  constructor(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null, geo = '*') {
-    const part = campaignPart(campaign, pace, sources);
+  constructor(part: CampaignPart, creative: Creative, geo = '*') {
     this.part = part;
     this.creativeId = creative.id;
     const landing = landingOf(creative.landing_url);
@@ -209,15 +220,24 @@ export class Candidate {
   }
 }
 
-/** The last part made for each campaign object: its candidates (one per creative and list) are made together. */
-const parts = new WeakMap<StoredCampaign, CampaignPart>();
+/**
+ * The part for `campaign`'s candidates: `prev` (the campaign's part in the index before) when made from the
+ * same campaign object, pace handle and source list, else a new one that keeps `prev`'s compiled source list
+ * and bid adjustments while they are the same objects (a list of 10 000 entries is not compiled again per
+ * change). The previous part is passed in, not looked up in a WeakMap by campaign object: a WeakMap entry per
+ * campaign is an ephemeron that every full collection must resolve, and clear in its atomic pause (1.5-1.7 ms
+ * of it at 100 000 campaigns; bench/results/performance.md, "Step: the full collections' pause").
+ */
+export function campaignPart(campaign: StoredCampaign, pace: PaceHandle, sourceList: SourceList | undefined, prev: CampaignPart | undefined): CampaignPart {
+  if (prev && prev.campaign === campaign && prev.pace === pace && prev.sourceList === sourceList) return prev;
+  const sources = prev && prev.sourceList === sourceList ? prev.sources : compileSources(sourceList);
+  const adjust = prev && prev.campaign.bid_adjustments === campaign.bid_adjustments ? prev.adjust : compileAdjustments(campaign.bid_adjustments);
+  return new CampaignPart(campaign, pace, sourceList, sources, adjust);
+}
 
-function campaignPart(campaign: StoredCampaign, pace: PaceHandle, sources: CompiledSources | null): CampaignPart {
-  let p = parts.get(campaign);
-  if (p && p.pace === pace && p.sources === sources) return p;
-  p = new CampaignPart(campaign, pace, sources);
-  parts.set(campaign, p);
-  return p;
+/** A candidate with a part of its own (tests and fixtures; the index makes one part per campaign, placeCampaign). */
+export function candidateOf(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null): Candidate {
+  return new Candidate(new CampaignPart(campaign, pace, undefined, sources, compileAdjustments(campaign.bid_adjustments)), creative);
 }
 
 /**

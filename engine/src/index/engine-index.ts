@@ -12,11 +12,9 @@ import type { InventoryControls } from './inventory-controls.ts';
 import { byExchangeRank, rankCandidates } from './rank.ts';
 import { slotFor } from './slots.ts';
 import { domainSource } from '../inventory/source.ts';
-import { Candidate } from './candidate.ts';
-import { compileSources } from './source-controls.ts';
+import { Candidate, campaignPart } from './candidate.ts';
 import type { SourceList } from '@adnet/schemas/source-lists';
-import type { PaceHandle } from './candidate.ts';
-import type { CompiledSources } from './source-controls.ts';
+import type { CampaignPart, PaceHandle } from './candidate.ts';
 
 export interface PartnerEntry {
   partner: Partner;
@@ -167,6 +165,7 @@ function listKey(slot: string, geo: string): string {
 /**
  * One campaign's candidates and the lists they go in; undefined when it serves nothing (not active, or no
  * approved creative with servable URLs). `pace` is kept when the campaign already had one: its rate carries over.
+ * `prev`: the campaign's part in the index before, reused while made from the same objects (campaignPart in candidate.ts).
  */
 export function placeCampaign(
   campaign: StoredCampaign,
@@ -174,30 +173,30 @@ export function placeCampaign(
   creatives: ReadonlyMap<number, Creative>,
   sourceList: SourceList | undefined,
   pace: PaceHandle | undefined,
+  prev: CampaignPart | undefined,
 ): CampaignPlacement | undefined {
   if (campaign.status !== 'active' || creativeIds === undefined) return undefined;
   const keys: string[] = [];
   const cands: Candidate[] = [];
   let count = 0;
-  let sources: CompiledSources | null | undefined;
+  let part: CampaignPart | undefined;
   const geos = campaign.geo_include.length ? campaign.geo_include : ['*'];
   for (const id of creativeIds) {
     const creative = creatives.get(id);
     if (!creative || creative.status !== 'approved' || !urlsServable(creative)) continue;
-    pace ??= { rate: 1 };
-    if (sources === undefined) sources = compileSources(sourceList);
-    const shared = new Candidate(campaign, creative, pace, sources);
+    part ??= campaignPart(campaign, pace ?? { rate: 1 }, sourceList, prev);
+    const shared = new Candidate(part, creative);
     // With country adjustments a candidate ranks differently in each country's list: one object per list.
-    const perGeo = shared.adjust?.countries != null;
+    const perGeo = part.adjust?.countries != null;
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
     for (const geo of geos) {
       keys.push(listKey(slot, geo));
-      cands.push(perGeo && geo !== '*' ? new Candidate(campaign, creative, pace, sources, geo) : shared);
+      cands.push(perGeo && geo !== '*' ? new Candidate(part, creative, geo) : shared);
     }
     count++;
   }
   // Exact-size copies: arrays grown by push keep room for 17 entries, ~100 bytes spare twice per campaign.
-  return count === 0 || pace === undefined ? undefined : { pace, keys: keys.slice(), cands: cands.slice(), count };
+  return count === 0 || part === undefined ? undefined : { pace: part.pace, keys: keys.slice(), cands: cands.slice(), count };
 }
 
 /** A serving campaign's candidates in `index` (every list's), from its bookkeeping; none for an index no longer the latest. */
@@ -205,8 +204,13 @@ export function campaignCandidates(index: EngineIndex, campaignId: number): read
   return bookOf(index)?.campaigns.get(campaignId)?.cands ?? [];
 }
 
-/** Builds the serving index from the mirrored configuration: only approved creatives of active campaigns, with servable URLs. */
-export function buildIndex(state: ConfigState, seq: string): EngineIndex {
+/**
+ * Builds the serving index from the mirrored configuration: only approved creatives of active campaigns, with
+ * servable URLs. `prev`, the index it replaces (a snapshot's rebuild): its campaigns' compiled parts are reused
+ * where made from the same objects.
+ */
+export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex): EngineIndex {
+  const before = prev && bookOf(prev);
   const campaigns = state.campaign as Map<number, StoredCampaign>;
   const creatives = state.creative as Map<number, Creative>;
   const slots = new Map<string, Candidate[]>();
@@ -222,7 +226,8 @@ export function buildIndex(state: ConfigState, seq: string): EngineIndex {
   for (const [campaignId, ids] of grown) book.creativesOf.set(campaignId, ids.slice());
   let candidateCount = 0;
   for (const campaign of campaigns.values()) {
-    const placed = placeCampaign(campaign, book.creativesOf.get(campaign.id), creatives, sourceLists?.get(campaign.id), undefined);
+    const prevPart = before?.campaigns.get(campaign.id)?.cands[0]?.part;
+    const placed = placeCampaign(campaign, book.creativesOf.get(campaign.id), creatives, sourceLists?.get(campaign.id), undefined, prevPart);
     if (!placed) continue;
     book.campaigns.set(campaign.id, placed);
     paces.set(campaign.id, placed.pace);

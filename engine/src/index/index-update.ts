@@ -146,7 +146,9 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
         candidateCount -= before.count;
       }
       const campaign = campaigns.get(id);
-      const after = campaign ? placeCampaign(campaign, book.creativesOf.get(id), creatives, sourceLists?.get(id), before?.pace) : undefined;
+      const after = campaign
+        ? placeCampaign(campaign, book.creativesOf.get(id), creatives, sourceLists?.get(id), before?.pace, before?.cands[0]?.part)
+        : undefined;
       if (after) {
         for (let i = 0; i < after.keys.length; i++) edit(after.keys[i] as string).in.push(after.cands[i] as Candidate);
         candidateCount += after.count;

@@ -3,8 +3,9 @@ import { multiplierMilli } from '@adnet/schemas/source-lists';
 
 // A campaign's source list and bid adjustments as the hot path reads them: sets and maps, compiled once
 // per stored value. A snapshot rebuilds the index whole and a change rebuilds its campaign's candidates, so
-// each compiled form is kept against the very object the mirror holds: a rebuild reuses it, and only a
-// changed list is compiled again (10 000 entries on each of 1 000 campaigns must not be re-read per change).
+// the campaign's part keeps each compiled form with the very object the mirror holds (campaignPart in
+// candidate.ts): a rebuild reuses it, and only a changed list is compiled again (10 000 entries on each of
+// 1 000 campaigns must not be re-read per change).
 
 export interface CompiledSources {
   /** Serve only on listed sources (true) or never on them (false). */
@@ -14,17 +15,10 @@ export interface CompiledSources {
   readonly sites: ReadonlySet<number>;
 }
 
-const compiledSources = new WeakMap<SourceList, CompiledSources | null>();
-
 /** Null when the list restricts nothing: no list, or an empty one in either mode (documented in docs/delivery.md). */
 export function compileSources(list: SourceList | undefined): CompiledSources | null {
   if (!list || (list.zones.length === 0 && list.sites.length === 0)) return null;
-  let c = compiledSources.get(list);
-  if (c === undefined) {
-    c = { include: list.mode === 'include', zones: new Set(list.zones), sites: new Set(list.sites) };
-    compiledSources.set(list, c);
-  }
-  return c;
+  return { include: list.mode === 'include', zones: new Set(list.zones), sites: new Set(list.sites) };
 }
 
 /**
@@ -49,12 +43,8 @@ export interface CompiledAdjustments {
   readonly maxCountryMilli: number;
 }
 
-const compiledAdjustments = new WeakMap<readonly BidAdjustment[], CompiledAdjustments | null>();
-
 export function compileAdjustments(list: readonly BidAdjustment[] | undefined): CompiledAdjustments | null {
   if (!list || list.length === 0) return null;
-  let c = compiledAdjustments.get(list);
-  if (c !== undefined) return c;
   const zones = new Map<string, number>();
   const sites = new Map<number, number>();
   const countries = new Map<string, number>();
@@ -70,19 +60,16 @@ export function compileAdjustments(list: readonly BidAdjustment[] | undefined): 
     if (a.country === undefined) maxPlaceMilli = Math.max(maxPlaceMilli, milli);
     else maxCountryMilli = Math.max(maxCountryMilli, milli);
   }
-  c =
-    zones.size + sites.size + countries.size === 0
-      ? null
-      : {
-          zones: zones.size ? zones : null,
-          sites: sites.size ? sites : null,
-          countries: countries.size ? countries : null,
-          maxMilli: Math.max(maxPlaceMilli, maxCountryMilli),
-          maxPlaceMilli,
-          maxCountryMilli,
-        };
-  compiledAdjustments.set(list, c);
-  return c;
+  return zones.size + sites.size + countries.size === 0
+    ? null
+    : {
+        zones: zones.size ? zones : null,
+        sites: sites.size ? sites : null,
+        countries: countries.size ? countries : null,
+        maxMilli: Math.max(maxPlaceMilli, maxCountryMilli),
+        maxPlaceMilli,
+        maxCountryMilli,
+      };
 }
 
 /** The multiplier (thousandths) for an impression: the zone's, else the site's, else the country's, else x1. */

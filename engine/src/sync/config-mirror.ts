@@ -27,17 +27,19 @@ export interface MirrorOptions {
 /**
  * The time after which a catch-up lets the event loop go, and what one group of changes (one `updateIndex`
  * call) may cost: a catch-up of thousands of changes (an import, a bulk pause) publishes the index once per
- * slice, each one the configuration as of a position in the log, and never holds requests for much more
- * than SLICE_MS plus one group. A group is sized from what the last one cost per change, between 1 and
- * GROUP_MAX changes: at 100 000 campaigns a fixed group of 8 cost up to 8 ms, at 10 000 under 1 ms
- * (bench/results/performance.md, steps 4 and 9, have the measured bounds).
+ * slice, each one the configuration as of a position in the log. A slice takes another group only while
+ * that group, as the last ones cost, and the consumers' work for the index it publishes fit in SLICE_MS, so
+ * it holds requests for about SLICE_MS, not SLICE_MS plus a group plus the consumers. A group is sized from
+ * what the last one cost per change, between 1 and GROUP_MAX changes: at 100 000 campaigns a fixed group of 8
+ * cost up to 8 ms, at 10 000 under 1 ms (bench/results/performance.md, steps 4 and 9, have the measured
+ * bounds; "Step: the burst of 1 000 changes" the slice's own bound).
  */
 const SLICE_MS = 2;
 const GROUP_MS = 1;
 const GROUP_MAX = 32;
 /**
- * Log entries read (and decoded, a synchronous step) per round trip: decoding 1 000 changes at once held
- * the loop for 20 ms and more.
+ * Log entries read per round trip: decoding 1 000 changes at once held the loop for 20 ms and more; they are
+ * decoded in slices of SLICE_MS too.
  */
 const READ_COUNT = 100;
 /**
@@ -65,6 +67,8 @@ export class ConfigMirror {
   private again = false;
   /** What one change has cost the index lately (ms), to size the next group. */
   private perChangeMs = GROUP_MS / 8;
+  /** What publishing one changed campaign has cost the consumers lately (ms): part of a slice's time. */
+  private publishPerCampaignMs = 0;
   private readonly poll: Periodic;
   lastSyncAt = 0;
 
@@ -126,7 +130,7 @@ export class ConfigMirror {
     keepUnchangedLists(this.state?.campaign_sources, snap.entities.campaign_sources);
     this.state = snap.entities;
     this.seq = snap.seq;
-    this.publish(buildIndex(this.state, this.seq), FULL_DELTA);
+    this.publish(buildIndex(this.state, this.seq, index), FULL_DELTA);
   }
 
   private async catchUp(): Promise<void> {
@@ -135,8 +139,9 @@ export class ConfigMirror {
     const lost = this.seq !== '0-0' && (!bounds || compareSeq(bounds.last, this.seq) < 0 || compareSeq(bounds.first, this.seq) > 0);
     if (lost) return this.resync();
     const pending: ChangeEntry[] = [];
+    const pause = slices(SLICE_MS);
     for (let from = this.seq; ;) {
-      const batch = await readChanges(this.opts.redis, from, READ_COUNT);
+      const batch = await readChanges(this.opts.redis, from, READ_COUNT, pause);
       if (batch.length === 0) break;
       pending.push(...batch);
       from = (batch.at(-1) as ChangeEntry).seq;
@@ -154,9 +159,10 @@ export class ConfigMirror {
       const started = performance.now();
       const campaigns = new Set<number>();
       let full = false;
+      const groupSize = () => Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChangeMs)));
       try {
         do {
-          const size = Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChangeMs)));
+          const size = groupSize();
           const group = changes.slice(at, at + size);
           const groupStarted = performance.now();
           const next = updateIndex(index, state, group, (group.at(-1) as { seq: string }).seq);
@@ -166,7 +172,10 @@ export class ConfigMirror {
           full ||= next.delta.full;
           for (const id of next.delta.campaigns) campaigns.add(id);
           at += group.length;
-        } while (at < changes.length && performance.now() - started < SLICE_MS);
+          // Another group only if it fits, as it is expected to cost, with the consumers' work for the index
+          // (publish below), which grows with the campaigns changed: a group begun at the end of a slice held the
+          // loop for a whole group more, and the consumers (the budget's prewarm, a Redis call per campaign) came on top.
+        } while (at < changes.length && performance.now() - started + this.perChangeMs * groupSize() + this.publishPerCampaignMs * campaigns.size < SLICE_MS);
       } catch (err) {
         // The state may hold part of a group: start again from a snapshot.
         this.state = undefined;
@@ -174,7 +183,9 @@ export class ConfigMirror {
         return this.resync();
       }
       this.seq = index.seq;
+      const publishing = performance.now();
       this.publish(index, full ? FULL_DELTA : { full: false, campaigns });
+      if (!full && campaigns.size > 0) this.publishPerCampaignMs = 0.7 * this.publishPerCampaignMs + (0.3 * (performance.now() - publishing)) / campaigns.size;
     }
   }
 

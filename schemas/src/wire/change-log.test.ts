@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mirrorValue } from './change-log.ts';
+import { mirrorValue, readChanges } from './change-log.ts';
+import type { ChangeLogSource } from './change-log.ts';
 import { pack, unpack } from './msgpack.ts';
 
 describe('mirrorValue', () => {
@@ -22,5 +23,39 @@ describe('mirrorValue', () => {
     expect(mirrorValue(unpack(pack(written)))).toStrictEqual(kept);
     expect(mirrorValue('active')).toBe('active');
     expect(mirrorValue(null)).toBe(null);
+  });
+});
+
+describe('readChanges with a pause', () => {
+  // A log of `values` as XRANGE (buffers) answers it; only xrangeBuffer is called.
+  const log = (values: readonly (Record<string, unknown> | null)[]): ChangeLogSource =>
+    ({
+      xrangeBuffer: () =>
+        Promise.resolve(
+          values.map((v, i) => [
+            Buffer.from(`${i + 1}-0`),
+            [
+              ...['k', 'campaign', 'id', String(i + 1), 'op', v ? 'put' : 'del', 'rev', '1'].map((f) => Buffer.from(f)),
+              ...(v ? [Buffer.from('v'), pack(v)] : []),
+            ],
+          ]),
+        ),
+    }) as unknown as ChangeLogSource;
+
+  it('decodes the same entries as without one, pausing before each', async () => {
+    for (const n of [0, 1, 7, 30]) {
+      const values = Array.from({ length: n }, (_, i) =>
+        i % 5 === 4 ? null : { id: i, status: i % 2 ? 'active' : 'paused', geo_include: ['DE', 'FR'].slice(0, i % 3), name: 'x'.repeat(i * 20) },
+      );
+      let pauses = 0;
+      const paced = await readChanges(log(values), '0-0', 100, () => {
+        pauses++;
+        return Promise.resolve();
+      });
+      expect(paced).toStrictEqual(await readChanges(log(values), '0-0', 100));
+      expect(paced.map((c) => c.op)).toEqual(values.map((v) => (v ? 'put' : 'del')));
+      // The decoding is what a running engine spreads over turns: one entry at most between two pauses.
+      expect(pauses).toBe(n);
+    }
   });
 });

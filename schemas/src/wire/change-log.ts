@@ -89,20 +89,25 @@ export async function decodeSnapshot(replies: readonly MultiReply[], pause?: () 
   return { seq: (last as [string, unknown][])[0]?.[0] ?? '0-0', entities };
 }
 
+/** One entry of an XRANGE (buffers) reply of the change log. */
+type RawChange = readonly [Buffer | string, readonly Buffer[]];
+
+function decodeChange([id, fields]: RawChange): ChangeEntry {
+  const f = new Map<string, Buffer>();
+  for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
+  const v = f.get('v');
+  return {
+    seq: String(id),
+    kind: String(f.get('k')) as ConfigKind,
+    id: Number(String(f.get('id'))),
+    op: String(f.get('op')) === 'del' ? 'del' : 'put',
+    value: v ? mirrored(v) : undefined,
+  };
+}
+
 /** XRANGE (buffers) reply of the change log, oldest first. */
-export function decodeChanges(raw: readonly [Buffer | string, readonly Buffer[]][]): ChangeEntry[] {
-  return raw.map(([id, fields]) => {
-    const f = new Map<string, Buffer>();
-    for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
-    const v = f.get('v');
-    return {
-      seq: String(id),
-      kind: String(f.get('k')) as ConfigKind,
-      id: Number(String(f.get('id'))),
-      op: String(f.get('op')) === 'del' ? 'del' : 'put',
-      value: v ? mirrored(v) : undefined,
-    };
-  });
+export function decodeChanges(raw: readonly RawChange[]): ChangeEntry[] {
+  return raw.map(decodeChange);
 }
 
 /** Compares stream ids (`<ms>-<seq>`). */
@@ -205,9 +210,20 @@ export async function readSnapshotAtomic(redis: ChangeLogSource, pause?: () => P
   return decodeSnapshot((await tx.exec()) ?? [], pause);
 }
 
-/** Entries after `seq`, oldest first. */
-export async function readChanges(redis: ChangeLogSource, seq: string, count = 1_000): Promise<ChangeEntry[]> {
-  return decodeChanges(await redis.xrangeBuffer(CFG_LOG, `(${seq}`, '+', 'COUNT', count));
+/**
+ * Entries after `seq`, oldest first. `pause` is awaited before each entry is decoded: a running engine lets
+ * requests in while it decodes (100 campaigns took 1-3 ms at 100 000 campaigns, in the same turn as the
+ * changes applied before it).
+ */
+export async function readChanges(redis: ChangeLogSource, seq: string, count = 1_000, pause?: () => Promise<void>): Promise<ChangeEntry[]> {
+  const raw = await redis.xrangeBuffer(CFG_LOG, `(${seq}`, '+', 'COUNT', count);
+  if (!pause) return decodeChanges(raw);
+  const entries: ChangeEntry[] = [];
+  for (const entry of raw) {
+    await pause();
+    entries.push(decodeChange(entry));
+  }
+  return entries;
 }
 
 /** First and last ids in the log, to notice a trimmed log or a Redis that lost data. */

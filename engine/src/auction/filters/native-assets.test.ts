@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Candidate } from '../../index/candidate.ts';
+import { candidateOf } from '../../index/candidate.ts';
 import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
 import { parseNativeRequest } from '../../openrtb/native-request.ts';
 import { impFixture } from '../fixtures.ts';
 import { nativeAssetsFilter } from './native-assets.ts';
 
-const native = new Candidate(
+const native = candidateOf(
   campaignFixture({ format: 'native' }),
   creativeFixture({ format: 'native', title: 'Fresh deals', body: 'All week', cta_text: null, image_width: 300, image_height: 300 }),
 );
@@ -31,7 +31,7 @@ describe('native assets filter', () => {
   it('judges nothing without a readable request, and no other format', () => {
     expect(nativeAssetsFilter.reject(native, impFixture({ nativeAssets: parseNativeRequest('{}') }))).toBe(false);
     expect(nativeAssetsFilter.reject(native, impFixture({ nativeAssets: parseNativeRequest('not json') }))).toBe(false);
-    const banner = new Candidate(campaignFixture(), creativeFixture());
+    const banner = candidateOf(campaignFixture(), creativeFixture());
     expect(nativeAssetsFilter.reject(banner, asking([{ id: 1, required: 1, data: { type: 1 } }]))).toBe(false);
   });
 });

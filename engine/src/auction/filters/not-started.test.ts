@@ -1,6 +1,6 @@
 import type { StoredCampaign } from '@adnet/schemas/api';
 import { describe, expect, it } from 'vitest';
-import { Candidate } from '../../index/candidate.ts';
+import { candidateOf } from '../../index/candidate.ts';
 import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
 import { candidateFixture, impFixture } from '../fixtures.ts';
 import { notStartedFilter } from './not-started.ts';
@@ -15,7 +15,7 @@ describe('not started filter', () => {
   it('lets a campaign without a start bid, and one stored before schedules existed', () => {
     expect(notStartedFilter.reject(candidateFixture({ end_at: '2030-01-01T00:00:00Z' }), impFixture({ ts: 0 }))).toBe(false);
     const { start_at: _s, end_at: _e, dayparting: _d, timezone: _t, ...old } = campaignFixture();
-    const before = new Candidate(old as StoredCampaign, creativeFixture());
+    const before = candidateOf(old as StoredCampaign, creativeFixture());
     expect(before.schedule).toBeNull();
     expect(notStartedFilter.reject(before, impFixture({ ts: 0 }))).toBe(false);
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Candidate } from '../../index/candidate.ts';
+import { candidateOf } from '../../index/candidate.ts';
 import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
 import { impFixture } from '../fixtures.ts';
 import { pacingFilter } from './pacing.ts';
 
-const paced = (rate: number) => new Candidate(campaignFixture(), creativeFixture(), { rate });
+const paced = (rate: number) => candidateOf(campaignFixture(), creativeFixture(), { rate });
 
 describe('pacing filter', () => {
   it('lets a campaign into about its rate of auctions', () => {

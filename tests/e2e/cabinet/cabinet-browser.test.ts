@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '../support/admin.ts';
 import type { Account } from '../support/admin.ts';
 import { makePng } from '../support/images.ts';
 import { eventually } from '../support/engine.ts';
-import { SCREENS, clipboard, screenshot, scriptVisibleStorage, sessionToken, startProduct, useSession } from './product.ts';
+import { CHROME_UA, SCREENS, clipboard, screenshot, scriptVisibleStorage, sessionToken, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 let p: Product;
@@ -37,6 +37,35 @@ afterAll(async () => {
 const token = sessionToken;
 const form = (page: Page, name: string) => page.getByRole('form', { name });
 /** Today's statistics rows of the page's advertiser, in this machine's time zone (the browser's). */
+/** The preview frame's body as the diagnosis reads it (the tests' types have no DOM). */
+interface PreviewBody {
+  innerHTML: string;
+  querySelector(selector: string): { shadowRoot: { innerHTML: string } | null } | null;
+}
+
+/** Where a live preview without an ad stopped: the frame's page, the widget's shadow root, and the engine's answers now. */
+async function previewState(subid: string): Promise<string> {
+  const inFrame = await pub
+    .locator('iframe.zone-frame')
+    .evaluateAll((frames) => `${frames.length} frame(s) on the page`)
+    .catch((e: unknown) => String(e));
+  const page = await pub
+    .frameLocator('iframe.zone-frame')
+    .locator('body')
+    .evaluate(
+      (b: PreviewBody) =>
+        `frame body ${b.innerHTML.slice(0, 200)}; shadow ${b.querySelector('[data-adnet-zone]')?.shadowRoot?.innerHTML.slice(-200) ?? 'none'}`,
+      undefined,
+      { timeout: 2_000 },
+    )
+    .catch((e: unknown) => `frame body unreadable: ${String(e).slice(0, 100)}`);
+  const script = await fetch(`${p.base}/w/${subid}.js`).then(async (r) => `script ${r.status} ${(await r.text()).slice(0, 60)}`);
+  const ad = await fetch(`${p.base}/imp?z=${subid}&fp=probe`, { headers: { 'user-agent': CHROME_UA, origin: 'null' } }).then(
+    async (r) => `imp ${r.status} ${(await r.text()).slice(0, 60)}`,
+  );
+  return [inFrame, page, `zone serving in the engine: ${String(p.engine.engine.mirror.index?.zones.get(subid)?.serving)}`, script, ad].join('; ');
+}
+
 async function todaysStats(page: Page): Promise<{ spent_cents: number }[]> {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
@@ -379,7 +408,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   it('shows the publisher its earnings, the invalid traffic it is not paid for, and a live preview of the zone', async () => {
     // Invalid traffic on the zone: a crawler, and a page on another site asking for the zone's ad (twice).
     const subid = /\/w\/(\w+)\.js/.exec(snippet)?.[1] ?? '';
-    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+    const browser = CHROME_UA;
     const bot = await fetch(`${p.engine.base}/imp?z=${subid}&fp=crawler-1`, { headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
     expect(bot.status).toBe(204);
     for (const n of [1, 2]) {
@@ -406,29 +435,47 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await refused.locator('tfoot td[data-label="Count"]').textContent()).toBe('3');
     await screenshot(pub, 'earnings', ['Earnings', 'eCPM', 'Impressions and clicks over time', 'Not counted', 'Known bot or crawler']);
     await pub.getByRole('link', { name: 'Zones' }).click();
-    // What the preview's ad request answered, to name the cause if no ad shows.
-    const answers: string[] = [];
-    pub.on('request', (r) => {
-      if (r.url().includes('/imp?')) answers.push(`asked ${new URL(r.url()).search.slice(0, 80)}`);
-    });
-    pub.on('requestfailed', (r) => {
-      if (r.url().includes('/imp?')) answers.push(`failed ${r.failure()?.errorText ?? ''}`);
-    });
+    // What the preview did, to name the cause if no ad shows: its frame's life, requests and answers (Chromium
+    // may not report a request the frame makes while it loads, such as the widget's script), console and errors.
+    const seen: string[] = [];
+    const inPreview = (f: Frame) => f !== pub.mainFrame();
+    const named = (url: string) => (url.startsWith('http') ? new URL(url).pathname.slice(0, 40) + new URL(url).search.slice(0, 40) : url);
+    pub.on('frameattached', (f) => seen.push(`frame attached ${f.url()}`));
+    pub.on('framenavigated', (f) => inPreview(f) && seen.push(`frame at ${f.url()}`));
+    pub.on('framedetached', (f) => seen.push(`frame detached ${f.url()}`));
+    pub.on('request', (r) => inPreview(r.frame()) && seen.push(`asked ${named(r.url())}`));
+    pub.on('requestfailed', (r) => inPreview(r.frame()) && seen.push(`failed ${named(r.url())} ${r.failure()?.errorText ?? ''}`));
     pub.on('response', (r) => {
-      if (r.url().includes('/imp?'))
+      if (inPreview(r.request().frame()))
         void r.text().then(
-          (t) => answers.push(`${r.status()} ${t.slice(0, 200)}`),
+          (t) => seen.push(`${r.status()} ${named(r.url())} ${r.url().includes('/imp?') ? t.slice(0, 120) : `${t.length} bytes`}`),
           () => undefined,
         );
     });
-    await pub.getByRole('button', { name: 'Live preview' }).click();
-    const frame = pub.frameLocator('iframe[title="Live preview of Top banner"]');
-    await frame
+    pub.on('console', (m) => seen.push(`console ${m.type()} ${m.text().slice(0, 200)}`));
+    pub.on('pageerror', (e) => seen.push(`page error ${e.message.slice(0, 200)}`));
+    const previewButton = pub.getByRole('button', { name: 'Live preview' });
+    const iframe = pub.locator('iframe[title="Live preview of Top banner"]');
+    await previewButton.click();
+    seen.push('clicked');
+    // A click that lands while the page still moves reaches another element and makes no frame: that is the
+    // test's click missing, not the preview failing; one more (a button that makes no frame fails both).
+    if (
+      !(await iframe.waitFor({ state: 'attached', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      seen.push('no frame 5 s after the click; clicked again');
+      await previewButton.click();
+    }
+    await iframe
+      .contentFrame()
       .locator('[data-adnet-zone] img')
       // A machine busy with the rest of the suite can take more than the default 10 s to load the widget and its ad.
       .waitFor({ state: 'visible', timeout: 30_000 })
-      .catch((e: unknown) => {
-        throw new Error(`no ad in the live preview; /imp answered: ${JSON.stringify(answers)}`, { cause: e });
+      .catch(async (e: unknown) => {
+        throw new Error(`no ad in the live preview; it saw ${JSON.stringify(seen)}; ${await previewState(subid)}`, { cause: e });
       });
   }, 60_000);
 

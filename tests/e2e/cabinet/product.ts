@@ -20,7 +20,7 @@ import { launchChromium } from '../support/browser.ts';
 
 export const SCREENS = new URL('../../../.tmp/cabinet-screens/', import.meta.url).pathname;
 // Headless Chromium's own user agent is refused as a bot by the click rules.
-const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+export const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
 export interface Product {
   redis: TestRedis;

@@ -37,6 +37,13 @@ const IDLE_MS = Number(process.env.BENCH_CONFIG_IDLE_MS ?? 5_000);
 /** Between two changes: an admin's pace, not a flood (the flood is the catch-up case, measured apart). */
 const GAP_MS = 20;
 
+interface Quantiles {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
 interface SizeResult {
   campaigns: number;
   creatives: number;
@@ -52,7 +59,14 @@ interface SizeResult {
   changes: {
     count: number;
     byKind: Record<string, number>;
-    propagationMs: { p50: number; p90: number; p99: number; max: number };
+    /** From the commit until this poller saw the seq in the engine's readiness. */
+    propagationMs: Quantiles;
+    /**
+     * From the commit until the engine published the index holding it (its readiness's index_published_ms, one
+     * clock: the same machine): without the poll's round trip and this process's own delays (its bid load
+     * generator, its collections), which the observed figure adds.
+     */
+    atEngineMs: Quantiles;
     loop: LoopDelay;
     bids: StepResult;
   };
@@ -63,12 +77,26 @@ interface SizeResult {
 }
 
 const quantile = (sorted: number[], q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+const quantiles = (values: number[]): Quantiles => {
+  const sorted = values.toSorted((a, b) => a - b);
+  return { p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), p99: quantile(sorted, 0.99), max: quantile(sorted, 1) };
+};
 
 const gcText = (l: LoopDelay) =>
   `GC pause max ${l.gcMaxMs} ms (major: ${l.majorGcs}, max ${l.majorGcMaxMs} ms), GC total ${l.gcTotalMs} ms; ${l.stalls} stalls over 5 ms, the engine's CPU in one at most ${l.stallOnCpuMaxMs ?? '-'} ms, off the CPU in one at most ${l.stallOffCpuMaxMs ?? '-'} ms`;
 
+interface Readiness {
+  index_seq: string;
+  /** When the engine published that index, epoch ms: a change's arrival where it ends, not when this poller next looked. */
+  index_published_ms: number;
+}
+
+async function readiness(port: number): Promise<Readiness> {
+  return (await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as Readiness;
+}
+
 async function readySeq(port: number): Promise<string> {
-  return ((await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string }).index_seq;
+  return (await readiness(port)).index_seq;
 }
 
 async function runSize(campaigns: number): Promise<SizeResult> {
@@ -112,6 +140,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const store = new ConfigStore(redis, 1_000_000);
   const byKind: Record<string, number> = {};
   const times: number[] = [];
+  const atEngine: number[] = [];
   let load: Promise<StepResult> | undefined;
   let stopAt = 0;
   const changed = async () => {
@@ -138,8 +167,10 @@ async function runSize(campaigns: number): Promise<SizeResult> {
             : ({ ...world.partner, id, name: 'probe', allowed_ips: ['192.0.2.1'], qps_limit: 1, status: 'disabled' } satisfies Partner);
       const started = performance.now();
       const seq = await store.commit(kind, id, current?.rev ?? 0, value);
-      while ((await readySeq(port)) !== seq);
+      let ready = await readiness(port);
+      while (ready.index_seq !== seq) ready = await readiness(port);
       times.push(performance.now() - started);
+      atEngine.push(ready.index_published_ms - (performance.timeOrigin + started));
       byKind[kind] = (byKind[kind] ?? 0) + 1;
       if ((i + 1) % 50 === 0) process.stderr.write(`${i + 1} changes, last ${Math.round(times.at(-1) ?? 0)} ms\n`);
     }
@@ -171,10 +202,10 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const afterChanges = rssMiB(pid);
   const memoryAfterChanges = await askProbe<Memory>(proc, 'memory');
   process.stderr.write(`after changes: RSS ${afterChanges} MiB, ${JSON.stringify(memoryAfterChanges)}\n`);
-  times.sort((a, b) => a - b);
-  const propagationMs = { p50: quantile(times, 0.5), p90: quantile(times, 0.9), p99: quantile(times, 0.99), max: quantile(times, 1) };
+  const propagationMs = quantiles(times);
+  const atEngineMs = quantiles(atEngine);
   process.stderr.write(
-    `${CHANGES} changes in ${Math.round(stopAt)} ms: propagation ${JSON.stringify(propagationMs)}, loop delay max ${loop.maxMs} ms p99 ${loop.p99Ms} ms, ${gcText(loop)}, bids p99 ${bidsDuring.p99} ms\n`,
+    `${CHANGES} changes in ${Math.round(stopAt)} ms: propagation ${JSON.stringify(propagationMs)} (at the engine ${JSON.stringify(atEngineMs)}), loop delay max ${loop.maxMs} ms p99 ${loop.p99Ms} ms, ${gcText(loop)}, bids p99 ${bidsDuring.p99} ms\n`,
   );
   await redis.quit();
   proc.kill('SIGTERM');
@@ -189,7 +220,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     memory,
     memoryAfterChanges,
     idle: { loop: idleLoop, bids: idleBids },
-    changes: { count: CHANGES, byKind, propagationMs, loop, bids: bidsDuring },
+    changes: { count: CHANGES, byKind, propagationMs, atEngineMs, loop, bids: bidsDuring },
     burst: { campaigns: BURST, ms: burstMs, loop: burstLoop, bids: burstBids },
     loadAverage: { start: Math.round(loadStart * 10) / 10, end: Math.round((loadavg()[0] as number) * 10) / 10 },
   };
@@ -202,7 +233,7 @@ for (const n of SIZES) results.push(await runSize(n));
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, engineNode: node.version },
-  method: `one engine process; bid load ${BID_RATE}/s open model (32 connections) throughout; ${CHANGES} admin changes through the admin's ConfigStore, ${GAP_MS} ms apart (campaign bid, creative weight, campaign bid, partner), each timed from the commit until the engine's /engine/readyz shows its seq; then ${BURST} campaign changes committed at once; event-loop delay inside the engine by monitorEventLoopDelay (1 ms resolution) over the window, and each stall over 5 ms split into the engine thread's CPU time and time off the CPU (process.threadCpuUsage between 1 ms ticks)`,
+  method: `one engine process; bid load ${BID_RATE}/s open model (32 connections) throughout; ${CHANGES} admin changes through the admin's ConfigStore, ${GAP_MS} ms apart (campaign bid, creative weight, campaign bid, partner), each timed from the commit until the engine's /engine/readyz shows its seq (and, "at the engine", until the engine published the index holding it, its readiness's index_published_ms); then ${BURST} campaign changes committed at once; event-loop delay inside the engine by monitorEventLoopDelay (1 ms resolution) over the window, and each stall over 5 ms split into the engine thread's CPU time and time off the CPU (process.threadCpuUsage between 1 ms ticks)`,
   sizes: results,
 };
 const out = join(ROOT, 'bench', 'results');
@@ -215,11 +246,11 @@ const md = [
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (the engine on ${node.version}). The generator, Redis and the engine share it.`,
   `Method: ${result.method}.`,
   '',
-  '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | loop delay max ms (changes; engine CPU in a stall) | loop p99 ms | loop delay max ms (bids alone; engine CPU in a stall) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms | longest GC pause ms (changes) | load average (start / end) |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '| campaigns | creatives | engine RSS MiB (loaded / after changes) | heap used MiB | propagation p50 ms | p90 | p99 | max | p99 at the engine | loop delay max ms (changes; engine CPU in a stall) | loop p99 ms | loop delay max ms (bids alone; engine CPU in a stall) | bid p99 ms (changes / alone) | burst: changes, ms, loop max ms | longest GC pause ms (changes) | load average (start / end) |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...results.map(
     (s) =>
-      `| ${s.campaigns} | ${s.creatives} | ${s.rssMiB.loaded} / ${s.rssMiB.afterChanges} | ${s.memory.heapUsedMiB} | ${s.changes.propagationMs.p50} | ${s.changes.propagationMs.p90} | ${s.changes.propagationMs.p99} | ${s.changes.propagationMs.max} | ${loopMax(s.changes.loop)} | ${s.changes.loop.p99Ms} | ${loopMax(s.idle.loop)} | ${s.changes.bids.p99} / ${s.idle.bids.p99} | ${s.burst.campaigns}, ${s.burst.ms}, ${s.burst.loop.maxMs} | ${s.changes.loop.gcMaxMs} | ${s.loadAverage.start} / ${s.loadAverage.end} |`,
+      `| ${s.campaigns} | ${s.creatives} | ${s.rssMiB.loaded} / ${s.rssMiB.afterChanges} | ${s.memory.heapUsedMiB} | ${s.changes.propagationMs.p50} | ${s.changes.propagationMs.p90} | ${s.changes.propagationMs.p99} | ${s.changes.propagationMs.max} | ${s.changes.atEngineMs.p99} | ${loopMax(s.changes.loop)} | ${s.changes.loop.p99Ms} | ${loopMax(s.idle.loop)} | ${s.changes.bids.p99} / ${s.idle.bids.p99} | ${s.burst.campaigns}, ${s.burst.ms}, ${s.burst.loop.maxMs} | ${s.changes.loop.gcMaxMs} | ${s.loadAverage.start} / ${s.loadAverage.end} |`,
   ),
   '',
 ].join('\n');

@@ -267,7 +267,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // Not ready before the index is loaded: a load balancer must not send bids to an engine that would answer 503.
   const readyz = () => {
     const ready = mirror.index !== undefined && redis.status === 'ready';
-    return json(ready ? 200 : 503, { ok: ready, engine: id, index_seq: mirror.index?.seq ?? null, redis: redis.status, event_backlog: events.backlog });
+    return json(ready ? 200 : 503, {
+      ok: ready,
+      engine: id,
+      index_seq: mirror.index?.seq ?? null,
+      index_published_ms: mirror.index ? Math.round(mirror.indexPublishedMs * 1000) / 1000 : null,
+      redis: redis.status,
+      event_backlog: events.backlog,
+    });
   };
   addRoute(app, 'get', '/engine/healthz', healthz, {}, routes);
   addRoute(app, 'get', '/engine/readyz', readyz, {}, routes);

@@ -71,6 +71,12 @@ export class ConfigMirror {
   private publishPerCampaignMs = 0;
   private readonly poll: Periodic;
   lastSyncAt = 0;
+  /**
+   * When the current index was published, its consumers included (epoch ms, sub-ms): what a request
+   * answered from then on saw. Readiness reports it, so a change's way from commit to the engine is
+   * measured where it ends, not where a poller next looks (bench/src/run-config.ts).
+   */
+  indexPublishedMs = 0;
 
   constructor(private readonly opts: MirrorOptions) {
     this.poll = new Periodic({ intervalMs: opts.pollMs ?? 1_000, pass: () => this.trigger(), onError: (err) => opts.onError?.(err) });
@@ -193,6 +199,7 @@ export class ConfigMirror {
     this.index = index;
     this.lastSyncAt = Date.now();
     this.opts.onIndex?.(index, delta);
+    this.indexPublishedMs = performance.timeOrigin + performance.now();
   }
 }
 

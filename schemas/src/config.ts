@@ -253,9 +253,10 @@ export const envSchema = z.object({
    * by the launcher as a node argument); 0: V8's own choice, which grew them to 64 MiB under load on Node 24. A
    * young collection copies what survived since the last one, and a full collection's pause empties the young
    * generation into the old one: at 100 000 campaigns under 1 000 bids/s, 16 MiB held young collections to
-   * 2.2-2.7 ms at the median, 1-6 of 134-138 over 5 ms (64 MiB: 5.3-8.0 ms, 18-23 of 33-34), for 30-70 MiB less RSS;
-   * a burst of 1 000 changes at once took 314-467 ms in six runs of nine (146-191 ms with 64 MiB), and 2 s with
-   * 8 MiB. An engine started alone gets it only as a node argument (V8 sizes its heap at start)
+   * 2.2-2.7 ms at the median, 0-9 of 134-138 over 5 ms (64 MiB: 5.3-8.0 ms, 18-23 of 33-34), for 30-70 MiB less RSS;
+   * the burst of 1 000 changes at once reaches the index as fast as with 64 MiB (169-219 ms in four runs of five)
+   * since the config mirror's cost estimates leave out the groups a collection fell into; 8 MiB took it 2 s. An
+   * engine started alone gets it only as a node argument (V8 sizes its heap at start)
    * (docs/deployment.md, "Sizing engines").
    */
   ENGINE_SEMI_SPACE_MB: z.coerce.number().int().min(0).max(1_024).default(16),

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
-import { markingArgs } from '@adnet/engine/full-collection';
+import { markingArgs, youngGenerationArgs } from '@adnet/engine/full-collection';
 import { envSchema } from '@adnet/schemas/config';
 import { ConfigStore } from '@adnet/admin/config-store';
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
@@ -114,10 +114,11 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const { proc } = await child(
     'engine/src/main.ts',
     { REDIS_URL: local.url, PORT: String(port), METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
-    // V8's arguments as the launcher gives them (ENGINE_CONCURRENT_MARKING), then the bench's own.
+    // V8's arguments as the launcher gives them (ENGINE_CONCURRENT_MARKING, ENGINE_SEMI_SPACE_MB), then the bench's own.
     [
       ...LOOP_PROBE_ARGS,
       ...markingArgs(envSchema.shape.ENGINE_CONCURRENT_MARKING.parse(process.env.ENGINE_CONCURRENT_MARKING)),
+      ...youngGenerationArgs(envSchema.shape.ENGINE_SEMI_SPACE_MB.parse(process.env.ENGINE_SEMI_SPACE_MB)),
       ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ],
     node.execPath,

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { boundHeapGrowth, collectGarbageNow, keepMarkingOnLoop, markingArgs } from './full-collection.ts';
+import { chooseEngineNode } from './engine-node.ts';
+import { boundHeapGrowth, collectGarbageNow, keepMarkingOnLoop, markingArgs, youngGenerationArgs } from './full-collection.ts';
 
 describe('collectGarbageNow', () => {
   it('collects what nothing holds any more, at once', async () => {
@@ -29,5 +31,23 @@ describe('keepMarkingOnLoop', () => {
     expect(keepMarkingOnLoop(false, ['--concurrent-marking-max-worker-num=2'])).toEqual(markingArgs(false));
     expect(keepMarkingOnLoop(false, ['--import', 'tsx', '--concurrent-marking'])).toEqual(['--no-separate-gc-phases']);
     expect(keepMarkingOnLoop(false, ['--no_concurrent_marking', '--separate-gc-phases'])).toEqual([]);
+  });
+});
+
+describe('youngGenerationArgs', () => {
+  // What the engine's Node makes of them: its young generation after enough survivors to grow it to V8's default.
+  const newSpaceMiB = (args: string[]) => {
+    const script = `let keep = [];
+for (let i = 0; i < 4e6; i++) { keep.push({ i }); if (keep.length > 3e5) keep = []; }
+console.log(require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20);`;
+    const run = spawnSync(chooseEngineNode('auto').execPath, [...args, '-e', script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    return Number(run.stdout);
+  };
+
+  it("caps the engine's young generation at two semi-spaces of the size given, or leaves V8's at 0", () => {
+    expect(youngGenerationArgs(0)).toEqual([]);
+    expect(newSpaceMiB(youngGenerationArgs(8))).toBeLessThanOrEqual(16);
+    expect(newSpaceMiB(youngGenerationArgs(0))).toBeGreaterThan(16);
   });
 });

@@ -12,6 +12,7 @@ import type { ChangeEntry } from '@adnet/schemas/changes';
 import { sameSourceList } from '@adnet/schemas/source-lists';
 import type { SourceList } from '@adnet/schemas/source-lists';
 import { snapshotChanges } from './snapshot-diff.ts';
+import { CostEstimate } from './cost-estimate.ts';
 
 export interface MirrorOptions {
   redis: Redis;
@@ -30,7 +31,7 @@ export interface MirrorOptions {
  * slice, each one the configuration as of a position in the log. A slice takes another group only while
  * that group, as the last ones cost, and the consumers' work for the index it publishes fit in SLICE_MS, so
  * it holds requests for about SLICE_MS, not SLICE_MS plus a group plus the consumers. A group is sized from
- * what the last one cost per change, between 1 and GROUP_MAX changes: at 100 000 campaigns a fixed group of 8
+ * what the last groups cost per change (their median: cost-estimate.ts), between 1 and GROUP_MAX changes: at 100 000 campaigns a fixed group of 8
  * cost up to 8 ms, at 10 000 under 1 ms (bench/results/performance.md, steps 4 and 9, have the measured
  * bounds; "Step: the burst of 1 000 changes" the slice's own bound).
  */
@@ -66,9 +67,9 @@ export class ConfigMirror {
   private running: Promise<void> | undefined;
   private again = false;
   /** What one change has cost the index lately (ms), to size the next group. */
-  private perChangeMs = GROUP_MS / 8;
+  private readonly perChange = new CostEstimate(GROUP_MS / 8);
   /** What publishing one changed campaign has cost the consumers lately (ms): part of a slice's time. */
-  private publishPerCampaignMs = 0;
+  private readonly publishPerCampaign = new CostEstimate(0);
   private readonly poll: Periodic;
   lastSyncAt = 0;
   /**
@@ -165,15 +166,14 @@ export class ConfigMirror {
       const started = performance.now();
       const campaigns = new Set<number>();
       let full = false;
-      const groupSize = () => Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChangeMs)));
+      const groupSize = () => Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChange.ms)));
       try {
         do {
           const size = groupSize();
           const group = changes.slice(at, at + size);
           const groupStarted = performance.now();
           const next = updateIndex(index, state, group, (group.at(-1) as { seq: string }).seq);
-          // Smoothed, so one collection inside a group does not shrink the next ones to a single change.
-          this.perChangeMs = 0.7 * this.perChangeMs + (0.3 * (performance.now() - groupStarted)) / group.length;
+          this.perChange.add((performance.now() - groupStarted) / group.length);
           index = next.index;
           full ||= next.delta.full;
           for (const id of next.delta.campaigns) campaigns.add(id);
@@ -181,7 +181,7 @@ export class ConfigMirror {
           // Another group only if it fits, as it is expected to cost, with the consumers' work for the index
           // (publish below), which grows with the campaigns changed: a group begun at the end of a slice held the
           // loop for a whole group more, and the consumers (the budget's prewarm, a Redis call per campaign) came on top.
-        } while (at < changes.length && performance.now() - started + this.perChangeMs * groupSize() + this.publishPerCampaignMs * campaigns.size < SLICE_MS);
+        } while (at < changes.length && performance.now() - started + this.perChange.ms * groupSize() + this.publishPerCampaign.ms * campaigns.size < SLICE_MS);
       } catch (err) {
         // The state may hold part of a group: start again from a snapshot.
         this.state = undefined;
@@ -191,7 +191,7 @@ export class ConfigMirror {
       this.seq = index.seq;
       const publishing = performance.now();
       this.publish(index, full ? FULL_DELTA : { full: false, campaigns });
-      if (!full && campaigns.size > 0) this.publishPerCampaignMs = 0.7 * this.publishPerCampaignMs + (0.3 * (performance.now() - publishing)) / campaigns.size;
+      if (!full && campaigns.size > 0) this.publishPerCampaign.add((performance.now() - publishing) / campaigns.size);
     }
   }
 

@@ -64,8 +64,8 @@ export function markingArgs(concurrent: boolean): string[] {
  * what survived since the last one, and a full collection's pause empties the young generation into the old:
  * at 100 000 campaigns under 1 000 bids/s, 64 MiB semi-spaces held young collections of 5.3-8.0 ms at the median,
  * 18-23 of 33-34 over 5 ms, and 16 MiB ones 2.2-2.7 ms, 0-9 of 134-138 over 5 ms, with 30-70 MiB less RSS; the
- * burst of 1 000 changes at once as fast as with 64 MiB once the config mirror's cost estimates left out the
- * groups a collection fell into (cost-estimate.ts), and 8 MiB took it 2 s (bench/results/performance.md, "Step:
+ * burst of 1 000 changes at once took what it took with 64 MiB in most runs once the config mirror's cost
+ * estimates left out the groups a collection fell into (cost-estimate.ts), and 8 MiB took it 2 s (bench/results/performance.md, "Step:
  * the young generation" and "Step: 16 MiB semi-spaces with the mirror's median estimates"). Only a node argument: V8 sizes its heap when it
  * starts (set at run time, it changed nothing).
  */

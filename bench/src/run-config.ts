@@ -5,14 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
-import { markingArgs, youngGenerationArgs } from '@adnet/engine/full-collection';
-import { envSchema } from '@adnet/schemas/config';
 import { ConfigStore } from '@adnet/admin/config-store';
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { Partner } from '@adnet/schemas/partners';
 import { compareSeq } from '@adnet/schemas/wire/change-log';
 import { Redis } from 'ioredis';
-import { ROOT, child } from './child.ts';
+import { ROOT, benchEngineNodeArgs, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpRequest, runStep } from './load-generator.ts';
@@ -114,13 +112,8 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const { proc } = await child(
     'engine/src/main.ts',
     { REDIS_URL: local.url, PORT: String(port), METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
-    // V8's arguments as the launcher gives them (ENGINE_CONCURRENT_MARKING, ENGINE_SEMI_SPACE_MB), then the bench's own.
-    [
-      ...LOOP_PROBE_ARGS,
-      ...markingArgs(envSchema.shape.ENGINE_CONCURRENT_MARKING.parse(process.env.ENGINE_CONCURRENT_MARKING)),
-      ...youngGenerationArgs(envSchema.shape.ENGINE_SEMI_SPACE_MB.parse(process.env.ENGINE_SEMI_SPACE_MB)),
-      ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    ],
+    // V8's arguments as the launcher gives them, then the bench's own.
+    [...LOOP_PROBE_ARGS, ...benchEngineNodeArgs()],
     node.execPath,
   );
   while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));

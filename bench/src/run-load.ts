@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ConfigStore } from '@adnet/admin/config-store';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { Redis } from 'ioredis';
-import { ROOT, child } from './child.ts';
+import { ROOT, benchEngineNodeArgs, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
@@ -125,7 +125,7 @@ const engineProcs = await Promise.all(
       },
       // The loop probe reports each step's stalls; e.g. BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'
       // to profile the engine under load.
-      [...LOOP_PROBE_ARGS, ...(process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+      [...LOOP_PROBE_ARGS, ...benchEngineNodeArgs()],
       node.execPath,
     ),
   ),

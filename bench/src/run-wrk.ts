@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
-import { ROOT, child } from './child.ts';
+import { ROOT, benchEngineNodeArgs, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
@@ -119,7 +119,7 @@ const engines = await Promise.all(
         // wrk connects from 127.0.0.1: trusting it as the balancer lets each request name its own visitor.
         TRUSTED_PROXIES: '127.0.0.1/32',
       },
-      (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      benchEngineNodeArgs(),
       node.execPath,
     ),
   ),

@@ -73,6 +73,11 @@ export function youngGenerationArgs(semiSpaceMb: number): string[] {
   return semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
 }
 
+/** V8's node arguments for an engine process: what the launcher gives each engine, and the benches theirs. */
+export function engineNodeArgs(o: { concurrentMarking: boolean; semiSpaceMb: number }): string[] {
+  return [...markingArgs(o.concurrentMarking), ...youngGenerationArgs(o.semiSpaceMb)];
+}
+
 /**
  * The same at run time, for an engine started without them (`node engine/src/main.ts`): best effort, see
  * markingArgs. Skips a flag the process got as a node argument, in either form. Answers the flags set.

@@ -17,7 +17,7 @@ export interface EngineProcess {
  * JSON log lines share our stdout. If it dies on its own, the product stops:
  * a supervisor (systemd, Kubernetes) restarts the whole, rather than us
  * serving without the engine. `execPath` is the Node binary it runs on
- * (ENGINE_NODE, chosen once by `chooseEngineNode`); `nodeArgs`, V8's arguments for it (markingArgs, youngGenerationArgs).
+ * (ENGINE_NODE, chosen once by `chooseEngineNode`); `nodeArgs`, V8's arguments for it (engineNodeArgs).
  */
 export function startEngineProcess(opts: { env: NodeJS.ProcessEnv; log: Logger; execPath: string; nodeArgs?: readonly string[] }): EngineProcess {
   const child = spawn(opts.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', ENGINE_MAIN], {

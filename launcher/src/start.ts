@@ -5,7 +5,7 @@ import { createLogger } from '@adnet/admin/log';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
 import { startEngineProcess } from './engine-process.ts';
-import { markingArgs, youngGenerationArgs } from '@adnet/engine/full-collection';
+import { engineNodeArgs } from '@adnet/engine/full-collection';
 import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
 
@@ -76,7 +76,7 @@ async function start(): Promise<string> {
       env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) },
       log,
       execPath: node.execPath,
-      nodeArgs: [...markingArgs(config.engineConcurrentMarking), ...youngGenerationArgs(config.engineSemiSpaceMb)],
+      nodeArgs: engineNodeArgs({ concurrentMarking: config.engineConcurrentMarking, semiSpaceMb: config.engineSemiSpaceMb }),
     }),
   );
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });

@@ -93,10 +93,6 @@ async function readiness(port: number): Promise<Readiness> {
   return (await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as Readiness;
 }
 
-async function readySeq(port: number): Promise<string> {
-  return (await readiness(port)).index_seq;
-}
-
 async function runSize(campaigns: number): Promise<SizeResult> {
   const loadStart = loadavg()[0] as number;
   const size = { campaigns, creativesPerCampaign: 3, advertisers: 500 };
@@ -186,7 +182,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
     ),
   );
   const lastSeq = seqs.reduce((a, b) => (compareSeq(a, b) >= 0 ? a : b));
-  while (compareSeq(await readySeq(port), lastSeq) < 0);
+  while (compareSeq((await readiness(port)).index_seq, lastSeq) < 0);
   const burstMs = Math.round(performance.now() - burstStarted);
   const burstLoop = await loopDelay(proc);
   const burstBids = await burstLoad;

@@ -71,7 +71,6 @@ export class ConfigMirror {
   /** What publishing one changed campaign has cost the consumers lately (ms): part of a slice's time. */
   private readonly publishPerCampaign = new CostEstimate(0);
   private readonly poll: Periodic;
-  lastSyncAt = 0;
   /**
    * When the current index was published, its consumers included (epoch ms, sub-ms): what a request
    * answered from then on saw. Readiness reports it, so a change's way from commit to the engine is
@@ -154,7 +153,6 @@ export class ConfigMirror {
       from = (batch.at(-1) as ChangeEntry).seq;
     }
     if (pending.length > 0) await this.apply(pending);
-    this.lastSyncAt = Date.now();
   }
 
   private async apply(changes: readonly (ConfigChange & { readonly seq: string })[]): Promise<void> {
@@ -197,7 +195,6 @@ export class ConfigMirror {
 
   private publish(index: EngineIndex, delta: IndexDelta): void {
     this.index = index;
-    this.lastSyncAt = Date.now();
     this.opts.onIndex?.(index, delta);
     this.indexPublishedMs = performance.timeOrigin + performance.now();
   }

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { vastSchemaPath, vastSchemaProblem } from '../../../tooling/vast-schema.ts';
 
 /**
  * The worst text a creative can carry into our outputs: markup and CDATA breakouts, script schemes,
@@ -30,7 +31,7 @@ export const HOSTILE_URLS = [
   'https://shop.example.com/\u2028x',
 ] as const;
 
-export const IAB_VAST_XSD = new URL('../../../../shared/schemas/vast/vast4.xsd', import.meta.url).pathname;
+export const IAB_VAST_XSD = vastSchemaPath(process.env);
 
 function withFile<T>(name: string, text: string, run: (path: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
@@ -45,7 +46,8 @@ function withFile<T>(name: string, text: string, run: (path: string) => T): T {
 
 /** xmllint's verdict on a VAST document: well-formed and valid against the IAB VAST 4.0 schema. */
 export function vastVerdict(xml: string): { valid: boolean; output: string } {
-  if (!existsSync(IAB_VAST_XSD)) throw new Error(`IAB VAST schema missing: ${IAB_VAST_XSD}`);
+  const missing = vastSchemaProblem(IAB_VAST_XSD);
+  if (missing) throw new Error(missing);
   return withFile('vast.xml', xml, (path) => {
     const out = spawnSync('xmllint', ['--noout', '--schema', IAB_VAST_XSD, path], { encoding: 'utf8' });
     return { valid: out.status === 0 && out.stderr.includes('validates'), output: out.stderr };

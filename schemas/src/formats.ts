@@ -4,3 +4,5 @@
 export const CAMPAIGN_FORMATS = ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'] as const;
 /** Where a floating video sits on the page. */
 export const FV_CORNERS = ['br', 'bl', 'tr', 'tl'] as const;
+/** What a zone shows when nothing fills it (publisher-controls.ts). */
+export const FALLBACK_TYPES = ['html', 'url', 'none'] as const;

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { VERTICALS, httpUrlSchema, oneOf, usdAmount } from './api.ts';
 import { normalizeDomain } from './domain-name.ts';
 import { usdToMicroCents } from './money.ts';
+import { FALLBACK_TYPES } from './formats.ts';
 
 // A publisher's controls over what its inventory shows. A site's are the defaults of its zones; a
 // zone's, where set, override them field by field (docs: admin/docs/api.md, publisher controls).
 
 export type Vertical = (typeof VERTICALS)[number];
-export const FALLBACK_TYPES = ['html', 'url', 'none'] as const;
+export { FALLBACK_TYPES };
 /** The largest fallback HTML, in UTF-8 bytes: it travels in every unfilled `/imp` answer. */
 export const FALLBACK_HTML_MAX_BYTES = 16_384;
 export const MAX_BLOCKED_DOMAINS = 1_000;

@@ -287,7 +287,9 @@ export const envSchema = z.object({
   PUSH_SEND_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
    * Subscribers each engine's push sender handles at once: every notification is an auction that may wait
-   * up to AUCTION_TIMEOUT_MS on demand partners, so a pass runs this many side by side.
+   * up to AUCTION_TIMEOUT_MS on demand partners, so a pass runs this many side by side. Each also waits up
+   * to 1 s for the partners' QPS (docs/demand.md, push zones): a partner slower than this many requests a
+   * second is offered only part of a pass.
    */
   PUSH_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   /**

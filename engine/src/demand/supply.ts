@@ -79,6 +79,10 @@ function readAnswer(format: string, adm: string, blocked: ReadonlySet<string> | 
   return undefined;
 }
 
+/** Whether a partner takes this format and this viewer's country (none listed: every country). */
+export const takes = (p: DemandPartner, format: string, country: string | undefined): boolean =>
+  p.formats.includes(format as DemandPartner['formats'][number]) && (p.countries.length === 0 || (country !== undefined && p.countries.includes(country)));
+
 /**
  * The partners that may bid on one impression: enabled (the index holds only those), taking the
  * zone's format and the viewer's country, within their QPS, circuit not open. Undefined, allocating
@@ -91,13 +95,14 @@ export function eligiblePartners(
   country: string | undefined,
   now: number,
   onSkip?: (id: number, why: 'skipped_qps' | 'skipped_open') => void,
+  /** The share of each partner's QPS left to callers that keep none (push keeps PUSH_QPS_KEEP for page views). */
+  keepShare = 0,
 ): DemandPartner[] | undefined {
   if (partners.length === 0) return undefined;
   let out: DemandPartner[] | undefined;
   for (const p of partners) {
-    if (!p.formats.includes(format as DemandPartner['formats'][number])) continue;
-    if (p.countries.length > 0 && (country === undefined || !p.countries.includes(country))) continue;
-    if (!deps.limiter.take(p.id, p.qps_limit)) {
+    if (!takes(p, format, country)) continue;
+    if (!deps.limiter.take(p.id, p.qps_limit, keepShare)) {
       onSkip?.(p.id, 'skipped_qps');
       continue;
     }

@@ -3,6 +3,7 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { createHmac } from 'node:crypto';
 import { Agent } from 'node:https';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import { visitorContext, zoneImp } from '../auction/request-context.ts';
@@ -13,11 +14,18 @@ import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { countDemandImpression } from '../demand/demand-impression.ts';
 import { decodeDemandTicket, demandClickLink } from '../demand/demand-ticket.ts';
-import { eligiblePartners, sendWinNotice, supplyAuction } from '../demand/supply.ts';
+import { eligiblePartners, sendWinNotice, supplyAuction, takes } from '../demand/supply.ts';
 import type { PartnerWin, SupplyOutcome } from '../demand/supply.ts';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import { removeSubscription, zoneSubscribersKey } from './push-store.ts';
 import type { StoredSubscription, SubscriberAudience } from './push-store.ts';
+
+/**
+ * The share of each demand partner's QPS a push pass leaves to page views and players, which cannot wait; and how
+ * long one notification waits for the partners' QPS before it goes to auction without those still out of it.
+ */
+export const PUSH_QPS_KEEP = 0.5;
+export const PUSH_QPS_WAIT_MS = 1_000;
 
 /** A subscriber stored before subscriptions kept their audience: a desktop browser of unknown country and language. */
 const UNKNOWN_AUDIENCE: SubscriberAudience = { country: undefined, language: undefined, device: 'desktop', os: undefined, browser: undefined };
@@ -83,7 +91,8 @@ export class PushSender {
     // failure is reported and costs the others nothing.
     let next = 0;
     const worker = async () => {
-      while (next < due.length) {
+      // A stopping engine hands back what it has not begun: those subscribers hold no lease yet.
+      while (next < due.length && !this.worker.stopping) {
         const d = due[next++] as (typeof due)[number];
         await this.sendOne(index, d.entry, d.id, d.raw).catch((err: unknown) => this.o.onError?.(err));
       }
@@ -104,13 +113,15 @@ export class PushSender {
     const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
     if (lease !== 'OK') return;
     const d = ctx.demand;
+    await this.awaitPartnerQps(index, subscriberOf(sub).country);
     // The auction's 200 ms run from here, our own scoring included, as for /imp.
     const started = d && index.demandPartners.length > 0 ? d.now() : 0;
     const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
     const ic = zoneImp(rc, entry);
     const out = serve(ctx, rc, ic);
     const site = index.sites.get(zone.site_id);
-    const partners = d && site ? eligiblePartners(d, index.demandPartners, 'push', rc.country, d.now(), (pid, why) => d.stats.add(pid, why)) : undefined;
+    const partners =
+      d && site ? eligiblePartners(d, index.demandPartners, 'push', rc.country, d.now(), (pid, why) => d.stats.add(pid, why), PUSH_QPS_KEEP) : undefined;
     const outcome: SupplyOutcome =
       d && site && partners
         ? await supplyAuction(d, {
@@ -191,6 +202,25 @@ export class PushSender {
       ...inventoryFacts(ic.inventory),
     });
     settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ts), ctx.engineId);
+  }
+
+  /**
+   * Waits, at most PUSH_QPS_WAIT_MS, until every partner taking this notification has a request left within its
+   * QPS beyond the share kept for page views. A notification can wait and a page view cannot; a pass that asked
+   * the partners as fast as its workers run would spend their allowance in its first second and send the rest
+   * of its notifications without them.
+   */
+  private async awaitPartnerQps(index: EngineIndex, country: string | undefined): Promise<void> {
+    const d = this.o.ctx.demand;
+    if (!d || index.demandPartners.length === 0) return;
+    const deadline = d.now() + PUSH_QPS_WAIT_MS;
+    while (!this.worker.stopping) {
+      let wait = 0;
+      for (const p of index.demandPartners) if (takes(p, 'push', country)) wait = Math.max(wait, d.limiter.msUntil(p.id, p.qps_limit, PUSH_QPS_KEEP));
+      const left = deadline - d.now();
+      if (wait === 0 || left <= 0) return;
+      await sleep(Math.min(wait, left));
+    }
   }
 
   /**

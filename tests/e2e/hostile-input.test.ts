@@ -12,7 +12,10 @@ import { eventually, postBid, startEngine, streamedEvents } from './support/engi
 import type { TestEngine } from './support/engine.ts';
 import { acceptedState, footprint, lostSince, serveAndClick, serveWorld } from './support/hostile-world.ts';
 import type { Accepted, Footprint } from './support/hostile-world.ts';
-import { ENGINE_FAMILIES, POSTBACK_FAMILY, PROTOCOL_FAMILY, REST_FAMILIES, STATIC_FAMILY, TRPC_FAMILY, describeRequest } from './support/hostile-requests.ts';
+import { POSTBACK_FAMILY, REST_FAMILIES } from './support/hostile-admin-requests.ts';
+import { ENGINE_FAMILIES } from './support/hostile-engine-requests.ts';
+import { PROTOCOL_FAMILY, STATIC_FAMILY, TRPC_FAMILY } from './support/hostile-protocol-requests.ts';
+import { describeRequest } from './support/hostile-requests.ts';
 import type { Family, HostileContext, HostileRequest, TokenKind } from './support/hostile-requests.ts';
 import { NoAnswerError, rawRequest } from './support/raw-http.ts';
 import type { RawResponse } from './support/raw-http.ts';

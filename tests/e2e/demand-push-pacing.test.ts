@@ -97,6 +97,28 @@ describe('a push pass within a demand partner’s QPS', () => {
     expect((await counters()).skipped_qps ?? 0).toBe(0);
   });
 
+  it('reads the index as it is at each notification: a partner disabled during a pass is asked no more', async () => {
+    const MID = Array.from({ length: 8 }, (_, i) => `/mid-${i + 1}`);
+    await subscribeAll(MID);
+    stub.received.length = 0;
+    asked.length = 0;
+    const pass = engine.engine.pushSender.runOnce();
+    // The pass takes about 1.5 s at the partner's pace; it is disabled after its third request.
+    await eventually(() => asked.length >= 3);
+    const off = await call(fx.app, 'POST', `/api/admin/demand-partners/${partnerId}/disable`, { token: world.admin.token });
+    expect(off.status).toBe(200);
+    await eventually(() => engine.engine.mirror.index?.demandPartners.length === 0);
+    const askedWhenGone = asked.length;
+    await pass;
+    expect(stub.received.map((r) => r.path).sort()).toEqual([...MID].sort());
+    // One request may have been on its way when the index changed.
+    expect(asked.length).toBeLessThanOrEqual(askedWhenGone + 1);
+    expect(asked.length).toBeLessThan(MID.length);
+    // On again for the next test.
+    expect((await call(fx.app, 'POST', `/api/admin/demand-partners/${partnerId}/enable`, { token: world.admin.token })).status).toBe(200);
+    await eventually(() => engine.engine.mirror.index?.demandPartners.length === 1);
+  });
+
   it('a stopping sender hands back the notifications it has not begun, and another engine sends them once', async () => {
     const LATER = Array.from({ length: 16 }, (_, i) => `/later-${i + 1}`);
     await subscribeAll(LATER);

@@ -81,10 +81,11 @@ export class PushSender {
     const { ctx, redis } = this.o;
     const index = ctx.index();
     if (!index) return;
-    const due: { entry: ZoneEntry; id: string; raw: string }[] = [];
+    const due: { subid: string; id: string; raw: string }[] = [];
     for (const entry of index.zones.values()) {
       if (!entry.serving || entry.zone.format !== 'push') continue;
-      for (const [id, raw] of Object.entries(await redis.hgetall(zoneSubscribersKey(entry.zone.subid)))) due.push({ entry, id, raw });
+      const subid = entry.zone.subid;
+      for (const [id, raw] of Object.entries(await redis.hgetall(zoneSubscribersKey(subid)))) due.push({ subid, id, raw });
     }
     // Side by side, at most `concurrency` at once: an auction waits up to 200 ms on its partners, and a
     // pass of one subscriber after another would take that long per subscriber. One subscriber's
@@ -94,26 +95,32 @@ export class PushSender {
       // A stopping engine hands back what it has not begun: those subscribers hold no lease yet.
       while (next < due.length && !this.worker.stopping) {
         const d = due[next++] as (typeof due)[number];
-        await this.sendOne(index, d.entry, d.id, d.raw).catch((err: unknown) => this.o.onError?.(err));
+        await this.sendOne(d.subid, d.id, d.raw).catch((err: unknown) => this.o.onError?.(err));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.o.concurrency ?? 32, due.length) }, worker));
   }
 
-  private async sendOne(index: EngineIndex, entry: ZoneEntry, id: string, raw: string): Promise<void> {
+  private async sendOne(subid: string, id: string, raw: string): Promise<void> {
     const { ctx, redis } = this.o;
-    const zone = entry.zone;
+    if (!this.servingZone(subid)) return;
     const sub = JSON.parse(raw) as StoredSubscription;
     // A subscription not renewed in time lapses: it is dropped, not sent to.
     if (sub.expires_at !== undefined && sub.expires_at < Date.now()) {
-      await redis.hdel(zoneSubscribersKey(zone.subid), id);
+      await redis.hdel(zoneSubscribersKey(subid), id);
       this.dropped++;
       return;
     }
-    const lease = await redis.set(`push:sent:{${zone.subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
+    const lease = await redis.set(`push:sent:{${subid}}:${id}`, '1', 'EX', this.o.minIntervalHours * 3600, 'NX');
     if (lease !== 'OK') return;
+    await this.awaitPartnerQps(subscriberOf(sub).country);
+    // The index as it is now, not as the pass found it: a pass outlives changes (it is paced to the partners'
+    // QPS), and a campaign paused, a partner disabled or a zone stopped since it began must not serve.
+    const current = this.servingZone(subid);
+    if (!current) return;
+    const { index, entry } = current;
+    const zone = entry.zone;
     const d = ctx.demand;
-    await this.awaitPartnerQps(index, subscriberOf(sub).country);
     // The auction's 200 ms run from here, our own scoring included, as for /imp.
     const started = d && index.demandPartners.length > 0 ? d.now() : 0;
     const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
@@ -204,19 +211,26 @@ export class PushSender {
     settle({ spend: ctx.budget, emit: ctx.emit }, event, budgetDay(ts), ctx.engineId);
   }
 
+  private servingZone(subid: string): { index: EngineIndex; entry: ZoneEntry } | undefined {
+    const index = this.o.ctx.index();
+    const entry = index?.zones.get(subid);
+    return index && entry?.serving && entry.zone.format === 'push' ? { index, entry } : undefined;
+  }
+
   /**
    * Waits, at most PUSH_QPS_WAIT_MS, until every partner taking this notification has a request left within its
    * QPS beyond the share kept for page views. A notification can wait and a page view cannot; a pass that asked
    * the partners as fast as its workers run would spend their allowance in its first second and send the rest
    * of its notifications without them.
    */
-  private async awaitPartnerQps(index: EngineIndex, country: string | undefined): Promise<void> {
+  private async awaitPartnerQps(country: string | undefined): Promise<void> {
     const d = this.o.ctx.demand;
-    if (!d || index.demandPartners.length === 0) return;
+    if (!d) return;
     const deadline = d.now() + PUSH_QPS_WAIT_MS;
     while (!this.worker.stopping) {
       let wait = 0;
-      for (const p of index.demandPartners) if (takes(p, 'push', country)) wait = Math.max(wait, d.limiter.msUntil(p.id, p.qps_limit, PUSH_QPS_KEEP));
+      for (const p of this.o.ctx.index()?.demandPartners ?? [])
+        if (takes(p, 'push', country)) wait = Math.max(wait, d.limiter.msUntil(p.id, p.qps_limit, PUSH_QPS_KEEP));
       const left = deadline - d.now();
       if (wait === 0 || left <= 0) return;
       await sleep(Math.min(wait, left));

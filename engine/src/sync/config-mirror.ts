@@ -31,13 +31,16 @@ export interface MirrorOptions {
  * slice, each one the configuration as of a position in the log. A slice takes another group only while
  * that group, as the last ones cost, and the consumers' work for the index it publishes fit in SLICE_MS, so
  * it holds requests for about SLICE_MS, not SLICE_MS plus a group plus the consumers. A group is sized from
- * what the last groups cost per change (their median: cost-estimate.ts), between 1 and GROUP_MAX changes: at 100 000 campaigns a fixed group of 8
+ * what the last groups cost per change (cost-estimate.ts), between 1 and GROUP_MAX changes: in step 4, at 100 000 campaigns a fixed group of 8
  * cost up to 8 ms, at 10 000 under 1 ms (bench/results/performance.md, steps 4 and 9, have the measured
- * bounds; "Step: the burst of 1 000 changes" the slice's own bound).
+ * bounds; "Step: the burst of 1 000 changes" the slice's own bound). GROUP_MAX bounds the one group no estimate
+ * can size: the first after V8 starts marking for a full collection, when a change costs about ten times what
+ * the last groups did (0.36-0.63 ms instead of 0.03-0.05 at 100 000 campaigns): groups of 20-31 then held the
+ * loop for 7-14 ms, groups of 8 for 3.3-4.9 ms ("Step: the burst in V8's marking").
  */
 const SLICE_MS = 2;
 const GROUP_MS = 1;
-const GROUP_MAX = 32;
+const GROUP_MAX = 8;
 /**
  * Log entries read per round trip: decoding 1 000 changes at once held the loop for 20 ms and more; they are
  * decoded in slices of SLICE_MS too.
@@ -50,6 +53,17 @@ const READ_COUNT = 100;
  * would take many seconds.
  */
 const SNAPSHOT_FULL_SHARE = 0.05;
+
+/**
+ * How many changes the next group takes, from what a change has cost lately (ms): about GROUP_MS of work,
+ * at most GROUP_MAX changes. Rounded, not floored: a group costs something of its own besides its changes
+ * (while V8 marks, groups of one change took 0.53-0.66 ms, of two 0.73-0.99, of three 0.88-1.28), so a cost per
+ * change measured on groups of one, about 0.6 ms, floored to groups of one again, and the burst went through
+ * the marking at 0.69-0.84 ms a change instead of 0.52-0.68 ("Step: the burst in V8's marking").
+ */
+export function changesPerGroup(perChangeMs: number): number {
+  return Math.max(1, Math.min(GROUP_MAX, Math.round(GROUP_MS / perChangeMs)));
+}
 
 /**
  * Keeps an in-memory copy of the configuration: a snapshot, then the change
@@ -164,7 +178,7 @@ export class ConfigMirror {
       const started = performance.now();
       const campaigns = new Set<number>();
       let full = false;
-      const groupSize = () => Math.max(1, Math.min(GROUP_MAX, Math.floor(GROUP_MS / this.perChange.ms)));
+      const groupSize = () => changesPerGroup(this.perChange.ms);
       try {
         do {
           const size = groupSize();

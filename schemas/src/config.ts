@@ -255,8 +255,8 @@ export const envSchema = z.object({
    * generation into the old one: at 100 000 campaigns under 1 000 bids/s, 16 MiB held young collections to
    * 2.2-2.7 ms at the median, 0-9 of 134-138 over 5 ms (64 MiB: 5.3-8.0 ms, 18-23 of 33-34), for 30-70 MiB less RSS;
    * the burst of 1 000 changes at once reached the index in 169-219 ms in four runs of six (64 MiB: 144-191 in ten
-   * of twelve; each had a slower mode, 369-516 ms, now and then) once the config mirror's cost estimates left out
-   * the groups a collection fell into; 8 MiB took it 2 s. It costs the bid path about 5 % of its CPU at saturation
+   * of twelve; both slower, 270-550 ms, when V8's marking for a full collection begins inside it) once the config
+   * mirror's cost estimates left out the groups a collection fell into; 8 MiB took it 2 s. It costs the bid path about 5 % of its CPU at saturation
    * (76-78 against 72-73 us a bid in bench:wrk): an engine that needs only throughput may set 0. An
    * engine started alone gets it only as a node argument (V8 sizes its heap at start)
    * (docs/deployment.md, "Sizing engines").

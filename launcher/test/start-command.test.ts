@@ -3,7 +3,7 @@ import { get, request } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startRedis } from '../../tests/e2e/support/redis.ts';
+import { freePort, freePortRun, startRedis } from '../../tests/e2e/support/redis.ts';
 import { redisAnswers } from '../src/private-redis.ts';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 
@@ -73,10 +73,9 @@ describe('pnpm start', () => {
     const redis = await startRedis();
     try {
       const dataDir = tempDir();
-      const metricsPort = await freePort();
-      // Free ports come out of the kernel in sequence: keep the public one clear of the engines' metrics ports.
-      let port = await freePort();
-      while (port >= metricsPort && port <= metricsPort + 2) port = await freePort();
+      // The admin's and both engines' operator ports, in a run outside the kernel's range for listen(0).
+      const metricsPort = await freePortRun(3);
+      const port = await freePort();
       const run = await launch({ DATA_DIR: dataDir, PORT: String(port), REDIS_URL: redis.url, ENGINE_PROCESSES: '2', METRICS_PORT: String(metricsPort) });
       expect((await fetch(`${run.base}/readyz`)).status).toBe(200);
       // A new connection each time: the kernel spreads them over both engines.

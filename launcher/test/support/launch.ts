@@ -50,9 +50,12 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
     };
     child.stdout?.on('data', check);
     child.stderr?.on('data', check);
-    void exit.then(() => {
+    // 'close', not 'exit': the output is all read by then, so a product that printed waitFor and stopped (a
+    // wrong variable) resolves, and one that stopped before it is an error that shows why.
+    child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ child, base: '', out: () => out, exit });
+      if (out.includes(waitFor)) resolve({ child, base: /Ad network is up at (\S+)/.exec(out)?.[1] ?? '', out: () => out, exit });
+      else reject(new Error(`stopped (exit ${code}) before "${waitFor}":\n${out}`));
     });
   });
 }

@@ -27,6 +27,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+
+/**
+ * `count` consecutive free ports, for a process that takes a base port and the ones after it (the launcher's
+ * METRICS_PORT, engine i on METRICS_PORT + 1 + i). Below the kernel's ephemeral range (32768 and up on Linux):
+ * there the next port the kernel hands a parallel test's listen(0) is very often base + 1, which then was not
+ * free when the engine bound it.
+ */
+export async function freePortRun(count: number): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - count));
+    let free = true;
+    for (let i = 0; i < count && free; i++) free = await canListen(base + i);
+    if (free) return base;
+  }
+}
+
 async function waitReady(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const c = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });

@@ -59,15 +59,9 @@ export function markingArgs(concurrent: boolean): string[] {
 }
 
 /**
- * V8's argument that caps an engine's young generation at semi-spaces of `mb` MiB (config ENGINE_SEMI_SPACE_MB,
- * default 16; 0 leaves V8's choice, which grew them to 64 MiB under load on Node 24). A young collection copies
- * what survived since the last one, and a full collection's pause empties the young generation into the old:
- * at 100 000 campaigns under 1 000 bids/s, 64 MiB semi-spaces held young collections of 5.3-8.0 ms at the median,
- * 18-23 of 33-34 over 5 ms, and 16 MiB ones 2.2-2.7 ms, 0-9 of 134-138 over 5 ms, with 30-70 MiB less RSS; the
- * burst of 1 000 changes at once took what it took with 64 MiB in most runs once the config mirror's cost
- * estimates left out the groups a collection fell into (cost-estimate.ts), and 8 MiB took it 2 s (bench/results/performance.md, "Step:
- * the young generation" and "Step: 16 MiB semi-spaces with the mirror's median estimates"). Only a node argument: V8 sizes its heap when it
- * starts (set at run time, it changed nothing).
+ * V8's argument that caps an engine's young generation at semi-spaces of `mb` MiB; 0 leaves V8's choice. Why 16
+ * and what it costs: ENGINE_SEMI_SPACE_MB's description (schemas/src/config.ts). Only a node argument: V8 sizes
+ * its heap when it starts (set at run time, it changed nothing).
  */
 export function youngGenerationArgs(semiSpaceMb: number): string[] {
   return semiSpaceMb > 0 ? [`--max-semi-space-size=${semiSpaceMb}`] : [];

@@ -1,17 +1,13 @@
 import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
 import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import type { Account } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
 import type { TestEngine } from './support/engine.ts';
 import { World } from './support/world.ts';
-import { IAB_VAST_XSD } from './support/hostile.ts';
-import { vastSchemaProblem } from '../../tooling/vast-schema.ts';
+import { vastVerdict } from './support/hostile.ts';
 
 const fx = useTestApp();
 let engine: TestEngine;
@@ -150,18 +146,8 @@ describe('GET /vast/<subid>.xml', () => {
     expect(await (await fetch(`${engine.base}/vast/unknown.xml`)).text()).toBe(empty);
 
     // Both documents validate against the IAB VAST 4.0 schema (tooling/vast-schema.ts; xmllint from libxml2-utils).
-    const xsd = IAB_VAST_XSD;
-    expect(vastSchemaProblem(xsd)).toBeUndefined();
     expect(spawnSync('xmllint', ['--version']).status, 'install libxml2-utils for xmllint').toBe(0);
-    const dir = mkdtempSync(join(tmpdir(), 'vast-'));
-    for (const [name, doc] of [
-      ['ad.xml', xml],
-      ['empty.xml', empty],
-    ] as const) {
-      writeFileSync(join(dir, name), doc);
-      const out = spawnSync('xmllint', ['--noout', '--schema', xsd, join(dir, name)], { encoding: 'utf8' });
-      expect(out.stderr).toContain('validates');
-    }
+    for (const doc of [xml, empty]) expect(vastVerdict(doc)).toMatchObject({ valid: true });
 
     // The player's impression pixel counts (and charges) once; its viewable pixel counts once, and only after it.
     const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? '';

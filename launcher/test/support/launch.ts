@@ -41,12 +41,11 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
   return new Promise((resolve, reject) => {
     // Generous: the product builds the cabinet and opens chDB on start, which takes far longer on a busy machine.
     const timer = setTimeout(() => reject(new Error(`no start within 45 s:\n${out}`)), 45_000);
+    const up = () => resolve({ child, base: /Ad network is up at (\S+)/.exec(out)?.[1] ?? '', out: () => out, exit });
     const check = () => {
-      const m = /Ad network is up at (\S+)/.exec(out);
-      if (out.includes(waitFor)) {
-        clearTimeout(timer);
-        resolve({ child, base: m?.[1] ?? '', out: () => out, exit });
-      }
+      if (!out.includes(waitFor)) return;
+      clearTimeout(timer);
+      up();
     };
     child.stdout?.on('data', check);
     child.stderr?.on('data', check);
@@ -54,7 +53,7 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
     // wrong variable) resolves, and one that stopped before it is an error that shows why.
     child.once('close', (code) => {
       clearTimeout(timer);
-      if (out.includes(waitFor)) resolve({ child, base: /Ad network is up at (\S+)/.exec(out)?.[1] ?? '', out: () => out, exit });
+      if (out.includes(waitFor)) up();
       else reject(new Error(`stopped (exit ${code}) before "${waitFor}":\n${out}`));
     });
   });

@@ -16,23 +16,22 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const canListen = (port: number): Promise<boolean> =>
+/** Listens on `port` (0: any the kernel picks) and closes again: the port it got, or undefined when taken. */
+const listenOnce = (port: number): Promise<number | undefined> =>
   new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
+      const got = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(got));
+    });
   });
+
+export async function freePort(): Promise<number> {
+  const port = await listenOnce(0);
+  if (port === undefined) throw new Error('no free port');
+  return port;
+}
 
 /**
  * `count` consecutive free ports, for a process that takes a base port and the ones after it (the launcher's
@@ -44,7 +43,7 @@ export async function freePortRun(count: number): Promise<number> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - count));
     let free = true;
-    for (let i = 0; i < count && free; i++) free = await canListen(base + i);
+    for (let i = 0; i < count && free; i++) free = (await listenOnce(base + i)) !== undefined;
     if (free) return base;
   }
 }

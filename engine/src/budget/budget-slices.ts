@@ -21,7 +21,13 @@ export class Slice {
   outstanding = 0;
   /** The hold this engine set in Redis at its last re-base. */
   lastHold = 0;
-  private readonly taken: { at: number; nano: number }[] = [];
+  /**
+   * Outstanding bids, oldest first, as two arrays of plain numbers (V8 keeps them unboxed): every bid of the
+   * last minute is here, two per bid (campaign and advertiser), and an object each was what the young
+   * collections copied and promoted most at 15 000 bids/s (1.8 million of them live).
+   */
+  private readonly takenAt: number[] = [];
+  private readonly takenNano: number[] = [];
   refilling = false;
   /** No refill before this time after Redis granted nothing. */
   dryUntil = 0;
@@ -32,7 +38,8 @@ export class Slice {
   take(nano: number, now: number): void {
     this.local -= nano;
     this.outstanding += nano;
-    this.taken.push({ at: now, nano });
+    this.takenAt.push(now);
+    this.takenNano.push(nano);
   }
 
   untake(nano: number): void {
@@ -47,28 +54,38 @@ export class Slice {
 
   /** Bids older than OUTSTANDING_MS are taken as lost; their money returns to the pool at the next re-base. */
   expire(now: number): void {
+    const at = this.takenAt;
     let n = 0;
-    while (n < this.taken.length && (this.taken[n] as { at: number }).at < now - OUTSTANDING_MS) this.outstanding -= (this.taken[n++] as { nano: number }).nano;
-    if (n) this.taken.splice(0, n);
+    while (n < at.length && (at[n] as number) < now - OUTSTANDING_MS) this.outstanding -= this.takenNano[n++] as number;
+    this.forget(n);
   }
 
   private drop(nano: number): void {
     let left = Math.min(nano, this.outstanding);
     this.outstanding -= left;
-    // The settled bids leave in one splice: a shift each was quadratic once a slice held tens of thousands
-    // of bids (one campaign winning a busy zone; a re-base settling its beacons blocked the loop for seconds).
+    const nanos = this.takenNano;
     let n = 0;
-    while (left > 0 && n < this.taken.length) {
-      const bid = this.taken[n] as { nano: number };
-      if (bid.nano <= left) {
-        left -= bid.nano;
+    while (left > 0 && n < nanos.length) {
+      const bid = nanos[n] as number;
+      if (bid <= left) {
+        left -= bid;
         n++;
       } else {
-        bid.nano -= left;
+        nanos[n] = bid - left;
         left = 0;
       }
     }
-    if (n) this.taken.splice(0, n);
+    this.forget(n);
+  }
+
+  /**
+   * The oldest `n` bids leave in one splice: a shift each was quadratic once a slice held tens of thousands of
+   * bids (one campaign winning a busy zone; a re-base settling its beacons blocked the loop for seconds).
+   */
+  private forget(n: number): void {
+    if (n === 0) return;
+    this.takenAt.splice(0, n);
+    this.takenNano.splice(0, n);
   }
 }
 

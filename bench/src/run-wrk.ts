@@ -130,7 +130,8 @@ const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort(
 const floor = await child(
   'bench/src/floor-uws.ts',
   { PORT: String(await freePort()), TRACKING_SECRET: 'b'.repeat(40), REDIS_URL: `${local.url}/1` },
-  [],
+  // BENCH_FLOOR_NODE_ARGS: V8's arguments for the floor alone (a CPU profile beside the engine's, for instance).
+  (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean),
   node.execPath,
 );
 const enginePids = engines.map((e) => e.proc.pid ?? 0);

@@ -1,5 +1,6 @@
 // `node --import tsx bench/src/heap-snapshot.ts [campaigns] [dir]`: one engine holding the bench world (3 creatives a
-// campaign), under a short bid load, writes a heap snapshot to `dir` (default: a temporary directory), for
+// campaign), under a short bid load (BENCH_HEAP_RATE bids/s, 500 by default, for BENCH_HEAP_MS, 3 000: a longer,
+// faster one shows what the engine keeps per request), writes a heap snapshot to `dir` (default: a temporary directory), for
 // bench/src/heap-breakdown.ts. Prints the engine's memory after a full collection.
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,13 @@ const { proc } = await child(
 );
 while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
 const bids = makeCorpus(1_000).map((b) => httpRequest('/openrtb/bid', b, { 'x-openrtb-version': '2.5' }));
-await runStep({ port, requests: bids, rate: 500, durationMs: 3_000, connections: 16 });
+await runStep({
+  port,
+  requests: bids,
+  rate: Number(process.env.BENCH_HEAP_RATE ?? 500),
+  durationMs: Number(process.env.BENCH_HEAP_MS ?? 3_000),
+  connections: 16,
+});
 const pid = proc.pid ?? 0;
 const rssBefore = rssMiB(pid);
 const memory = await new Promise<Memory>((resolve) => {

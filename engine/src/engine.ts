@@ -326,7 +326,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       ),
     listenOps: (port, host) =>
       new Promise((resolve, reject) => {
-        metrics.withProcessMetrics();
+        metrics.withProcessMetrics(config.metrics.loopDelayResolutionMs);
         ops.listen(host, port, (s) => {
           if (!s) return reject(new Error(`engine could not listen for metrics on ${host}:${port}`));
           opsSocket = s;

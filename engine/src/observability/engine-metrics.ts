@@ -83,15 +83,16 @@ export class EngineMetrics {
   }
 
   /** CPU, memory, event-loop lag and GC of this process: only where it serves metrics (tests run many engines in one process). */
-  withProcessMetrics(): void {
+  withProcessMetrics(loopDelayResolutionMs: number): void {
     collectDefaultMetrics({ register: this.registry, prefix: 'adnet_engine_' });
-    // The default lag metrics sample every 10 ms: a stall of a few milliseconds (what a config change may
-    // cost, bench:config) needs 1 ms. Read and reset at each scrape, so each value covers one interval.
-    const delay = monitorEventLoopDelay({ resolution: 1 });
+    // The default lag metrics sample every 10 ms; this one every METRICS_LOOP_DELAY_RESOLUTION_MS, for stalls
+    // of a few milliseconds (what a config change may cost, bench:config). Read and reset at each scrape, so
+    // each value covers one interval.
+    const delay = monitorEventLoopDelay({ resolution: loopDelayResolutionMs });
     delay.enable();
     new Gauge({
       name: 'adnet_engine_event_loop_delay_seconds',
-      help: 'Event-loop delay since the last scrape at 1 ms resolution, by stat (max, p99)',
+      help: `Event-loop delay since the last scrape, sampled every ${loopDelayResolutionMs} ms, by stat (max, p99)`,
       labelNames: ['stat'],
       registers: [this.registry],
       collect() {

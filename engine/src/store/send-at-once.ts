@@ -1,0 +1,13 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Keeps ioredis's auto-pipelining off `commands`: the request paths' scripts, each sent once per request
+ * or once per event-loop turn. Auto-pipelining would wrap the commands of each turn in a pipeline of
+ * their own, sent a tick later, which cost the click and beacon paths more than the writes it saves
+ * (bench/results/performance.md, "ioredis's pipeline off the request paths"). The background passes'
+ * many commands a turn stay auto-pipelined.
+ */
+export function sendAtOnce(redis: Redis, commands: readonly string[]): void {
+  const ignored = (redis.options.autoPipeliningIgnoredCommands ??= []);
+  for (const c of commands) if (!ignored.includes(c)) ignored.push(c);
+}

@@ -29,8 +29,11 @@ const ROUNDS = Number(process.env.AB_ROUNDS ?? 6);
 const load = (root: string) => import(`${root}/engine/src/store/counters.ts`) as Promise<typeof Counters>;
 const [before, after] = await Promise.all([load(process.argv[2] ?? '.'), load(process.argv[3] ?? '.')]);
 const local = await startBenchRedis('adnet-ab-counters-');
-// As the engine connects (engine/src/engine.ts): auto-pipelining on.
+// As the engine connects (engine/src/engine.ts): auto-pipelining on. A client per tree, as each engine has its
+// own: a tree's stores may set what its client sends past the auto-pipeline (engine/src/store/send-at-once.ts).
+// AB_BEFORE_AUTOPIPELINE_ALL=1 auto-pipelines every command of the first tree's client, as before that change.
 const redis = new Redis(local.url, { enableAutoPipelining: true });
+const redisAfter = new Redis(local.url, { enableAutoPipelining: true });
 /** What both trees' counters can do: a click's mark and flood count in one call (after) or two (before: countOnce, then clicksThisMinute). */
 interface AnyCounters {
   saveClick(clickId: string, record: typeof RECORD & { ts: number }, replace: boolean): Promise<void>;
@@ -38,7 +41,8 @@ interface AnyCounters {
   countClick?(id: string, fingerprint: string, nowMs: number): Promise<number | undefined>;
   clicksThisMinute?(fingerprint: string, nowMs: number): Promise<number>;
 }
-const trees = { before: new before.RedisCounters(redis) as AnyCounters, after: new after.RedisCounters(redis) as AnyCounters };
+const trees = { before: new before.RedisCounters(redis) as AnyCounters, after: new after.RedisCounters(redisAfter) as AnyCounters };
+if (process.env.AB_BEFORE_AUTOPIPELINE_ALL === '1') redis.options.autoPipeliningIgnoredCommands = [];
 
 /** A click's Redis work: its fingerprint's clicks this minute when it is the ticket's first, else undefined. */
 async function click(c: AnyCounters, id: string, fingerprint: string, now: number): Promise<number | undefined> {
@@ -99,4 +103,5 @@ for (const path of ['beacon', 'click'] as const) {
   );
 }
 await redis.quit();
+await redisAfter.quit();
 await local.stop();

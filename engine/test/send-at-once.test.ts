@@ -57,4 +57,15 @@ describe('the request paths skip ioredis auto-pipelining', () => {
     await client.get('anything');
     expect(pipelines).toHaveBeenCalledTimes(1);
   });
+
+  it('changes only the client it is given: another client, and one made later, still auto-pipeline those scripts', () => {
+    const other = new Redis(redis.server.url, { enableAutoPipelining: true, lazyConnect: true });
+    new RedisCounters(client);
+    const later = new Redis(redis.server.url, { enableAutoPipelining: true, lazyConnect: true });
+    expect(client.options.autoPipeliningIgnoredCommands).toContain('ctrCountOnce');
+    expect(other.options.autoPipeliningIgnoredCommands).not.toContain('ctrCountOnce');
+    expect(later.options.autoPipeliningIgnoredCommands).not.toContain('ctrCountOnce');
+    other.disconnect();
+    later.disconnect();
+  });
 });

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
  * many commands a turn stay auto-pipelined.
  */
 export function sendAtOnce(redis: Redis, commands: readonly string[]): void {
-  const ignored = (redis.options.autoPipeliningIgnoredCommands ??= []);
-  for (const c of commands) if (!ignored.includes(c)) ignored.push(c);
+  // A new list, never a push: a client given no list of its own holds ioredis's default one, shared by every client.
+  const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
+  redis.options.autoPipeliningIgnoredCommands = [...ignored, ...commands.filter((c) => !ignored.includes(c))];
 }

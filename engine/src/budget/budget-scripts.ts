@@ -1,4 +1,5 @@
 import type { Redis, Result } from 'ioredis';
+import { defineRequestScript } from '../store/send-at-once.ts';
 
 // Budget pools in Redis. A pool hash holds `spent` (campaign pools only),
 // `held` (the sum of all engines' holds) and `e:<engine>` (one engine's hold).
@@ -213,8 +214,9 @@ export function defineBudgetScripts(redis: Redis): void {
   redis.defineCommand('budReserveAdvertiser', { lua: RESERVE_ADVERTISER });
   redis.defineCommand('budSpendCampaign', { lua: SPEND_CAMPAIGN });
   redis.defineCommand('budSpendAdvertiser', { lua: SPEND_ADVERTISER });
-  redis.defineCommand('budChargeCampaign', { lua: CHARGE_CAMPAIGN });
-  redis.defineCommand('budUnchargeCampaign', { lua: UNCHARGE_CAMPAIGN });
-  redis.defineCommand('budChargeAdvertiser', { lua: CHARGE_ADVERTISER });
-  redis.defineCommand('budChargeBoth', { lua: CHARGE_BOTH });
+  // The direct charges: one call per charge, asked for by a click or a late impression.
+  defineRequestScript(redis, 'budChargeCampaign', CHARGE_CAMPAIGN);
+  defineRequestScript(redis, 'budUnchargeCampaign', UNCHARGE_CAMPAIGN);
+  defineRequestScript(redis, 'budChargeAdvertiser', CHARGE_ADVERTISER);
+  defineRequestScript(redis, 'budChargeBoth', CHARGE_BOTH);
 }

@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import type { DirectCharge, DirectCharger } from '../auction/ports.ts';
 import type { MovedMarks } from '../store/moved.ts';
 import { defineBudgetScripts } from './budget-scripts.ts';
-import { sendAtOnce } from '../store/send-at-once.ts';
 
 /** As long as a campaign's daily pool is kept (budget-slices.ts). */
 const POOL_TTL_MS = 3 * 86_400_000;
@@ -24,8 +23,6 @@ export class RedisDirectCharger implements DirectCharger {
     private readonly spentMarks?: MovedMarks,
   ) {
     defineBudgetScripts(redis);
-    // One script per charge, asked for by a click or a late impression: sent as asked.
-    sendAtOnce(redis, ['budChargeCampaign', 'budChargeAdvertiser', 'budChargeBoth', 'budUnchargeCampaign']);
   }
 
   async charge(c: DirectCharge): Promise<'charged' | 'budget_exhausted' | 'balance_exhausted'> {

@@ -1,6 +1,6 @@
 import { frequencyKey } from '@adnet/schemas/redis-keys';
 import type { Redis, Result } from 'ioredis';
-import { sendAtOnce } from '../store/send-at-once.ts';
+import { defineRequestScript } from '../store/send-at-once.ts';
 import type { FrequencyStore } from './frequency-caps.ts';
 import type { CapCount } from './user-counts.ts';
 
@@ -39,9 +39,8 @@ export class RedisFrequencyStore implements FrequencyStore {
     private readonly redis: Redis,
     private readonly engineId: string,
   ) {
-    redis.defineCommand('fcapCount', { lua: COUNT });
-    // One script per counted ad of a capped campaign: sent as asked.
-    sendAtOnce(redis, ['fcapCount']);
+    // One call per counted ad of a capped campaign.
+    defineRequestScript(redis, 'fcapCount', COUNT);
   }
 
   async read(userKey: string): Promise<Map<number, CapCount>> {

@@ -3,7 +3,7 @@ import { CLICK_TTL_S, clickKey, encodeClickRecord } from '@adnet/schemas/wire/cl
 import type { ClickRecord } from '@adnet/schemas/wire/click-record';
 import type { Redis, Result } from 'ioredis';
 import type { Counters } from '../auction/ports.ts';
-import { sendAtOnce } from './send-at-once.ts';
+import { defineRequestScript } from './send-at-once.ts';
 import { TurnBatch } from './turn-batch.ts';
 
 /** Win notices, pixels and clicks are honoured once for a week after the bid. */
@@ -60,9 +60,6 @@ declare module 'ioredis' {
   }
 }
 
-/** The scripts sent once per event-loop turn, each with every call of the turn in it. */
-const TURN_BATCHED = ['ctrCountOnce', 'ctrCountClicks', 'ctrSaveClicks'];
-
 /** A click record waiting for its turn's script call. */
 interface SavedClick {
   key: string;
@@ -82,10 +79,10 @@ export class RedisCounters implements Counters {
   private readonly records: TurnBatch<SavedClick, undefined> | undefined;
 
   constructor(private readonly redis: Redis) {
-    redis.defineCommand('ctrCountOnce', { lua: COUNT_ONCE_LUA });
-    redis.defineCommand('ctrCountClicks', { lua: COUNT_CLICKS_LUA });
-    redis.defineCommand('ctrSaveClicks', { lua: SAVE_CLICKS_LUA });
-    if (!redis.isCluster) sendAtOnce(redis, TURN_BATCHED);
+    // Each sent once per event-loop turn, with every call of the turn in it.
+    defineRequestScript(redis, 'ctrCountOnce', COUNT_ONCE_LUA);
+    defineRequestScript(redis, 'ctrCountClicks', COUNT_CLICKS_LUA);
+    defineRequestScript(redis, 'ctrSaveClicks', SAVE_CLICKS_LUA);
     this.marks = redis.isCluster ? undefined : new TurnBatch((keys) => this.markAll(keys));
     this.clicks = redis.isCluster ? undefined : new TurnBatch((pairs) => this.countAllClicks(pairs));
     this.records = redis.isCluster ? undefined : new TurnBatch((saved) => this.saveAllClicks(saved));

@@ -1,14 +1,15 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Keeps ioredis's auto-pipelining off `commands`: the request paths' scripts, each sent once per request
- * or once per event-loop turn. Auto-pipelining would wrap the commands of each turn in a pipeline of
- * their own, sent a tick later, which cost the click and beacon paths more than the writes it saves
- * (bench/results/performance.md, "ioredis's pipeline off the request paths"). The background passes'
- * many commands a turn stay auto-pipelined.
+ * Defines a script the request paths send, one per request or one per event-loop turn, and keeps ioredis's
+ * auto-pipelining off it: auto-pipelining would wrap each turn's calls in a pipeline of their own, sent a
+ * tick later, which cost the click and beacon paths more than the writes it saves (bench/results/performance.md,
+ * "ioredis's pipeline off the request paths"). The background passes' many commands a turn stay auto-pipelined.
+ * A cluster client does not auto-pipeline (docs/deployment.md), so there this changes nothing.
  */
-export function sendAtOnce(redis: Redis, commands: readonly string[]): void {
-  // A new list, never a push: a client given no list of its own holds ioredis's default one, shared by every client.
+export function defineRequestScript(redis: Redis, name: string, lua: string): void {
+  redis.defineCommand(name, { lua });
   const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
-  redis.options.autoPipeliningIgnoredCommands = [...ignored, ...commands.filter((c) => !ignored.includes(c))];
+  // A new list, never a push: a client given no list of its own holds ioredis's default one, shared by every client.
+  if (!ignored.includes(name)) redis.options.autoPipeliningIgnoredCommands = [...ignored, name];
 }

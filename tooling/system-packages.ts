@@ -30,11 +30,7 @@ export function programsFor(purpose: Purpose, env: Readonly<Record<string, strin
       return [
         redisServer('the tests start their own Redis servers'),
         { command: 'redis-cli', pkg: 'redis-tools', why: 'the Redis Cluster tests create their cluster with it' },
-        {
-          command: 'xmllint',
-          pkg: 'libxml2-utils',
-          why: 'VAST output is validated against the IAB schema where it is at hand, and HTML is read as a browser would',
-        },
+        { command: 'xmllint', pkg: 'libxml2-utils', why: 'VAST output is validated against the IAB schema' },
         // playwright-core launches this exact path, not whatever `chromium` PATH finds.
         { command: '/usr/bin/chromium', pkg: 'chromium', why: "the widget's and cabinet's browser tests drive it" },
         { command: 'nginx', pkg: 'nginx-light', why: 'the load-balancer test puts it in front of three engines', alsoAt: '/usr/sbin/nginx' },

@@ -37,7 +37,8 @@ export function clickRoute(ctx: EngineContext) {
     const clickId = clickIdOf(ctx.secret, ticket.bidId);
     const now = Date.now();
     const ua = req.headers['user-agent'] ?? '';
-    const impressionAt = ticket.surface === 'widget' ? undefined : await impressionTime(ctx, ticket);
+    // The click path's one read before the verdict: a widget ad's render beacon, or another surface's impression.
+    const impressionAt = await impressionTime(ctx, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
     let reason = verdict.reason;
     const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now);
@@ -76,7 +77,11 @@ export function clickRoute(ctx: EngineContext) {
   };
 }
 
-/** When the ad's impression was recorded: its pixel (VAST, push delivery) or, for a partner's ad, its win notice. */
+/**
+ * When the ad's impression was recorded, in the counters every engine shares (the click and its beacon may
+ * reach different engines): the widget's render beacon, a VAST pixel or push delivery, or for a
+ * partner's ad its win notice.
+ */
 async function impressionTime(ctx: EngineContext, ticket: BidTicket): Promise<number | undefined> {
   const [pixel, win] = await Promise.all([
     ctx.counters.countedAt('imp', ticket.bidId),

@@ -126,6 +126,33 @@ describe('the widget in a real browser', () => {
     await landing.close();
   });
 
+  it('holds a click that comes while the render beacon is on its way until it is answered: the click counts', async () => {
+    // A slow network for the beacon alone: answered 800 ms after it is sent, the click comes before that.
+    const slow = await browser.newContext({ userAgent: CHROME_UA });
+    const beacons: number[] = [];
+    await slow.route(/\/b\/[^/?]+$/, async (route) => {
+      beacons.push(Date.now());
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    const page = await slow.newPage();
+    await page.goto(`${hostBase}/?zone=${subids.banner}`);
+    const img = page.locator('[data-adnet-zone] img');
+    await img.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.waitForTimeout(350); // past the 300 ms a person needs at least
+    const [landing] = await Promise.all([slow.waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
+    await landing.waitForLoadState();
+    const clickId = /[?&]c=([0-9a-f-]{36})$/.exec(landing.url())?.[1] ?? '';
+    expect(clickId).not.toBe('');
+    expect(beacons).toHaveLength(1);
+    const click = (await events()).find((e) => e.type === 'click' && e.click_id === clickId);
+    // Without the hold the click would have overtaken its beacon and been refused as not_rendered.
+    expect(click).toMatchObject({ invalid: false });
+    const impression = (await events()).find((e) => e.type === 'impression' && e.bid_id === click?.bid_id);
+    expect(impression?.ts).toBeLessThanOrEqual(click?.ts ?? 0);
+    await slow.close();
+  });
+
   it('renders native and in-page push ads; the push toast closes', async () => {
     const page = await context.newPage();
     await page.goto(`${hostBase}/?zone=${subids.native}`);

@@ -256,7 +256,9 @@ describe('a widget click counts only after its ad rendered', () => {
   const clicksOf = async (bidIds: string[]) => {
     await other.engine.events.flush();
     // In the order they were clicked: two engines' batches reach the stream in the order they flush.
-    return (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'click' && bidIds.includes(e.bid_id ?? '')).sort((a, b) => a.ts - b.ts);
+    return (await streamedEvents(fx.app.svc.redis, engine))
+      .filter((e) => e.type === 'click' && bidIds.includes(e.bid_id ?? ''))
+      .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
   };
   const bidIdOf = (served: { body?: ImpReply }) => (decodeTicket('t'.repeat(40), served.body?.impression_id ?? '') as BidTicket).bidId;
 

@@ -127,12 +127,14 @@ describe('the widget in a real browser', () => {
   });
 
   it('holds a click that comes while the render beacon is on its way until it is answered: the click counts', async () => {
-    // A slow network for the beacon alone: answered 800 ms after it is sent, the click comes before that.
+    // A slow network for the render beacon alone: it reaches the engine only once the test lets it, after the click.
     const slow = await browser.newContext({ userAgent: CHROME_UA });
     const beacons: number[] = [];
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
     await slow.route(/\/b\/[^/?]+$/, async (route) => {
       beacons.push(Date.now());
-      await new Promise((r) => setTimeout(r, 800));
+      await released;
       await route.continue();
     });
     const page = await slow.newPage();
@@ -141,10 +143,14 @@ describe('the widget in a real browser', () => {
     await img.waitFor({ state: 'visible', timeout: 10_000 });
     await page.waitForTimeout(350); // past the 300 ms a person needs at least
     const [landing] = await Promise.all([slow.waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
-    await landing.waitForLoadState();
+    expect(beacons).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    // The tab opened with the click and goes to the landing once the beacon is answered.
+    await landing.waitForURL(/\/landing\?c=/);
+    expect(await landing.evaluate(() => (globalThis as unknown as { opener: unknown }).opener)).toBeNull();
     const clickId = /[?&]c=([0-9a-f-]{36})$/.exec(landing.url())?.[1] ?? '';
     expect(clickId).not.toBe('');
-    expect(beacons).toHaveLength(1);
     const click = (await events()).find((e) => e.type === 'click' && e.click_id === clickId);
     // Without the hold the click would have overtaken its beacon and been refused as not_rendered.
     expect(click).toMatchObject({ invalid: false });

@@ -78,14 +78,14 @@ function markShown(cfg: ZoneConfig): void {
   }
 }
 
-/** A click waits at most this long for its ad's render beacon: browsers still let a window opened this soon after a click through. */
+/** A click waits at most this long for its ad's render beacon; then its landing opens anyway. */
 const HOLD_CLICK_MS = 1_000;
 
 /**
  * Adds the click signals to the link at the moment of the click: time to click, position, focus. A
  * click counts only once its ad's render beacon has (`not_rendered`); should the click come while the
- * beacon is still unanswered, the page opens the landing itself once it is, rather than let the click
- * overtake it.
+ * beacon is still unanswered, its window opens at once (within the click, so no popup blocker refuses
+ * it) and is sent to the landing once the beacon is answered, rather than let the click overtake it.
  */
 function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: number, fp: string, sig: string, shown: Promise<unknown>): void {
   let counted = false;
@@ -108,7 +108,12 @@ function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: numb
     if (counted) return;
     e.preventDefault();
     const href = link.href;
-    void Promise.race([shown, new Promise((r) => setTimeout(r, HOLD_CLICK_MS))]).then(() => window.open(href, '_blank', 'noopener'));
+    const tab = window.open('', '_blank');
+    // As rel=noopener would: the landing gets no handle on the publisher's page.
+    if (tab) tab.opener = null;
+    void Promise.race([shown, new Promise((r) => setTimeout(r, HOLD_CLICK_MS))]).then(() => {
+      if (tab) tab.location.href = href;
+    });
   });
 }
 

@@ -155,7 +155,8 @@ const redisCalls = Object.fromEntries(
 );
 process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redisCalls)}\n`);
 // The widget's paths at fixed rates too (BENCH_WIDGET=0 skips them): ad requests from distinct visitors,
-// then clicks and beacons on ads served to other visitors. A ticket counts once, so every step of /c and /b
+// then clicks and beacons on ads served to other visitors (a click's ad rendered first, as its widget
+// does: a click on an ad never rendered is invalid). A ticket counts once, so every step of /c and /b
 // gets as many fresh ones as it sends, served just before it (a list reused across steps measured the
 // duplicate path, as bench:wrk's did before it harvested, performance.md "Step: the widget's paths"). Served
 // just before: a beacon minutes after its ad finds the bid's budget hold lapsed (auction/ticket-age.ts), a rarer path.
@@ -163,8 +164,8 @@ const get = (r: VisitorRequest) => httpGet(r.path, { ...WIDGET_HEADERS, 'x-forwa
 const widget: Record<string, { steps: StepRow[]; maxRate: number }> = {};
 if (process.env.BENCH_WIDGET !== '0') {
   let visitor = 1_000_000;
-  const harvest = async (count: number) => {
-    const links = await servedLinks(engine.port, visitor, count);
+  const harvest = async (count: number, rendered = false) => {
+    const links = await servedLinks(engine.port, visitor, count, 32, rendered);
     visitor += count * 2;
     return links;
   };
@@ -176,7 +177,7 @@ if (process.env.BENCH_WIDGET !== '0') {
     rates,
     engine.procs,
   );
-  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, async (count) => (await harvest(count)).clicks.map(get), rates, engine.procs);
+  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, async (count) => (await harvest(count, true)).clicks.map(get), rates, engine.procs);
   widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, async (count) => (await harvest(count)).beacons.map(get), rates, engine.procs);
 }
 const streamLength = await probe.xlen('events');

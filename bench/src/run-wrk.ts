@@ -147,10 +147,10 @@ writeFileSync(
 const line = (r: VisitorRequest) => `${r.path}\t${r.ip}`;
 const impFile = join(work, 'imp.txt');
 writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => line(impRequest(i))).join('\n') + '\n');
-/** Fresh served ads' links as corpus files (click, beacon), for visitors from `from` on. */
-async function harvest(from: number): Promise<{ click: string; beacon: string; tickets: number }> {
+/** Fresh served ads' links as corpus files (click, beacon), for visitors from `from` on; with `rendered`, each ad's beacon sent already. */
+async function harvest(from: number, rendered: boolean): Promise<{ click: string; beacon: string; tickets: number }> {
   const t0 = Date.now();
-  const { clicks, beacons } = await servedLinks(enginePort, from, TICKETS);
+  const { clicks, beacons } = await servedLinks(enginePort, from, TICKETS, 32, rendered);
   process.stderr.write(`harvested ${clicks.length} served ads in ${Date.now() - t0} ms\n`);
   const click = join(work, `click-${from}.txt`);
   const beacon = join(work, `beacon-${from}.txt`);
@@ -180,14 +180,15 @@ if (ENDPOINTS.has('imp')) {
   rows.push(runWrk(engineName, 'GET /imp', enginePort, enginePids, impFile, get));
   floorRun('GET /imp', impFile, get);
 }
-// One harvest for both: a click's mark and an impression's are apart, so each path counts every ticket anew.
-const fresh = ENDPOINTS.has('click') || ENDPOINTS.has('beacon') ? await harvest(1_000_000) : undefined;
-const harvested = fresh?.tickets ?? 0;
-if (fresh && ENDPOINTS.has('click')) {
-  rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, fresh.click, get, fresh.tickets));
-  floorRun('GET /c', fresh.click, get, fresh.tickets);
+// A harvest for each: the clicks' ads rendered first (a click counts only on a rendered ad), the beacons' not yet.
+const rendered = ENDPOINTS.has('click') ? await harvest(1_000_000, true) : undefined;
+const fresh = ENDPOINTS.has('beacon') ? await harvest(1_000_000 + 2 * TICKETS, false) : undefined;
+const harvested = rendered?.tickets ?? fresh?.tickets ?? 0;
+if (rendered) {
+  rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, rendered.click, get, rendered.tickets));
+  floorRun('GET /c', rendered.click, get, rendered.tickets);
 }
-if (fresh && ENDPOINTS.has('beacon')) {
+if (fresh) {
   rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, fresh.beacon, get, fresh.tickets));
   floorRun('GET /b (impression beacon)', fresh.beacon, get, fresh.tickets);
 }
@@ -220,7 +221,7 @@ const md = [
   `# Closed-loop throughput with wrk (${result.date})`,
   '',
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}); wrk, Redis and the server share it.`,
-  `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${harvested} fresh served ads of visitors of their own, harvested after the /imp run (clicks with the widget's signals: valid, counted and charged; a ticket counts once, so requests past the corpus's length repeat it and take the duplicate path: the share of fresh ones is the column fresh).`,
+  `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${harvested} fresh served ads of visitors of their own, harvested after the /imp run (clicks with the widget's signals on ads whose beacon was sent first: valid, counted and charged; a ticket counts once, so requests past the corpus's length repeat it and take the duplicate path: the share of fresh ones is the column fresh).`,
   `The floor (bench/src/floor-uws.ts) is the transport plus only the work no answer of its path can skip (the bid request through JSON.parse, a signed ticket, one event, the answer through JSON.stringify; for /b and /c the ticket's signature, its once-only mark in Redis, one event), without the engine's rules: a share of bare uWS the floor does not reach is out of reach of the engine built from these parts.`,
   '',
   '| target | endpoint | req/s | share of bare uWS | p50 ms | p99 ms | p99.9 ms | errors | CPU us/req | RSS MiB | fresh |',

@@ -48,9 +48,18 @@ const clickSignals = (i: number) => `?ttc=${1_200 + (i % 800)}&x=${20 + (i % 200
 /**
  * Asks a running engine for ads as visitors `from`, `from + 1`, ... until `wanted` were served, and
  * answers their click and beacon links: what real visitors' widgets would call next, each ticket
- * once (a valid click: the widget's signals added). `parallel` requests are in flight at a time.
+ * once (a valid click: the widget's signals added). With `rendered`, each ad's beacon is sent here, as
+ * its widget sends it on render: a click counts only on a rendered ad, so a click run measures the
+ * valid path (its beacons, already counted, are then no corpus for a beacon run). `parallel` requests
+ * are in flight at a time.
  */
-export async function servedLinks(port: number, from: number, wanted: number, parallel = 32): Promise<{ clicks: VisitorRequest[]; beacons: VisitorRequest[] }> {
+export async function servedLinks(
+  port: number,
+  from: number,
+  wanted: number,
+  parallel = 32,
+  rendered = false,
+): Promise<{ clicks: VisitorRequest[]; beacons: VisitorRequest[] }> {
   const clicks: VisitorRequest[] = [];
   const beacons: VisitorRequest[] = [];
   let next = from;
@@ -71,6 +80,11 @@ export async function servedLinks(port: number, from: number, wanted: number, pa
         const url = new URL(u);
         return { path: `${url.pathname}${url.search || query}`, ip: req.ip };
       };
+      if (rendered) {
+        const beacon = await fetch(ad.beacon_url, { headers: { ...WIDGET_HEADERS, 'x-forwarded-for': req.ip } });
+        await beacon.body?.cancel();
+        if (beacon.status !== 200) throw new Error(`the render beacon answered ${beacon.status}`);
+      }
       clicks.push(at(ad.click_url, clickSignals(i)));
       beacons.push(at(ad.beacon_url));
     }

@@ -21,6 +21,7 @@ describe("a publisher's uncounted traffic", () => {
     expect(uncountedReasonLabel('request', 'foreign_origin')).toBe("From a page not on the zone's site");
     expect(uncountedReasonLabel('impression', 'expired')).toBe('Reported too late');
     expect(uncountedReasonLabel('click', 'expired')).toBe('More than a day after the ad was shown');
+    expect(uncountedReasonLabel('click', 'not_rendered')).toBe('The ad was never shown');
     expect(uncountedReasonLabel('click', 'budget_exhausted')).toBe("Advertiser's daily budget used up");
     expect(uncountedReasonLabel('click', 'some_new_rule')).toBe('some_new_rule');
   });

@@ -37,6 +37,7 @@ const REASON_LABELS: Record<UncountedRow['of'], Record<string, string>> = {
   click: {
     ...SHARED,
     bot_user_agent: 'Known bot or crawler',
+    not_rendered: 'The ad was never shown',
     too_fast: 'Too soon after the ad appeared',
     no_focus: 'Page not in focus',
     no_position: 'No position in the ad',

@@ -15,7 +15,8 @@ import { World, bannerRequest } from './support/world.ts';
 // The adversary the money attracts, at scale: a botnet (10 000 addresses, one browser user agent)
 // farms 10 000 tickets from /imp on two engines behind our proxy, fires every render beacon from the
 // address it was served to, replays each beacon and its viewable beacon through the other engine,
-// clicks every ad with valid-looking parameters on both engines, farms VAST answers on a video zone and
+// clicks every ad with valid-looking parameters on both engines (the kept ones before their beacons, so
+// never as a shown ad), farms VAST answers on a video zone and
 // fires each Impression pixel on both engines, and replays a partner's win notices and impression
 // trackers. Some of each (widget beacons, VAST pixels, win notices) it keeps, then uses re-signed as if
 // their bids were 55 s old: past the 50 s in which the bid's hold is surely there, so they are charged
@@ -142,7 +143,7 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
     // Kept for later: every 50th ticket, and half of the target's (whose balance binds), so the target's
     // balance is nearly used up by the other half when the kept ones come in late.
     const kept = new Set(tickets.flatMap((t, i) => (i % 50 === 0 || (t.campaignId === ids.cpm && i % 4 === 0) ? [i] : [])));
-    // Render, be viewable, then replay both through the other engine; click on both engines.
+    // Render, be viewable, then replay both through the other engine; click on both engines (a kept ticket unrendered).
     await inParallel(TICKETS, 32, async (i) => {
       const s = served[i] as Served;
       const other = engines[1 - s.engine]?.base ?? '';
@@ -250,9 +251,17 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
     const onZones = events.filter((e) => e.zone_id === zones.banner.id || e.zone_id === zones.native.id);
     const clicks = onZones.filter((e) => e.type === 'click');
     expect(clicks).toHaveLength(2 * TICKETS);
-    expect(clicks.filter((e) => e.reason === 'duplicate')).toHaveLength(TICKETS);
-    // Every first click is valid-looking: each is valid (paid by CPC while its budget lasts) or refused by the budget alone.
-    expect(clicks.filter((e) => e.reason !== 'duplicate').every((e) => e.reason === undefined || e.reason === 'budget_exhausted')).toBe(true);
+    // A kept ticket is clicked before its (late) beacon: no ad was shown, so both its clicks are not_rendered and
+    // use up nothing; every other ticket's second click is a duplicate.
+    const keptBids = new Set([...kept].map((i) => tickets[i]?.bidId));
+    const notRendered = clicks.filter((e) => e.reason === 'not_rendered');
+    expect(notRendered).toHaveLength(2 * kept.size);
+    expect(notRendered.every((e) => keptBids.has(e.bid_id) && e.charge_nano === 0)).toBe(true);
+    expect(clicks.filter((e) => e.reason === 'duplicate')).toHaveLength(TICKETS - kept.size);
+    // Every first click on a rendered ad is valid-looking: each is valid (paid by CPC while its budget lasts) or refused by the budget alone.
+    const firsts = clicks.filter((e) => e.reason !== 'duplicate' && e.reason !== 'not_rendered');
+    expect(firsts).toHaveLength(TICKETS - kept.size);
+    expect(firsts.every((e) => e.reason === undefined || e.reason === 'budget_exhausted')).toBe(true);
 
     // No budget or balance overrun, and the pools agree with the events to the nano-dollar (direct late charges included).
     const charged = (campaignId: number) => events.filter((e) => e.campaign_id === campaignId).reduce((s, e) => s + (e.charge_nano ?? 0), 0);

@@ -32,11 +32,15 @@ afterEach(async () => {
   for (const c of cleanUp.splice(0)) await c();
 });
 
+/** Farms tickets, each rendered (its beacon, as the widget sends it, from the browser it was served to): only a rendered ad can be clicked. */
 async function farm(subid: string, count: number): Promise<string[]> {
   const links: string[] = [];
   for (let i = 0; i < count; i++) {
     const r = await fetch(`${engines[i % 2]?.base}/imp?z=${subid}&fp=farm-${i}`, { headers: BROWSER });
-    if (r.status === 200) links.push(((await r.json()) as { click_url: string }).click_url);
+    if (r.status !== 200) continue;
+    const ad = (await r.json()) as { beacon_url: string; click_url: string };
+    expect((await fetch(ad.beacon_url, { headers: BROWSER })).status).toBe(200);
+    links.push(ad.click_url);
   }
   return links;
 }
@@ -191,7 +195,9 @@ describe('a CPC campaign served and clicked until its budget refuses', () => {
       const engine = engines[i % engines.length] as TestEngine;
       const r = await fetch(`${engine.base}/imp?z=${subid}&fp=${round}-${i}`, { headers: BROWSER });
       expect(r.status).toBe(200);
-      const link = ((await r.json()) as { click_url: string }).click_url;
+      const ad = (await r.json()) as { beacon_url: string; click_url: string };
+      expect((await fetch(ad.beacon_url, { headers: BROWSER })).status).toBe(200);
+      const link = ad.click_url;
       const before = await spent();
       const click = await fetch(`${link}?ttc=900&x=10&y=12&focus=1&fp=click-${round}-${i}`, { headers: BROWSER, redirect: 'manual' });
       expect(click.status).toBe(302);

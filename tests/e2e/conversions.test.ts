@@ -52,11 +52,13 @@ afterAll(async () => {
   tracker.close();
 });
 
-/** A real click through the engine: /imp, then /c; returns the click id the landing page received. */
+/** A real click through the engine: /imp, the render beacon, then /c; returns the click id the landing page received. */
 async function clickId(): Promise<string> {
   const served = (await (await fetch(`${engine.base}/imp?z=${zone}&fp=fingerprint-77`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })).json()) as {
+    beacon_url: string;
     click_url: string;
   };
+  expect((await fetch(served.beacon_url, { headers: { 'user-agent': UA } })).status).toBe(200);
   const res = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-77`, { redirect: 'manual', headers: { 'user-agent': UA } });
   return /c=([0-9a-f-]{36})/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
 }

@@ -379,7 +379,7 @@ describe('native zones', () => {
     // Each click is a click event of the partner on the publisher's zone, for the statistics: nothing billed, no campaign of ours.
     const clicks = streamed.filter((e) => e.type === 'click' && e.demand_partner_id === ids.native);
     expect(clicks.map((c) => (c.type === 'click' ? [c.invalid, c.reason ?? null] : []))).toEqual([
-      [true, 'no_impression'],
+      [true, 'not_rendered'],
       [false, null],
       [true, 'duplicate'],
     ]);

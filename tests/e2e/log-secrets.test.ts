@@ -128,8 +128,10 @@ describe('nothing secret reaches the logs', () => {
     const served = (await (
       await fetch(`${engine.base}/imp?z=${zone.subid}&fp=fingerprint-1`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })
     ).json()) as {
+      beacon_url: string;
       click_url: string;
     };
+    expect((await fetch(served.beacon_url, { headers: { 'user-agent': UA } })).status).toBe(200);
     const click = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-1`, { redirect: 'manual', headers: { 'user-agent': UA } });
     const clickId = /c=([0-9a-f-]{36})/.exec(click.headers.get('location') ?? '')?.[1] ?? '';
     expect(clickId).not.toBe('');

@@ -22,7 +22,7 @@ let site: { id: number; publisher: Account };
 
 interface ImpAnswer {
   status: number;
-  body?: { creative?: { title: string }; click_url?: string; fallback?: { type: string; value: string } };
+  body?: { creative?: { title: string }; beacon_url?: string; click_url?: string; fallback?: { type: string; value: string } };
 }
 async function imp(subid: string, headers: Record<string, string> = BROWSER): Promise<ImpAnswer> {
   const r = await fetch(`${engine.base}/imp?z=${subid}&fp=fp-${Math.random().toString(36).slice(2)}&s=e30`, { headers });
@@ -73,6 +73,7 @@ describe('floors', () => {
     const served = await imp(z.subid);
     expect(served.body?.creative?.title).toBe('Floored');
     // {cost} of a CPM campaign is the impression's clearing price: here the floor.
+    expect((await fetch(served.body?.beacon_url ?? '', { headers: BROWSER })).status).toBe(200);
     const click = await fetch(`${served.body?.click_url}?ttc=1200&x=40&y=20&focus=1&fp=fp-floor`, { redirect: 'manual', headers: BROWSER });
     expect(click.headers.get('location')).toMatch(/^https:\/\/shop\.example\.com\/p\?c=[0-9a-f-]{36}&p=1&t=cpm$/);
   });
@@ -124,6 +125,7 @@ describe('landing macros at the click redirect', () => {
     const z = await zone({ format: 'banner', banner_width: 300, banner_height: 250 });
     await mirrored(z.subid);
     const served = await imp(z.subid);
+    expect((await fetch(served.body?.beacon_url ?? '', { headers: BROWSER })).status).toBe(200);
     const r = await fetch(`${served.body?.click_url}?ttc=1200&x=40&y=20&focus=1&fp=fp-macros`, { redirect: 'manual', headers: BROWSER });
     expect(r.status).toBe(302);
     const click = (await events()).find((e) => e.type === 'click' && e.campaign_id === ids.macros);

@@ -19,7 +19,7 @@ const ids: Record<string, number> = {};
 
 interface ImpAnswer {
   status: number;
-  body?: { creative?: { title: string }; click_url?: string };
+  body?: { creative?: { title: string }; beacon_url?: string; click_url?: string };
 }
 async function imp(subid: string): Promise<ImpAnswer> {
   const r = await fetch(`${engine.base}/imp?z=${subid}&fp=fp-${Math.random().toString(36).slice(2)}&s=e30`, { headers: BROWSER });
@@ -91,6 +91,7 @@ describe('bid adjustments', () => {
     const url = served.body?.click_url ?? '';
     const tampered = url.replace(/\/c\/([^.]+)\./, (_m, p: string) => `/c/${p.slice(0, -2)}AA.`);
     expect((await fetch(`${tampered}?ttc=1200&x=40&y=20&focus=1&fp=fp-t`, { redirect: 'manual', headers: BROWSER })).status).toBe(404);
+    expect((await fetch(served.body?.beacon_url ?? '', { headers: BROWSER })).status).toBe(200);
     const click = await fetch(`${url}?ttc=1200&x=40&y=20&focus=1&fp=fp-boost`, { redirect: 'manual', headers: BROWSER });
     expect(click.status).toBe(302);
     // {cost} is the click's charge: $0.30 x 2.

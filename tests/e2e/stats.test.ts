@@ -210,9 +210,9 @@ describe('statistics from real engine traffic', () => {
     const ask = (headers: Record<string, string>) =>
       fetch(`${engine.base}/imp?z=${zone.body.subid}&fp=stats-${Math.random()}`, { headers: { ...browser, ...headers } });
     const served: { beacon_url: string; click_url: string }[] = [];
-    for (let i = 0; i < 3; i++) served.push((await (await ask({})).json()) as { beacon_url: string; click_url: string });
-    // Three rendered, two of them in view; one beacon replayed from another browser.
-    for (const ad of served) await fetch(ad.beacon_url, { headers: browser });
+    for (let i = 0; i < 4; i++) served.push((await (await ask({})).json()) as { beacon_url: string; click_url: string });
+    // Three rendered, two of them in view; one beacon replayed from another browser; the fourth never rendered.
+    for (const ad of served.slice(0, 3)) await fetch(ad.beacon_url, { headers: browser });
     for (const ad of served.slice(0, 2)) await fetch(`${ad.beacon_url}?e=viewable`, { headers: browser });
     await fetch(served[0]?.beacon_url ?? '', { headers: { ...browser, 'user-agent': 'Mozilla/5.0 Firefox/126.0' } });
     // Refused requests: two from another site's page, one from a crawler.
@@ -220,14 +220,17 @@ describe('statistics from real engine traffic', () => {
     expect((await ask({ 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).status).toBe(204);
     // A click with no time on the page.
     await fetch(`${served[2]?.click_url}?ttc=5&x=1&y=1&focus=1&fp=f`, { headers: browser, redirect: 'manual' });
+    // A click that looks human on the ad that was never shown.
+    await fetch(`${served[3]?.click_url}?ttc=1500&x=10&y=10&focus=1&fp=stats-click`, { headers: browser, redirect: 'manual' });
     await ingestAll(fx.app, [engine.engine]);
 
     const day = `from=${today}&to=${today}`;
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?${day}&group_by=zone`, { token: pub.token });
-    expect(r.body.rows).toMatchObject([{ zone_id: zone.body.id, impressions: 3, viewable_impressions: 2, clicks: 0, invalid_clicks: 1 }]);
+    expect(r.body.rows).toMatchObject([{ zone_id: zone.body.id, impressions: 3, viewable_impressions: 2, clicks: 0, invalid_clicks: 2 }]);
     const u = await call<Rows>(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=zone`, { token: pub.token });
     expect(u.status).toBe(200);
     expect(u.body.rows).toEqual([
+      { zone_id: zone.body.id, of: 'click', reason: 'not_rendered', events: 1 },
       { zone_id: zone.body.id, of: 'click', reason: 'too_fast', events: 1 },
       { zone_id: zone.body.id, of: 'impression', reason: 'mismatch', events: 1 },
       { zone_id: zone.body.id, of: 'request', reason: 'bot_traffic', events: 1 },

@@ -126,6 +126,39 @@ describe('the widget in a real browser', () => {
     await landing.close();
   });
 
+  it('holds a click that comes while the render beacon is on its way until it is answered: the click counts', async () => {
+    // A slow network for the render beacon alone: it reaches the engine only once the test lets it, after the click.
+    const slow = await browser.newContext({ userAgent: CHROME_UA });
+    const beacons: number[] = [];
+    let release = () => {};
+    const released = new Promise<void>((r) => (release = r));
+    await slow.route(/\/b\/[^/?]+$/, async (route) => {
+      beacons.push(Date.now());
+      await released;
+      await route.continue();
+    });
+    const page = await slow.newPage();
+    await page.goto(`${hostBase}/?zone=${subids.banner}`);
+    const img = page.locator('[data-adnet-zone] img');
+    await img.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.waitForTimeout(350); // past the 300 ms a person needs at least
+    const [landing] = await Promise.all([slow.waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
+    expect(beacons).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    // The tab opened with the click and goes to the landing once the beacon is answered.
+    await landing.waitForURL(/\/landing\?c=/);
+    expect(await landing.evaluate(() => (globalThis as unknown as { opener: unknown }).opener)).toBeNull();
+    const clickId = /[?&]c=([0-9a-f-]{36})$/.exec(landing.url())?.[1] ?? '';
+    expect(clickId).not.toBe('');
+    const click = (await events()).find((e) => e.type === 'click' && e.click_id === clickId);
+    // Without the hold the click would have overtaken its beacon and been refused as not_rendered.
+    expect(click).toMatchObject({ invalid: false });
+    const impression = (await events()).find((e) => e.type === 'impression' && e.bid_id === click?.bid_id);
+    expect(impression?.ts).toBeLessThanOrEqual(click?.ts ?? 0);
+    await slow.close();
+  });
+
   it('renders native and in-page push ads; the push toast closes', async () => {
     const page = await context.newPage();
     await page.goto(`${hostBase}/?zone=${subids.native}`);

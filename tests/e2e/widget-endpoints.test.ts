@@ -1,3 +1,5 @@
+import { budgetDay } from '@adnet/schemas/budget-day';
+import { balanceKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
 import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
 import { spawnSync } from 'node:child_process';
@@ -16,6 +18,7 @@ let pub: Account;
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
 let cpcCampaign = 0;
+let advertiser: Account;
 let siteDomain = '';
 const BROWSER = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
@@ -25,6 +28,7 @@ const BROWSER = {
 beforeAll(async () => {
   world = await World.create(fx.app);
   const adv = await world.advertiser(100_000);
+  advertiser = adv;
   await world.campaign(adv, { format: 'banner', bid_usd: 2 });
   cpcCampaign = (await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3 })).campaign.id;
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
@@ -58,11 +62,18 @@ interface ImpReply {
   impression_id: string;
   format: string;
   creative: { title: string; image_url: string | null };
+  beacon_url: string;
   click_url: string;
 }
 const imp = async (z: string) => {
   const res = await fetch(`${engine.base}/imp?z=${z}&fp=fingerprint-123&s=e30`, { headers: BROWSER });
   return { status: res.status, cors: res.headers.get('access-control-allow-origin'), body: res.status === 200 ? ((await res.json()) as ImpReply) : undefined };
+};
+/** An ad served and rendered: its render beacon sent as the widget sends it, from the browser it was served to. */
+const rendered = async (z: string) => {
+  const served = await imp(z);
+  expect((await fetch(served.body?.beacon_url ?? '', { headers: BROWSER })).status).toBe(200);
+  return served;
 };
 const click = (url: string, query = 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', headers: Record<string, string> = BROWSER) =>
   fetch(`${url}?${query}`, { redirect: 'manual', headers });
@@ -168,7 +179,7 @@ describe('GET /vast/<subid>.xml', () => {
 
 describe('GET /c/<impression>/<token>', () => {
   it('redirects with a click id, keeps the click context, and charges a valid CPC click once', async () => {
-    const served = await imp(subids.native ?? '');
+    const served = await rendered(subids.native ?? '');
     const res = await click(served.body?.click_url ?? '');
     expect(res.status).toBe(302);
     const clickId = /c=([0-9a-f-]{36})$/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
@@ -192,7 +203,7 @@ describe('GET /c/<impression>/<token>', () => {
       ['bot_user_agent', 'ttc=1500&x=40&y=20&focus=1&fp=fingerprint-123', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' }],
     ];
     for (const [reason, query, headers] of cases) {
-      const served = await imp(subids.banner ?? '');
+      const served = await rendered(subids.banner ?? '');
       const res = await click(served.body?.click_url ?? '', query, headers);
       expect(res.status).toBe(302);
       const bid = (await events()).filter((e) => e.type === 'click').at(-1);
@@ -201,7 +212,7 @@ describe('GET /c/<impression>/<token>', () => {
   });
 
   it('an expired impression still lands but is not billed', async () => {
-    const served = await imp(subids.native ?? '');
+    const served = await rendered(subids.native ?? '');
     const url = served.body?.click_url ?? '';
     const ticket = url.split('/c/')[1]?.split('/')[0] ?? '';
     const old = decodeTicket('t'.repeat(40), ticket);
@@ -221,6 +232,110 @@ describe('GET /c/<impression>/<token>', () => {
     const ticket = prefix.slice(prefix.lastIndexOf('/') + 1);
     const forged = `${engine.base}/c/${ticket.slice(0, -3)}abc/${token}`;
     expect((await click(forged)).status).toBe(404);
+  });
+});
+
+describe('a widget click counts only after its ad rendered', () => {
+  let other: TestEngine;
+  beforeAll(async () => {
+    // A second engine: the beacon and the click of one ad may reach different engines behind a balancer.
+    other = await startEngine(fx.redis.url);
+    await eventually(() => other.engine.mirror.index?.zones.get(subids.native ?? '')?.serving === true);
+    await new Promise((r) => setTimeout(r, 300));
+  });
+  afterAll(() => other.stop());
+
+  const onOther = (url: string) => url.replace(engine.base, other.base);
+  const human = (fp: string) => `ttc=1500&x=40&y=20&focus=1&fp=${fp}`;
+  /** The CPC campaign's spend today and its advertiser's balance, after both engines settled what they hold. */
+  const money = async () => {
+    await Promise.all([engine, other].map((e) => e.engine.budget.flush()));
+    const spent = Number((await fx.app.svc.redis.hget(campaignPoolKey(cpcCampaign, budgetDay(Date.now())), 'spent')) ?? 0);
+    return { spent, balance: Number(await fx.app.svc.redis.get(balanceKey(advertiser.id))) };
+  };
+  const clicksOf = async (bidIds: string[]) => {
+    await other.engine.events.flush();
+    // In the order they were clicked: two engines' batches reach the stream in the order they flush.
+    return (await streamedEvents(fx.app.svc.redis, engine))
+      .filter((e) => e.type === 'click' && bidIds.includes(e.bid_id ?? ''))
+      .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
+  };
+  const bidIdOf = (served: { body?: ImpReply }) => (decodeTicket('t'.repeat(40), served.body?.impression_id ?? '') as BidTicket).bidId;
+
+  it('a click on an ad never rendered is not_rendered: it lands, charges nothing, and leaves the campaign and its advertiser as they were', async () => {
+    const before = await money();
+    // Two ads served, one rendered; each clicked, on both engines, as a person would click.
+    const shown = await rendered(subids.native ?? '');
+    const hidden = await imp(subids.native ?? '');
+    for (const [i, url] of [shown.body?.click_url ?? '', hidden.body?.click_url ?? ''].entries()) {
+      for (const [j, u] of [url, onOther(url)].entries()) expect((await click(u, human(`never-rendered-${i}-${j}`))).status).toBe(302);
+    }
+    const seen = await clicksOf([bidIdOf(shown), bidIdOf(hidden)]);
+    expect(seen.filter((e) => e.bid_id === bidIdOf(hidden)).map((e) => [e.invalid, e.reason, e.charge_nano])).toEqual([
+      [true, 'not_rendered', 0],
+      [true, 'not_rendered', 0],
+    ]);
+    expect(seen.filter((e) => e.bid_id === bidIdOf(shown)).map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([
+      [false, null, 300_000_000],
+      [true, 'duplicate', 0],
+    ]);
+    // One ad shown, one click charged: $0.30, not $0.60.
+    const after = await money();
+    expect({ spent: after.spent - before.spent, balance: before.balance - after.balance }).toEqual({ spent: 300_000_000, balance: 30 });
+  });
+
+  it('a click before the render, then the render, then the click again: the second is the first valid click, billed once', async () => {
+    const served = await imp(subids.native ?? '');
+    const url = served.body?.click_url ?? '';
+    const before = await money();
+    const early = await click(url, human('early-clicker'));
+    const clickId = /c=([0-9a-f-]{36})$/.exec(early.headers.get('location') ?? '')?.[1] ?? '';
+    // The refused click still keeps its context for a conversion, as invalid.
+    expect(JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}')).toMatchObject({ invalid: true });
+    // The beacon reaches the other engine; the clicks that follow come to either.
+    expect((await fetch(onOther(served.body?.beacon_url ?? ''), { headers: BROWSER })).status).toBe(200);
+    await click(onOther(url), human('early-clicker'));
+    await click(url, human('early-clicker-again'));
+    const seen = await clicksOf([bidIdOf(served)]);
+    expect(seen.map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([
+      [true, 'not_rendered', 0],
+      [false, null, 300_000_000],
+      [true, 'duplicate', 0],
+    ]);
+    expect(new Set(seen.map((e) => e.click_id))).toEqual(new Set([clickId]));
+    expect(JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}')).toMatchObject({ invalid: false });
+    const after = await money();
+    expect(after.spent - before.spent).toBe(300_000_000);
+  });
+
+  it('many parallel clicks on rendered and unrendered ads, on two engines: exactly one charge per rendered ad', async () => {
+    const shown = await Promise.all(Array.from({ length: 10 }, () => rendered(subids.native ?? '')));
+    const hidden = await Promise.all(Array.from({ length: 10 }, () => imp(subids.native ?? '')));
+    const before = await money();
+    // Eight clicks on each ad at once, half through each engine, each from its own fingerprint (under the flood limit).
+    const all = [...shown, ...hidden].flatMap((served, i) =>
+      Array.from({ length: 8 }, (_, j) => {
+        const url = served.body?.click_url ?? '';
+        return click(j % 2 ? onOther(url) : url, human(`parallel-${i}-${j}`));
+      }),
+    );
+    expect((await Promise.all(all)).map((r) => r.status)).toEqual(Array<number>(160).fill(302));
+    const seen = await clicksOf([...shown, ...hidden].map(bidIdOf));
+    expect(seen).toHaveLength(160);
+    const tally = (ads: typeof shown) => {
+      const mine = seen.filter((e) => ads.map(bidIdOf).includes(e.bid_id ?? ''));
+      return {
+        valid: mine.filter((e) => !e.invalid).length,
+        charged: mine.filter((e) => e.charge_nano === 300_000_000).length,
+        duplicate: mine.filter((e) => e.reason === 'duplicate').length,
+        notRendered: mine.filter((e) => e.reason === 'not_rendered').length,
+        perAd: new Set(ads.map((a) => mine.filter((e) => e.bid_id === bidIdOf(a) && !e.invalid).length)),
+      };
+    };
+    expect(tally(shown)).toEqual({ valid: 10, charged: 10, duplicate: 70, notRendered: 0, perAd: new Set([1]) });
+    expect(tally(hidden)).toEqual({ valid: 0, charged: 0, duplicate: 0, notRendered: 80, perAd: new Set([0]) });
+    const after = await money();
+    expect({ spent: after.spent - before.spent, balance: before.balance - after.balance }).toEqual({ spent: 10 * 300_000_000, balance: 300 });
   });
 });
 

@@ -78,8 +78,18 @@ function markShown(cfg: ZoneConfig): void {
   }
 }
 
-/** Adds the click signals to the link at the moment of the click: time to click, position, focus. */
-function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: number, fp: string, sig: string): void {
+/** A click waits at most this long for its ad's render beacon; then its landing opens anyway. */
+const HOLD_CLICK_MS = 1_000;
+
+/**
+ * Adds the click signals to the link at the moment of the click: time to click, position, focus. A
+ * click counts only once its ad's render beacon has (`not_rendered`); should the click come while the
+ * beacon is still unanswered, its window opens at once (within the click, so no popup blocker refuses
+ * it) and is sent to the landing once the beacon is answered, rather than let the click overtake it.
+ */
+function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: number, fp: string, sig: string, shown: Promise<unknown>): void {
+  let counted = false;
+  void shown.then(() => (counted = true));
   const stamp = (e: MouseEvent) => {
     const box = link.getBoundingClientRect();
     const q = new URLSearchParams({
@@ -93,7 +103,18 @@ function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: numb
     link.href = `${clickUrl}?${q.toString()}`;
   };
   link.addEventListener('mousedown', stamp);
-  link.addEventListener('click', stamp);
+  link.addEventListener('click', (e) => {
+    stamp(e);
+    if (counted) return;
+    e.preventDefault();
+    const href = link.href;
+    const tab = window.open('', '_blank');
+    // As rel=noopener would: the landing gets no handle on the publisher's page.
+    if (tab) tab.opener = null;
+    void Promise.race([shown, new Promise((r) => setTimeout(r, HOLD_CLICK_MS))]).then(() => {
+      if (tab) tab.location.href = href;
+    });
+  });
 }
 
 const STYLE = `
@@ -152,9 +173,10 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   }
   root.appendChild(box);
   markShown(cfg);
-  trackClicks(link, clickUrl, performance.now(), fp, sig);
-  // The ad is on the page: that is the impression (nothing is charged for an ad that never got here).
-  beacon(ad.beacon_url);
+  // The ad is on the page: that is the impression (nothing is charged for an ad that never got here). Sent in
+  // the task that rendered it, so before any click on it can be.
+  const shown = beacon(ad.beacon_url);
+  trackClicks(link, clickUrl, performance.now(), fp, sig, shown);
   // A demand partner's native pixels, once each, after ours; only https ones, telling them no page.
   for (const u of (ad.imp_trackers ?? []).slice(0, 5)) {
     if (!/^https:/.test(u) || !httpOnly(u)) continue;
@@ -162,7 +184,7 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
     px.referrerPolicy = 'no-referrer';
     px.src = u;
   }
-  watchViewable(box, () => beacon(`${ad.beacon_url}?e=viewable`));
+  watchViewable(box, () => void beacon(`${ad.beacon_url}?e=viewable`));
 }
 
 /**
@@ -205,11 +227,16 @@ function renderDemand(root: ShadowRoot, cfg: ZoneConfig, d: DemandAnswer['demand
   frame.srcdoc = d.html;
   root.appendChild(frame);
   markShown(cfg);
-  beacon(d.beacon_url);
+  void beacon(d.beacon_url);
 }
 
-function beacon(url: string): void {
-  if (httpOnly(url)) new Image().src = url;
+/**
+ * One of our tracking requests, `keepalive` so that leaving the page does not cancel it; settles once it
+ * was answered (our render beacon answers after its impression was counted) or failed.
+ */
+function beacon(url: string): Promise<unknown> {
+  if (!httpOnly(url)) return Promise.resolve();
+  return fetch(url, { keepalive: true, mode: 'no-cors', credentials: 'omit' }).catch(() => undefined);
 }
 
 /**
@@ -255,15 +282,15 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
   video.addEventListener('playing', () => {
     if (counted || !impression) return;
     counted = true;
-    beacon(impression);
+    void beacon(impression);
     // Viewable video: half in view for two continuous seconds from the start of playback.
-    if (viewable) watchViewable(video, () => beacon(viewable), 2_000);
+    if (viewable) watchViewable(video, () => void beacon(viewable), 2_000);
   });
   // VAST tracking: playback quartiles once each, and the Error URL with code 405 when the file cannot play.
   const tracking = new Map<string, string>();
   for (const t of Array.from(doc.getElementsByTagName('Tracking'))) tracking.set(t.getAttribute('event') ?? '', httpOnly(t.textContent?.trim()));
   const fire = (url: string | undefined) => {
-    if (url) beacon(url);
+    if (url) void beacon(url);
   };
   const fired = new Set<string>();
   const once = (event: string) => {

@@ -6,7 +6,7 @@ const good = 'ttc=1500&x=120&y=40&focus=1&fp=abcdef123456';
 
 describe('click fraud rules, one by one', () => {
   it('a human-looking click is valid', () => {
-    expect(clickVerdict(parseClickSignals(good, UA, 5_000))).toBeUndefined();
+    expect(clickVerdict(parseClickSignals(good, UA, 5_000, true))).toBeUndefined();
   });
   it.each([
     ['bot_user_agent', good, 'Googlebot/2.1', 5_000],
@@ -21,6 +21,13 @@ describe('click fraud rules, one by one', () => {
     ['no_fingerprint', 'ttc=1500&x=1&y=1&focus=1&fp=<script>', UA, 5_000],
     ['expired', good, UA, 2 * 86_400_000],
   ])('%s', (rule, query, ua, age) => {
-    expect(clickVerdict(parseClickSignals(query, ua, age))).toBe(rule);
+    expect(clickVerdict(parseClickSignals(query, ua, age, true))).toBe(rule);
+  });
+  it('a click on an ad whose render was never counted is not_rendered, however human it looks', () => {
+    expect(clickVerdict(parseClickSignals(good, UA, 5_000, false))).toBe('not_rendered');
+    // Before the measurements are judged: no rendered ad, nothing of it to have measured.
+    expect(clickVerdict(parseClickSignals('ttc=5&focus=0', UA, 2 * 86_400_000, false))).toBe('not_rendered');
+    // A known bot is named as such first, rendered or not.
+    expect(clickVerdict(parseClickSignals(good, 'Googlebot/2.1', 5_000, false))).toBe('bot_user_agent');
   });
 });

@@ -12,6 +12,8 @@ export interface ClickSignals {
   userAgent: string;
   /** Milliseconds since the impression was served (from its signed token). */
   ageMs: number;
+  /** Its render beacon was counted before the click (read from the shared counters, never from the query). */
+  rendered: boolean;
 }
 
 /** A fraud rule: its name is the reason recorded on an invalid click. Checked in order; the first that fires wins. */
@@ -22,6 +24,8 @@ export interface ClickRule {
 
 export const CLICK_RULES: readonly ClickRule[] = [
   { name: 'bot_user_agent', invalid: (s) => isBotUserAgent(s.userAgent) },
+  // An ad can only be clicked once it is on the page, and the widget reports that before any click can happen.
+  { name: 'not_rendered', invalid: (s) => !s.rendered },
   // A human needs a few hundred milliseconds to see an ad and click it.
   { name: 'too_fast', invalid: (s) => s.ttc === undefined || s.ttc < 300 },
   { name: 'no_focus', invalid: (s) => !s.focus },
@@ -42,7 +46,7 @@ const numberParam = (q: URLSearchParams, k: string): number | undefined => {
   return v !== null && /^-?\d{1,9}$/.test(v) ? Number(v) : undefined;
 };
 
-export function parseClickSignals(query: string, userAgent: string, ageMs: number): ClickSignals {
+export function parseClickSignals(query: string, userAgent: string, ageMs: number, rendered: boolean): ClickSignals {
   const q = new URLSearchParams(query);
   return {
     ttc: numberParam(q, 'ttc'),
@@ -52,5 +56,6 @@ export function parseClickSignals(query: string, userAgent: string, ageMs: numbe
     fingerprint: q.get('fp') ?? '',
     userAgent,
     ageMs,
+    rendered,
   };
 }

@@ -11,15 +11,16 @@ export interface ClickFacts {
   userAgent: string;
   ip: string;
   now: number;
-  /** When the ad's impression was recorded (pixel, win notice, push delivery); only read off the widget. */
+  /** When the ad's impression was recorded: the widget's render beacon, a pixel, a win notice, a push delivery. */
   impressionAt: number | undefined;
 }
 
 /**
  * The fraud verdict of a click, by the surface its ad was served on, and the fingerprint its flood
- * limit counts by. Widget clicks carry the widget's measurements; on VAST, OpenRTB and push ads nothing
- * measured the click, so it is judged on server-side facts: it must follow a recorded impression of
- * its ticket by a moment, from the network and browser the ad was served to.
+ * limit counts by. Widget clicks carry the widget's measurements and must follow the counted render
+ * beacon of their ticket; on VAST, OpenRTB and push ads nothing measured the click, so it is judged on
+ * server-side facts: it must follow a recorded impression of its ticket by a moment, from the network
+ * and browser the ad was served to.
  */
 export function judgeClick(f: ClickFacts): { reason: string | undefined; fingerprint: string } {
   const { ticket } = f;
@@ -27,7 +28,7 @@ export function judgeClick(f: ClickFacts): { reason: string | undefined; fingerp
   // A click on an ad answered to an OpenRTB test request is recorded, never billed.
   if (ticket.test) return { reason: 'test', fingerprint: '' };
   if (ticket.surface === 'widget') {
-    const signals = parseClickSignals(f.query, f.userAgent, ageMs);
+    const signals = parseClickSignals(f.query, f.userAgent, ageMs, f.impressionAt !== undefined);
     return { reason: clickVerdict(signals), fingerprint: signals.fingerprint };
   }
   const ipPrefix = ipPrefixOf(f.ip);

@@ -2,6 +2,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import { pendingRequests } from '@adnet/schemas/wire/request-journal';
 import type { JournaledRequest, JournaledRoute } from '@adnet/schemas/wire/request-journal';
 import type { EngineRequest } from '../http/adapt.ts';
+import { NotJudgedYet } from './journaled-route.ts';
 import type { TimedHandler } from './journaled-route.ts';
 import { journalFiles, openForMarks, releaseSlotLock, slotsUnder, takeSlotLock } from './request-journal.ts';
 import type { RequestJournal } from './request-journal.ts';
@@ -26,6 +27,10 @@ export interface ReplayerOptions {
     info(o: object, msg: string): void;
     warn(o: object, msg: string): void;
   };
+  /** Clicks are replayed this long after Redis came back, beacons and pixels at once (see `replayFiles`). */
+  clickDelayMs: number;
+  /** A replayed click whose render is not counted yet is tried again until this long after Redis came back (or after it came). */
+  renderGraceMs: number;
 }
 
 /** The request a journaled one was: as the route read it then. */
@@ -90,34 +95,59 @@ export class JournalReplayer {
     return counts;
   }
 
+  /**
+   * Beacons, pixels and notices first, clicks after: a widget click counts only after its ad's render beacon,
+   * which another engine may hold in its own journal. Every engine sees Redis come back within a probe interval
+   * and replays its beacons at once; clicks wait until Redis has been back `clickDelayMs`, so each click is judged
+   * once every engine has had that long to count the renders it journaled.
+   */
   private async replayFiles(files: string[]): Promise<ReplayCounts> {
     const counts: ReplayCounts = { replayed: 0, skipped: 0, dropped: 0 };
-    for (const path of files) {
-      const { pending, skipped } = pendingRequests(await readFile(path, 'utf8'));
+    let deferred = 0;
+    const read = await Promise.all(files.map(async (path) => ({ path, ...pendingRequests(await readFile(path, 'utf8')) })));
+    for (const { path, skipped } of read) {
       for (const s of skipped) this.o.log.warn({ event: 'journal.skipped', file: path, line: s.line, reason: s.reason }, 'journal line skipped');
       counts.skipped += skipped.length;
-      const marks = await openForMarks(path);
-      try {
-        for (const r of pending) {
-          try {
-            await this.o.handlers[r.route](requestOf(r), r.at, r.id);
-            counts.replayed++;
-          } catch (err) {
-            // Redis away again: stop here; this record and the rest stay for the next replay.
-            if (!(await this.o.health.check())) throw err;
-            counts.dropped++;
-            this.o.log.warn(
-              { event: 'journal.dropped', id: r.id, route: r.route, err: err instanceof Error ? err.message : String(err) },
-              'journaled request failed',
-            );
-          }
-          await marks.mark(r.id);
-        }
-      } finally {
-        await marks.close();
-      }
-      await unlink(path);
     }
+    for (const clicks of [false, true]) {
+      if (clicks) {
+        // As long after the latest click as after Redis came back: a click that failed late, while this engine's
+        // probe saw Redis up, may have a render beacon still waiting in another engine's journal.
+        const latest = Math.max(this.o.health.upSince, ...read.flatMap((f) => f.pending.filter((p) => p.route === 'click').map((p) => p.at)));
+        const wait = latest + this.o.clickDelayMs - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+      for (const { path, pending } of read) {
+        const marks = await openForMarks(path);
+        try {
+          for (const r of pending.filter((p) => (p.route === 'click') === clicks)) {
+            try {
+              const deferUnrendered = Date.now() < Math.max(this.o.health.upSince, r.at) + this.o.renderGraceMs;
+              await this.o.handlers[r.route](requestOf(r), r.at, r.id, { deferUnrendered });
+              counts.replayed++;
+            } catch (err) {
+              if (err instanceof NotJudgedYet) {
+                // Not marked done: the file stays, and the next replay tries this click again.
+                deferred++;
+                continue;
+              }
+              // Redis away again: stop here; this record and the rest stay for the next replay.
+              if (!(await this.o.health.check())) throw err;
+              counts.dropped++;
+              this.o.log.warn(
+                { event: 'journal.dropped', id: r.id, route: r.route, err: err instanceof Error ? err.message : String(err) },
+                'journaled request failed',
+              );
+            }
+            await marks.mark(r.id);
+          }
+        } finally {
+          await marks.close();
+        }
+      }
+    }
+    // A file with a click deferred stays for the next replay (each second), which skips what is marked done.
+    if (deferred === 0) for (const { path } of read) await unlink(path);
     if (counts.replayed || counts.skipped || counts.dropped) this.o.log.info({ event: 'journal.replayed', ...counts }, 'journal replayed');
     this.totals.replayed += counts.replayed;
     this.totals.skipped += counts.skipped;

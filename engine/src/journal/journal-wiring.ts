@@ -14,6 +14,11 @@ import type { JournalGate, OfflineAnswer, TimedHandler } from './journaled-route
 import { RedisHealth } from './redis-health.ts';
 import { RequestJournal, journalFiles } from './request-journal.ts';
 
+/** How long after Redis came back journaled clicks are replayed: every engine's journaled renders are counted by then. */
+const CLICK_REPLAY_DELAY_MS = 3_000;
+/** How long a replayed click may wait for its ad's render to be counted before it is judged `not_rendered`. */
+const RENDER_GRACE_MS = 60_000;
+
 export interface EngineJournal {
   /** The tracking routes, each answering without Redis when it is away or late (journaled-route.ts). */
   routes: Record<JournaledRoute, RouteHandler>;
@@ -86,14 +91,16 @@ export async function startJournal(o: {
     JournaledRoute,
     RouteHandler
   >;
-  const replayer = new JournalReplayer({ journal, health, handlers, late, log });
+  const replayer = new JournalReplayer({ journal, health, handlers, late, log, clickDelayMs: CLICK_REPLAY_DELAY_MS, renderGraceMs: RENDER_GRACE_MS });
   const replays = new Periodic({ intervalMs: 1_000, pass: () => replayer.maybeReplay(), onError: (err) => o.report('journal-replay', err) });
   health.start();
-  // What this slot and the slots of engines that are gone hold from before: replayed before new work, when Redis answers.
-  if (await health.check()) {
-    await replayer.replayOwn().catch((err: unknown) => o.report('journal-replay', err));
-    await replayer.adoptOrphans(config.journalDir).catch((err: unknown) => o.report('journal-replay', err));
-  }
+  // What this slot and the slots of engines that are gone hold from before: replayed beside new work (the marks
+  // keep the two apart), without holding the engine's start.
+  const leftovers = (async () => {
+    if (!(await health.check())) return;
+    await replayer.replayOwn();
+    await replayer.adoptOrphans(config.journalDir);
+  })().catch((err: unknown) => o.report('journal-replay', err));
   replays.start();
   return {
     routes,
@@ -102,6 +109,7 @@ export async function startJournal(o: {
     replayer,
     settled: () => late.size === 0 && !journal.holdsRecords && journalFiles(journal.slot).every((f) => f.endsWith('current.jnl')),
     async stop() {
+      await leftovers;
       await replays.stop();
       health.stop();
       await journal.close();

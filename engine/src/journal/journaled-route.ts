@@ -7,7 +7,29 @@ import type { RedisHealth } from './redis-health.ts';
  * A tracking route's work: `now` is when the request came and `attempt` the engine's name for it (a replay
  * passes the journaled ones), which its once-only marks carry so that running it again counts it once.
  */
-export type TimedHandler = (req: EngineRequest, now: number, attempt?: string) => Promise<EngineReply>;
+export type TimedHandler = (req: EngineRequest, now: number, attempt?: string, run?: RunOptions) => Promise<EngineReply>;
+
+export interface RunOptions {
+  /**
+   * Replay: a click whose ad's render is not counted yet throws `NotJudgedYet` instead of being recorded
+   * `not_rendered`, since its render beacon may still wait in another engine's journal. The replayer tries it
+   * again later, within a bound.
+   */
+  deferUnrendered?: boolean;
+  /**
+   * Live: set when the caller was answered past the deadline. A click that has not yet been judged then throws
+   * `NotJudgedYet` before it writes anything, and is left to the replay: judged after an outage by what it read
+   * then, it would race the render beacons other engines are finishing late.
+   */
+  answered?: { late: boolean };
+}
+
+/** Thrown by a click left to the replay before anything of it was recorded (see `RunOptions`). */
+export class NotJudgedYet extends Error {
+  constructor(why: string) {
+    super(why);
+  }
+}
 
 /**
  * What the route answers without Redis: for a request whose signature checks out, the answer it would give
@@ -57,11 +79,11 @@ export function journaled(gate: JournalGate, route: JournaledRoute, handler: Tim
     const now = Date.now();
     const attempt = gate.journal.nextId();
     if (!gate.health.up) return answerOffline(req, now, attempt, 'away');
-    const work = handler(req, now, attempt);
+    const answered = { late: false };
+    const work = handler(req, now, attempt, { answered });
     return new Promise<EngineReply>((resolve) => {
-      let answered = false;
       const timer = setTimeout(() => {
-        answered = true;
+        answered.late = true;
         // Not a verdict on Redis (a burst can queue a request this long): only the health probe or a failed
         // command sends the routes to the journal alone. This request's work goes on and marks it done.
         const answer = offline(req);
@@ -71,19 +93,24 @@ export function journaled(gate: JournalGate, route: JournaledRoute, handler: Tim
         gate.onJournaled(route, kept ? 'late' : 'full');
         const settled = work.then(
           () => kept && gate.journal.done(attempt),
-          (err: unknown) => gate.onError(`journal.${route}.late`, err),
+          (err: unknown) => {
+            // Left to the replay before it recorded anything: no done mark, nothing wrong.
+            if (err instanceof NotJudgedYet) return;
+            gate.onError(`journal.${route}.late`, err);
+            gate.health.suspect(`${route} failed late: ${err instanceof Error ? err.message : String(err)}`);
+          },
         );
         gate.late.add(settled);
         void settled.finally(() => gate.late.delete(settled));
       }, gate.deadlineMs);
       work.then(
         (reply) => {
-          if (answered) return;
+          if (answered.late) return;
           clearTimeout(timer);
           resolve(reply);
         },
         (err: unknown) => {
-          if (answered) return;
+          if (answered.late) return;
           clearTimeout(timer);
           gate.onError(`journal.${route}`, err);
           gate.health.suspect(`${route} failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -23,6 +23,8 @@ export class RedisHealth {
   private pinging = false;
   /** When Redis last answered a PING in time (ms since the epoch). */
   lastAnswerAt = Date.now();
+  /** Since when Redis has been up (ms since the epoch). */
+  upSince = Date.now();
 
   constructor(private readonly o: RedisHealthOptions) {
     this.probe = connectRedis(o.url, {
@@ -83,6 +85,7 @@ export class RedisHealth {
   private set(up: boolean, why: string): void {
     if (up === this.state) return;
     this.state = up;
+    if (up) this.upSince = Date.now();
     this.o.onChange?.(up, why);
   }
 

@@ -12,7 +12,8 @@ import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { userAgentFacts } from '../../audience/user-agent.ts';
 import { isDemandToken } from '../../demand/demand-ticket.ts';
 import { demandClick } from './demand.ts';
-import type { OfflineAnswer } from '../../journal/journaled-route.ts';
+import { NotJudgedYet } from '../../journal/journaled-route.ts';
+import type { OfflineAnswer, RunOptions } from '../../journal/journaled-route.ts';
 
 /** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
 const FLOOD_PER_MINUTE = 5;
@@ -25,15 +26,18 @@ const FLOOD_PER_MINUTE = 5;
  * landing page: a person should never be stranded, only not billed.
  */
 export function clickRoute(ctx: EngineContext) {
-  return async (req: EngineRequest, now = Date.now(), attempt?: string): Promise<EngineReply> => {
+  return async (req: EngineRequest, now = Date.now(), attempt?: string, run?: RunOptions): Promise<EngineReply> => {
     // A click on a demand partner's ad we rendered (native, push): its own signed ticket and landing.
     if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, FLOOD_PER_MINUTE, now, attempt);
     const target = clickTarget(ctx, req);
     if (!target) return errorReply('not_found', 'Unknown ad link');
     const { ticket, creative, campaign, clickId } = target;
     const ua = req.headers['user-agent'] ?? '';
-    const impressionAt = ticket.surface === 'widget' ? undefined : await impressionTime(ctx, ticket);
+    // The click path's one read before the verdict: a widget ad's render beacon, or another surface's impression.
+    const impressionAt = await impressionTime(ctx, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
+    if (run?.answered?.late) throw new NotJudgedYet('answered past the deadline before it was judged');
+    if (verdict.reason === 'not_rendered' && run?.deferUnrendered) throw new NotJudgedYet('render not counted yet');
     let reason = verdict.reason;
     const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now, attempt);
     const first = perMinute !== undefined;
@@ -106,7 +110,11 @@ export function clickOffline(ctx: EngineContext): OfflineAnswer {
   };
 }
 
-/** When the ad's impression was recorded: its pixel (VAST, push delivery) or, for a partner's ad, its win notice. */
+/**
+ * When the ad's impression was recorded, in the counters every engine shares (the click and its beacon may
+ * reach different engines): the widget's render beacon, a VAST pixel or push delivery, or for a
+ * partner's ad its win notice.
+ */
 async function impressionTime(ctx: EngineContext, ticket: BidTicket): Promise<number | undefined> {
   const [pixel, win] = await Promise.all([
     ctx.counters.countedAt('imp', ticket.bidId),

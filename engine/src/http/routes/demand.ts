@@ -45,8 +45,9 @@ export function demandMarkupRoute(ctx: EngineContext) {
 /**
  * GET /c/d.<ticket>/dsp[?ttc&x&y&focus&fp&s]: a click on a partner's ad we rendered, judged as a click
  * on our own ad of its surface is (fraud/judge-click.ts): a widget's ad (native, in-page push) by the
- * widget's signals, a push notification by server-side facts (a moment after its delivery, no bot);
- * either way valid only after its impression was counted, once per auction, under the flood limit. A
+ * widget's signals after its counted render (the widget's call of our impression tracker, else
+ * `not_rendered`), a push notification by server-side facts (a moment after its delivery, no bot);
+ * either way once per auction, under the flood limit. A
  * valid click counts `clicks` for the partner and calls its `link.clicktrackers` once each (notices.ts:
  * once-only, bounded retries, the SSRF rules of every notice); any other counts `invalid_clicks`.
  * Every click is redirected to the partner's landing, checked at the auction and kept with the win
@@ -65,8 +66,6 @@ export async function demandClick(ctx: EngineContext, req: EngineRequest, floodP
   const ticket = { surface, issuedAt: t.issuedAt, test: false, ipPrefix: '', uaHash: '' };
   const verdict = judgeClick({ ticket, query: req.query, userAgent: req.headers['user-agent'] ?? '', ip: req.ip, now, impressionAt });
   let reason = verdict.reason;
-  // The widget's signals say nothing of the render: a click on an ad whose render was never counted is no click on a shown ad.
-  if (!reason && impressionAt === undefined) reason = 'no_impression';
   const perMinute = reason ? undefined : await ctx.counters.countClick(`d:${t.auctionId}`, verdict.fingerprint, now, attempt);
   if (!reason && perMinute === undefined) reason = 'duplicate';
   if (!reason && (perMinute ?? 0) > floodPerMinute) reason = 'click_flood';

@@ -13,6 +13,10 @@ export interface TestRedis {
   dir: string;
   /** SHUTDOWN (AOF flushed) then start again on the same port and folder. */
   restart(): Promise<void>;
+  /** SIGSTOP: the server hangs with its connections open, as a stalled host does. */
+  pause(): void;
+  /** SIGCONT after `pause`. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -92,6 +96,8 @@ export async function startRedis(): Promise<TestRedis> {
       await shutdown();
       await launch();
     },
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     stop: async () => {
       await shutdown();
       rmSync(dir, { recursive: true, force: true });

@@ -28,6 +28,8 @@ export class EventBatcher {
   failingSinceMs: number | undefined;
   /** When the write in progress began (epoch ms): one that takes long means Redis is not answering. */
   writeStartedMs: number | undefined;
+  /** Events in the write in progress (not in `backlog`). */
+  inWrite = 0;
 
   constructor(private readonly opts: BatcherOptions) {
     this.timer = new Periodic({ intervalMs: opts.flushMs, pass: () => this.flush(), onError: (err) => opts.onError?.(err) });
@@ -71,6 +73,7 @@ export class EventBatcher {
 
   private async write(events: EngineEvent[]): Promise<void> {
     this.writeStartedMs = Date.now();
+    this.inWrite = events.length;
     const pipeline = this.opts.redis.pipeline();
     for (let i = 0; i < events.length; i += this.opts.batchMax) {
       const batch = events.slice(i, i + this.opts.batchMax);
@@ -91,6 +94,7 @@ export class EventBatcher {
       this.opts.onError?.(err);
     } finally {
       this.writeStartedMs = undefined;
+      this.inWrite = 0;
     }
   }
 }

@@ -14,7 +14,7 @@ export interface EngineReadinessDeps {
   redisStatus: () => string;
   redisProbe: Probe<unknown>;
   mirror: Pick<ConfigMirror, 'index' | 'caughtUpAtMs'>;
-  events: Pick<EventBatcher, 'backlog' | 'dropped' | 'failingSinceMs' | 'writeStartedMs'>;
+  events: Pick<EventBatcher, 'backlog' | 'inWrite' | 'dropped' | 'failingSinceMs' | 'writeStartedMs'>;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface EngineReadinessDeps {
 export function engineChecks(d: EngineReadinessDeps, nowMs = Date.now()): DependencyCheck[] {
   const index = d.mirror.index;
   const sinceCatchUp = nowMs - d.mirror.caughtUpAtMs;
-  const held = `${d.events.backlog} events held, ${d.events.dropped} dropped`;
+  const held = `${d.events.inWrite} events in the write, ${d.events.backlog} more held, ${d.events.dropped} dropped`;
   const writeOutMs = d.events.writeStartedMs === undefined ? 0 : nowMs - d.events.writeStartedMs;
   const writer: DependencyCheck =
     d.events.failingSinceMs !== undefined

@@ -21,8 +21,7 @@ export const allReady = (checks: readonly DependencyCheck[]): boolean => checks.
 /**
  * How far the statistics lag the event stream (`GET /api/stats/freshness`), from the admin's last reading of the
  * stream, kept by a periodic probe: `current`, `behind` (the oldest event not yet in ClickHouse is older than
- * `threshold_seconds`), or `unknown` (no reading: the stream could not be read lately, or this process has no
- * event store).
+ * `threshold_seconds`), or `unknown` (the stream could not be read lately).
  */
 export const statsFreshnessSchema = z.object({
   state: z.enum(['current', 'behind', 'unknown']),

@@ -41,8 +41,8 @@ export interface HealthOptions {
 export class AdminHealth {
   private readonly redisProbe: Probe<string>;
   private readonly clickhouseProbe: Probe<true> | undefined;
-  /** Where this process reads statistics: how far ClickHouse lags the event stream. */
-  private readonly ingestProbe: Probe<IngestReading> | undefined;
+  /** How far ClickHouse lags the event stream (a Redis read: whichever process ingests). */
+  private readonly ingestProbe: Probe<IngestReading>;
 
   constructor(private readonly o: HealthOptions) {
     const timing = { intervalMs: PROBE_INTERVAL_MS, deadlineMs: PROBE_DEADLINE_MS };
@@ -59,32 +59,30 @@ export class AdminHealth {
           throw r.error;
         },
       });
-    this.ingestProbe =
-      ch &&
-      new Probe({
-        ...timing,
-        check: async () => {
-          const [backlog, lagMs] = await Promise.all([eventBacklog(o.redis), oldestUningestedAgeMs(o.redis)]);
-          return { backlog, lagMs };
-        },
-      });
+    this.ingestProbe = new Probe({
+      ...timing,
+      check: async () => {
+        const [backlog, lagMs] = await Promise.all([eventBacklog(o.redis), oldestUningestedAgeMs(o.redis)]);
+        return { backlog, lagMs };
+      },
+    });
   }
 
   /** Resolves when every probe has answered once, or at the deadline. */
   async start(): Promise<void> {
-    await Promise.all([this.redisProbe.start(), this.clickhouseProbe?.start(), this.ingestProbe?.start()]);
+    await Promise.all([this.redisProbe.start(), this.clickhouseProbe?.start(), this.ingestProbe.start()]);
   }
 
   stop(): void {
     this.redisProbe.stop();
     this.clickhouseProbe?.stop();
-    this.ingestProbe?.stop();
+    this.ingestProbe.stop();
   }
 
   checks(nowMs = Date.now()): DependencyCheck[] {
     const checks: DependencyCheck[] = [{ name: 'redis', ...clientState(this.o.redis.status, this.redisProbe.reading(nowMs), 'PING', nowMs) }];
     if (this.clickhouseProbe) checks.push({ name: 'clickhouse', ...readingState(this.clickhouseProbe.reading(nowMs), 'ping', nowMs) });
-    if (this.ingestProbe) checks.push(this.ingestCheck(this.ingestProbe, nowMs));
+    checks.push(this.ingestCheck(this.ingestProbe, nowMs));
     return checks;
   }
 
@@ -92,7 +90,7 @@ export class AdminHealth {
     const checks = this.checks(nowMs);
     const redis = checks[0] as DependencyCheck;
     const clickhouse = checks.find((c) => c.name === 'clickhouse');
-    const events = this.ingestProbe?.lastAnswer?.value.backlog;
+    const events = this.ingestProbe.lastAnswer?.value.backlog;
     return {
       ok: allReady(checks),
       redis: redis.state === 'hung' ? 'hung' : this.o.redis.status,
@@ -104,10 +102,10 @@ export class AdminHealth {
 
   freshness(nowMs = Date.now()): StatsFreshness {
     const threshold_seconds = Math.round(this.o.statsLagNoticeMs / 1000);
-    const reading = this.ingestProbe?.reading(nowMs);
-    const last = this.ingestProbe?.lastAnswer;
+    const reading = this.ingestProbe.reading(nowMs);
+    const last = this.ingestProbe.lastAnswer;
     const measured_at = last ? new Date(last.atMs).toISOString() : null;
-    if (reading?.kind !== 'answered') return { state: 'unknown', lag_seconds: null, threshold_seconds, measured_at };
+    if (reading.kind !== 'answered') return { state: 'unknown', lag_seconds: null, threshold_seconds, measured_at };
     const { lagMs } = reading.value;
     return { state: lagMs > this.o.statsLagNoticeMs ? 'behind' : 'current', lag_seconds: Math.floor(lagMs / 1000), threshold_seconds, measured_at };
   }

@@ -16,13 +16,12 @@ import { EventBatcher } from './events/event-batcher.ts';
 import { proxyToAdmin } from './http/admin-proxy.ts';
 import { InFlight, addRoute, errorReply, json } from './http/adapt.ts';
 import type { RouteContext } from './http/adapt.ts';
-import { beaconRoute } from './http/routes/beacon.ts';
 import { bidRoute } from './http/routes/bid.ts';
-import { clickRoute } from './http/routes/click.ts';
 import { pushPreflightRoute, subscribeRoute, unsubscribeRoute, vapidKeyRoute, workerRoute } from './http/routes/push.ts';
 import { widgetScriptRoute } from './http/routes/widget-script.ts';
 import { impRoute, vastRoute } from './http/routes/widget-serve.ts';
-import { impTrackerRoute, vastTrackingRoute, winRoute } from './http/routes/win.ts';
+import { startJournal } from './journal/journal-wiring.ts';
+import type { EngineJournal } from './journal/journal-wiring.ts';
 import { loadNativeUws } from './http/uws.ts';
 import { VISITOR_HEADERS } from './http/visitor.ts';
 import { addressList } from './net/address-list.ts';
@@ -66,6 +65,8 @@ export interface Engine {
   readonly events: EventBatcher;
   readonly pushSender: PushSender;
   readonly metrics: EngineMetrics;
+  /** The tracking requests answered while Redis was away, and their replay. */
+  readonly journal: EngineJournal;
   listen(port: number, host: string): Promise<number>;
   /** Metrics, /healthz and /readyz on the operators' address; resolves with the bound port. */
   listenOps(port: number, host: string): Promise<number>;
@@ -242,16 +243,18 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     { maxBody: config.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'], query: false },
     routes,
   );
-  addRoute(app, 'get', '/openrtb/win/:ticket', winRoute(ctx), { params: 1 }, routes);
-  addRoute(app, 'get', '/openrtb/bill/:ticket', winRoute(ctx, 'bill'), { params: 1 }, routes);
-  addRoute(app, 'get', '/openrtb/imptracker/:ticket', impTrackerRoute(ctx), { params: 1 }, routes);
+  // The tracking routes answer within REDIS_DEADLINE_MS whatever Redis does, journaling what they could not count.
+  const journal = await startJournal({ config, redisUrl: opts.redisUrl, ctx, log, metrics, report });
+  addRoute(app, 'get', '/openrtb/win/:ticket', journal.routes.win, { params: 1 }, routes);
+  addRoute(app, 'get', '/openrtb/bill/:ticket', journal.routes.bill, { params: 1 }, routes);
+  addRoute(app, 'get', '/openrtb/imptracker/:ticket', journal.routes.imptracker, { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/adm/:ticket', demandMarkupRoute(ctx), { params: 1 }, routes);
-  addRoute(app, 'get', '/t/vast/:event/:ticket', vastTrackingRoute(ctx), { params: 2 }, routes);
+  addRoute(app, 'get', '/t/vast/:event/:ticket', journal.routes.vast, { params: 2 }, routes);
   addRoute(app, 'get', '/w/:file', widgetScriptRoute(ctx), { params: 1, headers: ['if-none-match'] }, routes);
   addRoute(app, 'get', '/imp', impRoute(ctx), { headers: VISITOR_HEADERS }, routes);
-  addRoute(app, 'get', '/b/:ticket', beaconRoute(ctx), { params: 1, headers: ['user-agent'] }, routes);
+  addRoute(app, 'get', '/b/:ticket', journal.routes.beacon, { params: 1, headers: ['user-agent'] }, routes);
   addRoute(app, 'get', '/vast/:file', vastRoute(ctx), { params: 1, headers: VISITOR_HEADERS }, routes);
-  addRoute(app, 'get', '/c/:impression/:token', clickRoute(ctx), { params: 2, headers: ['user-agent'] }, routes);
+  addRoute(app, 'get', '/c/:impression/:token', journal.routes.click, { params: 2, headers: ['user-agent'] }, routes);
   addRoute(app, 'get', '/push/vapid-public-key', vapidKeyRoute(ctx), {}, routes);
   addRoute(app, 'options', '/push/subscribe', pushPreflightRoute, {}, routes);
   addRoute(app, 'post', '/push/subscribe', subscribeRoute(ctx), { maxBody: 8 * 1024, headers: VISITOR_HEADERS }, routes);
@@ -273,7 +276,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // Not ready before the index is loaded: a load balancer must not send bids to an engine that would answer 503.
   // Not ready while Redis is down or hung either; a mirror or event writer behind is named without failing it.
   const readiness = () => {
-    const checks = engineChecks({ redisStatus: () => redis.status, redisProbe, mirror, events });
+    const checks = engineChecks({ redisStatus: () => redis.status, redisProbe, mirror, events, journal });
     const redisCheck = checks[0];
     return {
       ok: allReady(checks),
@@ -343,6 +346,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     events,
     pushSender,
     metrics,
+    journal,
     listen: (port, host) =>
       new Promise((resolve, reject) =>
         app.listen(host, port, (s) => {
@@ -368,6 +372,8 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
       log.info({ event: 'engine.draining', inFlight: inFlight.count }, 'engine draining');
       await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
       inFlight.closed = true;
+      // Requests answered while Redis was away stay on disk for the next start (or another engine) to replay.
+      await journal.stop();
       await mirror.stop();
       await pushSender.stop();
       await spendFlush.stop();

@@ -37,6 +37,7 @@ describe("an engine's operators' address", () => {
         ['index', 'ok'],
         ['config-mirror', 'ok'],
         ['event-writer', 'ok'],
+        ['journal', 'ok'],
       ]);
       // When the index was published: after the engine started, not in the future.
       const published = first.index_published_ms ?? 0;
@@ -47,7 +48,7 @@ describe("an engine's operators' address", () => {
       expect((await fetch(`${engine.base}/metrics`)).status).toBe(404);
 
       // A hung Redis (SIGSTOP: its connections stay open, commands just queue): named hung, answered at once.
-      redis.pause();
+      redis.freeze();
       try {
         slowest = 0;
         await eventually(async () => state((await ready()).body, 'redis') === 'hung', 10_000);
@@ -59,7 +60,7 @@ describe("an engine's operators' address", () => {
         expect(pub.status).toBe(503);
         expect(slowest).toBeLessThan(1_000);
       } finally {
-        redis.resume();
+        redis.thaw();
       }
       await eventually(async () => (await ready()).status === 200, 10_000);
       expect(state((await ready()).body, 'redis')).toBe('ok');

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { isAddressOrCidr } from './partners.ts';
 import { parseRedisTarget } from './redis-target.ts';
@@ -131,6 +132,17 @@ export const envSchema = z.object({
   EVENT_BUFFER_MAX: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
   /** Approximate cap on the entries of the `events` stream (`MAXLEN ~`), which bounds what waits for ClickHouse. */
   EVENT_STREAM_MAXLEN: z.coerce.number().int().min(1_000).max(100_000_000).default(1_000_000),
+  /**
+   * How long a tracking request (click, render beacon, VAST pixel, win notice) waits on Redis before it is answered
+   * without it and journaled to local disk for replay (docs/operations.md#redis-outages).
+   */
+  REDIS_DEADLINE_MS: z.coerce.number().int().min(5).max(10_000).default(50),
+  /** Where engines journal the tracking requests they answer while Redis is away (each takes a `slot-<n>` folder). Unset: `DATA_DIR/journal`. */
+  JOURNAL_DIR: z.string().min(1).optional(),
+  /** Most request records one engine's journal holds (MiB); past it a request is still answered but not kept. */
+  JOURNAL_MAX_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** How often journaled requests are written and synced to disk: a crash loses at most this long of them. */
+  JOURNAL_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Port of the admin API behind the engine in the single-URL quickstart (0: any free port). */
   ADMIN_INTERNAL_PORT: port.or(z.literal(0)).default(0),
   /**
@@ -432,6 +444,10 @@ export interface Config {
   eventBatchMax: number;
   eventBufferMax: number;
   eventStreamMaxLen: number;
+  redisDeadlineMs: number;
+  journalDir: string;
+  journalMaxBytes: number;
+  journalFlushMs: number;
   adminInternalPort: number;
   adminUpstream: string | undefined;
   engineCount: number;
@@ -560,6 +576,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventBatchMax: e.EVENT_BATCH_MAX,
     eventBufferMax: e.EVENT_BUFFER_MAX,
     eventStreamMaxLen: e.EVENT_STREAM_MAXLEN,
+    redisDeadlineMs: e.REDIS_DEADLINE_MS,
+    journalDir: e.JOURNAL_DIR ?? join(e.DATA_DIR, 'journal'),
+    journalMaxBytes: e.JOURNAL_MAX_MB * 1024 * 1024,
+    journalFlushMs: e.JOURNAL_FLUSH_MS,
     adminInternalPort: e.ADMIN_INTERNAL_PORT,
     adminUpstream: e.ADMIN_UPSTREAM,
     // Unset: the engines this machine runs are all there are.

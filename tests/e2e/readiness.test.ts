@@ -69,7 +69,7 @@ describe('readiness', () => {
     const names = (k: string) => all[k]?.body.checks.map((c) => `${c.name}:${c.state}`);
     expect(names('admin')).toEqual(['redis:ok', 'clickhouse:ok', 'ingester:ok']);
     expect(names('adminOps')).toEqual(names('admin'));
-    expect(names('engineOps')).toEqual(['redis:ok', 'index:ok', 'config-mirror:ok', 'event-writer:ok']);
+    expect(names('engineOps')).toEqual(['redis:ok', 'index:ok', 'config-mirror:ok', 'event-writer:ok', 'journal:ok']);
     expect(names('public')).toEqual([
       'redis:ok',
       'clickhouse:ok',
@@ -79,6 +79,7 @@ describe('readiness', () => {
       'engine.index:ok',
       'engine.config-mirror:ok',
       'engine.event-writer:ok',
+      'engine.journal:ok',
     ]);
     // The admin's fields as before.
     expect(all.public?.body).toMatchObject({ redis: 'ready', clickhouse: 'ok', events: { length: 0, lag: 0, pending: 0 } });
@@ -137,7 +138,7 @@ describe('readiness', () => {
 
   it('answers within a second while Redis hangs (SIGSTOP), naming it hung everywhere; ready again after SIGCONT', async () => {
     slowest = 0;
-    redis.pause();
+    redis.freeze();
     try {
       // An event written while Redis hangs: the engine holds it and names its event writer behind.
       engine.engine.events.push({ ...lagEvent, id: 'hung-1' });
@@ -156,7 +157,7 @@ describe('readiness', () => {
       expect(check(all.admin?.body as Ready, 'redis')?.detail).toMatch(/^PING unanswered for \d+\.\d s$/);
       expect(slowest).toBeLessThan(1_000);
     } finally {
-      redis.resume();
+      redis.thaw();
     }
     await eventually(async () => Object.values(await everywhere()).every((r) => r.status === 200), 15_000);
   }, 40_000);

@@ -31,8 +31,11 @@ export type EventSink = (event: EngineEvent) => void;
 
 /** Once-only marks and per-click records, shared by every engine. */
 export interface Counters {
-  /** True the first time `kind`/`id` is counted (by any engine), false after. */
-  countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean>;
+  /**
+   * True the first time `kind`/`id` is counted (by any engine), false after. `at`: when its request came
+   * (default now); `attempt`: the engine's name for the request, so the same request run again counts as first.
+   */
+  countOnce(kind: 'win' | 'imp' | 'click', id: string, at?: number, attempt?: string): Promise<boolean>;
   /** When `kind`/`id` was first counted (milliseconds since the epoch), or undefined when it never was. */
   countedAt(kind: 'win' | 'imp' | 'click', id: string): Promise<number | undefined>;
   /** Keeps a click for its conversion postback: only if none is kept for it yet, unless `replace`. */
@@ -41,7 +44,7 @@ export interface Counters {
    * Counts a click on ticket `id` once (the `click` mark of `countOnce`): undefined when it was counted
    * before; else the clicks from `fingerprint` in the current minute, this one included.
    */
-  countClick(id: string, fingerprint: string, nowMs: number): Promise<number | undefined>;
+  countClick(id: string, fingerprint: string, nowMs: number, attempt?: string): Promise<number | undefined>;
 }
 
 /** A charge taken straight from the pools rather than from a bid's hold: a CPC click, or an ad counted after its hold lapsed. */

@@ -51,6 +51,10 @@ async function chargeDirect(
   return result === 'charged' ? undefined : result;
 }
 
+/** A CPC click's price: the adjusted bid its ticket carries, else the campaign's bid. */
+export const clickChargeNano = (campaign: StoredCampaign, clickMicroCents = 0): number =>
+  cpcMicroCentsToNano(clickMicroCents > 0 ? clickMicroCents : campaign.bid_micro_cents);
+
 /**
  * What a click that passed the fraud rules costs. A CPC campaign pays its bid (`clickMicroCents`, the
  * adjusted bid the signed ticket carries, when a bid adjustment applied at the auction), charged first against
@@ -64,7 +68,7 @@ export async function billClick(
   clickMicroCents = 0,
 ): Promise<{ chargeNano: number; refusal: ChargeRefusal | undefined }> {
   if (campaign?.status === 'active' && campaign.bid_type !== 'cpc') return { chargeNano: 0, refusal: undefined };
-  const nano = campaign ? cpcMicroCentsToNano(clickMicroCents > 0 ? clickMicroCents : campaign.bid_micro_cents) : 0;
+  const nano = campaign ? clickChargeNano(campaign, clickMicroCents) : 0;
   const refusal = await chargeDirect(charger, campaign, { day: budgetDay(at), nano, at, reason: 'click spend' });
   return refusal ? { chargeNano: 0, refusal } : { chargeNano: nano, refusal: undefined };
 }

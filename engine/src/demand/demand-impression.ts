@@ -13,9 +13,11 @@ export async function countDemandImpression(
   ctx: Pick<EngineContext, 'demand' | 'counters' | 'emit' | 'engineId'>,
   t: DemandTicket,
   burlOf: () => Promise<string | undefined>,
+  at = Date.now(),
+  attempt?: string,
 ): Promise<boolean> {
   const d = ctx.demand;
-  if (!d || !(await ctx.counters.countOnce('imp', `d:${t.auctionId}`))) return false;
+  if (!d || !(await ctx.counters.countOnce('imp', `d:${t.auctionId}`, at, attempt))) return false;
   // Revenue in nano-dollars per impression at the clearing price (CPM), as our own impressions are charged.
   const revenueNano = cpmMicroCentsToNanoPerImpression(t.priceMicroCents);
   d.stats.add(t.partnerId, 'impressions');

@@ -40,6 +40,7 @@ export class EngineMetrics {
   );
   private readonly reservations: CounterT<'pool' | 'result'>;
   private readonly errors: CounterT<'what'>;
+  private readonly journaledRequests: CounterT<'route' | 'why'>;
 
   constructor(engineId: string) {
     const registers = [this.registry];
@@ -55,6 +56,12 @@ export class EngineMetrics {
       name: 'adnet_engine_errors_total',
       help: 'Errors by component (redis, config-sync, events, budget, a route)',
       labelNames: ['what'],
+      registers,
+    });
+    this.journaledRequests = new Counter({
+      name: 'adnet_engine_journaled_requests_total',
+      help: 'Tracking requests answered without Redis and journaled to disk (why: away, late, failed; full: not kept)',
+      labelNames: ['route', 'why'],
       registers,
     });
     // Every no-bid reason is a series from the start, so a dashboard sees a reason at zero rather than no data.
@@ -134,5 +141,9 @@ export class EngineMetrics {
 
   error(what: string): void {
     this.errors.labels(what).inc();
+  }
+
+  journaled(route: string, why: string): void {
+    this.journaledRequests.labels(route, why).inc();
   }
 }

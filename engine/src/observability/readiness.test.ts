@@ -48,6 +48,11 @@ describe("an engine's readiness checks", () => {
       },
       now,
     );
+    const waiting = engineChecks(
+      { redisStatus: () => 'ready', redisProbe, mirror: { index, caughtUpAtMs: now }, events: idle, journal: { settled: () => false } },
+      now,
+    );
+    expect(waiting.at(-1)).toMatchObject({ name: 'journal', state: 'behind' });
     expect(slowWrite[3]).toMatchObject({
       state: 'behind',
       detail: expect.stringMatching(/^a write to the event stream unanswered for 2\.0 s; 5 events in the write/),

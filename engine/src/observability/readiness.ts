@@ -15,12 +15,15 @@ export interface EngineReadinessDeps {
   redisProbe: Probe<unknown>;
   mirror: Pick<ConfigMirror, 'index' | 'caughtUpAtMs'>;
   events: Pick<EventBatcher, 'backlog' | 'inWrite' | 'dropped' | 'failingSinceMs' | 'writeStartedMs'>;
+  /** The tracking requests answered while Redis was away (journal/journal-wiring.ts). */
+  journal?: { settled(): boolean };
 }
 
 /**
  * What an engine's readiness reports: Redis (down, or hung while its connection stays open), the index (down
- * until loaded), the config mirror (behind when its catch-ups stall) and the event writer (behind while writes
- * fail or hang; the engine keeps bidding and holds the events). Plain reads of what the engine already knows:
+ * until loaded), the config mirror (behind when its catch-ups stall), the event writer (behind while writes
+ * fail or hang; the engine keeps bidding and holds the events) and the request journal (behind while tracking
+ * requests wait to be replayed). Plain reads of what the engine already knows:
  * nothing here waits on Redis, and nothing runs on the bid path.
  */
 export function engineChecks(d: EngineReadinessDeps, nowMs = Date.now()): DependencyCheck[] {
@@ -41,6 +44,13 @@ export function engineChecks(d: EngineReadinessDeps, nowMs = Date.now()): Depend
       ? { name: 'config-mirror', state: 'behind', detail: `last caught up with the change log ${seconds(sinceCatchUp)} ago` }
       : { name: 'config-mirror', state: 'ok', detail: `caught up ${seconds(Math.max(0, sinceCatchUp))} ago` },
     writer,
+    ...(d.journal
+      ? [
+          d.journal.settled()
+            ? { name: 'journal', state: 'ok' as const, detail: 'nothing waits for replay' }
+            : { name: 'journal', state: 'behind' as const, detail: 'tracking requests answered while Redis was away or late wait to be replayed' },
+        ]
+      : []),
   ];
 }
 

@@ -11,28 +11,43 @@ const COUNT_TTL_S = 7 * 86_400;
 /** A fingerprint's click counter outlives its minute by one. */
 const FLOOD_TTL_S = 120;
 
-// KEYS: the once-only marks of one event-loop turn. ARGV: the time counted (ms), the marks' TTL (s).
+// A mark's value is when its request came (ms), and for a request the engine named, `|<attempt>`: the
+// same request run again (ioredis resending a command whose reply a dropped connection lost, or the journal
+// replaying a request whose first run failed part-way) finds its own mark and counts as first, not as a
+// duplicate of itself. Another request never carries the same attempt, so it still finds the mark taken.
+
+// KEYS: the once-only marks of one event-loop turn. ARGV: the marks' TTL (s), then per key its value.
 // Each mark is set only if absent, in the order given: the same mark twice in a batch counts once, as
-// it would in two calls. Returns 1 (counted now) or 0 (counted before) per key.
+// it would in two calls. Returns 1 (counted now, or by this same attempt) or 0 (counted before) per key.
 const COUNT_ONCE_LUA = `
 local out = {}
 for i, key in ipairs(KEYS) do
-  out[i] = redis.call('SET', key, ARGV[1], 'EX', ARGV[2], 'NX') and 1 or 0
+  local v = ARGV[i + 1]
+  if redis.call('SET', key, v, 'EX', ARGV[1], 'NX') then
+    out[i] = 1
+  elseif string.find(v, '|', 1, true) and redis.call('GET', key) == v then
+    out[i] = 1
+  else
+    out[i] = 0
+  end
 end
 return out
 `;
 
 // KEYS: per click of one turn, its ticket's once-only click mark, then its fingerprint's counter for the
-// minute. ARGV: the time counted (ms), the marks' TTL (s), the counters' TTL (s). A click whose mark was
-// set before is a duplicate (0) and counts against no fingerprint; a first click returns its
-// fingerprint's clicks this minute, itself included.
+// minute. ARGV: the marks' TTL (s), the counters' TTL (s), then per click its mark's value. A click whose
+// mark was set before is a duplicate (0) and counts against no fingerprint; a first click returns its
+// fingerprint's clicks this minute, itself included (its own attempt again: the count as it stands).
 const COUNT_CLICKS_LUA = `
 local out = {}
 for i = 1, #KEYS, 2 do
   local n = 0
-  if redis.call('SET', KEYS[i], ARGV[1], 'EX', ARGV[2], 'NX') then
+  local v = ARGV[2 + (i + 1) / 2]
+  if redis.call('SET', KEYS[i], v, 'EX', ARGV[1], 'NX') then
     n = redis.call('INCR', KEYS[i + 1])
-    redis.call('EXPIRE', KEYS[i + 1], ARGV[3])
+    redis.call('EXPIRE', KEYS[i + 1], ARGV[2])
+  elseif string.find(v, '|', 1, true) and redis.call('GET', KEYS[i]) == v then
+    n = tonumber(redis.call('GET', KEYS[i + 1]) or '1')
   end
   out[#out + 1] = n
 end
@@ -60,6 +75,8 @@ declare module 'ioredis' {
   }
 }
 
+const markValue = (at: number, attempt: string | undefined): string => (attempt ? `${at}|${attempt}` : String(at));
+
 /** A click record waiting for its turn's script call. */
 interface SavedClick {
   key: string;
@@ -74,8 +91,8 @@ interface SavedClick {
  * records; on a cluster each is its own command, as marks hash to different slots.
  */
 export class RedisCounters implements Counters {
-  private readonly marks: TurnBatch<string, boolean> | undefined;
-  private readonly clicks: TurnBatch<readonly [string, string], number> | undefined;
+  private readonly marks: TurnBatch<readonly [string, string], boolean> | undefined;
+  private readonly clicks: TurnBatch<readonly [string, string, string], number> | undefined;
   private readonly records: TurnBatch<SavedClick, undefined> | undefined;
 
   constructor(private readonly redis: Redis) {
@@ -88,21 +105,23 @@ export class RedisCounters implements Counters {
     this.records = redis.isCluster ? undefined : new TurnBatch((saved) => this.saveAllClicks(saved));
   }
 
-  countOnce(kind: 'win' | 'imp' | 'click', id: string): Promise<boolean> {
+  countOnce(kind: 'win' | 'imp' | 'click', id: string, at = Date.now(), attempt?: string): Promise<boolean> {
     const key = countedKey(kind, id);
-    // The value is when it was counted: a click on the ad is judged by the time since its impression.
-    if (this.marks) return this.marks.add(key);
-    return this.redis.set(key, String(Date.now()), 'EX', COUNT_TTL_S, 'NX').then((r) => r === 'OK');
+    // The value says when it was counted: a click on the ad is judged by the time since its impression.
+    const value = markValue(at, attempt);
+    if (this.marks) return this.marks.add([key, value]);
+    return this.redis.ctrCountOnce(1, key, COUNT_TTL_S, value).then(([c]) => c === 1);
   }
 
-  private async markAll(keys: readonly string[]): Promise<boolean[]> {
-    const counted = await this.redis.ctrCountOnce(keys.length, ...keys, Date.now(), COUNT_TTL_S);
+  private async markAll(marks: readonly (readonly [string, string])[]): Promise<boolean[]> {
+    const keys = marks.map((m) => m[0]);
+    const counted = await this.redis.ctrCountOnce(keys.length, ...keys, COUNT_TTL_S, ...marks.map((m) => m[1]));
     return counted.map((c) => c === 1);
   }
 
   async countedAt(kind: 'win' | 'imp' | 'click', id: string): Promise<number | undefined> {
     const v = await this.redis.get(countedKey(kind, id));
-    return v === null ? undefined : Number(v);
+    return v === null ? undefined : Number.parseInt(v, 10);
   }
 
   async saveClick(clickId: string, record: ClickRecord, replace: boolean): Promise<void> {
@@ -118,18 +137,21 @@ export class RedisCounters implements Counters {
     return saved.map(() => undefined);
   }
 
-  async countClick(id: string, fingerprint: string, nowMs: number): Promise<number | undefined> {
+  async countClick(id: string, fingerprint: string, nowMs: number, attempt?: string): Promise<number | undefined> {
     const mark = countedKey('click', id);
     const flood = `clicks:fp:{${fingerprint}}:${Math.floor(nowMs / 60_000)}`;
-    if (this.clicks) return (await this.clicks.add([mark, flood])) || undefined;
+    const value = markValue(nowMs, attempt);
+    if (this.clicks) return (await this.clicks.add([mark, flood, value])) || undefined;
     // A cluster: the mark and the counter are in different slots.
-    if ((await this.redis.set(mark, String(Date.now()), 'EX', COUNT_TTL_S, 'NX')) !== 'OK') return undefined;
+    const [first] = await this.redis.ctrCountOnce(1, mark, COUNT_TTL_S, value);
+    if (first !== 1) return undefined;
     const [[err, n] = [null, 0]] = (await this.redis.multi().incr(flood).expire(flood, FLOOD_TTL_S).exec()) ?? [];
     if (err) throw err;
     return n as number;
   }
 
-  private async countAllClicks(pairs: readonly (readonly [string, string])[]): Promise<number[]> {
-    return this.redis.ctrCountClicks(2 * pairs.length, ...pairs.flat(), Date.now(), COUNT_TTL_S, FLOOD_TTL_S);
+  private async countAllClicks(clicks: readonly (readonly [string, string, string])[]): Promise<number[]> {
+    const keys = clicks.flatMap((c) => [c[0], c[1]]);
+    return this.redis.ctrCountClicks(keys.length, ...keys, COUNT_TTL_S, FLOOD_TTL_S, ...clicks.map((c) => c[2]));
   }
 }

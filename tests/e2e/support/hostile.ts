@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { vastSchemaPath, vastSchemaProblem } from '../../../tooling/vast-schema.ts';
+import { iabVastSchema } from '../../../tooling/vast-schema.ts';
+import { vastStructureProblems } from './vast-structure.ts';
 
 /**
  * The worst text a creative can carry into our outputs: markup and CDATA breakouts, script schemes,
@@ -31,7 +32,8 @@ export const HOSTILE_URLS = [
   'https://shop.example.com/\u2028x',
 ] as const;
 
-export const IAB_VAST_XSD = vastSchemaPath(process.env);
+/** The IAB VAST 4.0 schema when it is beside the repository or named by `IAB_VAST_XSD`; undefined on a bare clone. */
+export const IAB_VAST_XSD = iabVastSchema(process.env);
 
 function withFile<T>(name: string, text: string, run: (path: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
@@ -44,14 +46,25 @@ function withFile<T>(name: string, text: string, run: (path: string) => T): T {
   }
 }
 
-/** xmllint's verdict on a VAST document: well-formed and valid against the IAB VAST 4.0 schema. */
-export function vastVerdict(xml: string): { valid: boolean; output: string } {
-  const missing = vastSchemaProblem(IAB_VAST_XSD);
-  if (missing) throw new Error(missing);
+/** xmllint's verdict against the IAB VAST 4.0 schema; undefined where the schema is not at hand. */
+export function schemaVerdict(xml: string): { valid: boolean; output: string } | undefined {
+  const schema = IAB_VAST_XSD;
+  if (!schema) return undefined;
   return withFile('vast.xml', xml, (path) => {
-    const out = spawnSync('xmllint', ['--noout', '--schema', IAB_VAST_XSD, path], { encoding: 'utf8' });
+    const out = spawnSync('xmllint', ['--noout', '--schema', schema, path], { encoding: 'utf8' });
     return { valid: out.status === 0 && out.stderr.includes('validates'), output: out.stderr };
   });
+}
+
+/**
+ * A VAST document's verdict: the project's structural check (tests/e2e/support/vast-structure.ts) always, and
+ * xmllint against the IAB VAST 4.0 schema as well where the schema is at hand. `checked` says which ran.
+ */
+export function vastVerdict(xml: string): { valid: boolean; output: string; checked: 'structure' | 'structure+schema' } {
+  const problems = vastStructureProblems(xml);
+  const schema = schemaVerdict(xml);
+  if (!schema) return { valid: problems.length === 0, output: problems.join('\n'), checked: 'structure' };
+  return { valid: problems.length === 0 && schema.valid, output: [...problems, schema.output].join('\n'), checked: 'structure+schema' };
 }
 
 /**

@@ -13,10 +13,14 @@ export interface TestRedis {
   dir: string;
   /** SHUTDOWN (AOF flushed) then start again on the same port and folder. */
   restart(): Promise<void>;
-  /** SIGSTOP: the server hangs with its connections open, as a stalled host does. */
-  pause(): void;
-  /** SIGCONT after `pause`. */
-  resume(): void;
+  /** SIGSTOP: the server hangs with its connections open, as a frozen Redis does. */
+  freeze(): void;
+  /** SIGCONT after `freeze`. */
+  thaw(): void;
+  /** SHUTDOWN (AOF flushed), leaving it down until `start`. */
+  halt(): Promise<void>;
+  /** Starts it again after `halt`, on the same port and folder. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -96,8 +100,10 @@ export async function startRedis(): Promise<TestRedis> {
       await shutdown();
       await launch();
     },
-    pause: () => void child.kill('SIGSTOP'),
-    resume: () => void child.kill('SIGCONT'),
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
+    halt: shutdown,
+    start: launch,
     stop: async () => {
       await shutdown();
       rmSync(dir, { recursive: true, force: true });

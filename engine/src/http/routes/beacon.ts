@@ -8,6 +8,7 @@ import { ipPrefixOf, uaHashOf } from '../../tracking/viewer.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
+import type { OfflineAnswer } from '../../journal/journaled-route.ts';
 
 /**
  * GET /b/<ticket>[?e=viewable]: the widget's proof that a served ad was rendered (or, with
@@ -17,10 +18,9 @@ import { PIXEL_REPLY } from './pixel.ts';
  * costs nothing: its budget hold goes back to the pool.
  */
 export function beaconRoute(ctx: EngineContext) {
-  return async (req: EngineRequest): Promise<EngineReply> => {
+  return async (req: EngineRequest, now = Date.now(), attempt?: string): Promise<EngineReply> => {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
-    if (!ticket || ticket.surface !== 'widget') return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
-    const now = Date.now();
+    if (!ticket || ticket.surface !== 'widget') return UNKNOWN;
     const fields = { ts: now, engine: ctx.engineId, ...ticketFacts(ticket) };
     const viewable = new URLSearchParams(req.query).get('e') === 'viewable';
     const sameViewer = ipPrefixOf(req.ip) === ticket.ipPrefix && uaHashOf(req.headers['user-agent'] ?? '') === ticket.uaHash;
@@ -32,10 +32,10 @@ export function beaconRoute(ctx: EngineContext) {
     if (viewable) {
       // Viewable is a kind of counted impression: never more of them than of impressions.
       const rendered = (await ctx.counters.countedAt('imp', ticket.bidId)) !== undefined;
-      if (rendered && (await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`))) ctx.emit(makeEvent('viewable', fields));
+      if (rendered && (await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`, now, attempt))) ctx.emit(makeEvent('viewable', fields));
       return PIXEL_REPLY;
     }
-    if (await ctx.counters.countOnce('imp', ticket.bidId)) {
+    if (await ctx.counters.countOnce('imp', ticket.bidId, now, attempt)) {
       // CPC campaigns pay for clicks; a campaign no longer known is charged nothing.
       const bidType = ctx.index()?.campaigns.get(ticket.campaignId)?.bid_type ?? 'cpc';
       const event = makeEvent('impression', {
@@ -47,5 +47,15 @@ export function beaconRoute(ctx: EngineContext) {
       if (!(await settleTicket(settlePorts(ctx), event, ticket, now))) await ctx.counters.countOnce('imp', `${ticket.bidId}:viewable`);
     }
     return PIXEL_REPLY;
+  };
+}
+
+const UNKNOWN = errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
+
+/** The beacon's answer while Redis is away: the pixel, for a widget ticket that checks out (journaled). */
+export function beaconOffline(ctx: EngineContext): OfflineAnswer {
+  return (req) => {
+    const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
+    return ticket?.surface === 'widget' ? { reply: PIXEL_REPLY, journal: true } : { reply: UNKNOWN, journal: false };
   };
 }

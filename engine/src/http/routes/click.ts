@@ -1,5 +1,5 @@
 import { isSafeHttpUrl } from '@adnet/schemas/url';
-import { billClick } from '../../auction/settle.ts';
+import { billClick, clickChargeNano } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
 import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { clickIdOf } from '../../tracking/click-id.ts';
@@ -12,6 +12,7 @@ import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { userAgentFacts } from '../../audience/user-agent.ts';
 import { isDemandToken } from '../../demand/demand-ticket.ts';
 import { demandClick } from './demand.ts';
+import type { OfflineAnswer } from '../../journal/journaled-route.ts';
 
 /** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
 const FLOOD_PER_MINUTE = 5;
@@ -24,23 +25,17 @@ const FLOOD_PER_MINUTE = 5;
  * landing page: a person should never be stranded, only not billed.
  */
 export function clickRoute(ctx: EngineContext) {
-  return async (req: EngineRequest): Promise<EngineReply> => {
+  return async (req: EngineRequest, now = Date.now(), attempt?: string): Promise<EngineReply> => {
     // A click on a demand partner's ad we rendered (native, push): its own signed ticket and landing.
-    if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, FLOOD_PER_MINUTE);
-    const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
-    const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
-    if (!ticket || !creative || creative.tracking_token !== req.params[1]) return errorReply('not_found', 'Unknown ad link');
-    // The Location header is written from stored data: a landing URL kept before the API refused line
-    // breaks and other schemes must not split the response or send the visitor to a script.
-    if (!isSafeHttpUrl(creative.landing_url)) return errorReply('not_found', 'Unknown ad link');
-    const campaign = ctx.index()?.campaigns.get(ticket.campaignId);
-    const clickId = clickIdOf(ctx.secret, ticket.bidId);
-    const now = Date.now();
+    if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, FLOOD_PER_MINUTE, now, attempt);
+    const target = clickTarget(ctx, req);
+    if (!target) return errorReply('not_found', 'Unknown ad link');
+    const { ticket, creative, campaign, clickId } = target;
     const ua = req.headers['user-agent'] ?? '';
     const impressionAt = ticket.surface === 'widget' ? undefined : await impressionTime(ctx, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
     let reason = verdict.reason;
-    const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now);
+    const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now, attempt);
     const first = perMinute !== undefined;
     if (!reason && !first) reason = 'duplicate';
     if (!reason && (perMinute ?? 0) > FLOOD_PER_MINUTE) reason = 'click_flood';
@@ -71,8 +66,43 @@ export function clickRoute(ctx: EngineContext) {
     await ctx.counters.saveClick(clickId, record, first);
     const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano: bill.chargeNano, os, browser });
     // The redirect writes no Location that is not a plain http(s) URL.
-    if (!landing) return errorReply('not_found', 'Unknown ad link');
-    return { status: 302, headers: { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
+    return landing ? redirect(landing) : errorReply('not_found', 'Unknown ad link');
+  };
+}
+
+const redirect = (location: string): EngineReply => ({
+  status: 302,
+  headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' },
+});
+
+/** What a click link must be before anything is counted: a signed ticket, the creative it names with its token, a plain http(s) landing. */
+function clickTarget(ctx: EngineContext, req: EngineRequest) {
+  const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
+  const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
+  if (!ticket || !creative || creative.tracking_token !== req.params[1]) return undefined;
+  // The Location header is written from stored data: a landing URL kept before the API refused line
+  // breaks and other schemes must not split the response or send the visitor to a script.
+  if (!isSafeHttpUrl(creative.landing_url)) return undefined;
+  return { ticket, creative, campaign: ctx.index()?.campaigns.get(ticket.campaignId), clickId: clickIdOf(ctx.secret, ticket.bidId) };
+}
+
+/**
+ * The click's answer while Redis is away: the same redirect once the link checks out, its `{cost}` the CPC
+ * charge the click would pay if valid (the replay judges it). A partner's click has its landing in Redis
+ * only: it is answered 503 and not journaled.
+ */
+export function clickOffline(ctx: EngineContext): OfflineAnswer {
+  return (req) => {
+    if (isDemandToken(req.params[0] ?? '')) return { reply: errorReply('unavailable', 'Try again in a moment'), journal: false };
+    const target = clickTarget(ctx, req);
+    if (!target) return { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
+    const { ticket, creative, campaign, clickId } = target;
+    const ua = req.headers['user-agent'] ?? '';
+    const os = ticket.os || userAgentFacts(ua).os || '';
+    const browser = ticket.browser || userAgentFacts(ua).browser || '';
+    const chargeNano = campaign?.bid_type === 'cpc' ? clickChargeNano(campaign, ticket.clickMicroCents) : 0;
+    const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano, os, browser });
+    return landing ? { reply: redirect(landing), journal: true } : { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
   };
 }
 

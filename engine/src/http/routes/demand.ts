@@ -18,12 +18,12 @@ const MAX_AGE_SECONDS = 3_600;
  * A push notification's impression is its delivery, counted by the push sender: its ticket (in the
  * notification's click link) counts nothing here. Always a pixel for a valid ticket; a forged one is a 404.
  */
-export async function demandImpression(ctx: EngineContext, token: string): Promise<EngineReply> {
+export async function demandImpression(ctx: EngineContext, token: string, now = Date.now(), attempt?: string): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, token);
   if (!t || !d) return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
-  if (t.surface === 'push' || Date.now() / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
-  await countDemandImpression(ctx, t, async () => (await d.wins.load(t.auctionId))?.burl);
+  if (t.surface === 'push' || now / 1000 - t.issuedAt > MAX_AGE_SECONDS) return PIXEL_REPLY;
+  await countDemandImpression(ctx, t, async () => (await d.wins.load(t.auctionId))?.burl, now, attempt);
   return PIXEL_REPLY;
 }
 
@@ -53,14 +53,13 @@ export function demandMarkupRoute(ctx: EngineContext) {
  * (win-store.ts), never taken from the link; nothing is billed (partners buy impressions). Every click is
  * also a `click` event with its partner, for the publishers' statistics.
  */
-export async function demandClick(ctx: EngineContext, req: EngineRequest, floodPerMinute: number): Promise<EngineReply> {
+export async function demandClick(ctx: EngineContext, req: EngineRequest, floodPerMinute: number, now = Date.now(), attempt?: string): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, req.params[0] ?? '');
   const surface = t?.surface === 'widget' || t?.surface === 'push' ? t.surface : undefined;
   const win = t && d && surface && req.params[1] === DEMAND_CLICK_SEGMENT ? await d.wins.load(t.auctionId) : undefined;
   // The Location header is written only from a plain http(s) URL, checked again here.
   if (!t || !d || !surface || !win?.landing || !isSafeHttpUrl(win.landing)) return errorReply('not_found', 'Unknown ad link');
-  const now = Date.now();
   const impressionAt = await ctx.counters.countedAt('imp', `d:${t.auctionId}`);
   // A demand ticket keeps no viewer's network or browser (a notification's subscriber has none): not compared.
   const ticket = { surface, issuedAt: t.issuedAt, test: false, ipPrefix: '', uaHash: '' };
@@ -68,7 +67,7 @@ export async function demandClick(ctx: EngineContext, req: EngineRequest, floodP
   let reason = verdict.reason;
   // The widget's signals say nothing of the render: a click on an ad whose render was never counted is no click on a shown ad.
   if (!reason && impressionAt === undefined) reason = 'no_impression';
-  const perMinute = reason ? undefined : await ctx.counters.countClick(`d:${t.auctionId}`, verdict.fingerprint, now);
+  const perMinute = reason ? undefined : await ctx.counters.countClick(`d:${t.auctionId}`, verdict.fingerprint, now, attempt);
   if (!reason && perMinute === undefined) reason = 'duplicate';
   if (!reason && (perMinute ?? 0) > floodPerMinute) reason = 'click_flood';
   d.stats.add(t.partnerId, reason ? 'invalid_clicks' : 'clicks');

@@ -1,0 +1,110 @@
+import { Periodic } from '@adnet/runtime/periodic';
+import type { Config } from '@adnet/schemas/config';
+import type { JournaledRoute } from '@adnet/schemas/wire/request-journal';
+import type { Logger } from 'pino';
+import type { EngineContext } from '../context.ts';
+import type { RouteHandler } from '../http/adapt.ts';
+import { beaconOffline, beaconRoute } from '../http/routes/beacon.ts';
+import { clickOffline, clickRoute } from '../http/routes/click.ts';
+import { impTrackerOffline, impTrackerRoute, vastTrackingOffline, vastTrackingRoute, winOffline, winRoute } from '../http/routes/win.ts';
+import type { EngineMetrics } from '../observability/engine-metrics.ts';
+import { JournalReplayer } from './journal-replayer.ts';
+import { journaled } from './journaled-route.ts';
+import type { JournalGate, OfflineAnswer, TimedHandler } from './journaled-route.ts';
+import { RedisHealth } from './redis-health.ts';
+import { RequestJournal, journalFiles } from './request-journal.ts';
+
+export interface EngineJournal {
+  /** The tracking routes, each answering without Redis when it is away or late (journaled-route.ts). */
+  routes: Record<JournaledRoute, RouteHandler>;
+  health: RedisHealth;
+  journal: RequestJournal;
+  replayer: JournalReplayer;
+  /** Nothing waits for replay: no journaled request, no late request still running. */
+  settled(): boolean;
+  /** Stops probing and replaying, and writes what the journal holds. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The engine's answer to Redis going away: a health probe, the journal on local disk, the tracking routes
+ * wrapped so they answer and journal rather than wait, and the replayer that runs the journal through the
+ * routes once Redis answers again (at start it also takes over slots left by engines that are gone).
+ */
+export async function startJournal(o: {
+  config: Config;
+  redisUrl: string;
+  ctx: EngineContext;
+  log: Logger;
+  metrics: EngineMetrics;
+  report: (what: string, err: unknown) => void;
+}): Promise<EngineJournal> {
+  const { config, ctx, log } = o;
+  const health = new RedisHealth({
+    url: o.redisUrl,
+    intervalMs: 200,
+    // Away means a PING got no answer in this long; a request that merely waits past its deadline is answered and journaled as late.
+    timeoutMs: Math.max(4 * config.redisDeadlineMs, 200),
+    onChange: (up, why) =>
+      log.warn(
+        { event: up ? 'redis.back' : 'redis.away', why },
+        up ? 'Redis answers again: replaying the journal' : 'Redis away: tracking requests are journaled',
+      ),
+  });
+  const journal = await RequestJournal.open({
+    root: config.journalDir,
+    maxBytes: config.journalMaxBytes,
+    flushMs: config.journalFlushMs,
+    onError: (err) => o.report('journal', err),
+  });
+  const late = new Set<Promise<unknown>>();
+  const gate: JournalGate = {
+    health,
+    journal,
+    deadlineMs: config.redisDeadlineMs,
+    late,
+    onJournaled: (route, why) => o.metrics.journaled(route, why),
+    onError: o.report,
+  };
+  const handlers: Record<JournaledRoute, TimedHandler> = {
+    click: clickRoute(ctx),
+    beacon: beaconRoute(ctx),
+    imptracker: impTrackerRoute(ctx),
+    vast: vastTrackingRoute(ctx),
+    win: winRoute(ctx),
+    bill: winRoute(ctx, 'bill'),
+  };
+  const offline: Record<JournaledRoute, OfflineAnswer> = {
+    click: clickOffline(ctx),
+    beacon: beaconOffline(ctx),
+    imptracker: impTrackerOffline(ctx),
+    vast: vastTrackingOffline(ctx),
+    win: winOffline(ctx),
+    bill: winOffline(ctx, 'bill'),
+  };
+  const routes = Object.fromEntries((Object.keys(handlers) as JournaledRoute[]).map((r) => [r, journaled(gate, r, handlers[r], offline[r])])) as Record<
+    JournaledRoute,
+    RouteHandler
+  >;
+  const replayer = new JournalReplayer({ journal, health, handlers, late, log });
+  const replays = new Periodic({ intervalMs: 1_000, pass: () => replayer.maybeReplay(), onError: (err) => o.report('journal-replay', err) });
+  health.start();
+  // What this slot and the slots of engines that are gone hold from before: replayed before new work, when Redis answers.
+  if (await health.check()) {
+    await replayer.replayOwn().catch((err: unknown) => o.report('journal-replay', err));
+    await replayer.adoptOrphans(config.journalDir).catch((err: unknown) => o.report('journal-replay', err));
+  }
+  replays.start();
+  return {
+    routes,
+    health,
+    journal,
+    replayer,
+    settled: () => late.size === 0 && !journal.holdsRecords && journalFiles(journal.slot).every((f) => f.endsWith('current.jnl')),
+    async stop() {
+      await replays.stop();
+      health.stop();
+      await journal.close();
+    },
+  };
+}

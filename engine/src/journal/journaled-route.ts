@@ -1,0 +1,95 @@
+import type { JournaledRoute } from '@adnet/schemas/wire/request-journal';
+import type { EngineReply, EngineRequest } from '../http/adapt.ts';
+import type { RequestJournal } from './request-journal.ts';
+import type { RedisHealth } from './redis-health.ts';
+
+/**
+ * A tracking route's work: `now` is when the request came and `attempt` the engine's name for it (a replay
+ * passes the journaled ones), which its once-only marks carry so that running it again counts it once.
+ */
+export type TimedHandler = (req: EngineRequest, now: number, attempt?: string) => Promise<EngineReply>;
+
+/**
+ * What the route answers without Redis: for a request whose signature checks out, the answer it would give
+ * (the redirect to the landing page, the pixel, the win notice's acknowledgement) and `journal: true`; for
+ * anything else its refusal, journaled never.
+ */
+export type OfflineAnswer = (req: EngineRequest) => { reply: EngineReply; journal: boolean };
+
+export interface JournalGate {
+  health: RedisHealth;
+  journal: RequestJournal;
+  /** How long a request waits on Redis before it is answered without it. */
+  deadlineMs: number;
+  /** Requests answered past their deadline whose work still runs: a replay waits for them to end. */
+  late: Set<Promise<unknown>>;
+  onJournaled(route: JournaledRoute, why: 'away' | 'late' | 'failed' | 'full'): void;
+  onError(what: string, err: unknown): void;
+}
+
+/**
+ * A tracking route that never strands its caller on Redis. While Redis is up the route runs as it always did,
+ * within `deadlineMs`; past it, or when it fails, the caller gets the offline answer and the request is
+ * journaled (a late one is marked done if its work still completes, so no replay runs it twice). While Redis is
+ * away (its health probe got no answer in time, or a command failed) the route does not touch it: it answers
+ * offline and journals at once.
+ */
+export function journaled(gate: JournalGate, route: JournaledRoute, handler: TimedHandler, offline: OfflineAnswer) {
+  const journalOf = (req: EngineRequest, at: number, id: string): boolean =>
+    gate.journal.append({
+      id,
+      route,
+      at,
+      params: [...req.params],
+      query: req.query,
+      ip: req.ip,
+      viaProxy: req.viaProxy,
+      userAgent: req.headers['user-agent'] ?? '',
+    });
+
+  const answerOffline = (req: EngineRequest, at: number, id: string, why: 'away' | 'failed'): EngineReply => {
+    const answer = offline(req);
+    if (answer.journal) gate.onJournaled(route, journalOf(req, at, id) ? why : 'full');
+    return answer.reply;
+  };
+
+  return (req: EngineRequest): Promise<EngineReply> | EngineReply => {
+    const now = Date.now();
+    const attempt = gate.journal.nextId();
+    if (!gate.health.up) return answerOffline(req, now, attempt, 'away');
+    const work = handler(req, now, attempt);
+    return new Promise<EngineReply>((resolve) => {
+      let answered = false;
+      const timer = setTimeout(() => {
+        answered = true;
+        // Not a verdict on Redis (a burst can queue a request this long): only the health probe or a failed
+        // command sends the routes to the journal alone. This request's work goes on and marks it done.
+        const answer = offline(req);
+        resolve(answer.reply);
+        if (!answer.journal) return;
+        const kept = journalOf(req, now, attempt);
+        gate.onJournaled(route, kept ? 'late' : 'full');
+        const settled = work.then(
+          () => kept && gate.journal.done(attempt),
+          (err: unknown) => gate.onError(`journal.${route}.late`, err),
+        );
+        gate.late.add(settled);
+        void settled.finally(() => gate.late.delete(settled));
+      }, gate.deadlineMs);
+      work.then(
+        (reply) => {
+          if (answered) return;
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        (err: unknown) => {
+          if (answered) return;
+          clearTimeout(timer);
+          gate.onError(`journal.${route}`, err);
+          gate.health.suspect(`${route} failed: ${err instanceof Error ? err.message : String(err)}`);
+          resolve(answerOffline(req, now, attempt, 'failed'));
+        },
+      );
+    });
+  };
+}

@@ -1,0 +1,93 @@
+import { connectRedis } from '@adnet/schemas/redis-connect';
+import type { Redis } from 'ioredis';
+
+export interface RedisHealthOptions {
+  url: string;
+  /** A PING is sent this often. */
+  intervalMs: number;
+  /** A PING not answered within this long counts as Redis away. */
+  timeoutMs: number;
+  onChange?: (up: boolean, why: string) => void;
+}
+
+/**
+ * Whether the request paths may use Redis now: a PING on a connection of its own (no offline queue, a
+ * command timeout), so that a Redis that hangs (its process stopped) or is down is seen within one interval
+ * and a deadline, never by waiting on it. The request paths also report a missed deadline (`suspect`), which
+ * counts as away until the next PING answers in time.
+ */
+export class RedisHealth {
+  private readonly probe: Redis;
+  private timer: NodeJS.Timeout | undefined;
+  private state = true;
+  private pinging = false;
+  /** When Redis last answered a PING in time (ms since the epoch). */
+  lastAnswerAt = Date.now();
+
+  constructor(private readonly o: RedisHealthOptions) {
+    this.probe = connectRedis(o.url, {
+      connectionName: 'engine-health',
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: o.timeoutMs,
+      retryStrategy: () => Math.max(o.intervalMs, 100),
+      enableAutoPipelining: false,
+    });
+    this.probe.on('error', () => undefined);
+  }
+
+  get up(): boolean {
+    return this.state;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.ping(), this.o.intervalMs);
+    this.timer.unref();
+  }
+
+  /** A request path waited past its deadline: away until a PING answers in time. */
+  suspect(why: string): void {
+    this.set(false, why);
+  }
+
+  /** A PING now: true when Redis answered it in time (and so is up). */
+  async check(): Promise<boolean> {
+    try {
+      // The first check may come before the probe's connection is made: wait for it, within the timeout.
+      if (this.probe.status === 'connecting' || this.probe.status === 'wait') {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error('probe connection not ready')), this.o.timeoutMs);
+          this.probe.once('ready', () => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+      await this.probe.ping();
+      this.lastAnswerAt = Date.now();
+      this.set(true, 'ping answered');
+      return true;
+    } catch (err) {
+      this.set(false, err instanceof Error ? err.message : String(err));
+      return false;
+    }
+  }
+
+  private async ping(): Promise<void> {
+    if (this.pinging) return;
+    this.pinging = true;
+    await this.check();
+    this.pinging = false;
+  }
+
+  private set(up: boolean, why: string): void {
+    if (up === this.state) return;
+    this.state = up;
+    this.o.onChange?.(up, why);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.probe.disconnect();
+  }
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pendingRequests } from '@adnet/schemas/wire/request-journal';
+import type { JournaledRequest } from '@adnet/schemas/wire/request-journal';
+import { describe, expect, it } from 'vitest';
+import { RequestJournal, journalFiles } from '../src/journal/request-journal.ts';
+
+const request = (id: string): JournaledRequest => ({
+  id,
+  route: 'beacon',
+  at: Date.now(),
+  params: ['T'.repeat(200)],
+  query: '',
+  ip: '203.0.113.9',
+  viaProxy: false,
+  userAgent: 'Mozilla/5.0',
+});
+const open = (root: string, maxBytes = 1 << 20) =>
+  RequestJournal.open({
+    root,
+    maxBytes,
+    flushMs: 5,
+    onError: (e) => {
+      throw e;
+    },
+  });
+
+describe('the request journal on disk', () => {
+  it('gives each engine a slot of its own, and a gone engine’s slot to the next', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'journal-'));
+    const a = await open(root);
+    const b = await open(root);
+    expect([a.slot, b.slot]).toEqual([join(root, 'slot-0'), join(root, 'slot-1')]);
+    await a.close();
+    const c = await open(root);
+    expect(c.slot).toBe(join(root, 'slot-0'));
+    // A lock naming a process that no longer runs is taken over.
+    mkdirSync(join(root, 'slot-2'));
+    writeFileSync(join(root, 'slot-2', 'lock'), '2147483646:dead');
+    const d = await open(root);
+    expect(d.slot).toBe(join(root, 'slot-2'));
+    await Promise.all([b.close(), c.close(), d.close()]);
+  });
+
+  it('refuses requests past its size, never a done mark, and syncs what it took', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'journal-'));
+    const j = await open(root, 2_000);
+    const taken = Array.from({ length: 20 }, (_, i) => j.append(request(j.nextId())) && i).filter((x) => x !== false);
+    expect(taken.length).toBeGreaterThan(3);
+    expect(taken.length).toBeLessThan(20);
+    expect(j.refused).toBe(20 - taken.length);
+    j.done('x');
+    await j.flush();
+    const text = readFileSync(join(j.slot, 'current.jnl'), 'utf8');
+    expect(pendingRequests(text).pending).toHaveLength(taken.length);
+    expect(text.endsWith(`${'"done":"x"'}}\n`)).toBe(true);
+    await j.close();
+  });
+
+  it('ends a torn last line before appending, so the next record is read whole', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'journal-'));
+    mkdirSync(join(root, 'slot-0'));
+    writeFileSync(join(root, 'slot-0', 'current.jnl'), '0123abcd {"id":"torn","rou');
+    const j = await open(root);
+    const id = j.nextId();
+    j.append(request(id));
+    const files = await j.rotate();
+    expect(files).toHaveLength(1);
+    expect(pendingRequests(readFileSync(files[0] ?? '', 'utf8'))).toEqual({
+      pending: [expect.objectContaining({ id })],
+      skipped: [{ line: 1, reason: 'checksum' }],
+    });
+    expect(journalFiles(j.slot).map((f) => f.slice(j.slot.length + 1))).toEqual([files[0]?.slice(j.slot.length + 1), 'current.jnl']);
+    expect(existsSync(join(j.slot, 'current.jnl'))).toBe(true);
+    await j.close();
+  });
+});

@@ -116,6 +116,8 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
     const ingester = parts.has('ingester') ? buildIngester(opts, clickhouse, closers) : undefined;
 
     const svc = createServices(config, redis, log, clickhouse);
+    closers.push({ name: 'health probes', close: () => Promise.resolve(svc.health.stop()) });
+    await svc.health.start();
     const conversions = new ConversionStore(redis);
     const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc, store: conversions }) : undefined;
     const videoPoller = parts.has('video') ? new VideoPoller(svc) : undefined;

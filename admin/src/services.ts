@@ -19,6 +19,7 @@ import { MailQueue } from './mail/mail-queue.ts';
 import { LowBalanceStore } from './storage/low-balance.ts';
 import { Notifier } from './mail/notifier.ts';
 import { AdminMetrics } from './observability/admin-metrics.ts';
+import { AdminHealth } from './observability/health.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
@@ -52,6 +53,8 @@ export interface Services {
   notifier: Notifier;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
+  /** Redis, ClickHouse and the statistics' lag, probed in the background (started by createAdmin) for /readyz. */
+  health: AdminHealth;
   // Billing (docs/billing.md).
   deposits: DepositStore;
   paymentProvider: PaymentProvider;
@@ -61,6 +64,7 @@ export interface Services {
 export function createServices(config: Config, redis: Redis, log: Logger, clickhouse?: ClickHouseClient): Services {
   const deposits = new DepositStore(redis);
   const mailQueue = new MailQueue(redis);
+  const metrics = new AdminMetrics();
   return {
     apiKeys: new ApiKeyStore(redis),
     oneTimeTokens: new OneTimeTokens(redis),
@@ -82,7 +86,8 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     videoProvider: createVideoProvider(config.video, config.adBaseUrl),
     videoJobs: new VideoJobStore(redis),
     clickhouse,
-    metrics: new AdminMetrics(),
+    health: new AdminHealth({ redis, clickhouse, statsLagNoticeMs: config.statsLagNoticeMs, onClickHouseError: () => metrics.error('clickhouse') }),
+    metrics,
     deposits,
     paymentProvider: createPaymentProvider(config, deposits),
     payouts: new PayoutStore(redis),

@@ -75,7 +75,15 @@ describe('REST door and its documents', () => {
     expect(await docs.text()).toContain('/api/adv/campaigns');
     expect(await (await fetch(`${fx.app.base}/docs/vast`)).text()).toContain('VAST 4.0');
     expect((await fetch(`${fx.app.base}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${fx.app.base}/readyz`)).json()).toEqual({ ok: true, redis: 'ready', events: { length: 0, lag: 0, pending: 0 } });
+    expect(await (await fetch(`${fx.app.base}/readyz`)).json()).toEqual({
+      ok: true,
+      redis: 'ready',
+      events: { length: 0, lag: 0, pending: 0 },
+      checks: [
+        { name: 'redis', state: 'ok', detail: expect.stringMatching(/^PING answered \d+\.\d s ago$/) },
+        { name: 'ingester', state: 'ok', detail: 'statistics 0.0 s behind the event stream; 0 entries undelivered, 0 pending' },
+      ],
+    });
     const given = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const made = await fetch(`${fx.app.base}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });

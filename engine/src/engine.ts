@@ -1,5 +1,6 @@
 import { ByteBudget } from '@adnet/runtime/byte-budget';
 import { Periodic } from '@adnet/runtime/periodic';
+import { Probe } from '@adnet/runtime/probe';
 import type { Config } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { TRACKING_SECRET_KEY } from '@adnet/schemas/redis-keys';
@@ -25,6 +26,8 @@ import { loadNativeUws } from './http/uws.ts';
 import { VISITOR_HEADERS } from './http/visitor.ts';
 import { addressList } from './net/address-list.ts';
 import { EngineMetrics } from './observability/engine-metrics.ts';
+import { allReady, engineChecks } from './observability/readiness.ts';
+import { adminReadiness, publicReadiness } from './http/public-readiness.ts';
 import { Pacer } from './pacing/pacer.ts';
 import { CreativeRotation } from './rotation/creative-rotation.ts';
 import { FrequencyCapCache } from './frequency/frequency-caps.ts';
@@ -106,6 +109,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     client.on('end', () => log.warn({ event: 'redis.closed', connection: name }, 'redis connection closed'));
   }
 
+  // Readiness is computed from this probe's last answer, never by awaiting Redis (observability/readiness.ts).
+  const redisProbe = new Probe({ intervalMs: 1_000, deadlineMs: 2_000, check: () => redis.ping() });
+  void redisProbe.start();
   const secret = await trackingSecret(config, redis);
   const events = new EventBatcher({
     redis,
@@ -268,21 +274,42 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   pushSender.start();
   const healthz = () => json(200, { ok: true, engine: id });
   // Not ready before the index is loaded: a load balancer must not send bids to an engine that would answer 503.
-  const readyz = () => {
-    const ready = mirror.index !== undefined && redis.status === 'ready';
-    return json(ready ? 200 : 503, {
-      ok: ready,
+  // Not ready while Redis is down or hung either; a mirror or event writer behind is named without failing it.
+  const readiness = () => {
+    const checks = engineChecks({ redisStatus: () => redis.status, redisProbe, mirror, events, journal });
+    const redisCheck = checks[0];
+    return {
+      ok: allReady(checks),
       engine: id,
       index_seq: mirror.index?.seq ?? null,
       index_published_ms: mirror.index ? Math.round(mirror.indexPublishedMs * 1000) / 1000 : null,
-      redis: redis.status,
+      redis: redisCheck?.state === 'hung' ? 'hung' : redis.status,
       event_backlog: events.backlog,
-    });
+      checks,
+    };
+  };
+  const readyz = () => {
+    const ready = readiness();
+    return json(ready.ok ? 200 : 503, ready);
   };
   addRoute(app, 'get', '/engine/healthz', healthz, {}, routes);
   addRoute(app, 'get', '/engine/readyz', readyz, {}, routes);
   // Without an admin behind it (engines behind a balancer), other paths get a 404 rather than a dropped connection.
   const notFound = () => errorReply('not_found', 'Not found');
+  const upstream = opts.adminUpstream;
+  // The base URL's /readyz: the admin's, asked with a deadline, beside this engine's own (http/public-readiness.ts).
+  if (upstream)
+    addRoute(
+      app,
+      'get',
+      '/readyz',
+      async (req) => {
+        const ready = publicReadiness(await adminReadiness(upstream, req.requestId), readiness(), id);
+        return json(ready.ok ? 200 : 503, ready);
+      },
+      {},
+      routes,
+    );
   if (opts.adminUpstream)
     proxyToAdmin(app, {
       upstream: opts.adminUpstream,
@@ -340,6 +367,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     async stop() {
       if (socket) uws.us_listen_socket_close(socket);
       socket = undefined;
+      redisProbe.stop();
       inFlight.draining = true;
       log.info({ event: 'engine.draining', inFlight: inFlight.count }, 'engine draining');
       await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);

@@ -206,6 +206,11 @@ export const envSchema = z.object({
   INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   /** The ingester inserts this long after the first row of a batch arrived (or sooner, at INGEST_BATCH_ROWS). */
   INGEST_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  /**
+   * Statistics are behind when the oldest event in the stream not yet in ClickHouse is older than this (ms): `/readyz`
+   * names the ingester `behind`, `GET /api/stats/freshness` says so and the cabinet shows a notice on its statistics.
+   */
+  STATS_LAG_NOTICE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
   /** Site verification: time limit per request. */
   VERIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Tests and local development only: let site verification reach loopback addresses. */
@@ -470,6 +475,8 @@ export interface Config {
   eventTtlDays: number;
   ingestBatchRows: number;
   ingestFlushMs: number;
+  /** STATS_LAG_NOTICE_MS: statistics older than this behind the event stream are reported behind. */
+  statsLagNoticeMs: number;
   ai: {
     baseUrl: string | undefined;
     apiKey: string | undefined;
@@ -623,6 +630,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventTtlDays: e.EVENT_TTL_DAYS,
     ingestBatchRows: e.INGEST_BATCH_ROWS,
     ingestFlushMs: e.INGEST_FLUSH_MS,
+    statsLagNoticeMs: e.STATS_LAG_NOTICE_MS,
     ai: {
       baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''),
       apiKey: e.AI_API_KEY,

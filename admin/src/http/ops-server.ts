@@ -23,7 +23,7 @@ export function createOpsServer(svc: Services): OpsServer {
       if (path === '/metrics') return [200, svc.metrics.registry.contentType, await svc.metrics.registry.metrics()];
       if (path === '/healthz') return [200, 'application/json', '{"ok":true}'];
       if (path === '/readyz') {
-        const ready = await readiness(svc);
+        const ready = readiness(svc);
         return [ready.ok ? 200 : 503, 'application/json', JSON.stringify(ready)];
       }
       return [404, 'application/json', '{"error":"Not found","code":"not_found"}'];

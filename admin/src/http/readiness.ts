@@ -1,19 +1,12 @@
-import { eventBacklog } from '../ingest/event-backlog.ts';
-import type { EventBacklog } from '../ingest/event-backlog.ts';
+import type { Readiness } from '../observability/health.ts';
 import type { Services } from '../services.ts';
 
-export interface Readiness {
-  ok: boolean;
-  redis: string;
-  clickhouse?: 'ok' | 'unreachable';
-  events?: EventBacklog;
-}
+export type { Readiness };
 
-/** Ready when Redis answers and, where this process reads statistics, ClickHouse does too. */
-export async function readiness(svc: Services): Promise<Readiness> {
-  const redisOk = svc.redis.status === 'ready';
-  const clickhouse = svc.clickhouse ? ((await svc.clickhouse.ping().catch(() => ({ success: false }))).success ? 'ok' : 'unreachable') : undefined;
-  if (clickhouse === 'unreachable') svc.metrics.error('clickhouse');
-  const events = redisOk ? await eventBacklog(svc.redis).catch(() => undefined) : undefined;
-  return { ok: redisOk && clickhouse !== 'unreachable', redis: svc.redis.status, ...(clickhouse ? { clickhouse } : {}), ...(events ? { events } : {}) };
+/**
+ * Ready when Redis answers and, where this process reads statistics, ClickHouse does too; computed from the
+ * background probes (observability/health.ts), so it answers at once even while a dependency hangs.
+ */
+export function readiness(svc: Services): Readiness {
+  return svc.health.readiness();
 }

@@ -286,6 +286,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { method: 'GET', path: '/api/admin/campaigns', procedure: 'admin.listCampaigns', input: 'query', summary: "Campaigns by name: one advertiser's or all" },
   {
     method: 'GET',
+    path: '/api/stats/freshness',
+    procedure: 'stats.freshness',
+    input: 'none',
+    summary: 'How far the statistics lag the event stream (any signed-in account): current, behind or unknown',
+  },
+  {
+    method: 'GET',
     path: '/api/admin/stats',
     procedure: 'admin.stats',
     input: 'query',

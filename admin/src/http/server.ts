@@ -169,7 +169,7 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
     if (req.method === 'GET' && path === '/sellers.json') return send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' });
     if (req.method === 'GET' && path === '/healthz') return send(res, 200, { ok: true });
     if (req.method === 'GET' && path === '/readyz') {
-      const ready = await readiness(svc);
+      const ready = readiness(svc);
       return send(res, ready.ok ? 200 : 503, ready);
     }
     return send(res, 404, { error: 'Not found', code: 'not_found' });

@@ -33,6 +33,27 @@ export async function eventBacklog(redis: Redis): Promise<EventBacklog> {
   return { length, lag: undelivered.length, pending };
 }
 
+/**
+ * How old the oldest entry not yet in ClickHouse is (ms, by Redis's clock, which stamped the entries' ids): the
+ * first entry pending at the ingest group (delivered, not acknowledged) or else the first one after the
+ * group's last delivered id; 0 when every entry is in. Without the group (no ingester ever ran), the stream's first.
+ */
+export async function oldestUningestedAgeMs(redis: Redis): Promise<number> {
+  const groups = await (redis.xinfo('GROUPS', EVENT_STREAM) as Promise<unknown[][]>).catch(() => []);
+  const g = groups.map((row) => Object.fromEntries(chunk(row))).find((x) => x.name === INGEST_GROUP);
+  const delivered = typeof g?.['last-delivered-id'] === 'string' ? g['last-delivered-id'] : undefined;
+  const [pending, next, time] = await Promise.all([
+    g && Number(g.pending) > 0 ? redis.xpending(EVENT_STREAM, INGEST_GROUP) : Promise.resolve([]),
+    redis.xrange(EVENT_STREAM, delivered ? `(${delivered}` : '-', '+', 'COUNT', 1),
+    redis.time(),
+  ]);
+  const ids = [typeof pending[1] === 'string' ? pending[1] : undefined, next[0]?.[0]].filter((id): id is string => id !== undefined);
+  if (ids.length === 0) return 0;
+  const oldest = Math.min(...ids.map((id) => Number(id.split('-')[0])));
+  const nowMs = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
+  return Math.max(0, nowMs - oldest);
+}
+
 /** Orders stream ids (`<ms>-<seq>`). */
 function compareStreamIds(a: string, b: string): number {
   const [am = 0, as = 0] = a.split('-').map(Number);

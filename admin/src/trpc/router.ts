@@ -10,7 +10,7 @@ import { partnersRouter } from './routers/partners.ts';
 import { dealsRouter } from './routers/deals.ts';
 import { demandPartnersRouter } from './routers/demand-partners.ts';
 import { adminSitesRouter, sitesRouter } from './routers/sites.ts';
-import { adminStatsRouter, advStatsRouter, pubStatsRouter } from './routers/stats.ts';
+import { adminStatsRouter, advStatsRouter, pubStatsRouter, statsFreshnessRouter } from './routers/stats.ts';
 import { zonesRouter } from './routers/zones.ts';
 import { videoRouter } from './routers/video.ts';
 import { adminBillingRouter, depositsRouter, pubPayoutsRouter, statementsRouter } from './routers/billing.ts';
@@ -43,6 +43,7 @@ export const appRouter = router({
   admin: mergeRouters(adminRouter, partnersRouter, adminStatsRouter, adminSitesRouter, dealsRouter, demandPartnersRouter, adminBillingRouter),
   conversions: incomingConversionsRouter,
   keys: keysRouter,
+  stats: statsFreshnessRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ import type { PageContext } from '../router.ts';
 import { BASE } from '../router.ts';
 import { daysOf, fillSlots } from '../series.ts';
 import { daysLeftText } from '../spend-pace.ts';
+import { freshnessBox, showFreshness } from '../stats-freshness.ts';
 
 type Row = Record<string, string | number | null | undefined>;
 const TREND_DAYS = 14;
@@ -98,8 +99,11 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
   const creatives = await creativesToWatch(campaigns.filter((c) => c.status !== 'archived'));
   const waiting = creatives.filter((x) => x.creative.status === 'pending_moderation');
   const rejected = creatives.filter((x) => x.creative.status === 'rejected');
+  const stale = freshnessBox();
+  void showFreshness(stale);
   ctx.main.replaceChildren(
     h('h1', {}, 'Overview'),
+    stale,
     campaigns.length === 0
       ? h(
           'section',
@@ -213,8 +217,11 @@ async function publisherOverview(ctx: PageContext): Promise<void> {
   const siteOf = new Map(sites.map((s) => [s.id, s]));
   const stuck = zones.map((z) => ({ z, d: zoneDelivery(z.status, siteOf.get(z.site_id)?.status) })).filter(({ z, d }) => z.status === 'active' && !d.serving);
   const inReview = sites.filter((x) => x.status === 'pending_review');
+  const stale = freshnessBox();
+  void showFreshness(stale);
   ctx.main.replaceChildren(
     h('h1', {}, 'Overview'),
+    stale,
     sites.length === 0
       ? h(
           'section',
@@ -277,8 +284,11 @@ async function adminOverview(ctx: PageContext): Promise<void> {
   const rows = stats.rows as Row[];
   const [spent, spentY] = todayAndYesterday(rows, r)('spent_cents');
   const queue = (n: number, what: string, href: string, more = '') => h('li', {}, h('a', { href: `${BASE}${href}` }, `${count(n)} ${what}`), n ? more : '');
+  const stale = freshnessBox();
+  void showFreshness(stale);
   ctx.main.replaceChildren(
     h('h1', {}, 'Overview'),
+    stale,
     h(
       'div',
       { class: 'tiles', role: 'group', 'aria-label': 'Network today' },

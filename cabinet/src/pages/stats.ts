@@ -14,6 +14,7 @@ import type { Column } from '../grid.ts';
 import type { PageContext } from '../router.ts';
 import { daysOf, fillSlots, hoursOf } from '../series.ts';
 import { sourceActions } from './traffic-sources.ts';
+import { freshnessBox, showFreshness } from '../stats-freshness.ts';
 import { UNCOUNTED_KIND_LABELS, uncountedByReason, uncountedReasonLabel } from '../uncounted.ts';
 import type { UncountedRow } from '../uncounted.ts';
 
@@ -80,6 +81,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
   const admin = ctx.session.role === 'admin';
   const dims = publisher ? PUBLISHER_DIMENSIONS : admin ? ADMIN_STATS_DIMENSIONS : STATS_DIMENSIONS;
   const out = h('div', { 'aria-live': 'polite' });
+  const stale = freshnessBox();
   const tz0 = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const initial = presetRange('last_7_days', Date.now(), tz0);
   type Query = { from: string; to: string; group_by: string; tz: string; campaign_id?: number };
@@ -324,7 +326,11 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       out.replaceChildren(h('p', { role: 'status', class: 'loading' }, 'Loading…'));
       const effective = groups.length ? groups : (['day'] as Dimension[]);
       const range = { from: last.from, to: last.to, tz: last.tz };
-      const [rows, uncounted] = await Promise.all([query(last), publisher ? api.pub.stats.uncounted.query(range).then((r) => r.rows) : null]);
+      const [rows, uncounted] = await Promise.all([
+        query(last),
+        publisher ? api.pub.stats.uncounted.query(range).then((r) => r.rows) : null,
+        showFreshness(stale),
+      ]);
       if (effective.includes('creative')) await creativeNames(rows);
       await show(rows, effective, last, uncounted);
     },
@@ -340,6 +346,6 @@ export async function statsPage(ctx: PageContext): Promise<void> {
   });
   for (const n of ['from', 'to']) dateInput(n)?.addEventListener('input', () => (presetField.value = 'custom'));
   form.prepend(h('div', { class: 'field' }, h('label', { for: 'stats-range' }, 'Range'), presetField));
-  ctx.main.replaceChildren(h('h1', {}, publisher ? 'Earnings' : 'Statistics'), form, out);
+  ctx.main.replaceChildren(h('h1', {}, publisher ? 'Earnings' : 'Statistics'), stale, form, out);
   form.requestSubmit();
 }

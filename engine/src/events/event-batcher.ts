@@ -24,6 +24,12 @@ export class EventBatcher {
   private writing: Promise<void> | undefined;
   dropped = 0;
   written = 0;
+  /** Since when writes have failed (epoch ms), undefined after one went through: readiness reports it. */
+  failingSinceMs: number | undefined;
+  /** When the write in progress began (epoch ms): one that takes long means Redis is not answering. */
+  writeStartedMs: number | undefined;
+  /** Events in the write in progress (not in `backlog`). */
+  inWrite = 0;
 
   constructor(private readonly opts: BatcherOptions) {
     this.timer = new Periodic({ intervalMs: opts.flushMs, pass: () => this.flush(), onError: (err) => opts.onError?.(err) });
@@ -66,6 +72,8 @@ export class EventBatcher {
   }
 
   private async write(events: EngineEvent[]): Promise<void> {
+    this.writeStartedMs = Date.now();
+    this.inWrite = events.length;
     const pipeline = this.opts.redis.pipeline();
     for (let i = 0; i < events.length; i += this.opts.batchMax) {
       const batch = events.slice(i, i + this.opts.batchMax);
@@ -76,12 +84,17 @@ export class EventBatcher {
       const failed = results.findIndex(([err]) => err);
       if (failed !== -1) throw results[failed]?.[0] ?? new Error('xadd failed');
       this.written += events.length;
+      this.failingSinceMs = undefined;
     } catch (err) {
+      this.failingSinceMs ??= Date.now();
       // Put them back in front, within the bound: what was accepted is not silently lost.
       const room = Math.max(0, this.opts.bufferMax - this.pending.length);
       this.dropped += Math.max(0, events.length - room);
       this.pending = events.slice(0, room).concat(this.pending);
       this.opts.onError?.(err);
+    } finally {
+      this.writeStartedMs = undefined;
+      this.inWrite = 0;
     }
   }
 }

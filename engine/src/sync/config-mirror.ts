@@ -91,6 +91,11 @@ export class ConfigMirror {
    * measured where it ends, not where a poller next looks (bench/src/run-config.ts).
    */
   indexPublishedMs = 0;
+  /**
+   * When a catch-up last went through to the end of the change log (epoch ms): readiness calls the mirror behind
+   * when this is old (a hung or lost Redis stalls catch-ups, and the poll makes one a second otherwise).
+   */
+  caughtUpAtMs = 0;
 
   constructor(private readonly opts: MirrorOptions) {
     this.poll = new Periodic({ intervalMs: opts.pollMs ?? 1_000, pass: () => this.trigger(), onError: (err) => opts.onError?.(err) });
@@ -98,6 +103,7 @@ export class ConfigMirror {
 
   async start(): Promise<void> {
     await this.resync();
+    this.caughtUpAtMs = Date.now();
     const kick = () => void this.trigger();
     this.opts.subscriber.on('message', kick);
     // After a reconnect, notices sent while away are gone: catch up at once.
@@ -122,6 +128,7 @@ export class ConfigMirror {
         this.again = false;
         try {
           await this.catchUp();
+          this.caughtUpAtMs = Date.now();
         } catch (err) {
           this.opts.onError?.(err);
         }

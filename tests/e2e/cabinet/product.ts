@@ -10,6 +10,7 @@ import { ConversionStore } from '../../../admin/src/postback/conversion-store.ts
 import { PostbackWorker } from '../../../admin/src/postback/postback-worker.ts';
 import { startApp } from '../support/admin.ts';
 import type { TestApp } from '../support/admin.ts';
+import type { AdminPart } from '../../../admin/src/admin.ts';
 import { freePort, startRedis } from '../support/redis.ts';
 import type { TestRedis } from '../support/redis.ts';
 import { startEngine } from '../support/engine.ts';
@@ -38,7 +39,14 @@ export interface Product {
   stop(): Promise<void>;
 }
 
-export async function startProduct(): Promise<Product> {
+export interface ProductOptions {
+  /** More of the admin's settings. */
+  env?: Record<string, string>;
+  /** The admin's parts (default: the ingester and the video poller). */
+  parts?: readonly AdminPart[];
+}
+
+export async function startProduct(opts: ProductOptions = {}): Promise<Product> {
   mkdirSync(SCREENS, { recursive: true });
   await buildCabinet();
   const html = new Map<string, string>();
@@ -67,9 +75,10 @@ export async function startProduct(): Promise<Product> {
       VIDEO_LOCAL_DELAY_MS: '1500',
       VIDEO_POLL_INTERVAL_MS: '300',
       INGEST_FLUSH_MS: '100',
+      ...opts.env,
     },
     // As `pnpm start` runs them; the postback worker stays out: `sendPostbacks` drives it on its own clock.
-    { clickhouse: true, cabinetDir: CABINET_DIST, parts: ['ingester', 'video'] },
+    { clickhouse: true, cabinetDir: CABINET_DIST, parts: opts.parts ?? ['ingester', 'video'] },
   );
   const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
   const browser = await launchChromium();

@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
 import type { TestApp } from './admin.ts';
+import { INGEST_COMMAND_TIMEOUT_MS, Ingester } from '../../../admin/src/ingest/ingester.ts';
+import { connectRedis } from '../../../admin/src/storage/redis.ts';
 import type { Engine } from '../../../engine/src/engine.ts';
 import { eventually } from './engine.ts';
 
@@ -11,4 +14,30 @@ export async function ingestAll(app: TestApp, engines: Engine[]): Promise<void> 
     const bl = await ingester.backlog();
     return bl.lag === 0 && bl.pending === 0;
   }, 20_000);
+}
+
+/**
+ * The ingester the admin's `ingester` part runs, started on its own for an admin built without it (a test that
+ * first lets the stream fall behind): the same class on a connection of its own, into the admin's event store.
+ */
+export async function startIngester(app: TestApp): Promise<{ ingester: Ingester; stop(): Promise<void> }> {
+  const { config, clickhouse, log } = app.svc;
+  if (!clickhouse || !config.redisUrl) throw new Error('startIngester needs an admin with its event store and REDIS_URL');
+  const redis = connectRedis(config.redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
+  const ingester = new Ingester({
+    redis,
+    clickhouse,
+    database: config.clickhouseDatabase,
+    log,
+    flushMs: 100,
+    stagingDir: resolve(config.dataDir, 'clickhouse-ingest'),
+  });
+  await ingester.start();
+  return {
+    ingester,
+    stop: async () => {
+      await ingester.stop();
+      await redis.quit();
+    },
+  };
 }

@@ -31,7 +31,8 @@ import type { StatsScope } from '../../stats/stats-query.ts';
 import { readDailyCounters, takesAuctionCounters, withAuctionCounters } from '../../stats/demand-counters.ts';
 import { DEMAND_PARTNERS } from './demand-partners.ts';
 import type { Context } from '../init.ts';
-import { roleProcedure, router } from '../init.ts';
+import { authedProcedure, roleProcedure, router } from '../init.ts';
+import { statsFreshnessSchema } from '@adnet/schemas/readiness';
 
 const statsOutput = z.object({ rows: z.array(statsRowSchema), csv: z.string().optional() });
 
@@ -145,4 +146,12 @@ export const adminStatsRouter = router({
     .input(statsQuerySchema.and(z.object({ advertiser_id: z.coerce.number().int().positive().optional() })))
     .output(statsOutput)
     .query(({ ctx, input }) => runStats(ctx, input, input.advertiser_id ? { advertiserId: input.advertiser_id } : {})),
+});
+
+/**
+ * Any signed-in account: how far the statistics lag the event stream, so a person looking at numbers that
+ * have not moved knows why. Read from the background probe, never waiting on Redis (observability/health.ts).
+ */
+export const statsFreshnessRouter = router({
+  freshness: authedProcedure.output(statsFreshnessSchema).query(({ ctx }) => ctx.svc.health.freshness()),
 });

@@ -170,3 +170,18 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
     },
   };
 }
+
+/**
+ * The address, password in, of the private Redis of `<dataDir>/redis` as its files name it; undefined when
+ * they are not there. Reads only: a caller that must not start a database (the CLI) asks this, then
+ * whether it answers.
+ */
+export async function privateRedisUrl(dataDir: string): Promise<string | undefined> {
+  const dir = resolve(dataDir, 'redis');
+  try {
+    const [address, password] = await Promise.all([readFile(join(dir, 'redis.url'), 'utf8'), readFile(join(dir, 'redis.password'), 'utf8')]);
+    return withPassword(address.trim(), password.trim());
+  } catch {
+    return undefined;
+  }
+}

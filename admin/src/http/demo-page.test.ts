@@ -11,6 +11,7 @@ describe('the demo pages', () => {
     const csp = page?.headers['content-security-policy'] ?? '';
     expect(csp).toContain('script-src http://ads.127.0.0.1.test:8080;');
     expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(page?.headers['cache-control']).toBe('no-store');
   });
 

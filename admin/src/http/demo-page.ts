@@ -33,7 +33,7 @@ export function demoPage(path: string, query: URLSearchParams, urls: { baseUrl: 
   if (name === 'landing') {
     const clickId = query.get('click_id') ?? '';
     return html(
-      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
       'adnet demo: landing page',
       `<h1 id="landing">The advertiser's landing page</h1><p>You came here by clicking the demo ad.${UUID.test(clickId) ? ` Click id <code id="click-id">${clickId}</code>: the advertiser's tracker would report a conversion with it.` : ''}</p>` +
         `<p class="note">The impression and the click appear in the advertiser's statistics within a few seconds: <a href="${base}/cabinet">${base}/cabinet</a>.</p>`,
@@ -42,7 +42,7 @@ export function demoPage(path: string, query: URLSearchParams, urls: { baseUrl: 
   if (!SUBID.test(name)) return undefined;
   return html(
     // The widget's own needs: its script, its ad request and beacons, the ad's image; its styles are inline.
-    `default-src 'none'; script-src ${ad}; connect-src ${ad}; img-src ${ad} ${base} data:; style-src 'unsafe-inline'; frame-src ${ad} https:; base-uri 'none'; form-action 'none'`,
+    `default-src 'none'; script-src ${ad}; connect-src ${ad}; img-src ${ad} ${base} data:; style-src 'unsafe-inline'; frame-src ${ad} https:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     'adnet demo: a publisher page',
     `<h1>A publisher's page</h1><p>This page stands for a page of the demo site: zone <code>${name}</code> shows its ad below through the widget script, as on any publisher's page.</p>` +
       `<script src="${ad}/w/${name}.js"></script>` +

@@ -1,91 +1,61 @@
-// `pnpm adnet <command>`: operator tasks against the same Redis the product uses.
+// `pnpm adnet <command>`: operator tasks on a running product (or the Redis REDIS_URL names). Each command is
+// a module in ./commands/; ./product-target.ts finds the product the command acts on.
 import { parseArgs } from 'node:util';
-import { emailSchema, passwordSchema, roleSchema } from '@adnet/schemas/api';
-import { z } from 'zod';
-import { createAccount } from '@adnet/admin/accounts';
-import { listDeadLetters, replayDeadLetter } from '@adnet/admin/dead-letters';
 import { createLogger } from '@adnet/admin/log';
 import { connectRedis } from '@adnet/admin/redis';
+import type { Redis } from '@adnet/admin/redis';
 import { createServices } from '@adnet/admin/services';
-import { ensurePrivateRedis } from './private-redis.ts';
+import { CommandError } from './commands/command.ts';
+import type { Connected } from './commands/command.ts';
+import { COMMANDS } from './commands/index.ts';
+import { NoProductError, productTarget } from './product-target.ts';
 import { readConfigOrExit } from './read-config.ts';
 
 const USAGE = `Usage:
-  pnpm adnet user:create --role <advertiser|publisher|admin> --email <email> --password <password>
-  pnpm adnet balance:credit --email <email> --cents <n> [--reason <text>]
-  pnpm adnet dead-letters:list [--count <n>]
-  pnpm adnet dead-letters:replay --id <dead letter id>
+${COMMANDS.map((c) => `  pnpm adnet ${c.usage}`).join('\n')}
 
-Uses REDIS_URL when set, otherwise the private Redis under DATA_DIR (default ./data).`;
-
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    role: { type: 'string' },
-    email: { type: 'string' },
-    password: { type: 'string' },
-    cents: { type: 'string' },
-    reason: { type: 'string' },
-    count: { type: 'string' },
-    id: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+Acts on the product running with DATA_DIR (default ./data), found by DATA_DIR/run.json, which \`pnpm start\`
+writes; with REDIS_URL set, on that Redis. Where no product runs, a command changes nothing and says what to run.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
 }
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) fail(`--${flag} ${r.error.issues[0]?.message ?? 'is invalid'}`);
-  return r.data;
-}
-
-const command = positionals[0];
-if (values.help || !command) {
+const argv = process.argv.slice(2);
+const name = argv[0];
+if (!name || name === '--help' || name === '-h') {
   process.stdout.write(USAGE + '\n');
-  process.exit(command ? 0 : 2);
+  process.exit(name ? 0 : 2);
 }
-const COMMANDS = ['user:create', 'balance:credit', 'dead-letters:list', 'dead-letters:replay'];
-if (!COMMANDS.includes(command)) fail(`Unknown command ${command}\n\n${USAGE}`);
+const command = COMMANDS.find((c) => c.name === name);
+if (!command) fail(`Unknown command ${name}\n\n${USAGE}`);
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  values = parseArgs({ args: argv.slice(1), options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+} catch (e) {
+  fail(`${(e as Error).message}\n\nUsage: pnpm adnet ${command.usage}`);
+}
+if (values.help) {
+  process.stdout.write(`Usage: pnpm adnet ${command.usage}\n`);
+  process.exit(0);
+}
 
 const config = readConfigOrExit();
-const target = config.redisUrl ? { url: config.redisUrl, owned: false, stop: () => Promise.resolve() } : await ensurePrivateRedis(config.dataDir);
-const redis = connectRedis(target.url, 'cli');
-const svc = createServices(config, redis, createLogger('warn', 'adnet-cli'));
+let redis: Redis | undefined;
+async function connect(): Promise<Connected> {
+  const target = await productTarget(config, argv);
+  process.stderr.write(`adnet ${name}: acting on ${target.description}\n`);
+  redis = connectRedis(target.redisUrl, 'cli');
+  return { svc: createServices(target.config, redis, createLogger('warn', 'adnet-cli')), redis, target };
+}
 
 try {
-  if (command === 'user:create') {
-    const user = await createAccount(svc, {
-      role: parse(roleSchema, values.role, 'role'),
-      email: parse(emailSchema, values.email, 'email'),
-      password: parse(passwordSchema, values.password, 'password'),
-    });
-    // The operator vouches for the address: no verification email for accounts made here.
-    await svc.users.markEmailVerified(user.id);
-    process.stdout.write(`created ${user.role} #${user.id} ${user.email}\n`);
-  } else if (command === 'dead-letters:list') {
-    const count = parse(z.coerce.number().int().min(1).max(100_000), values.count ?? '100', 'count');
-    for (const l of await listDeadLetters(redis, { count })) {
-      process.stdout.write(`${l.deadId}\tentry ${l.entryId}\tevents ${l.n ?? '?'}\t${l.bytes.length} bytes\t${l.error}\n`);
-    }
-  } else if (command === 'dead-letters:replay') {
-    const id = parse(z.string().regex(/^\d+-\d+$/, 'is not a stream id'), values.id, 'id');
-    if (!(await replayDeadLetter(redis, id))) fail(`No dead letter ${id}`);
-    process.stdout.write(`dead letter ${id} added to events again\n`);
-  } else {
-    const email = parse(emailSchema, values.email, 'email');
-    const cents = parse(z.coerce.number().int().min(1).max(10_000_000_000), values.cents, 'cents');
-    const user = await svc.users.getByEmail(email);
-    if (!user || user.role !== 'advertiser') fail(`No advertiser with email ${email}`);
-    const result = await svc.ledger.credit(user.id, cents, values.reason ?? 'credit by operator (CLI)');
-    process.stdout.write(`credited ${cents} cents to advertiser #${user.id}; balance ${result.balanceCents} cents\n`);
-  }
+  await command.run({ values, connect, out: (line) => process.stdout.write(`${line}\n`) });
 } catch (e) {
+  if (e instanceof NoProductError || e instanceof CommandError) fail(e.message);
   fail(`Error: ${(e as Error).message}`);
 } finally {
-  await redis.quit().catch(() => undefined);
-  if (target.owned) await target.stop();
+  await redis?.quit().catch(() => undefined);
 }

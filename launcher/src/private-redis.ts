@@ -101,9 +101,10 @@ const withPassword = (address: string, password: string): string => {
 /**
  * The quickstart's Redis: a private redis-server with its data (AOF on) under
  * `<dataDir>/redis`, which only answers a client that gives the password kept
- * there. A server already running on that folder (say, left by a crash, or
- * started by `pnpm start` while the CLI runs) is reused; one without the
- * password (left by an older version) is stopped and started again with it.
+ * there; `pnpm start` runs it (the CLI never does: it finds it with
+ * `privateRedisUrl`). A server already running on that folder (say, left by a
+ * crash) is reused; one without the password (left by an older version) is
+ * stopped and started again with it.
  */
 export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> {
   const dir = resolve(dataDir, 'redis');
@@ -169,4 +170,19 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/**
+ * The address, password in, of the private Redis of `<dataDir>/redis` as its files name it; undefined when
+ * they are not there. Reads only: a caller that must not start a database (the CLI) asks this, then
+ * whether it answers.
+ */
+export async function privateRedisUrl(dataDir: string): Promise<string | undefined> {
+  const dir = resolve(dataDir, 'redis');
+  try {
+    const [address, password] = await Promise.all([readFile(join(dir, 'redis.url'), 'utf8'), readFile(join(dir, 'redis.password'), 'utf8')]);
+    return withPassword(address.trim(), password.trim());
+  } catch {
+    return undefined;
+  }
 }

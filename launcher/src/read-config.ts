@@ -13,3 +13,8 @@ export function readConfigOrExit(): Config {
     throw e;
   }
 }
+
+/** The configuration again with some variables set otherwise (a running product's base URLs, say). */
+export function configWith(overrides: Record<string, string>): Config {
+  return loadConfig({ ...process.env, ...overrides });
+}

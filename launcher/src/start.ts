@@ -8,6 +8,8 @@ import { startEngineProcess } from './engine-process.ts';
 import { engineNodeArgs } from '@adnet/engine/full-collection';
 import { ensurePrivateRedis } from './private-redis.ts';
 import { readConfigOrExit } from './read-config.ts';
+import { removeRunFile, writeRunFile } from './run-file.ts';
+import { resolve } from 'node:path';
 
 // `pnpm start` runs the product: production mode for this process, its libraries and the engines it
 // starts (they inherit the environment). Error answers carry no stack or internal text in any mode.
@@ -93,21 +95,33 @@ try {
   throw e;
 }
 
+// The CLI finds this product (and its Redis) from DATA_DIR by this file; it goes first when stopping.
+const dataDir = resolve(config.dataDir);
+await writeRunFile({
+  pid: process.pid,
+  baseUrl,
+  adBaseUrl: config.adBaseUrl,
+  dataDir,
+  redis: config.redisUrl ? 'external' : 'private',
+  startedAt: new Date().toISOString(),
+});
+closers.push({ name: 'run file', close: () => removeRunFile(dataDir, process.pid) });
+
 log.info({ event: 'started', baseUrl, redis: config.redisUrl ? 'external' : 'private', clickhouse: config.clickhouseUrl ? 'server' : 'chdb' }, 'started');
-const cli = 'npx -y pnpm@10.34.8 adnet';
+// The CLI needs to be told the data directory only when it is not the default one, seen from here.
+const env = process.env.DATA_DIR ? `DATA_DIR=${dataDir} ` : '';
+const cli = `${env}npx -y pnpm@10.34.8 adnet`;
 process.stdout.write(
   [
     '',
-    `  Ad network is up at ${baseUrl}`,
+    `  Ad network is up at ${baseUrl} (data in ${dataDir})`,
     `  Web cabinet: ${baseUrl}/cabinet`,
     `  API reference: ${baseUrl}/docs/api   OpenAPI: ${baseUrl}/openapi.json`,
     '',
-    '  Create the first accounts (in another terminal):',
-    `    ${cli} user:create --role admin --email admin@example.com --password <password>`,
+    '  See an ad served and clicked on this machine (in another terminal):',
+    `    ${cli} demo`,
+    '  It prints a page to open and the accounts to sign in with. Accounts of your own:',
     `    ${cli} user:create --role advertiser --email adv@example.com --password <password>`,
-    `    ${cli} balance:credit --email adv@example.com --cents 10000`,
-    `  or sign up: curl -X POST ${baseUrl}/api/auth/register -H 'content-type: application/json' \\`,
-    `    -d '{"email":"pub@example.com","password":"<password>","role":"publisher"}'`,
     '',
   ].join('\n') + '\n',
 );

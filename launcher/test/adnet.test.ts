@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../tests/e2e/support/admin.ts';
 
@@ -8,14 +11,16 @@ describe('operator CLI', () => {
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], {
       cwd: new URL('../..', import.meta.url).pathname,
-      env: { ...process.env, REDIS_URL: fx.redis.url },
+      // A data directory of its own: no product runs there, so the CLI acts on REDIS_URL alone.
+      env: { ...process.env, REDIS_URL: fx.redis.url, DATA_DIR: join(mkdtempSync(join(tmpdir(), 'adnet-cli-')), 'data') },
       encoding: 'utf8',
     });
 
   it('creates users of every role and credits balances', async () => {
     const email = `cli.${Date.now()}@example.com`;
     const made = cli('user:create', '--role', 'advertiser', '--email', email, '--password', 'cli-password');
-    expect(made.stderr).toBe('');
+    // It says what it acted on: here the Redis REDIS_URL names, no product running on DATA_DIR.
+    expect(made.stderr).toMatch(/^adnet user:create: acting on the Redis at redis:\/\/127\.0\.0\.1:\d+ \(REDIS_URL; no product runs with DATA_DIR=/);
     expect(made.stdout).toMatch(/created advertiser #\d+/);
     expect(cli('user:create', '--role', 'admin', '--email', `root.${email}`, '--password', 'cli-password').status).toBe(0);
     const credited = cli('balance:credit', '--email', email, '--cents', '2500');

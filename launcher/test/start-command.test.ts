@@ -16,7 +16,7 @@ describe('pnpm start', () => {
     // Everything logged, so the private Redis' password can be looked for in all of it.
     const first = await launch({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'trace' });
     expect(first.base).toBe(`http://127.0.0.1:${port}`);
-    expect(first.out()).toContain('adnet user:create --role admin');
+    expect(first.out()).toContain(`DATA_DIR=${dataDir} npx -y pnpm@10.34.8 adnet demo`);
     // The start command builds the cabinet and the public URL serves it, deep links included.
     const cabinet = await fetch(`${first.base}/cabinet/profile`);
     expect(cabinet.status).toBe(200);

@@ -18,6 +18,7 @@ import { handleRest } from './rest-adapter.ts';
 import { sampleMp4 } from '../domain/sample-mp4.ts';
 import { parseSamplePath } from '../video/providers.ts';
 import { serveCabinet } from './cabinet-static.ts';
+import { demoPage } from './demo-page.ts';
 import { clientAddressOf, httpsOf } from '../auth/client-address.ts';
 import { CABINET_HEADER, readSessionCookie } from '../auth/session-cookie.ts';
 import { admitBody, leaseBodyBudget } from './body.ts';
@@ -153,6 +154,16 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
         'x-content-type-options': 'nosniff',
       });
       return void res.end(data);
+    }
+    // The base URL opened in a browser: the cabinet.
+    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/') {
+      res.writeHead(302, { location: '/cabinet' });
+      return void res.end();
+    }
+    const demo = req.method === 'GET' && path.startsWith('/demo/') ? demoPage(path, url.searchParams, svc.config) : undefined;
+    if (demo) {
+      res.writeHead(demo.status, demo.headers);
+      return void res.end(demo.body);
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/cabinet' || path.startsWith('/cabinet/'))) {
       return serveCabinet(opts.cabinetDir, path, res);

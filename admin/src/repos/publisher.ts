@@ -62,3 +62,23 @@ export async function sellersJson(svc: Services): Promise<Record<string, unknown
     sellers: [...byPublisher.values()].map((s) => ({ seller_id: String(s.publisher_id), name: s.domain, domain: s.domain, seller_type: 'PUBLISHER' })),
   };
 }
+
+/**
+ * The operator approves a site without its ownership check, which cannot reach a domain that exists only
+ * on this machine (the demo site, `pnpm adnet demo`): the site's zones serve from then on. An admin's
+ * review through the API still asks for a verified site (trpc/routers/sites.ts).
+ */
+export async function approveSiteByOperator(svc: Services, id: number): Promise<StoredSite> {
+  return svc.configStore.update<StoredSite>(
+    'site',
+    id,
+    (s) => ({
+      value: { ...s, status: 'approved', verified_method: 'operator', rejection_reason: null, updated_at: new Date().toISOString() },
+      ops: [
+        { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: id },
+        { cmd: 'SADD', key: APPROVED_SITES, member: id },
+      ],
+    }),
+    () => notFound('Site'),
+  );
+}

@@ -7,7 +7,9 @@ import { listDeadLetters, replayDeadLetter } from '@adnet/admin/dead-letters';
 import { createLogger } from '@adnet/admin/log';
 import { connectRedis } from '@adnet/admin/redis';
 import { createServices } from '@adnet/admin/services';
+import { backupCommand } from './backup.ts';
 import { ensurePrivateRedis } from './private-redis.ts';
+import { restoreCommand } from './restore.ts';
 import { readConfigOrExit } from './read-config.ts';
 
 const USAGE = `Usage:
@@ -15,6 +17,8 @@ const USAGE = `Usage:
   pnpm adnet balance:credit --email <email> --cents <n> [--reason <text>]
   pnpm adnet dead-letters:list [--count <n>]
   pnpm adnet dead-letters:replay --id <dead letter id>
+  pnpm adnet backup <dir>      a consistent copy of the product running on DATA_DIR (docs/backup.md)
+  pnpm adnet restore <dir>     a backup into DATA_DIR, which must be new or empty
 
 Uses REDIS_URL when set, otherwise the private Redis under DATA_DIR (default ./data).`;
 
@@ -48,8 +52,11 @@ if (values.help || !command) {
   process.stdout.write(USAGE + '\n');
   process.exit(command ? 0 : 2);
 }
-const COMMANDS = ['user:create', 'balance:credit', 'dead-letters:list', 'dead-letters:replay'];
+const COMMANDS = ['user:create', 'balance:credit', 'dead-letters:list', 'dead-letters:replay', 'backup', 'restore'];
 if (!COMMANDS.includes(command)) fail(`Unknown command ${command}\n\n${USAGE}`);
+// Neither starts a private Redis: a backup is of the running product, a restore is into an unused DATA_DIR.
+if (command === 'backup') process.exit(await backupCommand(readConfigOrExit(), positionals[1]));
+if (command === 'restore') process.exit(await restoreCommand(readConfigOrExit(), positionals[1]));
 
 const config = readConfigOrExit();
 const target = config.redisUrl ? { url: config.redisUrl, owned: false, stop: () => Promise.resolve() } : await ensurePrivateRedis(config.dataDir);

@@ -94,17 +94,19 @@ async function snapshotToAof(redisDir: string): Promise<void> {
       { stdio: 'ignore' },
     );
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    const failed = new Promise<never>((_, rej) => child.once('error', (e) => rej(new Error(`redis-server could not start: ${e.message}`))));
-    failed.catch(() => undefined);
+    const started: { error?: Error } = {};
+    child.once('error', (e) => (started.error = e));
     const redis = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     redis.on('error', () => undefined);
     try {
       for (let i = 0; ; i++) {
+        if (started.error)
+          throw new Error(`redis-server could not start (${started.error.message}); restore needs it (Debian/Ubuntu: apt-get install redis-server)`);
         if (child.exitCode !== null)
           throw new Error(`redis-server stopped while loading the snapshot: ${await readFile(join(sockets, 'redis.log'), 'utf8').catch(() => '')}`);
         if (i > 600) throw new Error('redis-server did not load the snapshot within a minute');
         try {
-          await Promise.race([redis.connect(), failed]);
+          await redis.connect();
           if (/loading:0/.test(await redis.info('persistence'))) break;
         } catch {
           redis.disconnect();

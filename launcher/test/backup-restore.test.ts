@@ -39,7 +39,11 @@ interface CliRun {
 
 /** `pnpm adnet ...` on DATA_DIR `dataDir`, never on an outside Redis or ClickHouse. */
 function adnet(dataDir: string, ...args: string[]): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  return adnetWith({}, dataDir, ...args);
+}
+
+function adnetWith(extraEnv: Record<string, string>, dataDir: string, ...args: string[]): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv };
   delete env.REDIS_URL;
   delete env.CLICKHOUSE_URL;
   const started = performance.now();
@@ -242,6 +246,12 @@ describe('adnet backup and restore', () => {
     expect(fromDamaged.status).toBe(2);
     expect(fromDamaged.stderr).toContain('redis/dump.rdb does not match its checksum');
     expect(existsSync(fresh)).toBe(false);
+    // A failure on the way (no redis-server to turn the snapshot into the AOF) leaves no half data directory.
+    const noRedis = await adnetWith({ PATH: '/nonexistent' }, fresh, 'restore', backupDir);
+    expect(noRedis.status).toBe(1);
+    expect(noRedis.stderr).toContain('Restore failed: redis-server could not start');
+    expect(existsSync(fresh)).toBe(false);
+    expect(readdirSync(join(fresh, '..')).filter((n) => n.includes('restoring'))).toEqual([]);
 
     const usedBackupDir = await adnet(dataA, 'backup', notBackup);
     expect(usedBackupDir.status).toBe(2);

@@ -1,4 +1,5 @@
 import type { Config } from '@adnet/schemas/config';
+import { backupResponder } from './backup/backup-responder.ts';
 import { migrate } from './clickhouse/migrations.ts';
 import { openClickHouse } from './clickhouse/open.ts';
 import type { ClickHouseClient } from './clickhouse/open.ts';
@@ -122,6 +123,11 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
     const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc, store: conversions }) : undefined;
     const videoPoller = parts.has('video') ? new VideoPoller(svc) : undefined;
     const ops = parts.has('ops') ? createOpsServer(svc) : undefined;
+    // `adnet backup` of the embedded default: its private Redis and chDB, through the admin that owns the chDB folder.
+    const backups =
+      ingester && clickhouse && !config.clickhouseUrl && !config.redisUrl
+        ? backupResponder({ redis, clickhouse, database: config.clickhouseDatabase, dataDir: config.dataDir, ingester, log })
+        : undefined;
     // The daily close reads earnings from the event store; a process without one leaves it to another.
     const closer = parts.has('payouts') && clickhouse ? payoutCloser(svc) : undefined;
     const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
@@ -148,6 +154,10 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
         if (postbacks) {
           postbacks.start(config.postback.pollMs);
           closers.push({ name: 'postback worker', close: () => postbacks.stop() });
+        }
+        if (backups) {
+          backups.start();
+          closers.push({ name: 'backups', close: () => backups.stop() });
         }
         if (videoPoller) {
           videoPoller.start();

@@ -180,6 +180,27 @@ describe.each([
     expect(ing.batches).toBeLessThanOrEqual(4);
   });
 
+  it('at rest for a backup: ClickHouse holds exactly what was acknowledged, nothing is read meanwhile, and reading goes on after', async () => {
+    const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
+    await ing.start();
+    await emit(600, 50, base + 116);
+    const inside = await ing.quiesce(async () => {
+      const atRest = await ing.backlog();
+      const raw = (await counts(base + 116)).raw;
+      // Entries that come now wait, however long the backup takes (past flushMs).
+      await emit(200, 50, base + 116);
+      await new Promise((r) => setTimeout(r, 300));
+      return { atRest, raw, later: await ing.backlog() };
+    });
+    expect(inside.atRest.pending).toBe(0);
+    // Every entry delivered to the group is in ClickHouse; the rest were never read.
+    expect(inside.raw).toBe(600 - 50 * inside.atRest.lag);
+    expect(inside.later).toEqual({ length: inside.atRest.length + 4, lag: inside.atRest.lag + 4, pending: 0 });
+    await drain(ing);
+    await ing.stop();
+    expect(await counts(base + 116)).toEqual({ raw: 800, hourly: 800, spent: 800_000_000 });
+  });
+
   it('counts conversions in the hourly statistics', async () => {
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
     await ing.start();

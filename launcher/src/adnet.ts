@@ -32,8 +32,14 @@ const command = COMMANDS.find((c) => c.name === name);
 if (!command) fail(`Unknown command ${name}\n\n${USAGE}`);
 
 let values: Record<string, string | boolean | undefined>;
+let positionals: string[];
 try {
-  values = parseArgs({ args: argv.slice(1), options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  ({ values, positionals } = parseArgs({
+    args: argv.slice(1),
+    options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+    allowPositionals: command.positionals ?? false,
+  }));
 } catch (e) {
   fail(`${(e as Error).message}\n\nUsage: pnpm adnet ${command.usage}`);
 }
@@ -52,7 +58,8 @@ async function connect(): Promise<Connected> {
 }
 
 try {
-  await command.run({ values, connect, out: (line) => process.stdout.write(`${line}\n`) });
+  const code = await command.run({ values, positionals, config, connect, out: (line) => process.stdout.write(`${line}\n`) });
+  if (code) process.exitCode = code;
 } catch (e) {
   if (e instanceof NoProductError || e instanceof CommandError) fail(e.message);
   fail(`Error: ${(e as Error).message}`);

@@ -118,6 +118,8 @@ interface KeptRow {
 export class Ingester {
   readonly consumer: string;
   private running = false;
+  /** stop() was called: a quiesce that ends later must not start reading again. */
+  private stopped = false;
   private loop: Promise<void> | undefined;
   private readonly batchRows: number;
   private readonly flushMs: number;
@@ -164,11 +166,31 @@ export class Ingester {
 
   /** Finishes the batch in hand (if ClickHouse answers), then stops; what is left stays pending for the next start. */
   async stop(): Promise<void> {
+    this.stopped = true;
     this.running = false;
     await this.loop;
     await this.builder.close();
     await this.side?.quit().catch(() => undefined);
     this.side = undefined;
+  }
+
+  /**
+   * Runs `fn` with nothing in flight: the batch in hand is inserted and acknowledged first, and no entry is
+   * read until `fn` settles. A backup takes its two snapshots in here (docs/backup.md): ClickHouse then holds
+   * exactly the entries the group has acknowledged, so a restore re-reads none of them and loses none.
+   */
+  async quiesce<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.running) return fn();
+    this.running = false;
+    await this.loop;
+    try {
+      return await fn();
+    } finally {
+      if (!this.stopped) {
+        this.running = true;
+        this.loop = this.run();
+      }
+    }
   }
 
   backlog(): Promise<EventBacklog> {

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Redis } from '@adnet/admin/redis';
 import type { Services } from '@adnet/admin/services';
+import type { Config } from '@adnet/schemas/config';
 import type { z } from 'zod';
 import type { ProductTarget } from '../product-target.ts';
 
@@ -13,6 +14,9 @@ export interface Connected {
 
 export interface CommandContext {
   values: Record<string, string | boolean | undefined>;
+  /** The arguments after the command's name that are not options (only for a command that takes them). */
+  positionals: string[];
+  config: Config;
   /** Finds the product (or refuses: no product runs on DATA_DIR), says which on stderr, and connects. */
   connect: () => Promise<Connected>;
   out: (line: string) => void;
@@ -24,7 +28,10 @@ export interface Command {
   /** Its usage line(s), after `pnpm adnet `. */
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
-  run(ctx: CommandContext): Promise<void>;
+  /** Takes arguments that are not options (`backup <dir>`). */
+  positionals?: boolean;
+  /** Resolves with the exit code when it printed its own outcome (0 or nothing: success). */
+  run(ctx: CommandContext): Promise<void | number>;
 }
 
 /** A failure the operator can act on: its message is printed as is, exit code 2. */

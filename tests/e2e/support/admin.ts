@@ -20,6 +20,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What the API helpers need of an app: its base URL and services on its Redis (a launched product's too). */
+export type AppLike = Pick<TestApp, 'base' | 'svc'>;
+
 export interface AppOptions {
   /** Embedded chDB, migrated. */
   clickhouse?: boolean;
@@ -80,7 +83,7 @@ export interface CallOptions {
 }
 
 /** One real HTTP request; the body parsed as JSON when it is JSON. */
-export async function call<T = Record<string, unknown>>(app: TestApp, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
+export async function call<T = Record<string, unknown>>(app: AppLike, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: RequestInit['body'];
@@ -108,7 +111,7 @@ export interface Account {
 }
 
 /** An account of any role (admin through the same code path as the CLI) with a fresh token. */
-export async function account(app: TestApp, role: Role): Promise<Account> {
+export async function account(app: AppLike, role: Role): Promise<Account> {
   const email = uniqueEmail(role);
   const password = 'password-123';
   const user = await createAccount(app.svc, { email, password, role });

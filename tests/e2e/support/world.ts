@@ -1,17 +1,17 @@
 import type { Campaign } from '@adnet/schemas/api';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { account, call, creativeForm } from './admin.ts';
-import type { Account, TestApp } from './admin.ts';
+import type { Account, AppLike } from './admin.ts';
 import { makePng } from './images.ts';
 
 /** Builds the advertiser side through the real admin API, as users would. */
 export class World {
   private constructor(
-    readonly app: TestApp,
+    readonly app: AppLike,
     readonly admin: Account,
   ) {}
 
-  static async create(app: TestApp): Promise<World> {
+  static async create(app: AppLike): Promise<World> {
     return new World(app, await account(app, 'admin'));
   }
 

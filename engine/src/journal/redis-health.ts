@@ -55,14 +55,19 @@ export class RedisHealth {
   /** A PING now: true when Redis answered it in time (and so is up). */
   async check(): Promise<boolean> {
     try {
-      // The first check may come before the probe's connection is made: wait for it, within the timeout.
-      if (this.probe.status === 'connecting' || this.probe.status === 'wait') {
+      // A probe connection still being made (at start, or reconnecting) is waited for within the timeout: with no
+      // offline queue a PING sent now would fail at once, and call Redis away when it is only slow to greet us.
+      if (this.probe.status !== 'ready') {
         await new Promise<void>((resolve, reject) => {
-          const t = setTimeout(() => reject(new Error('probe connection not ready')), this.o.timeoutMs);
-          this.probe.once('ready', () => {
+          const t = setTimeout(() => {
+            this.probe.off('ready', ready);
+            reject(new Error(`probe connection ${this.probe.status}`));
+          }, this.o.timeoutMs);
+          const ready = () => {
             clearTimeout(t);
             resolve();
-          });
+          };
+          this.probe.once('ready', ready);
         });
       }
       await this.probe.ping();

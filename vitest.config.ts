@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: pure unit tests beside the code; each service's integration
+// Four projects: pure unit tests beside the code; each service's integration
 // tests (real Redis on a free port, the service over HTTP); product tests in
-// tests/e2e that run the services together.
+// tests/e2e that run the services together; and, after those, the launcher's
+// tests of the whole product as `pnpm start` runs it.
 export default defineConfig({
   test: {
     // 2 cores: integration files each start servers; keep it to two at once.
@@ -27,9 +28,20 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts', 'launcher/test/**/*.test.ts'],
+          include: ['admin/test/**/*.test.ts', 'engine/test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // The whole product launched as `pnpm start` does (start, CLI, demo, backup and restore): each takes both
+          // cores for a while, so these run after the rest, never beside the tests that time a partner's answer.
+          name: 'launcher',
+          include: ['launcher/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {

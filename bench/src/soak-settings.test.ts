@@ -71,5 +71,6 @@ describe('parseSoakSettings', () => {
     const message = error({ BENCH_SOAK_MINUTES: '-1', BENCH_SOAK_RATE: 'x' });
     expect(message).toContain('BENCH_SOAK_MINUTES');
     expect(message).toContain('BENCH_SOAK_RATE');
+    expect(message).not.toContain('BENCH_SOAK_WARMUP_MINUTES');
   });
 });

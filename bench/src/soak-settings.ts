@@ -74,7 +74,8 @@ const envSchema = z
     BENCH_SOAK_CHANGE_MS: int(1_000, 100, 60_000),
   })
   .superRefine((e, ctx) => {
-    // The slope needs a few samples after the warm-up; fewer would make a verdict of noise.
+    // The slope needs a few samples after the warm-up; fewer would make a verdict of noise. (A run of no length is named above.)
+    if (!(e.BENCH_SOAK_MINUTES > 0)) return;
     const after = (e.BENCH_SOAK_MINUTES - e.BENCH_SOAK_WARMUP_MINUTES) * 60;
     if (after < 3 * e.BENCH_SOAK_SAMPLE_SECONDS)
       ctx.addIssue({

@@ -254,7 +254,16 @@ async function sample(): Promise<void> {
   const t = Math.round((performance.now() - t0) / 100) / 10;
   await Promise.all(
     watched.map(async (w) => {
-      const s: MemorySample = { t, rssMiB: rssMiBExact(w.pid) };
+      // A process gone (the product stopping on its own) has no sample; the run then fails on its exit.
+      const rss = (() => {
+        try {
+          return rssMiBExact(w.pid);
+        } catch {
+          return undefined;
+        }
+      })();
+      if (rss === undefined) return;
+      const s: MemorySample = { t, rssMiB: rss };
       if (w.metrics) {
         const heap = await scrape(w.metrics).then((text) => /^adnet_\w+_nodejs_heap_size_used_bytes(?:\{[^}]*\})? ([\d.e+]+)$/m.exec(text)?.[1]);
         if (heap) s.heapMiB = Math.round((Number(heap) / MiB) * 1000) / 1000;

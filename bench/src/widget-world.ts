@@ -27,6 +27,9 @@ export const impRequest = (i: number): VisitorRequest => ({
   ip: ipOf(i),
 });
 
+/** The fields of other formats, empty, as the API stores them: the admin's answers about the zone need them. */
+export const NO_FORMAT_FIELDS = { fv_corner: null, fv_delay_sec: null, fv_freq_cap_hours: null, push_prompt: null };
+
 /** Writes the site and zone (of publisher `publisherId`) through the admin's own storage code. */
 export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise<void> {
   const redis = new Redis(redisUrl);
@@ -46,6 +49,7 @@ export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise
   const zone = {
     ...{ id: 1, site_id: 1, publisher_id: publisherId, subid: ZONE, name: 'bench', format: 'banner', banner_width: 300, banner_height: 250 },
     ...{ status: 'active', created_at: now, updated_at: now },
+    ...NO_FORMAT_FIELDS,
   };
   await store.commit('zone', 1, 0, zone);
   await redis.quit();

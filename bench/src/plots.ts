@@ -10,7 +10,7 @@ const RESULTS = join(ROOT, 'bench', 'results');
 const W = 720;
 const H = 400;
 const M = { left: 70, right: 170, top: 40, bottom: 50 };
-const COLOURS = ['#2563eb', '#dc2626', '#059669', '#d97706'];
+const COLOURS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#0891b2', '#be185d', '#65a30d'];
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A "nice" upper bound for an axis: 1, 2 or 5 times a power of ten at or above `v`. */

@@ -14,3 +14,9 @@ export function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
+
+/** Resident memory in MiB to the KiB, from /proc: for slopes over minutes, where whole MiB would be coarse. */
+export function rssMiBExact(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round((Number(m[1]) / 1024) * 1000) / 1000 : 0;
+}

@@ -27,23 +27,36 @@ export const impRequest = (i: number): VisitorRequest => ({
   ip: ipOf(i),
 });
 
-/** Writes the site and zone through the admin's own storage code. */
-export async function seedWidgetZone(redisUrl: string): Promise<void> {
+/** The fields of other formats, empty, as the API stores them: the admin's answers about the zone need them. */
+export const NO_FORMAT_FIELDS = { fv_corner: null, fv_delay_sec: null, fv_freq_cap_hours: null, push_prompt: null };
+
+/** Writes the site and zone (of publisher `publisherId`) through the admin's own storage code. */
+export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise<void> {
   const redis = new Redis(redisUrl);
   const store = new ConfigStore(redis, 1_000_000);
   const now = new Date().toISOString();
-  const site = { id: 1, publisher_id: 9, domain: SITE_DOMAIN, status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
+  const site = {
+    id: 1,
+    publisher_id: publisherId,
+    domain: SITE_DOMAIN,
+    status: 'approved',
+    category: 'news',
+    language: 'en',
+    created_at: now,
+    updated_at: now,
+  };
   await store.commit('site', 1, 0, site);
   const zone = {
-    ...{ id: 1, site_id: 1, publisher_id: 9, subid: ZONE, name: 'bench', format: 'banner', banner_width: 300, banner_height: 250 },
+    ...{ id: 1, site_id: 1, publisher_id: publisherId, subid: ZONE, name: 'bench', format: 'banner', banner_width: 300, banner_height: 250 },
     ...{ status: 'active', created_at: now, updated_at: now },
+    ...NO_FORMAT_FIELDS,
   };
   await store.commit('zone', 1, 0, zone);
   await redis.quit();
 }
 
 /** What the widget adds to a click link when the visitor clicks (widget/src/widget.ts): a human's time to click, position, focus. */
-const clickSignals = (i: number) => `?ttc=${1_200 + (i % 800)}&x=${20 + (i % 200)}&y=${10 + (i % 150)}&focus=1&fp=fingerprint${i}&s=e30`;
+export const clickSignals = (i: number) => `?ttc=${1_200 + (i % 800)}&x=${20 + (i % 200)}&y=${10 + (i % 150)}&focus=1&fp=fingerprint${i}&s=e30`;
 
 /**
  * Asks a running engine for ads as visitors `from`, `from + 1`, ... until `wanted` were served, and

@@ -125,9 +125,8 @@ export function generateWorld(size: WorldSize): World {
   return { campaigns, creatives, partner };
 }
 
-/** Writes the world through the admin's own storage code: the same Lua commit and change log the API uses. */
-export async function seedWorld(redisUrl: string, size: WorldSize): Promise<void> {
-  const world = generateWorld(size);
+/** Writes the world (by default the one of `size`) through the admin's own storage code: the same Lua commit and change log the API uses. */
+export async function seedWorld(redisUrl: string, size: WorldSize, world: World = generateWorld(size)): Promise<void> {
   const redis = new Redis(redisUrl, { enableAutoPipelining: true });
   const store = new ConfigStore(redis, 1_000_000);
   const ledger = new LedgerStore(redis);

@@ -58,6 +58,40 @@ describe('the request journal on disk', () => {
     await j.close();
   });
 
+  it('loses no record when files are handed over for replay while requests keep coming', async () => {
+    // A soak (bench:soak) under overload found valid clicks counted twice: a flush that began while a rotation
+    // closed the file wrote to a closed handle, and the done marks it held were lost, so the replay ran
+    // requests whose work had already counted them.
+    const root = mkdtempSync(join(tmpdir(), 'journal-'));
+    const errors: unknown[] = [];
+    const j = await RequestJournal.open({ root, maxBytes: 1 << 26, flushMs: 1, onError: (e) => errors.push(e) });
+    const ids: string[] = [];
+    let done = false;
+    const requests = (async () => {
+      for (let i = 0; i < 1_500; i++) {
+        const id = j.nextId();
+        if (j.append(request(id))) ids.push(id);
+        if (i % 3 === 0) j.flush().catch((e: unknown) => errors.push(e));
+        await new Promise((r) => setTimeout(r, i % 2));
+      }
+      done = true;
+    })();
+    let rotations = 0;
+    for (; !done; rotations++) {
+      await j.rotate();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await requests;
+    expect(rotations).toBeGreaterThan(5);
+    await j.close();
+    const text = journalFiles(j.slot)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('');
+    expect(errors).toEqual([]);
+    expect(j.refused).toBe(0);
+    expect(pendingRequests(text).pending.map((p) => p.id)).toEqual(ids);
+  });
+
   it('ends a torn last line before appending, so the next record is read whole', async () => {
     const root = mkdtempSync(join(tmpdir(), 'journal-'));
     mkdirSync(join(root, 'slot-0'));

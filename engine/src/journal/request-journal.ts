@@ -119,6 +119,8 @@ export class RequestJournal {
   private sequence = 0;
   private readonly prefix = Date.now().toString(36);
   private readonly writer: Periodic;
+  /** The file operation in progress (flush, rotation, close), which the next waits for. */
+  private queue: Promise<unknown> = Promise.resolve();
   /** Requests answered but not journaled because the journal was full. */
   refused = 0;
   /** Requests journaled since the engine started. */
@@ -185,7 +187,22 @@ export class RequestJournal {
   }
 
   /** Writes and syncs what is buffered. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    return this.serially(() => this.write());
+  }
+
+  /**
+   * One file operation at a time. A flush that began while a rotation closed the file wrote to a closed
+   * handle, and the lines it had taken (requests, done marks) were lost: a lost done mark let the replay run
+   * a request whose work had already counted it, a second time (found by bench:soak under overload).
+   */
+  private serially<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(): Promise<void> {
     if (!this.buffered.length || !this.file) return;
     const text = this.buffered.join('');
     this.buffered = [];
@@ -197,23 +214,26 @@ export class RequestJournal {
    * Hands the current file over for replay: flushed, renamed `replay-*.jnl`, and a new current file begun.
    * Returns every file of the slot waiting for replay, oldest first.
    */
-  async rotate(): Promise<string[]> {
-    await this.writer.runOnce();
-    await this.flush();
-    if (this.bytes > 0) {
-      await this.file?.close();
-      renameSync(join(this.slot, CURRENT), join(this.slot, `replay-${Date.now()}-${this.sequence}.jnl`));
-      await this.reopen();
-    }
-    return journalFiles(this.slot).filter((f) => !f.endsWith(CURRENT));
+  rotate(): Promise<string[]> {
+    return this.serially(async () => {
+      await this.write();
+      if (this.bytes > 0) {
+        await this.file?.close();
+        renameSync(join(this.slot, CURRENT), join(this.slot, `replay-${Date.now()}-${this.sequence}.jnl`));
+        await this.reopen();
+      }
+      return journalFiles(this.slot).filter((f) => !f.endsWith(CURRENT));
+    });
   }
 
   /** Writes what is left and lets the slot go. */
   async close(): Promise<void> {
     await this.writer.stop();
-    await this.flush().catch(this.opts.onError);
-    await this.file?.close();
-    this.file = undefined;
+    await this.serially(async () => {
+      await this.write().catch(this.opts.onError);
+      await this.file?.close();
+      this.file = undefined;
+    });
     releaseSlotLock(this.slot, this.owner);
   }
 }

@@ -149,7 +149,8 @@ export class RequestJournal {
   private async reopen(): Promise<void> {
     const path = join(this.slot, CURRENT);
     this.file = await open(path, 'a');
-    this.bytes = statSync(path).size;
+    // Lines appended while the old file was being handed over wait in the buffer for this one: count them too.
+    this.bytes = statSync(path).size + this.buffered.reduce((n, line) => n + line.length, 0);
     // A crash mid-write left a torn last record: end its line, so the next record is not glued onto it.
     if (this.bytes > 0 && lastByte(path, this.bytes) !== NEWLINE) this.push('\n');
   }

@@ -1,3 +1,4 @@
+import { processAlive } from '@adnet/runtime/process-alive';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -41,16 +42,6 @@ function parseRun(text: string): RunFile | undefined {
   }
 }
 
-/** True while a process with this id exists (EPERM: it exists, under another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The product running on `dataDir`: its run file, when there is one and its process lives. A file left by
  * a product that was killed (no chance to remove it) names a dead process and counts as none.
@@ -63,5 +54,5 @@ export function runningProduct(dataDir: string): RunFile | undefined {
     return undefined;
   }
   const run = parseRun(text);
-  return run && alive(run.pid) ? run : undefined;
+  return run && processAlive(run.pid) ? run : undefined;
 }

@@ -1,3 +1,4 @@
+import { processAlive } from '@adnet/runtime/process-alive';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
@@ -34,16 +35,6 @@ export interface JournalOptions {
   onError: (err: unknown) => void;
 }
 
-/** True while process `pid` runs (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Takes the lock of `dir` for `owner` (`<pid>:<random>`, one per journal: engines in one process each hold their
  * own): a `lock` file naming it, made only where none is, or where the one there names a process that is gone.
@@ -63,7 +54,7 @@ export function takeSlotLock(dir: string, owner: string): boolean {
       const holder = readFileSync(lock, 'utf8').trim();
       if (holder === owner) return true;
       const pid = Number(holder.split(':')[0]);
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) return false;
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) return false;
       // Left by a process that is gone: take it over.
       unlinkSync(lock);
     }

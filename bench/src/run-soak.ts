@@ -136,6 +136,8 @@ async function call(route: string, url: string, init: RequestInit = {}): Promise
 }
 const drain = (r: Response | undefined) => r?.body?.cancel().catch(() => undefined);
 const loadCounts = { impressions: 0, clicks: 0, conversions: 0 };
+/** Postbacks the product asked to send again (a click still on its way from the journal). */
+let postbackRetries = 0;
 
 const bids = makeCorpus(1_000);
 let bidIndex = 0;
@@ -191,16 +193,30 @@ const actions: Record<SoakAction, () => Promise<void>> = {
   },
 };
 
-/** The advertiser's tracker reports an approved sale for the click, signed with the advertiser's postback secret (docs/conversions.md). */
+/**
+ * The advertiser's tracker reports an approved sale for the click, signed with the advertiser's postback secret
+ * (docs/conversions.md). Like a tracker, it tries again when asked to (503 with Retry-After: the click is still
+ * on its way from the journal), up to 5 times; only the last answer is counted as the postback's.
+ */
 async function postback(i: number, clickId: string, advertiser: number): Promise<void> {
   const f = { click_id: clickId, payout: String(100 + (i % 900)), status: 'approved', txid: `soak-${i}` };
   const secret = secrets.get(advertiser) as string;
   const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
-  const res = await call('POST /postback/in', `${base}/postback/in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-service-secret': secret, 'x-service-signature': sig },
-    body: new URLSearchParams(f).toString(),
-  });
+  const send = () =>
+    fetch(`${base}/postback/in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-service-secret': secret, 'x-service-signature': sig },
+      body: new URLSearchParams(f).toString(),
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => undefined);
+  let res = await send();
+  for (let attempt = 1; attempt < 5 && res?.status === 503 && res.headers.get('retry-after'); attempt++) {
+    postbackRetries++;
+    await drain(res);
+    await sleep(Number(res.headers.get('retry-after')) * 1_000);
+    res = await send();
+  }
+  record('POST /postback/in', res?.status ?? 0);
   if (res?.status !== 200) return void (await drain(res));
   const receipt = (await res.json()) as { duplicate?: boolean; status?: string };
   if (!receipt.duplicate && receipt.status === 'approved') loadCounts.conversions++;
@@ -358,6 +374,7 @@ const result = {
   events: counts,
   requests,
   skippedActions: skipped,
+  postbackRetries,
   streamEntriesLeft: streamLength,
   samples: Object.fromEntries(samples),
 };
@@ -405,7 +422,7 @@ const md = [
         .join(', ')} |`,
   ),
   '',
-  `Actions skipped (${MAX_IN_FLIGHT} in flight): ${skipped}.`,
+  `Actions skipped (${MAX_IN_FLIGHT} in flight): ${skipped}. Postbacks asked to retry (a click still on its way from the journal) and sent again: ${postbackRetries}.`,
   '',
   '| check | result | detail |',
   '|---|---|---|',

@@ -244,7 +244,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     routes,
   );
   // The tracking routes answer within REDIS_DEADLINE_MS whatever Redis does, journaling what they could not count.
-  const journal = await startJournal({ config, redisUrl: opts.redisUrl, ctx, log, metrics, report });
+  const journal = await startJournal({ config, redisUrl: opts.redisUrl, redis, ctx, log, metrics, report });
   addRoute(app, 'get', '/openrtb/win/:ticket', journal.routes.win, { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/bill/:ticket', journal.routes.bill, { params: 1 }, routes);
   addRoute(app, 'get', '/openrtb/imptracker/:ticket', journal.routes.imptracker, { params: 1 }, routes);

@@ -1,9 +1,11 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import type { EventFields } from '@adnet/schemas/events';
 import { balanceKey, campaignPoolKey, ledgerKey } from '@adnet/schemas/redis-keys';
+import { CLICKS_REPLAYING_KEY } from '@adnet/schemas/wire/click-record';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from './support/admin.ts';
 import { eventually, startEngine, streamedEvents } from './support/engine.ts';
@@ -99,7 +101,28 @@ describe('clicks and beacons through a Redis outage', () => {
     } finally {
       await fx.redis.start();
     }
+    // A tracker that reports a sale for a click of the outage before its replay is asked to retry, not told the
+    // click is unknown (it would drop the conversion); once the click is replayed, the same postback is taken.
+    const secret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret);
+    const sale = {
+      click_id: new URL(answers[answers.length - 2]?.location ?? '').searchParams.get('c') ?? '',
+      payout: '250',
+      status: 'approved',
+      txid: 'outage-sale',
+    };
+    const report = () =>
+      fetch(`${fx.app.base}/postback/in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...sale, secret, sig: createHmac('sha256', secret).update(`${sale.click_id}|250|approved|outage-sale`).digest('hex') }),
+      });
+    await eventually(async () => (await fx.app.svc.redis.exists(CLICKS_REPLAYING_KEY)) === 1, 10_000);
+    const early = await report();
+    expect(early.status, await early.text()).toBe(503);
+    expect(early.headers.get('retry-after')).toBe('30');
     await eventually(() => engines.every((e) => e.engine.journal.settled() && e.engine.journal.health.up), 15_000);
+    const later = await report();
+    expect(later.status, await later.text()).toBe(200);
 
     // Every visitor reached the landing page, within the patience of a person.
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 302));

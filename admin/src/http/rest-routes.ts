@@ -36,7 +36,13 @@ const postbackIn = {
   input: 'form',
   auth: false,
   headerFields: { secret: 'x-service-secret', sig: 'x-service-signature' },
-  answers: { 401: 'Missing or unknown secret, or a wrong signature', 403: "Another advertiser's click", 404: 'Unknown click_id', 413: 'Body over 16 KiB' },
+  answers: {
+    401: 'Missing or unknown secret, or a wrong signature',
+    403: "Another advertiser's click",
+    404: 'Unknown click_id',
+    413: 'Body over 16 KiB',
+    503: 'The click may still be replayed from a Redis outage: try again after Retry-After',
+  },
 } as const;
 
 /** `format=csv` on statistics: the procedure adds the CSV text to its result. */

@@ -2,7 +2,7 @@ import { rotationCountsKey } from '@adnet/schemas/redis-keys';
 import { markMoved } from '@adnet/schemas/moved-marks';
 import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
+import { CLICKS_REPLAYING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { randomUUID } from 'node:crypto';
 import { CONVERSION_STATUSES, attemptDueAt, postbackSignature, signatureMatches, statusMove } from '../domain/postback-rules.ts';
@@ -33,7 +33,15 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields))) throw new AppError('unauthorized', 'Invalid signature');
 
   const click = decodeClickRecord(await svc.redis.get(clickKey(fields.click_id)));
-  if (!click) throw new AppError('not_found', `Unknown click_id ${fields.click_id}`);
+  if (!click) {
+    // An engine still holds journaled clicks from a Redis outage: this one may be among them, so the tracker is
+    // asked to try again rather than told it is unknown (trackers drop a conversion on 404).
+    if (await svc.redis.exists(CLICKS_REPLAYING_KEY))
+      throw new AppError('unavailable', `click_id ${fields.click_id} is not recorded yet: clicks from an outage are being replayed; try again`, {
+        retryAfterSeconds: 30,
+      });
+    throw new AppError('not_found', `Unknown click_id ${fields.click_id}`);
+  }
   if (click.advertiser_id !== advertiser.id) throw new AppError('forbidden', 'This click belongs to another advertiser');
 
   const stamp = new Date(now).toISOString();

@@ -1,6 +1,8 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import type { Config } from '@adnet/schemas/config';
+import { CLICKS_REPLAYING_KEY } from '@adnet/schemas/wire/click-record';
 import type { JournaledRoute } from '@adnet/schemas/wire/request-journal';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EngineContext } from '../context.ts';
 import type { RouteHandler } from '../http/adapt.ts';
@@ -18,6 +20,8 @@ import { RequestJournal, journalFiles } from './request-journal.ts';
 const CLICK_REPLAY_DELAY_MS = 3_000;
 /** How long a replayed click may wait for its ad's render to be counted before it is judged `not_rendered`. */
 const RENDER_GRACE_MS = 60_000;
+/** How long the mark that clicks are on their way lasts unless renewed: past the longest a replayed click can wait. */
+const CLICKS_PENDING_MS = CLICK_REPLAY_DELAY_MS + RENDER_GRACE_MS + 30_000;
 
 export interface EngineJournal {
   /** The tracking routes, each answering without Redis when it is away or late (journaled-route.ts). */
@@ -39,6 +43,8 @@ export interface EngineJournal {
 export async function startJournal(o: {
   config: Config;
   redisUrl: string;
+  /** The engine's connection to the shared Redis, for the mark that clicks are on their way. */
+  redis: Redis;
   ctx: EngineContext;
   log: Logger;
   metrics: EngineMetrics;
@@ -63,12 +69,18 @@ export async function startJournal(o: {
     onError: (err) => o.report('journal', err),
   });
   const late = new Set<Promise<unknown>>();
+  const clicksPending = () => o.redis.set(CLICKS_REPLAYING_KEY, journal.owner, 'PX', CLICKS_PENDING_MS);
   const gate: JournalGate = {
     health,
     journal,
     deadlineMs: config.redisDeadlineMs,
     late,
-    onJournaled: (route, why) => o.metrics.journaled(route, why),
+    onJournaled: (route, why) => {
+      o.metrics.journaled(route, why);
+      // A click answered late (Redis slow, not away) has its record written only when its work ends or by the
+      // replay: said now, while Redis still answers, so a postback that comes first is asked to retry.
+      if (route === 'click' && why === 'late') void clicksPending().catch((err: unknown) => o.report('journal', err));
+    },
     onError: o.report,
   };
   const handlers: Record<JournaledRoute, TimedHandler> = {
@@ -91,7 +103,16 @@ export async function startJournal(o: {
     JournaledRoute,
     RouteHandler
   >;
-  const replayer = new JournalReplayer({ journal, health, handlers, late, log, clickDelayMs: CLICK_REPLAY_DELAY_MS, renderGraceMs: RENDER_GRACE_MS });
+  const replayer = new JournalReplayer({
+    journal,
+    health,
+    handlers,
+    late,
+    log,
+    clickDelayMs: CLICK_REPLAY_DELAY_MS,
+    renderGraceMs: RENDER_GRACE_MS,
+    clicksPending,
+  });
   const replays = new Periodic({ intervalMs: 1_000, pass: () => replayer.maybeReplay(), onError: (err) => o.report('journal-replay', err) });
   health.start();
   // What this slot and the slots of engines that are gone hold from before: replayed beside new work (the marks

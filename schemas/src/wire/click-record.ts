@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const clickKey = (clickId: string): string => `click:{${clickId.toLowerCase()}}`;
 /** How long a click can still receive its conversion. */
 export const CLICK_TTL_S = 30 * 86_400;
+/**
+ * Set (with an expiry) while some engine holds journaled clicks not yet written (docs/operations.md, "Redis
+ * outages"): a postback for a click id not found meanwhile is answered 503 with Retry-After instead of 404, so
+ * the tracker tries again once the click is replayed rather than dropping the conversion.
+ */
+export const CLICKS_REPLAYING_KEY = 'journal:clicks-replaying';
 
 /** The click as kept for its conversion (JSON at `clickKey`). */
 export const clickRecordSchema = z.object({

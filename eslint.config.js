@@ -69,6 +69,34 @@ export default tseslint.config(
     },
   },
   {
+    // Tests and benchmarks use another package only through its name and the `exports` of its package.json, never
+    // by a relative path into its files: its exports are what it promises, so a refactor inside it stays inside it.
+    // The shared test harness is a package too (@adnet/test-support, testing/), imported by name.
+    files: ['tests/e2e/**/*.ts', 'bench/**/*.ts', 'admin/test/**/*.ts', 'engine/test/**/*.ts', 'launcher/test/**/*.ts', 'testing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(schemas|runtime|admin|engine|widget|cabinet|launcher|bench)/',
+              message: 'Import the package by name (@adnet/...) through its package.json `exports`; add an entry there if it lacks one.',
+            },
+            { regex: '^(\\.\\./)+(tests/e2e|testing)/', message: 'Import the test harness by name (@adnet/test-support/<file>).' },
+          ],
+        },
+      ],
+      // The same for `await import(...)`, which no-restricted-imports does not look at.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/^(\\.\\.\\x2F)+(schemas|runtime|admin|engine|widget|cabinet|launcher|bench|tests\\x2Fe2e|testing)\\x2F/]',
+          message: 'Import another package by name (@adnet/...) through its package.json `exports`.',
+        },
+      ],
+    },
+  },
+  {
     // vitest's asymmetric matchers (expect.any, expect.stringContaining) are typed `any`.
     files: ['**/test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },

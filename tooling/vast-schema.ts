@@ -1,5 +1,5 @@
 // `tsx tooling/vast-schema.ts`: the test command runs this before the suite. Every VAST test checks our answers
-// with the project's own structural check (tests/e2e/support/vast-structure.ts) and, where the IAB VAST 4.0
+// with the project's own structural check (testing/src/vast-structure.ts) and, where the IAB VAST 4.0
 // schema is at hand, also validates them against it. The repository cannot carry the schema (the IAB's licence
 // grants no redistribution), so this says once which of the two a run does, and stops only when the user named a
 // schema file that is not there.
@@ -40,7 +40,7 @@ export function vastSchemaNotice(env: Env, root = ROOT, exists: (p: string) => b
   return {
     error: false,
     message: [
-      "pnpm test: VAST answers are checked by the project's structural check only (tests/e2e/support/vast-structure.ts).",
+      "pnpm test: VAST answers are checked by the project's structural check only (testing/src/vast-structure.ts).",
       `To validate them against the IAB VAST 4.0 schema as well, download vast4.xsd from ${VAST_SCHEMA_SOURCE} and set IAB_VAST_XSD=/path/to/vast4.xsd.`,
     ].join('\n'),
   };

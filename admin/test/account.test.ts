@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
+import { account, call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 
 const fx = useTestApp();
 let adv: Account;

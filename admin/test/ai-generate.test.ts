@@ -1,7 +1,7 @@
 import { HOOK_TYPES, IMAGE_STYLES } from '@adnet/schemas/ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, startApp, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
-import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
+import { account, call, startApp, useTestApp, validCampaign } from '@adnet/test-support/admin';
+import type { Account, TestApp } from '@adnet/test-support/admin';
 import { fakeChatServer } from './support/fake-providers.ts';
 import type { ChatReply, FakeServer } from './support/fake-providers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { account, call, startApp, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
+import { account, call, startApp, useTestApp, validCampaign } from '@adnet/test-support/admin';
 import { trpcClient } from './support/trpc-client.ts';
 
 const fx = useTestApp();

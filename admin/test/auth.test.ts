@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { account, call, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
+import { account, call, startApp, uniqueEmail, useTestApp } from '@adnet/test-support/admin';
 import { createHash } from 'node:crypto';
 import { PasswordHasher } from '../src/auth/password.ts';
 import { signInBackoffKey } from '../src/storage/keys.ts';

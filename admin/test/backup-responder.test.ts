@@ -12,7 +12,7 @@ import { backupResponder } from '../src/backup/backup-responder.ts';
 import { backupStagingDir } from '../src/clickhouse/open.ts';
 import { INGEST_GROUP, Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
-import { useTestApp } from '../../tests/e2e/support/admin.ts';
+import { useTestApp } from '@adnet/test-support/admin';
 
 // The running admin's side of `adnet backup` (launcher/test/backup-restore.test.ts restores what it writes).
 const fx = useTestApp({}, { clickhouse: true });

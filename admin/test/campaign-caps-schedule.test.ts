@@ -1,7 +1,7 @@
 import type { StoredCampaign } from '@adnet/schemas/api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, validCampaign, useTestApp } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
+import { account, call, validCampaign, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 
 // Frequency caps and schedules through the real API: stored as given (normalised), refused with the
 // field's name, removable with null, and absent on campaigns stored before them.

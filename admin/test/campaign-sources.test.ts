@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
-import { World } from '../../tests/e2e/support/world.ts';
+import { account, call, useTestApp, validCampaign } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { World } from '@adnet/test-support/world';
 
 // Source lists and bid adjustments through the real admin API: replaced whole by PATCH, edited by
 // sources/add and sources/remove (idempotent, concurrent edits all land), unknown zones and sites kept

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, validCampaign, useTestApp } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
-import { makePng } from '../../tests/e2e/support/images.ts';
+import { account, call, creativeForm, validCampaign, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { makePng } from '@adnet/test-support/images';
 
 const fx = useTestApp();
 let adv: Account;

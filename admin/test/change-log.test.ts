@@ -3,7 +3,7 @@ import { readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
 import { describe, expect, it } from 'vitest';
 import { CFG_NOTICE_CHANNEL } from '../src/storage/keys.ts';
 import { connectRedis } from '../src/storage/redis.ts';
-import { account, call, validCampaign, useTestApp } from '../../tests/e2e/support/admin.ts';
+import { account, call, validCampaign, useTestApp } from '@adnet/test-support/admin';
 
 const fx = useTestApp();
 

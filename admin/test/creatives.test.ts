@@ -2,9 +2,9 @@ import type { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/trpc/router.ts';
 import { trpcClient } from './support/trpc-client.ts';
-import { account, call, creativeForm, validCampaign, useTestApp } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
-import { makeGif, makeJpeg, makePng } from '../../tests/e2e/support/images.ts';
+import { account, call, creativeForm, validCampaign, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { makeGif, makeJpeg, makePng } from '@adnet/test-support/images';
 
 const fx = useTestApp();
 let adv: Account;

@@ -4,10 +4,10 @@ import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { unpack } from '@adnet/schemas/wire/msgpack';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisCluster } from '../../tests/e2e/support/redis-cluster.ts';
-import type { TestRedisCluster } from '../../tests/e2e/support/redis-cluster.ts';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { startRedisCluster } from '@adnet/test-support/redis-cluster';
+import type { TestRedisCluster } from '@adnet/test-support/redis-cluster';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 import { addDeadLetters, addReplayedEntry, listDeadLetters, refusedEventLetters, replayDeadLetter } from '../src/ingest/dead-letters.ts';
 
 const event = (id: string) => ({ id, type: 'impression', ts: 1, engine: 'e' }) as unknown as EngineEvent;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, startApp } from '../../tests/e2e/support/admin.ts';
-import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { account, call, startApp } from '@adnet/test-support/admin';
+import type { Account, TestApp } from '@adnet/test-support/admin';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 import { TRPCClientError } from '@trpc/client';
 import Stripe from 'stripe';
-import { startEngine } from '../../tests/e2e/support/engine.ts';
+import { startEngine } from '@adnet/test-support/engine';
 import { trpcClient } from './support/trpc-client.ts';
 import { completedSession, fakeStripe, refundedCharge, signedEvent } from './support/fake-stripe.ts';
 import type { FakeStripe, FakeStripeSession } from './support/fake-stripe.ts';

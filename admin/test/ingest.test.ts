@@ -12,7 +12,7 @@ import { listDeadLetters, replayDeadLetter } from '../src/ingest/dead-letters.ts
 import { INGEST_GROUP, Ingester } from '../src/ingest/ingester.ts';
 import { createLogger } from '../src/log.ts';
 import { Redis } from 'ioredis';
-import { useTestApp } from '../../tests/e2e/support/admin.ts';
+import { useTestApp } from '@adnet/test-support/admin';
 
 const fx = useTestApp({}, { clickhouse: true });
 const log = createLogger(process.env.TEST_LOG ?? 'silent');

@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from '../../tests/e2e/support/admin.ts';
-import type { TestApp } from '../../tests/e2e/support/admin.ts';
-import { rawRequest } from '../../tests/e2e/support/raw-http.ts';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { startApp } from '@adnet/test-support/admin';
+import type { TestApp } from '@adnet/test-support/admin';
+import { rawRequest } from '@adnet/test-support/raw-http';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 
 // Regressions the hostile-input suite found in the admin's HTTP layer: every answer in the product's
 // error shape, none a 500.

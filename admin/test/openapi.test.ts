@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REST_ROUTES } from '../src/http/rest-routes.ts';
 import { appRouter } from '../src/trpc/router.ts';
-import { useTestApp } from '../../tests/e2e/support/admin.ts';
+import { useTestApp } from '@adnet/test-support/admin';
 
 const fx = useTestApp();
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createOpsServer } from '../src/http/ops-server.ts';
 import { AdminHealth } from '../src/observability/health.ts';
 import type { Services } from '../src/services.ts';
-import { useTestApp } from '../../tests/e2e/support/admin.ts';
-import { freePort } from '../../tests/e2e/support/redis.ts';
+import { useTestApp } from '@adnet/test-support/admin';
+import { freePort } from '@adnet/test-support/redis';
 
 const fx = useTestApp();
 

@@ -5,8 +5,8 @@ import { newestClosableDay, addDays } from '../src/domain/payout-days.ts';
 import { runPayoutClose } from '../src/payments/payout-close.ts';
 import { createServices } from '../src/services.ts';
 import { connectRedis } from '../src/storage/redis.ts';
-import { account, call, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
+import { account, call, useTestApp, validCampaign } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 
 // Publisher share 70% (the default): 1 USD of spend = 1e9 nano, earns 70 cents.
 const fx = useTestApp({ PAYOUT_HOLD_DAYS: '3', PAYOUT_ADJUST_DAYS: '10' }, { clickhouse: true });

@@ -3,10 +3,10 @@ import { readChanges, readSnapshot } from '@adnet/schemas/wire/change-log';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { account, call, startApp } from '../../tests/e2e/support/admin.ts';
-import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
-import { freePort, startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { account, call, startApp } from '@adnet/test-support/admin';
+import type { Account, TestApp } from '@adnet/test-support/admin';
+import { freePort, startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 
 /** A local web server standing in for publishers' sites, chosen by Host header. */
 let siteServer: Server;

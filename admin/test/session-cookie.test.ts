@@ -1,8 +1,8 @@
 // The cabinet's session cookie (admin/src/auth/session-cookie.ts) through the real admin: how it is set,
 // where it counts, the CSRF rule, and how sign-out ends it. API clients' bearer tokens are untouched.
 import { describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from '../../tests/e2e/support/admin.ts';
-import type { Account } from '../../tests/e2e/support/admin.ts';
+import { account, call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 
 const fx = useTestApp({ TOKEN_TTL_DAYS: '2' });
 const CABINET = { 'x-adnet-cabinet': '1', 'sec-fetch-site': 'same-origin' };

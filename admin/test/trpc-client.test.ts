@@ -1,8 +1,8 @@
 import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/trpc/router.ts';
-import { account, startApp, uniqueEmail, useTestApp } from '../../tests/e2e/support/admin.ts';
-import { makePng } from '../../tests/e2e/support/images.ts';
+import { account, startApp, uniqueEmail, useTestApp } from '@adnet/test-support/admin';
+import { makePng } from '@adnet/test-support/images';
 import { trpcClient } from './support/trpc-client.ts';
 import { TRPC_MAX_BATCH } from '@adnet/schemas/trpc-limits';
 

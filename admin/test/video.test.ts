@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VideoPoller } from '../src/video/poller.ts';
-import { account, call, startApp, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
-import type { Account, TestApp } from '../../tests/e2e/support/admin.ts';
+import { account, call, startApp, useTestApp, validCampaign } from '@adnet/test-support/admin';
+import type { Account, TestApp } from '@adnet/test-support/admin';
 import { fakeVideoServer } from './support/fake-providers.ts';
 import type { FakeServer } from './support/fake-providers.ts';
 

@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type * as Adapt from '../../engine/src/http/adapt.ts';
-import { loadNativeUws } from '../../engine/src/http/uws.ts';
+import type * as Adapt from '@adnet/engine/adapt';
+import { loadNativeUws } from '@adnet/engine/uws';
 import { ROOT } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 

@@ -6,11 +6,11 @@
 // memo of 10 000 mostly misses).
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type * as Bid from '../../engine/src/http/routes/bid.ts';
-import type * as ContextFixture from '../../engine/src/context-fixture.ts';
-import type * as EngineIndex from '../../engine/src/index/engine-index.ts';
-import type * as WidgetServe from '../../engine/src/http/routes/widget-serve.ts';
-import type * as ZoneRate from '../../engine/src/fraud/zone-request-rate.ts';
+import type * as Bid from '@adnet/engine/bid-route';
+import type * as ContextFixture from '@adnet/engine/context-fixture';
+import type * as EngineIndex from '@adnet/engine/engine-index';
+import type * as WidgetServe from '@adnet/engine/widget-serve-route';
+import type * as ZoneRate from '@adnet/engine/zone-request-rate';
 import { makeCorpus, rng } from './corpus.ts';
 import { generateWorld } from './world.ts';
 
@@ -102,7 +102,7 @@ async function handlersOf(tree: string): Promise<Handlers> {
 
 const before = await handlersOf(trees.before);
 const after = await handlersOf(trees.after);
-const { countryOfAddress } = await import('../../engine/src/audience/geo.ts');
+const { countryOfAddress } = await import('@adnet/engine/geo');
 
 // Visitors: 50 000 public addresses the database places, with 30 real browsers' user agents.
 const r = rng(3);

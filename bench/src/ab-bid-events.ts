@@ -2,8 +2,8 @@
 // before (request facts spread into a literal, then again by makeEvent) and after (one literal each,
 // engine/src/events/bid-events.ts), over the same facts: per request one bid and one no-bid event.
 import { resolve } from 'node:path';
-import type * as MakeEvent from '../../engine/src/events/make-event.ts';
-import type * as BidEvents from '../../engine/src/events/bid-events.ts';
+import type * as MakeEvent from '@adnet/engine/make-event';
+import type * as BidEvents from '@adnet/engine/bid-events';
 import { alternate, clockUs } from './ab-trees.ts';
 
 const facts = Array.from({ length: 1_000 }, (_, i) => ({

@@ -4,7 +4,7 @@
 // at once, as wrk's 64 connections do; each round times a block of each tree in turn, and reports this
 // process's CPU per request and the Redis server's (its process shares the machine's cores with the engine).
 import { Redis } from 'ioredis';
-import type * as Counters from '../../engine/src/store/counters.ts';
+import type * as Counters from '@adnet/engine/counters';
 import { clockUs } from './ab-trees.ts';
 import { startBenchRedis } from './local-redis.ts';
 import { cpuMs } from './proc-stats.ts';

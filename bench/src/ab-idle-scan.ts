@@ -8,8 +8,8 @@
 // a fresh prewarm), so the scan releases all of them: one re-base script call per pool.
 import { resolve } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import type { Candidate } from '../../engine/src/index/candidate.ts';
-import type * as Slices from '../../engine/src/budget/budget-slices.ts';
+import type { Candidate } from '@adnet/engine/candidate';
+import type * as Slices from '@adnet/engine/budget-slices';
 import { clockUs } from './ab-trees.ts';
 import { startBenchRedis } from './local-redis.ts';
 

@@ -2,9 +2,9 @@
 // pacer's tick (engine/src/pacing/pacer.ts) of two trees, one after the other: 100 000 even-paced campaigns
 // (the index fixtures'), no spend yet in a bench Redis, a tick every 10 s of a simulated clock. Per tick after
 // two warm-up ones: wall time, collections (how many are not young-generation), their total and longest pause.
-import type * as Pacing from '../../engine/src/pacing/pacer.ts';
-import type { EngineIndex } from '../../engine/src/index/engine-index.ts';
-import { campaignFixture } from '../../engine/src/index/fixtures.ts';
+import type * as Pacing from '@adnet/engine/pacer';
+import type { EngineIndex } from '@adnet/engine/engine-index';
+import { campaignFixture } from '@adnet/engine/fixtures';
 import { comparePasses } from './ab-pass-gc.ts';
 
 const CAMPAIGNS = Number(process.argv[4] ?? 100_000);

@@ -4,8 +4,8 @@
 // a bench Redis), as the bench world. Per refresh after two warm-up ones: wall time, collections (how many are
 // not young-generation), their total and longest pause. What a refresh keeps alive across its pipelines is
 // copied by every young-generation collection that runs meanwhile.
-import type * as Rotation from '../../engine/src/rotation/creative-rotation.ts';
-import type { EngineIndex } from '../../engine/src/index/engine-index.ts';
+import type * as Rotation from '@adnet/engine/creative-rotation';
+import type { EngineIndex } from '@adnet/engine/engine-index';
 import { comparePasses } from './ab-pass-gc.ts';
 
 const CAMPAIGNS = Number(process.argv[4] ?? 100_000);

@@ -2,7 +2,7 @@
 // outstanding bids (engine/src/budget/budget-slices.ts, `Slice`) of two trees, in one process: one campaign
 // that won `AB_BIDS` bids within their hold (a busy zone's top campaign), settled by 100 re-bases, as its
 // beacons' and win notices' spend comes back. Before step 9 each settled bid left with its own `shift`.
-import type * as Slices from '../../engine/src/budget/budget-slices.ts';
+import type * as Slices from '@adnet/engine/budget-slices';
 import { alternate, clockUs } from './ab-trees.ts';
 
 const BIDS = Number(process.env.AB_BIDS ?? 60_000);

@@ -1,7 +1,7 @@
 // `tsx bench/src/ab-ticket.ts <before-checkout> <after-checkout>`: signing and checking bid tickets
 // (engine/src/tracking/signed-token.ts) of two trees timed in one process, over the same tickets: a change
 // of a microsecond drowns in the whole bid handler's noise on a shared machine, not here.
-import type * as SignedToken from '../../engine/src/tracking/signed-token.ts';
+import type * as SignedToken from '@adnet/engine/signed-token';
 import { alternate, clockUs } from './ab-trees.ts';
 
 const secret = 'bench-secret-'.padEnd(40, 'x');

@@ -1,10 +1,10 @@
 // Loads the engine's hot-path modules from another checkout of this repository (a git worktree of an
 // older commit), so one process can time the code before and after a change over the same inputs.
-import type * as ContextFixture from '../../engine/src/context-fixture.ts';
-import type * as EngineIndex from '../../engine/src/index/engine-index.ts';
-import type * as BidRoute from '../../engine/src/http/routes/bid.ts';
-import type * as WidgetServe from '../../engine/src/http/routes/widget-serve.ts';
-import type * as RequestRate from '../../engine/src/fraud/zone-request-rate.ts';
+import type * as ContextFixture from '@adnet/engine/context-fixture';
+import type * as EngineIndex from '@adnet/engine/engine-index';
+import type * as BidRoute from '@adnet/engine/bid-route';
+import type * as WidgetServe from '@adnet/engine/widget-serve-route';
+import type * as RequestRate from '@adnet/engine/zone-request-rate';
 
 export interface Tree {
   index: typeof EngineIndex;

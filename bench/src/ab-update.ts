@@ -1,8 +1,8 @@
 // `AB_CLOCK=cpu node --import tsx bench/src/ab-update.ts <before-checkout> <after-checkout> [campaigns]`: one
 // campaign change applied to the index (engine/src/index/index-update.ts) by two trees in one process, each over
 // its own copy of the same configuration (bench world, 10 000 campaigns by default), blocks alternated.
-import type * as EngineIndex from '../../engine/src/index/engine-index.ts';
-import type * as IndexUpdate from '../../engine/src/index/index-update.ts';
+import type * as EngineIndex from '@adnet/engine/engine-index';
+import type * as IndexUpdate from '@adnet/engine/index-update';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import { pack, unpack } from '@adnet/schemas/wire/msgpack';
 import { alternate, clockUs } from './ab-trees.ts';

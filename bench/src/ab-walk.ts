@@ -2,9 +2,9 @@
 // of two trees timed in one process over the same ranked lists: 3 lists of 200 candidates, a floor the first few
 // clear, every candidate passing the filters. A change of a fraction of a microsecond is lost in the whole bid
 // handler's noise on a shared machine, not here.
-import type * as RunAuction from '../../engine/src/auction/run-auction.ts';
-import { candidateFixture, impFixture } from '../../engine/src/auction/fixtures.ts';
-import { rankCandidates } from '../../engine/src/index/rank.ts';
+import type * as RunAuction from '@adnet/engine/run-auction';
+import { candidateFixture, impFixture } from '@adnet/engine/auction-fixtures';
+import { rankCandidates } from '@adnet/engine/rank';
 import { alternate, clockUs } from './ab-trees.ts';
 
 const lists = [0, 1, 2].map((l) =>

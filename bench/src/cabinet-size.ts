@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { buildCabinet } from '../../cabinet/build/build.ts';
+import { buildCabinet } from '@adnet/cabinet/build';
 
 const started = performance.now();
 const { dir } = await buildCabinet({ force: true });

@@ -6,17 +6,17 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DemandPartner } from '@adnet/schemas/demand';
-import { bidPathContext } from '../../engine/src/context-fixture.ts';
-import { CircuitBreaker } from '../../engine/src/demand/breaker.ts';
-import { DemandStats } from '../../engine/src/demand/demand-stats.ts';
-import { DspClient } from '../../engine/src/demand/dsp-client.ts';
-import { Notifier } from '../../engine/src/demand/notices.ts';
-import type { SupplyDeps } from '../../engine/src/demand/supply.ts';
-import type { DemandWin } from '../../engine/src/demand/win-store.ts';
-import { impRoute } from '../../engine/src/http/routes/widget-serve.ts';
-import { buildIndex } from '../../engine/src/index/engine-index.ts';
-import { PartnerLimiter } from '../../engine/src/partners/partner-limiter.ts';
-import { ZoneRequestRate } from '../../engine/src/fraud/zone-request-rate.ts';
+import { bidPathContext } from '@adnet/engine/context-fixture';
+import { CircuitBreaker } from '@adnet/engine/breaker';
+import { DemandStats } from '@adnet/engine/demand-stats';
+import { DspClient } from '@adnet/engine/dsp-client';
+import { Notifier } from '@adnet/engine/notices';
+import type { SupplyDeps } from '@adnet/engine/supply';
+import type { DemandWin } from '@adnet/engine/win-store';
+import { impRoute } from '@adnet/engine/widget-serve-route';
+import { buildIndex } from '@adnet/engine/engine-index';
+import { PartnerLimiter } from '@adnet/engine/partner-limiter';
+import { ZoneRequestRate } from '@adnet/engine/zone-request-rate';
 import { impRequest, impState } from './imp-world.ts';
 
 const now = new Date().toISOString();

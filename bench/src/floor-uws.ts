@@ -10,10 +10,10 @@
 // No targeting, budgets, pacing, fraud rules, frequency caps or adapter: those are the engine's rules.
 import { loadNativeUws } from '@adnet/engine/uws';
 import { EventBatcher } from '@adnet/engine/event-batcher';
-import { randomUuid } from '../../engine/src/events/random-uuid.ts';
-import { RedisCounters } from '../../engine/src/store/counters.ts';
-import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
+import { randomUuid } from '@adnet/engine/random-uuid';
+import { RedisCounters } from '@adnet/engine/counters';
+import { decodeTicket, encodeTicket } from '@adnet/engine/signed-token';
+import type { BidTicket } from '@adnet/engine/signed-token';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { HttpResponse } from 'uWebSockets.js';
 import { Redis } from 'ioredis';

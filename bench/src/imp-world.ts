@@ -1,7 +1,7 @@
 // The world the /imp benchmarks share (ab-imp.ts, demand-fanout.ts): 2 000 campaigns, one approved site
 // with one 300x250 banner zone, and a browser's /imp request per distinct visitor.
 import type { ConfigState } from '@adnet/engine/engine-index';
-import type { EngineRequest } from '../../engine/src/http/adapt.ts';
+import type { EngineRequest } from '@adnet/engine/adapt';
 import { generateWorld } from './world.ts';
 
 export const world = generateWorld({ campaigns: 2_000, creativesPerCampaign: 3, advertisers: 200, deliveryRules: true });

@@ -8,7 +8,7 @@ import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { decodeEntry, xaddArgs } from '@adnet/schemas/wire/event-stream';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Redis } from 'ioredis';
-import { eventsRowBinary } from '../../admin/src/ingest/event-rows.ts';
+import { eventsRowBinary } from '@adnet/admin/event-rows';
 import { benchEvent } from './pipeline-generator.ts';
 import { startBenchRedis } from './local-redis.ts';
 import { cpuMs } from './proc-stats.ts';

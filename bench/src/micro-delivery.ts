@@ -1,13 +1,13 @@
 // `tsx bench/src/micro-delivery.ts`: what frequency caps and schedules add per candidate and per request,
 // part by part (tinybench), since on a shared 2-core machine they vanish in the whole handler's noise.
 import { Bench } from 'tinybench';
-import { candidateFixture, impFixture } from '../../engine/src/auction/fixtures.ts';
-import { CANDIDATE_FILTERS } from '../../engine/src/auction/filters/index.ts';
-import { endedFilter } from '../../engine/src/auction/filters/ended.ts';
-import { frequencyCapFilter } from '../../engine/src/auction/filters/frequency-cap.ts';
-import { notStartedFilter } from '../../engine/src/auction/filters/not-started.ts';
-import { outsideScheduleFilter } from '../../engine/src/auction/filters/outside-schedule.ts';
-import { FrequencyCapCache, userKeyOf } from '../../engine/src/frequency/frequency-caps.ts';
+import { candidateFixture, impFixture } from '@adnet/engine/auction-fixtures';
+import { CANDIDATE_FILTERS } from '@adnet/engine/filters';
+import { endedFilter } from '@adnet/engine/filters/ended';
+import { frequencyCapFilter } from '@adnet/engine/filters/frequency-cap';
+import { notStartedFilter } from '@adnet/engine/filters/not-started';
+import { outsideScheduleFilter } from '@adnet/engine/filters/outside-schedule';
+import { FrequencyCapCache, userKeyOf } from '@adnet/engine/frequency-caps';
 import { ZoneClock } from '@adnet/schemas/schedule';
 
 const hours = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];

@@ -7,11 +7,11 @@ import { resolve } from 'node:path';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { markMoved } from '@adnet/schemas/moved-marks';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
-import type { EngineIndex } from '../../engine/src/index/engine-index.ts';
-import { campaignFixture } from '../../engine/src/index/fixtures.ts';
-import { FULL_DELTA } from '../../engine/src/index/index-update.ts';
-import type { IndexDelta } from '../../engine/src/index/index-update.ts';
-import type * as Pacing from '../../engine/src/pacing/pacer.ts';
+import type { EngineIndex } from '@adnet/engine/engine-index';
+import { campaignFixture } from '@adnet/engine/fixtures';
+import { FULL_DELTA } from '@adnet/engine/index-update';
+import type { IndexDelta } from '@adnet/engine/index-update';
+import type * as Pacing from '@adnet/engine/pacer';
 import { startBenchRedis } from './local-redis.ts';
 
 const { Pacer } = (await import(`${resolve(process.argv[2] ?? '.')}/engine/src/pacing/pacer.ts`)) as typeof Pacing;

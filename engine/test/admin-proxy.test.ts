@@ -2,11 +2,11 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../../tests/e2e/support/raw-http.ts';
-import { startEngine } from '../../tests/e2e/support/engine.ts';
-import type { TestEngine } from '../../tests/e2e/support/engine.ts';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { rawRequest } from '@adnet/test-support/raw-http';
+import { startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 
 // Regressions the hostile-input suite found in the engine's proxy to the admin.
 

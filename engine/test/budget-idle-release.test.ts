@@ -2,8 +2,8 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 import { BudgetSlices } from '../src/budget/budget-slices.ts';
 import type { Candidate } from '../src/index/candidate.ts';
 

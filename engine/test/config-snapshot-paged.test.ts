@@ -2,8 +2,8 @@ import { CFG_LOG, cfgHash } from '@adnet/schemas/redis-keys';
 import { readSnapshot, readSnapshotAtomic } from '@adnet/schemas/wire/change-log';
 import type { ChangeLogSource, Snapshot } from '@adnet/schemas/wire/change-log';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigStore } from '../../admin/src/storage/config-store.ts';
-import { redisForTests } from '../../tests/e2e/support/redis.ts';
+import { ConfigStore } from '@adnet/test-support/admin-config-store';
+import { redisForTests } from '@adnet/test-support/redis';
 import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
 
 // The snapshot is read in pages (HSCAN), then the log after the position taken before the first page is

@@ -3,9 +3,9 @@ import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
 import { connectRedis } from '@adnet/schemas/redis-connect';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
-import { startRedisCluster } from '../../tests/e2e/support/redis-cluster.ts';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
+import { startRedisCluster } from '@adnet/test-support/redis-cluster';
 import { RedisCounters } from '../src/store/counters.ts';
 import { TurnBatch } from '../src/store/turn-batch.ts';
 

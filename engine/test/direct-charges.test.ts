@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedisDirectCharger } from '../src/budget/direct-charges.ts';
 import type { DirectCharge } from '../src/auction/ports.ts';
 import { useTestRedis } from './support/test-redis.ts';
-import { startRedisCluster } from '../../tests/e2e/support/redis-cluster.ts';
-import type { TestRedisCluster } from '../../tests/e2e/support/redis-cluster.ts';
+import { startRedisCluster } from '@adnet/test-support/redis-cluster';
+import type { TestRedisCluster } from '@adnet/test-support/redis-cluster';
 
 // CPC charges on one Redis server (one script for the campaign's pool and the advertiser's balance), real Redis.
 const redis = useTestRedis();

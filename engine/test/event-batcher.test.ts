@@ -3,8 +3,8 @@ import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 import { EventBatcher } from '../src/events/event-batcher.ts';
 
 /** Event number `n` (carried in `ts`, so order and completeness can be checked). */

@@ -1,8 +1,8 @@
 import { frequencyKey } from '@adnet/schemas/redis-keys';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 import { RedisFrequencyStore } from '../src/frequency/redis-frequency-store.ts';
 
 let server: TestRedis;

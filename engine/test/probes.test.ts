@@ -1,7 +1,7 @@
 import type { DependencyCheck } from '@adnet/schemas/readiness';
 import { describe, expect, it } from 'vitest';
-import { startRedis } from '../../tests/e2e/support/redis.ts';
-import { eventually, startEngine } from '../../tests/e2e/support/engine.ts';
+import { startRedis } from '@adnet/test-support/redis';
+import { eventually, startEngine } from '@adnet/test-support/engine';
 
 interface Ready {
   ok: boolean;

@@ -4,7 +4,7 @@ import { loadConfig } from '@adnet/schemas/config';
 import { Redis } from 'ioredis';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startRedis } from '../../tests/e2e/support/redis.ts';
+import { freePort, startRedis } from '@adnet/test-support/redis';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 
 afterAll(stopLaunched);

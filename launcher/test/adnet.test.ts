@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../tests/e2e/support/admin.ts';
+import { useTestApp } from '@adnet/test-support/admin';
 
 const fx = useTestApp();
 

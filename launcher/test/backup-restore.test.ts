@@ -10,11 +10,11 @@ import { connectRedis } from '@adnet/admin/redis';
 import { createServices } from '@adnet/admin/services';
 import { MANIFEST_FILE, backupManifestSchema } from '@adnet/schemas/backup';
 import { loadConfig } from '@adnet/schemas/config';
-import { call } from '../../tests/e2e/support/admin.ts';
-import type { Account, AppLike } from '../../tests/e2e/support/admin.ts';
-import { eventually, streamedEvents } from '../../tests/e2e/support/engine.ts';
-import { freePort } from '../../tests/e2e/support/redis.ts';
-import { World } from '../../tests/e2e/support/world.ts';
+import { call } from '@adnet/test-support/admin';
+import type { Account, AppLike } from '@adnet/test-support/admin';
+import { eventually, streamedEvents } from '@adnet/test-support/engine';
+import { freePort } from '@adnet/test-support/redis';
+import { World } from '@adnet/test-support/world';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 
 // `adnet backup` of a product serving traffic, more traffic, `adnet restore` into a fresh DATA_DIR, and a

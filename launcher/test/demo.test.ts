@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../tests/e2e/support/browser.ts';
-import { freePort } from '../../tests/e2e/support/redis.ts';
+import { launchChromium } from '@adnet/test-support/browser';
+import { freePort } from '@adnet/test-support/redis';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;

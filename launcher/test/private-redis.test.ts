@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../tests/e2e/support/redis.ts';
+import { freePort } from '@adnet/test-support/redis';
 import { ensurePrivateRedis, redisAnswers } from '../src/private-redis.ts';
 import type { RedisTarget } from '../src/private-redis.ts';
 import { stopLaunched, tempDir } from './support/launch.ts';

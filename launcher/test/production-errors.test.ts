@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../tests/e2e/support/engine.ts';
-import { freePort, startRedis } from '../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../tests/e2e/support/redis.ts';
+import { eventually } from '@adnet/test-support/engine';
+import { freePort, startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 import type { Running } from './support/launch.ts';
 

@@ -3,7 +3,7 @@ import { get, request } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, freePortRun, startRedis } from '../../tests/e2e/support/redis.ts';
+import { freePort, freePortRun, startRedis } from '@adnet/test-support/redis';
 import { redisAnswers } from '../src/private-redis.ts';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../tests/e2e/support/redis.ts';
+import { freePort } from '@adnet/test-support/redis';
 import { launch, stopLaunched, tempDir } from './support/launch.ts';
 
 afterAll(stopLaunched);

@@ -3,14 +3,14 @@ import type { EventFields } from '@adnet/schemas/events';
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { balanceKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { ingestAll } from './support/ingest-all.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { decodeTicket, encodeTicket } from '@adnet/engine/signed-token';
+import type { BidTicket } from '@adnet/engine/signed-token';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { ingestAll } from '@adnet/test-support/ingest-all';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // The adversary the money attracts, at scale: a botnet (10 000 addresses, one browser user agent)
 // farms 10 000 tickets from /imp on two engines behind our proxy, fires every render beacon from the

@@ -1,13 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { decodeTicket, encodeTicket } from '@adnet/engine/signed-token';
+import type { BidTicket } from '@adnet/engine/signed-token';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 const fx = useTestApp();
 let world: World;

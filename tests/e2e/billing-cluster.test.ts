@@ -1,11 +1,11 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, newestClosableDay } from '../../admin/src/domain/payout-days.ts';
-import { runPayoutClose } from '../../admin/src/payments/payout-close.ts';
-import { account, call, startApp } from './support/admin.ts';
-import type { TestApp } from './support/admin.ts';
-import { startRedisCluster } from './support/redis-cluster.ts';
-import type { TestRedisCluster } from './support/redis-cluster.ts';
+import { addDays, newestClosableDay } from '@adnet/admin/payout-days';
+import { runPayoutClose } from '@adnet/admin/payout-close';
+import { account, call, startApp } from '@adnet/test-support/admin';
+import type { TestApp } from '@adnet/test-support/admin';
+import { startRedisCluster } from '@adnet/test-support/redis-cluster';
+import type { TestRedisCluster } from '@adnet/test-support/redis-cluster';
 
 // Billing's scripts on a real three-master Redis Cluster: each touches the keys of one slot
 // ({adv:<id>} for deposits, {pay} for publishers' money), so none is refused as cross-slot.

@@ -1,13 +1,13 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './support/admin.ts';
-import type { TestApp } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { startRedis } from './support/redis.ts';
-import type { TestRedis } from './support/redis.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { startApp } from '@adnet/test-support/admin';
+import type { TestApp } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // Request bodies are held within a per-request limit (413) and a per-process budget (503 with
 // Retry-After), both decided before the body is read: bodies that would pass the budget are refused,

@@ -2,11 +2,11 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import type { EventFields } from '@adnet/schemas/events';
 import { balanceKey, campaignPoolKey, campaignTotalKey, ledgerKey } from '@adnet/schemas/redis-keys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Bid, BidResponse } from '@adnet/schemas/openrtb';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // The adversary of the money path: a script farms tickets from /imp on two engines, clicks every one
 // with valid-looking parameters, then replays every click through the other engine. Whatever it does,

@@ -6,12 +6,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import { launchChromium } from './support/browser.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { MockDsp, bidFor } from './support/mock-dsp.ts';
-import { World } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { launchChromium } from '@adnet/test-support/browser';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { MockDsp, bidFor } from '@adnet/test-support/mock-dsp';
+import { World } from '@adnet/test-support/world';
 
 // A demand partner's ad in a real browser: its banner in a sandboxed iframe, cut off from the
 // publisher's page, its impression counted once; its native ad rendered by our widget, its texts as

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_QPS_KEEP } from '../../engine/src/push/push-sender.ts';
-import { call, useTestApp } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { MockDsp } from './support/mock-dsp.ts';
-import { PushServiceStub } from './support/push-service.ts';
-import { World } from './support/world.ts';
+import { PUSH_QPS_KEEP } from '@adnet/engine/push-sender';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { MockDsp } from '@adnet/test-support/mock-dsp';
+import { PushServiceStub } from '@adnet/test-support/push-service';
+import { World } from '@adnet/test-support/world';
 
 // A push pass and a demand partner's QPS: the pass waits for the partner's allowance instead of sending the
 // notifications it cannot offer without it, and leaves the share page views need. The partner answers no bid

@@ -1,13 +1,13 @@
 import { outgoingBidRequestSchema } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { ingestAll } from './support/ingest-all.ts';
-import { MockDsp, bidFor } from './support/mock-dsp.ts';
-import { PushServiceStub } from './support/push-service.ts';
-import { World } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { ingestAll } from '@adnet/test-support/ingest-all';
+import { MockDsp, bidFor } from '@adnet/test-support/mock-dsp';
+import { PushServiceStub } from '@adnet/test-support/push-service';
+import { World } from '@adnet/test-support/world';
 
 // Push slots auctioned to demand partners (issue 19, item 2): at send time each notification is one
 // auction between our campaigns and the partners taking `push` (mock DSPs on real HTTP); the winner's

@@ -1,13 +1,13 @@
 import type { ServedAd } from '@adnet/schemas/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { ingestAll } from './support/ingest-all.ts';
-import { MockDsp, bidFor } from './support/mock-dsp.ts';
-import { World } from './support/world.ts';
-import { runPayoutClose } from '../../admin/src/payments/payout-close.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { ingestAll } from '@adnet/test-support/ingest-all';
+import { MockDsp, bidFor } from '@adnet/test-support/mock-dsp';
+import { World } from '@adnet/test-support/world';
+import { runPayoutClose } from '@adnet/admin/payout-close';
 
 // Money and statistics of the supply side (issue 19, item 5): a demand partner's counted impressions are
 // publisher revenue at the clearing price with our campaigns' revenue share, in the statistics by `demand`

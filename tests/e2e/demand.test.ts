@@ -2,13 +2,13 @@ import { outgoingBidRequestSchema } from '@adnet/schemas/openrtb';
 import { servedAdSchema } from '@adnet/schemas/widget';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { vastVerdict } from './support/hostile.ts';
-import { MockDsp, bidFor } from './support/mock-dsp.ts';
-import { World } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { vastVerdict } from '@adnet/test-support/hostile';
+import { MockDsp, bidFor } from '@adnet/test-support/mock-dsp';
+import { World } from '@adnet/test-support/world';
 
 // The supply side: our zones' impressions auctioned to demand partners (mock DSPs on real HTTP) and to
 // our own campaigns, in one auction within 200 ms.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { drainBudget } from './support/budget-drain.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
+import { account, call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { drainBudget } from '@adnet/test-support/budget-drain';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
 
 // docs/billing.md: a refund of money already spent takes the balance below zero, and then no engine
 // serves the advertiser's campaigns until a deposit covers the debt.

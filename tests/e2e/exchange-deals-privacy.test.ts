@@ -1,13 +1,13 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { frequencyKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, creativeForm, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { vastVerdict, xmlText } from './support/hostile.ts';
-import { World, bannerRequest } from './support/world.ts';
-import { userKeyOf } from '../../engine/src/frequency/frequency-caps.ts';
+import { call, creativeForm, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { vastVerdict, xmlText } from '@adnet/test-support/hostile';
+import { World, bannerRequest } from '@adnet/test-support/world';
+import { userKeyOf } from '@adnet/engine/frequency-caps';
 
 // The exchange side of /openrtb/bid through the real admin API, Redis and engine over HTTP: deals made by
 // an admin reach the engine and carry `dealid`, private auctions, privacy signals, video lengths.

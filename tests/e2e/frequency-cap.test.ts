@@ -1,11 +1,11 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { frequencyKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from './support/admin.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World, bannerRequest } from './support/world.ts';
-import { userKeyOf } from '../../engine/src/frequency/frequency-caps.ts';
+import { useTestApp } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World, bannerRequest } from '@adnet/test-support/world';
+import { userKeyOf } from '@adnet/engine/frequency-caps';
 
 // Frequency caps through two real engines on one Redis: a capped user stops getting the campaign after
 // its N impressions, whichever engine serves it and whichever counts the ad, within the stated bound

@@ -5,12 +5,12 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import { launchChromium } from './support/browser.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from './support/hostile.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { launchChromium } from '@adnet/test-support/browser';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from '@adnet/test-support/hostile';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // What a creative stored before the API's checks (or written around them) can carry, planted straight
 // into the config store, must come out of every output inert: VAST, OpenRTB markup, /imp, the widget's

@@ -1,10 +1,10 @@
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { account, call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 const fx = useTestApp();
 let engine: TestEngine;

@@ -1,9 +1,9 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from './support/admin.ts';
-import { postBid } from './support/engine.ts';
-import { spawnEngine, streamEvents } from './support/engine-process.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { useTestApp } from '@adnet/test-support/admin';
+import { postBid } from '@adnet/test-support/engine';
+import { spawnEngine, streamEvents } from '@adnet/test-support/engine-process';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 const fx = useTestApp();
 

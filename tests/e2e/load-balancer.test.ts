@@ -1,13 +1,13 @@
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import { freePort } from './support/redis.ts';
-import { drainBudget } from './support/budget-drain.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { startNginx } from './support/nginx.ts';
-import type { TestNginx } from './support/nginx.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { freePort } from '@adnet/test-support/redis';
+import { drainBudget } from '@adnet/test-support/budget-drain';
+import { eventually, postBid, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { startNginx } from '@adnet/test-support/nginx';
+import type { TestNginx } from '@adnet/test-support/nginx';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // Three engines behind a real nginx, as a deployment runs them: partners reach the balancer, which
 // round-robins over the engines and tells them the partner's address in X-Forwarded-For.

@@ -1,9 +1,9 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from './support/admin.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { useTestApp } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // Even pacing on a running engine: a campaign that spends far ahead of its even share of the day is
 // throttled to a small share of its auctions (no-bid reason `pacing`); an asap campaign is not. The

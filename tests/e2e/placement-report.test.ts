@@ -2,12 +2,12 @@ import type { BidResponse } from '@adnet/schemas/openrtb';
 import type { ServedAd } from '@adnet/schemas/widget';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { ingestAll } from './support/ingest-all.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { ingestAll } from '@adnet/test-support/ingest-all';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // The placement report (issue 18, item 5): one advertiser's statistics by zone, site and source, from real
 // traffic through the engine (our widget, an exchange's site and app requests), clicks and an approved

@@ -1,11 +1,11 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { ingestAll } from './support/ingest-all.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { ingestAll } from '@adnet/test-support/ingest-all';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // Publishers' controls and advertisers' landing macros through a real engine: floors on our own zones and
 // on a partner's imp naming one, blocked verticals and advertiser domains (a site's default, a zone's

@@ -3,13 +3,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
-import { useTestApp } from './support/admin.ts';
-import { launchChromium } from './support/browser.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { PushServiceStub } from './support/push-service.ts';
-import { World } from './support/world.ts';
+import { zoneSubscribersKey } from '@adnet/engine/push-store';
+import { useTestApp } from '@adnet/test-support/admin';
+import { launchChromium } from '@adnet/test-support/browser';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { PushServiceStub } from '@adnet/test-support/push-service';
+import { World } from '@adnet/test-support/world';
 
 // Web push in a real browser (issue 18, item 6): a push zone's widget asks for permission on the
 // visitor's first click, registers our service worker from the publisher's site root, subscribes and

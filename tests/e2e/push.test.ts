@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import { PUSH_LIMITS, definePushScripts, saveSubscription, zoneSubscribersKey } from '../../engine/src/push/push-store.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { PUSH_LIMITS, definePushScripts, saveSubscription, zoneSubscribersKey } from '@adnet/engine/push-store';
 import { Redis } from 'ioredis';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
-import { PushServiceStub } from './support/push-service.ts';
-import { decodeTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
+import { PushServiceStub } from '@adnet/test-support/push-service';
+import { decodeTicket } from '@adnet/engine/signed-token';
+import type { BidTicket } from '@adnet/engine/signed-token';
 
 const fx = useTestApp();
 let engine: TestEngine;

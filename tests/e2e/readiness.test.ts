@@ -3,13 +3,13 @@ import type { DependencyCheck, StatsFreshness } from '@adnet/schemas/readiness';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, startApp } from './support/admin.ts';
-import type { TestApp } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { startIngester } from './support/ingest-all.ts';
-import { freePort, startRedis } from './support/redis.ts';
-import type { TestRedis } from './support/redis.ts';
+import { account, startApp } from '@adnet/test-support/admin';
+import type { TestApp } from '@adnet/test-support/admin';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { startIngester } from '@adnet/test-support/ingest-all';
+import { freePort, startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 
 // Every /readyz of the product (the public one through the engine, the admin's own on its public and
 // operators' ports, the engine's on its operators' port) against a real Redis that hangs (SIGSTOP), comes

@@ -1,19 +1,19 @@
 import { demandDayKey } from '@adnet/schemas/demand';
 import { campaignPoolKey, CFG_LOG, EVENT_STREAM, rotationCountsKey } from '@adnet/schemas/redis-keys';
 import { statsQuerySchema } from '@adnet/schemas/stats';
-import { readDailyCounters } from '../../admin/src/stats/demand-counters.ts';
-import { Pacer } from '../../engine/src/pacing/pacer.ts';
-import { CreativeRotation } from '../../engine/src/rotation/creative-rotation.ts';
+import { readDailyCounters } from '@adnet/admin/demand-counters';
+import { Pacer } from '@adnet/engine/pacer';
+import { CreativeRotation } from '@adnet/engine/creative-rotation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ingester } from '../../admin/src/ingest/ingester.ts';
-import { call, startApp } from './support/admin.ts';
-import type { TestApp } from './support/admin.ts';
-import { startRedisCluster } from './support/redis-cluster.ts';
-import type { TestRedisCluster } from './support/redis-cluster.ts';
-import { drainBudget } from './support/budget-drain.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
+import type { Ingester } from '@adnet/admin/ingester';
+import { call, startApp } from '@adnet/test-support/admin';
+import type { TestApp } from '@adnet/test-support/admin';
+import { startRedisCluster } from '@adnet/test-support/redis-cluster';
+import type { TestRedisCluster } from '@adnet/test-support/redis-cluster';
+import { drainBudget } from '@adnet/test-support/budget-drain';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
 
 // The admin, two engines and the ingester on a real three-master Redis Cluster (one replica each).
 let cluster: TestRedisCluster;

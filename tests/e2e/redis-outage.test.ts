@@ -7,10 +7,10 @@ import type { EventFields } from '@adnet/schemas/events';
 import { balanceKey, campaignPoolKey, ledgerKey } from '@adnet/schemas/redis-keys';
 import { CLICKS_REPLAYING_KEY } from '@adnet/schemas/wire/click-record';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
 
 // The operator's worst day: Redis freezes (its process stopped) and later goes down, while visitors click
 // ads served before. Every click is answered with the landing page within the deadline, every render beacon

@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from './support/admin.ts';
-import type { TestApp } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { freePort, startRedis } from './support/redis.ts';
-import type { TestRedis } from './support/redis.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { startApp } from '@adnet/test-support/admin';
+import type { TestApp } from '@adnet/test-support/admin';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { freePort, startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // Every answer that is not the cabinet's page says its type is not to be sniffed and, opened as a
 // document, may load nothing and runs sandboxed; the cabinet's page keeps its own strict policy. Ad and

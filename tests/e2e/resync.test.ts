@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
+import { useTestApp } from '@adnet/test-support/admin';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
 
 const fx = useTestApp();
 let engine: TestEngine;

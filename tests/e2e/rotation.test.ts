@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
-import { RotationTraffic, phaseOf, recordPhases } from './support/rotation-traffic.ts';
-import type { RotationPhase } from './support/rotation-traffic.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
+import { RotationTraffic, phaseOf, recordPhases } from '@adnet/test-support/rotation-traffic';
+import type { RotationPhase } from '@adnet/test-support/rotation-traffic';
 
 // Creative rotation through the real engine: every creative serves; with `optimize`, the one people
 // click takes most of the traffic once the counts are in, and a new creative still gets measured.

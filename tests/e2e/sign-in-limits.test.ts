@@ -1,11 +1,11 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, startApp, uniqueEmail } from './support/admin.ts';
-import type { Account, TestApp } from './support/admin.ts';
-import { startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { startRedis } from './support/redis.ts';
-import type { TestRedis } from './support/redis.ts';
+import { account, startApp, uniqueEmail } from '@adnet/test-support/admin';
+import type { Account, TestApp } from '@adnet/test-support/admin';
+import { startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 
 // Clients reach the engine from distinct loopback addresses (Linux answers all of 127/8), as
 // visitors from distinct addresses reach a public engine; the engine forwards sign-ins to the admin.

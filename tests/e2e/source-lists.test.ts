@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from './support/admin.ts';
-import { eventually, postBid, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World, bannerRequest } from './support/world.ts';
-import { decodeTicket } from '../../engine/src/tracking/signed-token.ts';
+import { useTestApp } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World, bannerRequest } from '@adnet/test-support/world';
+import { decodeTicket } from '@adnet/engine/signed-token';
 
 // Advertisers' source lists and bid adjustments through a real engine: an excluded zone gets no ad of the
 // campaign while another zone does, an include list serves only on its zones (and not on a partner's

@@ -1,11 +1,11 @@
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, postBid, startEngine } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { ingestAll } from './support/ingest-all.ts';
-import { World, bannerRequest } from './support/world.ts';
+import { account, call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { ingestAll } from '@adnet/test-support/ingest-all';
+import { World, bannerRequest } from '@adnet/test-support/world';
 
 // The admin runs its ingester as `pnpm start` does; a short flush keeps each wait for ClickHouse brief.
 const fx = useTestApp({ INGEST_FLUSH_MS: '100' }, { clickhouse: true, parts: ['ingester'] });

@@ -2,10 +2,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { creativeFixture } from '@adnet/engine/fixtures';
-import { vastAdm } from '../../engine/src/openrtb/ad-markup.ts';
-import { vastWrapper } from '../../engine/src/demand/vast-wrapper.ts';
-import { IAB_VAST_XSD, schemaVerdict, vastVerdict } from './support/hostile.ts';
-import { vastStructureProblems } from './support/vast-structure.ts';
+import { vastAdm } from '@adnet/engine/ad-markup';
+import { vastWrapper } from '@adnet/engine/vast-wrapper';
+import { IAB_VAST_XSD, schemaVerdict, vastVerdict } from '@adnet/test-support/hostile';
+import { vastStructureProblems } from '@adnet/test-support/vast-structure';
 
 const links = {
   clickUrl: 'https://ads.example.net/c/TICKET/tok',

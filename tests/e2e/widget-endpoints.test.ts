@@ -1,15 +1,15 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { balanceKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
-import { decodeTicket, encodeTicket } from '../../engine/src/tracking/signed-token.ts';
-import type { BidTicket } from '../../engine/src/tracking/signed-token.ts';
+import { decodeTicket, encodeTicket } from '@adnet/engine/signed-token';
+import type { BidTicket } from '@adnet/engine/signed-token';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from './support/admin.ts';
-import type { Account } from './support/admin.ts';
-import { eventually, startEngine, streamedEvents } from './support/engine.ts';
-import type { TestEngine } from './support/engine.ts';
-import { World } from './support/world.ts';
-import { vastVerdict } from './support/hostile.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
+import { vastVerdict } from '@adnet/test-support/hostile';
 
 const fx = useTestApp();
 let engine: TestEngine;

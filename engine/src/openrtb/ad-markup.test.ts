@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from '../../../tests/e2e/support/hostile.ts';
+import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from '@adnet/test-support/hostile';
 import { creativeFixture } from '../index/fixtures.ts';
 import { bannerAdm, cdata, esc, nativeAdm, vastAdm } from './ad-markup.ts';
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { startRedis } from '../../../tests/e2e/support/redis.ts';
-import type { TestRedis } from '../../../tests/e2e/support/redis.ts';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
 
 /** A Redis server of the test file's own, started before its tests and stopped after, with one client to it. */
 export function useTestRedis(): { readonly server: TestRedis; readonly client: Redis } {

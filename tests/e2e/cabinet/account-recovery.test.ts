@@ -3,13 +3,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
-import { account, call, startApp } from '../support/admin.ts';
-import type { Account, TestApp } from '../support/admin.ts';
-import { launchChromium } from '../support/browser.ts';
-import { startRedis } from '../support/redis.ts';
-import type { TestRedis } from '../support/redis.ts';
-import { startSmtp } from '../support/smtp.ts';
-import type { TestSmtp } from '../support/smtp.ts';
+import { account, call, startApp } from '@adnet/test-support/admin';
+import type { Account, TestApp } from '@adnet/test-support/admin';
+import { launchChromium } from '@adnet/test-support/browser';
+import { startRedis } from '@adnet/test-support/redis';
+import type { TestRedis } from '@adnet/test-support/redis';
+import { startSmtp } from '@adnet/test-support/smtp';
+import type { TestSmtp } from '@adnet/test-support/smtp';
 
 let redis: TestRedis;
 let smtp: TestSmtp;

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, newestClosableDay } from '../../../admin/src/domain/payout-days.ts';
-import { account, call } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
+import { addDays, newestClosableDay } from '@adnet/admin/payout-days';
+import { account, call } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 import { screenshot, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

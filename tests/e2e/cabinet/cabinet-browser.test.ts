@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
-import { makePng } from '../support/images.ts';
-import { eventually } from '../support/engine.ts';
+import { account, call } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { makePng } from '@adnet/test-support/images';
+import { eventually } from '@adnet/test-support/engine';
 import { CHROME_UA, SCREENS, clipboard, screenshot, scriptVisibleStorage, sessionToken, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 

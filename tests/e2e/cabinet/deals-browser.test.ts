@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { account, call, validCampaign } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
+import { account, call, validCampaign } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 import { screenshot, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

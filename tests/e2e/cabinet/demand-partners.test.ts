@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
+import { account, call } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 import { screenshot, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

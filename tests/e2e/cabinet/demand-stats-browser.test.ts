@@ -2,8 +2,8 @@ import { demandDayKey } from '@adnet/schemas/demand';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
+import { account, call } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
 import { screenshot, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

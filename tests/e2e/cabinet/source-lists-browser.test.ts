@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
-import { eventually } from '../support/engine.ts';
-import { World } from '../support/world.ts';
+import { call } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
 import { screenshot, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 

@@ -1,9 +1,9 @@
 import type { EngineEvent } from '@adnet/schemas/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account } from '../support/admin.ts';
-import type { Account } from '../support/admin.ts';
-import { eventually } from '../support/engine.ts';
-import { startIngester } from '../support/ingest-all.ts';
+import { account } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import { eventually } from '@adnet/test-support/engine';
+import { startIngester } from '@adnet/test-support/ingest-all';
 import { screenshot, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

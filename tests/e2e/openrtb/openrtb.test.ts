@@ -4,10 +4,10 @@ import { advertiserHoldKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '../support/admin.ts';
-import { eventually, postBid, startEngine, streamedEvents } from '../support/engine.ts';
-import type { TestEngine } from '../support/engine.ts';
-import { World } from '../support/world.ts';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import type { TestEngine } from '@adnet/test-support/engine';
+import { World } from '@adnet/test-support/world';
 import { openRtbFixtureSchema } from './fixture.ts';
 import type { OpenRtbFixture } from './fixture.ts';
 

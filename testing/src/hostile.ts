@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { iabVastSchema } from '../../../tooling/vast-schema.ts';
+import { iabVastSchema } from '../../tooling/vast-schema.ts';
 import { vastStructureProblems } from './vast-structure.ts';
 
 /**
@@ -57,7 +57,7 @@ export function schemaVerdict(xml: string): { valid: boolean; output: string } |
 }
 
 /**
- * A VAST document's verdict: the project's structural check (tests/e2e/support/vast-structure.ts) always, and
+ * A VAST document's verdict: the project's structural check (testing/src/vast-structure.ts) always, and
  * xmllint against the IAB VAST 4.0 schema as well where the schema is at hand. `checked` says which ran.
  */
 export function vastVerdict(xml: string): { valid: boolean; output: string; checked: 'structure' | 'structure+schema' } {

@@ -9,8 +9,8 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { freePort } from './redis.ts';
-import { createEngine } from '../../../engine/src/engine.ts';
-import type { Engine } from '../../../engine/src/engine.ts';
+import { createEngine } from '@adnet/engine/engine';
+import type { Engine } from '@adnet/engine/engine';
 
 export interface TestEngine {
   engine: Engine;

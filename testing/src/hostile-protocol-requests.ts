@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { REST_ROUTES } from '../../../admin/src/http/rest-routes.ts';
+import { REST_ROUTES } from '@adnet/admin/rest-routes';
 import { BAD_UTF8, extraHeaders, hasControl, hostileJson, hostileString, jsonBody, oneIn, pathSegment, pct } from './hostile-input.ts';
 import { request } from './hostile-requests.ts';
 import type { Family, TokenKind } from './hostile-requests.ts';

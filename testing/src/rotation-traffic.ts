@@ -64,7 +64,7 @@ export function phaseOf(phase: string, seen: Record<string, number>): RotationPh
   return { phase, served, shares };
 }
 
-export const ROTATION_RESULTS = new URL('../../../bench/results/rotation-shares.json', import.meta.url);
+export const ROTATION_RESULTS = new URL('../../bench/results/rotation-shares.json', import.meta.url);
 
 /**
  * Prints one test file's phases and, with RECORD_ROTATION_SHARES=1, writes them into bench/results/rotation-shares.json

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { TestApp } from './admin.ts';
-import { INGEST_COMMAND_TIMEOUT_MS, Ingester } from '../../../admin/src/ingest/ingester.ts';
-import { connectRedis } from '../../../admin/src/storage/redis.ts';
-import type { Engine } from '../../../engine/src/engine.ts';
+import { INGEST_COMMAND_TIMEOUT_MS, Ingester } from '@adnet/admin/ingester';
+import { connectRedis } from '@adnet/admin/redis';
+import type { Engine } from '@adnet/engine/engine';
 import { eventually } from './engine.ts';
 
 /** Flushes the engines' events and waits until the admin's own ingester has drained the stream into ClickHouse. */

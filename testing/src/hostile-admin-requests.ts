@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
-import { REST_ROUTES } from '../../../admin/src/http/rest-routes.ts';
-import type { RestRoute } from '../../../admin/src/http/rest-routes.ts';
+import { REST_ROUTES } from '@adnet/admin/rest-routes';
+import type { RestRoute } from '@adnet/admin/rest-routes';
 import { signPostback } from './hostile-world.ts';
 import {
   CONTENT_TYPES,

@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
  * elements and is stricter in one place: an Ad must hold an InLine or a Wrapper (the schema lets an empty
  * Ad through). Parts a player does not need to play our ads (companions, non-linear ads, icons,
  * verification, extensions) are checked for place and count, not inside. Where the IAB schema is present
- * the tests also validate against it (support/hostile.ts `vastVerdict`).
+ * the tests also validate against it (hostile.ts `vastVerdict`).
  */
 
 export const VAST_NAMESPACE = 'http://www.iab.com/VAST';

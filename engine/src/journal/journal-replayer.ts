@@ -73,7 +73,7 @@ export class JournalReplayer {
   /** Replays this engine's slot (joins a replay in progress). */
   replayOwn(): Promise<ReplayCounts> {
     this.running ??= (async () => {
-      const files = await this.o.journal.rotate();
+      const files = await this.o.journal.rotate(() => this.o.late.size === 0);
       return this.replayFiles(files);
     })().finally(() => (this.running = undefined));
     return this.running;

@@ -205,11 +205,20 @@ export class RequestJournal {
   /**
    * Hands the current file over for replay: flushed, renamed `replay-*.jnl`, and a new current file begun.
    * Returns every file of the slot waiting for replay, oldest first.
+   *
+   * `mayTake` is asked when the rotation's turn comes, not when it was asked for: a request may have been
+   * journaled late in between (a flush ahead of it was slow), and its done mark, written when its work ends,
+   * goes to the current file. A file holding the record of work still running must not be handed over: the
+   * replay would run the request beside its own work, or find its done mark in another file, and count it
+   * twice (found by bench:soak under overload). Then the current file stays, and only older files are returned.
    */
-  rotate(): Promise<string[]> {
+  rotate(mayTake: () => boolean = () => true): Promise<string[]> {
     return this.serially(async () => {
+      // Checked and the buffer taken in one turn of the event loop: a request journaled after this line waits in
+      // the buffer for the new current file.
+      const take = mayTake();
       await this.write();
-      if (this.bytes > 0) {
+      if (take && this.bytes > 0) {
         await this.file?.close();
         renameSync(join(this.slot, CURRENT), join(this.slot, `replay-${Date.now()}-${this.sequence}.jnl`));
         await this.reopen();

@@ -10,6 +10,20 @@ export type { ClickHouseClient };
 export const backupStagingDir = (dataDir: string): string => resolve(dataDir, 'backup-staging');
 
 /**
+ * The embedded store's caches, bounded. ClickHouse sizes them for a server of its own (marks and primary
+ * indexes up to 5 GiB each, half the RAM in all); embedded in the admin process they would grow with the
+ * statistics for hours and read as a leak. Statistics queries read hourly aggregates, so small caches cost
+ * them little. A ClickHouse server (CLICKHOUSE_URL) keeps its own settings.
+ */
+const EMBEDDED_CACHE_LIMITS = [
+  '--mark_cache_size=67108864',
+  '--primary_index_cache_size=67108864',
+  '--index_mark_cache_size=16777216',
+  '--query_condition_cache_size=16777216',
+  '--compiled_expression_cache_size=33554432',
+];
+
+/**
  * The event store: a ClickHouse server when CLICKHOUSE_URL is set, otherwise
  * embedded chDB under `<dataDir>/clickhouse`, both behind @clickhouse/client.
  * Only one process may open a chDB folder, so only the admin process calls this.
@@ -22,7 +36,7 @@ export async function openClickHouse(config: Config): Promise<ClickHouseClient> 
   const [{ Session }, { createChdbConnection }] = await Promise.all([import('chdb'), import('chdb/connection')]);
   // The connection takes only a path, and server settings are fixed when a folder is opened: a session of our
   // own opens it first with BACKUP allowed into the staging folder, and the connection shares that engine.
-  const session = new Session(path, { connectionArgs: ['--', `--backups.allowed_path=${backupStagingDir(config.dataDir)}`] });
+  const session = new Session(path, { connectionArgs: ['--', `--backups.allowed_path=${backupStagingDir(config.dataDir)}`, ...EMBEDDED_CACHE_LIMITS] });
   // chdb types its connection against @clickhouse/client-common, which the client bundles
   // as its own copy: the shapes match, the declarations are distinct.
   type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];

@@ -2,7 +2,7 @@ import { rotationCountsKey } from '@adnet/schemas/redis-keys';
 import { markMoved } from '@adnet/schemas/moved-marks';
 import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { CLICKS_REPLAYING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
+import { JOURNAL_PENDING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { randomUUID } from 'node:crypto';
 import { CONVERSION_STATUSES, attemptDueAt, postbackSignature, signatureMatches, statusMove } from '../domain/postback-rules.ts';
@@ -36,7 +36,7 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   if (!click) {
     // An engine still holds journaled clicks from a Redis outage: this one may be among them, so the tracker is
     // asked to try again rather than told it is unknown (trackers drop a conversion on 404).
-    if (await svc.redis.exists(CLICKS_REPLAYING_KEY))
+    if (await svc.redis.exists(JOURNAL_PENDING_KEY))
       throw new AppError('unavailable', `click_id ${fields.click_id} is not recorded yet: clicks from an outage are being replayed; try again`, {
         retryAfterSeconds: 30,
       });

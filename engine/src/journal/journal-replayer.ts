@@ -31,8 +31,8 @@ export interface ReplayerOptions {
   clickDelayMs: number;
   /** A replayed click whose render is not counted yet is tried again until this long after Redis came back (or after it came). */
   renderGraceMs: number;
-  /** Says, in Redis, that clicks are on their way, so a postback for one of them is asked to retry (wiring). */
-  clicksPending(): Promise<unknown>;
+  /** Says, in Redis, that journaled requests are on their way (the shared mark, journal-wiring.ts). */
+  markPending(): Promise<unknown>;
 }
 
 /** The request a journaled one was: as the route read it then. */
@@ -111,8 +111,7 @@ export class JournalReplayer {
       for (const s of skipped) this.o.log.warn({ event: 'journal.skipped', file: path, line: s.line, reason: s.reason }, 'journal line skipped');
       counts.skipped += skipped.length;
     }
-    const holdsClicks = read.some((f) => f.pending.some((p) => p.route === 'click'));
-    if (holdsClicks) await this.o.clicksPending();
+    if (read.some((f) => f.pending.length > 0)) await this.o.markPending();
     for (const clicks of [false, true]) {
       if (clicks) {
         // As long after the latest click as after Redis came back: a click that failed late, while this engine's
@@ -151,7 +150,7 @@ export class JournalReplayer {
       }
     }
     // A file with a click deferred stays for the next replay (each second), which skips what is marked done.
-    if (deferred > 0) await this.o.clicksPending();
+    if (deferred > 0) await this.o.markPending();
     if (deferred === 0) for (const { path } of read) await unlink(path);
     if (counts.replayed || counts.skipped || counts.dropped) this.o.log.info({ event: 'journal.replayed', ...counts }, 'journal replayed');
     this.totals.replayed += counts.replayed;

@@ -1,6 +1,6 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import type { Config } from '@adnet/schemas/config';
-import { CLICKS_REPLAYING_KEY } from '@adnet/schemas/wire/click-record';
+import { JOURNAL_PENDING_KEY } from '@adnet/schemas/wire/click-record';
 import type { JournaledRoute } from '@adnet/schemas/wire/request-journal';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -20,8 +20,14 @@ import { RequestJournal, journalFiles } from './request-journal.ts';
 const CLICK_REPLAY_DELAY_MS = 3_000;
 /** How long a replayed click may wait for its ad's render to be counted before it is judged `not_rendered`. */
 const RENDER_GRACE_MS = 60_000;
-/** How long the mark that clicks are on their way lasts unless renewed: past the longest a replayed click can wait. */
-const CLICKS_PENDING_MS = CLICK_REPLAY_DELAY_MS + RENDER_GRACE_MS + 30_000;
+/**
+ * How long after this engine saw Redis come back a click whose render is not counted yet is left to
+ * the replay even without the shared mark: another engine may hold the render beacon and not have seen Redis
+ * come back yet, so not have written the mark.
+ */
+const JUST_BACK_MS = 10_000;
+/** How long the mark that journaled requests are on their way lasts unless renewed: past the longest a replayed click can wait. */
+const PENDING_MARK_MS = CLICK_REPLAY_DELAY_MS + RENDER_GRACE_MS + 30_000;
 
 export interface EngineJournal {
   /** The tracking routes, each answering without Redis when it is away or late (journaled-route.ts). */
@@ -43,7 +49,7 @@ export interface EngineJournal {
 export async function startJournal(o: {
   config: Config;
   redisUrl: string;
-  /** The engine's connection to the shared Redis, for the mark that clicks are on their way. */
+  /** The engine's connection to the shared Redis, for the mark that journaled requests are on their way. */
   redis: Redis;
   ctx: EngineContext;
   log: Logger;
@@ -56,11 +62,15 @@ export async function startJournal(o: {
     intervalMs: 200,
     // Away means a PING got no answer in this long; a request that merely waits past its deadline is answered and journaled as late.
     timeoutMs: Math.max(4 * config.redisDeadlineMs, 200),
-    onChange: (up, why) =>
+    onChange: (up, why) => {
       log.warn(
         { event: up ? 'redis.back' : 'redis.away', why },
         up ? 'Redis answers again: replaying the journal' : 'Redis away: tracking requests are journaled',
-      ),
+      );
+      // At once, not when the replay starts (up to a second later): other engines' clicks and the admin's
+      // postbacks then know that requests of the outage are on their way.
+      if (up && holdsOwn()) void markPending().catch((err: unknown) => o.report('journal', err));
+    },
   });
   const journal = await RequestJournal.open({
     root: config.journalDir,
@@ -69,7 +79,9 @@ export async function startJournal(o: {
     onError: (err) => o.report('journal', err),
   });
   const late = new Set<Promise<unknown>>();
-  const clicksPending = () => o.redis.set(CLICKS_REPLAYING_KEY, journal.owner, 'PX', CLICKS_PENDING_MS);
+  const markPending = () => o.redis.set(JOURNAL_PENDING_KEY, journal.owner, 'PX', PENDING_MARK_MS);
+  /** This engine's journal holds records, or files wait for (or are in) replay. */
+  const holdsOwn = () => journal.holdsRecords || journalFiles(journal.slot).some((f) => !f.endsWith('current.jnl'));
   const gate: JournalGate = {
     health,
     journal,
@@ -77,11 +89,13 @@ export async function startJournal(o: {
     late,
     onJournaled: (route, why) => {
       o.metrics.journaled(route, why);
-      // A click answered late (Redis slow, not away) has its record written only when its work ends or by the
-      // replay: said now, while Redis still answers, so a postback that comes first is asked to retry.
-      if (route === 'click' && why === 'late') void clicksPending().catch((err: unknown) => o.report('journal', err));
+      // Said now, while Redis still answers (slow, not away): a request answered late or left to the replay is
+      // written only when its work ends or by the replay, and a postback or a click may come first.
+      if (why === 'late' || why === 'deferred') void markPending().catch((err: unknown) => o.report('journal', err));
     },
     onError: o.report,
+    // Asked only by a click whose render is not counted yet, so the shared mark's read is off the common path.
+    pending: async () => holdsOwn() || Date.now() - health.backAt < JUST_BACK_MS || (await o.redis.exists(JOURNAL_PENDING_KEY)) === 1,
   };
   const handlers: Record<JournaledRoute, TimedHandler> = {
     click: clickRoute(ctx),
@@ -111,7 +125,7 @@ export async function startJournal(o: {
     log,
     clickDelayMs: CLICK_REPLAY_DELAY_MS,
     renderGraceMs: RENDER_GRACE_MS,
-    clicksPending,
+    markPending,
   });
   const replays = new Periodic({ intervalMs: 1_000, pass: () => replayer.maybeReplay(), onError: (err) => o.report('journal-replay', err) });
   health.start();

@@ -22,6 +22,12 @@ export interface RunOptions {
    * then, it would race the render beacons other engines are finishing late.
    */
   answered?: { late: boolean };
+  /**
+   * Live: whether some journal may hold requests not yet replayed (this engine's, or another's by the shared
+   * mark). A click whose ad's render is not counted yet throws `NotJudgedYet` when it may, and is journaled for
+   * the replay to judge: the render beacon may be among them, answered while Redis was away.
+   */
+  journalPending?: () => Promise<boolean>;
 }
 
 /** Thrown by a click left to the replay before anything of it was recorded (see `RunOptions`). */
@@ -38,6 +44,9 @@ export class NotJudgedYet extends Error {
  */
 export type OfflineAnswer = (req: EngineRequest) => { reply: EngineReply; journal: boolean };
 
+/** Why a request was journaled: Redis away, answered past the deadline, its work failed, left to the replay to judge, or (not kept) the journal full. */
+export type JournaledWhy = 'away' | 'late' | 'failed' | 'deferred' | 'full';
+
 export interface JournalGate {
   health: RedisHealth;
   journal: RequestJournal;
@@ -45,7 +54,9 @@ export interface JournalGate {
   deadlineMs: number;
   /** Requests answered past their deadline whose work still runs: a replay waits for them to end. */
   late: Set<Promise<unknown>>;
-  onJournaled(route: JournaledRoute, why: 'away' | 'late' | 'failed' | 'full'): void;
+  onJournaled(route: JournaledRoute, why: JournaledWhy): void;
+  /** Whether some engine's journal may hold requests not yet replayed (`RunOptions.journalPending`). */
+  pending(): Promise<boolean>;
   onError(what: string, err: unknown): void;
 }
 
@@ -69,7 +80,7 @@ export function journaled(gate: JournalGate, route: JournaledRoute, handler: Tim
       userAgent: req.headers['user-agent'] ?? '',
     });
 
-  const answerOffline = (req: EngineRequest, at: number, id: string, why: 'away' | 'failed'): EngineReply => {
+  const answerOffline = (req: EngineRequest, at: number, id: string, why: 'away' | 'failed' | 'deferred'): EngineReply => {
     const answer = offline(req);
     if (answer.journal) gate.onJournaled(route, journalOf(req, at, id) ? why : 'full');
     return answer.reply;
@@ -80,7 +91,7 @@ export function journaled(gate: JournalGate, route: JournaledRoute, handler: Tim
     const attempt = gate.journal.nextId();
     if (!gate.health.up) return answerOffline(req, now, attempt, 'away');
     const answered = { late: false };
-    const work = handler(req, now, attempt, { answered });
+    const work = handler(req, now, attempt, { answered, journalPending: () => gate.pending() });
     return new Promise<EngineReply>((resolve) => {
       const timer = setTimeout(() => {
         answered.late = true;
@@ -112,6 +123,8 @@ export function journaled(gate: JournalGate, route: JournaledRoute, handler: Tim
         (err: unknown) => {
           if (answered.late) return;
           clearTimeout(timer);
+          // Left to the replay before anything of it was recorded: not a failure of Redis.
+          if (err instanceof NotJudgedYet) return resolve(answerOffline(req, now, attempt, 'deferred'));
           gate.onError(`journal.${route}`, err);
           gate.health.suspect(`${route} failed: ${err instanceof Error ? err.message : String(err)}`);
           resolve(answerOffline(req, now, attempt, 'failed'));

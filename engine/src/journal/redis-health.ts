@@ -25,6 +25,8 @@ export class RedisHealth {
   lastAnswerAt = Date.now();
   /** Since when Redis has been up (ms since the epoch). */
   upSince = Date.now();
+  /** When Redis last came back after being away (ms since the epoch); 0 when it never was away. */
+  backAt = 0;
 
   constructor(private readonly o: RedisHealthOptions) {
     this.probe = connectRedis(o.url, {
@@ -90,7 +92,7 @@ export class RedisHealth {
   private set(up: boolean, why: string): void {
     if (up === this.state) return;
     this.state = up;
-    if (up) this.upSince = Date.now();
+    if (up) this.upSince = this.backAt = Date.now();
     this.o.onChange?.(up, why);
   }
 

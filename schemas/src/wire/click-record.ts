@@ -5,11 +5,13 @@ export const clickKey = (clickId: string): string => `click:{${clickId.toLowerCa
 /** How long a click can still receive its conversion. */
 export const CLICK_TTL_S = 30 * 86_400;
 /**
- * Set (with an expiry) while some engine holds journaled clicks not yet written (docs/operations.md, "Redis
- * outages"): a postback for a click id not found meanwhile is answered 503 with Retry-After instead of 404, so
- * the tracker tries again once the click is replayed rather than dropping the conversion.
+ * Set (with an expiry) while some engine holds journaled requests not yet replayed (docs/operations.md, "Redis
+ * outages"). A postback for a click id not found meanwhile is answered 503 with Retry-After instead of 404, so
+ * the tracker tries again once the click is replayed rather than dropping the conversion; a live click whose
+ * ad's render is not counted yet is left to the replay rather than judged `not_rendered`, since the render
+ * beacon may be among those requests.
  */
-export const CLICKS_REPLAYING_KEY = 'journal:clicks-replaying';
+export const JOURNAL_PENDING_KEY = 'journal:pending';
 
 /** The click as kept for its conversion (JSON at `clickKey`). */
 export const clickRecordSchema = z.object({

@@ -37,7 +37,7 @@ export function clickRoute(ctx: EngineContext) {
     const impressionAt = await impressionTime(ctx, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
     if (run?.answered?.late) throw new NotJudgedYet('answered past the deadline before it was judged');
-    if (verdict.reason === 'not_rendered' && run?.deferUnrendered) throw new NotJudgedYet('render not counted yet');
+    if (verdict.reason === 'not_rendered' && (run?.deferUnrendered || (await run?.journalPending?.()))) throw new NotJudgedYet('render not counted yet');
     let reason = verdict.reason;
     const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now, attempt);
     const first = perMinute !== undefined;

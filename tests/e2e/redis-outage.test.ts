@@ -158,10 +158,11 @@ describe('clicks and beacons through a Redis outage', () => {
     const totals = engines.map((e) => e.engine.journal.replayer.totals);
     const journaled = engines.reduce((n, e) => n + e.engine.journal.journal.appended, 0);
     const replayed = totals.reduce((n, t) => n + t.replayed, 0);
-    // Every request answered during the outage was journaled (nine clicks and two beacons), and the click after it
-    // unless ad 10's beacon was replayed first: those whose work still ran once Redis thawed or came back were
-    // marked done there, the rest were replayed.
-    expect([11, 12]).toContain(journaled);
+    // Every request answered during the outage was journaled (nine clicks and two beacons): those whose work still
+    // ran once Redis thawed or came back were marked done there, the rest were replayed. More are journaled when
+    // the click after it came before ad 10's beacon was replayed, or a request of the up phases passed its deadline
+    // on a busy machine.
+    expect(journaled).toBeGreaterThanOrEqual(11);
     // This campaign stops here, so the next case's zone serves its own.
     await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
     await eventually(() => engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status !== 'active'));

@@ -1,5 +1,3 @@
-import type { Counters } from '../auction/ports.ts';
-
 /** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
 export const FLOOD_PER_MINUTE = 5;
 
@@ -21,7 +19,8 @@ export const COUNTED_CLICK_RULES: readonly CountedClickRule[] = [
 
 /** The first counted rule a click breaks, or undefined; counting it under `id` (its ticket) and `fingerprint`. */
 export async function countedClickVerdict(
-  counters: Pick<Counters, 'countClick'>,
+  // The counters port's countClick (auction/ports.ts), named here: the fraud rules sit below the auction.
+  counters: { countClick(id: string, fingerprint: string, nowMs: number, attempt?: string): Promise<number | undefined> },
   id: string,
   fingerprint: string,
   now: number,

@@ -6,7 +6,7 @@ import { ipPrefixOf, uaHashOf } from '../../tracking/viewer.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
-import type { OfflineAnswer } from '../../journal/journaled-route.ts';
+import type { OfflineAnswer } from '../tracking-run.ts';
 
 /**
  * GET /b/<ticket>[?e=viewable]: the widget's proof that a served ad was rendered (or, with

@@ -11,8 +11,8 @@ import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { userAgentFacts } from '../../audience/user-agent.ts';
 import { isDemandToken } from '../../demand/demand-ticket.ts';
 import { demandClick } from './demand.ts';
-import { NotJudgedYet } from '../../journal/journaled-route.ts';
-import type { OfflineAnswer, RunOptions } from '../../journal/journaled-route.ts';
+import { NotJudgedYet } from '../tracking-run.ts';
+import type { OfflineAnswer, RunOptions } from '../tracking-run.ts';
 
 /**
  * GET /c/<impression id>/<tracking token>?ttc&x&y&focus&fp&s: records the

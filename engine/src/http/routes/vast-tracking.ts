@@ -7,7 +7,7 @@ import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { ticketPorts } from '../core-ports.ts';
 import { demandImpression } from './demand.ts';
 import { PIXEL_REPLY } from './pixel.ts';
-import type { OfflineAnswer } from '../../journal/journaled-route.ts';
+import type { OfflineAnswer } from '../tracking-run.ts';
 
 const VAST_EVENT = /^(start|firstQuartile|midpoint|thirdQuartile|complete|error|viewable)$/;
 

@@ -5,7 +5,7 @@ import { decodeTicket } from '../../tracking/signed-token.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { ticketPorts } from '../core-ports.ts';
-import type { OfflineAnswer } from '../../journal/journaled-route.ts';
+import type { OfflineAnswer } from '../tracking-run.ts';
 
 /**
  * GET /openrtb/win/<ticket>?price=${AUCTION_PRICE}: counts a win once and charges the clearing price;

@@ -166,6 +166,12 @@ function matchedDeals(req: RequestContext, imp: Imp, publisherFloor: number): re
   return out.sort((a, b) => b.floorMicroCents - a.floorMicroCents || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/**
+ * A video player as a visitor. Players (TVs, server-side stitchers) may send no user agent at all: only a
+ * bot's is refused. The player's page is not the publisher's (players fetch VAST from anywhere): no page check.
+ */
+export const playerVisitor = (v: Visitor, userAgent: string | undefined): Visitor => ({ ...v, bot: v.bot && userAgent !== '', pageHost: undefined });
+
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD; the zone's floor is in its imp. */
 export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surface: TicketSurface, flood?: RequestFlood, viewer?: Viewer): RequestContext {
   return withVerdict({

@@ -1,5 +1,5 @@
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
-import { visitorContext, widgetUserId, zoneImp } from '../../auction/request-context.ts';
+import { playerVisitor, visitorContext, widgetUserId, zoneImp } from '../../auction/request-context.ts';
 import type { ImpContext, RequestContext } from '../../auction/request-context.ts';
 import type { EngineContext } from '../../context.ts';
 import { unfilledZone, VAST_SURFACE, zoneAd, zoneAuctionStart } from '../../serving/zone-ad.ts';
@@ -19,11 +19,9 @@ export function vastRoute(ctx: EngineContext) {
     const started = zoneAuctionStart(ctx, index);
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, '', now);
-    // Players (TVs, server-side stitchers) may send no user agent at all: only a bot's is refused here.
-    // The player's page is not the publisher's (players fetch VAST from anywhere): no page check.
     // Our floating-video widget names its user (`u`); other players do not, and their viewers cannot be capped.
     const viewer = ctx.caps.viewer(widgetUserId(new URLSearchParams(req.query).get('u')), now);
-    const rc = visitorContext(index, { ...visitor, bot: visitor.bot && req.headers['user-agent'] !== '', pageHost: undefined }, now, 'vast', flood, viewer);
+    const rc = visitorContext(index, playerVisitor(visitor, req.headers['user-agent']), now, 'vast', flood, viewer);
     const ic = zoneImp(rc, entry);
     const ad = zoneAd(ctx, rc, ic, entry, VAST_SURFACE, req, rc.viewer?.key, started);
     return ad instanceof Promise ? ad.then((a) => videoAnswer(ctx, rc, ic, a)) : videoAnswer(ctx, rc, ic, ad);

@@ -1,6 +1,6 @@
 import type { NoBidReason } from '@adnet/schemas/events';
 import type { Candidate } from '../index/candidate.ts';
-import type { ImpContext, RequestContext } from './request-context.ts';
+import type { ImpContext, RequestContext } from './request-types.ts';
 
 /**
  * An auction rule, registered in filters/index.ts. Its name is the no-bid

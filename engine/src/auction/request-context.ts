@@ -1,11 +1,8 @@
-import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
 import { COUNTRY_CODES, alpha3ToAlpha2 } from '@adnet/schemas/geo';
-import type { BidRequest, ConnectionType, DeviceType, Imp } from '@adnet/schemas/openrtb';
+import type { BidRequest, Imp } from '@adnet/schemas/openrtb';
 import { connectionTypeOf, deviceTypeOf } from '@adnet/schemas/openrtb';
-import type { NoBidReason } from '@adnet/schemas/events';
-import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
-import type { DealEntry, EngineIndex, ZoneEntry } from '../index/engine-index.ts';
-import type { InventoryControls } from '../index/inventory-controls.ts';
+import type { StoredZone } from '@adnet/schemas/publisher';
+import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import { slotFor, slotsOf } from '../index/slots.ts';
 import { countryOfAddress } from '../audience/geo.ts';
 import { osFamilyOfName, structuredUserAgentFacts, userAgentFacts } from '../audience/user-agent.ts';
@@ -15,129 +12,12 @@ import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
 import type { TicketSurface } from '../tracking/signed-token.ts';
 import { REQUEST_FILTERS } from './filters/index.ts';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
-import type { NativeAsset } from '../openrtb/native-request.ts';
 import type { Viewer } from './ports.ts';
 import { privacyBar } from '../openrtb/privacy.ts';
 import type { PrivacyBar } from '../openrtb/privacy.ts';
+import type { ImpContext, MatchedDeal, RequestContext, Visitor } from './request-types.ts';
 
-/** Where a browser request comes from, as far as the engine can tell from its headers. */
-export interface Visitor {
-  country: string | undefined;
-  language: string | undefined;
-  device: DeviceType | undefined;
-  os: OsFamily | undefined;
-  browser: BrowserFamily | undefined;
-  /** The viewer's network and user agent, as tickets keep them (see tracking/viewer.ts); '' when unknown. */
-  ipPrefix: string;
-  uaHash: string;
-  /** The user agent is a bot's (see fraud/bot-user-agent.ts). */
-  bot: boolean;
-  /** The host of the page the browser says it is on (fraud/page-origin.ts); undefined when it says none. */
-  pageHost?: string | undefined;
-}
-
-/** What every auction of one request shares: built once, read by the filters and by serve. */
-export interface RequestContext {
-  /** The index snapshot every auction of this request reads. */
-  index: EngineIndex;
-  /** Milliseconds since the epoch when the request was taken. */
-  ts: number;
-  /** The OpenRTB request id; undefined for our own zones. */
-  auctionId: string | undefined;
-  /** 0 for our own zones. */
-  partnerId: number;
-  /** Lower-case ISO alpha-2. */
-  country: string | undefined;
-  language: string | undefined;
-  device: string | undefined;
-  os: OsFamily | undefined;
-  browser: BrowserFamily | undefined;
-  /** OpenRTB `device.connectiontype`; our own zones do not know it. */
-  connection: ConnectionType | undefined;
-  /** `cur` allows USD (or is absent). */
-  usd: boolean;
-  bcat: readonly string[] | undefined;
-  badv: readonly string[] | undefined;
-  /** One of our sites, when `site.id` names it. */
-  ownSite: StoredSite | undefined;
-  /** `site.domain`, else `app.domain`, as the partner sent it. */
-  siteDomain: string | undefined;
-  /** Exchange traffic's `source` (inventory/source.ts); '' for our own zones, whose source is their site's. */
-  source: string;
-  /** The first request-scope filter that rejects the request: every impression's no-bid reason. */
-  rejected: NoBidReason | undefined;
-  /** Where the ad will be shown, and to whom: kept in every ticket of the request. */
-  surface: TicketSurface;
-  ipPrefix: string;
-  uaHash: string;
-  /** OpenRTB `test: 1`: answered as usual, never charged. */
-  test: boolean;
-  /** General invalid traffic by user agent. */
-  bot: boolean;
-  /** Our own zones: the page the browser says it is on, and whether it is past a zone's request limit. */
-  pageHost: string | undefined;
-  flood: RequestFlood | undefined;
-  /** The user, for frequency caps; undefined when the request names none, or its privacy signals bar user-level processing. */
-  viewer: Viewer | undefined;
-  /** The OpenRTB privacy signal that bars user-level processing (openrtb/privacy.ts); undefined for none, and for our own zones. */
-  privacy: PrivacyBar | undefined;
-}
-
-/** One of the imp's `pmp.deals` we hold for this partner: the floor is ours, the request's and our publisher's, whichever is highest. */
-export interface MatchedDeal {
-  id: string;
-  floorMicroCents: number;
-  /** The deal's index entry: its own ranked candidate lists. */
-  entry: DealEntry;
-}
-
-/** Where an impression lands in our inventory: zeros when it is none of ours. */
-export interface Inventory {
-  publisherId: number;
-  siteId: number;
-  zoneId: number;
-  /** Where it ran, by name (inventory/source.ts): our zone's site, else what the partner's request says. */
-  source: string;
-}
-
-/** One impression: what the imp and candidate filters read. */
-export interface ImpContext {
-  impId: string | undefined;
-  /** An OpenRTB native impression's requested assets (openrtb/native-request.ts); undefined: our defaults. */
-  nativeAssets: readonly NativeAsset[] | undefined;
-  /** The slots the impression accepts (see index/slots.ts). */
-  slots: readonly string[];
-  floorMicroCents: number;
-  /** `bidfloorcur`, when given. */
-  floorCurrency: string | undefined;
-  /** Our zone, when `imp.tagid` names one (or the zone a widget asked for). */
-  zone: ZoneEntry | undefined;
-  inventory: Inventory;
-  /** The publisher's controls: the zone's, else those of our site the request names (index/inventory-controls.ts). */
-  controls: InventoryControls | undefined;
-  // Copied from the request so candidate filters read one object in the hot loop.
-  /** Lower-case ISO alpha-2, for bid adjustments by country. */
-  country: string | undefined;
-  language: string | undefined;
-  device: string | undefined;
-  os: OsFamily | undefined;
-  browser: BrowserFamily | undefined;
-  connection: ConnectionType | undefined;
-  bcat: readonly string[] | undefined;
-  badv: readonly string[] | undefined;
-  /** The request's time, for the campaigns' schedules. */
-  ts: number;
-  viewer: Viewer | undefined;
-  /** The request's privacy signals bar user-level processing: frequency-capped campaigns sit it out. */
-  restricted: boolean;
-  /** The imp's deals we hold for this partner, best floor first; empty for most requests. */
-  deals: readonly MatchedDeal[];
-  /** `imp.pmp.private_auction: 1`: only deal bids. */
-  privateAuction: boolean;
-  /** `imp.video.minduration` / `maxduration`, seconds; undefined when not said (0 for maxduration means not said too). */
-  minDuration: number | undefined;
-  maxDuration: number | undefined;
-}
+export type { ImpContext, Inventory, MatchedDeal, RequestContext, Visitor } from './request-types.ts';
 
 const OWN_SITE_ID = /^\d{1,10}$/;
 
@@ -285,6 +165,12 @@ function matchedDeals(req: RequestContext, imp: Imp, publisherFloor: number): re
   // Best floor first (then by id, so every engine tries them in the same order).
   return out.sort((a, b) => b.floorMicroCents - a.floorMicroCents || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/**
+ * A video player as a visitor. Players (TVs, server-side stitchers) may send no user agent at all: only a
+ * bot's is refused. The player's page is not the publisher's (players fetch VAST from anywhere): no page check.
+ */
+export const playerVisitor = (v: Visitor, userAgent: string | undefined): Visitor => ({ ...v, bot: v.bot && userAgent !== '', pageHost: undefined });
 
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD; the zone's floor is in its imp. */
 export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surface: TicketSurface, flood?: RequestFlood, viewer?: Viewer): RequestContext {

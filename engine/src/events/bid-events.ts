@@ -1,7 +1,6 @@
 import type { EventOf, NoBidReason } from '@adnet/schemas/events';
 import { randomUuid } from './random-uuid.ts';
-import type { Inventory } from '../auction/request-context.ts';
-import type { requestFacts } from './make-event.ts';
+import type { Inventory, requestFacts } from './make-event.ts';
 
 // The OpenRTB route's events, each written as one object literal: built with spreads (the request's facts,
 // then again in makeEvent) every bid cost two copies through the runtime's slow path

@@ -1,7 +1,32 @@
+import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
 import type { EventOf, EventType } from '@adnet/schemas/events';
 import { randomUuid } from './random-uuid.ts';
-import type { Inventory, RequestContext } from '../auction/request-context.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
+
+/** Where an impression lands in our inventory: zeros when it is none of ours. */
+export interface Inventory {
+  publisherId: number;
+  siteId: number;
+  zoneId: number;
+  /** Where it ran, by name (inventory/source.ts): our zone's site, else what the partner's request says. */
+  source: string;
+}
+
+/**
+ * What a request's events say of it: the fields of the auction's request context (auction/request-types.ts)
+ * they read. Events sit below the auction: they name its fields, never import it.
+ */
+export interface RequestFactsOf {
+  ts: number;
+  auctionId: string | undefined;
+  partnerId: number;
+  country: string | undefined;
+  device: string | undefined;
+  os: OsFamily | undefined;
+  browser: BrowserFamily | undefined;
+  siteDomain: string | undefined;
+  source: string;
+}
 
 /** A new event of `type` with a fresh id; the type's schema says which fields it must carry. */
 export function makeEvent<T extends EventType>(type: T, fields: Omit<EventOf<T>, 'id' | 'type'>): EventOf<T> {
@@ -16,10 +41,10 @@ export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?:
     : { source: i.source || undefined };
 
 /** Who saw an ad, as the request context knows it: what no-bid events of our zones carry. */
-export const audienceFacts = (req: RequestContext) => ({ country: req.country, device: req.device, os: req.os, browser: req.browser });
+export const audienceFacts = (req: RequestFactsOf) => ({ country: req.country, device: req.device, os: req.os, browser: req.browser });
 
 /** What a request tells its bid and no-bid events. */
-export const requestFacts = (req: RequestContext, engine: string) => ({
+export const requestFacts = (req: RequestFactsOf, engine: string) => ({
   ts: req.ts,
   engine,
   auction_id: req.auctionId,

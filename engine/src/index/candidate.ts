@@ -2,11 +2,14 @@ import type { CampaignFormat, Creative, StoredCampaign } from '@adnet/schemas/ap
 import { VERTICAL_IAB } from '@adnet/schemas/iab';
 import { compileSchedule } from '@adnet/schemas/schedule';
 import type { CompiledSchedule } from '@adnet/schemas/schedule';
-import type { Rotation } from '../rotation/rotation-policy.ts';
+import type { ROTATIONS } from '@adnet/schemas/api';
 import { adjustedMicroCents } from '@adnet/schemas/source-lists';
 import type { SourceList } from '@adnet/schemas/source-lists';
 import { compileAdjustments, compileSources } from './source-controls.ts';
 import type { CompiledAdjustments, CompiledSources } from './source-controls.ts';
+
+/** How a campaign's creatives share its traffic (rotation/ carries it out; the index sits below it). */
+type Rotation = (typeof ROTATIONS)[number];
 
 /** A campaign's current participation rate: one mutable object its creatives share, so a tick updates them all. */
 export interface PaceHandle {

@@ -8,14 +8,16 @@ import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import { visitorContext, zoneImp } from '../auction/request-context.ts';
 import type { Visitor } from '../auction/request-context.ts';
-import { clickLink, serve } from '../auction/serve.ts';
+import { clickLink } from '../auction/serve.ts';
 import { impressionCharge, settle } from '../auction/settle.ts';
 import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { countDemandImpression } from '../demand/demand-impression.ts';
 import { decodeDemandTicket, demandClickLink } from '../demand/demand-ticket.ts';
-import { eligiblePartners, sendWinNotice, supplyAuction, takes } from '../demand/supply.ts';
-import type { PartnerWin, SupplyOutcome } from '../demand/supply.ts';
+import { sendWinNotice, takes } from '../demand/supply.ts';
+import type { PartnerWin } from '../demand/supply.ts';
+import { zoneAd, zoneAuctionStart } from '../serving/zone-ad.ts';
+import type { Asker, ZoneSurface } from '../serving/zone-ad.ts';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import { removeSubscription, zoneSubscribersKey } from './push-store.ts';
 import type { StoredSubscription, SubscriberAudience } from './push-store.ts';
@@ -26,6 +28,10 @@ import type { StoredSubscription, SubscriberAudience } from './push-store.ts';
  */
 export const PUSH_QPS_KEEP = 0.5;
 export const PUSH_QPS_WAIT_MS = 1_000;
+
+const PUSH_SURFACE: ZoneSurface = { name: 'push', keepShare: PUSH_QPS_KEEP, screened: false };
+/** A delivery has no request: partners are told no user agent, address or page. */
+const NO_ASKER: Asker = { headers: {}, ip: '' };
 
 /** A subscriber stored before subscriptions kept their audience: a desktop browser of unknown country and language. */
 const UNKNOWN_AUDIENCE: SubscriberAudience = { country: undefined, language: undefined, device: 'desktop', os: undefined, browser: undefined };
@@ -120,59 +126,27 @@ export class PushSender {
     if (!current) return;
     const { index, entry } = current;
     const zone = entry.zone;
-    const d = ctx.demand;
     // The auction's 200 ms run from here, our own scoring included, as for /imp.
-    const started = d && index.demandPartners.length > 0 ? d.now() : 0;
+    const started = zoneAuctionStart(ctx, index);
     const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
     const ic = zoneImp(rc, entry);
-    const out = serve(ctx, rc, ic);
-    const site = index.sites.get(zone.site_id);
-    const partners =
-      d && site ? eligiblePartners(d, index.demandPartners, 'push', rc.country, d.now(), (pid, why) => d.stats.add(pid, why), PUSH_QPS_KEEP) : undefined;
-    const outcome: SupplyOutcome =
-      d && site && partners
-        ? await supplyAuction(d, {
-            partners,
-            own: out,
-            startedAt: started,
-            auctionTimeoutMs: ctx.auctionTimeoutMs,
-            surface: 'push',
-            blockedDomains: entry.controls.blockedDomains,
-            browser: rc.browser,
-            source: entry.source,
-            imp: {
-              zone,
-              site,
-              floorMicroCents: entry.controls.floorMicroCents,
-              // Neither the subscriber's browser nor its address is kept: its audience is what we know.
-              ua: '',
-              ip: '',
-              country: rc.country,
-              device: rc.device,
-              os: rc.os,
-              language: rc.language,
-              page: undefined,
-              userKey: pushUserKey(ctx.secret, id),
-            },
-          })
-        : out.won
-          ? { kind: 'own', served: out }
-          : { kind: 'none' };
-    if (outcome.kind === 'none') return;
+    // Neither the subscriber's browser nor its address is kept: its audience is what we know.
+    const ad = await zoneAd(ctx, rc, ic, entry, PUSH_SURFACE, NO_ASKER, pushUserKey(ctx.secret, id), started);
+    if (!('kind' in ad) && !ad.won) return;
     const payload =
-      outcome.kind === 'own'
+      'kind' in ad
         ? JSON.stringify({
-            title: outcome.served.candidate.creative.title,
-            body: outcome.served.candidate.creative.body,
-            icon: outcome.served.candidate.creative.image_url,
-            url: clickLink(ctx.baseUrl, outcome.served),
+            title: ad.push?.title ?? '',
+            body: ad.push?.text ?? '',
+            icon: ad.push?.icon ?? '',
+            // Our click link: the partner's landing is reached through our redirect (routes/demand.ts demandClick).
+            url: demandClickLink(ctx.baseUrl, ad.token),
           })
         : JSON.stringify({
-            title: outcome.push?.title ?? '',
-            body: outcome.push?.text ?? '',
-            icon: outcome.push?.icon ?? '',
-            // Our click link: the partner's landing is reached through our redirect (routes/demand.ts demandClick).
-            url: demandClickLink(ctx.baseUrl, outcome.token),
+            title: ad.candidate.creative.title,
+            body: ad.candidate.creative.body,
+            icon: ad.candidate.creative.image_url,
+            url: clickLink(ctx.baseUrl, ad),
           });
     try {
       await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, payload, {
@@ -190,8 +164,8 @@ export class PushSender {
       return;
     }
     this.sent++;
-    if (outcome.kind === 'partner') return this.partnerDelivered(outcome);
-    const served = outcome.served;
+    if ('kind' in ad) return this.partnerDelivered(ad);
+    const served = ad;
     // The delivery is the impression a click on the notification must follow.
     await ctx.counters.countOnce('imp', served.bidId);
     const c = served.candidate;

@@ -1,15 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import { SourceNames } from '../../inventory/source.ts';
-import type { EngineEvent } from '@adnet/schemas/events';
-import type { Bid, Imp } from '@adnet/schemas/openrtb';
-import { openRtbContext, openRtbImp, openRtbUserId } from '../../auction/request-context.ts';
-import { serve } from '../../auction/serve.ts';
-import type { Served } from '../../auction/serve.ts';
+import { openRtbContext, openRtbUserId } from '../../auction/request-context.ts';
 import type { EngineContext } from '../../context.ts';
-import { bidEvent, noBidEvent, testBidEvent } from '../../events/bid-events.ts';
-import { makeEvent, requestFacts } from '../../events/make-event.ts';
 import { partnerFor } from '../../index/engine-index.ts';
-import { bidResponse, toBid } from '../../openrtb/bid-response.ts';
+import { bidResponse } from '../../serving/bid-response.ts';
+import { exchangeBids } from '../../serving/exchange-bids.ts';
 import { parseBidRequest } from '../../openrtb/parse-request.ts';
 import { privacyBar } from '../../openrtb/privacy.ts';
 import { errorReply, json } from '../adapt.ts';
@@ -32,7 +27,7 @@ function bodyOf(req: EngineRequest, max: number): Buffer | string {
 }
 const VERSION = /^2\.5(\.\d+)?$/;
 
-/** POST /openrtb/bid: partner check, rate limit, one auction per imp, deadline. */
+/** POST /openrtb/bid: partner check, rate limit, then one auction per imp within the deadline (serving/exchange-bids.ts). */
 export function bidRoute(ctx: EngineContext) {
   const now = ctx.now ?? (() => performance.now());
   // The requests' sources (site.domain, app.bundle), named once and bounded per hour (inventory/source.ts).
@@ -58,49 +53,7 @@ export function bidRoute(ctx: EngineContext) {
     const privacy = privacyBar(request);
     const viewer = privacy ? undefined : ctx.caps.viewer(openRtbUserId(request, partner.id), ts);
     const rc = openRtbContext(request, index, partner.id, ts, viewer, privacy, sources.of(request, ts));
-    const facts = requestFacts(rc, ctx.engineId);
-    // Made at the first bid, as one-element literals: an empty array's first push grows it to 17 slots, and
-    // most requests carry one impression (bench/results/performance.md, step 12).
-    let bids: Bid[] | undefined;
-    let taken: Served[] | undefined;
-    // Bid events wait for the deadline check: a bid that is never sent must not be recorded as one.
-    let bidEvents: EngineEvent[] | undefined;
-    // Indexed loops: a for-of's iterator showed in this handler's allocation profile.
-    for (let i = 0; i < request.imp.length; i++) {
-      const imp = request.imp[i] as Imp;
-      const ic = openRtbImp(rc, imp);
-      const out = serve(ctx, rc, ic);
-      if (!out.won) {
-        ctx.emit(noBidEvent(facts, out.reason, imp.id));
-        continue;
-      }
-      const c = out.candidate;
-      const bid = toBid(imp, out, ctx.baseUrl, partner.billing_notice === 'burl', ic.nativeAssets);
-      // A test request is answered as usual and kept apart from the statistics.
-      const event = rc.test
-        ? testBidEvent(facts, ic.inventory, out.bidId, c, partner.id)
-        : bidEvent(facts, ic.inventory, out.bidId, c, imp.id, out.priceMicroCents, request.id);
-      if (bids === undefined || taken === undefined || bidEvents === undefined) {
-        bids = [bid];
-        taken = [out];
-        bidEvents = [event];
-      } else {
-        bids.push(bid);
-        taken.push(out);
-        bidEvents.push(event);
-      }
-    }
-
-    const elapsed = now() - started;
-    ctx.observeAuction?.(elapsed / 1000);
-    if (elapsed > deadline) {
-      // Too late to be useful to the partner: give the budget back and say so.
-      if (taken) for (const t of taken) ctx.budget.giveBack(t.candidate, t.priceMicroCents);
-      ctx.emit(makeEvent('nobid', { reason: 'deadline', ...facts }));
-      return NO_BID;
-    }
-    if (bids === undefined || bidEvents === undefined) return NO_BID;
-    for (let i = 0; i < bidEvents.length; i++) ctx.emit(bidEvents[i] as EngineEvent);
-    return json(200, bidResponse(request.id, bids), VERSION_HEADER);
+    const bids = exchangeBids(ctx, request, rc, partner.billing_notice === 'burl', now, started, deadline);
+    return bids ? json(200, bidResponse(request.id, bids), VERSION_HEADER) : NO_BID;
   };
 }

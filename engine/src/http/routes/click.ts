@@ -1,22 +1,18 @@
 import { isSafeHttpUrl } from '@adnet/schemas/url';
-import { billClick, clickChargeNano } from '../../auction/settle.ts';
+import { countClick, impressionTime } from '../../auction/count-click.ts';
+import { clickChargeNano } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
-import { makeEvent, ticketFacts } from '../../events/make-event.ts';
 import { clickIdOf } from '../../tracking/click-id.ts';
 import { judgeClick } from '../../fraud/judge-click.ts';
 import { landingUrlOf } from '../../tracking/landing-url.ts';
 import { decodeTicket } from '../../tracking/signed-token.ts';
-import type { BidTicket } from '../../tracking/signed-token.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { userAgentFacts } from '../../audience/user-agent.ts';
 import { isDemandToken } from '../../demand/demand-ticket.ts';
 import { demandClick } from './demand.ts';
-import { NotJudgedYet } from '../../journal/journaled-route.ts';
-import type { OfflineAnswer, RunOptions } from '../../journal/journaled-route.ts';
-
-/** More valid-looking clicks than this from one fingerprint in a minute are a flood. */
-const FLOOD_PER_MINUTE = 5;
+import { NotJudgedYet } from '../tracking-run.ts';
+import type { OfflineAnswer, RunOptions } from '../tracking-run.ts';
 
 /**
  * GET /c/<impression id>/<tracking token>?ttc&x&y&focus&fp&s: records the
@@ -28,47 +24,21 @@ const FLOOD_PER_MINUTE = 5;
 export function clickRoute(ctx: EngineContext) {
   return async (req: EngineRequest, now = Date.now(), attempt?: string, run?: RunOptions): Promise<EngineReply> => {
     // A click on a demand partner's ad we rendered (native, push): its own signed ticket and landing.
-    if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, FLOOD_PER_MINUTE, now, attempt);
+    if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, now, attempt);
     const target = clickTarget(ctx, req);
     if (!target) return errorReply('not_found', 'Unknown ad link');
     const { ticket, creative, campaign, clickId } = target;
     const ua = req.headers['user-agent'] ?? '';
     // The click path's one read before the verdict: a widget ad's render beacon, or another surface's impression.
-    const impressionAt = await impressionTime(ctx, ticket);
+    const impressionAt = await impressionTime(ctx.counters, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
     if (run?.answered?.late) throw new NotJudgedYet('answered past the deadline before it was judged');
     if (verdict.reason === 'not_rendered' && (run?.deferUnrendered || (await run?.journalPending?.()))) throw new NotJudgedYet('render not counted yet');
-    let reason = verdict.reason;
-    const perMinute = reason ? undefined : await ctx.counters.countClick(ticket.bidId, verdict.fingerprint, now, attempt);
-    const first = perMinute !== undefined;
-    if (!reason && !first) reason = 'duplicate';
-    if (!reason && (perMinute ?? 0) > FLOOD_PER_MINUTE) reason = 'click_flood';
-    const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(ctx.direct, campaign, now, ticket.clickMicroCents);
-    reason ??= bill.refusal;
-    const invalid = reason !== undefined;
-    ctx.emit(makeEvent('click', { ts: now, engine: ctx.engineId, click_id: clickId, invalid, reason, charge_nano: bill.chargeNano, ...ticketFacts(ticket) }));
     // The viewer the ad was served to; a ticket signed before it carried them: the clicking browser.
     const os = ticket.os || userAgentFacts(ua).os || '';
     const browser = ticket.browser || userAgentFacts(ua).browser || '';
-    // Kept for conversions, one record per ticket: the first click writes it, the first valid one replaces it.
-    const record = {
-      campaign_id: ticket.campaignId,
-      creative_id: ticket.creativeId,
-      advertiser_id: ticket.advertiserId,
-      publisher_id: ticket.publisherId,
-      site_id: ticket.siteId,
-      zone_id: ticket.zoneId,
-      source: ticket.source || undefined,
-      country: ticket.country || undefined,
-      device: ticket.device || undefined,
-      os: os || undefined,
-      browser: browser || undefined,
-      vertical: campaign?.vertical,
-      ts: now,
-      invalid,
-    };
-    await ctx.counters.saveClick(clickId, record, first);
-    const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano: bill.chargeNano, os, browser });
+    const chargeNano = await countClick(ctx, target, verdict, os, browser, now, attempt);
+    const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano, os, browser });
     // The redirect writes no Location that is not a plain http(s) URL.
     return landing ? redirect(landing) : errorReply('not_found', 'Unknown ad link');
   };
@@ -108,17 +78,4 @@ export function clickOffline(ctx: EngineContext): OfflineAnswer {
     const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano, os, browser });
     return landing ? { reply: redirect(landing), journal: true } : { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
   };
-}
-
-/**
- * When the ad's impression was recorded, in the counters every engine shares (the click and its beacon may
- * reach different engines): the widget's render beacon, a VAST pixel or push delivery, or for a
- * partner's ad its win notice.
- */
-async function impressionTime(ctx: EngineContext, ticket: BidTicket): Promise<number | undefined> {
-  const [pixel, win] = await Promise.all([
-    ctx.counters.countedAt('imp', ticket.bidId),
-    ticket.surface === 'openrtb' ? ctx.counters.countedAt('win', ticket.bidId) : undefined,
-  ]);
-  return pixel === undefined ? win : win === undefined ? pixel : Math.min(pixel, win);
 }

@@ -3,8 +3,7 @@ import { DEMAND_CLICK_SEGMENT, decodeDemandTicket } from '../../demand/demand-ti
 import { countDemandImpression } from '../../demand/demand-impression.ts';
 import { isSafeHttpUrl } from '@adnet/schemas/url';
 import { judgeClick } from '../../fraud/judge-click.ts';
-import { inventoryFacts, makeEvent, viewerFacts } from '../../events/make-event.ts';
-import { clickIdOf } from '../../tracking/click-id.ts';
+import { countDemandClick } from '../../demand/demand-click.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
@@ -46,15 +45,11 @@ export function demandMarkupRoute(ctx: EngineContext) {
  * GET /c/d.<ticket>/dsp[?ttc&x&y&focus&fp&s]: a click on a partner's ad we rendered, judged as a click
  * on our own ad of its surface is (fraud/judge-click.ts): a widget's ad (native, in-page push) by the
  * widget's signals after its counted render (the widget's call of our impression tracker, else
- * `not_rendered`), a push notification by server-side facts (a moment after its delivery, no bot);
- * either way once per auction, under the flood limit. A
- * valid click counts `clicks` for the partner and calls its `link.clicktrackers` once each (notices.ts:
- * once-only, bounded retries, the SSRF rules of every notice); any other counts `invalid_clicks`.
- * Every click is redirected to the partner's landing, checked at the auction and kept with the win
- * (win-store.ts), never taken from the link; nothing is billed (partners buy impressions). Every click is
- * also a `click` event with its partner, for the publishers' statistics.
+ * `not_rendered`), a push notification by server-side facts (a moment after its delivery, no bot); then
+ * counted (demand/demand-click.ts). Every click is redirected to the partner's landing, checked at the
+ * auction and kept with the win (win-store.ts), never taken from the link.
  */
-export async function demandClick(ctx: EngineContext, req: EngineRequest, floodPerMinute: number, now = Date.now(), attempt?: string): Promise<EngineReply> {
+export async function demandClick(ctx: EngineContext, req: EngineRequest, now = Date.now(), attempt?: string): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, req.params[0] ?? '');
   const surface = t?.surface === 'widget' || t?.surface === 'push' ? t.surface : undefined;
@@ -65,33 +60,6 @@ export async function demandClick(ctx: EngineContext, req: EngineRequest, floodP
   // A demand ticket keeps no viewer's network or browser (a notification's subscriber has none): not compared.
   const ticket = { surface, issuedAt: t.issuedAt, test: false, ipPrefix: '', uaHash: '' };
   const verdict = judgeClick({ ticket, query: req.query, userAgent: req.headers['user-agent'] ?? '', ip: req.ip, now, impressionAt });
-  let reason = verdict.reason;
-  const perMinute = reason ? undefined : await ctx.counters.countClick(`d:${t.auctionId}`, verdict.fingerprint, now, attempt);
-  if (!reason && perMinute === undefined) reason = 'duplicate';
-  if (!reason && (perMinute ?? 0) > floodPerMinute) reason = 'click_flood';
-  d.stats.add(t.partnerId, reason ? 'invalid_clicks' : 'clicks');
-  // Into the statistics as every click is: the publisher's zone and its viewer, bought by the partner (no
-  // campaign or advertiser of ours), so a zone's clicks and CTR include its partners' ads.
-  const bidId = `d:${t.auctionId}`;
-  ctx.emit(
-    makeEvent('click', {
-      ts: now,
-      engine: ctx.engineId,
-      bid_id: bidId,
-      campaign_id: 0,
-      creative_id: 0,
-      advertiser_id: 0,
-      ...inventoryFacts(t),
-      ...viewerFacts(t),
-      demand_partner_id: t.partnerId,
-      click_id: clickIdOf(ctx.secret, bidId),
-      charge_nano: 0,
-      invalid: reason !== undefined,
-      reason,
-    }),
-  );
-  if (!reason) {
-    (win.clicktrackers ?? []).slice(0, 3).forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));
-  }
+  await countDemandClick(ctx, d, t, win, verdict, now, attempt);
   return { status: 302, headers: { location: win.landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
 }

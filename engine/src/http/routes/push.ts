@@ -5,6 +5,7 @@ import { allowedPushHost } from '../../push/push-store.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { visitorOf } from '../visitor.ts';
+import { bodyAs } from '../json-body.ts';
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -23,27 +24,9 @@ export const vapidKeyRoute = (ctx: EngineContext) => (): EngineReply => json(200
  * JSON): 201 `{ok, id}`; 400 naming the bad field; 404 for a zone that is not a
  * serving push zone. The body may be sent as text/plain to spare a preflight.
  */
-/** The body as `schema` says, or the 400 naming each bad field (the body may be text/plain, sparing a preflight). */
-interface Parser<T> {
-  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
-}
-function bodyAs<T>(req: EngineRequest, schema: Parser<T>): { ok: true; data: T } | { ok: false; reply: EngineReply } {
-  let body: unknown;
-  try {
-    body = JSON.parse(req.body.toString('utf8'));
-  } catch {
-    return { ok: false, reply: json(400, { errors: { body: 'must be valid JSON' } }, CORS) };
-  }
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  const errors: Record<string, string> = {};
-  for (const i of parsed.error.issues) errors[i.path.map(String).join('.') || 'body'] ??= i.message;
-  return { ok: false, reply: json(400, { errors }, CORS) };
-}
-
 export function subscribeRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
-    const parsed = bodyAs(req, pushSubscribeSchema);
+    const parsed = bodyAs(req, pushSubscribeSchema, CORS);
     if (!parsed.ok) return parsed.reply;
     const { zone, subscription } = parsed.data;
     if (!allowedPushHost(subscription.endpoint, ctx.push.serviceHosts)) {
@@ -70,7 +53,7 @@ export function subscribeRoute(ctx: EngineContext) {
  */
 export function unsubscribeRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
-    const parsed = bodyAs(req, pushUnsubscribeSchema);
+    const parsed = bodyAs(req, pushUnsubscribeSchema, CORS);
     if (!parsed.ok) return parsed.reply;
     const removed = await ctx.push.remove(parsed.data.endpoint, parsed.data.zone);
     return json(200, { ok: true, removed }, CORS);

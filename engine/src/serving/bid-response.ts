@@ -2,9 +2,9 @@ import type { Creative } from '@adnet/schemas/api';
 import type { Bid, BidResponse, Imp } from '@adnet/schemas/openrtb';
 import type { Served } from '../auction/serve.ts';
 import { billingLink, clickLink, impressionLink, winLink } from '../auction/serve.ts';
-import { bannerAdm, nativeAdm, vastAdm } from './ad-markup.ts';
-import type { NativeAsset } from './native-request.ts';
-import type { MarkupLinks } from './ad-markup.ts';
+import { bannerAdm, nativeAdm, vastAdm } from '../openrtb/ad-markup.ts';
+import type { NativeAsset } from '../openrtb/native-request.ts';
+import type { MarkupLinks } from '../openrtb/ad-markup.ts';
 
 /**
  * The ad markup for what the impression asked: VAST for video, Native 1.2 for native, else a banner. A native

@@ -50,7 +50,7 @@ export const sitesRouter = router({
       const { domain } = input;
       const id = await ctx.svc.configStore.nextId('site');
       // One site per domain per publisher: the claim is atomic.
-      if (!(await ctx.svc.redis.hsetnx(publisherDomainsIndex(ctx.session.userId), domain, id))) {
+      if (!(await ctx.svc.configStore.claim({ key: publisherDomainsIndex(ctx.session.userId), field: domain }, id))) {
         throw new AppError('conflict', `You already registered ${domain}`);
       }
       const now = new Date().toISOString();

@@ -72,6 +72,11 @@ export class ConfigStore {
     return this.readMany<T>(kind, await this.redis.smembers(indexKey));
   }
 
+  /** The first `count` ids of a sorted-set index (a review queue), lowest score first. */
+  async ranked(indexKey: string, count: number): Promise<string[]> {
+    return this.redis.zrange(indexKey, 0, count - 1);
+  }
+
   /** The ids an index set names. */
   async indexed(indexKey: string): Promise<string[]> {
     return this.redis.smembers(indexKey);

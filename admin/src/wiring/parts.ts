@@ -12,10 +12,9 @@ import type { MailQueue } from '../mail/mail-queue.ts';
 import { MailWorker } from '../mail/mail-worker.ts';
 import { createMailTransport } from '../mail/transport.ts';
 import type { MailTransport } from '../mail/transport.ts';
-import type { AdminMetrics } from '../observability/admin-metrics.ts';
 import { payoutCloser } from '../payments/payout-close.ts';
-import { ConversionStore } from '../postback/conversion-store.ts';
 import { PostbackWorker } from '../postback/postback-worker.ts';
+import type { Services } from '../services.ts';
 import type { Redis } from '../storage/redis.ts';
 import { VideoPoller } from '../video/poller.ts';
 import type { WorkerPorts } from './ports.ts';
@@ -50,8 +49,8 @@ export interface PartsWiring {
   clickhouse: ClickHouseClient | undefined;
   ingester: Ingester | undefined;
   mail: Mail;
-  mailQueue: MailQueue;
-  metrics: AdminMetrics;
+  /** The stores the gauges read and the postback worker drains. */
+  svc: Pick<Services, 'mailQueue' | 'conversions' | 'metrics'>;
 }
 
 /** A part started by `start()`; `step` names its place in STOP_ORDER when it has a stop of its own. */
@@ -64,7 +63,7 @@ export interface StartedPart {
 /** The parts in the order they start: each row is built only when its part is wanted and what it needs is here. */
 export function backgroundParts(w: PartsWiring): StartedPart[] {
   const { config, log, parts, ports, redis, clickhouse, ingester, mail } = w;
-  const conversions = new ConversionStore(redis);
+  const { conversions, mailQueue, metrics } = w.svc;
   const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc: ports.postbacks, store: conversions }) : undefined;
   // `adnet backup` of the embedded default: its private Redis and chDB, through the admin that owns the chDB folder.
   const backups =
@@ -86,13 +85,13 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
       step: 'metrics',
       stop: () => ops.close(),
       start: async () => {
-        w.metrics.watch({
+        metrics.watch({
           eventStream: () => eventBacklog(redis),
           postbackQueue: () => conversions.depth(),
           ingester: ingester && (() => ingester),
           postbacks: postbacks && (() => postbacks.counts),
           redisErrors: w.redisErrors,
-          mailQueue: () => w.mailQueue.depth(),
+          mailQueue: () => mailQueue.depth(),
           mail: parts.has('mail') ? () => mail.worker.counts : undefined,
         });
         const port = await ops.listen(config.metrics.port, config.metrics.host);

@@ -1,31 +1,18 @@
 import type { Config } from '@adnet/schemas/config';
-import { backupResponder } from './backup/backup-responder.ts';
-import { migrate } from './clickhouse/migrations.ts';
-import { openClickHouse } from './clickhouse/open.ts';
-import type { ClickHouseClient } from './clickhouse/open.ts';
-import { createOpsServer } from './http/ops-server.ts';
 import { createAdminServer } from './http/server.ts';
 import type { AdminServer } from './http/server.ts';
-import { eventBacklog } from './ingest/event-backlog.ts';
-import { INGEST_COMMAND_TIMEOUT_MS, Ingester } from './ingest/ingester.ts';
+import type { Ingester } from './ingest/ingester.ts';
 import type { Logger } from './log.ts';
-import { ConversionStore } from './postback/conversion-store.ts';
-import { PostbackWorker } from './postback/postback-worker.ts';
 import { createServices } from './services.ts';
 import type { Services } from './services.ts';
-import { connectRedis } from './storage/redis.ts';
-import { VideoPoller } from './video/poller.ts';
-import type { Periodic } from '@adnet/runtime/periodic';
-import { payoutCloser } from './payments/payout-close.ts';
-import { join, resolve } from 'node:path';
-import { lowBalanceWatch } from './mail/low-balance-watch.ts';
-import { MailWorker } from './mail/mail-worker.ts';
-import { createMailTransport } from './mail/transport.ts';
-import type { MailTransport } from './mail/transport.ts';
+import { buildIngester, connectAdminRedis, openEventStore } from './wiring/connect.ts';
+import { ADMIN_PARTS, backgroundParts, buildMail } from './wiring/parts.ts';
+import type { AdminPart, Mail } from './wiring/parts.ts';
+import { workerPorts } from './wiring/ports.ts';
+import { Stopper } from './wiring/stop-order.ts';
 
-/** What runs beside the HTTP server: the background workers and the operators' address. */
-export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail';
-export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts', 'mail'];
+export { ADMIN_PARTS };
+export type { AdminPart };
 
 export interface AdminOptions {
   config: Config;
@@ -49,44 +36,11 @@ export interface Admin {
    * The mail worker and the low-balance watch: always built (tests drive them with `runOnce`), started
    * only when 'mail' is one of the parts.
    */
-  mail: { worker: MailWorker; lowBalance: Periodic; transport: MailTransport };
+  mail: Mail;
   /** Starts the parts, then listens; resolves with the bound port (0 picks a free one). */
   start(at: { port: number; host: string }): Promise<number>;
-  /** Stops whatever was built or started, newest first; a part that fails to stop is logged and the rest still stop. */
+  /** Stops whatever was built or started in STOP_ORDER (wiring/stop-order.ts); a part that fails to stop is logged and the rest still stop. */
   stop(): Promise<void>;
-}
-
-interface Closer {
-  name: string;
-  close: () => Promise<unknown>;
-}
-
-async function openEventStore(config: Config, log: Logger, closers: Closer[]): Promise<ClickHouseClient> {
-  const clickhouse = await openClickHouse(config);
-  closers.push({ name: 'clickhouse', close: () => clickhouse.close() });
-  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays, cluster: config.clickhouseCluster });
-  if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
-  return clickhouse;
-}
-
-function buildIngester(opts: AdminOptions, clickhouse: ClickHouseClient | undefined, closers: Closer[]): Ingester {
-  const { config, log } = opts;
-  if (!clickhouse) throw new Error('the ingester needs ClickHouse');
-  // Its own connection: the ingester blocks on XREADGROUP.
-  const redis = connectRedis(opts.redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
-  const ingester = new Ingester({
-    redis,
-    clickhouse,
-    database: config.clickhouseDatabase,
-    log,
-    batchRows: config.ingestBatchRows,
-    flushMs: config.ingestFlushMs,
-    distributed: config.clickhouseCluster !== undefined,
-    // Embedded chDB reads each batch from a RowBinary file (one process opens the chDB folder, so this one is its own).
-    ...(config.clickhouseUrl ? {} : { stagingDir: resolve(config.dataDir, 'clickhouse-ingest') }),
-  });
-  closers.push({ name: 'ingester', close: async () => (await ingester.stop(), await redis.quit()) });
-  return ingester;
 }
 
 /**
@@ -96,98 +50,36 @@ function buildIngester(opts: AdminOptions, clickhouse: ClickHouseClient | undefi
 export async function createAdmin(opts: AdminOptions): Promise<Admin> {
   const { config, log } = opts;
   const parts = new Set(opts.parts ?? ADMIN_PARTS);
-  const closers: Closer[] = [];
-  const stop = async (): Promise<void> => {
-    for (const { name, close } of closers.splice(0).reverse()) {
-      await close().catch((err: unknown) => log.error({ err, name }, 'stop failed'));
-    }
-  };
+  const stopper = new Stopper(log);
   try {
-    const redis = connectRedis(opts.redisUrl, 'admin');
-    let redisErrors = 0;
-    redis.on('error', (err) => {
-      redisErrors++;
-      log.warn({ event: 'redis.error', err: err.message }, 'redis connection error');
-    });
-    redis.on('ready', () => log.info({ event: 'redis.ready' }, 'redis connection ready'));
-    closers.push({ name: 'redis client', close: () => redis.quit() });
-    await redis.ping();
-
-    const clickhouse = opts.clickhouse === false ? undefined : await openEventStore(config, log, closers);
-    const ingester = parts.has('ingester') ? buildIngester(opts, clickhouse, closers) : undefined;
-
+    const { redis, redisErrors } = await connectAdminRedis(opts.redisUrl, log, stopper);
+    const clickhouse = opts.clickhouse === false ? undefined : await openEventStore(config, log, stopper);
+    const ingester = parts.has('ingester') ? buildIngester(config, opts.redisUrl, log, clickhouse, stopper) : undefined;
     const svc = createServices(config, redis, log, clickhouse);
-    closers.push({ name: 'health probes', close: () => Promise.resolve(svc.health.stop()) });
+    stopper.add('health probes', () => Promise.resolve(svc.health.stop()));
     await svc.health.start();
-    const conversions = new ConversionStore(redis);
-    const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc, store: conversions }) : undefined;
-    const videoPoller = parts.has('video') ? new VideoPoller(svc) : undefined;
-    const ops = parts.has('ops') ? createOpsServer(svc) : undefined;
-    // `adnet backup` of the embedded default: its private Redis and chDB, through the admin that owns the chDB folder.
-    const backups =
-      ingester && clickhouse && !config.clickhouseUrl && !config.redisUrl
-        ? backupResponder({ redis, clickhouse, database: config.clickhouseDatabase, dataDir: config.dataDir, ingester, log })
-        : undefined;
-    // The daily close reads earnings from the event store; a process without one leaves it to another.
-    const closer = parts.has('payouts') && clickhouse ? payoutCloser(svc) : undefined;
+    const ports = workerPorts(svc);
     const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
-    const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: join(config.dataDir, 'outbox') });
-    closers.push({ name: 'mail transport', close: () => Promise.resolve(transport.close()) });
-    const mail = { worker: new MailWorker({ svc, queue: svc.mailQueue, transport }), lowBalance: lowBalanceWatch(svc), transport };
-    closers.push({ name: 'mail worker', close: async () => (await mail.worker.stop(), await mail.lowBalance.stop()) });
-
+    const mail = buildMail(config, ports, svc.mailQueue, stopper);
+    const background = backgroundParts({ config, log, parts, ports, redis, redisErrors, clickhouse, ingester, mail, svc });
     return {
       svc,
       server,
       ingester,
       mail,
       async start(at) {
-        if (parts.has('mail')) {
-          mail.worker.start();
-          mail.lowBalance.start();
-          log.info(
-            { event: 'mail.mode', mode: transport.mode },
-            transport.mode === 'smtp' ? 'mail goes out over SMTP' : 'no SMTP_URL: mail is written to DATA_DIR/outbox',
-          );
+        for (const part of background) {
+          // Added before it starts: a part that fails halfway through starting is still stopped.
+          if (part.step && part.stop) stopper.add(part.step, part.stop);
+          await part.start();
         }
-        await ingester?.start();
-        if (postbacks) {
-          postbacks.start(config.postback.pollMs);
-          closers.push({ name: 'postback worker', close: () => postbacks.stop() });
-        }
-        if (backups) {
-          backups.start();
-          closers.push({ name: 'backups', close: () => backups.stop() });
-        }
-        if (videoPoller) {
-          videoPoller.start();
-          closers.push({ name: 'video poller', close: () => videoPoller.stop() });
-        }
-        if (closer) {
-          closer.start();
-          closers.push({ name: 'payout close', close: () => closer.stop() });
-        }
-        if (ops) {
-          svc.metrics.watch({
-            eventStream: () => eventBacklog(redis),
-            postbackQueue: () => conversions.depth(),
-            ingester: ingester && (() => ingester),
-            postbacks: postbacks && (() => postbacks.counts),
-            redisErrors: () => redisErrors,
-            mailQueue: () => svc.mailQueue.depth(),
-            mail: parts.has('mail') ? () => mail.worker.counts : undefined,
-          });
-          closers.push({ name: 'metrics', close: () => ops.close() });
-          const metricsPort = await ops.listen(config.metrics.port, config.metrics.host);
-          log.info({ event: 'metrics.listening', address: `http://${config.metrics.host}:${metricsPort}/metrics` }, 'admin metrics listening');
-        }
-        closers.push({ name: 'admin', close: () => server.close() });
+        stopper.add('admin', () => server.close());
         return server.listen(at.port, at.host);
       },
-      stop,
+      stop: () => stopper.stop(),
     };
   } catch (err) {
-    await stop();
+    await stopper.stop();
     throw err;
   }
 }

@@ -21,6 +21,8 @@ import { Notifier } from './mail/notifier.ts';
 import { AdminMetrics } from './observability/admin-metrics.ts';
 import { AdminHealth } from './observability/health.ts';
 import { VideoJobStore } from './video/job-store.ts';
+import { DemandHealth } from './storage/demand-health.ts';
+import { ConversionStore } from './postback/conversion-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
 import { DepositStore } from './payments/deposit-store.ts';
@@ -51,6 +53,10 @@ export interface Services {
   lowBalance: LowBalanceStore;
   /** Queues email notices; never throws (mail/notifier.ts). */
   notifier: Notifier;
+  /** Conversions and their outgoing postback attempts. */
+  conversions: ConversionStore;
+  /** The engines' counts of each demand partner, read for the admin's lists and statistics. */
+  demandHealth: DemandHealth;
   /** The event store; absent in processes that do not read statistics. */
   clickhouse: ClickHouseClient | undefined;
   /** Redis, ClickHouse and the statistics' lag, probed in the background (started by createAdmin) for /readyz. */
@@ -85,6 +91,8 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     copyProvider: createCopyProvider(config.ai),
     videoProvider: createVideoProvider(config.video, config.adBaseUrl),
     videoJobs: new VideoJobStore(redis),
+    conversions: new ConversionStore(redis),
+    demandHealth: new DemandHealth(redis),
     clickhouse,
     health: new AdminHealth({ redis, clickhouse, statsLagNoticeMs: config.statsLagNoticeMs, onClickHouseError: () => metrics.error('clickhouse') }),
     metrics,

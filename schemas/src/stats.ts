@@ -130,6 +130,25 @@ export const statsRowSchema = z.object({
 });
 export type StatsRow = z.infer<typeof statsRowSchema>;
 
+/**
+ * The row column each dimension fills: one map for the query that writes the rows (admin/src/stats) and the
+ * cabinet that reads them, so a dimension's column cannot differ between the two.
+ */
+export const STATS_DIMENSION_COLUMNS = {
+  day: 'date',
+  hour: 'hour',
+  campaign: 'campaign_id',
+  creative: 'creative_id',
+  geo: 'geo',
+  device: 'device',
+  os: 'os',
+  browser: 'browser',
+  site: 'site_id',
+  zone: 'zone_id',
+  source: 'source',
+  demand: 'demand',
+} as const satisfies Record<StatsDimension, keyof StatsRow>;
+
 /** Why traffic on a publisher's zones was not counted: `uncounted_hourly` (admin/src/clickhouse/migrations.ts). */
 export const UNCOUNTED_KINDS = ['request', 'impression', 'click'] as const;
 

@@ -2,8 +2,17 @@ import { SAFE_RESPONSE_HEADERS } from '@adnet/schemas/http-headers';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { listenOn } from './listen.ts';
-import type { Services } from '../services.ts';
+import type { Logger } from '../log.ts';
+import type { AdminHealth } from '../observability/health.ts';
+import type { AdminMetrics } from '../observability/admin-metrics.ts';
 import { readiness } from './readiness.ts';
+
+/** The registry Prometheus scrapes and the probes' answer; nothing that reaches Redis on a request. */
+export interface OpsPorts {
+  log: Logger;
+  metrics: Pick<AdminMetrics, 'registry'>;
+  health: Pick<AdminHealth, 'readiness'>;
+}
 
 export interface OpsServer {
   server: Server;
@@ -15,7 +24,7 @@ export interface OpsServer {
  * The operators' address: Prometheus metrics and the probes, kept off the
  * public port so scrapes and health checks are not exposed to the internet.
  */
-export function createOpsServer(svc: Services): OpsServer {
+export function createOpsServer(svc: OpsPorts): OpsServer {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const answer = async (): Promise<[number, string, string]> => {

@@ -1,5 +1,5 @@
 import type { Readiness } from '../observability/health.ts';
-import type { Services } from '../services.ts';
+import type { AdminHealth } from '../observability/health.ts';
 
 export type { Readiness };
 
@@ -7,6 +7,6 @@ export type { Readiness };
  * Ready when Redis answers and, where this process reads statistics, ClickHouse does too; computed from the
  * background probes (observability/health.ts), so it answers at once even while a dependency hangs.
  */
-export function readiness(svc: Services): Readiness {
+export function readiness(svc: { health: Pick<AdminHealth, 'readiness'> }): Readiness {
   return svc.health.readiness();
 }

@@ -1,13 +1,26 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { lowBalanceStep } from '../domain/low-balance.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '@adnet/schemas/config';
+import type { Logger } from '../log.ts';
+import type { LedgerStore } from '../storage/ledger.ts';
+import type { LowBalanceStore } from '../storage/low-balance.ts';
+import type { Notifier } from './notifier.ts';
+
+/** The thresholds, the balances they are compared with, and the queue a notice goes to. */
+export interface LowBalancePorts {
+  config: Pick<Config, 'mail'>;
+  log: Logger;
+  lowBalance: Pick<LowBalanceStore, 'scan' | 'rearm' | 'claimNotice'>;
+  ledger: Pick<LedgerStore, 'balance'>;
+  notifier: Pick<Notifier, 'notify'>;
+}
 
 /**
  * Looks at the balance of every advertiser with a threshold each MAIL_POLL_MS and queues a notice once
  * per crossing (domain/low-balance.ts). Polling, not a hook on each debit: spend is settled by the
  * engines on the hot path, which should not pay for notices, and a look a few seconds late is fine.
  */
-export function lowBalanceWatch(svc: Services): Periodic {
+export function lowBalanceWatch(svc: LowBalancePorts): Periodic {
   const watch: Periodic = new Periodic({
     intervalMs: svc.config.mail.pollMs,
     pass: async () => {

@@ -1,15 +1,26 @@
 import { noticeSchema } from '@adnet/schemas/accounts';
 import type { Notice } from '@adnet/schemas/accounts';
 import { Periodic } from '@adnet/runtime/periodic';
-import type { Services } from '../services.ts';
+import type { Config } from '@adnet/schemas/config';
+import type { Logger } from '../log.ts';
+import type { OneTimeTokens } from '../storage/one-time-tokens.ts';
+import type { UserStore } from '../storage/users.ts';
 import { passwordBinding } from '../storage/one-time-tokens.ts';
 import type { MailQueue, MailJob } from './mail-queue.ts';
 import { renderNotice } from './messages.ts';
 import type { RenderContext } from './messages.ts';
 import type { MailTransport } from './transport.ts';
 
+/** What sending a notice reads: the account it goes to, and a one-time token when its link needs one. */
+export interface MailPorts {
+  config: Pick<Config, 'mail' | 'baseUrl'>;
+  log: Logger;
+  users: Pick<UserStore, 'get' | 'getByEmail'>;
+  oneTimeTokens: Pick<OneTimeTokens, 'mint'>;
+}
+
 export interface MailWorkerOptions {
-  svc: Services;
+  svc: MailPorts;
   queue: MailQueue;
   transport: MailTransport;
   now?: () => number;

@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Counter as CounterT, Histogram as HistogramT } from 'prom-client';
+import { collectProcessMetrics, serviceRegistry } from '@adnet/runtime/prometheus';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Counter as CounterT, Histogram as HistogramT, Registry } from 'prom-client';
 
 /** Read from Redis when Prometheus scrapes (never on a request path). */
 export interface AdminGauges {
@@ -53,7 +54,7 @@ function readCounter(name: string, help: string, registers: Registry[], read: ()
 }
 
 export class AdminMetrics {
-  readonly registry = new Registry();
+  readonly registry = serviceRegistry();
   private readonly requests: CounterT<'route' | 'status'>;
   private readonly latency: HistogramT<'route'>;
   private readonly errors: CounterT<'what'>;
@@ -79,7 +80,7 @@ export class AdminMetrics {
   /** Gauges read at scrape time, and the process's own (CPU, memory, event-loop lag, GC). */
   watch(gauges: AdminGauges): void {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: 'adnet_admin_' });
+    collectProcessMetrics(this.registry, 'admin');
     new Gauge({
       name: 'adnet_admin_event_stream',
       help: 'Event stream entries: length (held), lag (not yet read by an ingester), pending (read, not yet in ClickHouse)',

@@ -1,10 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toHttp } from '../errors.ts';
 import { readBody } from '../http/body.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '@adnet/schemas/config';
+import type { Logger } from '../log.ts';
+import type { DepositStore } from './deposit-store.ts';
+import type { PaymentProvider } from './providers.ts';
 import { localCheckout, localCheckoutToken } from './local-checkout.ts';
 import { stripeClient } from './providers.ts';
 import { handleStripeWebhook } from './stripe-webhook.ts';
+
+/** The deposits a checkout or a webhook settles, and which provider takes the money. */
+export interface PaymentPorts {
+  config: Pick<Config, 'billing'>;
+  log: Logger;
+  deposits: DepositStore;
+  paymentProvider: Pick<PaymentProvider, 'name'>;
+}
 
 export const STRIPE_WEBHOOK_PATH = '/payments/stripe/webhook';
 /** Stripe's events are a few KiB; anything far larger is not one. */
@@ -15,7 +26,7 @@ const WEBHOOK_LIMIT = 512 * 1024;
  * take no bearer token: the page's credential is its URL, the webhook's its signature.
  * Returns false when the path is neither.
  */
-export function paymentRoutes(svc: Services): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean> {
+export function paymentRoutes(svc: PaymentPorts): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean> {
   const stripe = svc.config.billing.stripe;
   const client = stripe ? stripeClient(stripe) : undefined;
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {

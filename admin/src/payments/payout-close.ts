@@ -1,7 +1,18 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { closeWindow } from '../domain/payout-days.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '@adnet/schemas/config';
+import type { ClickHouseClient } from '../clickhouse/open.ts';
+import type { Logger } from '../log.ts';
+import type { PayoutStore } from './payout-store.ts';
 import { publisherEarningsCents } from '../stats/stats-query.ts';
+
+/** The statistics the earnings come from and the store the balances and payouts are kept in. */
+export interface PayoutPorts {
+  config: Pick<Config, 'billing' | 'clickhouseDatabase' | 'publisherRevenueSharePercent'>;
+  log: Logger;
+  clickhouse: ClickHouseClient | undefined;
+  payouts: PayoutStore;
+}
 
 export interface CloseResult {
   from: string;
@@ -19,7 +30,7 @@ export interface CloseResult {
  * reached their threshold gets a due payout. Each step is an idempotent script, so any number of admin
  * processes may run it at any time: a second pass, concurrent or later, moves nothing twice.
  */
-export async function runPayoutClose(svc: Services, nowMs = Date.now()): Promise<CloseResult> {
+export async function runPayoutClose(svc: PayoutPorts, nowMs = Date.now()): Promise<CloseResult> {
   const ch = svc.clickhouse;
   if (!ch) throw new Error('the payout close needs the event store');
   const { payoutHoldDays, payoutAdjustDays } = svc.config.billing;
@@ -70,7 +81,7 @@ export async function runPayoutClose(svc: Services, nowMs = Date.now()): Promise
 }
 
 /** Runs the close on each admin process every PAYOUT_CLOSE_INTERVAL_MS; passes are idempotent. */
-export const payoutCloser = (svc: Services): Periodic =>
+export const payoutCloser = (svc: PayoutPorts): Periodic =>
   new Periodic({
     intervalMs: svc.config.billing.payoutCloseIntervalMs,
     runAtStart: true,

@@ -1,13 +1,22 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { attemptDueAt, postbackTarget } from '../domain/postback-rules.ts';
 import type { ConversionStatus, PostbackTarget } from '../domain/postback-rules.ts';
-import type { Services } from '../services.ts';
+import type { Logger } from '../log.ts';
+import type { Notifier } from '../mail/notifier.ts';
+import type { UserStore } from '../storage/users.ts';
 import type { ConversionStore } from './conversion-store.ts';
 import { callTracker } from './tracker-call.ts';
-import type { TrackerAnswer } from './tracker-call.ts';
+import type { TrackerAnswer, TrackerPorts } from './tracker-call.ts';
+
+/** The advertiser's postback URL, the tracker call, and the notice when the last attempt fails. */
+export interface PostbackPorts extends TrackerPorts {
+  log: Logger;
+  users: Pick<UserStore, 'get'>;
+  notifier: Pick<Notifier, 'notify'>;
+}
 
 export interface PostbackWorkerOptions {
-  svc: Services;
+  svc: PostbackPorts;
   store: ConversionStore;
   /** Injected so tests can walk the 2-hour schedule without waiting. */
   now?: () => number;

@@ -1,6 +1,6 @@
 import type { PostbackFailureReason } from '@adnet/schemas/api';
 import type { PostbackTarget } from '../domain/postback-rules.ts';
-import type { Services } from '../services.ts';
+import type { Config } from '@adnet/schemas/config';
 import { FETCH_FAILURES, safeGet } from '../verify/safe-fetch.ts';
 import type { FetchFailure } from '../verify/safe-fetch.ts';
 
@@ -53,7 +53,12 @@ const failure = (reason: TrackerFailure, detail: string, status: number | null =
  * One GET to an advertiser's tracker: public addresses only, bounded time (redirects included) and
  * size; only 2xx is success. It never throws: a bad pattern or any network failure is an answer.
  */
-export async function callTracker(svc: Services, target: PostbackTarget): Promise<TrackerAnswer> {
+/** A tracker call reads only the postback settings (time limit, loopback for tests). */
+export interface TrackerPorts {
+  config: Pick<Config, 'postback'>;
+}
+
+export async function callTracker(svc: TrackerPorts, target: PostbackTarget): Promise<TrackerAnswer> {
   if (!target.ok) return failure(target.reason, target.detail);
   const { postback } = svc.config;
   const result = await safeGet(target.url, {

@@ -1,23 +1,26 @@
+import { STATS_DIMENSION_COLUMNS } from '@adnet/schemas/stats';
 import type { StatsDimension, StatsQuery, StatsRow, UncountedRow } from '@adnet/schemas/stats';
 import { NANO_USD_PER_CENT } from '@adnet/schemas/money';
 import { csvTable } from '@adnet/schemas/csv';
 
-/** SQL expression and output column per dimension. Only these fixed strings reach the SQL text. */
-const DIMENSIONS: Record<StatsDimension, { expr: string; column: keyof StatsRow }> = {
-  day: { expr: 'toString(toDate(toTimeZone(hour, {tz:String})))', column: 'date' },
-  hour: { expr: "formatDateTime(toTimeZone(hour, {tz:String}), '%Y-%m-%d %H:00')", column: 'hour' },
-  campaign: { expr: 'campaign_id', column: 'campaign_id' },
-  creative: { expr: 'creative_id', column: 'creative_id' },
-  geo: { expr: 'country', column: 'geo' },
-  device: { expr: 'device', column: 'device' },
-  os: { expr: 'os', column: 'os' },
-  browser: { expr: 'browser', column: 'browser' },
-  site: { expr: 'site_id', column: 'site_id' },
-  zone: { expr: 'zone_id', column: 'zone_id' },
-  source: { expr: 'source', column: 'source' },
+/** SQL expression per dimension. Only these fixed strings reach the SQL text. */
+const EXPRESSIONS: Record<StatsDimension, string> = {
+  day: 'toString(toDate(toTimeZone(hour, {tz:String})))',
+  hour: "formatDateTime(toTimeZone(hour, {tz:String}), '%Y-%m-%d %H:00')",
+  campaign: 'campaign_id',
+  creative: 'creative_id',
+  geo: 'country',
+  device: 'device',
+  os: 'os',
+  browser: 'browser',
+  site: 'site_id',
+  zone: 'zone_id',
+  source: 'source',
   // Our campaigns (and fallbacks) have no demand partner (0, migration step 6): named `own`.
-  demand: { expr: "if(demand_partner_id = 0, 'own', toString(demand_partner_id))", column: 'demand' },
+  demand: "if(demand_partner_id = 0, 'own', toString(demand_partner_id))",
 };
+/** Expression and output column; the column is the one the cabinet reads (schemas/src/stats.ts). */
+const dimension = (d: StatsDimension) => ({ expr: EXPRESSIONS[d], column: STATS_DIMENSION_COLUMNS[d] });
 
 export interface StatsScope {
   /** Restrict to one advertiser (advertisers); absent for admins. */
@@ -66,7 +69,7 @@ export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsSco
 
 /** The grouped columns, the date range in the query's time zone and its parameters: what every hourly query shares. */
 function grouping(q: StatsQuery) {
-  const dims = q.group_by.map((d) => DIMENSIONS[d]);
+  const dims = q.group_by.map(dimension);
   return {
     // Aliases get a prefix: `hour AS hour` would shadow the table's own hour column in WHERE.
     select: dims.map((d) => `${d.expr} AS k_${d.column}`),
@@ -101,7 +104,7 @@ const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo'
 function groupColumns(r: Raw, q: StatsQuery): Partial<StatsRow> {
   const row: Record<string, string | number> = {};
   for (const d of q.group_by) {
-    const { column } = DIMENSIONS[d];
+    const column = STATS_DIMENSION_COLUMNS[d];
     const v = r[`k_${column}`] ?? '';
     row[column] = TEXT_COLUMNS.has(column) ? String(v) : Number(v);
   }
@@ -157,7 +160,7 @@ export const demandPartnerIds = (rows: readonly StatsRow[]): number[] => [
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
   const cols = [
     ...q.group_by.flatMap((d): (keyof StatsRow)[] =>
-      d === 'zone' ? ['zone_id', 'zone_subid'] : d === 'demand' ? ['demand', 'demand_name'] : [DIMENSIONS[d].column],
+      d === 'zone' ? ['zone_id', 'zone_subid'] : d === 'demand' ? ['demand', 'demand_name'] : [STATS_DIMENSION_COLUMNS[d]],
     ),
     'impressions',
     'viewable_impressions',

@@ -67,6 +67,40 @@ export class ConfigStore {
     return blobs.filter((b): b is Buffer => b !== null).map((b) => decode<T>(b));
   }
 
+  /** Every entity an index set names (`cfgIndex(..., 'all')` and the like), in no particular order. */
+  async readIndexed<T>(kind: ConfigKind, indexKey: string): Promise<T[]> {
+    return this.readMany<T>(kind, await this.redis.smembers(indexKey));
+  }
+
+  /** The first `count` ids of a sorted-set index (a review queue), lowest score first. */
+  async ranked(indexKey: string, count: number): Promise<string[]> {
+    return this.redis.zrange(indexKey, 0, count - 1);
+  }
+
+  /** The ids an index set names. */
+  async indexed(indexKey: string): Promise<string[]> {
+    return this.redis.smembers(indexKey);
+  }
+
+  /**
+   * Claims a unique name for an entity (a deal id, a publisher's domain, a zone's subid): false when another
+   * holds it. Atomic, so two admins cannot both take one name; `release` frees it once the entity is gone.
+   */
+  async claim(name: { key: string; field?: string }, id: number): Promise<boolean> {
+    if (name.field === undefined) return (await this.redis.set(name.key, id, 'NX')) === 'OK';
+    return (await this.redis.hsetnx(name.key, name.field, id)) === 1;
+  }
+
+  /** The id holding a name claimed with `claim` (no field), if any. */
+  async claimant(key: string): Promise<number | undefined> {
+    const id = await this.redis.get(key);
+    return id === null ? undefined : Number(id);
+  }
+
+  async release(key: string): Promise<void> {
+    await this.redis.del(key);
+  }
+
   /** Writes `value` if the stored revision is still `expectedRev` (0 = new). */
   commit(kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[] = []): Promise<string> {
     return this.write('put', kind, id, expectedRev, value, ops);

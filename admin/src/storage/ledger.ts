@@ -55,12 +55,20 @@ export class LedgerStore {
     return Number((await this.redis.get(balanceKey(advertiserId))) ?? 0);
   }
 
+  /** Amounts and reasons of the entries in [fromMs, toMs), oldest first: the stream ids are their times in ms. */
+  async between(advertiserId: number, fromMs: number, toMs: number): Promise<{ amount: number; reason: string }[]> {
+    const raw = await this.redis.xrange(ledgerKey(advertiserId), String(fromMs), String(toMs - 1));
+    return raw.map(([, fields]) => {
+      const f = fieldsOf(fields);
+      return { amount: Number(f.amt), reason: f.reason ?? '' };
+    });
+  }
+
   /** Newest first. */
   async entries(advertiserId: number, limit: number): Promise<LedgerEntry[]> {
     const raw = await this.redis.xrevrange(ledgerKey(advertiserId), '+', '-', 'COUNT', limit);
     return raw.map(([id, fields]) => {
-      const f: Record<string, string> = {};
-      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i] as string] = fields[i + 1] as string;
+      const f = fieldsOf(fields);
       return {
         id,
         kind: f.kind === 'debit' ? 'debit' : 'credit',
@@ -71,4 +79,11 @@ export class LedgerStore {
       };
     });
   }
+}
+
+/** A stream entry's flat [field, value, ...] list as a record. */
+function fieldsOf(fields: readonly string[]): Record<string, string> {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i] as string] = fields[i + 1] as string;
+  return f;
 }

@@ -1,9 +1,22 @@
 import { Periodic } from '@adnet/runtime/periodic';
-import type { Services } from '../services.ts';
+import type { Config } from '@adnet/schemas/config';
+import type { Logger } from '../log.ts';
+import type { LedgerStore } from '../storage/ledger.ts';
+import type { VideoJobStore } from './job-store.ts';
+import type { VideoProvider } from './providers.ts';
 import { nextStep } from '../domain/video-jobs.ts';
 import type { ProviderState } from '../domain/video-jobs.ts';
 import { VideoProviderError } from './providers.ts';
 import type { VideoJob } from './job-store.ts';
+
+/** The jobs and their due times, the provider they are polled at, and the ledger a failed job's refund goes to. */
+export interface VideoPorts {
+  config: Pick<Config, 'video'>;
+  log: Logger;
+  videoJobs: Pick<VideoJobStore, 'claimDue' | 'get' | 'forget' | 'reschedule' | 'finish'>;
+  videoProvider: Pick<VideoProvider, 'poll'>;
+  ledger: Pick<LedgerStore, 'credit'>;
+}
 
 /** Jobs looked at per tick; the rest wait for the next tick. */
 const BATCH = 50;
@@ -16,7 +29,7 @@ export class VideoPoller {
   private readonly worker: Periodic;
 
   constructor(
-    private readonly svc: Services,
+    private readonly svc: VideoPorts,
     private readonly now: () => number = Date.now,
   ) {
     this.worker = new Periodic({

@@ -1,7 +1,7 @@
 // Zod-free module: the bundle gets the CSV writer only.
 import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
-import { ADMIN_STATS_DIMENSIONS, STATS_DIMENSIONS } from '../choices.ts';
+import { ADMIN_STATS_DIMENSIONS, PUBLISHER_STATS_DIMENSIONS, STATS_DIMENSION_COLUMNS, STATS_DIMENSIONS } from '../choices.ts';
 import { lineChart } from '../chart.ts';
 import { countryLabel } from '../countries.ts';
 import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
@@ -20,7 +20,6 @@ import type { UncountedRow } from '../uncounted.ts';
 
 type Dimension = (typeof ADMIN_STATS_DIMENSIONS)[number];
 export type StatsRow = Record<string, string | number | null | undefined>;
-const PUBLISHER_DIMENSIONS: readonly Dimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'demand'];
 /** Demand partners' auction counters: admin rows grouped by demand (and day) carry them. */
 const AUCTION_COUNTERS = [
   ['bid_requests', 'Bid requests'],
@@ -29,20 +28,20 @@ const AUCTION_COUNTERS = [
   ['timeouts', 'Timeouts'],
   ['errors', 'Errors'],
 ] as const;
-/** The API's column for each dimension, and how a person calls it. */
-const KEYS: Record<Dimension, { column: string; label: string }> = {
-  day: { column: 'date', label: 'Day' },
-  hour: { column: 'hour', label: 'Hour' },
-  campaign: { column: 'campaign_id', label: 'Campaign' },
-  creative: { column: 'creative_id', label: 'Creative' },
-  geo: { column: 'geo', label: 'Country' },
-  device: { column: 'device', label: 'Device' },
-  os: { column: 'os', label: 'OS' },
-  browser: { column: 'browser', label: 'Browser' },
-  site: { column: 'site_id', label: 'Site' },
-  zone: { column: 'zone_id', label: 'Zone' },
-  source: { column: 'source', label: 'Source' },
-  demand: { column: 'demand', label: 'Demand' },
+/** How a person calls each dimension; its column in the API's rows is STATS_DIMENSION_COLUMNS (schemas/src/stats.ts). */
+const LABELS: Record<Dimension, string> = {
+  day: 'Day',
+  hour: 'Hour',
+  campaign: 'Campaign',
+  creative: 'Creative',
+  geo: 'Country',
+  device: 'Device',
+  os: 'OS',
+  browser: 'Browser',
+  site: 'Site',
+  zone: 'Zone',
+  source: 'Source',
+  demand: 'Demand',
 };
 const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents', 'unfilled'] as const;
 
@@ -60,7 +59,7 @@ function download(name: string, body: string): void {
 type Names = Partial<Record<Dimension, Map<string, string>>>;
 
 function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
-  const raw = r[KEYS[dim].column];
+  const raw = r[STATS_DIMENSION_COLUMNS[dim]];
   if (raw === undefined || raw === '') return dim === 'geo' ? 'Unknown' : '–';
   if (dim === 'geo') return countryLabel(String(raw));
   if (dim === 'demand') return raw === 'own' ? 'Our campaigns' : `${r.demand_name || 'Demand partner'} (#${raw})`;
@@ -79,7 +78,7 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
 export async function statsPage(ctx: PageContext): Promise<void> {
   const publisher = ctx.session.role === 'publisher';
   const admin = ctx.session.role === 'admin';
-  const dims = publisher ? PUBLISHER_DIMENSIONS : admin ? ADMIN_STATS_DIMENSIONS : STATS_DIMENSIONS;
+  const dims = publisher ? PUBLISHER_STATS_DIMENSIONS : admin ? ADMIN_STATS_DIMENSIONS : STATS_DIMENSIONS;
   const out = h('div', { 'aria-live': 'polite' });
   const stale = freshnessBox();
   const tz0 = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -239,11 +238,11 @@ export async function statsPage(ctx: PageContext): Promise<void> {
   const show = async (rows: StatsRow[], groups: Dimension[], q: Query, uncounted: UncountedRow[] | null) => {
     const time = groups.length === 1 && (groups[0] === 'day' || groups[0] === 'hour') ? groups[0] : null;
     // Silent days and hours count as zero: in the chart and in the table.
-    const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, KEYS[time].column, COUNTED) : rows;
+    const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, STATS_DIMENSION_COLUMNS[time], COUNTED) : rows;
     shownRows = shown;
     const chart = time
       ? lineChart(
-          shown.map((r) => String(r[KEYS[time].column])),
+          shown.map((r) => String(r[STATS_DIMENSION_COLUMNS[time]])),
           [
             { name: 'Impressions', color: '#2563eb', values: shown.map((r) => num(r, 'impressions')) },
             { name: 'Clicks', color: '#dc2626', values: shown.map((r) => num(r, 'clicks')) },
@@ -257,9 +256,9 @@ export async function statsPage(ctx: PageContext): Promise<void> {
     if (sources) names.site = sources.siteNames;
     const keyColumns: Column<StatsRow>[] = groups.map((g) => ({
       key: g,
-      label: KEYS[g].label,
+      label: LABELS[g],
       cell: (r) => keyCell(g, r, names),
-      sort: (r) => (g === 'day' || g === 'hour' ? String(r[KEYS[g].column] ?? '') : keyCell(g, r, names).toLowerCase()),
+      sort: (r) => (g === 'day' || g === 'hour' ? String(r[STATS_DIMENSION_COLUMNS[g]] ?? '') : keyCell(g, r, names).toLowerCase()),
     }));
     const actions: Column<StatsRow>[] = sources ? [{ key: 'actions', label: 'Traffic source list', cell: (r) => sources.cell(r) }] : [];
     out.replaceChildren(
@@ -275,7 +274,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       actionButton('Export CSV', async () => {
         if (!last) return;
         if (publisher) {
-          const keys = groups.flatMap((g) => (g === 'demand' ? ['demand', 'demand_name'] : [KEYS[g].column]));
+          const keys = groups.flatMap((g) => (g === 'demand' ? ['demand', 'demand_name'] : [STATS_DIMENSION_COLUMNS[g]]));
           const cols = [...keys, 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents', 'unfilled', 'fill_rate'];
           download('earnings.csv', csvTable(cols, await query(last)));
         } else if (admin) {

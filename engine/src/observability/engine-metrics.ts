@@ -1,8 +1,9 @@
 import { NO_BID_REASONS } from '@adnet/schemas/events';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Counter as CounterT } from 'prom-client';
+import { collectProcessMetrics, serviceRegistry } from '@adnet/runtime/prometheus';
+import { Counter, Gauge } from 'prom-client';
+import type { Counter as CounterT, Registry } from 'prom-client';
 import { HotCounter, HotHistogram } from './hot-path-metrics.ts';
 
 /** What the metrics read from the running engine when Prometheus scrapes. */
@@ -25,7 +26,7 @@ const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
  * touched rarely or read at scrape time, goes through prom-client.
  */
 export class EngineMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   private readonly common: Record<string, string>;
   readonly requests = new HotCounter('adnet_engine_http_requests_total', 'Requests answered, by route pattern and status');
   readonly latency = new HotHistogram(
@@ -43,9 +44,9 @@ export class EngineMetrics {
   private readonly journaledRequests: CounterT<'route' | 'why'>;
 
   constructor(engineId: string) {
-    const registers = [this.registry];
     this.common = { engine: engineId };
-    this.registry.setDefaultLabels(this.common);
+    this.registry = serviceRegistry(this.common);
+    const registers = [this.registry];
     this.reservations = new Counter({
       name: 'adnet_engine_budget_reservations_total',
       help: 'Budget slice re-bases against Redis, by pool and result',
@@ -91,7 +92,7 @@ export class EngineMetrics {
 
   /** CPU, memory, event-loop lag and GC of this process: only where it serves metrics (tests run many engines in one process). */
   withProcessMetrics(loopDelayResolutionMs: number): void {
-    collectDefaultMetrics({ register: this.registry, prefix: 'adnet_engine_' });
+    collectProcessMetrics(this.registry, 'engine');
     // The default lag metrics sample every 10 ms; this one every METRICS_LOOP_DELAY_RESOLUTION_MS, for stalls
     // of a few milliseconds (what a config change may cost, bench:config). Read and reset at each scrape, so
     // each value covers one interval.

@@ -32,7 +32,6 @@ import { receiptHtml } from '../../payments/html.ts';
 import { runPayoutClose } from '../../payments/payout-close.ts';
 import { PaymentProviderError } from '../../payments/providers.ts';
 import type { MoveOutcome } from '../../payments/payout-store.ts';
-import { ledgerKey } from '../../storage/keys.ts';
 import type { AuthedContext } from '../init.ts';
 import { configuredInput, roleProcedure, router } from '../init.ts';
 
@@ -49,15 +48,8 @@ async function ownedDeposit(ctx: AuthedContext, id: number): Promise<DepositReco
   return dep;
 }
 
-/** Ledger entries of an advertiser between two instants: the stream ids are their times in ms. */
-async function advLedgerBetween(ctx: AuthedContext, fromMs: number, toMs: number): Promise<{ amount: number; reason: string }[]> {
-  const raw = await ctx.svc.redis.xrange(ledgerKey(ctx.session.userId), String(fromMs), String(toMs - 1));
-  return raw.map(([, fields]) => {
-    const f: Record<string, string> = {};
-    for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i] as string] = fields[i + 1] as string;
-    return { amount: Number(f.amt), reason: f.reason ?? '' };
-  });
-}
+/** Ledger entries of an advertiser between two instants. */
+const advLedgerBetween = (ctx: AuthedContext, fromMs: number, toMs: number) => ctx.svc.ledger.between(ctx.session.userId, fromMs, toMs);
 
 export const depositsRouter = router({
   create: advertiser

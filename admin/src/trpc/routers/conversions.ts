@@ -1,7 +1,6 @@
 import { postbackFailureReasonSchema, postbackInputSchema, postbackReceiptSchema } from '@adnet/schemas/api';
 import type { PostbackInput } from '@adnet/schemas/api';
 import { z } from 'zod';
-import { ConversionStore } from '../../postback/conversion-store.ts';
 import { receivePostback } from '../../postback/postback-in.ts';
 import { attemptForClient } from '../../postback/tracker-call.ts';
 import { publicProcedure, roleProcedure, router } from '../init.ts';
@@ -36,13 +35,13 @@ export const conversionsRouter = router({
   list: roleProcedure('advertiser')
     .output(z.object({ conversions: z.array(conversion) }))
     .query(async ({ ctx }) => ({
-      conversions: (await new ConversionStore(ctx.svc.redis).list(ctx.session.userId)).map((c) => ({ ...c, attempts: c.attempts.map(attemptForClient) })),
+      conversions: (await ctx.svc.conversions.list(ctx.session.userId)).map((c) => ({ ...c, attempts: c.attempts.map(attemptForClient) })),
     })),
 });
 
 // No bearer token: the postback secret names the advertiser and the signature proves the fields.
 const receiving = publicProcedure.input(postbackInputSchema).output(postbackReceiptSchema);
-const receive = ({ ctx, input }: { ctx: Context; input: PostbackInput }) => receivePostback(ctx.svc, new ConversionStore(ctx.svc.redis), input);
+const receive = ({ ctx, input }: { ctx: Context; input: PostbackInput }) => receivePostback(ctx.svc, ctx.svc.conversions, input);
 
 /** Conversions reported by advertisers' trackers (POST or GET /postback/in). */
 export const incomingConversionsRouter = router({

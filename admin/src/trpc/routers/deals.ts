@@ -40,9 +40,9 @@ async function checkRefs(ctx: AuthedContext, fields: { partner_ids?: number[] | 
 }
 
 async function keyOf(ctx: AuthedContext, dealId: string): Promise<number> {
-  const key = await ctx.svc.redis.get(dealKeyOf(dealId));
-  if (key === null) throw notFound('Deal');
-  return Number(key);
+  const key = await ctx.svc.configStore.claimant(dealKeyOf(dealId));
+  if (key === undefined) throw notFound('Deal');
+  return key;
 }
 
 /** Private-marketplace deals (docs/openrtb.md, deals): which partners may offer a deal id, which campaigns bid on it, at what floor. */
@@ -53,7 +53,7 @@ export const dealsRouter = router({
     .mutation(async ({ ctx, input }) => {
       await checkRefs(ctx, input);
       const key = await ctx.svc.configStore.nextId('deal');
-      if ((await ctx.svc.redis.set(dealKeyOf(input.id), key, 'NX')) !== 'OK') throw new AppError('conflict', `Deal ${input.id} already exists`);
+      if (!(await ctx.svc.configStore.claim({ key: dealKeyOf(input.id) }, key))) throw new AppError('conflict', `Deal ${input.id} already exists`);
       const now = new Date().toISOString();
       const deal: StoredDeal = {
         key,
@@ -67,7 +67,7 @@ export const dealsRouter = router({
       try {
         await ctx.svc.configStore.commit('deal', key, 0, deal, [{ cmd: 'SADD', key: ALL_DEALS, member: key }]);
       } catch (e) {
-        await ctx.svc.redis.del(dealKeyOf(input.id));
+        await ctx.svc.configStore.release(dealKeyOf(input.id));
         throw e;
       }
       ctx.svc.log.info({ event: 'deal.created', dealId: input.id }, 'deal created');
@@ -75,8 +75,7 @@ export const dealsRouter = router({
     }),
 
   listDeals: admin.output(z.object({ deals: z.array(dealSchema) })).query(async ({ ctx }) => {
-    const keys = await ctx.svc.redis.smembers(ALL_DEALS);
-    const deals = await ctx.svc.configStore.readMany<StoredDeal>('deal', keys);
+    const deals = await ctx.svc.configStore.readIndexed<StoredDeal>('deal', ALL_DEALS);
     return { deals: deals.sort((a, b) => a.key - b.key).map(toApi) };
   }),
 
@@ -128,7 +127,7 @@ export const dealsRouter = router({
         }
       }
       // Only once the deal is gone may its id be taken again.
-      await ctx.svc.redis.del(dealKeyOf(input.id));
+      await ctx.svc.configStore.release(dealKeyOf(input.id));
       ctx.svc.log.info({ event: 'deal.deleted', dealId: input.id }, 'deal deleted');
       return { deleted: true as const };
     }),

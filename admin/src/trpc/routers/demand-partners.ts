@@ -1,6 +1,5 @@
 import { idSchema } from '@adnet/schemas/api';
 import {
-  DEMAND_COUNTERS,
   demandPartnerCreateInputSchema,
   demandPartnerInputSchemas,
   demandPartnerSchema,
@@ -48,19 +47,9 @@ export const demandPartnersRouter = router({
 
   /** Every demand partner with its health: the engines' counts summed, and its circuit. */
   listDemandPartners: admin.output(z.object({ demand_partners: z.array(demandPartnerWithHealthSchema) })).query(async ({ ctx }) => {
-    const ids = await ctx.svc.redis.smembers(ALL);
-    const partners = (await ctx.svc.configStore.readMany<DemandPartner>('demand_partner', ids)).sort((a, b) => a.id - b.id);
-    const circuits = await ctx.svc.redis.hgetall('dmd:circuit');
-    const withHealth = await Promise.all(
-      partners.map(async (p) => {
-        const raw = await ctx.svc.redis.hgetall(`dmd:stats:${p.id}`);
-        const counters = Object.fromEntries(DEMAND_COUNTERS.map((k) => [k, Number(raw[k] ?? 0)]));
-        const c = circuits[String(p.id)];
-        const circuit: 'closed' | 'open' | 'half_open' = c === 'open' || c === 'half_open' ? c : 'closed';
-        return { ...p, health: { counters, circuit } };
-      }),
-    );
-    return { demand_partners: withHealth };
+    const partners = (await ctx.svc.configStore.readIndexed<DemandPartner>('demand_partner', ALL)).sort((a, b) => a.id - b.id);
+    const health = await ctx.svc.demandHealth.of(partners.map((p) => p.id));
+    return { demand_partners: partners.map((p) => ({ ...p, health: health.get(p.id) ?? { counters: {}, circuit: 'closed' as const } })) };
   }),
 
   updateDemandPartner: admin

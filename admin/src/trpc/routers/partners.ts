@@ -35,8 +35,7 @@ export const partnersRouter = router({
     }),
 
   listPartners: admin.output(z.object({ partners: z.array(partnerSchema) })).query(async ({ ctx }) => {
-    const ids = await ctx.svc.redis.smembers(ALL_PARTNERS);
-    return { partners: (await ctx.svc.configStore.readMany<Partner>('partner', ids)).sort((a, b) => a.id - b.id) };
+    return { partners: (await ctx.svc.configStore.readIndexed<Partner>('partner', ALL_PARTNERS)).sort((a, b) => a.id - b.id) };
   }),
 
   updatePartner: admin

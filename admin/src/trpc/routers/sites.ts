@@ -50,7 +50,7 @@ export const sitesRouter = router({
       const { domain } = input;
       const id = await ctx.svc.configStore.nextId('site');
       // One site per domain per publisher: the claim is atomic.
-      if (!(await ctx.svc.redis.hsetnx(publisherDomainsIndex(ctx.session.userId), domain, id))) {
+      if (!(await ctx.svc.configStore.claim({ key: publisherDomainsIndex(ctx.session.userId), field: domain }, id))) {
         throw new AppError('conflict', `You already registered ${domain}`);
       }
       const now = new Date().toISOString();
@@ -126,7 +126,7 @@ export const sitesRouter = router({
 
 export const adminSitesRouter = router({
   siteQueue: admin.output(z.object({ sites: z.array(siteSchema) })).query(async ({ ctx }) => {
-    const ids = await ctx.svc.redis.zrange(SITE_REVIEW_QUEUE, 0, 499);
+    const ids = await ctx.svc.configStore.ranked(SITE_REVIEW_QUEUE, 500);
     const sites = await ctx.svc.configStore.readMany<StoredSite>('site', ids);
     return { sites: sites.filter((s) => s.status === 'pending_review').map((s) => siteOut(ctx.svc, s)) };
   }),

@@ -28,7 +28,7 @@ import {
 } from '../../stats/stats-query.ts';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { StatsScope } from '../../stats/stats-query.ts';
-import { readDailyCounters, takesAuctionCounters, withAuctionCounters } from '../../stats/demand-counters.ts';
+import { takesAuctionCounters, withAuctionCounters } from '../../stats/demand-counters.ts';
 import { DEMAND_PARTNERS } from './demand-partners.ts';
 import type { Context } from '../init.ts';
 import { authedProcedure, roleProcedure, router } from '../init.ts';
@@ -47,8 +47,8 @@ async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
   let rows = toStatsRows(raw, q);
   // Every partner's auction counters, for admins looking at all of the traffic (an advertiser's has no partner rows).
   if (scope.advertiserId === undefined && scope.publisherId === undefined && takesAuctionCounters(q)) {
-    const ids = (await ctx.svc.redis.smembers(DEMAND_PARTNERS)).map(Number).filter((id) => Number.isInteger(id) && id > 0);
-    rows = withAuctionCounters(rows, q, await readDailyCounters(ctx.svc.redis, ids, q));
+    const ids = (await ctx.svc.configStore.indexed(DEMAND_PARTNERS)).map(Number).filter((id) => Number.isInteger(id) && id > 0);
+    rows = withAuctionCounters(rows, q, await ctx.svc.demandHealth.daily(ids, q));
   }
   if (q.group_by.includes('zone')) {
     // The placement report names zones as source lists do: by subid, read for the zones the rows name.

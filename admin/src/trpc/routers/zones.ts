@@ -41,7 +41,7 @@ export const zonesRouter = router({
       const site = await loadOwnedSite(ctx.svc, ctx.session.userId, input.site_id);
       const id = await ctx.svc.configStore.nextId('zone');
       let subid = newSubid();
-      for (let i = 0; !(await ctx.svc.redis.hsetnx(SUBIDS, subid, id)); i++) {
+      for (let i = 0; !(await ctx.svc.configStore.claim({ key: SUBIDS, field: subid }, id)); i++) {
         if (i > 5) throw new AppError('internal', 'Could not allocate a zone id');
         subid = newSubid();
       }

@@ -1,0 +1,33 @@
+import type { MailPorts } from '../mail/mail-worker.ts';
+import type { LowBalancePorts } from '../mail/low-balance-watch.ts';
+import type { OpsPorts } from '../http/ops-server.ts';
+import type { PaymentPorts } from '../payments/http.ts';
+import type { PayoutPorts } from '../payments/payout-close.ts';
+import type { PostbackPorts } from '../postback/postback-worker.ts';
+import type { Services } from '../services.ts';
+import type { VideoPorts } from '../video/poller.ts';
+
+/** Each background worker's own port: what it uses and nothing else of the process's services. */
+export interface WorkerPorts {
+  mail: MailPorts;
+  lowBalance: LowBalancePorts;
+  postbacks: PostbackPorts;
+  video: VideoPorts;
+  payouts: PayoutPorts;
+  payments: PaymentPorts;
+  ops: OpsPorts;
+}
+
+/** Picked field by field, so a worker cannot reach what its port leaves out even by a cast. */
+export function workerPorts(svc: Services): WorkerPorts {
+  const { config, log } = svc;
+  return {
+    mail: { config, log, users: svc.users, oneTimeTokens: svc.oneTimeTokens },
+    lowBalance: { config, log, lowBalance: svc.lowBalance, ledger: svc.ledger, notifier: svc.notifier },
+    postbacks: { config, log, users: svc.users, notifier: svc.notifier },
+    video: { config, log, videoJobs: svc.videoJobs, videoProvider: svc.videoProvider, ledger: svc.ledger },
+    payouts: { config, log, clickhouse: svc.clickhouse, payouts: svc.payouts },
+    payments: { config, log, deposits: svc.deposits, paymentProvider: svc.paymentProvider },
+    ops: { log, metrics: svc.metrics, health: svc.health },
+  };
+}

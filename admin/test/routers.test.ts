@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { toHttp } from '../src/errors.ts';
 import type { Context } from '../src/trpc/init.ts';
 import { createCaller } from '../src/trpc/router.ts';
-import { account, useTestApp, validCampaign } from '../../tests/e2e/support/admin.ts';
+import { account, useTestApp, validCampaign } from '@adnet/test-support/admin';
 
 const fx = useTestApp();
 /** The REST tests' campaign, its choices typed as the procedure's input. */

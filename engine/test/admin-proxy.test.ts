@@ -92,7 +92,7 @@ describe("the engine's proxy to the admin", () => {
   });
 
   it('passes X-Forwarded-Proto on from a trusted proxy only: a client reaching the engine itself came over http', async () => {
-    // This engine trusts loopback (tests/e2e/support/engine.ts), as when a TLS proxy runs beside it.
+    // This engine trusts loopback (testing/src/engine.ts), as when a TLS proxy runs beside it.
     await fetch(`${engine.base}/trpc/auth.me`, { headers: { 'x-forwarded-proto': 'https' } });
     expect(seen.at(-1)?.headers['x-forwarded-proto']).toBe('https');
     const exposed = await startEngine(

@@ -38,11 +38,11 @@ export async function countClick(
   // An invalid click is counted nowhere: it uses up neither the impression's one click nor the flood limit.
   const reason = verdict.reason ?? (await countedClickVerdict(p.counters, ticket.bidId, verdict.fingerprint, now, attempt));
   const first = verdict.reason === undefined && reason !== 'duplicate';
-  const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(p.direct, campaign, now, ticket.clickMicroCents);
-  const why = reason ?? bill.refusal;
-  const invalid = why !== undefined;
-  p.emit(makeEvent('click', { ts: now, engine: p.engineId, click_id: clickId, invalid, reason: why, charge_nano: bill.chargeNano, ...ticketFacts(ticket) }));
-  // Kept for conversions, one record per ticket: the first click writes it, the first valid one replaces it.
+  // Kept for conversions, one record per ticket: the first click writes it, the first valid one replaces it. It is
+  // written before the charge: a request whose work fails here has charged and emitted nothing, so its replay
+  // (the same attempt, counted as itself) does each once; written after, a failed write would have the replay
+  // charge and emit the click a second time. So `invalid` says what the traffic rules found; a click its budget
+  // or balance refused is recorded so in its event.
   const record = {
     campaign_id: ticket.campaignId,
     creative_id: ticket.creativeId,
@@ -57,9 +57,22 @@ export async function countClick(
     browser: browser || undefined,
     vertical: campaign?.vertical,
     ts: now,
-    invalid,
+    invalid: reason !== undefined,
   };
   await p.counters.saveClick(clickId, record, first);
+  const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(p.direct, campaign, now, ticket.clickMicroCents);
+  const why = reason ?? bill.refusal;
+  p.emit(
+    makeEvent('click', {
+      ts: now,
+      engine: p.engineId,
+      click_id: clickId,
+      invalid: why !== undefined,
+      reason: why,
+      charge_nano: bill.chargeNano,
+      ...ticketFacts(ticket),
+    }),
+  );
   return bill.chargeNano;
 }
 

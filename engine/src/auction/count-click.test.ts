@@ -1,0 +1,92 @@
+import type { StoredCampaign } from '@adnet/schemas/api';
+import type { EngineEvent } from '@adnet/schemas/events';
+import type { ClickRecord } from '@adnet/schemas/wire/click-record';
+import { describe, expect, it } from 'vitest';
+import type { BidTicket } from '../tracking/signed-token.ts';
+import { countClick } from './count-click.ts';
+import type { ClickPorts } from './count-click.ts';
+import type { DirectCharge } from './ports.ts';
+
+const ticket = {
+  bidId: 'b-1',
+  campaignId: 7,
+  advertiserId: 3,
+  creativeId: 9,
+  priceMicroCents: 150_000,
+  issuedAt: 1_800_000_000,
+  engine: 'e1',
+  partnerId: 0,
+  country: 'us',
+  device: 'desktop',
+  publisherId: 4,
+  siteId: 5,
+  zoneId: 6,
+  surface: 'widget',
+  ipPrefix: '203.0.113.0',
+  uaHash: 'abcd1234',
+  test: false,
+  os: 'android',
+  browser: 'chrome',
+  user: '',
+  source: 'news.example',
+  clickMicroCents: 0,
+  format: 'native',
+} satisfies BidTicket;
+const campaign = {
+  id: 7,
+  advertiser_id: 3,
+  status: 'active',
+  bid_type: 'cpc',
+  bid_micro_cents: 40_000_000,
+  daily_budget_cents: 10_000,
+  total_budget_cents: null,
+  vertical: 'ecommerce',
+} as unknown as StoredCampaign;
+
+/** Ports over in-memory marks, as the Redis counters keep them: a mark carries the attempt that set it, so the same attempt counts as itself. */
+function ports(failSaves: number) {
+  const marks = new Map<string, string>();
+  const charges: DirectCharge[] = [];
+  const events: EngineEvent[] = [];
+  const records: ClickRecord[] = [];
+  let saveFailures = failSaves;
+  const p: ClickPorts = {
+    engineId: 'e1',
+    emit: (e) => void events.push(e),
+    direct: { charge: (c) => (charges.push(c), Promise.resolve('charged' as const)) },
+    counters: {
+      countClick: (id, _fp, _now, attempt) => {
+        const held = marks.get(id);
+        if (held !== undefined && held !== attempt) return Promise.resolve(undefined);
+        marks.set(id, attempt ?? '');
+        return Promise.resolve(1);
+      },
+      saveClick: (_id, record) => {
+        if (saveFailures-- > 0) return Promise.reject(new Error('Command timed out'));
+        records.push(record);
+        return Promise.resolve();
+      },
+    },
+  };
+  return { p, charges, events, records };
+}
+
+describe('counting a click', () => {
+  it('charges and emits a click once when its record could not be written and the request is run again', async () => {
+    // Redis slow: the record's write fails, the request is journaled, and the replay runs it as the same attempt.
+    const w = ports(1);
+    const target = { ticket, campaign, clickId: 'c-1' };
+    const verdict = { reason: undefined, fingerprint: 'fp' };
+    await expect(countClick(w.p, target, verdict, 'android', 'chrome', 1_000, 'att-1')).rejects.toThrow('Command timed out');
+    expect(w.charges).toHaveLength(0);
+    expect(w.events).toHaveLength(0);
+    expect(await countClick(w.p, target, verdict, 'android', 'chrome', 1_000, 'att-1')).toBeGreaterThan(0);
+    expect(w.charges).toHaveLength(1);
+    expect(w.events).toEqual([expect.objectContaining({ type: 'click', invalid: false, click_id: 'c-1' })]);
+    expect(w.records).toEqual([expect.objectContaining({ campaign_id: 7, invalid: false })]);
+    // Another request for the same ad is a duplicate: recorded, never charged.
+    await countClick(w.p, target, verdict, 'android', 'chrome', 2_000, 'att-2');
+    expect(w.charges).toHaveLength(1);
+    expect(w.events.map((e) => (e.type === 'click' ? e.reason : undefined))).toEqual([undefined, 'duplicate']);
+  });
+});

@@ -7,10 +7,10 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Bid from '../../engine/src/http/routes/bid.ts';
-import type * as ContextFixture from '../../engine/src/context-fixture.ts';
 import type * as EngineIndex from '../../engine/src/index/engine-index.ts';
 import type * as WidgetServe from '../../engine/src/http/routes/widget-serve.ts';
 import type * as ZoneRate from '../../engine/src/fraud/zone-request-rate.ts';
+import { contextFixtureOf } from './ab-trees.ts';
 import { makeCorpus, rng } from './corpus.ts';
 import { generateWorld } from './world.ts';
 
@@ -61,7 +61,7 @@ const zone = {
 
 async function handlersOf(tree: string): Promise<Handlers> {
   const { buildIndex } = (await import(`${tree}/engine/src/index/engine-index.ts`)) as typeof EngineIndex;
-  const { bidPathContext, bidRequestOf } = (await import(`${tree}/engine/src/context-fixture.ts`)) as typeof ContextFixture;
+  const { bidPathContext, bidRequestOf } = await contextFixtureOf(tree);
   const { bidRoute } = (await import(`${tree}/engine/src/http/routes/bid.ts`)) as typeof Bid;
   const { impRoute } = (await import(`${tree}/engine/src/http/routes/widget-serve.ts`)) as typeof WidgetServe;
   const { ZoneRequestRate } = (await import(`${tree}/engine/src/fraud/zone-request-rate.ts`)) as typeof ZoneRate;

@@ -4,7 +4,7 @@
 // two warm-up ones: wall time, collections (how many are not young-generation), their total and longest pause.
 import type * as Pacing from '../../engine/src/pacing/pacer.ts';
 import type { EngineIndex } from '../../engine/src/index/engine-index.ts';
-import { campaignFixture } from '../../engine/src/index/fixtures.ts';
+import { campaignFixture } from '../../engine/test/fixtures/index-fixtures.ts';
 import { comparePasses } from './ab-pass-gc.ts';
 
 const CAMPAIGNS = Number(process.argv[4] ?? 100_000);

@@ -3,7 +3,7 @@
 // clear, every candidate passing the filters. A change of a fraction of a microsecond is lost in the whole bid
 // handler's noise on a shared machine, not here.
 import type * as RunAuction from '../../engine/src/auction/run-auction.ts';
-import { candidateFixture, impFixture } from '../../engine/src/auction/fixtures.ts';
+import { candidateFixture, impFixture } from '../../engine/test/fixtures/auction-fixtures.ts';
 import { rankCandidates } from '../../engine/src/index/rank.ts';
 import { alternate, clockUs } from './ab-trees.ts';
 

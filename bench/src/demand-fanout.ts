@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { DemandPartner } from '@adnet/schemas/demand';
-import { bidPathContext } from '../../engine/src/context-fixture.ts';
+import { bidPathContext } from '../../engine/test/fixtures/context-fixture.ts';
 import { CircuitBreaker } from '../../engine/src/demand/breaker.ts';
 import { DemandStats } from '../../engine/src/demand/demand-stats.ts';
 import { DspClient } from '../../engine/src/demand/dsp-client.ts';

@@ -1,7 +1,7 @@
 // `tsx bench/src/micro-delivery.ts`: what frequency caps and schedules add per candidate and per request,
 // part by part (tinybench), since on a shared 2-core machine they vanish in the whole handler's noise.
 import { Bench } from 'tinybench';
-import { candidateFixture, impFixture } from '../../engine/src/auction/fixtures.ts';
+import { candidateFixture, impFixture } from '../../engine/test/fixtures/auction-fixtures.ts';
 import { CANDIDATE_FILTERS } from '../../engine/src/auction/filters/index.ts';
 import { endedFilter } from '../../engine/src/auction/filters/ended.ts';
 import { frequencyCapFilter } from '../../engine/src/auction/filters/frequency-cap.ts';

@@ -8,7 +8,7 @@ import { budgetDay } from '@adnet/schemas/budget-day';
 import { markMoved } from '@adnet/schemas/moved-marks';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import type { EngineIndex } from '../../engine/src/index/engine-index.ts';
-import { campaignFixture } from '../../engine/src/index/fixtures.ts';
+import { campaignFixture } from '../../engine/test/fixtures/index-fixtures.ts';
 import { FULL_DELTA } from '../../engine/src/index/index-update.ts';
 import type { IndexDelta } from '../../engine/src/index/index-update.ts';
 import type * as Pacing from '../../engine/src/pacing/pacer.ts';

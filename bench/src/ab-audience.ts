@@ -11,6 +11,7 @@ import type * as ContextFixture from '@adnet/engine/context-fixture';
 import type * as EngineIndex from '@adnet/engine/engine-index';
 import type * as WidgetServe from '@adnet/engine/widget-serve-route';
 import type * as ZoneRate from '@adnet/engine/zone-request-rate';
+import { contextFixtureOf } from './ab-trees.ts';
 import { makeCorpus, rng } from './corpus.ts';
 import { generateWorld } from './world.ts';
 
@@ -61,7 +62,7 @@ const zone = {
 
 async function handlersOf(tree: string): Promise<Handlers> {
   const { buildIndex } = (await import(`${tree}/engine/src/index/engine-index.ts`)) as typeof EngineIndex;
-  const { bidPathContext, bidRequestOf } = (await import(`${tree}/engine/src/context-fixture.ts`)) as typeof ContextFixture;
+  const { bidPathContext, bidRequestOf } = await contextFixtureOf(tree);
   const { bidRoute } = (await import(`${tree}/engine/src/http/routes/bid.ts`)) as typeof Bid;
   const { impRoute } = (await import(`${tree}/engine/src/http/routes/widget-serve.ts`)) as typeof WidgetServe;
   const { ZoneRequestRate } = (await import(`${tree}/engine/src/fraud/zone-request-rate.ts`)) as typeof ZoneRate;

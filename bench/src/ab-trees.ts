@@ -20,12 +20,18 @@ export async function loadTree(root: string): Promise<Tree> {
   const load = <T>(path: string) => import(`${root}/engine/src/${path}`) as Promise<T>;
   return {
     index: await load<typeof EngineIndex>('index/engine-index.ts'),
-    fixture: await load<typeof ContextFixture>('context-fixture.ts'),
+    fixture: await contextFixtureOf(root),
     bid: await load<typeof BidRoute>('http/routes/bid.ts'),
     widget: await load<typeof WidgetServe>('http/routes/widget-serve.ts'),
     requestRate: await load<typeof RequestRate>('fraud/zone-request-rate.ts').catch(() => undefined),
   };
 }
+
+/** The tree's bid-path context fixture: under engine/test/fixtures/, or in engine/src/ in trees from before it moved. */
+export const contextFixtureOf = (root: string): Promise<typeof ContextFixture> =>
+  (import(`${root}/engine/test/fixtures/context-fixture.ts`) as Promise<typeof ContextFixture>).catch(
+    () => import(`${root}/engine/src/context-fixture.ts`) as Promise<typeof ContextFixture>,
+  );
 
 /**
  * Microseconds of the clock the A/B blocks are timed by: wall time, or with AB_CLOCK=cpu this process's CPU

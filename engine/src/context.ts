@@ -9,8 +9,8 @@ import type { SupplyDeps } from './demand/supply.ts';
 import type { SaveOutcome, SubscriberAudience } from './push/push-store.ts';
 
 /**
- * What the engine's routes and workers share: built once in createEngine,
- * passed to every route. Storage is reached only through the ports here.
+ * What the engine's routes share: built once in wiring/ports.ts, passed to every route. Storage is reached
+ * only through the ports here. Workers take narrower ports of their own (push/push-sender.ts PushPorts).
  */
 export interface EngineContext {
   /** The current index; undefined until the first snapshot is loaded. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BudgetSlices } from '../src/budget/budget-slices.ts';
 import { candidateOf } from '../src/index/candidate.ts';
 import type { Candidate } from '../src/index/candidate.ts';
-import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
+import { campaignFixture, creativeFixture } from './fixtures/index-fixtures.ts';
 import { useTestRedis } from './support/test-redis.ts';
 
 // Slices of a campaign's pools granted to an engine, against a real Redis. A CPC campaign's impressions are

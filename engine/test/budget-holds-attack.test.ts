@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BudgetSlices } from '../src/budget/budget-slices.ts';
 import { candidateOf } from '../src/index/candidate.ts';
-import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
+import { campaignFixture, creativeFixture } from './fixtures/index-fixtures.ts';
 import { seededRandom } from '../src/rotation/rotation-policy.ts';
 import { useTestRedis } from './support/test-redis.ts';
 

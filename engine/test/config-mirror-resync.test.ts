@@ -7,7 +7,7 @@ import { startRedis } from '@adnet/test-support/redis';
 import type { TestRedis } from '@adnet/test-support/redis';
 import { buildIndex } from '../src/index/engine-index.ts';
 import type { EngineIndex } from '../src/index/engine-index.ts';
-import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
+import { campaignFixture, creativeFixture } from './fixtures/index-fixtures.ts';
 import { ConfigMirror } from '../src/sync/config-mirror.ts';
 
 // A running mirror whose log was trimmed past its position takes a fresh snapshot and applies only what

@@ -4,7 +4,7 @@ import type { ChangeLogSource, Snapshot } from '@adnet/schemas/wire/change-log';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigStore } from '@adnet/test-support/admin-config-store';
 import { redisForTests } from '@adnet/test-support/redis';
-import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
+import { campaignFixture, creativeFixture } from './fixtures/index-fixtures.ts';
 
 // The snapshot is read in pages (HSCAN), then the log after the position taken before the first page is
 // replayed: what the admin writes during the read must end up exactly as a one-transaction read taken after

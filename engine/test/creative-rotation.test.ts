@@ -9,7 +9,7 @@ import { startRedis } from '@adnet/test-support/redis';
 import type { TestRedis } from '@adnet/test-support/redis';
 import { buildIndex } from '../src/index/engine-index.ts';
 import type { EngineIndex } from '../src/index/engine-index.ts';
-import { campaignFixture, creativeFixture } from '../src/index/fixtures.ts';
+import { campaignFixture, creativeFixture } from './fixtures/index-fixtures.ts';
 import { FULL_DELTA, updateIndex } from '../src/index/index-update.ts';
 import { CreativeRotation } from '../src/rotation/creative-rotation.ts';
 import { seededRandom } from '../src/rotation/rotation-policy.ts';

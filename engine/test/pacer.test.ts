@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { BudgetSlices } from '../src/budget/budget-slices.ts';
 import { RedisDirectCharger } from '../src/budget/direct-charges.ts';
 import type { EngineIndex } from '../src/index/engine-index.ts';
-import { campaignFixture } from '../src/index/fixtures.ts';
+import { campaignFixture } from './fixtures/index-fixtures.ts';
 import { Pacer } from '../src/pacing/pacer.ts';
 import type { PacingState } from '../src/pacing/pacing-controller.ts';
 import { MovedMarks } from '../src/store/moved.ts';

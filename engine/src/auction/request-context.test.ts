@@ -2,7 +2,7 @@ import type { BidRequest } from '@adnet/schemas/openrtb';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../index/engine-index.ts';
-import { requestFixture } from './fixtures.ts';
+import { requestFixture } from '../../test/fixtures/auction-fixtures.ts';
 import { openRtbContext, openRtbImp, openRtbUserId, widgetUserId, zoneImp } from './request-context.ts';
 
 const index = buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '0-0');

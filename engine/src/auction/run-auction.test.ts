@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../index/candidate.ts';
 import { rankCandidates } from '../index/rank.ts';
-import { candidateFixture as cand, impFixture } from './fixtures.ts';
+import { candidateFixture as cand, impFixture } from '../../test/fixtures/auction-fixtures.ts';
 import { CANDIDATE_FILTERS as FILTERS } from './filters/index.ts';
-import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../test/fixtures/index-fixtures.ts';
 import { Candidate as CandidateOf, campaignPart, candidateOf } from '../index/candidate.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext } from './request-context.ts';

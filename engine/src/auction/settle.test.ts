@@ -1,7 +1,7 @@
 import type { StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent, EventOf } from '@adnet/schemas/events';
 import { describe, expect, it } from 'vitest';
-import { campaignFixture } from '../index/fixtures.ts';
+import { campaignFixture } from '../../test/fixtures/index-fixtures.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
 import type { DirectCharge } from './ports.ts';
 import { settleTicket } from './settle.ts';

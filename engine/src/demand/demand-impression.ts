@@ -1,7 +1,17 @@
 import { cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
-import type { EngineContext } from '../context.ts';
+import type { Counters, EventSink } from '../auction/ports.ts';
 import { inventoryFacts, makeEvent, viewerFacts } from '../events/make-event.ts';
 import type { DemandTicket } from './demand-ticket.ts';
+import type { SupplyDeps } from './supply.ts';
+
+/** What counting a partner's impression reaches: the routes pass the engine's context, the push sender its own ports. */
+export interface DemandImpressionPorts {
+  /** Absent: no supply side, nothing to count. */
+  demand?: Pick<SupplyDeps, 'stats' | 'notifier'>;
+  counters: Pick<Counters, 'countOnce'>;
+  emit: EventSink;
+  engineId: string;
+}
 
 /**
  * Counts a partner's impression once per auction, however often or concurrently it is reported (a
@@ -10,7 +20,7 @@ import type { DemandTicket } from './demand-ticket.ts';
  * impression tracker does for pages and players, and the push sender at a notification's delivery.
  */
 export async function countDemandImpression(
-  ctx: Pick<EngineContext, 'demand' | 'counters' | 'emit' | 'engineId'>,
+  ctx: DemandImpressionPorts,
   t: DemandTicket,
   burlOf: () => Promise<string | undefined>,
   at = Date.now(),

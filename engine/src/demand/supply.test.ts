@@ -1,7 +1,7 @@
 import type { DemandPartner } from '@adnet/schemas/demand';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { describe, expect, it } from 'vitest';
-import { candidateFixture } from '../auction/fixtures.ts';
+import { candidateFixture } from '../../test/fixtures/auction-fixtures.ts';
 import type { Served } from '../auction/serve.ts';
 import { PartnerLimiter } from '../partners/partner-limiter.ts';
 import { decodeTicket, encodeTicket } from '../tracking/signed-token.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateFixture } from '../auction/fixtures.ts';
+import { candidateFixture } from '../../test/fixtures/auction-fixtures.ts';
 import { seededRandom } from '../rotation/rotation-policy.ts';
 import { FrequencyCapCache } from './frequency-caps.ts';
 import type { FrequencyStore } from './frequency-caps.ts';

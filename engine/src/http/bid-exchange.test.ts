@@ -2,13 +2,13 @@ import type { EngineEvent } from '@adnet/schemas/events';
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import type { StoredDeal } from '@adnet/schemas/deals';
 import { describe, expect, it } from 'vitest';
-import { bidPathContext, bidRequestOf } from '../context-fixture.ts';
+import { bidPathContext, bidRequestOf } from '../../test/fixtures/context-fixture.ts';
 import { buildIndex } from '../index/engine-index.ts';
-import { campaignFixture, creativeFixture } from '../index/fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../test/fixtures/index-fixtures.ts';
 import { FrequencyCapCache } from '../frequency/frequency-caps.ts';
 import type { FrequencyCaps } from '../auction/ports.ts';
 import { bidRoute } from './routes/bid.ts';
-import { tcString } from '../openrtb/tcf-fixture.ts';
+import { tcString } from '../../test/fixtures/tcf-fixture.ts';
 
 // The exchange side of /openrtb/bid through the real route and auction: deals, privacy signals, video length.
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { campaignPart } from './candidate.ts';
 import { buildIndex, campaignCandidates } from './engine-index.ts';
 import type { ConfigState } from './engine-index.ts';
-import { campaignFixture, creativeFixture } from './fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../test/fixtures/index-fixtures.ts';
 import { updateIndex } from './index-update.ts';
 
 const list: SourceList = { mode: 'exclude', zones: ['z1'], sites: [7] };

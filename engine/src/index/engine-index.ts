@@ -240,38 +240,103 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
     candidateCount += placed.count;
   }
   const exchangeSlots = rankBoth(slots);
-  const partners = partnerEntries(state.partner as Map<number, Partner>, undefined);
   const sites = state.site as Map<number, StoredSite>;
-  const zones = new Map<string, ZoneEntry>();
-  for (const zone of (state.zone as Map<number, StoredZone>).values()) {
-    zones.set(zone.subid, zoneEntry(zone, sites.get(zone.site_id)));
-    addTo(book.zonesOf, zone.site_id, zone.id);
-  }
-  const siteControls = new Map<number, InventoryControls>();
-  for (const site of sites.values()) siteControls.set(site.id, inventoryControls({}, site));
+  const zones = state.zone as Map<number, StoredZone>;
+  for (const zone of zones.values()) addTo(book.zonesOf, zone.site_id, zone.id);
   const storedDeals = (state.deal ?? new Map()) as Map<number, StoredDeal>;
-  const deals = new Map<string, DealEntry>();
-  for (const [id, d] of storedDeals) {
-    deals.set(d.id, dealEntry(d, book.campaigns));
-    for (const c of d.campaign_ids) addTo(book.dealsOf, c, id);
+  for (const [id, d] of storedDeals) for (const c of d.campaign_ids) addTo(book.dealsOf, c, id);
+  // Every zone, site, deal and partner is new to an index built from nothing.
+  const everything: KindChanges = {
+    zones: new Set(zones.keys()),
+    goneSubids: [],
+    sites: new Set(sites.keys()),
+    deals: new Set(storedDeals.keys()),
+    goneDealIds: new Set(),
+    partners: true,
+    demandPartners: true,
+  };
+  const index = assembleIndex(NOTHING, state, book, seq, { slots, exchangeSlots, candidateCount, paces }, everything);
+  setBook(index, { ...book, owner: index });
+  return index;
+}
+
+/** What a batch of changes touched besides the campaigns' lists; everything, for an index built from nothing. */
+export interface KindChanges {
+  readonly zones: ReadonlySet<number>;
+  /** Zones gone or changed (by subid and id): taken off unless another zone holds the subid now. */
+  readonly goneSubids: readonly (readonly [string, number])[];
+  readonly sites: ReadonlySet<number>;
+  readonly deals: ReadonlySet<number>;
+  readonly goneDealIds: ReadonlySet<string>;
+  readonly partners: boolean;
+  readonly demandPartners: boolean;
+}
+
+type KindParts = Pick<EngineIndex, 'zones' | 'siteControls' | 'deals' | 'partners' | 'demandPartners'>;
+const NOTHING: KindParts = { zones: new Map(), siteControls: new Map(), deals: new Map(), partners: [], demandPartners: [] };
+
+/**
+ * The one place an index is put together, for a build (buildIndex) and a change (updateIndex) alike: the
+ * campaigns' lists as the caller made them, and zones, sites, deals and partners redone from `before` where
+ * `changed` names them; every part it does not name is the same object as before.
+ */
+export function assembleIndex(
+  before: KindParts,
+  state: ConfigState,
+  book: Pick<IndexBook, 'campaigns' | 'zonesOf'>,
+  seq: string,
+  lists: Pick<EngineIndex, 'slots' | 'exchangeSlots' | 'candidateCount' | 'paces'>,
+  changed: KindChanges,
+): EngineIndex {
+  const sites = state.site as Map<number, StoredSite>;
+  let { deals, zones, siteControls } = before;
+  if (changed.deals.size > 0) {
+    const next = new Map(deals);
+    for (const id of changed.goneDealIds) next.delete(id);
+    const stored = (state.deal ?? new Map()) as Map<number, StoredDeal>;
+    for (const id of changed.deals) {
+      const d = stored.get(id);
+      if (d) next.set(d.id, dealEntry(d, book.campaigns));
+    }
+    deals = next;
   }
-  const index: EngineIndex = {
+  if (changed.zones.size > 0 || changed.sites.size > 0) {
+    const next = new Map(zones);
+    for (const [subid, id] of changed.goneSubids) if (next.get(subid)?.zone.id === id) next.delete(subid);
+    const redo = new Set(changed.zones);
+    for (const site of changed.sites) for (const z of book.zonesOf.get(site) ?? []) redo.add(z);
+    const stored = state.zone as Map<number, StoredZone>;
+    for (const id of redo) {
+      const z = stored.get(id);
+      if (z) next.set(z.subid, zoneEntry(z, sites.get(z.site_id)));
+    }
+    zones = next;
+  }
+  if (changed.sites.size > 0) {
+    const next = new Map(siteControls);
+    for (const id of changed.sites) {
+      const site = sites.get(id);
+      if (site) next.set(id, inventoryControls({}, site));
+      else next.delete(id);
+      if (book.zonesOf.get(id)?.size === 0) book.zonesOf.delete(id);
+    }
+    siteControls = next;
+  }
+  return {
     seq,
-    slots,
-    exchangeSlots,
-    partners,
-    demandPartners: demandPartnerList(state.demand_partner as Map<number, DemandPartner> | undefined),
-    campaigns,
-    candidateCount,
+    slots: lists.slots,
+    exchangeSlots: lists.exchangeSlots,
+    partners: changed.partners ? partnerEntries(state.partner as Map<number, Partner>, before.partners) : before.partners,
+    demandPartners: changed.demandPartners ? demandPartnerList(state.demand_partner as Map<number, DemandPartner> | undefined) : before.demandPartners,
+    campaigns: state.campaign as Map<number, StoredCampaign>,
+    candidateCount: lists.candidateCount,
     zones,
     sites,
-    creatives,
-    paces,
+    creatives: state.creative as Map<number, Creative>,
+    paces: lists.paces,
     siteControls,
     deals,
   };
-  setBook(index, { ...book, owner: index });
-  return index;
 }
 
 export function zoneEntry(zone: StoredZone, site: StoredSite | undefined): ZoneEntry {

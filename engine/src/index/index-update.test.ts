@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candidate } from './candidate.ts';
 import { buildIndex, campaignCandidates } from './engine-index.ts';
 import type { ConfigState, EngineIndex } from './engine-index.ts';
-import { campaignFixture, creativeFixture } from './fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../test/fixtures/index-fixtures.ts';
 import { updateIndex } from './index-update.ts';
 import type { ConfigChange } from './index-update.ts';
 import { CONFIG_KINDS } from '@adnet/schemas/changes';

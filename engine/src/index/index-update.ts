@@ -1,32 +1,16 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { StoredDeal } from '@adnet/schemas/deals';
-import type { DemandPartner } from '@adnet/schemas/demand';
-import type { Partner } from '@adnet/schemas/partners';
-import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
+import type { StoredZone } from '@adnet/schemas/publisher';
 import type { SourceList } from '@adnet/schemas/source-lists';
 import type { Candidate, PaceHandle } from './candidate.ts';
-import {
-  addToSetMap,
-  addCreativeOf,
-  removeCreativeOf,
-  bookOf,
-  buildIndex,
-  dealEntry,
-  demandPartnerList,
-  exchangeOrder,
-  partnerEntries,
-  placeCampaign,
-  setBook,
-  zoneEntry,
-} from './engine-index.ts';
+import { addToSetMap, addCreativeOf, assembleIndex, removeCreativeOf, bookOf, buildIndex, exchangeOrder, placeCampaign, setBook } from './engine-index.ts';
 import type { ConfigState, EngineIndex } from './engine-index.ts';
-import { inventoryControls } from './inventory-controls.ts';
 import { byExchangeRank, byRank } from './rank.ts';
 
 // The next index from the last one and a batch of changes, touching only what changed: a campaign's,
 // creative's or source list's change rebuilds that campaign's candidates and re-ranks only the lists they
-// are or were in (and the deals naming it); zones, sites, deals and partners are redone by kind. Every list
+// are or were in (and the deals naming it); zones, sites, deals and partners are redone by kind, in assembleIndex, which puts every index together, a build's too. Every list
 // the batch did not touch is the same array in both indexes. buildIndex over the final configuration gives
 // an equal index (index-update.test.ts holds the two to that for random change sequences).
 
@@ -127,7 +111,6 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
 
   const campaigns = state.campaign as Map<number, StoredCampaign>;
   const creatives = state.creative as Map<number, Creative>;
-  const sites = state.site as Map<number, StoredSite>;
   const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
   const paces = prev.paces as Map<number, PaceHandle>;
   let { slots, exchangeSlots, candidateCount } = prev;
@@ -185,58 +168,23 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
     exchangeSlots = nextExchange ?? nextSlots;
   }
 
-  let { deals } = prev;
   for (const id of touched) for (const d of book.dealsOf.get(id) ?? []) touchedDeals.add(d);
-  if (touchedDeals.size > 0) {
-    const next = new Map(deals);
-    for (const id of goneDealIds) next.delete(id);
-    const stored = (state.deal ?? new Map()) as Map<number, StoredDeal>;
-    for (const id of touchedDeals) {
-      const d = stored.get(id);
-      if (d) next.set(d.id, dealEntry(d, book.campaigns));
-    }
-    deals = next;
-  }
-
-  let { zones, siteControls } = prev;
-  if (touchedZones.size > 0 || touchedSites.size > 0) {
-    const next = new Map(zones);
-    for (const [subid, id] of goneSubids) if (next.get(subid)?.zone.id === id) next.delete(subid);
-    const redo = new Set(touchedZones);
-    for (const site of touchedSites) for (const z of book.zonesOf.get(site) ?? []) redo.add(z);
-    const stored = state.zone as Map<number, StoredZone>;
-    for (const id of redo) {
-      const z = stored.get(id);
-      if (z) next.set(z.subid, zoneEntry(z, sites.get(z.site_id)));
-    }
-    zones = next;
-  }
-  if (touchedSites.size > 0) {
-    const next = new Map(siteControls);
-    for (const id of touchedSites) {
-      const site = sites.get(id);
-      if (site) next.set(id, inventoryControls({}, site));
-      else next.delete(id);
-      if (book.zonesOf.get(id)?.size === 0) book.zonesOf.delete(id);
-    }
-    siteControls = next;
-  }
-
-  const index: EngineIndex = {
+  const index = assembleIndex(
+    prev,
+    state,
+    book,
     seq,
-    slots,
-    exchangeSlots,
-    partners: partnersChanged ? partnerEntries(state.partner as Map<number, Partner>, prev.partners) : prev.partners,
-    demandPartners: demandChanged ? demandPartnerList(state.demand_partner as Map<number, DemandPartner> | undefined) : prev.demandPartners,
-    campaigns,
-    candidateCount,
-    zones,
-    sites,
-    creatives,
-    paces,
-    siteControls,
-    deals,
-  };
+    { slots, exchangeSlots, candidateCount, paces },
+    {
+      zones: touchedZones,
+      goneSubids,
+      sites: touchedSites,
+      deals: touchedDeals,
+      goneDealIds,
+      partners: partnersChanged,
+      demandPartners: demandChanged,
+    },
+  );
   setBook(index, book);
   return { index, delta: { full: false, campaigns: touched } };
 }

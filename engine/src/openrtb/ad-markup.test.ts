@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from '@adnet/test-support/hostile';
-import { creativeFixture } from '../index/fixtures.ts';
+import { creativeFixture } from '../../test/fixtures/index-fixtures.ts';
 import { bannerAdm, cdata, esc, nativeAdm, vastAdm } from './ad-markup.ts';
 
 const links = {

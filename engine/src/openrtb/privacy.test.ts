@@ -1,7 +1,7 @@
 import type { BidRequest } from '@adnet/schemas/openrtb';
 import { describe, expect, it } from 'vitest';
 import { privacyBar, tcfAllowsCaps, usPrivacyOptOut } from './privacy.ts';
-import { tcString as tc } from './tcf-fixture.ts';
+import { tcString as tc } from '../../test/fixtures/tcf-fixture.ts';
 
 const request = (over: Partial<BidRequest>): BidRequest => ({ id: 'r', imp: [{ id: '1' }], ...over });
 

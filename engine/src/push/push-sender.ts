@@ -8,14 +8,16 @@ import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import { visitorContext, zoneImp } from '../auction/request-context.ts';
 import type { Visitor } from '../auction/request-context.ts';
+import type { BidBudget, SpendRecorder } from '../auction/ports.ts';
 import { clickLink } from '../auction/serve.ts';
+import type { ServeDeps } from '../auction/serve.ts';
 import { impressionCharge, settle } from '../auction/settle.ts';
-import type { EngineContext } from '../context.ts';
 import { inventoryFacts, makeEvent } from '../events/make-event.ts';
 import { countDemandImpression } from '../demand/demand-impression.ts';
+import type { DemandImpressionPorts } from '../demand/demand-impression.ts';
 import { decodeDemandTicket, demandClickLink } from '../demand/demand-ticket.ts';
 import { sendWinNotice, takes } from '../demand/supply.ts';
-import type { PartnerWin } from '../demand/supply.ts';
+import type { PartnerWin, SupplyDeps } from '../demand/supply.ts';
 import { zoneAd, zoneAuctionStart } from '../serving/zone-ad.ts';
 import type { Asker, ZoneSurface } from '../serving/zone-ad.ts';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
@@ -39,8 +41,22 @@ const UNKNOWN_AUDIENCE: SubscriberAudience = { country: undefined, language: und
 /** The subscriber as a visitor: the audience it subscribed with; never a bot (push services deliver to browsers). */
 const subscriberOf = (sub: StoredSubscription): Visitor => ({ ...(sub.audience ?? UNKNOWN_AUDIENCE), ipPrefix: '', uaHash: '', bot: false });
 
+/**
+ * What the push sender reaches of the engine (built in wiring/ports.ts): a notification is served as an /imp
+ * is (serve, the supply auction), settled when delivered, and a partner's delivery counted as its impression.
+ */
+export interface PushPorts extends ServeDeps, DemandImpressionPorts {
+  /** The current index; undefined until the first snapshot is loaded. */
+  index(): EngineIndex | undefined;
+  budget: BidBudget & SpendRecorder;
+  /** Absent: our campaigns alone. */
+  demand?: SupplyDeps;
+  baseUrl: string;
+  auctionTimeoutMs: number;
+}
+
 export interface PushSenderOptions {
-  ctx: EngineContext;
+  ctx: PushPorts;
   redis: Redis;
   vapid: { publicKey: string; privateKey: string };
   minIntervalHours: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestFixture } from '../fixtures.ts';
+import { requestFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { addressFloodFilter } from './address-flood.ts';
 
 describe('address flood filter', () => {

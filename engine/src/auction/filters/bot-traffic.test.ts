@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestFixture } from '../fixtures.ts';
+import { requestFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { botTrafficFilter } from './bot-traffic.ts';
 
 describe('bot traffic filter', () => {

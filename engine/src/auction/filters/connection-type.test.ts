@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { connectionTypeFilter } from './connection-type.ts';
 
 describe('connection type filter', () => {

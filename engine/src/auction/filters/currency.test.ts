@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { impFixture, requestFixture } from '../fixtures.ts';
+import { impFixture, requestFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { currencyFilter, floorCurrencyFilter } from './currency.ts';
 
 describe('currency filters', () => {

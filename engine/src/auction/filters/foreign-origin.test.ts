@@ -2,7 +2,7 @@ import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../index/engine-index.ts';
 import { NO_CONTROLS } from '../../index/inventory-controls.ts';
-import { impFixture, requestFixture } from '../fixtures.ts';
+import { impFixture, requestFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { foreignOriginFilter } from './foreign-origin.ts';
 
 const site = { id: 3, publisher_id: 2, domain: 'news.example', status: 'approved' } as StoredSite;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrequencyCapCache } from '../../frequency/frequency-caps.ts';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { frequencyCapFilter } from './frequency-cap.ts';
 
 // The filter over the real per-engine counts, with a store that knows nothing yet.

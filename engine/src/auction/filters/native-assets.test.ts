@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { candidateOf } from '../../index/candidate.ts';
-import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../../test/fixtures/index-fixtures.ts';
 import { parseNativeRequest } from '../../openrtb/native-request.ts';
-import { impFixture } from '../fixtures.ts';
+import { impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { nativeAssetsFilter } from './native-assets.ts';
 
 const native = candidateOf(

@@ -1,8 +1,8 @@
 import type { StoredCampaign } from '@adnet/schemas/api';
 import { describe, expect, it } from 'vitest';
 import { candidateOf } from '../../index/candidate.ts';
-import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../../test/fixtures/index-fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { notStartedFilter } from './not-started.ts';
 
 describe('not started filter', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateOf } from '../../index/candidate.ts';
-import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
-import { impFixture } from '../fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../../test/fixtures/index-fixtures.ts';
+import { impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { pacingFilter } from './pacing.ts';
 
 const paced = (rate: number) => candidateOf(campaignFixture(), creativeFixture(), { rate });

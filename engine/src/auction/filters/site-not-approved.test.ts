@@ -1,6 +1,6 @@
 import type { StoredSite } from '@adnet/schemas/publisher';
 import { describe, expect, it } from 'vitest';
-import { impFixture, requestFixture } from '../fixtures.ts';
+import { impFixture, requestFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { siteNotApprovedFilter } from './site-not-approved.ts';
 
 const site = (status: StoredSite['status']) => ({ id: 3, publisher_id: 2, status }) as StoredSite;

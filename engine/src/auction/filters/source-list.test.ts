@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSources } from '../../index/source-controls.ts';
 import type { ZoneEntry } from '../../index/engine-index.ts';
 import { NO_CONTROLS } from '../../index/inventory-controls.ts';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { sourceListFilter } from './source-list.ts';
 import type { StoredZone } from '@adnet/schemas/publisher';
 

@@ -1,6 +1,6 @@
 import { DEFAULT_VIDEO_DURATION_S } from '@adnet/schemas/api';
 import { describe, expect, it } from 'vitest';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { videoDurationFilter } from './video-duration.ts';
 
 const video = (duration_s: number | null) => candidateFixture({ format: 'video' }, { format: 'video', duration_s });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inventoryControls } from '../../index/inventory-controls.ts';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { zoneBlockedAdvertiserFilter } from './zone-blocked-advertiser.ts';
 
 const blocking = (...domains: string[]) => impFixture({ controls: inventoryControls({ blocked_advertiser_domains: domains }, undefined) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inventoryControls } from '../../index/inventory-controls.ts';
-import { candidateFixture, impFixture } from '../fixtures.ts';
+import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { zoneBlockedVerticalFilter } from './zone-blocked-vertical.ts';
 
 const controls = (blocked_verticals: ('gambling' | 'dating')[] | null) => inventoryControls({ blocked_verticals }, undefined);

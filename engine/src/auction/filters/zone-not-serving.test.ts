@@ -1,7 +1,7 @@
 import type { StoredZone } from '@adnet/schemas/publisher';
 import { describe, expect, it } from 'vitest';
 import { NO_CONTROLS } from '../../index/inventory-controls.ts';
-import { impFixture, requestFixture } from '../fixtures.ts';
+import { impFixture, requestFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { zoneNotServingFilter } from './zone-not-serving.ts';
 
 const zone = { id: 7, site_id: 3, publisher_id: 2, subid: 'z7', format: 'banner' } as StoredZone;

@@ -1,9 +1,9 @@
 import { engineEventSchema } from '@adnet/schemas/events';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { describe, expect, it } from 'vitest';
-import { bidPathContext, bidRequestOf } from '../../context-fixture.ts';
+import { bidPathContext, bidRequestOf } from '../../../test/fixtures/context-fixture.ts';
 import { buildIndex } from '../../index/engine-index.ts';
-import { campaignFixture, creativeFixture } from '../../index/fixtures.ts';
+import { campaignFixture, creativeFixture } from '../../../test/fixtures/index-fixtures.ts';
 import { bidRoute } from './bid.ts';
 
 const index = buildIndex(

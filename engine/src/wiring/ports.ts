@@ -1,0 +1,113 @@
+import type { Config } from '@adnet/schemas/config';
+import type { EngineEvent } from '@adnet/schemas/events';
+import type { Redis } from '@adnet/schemas/redis-connect';
+import { buildServiceWorker, buildWidget, zoneScript } from '@adnet/widget/build';
+import { RedisDirectCharger } from '../budget/direct-charges.ts';
+import type { EngineContext } from '../context.ts';
+import { CircuitBreaker } from '../demand/breaker.ts';
+import { DemandStats } from '../demand/demand-stats.ts';
+import { DspClient } from '../demand/dsp-client.ts';
+import { Notifier, redisNoticeLedger } from '../demand/notices.ts';
+import type { SupplyDeps } from '../demand/supply.ts';
+import { redisWinStore } from '../demand/win-store.ts';
+import { ZoneRequestRate } from '../fraud/zone-request-rate.ts';
+import { FrequencyCapCache } from '../frequency/frequency-caps.ts';
+import { RedisFrequencyStore } from '../frequency/redis-frequency-store.ts';
+import type { EngineMetrics } from '../observability/engine-metrics.ts';
+import { PartnerLimiter } from '../partners/partner-limiter.ts';
+import type { PushPorts } from '../push/push-sender.ts';
+import { removeSubscription, saveSubscription } from '../push/push-store.ts';
+import { RedisCounters } from '../store/counters.ts';
+import type { EngineStores } from './stores.ts';
+
+/** The supply side (demand/): kept-alive connections to demand partners, each behind its own breaker and QPS. */
+export interface SupplySide {
+  deps: SupplyDeps;
+  /** The connections themselves, closed at stop once the last notices are out. */
+  dsp: DspClient;
+}
+
+export function supplySide(config: Config, redis: Redis, secret: string, budget: SupplyDeps['budget']): SupplySide {
+  const dsp = new DspClient({ allowLoopback: config.demand.allowLoopback, onLate: (pid) => deps.stats.add(pid, 'late') });
+  const deps: SupplyDeps = {
+    client: dsp,
+    breaker: new CircuitBreaker(),
+    limiter: new PartnerLimiter(config.engineCount),
+    stats: new DemandStats(),
+    notifier: new Notifier(redisNoticeLedger(redis), dsp),
+    wins: redisWinStore(redis),
+    secret,
+    baseUrl: config.adBaseUrl,
+    budget,
+    now: () => performance.now(),
+  };
+  return { deps, dsp };
+}
+
+/**
+ * The ports over the engine's stores: the routes' context, and the push sender's narrower set made of the
+ * same objects (one counter, one event sink), so a notification counts and emits as a page's ad does.
+ */
+export function enginePorts(o: {
+  config: Config;
+  engineId: string;
+  redis: Redis;
+  secret: string;
+  stores: EngineStores;
+  metrics: EngineMetrics;
+  supply: SupplyDeps;
+  vapidPublicKey: string;
+  onError: (what: string) => (err: unknown) => void;
+}): { ctx: EngineContext; push: PushPorts } {
+  const { config, engineId, redis, secret, metrics, supply } = o;
+  const { budget, rotation, events, mirror } = o.stores;
+  const emit = (e: EngineEvent) => {
+    metrics.event(e);
+    rotation.observe(e);
+    events.push(e);
+  };
+  const index = () => mirror.index;
+  const counters = new RedisCounters(redis);
+  const ctx: EngineContext = {
+    index,
+    budget,
+    counters,
+    creatives: rotation,
+    direct: new RedisDirectCharger(redis, o.stores.spentMarks),
+    emit,
+    caps: new FrequencyCapCache({ store: new RedisFrequencyStore(redis, engineId), onError: o.onError('frequency-caps') }),
+    limiter: new PartnerLimiter(config.engineCount),
+    // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.
+    zoneRequests: new ZoneRequestRate({ ...config.zoneRequests, maxKeys: 200_000 }),
+    secret,
+    // Ad and tracking links: the separate cookieless origin when one is configured.
+    baseUrl: config.adBaseUrl,
+    engineId,
+    auctionTimeoutMs: config.auctionTimeoutMs,
+    maxBidBodyBytes: config.maxBidBodyBytes,
+    // Built once per engine: a zone's script is this bundle plus its settings.
+    widget: { bundle: buildWidget(), zoneScript },
+    push: {
+      serviceHosts: config.push.serviceHosts,
+      vapidPublicKey: o.vapidPublicKey,
+      save: (zone, sub, audience) => saveSubscription(redis, zone, sub, { audience }),
+      remove: (endpoint, zone) => removeSubscription(redis, endpoint, zone),
+      worker: buildServiceWorker(config.adBaseUrl),
+    },
+    observeAuction: (seconds) => metrics.auctionTime(seconds),
+    demand: supply,
+  };
+  const push: PushPorts = {
+    index,
+    budget,
+    counters,
+    creatives: rotation,
+    emit,
+    demand: supply,
+    secret,
+    baseUrl: config.adBaseUrl,
+    engineId,
+    auctionTimeoutMs: config.auctionTimeoutMs,
+  };
+  return { ctx, push };
+}

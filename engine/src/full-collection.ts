@@ -35,7 +35,7 @@ export function collectGarbageNow(): void {
  * after 1 000 changes under bids, 876 MiB at 1.5 times, about 1 GiB at 2 times (bench/results/ab-history.md,
  * "Step: RSS at 100 000 campaigns"). A factor, not a cap: a larger configuration gets a proportionally larger
  * heap, never an out-of-memory kill. The price is more full collections; at 1.5 times they came so often while
- * changes were applied that bids waited (performance.md, "Where the goals stand"), hence 2 times.
+ * changes were applied that bids waited (bench/results/performance.md, "Settings these figures decided"), hence 2 times.
  */
 export function boundHeapGrowth(percent: number, execArgv: readonly string[] = process.execArgv): boolean {
   if (percent <= 0 || execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;

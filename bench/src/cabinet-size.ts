@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { buildCabinet } from '@adnet/cabinet/build';
+import { pageHeader } from './results-page.ts';
 
 const started = performance.now();
 const { dir } = await buildCabinet({ force: true });
@@ -27,6 +28,8 @@ writeFileSync(
 );
 const md = [
   '# Web cabinet build size',
+  '',
+  ...pageHeader('npx -y pnpm@10.34.8 bench:cabinet'),
   '',
   `Production build (Vite, \`cabinet/dist\`) in ${buildMs} ms. Everything the cabinet needs ships in these files (no CDN, no remote fonts).`,
   '',

@@ -13,6 +13,7 @@ import type { ConfigState, EngineIndex } from '@adnet/engine/engine-index';
 import { updateIndex } from '@adnet/engine/index-update';
 import type { ConfigChange } from '@adnet/engine/index-update';
 import { ROOT } from './child.ts';
+import { pageHeader } from './results-page.ts';
 import { generateWorld } from './world.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -91,6 +92,8 @@ mkdirSync(out, { recursive: true });
 writeFileSync(join(out, 'index-cost.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
 const md = [
   `# Index memory and update cost (${new Date().toISOString()})`,
+  '',
+  ...pageHeader('node --expose-gc --import tsx bench/src/index-cost.ts'),
   '',
   `One process, no Redis, no load: heap after a full GC; times of the synchronous update (2 000 changes of each kind, one at a time; 1 000 campaign changes in groups of ${GROUP}, as the mirror applies a catch-up).`,
   '',

@@ -3,7 +3,7 @@
 // over the engine's IPC channel. A preload rather than engine code so the same probe measures any tree
 // (the before-and-after runs). The engine's own metric, `adnet_engine_event_loop_delay_seconds{stat="max"}`, samples
 // every METRICS_LOOP_DELAY_RESOLUTION_MS (5 ms): 1 ms here shows each stall's full length, and costs nothing once
-// requests keep the loop awake (bench/results/performance.md, "The engine against its floor").
+// requests keep the loop awake (bench/results/ab-history.md, "The engine against its floor").
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';

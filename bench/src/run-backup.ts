@@ -14,6 +14,7 @@ import { engineEventSchema } from '@adnet/schemas/events';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { ROOT } from './child.ts';
+import { pageHeader } from './results-page.ts';
 import { freePort } from './local-redis.ts';
 import { generateWorld, seedWorld } from './world.ts';
 
@@ -171,7 +172,7 @@ writeFileSync(
     `# Backup and restore (${result.at})`,
     '',
     `Machine: ${result.machine}.`,
-    `Command: \`BENCH_BACKUP_EVENTS=${EVENTS} pnpm bench:backup\`.`,
+    ...pageHeader('npx -y pnpm@10.34.8 bench:backup'),
     `World: ${WORLD.campaigns} campaigns, ${world.creatives.length} creatives, ${WORLD.advertisers} funded advertisers; ${EVENTS} impressions in the statistics, written to the event stream and ingested (${ingestMs} ms).`,
     'Method: the product as `pnpm start` runs it on its embedded default (its own Redis and chDB under a new DATA_DIR); `adnet backup <dir>` while it serves, then `adnet restore <dir>` into a new DATA_DIR, each timed as the CLI process from start to exit. What a restore holds is proved by launcher/test/backup-restore.test.ts.',
     '',

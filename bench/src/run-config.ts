@@ -18,6 +18,7 @@ import type { StepResult } from './load-generator.ts';
 import type { LoopDelay, Memory } from './loop-probe.ts';
 import { LOOP_PROBE_ARGS, askProbe, loopDelay, loopMax } from './loop-probe-client.ts';
 import { rssMiB } from './proc-stats.ts';
+import { pageHeader } from './results-page.ts';
 import { generateWorld, seedWorld } from './world.ts';
 
 // BENCH_ENGINE_NODE=auto|current|<path>: the engine's Node, chosen as ENGINE_NODE chooses for `pnpm start` (bench:wrk too).
@@ -232,6 +233,8 @@ const tag = process.env.BENCH_CONFIG_TAG ? `-${process.env.BENCH_CONFIG_TAG}` : 
 writeFileSync(join(out, `config${tag}.json`), JSON.stringify(result, null, 2) + '\n');
 const md = [
   `# Config-change benchmark (${result.date})`,
+  '',
+  ...pageHeader('npx -y pnpm@10.34.8 bench:config'),
   '',
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (the engine on ${node.version}). The generator, Redis and the engine share it.`,
   `Method: ${result.method}.`,

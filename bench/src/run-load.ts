@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { ROOT, benchEngineNodeArgs, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
+import { pageHeader } from './results-page.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { httpGet, httpRequest, runStep } from './load-generator.ts';
 import type { StepResult } from './load-generator.ts';
@@ -158,7 +159,7 @@ process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redi
 // then clicks and beacons on ads served to other visitors (a click's ad rendered first, as its widget
 // does: a click on an ad never rendered is invalid). A ticket counts once, so every step of /c and /b
 // gets as many fresh ones as it sends, served just before it (a list reused across steps measured the
-// duplicate path, as bench:wrk's did before it harvested, performance.md "Step: the widget's paths"). Served
+// duplicate path, as bench:wrk's did before it harvested, ab-history.md "Step: the widget's paths"). Served
 // just before: a beacon minutes after its ad finds the bid's budget hold lapsed (auction/ticket-age.ts), a rarer path.
 const get = (r: VisitorRequest) => httpGet(r.path, { ...WIDGET_HEADERS, 'x-forwarded-for': r.ip });
 const widget: Record<string, { steps: StepRow[]; maxRate: number }> = {};
@@ -215,6 +216,8 @@ const row = (name: string, s: StepRow) =>
 const md = [
   `# Load benchmark (${result.date})`,
   '',
+  ...pageHeader('npx -y pnpm@10.34.8 bench:load'),
+  '',
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}). The generator, Redis and the server share it.`,
   `World: ${WORLD.campaigns} active campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives, 50 countries, 6 formats (seeded in ${seedMs} ms; engine start ${engineStartMs} ms).`,
   `Corpus: ${corpus.length} OpenRTB requests, ${result.corpus.minBytes}-${result.corpus.maxBytes} bytes (median ${result.corpus.medianBytes}).`,
@@ -240,6 +243,8 @@ const md = [
   `Redis calls by the engine during its sweep: ${JSON.stringify(redisCalls)}.`,
   `An admin change reaches the running engine's index in ${propagation.p50Ms} ms (median of ${propagation.samples}; max ${propagation.maxMs} ms).`,
   '',
+  // The plots are drawn from load.json alone (plots.ts): a run of several engines has none of its own.
+  ...(suffix ? [] : ['![p99 latency against offered rate](load-latency.svg)', '', '![CPU per request against offered rate](load-cpu.svg)', '']),
 ].join('\n');
 writeFileSync(join(out, `load${suffix}.md`), md);
 writePlots();

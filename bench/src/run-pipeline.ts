@@ -22,6 +22,7 @@ import { startBenchRedis } from './local-redis.ts';
 import { benchEvent } from './pipeline-generator.ts';
 import { cpuMs } from './proc-stats.ts';
 import { writePlots } from './plots.ts';
+import { pageHeader } from './results-page.ts';
 
 const EVENTS = Number(process.env.BENCH_PIPELINE_EVENTS ?? 500_000);
 const BIG = Number(process.env.BENCH_QUERY_EVENTS ?? 10_000_000);
@@ -179,13 +180,19 @@ writeFileSync(join(out, 'pipeline.json'), JSON.stringify(result, null, 2) + '\n'
 const md = [
   `# Event pipeline and statistics (${result.date})`,
   '',
+  ...pageHeader('npx -y pnpm@10.34.8 bench:pipeline'),
+  '',
   `Stream -> ingester -> ClickHouse (embedded chDB), ingester batches of ${BATCH_ROWS} rows or ${FLUSH_MS} ms, ${WAY === 'rowbinary' ? `each a RowBinary file chDB reads, built on ${BUILD === 'worker' ? 'a worker thread' : 'the main thread'}` : 'rows in the insert body (JSONCompactEachRow)'}.`,
   '',
   `Load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end, on ${result.loadAverage.cores} cores.`,
   '',
   `Drained from a full stream: ${EVENTS} events in ${result.pipeline.ingestMs} ms = **${result.pipeline.eventsPerSecond} events/s**, ${result.pipeline.cpuUsPerEvent} us of CPU per event in the ingester's process (chDB included) and ${result.pipeline.redisCpuUsPerEvent} us in Redis.`,
   '',
-  `At a steady offered rate of ${RATE} events/s for ${SECONDS} s (a generator process ${GENERATOR === 'prepacked' ? 'adding entries packed beforehand' : 'with 4 engine batchers'}; it wrote ${steady.generatedRate} events/s): ingested **${steady.ingestedRateWhileOffered} events/s** while offered (${steady.cpuUsPerEventWhileOffered} us of CPU per event in the ingester's process), lag (age of the oldest event not yet in ClickHouse, sampled every ${SAMPLE_MS} ms) **p50 ${steady.lagMs.p50} ms, p99 ${steady.lagMs.p99} ms**, max ${steady.lagMs.max} ms; drained ${steady.drainedAfterMs} ms after the generator stopped. Plots: \`pipeline-rate.svg\`, \`pipeline-lag.svg\`.`,
+  `At a steady offered rate of ${RATE} events/s for ${SECONDS} s (a generator process ${GENERATOR === 'prepacked' ? 'adding entries packed beforehand' : 'with 4 engine batchers'}; it wrote ${steady.generatedRate} events/s): ingested **${steady.ingestedRateWhileOffered} events/s** while offered (${steady.cpuUsPerEventWhileOffered} us of CPU per event in the ingester's process), lag (age of the oldest event not yet in ClickHouse, sampled every ${SAMPLE_MS} ms) **p50 ${steady.lagMs.p50} ms, p99 ${steady.lagMs.p99} ms**, max ${steady.lagMs.max} ms; drained ${steady.drainedAfterMs} ms after the generator stopped.`,
+  '',
+  '![Events into ClickHouse against the offered rate, over time](pipeline-rate.svg)',
+  '',
+  '![The oldest event not yet in ClickHouse, over time](pipeline-lag.svg)',
   '',
   `Counted in ClickHouse: ${counted} of ${expected} events written (${counted === expected ? 'exact' : 'NOT exact'}).`,
   '',

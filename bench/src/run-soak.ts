@@ -30,6 +30,7 @@ import type { SoakAction, SoakSettings } from './soak-settings.ts';
 import { soakVerdict } from './soak-verdict.ts';
 import type { EventCount, MemorySample, ProcessSeries } from './soak-verdict.ts';
 import { clickSignals, impRequest, NO_FORMAT_FIELDS, seedWidgetZone, WIDGET_HEADERS } from './widget-world.ts';
+import { pageHeader } from './results-page.ts';
 import { generateWorld, seedWorld } from './world.ts';
 
 let settings: SoakSettings;
@@ -396,6 +397,7 @@ writeFileSync(join(dir, 'soak.svg'), lineChart(`Soak: memory over ${settings.min
 const md = [
   `# Soak (${result.date})`,
   '',
+  ...pageHeader('npx -y pnpm@10.34.8 bench:soak'),
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node}; the load, Redis and the product share it (load average ${result.machine.loadAverageEnd} at the end).`,
   `Settings: ${settings.minutes} min, warm-up ${settings.warmupMinutes} min, ${settings.rate} actions/s (mix ${JSON.stringify(settings.mix)}), ${settings.engines} engine(s), samples every ${settings.sampleSeconds} s, growth limit ${settings.maxSlopeMiBPerMin} MiB/min.`,
   `Method: ${result.method}.`,

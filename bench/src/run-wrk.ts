@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chooseEngineNode } from '@adnet/engine/engine-node';
+import { pageHeader } from './results-page.ts';
 import { ROOT, benchEngineNodeArgs, child } from './child.ts';
 import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
@@ -220,6 +221,8 @@ writeFileSync(join(outDir, `wrk${suffix}.json`), JSON.stringify(result, null, 2)
 const md = [
   `# Closed-loop throughput with wrk (${result.date})`,
   '',
+  ...pageHeader('npx -y pnpm@10.34.8 bench:wrk'),
+  '',
   `Machine: ${result.machine.cpus} CPUs (${result.machine.model}), Node ${result.machine.node} (engine and bare uWS on ${node.version}); wrk, Redis and the server share it.`,
   `Method: ${result.method}. World: ${WORLD.campaigns} campaigns, ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives; /imp from ${VISITORS} distinct visitors; /c and /b on ${harvested} fresh served ads of visitors of their own, harvested after the /imp run (clicks with the widget's signals on ads whose beacon was sent first: valid, counted and charged; a ticket counts once, so requests past the corpus's length repeat it and take the duplicate path: the share of fresh ones is the column fresh).`,
   `The floor (bench/src/floor-uws.ts) is the transport plus only the work no answer of its path can skip (the bid request through JSON.parse, a signed ticket, one event, the answer through JSON.stringify; for /b and /c the ticket's signature, its once-only mark in Redis, one event), without the engine's rules: a share of bare uWS the floor does not reach is out of reach of the engine built from these parts.`,
@@ -231,6 +234,8 @@ const md = [
       `| ${r.target} | ${r.endpoint} | ${r.rate} | ${r.shareOfTransport ?? '-'} | ${r.p50Ms} | ${r.p99Ms} | ${r.p999Ms} | ${r.errors} | ${r.cpuUsPerRequest} | ${r.rssMiB} | ${r.freshShare ?? '-'} |`,
   ),
   '',
+  // The plots are drawn from wrk.json alone (plots.ts): a run of several engines has none of its own.
+  ...(suffix ? [] : ['![Highest rate by endpoint](wrk-rate.svg)', '', '![CPU per request by endpoint](wrk-cpu.svg)', '']),
 ].join('\n');
 writeFileSync(join(outDir, `wrk${suffix}.md`), md);
 writePlots();

@@ -13,7 +13,7 @@ type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; f
  * flavour (what V8 runs before it gives up on memory) releases the pool and shrinks the young generation, but
  * also sets the next full collection at 1.1 times the live heap, so the first seconds of traffic ran one at
  * once (bids p99 0.6-1.3 s in bench:config): a regular collection after it sets the limit as V8 does under
- * load, from its collector's and the program's speeds (bench/results/performance.md, "Step: RSS at 100 000
+ * load, from its collector's and the program's speeds (bench/results/ab-history.md, "Step: RSS at 100 000
  * campaigns"). Never on a request path: a full collection of a large heap takes tens to hundreds of
  * milliseconds.
  */
@@ -32,10 +32,10 @@ export function collectGarbageNow(): void {
  * ENGINE_HEAP_GROWING_PERCENT, default 100; 0 leaves V8's choice), unless the operator passed the node argument.
  * V8's own choice under load was 4 times the live heap (300 MiB live at 100 000 campaigns, 1.2 GiB allowed),
  * and the pages a full collection frees stay resident (V8 pools them), so RSS followed that peak: 1 423 MiB
- * after 1 000 changes under bids, 876 MiB at 1.5 times, about 1 GiB at 2 times (bench/results/performance.md,
+ * after 1 000 changes under bids, 876 MiB at 1.5 times, about 1 GiB at 2 times (bench/results/ab-history.md,
  * "Step: RSS at 100 000 campaigns"). A factor, not a cap: a larger configuration gets a proportionally larger
  * heap, never an out-of-memory kill. The price is more full collections; at 1.5 times they came so often while
- * changes were applied that bids waited (performance.md, "Where the goals stand"), hence 2 times.
+ * changes were applied that bids waited (bench/results/performance.md, "Settings these figures decided"), hence 2 times.
  */
 export function boundHeapGrowth(percent: number, execArgv: readonly string[] = process.execArgv): boolean {
   if (percent <= 0 || execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return false;
@@ -50,7 +50,7 @@ export function boundHeapGrowth(percent: number, execArgv: readonly string[] = p
  * `--no-separate-gc-phases` so that young collections run during the 1.5 s such marking takes at 100 000
  * campaigns (else a full young generation makes V8 finish the full collection at once, its marking in its
  * pause: 46 ms of a 61 ms pause). With helper threads on cores the engine shares, V8 made up for their lag with
- * marking steps of 5-19 ms on the event loop (bench/results/performance.md, "Step: the full collections' pause").
+ * marking steps of 5-19 ms on the event loop (bench/results/ab-history.md, "Step: the full collections' pause").
  * Node arguments, given at spawn (the launcher, the benches): set at run time, `--no-concurrent-marking` was
  * ignored in one bench run of six.
  */

@@ -200,7 +200,7 @@ export const envSchema = z.object({
   /**
    * The ingester inserts once this many rows wait (or INGEST_FLUSH_MS after the first arrived). Each insert
    * costs a part and a pass of the views whatever its size: 5 000-row batches took twice the CPU per event
-   * of 50 000-row ones, and 100 000-row ones a quarter less again (bench/results/performance.md, "Events into
+   * of 50 000-row ones, and 100 000-row ones a quarter less again (bench/results/ab-history.md, "Events into
    * ClickHouse"). Only a stream past 100 000 events/s fills one before INGEST_FLUSH_MS.
    */
   INGEST_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),

@@ -15,7 +15,7 @@ export type BuildReply = { id: number; count: number; body: ArrayBuffer; length:
 /**
  * Builds a batch's rows from its entries' packed events. For embedded chDB (RowBinary bodies) the msgpack
  * decode and the body are written on a worker thread: they were most of the ingester's serial main-thread
- * time per event (about 1.8 and 1.6 us of 2.3-4 us; bench/results/performance.md, goal 5), so the main
+ * time per event (about 1.8 and 1.6 us of 2.3-4 us; bench/results/ab-history.md, goal 5), so the main
  * thread reads and records the next batch meanwhile. Rows in an insert's body (a server) are built here.
  */
 export class BatchBuilder {

@@ -15,7 +15,7 @@ export type EventBatchRows = { count: number; values: EventRowValues[] } | { cou
  * - a server (no `stagingDir`): the rows in the insert's body as JSONCompactEachRow, over HTTP;
  * - embedded chDB (`stagingDir`): the rows written as one RowBinary file there, which the insert reads
  *   (`INSERT ... SELECT FROM file()`). chDB's connection takes an insert's body only as text, and
- *   parsing it was most of chDB's cost per row (bench/results/performance.md, goal 5): RowBinary costs
+ *   parsing it was most of chDB's cost per row (bench/results/ab-history.md, goal 5): RowBinary costs
  *   about a third. The file is chDB's own process reading a file this process wrote; a server could
  *   not read it (it reads only its own `user_files`).
  *

@@ -43,7 +43,7 @@ const RECORD_TTL_S = 7 * 86_400;
  * Events asked for per XREADGROUP (in whole entries): replies of about 1 MB. Replies of a whole batch
  * (50 000 events, 6 MB and more) cost the main thread about twice the wall time per event to receive
  * and parse, and a first guess of 100 events an entry made the first batch five times INGEST_BATCH_ROWS
- * (bench/results/performance.md, goal 5).
+ * (bench/results/ab-history.md, goal 5).
  */
 const READ_EVENTS = 10_000;
 

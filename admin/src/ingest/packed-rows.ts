@@ -11,7 +11,7 @@ export interface EntryRejection {
 /**
  * Writes one stream entry's events (a msgpack list of maps, the field `b`) straight into a RowBinary body,
  * without building the events as objects: decoding them and reading them back was most of the ingester's
- * build time per event (bench/results/performance.md, goal 5). The rows are the ones `eventsRowBinary`
+ * build time per event (bench/results/ab-history.md, goal 5). The rows are the ones `eventsRowBinary`
  * writes from the decoded events, byte for byte, and the same events are rejected with the same reasons
  * (`packed-rows.test.ts` checks both against the decoded path).
  *

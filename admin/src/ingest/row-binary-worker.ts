@@ -1,5 +1,5 @@
 // A worker thread of the ingester (batch-builder.ts): decodes a batch's packed entries and writes their
-// RowBinary body, the main thread's largest serial cost per event (bench/results/performance.md, goal 5).
+// RowBinary body, the main thread's largest serial cost per event (bench/results/ab-history.md, goal 5).
 import { parentPort } from 'node:worker_threads';
 import { buildBatch } from './build-rows.ts';
 import type { BuildReply, BuildRequest } from './batch-builder.ts';

@@ -35,7 +35,7 @@ const before = (scoreA: number, a: Candidate, scoreB: number, b: Candidate): boo
 
 /**
  * The walk's state and its two steps, as one object: closures made per auction cost an allocation each,
- * and under tsx (esbuild's keepNames) a `name` defined on each as well (bench/results/performance.md, step 6).
+ * and under tsx (esbuild's keepNames) a `name` defined on each as well (bench/results/ab-history.md, step 6).
  */
 class Walk {
   readonly order: (a: Candidate, b: Candidate) => number;

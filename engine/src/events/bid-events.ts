@@ -4,7 +4,7 @@ import type { Inventory, requestFacts } from './make-event.ts';
 
 // The OpenRTB route's events, each written as one object literal: built with spreads (the request's facts,
 // then again in makeEvent) every bid cost two copies through the runtime's slow path
-// (bench/results/performance.md, step 10). The fields are those the spreads gave, later ones winning.
+// (bench/results/ab-history.md, step 10). The fields are those the spreads gave, later ones winning.
 
 type Facts = ReturnType<typeof requestFacts>;
 

@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 // A version-4 UUID in the text form `crypto.randomUUID` gives, from the same source of randomness (the
 // operating system's, drawn 256 ids at a time). Written as one string through a reused byte buffer:
 // `randomUUID` joins its text from 20 pieces, and with two ids per bid its intermediate strings were a
-// visible share of the bid path's garbage (bench/results/performance.md, step 12).
+// visible share of the bid path's garbage (bench/results/ab-history.md, step 12).
 
 const BATCH = 256;
 const random = Buffer.allocUnsafeSlow(16 * BATCH);

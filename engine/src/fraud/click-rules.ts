@@ -40,7 +40,7 @@ export function clickVerdict(s: ClickSignals, rules: readonly ClickRule[] = CLIC
   return rules.find((r) => r.invalid(s))?.name;
 }
 
-// At module level: a closure per click would also pay tsx's __name (bench/results/performance.md, step 6).
+// At module level: a closure per click would also pay tsx's __name (bench/results/ab-history.md, step 6).
 const numberParam = (q: URLSearchParams, k: string): number | undefined => {
   const v = q.get(k);
   return v !== null && /^-?\d{1,9}$/.test(v) ? Number(v) : undefined;

@@ -179,7 +179,7 @@ export interface Guard {
 
 /**
  * A class rather than closures over locals: every request makes one, and under tsx (esbuild's keepNames)
- * each named closure also costs a `name` definition (bench/results/performance.md, step 6).
+ * each named closure also costs a `name` definition (bench/results/ab-history.md, step 6).
  */
 class RequestGuard implements Guard {
   done = false;

@@ -33,7 +33,7 @@ export const CTR_PRIOR: Record<CampaignFormat, number> = {
 /**
  * What every candidate of one campaign shares (22 of a candidate's 34 fields), compiled once per campaign
  * object, pace handle and source list: at 300 000 creatives, a copy of these fields in each candidate was
- * about 51 MiB of the engine's live heap (bench/results/performance.md, "Step: RSS at 100 000 campaigns").
+ * about 51 MiB of the engine's live heap (bench/results/ab-history.md, "Step: RSS at 100 000 campaigns").
  * All fields set in the constructor (stable shape).
  */
 export class CampaignPart {
@@ -229,7 +229,7 @@ export class Candidate {
  * and bid adjustments while they are the same objects (a list of 10 000 entries is not compiled again per
  * change). The previous part is passed in, not looked up in a WeakMap by campaign object: a WeakMap entry per
  * campaign is an ephemeron that every full collection must resolve, and clear in its atomic pause (1.5-1.7 ms
- * of it at 100 000 campaigns; bench/results/performance.md, "Step: the full collections' pause").
+ * of it at 100 000 campaigns; bench/results/ab-history.md, "Step: the full collections' pause").
  */
 export function campaignPart(campaign: StoredCampaign, pace: PaceHandle, sourceList: SourceList | undefined, prev: CampaignPart | undefined): CampaignPart {
   if (prev && prev.campaign === campaign && prev.pace === pace && prev.sourceList === sourceList) return prev;

@@ -138,7 +138,7 @@ const addTo = <K, V>(map: Map<K, Set<V>>, key: K, value: V): void => {
 export { addTo as addToSetMap };
 
 // A campaign's creative ids as an exact-size array, replaced on a change: a `Set` of three ids was about twice
-// the bytes, 100 000 of them at 100 000 campaigns (bench/results/performance.md, memory at 100 000 campaigns).
+// the bytes, 100 000 of them at 100 000 campaigns (bench/results/ab-history.md, memory at 100 000 campaigns).
 export function addCreativeOf(map: Map<number, readonly number[]>, campaignId: number, id: number): void {
   const ids = map.get(campaignId);
   if (ids === undefined) map.set(campaignId, [id]);

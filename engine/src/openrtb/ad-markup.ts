@@ -59,7 +59,7 @@ export function nativeAdm(c: Creative, links: MarkupLinks, requested?: readonly 
   return inertJson({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
 }
 
-// At module level: a named closure made per call costs a `name` definition under tsx (performance.md, step 6).
+// At module level: a named closure made per call costs a `name` definition under tsx (bench/results/ab-history.md, step 6).
 const two = (n: number): string => String(n).padStart(2, '0');
 /** VAST's `HH:MM:SS` for a whole number of seconds. */
 export function vastDuration(seconds: number): string {

@@ -33,7 +33,7 @@ export function exchangeBids(
 ): Bid[] | undefined {
   const facts = requestFacts(rc, p.engineId);
   // Made at the first bid, as one-element literals: an empty array's first push grows it to 17 slots, and
-  // most requests carry one impression (bench/results/performance.md, step 12).
+  // most requests carry one impression (bench/results/ab-history.md, step 12).
   let bids: Bid[] | undefined;
   let taken: Served[] | undefined;
   // Bid events wait for the deadline check: a bid that is never sent must not be recorded as one.

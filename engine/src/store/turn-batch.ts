@@ -43,7 +43,7 @@ interface Waiter<Out> {
   reject(err: unknown): void;
 }
 
-// At module level: per-batch closures would also pay tsx's __name (bench/results/performance.md, step 6).
+// At module level: per-batch closures would also pay tsx's __name (bench/results/ab-history.md, step 6).
 function flushBatch<In, Out>(batch: TurnBatch<In, Out>): void {
   batch.flush();
 }

@@ -32,7 +32,7 @@ export interface MirrorOptions {
  * that group, as the last ones cost, and the consumers' work for the index it publishes fit in SLICE_MS, so
  * it holds requests for about SLICE_MS, not SLICE_MS plus a group plus the consumers. A group is sized from
  * what the last groups cost per change (cost-estimate.ts), between 1 and GROUP_MAX changes: in step 4, at 100 000 campaigns a fixed group of 8
- * cost up to 8 ms, at 10 000 under 1 ms (bench/results/performance.md, steps 4 and 9, have the measured
+ * cost up to 8 ms, at 10 000 under 1 ms (bench/results/ab-history.md, steps 4 and 9, have the measured
  * bounds; "Step: the burst of 1 000 changes" the slice's own bound). GROUP_MAX bounds the one group no estimate
  * can size: the first after V8 starts marking for a full collection, when a change costs about ten times what
  * the last groups did (0.36-0.63 ms instead of 0.03-0.05 at 100 000 campaigns): groups of 20-31 then held the

@@ -8,13 +8,13 @@ const JUMP = 3;
  *
  * - A group a young collection fell into: with 16 MiB semi-spaces one of 2-8 ms came every few groups of about
  *   1 ms during a burst, and a smoothed mean of every measurement counted them, shrank the groups, and made the
- *   burst of 1 000 changes take 314-467 ms instead of 146-191 (bench/results/performance.md, "Step: the young
+ *   burst of 1 000 changes take 314-467 ms instead of 146-191 (bench/results/ab-history.md, "Step: the young
  *   generation"). The median of the window leaves them out.
  * - Every group while V8 marks the heap for a full collection: at 100 000 campaigns each change copies about
  *   40 KB of candidate lists, and V8 marks on the event loop in proportion to what is allocated, so a change
  *   costs about ten times as much for the 0.5-2 s of marking. The median took that up only after three to five
  *   groups, each sized for the old cost: a burst meeting the marking held the loop for 4-14 ms in several slices
- *   (bench/results/performance.md, "Step: the burst in V8's marking").
+ *   (bench/results/ab-history.md, "Step: the burst in V8's marking").
  *
  * So the estimate is the median, unless the latest measurement is over JUMP times it: then the latest, at once.
  * A collection costs one group sized small (the next measurement lets it go); the marking's rise is taken from

@@ -3,7 +3,7 @@ import { hash } from 'node:crypto';
 /**
  * HMAC-SHA256 (RFC 2104) written out over one-shot hashes: `createHmac` builds a keyed object and
  * redoes the key schedule for every message, which cost more than the two hashes themselves (every
- * bid's ticket, every click's id; bench/results/performance.md, step 5). The padded keys are made once
+ * bid's ticket, every click's id; bench/results/ab-history.md, step 5). The padded keys are made once
  * per secret; the same bytes go in as `createHmac('sha256', secret).update(message)` would hash (both
  * UTF-8), so every digest is the same.
  */

@@ -14,7 +14,7 @@ export type ConfigEntities = Record<ConfigKind, Map<number, unknown>>;
  * Strings config values repeat (statuses, formats, countries, time zones, landing URLs, texts and timestamps
  * written together), one copy each: decoded, each value had its own, and at 100 000 campaigns / 300 000
  * creatives copies of strings already held were about 100 MiB of the engine's 500 MiB live heap
- * (bench/results/performance.md, "Memory at 100 000 campaigns"). Emptied when full: the bound, not the
+ * (bench/results/ab-history.md, "Memory at 100 000 campaigns"). Emptied when full: the bound, not the
  * config's size, is what it can hold beyond the config; a value decoded after that shares with later ones.
  */
 const interned = new Map<string, string>();
@@ -51,7 +51,7 @@ function compact(value: unknown): unknown {
  * A config value as a mirror keeps it for as long as the value lives: copied once, its strings interned.
  * msgpackr's native string extraction hands out slices of strings it decoded together, and each slice keeps
  * its whole parent alive: decoded as is, 400 000 campaigns and creatives held about 250 MiB more than the
- * same values copied once (bench/results/performance.md, step 4). The copy's strings are its own.
+ * same values copied once (bench/results/ab-history.md, step 4). The copy's strings are its own.
  */
 export const mirrorValue = (decoded: unknown): unknown => compact(structuredClone(decoded));
 
@@ -149,7 +149,7 @@ const PAGED_TRIES = 3;
  *
  * Read in one MULTI, every reply (about 175 MiB at 100 000 campaigns) lived until the whole snapshot was
  * decoded, was promoted and left that much in the process's malloc heap and V8's pages for good
- * (bench/results/performance.md, "Step: RSS at 100 000 campaigns"). Paged, each page's buffers die young. The
+ * (bench/results/ab-history.md, "Step: RSS at 100 000 campaigns"). Paged, each page's buffers die young. The
  * pages alone are not consistent (a value can change between two of them), so the log's position is taken
  * before the first page and every change after it is replayed onto what the pages gave: the admin writes a
  * value and its log entry in one script, and puts and deletes carry whole values, so the replay converges to

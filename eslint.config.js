@@ -72,10 +72,13 @@ export default tseslint.config(
     },
   },
   {
-    // Pure wire codecs: every process shares them, so they hold no client.
-    files: ['schemas/src/wire/**/*.ts'],
+    // Shapes and codecs only: every process shares them, so they hold no client (Redis code lives in runtime/).
+    files: ['schemas/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'ioredis', message: 'Wire codecs take and return replies; the caller owns the client.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'ioredis', message: 'schemas/ holds shapes and codecs, which take and return replies; Redis code lives in runtime/.' }] },
+      ],
     },
   },
   {

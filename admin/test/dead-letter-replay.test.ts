@@ -1,5 +1,5 @@
 import type { EngineEvent } from '@adnet/schemas/events';
-import { connectRedis } from '@adnet/schemas/redis-connect';
+import { connectRedis } from '@adnet/runtime/redis-connect';
 import { EVENT_DEAD_LETTERS, EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { unpack } from '@adnet/schemas/wire/msgpack';
 import type { Redis } from 'ioredis';

@@ -7,7 +7,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Bid from '@adnet/engine/bid-route';
-import type * as ContextFixture from '@adnet/engine/context-fixture';
 import type * as EngineIndex from '@adnet/engine/engine-index';
 import type * as WidgetServe from '@adnet/engine/widget-serve-route';
 import type * as ZoneRate from '@adnet/engine/zone-request-rate';

@@ -5,7 +5,7 @@
 // time, this process's CPU, and the longest the event loop went without a turn (a timer probe every 1 ms).
 import { resolve } from 'node:path';
 import { budgetDay } from '@adnet/schemas/budget-day';
-import { markMoved } from '@adnet/schemas/moved-marks';
+import { markMoved } from '@adnet/runtime/moved-marks';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import type { EngineIndex } from '@adnet/engine/engine-index';
 import { campaignFixture } from '@adnet/engine/fixtures';

@@ -1,6 +1,6 @@
 import { countedKey } from '@adnet/schemas/redis-keys';
 import { clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
-import { connectRedis } from '@adnet/schemas/redis-connect';
+import { connectRedis } from '@adnet/runtime/redis-connect';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis } from '@adnet/test-support/redis';

@@ -1,5 +1,5 @@
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
-import { markMoved } from '@adnet/schemas/moved-marks';
+import { markMoved } from '@adnet/runtime/moved-marks';
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
-import { connectRedis } from '@adnet/schemas/redis-connect';
+import { connectRedis } from '@adnet/runtime/redis-connect';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedisDirectCharger } from '../src/budget/direct-charges.ts';

@@ -1,6 +1,6 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
-import { markMoved } from '@adnet/schemas/moved-marks';
+import { markMoved } from '@adnet/runtime/moved-marks';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
 import { WEEKDAYS, compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
 import type { StoredCampaign } from '@adnet/schemas/api';

@@ -1,5 +1,5 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
-import { markMoved } from '@adnet/schemas/moved-marks';
+import { markMoved } from '@adnet/runtime/moved-marks';
 import { balanceKey, campaignPoolKey } from '@adnet/schemas/redis-keys';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
 import { demandDayKey } from '@adnet/schemas/demand';
-import type { Redis } from '@adnet/schemas/redis-connect';
-import { pipelineByKey } from '@adnet/schemas/redis-pipelines';
+import type { Redis } from '@adnet/runtime/redis-connect';
+import { pipelineByKey } from '@adnet/runtime/redis-pipelines';
 import type { StatsQuery, StatsRow } from '@adnet/schemas/stats';
 
 /** The engines' per-partner auction counters (schemas/src/demand.ts) and the statistics field each becomes. */

@@ -1,5 +1,5 @@
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
-import { markMoved } from '@adnet/schemas/moved-marks';
+import { markMoved } from '@adnet/runtime/moved-marks';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services.ts';
 

@@ -1,5 +1,5 @@
-import { connectRedis as connect } from '@adnet/schemas/redis-connect';
-import type { Redis } from '@adnet/schemas/redis-connect';
+import { connectRedis as connect } from '@adnet/runtime/redis-connect';
+import type { Redis } from '@adnet/runtime/redis-connect';
 
 export type { Redis };
 

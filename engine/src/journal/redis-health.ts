@@ -1,4 +1,4 @@
-import { connectRedis } from '@adnet/schemas/redis-connect';
+import { connectRedis } from '@adnet/runtime/redis-connect';
 import type { Redis } from 'ioredis';
 
 export interface RedisHealthOptions {

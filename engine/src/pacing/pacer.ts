@@ -2,7 +2,7 @@ import { slices } from '@adnet/runtime/slices';
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano } from '@adnet/schemas/money';
 import { campaignPoolKey } from '@adnet/schemas/redis-keys';
-import { pipelineByKey } from '@adnet/schemas/redis-pipelines';
+import { pipelineByKey } from '@adnet/runtime/redis-pipelines';
 import { compileSchedule, servingTimeOfDay } from '@adnet/schemas/schedule';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import type { Redis } from 'ioredis';
@@ -24,7 +24,7 @@ const SLICE_MS = 2;
 /**
  * Runs the pacing controller for every even-paced campaign the engine serves: each tick reads the spend
  * today of the campaigns whose spend moved since the last tick (marked by whoever charged it:
- * @adnet/schemas/moved-marks) from their budget pools (what every engine has spent), steps each
+ * @adnet/runtime/moved-marks) from their budget pools (what every engine has spent), steps each
  * controller, the others with the spend they had, and writes the rate into the campaign's pace handle in
  * the current index, where the pacing filter reads it. Every engine reads the same spend, so they arrive
  * at the same rates.

@@ -2,7 +2,7 @@ import { slices } from '@adnet/runtime/slices';
 import type { Creative } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
-import { pipelineByKey } from '@adnet/schemas/redis-pipelines';
+import { pipelineByKey } from '@adnet/runtime/redis-pipelines';
 import type { Redis } from 'ioredis';
 import type { CreativePicker } from '../auction/ports.ts';
 import type { Candidate } from '../index/candidate.ts';
@@ -43,7 +43,7 @@ export interface CreativeRotationOptions {
 /**
  * The rotation shared by every engine. Each engine counts the impressions and valid clicks it
  * records, per creative, and adds them to the campaign's counts in Redis at each refresh (conversions
- * are added by the admin), marking the campaign as moved (@adnet/schemas/moved-marks); then it
+ * are added by the admin), marking the campaign as moved (@adnet/runtime/moved-marks); then it
  * reads back the totals of the campaigns any engine marked since its last refresh and recomputes their
  * shares (rotation-policy.ts). The hot path only draws from the shares in memory: counts seen by every
  * engine lag by one refresh.

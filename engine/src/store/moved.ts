@@ -1,9 +1,9 @@
-import { MOVED_MARGIN_MS, MOVED_READABLE_MS, markMoved, readMoved } from '@adnet/schemas/moved-marks';
-import type { MovedKind } from '@adnet/schemas/moved-marks';
+import { MOVED_MARGIN_MS, MOVED_READABLE_MS, markMoved, readMoved } from '@adnet/runtime/moved-marks';
+import type { MovedKind } from '@adnet/runtime/moved-marks';
 import type { Redis } from 'ioredis';
 
 /**
- * The campaigns this engine changed since it last sent its marks (@adnet/schemas/moved-marks). Adding is
+ * The campaigns this engine changed since it last sent its marks (@adnet/runtime/moved-marks). Adding is
  * a set insertion, so the paths that change counts or spend pay nothing more; `flush` sends them all in one
  * command, after the changes themselves were confirmed.
  */

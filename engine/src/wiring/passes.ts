@@ -1,6 +1,6 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import type { Config } from '@adnet/schemas/config';
-import type { Redis } from '@adnet/schemas/redis-connect';
+import type { Redis } from '@adnet/runtime/redis-connect';
 import type { SupplyDeps } from '../demand/supply.ts';
 import { PushSender } from '../push/push-sender.ts';
 import type { PushPorts } from '../push/push-sender.ts';

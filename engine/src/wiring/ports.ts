@@ -1,6 +1,6 @@
 import type { Config } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
-import type { Redis } from '@adnet/schemas/redis-connect';
+import type { Redis } from '@adnet/runtime/redis-connect';
 import { buildServiceWorker, buildWidget, zoneScript } from '@adnet/widget/build';
 import { RedisDirectCharger } from '../budget/direct-charges.ts';
 import type { EngineContext } from '../context.ts';

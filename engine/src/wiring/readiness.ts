@@ -1,5 +1,5 @@
 import type { Probe } from '@adnet/runtime/probe';
-import type { Redis } from '@adnet/schemas/redis-connect';
+import type { Redis } from '@adnet/runtime/redis-connect';
 import type { EventBatcher } from '../events/event-batcher.ts';
 import { json } from '../http/adapt.ts';
 import type { RouteHandler } from '../http/adapt.ts';

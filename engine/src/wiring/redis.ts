@@ -1,7 +1,7 @@
 import type { Config } from '@adnet/schemas/config';
 import { TRACKING_SECRET_KEY } from '@adnet/schemas/redis-keys';
-import { connectRedis } from '@adnet/schemas/redis-connect';
-import type { Redis } from '@adnet/schemas/redis-connect';
+import { connectRedis } from '@adnet/runtime/redis-connect';
+import type { Redis } from '@adnet/runtime/redis-connect';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 

@@ -1,5 +1,5 @@
 import type { Config } from '@adnet/schemas/config';
-import type { Redis } from '@adnet/schemas/redis-connect';
+import type { Redis } from '@adnet/runtime/redis-connect';
 import type { Logger } from 'pino';
 import { BudgetSlices } from '../budget/budget-slices.ts';
 import { EventBatcher } from '../events/event-batcher.ts';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { movedKey } from './wire/redis-keys.ts';
+import { movedKey } from '@adnet/schemas/redis-keys';
 
 /**
  * Marks of what moved: every writer of a campaign's rotation counts or of its spend today also adds the

@@ -1,6 +1,6 @@
 import { Cluster, Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
-import { parseRedisTarget } from './redis-target.ts';
+import { parseRedisTarget } from '@adnet/schemas/redis-target';
 
 export type { Redis };
 

@@ -25,8 +25,10 @@ export class RedisHealth {
   lastAnswerAt = Date.now();
   /** Since when Redis has been up (ms since the epoch). */
   upSince = Date.now();
-  /** When Redis last came back after being away (ms since the epoch); 0 when it never was away. */
+  /** When Redis last came back after being away (ms since the epoch); 0 when it never was away since it first answered. */
   backAt = 0;
+  /** A PING has been answered: an away before it (the probe still connecting at start) is no outage. */
+  private answered = false;
 
   constructor(private readonly o: RedisHealthOptions) {
     this.probe = connectRedis(o.url, {
@@ -75,6 +77,7 @@ export class RedisHealth {
       await this.probe.ping();
       this.lastAnswerAt = Date.now();
       this.set(true, 'ping answered');
+      this.answered = true;
       return true;
     } catch (err) {
       this.set(false, err instanceof Error ? err.message : String(err));
@@ -92,7 +95,8 @@ export class RedisHealth {
   private set(up: boolean, why: string): void {
     if (up === this.state) return;
     this.state = up;
-    if (up) this.upSince = this.backAt = Date.now();
+    if (up) this.upSince = Date.now();
+    if (up && this.answered) this.backAt = this.upSince;
     this.o.onChange?.(up, why);
   }
 

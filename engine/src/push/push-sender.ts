@@ -147,7 +147,7 @@ export class PushSender {
     const rc = visitorContext(index, subscriberOf(sub), Date.now(), 'push');
     const ic = zoneImp(rc, entry);
     // Neither the subscriber's browser nor its address is kept: its audience is what we know.
-    const ad = await zoneAd(ctx, rc, ic, entry, PUSH_SURFACE, NO_ASKER, pushUserKey(ctx.secret, id), started);
+    const ad = await zoneAd(ctx, rc, ic, entry, PUSH_SURFACE, NO_ASKER, () => pushUserKey(ctx.secret, id), started);
     if (!('kind' in ad) && !ad.won) return;
     const payload =
       'kind' in ad

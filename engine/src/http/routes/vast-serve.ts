@@ -23,7 +23,7 @@ export function vastRoute(ctx: EngineContext) {
     const viewer = ctx.caps.viewer(widgetUserId(new URLSearchParams(req.query).get('u')), now);
     const rc = visitorContext(index, playerVisitor(visitor, req.headers['user-agent']), now, 'vast', flood, viewer);
     const ic = zoneImp(rc, entry);
-    const ad = zoneAd(ctx, rc, ic, entry, VAST_SURFACE, req, rc.viewer?.key, started);
+    const ad = zoneAd(ctx, rc, ic, entry, VAST_SURFACE, req, () => rc.viewer?.key, started);
     return ad instanceof Promise ? ad.then((a) => videoAnswer(ctx, rc, ic, a)) : videoAnswer(ctx, rc, ic, ad);
   };
 }

@@ -29,7 +29,7 @@ export function impRoute(ctx: EngineContext) {
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
     const rc = visitorContext(index, visitorOf(req), now, 'widget', flood, ctx.caps.viewer(widgetUserId(q.get('u')), now));
     const ic = zoneImp(rc, entry);
-    const ad = zoneAd(ctx, rc, ic, entry, WIDGET_SURFACE, req, rc.viewer?.key, started);
+    const ad = zoneAd(ctx, rc, ic, entry, WIDGET_SURFACE, req, () => rc.viewer?.key, started);
     return ad instanceof Promise ? ad.then((a) => displayAnswer(ctx, rc, ic, entry, a)) : displayAnswer(ctx, rc, ic, entry, ad);
   };
 }

@@ -2,36 +2,12 @@ import type { StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { ClickRecord } from '@adnet/schemas/wire/click-record';
 import { describe, expect, it } from 'vitest';
-import type { BidTicket } from '../tracking/signed-token.ts';
+import { ticketFixture } from '../../test/fixtures/ticket-fixture.ts';
 import { countClick } from './count-click.ts';
 import type { ClickPorts } from './count-click.ts';
 import type { DirectCharge } from './ports.ts';
 
-const ticket = {
-  bidId: 'b-1',
-  campaignId: 7,
-  advertiserId: 3,
-  creativeId: 9,
-  priceMicroCents: 150_000,
-  issuedAt: 1_800_000_000,
-  engine: 'e1',
-  partnerId: 0,
-  country: 'us',
-  device: 'desktop',
-  publisherId: 4,
-  siteId: 5,
-  zoneId: 6,
-  surface: 'widget',
-  ipPrefix: '203.0.113.0',
-  uaHash: 'abcd1234',
-  test: false,
-  os: 'android',
-  browser: 'chrome',
-  user: '',
-  source: 'news.example',
-  clickMicroCents: 0,
-  format: 'native',
-} satisfies BidTicket;
+const ticket = ticketFixture();
 const campaign = {
   id: 7,
   advertiser_id: 3,

@@ -2,36 +2,13 @@ import type { StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { describe, expect, it } from 'vitest';
 import type { BidTicket } from '../tracking/signed-token.ts';
+import { ticketFixture } from '../../test/fixtures/ticket-fixture.ts';
 import { countTicket } from './count-ticket.ts';
 import type { TicketPorts } from './count-ticket.ts';
 
 const ISSUED = 1_800_000_000;
 const NOW = ISSUED * 1000 + 5_000;
-const base: BidTicket = {
-  bidId: 'b-1',
-  campaignId: 7,
-  advertiserId: 3,
-  creativeId: 9,
-  priceMicroCents: 150_000,
-  issuedAt: ISSUED,
-  engine: 'e1',
-  partnerId: 0,
-  country: 'us',
-  device: 'desktop',
-  publisherId: 4,
-  siteId: 5,
-  zoneId: 6,
-  surface: 'widget',
-  ipPrefix: '203.0.113.0',
-  uaHash: 'abcd1234',
-  test: false,
-  os: 'android',
-  browser: 'chrome',
-  user: '',
-  source: 'news.example',
-  clickMicroCents: 0,
-  format: 'native',
-};
+const base: BidTicket = ticketFixture({ issuedAt: ISSUED });
 
 /** Ports over an in-memory once-only store, the events kept in order. */
 function ports(bidType: 'cpm' | 'cpc' = 'cpm') {

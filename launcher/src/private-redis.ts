@@ -150,7 +150,10 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
       '--daemonize',
       'no',
     ],
-    { stdio: ['pipe', 'ignore', 'ignore'] },
+    // A process group of its own: a signal to the launcher's group (Ctrl-C in a terminal, a supervisor's group
+    // kill) must not stop Redis before the admin's last batch and the engines' journals are written to it; the
+    // launcher stops it last.
+    { stdio: ['pipe', 'ignore', 'ignore'], detached: true },
   );
   child.stdin.end(`requirepass ${password}\n`);
   const exited = new Promise<void>((res) => child.once('exit', () => res()));

@@ -17,4 +17,17 @@ describe("the start script's shell", () => {
     expect(run.out()).toContain('"event":"stopped"');
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   }, 90_000);
+
+  // Ctrl-C in a terminal, or a supervisor that kills the group, signals every process of the product at once:
+  // its private Redis among them would stop before the admin's last batch and the engines' journals reach it.
+  it('stops cleanly when the whole process group is signalled, its private Redis last', async () => {
+    const port = await freePort();
+    const run = await launch({ PORT: String(port), DATA_DIR: tempDir(), LOG_LEVEL: 'info' }, 'Ad network is up', 'start-script');
+    expect((await fetch(`${run.base}/healthz`)).status).toBe(200);
+    process.kill(-(run.child.pid ?? 0), 'SIGTERM');
+    await run.exit;
+    await expect.poll(() => run.out(), { timeout: 20_000 }).toContain('"event":"stopped"');
+    expect(run.out()).not.toContain('stop failed');
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  }, 90_000);
 });

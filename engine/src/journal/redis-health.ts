@@ -10,6 +10,8 @@ export interface RedisHealthOptions {
   onChange?: (up: boolean, why: string) => void;
 }
 
+const FIRST_CONNECT_GRACE_MS = 5_000;
+
 /**
  * Whether the request paths may use Redis now: a PING on a connection of its own (no offline queue, a
  * command timeout), so that a Redis that hangs (its process stopped) or is down is seen within one interval
@@ -29,6 +31,7 @@ export class RedisHealth {
   backAt = 0;
   /** A PING has been answered: an away before it (the probe still connecting at start) is no outage. */
   private answered = false;
+  private readonly createdAt = Date.now();
 
   constructor(private readonly o: RedisHealthOptions) {
     this.probe = connectRedis(o.url, {
@@ -80,6 +83,9 @@ export class RedisHealth {
       this.answered = true;
       return true;
     } catch (err) {
+      // The engine has just read its index from Redis: a probe connection still being made in its first seconds is
+      // slow to greet us, not an outage to announce (and journal for).
+      if (!this.answered && this.probe.status !== 'ready' && Date.now() - this.createdAt < FIRST_CONNECT_GRACE_MS) return false;
       this.set(false, err instanceof Error ? err.message : String(err));
       return false;
     }

@@ -51,7 +51,13 @@ describe("SIGTERM on the admin's ingester", () => {
       await writer.quit();
 
       const dataDir = tempDir();
-      const env = { DATA_DIR: dataDir, PORT: String(await freePort()), REDIS_URL: redis.url, INGEST_BATCH_ROWS: '300', INGEST_FLUSH_MS: '50' };
+      const env = {
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        REDIS_URL: redis.url,
+        INGEST_BATCH_ROWS: '300',
+        INGEST_FLUSH_MS: '50',
+      };
       const first = await launch(env);
       let atStop: Backlog | undefined;
       for (let i = 0; i < 1_000; i++) {
@@ -80,10 +86,16 @@ describe("SIGTERM on the admin's ingester", () => {
       const ch = await openClickHouse(loadConfig({ DATA_DIR: dataDir }));
       try {
         const [raw] = await (
-          await ch.query({ query: `SELECT count() AS n, uniqExact(id) AS ids FROM adnet.events WHERE campaign_id = ${CAMPAIGN}`, format: 'JSONEachRow' })
+          await ch.query({
+            query: `SELECT count() AS n, uniqExact(id) AS ids FROM adnet.events WHERE campaign_id = ${CAMPAIGN}`,
+            format: 'JSONEachRow',
+          })
         ).json<{ n: number | string; ids: number | string }>();
         const [hourly] = await (
-          await ch.query({ query: `SELECT sum(impressions) AS n FROM adnet.stats_hourly WHERE campaign_id = ${CAMPAIGN}`, format: 'JSONEachRow' })
+          await ch.query({
+            query: `SELECT sum(impressions) AS n FROM adnet.stats_hourly WHERE campaign_id = ${CAMPAIGN}`,
+            format: 'JSONEachRow',
+          })
         ).json<{ n: number | string }>();
         expect([Number(raw?.n), Number(raw?.ids), Number(hourly?.n)]).toEqual([EVENTS, EVENTS, EVENTS]);
       } finally {

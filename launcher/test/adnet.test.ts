@@ -12,7 +12,11 @@ describe('operator CLI', () => {
     spawnSync(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], {
       cwd: new URL('../..', import.meta.url).pathname,
       // A data directory of its own: no product runs there, so the CLI acts on REDIS_URL alone.
-      env: { ...process.env, REDIS_URL: fx.redis.url, DATA_DIR: join(mkdtempSync(join(tmpdir(), 'adnet-cli-')), 'data') },
+      env: {
+        ...process.env,
+        REDIS_URL: fx.redis.url,
+        DATA_DIR: join(mkdtempSync(join(tmpdir(), 'adnet-cli-')), 'data'),
+      },
       encoding: 'utf8',
     });
 
@@ -20,9 +24,13 @@ describe('operator CLI', () => {
     const email = `cli.${Date.now()}@example.com`;
     const made = cli('user:create', '--role', 'advertiser', '--email', email, '--password', 'cli-password');
     // It says what it acted on: here the Redis REDIS_URL names, no product running on DATA_DIR.
-    expect(made.stderr).toMatch(/^adnet user:create: acting on the Redis at redis:\/\/127\.0\.0\.1:\d+ \(REDIS_URL; no product runs with DATA_DIR=/);
+    expect(made.stderr).toMatch(
+      /^adnet user:create: acting on the Redis at redis:\/\/127\.0\.0\.1:\d+ \(REDIS_URL; no product runs with DATA_DIR=/,
+    );
     expect(made.stdout).toMatch(/created advertiser #\d+/);
-    expect(cli('user:create', '--role', 'admin', '--email', `root.${email}`, '--password', 'cli-password').status).toBe(0);
+    expect(cli('user:create', '--role', 'admin', '--email', `root.${email}`, '--password', 'cli-password').status).toBe(
+      0,
+    );
     const credited = cli('balance:credit', '--email', email, '--cents', '2500');
     expect(credited.stdout).toContain('balance 2500 cents');
     const user = await fx.app.svc.users.getByEmail(email);

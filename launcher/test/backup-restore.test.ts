@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,27 +14,22 @@ import type { Account, AppLike } from '@adnet/test-support/admin';
 import { eventually, streamedEvents } from '@adnet/test-support/engine';
 import { freePort } from '@adnet/test-support/redis';
 import { World } from '@adnet/test-support/world';
-import { launch, stopLaunched, tempDir } from './support/launch.ts';
+import { launch, runCli, stopLaunched, tempDir } from './support/launch.ts';
+import type { CliRun } from './support/launch.ts';
 
 // `adnet backup` of a product serving traffic, more traffic, `adnet restore` into a fresh DATA_DIR, and a
 // second product on it: everything is as it was at the backup, and every event in the restored stream is
 // in the restored statistics exactly once.
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 const clients: Redis[] = [];
 
 afterAll(async () => {
   for (const c of clients) await c.quit().catch(() => undefined);
   await stopLaunched();
 });
-
-interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
 
 /** `pnpm adnet ...` on DATA_DIR `dataDir`, never on an outside Redis or ClickHouse. */
 function adnet(dataDir: string, ...args: string[]): Promise<CliRun> {
@@ -46,20 +40,19 @@ function adnetWith(extraEnv: Record<string, string>, dataDir: string, ...args: s
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv };
   delete env.REDIS_URL;
   delete env.CLICKHOUSE_URL;
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr, ms: performance.now() - started })));
+  return runCli(env, args);
 }
 
 /** Services on a launched product's private Redis: the test makes accounts and approves sites through them. */
 function servicesOf(base: string, dataDir: string): { app: AppLike; redis: Redis } {
   const url = new URL(readFileSync(join(dataDir, 'redis', 'redis.url'), 'utf8').trim());
   url.password = readFileSync(join(dataDir, 'redis', 'redis.password'), 'utf8').trim();
-  const config = loadConfig({ REDIS_URL: url.href, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PASSWORD_SCRYPT_LOG_N: '12' });
+  const config = loadConfig({
+    REDIS_URL: url.href,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PASSWORD_SCRYPT_LOG_N: '12',
+  });
   const redis = connectRedis(url.href, 'backup-test');
   clients.push(redis);
   return { app: { base, svc: createServices(config, redis, createLogger('silent')) }, redis };
@@ -73,7 +66,10 @@ async function traffic(base: string, subid: string, n: number, tag: string, clic
     const ad = (await r.json()) as { beacon_url: string; click_url: string };
     expect((await fetch(ad.beacon_url, { headers: BROWSER })).status).toBe(200);
     if (clickEvery > 0 && i % clickEvery === 0) {
-      const click = await fetch(`${ad.click_url}?ttc=900&x=10&y=12&focus=1&fp=${tag}-${i}`, { headers: BROWSER, redirect: 'manual' });
+      const click = await fetch(`${ad.click_url}?ttc=900&x=10&y=12&focus=1&fp=${tag}-${i}`, {
+        headers: BROWSER,
+        redirect: 'manual',
+      });
       expect(click.status).toBe(302);
     }
   }
@@ -101,7 +97,8 @@ async function snapshot(app: AppLike, adv: Account, pub: Account, campaignId: nu
   };
 }
 
-const totals = (stats: Json, key: string): number => ((stats.rows as Json[] | undefined) ?? []).reduce((n, row) => n + Number(row[key] ?? 0), 0);
+const totals = (stats: Json, key: string): number =>
+  ((stats.rows as Json[] | undefined) ?? []).reduce((n, row) => n + Number(row[key] ?? 0), 0);
 
 /** Once the ingester has taken every entry and the engines' spend is written, the snapshot stops changing. */
 async function settled(app: AppLike, redis: Redis, adv: Account, pub: Account, campaignId: number): Promise<Json> {
@@ -121,7 +118,10 @@ async function settled(app: AppLike, redis: Redis, adv: Account, pub: Account, c
 /** Impressions and clicks of a campaign as the events in a Redis's stream have them. */
 async function streamCounts(redis: Redis, campaignId: number): Promise<{ impressions: number; clicks: number }> {
   const events = (await streamedEvents(redis)).filter((e) => e.campaign_id === campaignId);
-  return { impressions: events.filter((e) => e.type === 'impression').length, clicks: events.filter((e) => e.type === 'click').length };
+  return {
+    impressions: events.filter((e) => e.type === 'impression').length,
+    clicks: events.filter((e) => e.type === 'click').length,
+  };
 }
 
 /** A folder's files with their sizes and times: a refused command must leave it exactly so. */
@@ -151,8 +151,14 @@ describe('adnet backup and restore', () => {
     const busyAdv = await world.advertiser(100_000);
     const busy = (await world.campaign(busyAdv, { format: 'banner', bid_usd: 1 })).campaign;
     const busyZone = await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 });
-    await eventually(async () => (await fetch(`${a.base}/imp?z=${zone.subid}&fp=probe`, { headers: BROWSER })).status === 200, 20_000);
-    await eventually(async () => (await fetch(`${a.base}/imp?z=${busyZone.subid}&fp=probe`, { headers: BROWSER })).status === 200, 20_000);
+    await eventually(
+      async () => (await fetch(`${a.base}/imp?z=${zone.subid}&fp=probe`, { headers: BROWSER })).status === 200,
+      20_000,
+    );
+    await eventually(
+      async () => (await fetch(`${a.base}/imp?z=${busyZone.subid}&fp=probe`, { headers: BROWSER })).status === 200,
+      20_000,
+    );
 
     await traffic(a.base, zone.subid, 30, 'before', 3);
     await traffic(a.base, busyZone.subid, 10, 'busy-before');
@@ -208,17 +214,26 @@ describe('adnet backup and restore', () => {
     // Exactly once: every impression and click in the restored stream is in the restored statistics, once, the
     // entries the ingester had not yet taken at the backup (served during it) included.
     const day = new Date().toISOString().slice(0, 10);
-    const busyStats = await call<Json>(restored.app, 'GET', `/api/adv/stats?from=${day}&to=${day}&campaign_id=${busy.id}`, { token: busyAdv.token });
+    const busyStats = await call<Json>(
+      restored.app,
+      'GET',
+      `/api/adv/stats?from=${day}&to=${day}&campaign_id=${busy.id}`,
+      { token: busyAdv.token },
+    );
     expect(busyStats.status).toBe(200);
     const busyStream = await streamCounts(restored.redis, busy.id);
     expect(busyStream.impressions).toBeGreaterThanOrEqual(10);
     expect(totals(busyStats.body, 'impressions')).toBe(busyStream.impressions);
     expect(await streamCounts(restored.redis, campaign.id)).toEqual({ impressions: 30, clicks: 10 });
     // The restored product serves: images included.
-    const ad = (await (await fetch(`${b.base}/imp?z=${zone.subid}&fp=restored`, { headers: BROWSER })).json()) as { creative: { image_url: string } };
+    const ad = (await (await fetch(`${b.base}/imp?z=${zone.subid}&fp=restored`, { headers: BROWSER })).json()) as {
+      creative: { image_url: string };
+    };
     expect((await fetch(ad.creative.image_url)).status).toBe(200);
 
-    process.stdout.write(`backup ${backup.ms.toFixed(0)} ms (${backup.stdout.trim()}); restore ${restore.ms.toFixed(0)} ms (${restore.stdout.trim()})\n`);
+    process.stdout.write(
+      `backup ${backup.ms.toFixed(0)} ms (${backup.stdout.trim()}); restore ${restore.ms.toFixed(0)} ms (${restore.stdout.trim()})\n`,
+    );
 
     // Bad input: nothing is overwritten, and each says why.
     const before = listing(dataA);

@@ -5,9 +5,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '@adnet/test-support/browser';
 import { freePort } from '@adnet/test-support/redis';
-import { launch, stopLaunched, tempDir } from './support/launch.ts';
+import { launch, runCli, stopLaunched, tempDir } from './support/launch.ts';
+import type { CliRun } from './support/launch.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 // Headless Chromium names itself HeadlessChrome, which is on the bot list: the engine would rightly serve it nothing.
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
@@ -17,29 +17,17 @@ afterAll(async () => {
   await stopLaunched();
 });
 
-interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `pnpm adnet …` as a subprocess, with only the environment given (no REDIS_URL unless named). */
 function cli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
   const { REDIS_URL: _ignored, ...rest } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], {
-    cwd: ROOT,
-    env: { ...rest, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+  return runCli({ ...rest, ...env }, args);
 }
 
 async function json<T>(url: string, token?: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const res = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -55,7 +43,9 @@ describe('pnpm adnet demo', () => {
 
     const first = await cli({ DATA_DIR: dataDir }, 'demo');
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stderr).toContain(`adnet demo: acting on the product at ${run.base} (pid ${run.child.pid}, DATA_DIR=${dataDir})`);
+    expect(first.stderr).toContain(
+      `adnet demo: acting on the product at ${run.base} (pid ${run.child.pid}, DATA_DIR=${dataDir})`,
+    );
     expect(first.stdout).toMatch(/created site #\d+, created zone \w+, created campaign #\d+, created creative #\d+/);
     const port = new URL(run.base).port;
     const page = new RegExp(`http://demo\\.localhost:${port}/demo/(\\w+)`).exec(first.stdout);
@@ -70,18 +60,35 @@ describe('pnpm adnet demo', () => {
 
     // One of each, however many runs: read back through the API as the accounts the demo printed.
     const signIn = async (email: string, pw: string) =>
-      (await json<{ token: string }>(`${run.base}/api/auth/token`, undefined, { method: 'POST', body: JSON.stringify({ email, password: pw }) })).token;
+      (
+        await json<{ token: string }>(`${run.base}/api/auth/token`, undefined, {
+          method: 'POST',
+          body: JSON.stringify({ email, password: pw }),
+        })
+      ).token;
     const adv = await signIn('demo-advertiser@example.com', password);
-    const campaigns = (await json<{ campaigns: { id: number; status: string }[] }>(`${run.base}/api/adv/campaigns`, adv)).campaigns;
+    const campaigns = (
+      await json<{ campaigns: { id: number; status: string }[] }>(`${run.base}/api/adv/campaigns`, adv)
+    ).campaigns;
     expect(campaigns.map((c) => c.status)).toEqual(['active']);
-    const creatives = (await json<{ creatives: { status: string }[] }>(`${run.base}/api/adv/campaigns/${campaigns[0]?.id}/creatives`, adv)).creatives;
+    const creatives = (
+      await json<{ creatives: { status: string }[] }>(
+        `${run.base}/api/adv/campaigns/${campaigns[0]?.id}/creatives`,
+        adv,
+      )
+    ).creatives;
     expect(creatives.map((c) => c.status)).toEqual(['approved']);
     expect((await json<{ balance_cents: number }>(`${run.base}/api/adv/balance`, adv)).balance_cents).toBe(10_000);
-    const pub = await signIn('demo-publisher@example.com', /publisher +demo-publisher@example\.com +(\S+)/.exec(first.stdout)?.[1] ?? '');
-    expect((await json<{ sites: { domain: string; status: string }[] }>(`${run.base}/api/pub/sites`, pub)).sites).toEqual([
-      expect.objectContaining({ domain: 'demo.localhost', status: 'approved' }),
-    ]);
-    expect((await json<{ zones: { subid: string }[] }>(`${run.base}/api/pub/zones`, pub)).zones.map((z) => z.subid)).toEqual([page?.[1]]);
+    const pub = await signIn(
+      'demo-publisher@example.com',
+      /publisher +demo-publisher@example\.com +(\S+)/.exec(first.stdout)?.[1] ?? '',
+    );
+    expect(
+      (await json<{ sites: { domain: string; status: string }[] }>(`${run.base}/api/pub/sites`, pub)).sites,
+    ).toEqual([expect.objectContaining({ domain: 'demo.localhost', status: 'approved' })]);
+    expect(
+      (await json<{ zones: { subid: string }[] }>(`${run.base}/api/pub/zones`, pub)).zones.map((z) => z.subid),
+    ).toEqual([page?.[1]]);
 
     // The printed page in a real browser, which finds demo.localhost on this machine by itself.
     browser = await launchChromium();
@@ -92,7 +99,11 @@ describe('pnpm adnet demo', () => {
     await card.waitFor({ timeout: 15_000 });
     expect(await card.innerText()).toContain('adnet demo ad');
     // The image the repository ships, loaded from the product's media.
-    expect(await tab.locator('[data-adnet-zone] img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(400);
+    expect(
+      await tab
+        .locator('[data-adnet-zone] img')
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBe(400);
     await tab.waitForTimeout(600); // a person looks before clicking
     const [landing] = await Promise.all([context.waitForEvent('page'), card.click()]);
     await landing.waitForLoadState();
@@ -123,12 +134,23 @@ describe('pnpm adnet demo', () => {
 
   it('refuses where no product runs, prints the commands to run, and creates no data directory or Redis', async () => {
     const dataDir = join(tempDir(), 'data');
-    const made = await cli({ DATA_DIR: dataDir }, 'user:create', '--role', 'admin', '--email', 'a@example.com', '--password', 'secret-pass-1');
+    const made = await cli(
+      { DATA_DIR: dataDir },
+      'user:create',
+      '--role',
+      'admin',
+      '--email',
+      'a@example.com',
+      '--password',
+      'secret-pass-1',
+    );
     expect(made.status).toBe(2);
     expect(made.stdout).toBe('');
     expect(made.stderr).toContain(`No product runs with DATA_DIR=${dataDir}`);
     expect(made.stderr).toContain(`  DATA_DIR=${dataDir} npx -y pnpm@10.34.8 start\n`);
-    expect(made.stderr).toContain(`  DATA_DIR=${dataDir} npx -y pnpm@10.34.8 adnet user:create --role admin --email a@example.com --password <password>\n`);
+    expect(made.stderr).toContain(
+      `  DATA_DIR=${dataDir} npx -y pnpm@10.34.8 adnet user:create --role admin --email a@example.com --password <password>\n`,
+    );
     expect(made.stderr).not.toContain('secret-pass-1');
     expect(existsSync(dataDir)).toBe(false);
 

@@ -95,7 +95,11 @@ describe('the private Redis of `pnpm start`', () => {
     await first.stop();
     // An older start left this server running: same folder, no password.
     const port = await freePort();
-    const old = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], { stdio: 'ignore' });
+    const old = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''],
+      { stdio: 'ignore' },
+    );
     const oldExit = new Promise((r) => old.once('exit', r));
     const address = `redis://127.0.0.1:${port}`;
     for (let i = 0; i < 100 && !(await redisAnswers(address)); i++) await new Promise((r) => setTimeout(r, 50));

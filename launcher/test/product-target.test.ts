@@ -11,8 +11,12 @@ afterAll(stopLaunched);
 
 describe('the product a CLI command acts on', () => {
   it('prints the command line to run again, quoted for a shell, without the password', () => {
-    expect(shellLine(['user:create', '--email', 'a@example.com', '--password', "it's secret"])).toBe('user:create --email a@example.com --password <password>');
-    expect(shellLine(['balance:credit', '--reason', "spring's bonus"])).toBe(`balance:credit --reason 'spring'\\''s bonus'`);
+    expect(shellLine(['user:create', '--email', 'a@example.com', '--password', "it's secret"])).toBe(
+      'user:create --email a@example.com --password <password>',
+    );
+    expect(shellLine(['balance:credit', '--reason', "spring's bonus"])).toBe(
+      `balance:credit --reason 'spring'\\''s bonus'`,
+    );
   });
 
   it('counts a run file as a product only while its process lives', async () => {
@@ -51,7 +55,9 @@ describe('the product a CLI command acts on', () => {
     await expect(refused).rejects.toBeInstanceOf(NoProductError);
     await expect(refused).rejects.toThrow(`REDIS_URL=redis://... DATA_DIR=${dataDir} npx -y pnpm@10.34.8 adnet demo`);
     // With REDIS_URL: that Redis, and the running product's base URLs for links.
-    const target = await productTarget(loadConfig({ DATA_DIR: dataDir, REDIS_URL: 'redis://:pw@127.0.0.1:6390' }), ['demo']);
+    const target = await productTarget(loadConfig({ DATA_DIR: dataDir, REDIS_URL: 'redis://:pw@127.0.0.1:6390' }), [
+      'demo',
+    ]);
     expect(target.config.baseUrl).toBe('http://127.0.0.1:1');
     expect(target.description).toContain('Redis from REDIS_URL');
     expect(existsSync(join(dataDir, 'redis'))).toBe(false);

@@ -13,7 +13,12 @@ let run: Running;
 
 beforeAll(async () => {
   redis = await startRedis();
-  run = await launch({ DATA_DIR: tempDir(), PORT: String(await freePort()), REDIS_URL: redis.url, NODE_ENV: 'development' });
+  run = await launch({
+    DATA_DIR: tempDir(),
+    PORT: String(await freePort()),
+    REDIS_URL: redis.url,
+    NODE_ENV: 'development',
+  });
   const r = new Redis(redis.url);
   await r.set('{users}:email', 'not a hash');
   await r.quit();
@@ -42,7 +47,11 @@ describe('pnpm start answers errors in production mode', () => {
     });
     const text = await res.text();
     expect(res.status).toBe(500);
-    expect(JSON.parse(text)).toEqual({ error: 'Internal server error', code: 'internal', request_id: 'rest-failure-1' });
+    expect(JSON.parse(text)).toEqual({
+      error: 'Internal server error',
+      code: 'internal',
+      request_id: 'rest-failure-1',
+    });
     expect(res.headers.get('x-request-id')).toBe('rest-failure-1');
     expect(text).not.toMatch(INTERNALS);
     // The log line is the child's stdout: it may arrive a moment after the answer.
@@ -67,7 +76,11 @@ describe('pnpm start answers errors in production mode', () => {
   });
 
   it('a 4xx keeps its own words, still without internals', async () => {
-    const res = await fetch(`${run.base}/trpc/auth.token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":1}' });
+    const res = await fetch(`${run.base}/trpc/auth.token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":1}',
+    });
     expect(res.status).toBe(400);
     const text = await res.text();
     expect(text).not.toMatch(INTERNALS);

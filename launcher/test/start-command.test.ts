@@ -20,7 +20,9 @@ describe('pnpm start', () => {
     // The start command builds the cabinet and the public URL serves it, deep links included.
     const cabinet = await fetch(`${first.base}/cabinet/profile`);
     expect(cabinet.status).toBe(200);
-    expect(await cabinet.text()).toMatch(/<script type="module" crossorigin src="\/cabinet\/assets\/index-[\w-]+\.js">/);
+    expect(await cabinet.text()).toMatch(
+      /<script type="module" crossorigin src="\/cabinet\/assets\/index-[\w-]+\.js">/,
+    );
 
     const reg = await fetch(`${first.base}/api/auth/register`, {
       method: 'POST',
@@ -76,7 +78,13 @@ describe('pnpm start', () => {
       // The admin's and both engines' operator ports, in a run outside the kernel's range for listen(0).
       const metricsPort = await freePortRun(3);
       const port = await freePort();
-      const run = await launch({ DATA_DIR: dataDir, PORT: String(port), REDIS_URL: redis.url, ENGINE_PROCESSES: '2', METRICS_PORT: String(metricsPort) });
+      const run = await launch({
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        REDIS_URL: redis.url,
+        ENGINE_PROCESSES: '2',
+        METRICS_PORT: String(metricsPort),
+      });
       expect((await fetch(`${run.base}/readyz`)).status).toBe(200);
       // A new connection each time: the kernel spreads them over both engines.
       const engineIds = new Set<string>();
@@ -102,7 +110,11 @@ describe('pnpm start', () => {
 
       // Operators' address: the admin on METRICS_PORT, engine i on METRICS_PORT + 1 + i; none of it on the public port.
       expect((await fetch(`${run.base}/metrics`)).status).toBe(404);
-      const bid = await fetch(`${run.base}/openrtb/bid`, { method: 'POST', headers: { 'x-request-id': 'trace-me-1' }, body: '{}' });
+      const bid = await fetch(`${run.base}/openrtb/bid`, {
+        method: 'POST',
+        headers: { 'x-request-id': 'trace-me-1' },
+        body: '{}',
+      });
       expect(bid.headers.get('x-request-id')).toBe('trace-me-1');
       const admin = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       expect(admin).toMatch(/adnet_admin_http_requests_total\{route="\/api\/auth\/register",status="202"\} 1/);
@@ -110,9 +122,13 @@ describe('pnpm start', () => {
       expect(admin).toMatch(/adnet_admin_postback_queue 0/);
       expect(admin).toContain('adnet_admin_process_cpu_seconds_total');
       expect((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status).toBe(200);
-      const engines = await Promise.all([1, 2].map(async (i) => (await fetch(`http://127.0.0.1:${metricsPort + i}/metrics`)).text()));
+      const engines = await Promise.all(
+        [1, 2].map(async (i) => (await fetch(`http://127.0.0.1:${metricsPort + i}/metrics`)).text()),
+      );
       // The bid came from an address on no partner's allow-list: 403, counted by the engine that took it.
-      expect(engines.join('\n')).toMatch(/adnet_engine_http_requests_total\{route="\/openrtb\/bid",status="403",engine="[0-9a-f]+"\} 1/);
+      expect(engines.join('\n')).toMatch(
+        /adnet_engine_http_requests_total\{route="\/openrtb\/bid",status="403",engine="[0-9a-f]+"\} 1/,
+      );
       // ENGINE_NODE=auto: the engines run on the bundled Node 24 (docs/deployment.md, "Runtime"), the admin on this Node.
       expect(admin).toContain(`adnet_admin_nodejs_version_info{version="${process.version}"`);
       for (const [i, text] of engines.entries()) {
@@ -133,7 +149,10 @@ describe('pnpm start', () => {
     const bad = await launch({ DATA_DIR: tempDir(), PORT: 'eighty' }, 'PORT');
     expect(await bad.exit).toBe(2);
     expect(bad.out()).toContain('PORT');
-    const noRedis = await launch({ DATA_DIR: tempDir(), PORT: String(await freePort()), PATH: '/nonexistent' }, 'redis-server');
+    const noRedis = await launch(
+      { DATA_DIR: tempDir(), PORT: String(await freePort()), PATH: '/nonexistent' },
+      'redis-server',
+    );
     expect(await noRedis.exit).toBe(2);
     expect(noRedis.out()).toContain('apt-get install redis-server');
   }, 60_000);

@@ -20,12 +20,20 @@ export interface Running {
  * in a process group of its own (so `stopLaunched` reaches whatever the shell left behind); the default runs
  * the launcher itself.
  */
-export function launch(env: Record<string, string>, waitFor = 'Ad network is up', via: 'launcher' | 'start-script' = 'launcher'): Promise<Running> {
+export function launch(
+  env: Record<string, string>,
+  waitFor = 'Ad network is up',
+  via: 'launcher' | 'start-script' = 'launcher',
+): Promise<Running> {
   // Any free metrics port unless a test names one: launches run side by side.
   const childEnv = { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env };
   const child =
     via === 'launcher'
-      ? spawn(process.execPath, ['--import', 'tsx', 'launcher/src/start.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(process.execPath, ['--import', 'tsx', 'launcher/src/start.ts'], {
+          cwd: ROOT,
+          env: childEnv,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
       : spawn('sh', ['-c', startScript()], {
           cwd: ROOT,
           env: { ...childEnv, PATH: `${ROOT}node_modules/.bin:${process.env.PATH}` },
@@ -33,7 +41,12 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
           detached: true,
         });
   let out = '';
-  const running: Running = { child, base: '', out: () => out, exit: new Promise((r) => child.once('exit', (code) => r(code))) };
+  const running: Running = {
+    child,
+    base: '',
+    out: () => out,
+    exit: new Promise((r) => child.once('exit', (code) => r(code))),
+  };
   launched.push(running);
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -59,7 +72,8 @@ export function launch(env: Record<string, string>, waitFor = 'Ad network is up'
   });
 }
 
-const startScript = (): string => (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+const startScript = (): string =>
+  (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
 
 export const tempDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'adnet-start-'));
@@ -82,4 +96,28 @@ export async function stopLaunched(): Promise<void> {
   }
   await Promise.all(launched.map((r) => Promise.race([r.exit, new Promise((res) => setTimeout(res, 10_000))])));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** `pnpm adnet …` as a subprocess with exactly the environment given (tests drop REDIS_URL where it must not leak). */
+export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) =>
+    child.once('close', (status) => resolve({ status, stdout, stderr, ms: performance.now() - started })),
+  );
 }

@@ -18,9 +18,13 @@ function engineFloors() {
   ];
   const adapters = {
     regex: String.raw`(^|/)(http|store|budget|sync|push|serving|journal)/`,
-    message: 'The core must not depend on transport, storage adapters or the floors that serve it (docs/architecture.md).',
+    message:
+      'The core must not depend on transport, storage adapters or the floors that serve it (docs/architecture.md).',
   };
-  const auction = { regex: String.raw`(^|/)auction/`, message: 'This floor is below the auction: name the fields it needs instead.' };
+  const auction = {
+    regex: String.raw`(^|/)auction/`,
+    message: 'This floor is below the auction: name the fields it needs instead.',
+  };
   const rule = (patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
   // The Redis adapters that still live beside their policies (bench A/B runs load them by these paths).
   const redisBeside = [
@@ -44,7 +48,16 @@ function engineFloors() {
 }
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'data/**', 'bench/results/**', '**/dist/**', 'cabinet/.dist-*/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'data/**',
+      'bench/results/**',
+      '**/dist/**',
+      'cabinet/.dist-*/**',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -67,7 +80,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Add the variable to envSchema and read it from the loaded config.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Add the variable to envSchema and read it from the loaded config.',
+        },
       ],
     },
   },
@@ -77,16 +94,35 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'ioredis', message: 'schemas/ holds shapes and codecs, which take and return replies; Redis code lives in runtime/.' }] },
+        {
+          paths: [
+            {
+              name: 'ioredis',
+              message: 'schemas/ holds shapes and codecs, which take and return replies; Redis code lives in runtime/.',
+            },
+          ],
+        },
       ],
     },
   },
   {
     // Only the adapter touches uWS: routes get plain requests and return plain replies.
     files: ['engine/src/**/*.ts'],
-    ignores: ['engine/src/http/adapt.ts', 'engine/src/http/admin-proxy.ts', 'engine/src/http/uws.ts', 'engine/src/engine.ts'],
+    ignores: [
+      'engine/src/http/adapt.ts',
+      'engine/src/http/admin-proxy.ts',
+      'engine/src/http/uws.ts',
+      'engine/src/engine.ts',
+    ],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'uWebSockets.js', message: 'Only engine/src/http/{adapt,admin-proxy,uws}.ts may import uWS.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'uWebSockets.js', message: 'Only engine/src/http/{adapt,admin-proxy,uws}.ts may import uWS.' },
+          ],
+        },
+      ],
     },
   },
   // After the uWS block: a later block's no-restricted-imports replaces an earlier one's for the same files.
@@ -95,7 +131,14 @@ export default tseslint.config(
     // Tests and benchmarks use another package only through its name and the `exports` of its package.json, never
     // by a relative path into its files: its exports are what it promises, so a refactor inside it stays inside it.
     // The shared test harness is a package too (@adnet/test-support, testing/), imported by name.
-    files: ['tests/e2e/**/*.ts', 'bench/**/*.ts', 'admin/test/**/*.ts', 'engine/test/**/*.ts', 'launcher/test/**/*.ts', 'testing/**/*.ts'],
+    files: [
+      'tests/e2e/**/*.ts',
+      'bench/**/*.ts',
+      'admin/test/**/*.ts',
+      'engine/test/**/*.ts',
+      'launcher/test/**/*.ts',
+      'testing/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -103,9 +146,13 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+(schemas|runtime|admin|engine|widget|cabinet|launcher|bench)/',
-              message: 'Import the package by name (@adnet/...) through its package.json `exports`; add an entry there if it lacks one.',
+              message:
+                'Import the package by name (@adnet/...) through its package.json `exports`; add an entry there if it lacks one.',
             },
-            { regex: '^(\\.\\./)+(tests/e2e|testing)/', message: 'Import the test harness by name (@adnet/test-support/<file>).' },
+            {
+              regex: '^(\\.\\./)+(tests/e2e|testing)/',
+              message: 'Import the test harness by name (@adnet/test-support/<file>).',
+            },
           ],
         },
       ],
@@ -113,7 +160,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'ImportExpression[source.value=/^(\\.\\.\\x2F)+(schemas|runtime|admin|engine|widget|cabinet|launcher|bench|tests\\x2Fe2e|testing)\\x2F/]',
+          selector:
+            'ImportExpression[source.value=/^(\\.\\.\\x2F)+(schemas|runtime|admin|engine|widget|cabinet|launcher|bench|tests\\x2Fe2e|testing)\\x2F/]',
           message: 'Import another package by name (@adnet/...) through its package.json `exports`.',
         },
       ],

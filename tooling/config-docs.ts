@@ -29,7 +29,8 @@ export function envDocs(source: string): Map<string, string> {
 }
 
 function envSchemaObject(node: ts.Node): ts.ObjectLiteralExpression | undefined {
-  if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || node.name.text !== 'envSchema') return undefined;
+  if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || node.name.text !== 'envSchema')
+    return undefined;
   const init = node.initializer;
   const arg = init && ts.isCallExpression(init) ? init.arguments[0] : undefined;
   return arg && ts.isObjectLiteralExpression(arg) ? arg : undefined;
@@ -77,17 +78,25 @@ function booleanSpellings(): string | undefined {
   const refused = sample?.safeParse('\u0000').error?.issues[0];
   if (!sample || !refused || !('values' in refused)) return undefined;
   const words = refused.values.map(String);
-  const [yes, no] = [words.filter((w) => sample.safeParse(w).data === true), words.filter((w) => sample.safeParse(w).data === false)];
+  const [yes, no] = [
+    words.filter((w) => sample.safeParse(w).data === true),
+    words.filter((w) => sample.safeParse(w).data === false),
+  ];
   return `Booleans are ${yes.map(code).join(', ')} or ${no.map(code).join(', ')} (any case).`;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
 export function renderPage(docs: ReadonlyMap<string, string>): string {
-  const properties = (envSchema.toJSONSchema({ io: 'output', unrepresentable: 'any' }) as { properties: Record<string, JsonSchema> }).properties;
+  const properties = (
+    envSchema.toJSONSchema({ io: 'output', unrepresentable: 'any' }) as { properties: Record<string, JsonSchema> }
+  ).properties;
   const names = Object.keys(envSchema.shape);
   const undocumented = names.filter((name) => !docs.has(name));
-  if (undocumented.length > 0) throw new Error(`${SOURCE}: add a JSDoc comment to ${undocumented.join(', ')} (it becomes the description in ${PAGE})`);
+  if (undocumented.length > 0)
+    throw new Error(
+      `${SOURCE}: add a JSDoc comment to ${undocumented.join(', ')} (it becomes the description in ${PAGE})`,
+    );
   const rows = names.map((name) => {
     const s = properties[name] ?? {};
     return `| \`${name}\` | ${cell(typeOf(s))} | ${cell(defaultOf(s))} | ${cell(docs.get(name) ?? '')} |`;
@@ -117,7 +126,9 @@ function run(args: readonly string[]): void {
     // A missing page is reported like a stale one.
   }
   if (current === page) return;
-  console.error(`${PAGE} is not what tooling/config-docs.ts generates from ${SOURCE}.\nRun \`pnpm docs:config\` and commit the result.`);
+  console.error(
+    `${PAGE} is not what tooling/config-docs.ts generates from ${SOURCE}.\nRun \`pnpm docs:config\` and commit the result.`,
+  );
   process.exit(1);
 }
 

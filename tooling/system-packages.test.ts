@@ -4,7 +4,8 @@ import type { Machine } from './system-packages.ts';
 
 const root: Machine = { root: true, aptGet: true };
 const user: Machine = { root: false, aptGet: true };
-const commands = (purpose: Parameters<typeof programsFor>[0], env = {}) => programsFor(purpose, env).map((p) => p.command);
+const commands = (purpose: Parameters<typeof programsFor>[0], env = {}) =>
+  programsFor(purpose, env).map((p) => p.command);
 
 describe('programsFor', () => {
   it('start needs redis-server only without REDIS_URL (empty counts as unset)', () => {

@@ -33,15 +33,24 @@ export function programsFor(purpose: Purpose, env: Readonly<Record<string, strin
         { command: 'xmllint', pkg: 'libxml2-utils', why: 'VAST output is validated against the IAB schema' },
         // playwright-core launches this exact path, not whatever `chromium` PATH finds.
         { command: '/usr/bin/chromium', pkg: 'chromium', why: "the widget's and cabinet's browser tests drive it" },
-        { command: 'nginx', pkg: 'nginx-light', why: 'the load-balancer test puts it in front of three engines', alsoAt: '/usr/sbin/nginx' },
+        {
+          command: 'nginx',
+          pkg: 'nginx-light',
+          why: 'the load-balancer test puts it in front of three engines',
+          alsoAt: '/usr/sbin/nginx',
+        },
         { command: 'readelf', pkg: 'binutils', why: "the uWS patch's test reads the patched binary's symbols with it" },
       ];
     case 'bench':
-      return [redisServer('the benchmarks start their own Redis'), { command: 'wrk', pkg: 'wrk', why: 'bench:wrk measures closed-loop throughput with it' }];
+      return [
+        redisServer('the benchmarks start their own Redis'),
+        { command: 'wrk', pkg: 'wrk', why: 'bench:wrk measures closed-loop throughput with it' },
+      ];
   }
 }
 
-export type Plan = { action: 'none' } | { action: 'install'; packages: string[]; notice: string } | { action: 'fail'; message: string };
+export type Plan =
+  { action: 'none' } | { action: 'install'; packages: string[]; notice: string } | { action: 'fail'; message: string };
 
 export interface Machine {
   root: boolean;
@@ -56,7 +65,11 @@ export function plan(purpose: Purpose, missing: readonly Program[], machine: Mac
   if (missing.length === 0) return { action: 'none' };
   const packages = packagesOf(missing);
   if (machine.root && machine.aptGet) {
-    return { action: 'install', packages, notice: `pnpm ${purpose}: installing ${packages.join(' ')} with apt-get for ${listed(missing)}` };
+    return {
+      action: 'install',
+      packages,
+      notice: `pnpm ${purpose}: installing ${packages.join(' ')} with apt-get for ${listed(missing)}`,
+    };
   }
   return {
     action: 'fail',
@@ -114,7 +127,11 @@ function run(args: readonly string[]): void {
     ['install', '-y', '-q', ...first.packages],
   ]) {
     const r = spawnSync('apt-get', apt, { stdio: 'inherit' });
-    if (r.status !== 0) finish({ action: 'fail', message: `pnpm ${purpose}: apt-get ${apt.join(' ')} failed (exit ${r.status ?? r.signal})` });
+    if (r.status !== 0)
+      finish({
+        action: 'fail',
+        message: `pnpm ${purpose}: apt-get ${apt.join(' ')} failed (exit ${r.status ?? r.signal})`,
+      });
   }
   finish(
     afterInstall(

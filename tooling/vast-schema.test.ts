@@ -31,7 +31,8 @@ describe('the IAB VAST schema the tests also validate against, where it is at ha
     try {
       const script = fileURLToPath(new URL('./vast-schema.ts', import.meta.url));
       const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-      const run = (env: Record<string, string>) => spawnSync(tsx, [script], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const run = (env: Record<string, string>) =>
+        spawnSync(tsx, [script], { env: { ...process.env, ...env }, encoding: 'utf8' });
       const missing = run({ IAB_VAST_XSD: join(dir, 'vast4.xsd') });
       expect(missing.status).toBe(1);
       expect(missing.stderr).toContain(join(dir, 'vast4.xsd'));

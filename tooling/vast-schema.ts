@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-export const VAST_SCHEMA_SOURCE = 'the IAB Tech Lab repository https://github.com/InteractiveAdvertisingBureau/vast (file vast4.xsd)';
+export const VAST_SCHEMA_SOURCE =
+  'the IAB Tech Lab repository https://github.com/InteractiveAdvertisingBureau/vast (file vast4.xsd)';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,7 +29,11 @@ export function iabVastSchema(env: Env, root = ROOT, exists: (p: string) => bool
  * What to tell the user before the suite: an error when `IAB_VAST_XSD` names a file that is not there (they
  * asked for the schema), a note when no schema is beside the repository, nothing when it is there.
  */
-export function vastSchemaNotice(env: Env, root = ROOT, exists: (p: string) => boolean = existsSync): { error: boolean; message: string } | undefined {
+export function vastSchemaNotice(
+  env: Env,
+  root = ROOT,
+  exists: (p: string) => boolean = existsSync,
+): { error: boolean; message: string } | undefined {
   const path = vastSchemaPath(env, root);
   if (exists(path)) return undefined;
   if (env.IAB_VAST_XSD) {

@@ -61,7 +61,18 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
     const ports = workerPorts(svc);
     const server = createAdminServer(svc, { cabinetDir: opts.cabinetDir });
     const mail = buildMail(config, ports, svc.mailQueue, stopper);
-    const background = backgroundParts({ config, log, parts, ports, redis, redisErrors, clickhouse, ingester, mail, svc });
+    const background = backgroundParts({
+      config,
+      log,
+      parts,
+      ports,
+      redis,
+      redisErrors,
+      clickhouse,
+      ingester,
+      mail,
+      svc,
+    });
     return {
       svc,
       server,

@@ -63,9 +63,11 @@ export class AppError extends TRPCError {
   }
 }
 
-export const fieldErrors = (fields: Record<string, string>): AppError => new AppError('validation_failed', 'Validation failed', { fields });
+export const fieldErrors = (fields: Record<string, string>): AppError =>
+  new AppError('validation_failed', 'Validation failed', { fields });
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
-export const forbidden = (message = 'You do not have access to this resource'): AppError => new AppError('forbidden', message);
+export const forbidden = (message = 'You do not have access to this resource'): AppError =>
+  new AppError('forbidden', message);
 
 /** zod issues as `{ "<field.path>": "<message>" }`, the first message per field. */
 export function zodFieldErrors(err: ZodError): Record<string, string> {

@@ -94,7 +94,12 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     conversions: new ConversionStore(redis),
     demandHealth: new DemandHealth(redis),
     clickhouse,
-    health: new AdminHealth({ redis, clickhouse, statsLagNoticeMs: config.statsLagNoticeMs, onClickHouseError: () => metrics.error('clickhouse') }),
+    health: new AdminHealth({
+      redis,
+      clickhouse,
+      statsLagNoticeMs: config.statsLagNoticeMs,
+      onClickHouseError: () => metrics.error('clickhouse'),
+    }),
     metrics,
     deposits,
     paymentProvider: createPaymentProvider(config, deposits),

@@ -20,7 +20,9 @@ describe('balance and ledger', () => {
     const a = await account(fx.app, 'advertiser');
     const amounts = [1, 999, 10_000, 250];
     await Promise.all(
-      amounts.map((amount_cents) => call(fx.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: admin.token, json: { amount_cents } })),
+      amounts.map((amount_cents) =>
+        call(fx.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: admin.token, json: { amount_cents } }),
+      ),
     );
     const r = await call<Balance>(fx.app, 'GET', '/api/adv/balance', { token: a.token });
     expect(r.body.balance_cents).toBe(11_250);
@@ -31,13 +33,51 @@ describe('balance and ledger', () => {
   });
 
   it('validates credits and who may give them', async () => {
-    const bad = await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, { token: admin.token, json: { amount_cents: 10.5 } });
+    const bad = await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
+      token: admin.token,
+      json: { amount_cents: 10.5 },
+    });
     expect(bad.body).toEqual({ errors: { amount_cents: 'must be an integer number of cents' } });
-    expect((await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, { token: admin.token, json: { amount_cents: -5 } })).status).toBe(400);
-    expect((await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, { token: admin.token, json: { amount_cents: '100' } })).status).toBe(400);
-    expect((await call(fx.app, 'POST', `/api/admin/advertisers/${admin.id}/credit`, { token: admin.token, json: { amount_cents: 100 } })).status).toBe(404);
-    expect((await call(fx.app, 'POST', '/api/admin/advertisers/999999/credit', { token: admin.token, json: { amount_cents: 100 } })).status).toBe(404);
-    expect((await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, { token: adv.token, json: { amount_cents: 100 } })).status).toBe(403);
+    expect(
+      (
+        await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
+          token: admin.token,
+          json: { amount_cents: -5 },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
+          token: admin.token,
+          json: { amount_cents: '100' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(fx.app, 'POST', `/api/admin/advertisers/${admin.id}/credit`, {
+          token: admin.token,
+          json: { amount_cents: 100 },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(fx.app, 'POST', '/api/admin/advertisers/999999/credit', {
+          token: admin.token,
+          json: { amount_cents: 100 },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
+          token: adv.token,
+          json: { amount_cents: 100 },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('debits never take the balance below zero when funds are required', async () => {
@@ -49,7 +89,12 @@ describe('balance and ledger', () => {
   });
 
   it('admins list advertisers with balances', async () => {
-    const r = await call<{ advertisers: { id: number; balance_cents: number }[] }>(fx.app, 'GET', '/api/admin/advertisers?limit=500', { token: admin.token });
+    const r = await call<{ advertisers: { id: number; balance_cents: number }[] }>(
+      fx.app,
+      'GET',
+      '/api/admin/advertisers?limit=500',
+      { token: admin.token },
+    );
     expect(r.body.advertisers.some((x) => x.id === adv.id)).toBe(true);
     expect((await call(fx.app, 'GET', '/api/admin/advertisers?limit=0', { token: admin.token })).status).toBe(400);
   });
@@ -63,18 +108,31 @@ describe('profile', () => {
     const p2 = await call(fx.app, 'POST', '/api/adv/profile/postback-secret/rotate', { token: adv.token });
     expect(p2.body.postback_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(p2.body.postback_secret).not.toBe(p1.body.postback_secret);
-    expect((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret).toBe(p2.body.postback_secret);
+    expect((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret).toBe(
+      p2.body.postback_secret,
+    );
   });
 
   it('accepts a postback URL with the spec macros and refuses others', async () => {
-    const url = 'https://tracker.example.com/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}';
+    const url =
+      'https://tracker.example.com/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}';
     const ok = await call(fx.app, 'PATCH', '/api/adv/profile', { token: adv.token, json: { postback_url: url } });
     expect(ok.status).toBe(200);
     expect(ok.body.postback_url).toBe(url);
-    const bad = await call(fx.app, 'PATCH', '/api/adv/profile', { token: adv.token, json: { postback_url: 'https://t.example.com/?x={subid}' } });
+    const bad = await call(fx.app, 'PATCH', '/api/adv/profile', {
+      token: adv.token,
+      json: { postback_url: 'https://t.example.com/?x={subid}' },
+    });
     expect(bad.status).toBe(400);
     expect((bad.body.errors as Record<string, string>).postback_url).toContain('{click_id}');
-    expect((await call(fx.app, 'PATCH', '/api/adv/profile', { token: adv.token, json: { postback_url: 'ftp://t.example.com/' } })).status).toBe(400);
+    expect(
+      (
+        await call(fx.app, 'PATCH', '/api/adv/profile', {
+          token: adv.token,
+          json: { postback_url: 'ftp://t.example.com/' },
+        })
+      ).status,
+    ).toBe(400);
     const cleared = await call(fx.app, 'PATCH', '/api/adv/profile', { token: adv.token, json: { postback_url: null } });
     expect(cleared.body.postback_url).toBeNull();
   });

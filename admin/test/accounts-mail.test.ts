@@ -23,7 +23,11 @@ let app: TestApp;
 beforeAll(async () => {
   redis = await startRedis();
   smtp = await startSmtp();
-  app = await startApp(redis.url, { SMTP_URL: smtp.url, MAIL_FROM: 'Ads <ads@example.test>', PUBLIC_BASE_URL: 'https://ads.example.test' });
+  app = await startApp(redis.url, {
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Ads <ads@example.test>',
+    PUBLIC_BASE_URL: 'https://ads.example.test',
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -49,7 +53,9 @@ async function resetLink(email: string): Promise<string> {
   const before = mailsTo(email).length;
   expect((await call(app, 'POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
   await deliver();
-  const mail = await smtp.waitFor((m) => m.to.includes(email) && /Reset your password/.test(m.subject) && mailsTo(email).indexOf(m) >= before);
+  const mail = await smtp.waitFor(
+    (m) => m.to.includes(email) && /Reset your password/.test(m.subject) && mailsTo(email).indexOf(m) >= before,
+  );
   return linkToken(mail, 'reset-password');
 }
 
@@ -64,23 +70,41 @@ describe('email verification at sign-up', () => {
     expect(mail.text).toContain('https://ads.example.test/cabinet/verify-email#token=');
     const token = linkToken(mail, 'verify-email');
     const { body: session } = await signIn(email, 'first-pass-1');
-    expect((await call(app, 'GET', '/api/auth/me', { token: session.token })).body).toMatchObject({ email, email_verified: false });
+    expect((await call(app, 'GET', '/api/auth/me', { token: session.token })).body).toMatchObject({
+      email,
+      email_verified: false,
+    });
 
-    expect(await call(app, 'POST', '/api/auth/verify-email', { json: { token } })).toMatchObject({ status: 200, body: { ok: true } });
-    expect((await call(app, 'GET', '/api/auth/me', { token: session.token })).body).toMatchObject({ email_verified: true });
+    expect(await call(app, 'POST', '/api/auth/verify-email', { json: { token } })).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
+    expect((await call(app, 'GET', '/api/auth/me', { token: session.token })).body).toMatchObject({
+      email_verified: true,
+    });
     // Used once; forged or malformed tokens the same.
     for (const bad of [token, 'A'.repeat(43), '../../etc', 42]) {
       const again = await call(app, 'POST', '/api/auth/verify-email', { json: { token: bad } });
       expect([again.status, Object.keys((again.body as { errors: object }).errors)]).toEqual([400, ['token']]);
     }
-    expect((await call(app, 'POST', '/api/auth/verify-email', { json: {} })).body).toEqual({ errors: { token: 'is required' } });
+    expect((await call(app, 'POST', '/api/auth/verify-email', { json: {} })).body).toEqual({
+      errors: { token: 'is required' },
+    });
   });
 
   it('answers a taken email as a new one, and tells the owner instead', async () => {
     const email = uniqueEmail('taken');
-    const first = await call(app, 'POST', '/api/auth/register', { json: { email, password: 'first-pass-1', role: 'advertiser' } });
-    const again = await call(app, 'POST', '/api/auth/register', { json: { email, password: 'other-pass-1', role: 'publisher' } });
-    expect([again.status, again.body, again.headers.get('content-length')]).toEqual([first.status, first.body, first.headers.get('content-length')]);
+    const first = await call(app, 'POST', '/api/auth/register', {
+      json: { email, password: 'first-pass-1', role: 'advertiser' },
+    });
+    const again = await call(app, 'POST', '/api/auth/register', {
+      json: { email, password: 'other-pass-1', role: 'publisher' },
+    });
+    expect([again.status, again.body, again.headers.get('content-length')]).toEqual([
+      first.status,
+      first.body,
+      first.headers.get('content-length'),
+    ]);
     await deliver();
     await mailTo(email, /Someone tried to sign up/);
     expect(
@@ -97,22 +121,32 @@ describe('password reset', () => {
     await register(email);
     const { body: s1 } = await signIn(email, 'first-pass-1');
     const { body: s2 } = await signIn(email, 'first-pass-1');
-    const key = await call<{ key: string }>(app, 'POST', '/api/keys', { token: s1.token, json: { name: 'ci', scopes: ['read'] } });
+    const key = await call<{ key: string }>(app, 'POST', '/api/keys', {
+      token: s1.token,
+      json: { name: 'ci', scopes: ['read'] },
+    });
     expect(key.status).toBe(201);
 
     const token = await resetLink(email);
     const mail = mailsTo(email).find((m) => /Reset/.test(m.subject)) as ReceivedMail;
     expect(mail.text).toMatch(/valid 1 hour, once/);
-    const ok = await call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token, password: 'second-pass-2' } });
+    const ok = await call(app, 'POST', '/api/auth/password-reset/confirm', {
+      json: { token, password: 'second-pass-2' },
+    });
     expect([ok.status, ok.body]).toEqual([200, { ok: true }]);
 
-    for (const t of [s1.token, s2.token, key.body.key]) expect((await call(app, 'GET', '/api/auth/me', { token: t })).status).toBe(401);
+    for (const t of [s1.token, s2.token, key.body.key])
+      expect((await call(app, 'GET', '/api/auth/me', { token: t })).status).toBe(401);
     expect((await signIn(email, 'first-pass-1')).status).toBe(401);
     const fresh = await signIn(email, 'second-pass-2');
     expect(fresh.status).toBe(200);
-    expect((await call(app, 'GET', '/api/auth/me', { token: fresh.body.token })).body).toMatchObject({ email_verified: true });
+    expect((await call(app, 'GET', '/api/auth/me', { token: fresh.body.token })).body).toMatchObject({
+      email_verified: true,
+    });
 
-    const reuse = await call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token, password: 'third-pass-3' } });
+    const reuse = await call(app, 'POST', '/api/auth/password-reset/confirm', {
+      json: { token, password: 'third-pass-3' },
+    });
     expect([reuse.status, reuse.body]).toEqual([400, { errors: { token: 'is invalid or expired' } }]);
     expect((await signIn(email, 'third-pass-3')).status).toBe(401);
     await deliver();
@@ -124,7 +158,9 @@ describe('password reset', () => {
     await register(email);
     const token = await resetLink(email);
     const replies = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token, password: `racing-pass-${i}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token, password: `racing-pass-${i}` } }),
+      ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
   });
@@ -137,7 +173,9 @@ describe('password reset', () => {
     const key = `ott:reset:${createHash('sha256').update(expired).digest('hex')}`;
     const [uid, , bind] = ((await app.svc.redis.get(key)) as string).split('|');
     await app.svc.redis.set(key, `${uid}|${Date.now() - 1}|${bind}`, 'PX', 60_000);
-    const late = await call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token: expired, password: 'second-pass-2' } });
+    const late = await call(app, 'POST', '/api/auth/password-reset/confirm', {
+      json: { token: expired, password: 'second-pass-2' },
+    });
     expect([late.status, late.body]).toEqual([400, { errors: { token: 'is invalid or expired' } }]);
     expect(await app.svc.redis.exists(key)).toBe(0);
 
@@ -153,13 +191,17 @@ describe('password reset', () => {
       json: { current_password: 'first-pass-1', new_password: 'changed-pass-1' },
     });
     expect(changed.status).toBe(200);
-    const after = await call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token: stale, password: 'second-pass-2' } });
+    const after = await call(app, 'POST', '/api/auth/password-reset/confirm', {
+      json: { token: stale, password: 'second-pass-2' },
+    });
     expect(after.body).toEqual({ errors: { token: 'is invalid or expired' } });
     expect((await signIn(email, 'changed-pass-1')).status).toBe(200);
   });
 
   it('names the bad fields', async () => {
-    const r = await call(app, 'POST', '/api/auth/password-reset/confirm', { json: { token: 'x'.repeat(43), password: 'short' } });
+    const r = await call(app, 'POST', '/api/auth/password-reset/confirm', {
+      json: { token: 'x'.repeat(43), password: 'short' },
+    });
     expect([r.status, Object.keys((r.body as { errors: object }).errors)]).toEqual([400, ['password']]);
     const e = await call(app, 'POST', '/api/auth/password-reset', { json: { email: 'not-an-email' } });
     expect([e.status, Object.keys((e.body as { errors: object }).errors)]).toEqual([400, ['email']]);
@@ -197,7 +239,8 @@ describe('password reset', () => {
   it('sends at most 3 reset emails per address per hour, answering 202 throughout', async () => {
     const email = uniqueEmail('flood');
     await register(email);
-    for (let i = 0; i < 5; i++) expect((await call(app, 'POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
+    for (let i = 0; i < 5; i++)
+      expect((await call(app, 'POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
     await deliver();
     expect(mailsTo(email).filter((m) => /Reset/.test(m.subject))).toHaveLength(3);
   });
@@ -206,10 +249,21 @@ describe('password reset', () => {
 describe('the outbox queue', () => {
   it('keeps a notice through an SMTP outage and sends it once the server answers', async () => {
     let now = 0;
-    const worker = new MailWorker({ svc: app.svc, queue: app.svc.mailQueue, transport: app.admin.mail.transport, now: () => now });
+    const worker = new MailWorker({
+      svc: app.svc,
+      queue: app.svc.mailQueue,
+      transport: app.admin.mail.transport,
+      now: () => now,
+    });
     const user = await account(app, 'publisher');
     smtp.failing = true;
-    await app.svc.notifier.notify({ kind: 'payout_paid', user_id: user.id, payout_id: 7, amount_cents: 12_345, reference: 'WIRE-42' });
+    await app.svc.notifier.notify({
+      kind: 'payout_paid',
+      user_id: user.id,
+      payout_id: 7,
+      amount_cents: 12_345,
+      reference: 'WIRE-42',
+    });
     now = Date.now();
     try {
       await worker.runOnce();
@@ -244,7 +298,9 @@ describe('the outbox queue', () => {
     const user = await account(app, 'advertiser');
     const notice = { kind: 'postback_failing', user_id: user.id, campaign_id: 99, conversion_id: 1 } as const;
     const queued = await Promise.all(
-      Array.from({ length: 5 }, () => app.svc.notifier.notify(notice, { once: { key: `pbfail:99:${user.id}`, ttlMs: 86_400_000 } })),
+      Array.from({ length: 5 }, () =>
+        app.svc.notifier.notify(notice, { once: { key: `pbfail:99:${user.id}`, ttlMs: 86_400_000 } }),
+      ),
     );
     expect(queued.filter(Boolean)).toHaveLength(1);
     await deliver();
@@ -256,8 +312,16 @@ describe('notices of moderation and low balance', () => {
   it('tells the advertiser of each creative verdict, with the reason', async () => {
     const adv = await account(app, 'advertiser');
     const admin = await account(app, 'admin');
-    const { body: c } = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', { token: adv.token, json: validCampaign });
-    const fields = { title: 'Spin to win', body: 'Now', landing_url: 'https://example.com/?c={click_id}', cta_text: 'Play' };
+    const { body: c } = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', {
+      token: adv.token,
+      json: validCampaign,
+    });
+    const fields = {
+      title: 'Spin to win',
+      body: 'Now',
+      landing_url: 'https://example.com/?c={click_id}',
+      cta_text: 'Play',
+    };
     const up = () =>
       call<{ id: number }>(app, 'POST', `/api/adv/campaigns/${c.id}/creatives`, {
         token: adv.token,
@@ -265,7 +329,14 @@ describe('notices of moderation and low balance', () => {
       });
     const [one, two] = [(await up()).body.id, (await up()).body.id];
     expect((await call(app, 'POST', `/api/admin/creatives/${one}/approve`, { token: admin.token })).status).toBe(200);
-    expect((await call(app, 'POST', `/api/admin/creatives/${two}/reject`, { token: admin.token, json: { reason: 'Misleading claim' } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'POST', `/api/admin/creatives/${two}/reject`, {
+          token: admin.token,
+          json: { reason: 'Misleading claim' },
+        })
+      ).status,
+    ).toBe(200);
     await deliver();
     await mailTo(adv.email, /Creative approved: Spin to win/);
     const rejected = await mailTo(adv.email, /Creative rejected/);
@@ -292,7 +363,14 @@ describe('notices of moderation and low balance', () => {
     const ok = await review(`ok-${pub.id}.example`);
     const no = await review(`no-${pub.id}.example`);
     expect((await call(app, 'POST', `/api/admin/sites/${ok}/approve`, { token: admin.token })).status).toBe(200);
-    expect((await call(app, 'POST', `/api/admin/sites/${no}/reject`, { token: admin.token, json: { reason: 'Copied content' } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'POST', `/api/admin/sites/${no}/reject`, {
+          token: admin.token,
+          json: { reason: 'Copied content' },
+        })
+      ).status,
+    ).toBe(200);
     await deliver();
     await mailTo(pub.email, new RegExp(`Site approved: ok-${pub.id}\\.example`));
     expect((await mailTo(pub.email, /Site rejected/)).text).toContain('Reason: Copied content');
@@ -302,7 +380,9 @@ describe('notices of moderation and low balance', () => {
     const adv = await account(app, 'advertiser');
     const set = await call(app, 'PUT', '/api/adv/notifications', { token: adv.token, json: { low_balance_usd: 10 } });
     expect([set.status, set.body]).toEqual([200, { low_balance_usd: 10 }]);
-    expect((await call(app, 'GET', '/api/adv/notifications', { token: adv.token })).body).toEqual({ low_balance_usd: 10 });
+    expect((await call(app, 'GET', '/api/adv/notifications', { token: adv.token })).body).toEqual({
+      low_balance_usd: 10,
+    });
     const watch = () => app.admin.mail.lowBalance.runOnce().then(deliver);
     const lows = () => mailsTo(adv.email).filter((m) => /Low balance/.test(m.subject));
 
@@ -312,7 +392,12 @@ describe('notices of moderation and low balance', () => {
     await app.svc.ledger.debit(adv.id, 1_100, 'spend', false); // $9.00
     // Two admin processes (two watches) look at the same crossing at once: one notice between them.
     const other = lowBalanceWatch(app.svc);
-    await Promise.all([app.admin.mail.lowBalance.runOnce(), other.runOnce(), other.runOnce(), app.admin.mail.lowBalance.runOnce()]);
+    await Promise.all([
+      app.admin.mail.lowBalance.runOnce(),
+      other.runOnce(),
+      other.runOnce(),
+      app.admin.mail.lowBalance.runOnce(),
+    ]);
     await watch();
     await app.svc.ledger.debit(adv.id, 500, 'spend', false); // $4.00, still below: nothing more
     await watch();
@@ -324,7 +409,9 @@ describe('notices of moderation and low balance', () => {
     await watch();
     expect(lows()).toHaveLength(2);
 
-    expect((await call(app, 'PUT', '/api/adv/notifications', { token: adv.token, json: { low_balance_usd: null } })).status).toBe(200);
+    expect(
+      (await call(app, 'PUT', '/api/adv/notifications', { token: adv.token, json: { low_balance_usd: null } })).status,
+    ).toBe(200);
     await app.svc.ledger.credit(adv.id, 5_000, 'top-up');
     await app.svc.ledger.debit(adv.id, 5_800, 'spend', false);
     await watch();
@@ -335,10 +422,15 @@ describe('notices of moderation and low balance', () => {
     const adv = await account(app, 'advertiser');
     for (const bad of [-1, 0, 'ten', 10.001, 1e9]) {
       const r = await call(app, 'PUT', '/api/adv/notifications', { token: adv.token, json: { low_balance_usd: bad } });
-      expect([r.status, Object.keys((r.body as { errors: object }).errors)], String(bad)).toEqual([400, ['low_balance_usd']]);
+      expect([r.status, Object.keys((r.body as { errors: object }).errors)], String(bad)).toEqual([
+        400,
+        ['low_balance_usd'],
+      ]);
     }
     const pub = await account(app, 'publisher');
-    expect((await call(app, 'PUT', '/api/adv/notifications', { token: pub.token, json: { low_balance_usd: 5 } })).status).toBe(403);
+    expect(
+      (await call(app, 'PUT', '/api/adv/notifications', { token: pub.token, json: { low_balance_usd: 5 } })).status,
+    ).toBe(403);
   });
 });
 
@@ -354,7 +446,13 @@ describe('without SMTP', () => {
     const local = await startApp(redis.url, { LOG_LEVEL: 'debug' }, { log: createLogger('debug', 'adnet', sink) });
     try {
       const email = uniqueEmail('outbox');
-      expect((await call(local, 'POST', '/api/auth/register', { json: { email, password: 'first-pass-1', role: 'publisher' } })).status).toBe(202);
+      expect(
+        (
+          await call(local, 'POST', '/api/auth/register', {
+            json: { email, password: 'first-pass-1', role: 'publisher' },
+          })
+        ).status,
+      ).toBe(202);
       expect((await call(local, 'POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
       await local.admin.mail.worker.runOnce();
       expect(local.admin.mail.transport.mode).toBe('outbox');
@@ -366,7 +464,10 @@ describe('without SMTP', () => {
       const raw = readFileSync(join(dir, files[0] as string), 'utf8');
       expect(raw).toMatch(/^To: /m);
       const token = linkToken(mine.find((m) => /Reset/.test(m.subject)) as { text: string }, 'reset-password');
-      expect((await call(local, 'POST', '/api/auth/password-reset/confirm', { json: { token, password: 'second-pass-2' } })).status).toBe(200);
+      expect(
+        (await call(local, 'POST', '/api/auth/password-reset/confirm', { json: { token, password: 'second-pass-2' } }))
+          .status,
+      ).toBe(200);
       const log = lines.join('');
       expect(log).toContain('"event":"mail.sent"');
       expect(log).not.toContain(token);

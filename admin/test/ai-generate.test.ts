@@ -28,16 +28,27 @@ const input = { offer: 'Herbal tea for deep sleep', cta: 'Order now', geo: 'DE',
 
 function goodCopy(titleLen = 20): string {
   return JSON.stringify({
-    variants: HOOK_TYPES.map((h) => ({ title: `T${'i'.repeat(titleLen - 1)}`, body: `Schlaf besser mit Kräutertee (${h})`, hook_type: h })),
+    variants: HOOK_TYPES.map((h) => ({
+      title: `T${'i'.repeat(titleLen - 1)}`,
+      body: `Schlaf besser mit Kräutertee (${h})`,
+      hook_type: h,
+    })),
     image_prompts: IMAGE_STYLES.slice(0, 4).map((s) => ({ prompt: `A cup of herbal tea at night, ${s}`, style: s })),
   });
 }
-const good = (usage = { prompt_tokens: 200, completion_tokens: 600 }): ChatReply => ({ kind: 'content', content: goodCopy(), usage });
+const good = (usage = { prompt_tokens: 200, completion_tokens: 600 }): ChatReply => ({
+  kind: 'content',
+  content: goodCopy(),
+  usage,
+});
 
 /** A new advertiser (own rate-limit slot) with one campaign and `cents` of balance. */
 async function advertiser(cents: number, format = 'push'): Promise<{ who: Account; campaignId: number }> {
   const who = await account(fx.app, 'advertiser');
-  const c = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format } });
+  const c = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', {
+    token: who.token,
+    json: { ...validCampaign, format },
+  });
   if (cents > 0) await fx.app.svc.ledger.credit(who.id, cents, 'test top-up');
   return { who, campaignId: c.body.id };
 }
@@ -53,14 +64,22 @@ describe('with an OpenAI-compatible provider', () => {
     const r = await generate(fx.app, who.token, campaignId);
     expect(r.status).toBe(200);
     // 200 x 10 + 600 x 50 = 32 000 micro-cents x 1000 tokens -> 32 cents
-    expect(r.body).toMatchObject({ provider: 'openai', usage: { input_tokens: 200, output_tokens: 600 }, cost_cents: 32 });
+    expect(r.body).toMatchObject({
+      provider: 'openai',
+      usage: { input_tokens: 200, output_tokens: 600 },
+      cost_cents: 32,
+    });
     expect(r.body.variants).toHaveLength(8);
     expect(r.body.image_prompts).toHaveLength(4);
     expect(await balance(who.id)).toBe(1_000 - 32);
 
     const sent = chat.requests[before];
     expect(sent?.headers.authorization).toBe('Bearer sk-test');
-    expect(sent?.body).toMatchObject({ model: 'fake-model', max_tokens: 1000, response_format: { type: 'json_schema' } });
+    expect(sent?.body).toMatchObject({
+      model: 'fake-model',
+      max_tokens: 1000,
+      response_format: { type: 'json_schema' },
+    });
     const entries = await fx.app.svc.ledger.entries(who.id, 10);
     const reservation = entries.find((e) => e.reason.endsWith(': reservation'));
     const unused = entries.find((e) => e.reason.includes('unused'));
@@ -71,7 +90,10 @@ describe('with an OpenAI-compatible provider', () => {
 
   it('retries a malformed answer once and charges both calls', async () => {
     const { who, campaignId } = await advertiser(1_000);
-    chat.queue.push({ kind: 'content', content: 'Sure! Here is your copy:', usage: { prompt_tokens: 200, completion_tokens: 600 } }, good());
+    chat.queue.push(
+      { kind: 'content', content: 'Sure! Here is your copy:', usage: { prompt_tokens: 200, completion_tokens: 600 } },
+      good(),
+    );
     const r = await generate(fx.app, who.token, campaignId);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ usage: { input_tokens: 400, output_tokens: 1200 }, cost_cents: 64 });
@@ -80,7 +102,11 @@ describe('with an OpenAI-compatible provider', () => {
 
   it('treats titles too long for the format as malformed; twice is a 502 and nothing is charged', async () => {
     const { who, campaignId } = await advertiser(1_000);
-    const tooLong: ChatReply = { kind: 'content', content: goodCopy(51), usage: { prompt_tokens: 200, completion_tokens: 600 } };
+    const tooLong: ChatReply = {
+      kind: 'content',
+      content: goodCopy(51),
+      usage: { prompt_tokens: 200, completion_tokens: 600 },
+    };
     chat.queue.push(tooLong, tooLong);
     const r = await generate(fx.app, who.token, campaignId);
     expect(r.status).toBe(502);
@@ -92,16 +118,19 @@ describe('with an OpenAI-compatible provider', () => {
   it.each([
     ['a timeout', { kind: 'hang' }, /did not answer within 400 ms/],
     ['HTTP 500', { kind: 'status', status: 500 }, /HTTP 500/],
-  ] satisfies [string, ChatReply, RegExp][])('answers 502 on %s and refunds the reservation', async (_name, reply, message) => {
-    const { who, campaignId } = await advertiser(1_000);
-    chat.queue.push(reply);
-    const before = chat.requests.length;
-    const r = await generate(fx.app, who.token, campaignId);
-    expect(r.status).toBe(502);
-    expect(String(r.body.error)).toMatch(message);
-    expect(chat.requests.length - before).toBe(1);
-    expect(await balance(who.id)).toBe(1_000);
-  });
+  ] satisfies [string, ChatReply, RegExp][])(
+    'answers 502 on %s and refunds the reservation',
+    async (_name, reply, message) => {
+      const { who, campaignId } = await advertiser(1_000);
+      chat.queue.push(reply);
+      const before = chat.requests.length;
+      const r = await generate(fx.app, who.token, campaignId);
+      expect(r.status).toBe(502);
+      expect(String(r.body.error)).toMatch(message);
+      expect(chat.requests.length - before).toBe(1);
+      expect(await balance(who.id)).toBe(1_000);
+    },
+  );
 
   it('answers 402 before calling the provider when the balance cannot cover the maximum cost', async () => {
     const { who, campaignId } = await advertiser(50);
@@ -134,14 +163,19 @@ describe('json_object mode', () => {
     const app = await startApp(fx.redis.url, { ...env, AI_RESPONSE_FORMAT: 'json_object' });
     try {
       const who = await account(app, 'advertiser');
-      const c = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format: 'push' } });
+      const c = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', {
+        token: who.token,
+        json: { ...validCampaign, format: 'push' },
+      });
       await app.svc.ledger.credit(who.id, 1_000, 'test top-up');
       chat.queue.push({ kind: 'content', content: '{"variants": []}' }, good());
       const before = chat.requests.length;
       const r = await generate(app, who.token, c.body.id);
       expect(r.status).toBe(200);
       expect(chat.requests.length - before).toBe(2);
-      expect((chat.requests[before]?.body as { response_format: unknown }).response_format).toEqual({ type: 'json_object' });
+      expect((chat.requests[before]?.body as { response_format: unknown }).response_format).toEqual({
+        type: 'json_object',
+      });
     } finally {
       await app.close();
     }
@@ -151,7 +185,12 @@ describe('json_object mode', () => {
 describe('checks', () => {
   it('names every invalid field', async () => {
     const { who, campaignId } = await advertiser(0);
-    const r = await generate(fx.app, who.token, campaignId, { offer: '', cta: 'x'.repeat(61), geo: 'de', lang: 'german' });
+    const r = await generate(fx.app, who.token, campaignId, {
+      offer: '',
+      cta: 'x'.repeat(61),
+      geo: 'de',
+      lang: 'german',
+    });
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors as object).sort()).toEqual(['cta', 'geo', 'lang', 'offer']);
     expect((r.body.errors as Record<string, string>).geo).toMatch(/uppercase ISO 3166-1/);
@@ -178,12 +217,22 @@ describe('checks', () => {
 
 describe('OpenAPI', () => {
   it('documents the body and the 402 and 502 answers', async () => {
-    type Op = { responses: Record<string, unknown>; requestBody: { content: Record<string, { schema: { properties: object } }> } };
+    type Op = {
+      responses: Record<string, unknown>;
+      requestBody: { content: Record<string, { schema: { properties: object } }> };
+    };
     const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as { paths: Record<string, { post: Op }> };
     const op = doc.paths['/api/adv/campaigns/{id}/ai-generate']?.post;
-    expect(Object.keys(op?.requestBody.content['application/json']?.schema.properties ?? {}).sort()).toEqual(['cta', 'geo', 'lang', 'offer']);
+    expect(Object.keys(op?.requestBody.content['application/json']?.schema.properties ?? {}).sort()).toEqual([
+      'cta',
+      'geo',
+      'lang',
+      'offer',
+    ]);
     expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '402', '429', '502']));
-    expect(Object.keys(doc.paths['/api/adv/video/generate']?.post.responses ?? {})).toEqual(expect.arrayContaining(['402', '502']));
+    expect(Object.keys(doc.paths['/api/adv/video/generate']?.post.responses ?? {})).toEqual(
+      expect.arrayContaining(['402', '502']),
+    );
   });
 });
 
@@ -196,7 +245,10 @@ describe('without a provider', () => {
 
   it('uses the template generator: same shape, provider "template", no charge, even at zero balance', async () => {
     const who = await account(offline, 'advertiser');
-    const c = await call<{ id: number }>(offline, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format: 'push' } });
+    const c = await call<{ id: number }>(offline, 'POST', '/api/adv/campaigns', {
+      token: who.token,
+      json: { ...validCampaign, format: 'push' },
+    });
     const r = await generate(offline, who.token, c.body.id);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ provider: 'template', cost_cents: 0, usage: { input_tokens: 0, output_tokens: 0 } });

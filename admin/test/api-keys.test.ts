@@ -5,7 +5,10 @@ import { trpcClient } from './support/trpc-client.ts';
 const fx = useTestApp();
 
 async function makeKey(token: string, scopes: string[], name = 'ci') {
-  const r = await call<{ id: number; key: string; scopes: string[]; name: string }>(fx.app, 'POST', '/api/keys', { token, json: { name, scopes } });
+  const r = await call<{ id: number; key: string; scopes: string[]; name: string }>(fx.app, 'POST', '/api/keys', {
+    token,
+    json: { name, scopes },
+  });
   expect(r.status).toBe(201);
   return r.body;
 }
@@ -36,8 +39,12 @@ describe('API keys', () => {
     expect(stored).not.toContain(made.key.slice(-39));
     // Used as a bearer token, within its scopes.
     expect((await call(fx.app, 'GET', '/api/adv/campaigns', { token: made.key })).status).toBe(200);
-    expect((await call(fx.app, 'GET', '/api/adv/stats?from=2026-01-01&to=2026-01-02', { token: made.key })).status).not.toBe(403);
-    const after = await call<{ keys: { last_used_at: string | null }[] }>(fx.app, 'GET', '/api/keys', { token: adv.token });
+    expect(
+      (await call(fx.app, 'GET', '/api/adv/stats?from=2026-01-01&to=2026-01-02', { token: made.key })).status,
+    ).not.toBe(403);
+    const after = await call<{ keys: { last_used_at: string | null }[] }>(fx.app, 'GET', '/api/keys', {
+      token: adv.token,
+    });
     expect(after.body.keys[0]?.last_used_at).toEqual(expect.any(String));
   });
 
@@ -46,15 +53,22 @@ describe('API keys', () => {
     const read = await makeKey(adv.token, ['read']);
     const write = await makeKey(adv.token, ['write']);
     const create = await call(fx.app, 'POST', '/api/adv/campaigns', { token: read.key, json: validCampaign });
-    expect([create.status, create.body]).toEqual([403, { error: expect.stringContaining('needs write'), code: 'forbidden' }]);
-    expect((await call(fx.app, 'POST', '/api/adv/campaigns', { token: write.key, json: validCampaign })).status).toBe(201);
+    expect([create.status, create.body]).toEqual([
+      403,
+      { error: expect.stringContaining('needs write'), code: 'forbidden' },
+    ]);
+    expect((await call(fx.app, 'POST', '/api/adv/campaigns', { token: write.key, json: validCampaign })).status).toBe(
+      201,
+    );
     expect((await call(fx.app, 'GET', '/api/adv/campaigns', { token: write.key })).status).toBe(403);
     expect((await call(fx.app, 'GET', '/api/adv/stats', { token: read.key })).status).toBe(403);
     expect((await call(fx.app, 'GET', '/api/adv/profile', { token: read.key })).status).toBe(403);
     const postback = await makeKey(adv.token, ['postback']);
     expect((await call(fx.app, 'GET', '/api/adv/profile', { token: postback.key })).status).toBe(200);
     expect((await call(fx.app, 'GET', '/api/adv/conversions', { token: postback.key })).status).toBe(200);
-    await expect(trpcClient(fx.app.base, read.key).adv.campaigns.create.mutate(validCampaign as never)).rejects.toMatchObject({
+    await expect(
+      trpcClient(fx.app.base, read.key).adv.campaigns.create.mutate(validCampaign as never),
+    ).rejects.toMatchObject({
       data: { httpStatus: 403, appCode: 'forbidden' },
     });
     expect(await trpcClient(fx.app.base, read.key).adv.campaigns.list.query()).toBeDefined();
@@ -69,12 +83,19 @@ describe('API keys', () => {
       call(fx.app, 'POST', '/api/keys', { token: all.key, json: { name: 'x', scopes: ['read'] } }),
       call(fx.app, 'GET', '/api/keys', { token: all.key }),
       call(fx.app, 'DELETE', `/api/keys/${all.id}`, { token: all.key }),
-      call(fx.app, 'POST', '/api/auth/password', { token: all.key, json: { current_password: 'password-123', new_password: 'other-pass-1' } }),
+      call(fx.app, 'POST', '/api/auth/password', {
+        token: all.key,
+        json: { current_password: 'password-123', new_password: 'other-pass-1' },
+      }),
       call(fx.app, 'POST', '/api/auth/logout-all', { token: all.key }),
       call(fx.app, 'POST', '/api/auth/logout', { token: all.key }),
     ];
-    for (const r of await Promise.all(tries)) expect([r.status, (r.body as { code: string }).code]).toEqual([403, 'forbidden']);
-    expect((await call(fx.app, 'GET', '/api/auth/me', { token: all.key })).body).toMatchObject({ id: adv.id, token_expires_at: null });
+    for (const r of await Promise.all(tries))
+      expect([r.status, (r.body as { code: string }).code]).toEqual([403, 'forbidden']);
+    expect((await call(fx.app, 'GET', '/api/auth/me', { token: all.key })).body).toMatchObject({
+      id: adv.id,
+      token_expires_at: null,
+    });
   });
 
   it('stops a revoked, forged or foreign key with 401, and revoking is the owner’s alone', async () => {
@@ -93,7 +114,9 @@ describe('API keys', () => {
     for (const bad of [forged, `adn_${live.id}_short`, 'adn_', `adn_999999_${'A'.repeat(43)}`]) {
       expect((await call(fx.app, 'GET', '/api/adv/campaigns', { token: bad })).status, bad).toBe(401);
     }
-    expect((await call(fx.app, 'GET', '/api/keys', { token: adv.token })).body).toMatchObject({ keys: [{ id: live.id }] });
+    expect((await call(fx.app, 'GET', '/api/keys', { token: adv.token })).body).toMatchObject({
+      keys: [{ id: live.id }],
+    });
   });
 
   it('names bad fields with 400', async () => {
@@ -117,10 +140,15 @@ describe('API keys', () => {
   it('signing out everywhere revokes every session and every API key', async () => {
     const adv = await account(fx.app, 'advertiser');
     const k = await makeKey(adv.token, ['read']);
-    const second = await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email: adv.email, password: 'password-123' } });
+    const second = await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', {
+      json: { email: adv.email, password: 'password-123' },
+    });
     expect((await call(fx.app, 'POST', '/api/auth/logout-all', { token: adv.token })).status).toBe(200);
-    for (const t of [adv.token, second.body.token, k.key]) expect((await call(fx.app, 'GET', '/api/auth/me', { token: t })).status).toBe(401);
-    const fresh = await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email: adv.email, password: 'password-123' } });
+    for (const t of [adv.token, second.body.token, k.key])
+      expect((await call(fx.app, 'GET', '/api/auth/me', { token: t })).status).toBe(401);
+    const fresh = await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', {
+      json: { email: adv.email, password: 'password-123' },
+    });
     expect((await call(fx.app, 'GET', '/api/keys', { token: fresh.body.token })).body).toEqual({ keys: [] });
     // A key made afterwards works.
     const after = await makeKey(fresh.body.token, ['read']);
@@ -148,10 +176,14 @@ describe('the typed client', () => {
     expect(made.key).toMatch(/^adn_/);
     expect((await client.keys.list.query()).keys.map((k) => k.name)).toEqual(['typed']);
     expect(await trpcClient(fx.app.base, made.key).auth.me.query()).toMatchObject({ id: adv.id });
-    await expect(trpcClient(fx.app.base, made.key).keys.list.query()).rejects.toMatchObject({ data: { httpStatus: 403 } });
+    await expect(trpcClient(fx.app.base, made.key).keys.list.query()).rejects.toMatchObject({
+      data: { httpStatus: 403 },
+    });
     expect(await client.keys.revoke.mutate({ id: made.id })).toEqual({ ok: true });
     expect(await trpcClient(fx.app.base).auth.passwordReset.mutate({ email: adv.email })).toEqual({ ok: true });
-    await expect(trpcClient(fx.app.base).auth.passwordResetConfirm.mutate({ token: 'A'.repeat(43), password: 'whatever-123' })).rejects.toMatchObject({
+    await expect(
+      trpcClient(fx.app.base).auth.passwordResetConfirm.mutate({ token: 'A'.repeat(43), password: 'whatever-123' }),
+    ).rejects.toMatchObject({
       data: { httpStatus: 400, fields: { token: 'is invalid or expired' } },
     });
   });
@@ -163,13 +195,22 @@ describe('API key rate limit', () => {
     const app = await startApp(redis.url, { API_KEY_RATE_LIMIT_PER_MIN: '3', API_RATE_LIMIT_PER_MIN: '100000' });
     try {
       const adv = await account(app, 'advertiser');
-      const mk = async () => (await call<{ key: string }>(app, 'POST', '/api/keys', { token: adv.token, json: { name: 'r', scopes: ['read'] } })).body.key;
+      const mk = async () =>
+        (
+          await call<{ key: string }>(app, 'POST', '/api/keys', {
+            token: adv.token,
+            json: { name: 'r', scopes: ['read'] },
+          })
+        ).body.key;
       const [a, b] = [await mk(), await mk()];
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await call(app, 'GET', '/api/adv/campaigns', { token: a })).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const limited = await call(app, 'GET', '/api/adv/campaigns', { token: a });
-      expect([limited.body, Number(limited.headers.get('retry-after'))]).toEqual([{ error: 'Rate limit exceeded', code: 'rate_limited' }, expect.any(Number)]);
+      expect([limited.body, Number(limited.headers.get('retry-after'))]).toEqual([
+        { error: 'Rate limit exceeded', code: 'rate_limited' },
+        expect.any(Number),
+      ]);
       expect((await call(app, 'GET', '/api/adv/campaigns', { token: b })).status).toBe(200);
       expect((await call(app, 'GET', '/api/adv/campaigns', { token: adv.token })).status).toBe(200);
     } finally {

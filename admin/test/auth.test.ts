@@ -21,7 +21,9 @@ describe('POST /api/auth/register', () => {
   });
 
   it('names every invalid field', async () => {
-    const r = await call(fx.app, 'POST', '/api/auth/register', { json: { email: 'not-an-email', password: 'short', role: 'admin' } });
+    const r = await call(fx.app, 'POST', '/api/auth/register', {
+      json: { email: 'not-an-email', password: 'short', role: 'admin' },
+    });
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors as object).sort()).toEqual(['email', 'password', 'role']);
     const empty = await call(fx.app, 'POST', '/api/auth/register', { json: {} });
@@ -29,20 +31,36 @@ describe('POST /api/auth/register', () => {
   });
 
   it('refuses bodies that are not JSON objects', async () => {
-    expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '{oops', type: 'application/json' } })).body).toEqual({
+    expect(
+      (await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '{oops', type: 'application/json' } })).body,
+    ).toEqual({
       errors: { body: 'must be valid JSON' },
     });
-    expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '[1,2]', type: 'application/json' } })).status).toBe(400);
-    expect((await call(fx.app, 'POST', '/api/auth/register', { raw: { body: 'email=x', type: 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect(
+      (await call(fx.app, 'POST', '/api/auth/register', { raw: { body: '[1,2]', type: 'application/json' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(fx.app, 'POST', '/api/auth/register', {
+          raw: { body: 'email=x', type: 'application/x-www-form-urlencoded' },
+        })
+      ).status,
+    ).toBe(415);
   });
 
   it('answers a taken email (in any letter case) exactly as a new one, and keeps the first account', async () => {
     const email = uniqueEmail();
-    const first = await call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } });
-    const again = await call(fx.app, 'POST', '/api/auth/register', { json: { email: email.toUpperCase(), password: 'otherpass', role: 'publisher' } });
+    const first = await call(fx.app, 'POST', '/api/auth/register', {
+      json: { email, password: 'longenough', role: 'advertiser' },
+    });
+    const again = await call(fx.app, 'POST', '/api/auth/register', {
+      json: { email: email.toUpperCase(), password: 'otherpass', role: 'publisher' },
+    });
     expect([again.status, again.body]).toEqual([first.status, first.body]);
     expect(again.headers.get('content-length')).toBe(first.headers.get('content-length'));
-    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'otherpass' } })).status).toBe(401);
+    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'otherpass' } })).status).toBe(
+      401,
+    );
     const tok = await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'longenough' } });
     expect(tok.body.user).toMatchObject({ role: 'advertiser' });
   });
@@ -50,10 +68,16 @@ describe('POST /api/auth/register', () => {
   it('lets exactly one of many simultaneous sign-ups with one email make the account', async () => {
     const email = uniqueEmail();
     const replies = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call(fx.app, 'POST', '/api/auth/register', { json: { email, password: `longenough-${i}`, role: 'advertiser' } })),
+      Array.from({ length: 8 }, (_, i) =>
+        call(fx.app, 'POST', '/api/auth/register', {
+          json: { email, password: `longenough-${i}`, role: 'advertiser' },
+        }),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual(Array(8).fill(202));
-    const signedIn = await Promise.all(replies.map((_, i) => call(fx.app, 'POST', '/api/auth/token', { json: { email, password: `longenough-${i}` } })));
+    const signedIn = await Promise.all(
+      replies.map((_, i) => call(fx.app, 'POST', '/api/auth/token', { json: { email, password: `longenough-${i}` } })),
+    );
     expect(signedIn.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
@@ -61,7 +85,13 @@ describe('POST /api/auth/register', () => {
     const full = await startApp(fx.redis.url, { PASSWORD_SCRYPT_LOG_N: '' });
     try {
       const email = uniqueEmail();
-      expect((await call(full, 'POST', '/api/auth/register', { json: { email, password: 'full-cost-pw', role: 'advertiser' } })).status).toBe(202);
+      expect(
+        (
+          await call(full, 'POST', '/api/auth/register', {
+            json: { email, password: 'full-cost-pw', role: 'advertiser' },
+          })
+        ).status,
+      ).toBe(202);
       expect((await full.svc.users.getByEmail(email))?.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     } finally {
       await full.close();
@@ -71,7 +101,9 @@ describe('POST /api/auth/register', () => {
   it('can be switched off', async () => {
     const closed = await startApp(fx.redis.url, { REGISTRATION_ENABLED: 'false' });
     try {
-      const r = await call(closed, 'POST', '/api/auth/register', { json: { email: uniqueEmail(), password: 'longenough', role: 'advertiser' } });
+      const r = await call(closed, 'POST', '/api/auth/register', {
+        json: { email: uniqueEmail(), password: 'longenough', role: 'advertiser' },
+      });
       expect(r.status).toBe(403);
       expect(r.body.code).toBe('registration_disabled');
     } finally {
@@ -86,7 +118,10 @@ describe('POST /api/auth/token', () => {
     await call(fx.app, 'POST', '/api/auth/register', { json: { email, password: 'longenough', role: 'advertiser' } });
     const r = await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'longenough' } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ token_type: 'Bearer', user: { id: (await fx.app.svc.users.getByEmail(email))?.id, role: 'advertiser' } });
+    expect(r.body).toMatchObject({
+      token_type: 'Bearer',
+      user: { id: (await fx.app.svc.users.getByEmail(email))?.id, role: 'advertiser' },
+    });
     expect(r.body.token).toMatch(/^\d+\|[A-Za-z0-9_-]{43}$/);
     const days = (Date.parse(r.body.expires_at as string) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
@@ -106,7 +141,9 @@ describe('POST /api/auth/token', () => {
     const wrong = await call(fx.app, 'POST', '/api/auth/token', { json: { email: a.email, password: 'nope-nope' } });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ error: 'Wrong email or password', code: 'invalid_credentials' });
-    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email: uniqueEmail(), password: 'whatever1' } })).status).toBe(401);
+    expect(
+      (await call(fx.app, 'POST', '/api/auth/token', { json: { email: uniqueEmail(), password: 'whatever1' } })).status,
+    ).toBe(401);
     const missing = await call(fx.app, 'POST', '/api/auth/token', { json: { email: a.email } });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ errors: { password: 'is required' } });
@@ -118,7 +155,9 @@ describe('POST /api/auth/token', () => {
       const statuses: number[] = [];
       let retryAfter: string | null = null;
       for (let i = 0; i < 4; i++) {
-        const r = await call(strict, 'POST', '/api/auth/token', { json: { email: 'x@example.com', password: 'whatever1' } });
+        const r = await call(strict, 'POST', '/api/auth/token', {
+          json: { email: 'x@example.com', password: 'whatever1' },
+        });
         statuses.push(r.status);
         retryAfter = r.headers.get('retry-after');
       }
@@ -136,7 +175,9 @@ describe('bearer tokens', () => {
   it('401 without a token, with a malformed one and with a forged one', async () => {
     const a = await account(fx.app, 'advertiser');
     expect((await call(fx.app, 'GET', '/api/adv/campaigns')).status).toBe(401);
-    expect((await call(fx.app, 'GET', '/api/adv/campaigns', { headers: { authorization: 'Basic abc' } })).status).toBe(401);
+    expect((await call(fx.app, 'GET', '/api/adv/campaigns', { headers: { authorization: 'Basic abc' } })).status).toBe(
+      401,
+    );
     expect((await call(fx.app, 'GET', '/api/adv/campaigns', { token: 'garbage' })).status).toBe(401);
     const [id] = a.token.split('|');
     const forged = await call(fx.app, 'GET', '/api/adv/campaigns', { token: `${id}|${'A'.repeat(43)}` });
@@ -155,7 +196,9 @@ describe('bearer tokens', () => {
 
   it('logout revokes only the token used', async () => {
     const a = await account(fx.app, 'advertiser');
-    const second = await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email: a.email, password: 'password-123' } });
+    const second = await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', {
+      json: { email: a.email, password: 'password-123' },
+    });
     expect((await call(fx.app, 'POST', '/api/auth/logout', { token: a.token })).body).toEqual({ ok: true });
     expect((await call(fx.app, 'GET', '/api/auth/me', { token: a.token })).status).toBe(401);
     const me = await call(fx.app, 'GET', '/api/auth/me', { token: second.body.token });
@@ -177,7 +220,10 @@ describe('bearer tokens', () => {
 describe('sign-in back-off per account and client network', () => {
   // The tests' client is loopback, a trusted proxy by default: X-Forwarded-For names the client.
   const signIn = (email: string, password: string, client?: string) =>
-    call(fx.app, 'POST', '/api/auth/token', { json: { email, password }, headers: client ? { 'x-forwarded-for': client } : {} });
+    call(fx.app, 'POST', '/api/auth/token', {
+      json: { email, password },
+      headers: client ? { 'x-forwarded-for': client } : {},
+    });
 
   it('after five wrong passwords the network waits, a right password included, then starts afresh; other networks do not', async () => {
     const a = await account(fx.app, 'advertiser');
@@ -226,13 +272,26 @@ describe('known networks of an account', () => {
     const a = await account(fx.app, 'advertiser');
     for (let n = 1; n <= 12; n++) {
       expect(
-        (await call(fx.app, 'POST', '/api/auth/token', { json: { email: a.email, password: 'password-123' }, headers: { 'x-forwarded-for': `10.0.${n}.1` } }))
-          .status,
+        (
+          await call(fx.app, 'POST', '/api/auth/token', {
+            json: { email: a.email, password: 'password-123' },
+            headers: { 'x-forwarded-for': `10.0.${n}.1` },
+          })
+        ).status,
       ).toBe(200);
     }
     const key = `${signInBackoffKey(createHash('sha256').update(a.email).digest('base64url').slice(0, 22))}:known`;
     const known = await fx.app.svc.redis.zrange(key, 0, -1);
-    expect(known).toEqual(['10.0.5.0/24', '10.0.6.0/24', '10.0.7.0/24', '10.0.8.0/24', '10.0.9.0/24', '10.0.10.0/24', '10.0.11.0/24', '10.0.12.0/24']);
+    expect(known).toEqual([
+      '10.0.5.0/24',
+      '10.0.6.0/24',
+      '10.0.7.0/24',
+      '10.0.8.0/24',
+      '10.0.9.0/24',
+      '10.0.10.0/24',
+      '10.0.11.0/24',
+      '10.0.12.0/24',
+    ]);
     const ttl = await fx.app.svc.redis.pttl(key);
     expect(ttl).toBeGreaterThan(29 * 24 * 3_600_000);
     expect(ttl).toBeLessThanOrEqual(30 * 24 * 3_600_000);
@@ -243,27 +302,46 @@ describe('password storage', () => {
   it('rehashes a hash made at another cost at the next sign-in', async () => {
     const email = uniqueEmail('old');
     const oldHash = await new PasswordHasher({ N: 1024, r: 8, p: 1 }).hash('old-hash-pw');
-    const user = await fx.app.svc.users.create({ email, role: 'advertiser', passwordHash: oldHash, postbackSecret: 'f'.repeat(64) });
-    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'old-hash-pw' } })).status).toBe(200);
+    const user = await fx.app.svc.users.create({
+      email,
+      role: 'advertiser',
+      passwordHash: oldHash,
+      postbackSecret: 'f'.repeat(64),
+    });
+    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'old-hash-pw' } })).status).toBe(
+      200,
+    );
     const stored = (await fx.app.svc.users.get(user?.id ?? 0))?.passwordHash ?? '';
     expect(stored).toMatch(/^scrypt\$4096\$8\$1\$/);
-    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'old-hash-pw' } })).status).toBe(200);
+    expect((await call(fx.app, 'POST', '/api/auth/token', { json: { email, password: 'old-hash-pw' } })).status).toBe(
+      200,
+    );
   });
 });
 
 describe('password change and sign-out everywhere', () => {
-  const signIn = async (email: string, password: string) => call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email, password } });
+  const signIn = async (email: string, password: string) =>
+    call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email, password } });
 
   it('needs the current password, keeps the token used and revokes every other', async () => {
     const a = await account(fx.app, 'publisher');
     const other = (await signIn(a.email, 'password-123')).body.token;
-    const wrong = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: 'not-it-123', new_password: 'brand-new-pw' } });
+    const wrong = await call(fx.app, 'POST', '/api/auth/password', {
+      token: a.token,
+      json: { current_password: 'not-it-123', new_password: 'brand-new-pw' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ errors: { current_password: 'is not the current password' } });
-    const short = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: 'password-123', new_password: 'short' } });
+    const short = await call(fx.app, 'POST', '/api/auth/password', {
+      token: a.token,
+      json: { current_password: 'password-123', new_password: 'short' },
+    });
     expect(short.body).toEqual({ errors: { new_password: 'must be at least 8 characters' } });
 
-    const ok = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: 'password-123', new_password: 'brand-new-pw' } });
+    const ok = await call(fx.app, 'POST', '/api/auth/password', {
+      token: a.token,
+      json: { current_password: 'password-123', new_password: 'brand-new-pw' },
+    });
     expect([ok.status, ok.body]).toEqual([200, { ok: true }]);
     expect((await call(fx.app, 'GET', '/api/auth/me', { token: a.token })).status).toBe(200);
     expect((await call(fx.app, 'GET', '/api/auth/me', { token: other })).status).toBe(401);
@@ -277,7 +355,10 @@ describe('password change and sign-out everywhere', () => {
     const a = await account(fx.app, 'advertiser');
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
-      const r = await call(fx.app, 'POST', '/api/auth/password', { token: a.token, json: { current_password: `guess-${i}-x`, new_password: 'brand-new-pw' } });
+      const r = await call(fx.app, 'POST', '/api/auth/password', {
+        token: a.token,
+        json: { current_password: `guess-${i}-x`, new_password: 'brand-new-pw' },
+      });
       statuses.push(r.status);
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 400, 429]);

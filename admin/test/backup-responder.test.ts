@@ -37,7 +37,14 @@ const impression = (): EngineEvent => ({
 function ingester(): Ingester {
   const redis = new Redis(fx.redis.url, { enableAutoPipelining: false });
   connections.push(redis);
-  return new Ingester({ redis, clickhouse: fx.app.svc.clickhouse as ClickHouseClient, database: 'adnet', log, batchRows: 500, flushMs: 50 });
+  return new Ingester({
+    redis,
+    clickhouse: fx.app.svc.clickhouse as ClickHouseClient,
+    database: 'adnet',
+    log,
+    batchRows: 500,
+    flushMs: 50,
+  });
 }
 
 const responderFor = (ing: Ingester) =>
@@ -84,7 +91,8 @@ describe('backup responder', () => {
     expect(existsSync(join(backupStagingDir(fx.app.svc.config.dataDir), id, '.backup'))).toBe(true);
     // Reading again: what comes after the backup is ingested.
     await fx.app.svc.redis.xadd(...xaddArgs([impression()], 1_000_000));
-    for (let i = 0; i < 200 && ((await running.backlog()).lag > 0 || (await running.backlog()).pending > 0); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && ((await running.backlog()).lag > 0 || (await running.backlog()).pending > 0); i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect(await running.backlog()).toMatchObject({ lag: 0, pending: 0 });
   });
 
@@ -98,9 +106,14 @@ describe('backup responder', () => {
     });
     const id = newId();
     const replies = await ask(idle, JSON.stringify({ id, at: Date.now() }));
-    expect(replies[1]).toEqual({ state: 'failed', error: expect.stringContaining('1 event entries wait for a retried insert') as unknown });
+    expect(replies[1]).toEqual({
+      state: 'failed',
+      error: expect.stringContaining('1 event entries wait for a retried insert') as unknown,
+    });
     expect(existsSync(join(backupStagingDir(fx.app.svc.config.dataDir), id))).toBe(false);
-    const [[entryId]] = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 10, 'ghost')) as [[string]];
+    const [[entryId]] = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 10, 'ghost')) as [
+      [string],
+    ];
     await fx.app.svc.redis.xack(EVENT_STREAM, INGEST_GROUP, entryId);
   });
 
@@ -110,7 +123,11 @@ describe('backup responder', () => {
     expect(await ask(running, JSON.stringify({ id: stale, at: Date.now() - 60_000 }))).toEqual([
       { state: 'failed', error: 'the request waited too long; run the backup again' },
     ]);
-    for (const bad of [JSON.stringify({ id: '../../etc', at: Date.now() }), JSON.stringify({ id: newId() }), JSON.stringify({ id: 'not json' }).slice(3)]) {
+    for (const bad of [
+      JSON.stringify({ id: '../../etc', at: Date.now() }),
+      JSON.stringify({ id: newId() }),
+      JSON.stringify({ id: 'not json' }).slice(3),
+    ]) {
       await fx.app.svc.redis.rpush(BACKUP_REQUESTS, bad);
       await responderFor(running).runOnce();
     }

@@ -15,7 +15,8 @@ beforeAll(async () => {
 
 type Body = Record<string, unknown> & { id: number; errors?: Record<string, string> };
 const create = (json: unknown) => call<Body>(fx.app, 'POST', '/api/adv/campaigns', { token: adv.token, json });
-const update = (id: number, json: unknown) => call<Body>(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: adv.token, json });
+const update = (id: number, json: unknown) =>
+  call<Body>(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: adv.token, json });
 
 describe('frequency cap and schedule', () => {
   it('are stored and returned, times in UTC, hours sorted, the zone as the runtime names it', async () => {
@@ -41,7 +42,13 @@ describe('frequency cap and schedule', () => {
 
   it('are absent by default: no cap, always on, UTC', async () => {
     const r = await create(validCampaign);
-    expect(r.body).toMatchObject({ frequency_cap: null, start_at: null, end_at: null, dayparting: null, timezone: 'UTC' });
+    expect(r.body).toMatchObject({
+      frequency_cap: null,
+      start_at: null,
+      end_at: null,
+      dayparting: null,
+      timezone: 'UTC',
+    });
   });
 
   it.each([
@@ -103,7 +110,9 @@ describe('frequency cap and schedule', () => {
       timezone: 'Asia/Tokyo',
       name: validCampaign.name,
     });
-    expect((await update(c.body.id, { timezone: 'Nowhere/Land' })).body.errors).toEqual({ timezone: 'must be an IANA time zone name, e.g. Europe/Berlin' });
+    expect((await update(c.body.id, { timezone: 'Nowhere/Land' })).body.errors).toEqual({
+      timezone: 'must be an IANA time zone name, e.g. Europe/Berlin',
+    });
   });
 
   it('a campaign stored before caps and schedules reads as none', async () => {
@@ -118,6 +127,12 @@ describe('frequency cap and schedule', () => {
       () => new Error('no campaign'),
     );
     const got = await call<Body>(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token });
-    expect(got.body).toMatchObject({ frequency_cap: null, start_at: null, end_at: null, dayparting: null, timezone: 'UTC' });
+    expect(got.body).toMatchObject({
+      frequency_cap: null,
+      start_at: null,
+      end_at: null,
+      dayparting: null,
+      timezone: 'UTC',
+    });
   });
 });

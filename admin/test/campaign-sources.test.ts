@@ -24,10 +24,14 @@ type Body = Record<string, unknown> & {
   bid_adjustments?: unknown[];
   warnings?: Warning[];
 };
-const create = (json: unknown, who = adv) => call<Body>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json });
-const patch = (id: number, json: unknown, who = adv) => call<Body>(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: who.token, json });
-const add = (id: number, json: unknown, who = adv) => call<Body>(fx.app, 'POST', `/api/adv/campaigns/${id}/sources/add`, { token: who.token, json });
-const remove = (id: number, json: unknown, who = adv) => call<Body>(fx.app, 'POST', `/api/adv/campaigns/${id}/sources/remove`, { token: who.token, json });
+const create = (json: unknown, who = adv) =>
+  call<Body>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json });
+const patch = (id: number, json: unknown, who = adv) =>
+  call<Body>(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: who.token, json });
+const add = (id: number, json: unknown, who = adv) =>
+  call<Body>(fx.app, 'POST', `/api/adv/campaigns/${id}/sources/add`, { token: who.token, json });
+const remove = (id: number, json: unknown, who = adv) =>
+  call<Body>(fx.app, 'POST', `/api/adv/campaigns/${id}/sources/remove`, { token: who.token, json });
 const get = (id: number) => call<Body>(fx.app, 'GET', `/api/adv/campaigns/${id}`, { token: adv.token });
 const newCampaign = async () => (await create(validCampaign)).body.id;
 
@@ -43,7 +47,10 @@ beforeAll(async () => {
 describe('source lists', () => {
   it('a new campaign has an empty exclude list and no adjustments; PATCH replaces the list whole, deduplicated', async () => {
     const id = await newCampaign();
-    expect((await get(id)).body).toMatchObject({ sources: { mode: 'exclude', zones: [], sites: [] }, bid_adjustments: [] });
+    expect((await get(id)).body).toMatchObject({
+      sources: { mode: 'exclude', zones: [], sites: [] },
+      bid_adjustments: [],
+    });
     const r = await patch(id, { sources: { mode: 'include', zones: [zone.subid, zone.subid], sites: [siteId] } });
     expect(r.status).toBe(200);
     expect(r.body.sources).toEqual({ mode: 'include', zones: [zone.subid], sites: [siteId] });
@@ -58,7 +65,9 @@ describe('source lists', () => {
 
   it('keeps entries naming unknown zones and sites, and names them in warnings', async () => {
     const id = await newCampaign();
-    const r = await patch(id, { sources: { mode: 'exclude', zones: [zone.subid, 'nosuchzone1'], sites: [siteId, 999_999] } });
+    const r = await patch(id, {
+      sources: { mode: 'exclude', zones: [zone.subid, 'nosuchzone1'], sites: [siteId, 999_999] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.sources).toEqual({ mode: 'exclude', zones: [zone.subid, 'nosuchzone1'], sites: [siteId, 999_999] });
     expect(r.body.warnings).toEqual([
@@ -99,9 +108,10 @@ describe('source lists', () => {
     const r = await patch(id, { sources: { mode: 'exclude', zones, sites } });
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual({ sources: expect.stringMatching(/at most 10000 entries/) });
-    expect((await patch(id, { sources: { mode: 'exclude', zones: Array.from({ length: 10_001 }, (_, i) => `y${i}`) } })).body.errors).toHaveProperty([
-      'sources.zones',
-    ]);
+    expect(
+      (await patch(id, { sources: { mode: 'exclude', zones: Array.from({ length: 10_001 }, (_, i) => `y${i}`) } })).body
+        .errors,
+    ).toHaveProperty(['sources.zones']);
     // Exactly the limit is fine, with warnings for every unknown entry; one more through add is refused.
     const full = await patch(id, { sources: { mode: 'exclude', zones, sites: sites.slice(0, 4_000) } });
     expect(full.status).toBe(200);
@@ -164,7 +174,9 @@ describe('bid adjustments', () => {
       { site: 424_242, multiplier: 1.25 },
       { zone: 'ghostzone', multiplier: 3 },
     ]);
-    expect(p.body.warnings).toEqual([expect.objectContaining({ field: 'bid_adjustments', values: ['site 424242', 'zone ghostzone'] })]);
+    expect(p.body.warnings).toEqual([
+      expect.objectContaining({ field: 'bid_adjustments', values: ['site 424242', 'zone ghostzone'] }),
+    ]);
     expect((await patch(r.body.id, { bid_adjustments: [] })).body.bid_adjustments).toEqual([]);
   });
 
@@ -201,7 +213,12 @@ describe('bid adjustments', () => {
 
 describe('zone lookup for lists built from statistics', () => {
   it('answers the subid and site of zones named by id, leaving unknown ids out; refuses anything but ids', async () => {
-    const r = await call<{ zones: unknown[] }>(fx.app, 'GET', `/api/adv/sources/zones?ids=${zone.id},999999,${zone.id}`, { token: adv.token });
+    const r = await call<{ zones: unknown[] }>(
+      fx.app,
+      'GET',
+      `/api/adv/sources/zones?ids=${zone.id},999999,${zone.id}`,
+      { token: adv.token },
+    );
     expect(r.status).toBe(200);
     expect(r.body.zones).toEqual([{ id: zone.id, subid: zone.subid, site_id: siteId }]);
     const bad = await call<Body>(fx.app, 'GET', '/api/adv/sources/zones?ids=1;DROP', { token: adv.token });
@@ -216,10 +233,17 @@ describe('the documents', () => {
       requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
       responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
     }
-    const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as { paths: Record<string, Record<string, Op>> };
+    const doc = (await (await fetch(`${fx.app.base}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Op>>;
+    };
     const add = doc.paths['/api/adv/campaigns/{id}/sources/add']?.post;
-    expect(Object.keys(add?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual(['sites', 'zones']);
-    expect(Object.keys(add?.responses['200']?.content?.['application/json']?.schema.properties ?? {})).toEqual(expect.arrayContaining(['sources', 'warnings']));
+    expect(Object.keys(add?.requestBody?.content['application/json']?.schema.properties ?? {}).sort()).toEqual([
+      'sites',
+      'zones',
+    ]);
+    expect(Object.keys(add?.responses['200']?.content?.['application/json']?.schema.properties ?? {})).toEqual(
+      expect.arrayContaining(['sources', 'warnings']),
+    );
     expect(doc.paths['/api/adv/campaigns/{id}/sources/remove']?.post).toBeDefined();
     const patch = doc.paths['/api/adv/campaigns/{id}']?.patch;
     expect(Object.keys(patch?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(

@@ -9,20 +9,33 @@ let other: Account;
 let admin: Account;
 
 beforeAll(async () => {
-  [adv, other, admin] = await Promise.all([account(fx.app, 'advertiser'), account(fx.app, 'advertiser'), account(fx.app, 'admin')]);
+  [adv, other, admin] = await Promise.all([
+    account(fx.app, 'advertiser'),
+    account(fx.app, 'advertiser'),
+    account(fx.app, 'admin'),
+  ]);
   // Funds, so that what the delivery status says is about the campaign.
-  await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, { token: admin.token, json: { amount_cents: 10_000 } });
+  await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
+    token: admin.token,
+    json: { amount_cents: 10_000 },
+  });
 });
 
-const create = (token: string, json: unknown) => call<Record<string, unknown> & { id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token, json });
+const create = (token: string, json: unknown) =>
+  call<Record<string, unknown> & { id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token, json });
 
 async function approvedCreative(token: string, campaignId: number): Promise<number> {
   const c = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
     token,
-    form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
+    form: creativeForm(
+      { title: 'Hi', landing_url: 'https://example.com/?c={click_id}' },
+      { data: makePng(200, 200), name: 'a.png', type: 'image/png' },
+    ),
   });
   expect(c.status).toBe(201);
-  expect((await call(fx.app, 'POST', `/api/admin/creatives/${c.body.id}/approve`, { token: admin.token })).status).toBe(200);
+  expect((await call(fx.app, 'POST', `/api/admin/creatives/${c.body.id}/approve`, { token: admin.token })).status).toBe(
+    200,
+  );
   return c.body.id;
 }
 
@@ -93,7 +106,14 @@ describe('create', () => {
   it('lists every missing required field', async () => {
     const r = await create(adv.token, {});
     expect(r.status).toBe(400);
-    expect(Object.keys(r.body.errors as object).sort()).toEqual(['bid_type', 'bid_usd', 'daily_budget_usd', 'format', 'name', 'vertical']);
+    expect(Object.keys(r.body.errors as object).sort()).toEqual([
+      'bid_type',
+      'bid_usd',
+      'daily_budget_usd',
+      'format',
+      'name',
+      'vertical',
+    ]);
   });
 
   it('is for advertisers only', async () => {
@@ -110,11 +130,24 @@ describe('read and update', () => {
   it('lists only own campaigns with the spec fields', async () => {
     const mine = await create(adv.token, validCampaign);
     await create(other.token, validCampaign);
-    const list = await call<{ campaigns: Record<string, unknown>[] }>(fx.app, 'GET', '/api/adv/campaigns', { token: adv.token });
+    const list = await call<{ campaigns: Record<string, unknown>[] }>(fx.app, 'GET', '/api/adv/campaigns', {
+      token: adv.token,
+    });
     expect(list.status).toBe(200);
     expect(list.body.campaigns.every((c) => c.advertiser_id === adv.id)).toBe(true);
     const found = list.body.campaigns.find((c) => c.id === mine.body.id);
-    for (const f of ['id', 'name', 'vertical', 'format', 'bid_type', 'bid_micro_cents', 'status', 'daily_budget_cents', 'daily_spent_cents', 'created_at']) {
+    for (const f of [
+      'id',
+      'name',
+      'vertical',
+      'format',
+      'bid_type',
+      'bid_micro_cents',
+      'status',
+      'daily_budget_cents',
+      'daily_spent_cents',
+      'created_at',
+    ]) {
       expect(found).toHaveProperty(f);
     }
   });
@@ -123,8 +156,13 @@ describe('read and update', () => {
     const theirs = await create(other.token, validCampaign);
     expect((await call(fx.app, 'GET', '/api/adv/campaigns/999999', { token: adv.token })).status).toBe(404);
     expect((await call(fx.app, 'GET', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token })).status).toBe(403);
-    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(403);
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${theirs.body.id}/pause`, { token: adv.token })).status).toBe(403);
+    expect(
+      (await call(fx.app, 'PATCH', `/api/adv/campaigns/${theirs.body.id}`, { token: adv.token, json: { name: 'x' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/campaigns/${theirs.body.id}/pause`, { token: adv.token })).status,
+    ).toBe(403);
     const bad = await call(fx.app, 'GET', '/api/adv/campaigns/abc', { token: adv.token });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty('id');
@@ -137,19 +175,41 @@ describe('read and update', () => {
       json: { name: 'Renamed', bid_usd: 2.25, daily_budget_usd: 75.5, geo_include: [] },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'Renamed', bid_micro_cents: 225_000, daily_budget_cents: 7_550, geo_include: [], format: 'native' });
-    const bad = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { bid_usd: -1, languages: ['xx'] } });
+    expect(r.body).toMatchObject({
+      name: 'Renamed',
+      bid_micro_cents: 225_000,
+      daily_budget_cents: 7_550,
+      geo_include: [],
+      format: 'native',
+    });
+    const bad = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, {
+      token: adv.token,
+      json: { bid_usd: -1, languages: ['xx'] },
+    });
     expect(Object.keys(bad.body.errors as object).sort()).toEqual(['bid_usd', 'languages.0']);
     const get = await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token });
     expect(get.body.name).toBe('Renamed');
   });
 
   it('sets and clears device, OS, browser and connection targeting', async () => {
-    const targeting = { device_types: ['mobile'], os_include: ['ios', 'android', 'ios'], browser_include: ['safari'], connection_types: ['wifi'] };
+    const targeting = {
+      device_types: ['mobile'],
+      os_include: ['ios', 'android', 'ios'],
+      browser_include: ['safari'],
+      connection_types: ['wifi'],
+    };
     const c = await create(adv.token, { ...validCampaign, ...targeting });
     expect(c.body).toMatchObject({ ...targeting, os_include: ['ios', 'android'] });
-    const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { os_include: [], connection_types: ['cellular_4g'] } });
-    expect(r.body).toMatchObject({ device_types: ['mobile'], os_include: [], browser_include: ['safari'], connection_types: ['cellular_4g'] });
+    const r = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, {
+      token: adv.token,
+      json: { os_include: [], connection_types: ['cellular_4g'] },
+    });
+    expect(r.body).toMatchObject({
+      device_types: ['mobile'],
+      os_include: [],
+      browser_include: ['safari'],
+      connection_types: ['cellular_4g'],
+    });
     const bad = await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, {
       token: adv.token,
       json: { browser_include: ['lynx'], connection_types: [9] },
@@ -173,7 +233,9 @@ describe('read and update', () => {
     const c = await create(adv.token, validCampaign);
     // 12.34 cents and a fraction, in nano-dollars: reported as whole cents.
     await fx.app.svc.redis.hset(`bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 'spent', 123_456_789);
-    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents).toBe(12);
+    expect(
+      (await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.daily_spent_cents,
+    ).toBe(12);
   });
 });
 
@@ -182,21 +244,41 @@ describe('states', () => {
     const c = await create(adv.token, validCampaign);
     const early = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
     expect(early.status).toBe(409);
-    expect(early.body).toEqual({ error: 'Activation needs a creative (approved or waiting for moderation)', code: 'illegal_transition' });
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/pause`, { token: adv.token })).status).toBe(409);
+    expect(early.body).toEqual({
+      error: 'Activation needs a creative (approved or waiting for moderation)',
+      code: 'illegal_transition',
+    });
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/pause`, { token: adv.token })).status).toBe(
+      409,
+    );
 
     // Activated while its creative waits for moderation: active, not serving yet, and why.
     const waiting = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {
       token: adv.token,
-      form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
+      form: creativeForm(
+        { title: 'Hi', landing_url: 'https://example.com/?c={click_id}' },
+        { data: makePng(200, 200), name: 'a.png', type: 'image/png' },
+      ),
     });
     const active = await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
     expect(active.status).toBe(200);
-    expect(active.body).toMatchObject({ status: 'active', delivery: { serving: false, reasons: ['no_approved_creative'] } });
-    expect((await call(fx.app, 'POST', `/api/admin/creatives/${waiting.body.id}/approve`, { token: admin.token })).status).toBe(200);
-    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery).toEqual({ serving: true, reasons: [] });
+    expect(active.body).toMatchObject({
+      status: 'active',
+      delivery: { serving: false, reasons: ['no_approved_creative'] },
+    });
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/creatives/${waiting.body.id}/approve`, { token: admin.token })).status,
+    ).toBe(200);
+    expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery).toEqual({
+      serving: true,
+      reasons: [],
+    });
     // Today's spend at the daily budget: not serving, for that reason.
-    await fx.app.svc.redis.hset(`bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`, 'spent', validCampaign.daily_budget_usd * 1e9);
+    await fx.app.svc.redis.hset(
+      `bud:{c:${c.body.id}}:${new Date().toISOString().slice(0, 10)}`,
+      'spent',
+      validCampaign.daily_budget_usd * 1e9,
+    );
     expect((await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery).toEqual({
       serving: false,
       reasons: ['daily_budget_spent'],
@@ -216,8 +298,13 @@ describe('states', () => {
       expect([action, r.status, r.body.status]).toEqual([action, status, state]);
       expect((r.body.delivery as { reasons: string[] }).reasons.includes(state)).toBe(state !== 'active');
     }
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
-    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'x' } })).status).toBe(409);
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(
+      409,
+    );
+    expect(
+      (await call(fx.app, 'PATCH', `/api/adv/campaigns/${c.body.id}`, { token: adv.token, json: { name: 'x' } }))
+        .status,
+    ).toBe(409);
   });
 
   it('an advertiser without funds is told so', async () => {
@@ -231,7 +318,9 @@ describe('states', () => {
   it("the schedule is part of the delivery status: not started, ended, out of hours (the engine's own rule)", async () => {
     const c = await create(adv.token, validCampaign);
     await approvedCreative(adv.token, c.body.id);
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).body.delivery).toEqual({
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).body.delivery,
+    ).toEqual({
       serving: true,
       reasons: [],
     });
@@ -241,8 +330,16 @@ describe('states', () => {
       return (await call(fx.app, 'GET', `/api/adv/campaigns/${c.body.id}`, { token: adv.token })).body.delivery;
     };
     const hour = 3_600_000;
-    expect(await patch({ start_at: new Date(Date.now() + 24 * hour).toISOString() })).toEqual({ serving: false, reasons: ['not_started'] });
-    expect(await patch({ start_at: new Date(Date.now() - 48 * hour).toISOString(), end_at: new Date(Date.now() - 24 * hour).toISOString() })).toEqual({
+    expect(await patch({ start_at: new Date(Date.now() + 24 * hour).toISOString() })).toEqual({
+      serving: false,
+      reasons: ['not_started'],
+    });
+    expect(
+      await patch({
+        start_at: new Date(Date.now() - 48 * hour).toISOString(),
+        end_at: new Date(Date.now() - 24 * hour).toISOString(),
+      }),
+    ).toEqual({
       serving: false,
       reasons: ['ended'],
     });
@@ -254,7 +351,9 @@ describe('states', () => {
     expect(outOfHours).toEqual({ serving: false, reasons: ['outside_schedule'] });
     expect(await patch({ dayparting: null })).toEqual({ serving: true, reasons: [] });
     // The list carries the same status.
-    const list = await call<{ campaigns: { id: number; delivery: unknown }[] }>(fx.app, 'GET', '/api/adv/campaigns', { token: adv.token });
+    const list = await call<{ campaigns: { id: number; delivery: unknown }[] }>(fx.app, 'GET', '/api/adv/campaigns', {
+      token: adv.token,
+    });
     expect(list.body.campaigns.find((x) => x.id === c.body.id)?.delivery).toEqual({ serving: true, reasons: [] });
   });
 
@@ -262,10 +361,18 @@ describe('states', () => {
     const c = await create(adv.token, validCampaign);
     const cr = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, {
       token: adv.token,
-      form: creativeForm({ title: 'Hi', landing_url: 'https://example.com/' }, { data: makePng(200, 200), name: 'a.png', type: 'image/png' }),
+      form: creativeForm(
+        { title: 'Hi', landing_url: 'https://example.com/' },
+        { data: makePng(200, 200), name: 'a.png', type: 'image/png' },
+      ),
     });
-    await call(fx.app, 'POST', `/api/admin/creatives/${cr.body.id}/reject`, { token: admin.token, json: { reason: 'misleading' } });
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(409);
+    await call(fx.app, 'POST', `/api/admin/creatives/${cr.body.id}/reject`, {
+      token: admin.token,
+      json: { reason: 'misleading' },
+    });
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token })).status).toBe(
+      409,
+    );
   });
 });
 
@@ -281,25 +388,49 @@ describe('duplicate', () => {
     const approved = await approvedCreative(adv.token, src.body.id);
     const waiting = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/creatives`, {
       token: adv.token,
-      form: creativeForm({ title: 'Wait', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'b.png', type: 'image/png' }),
+      form: creativeForm(
+        { title: 'Wait', landing_url: 'https://example.com/?c={click_id}' },
+        { data: makePng(200, 200), name: 'b.png', type: 'image/png' },
+      ),
     });
     const rejected = await call<{ id: number }>(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/creatives`, {
       token: adv.token,
-      form: creativeForm({ title: 'No', landing_url: 'https://example.com/?c={click_id}' }, { data: makePng(200, 200), name: 'c.png', type: 'image/png' }),
+      form: creativeForm(
+        { title: 'No', landing_url: 'https://example.com/?c={click_id}' },
+        { data: makePng(200, 200), name: 'c.png', type: 'image/png' },
+      ),
     });
-    await call(fx.app, 'POST', `/api/admin/creatives/${rejected.body.id}/reject`, { token: admin.token, json: { reason: 'Misleading claim' } });
+    await call(fx.app, 'POST', `/api/admin/creatives/${rejected.body.id}/reject`, {
+      token: admin.token,
+      json: { reason: 'Misleading claim' },
+    });
 
-    const dup = await call<Record<string, unknown> & { id: number; name: string }>(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/duplicate`, {
-      token: adv.token,
-    });
+    const dup = await call<Record<string, unknown> & { id: number; name: string }>(
+      fx.app,
+      'POST',
+      `/api/adv/campaigns/${src.body.id}/duplicate`,
+      {
+        token: adv.token,
+      },
+    );
     expect(dup.status).toBe(201);
     expect(dup.body.id).not.toBe(src.body.id);
-    expect(dup.body).toMatchObject({ status: 'draft', geo_include: ['de', 'at'], frequency_cap: { impressions: 2, period_hours: 12 }, daily_spent_cents: 0 });
+    expect(dup.body).toMatchObject({
+      status: 'draft',
+      geo_include: ['de', 'at'],
+      frequency_cap: { impressions: 2, period_hours: 12 },
+      daily_spent_cents: 0,
+    });
     expect(dup.body.name).toHaveLength(120);
     expect(dup.body.name.endsWith(' (copy)')).toBe(true);
-    const list = await call<{ creatives: { id: number; title: string; status: string }[] }>(fx.app, 'GET', `/api/adv/campaigns/${dup.body.id}/creatives`, {
-      token: adv.token,
-    });
+    const list = await call<{ creatives: { id: number; title: string; status: string }[] }>(
+      fx.app,
+      'GET',
+      `/api/adv/campaigns/${dup.body.id}/creatives`,
+      {
+        token: adv.token,
+      },
+    );
     const byTitle = Object.fromEntries(list.body.creatives.map((c) => [c.title, c]));
     expect(Object.keys(byTitle).sort()).toEqual(['Hi', 'Wait']);
     expect(byTitle.Hi?.status).toBe('approved');
@@ -307,29 +438,45 @@ describe('duplicate', () => {
     expect(byTitle.Wait?.status).toBe('pending_moderation');
     expect(byTitle.Wait?.id).not.toBe(waiting.body.id);
     // Activating the copy works at once: its approved creative serves.
-    const act = await call<{ delivery: { serving: boolean } }>(fx.app, 'POST', `/api/adv/campaigns/${dup.body.id}/activate`, { token: adv.token });
+    const act = await call<{ delivery: { serving: boolean } }>(
+      fx.app,
+      'POST',
+      `/api/adv/campaigns/${dup.body.id}/activate`,
+      { token: adv.token },
+    );
     expect(act.status).toBe(200);
     expect(act.body.delivery).toEqual({ serving: true, reasons: [] });
   });
 
   it("refuses another advertiser's campaign and unknown ids", async () => {
     const src = await create(adv.token, validCampaign);
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/duplicate`, { token: other.token })).status).toBe(403);
-    expect((await call(fx.app, 'POST', '/api/adv/campaigns/99999999/duplicate', { token: adv.token })).status).toBe(404);
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/campaigns/${src.body.id}/duplicate`, { token: other.token })).status,
+    ).toBe(403);
+    expect((await call(fx.app, 'POST', '/api/adv/campaigns/99999999/duplicate', { token: adv.token })).status).toBe(
+      404,
+    );
     expect((await call(fx.app, 'POST', '/api/adv/campaigns/abc/duplicate', { token: adv.token })).status).toBe(400);
   });
 });
 
 describe('admins list campaigns by name', () => {
   type Summary = { id: number; advertiser_id: number; name: string; status: string; format: string };
-  const list = (query: string, token = admin.token) => call<{ campaigns: Summary[] }>(fx.app, 'GET', `/api/admin/campaigns${query}`, { token });
+  const list = (query: string, token = admin.token) =>
+    call<{ campaigns: Summary[] }>(fx.app, 'GET', `/api/admin/campaigns${query}`, { token });
 
   it("gives one advertiser's campaigns, or every advertiser's, by id", async () => {
     const mine = await create(adv.token, { ...validCampaign, name: 'Picked by name' });
     const theirs = await create(other.token, { ...validCampaign, name: 'Another one', format: 'banner' });
     const one = await list(`?advertiser_id=${other.id}`);
     expect(one.status).toBe(200);
-    expect(one.body.campaigns).toContainEqual({ id: theirs.body.id, advertiser_id: other.id, name: 'Another one', status: 'draft', format: 'banner' });
+    expect(one.body.campaigns).toContainEqual({
+      id: theirs.body.id,
+      advertiser_id: other.id,
+      name: 'Another one',
+      status: 'draft',
+      format: 'banner',
+    });
     expect(new Set(one.body.campaigns.map((c) => c.advertiser_id))).toEqual(new Set([other.id]));
     const all = await list('');
     expect(all.body.campaigns.map((c) => c.id)).toEqual(expect.arrayContaining([mine.body.id, theirs.body.id]));
@@ -338,7 +485,12 @@ describe('admins list campaigns by name', () => {
   });
 
   it('refuses a bad advertiser id and other roles', async () => {
-    const bad = await call<{ errors: Record<string, string> }>(fx.app, 'GET', '/api/admin/campaigns?advertiser_id=abc', { token: admin.token });
+    const bad = await call<{ errors: Record<string, string> }>(
+      fx.app,
+      'GET',
+      '/api/admin/campaigns?advertiser_id=abc',
+      { token: admin.token },
+    );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['advertiser_id']);
     expect((await list('?advertiser_id=0')).status).toBe(400);

@@ -11,8 +11,14 @@ describe('config change log', () => {
   it('a follower replays every mutation after the last entry it applied and rebuilds the stored state', async () => {
     const a = await account(fx.app, 'advertiser');
     const before = await readSnapshot(fx.app.svc.redis);
-    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', { token: a.token, json: validCampaign });
-    await call(fx.app, 'PATCH', `/api/adv/campaigns/${created.body.id}`, { token: a.token, json: { name: 'Second name' } });
+    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', {
+      token: a.token,
+      json: validCampaign,
+    });
+    await call(fx.app, 'PATCH', `/api/adv/campaigns/${created.body.id}`, {
+      token: a.token,
+      json: { name: 'Second name' },
+    });
 
     const changes = await readChanges(fx.app.svc.redis, before.seq);
     expect(changes.map((c) => [c.kind, c.id, c.op])).toEqual([
@@ -38,7 +44,10 @@ describe('config change log', () => {
     const got: string[] = [];
     await sub.subscribe(CFG_NOTICE_CHANNEL);
     sub.on('message', (_ch: string, seq: string) => got.push(seq));
-    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', { token: a.token, json: validCampaign });
+    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', {
+      token: a.token,
+      json: validCampaign,
+    });
     for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     const last = await readSnapshot(fx.app.svc.redis);
     expect(got).toEqual([last.seq]);
@@ -48,7 +57,10 @@ describe('config change log', () => {
 
   it('loses no concurrent update and logs each one once', async () => {
     const a = await account(fx.app, 'advertiser');
-    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', { token: a.token, json: validCampaign });
+    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', {
+      token: a.token,
+      json: validCampaign,
+    });
     const start = await readSnapshot(fx.app.svc.redis);
     const id = created.body.id;
     // Each request changes a different field; with lost updates some would vanish.
@@ -61,7 +73,9 @@ describe('config change log', () => {
       { geo_include: ['fr'] },
       { languages: ['de'] },
     ];
-    const replies = await Promise.all(edits.map((json) => call(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: a.token, json })));
+    const replies = await Promise.all(
+      edits.map((json) => call(fx.app, 'PATCH', `/api/adv/campaigns/${id}`, { token: a.token, json })),
+    );
     expect(replies.map((r) => r.status)).toEqual(edits.map(() => 200));
     const final = (await fx.app.svc.configStore.read<StoredCampaign>('campaign', id))?.value;
     expect(final).toMatchObject({
@@ -80,13 +94,18 @@ describe('config change log', () => {
 
   it('keeps accounts, config and money across a Redis restart (AOF)', async () => {
     const a = await account(fx.app, 'advertiser');
-    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', { token: a.token, json: validCampaign });
+    const created = await call<StoredCampaign>(fx.app, 'POST', '/api/adv/campaigns', {
+      token: a.token,
+      json: validCampaign,
+    });
     await fx.app.svc.ledger.credit(a.id, 777, 'before restart');
     await fx.redis.restart();
     // The client reconnects by itself; the same token keeps working.
     let listed: Awaited<ReturnType<typeof call<{ campaigns: { id: number }[] }>>> | undefined;
     for (let i = 0; i < 100; i++) {
-      listed = await call<{ campaigns: { id: number }[] }>(fx.app, 'GET', '/api/adv/campaigns', { token: a.token }).catch(() => undefined);
+      listed = await call<{ campaigns: { id: number }[] }>(fx.app, 'GET', '/api/adv/campaigns', {
+        token: a.token,
+      }).catch(() => undefined);
       if (listed?.status === 200) break;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -21,7 +21,11 @@ it('writes cluster DDL that ClickHouse parses, ON CLUSTER and engines intact', a
   let engines = 0;
   for (const q of [...plan.setup, ...plan.steps.flat()]) {
     const [row] = await (
-      await clickhouse.query({ query: 'SELECT formatQuery({q:String}) AS f', query_params: { q }, format: 'JSONEachRow' })
+      await clickhouse.query({
+        query: 'SELECT formatQuery({q:String}) AS f',
+        query_params: { q },
+        format: 'JSONEachRow',
+      })
     ).json<{ f: string }>();
     const formatted = row?.f ?? '';
     expect(formatted).toContain(' ON CLUSTER ads');
@@ -31,7 +35,7 @@ it('writes cluster DDL that ClickHouse parses, ON CLUSTER and engines intact', a
     }
   }
   expect(engines).toBe(7); // schema_migrations, three replicated tables, three Distributed tables
-  await expect(clickhouse.query({ query: 'SELECT formatQuery({q:String})', query_params: { q: 'CREATE TABLE t ON CLUSTER (' } })).rejects.toThrow(
-    /Syntax error/i,
-  );
+  await expect(
+    clickhouse.query({ query: 'SELECT formatQuery({q:String})', query_params: { q: 'CREATE TABLE t ON CLUSTER (' } }),
+  ).rejects.toThrow(/Syntax error/i);
 });

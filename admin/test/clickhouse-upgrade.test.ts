@@ -38,14 +38,57 @@ const at = Date.parse('2026-11-20T10:15:00Z');
 const batch = (): EngineEvent[] => [
   { ...ad, id: `e${++n}`, type: 'impression', ts: at, engine: 'e', charge_nano: 10_000 },
   { ...ad, id: `e${++n}`, type: 'viewable', ts: at, engine: 'e' },
-  { id: `e${++n}`, type: 'nobid', ts: at, engine: 'e', reason: 'foreign_origin', publisher_id: 8, site_id: 9, zone_id: 10 },
-  { id: `e${++n}`, type: 'nobid', ts: at, engine: 'e', reason: 'no_candidates', publisher_id: 8, site_id: 9, zone_id: 10 },
-  { ...ad, id: `e${++n}`, type: 'click', ts: at, engine: 'e', click_id: 'c', charge_nano: 0, invalid: true, reason: 'too_fast' },
-  { id: `e${++n}`, type: 'fallback', ts: at, engine: 'e', reason: 'no_candidates', publisher_id: 8, site_id: 9, zone_id: 10 },
+  {
+    id: `e${++n}`,
+    type: 'nobid',
+    ts: at,
+    engine: 'e',
+    reason: 'foreign_origin',
+    publisher_id: 8,
+    site_id: 9,
+    zone_id: 10,
+  },
+  {
+    id: `e${++n}`,
+    type: 'nobid',
+    ts: at,
+    engine: 'e',
+    reason: 'no_candidates',
+    publisher_id: 8,
+    site_id: 9,
+    zone_id: 10,
+  },
+  {
+    ...ad,
+    id: `e${++n}`,
+    type: 'click',
+    ts: at,
+    engine: 'e',
+    click_id: 'c',
+    charge_nano: 0,
+    invalid: true,
+    reason: 'too_fast',
+  },
+  {
+    id: `e${++n}`,
+    type: 'fallback',
+    ts: at,
+    engine: 'e',
+    reason: 'no_candidates',
+    publisher_id: 8,
+    site_id: 9,
+    zone_id: 10,
+  },
 ];
 const insert = (events: EngineEvent[], token: string) =>
-  clickhouse.insert({ table: 'upg.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
-const one = async (query: string) => (await (await clickhouse.query({ query, format: 'JSONEachRow' })).json<Record<string, string | number>>())[0] ?? {};
+  clickhouse.insert({
+    table: 'upg.events',
+    values: events.map(toRow),
+    format: 'JSONEachRow',
+    clickhouse_settings: eventInsertSettings(token, false),
+  });
+const one = async (query: string) =>
+  (await (await clickhouse.query({ query, format: 'JSONEachRow' })).json<Record<string, string | number>>())[0] ?? {};
 
 it('upgrades a version 1 store in place, filling in what its events already say, and counts new events once', async () => {
   const plan = migrationSteps(o);
@@ -61,7 +104,9 @@ it('upgrades a version 1 store in place, filling in what its events already say,
     'after',
   ); // a retried batch: same token, nothing added
 
-  const hourly = await one('SELECT sum(impressions) AS i, sum(viewable_impressions) AS v, sum(invalid_clicks) AS x, sum(fallbacks) AS f FROM upg.stats_hourly');
+  const hourly = await one(
+    'SELECT sum(impressions) AS i, sum(viewable_impressions) AS v, sum(invalid_clicks) AS x, sum(fallbacks) AS f FROM upg.stats_hourly',
+  );
   // Fallbacks count from the step that added them: the events before it had no column to be counted in.
   expect(hourly).toEqual({ i: 2, v: 2, x: 2, f: 1 });
   const uncounted = await one(
@@ -70,7 +115,10 @@ it('upgrades a version 1 store in place, filling in what its events already say,
   expect(uncounted).toEqual({ r: 2, c: 2, fill: 0 });
   // Events before step 3 had no OS or browser (the version 1 table dropped them); those after are summed by them.
   const byOs = await (
-    await clickhouse.query({ query: 'SELECT os, browser, sum(impressions) AS i FROM upg.stats_hourly GROUP BY os, browser ORDER BY os', format: 'JSONEachRow' })
+    await clickhouse.query({
+      query: 'SELECT os, browser, sum(impressions) AS i FROM upg.stats_hourly GROUP BY os, browser ORDER BY os',
+      format: 'JSONEachRow',
+    })
   ).json();
   expect(byOs).toEqual([
     { os: '', browser: '', i: 1 },
@@ -95,9 +143,18 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
   const o4 = { database: 'upg4', eventTtlDays: 90 };
   const plan = migrationSteps(o4);
   for (const query of [...plan.setup, ...plan.steps.slice(0, 4).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({ table: 'upg4.schema_migrations', values: [1, 2, 3, 4].map((version) => ({ version })), format: 'JSONEachRow' });
+  await clickhouse.insert({
+    table: 'upg4.schema_migrations',
+    values: [1, 2, 3, 4].map((version) => ({ version })),
+    format: 'JSONEachRow',
+  });
   const to4 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({ table: 'upg4.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+    clickhouse.insert({
+      table: 'upg4.events',
+      values: events.map(toRow),
+      format: 'JSONEachRow',
+      clickhouse_settings: eventInsertSettings(token, false),
+    });
   await to4(batch(), 'before');
   expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7]);
   await to4(batch(), 'after');
@@ -119,9 +176,18 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
   const o5 = { database: 'upg5', eventTtlDays: 90 };
   const plan = migrationSteps(o5);
   for (const query of [...plan.setup, ...plan.steps.slice(0, 5).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({ table: 'upg5.schema_migrations', values: [1, 2, 3, 4, 5].map((version) => ({ version })), format: 'JSONEachRow' });
+  await clickhouse.insert({
+    table: 'upg5.schema_migrations',
+    values: [1, 2, 3, 4, 5].map((version) => ({ version })),
+    format: 'JSONEachRow',
+  });
   const to5 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({ table: 'upg5.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+    clickhouse.insert({
+      table: 'upg5.events',
+      values: events.map(toRow),
+      format: 'JSONEachRow',
+      clickhouse_settings: eventInsertSettings(token, false),
+    });
   await to5(batch(), 'before');
   expect(await migrate(clickhouse, o5)).toEqual([6, 7]);
   const bought: EngineEvent = {
@@ -160,12 +226,30 @@ it('upgrades a version 6 store to count unfilled requests: valid no-bids of our 
   const o6 = { database: 'upg6', eventTtlDays: 90 };
   const plan = migrationSteps(o6);
   for (const query of [...plan.setup, ...plan.steps.slice(0, 6).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({ table: 'upg6.schema_migrations', values: [1, 2, 3, 4, 5, 6].map((version) => ({ version })), format: 'JSONEachRow' });
+  await clickhouse.insert({
+    table: 'upg6.schema_migrations',
+    values: [1, 2, 3, 4, 5, 6].map((version) => ({ version })),
+    format: 'JSONEachRow',
+  });
   const to6 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({ table: 'upg6.events', values: events.map(toRow), format: 'JSONEachRow', clickhouse_settings: eventInsertSettings(token, false) });
+    clickhouse.insert({
+      table: 'upg6.events',
+      values: events.map(toRow),
+      format: 'JSONEachRow',
+      clickhouse_settings: eventInsertSettings(token, false),
+    });
   await to6(batch(), 'before');
   expect(await migrate(clickhouse, o6)).toEqual([7]);
-  const exchange: EngineEvent = { id: `e${++n}`, type: 'nobid', ts: at, engine: 'e', reason: 'below_floor', publisher_id: 0, site_id: 0, zone_id: 0 };
+  const exchange: EngineEvent = {
+    id: `e${++n}`,
+    type: 'nobid',
+    ts: at,
+    engine: 'e',
+    reason: 'below_floor',
+    publisher_id: 0,
+    site_id: 0,
+    zone_id: 0,
+  };
   const after = [...batch(), exchange];
   await to6(after, 'after');
   await to6(after, 'after');

@@ -12,21 +12,38 @@ let other: Account;
 let admin: Account;
 
 beforeAll(async () => {
-  [adv, other, admin] = await Promise.all([account(fx.app, 'advertiser'), account(fx.app, 'advertiser'), account(fx.app, 'admin')]);
+  [adv, other, admin] = await Promise.all([
+    account(fx.app, 'advertiser'),
+    account(fx.app, 'advertiser'),
+    account(fx.app, 'admin'),
+  ]);
 });
 
 async function campaign(format = 'native', who = adv): Promise<number> {
-  const r = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format } });
+  const r = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', {
+    token: who.token,
+    json: { ...validCampaign, format },
+  });
   return r.body.id;
 }
 
 const png = (w = 200, h = 200, name = 'ad.png') => ({ data: makePng(w, h), name, type: 'image/png' });
 const upload = (campaignId: number, form: FormData, token = adv.token) =>
-  call<Record<string, unknown> & { id: number; errors?: Record<string, string> }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
-    token,
-    form,
-  });
-const nativeFields = { title: 'Win big', body: 'Spin now', landing_url: 'https://example.com/offer?cid={click_id}', cta_text: 'Play' };
+  call<Record<string, unknown> & { id: number; errors?: Record<string, string> }>(
+    fx.app,
+    'POST',
+    `/api/adv/campaigns/${campaignId}/creatives`,
+    {
+      token,
+      form,
+    },
+  );
+const nativeFields = {
+  title: 'Win big',
+  body: 'Spin now',
+  landing_url: 'https://example.com/offer?cid={click_id}',
+  cta_text: 'Play',
+};
 
 describe('upload', () => {
   it('201 pending_moderation with tracking token and ETA; the image is served by content hash', async () => {
@@ -56,10 +73,16 @@ describe('upload', () => {
 
   it('trusts content, not the name: a JPEG called .png is stored as .jpg, GIF works too', async () => {
     const id = await campaign();
-    const jpeg = await upload(id, creativeForm(nativeFields, { data: makeJpeg(400, 300), name: 'photo.png', type: 'image/png' }));
+    const jpeg = await upload(
+      id,
+      creativeForm(nativeFields, { data: makeJpeg(400, 300), name: 'photo.png', type: 'image/png' }),
+    );
     expect(jpeg.status).toBe(201);
     expect(jpeg.body.image_url).toMatch(/\.jpg$/);
-    const gif = await upload(id, creativeForm(nativeFields, { data: makeGif(150, 150), name: 'anim.gif', type: 'image/gif' }));
+    const gif = await upload(
+      id,
+      creativeForm(nativeFields, { data: makeGif(150, 150), name: 'anim.gif', type: 'image/gif' }),
+    );
     expect(gif.status).toBe(201);
   });
 
@@ -102,15 +125,25 @@ describe('upload', () => {
 
   it('400 for bad text fields', async () => {
     const id = await campaign();
-    const r = await upload(id, creativeForm({ title: 'x'.repeat(61), landing_url: 'javascript:alert(1)', cta_text: 'y'.repeat(21) }, png()));
+    const r = await upload(
+      id,
+      creativeForm({ title: 'x'.repeat(61), landing_url: 'javascript:alert(1)', cta_text: 'y'.repeat(21) }, png()),
+    );
     expect(Object.keys(r.body.errors ?? {}).sort()).toEqual(['cta_text', 'landing_url', 'title']);
     // Through tRPC without a campaign id: the fields' own problems are named with it.
     const form = creativeForm({ title: 'x'.repeat(61), landing_url: 'javascript:alert(1)' });
     const noCampaign = await trpcClient(fx.app.base, adv.token)
       .adv.creatives.create.mutate(form)
       .catch((e: unknown) => e as TRPCClientError<AppRouter>);
-    expect(Object.keys((noCampaign as TRPCClientError<AppRouter>).data?.fields ?? {}).sort()).toEqual(['campaign_id', 'landing_url', 'title']);
-    const macro = await upload(id, creativeForm({ ...nativeFields, landing_url: 'https://e.com/?a={zone}&c={click_id}&z={zone_id}' }, png()));
+    expect(Object.keys((noCampaign as TRPCClientError<AppRouter>).data?.fields ?? {}).sort()).toEqual([
+      'campaign_id',
+      'landing_url',
+      'title',
+    ]);
+    const macro = await upload(
+      id,
+      creativeForm({ ...nativeFields, landing_url: 'https://e.com/?a={zone}&c={click_id}&z={zone_id}' }, png()),
+    );
     expect(macro.body.errors?.landing_url).toMatch(/^unknown macro \{zone\}; use \{click_id\}, \{zone_id\}, /);
     const allMacros =
       'https://e.com/{geo}?c={click_id}&z={zone_id}&s={site_id}&k={campaign_id}&r={creative_id}&d={device}&o={os}&b={browser}&p={cost}&t={bid_type}';
@@ -124,23 +157,47 @@ describe('upload', () => {
     const video = await campaign('video');
     const bad = await upload(
       video,
-      creativeForm({ landing_url: 'https://example.com/\r\nSet-Cookie: a=1', video_url: 'https://cdn.example.com/]]><script>alert(1)</script>' }),
+      creativeForm({
+        landing_url: 'https://example.com/\r\nSet-Cookie: a=1',
+        video_url: 'https://cdn.example.com/]]><script>alert(1)</script>',
+      }),
     );
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toEqual({ landing_url: 'must not contain control characters or line breaks', video_url: 'must not contain "]]>"' });
-    const scheme = await upload(video, creativeForm({ landing_url: 'https://example.com/', video_url: 'javascript:alert(1)//.mp4' }));
+    expect(bad.body.errors).toEqual({
+      landing_url: 'must not contain control characters or line breaks',
+      video_url: 'must not contain "]]>"',
+    });
+    const scheme = await upload(
+      video,
+      creativeForm({ landing_url: 'https://example.com/', video_url: 'javascript:alert(1)//.mp4' }),
+    );
     expect(scheme.body.errors).toEqual({ video_url: 'must be an absolute http(s) URL' });
-    const ok = await upload(video, creativeForm({ landing_url: 'https://Example.com/{click_id}?q="><b>', video_url: 'https://cdn.example.com/a b.mp4' }));
+    const ok = await upload(
+      video,
+      creativeForm({
+        landing_url: 'https://Example.com/{click_id}?q="><b>',
+        video_url: 'https://cdn.example.com/a b.mp4',
+      }),
+    );
     expect(ok.status).toBe(201);
-    expect(ok.body).toMatchObject({ landing_url: 'https://example.com/{click_id}?q=%22%3E%3Cb%3E', video_url: 'https://cdn.example.com/a%20b.mp4' });
+    expect(ok.body).toMatchObject({
+      landing_url: 'https://example.com/{click_id}?q=%22%3E%3Cb%3E',
+      video_url: 'https://cdn.example.com/a%20b.mp4',
+    });
   });
 
   it('415 for a JSON body, 400 for a broken multipart body', async () => {
     const id = await campaign();
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${id}/creatives`, { token: adv.token, json: nativeFields })).status).toBe(415);
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/campaigns/${id}/creatives`, { token: adv.token, json: nativeFields }))
+        .status,
+    ).toBe(415);
     const broken = await call(fx.app, 'POST', `/api/adv/campaigns/${id}/creatives`, {
       token: adv.token,
-      raw: { body: '--abc\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi', type: 'multipart/form-data; boundary=zzz' },
+      raw: {
+        body: '--abc\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi',
+        type: 'multipart/form-data; boundary=zzz',
+      },
     });
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual({ errors: { body: 'must be a well-formed multipart/form-data body' } });
@@ -155,15 +212,36 @@ describe('upload', () => {
 
   it('video formats take video_url, refuse images, and default the orientation', async () => {
     const video = await campaign('video');
-    const v = await upload(video, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }));
-    expect(v.body).toMatchObject({ status: 'pending_moderation', video_url: 'https://cdn.example.com/a.mp4', orientation: 'horizontal', image_url: null });
-    const fv = await campaign('floating_video');
-    expect((await upload(fv, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }))).body.orientation).toBe(
-      'vertical',
+    const v = await upload(
+      video,
+      creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }),
     );
+    expect(v.body).toMatchObject({
+      status: 'pending_moderation',
+      video_url: 'https://cdn.example.com/a.mp4',
+      orientation: 'horizontal',
+      image_url: null,
+    });
+    const fv = await campaign('floating_video');
     expect(
-      (await upload(fv, creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4', orientation: 'square' }))).body
-        .orientation,
+      (
+        await upload(
+          fv,
+          creativeForm({ landing_url: 'https://example.com/', video_url: 'https://cdn.example.com/a.mp4' }),
+        )
+      ).body.orientation,
+    ).toBe('vertical');
+    expect(
+      (
+        await upload(
+          fv,
+          creativeForm({
+            landing_url: 'https://example.com/',
+            video_url: 'https://cdn.example.com/a.mp4',
+            orientation: 'square',
+          }),
+        )
+      ).body.orientation,
     ).toBe('square');
     const bad = await upload(fv, creativeForm({ landing_url: 'https://example.com/', orientation: 'diagonal' }, png()));
     expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual(['image', 'orientation', 'video_url']);
@@ -196,28 +274,48 @@ describe('moderation', () => {
     const id = await campaign();
     const a = await upload(id, creativeForm(nativeFields, png()));
     const b = await upload(id, creativeForm(nativeFields, png(210, 210)));
-    const queue = await call<{ creatives: { id: number }[] }>(fx.app, 'GET', '/api/admin/moderation/creatives', { token: admin.token });
+    const queue = await call<{ creatives: { id: number }[] }>(fx.app, 'GET', '/api/admin/moderation/creatives', {
+      token: admin.token,
+    });
     const ids = queue.body.creatives.map((c) => c.id);
     expect(ids.indexOf(a.body.id)).toBeLessThan(ids.indexOf(b.body.id));
 
     const ok = await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token });
     expect(ok.body).toMatchObject({ status: 'approved', rejection_reason: null, moderated_at: expect.any(String) });
-    expect((await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token })).status).toBe(409);
-    expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: {} })).body).toEqual({
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/creatives/${a.body.id}/approve`, { token: admin.token })).status,
+    ).toBe(409);
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: {} })).body,
+    ).toEqual({
       errors: { reason: 'is required' },
     });
-    const no = await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, { token: admin.token, json: { reason: 'Landing page is down' } });
+    const no = await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/reject`, {
+      token: admin.token,
+      json: { reason: 'Landing page is down' },
+    });
     expect(no.body).toMatchObject({ status: 'rejected', rejection_reason: 'Landing page is down' });
-    expect((await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/approve`, { token: admin.token })).status).toBe(409);
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/creatives/${b.body.id}/approve`, { token: admin.token })).status,
+    ).toBe(409);
 
-    const after = await call<{ creatives: { id: number }[] }>(fx.app, 'GET', '/api/admin/moderation/creatives', { token: admin.token });
+    const after = await call<{ creatives: { id: number }[] }>(fx.app, 'GET', '/api/admin/moderation/creatives', {
+      token: admin.token,
+    });
     expect(after.body.creatives.map((c) => c.id)).not.toContain(a.body.id);
-    const mine = await call<{ creatives: Record<string, unknown>[] }>(fx.app, 'GET', `/api/adv/campaigns/${id}/creatives`, { token: adv.token });
+    const mine = await call<{ creatives: Record<string, unknown>[] }>(
+      fx.app,
+      'GET',
+      `/api/adv/campaigns/${id}/creatives`,
+      { token: adv.token },
+    );
     expect(mine.body.creatives.map((c) => [c.id, c.status, c.rejection_reason])).toEqual([
       [a.body.id, 'approved', null],
       [b.body.id, 'rejected', 'Landing page is down'],
     ]);
-    expect((await call(fx.app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: adv.token })).body.status).toBe('rejected');
+    expect((await call(fx.app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: adv.token })).body.status).toBe(
+      'rejected',
+    );
     expect((await call(fx.app, 'GET', `/api/adv/creatives/${b.body.id}`, { token: other.token })).status).toBe(403);
     expect((await call(fx.app, 'GET', `/api/adv/campaigns/${id}/creatives`, { token: other.token })).status).toBe(403);
   });
@@ -225,6 +323,8 @@ describe('moderation', () => {
   it('is for admins only; 404 for a missing creative', async () => {
     expect((await call(fx.app, 'GET', '/api/admin/moderation/creatives', { token: adv.token })).status).toBe(403);
     expect((await call(fx.app, 'POST', '/api/admin/creatives/1/approve', { token: adv.token })).status).toBe(403);
-    expect((await call(fx.app, 'POST', '/api/admin/creatives/999999/approve', { token: admin.token })).status).toBe(404);
+    expect((await call(fx.app, 'POST', '/api/admin/creatives/999999/approve', { token: admin.token })).status).toBe(
+      404,
+    );
   });
 });

@@ -8,7 +8,13 @@ import { startRedisCluster } from '@adnet/test-support/redis-cluster';
 import type { TestRedisCluster } from '@adnet/test-support/redis-cluster';
 import { startRedis } from '@adnet/test-support/redis';
 import type { TestRedis } from '@adnet/test-support/redis';
-import { addDeadLetters, addReplayedEntry, listDeadLetters, refusedEventLetters, replayDeadLetter } from '../src/ingest/dead-letters.ts';
+import {
+  addDeadLetters,
+  addReplayedEntry,
+  listDeadLetters,
+  refusedEventLetters,
+  replayDeadLetter,
+} from '../src/ingest/dead-letters.ts';
 
 const event = (id: string) => ({ id, type: 'impression', ts: 1, engine: 'e' }) as unknown as EngineEvent;
 
@@ -25,7 +31,10 @@ async function oneLetter(redis: Redis, ids: string[]): Promise<string> {
   // One key a command: in a cluster the two sit in different slots.
   await redis.del(EVENT_STREAM);
   await redis.del(EVENT_DEAD_LETTERS);
-  await addDeadLetters(redis, refusedEventLetters(ids.map((id) => ({ entryId: '1-0', event: event(id), reason: 'refused' }))));
+  await addDeadLetters(
+    redis,
+    refusedEventLetters(ids.map((id) => ({ entryId: '1-0', event: event(id), reason: 'refused' }))),
+  );
   const [letter] = await listDeadLetters(redis, { count: 10 });
   return (letter as { deadId: string }).deadId;
 }

@@ -50,8 +50,10 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const balance = async (app: TestApp, a: Account) => (await call<Balance>(app, 'GET', '/api/adv/balance', { token: a.token })).body;
-const deposit = (app: TestApp, a: Account, amount_usd: unknown) => call<Deposit>(app, 'POST', '/api/adv/deposits', { token: a.token, json: { amount_usd } });
+const balance = async (app: TestApp, a: Account) =>
+  (await call<Balance>(app, 'GET', '/api/adv/balance', { token: a.token })).body;
+const deposit = (app: TestApp, a: Account, amount_usd: unknown) =>
+  call<Deposit>(app, 'POST', '/api/adv/deposits', { token: a.token, json: { amount_usd } });
 const depositEntries = (b: Balance) => b.ledger.filter((e) => e.reason.startsWith('deposit #'));
 
 /** The local checkout page's path (same origin as the admin in tests). */
@@ -81,17 +83,26 @@ describe('deposits through the local provider', () => {
 
     const b = await balance(local, a);
     expect(b.balance_cents).toBe(2550);
-    expect(depositEntries(b)).toEqual([expect.objectContaining({ kind: 'credit', amount_cents: 2550, reason: `deposit #${created.body.id}` })]);
+    expect(depositEntries(b)).toEqual([
+      expect.objectContaining({ kind: 'credit', amount_cents: 2550, reason: `deposit #${created.body.id}` }),
+    ]);
     const list = await call<{ deposits: Deposit[] }>(local, 'GET', '/api/adv/deposits', { token: a.token });
     expect(list.body.deposits).toEqual([
-      expect.objectContaining({ id: created.body.id, status: 'paid', checkout_url: null, receipt_number: `R${a.id}-000001` }),
+      expect.objectContaining({
+        id: created.body.id,
+        status: 'paid',
+        checkout_url: null,
+        receipt_number: `R${a.id}-000001`,
+      }),
     ]);
   });
 
   it('credits once when the Pay button is pressed 25 times at once', async () => {
     const a = await account(local, 'advertiser');
     const d = (await deposit(local, a, 100)).body;
-    const answers = await Promise.all(Array.from({ length: 25 }, () => fetch(local.base + payPath(d), { method: 'POST' }).then((r) => r.status)));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => fetch(local.base + payPath(d), { method: 'POST' }).then((r) => r.status)),
+    );
     expect(answers.filter((s) => s === 200)).toHaveLength(1);
     expect(answers.filter((s) => s === 409)).toHaveLength(24);
     const b = await balance(local, a);
@@ -113,18 +124,26 @@ describe('deposits through the local provider', () => {
       expect(r.status, String(amount)).toBe(400);
       expect(r.body).toEqual({ errors: { amount_usd: message } });
     }
-    expect((await call<{ deposits: Deposit[] }>(local, 'GET', '/api/adv/deposits', { token: a.token })).body.deposits).toEqual([]);
+    expect(
+      (await call<{ deposits: Deposit[] }>(local, 'GET', '/api/adv/deposits', { token: a.token })).body.deposits,
+    ).toEqual([]);
     expect((await deposit(local, a, 5)).status).toBe(201);
     expect((await deposit(local, a, 5000)).status).toBe(201);
   });
 
   it('keeps deposits to their advertiser and unknown checkout links out', async () => {
-    const [a, b, pub] = await Promise.all([account(local, 'advertiser'), account(local, 'advertiser'), account(local, 'publisher')]);
+    const [a, b, pub] = await Promise.all([
+      account(local, 'advertiser'),
+      account(local, 'advertiser'),
+      account(local, 'publisher'),
+    ]);
     const d = (await deposit(local, a, 10)).body;
     expect((await call(local, 'GET', `/api/adv/deposits/${d.id}`, { token: b.token })).status).toBe(403);
     expect((await call(local, 'GET', `/api/adv/deposits/${d.id}/receipt`, { token: b.token })).status).toBe(403);
     expect((await call(local, 'GET', '/api/adv/deposits/999999', { token: a.token })).status).toBe(404);
-    expect((await call(local, 'POST', '/api/adv/deposits', { token: pub.token, json: { amount_usd: 10 } })).status).toBe(403);
+    expect(
+      (await call(local, 'POST', '/api/adv/deposits', { token: pub.token, json: { amount_usd: 10 } })).status,
+    ).toBe(403);
     expect((await fetch(`${local.base}/pay/local/${'0'.repeat(64)}`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${local.base}/pay/local/not-a-token`, { method: 'POST' })).status).toBe(404);
     expect((await balance(local, a)).balance_cents).toBe(0);
@@ -137,13 +156,17 @@ describe('deposits through the local provider', () => {
     // Pay the 4th, 1st and 3rd; the 2nd stays pending and takes no number.
     for (const i of [3, 0, 2]) await fetch(local.base + payPath(ds[i] as Deposit), { method: 'POST' });
     const numbers = await Promise.all(
-      ds.map((d) => call<Deposit>(local, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token }).then((r) => r.body.receipt_number)),
+      ds.map((d) =>
+        call<Deposit>(local, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token }).then((r) => r.body.receipt_number),
+      ),
     );
     expect(numbers).toEqual([`R${a.id}-000002`, null, `R${a.id}-000003`, `R${a.id}-000001`]);
 
     const pending = await call(local, 'GET', `/api/adv/deposits/${ds[1]?.id}/receipt`, { token: a.token });
     expect(pending.status).toBe(409);
-    const r = await fetch(`${local.base}/api/adv/deposits/${ds[0]?.id}/receipt`, { headers: { authorization: `Bearer ${a.token}` } });
+    const r = await fetch(`${local.base}/api/adv/deposits/${ds[0]?.id}/receipt`, {
+      headers: { authorization: `Bearer ${a.token}` },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     // Opened as a document, a receipt runs nothing: the API's sandboxing policy stays on it.
@@ -160,28 +183,51 @@ describe('deposits through the local provider', () => {
     const d = (await deposit(local, a, 50)).body;
     await fetch(local.base + payPath(d), { method: 'POST' });
     await local.svc.ledger.debit(a.id, 3000, 'ad spend', false);
-    const r = await call<Deposit>(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: admin.token, json: { reason: 'chargeback risk' } });
+    const r = await call<Deposit>(local, 'POST', `/api/admin/deposits/${d.id}/refund`, {
+      token: admin.token,
+      json: { reason: 'chargeback risk' },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'refunded', refunded_cents: 5000 });
     const b = await balance(local, a);
     expect(b.balance_cents).toBe(-3000);
-    expect(b.ledger.filter((e) => e.reason === `refund of deposit #${d.id}`)).toEqual([expect.objectContaining({ kind: 'debit', amount_cents: -5000 })]);
-    const listed = await call<{ advertiser_email: string; deposits: Deposit[] }>(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, {
-      token: admin.token,
-    });
+    expect(b.ledger.filter((e) => e.reason === `refund of deposit #${d.id}`)).toEqual([
+      expect.objectContaining({ kind: 'debit', amount_cents: -5000 }),
+    ]);
+    const listed = await call<{ advertiser_email: string; deposits: Deposit[] }>(
+      local,
+      'GET',
+      `/api/admin/deposits?advertiser_id=${a.id}`,
+      {
+        token: admin.token,
+      },
+    );
     expect(listed.body.deposits).toEqual([expect.objectContaining({ id: d.id, status: 'refunded' })]);
     expect(listed.body.advertiser_email).toBe(a.email);
     // Not an advertiser (the admin's own id, an id nobody has): no such advertiser, not an empty list.
-    expect((await call(local, 'GET', `/api/admin/deposits?advertiser_id=${admin.id}`, { token: admin.token })).status).toBe(404);
-    expect((await call(local, 'GET', '/api/admin/deposits?advertiser_id=99999999', { token: admin.token })).status).toBe(404);
-    expect((await call(local, 'GET', '/api/admin/deposits', { token: admin.token })).body).toEqual({ errors: { advertiser_id: expect.any(String) as string } });
-    expect((await call(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, { token: a.token })).status).toBe(403);
+    expect(
+      (await call(local, 'GET', `/api/admin/deposits?advertiser_id=${admin.id}`, { token: admin.token })).status,
+    ).toBe(404);
+    expect(
+      (await call(local, 'GET', '/api/admin/deposits?advertiser_id=99999999', { token: admin.token })).status,
+    ).toBe(404);
+    expect((await call(local, 'GET', '/api/admin/deposits', { token: admin.token })).body).toEqual({
+      errors: { advertiser_id: expect.any(String) as string },
+    });
+    expect((await call(local, 'GET', `/api/admin/deposits?advertiser_id=${a.id}`, { token: a.token })).status).toBe(
+      403,
+    );
     const twice = await call(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: admin.token, json: {} });
     expect(twice.status).toBe(409);
     expect((await balance(local, a)).balance_cents).toBe(-3000);
     const pendingOne = (await deposit(local, a, 10)).body;
-    expect((await call(local, 'POST', `/api/admin/deposits/${pendingOne.id}/refund`, { token: admin.token, json: {} })).status).toBe(409);
-    expect((await call(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: a.token, json: {} })).status).toBe(403);
+    expect(
+      (await call(local, 'POST', `/api/admin/deposits/${pendingOne.id}/refund`, { token: admin.token, json: {} }))
+        .status,
+    ).toBe(409);
+    expect((await call(local, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: a.token, json: {} })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -193,7 +239,10 @@ describe('deposits through the typed client', () => {
     expect(d).toMatchObject({ status: 'pending', amount_cents: 1234 });
     const err = await api.adv.deposits.create.mutate({ amount_usd: 1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCClientError);
-    expect((err as TRPCClientError<never>).data).toMatchObject({ httpStatus: 400, fields: { amount_usd: 'must be at least 5.00' } });
+    expect((err as TRPCClientError<never>).data).toMatchObject({
+      httpStatus: 400,
+      fields: { amount_usd: 'must be at least 5.00' },
+    });
     // The configured bound is checked with the rest of the input, before anything else: REST says the same.
     const over = await call(local, 'POST', '/api/adv/deposits', { token: a.token, json: { amount_usd: 5000.01 } });
     expect([over.status, over.body]).toEqual([400, { errors: { amount_usd: 'must be at most 5000.00' } }]);
@@ -222,7 +271,11 @@ describe('deposits through Stripe', () => {
   it('opens a Checkout Session with the secret key and answers its URL', async () => {
     const a = await account(stripeApp, 'advertiser');
     const { d, s } = await stripeDeposit(a, 42);
-    expect(d).toMatchObject({ status: 'pending', amount_cents: 4200, checkout_url: `https://checkout.stripe.test/c/pay/${s.id}` });
+    expect(d).toMatchObject({
+      status: 'pending',
+      amount_cents: 4200,
+      checkout_url: `https://checkout.stripe.test/c/pay/${s.id}`,
+    });
     expect(s.amount).toBe(4200);
     expect(stripe.auth.at(-1)).toBe('Bearer sk_test_fake');
     // The local provider's page does not exist when Stripe is the provider.
@@ -236,7 +289,10 @@ describe('deposits through Stripe', () => {
     expect((await hook(forged)).status).toBe(400);
     const good = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s));
     // The right signature over another body.
-    const tampered = { body: good.body.replace('"amount_total":1000', '"amount_total":999999'), signature: good.signature };
+    const tampered = {
+      body: good.body.replace('"amount_total":1000', '"amount_total":999999'),
+      signature: good.signature,
+    };
     expect((await hook(tampered)).status).toBe(400);
     const none = await fetch(`${stripeApp.base}/payments/stripe/webhook`, { method: 'POST', body: good.body });
     expect(none.status).toBe(400);
@@ -250,8 +306,16 @@ describe('deposits through Stripe', () => {
     const { d, s } = await stripeDeposit(a, 80);
     const done = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s));
     const async = signedEvent(WEBHOOK_SECRET, 'checkout.session.async_payment_succeeded', completedSession(s));
-    const expired = signedEvent(WEBHOOK_SECRET, 'checkout.session.expired', completedSession(s, { payment_status: 'unpaid', status: 'expired' }));
-    const answers = await Promise.all([...Array.from({ length: 15 }, () => hook(done)), ...Array.from({ length: 10 }, () => hook(async)), hook(expired)]);
+    const expired = signedEvent(
+      WEBHOOK_SECRET,
+      'checkout.session.expired',
+      completedSession(s, { payment_status: 'unpaid', status: 'expired' }),
+    );
+    const answers = await Promise.all([
+      ...Array.from({ length: 15 }, () => hook(done)),
+      ...Array.from({ length: 10 }, () => hook(async)),
+      hook(expired),
+    ]);
     expect(answers.every((r) => r.status === 200)).toBe(true);
     const bodies = (await Promise.all(answers.map((r) => r.json()))) as { applied: boolean }[];
     expect(bodies.filter((b) => b.applied).length).toBeLessThanOrEqual(2); // one credit, maybe one expiry before it
@@ -266,11 +330,15 @@ describe('deposits through Stripe', () => {
   it('a refund notice before the payment notice nets to zero; refunds are cumulative and replay-safe', async () => {
     const a = await account(stripeApp, 'advertiser');
     const first = await stripeDeposit(a, 60);
-    expect((await hook(signedEvent(WEBHOOK_SECRET, 'charge.refunded', refundedCharge(first.s, 6000)))).status).toBe(200);
+    expect((await hook(signedEvent(WEBHOOK_SECRET, 'charge.refunded', refundedCharge(first.s, 6000)))).status).toBe(
+      200,
+    );
     await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(first.s)));
     let b = await balance(stripeApp, a);
     expect(b.balance_cents).toBe(0);
-    expect((await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${first.d.id}`, { token: a.token })).body.status).toBe('refunded');
+    expect(
+      (await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${first.d.id}`, { token: a.token })).body.status,
+    ).toBe('refunded');
 
     const second = await stripeDeposit(a, 100);
     await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(second.s)));
@@ -281,7 +349,9 @@ describe('deposits through Stripe', () => {
     expect(b.balance_cents).toBe(0);
     const refunds = b.ledger.filter((e) => e.reason === `refund of deposit #${second.d.id}`);
     expect(refunds.reduce((sum, e) => sum + e.amount_cents, 0)).toBe(-10_000);
-    expect((await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${second.d.id}`, { token: a.token })).body).toMatchObject({
+    expect(
+      (await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${second.d.id}`, { token: a.token })).body,
+    ).toMatchObject({
       status: 'refunded',
       refunded_cents: 10_000,
     });
@@ -291,7 +361,11 @@ describe('deposits through Stripe', () => {
     const a = await account(stripeApp, 'advertiser');
     const { s } = await stripeDeposit(a, 15);
     const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s));
-    const stale = Stripe.webhooks.generateTestHeaderString({ payload: e.body, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const stale = Stripe.webhooks.generateTestHeaderString({
+      payload: e.body,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
     expect((await hook(e, stale)).status).toBe(400);
     expect((await balance(stripeApp, a)).balance_cents).toBe(0);
   });
@@ -302,14 +376,20 @@ describe('deposits through Stripe', () => {
       const a = await account(stripeApp, 'advertiser');
       const { s } = await stripeDeposit(a, 33);
       // Non-ASCII text in the body: any re-encoding on the way would break the signature.
-      const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { customer_details: { name: 'Zoë Ünal 李' } }));
+      const e = signedEvent(
+        WEBHOOK_SECRET,
+        'checkout.session.completed',
+        completedSession(s, { customer_details: { name: 'Zoë Ünal 李' } }),
+      );
       const send = (signature: string) =>
         fetch(`${engine.base}/payments/stripe/webhook`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'stripe-signature': signature },
           body: e.body,
         });
-      expect((await send(e.signature.replace(/v1=(.)/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`))).status).toBe(400);
+      expect((await send(e.signature.replace(/v1=(.)/, (_m, c: string) => `v1=${c === '0' ? '1' : '0'}`))).status).toBe(
+        400,
+      );
       expect((await send(e.signature)).status).toBe(200);
       expect((await balance(stripeApp, a)).balance_cents).toBe(3300);
     } finally {
@@ -320,22 +400,43 @@ describe('deposits through Stripe', () => {
   it('credits nothing for a signed session that does not match the deposit', async () => {
     const a = await account(stripeApp, 'advertiser');
     const { d, s } = await stripeDeposit(a, 30);
-    await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { amount_total: 300_000 })));
-    await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { id: 'cs_other', currency: 'eur' })));
-    await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { payment_status: 'unpaid' })));
+    await hook(
+      signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { amount_total: 300_000 })),
+    );
+    await hook(
+      signedEvent(
+        WEBHOOK_SECRET,
+        'checkout.session.completed',
+        completedSession(s, { id: 'cs_other', currency: 'eur' }),
+      ),
+    );
+    await hook(
+      signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s, { payment_status: 'unpaid' })),
+    );
     expect((await balance(stripeApp, a)).balance_cents).toBe(0);
-    expect((await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token })).body.status).toBe('pending');
-    await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.expired', completedSession(s, { payment_status: 'unpaid' })));
-    expect((await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token })).body.status).toBe('failed');
+    expect((await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token })).body.status).toBe(
+      'pending',
+    );
+    await hook(
+      signedEvent(WEBHOOK_SECRET, 'checkout.session.expired', completedSession(s, { payment_status: 'unpaid' })),
+    );
+    expect((await call<Deposit>(stripeApp, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token })).body.status).toBe(
+      'failed',
+    );
   });
 
   it('an admin refund goes to Stripe once and the later notice takes nothing more', async () => {
     const a = await account(stripeApp, 'advertiser');
     const { d, s } = await stripeDeposit(a, 70);
     await hook(signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', completedSession(s)));
-    const r = await call<Deposit>(stripeApp, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: stripeAdmin.token, json: {} });
+    const r = await call<Deposit>(stripeApp, 'POST', `/api/admin/deposits/${d.id}/refund`, {
+      token: stripeAdmin.token,
+      json: {},
+    });
     expect(r.status).toBe(200);
-    expect(stripe.refunds.filter((x) => x.paymentIntent === s.paymentIntent)).toEqual([{ paymentIntent: s.paymentIntent, idempotencyKey: `refund-${d.id}` }]);
+    expect(stripe.refunds.filter((x) => x.paymentIntent === s.paymentIntent)).toEqual([
+      { paymentIntent: s.paymentIntent, idempotencyKey: `refund-${d.id}` },
+    ]);
     await hook(signedEvent(WEBHOOK_SECRET, 'charge.refunded', refundedCharge(s, 7000)));
     expect((await balance(stripeApp, a)).balance_cents).toBe(0);
   });

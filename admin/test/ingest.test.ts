@@ -52,14 +52,23 @@ async function emitEntry(events: readonly unknown[]): Promise<string> {
 async function counts(campaign: number): Promise<{ raw: number; hourly: number; spent: number }> {
   const ch = fx.app.svc.clickhouse as ClickHouseClient;
   const q = async (query: string) =>
-    (await (await ch.query({ query, query_params: { c: campaign }, format: 'JSONEachRow' })).json<Record<string, number | string>>())[0] ?? {};
+    (
+      await (
+        await ch.query({ query, query_params: { c: campaign }, format: 'JSONEachRow' })
+      ).json<Record<string, number | string>>()
+    )[0] ?? {};
   const raw = await q('SELECT count() AS n FROM adnet.events WHERE campaign_id = {c:UInt32}');
-  const hourly = await q('SELECT sum(impressions) AS n, sum(spent_nano) AS s FROM adnet.stats_hourly WHERE campaign_id = {c:UInt32}');
+  const hourly = await q(
+    'SELECT sum(impressions) AS n, sum(spent_nano) AS s FROM adnet.stats_hourly WHERE campaign_id = {c:UInt32}',
+  );
   return { raw: Number(raw.n), hourly: Number(hourly.n), spent: Number(hourly.s) };
 }
 
 /** A client whose inserts fail as scripted; `after` means the insert happened and only the answer was lost. */
-function flaky(real: ClickHouseClient, plan: { failBefore?: number; failAfter?: number; forever?: 'before' | 'after' }): ClickHouseClient {
+function flaky(
+  real: ClickHouseClient,
+  plan: { failBefore?: number; failAfter?: number; forever?: 'before' | 'after' },
+): ClickHouseClient {
   let before = plan.failBefore ?? 0;
   let after = plan.failAfter ?? 0;
   return new Proxy(real, {
@@ -77,10 +86,14 @@ function flaky(real: ClickHouseClient, plan: { failBefore?: number; failAfter?: 
 }
 
 /** A ClickHouse error as a server or chDB answers it (@clickhouse/client's own class). */
-const chError = (code: number, type: string, message: string) => new ClickHouseError({ code: String(code), type, message });
+const chError = (code: number, type: string, message: string) =>
+  new ClickHouseError({ code: String(code), type, message });
 
 /** The deduplication token of an insert as the ingester sends it (rows in the body, or INSERT ... SELECT FROM file()). */
-function tokenOf(prop: 'insert' | 'command', args: { clickhouse_settings?: { insert_deduplication_token?: string }; query?: string }): string {
+function tokenOf(
+  prop: 'insert' | 'command',
+  args: { clickhouse_settings?: { insert_deduplication_token?: string }; query?: string },
+): string {
   if (prop === 'insert') return String(args.clickhouse_settings?.insert_deduplication_token);
   return /insert_deduplication_token = '([^']*)'/.exec(args.query ?? '')?.[1] ?? '';
 }
@@ -89,7 +102,10 @@ function tokenOf(prop: 'insert' | 'command', args: { clickhouse_settings?: { ins
  * A client that records each insert's token and, counting from the first insert ClickHouse refused, throws
  * `inject(n)` (when it gives an error) before the n-th insert after it, which then never reaches ClickHouse.
  */
-function afterRefusal(real: ClickHouseClient, inject: (n: number) => Error | undefined): { client: ClickHouseClient; tokens: string[]; injectedAt: number[] } {
+function afterRefusal(
+  real: ClickHouseClient,
+  inject: (n: number) => Error | undefined,
+): { client: ClickHouseClient; tokens: string[]; injectedAt: number[] } {
   const seen = { client: real, tokens: [] as string[], injectedAt: [] as number[] };
   let since = -1;
   seen.client = new Proxy(real, {
@@ -121,21 +137,30 @@ function afterRefusal(real: ClickHouseClient, inject: (n: number) => Error | und
 }
 
 /** The dead letters written for these entries: their fields by name, `b` decoded. */
-async function deadLettersFor(ids: readonly string[]): Promise<{ id: string; error: string; n: string | undefined; events: unknown[] }[]> {
+async function deadLettersFor(
+  ids: readonly string[],
+): Promise<{ id: string; error: string; n: string | undefined; events: unknown[] }[]> {
   const out = [];
   for (const [, fields] of await fx.app.svc.redis.xrangeBuffer(EVENT_DEAD_LETTERS, '-', '+')) {
     const f = new Map<string, Buffer>();
     for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
     const id = String(f.get('id'));
     if (!ids.includes(id)) continue;
-    out.push({ id, error: String(f.get('error')), n: f.has('n') ? String(f.get('n')) : undefined, events: unpack<unknown[]>(f.get('b') as Buffer) });
+    out.push({
+      id,
+      error: String(f.get('error')),
+      n: f.has('n') ? String(f.get('n')) : undefined,
+      events: unpack<unknown[]>(f.get('b') as Buffer),
+    });
   }
   return out;
 }
 
 const rawCount = async (where: string) => {
   const ch = fx.app.svc.clickhouse as ClickHouseClient;
-  const [row] = await (await ch.query({ query: `SELECT count() AS n FROM adnet.events WHERE ${where}`, format: 'JSONEachRow' })).json<{ n: number | string }>();
+  const [row] = await (
+    await ch.query({ query: `SELECT count() AS n FROM adnet.events WHERE ${where}`, format: 'JSONEachRow' })
+  ).json<{ n: number | string }>();
   return Number(row?.n);
 };
 
@@ -218,7 +243,10 @@ describe.each([
     await ing.stop();
     const ch = fx.app.svc.clickhouse as ClickHouseClient;
     const [row] = await (
-      await ch.query({ query: `SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = ${base + 107}`, format: 'JSONEachRow' })
+      await ch.query({
+        query: `SELECT sum(conversions) AS c FROM adnet.stats_hourly WHERE campaign_id = ${base + 107}`,
+        format: 'JSONEachRow',
+      })
     ).json<{ c: number | string }>();
     expect(Number(row?.c)).toBe(3);
   });
@@ -244,7 +272,9 @@ describe.each([
 
   it('a restarted or replacement ingester finishes a half-done batch without double counting', async () => {
     // The first ingester inserts, but dies before acknowledging (every answer is lost).
-    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: `dying-${base}` });
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), {
+      consumer: `dying-${base}`,
+    });
     await dying.start();
     await emit(300, 30, base + 104);
     for (let i = 0; i < 100 && dying.failures < 2; i++) await new Promise((r) => setTimeout(r, 50));
@@ -260,15 +290,27 @@ describe.each([
 
   it('reads and records the next batch while one inserts, and after a crash re-inserts each whole with its own token', async () => {
     // Every insert lands but its answer is lost: the first batch retries while the next is read and recorded.
-    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: `dying-2-${base}` });
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), {
+      consumer: `dying-2-${base}`,
+    });
     await dying.start();
     await emit(1_500, 50, base + 105);
     const tokensPending = async () => {
-      const pending = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, `dying-2-${base}`)) as [string][];
-      const tokens = pending.length ? await fx.app.svc.redis.hmget('{events}:ingest:entry-token', ...pending.map((p) => p[0])) : [];
+      const pending = (await fx.app.svc.redis.xpending(
+        EVENT_STREAM,
+        INGEST_GROUP,
+        '-',
+        '+',
+        1_000,
+        `dying-2-${base}`,
+      )) as [string][];
+      const tokens = pending.length
+        ? await fx.app.svc.redis.hmget('{events}:ingest:entry-token', ...pending.map((p) => p[0]))
+        : [];
       return { entries: pending.length, tokens: new Set(tokens), unrecorded: tokens.filter((t) => !t).length };
     };
-    for (let i = 0; i < 100 && (await tokensPending()).tokens.size < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await tokensPending()).tokens.size < 2; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await dying.stop();
     const left = await tokensPending();
     // Two batches or more are pending, every entry recorded under its batch's token.
@@ -291,7 +333,9 @@ describe.each([
     ];
   }
   const deadLettersOf = async (ids: string[]) =>
-    (await fx.app.svc.redis.xrange(EVENT_DEAD_LETTERS, '-', '+')).map(([, f]) => f[f.indexOf('id') + 1]).filter((id) => id !== undefined && ids.includes(id));
+    (await fx.app.svc.redis.xrange(EVENT_DEAD_LETTERS, '-', '+'))
+      .map(([, f]) => f[f.indexOf('id') + 1])
+      .filter((id) => id !== undefined && ids.includes(id));
 
   it('moves stream entries that are not events to the dead letters, and every event around them flows on, counted once', async () => {
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
@@ -304,7 +348,9 @@ describe.each([
     expect(await counts(base + 108)).toEqual({ raw: 400, hourly: 400, spent: 400_000_000 });
     expect(ing.deadLetters).toBe(3);
     expect((await deadLettersOf(bad)).sort()).toEqual([...bad].sort());
-    const [entry] = (await fx.app.svc.redis.xrangeBuffer(EVENT_DEAD_LETTERS, '-', '+')).filter(([, f]) => String(f[1]) === bad[1]);
+    const [entry] = (await fx.app.svc.redis.xrangeBuffer(EVENT_DEAD_LETTERS, '-', '+')).filter(
+      ([, f]) => String(f[1]) === bad[1],
+    );
     const fields = entry?.[1].map(String) ?? [];
     // The reason, and the bytes as they were, for whoever mends the writer.
     expect(fields[fields.indexOf('error') + 1]).toBeTruthy();
@@ -312,7 +358,9 @@ describe.each([
   });
 
   it('a batch with bad entries re-inserted after a crash is counted once', async () => {
-    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), { consumer: `dying-3-${base}` });
+    const dying = make(flaky(fx.app.svc.clickhouse as ClickHouseClient, { forever: 'after' }), {
+      consumer: `dying-3-${base}`,
+    });
     await emit(150, 30, base + 109);
     const bad = await poison();
     await emit(150, 30, base + 109);
@@ -360,7 +408,17 @@ describe.each([
     ];
     const ing = make(fx.app.svc.clickhouse as ClickHouseClient);
     await emit(200, 20, c);
-    const mixed = await emitEntry([win(c), hostile[0], win(c), hostile[1], hostile[2], win(c), hostile[3], hostile[4], hostile[5]]);
+    const mixed = await emitEntry([
+      win(c),
+      hostile[0],
+      win(c),
+      hostile[1],
+      hostile[2],
+      win(c),
+      hostile[3],
+      hostile[4],
+      hostile[5],
+    ]);
     await emit(197, 20, c);
     await ing.start();
     await drain(ing);
@@ -371,14 +429,17 @@ describe.each([
     expect(letters).toHaveLength(1);
     // The refused events alone, as an entry of their own: `XADD events * n <n> b <b>` once the cause is mended.
     expect(letters[0]).toMatchObject({ n: '6', events: hostile });
-    for (const column of ['campaign_id', 'charge_nano', 'ts', 'creative_id']) expect(letters[0]?.error).toContain(`${column}: `);
+    for (const column of ['campaign_id', 'charge_nano', 'ts', 'creative_id'])
+      expect(letters[0]?.error).toContain(`${column}: `);
   });
 
   it('dead-letters the rows ClickHouse itself refuses (a constraint added under the ingester), inserts the rest of their batch, and retries what is not a refusal', async () => {
     const ch = fx.app.svc.clickhouse as ClickHouseClient;
     const [c, other] = [base + 111, base + 112];
     const refusedDomain = `refused-${base}.example`;
-    await ch.command({ query: `ALTER TABLE adnet.events ADD CONSTRAINT refuse_${base} CHECK site_domain != '${refusedDomain}'` });
+    await ch.command({
+      query: `ALTER TABLE adnet.events ADD CONSTRAINT refuse_${base} CHECK site_domain != '${refusedDomain}'`,
+    });
     let bad: string[] = [];
     try {
       const hostile = () => ({ ...win(other), site_domain: refusedDomain });
@@ -434,7 +495,9 @@ describe.each([
     const ch = fx.app.svc.clickhouse as ClickHouseClient;
     const [c, other] = [base + 113, base + 114];
     const refusedDomain = `refused-later-${base}.example`;
-    await ch.command({ query: `ALTER TABLE adnet.events ADD CONSTRAINT refuse_later_${base} CHECK site_domain != '${refusedDomain}'` });
+    await ch.command({
+      query: `ALTER TABLE adnet.events ADD CONSTRAINT refuse_later_${base} CHECK site_domain != '${refusedDomain}'`,
+    });
     let dropped = false;
     try {
       const hostile = [0, 1, 2].map(() => ({ ...win(other), site_domain: refusedDomain }));

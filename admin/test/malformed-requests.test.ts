@@ -42,13 +42,20 @@ describe('the admin', () => {
     }
     expect((await get(app.base, 'http://x/healthz')).status).toBe(200);
     const bad = await get(app.base, 'http://[::1/api');
-    expect([bad.status, json(bad.body)]).toEqual([400, { error: 'The request target is neither a path nor an http(s) URL', code: 'bad_request' }]);
+    expect([bad.status, json(bad.body)]).toEqual([
+      400,
+      { error: 'The request target is neither a path nor an http(s) URL', code: 'bad_request' },
+    ]);
     expect(bad.headers.get('x-request-id')).toBeTruthy();
   });
 
   it('answers what its HTTP parser refuses in the error shape, with a request id and the safety headers (Node wrote a bare status line)', async () => {
     const cases: [Parameters<typeof rawRequest>[1], number, string][] = [
-      [{ method: 'POST', target: '/api/auth/token', headers: [['content-length', 'abc']], framing: 'none' }, 400, 'bad_request'],
+      [
+        { method: 'POST', target: '/api/auth/token', headers: [['content-length', 'abc']], framing: 'none' },
+        400,
+        'bad_request',
+      ],
       [{ method: 'BREW', target: '/', headers: [] }, 400, 'bad_request'],
       [{ method: 'GET', target: Buffer.from([0x2f, 0xff, 0xfe]), headers: [] }, 400, 'bad_request'],
       [{ method: 'GET', target: '/healthz', headers: [['x-big', 'v'.repeat(20_000)]] }, 431, 'headers_too_large'],

@@ -13,10 +13,18 @@ describe("the admin's operators' address", () => {
     // ClickHouse on a port nobody listens on.
     const clickhouse = createClient({ url: `http://127.0.0.1:${await freePort()}` });
     const { redis, metrics } = fx.app.svc;
-    const health = new AdminHealth({ redis, clickhouse, statsLagNoticeMs: 300_000, onClickHouseError: () => metrics.error('clickhouse') });
+    const health = new AdminHealth({
+      redis,
+      clickhouse,
+      statsLagNoticeMs: 300_000,
+      onClickHouseError: () => metrics.error('clickhouse'),
+    });
     const svc: Services = { ...fx.app.svc, clickhouse, health };
     await health.start();
-    svc.metrics.watch({ eventStream: () => Promise.resolve({ length: 0, lag: 0, pending: 0 }), postbackQueue: () => Promise.resolve(0) });
+    svc.metrics.watch({
+      eventStream: () => Promise.resolve({ length: 0, lag: 0, pending: 0 }),
+      postbackQueue: () => Promise.resolve(0),
+    });
     const ops = createOpsServer(svc);
     const base = `http://127.0.0.1:${await ops.listen(0, '127.0.0.1')}`;
     try {

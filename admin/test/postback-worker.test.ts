@@ -105,7 +105,8 @@ async function conversion(adv: Account, clickId: string, dueAt: number, country 
   return id;
 }
 
-const attemptsOf = async (adv: Account, id: number): Promise<Attempt[]> => (await store.get(adv.id, id))?.attempts ?? [];
+const attemptsOf = async (adv: Account, id: number): Promise<Attempt[]> =>
+  (await store.get(adv.id, id))?.attempts ?? [];
 const worker = () => new PostbackWorker({ svc: fx.app.svc, store, now: () => clock });
 
 describe('one advertiser cannot hold up another', () => {
@@ -129,16 +130,25 @@ describe('one advertiser cannot hold up another', () => {
     const privateRedirect = await conversion(redirects, 'private-redirect', t0 - 5_000);
     const ftpRedirect = await conversion(redirects, 'ftp-redirect', t0 - 5_000);
     const status = await conversion(redirects, 'status', t0 - 5_000);
-    const fastIds = [await conversion(b, 'b-0', t0 - 1_000), await conversion(b, 'b-1', t0 - 1_000), await conversion(b, 'b-2', t0 - 1_000)];
+    const fastIds = [
+      await conversion(b, 'b-0', t0 - 1_000),
+      await conversion(b, 'b-1', t0 - 1_000),
+      await conversion(b, 'b-2', t0 - 1_000),
+    ];
 
     const logged = vi.spyOn(fx.app.svc.log, 'info');
     const pass = worker().runOnce();
     // B's trackers are called and recorded while A's calls still hang: B did not wait for them.
-    await eventually(async () => (await Promise.all(fastIds.map((id) => attemptsOf(b, id)))).every((x) => x.length === 1));
+    await eventually(async () =>
+      (await Promise.all(fastIds.map((id) => attemptsOf(b, id)))).every((x) => x.length === 1),
+    );
     expect(slow.open).toBe(2);
     for (const id of slowIds) expect(await attemptsOf(a, id)).toEqual([]);
     expect(arrivals.filter((x) => x.startsWith('fast:'))).toHaveLength(3);
-    for (const id of fastIds) expect(await attemptsOf(b, id)).toEqual([expect.objectContaining({ attempt: 1, status: 200, reason: null, error: null })]);
+    for (const id of fastIds)
+      expect(await attemptsOf(b, id)).toEqual([
+        expect.objectContaining({ attempt: 1, status: 200, reason: null, error: null }),
+      ]);
 
     await pass;
     // A: at most two at a time to its host; once they timed out, no more in this pass; the rest wait, due, uncounted.
@@ -160,10 +170,17 @@ describe('one advertiser cannot hold up another', () => {
     expect(await reasonOf(redirects, badRedirect)).toEqual(['bad_redirect']);
     expect(await reasonOf(redirects, privateRedirect)).toEqual(['host_not_public']);
     expect(await reasonOf(redirects, ftpRedirect)).toEqual(['bad_redirect']);
-    expect(await attemptsOf(redirects, status)).toEqual([expect.objectContaining({ status: 503, reason: 'http_status' })]);
+    expect(await attemptsOf(redirects, status)).toEqual([
+      expect.objectContaining({ status: 503, reason: 'http_status' }),
+    ]);
 
     // The advertiser sees the reasons through the API, and never an address or a port.
-    const listed = await call<{ conversions: { id: number; attempts: Attempt[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: redirects.token });
+    const listed = await call<{ conversions: { id: number; attempts: Attempt[] }[] }>(
+      fx.app,
+      'GET',
+      '/api/adv/conversions',
+      { token: redirects.token },
+    );
     expect(listed.status).toBe(200);
     const shown = JSON.stringify(listed.body);
     expect(listed.body.conversions.find((c) => c.id === privateRedirect)?.attempts[0]).toMatchObject({
@@ -171,16 +188,26 @@ describe('one advertiser cannot hold up another', () => {
       error: 'the host name does not resolve to a public internet address',
     });
     // A name that does not resolve reads the same: which internal names exist is not told.
-    const unresolved = await call<{ conversions: { id: number; attempts: Attempt[] }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: noSuchHost.token });
+    const unresolved = await call<{ conversions: { id: number; attempts: Attempt[] }[] }>(
+      fx.app,
+      'GET',
+      '/api/adv/conversions',
+      { token: noSuchHost.token },
+    );
     expect(unresolved.body.conversions.find((c) => c.id === dns)?.attempts[0]).toMatchObject({
       reason: 'host_not_public',
       error: 'the host name does not resolve to a public internet address',
     });
     // The operator's log tells them apart, under the conversion's id.
     const attemptLog = (id: number) =>
-      logged.mock.calls.map(([o]) => o as Record<string, unknown>).find((o) => o.event === 'postback.attempt' && o.conversionId === id);
+      logged.mock.calls
+        .map(([o]) => o as Record<string, unknown>)
+        .find((o) => o.event === 'postback.attempt' && o.conversionId === id);
     expect(attemptLog(dns)).toMatchObject({ reason: 'host_not_public', detail: expect.stringMatching(/^dns: /) });
-    expect(attemptLog(privateRedirect)).toMatchObject({ reason: 'host_not_public', detail: expect.stringMatching(/^refused_address: .*10\.0\.0\.1/) });
+    expect(attemptLog(privateRedirect)).toMatchObject({
+      reason: 'host_not_public',
+      detail: expect.stringMatching(/^refused_address: .*10\.0\.0\.1/),
+    });
     logged.mockRestore();
     for (const leak of ['10.0.0.1', '127.0.0.1', String(odd.port)]) expect(shown).not.toContain(leak);
   });
@@ -229,9 +256,13 @@ describe('the retry schedule with failures of every kind', () => {
     }
     expect(await store.depth()).toBe(0);
     // Each advertiser is emailed once about the campaign, however many of its conversions failed that day.
-    const queued = (await fx.app.svc.mailQueue.lease(clock + 86_400_000, 60_000, 1_000)).map((j) => JSON.parse(j.raw) as { kind: string; user_id: number });
+    const queued = (await fx.app.svc.mailQueue.lease(clock + 86_400_000, 60_000, 1_000)).map(
+      (j) => JSON.parse(j.raw) as { kind: string; user_id: number },
+    );
     const failing = queued.filter((n) => n.kind === 'postback_failing');
-    expect(failing.map((n) => n.user_id).sort((a, b) => a - b)).toEqual([badPattern.id, redirects.id].sort((a, b) => a - b));
+    expect(failing.map((n) => n.user_id).sort((a, b) => a - b)).toEqual(
+      [badPattern.id, redirects.id].sort((a, b) => a - b),
+    );
   });
 });
 
@@ -245,9 +276,16 @@ describe('the test postback', () => {
     ] as const;
     for (const [pattern, reason, status] of cases) {
       const adv = await advertiser(pattern);
-      const r = await call<Record<string, unknown>>(fx.app, 'POST', '/api/adv/profile/postback-test', { token: adv.token });
-      expect([pattern, r.status, r.body]).toEqual([pattern, 200, expect.objectContaining({ ok: reason === null, reason, status })]);
-      for (const leak of ['10.0.0.1', String(odd.port), 'detail']) expect(JSON.stringify(r.body.error)).not.toContain(leak);
+      const r = await call<Record<string, unknown>>(fx.app, 'POST', '/api/adv/profile/postback-test', {
+        token: adv.token,
+      });
+      expect([pattern, r.status, r.body]).toEqual([
+        pattern,
+        200,
+        expect.objectContaining({ ok: reason === null, reason, status }),
+      ]);
+      for (const leak of ['10.0.0.1', String(odd.port), 'detail'])
+        expect(JSON.stringify(r.body.error)).not.toContain(leak);
       expect(r.body).not.toHaveProperty('detail');
     }
   });

@@ -26,14 +26,20 @@ function page(host: string): { status: number; headers?: Record<string, string>;
   const name = host.split(':')[0] ?? '';
   const code = codes.get(name) ?? 'none';
   if (name.startsWith('good'))
-    return { status: 200, body: `<html><head><title>x</title><meta content="${code}" name='adnet-verification'></head><body>hi</body></html>` };
+    return {
+      status: 200,
+      body: `<html><head><title>x</title><meta content="${code}" name='adnet-verification'></head><body>hi</body></html>`,
+    };
   // To the site's own www.: allowed.
-  if (name.startsWith('redirect')) return { status: 302, headers: { location: `http://www.${name}:${sitePort}/landing` } };
+  if (name.startsWith('redirect'))
+    return { status: 302, headers: { location: `http://www.${name}:${sitePort}/landing` } };
   // To another host, or another port of the same host: not followed, even though the page there has the code.
-  if (name.startsWith('elsewhere')) return { status: 302, headers: { location: `http://good-final.test:${sitePort}/landing?for=${name}` } };
+  if (name.startsWith('elsewhere'))
+    return { status: 302, headers: { location: `http://good-final.test:${sitePort}/landing?for=${name}` } };
   if (name.startsWith('portjump')) return { status: 302, headers: { location: `http://${name}:${otherPort}/landing` } };
   if (name.startsWith('loop')) return { status: 301, headers: { location: '/again' } };
-  if (name.startsWith('huge')) return { status: 200, body: 'x'.repeat(700 * 1024) + `<meta name="adnet-verification" content="${code}">` };
+  if (name.startsWith('huge'))
+    return { status: 200, body: 'x'.repeat(700 * 1024) + `<meta name="adnet-verification" content="${code}">` };
   if (name.startsWith('slow')) return { status: 200, hang: true };
   return { status: 200, body: '<html><head><meta name="description" content="no code here"></head></html>' };
 }
@@ -41,8 +47,10 @@ function page(host: string): { status: number; headers?: Record<string, string>;
 beforeAll(async () => {
   siteServer = createServer((req, res) => {
     const host = req.headers.host ?? '';
-    if (req.url === '/.well-known/adnet-verification.txt' && host.startsWith('file')) return void res.end(`${codes.get(host.split(':')[0] ?? '')}\n`);
-    if (host.startsWith('www.redirect')) return void res.end(`<meta name="adnet-verification" content="${codes.get(host.slice(4).split(':')[0] ?? '')}">`);
+    if (req.url === '/.well-known/adnet-verification.txt' && host.startsWith('file'))
+      return void res.end(`${codes.get(host.split(':')[0] ?? '')}\n`);
+    if (host.startsWith('www.redirect'))
+      return void res.end(`<meta name="adnet-verification" content="${codes.get(host.slice(4).split(':')[0] ?? '')}">`);
     if (host.startsWith('good-final')) {
       offSiteHits.push(req.url ?? '');
       const code = codes.get(new URL(req.url ?? '/', 'http://x').searchParams.get('for') ?? '');
@@ -66,7 +74,11 @@ beforeAll(async () => {
     VERIFY_TIMEOUT_MS: '700',
     PUBLIC_BASE_URL: 'https://ads.network.example',
   });
-  [pub, other, admin] = await Promise.all([account(app, 'publisher'), account(app, 'publisher'), account(app, 'admin')]);
+  [pub, other, admin] = await Promise.all([
+    account(app, 'publisher'),
+    account(app, 'publisher'),
+    account(app, 'admin'),
+  ]);
 });
 afterAll(async () => {
   await app.close();
@@ -77,10 +89,15 @@ afterAll(async () => {
 
 let n = 0;
 async function site(domain: string, who = pub) {
-  const r = await call<Record<string, unknown> & { id: number; verification_code: string }>(app, 'POST', '/api/pub/sites', {
-    token: who.token,
-    json: { domain, category: 'news', language: 'en', traffic_estimate_daily: 5000 },
-  });
+  const r = await call<Record<string, unknown> & { id: number; verification_code: string }>(
+    app,
+    'POST',
+    '/api/pub/sites',
+    {
+      token: who.token,
+      json: { domain, category: 'news', language: 'en', traffic_estimate_daily: 5000 },
+    },
+  );
   if (r.status === 201) codes.set(String(r.body.domain), r.body.verification_code);
   return r;
 }
@@ -107,7 +124,12 @@ describe('sites', () => {
       json: { domain: '10.0.0.1', category: 'casino', language: 'english', traffic_estimate_daily: -1 },
     });
     // The domain is named with the others, not only once they pass.
-    expect(Object.keys(bad.body.errors as object).sort()).toEqual(['category', 'domain', 'language', 'traffic_estimate_daily']);
+    expect(Object.keys(bad.body.errors as object).sort()).toEqual([
+      'category',
+      'domain',
+      'language',
+      'traffic_estimate_daily',
+    ]);
     const badDomain = await call(app, 'POST', '/api/pub/sites', {
       token: pub.token,
       json: { domain: 'localhost', category: 'news', language: 'en', traffic_estimate_daily: 1 },
@@ -126,13 +148,18 @@ describe('sites', () => {
     const s = await site(uniq('mine'));
     expect((await call(app, 'GET', `/api/pub/sites/${s.body.id}`, { token: other.token })).status).toBe(403);
     expect((await call(app, 'GET', '/api/pub/sites/999999', { token: pub.token })).status).toBe(404);
-    const up = await call(app, 'PATCH', `/api/pub/sites/${s.body.id}`, { token: pub.token, json: { category: 'sports', traffic_estimate_daily: 10 } });
+    const up = await call(app, 'PATCH', `/api/pub/sites/${s.body.id}`, {
+      token: pub.token,
+      json: { category: 'sports', traffic_estimate_daily: 10 },
+    });
     expect(up.body).toMatchObject({ category: 'sports', traffic_estimate_daily: 10, domain: s.body.domain });
     const list = await call<{ sites: { id: number }[] }>(app, 'GET', '/api/pub/sites', { token: pub.token });
     expect(list.body.sites.map((x) => x.id)).toContain(s.body.id);
-    expect((await call<{ sites: { id: number }[] }>(app, 'GET', '/api/pub/sites', { token: other.token })).body.sites.map((x) => x.id)).not.toContain(
-      s.body.id,
-    );
+    expect(
+      (await call<{ sites: { id: number }[] }>(app, 'GET', '/api/pub/sites', { token: other.token })).body.sites.map(
+        (x) => x.id,
+      ),
+    ).not.toContain(s.body.id);
   });
 });
 
@@ -145,7 +172,11 @@ describe('verification', () => {
     for (const prefix of ['good', 'redirect', 'file']) {
       const s = await site(uniq(prefix));
       const r = await verify(s.body.id);
-      expect([prefix, r.status, r.body]).toEqual([prefix, 200, { ok: true, method: prefix === 'file' ? 'file' : 'meta', status: 'pending_review' }]);
+      expect([prefix, r.status, r.body]).toEqual([
+        prefix,
+        200,
+        { ok: true, method: prefix === 'file' ? 'file' : 'meta', status: 'pending_review' },
+      ]);
     }
   });
 
@@ -158,7 +189,10 @@ describe('verification', () => {
   });
 
   it('does not read past the size limit, gives up on redirect loops and slow sites, and says so', async () => {
-    expect((await verify((await site(uniq('huge'))).body.id)).body).toEqual({ ok: false, error: 'Verification code not found on the site page' });
+    expect((await verify((await site(uniq('huge'))).body.id)).body).toEqual({
+      ok: false,
+      error: 'Verification code not found on the site page',
+    });
     const loop = await verify((await site(uniq('loop'))).body.id);
     expect(loop.status).toBe(422);
     expect(loop.body).toEqual(UNREACHABLE);
@@ -190,11 +224,19 @@ describe('verification', () => {
     expect(intranet.body).toEqual(UNREACHABLE);
     // The operator's log has what the publisher is not told.
     expect(logged).toHaveBeenCalledWith(
-      expect.objectContaining({ event: 'site.verify_failed', reason: 'refused_address', detail: expect.stringContaining('10.1.2.3') }),
+      expect.objectContaining({
+        event: 'site.verify_failed',
+        reason: 'refused_address',
+        detail: expect.stringContaining('10.1.2.3'),
+      }),
       expect.any(String),
     );
     logged.mockRestore();
-    const strict = await startApp(redis.url, { VERIFY_STATIC_HOSTS: '*.test=127.0.0.1', VERIFY_HTTP_PORT: String(sitePort), VERIFY_TIMEOUT_MS: '700' });
+    const strict = await startApp(redis.url, {
+      VERIFY_STATIC_HOSTS: '*.test=127.0.0.1',
+      VERIFY_HTTP_PORT: String(sitePort),
+      VERIFY_TIMEOUT_MS: '700',
+    });
     try {
       const s = await site(uniq('good'));
       const r = await call(strict, 'POST', `/api/pub/sites/${s.body.id}/verify`, { token: pub.token });
@@ -214,36 +256,72 @@ describe('verification', () => {
     await verify(a.body.id);
     await verify(b.body.id);
     expect((await verify(a.body.id)).status).toBe(409);
-    const queue = await call<{ sites: { id: number }[] }>(app, 'GET', '/api/admin/moderation/sites', { token: admin.token });
+    const queue = await call<{ sites: { id: number }[] }>(app, 'GET', '/api/admin/moderation/sites', {
+      token: admin.token,
+    });
     expect(queue.body.sites.map((s) => s.id)).toEqual(expect.arrayContaining([a.body.id, b.body.id]));
-    expect((await call(app, 'POST', `/api/admin/sites/${a.body.id}/approve`, { token: admin.token })).body.status).toBe('approved');
-    const rej = await call(app, 'POST', `/api/admin/sites/${b.body.id}/reject`, { token: admin.token, json: { reason: 'Thin content' } });
+    expect((await call(app, 'POST', `/api/admin/sites/${a.body.id}/approve`, { token: admin.token })).body.status).toBe(
+      'approved',
+    );
+    const rej = await call(app, 'POST', `/api/admin/sites/${b.body.id}/reject`, {
+      token: admin.token,
+      json: { reason: 'Thin content' },
+    });
     expect(rej.body).toMatchObject({ status: 'rejected', rejection_reason: 'Thin content' });
     expect((await call(app, 'POST', `/api/admin/sites/${a.body.id}/approve`, { token: pub.token })).status).toBe(403);
-    const sellers = (await (await fetch(`${app.base}/sellers.json`)).json()) as { sellers: { seller_id: string; domain: string; seller_type: string }[] };
-    expect(sellers.sellers).toContainEqual({ seller_id: String(pub.id), name: expect.any(String), domain: expect.any(String), seller_type: 'PUBLISHER' });
+    const sellers = (await (await fetch(`${app.base}/sellers.json`)).json()) as {
+      sellers: { seller_id: string; domain: string; seller_type: string }[];
+    };
+    expect(sellers.sellers).toContainEqual({
+      seller_id: String(pub.id),
+      name: expect.any(String),
+      domain: expect.any(String),
+      seller_type: 'PUBLISHER',
+    });
   });
 });
 
 describe('zones', () => {
   const zone = (json: Record<string, unknown>, who = pub) =>
-    call<Record<string, unknown> & { id: number; subid: string }>(app, 'POST', '/api/pub/zones', { token: who.token, json });
+    call<Record<string, unknown> & { id: number; subid: string }>(app, 'POST', '/api/pub/zones', {
+      token: who.token,
+      json,
+    });
 
   it('201 with subid, widget URL, and a VAST URL only for video formats', async () => {
     const s = await site(uniq('z'));
-    const fv = await zone({ site_id: s.body.id, name: 'Corner video', format: 'floating_video', fv_corner: 'br', fv_delay_sec: 5, fv_freq_cap_hours: 24 });
+    const fv = await zone({
+      site_id: s.body.id,
+      name: 'Corner video',
+      format: 'floating_video',
+      fv_corner: 'br',
+      fv_delay_sec: 5,
+      fv_freq_cap_hours: 24,
+    });
     expect(fv.status).toBe(201);
     expect(fv.body).toMatchObject({ status: 'active', subid: expect.stringMatching(/^[A-Za-z0-9]{12}$/) });
     expect(fv.body.widget_url).toBe(`https://ads.network.example/w/${fv.body.subid}.js`);
     expect(fv.body.vast_url).toBe(`https://ads.network.example/vast/${fv.body.subid}.xml`);
-    const banner = await zone({ site_id: s.body.id, name: 'Top', format: 'banner', banner_width: 728, banner_height: 90 });
+    const banner = await zone({
+      site_id: s.body.id,
+      name: 'Top',
+      format: 'banner',
+      banner_width: 728,
+      banner_height: 90,
+    });
     expect(banner.body).not.toHaveProperty('vast_url');
     expect(banner.body.subid).not.toBe(fv.body.subid);
   });
 
   it("400 for the fields each format needs or refuses, 403 on another publisher's site, 404 on none", async () => {
     const s = await site(uniq('z'));
-    const fv = await zone({ site_id: s.body.id, name: 'x', format: 'floating_video', fv_corner: 'middle', banner_width: 300 });
+    const fv = await zone({
+      site_id: s.body.id,
+      name: 'x',
+      format: 'floating_video',
+      fv_corner: 'middle',
+      banner_width: 300,
+    });
     // The format's rules are named with a field's own problem (fv_corner keeps its own message).
     expect(fv.body.errors).toEqual({
       fv_corner: expect.stringContaining('must be one of'),
@@ -252,9 +330,26 @@ describe('zones', () => {
       banner_width: 'is only for banner zones',
     });
     const many = await zone({ site_id: 0, name: '', format: 'banner' });
-    expect(Object.keys(many.body.errors as object).sort()).toEqual(['banner_height', 'banner_width', 'name', 'site_id']);
-    const fv2 = await zone({ site_id: s.body.id, name: 'x', format: 'floating_video', banner_width: 300, banner_height: 250 });
-    expect(Object.keys(fv2.body.errors as object).sort()).toEqual(['banner_height', 'banner_width', 'fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours']);
+    expect(Object.keys(many.body.errors as object).sort()).toEqual([
+      'banner_height',
+      'banner_width',
+      'name',
+      'site_id',
+    ]);
+    const fv2 = await zone({
+      site_id: s.body.id,
+      name: 'x',
+      format: 'floating_video',
+      banner_width: 300,
+      banner_height: 250,
+    });
+    expect(Object.keys(fv2.body.errors as object).sort()).toEqual([
+      'banner_height',
+      'banner_width',
+      'fv_corner',
+      'fv_delay_sec',
+      'fv_freq_cap_hours',
+    ]);
     const odd = await zone({ site_id: s.body.id, name: 'x', format: 'banner', banner_width: 301, banner_height: 250 });
     expect((odd.body.errors as Record<string, string>).banner_width).toContain('300x250');
     expect((await zone({ site_id: s.body.id, name: '', format: 'hologram' })).status).toBe(400);
@@ -266,26 +361,48 @@ describe('zones', () => {
     const s = await site(uniq('z'));
     const before = await readSnapshot(app.svc.redis);
     const z = await zone({ site_id: s.body.id, name: 'Native', format: 'native' });
-    expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/pause`, { token: pub.token })).body.status).toBe('paused');
+    expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/pause`, { token: pub.token })).body.status).toBe(
+      'paused',
+    );
     expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/pause`, { token: other.token })).status).toBe(403);
-    expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/resume`, { token: pub.token })).body.status).toBe('active');
-    expect((await call(app, 'PATCH', `/api/pub/zones/${z.body.id}`, { token: pub.token, json: { name: 'Renamed' } })).body.name).toBe('Renamed');
-    expect((await call(app, 'PATCH', `/api/pub/zones/${z.body.id}`, { token: pub.token, json: { fv_corner: 'tl' } })).status).toBe(400);
-    const changes = (await readChanges(app.svc.redis, before.seq)).filter((c) => c.kind === 'zone' && c.id === z.body.id);
-    expect(changes.map((c) => (c.value as { status: string; name: string }).status)).toEqual(['active', 'paused', 'active', 'active']);
+    expect((await call(app, 'POST', `/api/pub/zones/${z.body.id}/resume`, { token: pub.token })).body.status).toBe(
+      'active',
+    );
+    expect(
+      (await call(app, 'PATCH', `/api/pub/zones/${z.body.id}`, { token: pub.token, json: { name: 'Renamed' } })).body
+        .name,
+    ).toBe('Renamed');
+    expect(
+      (await call(app, 'PATCH', `/api/pub/zones/${z.body.id}`, { token: pub.token, json: { fv_corner: 'tl' } })).status,
+    ).toBe(400);
+    const changes = (await readChanges(app.svc.redis, before.seq)).filter(
+      (c) => c.kind === 'zone' && c.id === z.body.id,
+    );
+    expect(changes.map((c) => (c.value as { status: string; name: string }).status)).toEqual([
+      'active',
+      'paused',
+      'active',
+      'active',
+    ]);
     const list = await call<{ zones: { id: number }[] }>(app, 'GET', '/api/pub/zones', { token: pub.token });
     expect(list.body.zones.map((x) => x.id)).toContain(z.body.id);
   });
 });
 
 describe('publisher controls', () => {
-  const zone = (json: Record<string, unknown>) => call<Record<string, unknown> & { id: number }>(app, 'POST', '/api/pub/zones', { token: pub.token, json });
+  const zone = (json: Record<string, unknown>) =>
+    call<Record<string, unknown> & { id: number }>(app, 'POST', '/api/pub/zones', { token: pub.token, json });
   const patch = (what: 'sites' | 'zones', id: number, json: Record<string, unknown>) =>
     call<Record<string, unknown>>(app, 'PATCH', `/api/pub/${what}/${id}`, { token: pub.token, json });
 
   it('a site keeps defaults and a zone its overrides; null clears one; the change log carries them', async () => {
     const s = await site(uniq('ctl'));
-    expect(s.body).toMatchObject({ floor_cpm_usd: null, blocked_verticals: null, blocked_advertiser_domains: null, fallback: null });
+    expect(s.body).toMatchObject({
+      floor_cpm_usd: null,
+      blocked_verticals: null,
+      blocked_advertiser_domains: null,
+      fallback: null,
+    });
     const defaults = await patch('sites', s.body.id, {
       floor_cpm_usd: 0.5,
       blocked_verticals: ['gambling', 'dating', 'gambling'],
@@ -299,14 +416,41 @@ describe('publisher controls', () => {
       fallback: { type: 'url', value: 'https://house.example/ad' },
     });
     const before = await readSnapshot(app.svc.redis);
-    const z = await zone({ site_id: s.body.id, name: 'n', format: 'native', floor_cpm_usd: 1.25, fallback: { type: 'html', value: '<b>Ours</b>' } });
-    expect(z.body).toMatchObject({ floor_cpm_usd: 1.25, blocked_verticals: null, fallback: { type: 'html', value: '<b>Ours</b>' } });
-    const cleared = await patch('zones', z.body.id, { floor_cpm_usd: null, blocked_verticals: [], fallback: { type: 'none', value: '' } });
-    expect(cleared.body).toMatchObject({ floor_cpm_usd: null, blocked_verticals: [], fallback: { type: 'none', value: null }, name: 'n' });
+    const z = await zone({
+      site_id: s.body.id,
+      name: 'n',
+      format: 'native',
+      floor_cpm_usd: 1.25,
+      fallback: { type: 'html', value: '<b>Ours</b>' },
+    });
+    expect(z.body).toMatchObject({
+      floor_cpm_usd: 1.25,
+      blocked_verticals: null,
+      fallback: { type: 'html', value: '<b>Ours</b>' },
+    });
+    const cleared = await patch('zones', z.body.id, {
+      floor_cpm_usd: null,
+      blocked_verticals: [],
+      fallback: { type: 'none', value: '' },
+    });
+    expect(cleared.body).toMatchObject({
+      floor_cpm_usd: null,
+      blocked_verticals: [],
+      fallback: { type: 'none', value: null },
+      name: 'n',
+    });
     // Money is stored as integer micro-cents, as the engine reads it.
-    const stored = (await readChanges(app.svc.redis, before.seq)).filter((c) => c.kind === 'zone' && c.id === z.body.id).map((c) => c.value);
-    expect(stored.map((v) => (v as { floor_cpm_micro_cents: number | null }).floor_cpm_micro_cents)).toEqual([125_000, null]);
-    expect((await patch('zones', z.body.id, { name: 'renamed' })).body).toMatchObject({ name: 'renamed', blocked_verticals: [] });
+    const stored = (await readChanges(app.svc.redis, before.seq))
+      .filter((c) => c.kind === 'zone' && c.id === z.body.id)
+      .map((c) => c.value);
+    expect(stored.map((v) => (v as { floor_cpm_micro_cents: number | null }).floor_cpm_micro_cents)).toEqual([
+      125_000,
+      null,
+    ]);
+    expect((await patch('zones', z.body.id, { name: 'renamed' })).body).toMatchObject({
+      name: 'renamed',
+      blocked_verticals: [],
+    });
   });
 
   it('400 names every bad control: unknown verticals, a fallback URL that is not http(s), HTML over the limit, bad domains and floors', async () => {
@@ -327,9 +471,17 @@ describe('publisher controls', () => {
       'blocked_advertiser_domains.1': 'must be a domain name such as example.com',
       'fallback.value': 'must be an absolute http(s) URL',
     });
-    const big = await patch('sites', s.body.id, { fallback: { type: 'html', value: 'x'.repeat(16_385) }, floor_cpm_usd: 0.123456 });
-    expect(big.body.errors).toEqual({ 'fallback.value': 'must be at most 16384 bytes', floor_cpm_usd: 'must have at most 5 decimal places' });
-    expect((await patch('sites', s.body.id, { fallback: { type: 'html' } })).body.errors).toEqual({ 'fallback.value': 'is required for an html fallback' });
+    const big = await patch('sites', s.body.id, {
+      fallback: { type: 'html', value: 'x'.repeat(16_385) },
+      floor_cpm_usd: 0.123456,
+    });
+    expect(big.body.errors).toEqual({
+      'fallback.value': 'must be at most 16384 bytes',
+      floor_cpm_usd: 'must have at most 5 decimal places',
+    });
+    expect((await patch('sites', s.body.id, { fallback: { type: 'html' } })).body.errors).toEqual({
+      'fallback.value': 'is required for an html fallback',
+    });
     expect((await patch('sites', s.body.id, { fallback: { type: 'iframe', value: 'x' } })).body.errors).toEqual({
       'fallback.type': 'must be one of: html, url, none',
     });

@@ -10,7 +10,10 @@ let two: TestApp;
 
 beforeAll(async () => {
   redis = await startRedis();
-  [one, two] = await Promise.all([startApp(redis.url, { API_RATE_LIMIT_PER_MIN: '10' }), startApp(redis.url, { API_RATE_LIMIT_PER_MIN: '10' })]);
+  [one, two] = await Promise.all([
+    startApp(redis.url, { API_RATE_LIMIT_PER_MIN: '10' }),
+    startApp(redis.url, { API_RATE_LIMIT_PER_MIN: '10' }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([one.close(), two.close()]);

@@ -43,7 +43,10 @@ describe('routers through createCaller', () => {
     const created = await adv.adv.campaigns.create(campaignInput);
     expect(created).toMatchObject({ name: campaignInput.name, status: 'draft' });
     expect((await adv.adv.campaigns.list()).campaigns.map((c) => c.id)).toContain(created.id);
-    expect(await adv.adv.campaigns.update({ id: created.id, name: 'Renamed' })).toMatchObject({ id: created.id, name: 'Renamed' });
+    expect(await adv.adv.campaigns.update({ id: created.id, name: 'Renamed' })).toMatchObject({
+      id: created.id,
+      name: 'Renamed',
+    });
     expect((await adv.adv.campaigns.get({ id: created.id })).name).toBe('Renamed');
 
     const other = callerFor((await account(fx.app, 'advertiser')).token);
@@ -57,7 +60,9 @@ describe('routers through createCaller', () => {
     const domain = `caller-${Date.now()}.example`;
     const site = await pub.pub.sites.create({ domain, category: 'news', language: 'en', traffic_estimate_daily: 100 });
     expect(site).toMatchObject({ domain, status: 'draft' });
-    expect(await statusOf(pub.pub.sites.create({ domain, category: 'news', language: 'en', traffic_estimate_daily: 100 }))).toBe(409);
+    expect(
+      await statusOf(pub.pub.sites.create({ domain, category: 'news', language: 'en', traffic_estimate_daily: 100 })),
+    ).toBe(409);
     const zone = await pub.pub.zones.create({ site_id: site.id, name: 'Sidebar', format: 'native' });
     expect((await pub.pub.zones.list()).zones.map((z) => z.id)).toContain(zone.id);
     expect(await pub.pub.zones.pause({ id: zone.id })).toMatchObject({ id: zone.id, status: 'paused' });
@@ -77,10 +82,23 @@ describe('routers through createCaller', () => {
     expect((await admin.admin.listPartners()).partners.map((p) => p.id)).toContain(partner.id);
 
     const id = `CALLER-${Date.now()}`;
-    const deal = await admin.admin.createDeal({ id, floor_usd: 2, partner_ids: [partner.id], campaign_ids: [campaign.id] });
+    const deal = await admin.admin.createDeal({
+      id,
+      floor_usd: 2,
+      partner_ids: [partner.id],
+      campaign_ids: [campaign.id],
+    });
     expect(deal).toMatchObject({ id, floor_usd: 2, partner_ids: [partner.id], campaign_ids: [campaign.id] });
-    expect(await statusOf(admin.admin.createDeal({ id, floor_usd: 2, partner_ids: [partner.id], campaign_ids: [campaign.id] }))).toBe(409);
-    expect(await statusOf(admin.admin.createDeal({ id: `${id}-B`, floor_usd: 2, partner_ids: [99_999_999], campaign_ids: [campaign.id] }))).toBe(400);
+    expect(
+      await statusOf(
+        admin.admin.createDeal({ id, floor_usd: 2, partner_ids: [partner.id], campaign_ids: [campaign.id] }),
+      ),
+    ).toBe(409);
+    expect(
+      await statusOf(
+        admin.admin.createDeal({ id: `${id}-B`, floor_usd: 2, partner_ids: [99_999_999], campaign_ids: [campaign.id] }),
+      ),
+    ).toBe(400);
     expect(await admin.admin.updateDeal({ id, floor_usd: 3 })).toMatchObject({ id, floor_usd: 3 });
     await admin.admin.deleteDeal({ id });
     expect(await statusOf(admin.admin.getDeal({ id }))).toBe(404);

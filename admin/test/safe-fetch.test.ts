@@ -74,9 +74,15 @@ describe('safeGet against a real server', () => {
     const strict = options({ allowLoopback: false });
     const before = hits.length;
     expect(await safeGet(local('/ok'), strict)).toMatchObject({ ok: false, reason: 'refused_address' });
-    expect(await safeGet(`http://localhost:${port}/ok`, strict)).toMatchObject({ ok: false, reason: 'refused_address' });
+    expect(await safeGet(`http://localhost:${port}/ok`, strict)).toMatchObject({
+      ok: false,
+      reason: 'refused_address',
+    });
     expect(await safeGet(`http://0x7f.1:${port}/ok`, strict)).toMatchObject({ ok: false, reason: 'refused_address' });
-    expect(await safeGet(`http://[::ffff:127.0.0.1]:${port}/ok`, strict)).toMatchObject({ ok: false, reason: 'refused_address' });
+    expect(await safeGet(`http://[::ffff:127.0.0.1]:${port}/ok`, strict)).toMatchObject({
+      ok: false,
+      reason: 'refused_address',
+    });
     expect(hits.length).toBe(before);
     // Switched on, an IPv4-mapped loopback address is the same loopback (NAT64 to it is not: see above).
     expect(await safeGet(local('/to-mapped-loopback'), options())).toMatchObject({ ok: true, status: 200 });

@@ -13,23 +13,41 @@ interface Answer {
   setCookie: string[];
 }
 
-async function trpc(method: 'GET' | 'POST', procedure: string, headers: Record<string, string>, input?: unknown): Promise<Answer> {
+async function trpc(
+  method: 'GET' | 'POST',
+  procedure: string,
+  headers: Record<string, string>,
+  input?: unknown,
+): Promise<Answer> {
   const res = await fetch(`${fx.app.base}/trpc/${procedure}`, {
     method,
     headers: { ...(input === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: input === undefined ? undefined : JSON.stringify(input),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, setCookie: res.headers.getSetCookie() };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    setCookie: res.headers.getSetCookie(),
+  };
 }
 
 /** Signs `who` in as the cabinet does; the cookie's value and the Set-Cookie line. */
-async function cookieSignIn(who: Account, extra: Record<string, string> = {}): Promise<{ cookie: string; line: string; answer: Answer }> {
-  const answer = await trpc('POST', 'auth.session', { ...CABINET, ...extra }, { email: who.email, password: 'password-123' });
+async function cookieSignIn(
+  who: Account,
+  extra: Record<string, string> = {},
+): Promise<{ cookie: string; line: string; answer: Answer }> {
+  const answer = await trpc(
+    'POST',
+    'auth.session',
+    { ...CABINET, ...extra },
+    { email: who.email, password: 'password-123' },
+  );
   const line = answer.setCookie[0] ?? '';
   return { cookie: line.split(';')[0] ?? '', line, answer };
 }
 
-const me = (cookie: string, headers: Record<string, string> = CABINET) => trpc('GET', 'auth.me', { ...headers, cookie });
+const me = (cookie: string, headers: Record<string, string> = CABINET) =>
+  trpc('GET', 'auth.me', { ...headers, cookie });
 
 describe('signing in from the cabinet (auth.session)', () => {
   it('sets the token as an HttpOnly, SameSite=Strict cookie on /trpc for the token lifetime, and answers without it', async () => {
@@ -67,9 +85,19 @@ describe('signing in from the cabinet (auth.session)', () => {
   it('refuses a sign-in from another origin (login CSRF) and sets no cookie', async () => {
     const adv = await account(fx.app, 'advertiser');
     const input = { email: adv.email, password: 'password-123' };
-    const foreign = await trpc('POST', 'auth.session', { 'x-adnet-cabinet': '1', origin: 'https://evil.example' }, input);
+    const foreign = await trpc(
+      'POST',
+      'auth.session',
+      { 'x-adnet-cabinet': '1', origin: 'https://evil.example' },
+      input,
+    );
     expect([foreign.status, foreign.setCookie]).toEqual([403, []]);
-    const crossSite = await trpc('POST', 'auth.session', { 'x-adnet-cabinet': '1', 'sec-fetch-site': 'cross-site' }, input);
+    const crossSite = await trpc(
+      'POST',
+      'auth.session',
+      { 'x-adnet-cabinet': '1', 'sec-fetch-site': 'cross-site' },
+      input,
+    );
     expect([crossSite.status, crossSite.setCookie]).toEqual([403, []]);
     const noHeader = await trpc('POST', 'auth.session', { 'sec-fetch-site': 'same-origin' }, input);
     expect([noHeader.status, noHeader.setCookie]).toEqual([403, []]);
@@ -127,7 +155,12 @@ describe('requests with the cookie', () => {
 
   it('never carry an API key', async () => {
     const adv = await account(fx.app, 'advertiser');
-    const key = (await call<{ key: string }>(fx.app, 'POST', '/api/keys', { token: adv.token, json: { name: 'ci', scopes: ['read'] } })).body.key;
+    const key = (
+      await call<{ key: string }>(fx.app, 'POST', '/api/keys', {
+        token: adv.token,
+        json: { name: 'ci', scopes: ['read'] },
+      })
+    ).body.key;
     expect(key.startsWith('adn_')).toBe(true);
     expect((await me(`adnet_session=${key}`)).status).toBe(401);
     expect((await call(fx.app, 'GET', '/api/auth/me', { token: key })).status).toBe(200);
@@ -158,18 +191,26 @@ describe('signing out', () => {
 
   it('everywhere: revokes every token of the account and clears the cookie', async () => {
     const adv = await account(fx.app, 'advertiser');
-    const other = (await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', { json: { email: adv.email, password: 'password-123' } })).body.token;
+    const other = (
+      await call<{ token: string }>(fx.app, 'POST', '/api/auth/token', {
+        json: { email: adv.email, password: 'password-123' },
+      })
+    ).body.token;
     const { cookie } = await cookieSignIn(adv);
     const out = await trpc('POST', 'auth.logoutAll', { ...CABINET, cookie }, {});
     expect(out.status).toBe(200);
     expect(out.setCookie[0]).toMatch(/^adnet_session=; .*Max-Age=0/);
     expect((await me(cookie)).status).toBe(401);
-    for (const token of [other, adv.token]) expect((await call(fx.app, 'GET', '/api/auth/me', { token })).status).toBe(401);
+    for (const token of [other, adv.token])
+      expect((await call(fx.app, 'GET', '/api/auth/me', { token })).status).toBe(401);
   });
 
   it('with a bearer token sets no cookie', async () => {
     const adv = await account(fx.app, 'advertiser');
-    const r = await fetch(`${fx.app.base}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${adv.token}` } });
+    const r = await fetch(`${fx.app.base}/api/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adv.token}` },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.getSetCookie()).toEqual([]);
   });

@@ -35,7 +35,12 @@ describe('typed tRPC client', () => {
       bid_usd: 0.05,
       daily_budget_usd: 10,
     });
-    expect(campaign).toMatchObject({ status: 'draft', bid_micro_cents: 5_000, daily_budget_cents: 1_000, geo_include: [] });
+    expect(campaign).toMatchObject({
+      status: 'draft',
+      bid_micro_cents: 5_000,
+      daily_budget_cents: 1_000,
+      geo_include: [],
+    });
 
     const form = new FormData();
     form.set('campaign_id', String(campaign.id));
@@ -69,8 +74,18 @@ describe('typed tRPC client', () => {
       bid_usd: 2,
       daily_budget_usd: 10,
     });
-    const deal = await admin.admin.createDeal.mutate({ id: 'TYPED-1', floor_usd: 1.25, partner_ids: [partner.id], campaign_ids: [campaign.id, campaign.id] });
-    expect(deal).toMatchObject({ id: 'TYPED-1', floor_usd: 1.25, partner_ids: [partner.id], campaign_ids: [campaign.id] });
+    const deal = await admin.admin.createDeal.mutate({
+      id: 'TYPED-1',
+      floor_usd: 1.25,
+      partner_ids: [partner.id],
+      campaign_ids: [campaign.id, campaign.id],
+    });
+    expect(deal).toMatchObject({
+      id: 'TYPED-1',
+      floor_usd: 1.25,
+      partner_ids: [partner.id],
+      campaign_ids: [campaign.id],
+    });
     expect((await admin.admin.updateDeal.mutate({ id: 'TYPED-1', floor_usd: 2 })).floor_usd).toBe(2);
     expect((await admin.admin.getDeal.query({ id: 'TYPED-1' })).floor_usd).toBe(2);
     expect((await admin.admin.listDeals.query()).deals.map((d) => d.id)).toContain('TYPED-1');
@@ -82,10 +97,20 @@ describe('typed tRPC client', () => {
     const a = await account(fx.app, 'advertiser');
     const adv = trpcClient(fx.app.base, a.token);
     const invalid = await caught(
-      adv.adv.campaigns.create.mutate({ name: '', vertical: 'x', format: 'native', bid_type: 'cpm', bid_usd: 1, daily_budget_usd: 5 } as never),
+      adv.adv.campaigns.create.mutate({
+        name: '',
+        vertical: 'x',
+        format: 'native',
+        bid_type: 'cpm',
+        bid_usd: 1,
+        daily_budget_usd: 5,
+      } as never),
     );
     expect(invalid.data?.httpStatus).toBe(400);
-    expect(invalid.data?.fields).toEqual({ name: 'must not be empty', vertical: expect.stringContaining('must be one of') });
+    expect(invalid.data?.fields).toEqual({
+      name: 'must not be empty',
+      vertical: expect.stringContaining('must be one of'),
+    });
 
     const missing = await caught(adv.adv.campaigns.get.query({ id: 424242 }));
     expect(missing.data).toMatchObject({ httpStatus: 404, appCode: 'not_found' });
@@ -94,7 +119,10 @@ describe('typed tRPC client', () => {
     expect(noAuth.data).toMatchObject({ httpStatus: 401, appCode: 'unauthorized' });
 
     const pub = trpcClient(fx.app.base, (await account(fx.app, 'publisher')).token);
-    expect((await caught(pub.adv.campaigns.list.query())).data).toMatchObject({ httpStatus: 403, appCode: 'forbidden' });
+    expect((await caught(pub.adv.campaigns.list.query())).data).toMatchObject({
+      httpStatus: 403,
+      appCode: 'forbidden',
+    });
 
     const form = new FormData();
     form.set('campaign_id', '424242');
@@ -103,13 +131,25 @@ describe('typed tRPC client', () => {
 
   it("sets a push zone's prompt and reads its worker URL, typed", async () => {
     const pub = trpcClient(fx.app.base, (await account(fx.app, 'publisher')).token);
-    const site = await pub.pub.sites.create.mutate({ domain: 'typed-push.example', category: 'news', language: 'en', traffic_estimate_daily: 100 });
-    const zone = await pub.pub.zones.create.mutate({ site_id: site.id, name: 'Push', format: 'push', push_prompt: { on: 'delay', delay_s: 30 } });
+    const site = await pub.pub.sites.create.mutate({
+      domain: 'typed-push.example',
+      category: 'news',
+      language: 'en',
+      traffic_estimate_daily: 100,
+    });
+    const zone = await pub.pub.zones.create.mutate({
+      site_id: site.id,
+      name: 'Push',
+      format: 'push',
+      push_prompt: { on: 'delay', delay_s: 30 },
+    });
     expect(zone.push_prompt).toEqual({ on: 'delay', delay_s: 30 });
     expect(zone.push_worker_url).toMatch(/\/push\/sw\.js$/);
     const moved = await pub.pub.zones.update.mutate({ id: zone.id, push_prompt: { on: 'click' } });
     expect(moved.push_prompt).toEqual({ on: 'click' });
-    expect((await caught(pub.pub.zones.update.mutate({ id: zone.id, push_prompt: { on: 'delay' } }))).data?.httpStatus).toBe(400);
+    expect(
+      (await caught(pub.pub.zones.update.mutate({ id: zone.id, push_prompt: { on: 'delay' } }))).data?.httpStatus,
+    ).toBe(400);
   });
 
   it('answers a rate-limited call with 429 and Retry-After on the tRPC door too', async () => {
@@ -120,8 +160,14 @@ describe('typed tRPC client', () => {
       await adv.adv.campaigns.list.query();
       await adv.adv.campaigns.list.query();
       const limited = await caught(adv.adv.campaigns.list.query());
-      expect(limited.data).toMatchObject({ httpStatus: 429, appCode: 'rate_limited', retryAfterSeconds: expect.any(Number) });
-      const raw = await fetch(`${strict.base}/trpc/adv.campaigns.list`, { headers: { authorization: `Bearer ${a.token}` } });
+      expect(limited.data).toMatchObject({
+        httpStatus: 429,
+        appCode: 'rate_limited',
+        retryAfterSeconds: expect.any(Number),
+      });
+      const raw = await fetch(`${strict.base}/trpc/adv.campaigns.list`, {
+        headers: { authorization: `Bearer ${a.token}` },
+      });
       expect(raw.status).toBe(429);
       expect(Number(raw.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     } finally {
@@ -130,8 +176,11 @@ describe('typed tRPC client', () => {
   });
   it('answers a batch of more than TRPC_MAX_BATCH calls with 400 before running any, and the typed client splits its batches at that size', async () => {
     const calls = (n: number) => Array.from({ length: n }, () => 'auth.me').join(',');
-    const input = (n: number) => encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, {}]))));
-    const tooMany = await fetch(`${fx.app.base}/trpc/${calls(TRPC_MAX_BATCH + 1)}?batch=1&input=${input(TRPC_MAX_BATCH + 1)}`);
+    const input = (n: number) =>
+      encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [i, {}]))));
+    const tooMany = await fetch(
+      `${fx.app.base}/trpc/${calls(TRPC_MAX_BATCH + 1)}?batch=1&input=${input(TRPC_MAX_BATCH + 1)}`,
+    );
     expect(tooMany.status).toBe(400);
     const atLimit = await fetch(`${fx.app.base}/trpc/${calls(TRPC_MAX_BATCH)}?batch=1&input=${input(TRPC_MAX_BATCH)}`);
     // Each call answers on its own (401: no session), the batch itself is taken.

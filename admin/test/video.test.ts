@@ -28,15 +28,29 @@ const tick = async (app: TestApp = fx.app, aheadMs = 0): Promise<void> => {
   await new VideoPoller(app.svc, () => clock + aheadMs).tick();
 };
 
-const request = { avatar_id: 'slow-3', voice_id: 'voice-anna', script: 'Sleep better tonight with our herbal tea.', language: 'en', orientation: 'vertical' };
+const request = {
+  avatar_id: 'slow-3',
+  voice_id: 'voice-anna',
+  script: 'Sleep better tonight with our herbal tea.',
+  language: 'en',
+  orientation: 'vertical',
+};
 
-async function advertiser(cents: number, app: TestApp = fx.app, format = 'floating_video'): Promise<{ who: Account; campaignId: number }> {
+async function advertiser(
+  cents: number,
+  app: TestApp = fx.app,
+  format = 'floating_video',
+): Promise<{ who: Account; campaignId: number }> {
   const who = await account(app, 'advertiser');
-  const c = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', { token: who.token, json: { ...validCampaign, format } });
+  const c = await call<{ id: number }>(app, 'POST', '/api/adv/campaigns', {
+    token: who.token,
+    json: { ...validCampaign, format },
+  });
   if (cents > 0) await app.svc.ledger.credit(who.id, cents, 'test top-up');
   return { who, campaignId: c.body.id };
 }
-const start = (token: string, json: unknown, app: TestApp = fx.app) => call<Record<string, unknown>>(app, 'POST', '/api/adv/video/generate', { token, json });
+const start = (token: string, json: unknown, app: TestApp = fx.app) =>
+  call<Record<string, unknown>>(app, 'POST', '/api/adv/video/generate', { token, json });
 const status = (token: string, jobId: unknown, app: TestApp = fx.app) =>
   call<Record<string, unknown>>(app, 'GET', `/api/adv/video/status/${String(jobId)}`, { token });
 const balance = (id: number) => fx.app.svc.ledger.balance(id);
@@ -61,7 +75,12 @@ describe('HTTP video adapter', () => {
 
     await tick();
     await tick();
-    expect((await status(who.token, r.body.job_id)).body).toMatchObject({ status: 'processing', video_url: null, duration_sec: null, reason: null });
+    expect((await status(who.token, r.body.job_id)).body).toMatchObject({
+      status: 'processing',
+      video_url: null,
+      duration_sec: null,
+      reason: null,
+    });
     await tick();
     const done = await status(who.token, r.body.job_id);
     expect(done.status).toBe(200);
@@ -80,7 +99,11 @@ describe('HTTP video adapter', () => {
     const r = await start(who.token, { ...request, avatar_id: 'fails', campaign_id: campaignId });
     expect(await balance(who.id)).toBe(850);
     await tick();
-    expect((await status(who.token, r.body.job_id)).body).toMatchObject({ status: 'failed', reason: 'avatar not found', video_url: null });
+    expect((await status(who.token, r.body.job_id)).body).toMatchObject({
+      status: 'failed',
+      reason: 'avatar not found',
+      video_url: null,
+    });
     expect(await balance(who.id)).toBe(1_000);
     await tick();
     expect(await balance(who.id)).toBe(1_000);
@@ -96,7 +119,10 @@ describe('HTTP video adapter', () => {
     await tick();
     expect((await status(who.token, r.body.job_id)).body).toMatchObject({ status: 'processing' });
     await tick(fx.app, 60_000);
-    expect((await status(who.token, r.body.job_id)).body).toMatchObject({ status: 'failed', reason: 'the video provider could not be reached in time' });
+    expect((await status(who.token, r.body.job_id)).body).toMatchObject({
+      status: 'failed',
+      reason: 'the video provider could not be reached in time',
+    });
     expect(await balance(who.id)).toBe(1_000);
   });
 
@@ -132,9 +158,21 @@ describe('HTTP video adapter', () => {
 describe('checks', () => {
   it('names every invalid field', async () => {
     const { who, campaignId } = await advertiser(1_000);
-    const r = await start(who.token, { campaign_id: campaignId, avatar_id: 'a b', voice_id: '', language: 'english', orientation: 'diagonal' });
+    const r = await start(who.token, {
+      campaign_id: campaignId,
+      avatar_id: 'a b',
+      voice_id: '',
+      language: 'english',
+      orientation: 'diagonal',
+    });
     expect(r.status).toBe(400);
-    expect(Object.keys(r.body.errors as object).sort()).toEqual(['avatar_id', 'language', 'orientation', 'script', 'voice_id']);
+    expect(Object.keys(r.body.errors as object).sort()).toEqual([
+      'avatar_id',
+      'language',
+      'orientation',
+      'script',
+      'voice_id',
+    ]);
     expect((r.body.errors as Record<string, string>).orientation).toBe('must be one of: vertical, horizontal, square');
     expect(await balance(who.id)).toBe(1_000);
   });
@@ -198,10 +236,16 @@ describe('job store', () => {
 describe('attach to a creative', () => {
   it('adds a completed video as a creative of a video campaign, through the creative checks', async () => {
     const { who, campaignId } = await advertiser(1_000);
-    const native = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', { token: who.token, json: validCampaign });
+    const native = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', {
+      token: who.token,
+      json: validCampaign,
+    });
     const r = await start(who.token, { ...request, avatar_id: 'slow-2', campaign_id: campaignId });
     const attach = (json: unknown) =>
-      call<Record<string, unknown>>(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, { token: who.token, json });
+      call<Record<string, unknown>>(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, {
+        token: who.token,
+        json,
+      });
     const body = { campaign_id: campaignId, landing_url: 'https://example.com/?c={click_id}', title: 'Sleep better' };
 
     expect((await attach(body)).status).toBe(409);
@@ -222,8 +266,12 @@ describe('attach to a creative', () => {
     const job = await status(who.token, r.body.job_id);
     expect(job.body.duration_sec).toBeGreaterThan(0);
     expect(created.body.duration_s).toBe(job.body.duration_sec);
-    expect((await attach({ ...body, campaign_id: native.body.id })).body).toEqual({ errors: { campaign_id: 'must be a video or floating_video campaign' } });
-    expect((await attach({ ...body, title: 'x'.repeat(61), landing_url: 'ftp://x' })).body.errors).toHaveProperty('landing_url');
+    expect((await attach({ ...body, campaign_id: native.body.id })).body).toEqual({
+      errors: { campaign_id: 'must be a video or floating_video campaign' },
+    });
+    expect((await attach({ ...body, title: 'x'.repeat(61), landing_url: 'ftp://x' })).body.errors).toHaveProperty(
+      'landing_url',
+    );
     const stranger = await advertiser(0);
     const foreign = await call(fx.app, 'POST', `/api/adv/video/${String(r.body.job_id)}/attach`, {
       token: stranger.who.token,
@@ -236,17 +284,29 @@ describe('attach to a creative', () => {
 describe('local provider', () => {
   let local: TestApp;
   beforeAll(async () => {
-    local = await startApp(fx.redis.url, { VIDEO_LOCAL_DELAY_MS: '0', VIDEO_COST_CENTS: '100', VIDEO_POLL_INTERVAL_MS: '20' });
+    local = await startApp(fx.redis.url, {
+      VIDEO_LOCAL_DELAY_MS: '0',
+      VIDEO_COST_CENTS: '100',
+      VIDEO_POLL_INTERVAL_MS: '20',
+    });
   });
   afterAll(async () => local.close());
 
   it('completes with a sample MP4 served by the product', async () => {
     const { who, campaignId } = await advertiser(500, local);
-    const r = await start(who.token, { ...request, script: Array(30).fill('word').join(' '), campaign_id: campaignId, orientation: 'square' }, local);
+    const r = await start(
+      who.token,
+      { ...request, script: Array(30).fill('word').join(' '), campaign_id: campaignId, orientation: 'square' },
+      local,
+    );
     expect(r.body).toMatchObject({ ok: true, status: 'processing', cost_cents: 100 });
     await tick(local);
     const done = await status(who.token, r.body.job_id, local);
-    expect(done.body).toMatchObject({ status: 'completed', duration_sec: 12, video_url: `${local.base}/media/sample/avatar-square-12s.mp4` });
+    expect(done.body).toMatchObject({
+      status: 'completed',
+      duration_sec: 12,
+      video_url: `${local.base}/media/sample/avatar-square-12s.mp4`,
+    });
     const file = await fetch(String(done.body.video_url));
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('video/mp4');
@@ -260,7 +320,9 @@ describe('local provider', () => {
     const poller = new VideoPoller(local.svc);
     poller.start();
     try {
-      await expect.poll(async () => (await status(who.token, r.body.job_id, local)).body.status, { timeout: 5_000, interval: 20 }).toBe('completed');
+      await expect
+        .poll(async () => (await status(who.token, r.body.job_id, local)).body.status, { timeout: 5_000, interval: 20 })
+        .toBe('completed');
     } finally {
       await poller.stop();
     }

@@ -23,10 +23,17 @@ const [before, after] = await Promise.all([load(process.argv[2] ?? '.'), load(pr
 const uws = loadNativeUws();
 const app = uws.App();
 // A bid response of the corpus's usual size, built per request as the bid route does.
-const answer = { id: 'req-1', seatbid: [{ bid: [{ id: 'b1', impid: '1', price: 1.25, adm: '<div>'.padEnd(600, 'x') + '</div>', crid: '7' }] }] };
+const answer = {
+  id: 'req-1',
+  seatbid: [{ bid: [{ id: 'b1', impid: '1', price: 1.25, adm: '<div>'.padEnd(600, 'x') + '</div>', crid: '7' }] }],
+};
 const served = { a: 0, b: 0 };
 function mount(m: typeof Adapt, prefix: 'a' | 'b'): void {
-  const ctx: Adapt.RouteContext = { inFlight: new m.InFlight(), idPrefix: `ab-${prefix}`, onError: (what, err) => console.error(what, err) };
+  const ctx: Adapt.RouteContext = {
+    inFlight: new m.InFlight(),
+    idPrefix: `ab-${prefix}`,
+    onError: (what, err) => console.error(what, err),
+  };
   m.addRoute(
     app,
     'post',

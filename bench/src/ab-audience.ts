@@ -26,7 +26,8 @@ interface Handlers {
 
 const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500 });
 // AB_UNTARGETED=1: no campaign targets OS, browser or connection, to tell the checks' own cost from their effect.
-if (process.env.AB_UNTARGETED === '1') for (const c of world.campaigns) Object.assign(c, { os_include: [], browser_include: [], connection_types: [] });
+if (process.env.AB_UNTARGETED === '1')
+  for (const c of world.campaigns) Object.assign(c, { os_include: [], browser_include: [], connection_types: [] });
 const now = new Date().toISOString();
 const site = {
   id: 1,
@@ -142,7 +143,9 @@ for (let round = 1; round <= ROUNDS; round++) {
   const a = time(bidOf(after));
   const ib = time(impOf(before));
   const ia = time(impOf(after));
-  rows.push(`| ${round} | ${b.toFixed(2)} | ${a.toFixed(2)} | ${(a / b).toFixed(3)} | ${ib.toFixed(2)} | ${ia.toFixed(2)} | ${(ia / ib).toFixed(3)} |`);
+  rows.push(
+    `| ${round} | ${b.toFixed(2)} | ${a.toFixed(2)} | ${(a / b).toFixed(3)} | ${ib.toFixed(2)} | ${ia.toFixed(2)} | ${(ia / ib).toFixed(3)} |`,
+  );
 }
 process.stdout.write(
   [

@@ -28,8 +28,16 @@ function before(m: typeof MakeEvent) {
     for (let k = 0; k < 50; k++)
       for (const f of facts) {
         kept.push(m.makeEvent('nobid', { imp_id: '2', reason: 'no_candidates', ...f }));
-        const a = { bid_id: 'bid-1', ...m.inventoryFacts(inventory), campaign_id: ad.campaignId, creative_id: ad.creativeId, advertiser_id: ad.advertiserId };
-        kept.push(m.makeEvent('bid', { imp_id: '1', ...a, price_micro_cents: 150_000, ...f, auction_id: f.auction_id }));
+        const a = {
+          bid_id: 'bid-1',
+          ...m.inventoryFacts(inventory),
+          campaign_id: ad.campaignId,
+          creative_id: ad.creativeId,
+          advertiser_id: ad.advertiserId,
+        };
+        kept.push(
+          m.makeEvent('bid', { imp_id: '1', ...a, price_micro_cents: 150_000, ...f, auction_id: f.auction_id }),
+        );
       }
     kept.length = 0;
     return { us: (clockUs() - t) / (50 * facts.length), ok: facts.length };

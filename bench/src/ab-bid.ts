@@ -11,16 +11,25 @@ const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advert
 const sourceLists =
   process.env.BENCH_SOURCE_LISTS === '0'
     ? undefined
-    : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2) });
+    : addSourceLists(world, {
+        campaigns: 1_000,
+        entries: 10_000,
+        zone: 'benchzone01',
+        siteId: 1,
+        adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2),
+      });
 const corpus = makeCorpus(1_000);
 const state = configStateOf(world, sourceLists);
 
 function timer(tree: Tree) {
-  const handle = tree.bid.bidRoute(tree.fixture.bidPathContext(timedBuild(tree, state), { emit: () => undefined, engineId: 'bench' }));
+  const handle = tree.bid.bidRoute(
+    tree.fixture.bidPathContext(timedBuild(tree, state), { emit: () => undefined, engineId: 'bench' }),
+  );
   return () => {
     let ok = 0;
     const t = clockUs();
-    for (let k = 0; k < 20; k++) for (const body of corpus) if (handle(tree.fixture.bidRequestOf(body)).status === 200) ok++;
+    for (let k = 0; k < 20; k++)
+      for (const body of corpus) if (handle(tree.fixture.bidRequestOf(body)).status === 200) ok++;
     return { us: (clockUs() - t) / (20 * corpus.length), ok };
   };
 }

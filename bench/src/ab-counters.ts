@@ -41,7 +41,10 @@ interface AnyCounters {
   countClick?(id: string, fingerprint: string, nowMs: number): Promise<number | undefined>;
   clicksThisMinute?(fingerprint: string, nowMs: number): Promise<number>;
 }
-const trees = { before: new before.RedisCounters(redis) as AnyCounters, after: new after.RedisCounters(redisAfter) as AnyCounters };
+const trees = {
+  before: new before.RedisCounters(redis) as AnyCounters,
+  after: new after.RedisCounters(redisAfter) as AnyCounters,
+};
 if (process.env.AB_BEFORE_AUTOPIPELINE_ALL === '1') redis.options.autoPipeliningIgnoredCommands = [];
 
 /** A click's Redis work: its fingerprint's clicks this minute when it is the ticket's first, else undefined. */
@@ -53,7 +56,10 @@ async function click(c: AnyCounters, id: string, fingerprint: string, now: numbe
 
 let serial = 0;
 /** One block of `PER_BLOCK` requests: a beacon's mark, or a click's mark and its fingerprint's minute count. */
-async function block(c: AnyCounters, path: 'beacon' | 'click'): Promise<{ us: number; redisUs: number; counted: number }> {
+async function block(
+  c: AnyCounters,
+  path: 'beacon' | 'click',
+): Promise<{ us: number; redisUs: number; counted: number }> {
   const start = serial;
   serial += PER_BLOCK;
   let next = start;

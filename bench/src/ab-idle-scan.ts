@@ -24,7 +24,13 @@ const redis = await startBenchRedis('adnet-ab-idle-');
 
 const candidates = Array.from(
   { length: CAMPAIGNS },
-  (_, i) => ({ campaignId: i + 1, advertiserId: (i % 500) + 1, dailyBudgetCents: 1_000_000_00, totalBudgetCents: -1 }) as unknown as Candidate,
+  (_, i) =>
+    ({
+      campaignId: i + 1,
+      advertiserId: (i % 500) + 1,
+      dailyBudgetCents: 1_000_000_00,
+      totalBudgetCents: -1,
+    }) as unknown as Candidate,
 );
 const budgets = await Promise.all(
   trees.map(async (m, k) => {
@@ -74,7 +80,9 @@ const rows: string[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   for (const [k, b] of budgets.entries()) {
     const { holdMs, cpuUs } = await block(b);
-    rows.push(`round ${r + 1} ${k === 0 ? 'before' : 'after '}: longest hold ${holdMs.toFixed(2)} ms, CPU per scanning flush ${(cpuUs / 1000).toFixed(2)} ms`);
+    rows.push(
+      `round ${r + 1} ${k === 0 ? 'before' : 'after '}: longest hold ${holdMs.toFixed(2)} ms, CPU per scanning flush ${(cpuUs / 1000).toFixed(2)} ms`,
+    );
   }
 }
 console.log(`${CAMPAIGNS} campaign pools, 500 advertiser pools, ${FLUSHES} flushes per block\n${rows.join('\n')}`);

@@ -10,7 +10,13 @@ import { addSourceLists } from './world.ts';
 const sourceLists =
   process.env.BENCH_SOURCE_LISTS === '0'
     ? undefined
-    : addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2) });
+    : addSourceLists(world, {
+        campaigns: 1_000,
+        entries: 10_000,
+        zone: 'benchzone01',
+        siteId: 1,
+        adjusted: Number(process.env.BENCH_ADJUSTED ?? 0.2),
+      });
 const state = impState(sourceLists ? { campaign_sources: sourceLists } : {});
 const requests = Array.from({ length: 20_000 }, (_, i) => impRequest(i));
 
@@ -18,11 +24,19 @@ function timer(tree: Tree) {
   const index = timedBuild(tree, state);
   // Limits as the engine builds them (the fixture's are small).
   const limits = tree.requestRate
-    ? { zoneRequests: new tree.requestRate.ZoneRequestRate({ perAddressPerMinute: 600, perFingerprintPerMinute: 30, maxKeys: 200_000 }) }
+    ? {
+        zoneRequests: new tree.requestRate.ZoneRequestRate({
+          perAddressPerMinute: 600,
+          perFingerprintPerMinute: 30,
+          maxKeys: 200_000,
+        }),
+      }
     : {};
   // As the engine runs it: the supply side is on (trees before it ignore the field), no demand partner configured.
   const demand = { now: () => performance.now() } as unknown as never;
-  const handle = tree.widget.impRoute(tree.fixture.bidPathContext(index, { emit: () => undefined, engineId: 'bench', ...limits, ...{ demand } }));
+  const handle = tree.widget.impRoute(
+    tree.fixture.bidPathContext(index, { emit: () => undefined, engineId: 'bench', ...limits, ...{ demand } }),
+  );
   return () => {
     let ok = 0;
     const t = clockUs();

@@ -28,7 +28,8 @@ export async function comparePasses<M>(b: PassBench<M>): Promise<void> {
       gc.ms += e.duration;
       gc.max = Math.max(gc.max, e.duration);
       gc.count++;
-      if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR) gc.notYoung++;
+      if ((e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR)
+        gc.notYoung++;
     }
   }).observe({ entryTypes: ['gc'] });
   const redis = await startBenchRedis(b.redisPrefix);

@@ -14,7 +14,8 @@ const creatives = new Map<number, unknown>();
 const campaigns = new Map<number, unknown>();
 for (let c = 1; c <= CAMPAIGNS; c++) {
   campaigns.set(c, { id: c, rotation: 'optimize' });
-  for (let k = 0; k < 3; k++) creatives.set(c * 3 + k, { id: c * 3 + k, campaign_id: c, status: 'approved', weight: 1 });
+  for (let k = 0; k < 3; k++)
+    creatives.set(c * 3 + k, { id: c * 3 + k, campaign_id: c, status: 'approved', weight: 1 });
 }
 const index = { creatives, campaigns } as unknown as EngineIndex;
 

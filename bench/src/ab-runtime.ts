@@ -34,7 +34,11 @@ function measure(): Round {
   for (let p = 0; p < PASSES; p++) for (const o of parsed) sink += JSON.stringify(o).length;
   const stringifyUs = (cpuUs() - t) / (PASSES * corpus.length);
   if (sink === 0) throw new Error('nothing measured');
-  return { node: process.version, parseUs: Math.round(parseUs * 100) / 100, stringifyUs: Math.round(stringifyUs * 100) / 100 };
+  return {
+    node: process.version,
+    parseUs: Math.round(parseUs * 100) / 100,
+    stringifyUs: Math.round(stringifyUs * 100) / 100,
+  };
 }
 
 if (process.env.AB_CHILD === '1') {
@@ -43,7 +47,9 @@ if (process.env.AB_CHILD === '1') {
   const other = process.env.AB_NODE ?? chooseEngineNode('auto').execPath;
   const script = fileURLToPath(import.meta.url);
   const run = (node: string): Round =>
-    JSON.parse(execFileSync(node, ['--import', 'tsx', script], { env: { ...process.env, AB_CHILD: '1' }, encoding: 'utf8' })) as Round;
+    JSON.parse(
+      execFileSync(node, ['--import', 'tsx', script], { env: { ...process.env, AB_CHILD: '1' }, encoding: 'utf8' }),
+    ) as Round;
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     // Alternate which goes first: the shared machine's load drifts within a round too.
@@ -51,12 +57,16 @@ if (process.env.AB_CHILD === '1') {
     for (const node of pair) {
       const r = run(node);
       rounds.push(r);
-      process.stdout.write(`round ${i + 1} ${r.node}: JSON.parse ${r.parseUs} us, JSON.stringify ${r.stringifyUs} us per request\n`);
+      process.stdout.write(
+        `round ${i + 1} ${r.node}: JSON.parse ${r.parseUs} us, JSON.stringify ${r.stringifyUs} us per request\n`,
+      );
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const node of new Set(rounds.map((r) => r.node))) {
     const mine = rounds.filter((r) => r.node === node);
-    process.stdout.write(`median ${node}: JSON.parse ${median(mine.map((r) => r.parseUs))} us, JSON.stringify ${median(mine.map((r) => r.stringifyUs))} us\n`);
+    process.stdout.write(
+      `median ${node}: JSON.parse ${median(mine.map((r) => r.parseUs))} us, JSON.stringify ${median(mine.map((r) => r.stringifyUs))} us\n`,
+    );
   }
 }

@@ -47,7 +47,10 @@ export const clockUs: () => number =
     : () => Number(process.hrtime.bigint() / 1000n);
 
 /** The tree's index over `state`, saying how long the build took (lists are compiled in it) and the heap it left. */
-export function timedBuild(tree: Tree, state: Parameters<Tree['index']['buildIndex']>[0]): ReturnType<Tree['index']['buildIndex']> {
+export function timedBuild(
+  tree: Tree,
+  state: Parameters<Tree['index']['buildIndex']>[0],
+): ReturnType<Tree['index']['buildIndex']> {
   const heap = process.memoryUsage().heapUsed;
   const t = performance.now();
   const index = tree.index.buildIndex(state, '1-0');

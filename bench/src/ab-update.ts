@@ -16,7 +16,14 @@ const blobs = { campaign: world.campaigns.map((c) => pack(c)), creative: world.c
 async function timer(root: string) {
   const build = (await import(`${root}/engine/src/index/engine-index.ts`)) as typeof EngineIndex;
   const update = (await import(`${root}/engine/src/index/index-update.ts`)) as typeof IndexUpdate;
-  const state: EngineIndex.ConfigState = { campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() };
+  const state: EngineIndex.ConfigState = {
+    campaign: new Map(),
+    creative: new Map(),
+    partner: new Map(),
+    site: new Map(),
+    zone: new Map(),
+    deal: new Map(),
+  };
   // Decoded and copied as the mirror holds them (schemas/src/wire/change-log.ts).
   for (const kind of ['campaign', 'creative'] as const)
     for (const b of blobs[kind]) {
@@ -29,7 +36,12 @@ async function timer(root: string) {
     const t = clockUs();
     for (let k = 0; k < PER_BLOCK; k++, n++) {
       const c = state.campaign.get(1 + ((n * 7919) % campaigns)) as StoredCampaign;
-      const change = { kind: 'campaign' as const, id: c.id, op: 'put' as const, value: { ...c, bid_micro_cents: c.bid_micro_cents + 1 } };
+      const change = {
+        kind: 'campaign' as const,
+        id: c.id,
+        op: 'put' as const,
+        value: { ...c, bid_micro_cents: c.bid_micro_cents + 1 },
+      };
       index = update.updateIndex(index, state, [change], `${n + 2}-0`).index;
     }
     return { us: (clockUs() - t) / PER_BLOCK, ok: index.candidateCount };

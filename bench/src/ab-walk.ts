@@ -8,7 +8,9 @@ import { rankCandidates } from '@adnet/engine/rank';
 import { alternate, clockUs } from './ab-trees.ts';
 
 const lists = [0, 1, 2].map((l) =>
-  rankCandidates(Array.from({ length: 200 }, (_, i) => candidateFixture({ bid_micro_cents: 100_000 + 997 * ((i * 7 + l) % 200) }))),
+  rankCandidates(
+    Array.from({ length: 200 }, (_, i) => candidateFixture({ bid_micro_cents: 100_000 + 997 * ((i * 7 + l) % 200) })),
+  ),
 );
 const imp = impFixture({ floorMicroCents: 250_000 });
 const budget = { tryTake: () => true };

@@ -15,12 +15,20 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 
 const world = generateWorld({ campaigns: 10_000, creativesPerCampaign: 3, advertisers: 500, deliveryRules: true });
-const sourceLists = addSourceLists(world, { campaigns: 1_000, entries: 10_000, zone: 'benchzone01', siteId: 1, adjusted: 0.2 });
+const sourceLists = addSourceLists(world, {
+  campaigns: 1_000,
+  entries: 10_000,
+  zone: 'benchzone01',
+  siteId: 1,
+  adjusted: 0.2,
+});
 const corpus = makeCorpus(1_000);
 const state = configStateOf(world, sourceLists);
 
 const tree = await loadTree(process.argv[2] ?? '.');
-const handle = tree.bid.bidRoute(tree.fixture.bidPathContext(tree.index.buildIndex(state, '1-0'), { emit: () => undefined, engineId: 'bench' }));
+const handle = tree.bid.bidRoute(
+  tree.fixture.bidPathContext(tree.index.buildIndex(state, '1-0'), { emit: () => undefined, engineId: 'bench' }),
+);
 const requests = corpus.map((body) => tree.fixture.bidRequestOf(body));
 let answered = 0;
 const pass = () => {
@@ -51,7 +59,11 @@ if (profiled > 0) {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   for (let k = 0; k < profiled; k++) {
     const r = requests[k % requests.length];
     if (r) handle(r);
@@ -70,5 +82,6 @@ if (profiled > 0) {
   walk(profile.head, '');
   const total = [...sites.values()].reduce((a, b) => a + b, 0);
   console.log(`sampled ${Math.round(total / profiled)} bytes per request; sites by bytes per request:`);
-  for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(bytes / profiled).toFixed(0).padStart(7)}  ${site}`);
+  for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`${(bytes / profiled).toFixed(0).padStart(7)}  ${site}`);
 }

@@ -39,13 +39,19 @@ if (process.argv[2] === '--commit') {
     if (m.burst === undefined) return;
     const burst = m.burst;
     void (async () => {
-      const ids = Array.from({ length: BURST }, (_, k) => (world.campaigns[(k * 13 + burst) % world.campaigns.length] as StoredCampaign).id);
+      const ids = Array.from(
+        { length: BURST },
+        (_, k) => (world.campaigns[(k * 13 + burst) % world.campaigns.length] as StoredCampaign).id,
+      );
       const current = await Promise.all(ids.map((id) => store.read<Record<string, unknown>>('campaign', id)));
       process.send?.({ ready: true });
       await new Promise<void>((r) => process.once('message', () => r()));
       const seqs = await Promise.all(
         ids.map((id, k) =>
-          store.commit('campaign', id, current[k]?.rev ?? 0, { ...current[k]?.value, bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7 }),
+          store.commit('campaign', id, current[k]?.rev ?? 0, {
+            ...current[k]?.value,
+            bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
+          }),
         ),
       );
       process.send?.({ last: seqs.reduce((a, b) => (compareSeq(a, b) >= 0 ? a : b)) });
@@ -55,10 +61,14 @@ if (process.argv[2] === '--commit') {
 } else if (process.execPath !== chooseEngineNode(process.env.BENCH_ENGINE_NODE ?? 'auto').execPath) {
   // The engine's Node: the same collector and compiler as the engine in bench:config.
   const node = chooseEngineNode(process.env.BENCH_ENGINE_NODE ?? 'auto').execPath;
-  const me = spawn(node, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', ...process.argv.slice(1)], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  const me = spawn(
+    node,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', ...process.argv.slice(1)],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   me.on('exit', (code) => process.exit(code ?? 1));
 } else {
   const tree = resolve(process.argv[2] ?? '.');
@@ -103,10 +113,14 @@ if (process.argv[2] === '--commit') {
   await rotation.refresh();
   collectGarbageNow();
 
-  const committer: ChildProcess = spawn(process.execPath, ['--import', 'tsx', process.argv[1] as string, '--commit', local.url, String(campaigns)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const committer: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', process.argv[1] as string, '--commit', local.url, String(campaigns)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const next = <T>() => new Promise<T>((r) => committer.once('message', (m) => r(m as T)));
   await next();
 
@@ -157,7 +171,10 @@ if (process.argv[2] === '--commit') {
     clearInterval(probe);
     await new Promise((r) => setTimeout(r, 50));
     // The collections inside a turn are the collector's; what is left is the code's own stretch.
-    const own = Math.max(0, ...long.map((t) => t.cpu - gcs.filter((g) => g.start >= t.from && g.start < t.to).reduce((a, g) => a + g.ms, 0)));
+    const own = Math.max(
+      0,
+      ...long.map((t) => t.cpu - gcs.filter((g) => g.start >= t.from && g.start < t.to).reduce((a, g) => a + g.ms, 0)),
+    );
     rows.push(
       `burst ${b + 1}: in the index ${ms.toFixed(0)} ms, this thread's CPU ${cpu.toFixed(0)} ms; longest turn: ${turnCpuMax.toFixed(2)} ms of CPU (wall ${gapMax.toFixed(2)} ms), without its collections at most ${own.toFixed(2)} ms; longest collection ${gcMax.toFixed(2)} ms`,
     );

@@ -13,18 +13,31 @@ const buildMs = Math.round(performance.now() - started);
 const assets = join(dir, 'assets');
 const files = readdirSync(assets).map((name) => {
   const data = readFileSync(join(assets, name));
-  return { name, kind: name.endsWith('.css') ? 'css' : name.endsWith('.js') ? 'js' : 'other', bytes: data.length, gzip: gzipSync(data, { level: 9 }).length };
+  return {
+    name,
+    kind: name.endsWith('.css') ? 'css' : name.endsWith('.js') ? 'js' : 'other',
+    bytes: data.length,
+    gzip: gzipSync(data, { level: 9 }).length,
+  };
 });
 const html = readFileSync(join(dir, 'index.html'));
-const sum = (kind: string, key: 'bytes' | 'gzip') => files.filter((f) => f.kind === kind).reduce((a, f) => a + f[key], 0);
-const totals = { js: sum('js', 'bytes'), js_gzip: sum('js', 'gzip'), css: sum('css', 'bytes'), css_gzip: sum('css', 'gzip'), html: html.length };
+const sum = (kind: string, key: 'bytes' | 'gzip') =>
+  files.filter((f) => f.kind === kind).reduce((a, f) => a + f[key], 0);
+const totals = {
+  js: sum('js', 'bytes'),
+  js_gzip: sum('js', 'gzip'),
+  css: sum('css', 'bytes'),
+  css_gzip: sum('css', 'gzip'),
+  html: html.length,
+};
 const kb = (n: number) => (n / 1024).toFixed(1);
 
 const out = fileURLToPath(new URL('../results', import.meta.url));
 mkdirSync(out, { recursive: true });
 writeFileSync(
   join(out, 'cabinet-size.json'),
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, build_ms: buildMs, totals, files }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, build_ms: buildMs, totals, files }, null, 2) +
+    '\n',
 );
 const md = [
   '# Web cabinet build size',

@@ -24,7 +24,8 @@ const ONLY = process.env.BENCH_VARIANTS?.split(',');
 const dir = mkdtempSync(join(tmpdir(), 'chdb-insert-cost-'));
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
 const connection = createChdbConnection({ path: join(dir, 'ch') });
-const session = (connection as unknown as { chdb: { rawInsert: Session['insert']; queryAsync: Session['queryAsync'] } }).chdb;
+const session = (connection as unknown as { chdb: { rawInsert: Session['insert']; queryAsync: Session['queryAsync'] } })
+  .chdb;
 const client = createClient({ connection: connection as unknown as ClientConnection });
 await migrate(client, { database: 'adnet', eventTtlDays: 3650 });
 await client.command({ query: 'CREATE DATABASE IF NOT EXISTS bare' });
@@ -52,7 +53,13 @@ const jsonText = (ev: EngineEvent[]) =>
 const tsvText = (ev: EngineEvent[]) =>
   rowsOf(ev)
     .map((row) =>
-      row.map((v) => (typeof v === 'string' ? v.replace(/[\\\t\n]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\\\')) : String(v))).join('\t'),
+      row
+        .map((v) =>
+          typeof v === 'string'
+            ? v.replace(/[\\\t\n]/g, (c) => (c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\\\'))
+            : String(v),
+        )
+        .join('\t'),
     )
     .join('\n') + '\n';
 /** The settings every insert had before this measure (the token, deduplicated in the views too). */
@@ -64,7 +71,14 @@ const settings = (token: string): Record<string, string | number> => ({
 const ingester = (stagingDir?: string): Variant => {
   const inserters = new Map<string, EventInserter>();
   return async (db, token, ev) => {
-    const inserter = inserters.get(db) ?? new EventInserter({ clickhouse: client, database: db, distributed: false, ...(stagingDir ? { stagingDir } : {}) });
+    const inserter =
+      inserters.get(db) ??
+      new EventInserter({
+        clickhouse: client,
+        database: db,
+        distributed: false,
+        ...(stagingDir ? { stagingDir } : {}),
+      });
     inserters.set(db, inserter);
     await inserter.insert(inserter.rows(ev), token);
   };
@@ -78,7 +92,9 @@ function fileRowBinary(extra: Record<string, number>): Variant {
     const s = Object.entries({ ...settings(token), ...extra })
       .map(([k, v]) => `${k} = '${String(v)}'`)
       .join(', ');
-    await session.queryAsync(`INSERT INTO ${db}.events (${columns.join(', ')}) SETTINGS ${s} SELECT * FROM file('${path}', 'RowBinary', '${structure}')`);
+    await session.queryAsync(
+      `INSERT INTO ${db}.events (${columns.join(', ')}) SETTINGS ${s} SELECT * FROM file('${path}', 'RowBinary', '${structure}')`,
+    );
     rmSync(path);
   };
 }
@@ -87,13 +103,31 @@ const variants: Record<string, Variant> = {
   /** What the ingester did before: rows through @clickhouse/client (its JSON encoding, the body joined into the SQL text). */
   client_json: async (db, token, ev) => {
     const values = rowsOf(ev);
-    await client.insert({ table: `${db}.events`, columns: [...EVENT_COLUMNS], values, format: 'JSONCompactEachRow', clickhouse_settings: settings(token) });
+    await client.insert({
+      table: `${db}.events`,
+      columns: [...EVENT_COLUMNS],
+      values,
+      format: 'JSONCompactEachRow',
+      clickhouse_settings: settings(token),
+    });
   },
   raw_json: async (db, token, ev) => {
-    await session.rawInsert({ table: `${db}.events`, columns, values: Buffer.from(jsonText(ev)), format: 'JSONCompactEachRow', settings: settings(token) });
+    await session.rawInsert({
+      table: `${db}.events`,
+      columns,
+      values: Buffer.from(jsonText(ev)),
+      format: 'JSONCompactEachRow',
+      settings: settings(token),
+    });
   },
   raw_tsv: async (db, token, ev) => {
-    await session.rawInsert({ table: `${db}.events`, columns, values: Buffer.from(tsvText(ev)), format: 'TabSeparated', settings: settings(token) });
+    await session.rawInsert({
+      table: `${db}.events`,
+      columns,
+      values: Buffer.from(tsvText(ev)),
+      format: 'TabSeparated',
+      settings: settings(token),
+    });
   },
   file_rowbinary: fileRowBinary({}),
   'file_rowbinary optimize_on_insert=0': fileRowBinary({ optimize_on_insert: 0 }),
@@ -142,8 +176,13 @@ for (let r = 0; r < ROUNDS; r++) {
 // Merges: what the inserts above left to merge, timed with nothing else running.
 const parts = async () =>
   Number(
-    ((await (await client.query({ query: 'SELECT count() AS n FROM system.parts WHERE active', format: 'JSONEachRow' })).json<{ n: string }>())[0] ?? { n: 0 })
-      .n,
+    (
+      (
+        await (
+          await client.query({ query: 'SELECT count() AS n FROM system.parts WHERE active', format: 'JSONEachRow' })
+        ).json<{ n: string }>()
+      )[0] ?? { n: 0 }
+    ).n,
   );
 const partsBefore = await parts();
 const m0 = process.cpuUsage();
@@ -151,7 +190,13 @@ const mt0 = performance.now();
 await client.command({ query: 'SYSTEM START MERGES' });
 for (let i = 0; i < 40; i++) {
   const busy = Number(
-    ((await (await client.query({ query: 'SELECT count() AS n FROM system.merges', format: 'JSONEachRow' })).json<{ n: string }>())[0] ?? { n: 0 }).n,
+    (
+      (
+        await (
+          await client.query({ query: 'SELECT count() AS n FROM system.merges', format: 'JSONEachRow' })
+        ).json<{ n: string }>()
+      )[0] ?? { n: 0 }
+    ).n,
   );
   if (busy === 0 && i > 4) break;
   await new Promise((res) => setTimeout(res, 250));
@@ -166,7 +211,9 @@ const out = [
   '',
   '| insert | CPU us/row | wall us/row | all rounds (CPU) |',
   '|---|---|---|---|',
-  ...Object.entries(results).map(([k, xs]) => `| ${k} | ${f(median(xs))} | ${f(median(wall[k] ?? []))} | ${xs.map(f).join(', ')} |`),
+  ...Object.entries(results).map(
+    ([k, xs]) => `| ${k} | ${f(median(xs))} | ${f(median(wall[k] ?? []))} | ${xs.map(f).join(', ')} |`,
+  ),
   '',
   '| JavaScript | CPU us/row | all rounds |',
   '|---|---|---|',

@@ -38,7 +38,10 @@ export function child(
     stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    proc.on('message', (m: { type?: string; port?: number }) => m.type === 'listening' && resolve({ proc, port: m.port ?? 0 }));
+    proc.on(
+      'message',
+      (m: { type?: string; port?: number }) => m.type === 'listening' && resolve({ proc, port: m.port ?? 0 }),
+    );
     proc.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
   });
 }

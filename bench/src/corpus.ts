@@ -126,7 +126,13 @@ export function makeCorpus(count: number, seed = 42): Buffer[] {
   for (let i = 0; i < count; i++) {
     const kind = r();
     const size = pick(BANNER_SIZES);
-    const imp: Record<string, unknown> = { id: '1', bidfloor: Math.round(r() * 150) / 100, bidfloorcur: 'USD', tagid: `tag-${i % 97}`, secure: 1 };
+    const imp: Record<string, unknown> = {
+      id: '1',
+      bidfloor: Math.round(r() * 150) / 100,
+      bidfloorcur: 'USD',
+      tagid: `tag-${i % 97}`,
+      secure: 1,
+    };
     if (kind < 0.55)
       imp.banner = {
         w: size[0],
@@ -181,7 +187,13 @@ export function makeCorpus(count: number, seed = 42): Buffer[] {
     // Filler of the kind real exchanges send (segments, ext), to spread sizes over 0.5-3 KB.
     const segments = Math.floor(r() * 55);
     (req.user as Record<string, unknown>).data = [
-      { id: 'dmp', segment: Array.from({ length: segments }, (_, k) => ({ id: `seg-${k}-${Math.floor(r() * 1e6)}`, value: 'x'.repeat(8) })) },
+      {
+        id: 'dmp',
+        segment: Array.from({ length: segments }, (_, k) => ({
+          id: `seg-${k}-${Math.floor(r() * 1e6)}`,
+          value: 'x'.repeat(8),
+        })),
+      },
     ];
     req.ext = { schain: { ver: '1.0', complete: 1, nodes: [{ asi: 'exchange.example', sid: `${i}`, hp: 1 }] } };
     out.push(Buffer.from(JSON.stringify(req)));

@@ -25,9 +25,13 @@ const request = () => impRequest(n++);
 
 async function dsps(count: number, min: number, max: number): Promise<{ ports: number[]; stop(): void }> {
   // node itself (not npx) so that stopping the child stops the servers.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/src/mock-dsps.ts', String(count), String(min), String(max)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/src/mock-dsps.ts', String(count), String(min), String(max)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const line = await new Promise<string>((r) => createInterface({ input: child.stdout }).once('line', r));
   return { ports: JSON.parse(line) as number[], stop: () => child.kill() };
 }
@@ -63,13 +67,18 @@ function handler(ports: number[]) {
     now: () => performance.now(),
   };
   // Distinct visitors: the request-rate limits are not what is measured here.
-  const zoneRequests = new ZoneRequestRate({ perAddressPerMinute: 1e9, perFingerprintPerMinute: 1e9, maxKeys: 1_000_000 });
+  const zoneRequests = new ZoneRequestRate({
+    perAddressPerMinute: 1e9,
+    perFingerprintPerMinute: 1e9,
+    maxKeys: 1_000_000,
+  });
   const ctx = bidPathContext(index, { demand, emit: () => undefined, zoneRequests });
   const route = impRoute(ctx);
   return { route, client, stats, requests: () => partners.reduce((s, p) => s + stats.peek(p.id, 'requests'), 0) };
 }
 
-const pct = (xs: number[], p: number) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const pct = (xs: number[], p: number) =>
+  xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 
 async function latency(ports: number[], total: number, concurrency: number) {
   const h = handler(ports);
@@ -118,10 +127,16 @@ const three = await latency(slow.ports, total, 20);
 console.error('latency with partners done');
 slow.stop();
 const fast = await dsps(3, 0, 0);
-const rate = await throughput(fast.ports, Number(process.env.FANOUT_SECONDS ?? 8), Number(process.env.FANOUT_CONCURRENCY ?? 32));
+const rate = await throughput(
+  fast.ports,
+  Number(process.env.FANOUT_SECONDS ?? 8),
+  Number(process.env.FANOUT_CONCURRENCY ?? 32),
+);
 fast.stop();
 const ms = (x: number) => x.toFixed(2);
-console.log(`latency, no demand partner:  p50 ${ms(none.p50)} ms  p99 ${ms(none.p99)} ms  (${none.n} imps, ${none.ok} served)`);
+console.log(
+  `latency, no demand partner:  p50 ${ms(none.p50)} ms  p99 ${ms(none.p99)} ms  (${none.n} imps, ${none.ok} served)`,
+);
 console.log(
   `latency, 3 partners 20-80 ms: p50 ${ms(three.p50)} ms  p99 ${ms(three.p99)} ms  max ${ms(three.max)} ms  (${three.n} imps, ${three.partnerWins} won by a partner)`,
 );

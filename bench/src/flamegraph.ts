@@ -53,7 +53,8 @@ export function frameTree(profile: Profile): Frame {
   return root;
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Colour by where the code lives: ours (engine, schemas, runtime), dependencies, Node itself. */
 function colour(f: Frame): string {

@@ -79,10 +79,25 @@ const ofTicket = (t: BidTicket, ts: number) => ({
   advertiser_id: t.advertiserId,
   charge_nano: 0,
 });
-const impressionOf = (t: BidTicket, ts: number): EngineEvent => ({ ...ofTicket(t, ts), type: 'impression', price_micro_cents: t.priceMicroCents });
-const clickOf = (t: BidTicket, ts: number): EngineEvent => ({ ...ofTicket(t, ts), type: 'click', click_id: t.bidId, invalid: false });
+const impressionOf = (t: BidTicket, ts: number): EngineEvent => ({
+  ...ofTicket(t, ts),
+  type: 'impression',
+  price_micro_cents: t.priceMicroCents,
+});
+const clickOf = (t: BidTicket, ts: number): EngineEvent => ({
+  ...ofTicket(t, ts),
+  type: 'click',
+  click_id: t.bidId,
+  invalid: false,
+});
 
-function answer(res: HttpResponse, aborted: { is: boolean }, status: string, header?: [string, string], body?: string): void {
+function answer(
+  res: HttpResponse,
+  aborted: { is: boolean },
+  status: string,
+  header?: [string, string],
+  body?: string,
+): void {
   if (aborted.is) return;
   res.cork(() => {
     res.writeStatus(status);
@@ -92,7 +107,13 @@ function answer(res: HttpResponse, aborted: { is: boolean }, status: string, hea
 }
 
 /** A ticket's once-only mark, then its event: what /b and /c share. */
-function countTicket(res: HttpResponse, token: string, kind: 'imp' | 'click', status: string, header?: [string, string]): void {
+function countTicket(
+  res: HttpResponse,
+  token: string,
+  kind: 'imp' | 'click',
+  status: string,
+  header?: [string, string],
+): void {
   const aborted = { is: false };
   res.onAborted(() => (aborted.is = true));
   const ticket = decodeTicket(secret, token);
@@ -157,7 +178,9 @@ uws
     res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(body));
   })
   .get('/b/:ticket', (res, req) => countTicket(res, req.getParameter(0) ?? '', 'imp', '204 No Content'))
-  .get('/c/:ticket/:token', (res, req) => countTicket(res, req.getParameter(0) ?? '', 'click', '302 Found', ['location', 'https://landing.example/']))
+  .get('/c/:ticket/:token', (res, req) =>
+    countTicket(res, req.getParameter(0) ?? '', 'click', '302 Found', ['location', 'https://landing.example/']),
+  )
   .listen('127.0.0.1', port, (socket) => {
     if (!socket) process.exit(1);
     process.send?.({ type: 'listening', port: uws.us_socket_local_port(socket) });

@@ -16,7 +16,11 @@ const at = (needle: string, from = 0) => {
 };
 const nodesAt = at('"nodes":[');
 const meta = JSON.parse(`${buf.toString('utf8', 0, nodesAt - '"nodes":['.length).replace(/,\s*$/, '')}}`) as {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] }; node_count: number; edge_count: number };
+  snapshot: {
+    meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] };
+    node_count: number;
+    edge_count: number;
+  };
 };
 function ints(from: number, count: number): Uint32Array {
   const out = new Uint32Array(count);
@@ -43,8 +47,14 @@ const nodes = ints(nodesAt, meta.snapshot.node_count * NF);
 const edges = ints(at('"edges":['), meta.snapshot.edge_count * EF);
 const stringsAt = at('"strings":[');
 const strings = JSON.parse(`[${buf.toString('utf8', stringsAt, buf.lastIndexOf(']'))}]`) as string[];
-const [nType, nName, nSelf, nEdges] = ['type', 'name', 'self_size', 'edge_count'].map((f) => m.node_fields.indexOf(f)) as [number, number, number, number];
-const [eType, eName, eTo] = ['type', 'name_or_index', 'to_node'].map((f) => m.edge_fields.indexOf(f)) as [number, number, number];
+const [nType, nName, nSelf, nEdges] = ['type', 'name', 'self_size', 'edge_count'].map((f) =>
+  m.node_fields.indexOf(f),
+) as [number, number, number, number];
+const [eType, eName, eTo] = ['type', 'name_or_index', 'to_node'].map((f) => m.edge_fields.indexOf(f)) as [
+  number,
+  number,
+  number,
+];
 const nodeTypes = m.node_types[0];
 const edgeTypes = m.edge_types[0];
 const count = meta.snapshot.node_count;
@@ -132,8 +142,14 @@ for (let i = 1; i < tail; i++) {
   g.bytes += tree[n] as number;
   groups.set(key, g);
 }
-lines.push('', `Reached from the roots: ${tail} nodes. Owner trees (sum of the breadth-first subtrees of objects reached by that edge):`, '');
+lines.push(
+  '',
+  `Reached from the roots: ${tail} nodes. Owner trees (sum of the breadth-first subtrees of objects reached by that edge):`,
+  '',
+);
 lines.push('| owner .edge -> object | objects | tree MiB | path of one |', '|---|---|---|---|');
 for (const [k, g] of [...groups].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, TOP * 2))
-  lines.push(`| ${k.replaceAll('|', '/')} | ${g.count} | ${mib(g.bytes)} | ${path(g.example).replaceAll('|', '/').slice(-300)} |`);
+  lines.push(
+    `| ${k.replaceAll('|', '/')} | ${g.count} | ${mib(g.bytes)} | ${path(g.example).replaceAll('|', '/').slice(-300)} |`,
+  );
 process.stdout.write(`${lines.join('\n')}\n`);

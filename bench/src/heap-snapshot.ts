@@ -23,9 +23,18 @@ const port = await freePort();
 const { proc } = await child(
   'engine/src/main.ts',
   { REDIS_URL: local.url, PORT: String(port), METRICS_PORT: '0', LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
-  ['--expose-gc', '--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${dir}`, '--import', 'tsx', '--import', './bench/src/loop-probe.ts'],
+  [
+    '--expose-gc',
+    '--heapsnapshot-signal=SIGUSR2',
+    `--diagnostic-dir=${dir}`,
+    '--import',
+    'tsx',
+    '--import',
+    './bench/src/loop-probe.ts',
+  ],
 );
-while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200)
+  await new Promise((r) => setTimeout(r, 50));
 const bids = makeCorpus(1_000).map((b) => httpRequest('/openrtb/bid', b, { 'x-openrtb-version': '2.5' }));
 await runStep({
   port,

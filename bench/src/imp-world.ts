@@ -4,9 +4,23 @@ import type { ConfigState } from '@adnet/engine/engine-index';
 import type { EngineRequest } from '@adnet/engine/adapt';
 import { generateWorld } from './world.ts';
 
-export const world = generateWorld({ campaigns: 2_000, creativesPerCampaign: 3, advertisers: 200, deliveryRules: true });
+export const world = generateWorld({
+  campaigns: 2_000,
+  creativesPerCampaign: 3,
+  advertisers: 200,
+  deliveryRules: true,
+});
 const now = new Date().toISOString();
-const site = { id: 1, publisher_id: 9, domain: 'news.example', status: 'approved', category: 'news', language: 'en', created_at: now, updated_at: now };
+const site = {
+  id: 1,
+  publisher_id: 9,
+  domain: 'news.example',
+  status: 'approved',
+  category: 'news',
+  language: 'en',
+  created_at: now,
+  updated_at: now,
+};
 const zone = {
   id: 1,
   site_id: 1,

@@ -36,7 +36,14 @@ for (const campaigns of sizes) {
   const world = generateWorld({ campaigns, creativesPerCampaign: 3, advertisers: 500 });
   const blobs = { campaign: world.campaigns.map((c) => pack(c)), creative: world.creatives.map((c) => pack(c)) };
   const base = heapMiB();
-  const state: ConfigState = { campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() };
+  const state: ConfigState = {
+    campaign: new Map(),
+    creative: new Map(),
+    partner: new Map(),
+    site: new Map(),
+    zone: new Map(),
+    deal: new Map(),
+  };
   for (const kind of ['campaign', 'creative'] as const)
     for (const b of blobs[kind]) {
       // Copied as the mirror decodes (schemas/src/wire/change-log.ts): msgpackr's sliced strings would hold more.
@@ -62,15 +69,29 @@ for (const campaigns of sizes) {
   for (let i = 0; i < 2_000; i++) {
     single.campaign.push(apply([camp(i)]));
     const cr = world.creatives[(i * 104_729) % world.creatives.length] as { id: number };
-    single.creative.push(apply([{ kind: 'creative', id: cr.id, op: 'put', value: { ...(state.creative.get(cr.id) as object), weight: 1 + (i % 100) } }]));
+    single.creative.push(
+      apply([
+        {
+          kind: 'creative',
+          id: cr.id,
+          op: 'put',
+          value: { ...(state.creative.get(cr.id) as object), weight: 1 + (i % 100) },
+        },
+      ]),
+    );
     const p: Partner = { ...world.partner, id: 1_000 + (i % 50), allowed_ips: ['192.0.2.1'], status: 'active' };
     single.partner.push(apply([{ kind: 'partner', id: p.id, op: 'put', value: p }]));
     const c = state.campaign.get(1 + ((i * 31) % campaigns)) as StoredCampaign;
-    single.pause.push(apply([{ kind: 'campaign', id: c.id, op: 'put', value: { ...c, status: c.status === 'active' ? 'paused' : 'active' } }]));
+    single.pause.push(
+      apply([
+        { kind: 'campaign', id: c.id, op: 'put', value: { ...c, status: c.status === 'active' ? 'paused' : 'active' } },
+      ]),
+    );
   }
   // The mirror's catch-up applies groups of GROUP changes (engine/src/sync/config-mirror.ts).
   const groups: number[] = [];
-  for (let g = 0; g < 1_000 / GROUP; g++) groups.push(apply(Array.from({ length: GROUP }, (_, k) => camp(10_000 + g * GROUP + k))));
+  for (let g = 0; g < 1_000 / GROUP; g++)
+    groups.push(apply(Array.from({ length: GROUP }, (_, k) => camp(10_000 + g * GROUP + k))));
   t = performance.now();
   buildIndex(state, '2-0');
   const rebuildMs = Math.round(performance.now() - t);
@@ -89,7 +110,10 @@ for (const campaigns of sizes) {
 }
 const out = join(ROOT, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'index-cost.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
+writeFileSync(
+  join(out, 'index-cost.json'),
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n',
+);
 const md = [
   `# Index memory and update cost (${new Date().toISOString()})`,
   '',

@@ -50,7 +50,16 @@ async function fill(redis: Redis): Promise<void> {
 }
 
 async function readOnce(redis: Redis): Promise<[string, Buffer[]][]> {
-  const reply = (await redis.callBuffer('XREADGROUP', ['GROUP', 'ingest', 'c', 'COUNT', READ_ENTRIES, 'STREAMS', EVENT_STREAM, '>'])) as Reply;
+  const reply = (await redis.callBuffer('XREADGROUP', [
+    'GROUP',
+    'ingest',
+    'c',
+    'COUNT',
+    READ_ENTRIES,
+    'STREAMS',
+    EVENT_STREAM,
+    '>',
+  ])) as Reply;
   const out: [string, Buffer[]][] = [];
   for (const [, items] of reply ?? []) for (const [id, fields] of items) if (fields) out.push([String(id), fields]);
   return out;
@@ -114,10 +123,13 @@ const rows: Figures[] = [];
 for (let i = 0; i < ROUNDS; i++) rows.push(await round(reader, r.pid));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const us = (ms: number) => ((ms * 1000) / EVENTS).toFixed(2);
-console.log(`${EVENTS} events, ${READ_ENTRIES} entries of ${PER_ENTRY} a read, batches of ${BATCH_ROWS}; us per event, median of ${ROUNDS}`);
+console.log(
+  `${EVENTS} events, ${READ_ENTRIES} entries of ${PER_ENTRY} a read, batches of ${BATCH_ROWS}; us per event, median of ${ROUNDS}`,
+);
 const stages = Object.keys(rows[0]!).filter((s) => s !== 'redisCpu');
 console.log(
-  stages.map((s) => `${s} wall ${us(median(rows.map((x) => x[s]!.wall)))} cpu ${us(median(rows.map((x) => x[s]!.cpu)))}`).join(' | ') +
-    ` | redis cpu (read) ${us(median(rows.map((x) => x.redisCpu.cpu)))}`,
+  stages
+    .map((s) => `${s} wall ${us(median(rows.map((x) => x[s]!.wall)))} cpu ${us(median(rows.map((x) => x[s]!.cpu)))}`)
+    .join(' | ') + ` | redis cpu (read) ${us(median(rows.map((x) => x.redisCpu.cpu)))}`,
 );
 await r.stop();

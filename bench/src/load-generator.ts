@@ -37,7 +37,13 @@ function percentile(sorted: Float64Array, q: number): number {
  * (coordinated omission). Requests are pre-built HTTP/1.1 buffers written on
  * keep-alive sockets; responses are parsed just enough to find their end.
  */
-export async function runStep(opts: { port: number; requests: Buffer[]; rate: number; durationMs: number; connections: number }): Promise<StepResult> {
+export async function runStep(opts: {
+  port: number;
+  requests: Buffer[];
+  rate: number;
+  durationMs: number;
+  connections: number;
+}): Promise<StepResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -67,7 +73,12 @@ export async function runStep(opts: { port: number; requests: Buffer[]; rate: nu
       { length: opts.connections },
       () =>
         new Promise<void>((resolve, reject) => {
-          const c: Conn = { socket: connect(opts.port, '127.0.0.1', resolve), busy: false, scheduledAt: 0, buf: Buffer.alloc(0) };
+          const c: Conn = {
+            socket: connect(opts.port, '127.0.0.1', resolve),
+            busy: false,
+            scheduledAt: 0,
+            buf: Buffer.alloc(0),
+          };
           c.socket.setNoDelay(true);
           c.socket.once('error', reject);
           c.socket.on('data', (chunk: Buffer) => {
@@ -114,7 +125,8 @@ export async function runStep(opts: { port: number; requests: Buffer[]; rate: nu
   });
   // Let the tail finish (bounded).
   const drainUntil = performance.now() + 2_000;
-  while ((queue.length > 0 || conns.some((c) => c.busy)) && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 5));
+  while ((queue.length > 0 || conns.some((c) => c.busy)) && performance.now() < drainUntil)
+    await new Promise((r) => setTimeout(r, 5));
   errors += queue.length + conns.filter((c) => c.busy).length;
   for (const c of conns) c.socket.destroy();
 
@@ -137,7 +149,11 @@ export async function runStep(opts: { port: number; requests: Buffer[]; rate: nu
 
 /** A GET as a browser's widget sends it, raw bytes ready to write. */
 export function httpGet(path: string, headers: Readonly<Record<string, string>>): Buffer {
-  return Buffer.from([`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n'));
+  return Buffer.from(
+    [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join(
+      '\r\n',
+    ),
+  );
 }
 
 export function httpRequest(path: string, body: Buffer, headers: Record<string, string>): Buffer {

@@ -14,10 +14,16 @@ export const freePort = (): Promise<number> =>
   });
 
 /** A throwaway redis-server (no persistence) in a temp folder, for one benchmark run. */
-export async function startBenchRedis(prefix: string): Promise<{ url: string; dir: string; pid: number; client: Redis; stop(): Promise<void> }> {
+export async function startBenchRedis(
+  prefix: string,
+): Promise<{ url: string; dir: string; pid: number; client: Redis; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const port = await freePort();
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { retryStrategy: (n) => (n > 50 ? null : 50) });
   client.on('error', () => undefined); // refused until redis-server is up; ping() waits for it

@@ -21,4 +21,5 @@ export function askProbe<T extends LoopDelay | Memory>(proc: ChildProcess, type:
 export const loopDelay = (proc: ChildProcess) => askProbe<LoopDelay>(proc, 'loop-delay');
 
 /** A loop's longest delay, and in brackets the most of one stall the engine spent on the CPU (its own work). */
-export const loopMax = (l: LoopDelay) => (l.stallOnCpuMaxMs === undefined ? `${l.maxMs}` : `${l.maxMs} (${l.stallOnCpuMaxMs})`);
+export const loopMax = (l: LoopDelay) =>
+  l.stallOnCpuMaxMs === undefined ? `${l.maxMs}` : `${l.maxMs} (${l.stallOnCpuMaxMs})`;

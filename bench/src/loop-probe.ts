@@ -107,7 +107,12 @@ function mappings(): Memory['mappings'] {
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) out[kind] += Number(rss[1]) * 1024;
   }
-  return { v8Pages: mib(out.v8Pages), v8PageCount: out.v8PageCount, mallocHeap: mib(out.mallocHeap), other: mib(out.other) };
+  return {
+    v8Pages: mib(out.v8Pages),
+    v8PageCount: out.v8PageCount,
+    mallocHeap: mib(out.mallocHeap),
+    other: mib(out.other),
+  };
 }
 
 process.on('message', (m: { type?: string }) => {
@@ -117,7 +122,11 @@ process.on('message', (m: { type?: string }) => {
     const u = process.memoryUsage();
     const spaces: Memory['spaces'] = {};
     for (const s of getHeapSpaceStatistics()) {
-      spaces[s.space_name.replace(/_space$/, '')] = { size: mib(s.space_size), used: mib(s.space_used_size), physical: mib(s.physical_space_size) };
+      spaces[s.space_name.replace(/_space$/, '')] = {
+        size: mib(s.space_size),
+        used: mib(s.space_used_size),
+        physical: mib(s.physical_space_size),
+      };
     }
     const reply: Memory = {
       type: 'memory',

@@ -19,10 +19,17 @@ const scheduled = candidateFixture({
 });
 const plain = candidateFixture();
 const capped = candidateFixture({ frequency_cap: { impressions: 3, period_hours: 24 } });
-const format = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', weekday: 'short', hour: 'numeric', hourCycle: 'h23' });
+const format = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Berlin',
+  weekday: 'short',
+  hour: 'numeric',
+  hourCycle: 'h23',
+});
 const clock = new ZoneClock('Europe/Berlin');
 // Reads answer at once with nothing: the cost here is the engine's own.
-const caps = new FrequencyCapCache({ store: { read: () => Promise.resolve(new Map()), count: () => Promise.resolve() } });
+const caps = new FrequencyCapCache({
+  store: { read: () => Promise.resolve(new Map()), count: () => Promise.resolve() },
+});
 const now = Date.now();
 const known = Array.from({ length: 1_000 }, (_, i) => `w:known-user-${i}`);
 for (const id of known) caps.viewer(id, now)?.capped(capped);

@@ -22,7 +22,10 @@ const index = buildIndex(state, '1-0');
 // comparison).
 for (const [id, pace] of index.paces) if (index.campaigns.get(id)?.pacing === 'even') pace.rate = 0.5;
 const events: unknown[] = [];
-const ctx = bidPathContext(index, { emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)), engineId: 'bench' });
+const ctx = bidPathContext(index, {
+  emit: (e) => void (events.length > 10_000 ? (events.length = 0) : events.push(e)),
+  engineId: 'bench',
+});
 const handler = bidRoute(ctx);
 const sampleEvents = Array.from({ length: 500 }, (_, i) => ({
   id: `e-${i}`,
@@ -41,14 +44,22 @@ const bench = new Bench({ time: 1_000 });
 bench
   .add('build index (10k campaigns, 30k creatives)', () => void buildIndex(state, '1-0'))
   .add('parse + check an OpenRTB request', () => void parseBidRequest(corpus[i++ % corpus.length] as Buffer))
-  .add('whole bid handler (parse, auction, response)', () => void handler(bidRequestOf(corpus[i++ % corpus.length] as Buffer)))
+  .add(
+    'whole bid handler (parse, auction, response)',
+    () => void handler(bidRequestOf(corpus[i++ % corpus.length] as Buffer)),
+  )
   .add('encode a batch of 500 events (msgpack)', () => void pack(sampleEvents));
 await bench.run();
 
 const us = (ms: number | undefined) => Math.round((ms ?? 0) * 100_000) / 100;
 const rows = bench.tasks.map((t) => {
   const r = t.result && 'latency' in t.result ? t.result : undefined;
-  return { name: t.name, opsPerSec: Math.round(r?.throughput.mean ?? 0), meanUs: us(r?.latency.mean), p99Us: us(r?.latency.p99) };
+  return {
+    name: t.name,
+    opsPerSec: Math.round(r?.throughput.mean ?? 0),
+    meanUs: us(r?.latency.mean),
+    p99Us: us(r?.latency.p99),
+  };
 });
 const out = join(fileURLToPath(new URL('../results', import.meta.url)));
 mkdirSync(out, { recursive: true });

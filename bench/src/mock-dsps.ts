@@ -19,7 +19,12 @@ for (let i = 0; i < count; i++) {
       const body = JSON.stringify({
         id: r.id,
         cur: 'USD',
-        seatbid: [{ seat: 's', bid: [{ id: 'b', impid: '1', price: 20 + i, adm: '<div>ad ${AUCTION_PRICE}</div>', w: 300, h: 250 }] }],
+        seatbid: [
+          {
+            seat: 's',
+            bid: [{ id: 'b', impid: '1', price: 20 + i, adm: '<div>ad ${AUCTION_PRICE}</div>', w: 300, h: 250 }],
+          },
+        ],
       });
       setTimeout(() => res.end(body), min + Math.random() * (max - min));
     });

@@ -17,7 +17,10 @@ import { startBenchRedis } from './local-redis.ts';
 const { Pacer } = (await import(`${resolve(process.argv[2] ?? '.')}/engine/src/pacing/pacer.ts`)) as typeof Pacing;
 const CAMPAIGNS = Number(process.argv[3] ?? 100_000);
 /** Trees from before the pacer was told of the deltas: their engine wrote the rates into new handles itself. */
-type Told = { indexChanged?: (index: EngineIndex, delta: IndexDelta) => void; apply: (index: EngineIndex, only?: Iterable<number>) => void };
+type Told = {
+  indexChanged?: (index: EngineIndex, delta: IndexDelta) => void;
+  apply: (index: EngineIndex, only?: Iterable<number>) => void;
+};
 const tell = (index: EngineIndex, delta: IndexDelta): void => {
   const told = pacer as unknown as Told;
   if (told.indexChanged) told.indexChanged(index, delta);
@@ -55,7 +58,9 @@ async function tick(label: string): Promise<void> {
   const used = process.cpuUsage(cpu);
   longest = Math.max(longest, performance.now() - last);
   clearInterval(probe);
-  console.log(`${label}: ${wall.toFixed(1)} ms wall, ${((used.user + used.system) / 1000).toFixed(1)} ms CPU, longest without a turn ${longest.toFixed(1)} ms`);
+  console.log(
+    `${label}: ${wall.toFixed(1)} ms wall, ${((used.user + used.system) / 1000).toFixed(1)} ms CPU, longest without a turn ${longest.toFixed(1)} ms`,
+  );
   await new Promise((r) => setTimeout(r, 50));
 }
 

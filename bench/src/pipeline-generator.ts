@@ -24,7 +24,9 @@ export function benchEvent(id: string, i: number, ts: number): EngineEvent {
     country: ['us', 'de', 'fr', 'br'][i % 4],
     device: ['desktop', 'mobile'][i % 2],
   };
-  return i % 10 === 0 ? { type: 'bid', auction_id: `a${i}`, imp_id: '1', ...common } : { type: 'win', charge_nano: 1_500_000, ...common };
+  return i % 10 === 0
+    ? { type: 'bid', auction_id: `a${i}`, imp_id: '1', ...common }
+    : { type: 'win', charge_nano: 1_500_000, ...common };
 }
 
 if (process.send && process.argv[1]?.endsWith('pipeline-generator.ts')) {
@@ -34,7 +36,13 @@ if (process.send && process.argv[1]?.endsWith('pipeline-generator.ts')) {
   const prefix = process.env.ID_PREFIX ?? 's';
   if (process.env.GENERATOR === 'prepacked') await prepacked(url, rate, seconds, prefix);
   const batchers = Array.from({ length: Number(process.env.BATCHERS ?? 4) }, () => {
-    const b = new EventBatcher({ redis: new Redis(url), flushMs: 50, batchMax: 500, bufferMax: 5_000_000, streamMaxLen: 100_000_000 });
+    const b = new EventBatcher({
+      redis: new Redis(url),
+      flushMs: 50,
+      batchMax: 500,
+      bufferMax: 5_000_000,
+      streamMaxLen: 100_000_000,
+    });
     b.start();
     return b;
   });
@@ -55,7 +63,9 @@ if (process.send && process.argv[1]?.endsWith('pipeline-generator.ts')) {
   });
   await Promise.all(batchers.map((b) => b.stop()));
   const dropped = batchers.reduce((n, b) => n + b.dropped, 0);
-  process.send({ type: 'done', events: sent - dropped, seconds: (performance.now() - t0) / 1000 }, () => process.exit(0));
+  process.send({ type: 'done', events: sent - dropped, seconds: (performance.now() - t0) / 1000 }, () =>
+    process.exit(0),
+  );
 }
 
 /** Entries packed once, added at `rate` events/s (in whole entries, one pipeline per 10 ms tick). */
@@ -81,6 +91,8 @@ async function prepacked(url: string, rate: number, seconds: number, prefix: str
       await pipeline.exec();
     } else await new Promise((r) => setTimeout(r, 10));
   }
-  process.send?.({ type: 'done', events: sent * PER_ENTRY, seconds: (performance.now() - t0) / 1000 }, () => process.exit(0));
+  process.send?.({ type: 'done', events: sent * PER_ENTRY, seconds: (performance.now() - t0) / 1000 }, () =>
+    process.exit(0),
+  );
   return new Promise<never>(() => undefined);
 }

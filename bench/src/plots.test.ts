@@ -29,7 +29,10 @@ describe('bench plots', () => {
     const dir = mkdtempSync(join(tmpdir(), 'plots-'));
     try {
       expect(writePlots(dir)).toEqual([]);
-      writeFileSync(join(dir, 'wrk.json'), JSON.stringify({ rows: [{ target: 'engine', endpoint: 'GET /imp', rate: 8_855, cpuUsPerRequest: 89 }] }));
+      writeFileSync(
+        join(dir, 'wrk.json'),
+        JSON.stringify({ rows: [{ target: 'engine', endpoint: 'GET /imp', rate: 8_855, cpuUsPerRequest: 89 }] }),
+      );
       expect(writePlots(dir)).toEqual(['wrk-cpu.svg', 'wrk-rate.svg']);
       expect(readFileSync(join(dir, 'wrk-rate.svg'), 'utf8')).toContain('engine GET /imp');
       const samples = [0, 1, 2].map((t) => ({ t, lagMs: 100 * t, eventsPerSecond: 150_000 + t }));
@@ -44,7 +47,11 @@ describe('bench plots', () => {
 
   it('draws the pipeline rate over a window: whole batches acknowledged now and then make a steady rate', () => {
     // 1 000 events acknowledged every second, seen in samples every 0.25 s.
-    const samples = Array.from({ length: 17 }, (_, i) => ({ t: i / 4, lagMs: 0, eventsPerSecond: i > 0 && i % 4 === 0 ? 4_000 : 0 }));
+    const samples = Array.from({ length: 17 }, (_, i) => ({
+      t: i / 4,
+      lagMs: 0,
+      eventsPerSecond: i > 0 && i % 4 === 0 ? 4_000 : 0,
+    }));
     expect(windowRate(samples, 2).slice(-4)).toEqual([
       [3.25, 1_000],
       [3.5, 1_000],

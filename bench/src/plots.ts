@@ -46,7 +46,9 @@ export function lineChart(title: string, xLabel: string, yLabel: string, series:
     const path = s.points.map((p, k) => `${k ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join(' ');
     out.push(`<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"/>`);
     for (const p of s.points)
-      out.push(`<circle cx="${x(p[0]).toFixed(1)}" cy="${y(p[1]).toFixed(1)}" r="3" fill="${colour}"><title>${esc(s.name)}: ${p[0]}, ${p[1]}</title></circle>`);
+      out.push(
+        `<circle cx="${x(p[0]).toFixed(1)}" cy="${y(p[1]).toFixed(1)}" r="3" fill="${colour}"><title>${esc(s.name)}: ${p[0]}, ${p[1]}</title></circle>`,
+      );
     out.push(`<rect x="${W - M.right + 16}" y="${M.top + i * 20}" width="12" height="12" fill="${colour}"/>`);
     out.push(`<text x="${W - M.right + 34}" y="${M.top + i * 20 + 10}">${esc(s.name)}</text>`);
   });
@@ -104,7 +106,9 @@ interface PipelineSample {
 /** Events/s over the last `windowS` seconds at each sample: batches are acknowledged whole, so the rate between two samples jumps between 0 and a batch. */
 export function windowRate(samples: readonly PipelineSample[], windowS: number): [number, number][] {
   const done: number[] = [];
-  samples.forEach((x, i) => done.push(i === 0 ? 0 : (done[i - 1] ?? 0) + x.eventsPerSecond * (x.t - (samples[i - 1]?.t ?? 0))));
+  samples.forEach((x, i) =>
+    done.push(i === 0 ? 0 : (done[i - 1] ?? 0) + x.eventsPerSecond * (x.t - (samples[i - 1]?.t ?? 0))),
+  );
   const out: [number, number][] = [];
   let j = 0;
   samples.forEach((x, i) => {
@@ -134,19 +138,29 @@ export function writePlots(dir = RESULTS): string[] {
     const floor = (pick: (s: LoadStep) => number): Series[] => (r.floor ? [series('floor', r.floor.steps, pick)] : []);
     writeFileSync(
       join(dir, 'load-latency.svg'),
-      lineChart('POST /openrtb/bid: p99 latency against offered rate (bench:load)', 'offered rate, requests/s', 'p99 latency, ms (axis capped)', [
-        series('bare uWS', r.bareUws.steps, (s) => s.p99),
-        ...floor((s) => s.p99),
-        series(`engine x${r.engineProcesses}`, r.engine.steps, (s) => s.p99),
-      ]),
+      lineChart(
+        'POST /openrtb/bid: p99 latency against offered rate (bench:load)',
+        'offered rate, requests/s',
+        'p99 latency, ms (axis capped)',
+        [
+          series('bare uWS', r.bareUws.steps, (s) => s.p99),
+          ...floor((s) => s.p99),
+          series(`engine x${r.engineProcesses}`, r.engine.steps, (s) => s.p99),
+        ],
+      ),
     );
     writeFileSync(
       join(dir, 'load-cpu.svg'),
-      lineChart('POST /openrtb/bid: CPU per request against offered rate (bench:load)', 'offered rate, requests/s', 'CPU per request, us', [
-        series('bare uWS', r.bareUws.steps, (s) => s.cpuUsPerRequest),
-        ...floor((s) => s.cpuUsPerRequest),
-        series(`engine x${r.engineProcesses}`, r.engine.steps, (s) => s.cpuUsPerRequest),
-      ]),
+      lineChart(
+        'POST /openrtb/bid: CPU per request against offered rate (bench:load)',
+        'offered rate, requests/s',
+        'CPU per request, us',
+        [
+          series('bare uWS', r.bareUws.steps, (s) => s.cpuUsPerRequest),
+          ...floor((s) => s.cpuUsPerRequest),
+          series(`engine x${r.engineProcesses}`, r.engine.steps, (s) => s.cpuUsPerRequest),
+        ],
+      ),
     );
     written.push('load-latency.svg', 'load-cpu.svg');
   }
@@ -183,15 +197,21 @@ export function writePlots(dir = RESULTS): string[] {
         join(dir, 'pipeline-rate.svg'),
         lineChart(`Events into ClickHouse at ${offeredRate} events/s offered (bench:pipeline)`, 'time, s', 'events/s', [
           // What the generator managed to write (on a busy machine it falls short of the rate offered).
-          { name: 'written (mean)', points: samples.filter((x) => x.t <= seconds).map((x) => [x.t, generatedRate] as const) },
+          {
+            name: 'written (mean)',
+            points: samples.filter((x) => x.t <= seconds).map((x) => [x.t, generatedRate] as const),
+          },
           { name: 'ingested (10 s window)', points: windowRate(samples, 10) },
         ]),
       );
       writeFileSync(
         join(dir, 'pipeline-lag.svg'),
-        lineChart(`Lag at ${offeredRate} events/s offered (bench:pipeline)`, 'time, s', 'oldest event not in ClickHouse, ms', [
-          { name: 'lag', points: samples.map((x) => [x.t, x.lagMs] as const) },
-        ]),
+        lineChart(
+          `Lag at ${offeredRate} events/s offered (bench:pipeline)`,
+          'time, s',
+          'oldest event not in ClickHouse, ms',
+          [{ name: 'lag', points: samples.map((x) => [x.t, x.lagMs] as const) }],
+        ),
       );
       written.push('pipeline-rate.svg', 'pipeline-lag.svg');
     }

@@ -48,22 +48,36 @@ function adnet(dir: string, ...args: string[]): Promise<{ status: number | null;
   delete env.REDIS_URL;
   delete env.CLICKHOUSE_URL;
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/adnet.ts', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, out, ms: Math.round(performance.now() - started) })));
+  return new Promise((resolve) =>
+    child.once('close', (status) => resolve({ status, out, ms: Math.round(performance.now() - started) })),
+  );
 }
 
 /** Size of a folder in MiB, as du counts it. */
-const mib = (dir: string): number => Math.round((Number.parseInt(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }), 10) / 1024) * 10) / 10;
+const mib = (dir: string): number =>
+  Math.round((Number.parseInt(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }), 10) / 1024) * 10) / 10;
 
 // 1. The product on its embedded default (its own Redis and chDB under DATA_DIR).
 const port = await freePort();
 const productLog = openSync(join(work, 'product.log'), 'a');
 const productEnv: NodeJS.ProcessEnv = {
   ...process.env,
-  ...{ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(await freePort()), ENGINE_PROCESSES: '1', LOG_LEVEL: 'warn' },
+  ...{
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    METRICS_PORT: String(await freePort()),
+    ENGINE_PROCESSES: '1',
+    LOG_LEVEL: 'warn',
+  },
 };
 delete productEnv.REDIS_URL;
 delete productEnv.CLICKHOUSE_URL;
@@ -102,7 +116,9 @@ const redis = new Redis(url.href, { enableAutoPipelining: true });
 let t = performance.now();
 const world = generateWorld(WORLD);
 await seedWorld(url.href, WORLD, world);
-log(`seeded ${WORLD.campaigns} campaigns, ${world.creatives.length} creatives in ${Math.round(performance.now() - t)} ms`);
+log(
+  `seeded ${WORLD.campaigns} campaigns, ${world.creatives.length} creatives in ${Math.round(performance.now() - t)} ms`,
+);
 t = performance.now();
 const now = Date.now();
 const batchOf = (from: number, n: number): EngineEvent[] =>

@@ -75,10 +75,16 @@ interface SizeResult {
   loadAverage: { start: number; end: number };
 }
 
-const quantile = (sorted: number[], q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
+const quantile = (sorted: number[], q: number) =>
+  Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100;
 const quantiles = (values: number[]): Quantiles => {
   const sorted = values.toSorted((a, b) => a - b);
-  return { p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), p99: quantile(sorted, 0.99), max: quantile(sorted, 1) };
+  return {
+    p50: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    p99: quantile(sorted, 0.99),
+    max: quantile(sorted, 1),
+  };
 };
 
 const gcText = (l: LoopDelay) =>
@@ -108,12 +114,19 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const engineStarted = performance.now();
   const { proc } = await child(
     'engine/src/main.ts',
-    { REDIS_URL: local.url, PORT: String(port), METRICS_PORT: String(await freePort()), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40) },
+    {
+      REDIS_URL: local.url,
+      PORT: String(port),
+      METRICS_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+      TRACKING_SECRET: 'b'.repeat(40),
+    },
     // V8's arguments as the launcher gives them, then the bench's own.
     [...LOOP_PROBE_ARGS, ...benchEngineNodeArgs()],
     node.execPath,
   );
-  while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+  while ((await fetch(`http://127.0.0.1:${port}/engine/readyz`)).status !== 200)
+    await new Promise((r) => setTimeout(r, 50));
   const engineStartMs = Math.round(performance.now() - engineStarted);
   const pid = proc.pid ?? 0;
   // Settled memory: the start's garbage collected, as an engine that has run a while holds it.
@@ -125,7 +138,9 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   await loopDelay(proc);
   const idleBids = await runStep({ port, requests: bids, rate: BID_RATE, durationMs: IDLE_MS, connections: 32 });
   const idleLoop = await loopDelay(proc);
-  process.stderr.write(`bids alone: p99 ${idleBids.p99} ms, loop delay max ${idleLoop.maxMs} ms p99 ${idleLoop.p99Ms} ms, ${gcText(idleLoop)}\n`);
+  process.stderr.write(
+    `bids alone: p99 ${idleBids.p99} ms, loop delay max ${idleLoop.maxMs} ms p99 ${idleLoop.p99Ms} ms, ${gcText(idleLoop)}\n`,
+  );
 
   const redis = new Redis(local.url);
   const store = new ConfigStore(redis, 1_000_000);
@@ -137,12 +152,19 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const changed = async () => {
     await loopDelay(proc);
     // Long enough to cover every change; what runs after the last is loop time without changes.
-    load = runStep({ port, requests: bids, rate: BID_RATE, durationMs: CHANGES * (GAP_MS + 30) + 2_000, connections: 32 });
+    load = runStep({
+      port,
+      requests: bids,
+      rate: BID_RATE,
+      durationMs: CHANGES * (GAP_MS + 30) + 2_000,
+      connections: 32,
+    });
     stopAt = performance.now();
     for (let i = 0; i < CHANGES; i++) {
       await new Promise((r) => setTimeout(r, GAP_MS));
       // A campaign's bid (re-ranks its candidates in every list it is in), a creative's weight, a partner: what admins change most.
-      const kind = (['campaign', 'creative', 'campaign', 'partner'] as const)[i % 4] as 'campaign' | 'creative' | 'partner';
+      const kind = (['campaign', 'creative', 'campaign', 'partner'] as const)[i % 4] as
+        'campaign' | 'creative' | 'partner';
       const id =
         kind === 'campaign'
           ? (world.campaigns[(i * 7919) % world.campaigns.length] as StoredCampaign).id
@@ -155,7 +177,14 @@ async function runSize(campaigns: number): Promise<SizeResult> {
           ? { ...current?.value, bid_micro_cents: Number(current?.value.bid_micro_cents ?? 0) + 1 + (i % 1000) }
           : kind === 'creative'
             ? { ...current?.value, weight: 1 + (i % 100) }
-            : ({ ...world.partner, id, name: 'probe', allowed_ips: ['192.0.2.1'], qps_limit: 1, status: 'disabled' } satisfies Partner);
+            : ({
+                ...world.partner,
+                id,
+                name: 'probe',
+                allowed_ips: ['192.0.2.1'],
+                qps_limit: 1,
+                status: 'disabled',
+              } satisfies Partner);
       const started = performance.now();
       const seq = await store.commit(kind, id, current?.rev ?? 0, value);
       let ready = await readiness(port);
@@ -171,7 +200,10 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   stopAt = performance.now() - stopAt;
   const bidsDuring = await (load as Promise<StepResult>);
   // A burst: BURST campaigns changed at once (an import, a bulk pause), read by the engine as one catch-up.
-  const burstIds = Array.from({ length: BURST }, (_, k) => (world.campaigns[(k * 13) % world.campaigns.length] as StoredCampaign).id);
+  const burstIds = Array.from(
+    { length: BURST },
+    (_, k) => (world.campaigns[(k * 13) % world.campaigns.length] as StoredCampaign).id,
+  );
   const current = await Promise.all(burstIds.map((id) => store.read<Record<string, unknown>>('campaign', id)));
   const burstLoad = runStep({ port, requests: bids, rate: BID_RATE, durationMs: 6_000, connections: 32 });
   await new Promise((r) => setTimeout(r, 1_000));
@@ -179,7 +211,10 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const burstStarted = performance.now();
   const seqs = await Promise.all(
     burstIds.map((id, k) =>
-      store.commit('campaign', id, current[k]?.rev ?? 0, { ...current[k]?.value, bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7 }),
+      store.commit('campaign', id, current[k]?.rev ?? 0, {
+        ...current[k]?.value,
+        bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
+      }),
     ),
   );
   const lastSeq = seqs.reduce((a, b) => (compareSeq(a, b) >= 0 ? a : b));

@@ -56,7 +56,9 @@ async function sweep(
     await Promise.all(probes.map(loopDelay));
     const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
     const r = await runStep({ port, requests: stepRequests, rate, durationMs: STEP_MS, connections: 128 });
-    const cpuUsPerRequest = Math.round(((pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0) * 1000) / Math.max(1, r.completed));
+    const cpuUsPerRequest = Math.round(
+      ((pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0) * 1000) / Math.max(1, r.completed),
+    );
     const loops = await Promise.all(probes.map(loopDelay));
     const loop = loops.length ? loops.reduce((a, b) => (b.maxMs > a.maxMs ? b : a)) : undefined;
     const row: StepRow = { ...r, cpuUsPerRequest, rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0) };
@@ -73,7 +75,10 @@ async function sweep(
 }
 
 /** How long an admin write (through the admin's own ConfigStore) takes to show in the engine's index. */
-async function measurePropagation(redisUrl: string, port: number): Promise<{ samples: number; p50Ms: number; maxMs: number }> {
+async function measurePropagation(
+  redisUrl: string,
+  port: number,
+): Promise<{ samples: number; p50Ms: number; maxMs: number }> {
   const redis = new Redis(redisUrl);
   const store = new ConfigStore(redis, 1_000_000);
   const times: number[] = [];
@@ -96,7 +101,11 @@ async function measurePropagation(redisUrl: string, port: number): Promise<{ sam
   }
   await redis.quit();
   times.sort((a, b) => a - b);
-  return { samples: times.length, p50Ms: Math.round((times[10] ?? 0) * 100) / 100, maxMs: Math.round((times.at(-1) ?? 0) * 100) / 100 };
+  return {
+    samples: times.length,
+    p50Ms: Math.round((times[10] ?? 0) * 100) / 100,
+    maxMs: Math.round((times.at(-1) ?? 0) * 100) / 100,
+  };
 }
 
 const local = await startBenchRedis('adnet-bench-');
@@ -107,7 +116,9 @@ const seedStarted = performance.now();
 await seedWorld(redisUrl, WORLD);
 await seedWidgetZone(redisUrl);
 const seedMs = Math.round(performance.now() - seedStarted);
-process.stderr.write(`seeded ${WORLD.campaigns} campaigns / ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives in ${seedMs} ms\n`);
+process.stderr.write(
+  `seeded ${WORLD.campaigns} campaigns / ${WORLD.campaigns * WORLD.creativesPerCampaign} creatives in ${seedMs} ms\n`,
+);
 
 const ENGINE_PROCESSES = Number(process.env.BENCH_ENGINE_PROCESSES ?? 1);
 // BENCH_ENGINE_NODE=auto|current|<path>: the engine's and the bare handler's Node, as ENGINE_NODE picks it for `pnpm start`.
@@ -120,7 +131,13 @@ const engineProcs = await Promise.all(
     child(
       'engine/src/main.ts',
       {
-        ...{ REDIS_URL: redisUrl, PORT: String(enginePort), LOG_LEVEL: 'warn', TRACKING_SECRET: 'b'.repeat(40), ENGINE_COUNT: String(ENGINE_PROCESSES) },
+        ...{
+          REDIS_URL: redisUrl,
+          PORT: String(enginePort),
+          LOG_LEVEL: 'warn',
+          TRACKING_SECRET: 'b'.repeat(40),
+          ENGINE_COUNT: String(ENGINE_PROCESSES),
+        },
         // The generator connects from 127.0.0.1: trusted as the balancer, each widget request names its own visitor.
         TRUSTED_PROXIES: '127.0.0.1/32',
       },
@@ -131,12 +148,18 @@ const engineProcs = await Promise.all(
     ),
   ),
 );
-const engine = { port: enginePort, pids: engineProcs.map((e) => e.proc.pid ?? 0), procs: engineProcs.map((e) => e.proc) };
+const engine = {
+  port: enginePort,
+  pids: engineProcs.map((e) => e.proc.pid ?? 0),
+  procs: engineProcs.map((e) => e.proc),
+};
 const engineStartMs = Math.round(performance.now() - engineStarted);
 const bare = await child('bench/src/bare-uws.ts', { PORT: String(await freePort()) }, [], node.execPath);
 const corpus = makeCorpus(1_000);
 
-const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000').split(',').map(Number);
+const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,15000,20000,25000,30000')
+  .split(',')
+  .map(Number);
 const bids = corpus.map((b) => httpRequest('/openrtb/bid', b, { 'x-openrtb-version': '2.5' }));
 const bareRun = await sweep('bare-uws', [bare.proc.pid ?? 0], bare.port, bids, rates);
 // The floor (floor-uws.ts): the transport plus only the work no bid answer can skip, on a Redis database of its own.
@@ -152,7 +175,10 @@ await probe.config('RESETSTAT');
 const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, bids, rates, engine.procs);
 // Redis calls the engine made during its sweep: the hot path should make almost none.
 const redisCalls = Object.fromEntries(
-  [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]),
+  [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [
+    m[1] as string,
+    Number(m[2]),
+  ]),
 );
 process.stderr.write(`redis calls during the engine sweep: ${JSON.stringify(redisCalls)}\n`);
 // The widget's paths at fixed rates too (BENCH_WIDGET=0 skips them): ad requests from distinct visitors,
@@ -178,8 +204,22 @@ if (process.env.BENCH_WIDGET !== '0') {
     rates,
     engine.procs,
   );
-  widget['GET /c'] = await sweep('engine /c', engine.pids, engine.port, async (count) => (await harvest(count, true)).clicks.map(get), rates, engine.procs);
-  widget['GET /b'] = await sweep('engine /b', engine.pids, engine.port, async (count) => (await harvest(count)).beacons.map(get), rates, engine.procs);
+  widget['GET /c'] = await sweep(
+    'engine /c',
+    engine.pids,
+    engine.port,
+    async (count) => (await harvest(count, true)).clicks.map(get),
+    rates,
+    engine.procs,
+  );
+  widget['GET /b'] = await sweep(
+    'engine /b',
+    engine.pids,
+    engine.port,
+    async (count) => (await harvest(count)).beacons.map(get),
+    rates,
+    engine.procs,
+  );
 }
 const streamLength = await probe.xlen('events');
 const propagation = await measurePropagation(redisUrl, engine.port);
@@ -196,7 +236,12 @@ const result = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, serverNode: node.version },
   world: { ...WORLD, countries: 50, formats: 6, seedMs, engineStartMs },
   engineProcesses: ENGINE_PROCESSES,
-  corpus: { requests: corpus.length, minBytes: sizes[0], medianBytes: sizes[sizes.length >> 1], maxBytes: sizes[sizes.length - 1] },
+  corpus: {
+    requests: corpus.length,
+    minBytes: sizes[0],
+    medianBytes: sizes[sizes.length >> 1],
+    maxBytes: sizes[sizes.length - 1],
+  },
   method: `open model, fixed rates, ${STEP_MS / 1000} s per step, 128 connections, latency from the send, or from the scheduled time when the request waited for a connection (coordinated omission); held = no errors, p99 < ${P99_LIMIT_MS} ms, >= 97% of target`,
   bareUws: bareRun,
   floor: floorRun,
@@ -244,7 +289,14 @@ const md = [
   `An admin change reaches the running engine's index in ${propagation.p50Ms} ms (median of ${propagation.samples}; max ${propagation.maxMs} ms).`,
   '',
   // The plots are drawn from load.json alone (plots.ts): a run of several engines has none of its own.
-  ...(suffix ? [] : ['![p99 latency against offered rate](load-latency.svg)', '', '![CPU per request against offered rate](load-cpu.svg)', '']),
+  ...(suffix
+    ? []
+    : [
+        '![p99 latency against offered rate](load-latency.svg)',
+        '',
+        '![CPU per request against offered rate](load-cpu.svg)',
+        '',
+      ]),
 ].join('\n');
 writeFileSync(join(out, `load${suffix}.md`), md);
 writePlots();

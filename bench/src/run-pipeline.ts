@@ -43,7 +43,9 @@ const loadAtStart = loadavg()[0] ?? 0;
 const local = await startBenchRedis('adnet-pipeline-');
 const { url, dir, client: redis } = local;
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];
-const clickhouse = createClient({ connection: createChdbConnection({ path: join(dir, 'ch') }) as unknown as ClientConnection });
+const clickhouse = createClient({
+  connection: createChdbConnection({ path: join(dir, 'ch') }) as unknown as ClientConnection,
+});
 await migrate(clickhouse, { database: 'adnet', eventTtlDays: 3650 });
 
 // 1. Stream -> ClickHouse: the engines' batcher writes, the ingester drains.
@@ -81,7 +83,12 @@ const redisCpuUsPerEvent = ((cpuMs(local.pid) - redisCpu0) * 1000) / EVENTS;
 // SAMPLE_MS the age of the oldest event not yet in ClickHouse (its entry's stream id is the time it was
 // written; the engine's batcher held it up to 50 ms before) and the events inserted so far.
 const GENERATOR = process.env.BENCH_PIPELINE_GENERATOR === 'prepacked' ? 'prepacked' : 'batchers';
-const generator = await child('bench/src/pipeline-generator.ts', { REDIS_URL: url, RATE: String(RATE), SECONDS: String(SECONDS), GENERATOR });
+const generator = await child('bench/src/pipeline-generator.ts', {
+  REDIS_URL: url,
+  RATE: String(RATE),
+  SECONDS: String(SECONDS),
+  GENERATOR,
+});
 const generated = new Promise<{ events: number; seconds: number }>((resolve) =>
   generator.proc.on('message', (m: { type?: string; events?: number; seconds?: number }) => {
     if (m.type === 'done') resolve({ events: m.events ?? 0, seconds: m.seconds ?? 0 });
@@ -125,11 +132,19 @@ const steady = {
   samples: samples.map((x, i) => ({
     t: Math.round(x.t * 100) / 100,
     lagMs: x.lagMs,
-    eventsPerSecond: i ? Math.round((x.inserted - (samples[i - 1]?.inserted ?? 0)) / (x.t - (samples[i - 1]?.t ?? 0))) : 0,
+    eventsPerSecond: i
+      ? Math.round((x.inserted - (samples[i - 1]?.inserted ?? 0)) / (x.t - (samples[i - 1]?.t ?? 0)))
+      : 0,
   })),
 };
 const counted = Number(
-  ((await (await clickhouse.query({ query: 'SELECT count() AS n FROM adnet.events', format: 'JSONEachRow' })).json<{ n: number }>())[0] ?? { n: 0 }).n,
+  (
+    (
+      await (
+        await clickhouse.query({ query: 'SELECT count() AS n FROM adnet.events', format: 'JSONEachRow' })
+      ).json<{ n: number }>()
+    )[0] ?? { n: 0 }
+  ).n,
 );
 const expected = EVENTS + gen.events;
 
@@ -159,7 +174,11 @@ await local.stop();
 
 const result = {
   date: new Date().toISOString(),
-  loadAverage: { start: Math.round(loadAtStart * 10) / 10, end: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores: cpus().length },
+  loadAverage: {
+    start: Math.round(loadAtStart * 10) / 10,
+    end: Math.round((loadavg()[0] ?? 0) * 10) / 10,
+    cores: cpus().length,
+  },
   ingester: { batchRows: BATCH_ROWS, flushMs: FLUSH_MS, way: WAY, build: BUILD },
   generator: GENERATOR,
   pipeline: {
@@ -200,7 +219,9 @@ const md = [
   '',
   '| group_by | scope | time ms | rows |',
   '|---|---|---|---|',
-  ...Object.entries(timings).map(([g, t]) => `| ${g} | ${g === 'campaign,geo' ? 'all advertisers' : 'one advertiser'} | ${t.ms} | ${t.rows} |`),
+  ...Object.entries(timings).map(
+    ([g, t]) => `| ${g} | ${g === 'campaign,geo' ? 'all advertisers' : 'one advertiser'} | ${t.ms} | ${t.rows} |`,
+  ),
   '',
 ].join('\n');
 writeFileSync(join(out, 'pipeline.md'), md);
@@ -210,7 +231,12 @@ process.exit(counted === expected ? 0 : 1);
 
 /** How long the oldest event not yet in ClickHouse has waited: the oldest entry pending at the ingest group, else the first one not delivered. */
 async function oldestUnsavedAgeMs(r: Redis): Promise<number> {
-  const [count, smallest] = (await r.xpending(EVENT_STREAM, INGEST_GROUP)) as [number, string | null, string | null, unknown];
+  const [count, smallest] = (await r.xpending(EVENT_STREAM, INGEST_GROUP)) as [
+    number,
+    string | null,
+    string | null,
+    unknown,
+  ];
   let id = count > 0 ? smallest : null;
   if (!id) {
     const groups = (await r.xinfo('GROUPS', EVENT_STREAM)) as unknown[][];

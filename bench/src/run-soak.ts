@@ -57,7 +57,12 @@ const users = new UserStore(local.client);
 const secrets = new Map<number, string>();
 for (let a = 1; a <= ADVERTISERS + 1; a++) {
   const role = a <= ADVERTISERS ? 'advertiser' : 'publisher';
-  const user = await users.create({ email: `soak-${a}@example.com`, role, passwordHash: hash, postbackSecret: randomBytes(24).toString('hex') });
+  const user = await users.create({
+    email: `soak-${a}@example.com`,
+    role,
+    passwordHash: hash,
+    postbackSecret: randomBytes(24).toString('hex'),
+  });
   if (user?.id !== a) throw new Error(`expected user ${a}, made ${user?.id}: the Redis was not empty`);
   secrets.set(a, user.postbackSecret);
 }
@@ -86,7 +91,13 @@ const product = spawn(process.execPath, ['--import', 'tsx', 'launcher/src/start.
   cwd: ROOT,
   env: {
     ...process.env,
-    ...{ DATA_DIR: dataDir, REDIS_URL: local.url, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort) },
+    ...{
+      DATA_DIR: dataDir,
+      REDIS_URL: local.url,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+    },
     ...{ ENGINE_PROCESSES: String(settings.engines), LOG_LEVEL: 'warn', TRACKING_SECRET: 's'.repeat(40) },
     // The load comes from 127.0.0.1 as the balancer, each visitor named by X-Forwarded-For; the admin API is
     // called once a second by one account, which its per-token limit would otherwise throttle.
@@ -105,17 +116,28 @@ for (;;) {
     () => 0,
   );
   if (ready === 200) break;
-  if (performance.now() - startedAt > 180_000) await fail(`the product was not ready within 3 minutes; its log: ${logFile}`);
+  if (performance.now() - startedAt > 180_000)
+    await fail(`the product was not ready within 3 minutes; its log: ${logFile}`);
   await sleep(250);
 }
-const engines = childrenOf(product.pid ?? 0).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'));
-if (engines.length !== settings.engines) await fail(`found ${engines.length} engine processes, expected ${settings.engines}`);
+const engines = childrenOf(product.pid ?? 0).filter((pid) =>
+  readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'),
+);
+if (engines.length !== settings.engines)
+  await fail(`found ${engines.length} engine processes, expected ${settings.engines}`);
 const watched = [
   { name: 'admin', pid: product.pid ?? 0, metrics: metricsPort, checked: true },
-  ...engines.map((pid, i) => ({ name: `engine ${i + 1}`, pid, metrics: Number(environOf(pid).METRICS_PORT), checked: true })),
+  ...engines.map((pid, i) => ({
+    name: `engine ${i + 1}`,
+    pid,
+    metrics: Number(environOf(pid).METRICS_PORT),
+    checked: true,
+  })),
   { name: 'redis', pid: local.pid, metrics: 0, checked: false },
 ];
-log(`product ready in ${Math.round(performance.now() - startedAt)} ms: admin pid ${product.pid}, engines ${engines.join(', ')}`);
+log(
+  `product ready in ${Math.round(performance.now() - startedAt)} ms: admin pid ${product.pid}, engines ${engines.join(', ')}`,
+);
 
 // 3. The load.
 const statuses = new Map<string, Map<number, number>>();
@@ -146,7 +168,11 @@ let visitor = 1_000_000;
 const actions: Record<SoakAction, () => Promise<void>> = {
   async bid() {
     const body = bids[bidIndex++ % bids.length] as Buffer;
-    const init = { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/json', 'x-openrtb-version': '2.5' } };
+    const init = {
+      method: 'POST',
+      body: new Uint8Array(body),
+      headers: { 'content-type': 'application/json', 'x-openrtb-version': '2.5' },
+    };
     await drain(await call('POST /openrtb/bid', `${base}/openrtb/bid`, init));
   },
   async imp() {
@@ -189,7 +215,9 @@ const actions: Record<SoakAction, () => Promise<void>> = {
     if (seen?.status !== 200) return;
     loadCounts.impressions++;
     // The player's playback events, in order, after its impression.
-    for (const m of xml.matchAll(/<Tracking event="(start|firstQuartile|midpoint|thirdQuartile|complete)"><!\[CDATA\[(.+?)\]\]>/g))
+    for (const m of xml.matchAll(
+      /<Tracking event="(start|firstQuartile|midpoint|thirdQuartile|complete)"><!\[CDATA\[(.+?)\]\]>/g,
+    ))
       await drain(await call('GET /t/vast', m[2] as string, { headers }));
   },
 };
@@ -206,7 +234,11 @@ async function postback(i: number, clickId: string, advertiser: number): Promise
   const send = () =>
     fetch(`${base}/postback/in`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-service-secret': secret, 'x-service-signature': sig },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-service-secret': secret,
+        'x-service-signature': sig,
+      },
       body: new URLSearchParams(f).toString(),
       signal: AbortSignal.timeout(10_000),
     }).catch(() => undefined);
@@ -287,7 +319,9 @@ async function sample(): Promise<void> {
       if (rss === undefined) return;
       const s: MemorySample = { t, rssMiB: rss };
       if (w.metrics) {
-        const heap = await scrape(w.metrics).then((text) => /^adnet_\w+_nodejs_heap_size_used_bytes(?:\{[^}]*\})? ([\d.e+]+)$/m.exec(text)?.[1]);
+        const heap = await scrape(w.metrics).then(
+          (text) => /^adnet_\w+_nodejs_heap_size_used_bytes(?:\{[^}]*\})? ([\d.e+]+)$/m.exec(text)?.[1],
+        );
         if (heap) s.heapMiB = Math.round((Number(heap) / MiB) * 1000) / 1000;
       }
       samples.get(w.name)?.push(s);
@@ -299,7 +333,9 @@ async function sample(): Promise<void> {
   });
   log(`${t.toFixed(0)} s: ${line.join(', ')}; ${inFlight.size} in flight`);
 }
-log(`load: ${settings.rate} actions/s (${JSON.stringify(settings.mix)}) for ${settings.minutes} min, warm-up ${settings.warmupMinutes} min`);
+log(
+  `load: ${settings.rate} actions/s (${JSON.stringify(settings.mix)}) for ${settings.minutes} min, warm-up ${settings.warmupMinutes} min`,
+);
 await sample();
 const sampler = setInterval(() => void sample(), settings.sampleSeconds * 1_000);
 const changer = setInterval(() => track(configChange()), settings.changeMs);
@@ -327,7 +363,8 @@ await sleep(1_000);
 const drainStarted = performance.now();
 for (let clean = 0; clean < 2;) {
   clean = (await backlogEmpty(local.client)) ? clean + 1 : 0;
-  if (performance.now() - drainStarted > 300_000) await fail('the ingester did not drain the event stream within 5 minutes');
+  if (performance.now() - drainStarted > 300_000)
+    await fail('the ingester did not drain the event stream within 5 minutes');
   await sleep(1_000);
 }
 const emitted = new Map<string, number>();
@@ -347,7 +384,11 @@ const streamLength = await local.client.xlen(EVENT_STREAM);
 await local.stop();
 
 // 6. Verdict and results.
-const loadOf: Record<string, number> = { impression: loadCounts.impressions, click: loadCounts.clicks, conversion: loadCounts.conversions };
+const loadOf: Record<string, number> = {
+  impression: loadCounts.impressions,
+  click: loadCounts.clicks,
+  conversion: loadCounts.conversions,
+};
 const counts: EventCount[] = [...new Set([...emitted.keys(), ...stored.keys()])].sort().map((type) => ({
   type,
   emitted: emitted.get(type) ?? 0,
@@ -359,12 +400,29 @@ for (const [route, m] of statuses) {
   const bad = [...m].filter(([s]) => s >= 500 || s === 0).reduce((n, [, c]) => n + c, 0);
   if (bad) serverErrors[route] = bad;
 }
-const processes: ProcessSeries[] = watched.map((w) => ({ name: w.name, checked: w.checked, samples: samples.get(w.name) ?? [] }));
-const verdict = soakVerdict({ processes, warmupSeconds: settings.warmupMinutes * 60, maxSlopeMiBPerMin: settings.maxSlopeMiBPerMin, counts, serverErrors });
-const requests = Object.fromEntries([...statuses].sort().map(([route, m]) => [route, Object.fromEntries([...m].sort((a, b) => a[0] - b[0]))]));
+const processes: ProcessSeries[] = watched.map((w) => ({
+  name: w.name,
+  checked: w.checked,
+  samples: samples.get(w.name) ?? [],
+}));
+const verdict = soakVerdict({
+  processes,
+  warmupSeconds: settings.warmupMinutes * 60,
+  maxSlopeMiBPerMin: settings.maxSlopeMiBPerMin,
+  counts,
+  serverErrors,
+});
+const requests = Object.fromEntries(
+  [...statuses].sort().map(([route, m]) => [route, Object.fromEntries([...m].sort((a, b) => a[0] - b[0]))]),
+);
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadAverageEnd: Math.round((loadavg()[0] ?? 0) * 10) / 10 },
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model,
+    node: process.version,
+    loadAverageEnd: Math.round((loadavg()[0] ?? 0) * 10) / 10,
+  },
   settings,
   world: { ...WORLD, zones: ['banner 300x250 (widget)', 'video (VAST)'] },
   method:
@@ -383,17 +441,25 @@ const dir = join(ROOT, 'bench', 'results');
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'soak.json'), JSON.stringify(result, null, 2) + '\n');
 const plotSeries = processes.flatMap((p) => [
-  { name: `${p.name} RSS`, points: p.samples.map((s) => [Math.round((s.t / 60) * 100) / 100, Math.round(s.rssMiB)] as const) },
+  {
+    name: `${p.name} RSS`,
+    points: p.samples.map((s) => [Math.round((s.t / 60) * 100) / 100, Math.round(s.rssMiB)] as const),
+  },
   ...(p.samples.some((s) => s.heapMiB !== undefined)
     ? [
         {
           name: `${p.name} heap`,
-          points: p.samples.flatMap((s) => (s.heapMiB === undefined ? [] : [[Math.round((s.t / 60) * 100) / 100, Math.round(s.heapMiB)] as const])),
+          points: p.samples.flatMap((s) =>
+            s.heapMiB === undefined ? [] : [[Math.round((s.t / 60) * 100) / 100, Math.round(s.heapMiB)] as const],
+          ),
         },
       ]
     : []),
 ]);
-writeFileSync(join(dir, 'soak.svg'), lineChart(`Soak: memory over ${settings.minutes} min at ${settings.rate} actions/s`, 'minutes', 'MiB', plotSeries));
+writeFileSync(
+  join(dir, 'soak.svg'),
+  lineChart(`Soak: memory over ${settings.minutes} min at ${settings.rate} actions/s`, 'minutes', 'MiB', plotSeries),
+);
 const md = [
   `# Soak (${result.date})`,
   '',

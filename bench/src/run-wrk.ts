@@ -62,12 +62,24 @@ const work = mkdtempSync(join(tmpdir(), 'adnet-wrk-'));
 const lua = join(ROOT, 'bench', 'wrk', 'post-corpus.lua');
 
 /** Runs wrk against one URL with one corpus file, measuring the server processes' CPU over the run. */
-function runWrk(target: string, endpoint: string, port: number, pids: number[], corpusFile: string, env: Record<string, string>, tickets?: number): Row {
+function runWrk(
+  target: string,
+  endpoint: string,
+  port: number,
+  pids: number[],
+  corpusFile: string,
+  env: Record<string, string>,
+  tickets?: number,
+): Row {
   const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
-  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', lua, `http://127.0.0.1:${port}/`], {
-    env: { ...process.env, WRK_CORPUS: corpusFile, ...env },
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'wrk',
+    ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '-s', lua, `http://127.0.0.1:${port}/`],
+    {
+      env: { ...process.env, WRK_CORPUS: corpusFile, ...env },
+      encoding: 'utf8',
+    },
+  );
   const cpu = pids.reduce((t, p) => t + cpuMs(p), 0) - cpu0;
   if (process.env.BENCH_WRK_DEBUG) process.stderr.write(out);
   const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
@@ -85,7 +97,9 @@ function runWrk(target: string, endpoint: string, port: number, pids: number[], 
     cpuUsPerRequest: Math.round((cpu * 1000) / Math.max(1, s.requests)),
     rssMiB: pids.reduce((t, p) => t + rssMiB(p), 0),
     // wrk walks the corpus in order from one point: the first `tickets` requests are all distinct.
-    ...(tickets === undefined ? {} : { freshShare: Math.round((Math.min(tickets, s.requests) / Math.max(1, s.requests)) * 100) / 100 }),
+    ...(tickets === undefined
+      ? {}
+      : { freshShare: Math.round((Math.min(tickets, s.requests) / Math.max(1, s.requests)) * 100) / 100 }),
   };
   const fresh = row.freshShare === undefined ? '' : ` fresh ${row.freshShare}`;
   process.stderr.write(
@@ -202,7 +216,10 @@ await local.stop();
 rmSync(work, { recursive: true, force: true });
 
 const bareOf = (endpoint: string) =>
-  rows.find((r) => r.target === 'bare uWS' && (endpoint.startsWith('POST') ? r.endpoint.startsWith('POST') : r.endpoint === 'GET'));
+  rows.find(
+    (r) =>
+      r.target === 'bare uWS' && (endpoint.startsWith('POST') ? r.endpoint.startsWith('POST') : r.endpoint === 'GET'),
+  );
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, serverNode: node.version },
@@ -211,7 +228,8 @@ const result = {
   world: { ...WORLD, visitors: VISITORS, ticketsPerRun: harvested },
   rows: rows.map((r) => ({
     ...r,
-    shareOfTransport: r.target !== 'bare uWS' ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null,
+    shareOfTransport:
+      r.target !== 'bare uWS' ? Math.round((r.rate / (bareOf(r.endpoint)?.rate ?? 1)) * 100) / 100 : null,
   })),
 };
 const outDir = join(ROOT, 'bench', 'results');
@@ -235,7 +253,9 @@ const md = [
   ),
   '',
   // The plots are drawn from wrk.json alone (plots.ts): a run of several engines has none of its own.
-  ...(suffix ? [] : ['![Highest rate by endpoint](wrk-rate.svg)', '', '![CPU per request by endpoint](wrk-cpu.svg)', '']),
+  ...(suffix
+    ? []
+    : ['![Highest rate by endpoint](wrk-rate.svg)', '', '![CPU per request by endpoint](wrk-cpu.svg)', '']),
 ].join('\n');
 writeFileSync(join(outDir, `wrk${suffix}.md`), md);
 writePlots();

@@ -52,8 +52,14 @@ describe('parseSoakSettings', () => {
     [{ BENCH_SOAK_MINUTES: '0' }, 'BENCH_SOAK_MINUTES: must be more than 0'],
     [{ BENCH_SOAK_MINUTES: 'half an hour' }, 'BENCH_SOAK_MINUTES: must be a number, got "half an hour"'],
     [{ BENCH_SOAK_WARMUP_MINUTES: '-1' }, 'BENCH_SOAK_WARMUP_MINUTES: must not be negative'],
-    [{ BENCH_SOAK_MINUTES: '10', BENCH_SOAK_WARMUP_MINUTES: '12' }, 'BENCH_SOAK_WARMUP_MINUTES: must leave at least 3 samples'],
-    [{ BENCH_SOAK_MINUTES: '5', BENCH_SOAK_WARMUP_MINUTES: '5' }, 'BENCH_SOAK_WARMUP_MINUTES: must leave at least 3 samples'],
+    [
+      { BENCH_SOAK_MINUTES: '10', BENCH_SOAK_WARMUP_MINUTES: '12' },
+      'BENCH_SOAK_WARMUP_MINUTES: must leave at least 3 samples',
+    ],
+    [
+      { BENCH_SOAK_MINUTES: '5', BENCH_SOAK_WARMUP_MINUTES: '5' },
+      'BENCH_SOAK_WARMUP_MINUTES: must leave at least 3 samples',
+    ],
     [{ BENCH_SOAK_RATE: '0' }, 'BENCH_SOAK_RATE: must be more than 0'],
     [{ BENCH_SOAK_RATE: 'fast' }, 'BENCH_SOAK_RATE: must be a number, got "fast"'],
     [{ BENCH_SOAK_RATE: '' }, 'BENCH_SOAK_RATE: must be a number, got ""'],

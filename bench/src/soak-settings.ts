@@ -36,7 +36,9 @@ const num = (def: number) =>
       return n;
     });
 const int = (def: number, min: number, max: number) =>
-  num(def).pipe(z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+  num(def).pipe(
+    z.number().int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+  );
 
 const mixSchema = z
   .string()
@@ -53,7 +55,8 @@ const mixSchema = z
       }
       mix[name as SoakAction] += w;
     }
-    if (mix.bid + mix.imp + mix.vast === 0) ctx.addIssue({ code: 'custom', message: 'gives every action a weight of 0' });
+    if (mix.bid + mix.imp + mix.vast === 0)
+      ctx.addIssue({ code: 'custom', message: 'gives every action a weight of 0' });
     return mix;
   });
 

@@ -84,7 +84,10 @@ describe('soakVerdict', () => {
     const creeping = series(30, 410, 274 / 30);
     const v = soakVerdict({ ...good, processes: [{ name: 'engine 1', checked: true, samples: creeping }] });
     expect(v.ok).toBe(false);
-    expect(v.checks.find((c) => c.name === 'engine 1 RSS growth')).toMatchObject({ ok: false, detail: expect.stringContaining('9.133 MiB/min') });
+    expect(v.checks.find((c) => c.name === 'engine 1 RSS growth')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('9.133 MiB/min'),
+    });
     expect(v.checks.find((c) => c.name === 'engine 1 heap growth')?.ok).toBe(false);
   });
 
@@ -96,13 +99,25 @@ describe('soakVerdict', () => {
 
   it('fails a checked process without enough samples after the warm-up', () => {
     const v = soakVerdict({ ...good, processes: [{ name: 'admin', checked: true, samples: series(4, 300, 0) }] });
-    expect(v.checks[0]).toEqual({ name: 'admin RSS growth', ok: false, detail: 'no slope: 0 samples after the warm-up' });
+    expect(v.checks[0]).toEqual({
+      name: 'admin RSS growth',
+      ok: false,
+      detail: 'no slope: 0 samples after the warm-up',
+    });
   });
 
   it('fails when ClickHouse holds other counts than were emitted or than the load counted', () => {
     const lost = soakVerdict({ ...good, processes: [], counts: [{ type: 'impression', emitted: 100, stored: 99 }] });
-    expect(lost.checks[0]).toEqual({ name: 'impression events in ClickHouse', ok: false, detail: 'emitted 100, stored 99' });
-    const doubled = soakVerdict({ ...good, processes: [], counts: [{ type: 'click', emitted: 12, stored: 12, load: 10 }] });
+    expect(lost.checks[0]).toEqual({
+      name: 'impression events in ClickHouse',
+      ok: false,
+      detail: 'emitted 100, stored 99',
+    });
+    const doubled = soakVerdict({
+      ...good,
+      processes: [],
+      counts: [{ type: 'click', emitted: 12, stored: 12, load: 10 }],
+    });
     expect(doubled.ok).toBe(false);
     expect(soakVerdict({ ...good, processes: [], counts: [] }).ok).toBe(false);
   });

@@ -92,7 +92,9 @@ export function soakVerdict(input: {
       ] as const) {
         const ok = value !== null && value <= input.maxSlopeMiBPerMin;
         const detail =
-          value === null ? `no slope: ${after.length} samples after the warm-up` : `${value} MiB/min after the warm-up (limit ${input.maxSlopeMiBPerMin})`;
+          value === null
+            ? `no slope: ${after.length} samples after the warm-up`
+            : `${value} MiB/min after the warm-up (limit ${input.maxSlopeMiBPerMin})`;
         checks.push({ name: `${p.name} ${what} growth`, ok, detail });
       }
     }
@@ -106,7 +108,8 @@ export function soakVerdict(input: {
       detail: `emitted ${c.emitted}, stored ${c.stored}${c.load === undefined ? '' : `, counted by the load ${c.load}`}`,
     });
   }
-  if (input.counts.length === 0) checks.push({ name: 'events in ClickHouse', ok: false, detail: 'no events were counted' });
+  if (input.counts.length === 0)
+    checks.push({ name: 'events in ClickHouse', ok: false, detail: 'no events were counted' });
   const errors = Object.entries(input.serverErrors).filter(([, n]) => n > 0);
   checks.push({
     name: 'no 5xx answers',

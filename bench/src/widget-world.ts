@@ -47,7 +47,16 @@ export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise
   };
   await store.commit('site', 1, 0, site);
   const zone = {
-    ...{ id: 1, site_id: 1, publisher_id: publisherId, subid: ZONE, name: 'bench', format: 'banner', banner_width: 300, banner_height: 250 },
+    ...{
+      id: 1,
+      site_id: 1,
+      publisher_id: publisherId,
+      subid: ZONE,
+      name: 'bench',
+      format: 'banner',
+      banner_width: 300,
+      banner_height: 250,
+    },
     ...{ status: 'active', created_at: now, updated_at: now },
     ...NO_FORMAT_FIELDS,
   };
@@ -56,7 +65,8 @@ export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise
 }
 
 /** What the widget adds to a click link when the visitor clicks (widget/src/widget.ts): a human's time to click, position, focus. */
-export const clickSignals = (i: number) => `?ttc=${1_200 + (i % 800)}&x=${20 + (i % 200)}&y=${10 + (i % 150)}&focus=1&fp=fingerprint${i}&s=e30`;
+export const clickSignals = (i: number) =>
+  `?ttc=${1_200 + (i % 800)}&x=${20 + (i % 200)}&y=${10 + (i % 150)}&focus=1&fp=fingerprint${i}&s=e30`;
 
 /**
  * Asks a running engine for ads as visitors `from`, `from + 1`, ... until `wanted` were served, and
@@ -81,7 +91,8 @@ export async function servedLinks(
       const i = next++;
       const req = impRequest(i);
       // Once more on a refused connection: the engine closes kept-alive connections that idled (during a wrk run).
-      const get = () => fetch(`http://127.0.0.1:${port}${req.path}`, { headers: { ...WIDGET_HEADERS, 'x-forwarded-for': req.ip } });
+      const get = () =>
+        fetch(`http://127.0.0.1:${port}${req.path}`, { headers: { ...WIDGET_HEADERS, 'x-forwarded-for': req.ip } });
       const r = await get().catch(get);
       if (r.status !== 200) {
         await r.body?.cancel();
@@ -103,6 +114,7 @@ export async function servedLinks(
     }
   };
   await Promise.all(Array.from({ length: wanted ? parallel : 0 }, ask));
-  if (wanted && clicks.length === 0) throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
+  if (wanted && clicks.length === 0)
+    throw new Error('no ad served to the click and beacon runs: the world or the zone is wrong');
   return { clicks, beacons };
 }

@@ -1,4 +1,11 @@
-import { BANNER_SIZES, BROWSER_FAMILIES, CAMPAIGN_FORMATS, CONNECTION_TYPES, OS_FAMILIES, VERTICALS } from '@adnet/schemas/api';
+import {
+  BANNER_SIZES,
+  BROWSER_FAMILIES,
+  CAMPAIGN_FORMATS,
+  CONNECTION_TYPES,
+  OS_FAMILIES,
+  VERTICALS,
+} from '@adnet/schemas/api';
 import type { BrowserFamily, Creative, OsFamily, StoredCampaign } from '@adnet/schemas/api';
 import type { ConnectionType } from '@adnet/schemas/openrtb';
 import type { Partner } from '@adnet/schemas/partners';
@@ -21,7 +28,10 @@ const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'];
 const WORKDAY = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
 
 /** A campaign's frequency cap and schedule fields, drawn from their own sequence so the rest of the world stays as it was. */
-function deliveryRules(r: () => number, on: boolean): Pick<StoredCampaign, 'frequency_cap' | 'start_at' | 'end_at' | 'dayparting' | 'timezone'> {
+function deliveryRules(
+  r: () => number,
+  on: boolean,
+): Pick<StoredCampaign, 'frequency_cap' | 'start_at' | 'end_at' | 'dayparting' | 'timezone'> {
   const none = { frequency_cap: null, start_at: null, end_at: null, dayparting: null, timezone: 'UTC' };
   if (!on) return none;
   const [cap, dayparted, dated] = [r() < 0.15, r() < 0.15, r() < 0.05];
@@ -78,7 +88,8 @@ export function generateWorld(size: WorldSize): World {
       total_budget_cents: null,
       os_include: t() < 0.85 ? [] : [OS_FAMILIES[Math.floor(t() * OS_FAMILIES.length)] as OsFamily],
       browser_include: t() < 0.85 ? [] : [BROWSER_FAMILIES[Math.floor(t() * BROWSER_FAMILIES.length)] as BrowserFamily],
-      connection_types: t() < 0.9 ? [] : [CONNECTION_TYPES[Math.floor(t() * CONNECTION_TYPES.length)] as ConnectionType],
+      connection_types:
+        t() < 0.9 ? [] : [CONNECTION_TYPES[Math.floor(t() * CONNECTION_TYPES.length)] as ConnectionType],
       ...deliveryRules(rules, size.deliveryRules ?? false),
       created_at: now,
       updated_at: now,

@@ -1,6 +1,13 @@
 // The cabinet talks to the admin only through the typed tRPC client; the router is imported
 // as a type, so no server code reaches the browser bundle.
-import { TRPCClientError, createTRPCClient, httpBatchLink, httpLink, isNonJsonSerializable, splitLink } from '@trpc/client';
+import {
+  TRPCClientError,
+  createTRPCClient,
+  httpBatchLink,
+  httpLink,
+  isNonJsonSerializable,
+  splitLink,
+} from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@adnet/admin/router';
 import { TRPC_MAX_BATCH } from '@adnet/schemas/trpc-limits';
@@ -77,7 +84,12 @@ export function problem(err: unknown): ApiProblem {
   if (err instanceof TRPCClientError) {
     const e = err as TRPCClientError<AppRouter>;
     const data = e.data;
-    return { fields: data?.fields ?? {}, message: e.message, code: data?.appCode ?? 'error', status: data?.httpStatus ?? 0 };
+    return {
+      fields: data?.fields ?? {},
+      message: e.message,
+      code: data?.appCode ?? 'error',
+      status: data?.httpStatus ?? 0,
+    };
   }
   return { fields: {}, message: err instanceof Error ? err.message : String(err), code: 'network', status: 0 };
 }

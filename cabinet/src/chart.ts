@@ -26,19 +26,35 @@ export function lineChart(labels: string[], series: Series[], title: string): HT
   }
   const step = Math.ceil(n / 6);
   labels.forEach((l, i) => {
-    if (i % step === 0) svg.append(s('text', { x: x(i), y: H - 8, 'text-anchor': 'middle' }, l.length > 10 ? l.slice(5) : l));
+    if (i % step === 0)
+      svg.append(s('text', { x: x(i), y: H - 8, 'text-anchor': 'middle' }, l.length > 10 ? l.slice(5) : l));
   });
   for (const ser of series) {
     const pts = ser.values.map((v, i) => `${x(i)},${y(v)}`).join(' ');
-    svg.append(s('polyline', { points: pts, fill: 'none', stroke: ser.color, 'stroke-width': 2, 'data-series': ser.name }));
+    svg.append(
+      s('polyline', { points: pts, fill: 'none', stroke: ser.color, 'stroke-width': 2, 'data-series': ser.name }),
+    );
     ser.values.forEach((v, i) =>
-      svg.append(s('circle', { cx: x(i), cy: y(v), r: 3, fill: ser.color }, s('title', {}, `${ser.name} ${labels[i] ?? ''}: ${v}`))),
+      svg.append(
+        s(
+          'circle',
+          { cx: x(i), cy: y(v), r: 3, fill: ser.color },
+          s('title', {}, `${ser.name} ${labels[i] ?? ''}: ${v}`),
+        ),
+      ),
     );
   }
   const legend = h(
     'p',
     { class: 'legend' },
-    series.map((ser) => h('span', {}, h('i', { style: `background:${ser.color}` }), `${ser.name}: ${ser.values.reduce((a, b) => a + b, 0)}`)),
+    series.map((ser) =>
+      h(
+        'span',
+        {},
+        h('i', { style: `background:${ser.color}` }),
+        `${ser.name}: ${ser.values.reduce((a, b) => a + b, 0)}`,
+      ),
+    ),
   );
   return h('figure', {}, svg, h('figcaption', {}, title), legend);
 }

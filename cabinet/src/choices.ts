@@ -18,7 +18,11 @@ import {
 import { FALLBACK_TYPES as FALLBACKS, FV_CORNERS } from '@adnet/schemas/formats';
 import { SITE_CATEGORY_NAMES } from '@adnet/schemas/site-categories';
 import { WEEKDAYS } from '@adnet/schemas/schedule';
-import { PUBLISHER_STATS_DIMENSIONS, STATS_DIMENSION_COLUMNS, STATS_DIMENSIONS as ALL_DIMENSIONS } from '@adnet/schemas/stats';
+import {
+  PUBLISHER_STATS_DIMENSIONS,
+  STATS_DIMENSION_COLUMNS,
+  STATS_DIMENSIONS as ALL_DIMENSIONS,
+} from '@adnet/schemas/stats';
 
 export {
   BID_TYPES,
@@ -32,11 +36,18 @@ export {
   VERTICALS,
   WEEKDAYS,
 };
-export { BROWSER_FAMILIES as BROWSERS, CAMPAIGN_FORMATS as FORMATS, CAMPAIGN_FORMATS as ZONE_FORMATS, OS_FAMILIES as OSES };
+export {
+  BROWSER_FAMILIES as BROWSERS,
+  CAMPAIGN_FORMATS as FORMATS,
+  CAMPAIGN_FORMATS as ZONE_FORMATS,
+  OS_FAMILIES as OSES,
+};
 export const SITE_CATEGORIES = SITE_CATEGORY_NAMES;
 export const BANNER_SIZES = BANNER_DIMENSIONS.map(([w, h]) => `${w}x${h}`);
 /** Advertisers' dimensions; admins add `demand` (who bought: our campaigns or a demand partner). */
-export const STATS_DIMENSIONS = ALL_DIMENSIONS.filter((d): d is Exclude<(typeof ALL_DIMENSIONS)[number], 'demand'> => d !== 'demand');
+export const STATS_DIMENSIONS = ALL_DIMENSIONS.filter(
+  (d): d is Exclude<(typeof ALL_DIMENSIONS)[number], 'demand'> => d !== 'demand',
+);
 export const ADMIN_STATS_DIMENSIONS = ALL_DIMENSIONS;
 export { PUBLISHER_STATS_DIMENSIONS, STATS_DIMENSION_COLUMNS };
 /** `none` first: the form's default. */

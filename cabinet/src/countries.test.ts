@@ -17,7 +17,9 @@ describe('countries for the pickers', () => {
     expect(found('(DE)')).toEqual(['de']);
     expect(found('cote')).toEqual(['ci']);
     expect(found('  ')).toHaveLength(COUNTRY_CODES.length);
-    expect(found('united').map(countryName)).toEqual(expect.arrayContaining(['United Kingdom', 'United States', 'United Arab Emirates']));
+    expect(found('united').map(countryName)).toEqual(
+      expect.arrayContaining(['United Kingdom', 'United States', 'United Arab Emirates']),
+    );
     expect(found('atlantis')).toEqual([]);
   });
 });

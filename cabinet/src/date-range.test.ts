@@ -22,6 +22,9 @@ describe('date presets', () => {
     const afterSpringForward = Date.parse('2026-03-29T22:30:00Z');
     expect(dayIn(afterSpringForward - 86_400_000, 'Europe/Berlin')).toBe('2026-03-28');
     expect(shiftDay(dayIn(afterSpringForward, 'Europe/Berlin'), -1)).toBe('2026-03-29');
-    expect(presetRange('yesterday', afterSpringForward, 'Europe/Berlin')).toEqual({ from: '2026-03-29', to: '2026-03-29' });
+    expect(presetRange('yesterday', afterSpringForward, 'Europe/Berlin')).toEqual({
+      from: '2026-03-29',
+      to: '2026-03-29',
+    });
   });
 });

@@ -12,14 +12,17 @@ export const PRESET_LABELS: Record<Preset, string> = {
 
 /** `now`'s calendar day in `tz`, as YYYY-MM-DD. */
 export function dayIn(now: number, tz: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now));
+  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(now),
+  );
 }
 
 /**
  * The calendar day `days` after `day` (negative: before). Counted on the date, not as 24-hour steps from
  * now: across a daylight-saving change, now minus 24 hours can land two dates back.
  */
-export const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+export const shiftDay = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** From and to (inclusive) of a preset, counted in whole days of `tz`. */
 export function presetRange(p: Preset, now: number, tz: string): { from: string; to: string } {

@@ -16,7 +16,11 @@ const SAFE_LINK = /^(?:https?:\/\/|blob:|\/|#|\?)/i;
  * Creates an element: `on*` attributes become listeners, `true` a bare attribute, null/false/undefined
  * nothing, a URL attribute that is not a safe link nothing.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, Attr> = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
@@ -24,7 +28,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
     else if (URL_ATTRS.has(k) && !SAFE_LINK.test(String(v))) continue;
     else el.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);
+  for (const c of children.flat())
+    if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'number' ? String(c) : c);
   return el;
 }
 
@@ -70,7 +75,11 @@ export async function copyText(text: string, label: string): Promise<void> {
 }
 
 /** A button that runs an async action, shows it is busy, and reports failures. */
-export function actionButton(label: string, run: () => Promise<void>, attrs: Record<string, Attr> = {}): HTMLButtonElement {
+export function actionButton(
+  label: string,
+  run: () => Promise<void>,
+  attrs: Record<string, Attr> = {},
+): HTMLButtonElement {
   const btn = h('button', { type: 'button', ...attrs }, label);
   btn.addEventListener('click', () => {
     btn.disabled = true;
@@ -120,4 +129,5 @@ export function table(headers: string[], rows: Child[][], caption?: string): HTM
   );
 }
 
-export const badge = (status: string): HTMLElement => h('span', { class: `badge ${status}` }, status.replace(/_/g, ' '));
+export const badge = (status: string): HTMLElement =>
+  h('span', { class: `badge ${status}` }, status.replace(/_/g, ' '));

@@ -6,7 +6,18 @@ export interface FieldSpec {
   name: string;
   label: string;
   /** `picker`: checkboxes with a search box above them, for lists too long to scan (countries). */
-  type?: 'text' | 'email' | 'password' | 'number' | 'url' | 'date' | 'file' | 'select' | 'textarea' | 'checkboxes' | 'picker';
+  type?:
+    | 'text'
+    | 'email'
+    | 'password'
+    | 'number'
+    | 'url'
+    | 'date'
+    | 'file'
+    | 'select'
+    | 'textarea'
+    | 'checkboxes'
+    | 'picker';
   options?: readonly string[];
   /** How an option reads (its value is what is sent): `de` as "Germany (DE)". */
   optionLabel?: (option: string) => string;
@@ -32,7 +43,9 @@ function control(f: FieldSpec, id: string, errId: string): HTMLElement {
     return h(
       'select',
       common,
-      (f.options ?? []).map((o) => h('option', { value: o, selected: o === value }, f.optionLabel ? f.optionLabel(o) : o.replace(/_/g, ' '))),
+      (f.options ?? []).map((o) =>
+        h('option', { value: o, selected: o === value }, f.optionLabel ? f.optionLabel(o) : o.replace(/_/g, ' ')),
+      ),
     );
   }
   if (f.type === 'textarea') return h('textarea', { ...common, rows: 3 }, value ?? '');
@@ -42,11 +55,20 @@ function control(f: FieldSpec, id: string, errId: string): HTMLElement {
       'fieldset',
       { id, class: 'checks', 'aria-describedby': errId },
       h('legend', { class: 'offscreen' }, f.label),
-      (f.options ?? []).map((o) => h('label', {}, h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }), ` ${o}`)),
+      (f.options ?? []).map((o) =>
+        h('label', {}, h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }), ` ${o}`),
+      ),
     );
   }
   if (f.type === 'picker') return picker(f, id, errId);
-  return h('input', { ...common, type: f.type ?? 'text', value, step: f.step, accept: f.accept, autocomplete: f.autocomplete });
+  return h('input', {
+    ...common,
+    type: f.type ?? 'text',
+    value,
+    step: f.step,
+    accept: f.accept,
+    autocomplete: f.autocomplete,
+  });
 }
 
 /**
@@ -68,7 +90,12 @@ function picker(f: FieldSpec, id: string, errId: string): HTMLElement {
   const summary = h('p', { id: `${id}-chosen`, class: 'picked', 'aria-live': 'polite' });
   const none = h('p', { class: 'muted', hidden: true }, 'Nothing matches');
   const items = options.map((o) =>
-    h('label', { 'data-search': label(o) }, h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }), ` ${label(o)}`),
+    h(
+      'label',
+      { 'data-search': label(o) },
+      h('input', { type: 'checkbox', name: f.name, value: o, checked: chosen.has(o) }),
+      ` ${label(o)}`,
+    ),
   );
   const list = h('div', { id: `${id}-list`, class: 'picker-list' }, items);
   const sum = () => {
@@ -120,7 +147,13 @@ export function buildForm(opts: {
       err,
     );
   });
-  const form = h('form', { 'aria-label': opts.label, novalidate: true }, top, rows, h('div', { class: 'actions' }, button));
+  const form = h(
+    'form',
+    { 'aria-label': opts.label, novalidate: true },
+    top,
+    rows,
+    h('div', { class: 'actions' }, button),
+  );
 
   const handle: FormHandle = {
     form,
@@ -195,7 +228,8 @@ export function num(d: FormData, name: string): number {
   return (v === '' ? undefined : Number(v)) as number;
 }
 
-export const optNum = (d: FormData, name: string): number | undefined => (text(d, name) === '' ? undefined : Number(text(d, name)));
+export const optNum = (d: FormData, name: string): number | undefined =>
+  text(d, name) === '' ? undefined : Number(text(d, name));
 
 /** A comma- or space-separated list, lowercased. */
 export const list = (d: FormData, name: string): string[] =>
@@ -204,4 +238,5 @@ export const list = (d: FormData, name: string): string[] =>
     .map((x) => x.toLowerCase())
     .filter(Boolean);
 
-export const checked = (d: FormData, name: string): string[] => d.getAll(name).filter((v): v is string => typeof v === 'string');
+export const checked = (d: FormData, name: string): string[] =>
+  d.getAll(name).filter((v): v is string => typeof v === 'string');

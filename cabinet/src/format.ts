@@ -2,11 +2,25 @@
  * How numbers read in the cabinet: thousands separators, money with its sign before the symbol,
  * rates as percentages. One place, so every page and the CSV-free views agree.
  */
-const MONEY = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const MONEY = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 // Floors and bids are dollars to five places: a sub-cent price must not round away.
-const PRICE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 5 });
-const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const PRICE = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 5,
+});
+const PERCENT = new Intl.NumberFormat('en-US', {
+  style: 'percent',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 /** Cents as dollars: 1000000 -> "$10,000.00", -48 -> "−$0.48" (a real minus sign, so it cannot be missed). */
 export function money(cents: number): string {
@@ -30,7 +44,9 @@ export const percent = (ratio: number): string => PERCENT.format(Number.isFinite
 export const ctrOf = (clicks: number, impressions: number): number => (impressions > 0 ? clicks / impressions : 0);
 
 /** Cost (or earnings) per thousand impressions, in cents; 0 without impressions. */
-export const ecpmCents = (cents: number, impressions: number): number => (impressions > 0 ? Math.round((cents * 1000) / impressions) : 0);
+export const ecpmCents = (cents: number, impressions: number): number =>
+  impressions > 0 ? Math.round((cents * 1000) / impressions) : 0;
 
 /** Cost per conversion, in cents; null when there was no conversion (shown as a dash, not as $0). */
-export const ecpaCents = (cents: number, conversions: number): number | null => (conversions > 0 ? Math.round(cents / conversions) : null);
+export const ecpaCents = (cents: number, conversions: number): number | null =>
+  conversions > 0 ? Math.round(cents / conversions) : null;

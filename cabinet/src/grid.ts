@@ -45,7 +45,11 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
   const wrap = h('div', { class: 'table-wrap grid', tabindex: 0, role: 'region', 'aria-label': o.caption });
   const draw = () => {
     const col = sort ? o.columns.find((c) => c.key === sort?.key) : undefined;
-    const rows = col?.sort ? [...o.rows].sort((a, b) => compare(col.sort?.(a) ?? null, col.sort?.(b) ?? null) * (sort?.dir === 'desc' ? -1 : 1)) : o.rows;
+    const rows = col?.sort
+      ? [...o.rows].sort(
+          (a, b) => compare(col.sort?.(a) ?? null, col.sort?.(b) ?? null) * (sort?.dir === 'desc' ? -1 : 1),
+        )
+      : o.rows;
     const head = o.columns.map((c) => {
       const state = sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none';
       const label = c.sort
@@ -62,10 +66,18 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
             },
             c.label,
             // The arrow is drawn, not read: aria-sort says the order, and the name stays the label.
-            h('span', { 'aria-hidden': 'true', class: 'arrow' }, state === 'ascending' ? ' \u25B2' : state === 'descending' ? ' \u25BC' : ''),
+            h(
+              'span',
+              { 'aria-hidden': 'true', class: 'arrow' },
+              state === 'ascending' ? ' \u25B2' : state === 'descending' ? ' \u25BC' : '',
+            ),
           )
         : c.label;
-      return h('th', { scope: 'col', class: c.numeric ? 'num' : null, 'data-key': c.key, 'aria-sort': c.sort ? state : null }, label);
+      return h(
+        'th',
+        { scope: 'col', class: c.numeric ? 'num' : null, 'data-key': c.key, 'aria-sort': c.sort ? state : null },
+        label,
+      );
     });
     const pick = (id: string, on: boolean) => {
       if (on) selected.add(id);
@@ -74,7 +86,9 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
     };
     const body = rows.map((r) => {
       const id = o.id?.(r) ?? '';
-      const cells = o.columns.map((c) => h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(r)));
+      const cells = o.columns.map((c) =>
+        h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(r)),
+      );
       const box = o.onSelect
         ? h(
             'td',
@@ -98,7 +112,13 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
               'tr',
               { class: 'totals' },
               o.onSelect ? h('td', {}) : null,
-              o.columns.map((c, i) => h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.total ? c.total(o.rows) : i === 0 ? 'Total' : '')),
+              o.columns.map((c, i) =>
+                h(
+                  'td',
+                  { class: c.numeric ? 'num' : null, 'data-label': c.label },
+                  c.total ? c.total(o.rows) : i === 0 ? 'Total' : '',
+                ),
+              ),
             ),
           )
         : null;
@@ -107,8 +127,23 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
         'table',
         {},
         h('caption', {}, o.caption),
-        h('thead', {}, h('tr', {}, o.onSelect ? h('th', { scope: 'col', class: 'select' }, h('span', { class: 'offscreen' }, 'Select')) : null, head)),
-        h('tbody', {}, body.length ? body : h('tr', {}, h('td', { colspan: o.columns.length + (o.onSelect ? 1 : 0) }, o.empty ?? 'Nothing yet'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            o.onSelect ? h('th', { scope: 'col', class: 'select' }, h('span', { class: 'offscreen' }, 'Select')) : null,
+            head,
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          body.length
+            ? body
+            : h('tr', {}, h('td', { colspan: o.columns.length + (o.onSelect ? 1 : 0) }, o.empty ?? 'Nothing yet')),
+        ),
         totals,
       ),
     );

@@ -10,7 +10,10 @@ describe('the landing URL preview', () => {
   });
 
   it('says what is wrong instead: an unknown macro, one in the host; nothing typed yet', () => {
-    expect(landingPreview('https://t.example/?z={zone}')).toMatchObject({ ok: false, text: expect.stringMatching(/^unknown macro \{zone\}; use /) });
+    expect(landingPreview('https://t.example/?z={zone}')).toMatchObject({
+      ok: false,
+      text: expect.stringMatching(/^unknown macro \{zone\}; use /),
+    });
     expect(landingPreview('https://{geo}.t.example/')).toMatchObject({ ok: false });
     expect(landingPreview('')).toMatchObject({ ok: true, text: 'Type a landing URL to see it with sample values.' });
   });

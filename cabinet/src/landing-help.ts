@@ -1,7 +1,12 @@
 // The macro help of a landing-URL field: every macro as a button that inserts it, and a live preview of
 // the address a click would lead to. The list, the check and the filling are the engine's own
 // (schemas/src/landing-macros.ts, zod-free), so the preview shows what the redirect will do.
-import { LANDING_MACROS, SAMPLE_LANDING_VALUES, fillLandingUrl, landingMacroProblem } from '@adnet/schemas/landing-macros';
+import {
+  LANDING_MACROS,
+  SAMPLE_LANDING_VALUES,
+  fillLandingUrl,
+  landingMacroProblem,
+} from '@adnet/schemas/landing-macros';
 import { h } from './dom.ts';
 
 const MEANING: Record<(typeof LANDING_MACROS)[number], string> = {
@@ -54,7 +59,12 @@ export function landingMacroHelp(input: HTMLInputElement): HTMLElement {
         'ul',
         { class: 'macros' },
         LANDING_MACROS.map((m) =>
-          h('li', {}, h('button', { type: 'button', onclick: () => insert(m), 'aria-label': `Insert {${m}}` }, `{${m}}`), ` ${MEANING[m]}`),
+          h(
+            'li',
+            {},
+            h('button', { type: 'button', onclick: () => insert(m), 'aria-label': `Insert {${m}}` }, `{${m}}`),
+            ` ${MEANING[m]}`,
+          ),
         ),
       ),
     ),

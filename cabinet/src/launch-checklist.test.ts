@@ -13,9 +13,17 @@ const schedule = (reasons: DeliveryReason[]) => launchSteps(campaign(reasons)).f
 describe('launch checklist', () => {
   it("marks the schedule step from the campaign's schedule reasons", () => {
     expect(schedule([])).toEqual({ label: 'Schedule', done: true, detail: 'Schedule: running now.' });
-    expect(schedule(['not_started'])).toEqual({ label: 'Schedule', done: false, detail: 'Schedule: it has not started yet.' });
+    expect(schedule(['not_started'])).toEqual({
+      label: 'Schedule',
+      done: false,
+      detail: 'Schedule: it has not started yet.',
+    });
     expect(schedule(['ended'])).toEqual({ label: 'Schedule', done: false, detail: 'Schedule: it has ended.' });
-    expect(schedule(['outside_schedule'])).toEqual({ label: 'Schedule', done: false, detail: 'Schedule: outside its hours right now.' });
+    expect(schedule(['outside_schedule'])).toEqual({
+      label: 'Schedule',
+      done: false,
+      detail: 'Schedule: outside its hours right now.',
+    });
     // Other reasons leave the schedule step green.
     expect(schedule(['daily_budget_spent'])?.done).toBe(true);
   });

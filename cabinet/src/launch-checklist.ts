@@ -46,7 +46,11 @@ export function launchSteps(c: Pick<Campaign, 'delivery' | 'geo_include' | 'devi
           ? "Today's budget is spent; it resumes tomorrow."
           : 'Budget left today.',
     },
-    { label: 'Schedule', done: !has('not_started') && !has('ended') && !has('outside_schedule'), detail: `Schedule: ${scheduled}.` },
+    {
+      label: 'Schedule',
+      done: !has('not_started') && !has('ended') && !has('outside_schedule'),
+      detail: `Schedule: ${scheduled}.`,
+    },
     { label: 'Targeting', done: true, detail: `Shown in ${geo}, on ${devices}.` },
     {
       label: 'Activated',
@@ -79,7 +83,12 @@ export function launchChecklist(c: Campaign): HTMLElement {
           h('span', { class: 'offscreen' }, s.done ? ' (done)' : ' (to do)'),
           ' ',
           s.label === 'Funds' && !s.done
-            ? h('span', {}, s.detail.replace(' on the Balance page.', ' '), h('a', { href: `${BASE}/balance` }, 'on the Balance page'))
+            ? h(
+                'span',
+                {},
+                s.detail.replace(' on the Balance page.', ' '),
+                h('a', { href: `${BASE}/balance` }, 'on the Balance page'),
+              )
             : s.detail,
         ),
       ),

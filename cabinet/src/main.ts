@@ -28,9 +28,15 @@ function shell(session: Session, active: string): HTMLElement {
         navigate('/signin');
       });
   });
-  const menu = h('button', { type: 'button', class: 'menu', 'aria-expanded': 'false', 'aria-controls': 'nav-list' }, 'Menu');
+  const menu = h(
+    'button',
+    { type: 'button', class: 'menu', 'aria-expanded': 'false', 'aria-controls': 'nav-list' },
+    'Menu',
+  );
   const list = h('ul', { id: 'nav-list' }, links);
-  menu.addEventListener('click', () => menu.setAttribute('aria-expanded', String(menu.getAttribute('aria-expanded') !== 'true')));
+  menu.addEventListener('click', () =>
+    menu.setAttribute('aria-expanded', String(menu.getAttribute('aria-expanded') !== 'true')),
+  );
   app.replaceChildren(
     h(
       'header',
@@ -58,7 +64,15 @@ function balanceBadge(session: Session): HTMLElement | null {
   // The link carries its label before the figure arrives (or if it never does): a link without
   // text is nameless to a screen reader, and an empty box to everyone else.
   const label = session.role === 'advertiser' ? 'Balance' : 'This month';
-  const el = h('a', { class: 'balance', href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`, 'aria-live': 'polite' }, label);
+  const el = h(
+    'a',
+    {
+      class: 'balance',
+      href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`,
+      'aria-live': 'polite',
+    },
+    label,
+  );
   const show = (cents: number) => {
     el.textContent = `${label} ${usd(cents)}`;
     el.classList.toggle('empty', cents <= 0 && session.role === 'advertiser');
@@ -83,9 +97,13 @@ async function render(): Promise<void> {
   navigated = true;
   const path = currentPath();
   // The emailed links' pages work signed in or not.
-  const standalone = path === '/reset-password' ? resetPasswordPage : path === '/verify-email' ? verifyEmailPage : undefined;
+  const standalone =
+    path === '/reset-password' ? resetPasswordPage : path === '/verify-email' ? verifyEmailPage : undefined;
   if (standalone) {
-    app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
+    app.replaceChildren(
+      h('main', { id: 'main', class: 'auth' }),
+      h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
+    );
     return standalone(app.querySelector('main') as HTMLElement);
   }
   const authPath = path === '/signin' || path === '/signup';
@@ -94,12 +112,21 @@ async function render(): Promise<void> {
     // The sign-in form is there at once, as typing may start before the server says who is signed in.
     session = authPath ? (knownSession() ?? null) : await loadSession();
   } catch (err) {
-    app.replaceChildren(h('main', { id: 'main' }, h('p', { class: 'form-error', role: 'alert' }, `Could not reach adnet: ${problem(err).message}`)));
+    app.replaceChildren(
+      h(
+        'main',
+        { id: 'main' },
+        h('p', { class: 'form-error', role: 'alert' }, `Could not reach adnet: ${problem(err).message}`),
+      ),
+    );
     return;
   }
   if (authPath || !session) {
     if (session && authPath) return navigate(HOME[session.role]);
-    app.replaceChildren(h('main', { id: 'main', class: 'auth' }), h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }));
+    app.replaceChildren(
+      h('main', { id: 'main', class: 'auth' }),
+      h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
+    );
     authPage(app.querySelector('main') as HTMLElement, path === '/signup' ? 'signup' : 'signin', (s) => {
       saveSession(s);
       navigate(HOME[s.role]);
@@ -133,14 +160,20 @@ async function render(): Promise<void> {
         saveSession(null);
         return navigate('/signin');
       }
-      main.replaceChildren(h('h1', {}, route.title), h('p', { class: 'form-error', role: 'alert' }, e.message ?? 'Something went wrong'));
+      main.replaceChildren(
+        h('h1', {}, route.title),
+        h('p', { class: 'form-error', role: 'alert' }, e.message ?? 'Something went wrong'),
+      );
     }
     // After an in-app page change the focus goes to the new content (as a page load would put
     // screen readers at the top); on the first load it stays where the browser put it.
     if (focusMain) main.focus();
     return;
   }
-  shell(session, '').append(h('h1', {}, 'Page not found'), h('p', {}, h('a', { href: `${BASE}/` }, 'Back to the cabinet')));
+  shell(session, '').append(
+    h('h1', {}, 'Page not found'),
+    h('p', {}, h('a', { href: `${BASE}/` }, 'Back to the cabinet')),
+  );
 }
 
 onNavigate(() => void render());

@@ -14,5 +14,9 @@ export function pushSetupSteps(domain: string, workerUrl: string): string[] {
 }
 
 /** The prompt moment as the select shows it, and back. */
-export const PROMPT_LABELS = { click: 'on the first click', load: 'as the page loads', delay: 'after some seconds' } as const;
+export const PROMPT_LABELS = {
+  click: 'on the first click',
+  load: 'as the page loads',
+  delay: 'after some seconds',
+} as const;
 export type PromptMoment = keyof typeof PROMPT_LABELS;

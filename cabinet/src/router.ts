@@ -45,7 +45,12 @@ export function onNavigate(fn: Listener): void {
     if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || a.target) return;
     const url = new URL(a.href, location.href);
     // In-page anchors (the skip link) keep their native behaviour.
-    if (url.origin !== location.origin || !url.pathname.startsWith(BASE) || (url.hash && url.pathname === location.pathname)) return;
+    if (
+      url.origin !== location.origin ||
+      !url.pathname.startsWith(BASE) ||
+      (url.hash && url.pathname === location.pathname)
+    )
+      return;
     ev.preventDefault();
     navigate(url.pathname + url.search);
   });

@@ -14,7 +14,13 @@ import { accountPage } from './pages/account.ts';
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
-  { path: '/overview', title: 'Overview', roles: ['advertiser', 'publisher', 'admin'], nav: true, render: overviewPage },
+  {
+    path: '/overview',
+    title: 'Overview',
+    roles: ['advertiser', 'publisher', 'admin'],
+    nav: true,
+    render: overviewPage,
+  },
   { path: '/campaigns', title: 'Campaigns', roles: ['advertiser'], nav: true, render: campaignsPage },
   { path: '/campaigns/new', title: 'New campaign', roles: ['advertiser'], render: newCampaignPage },
   { path: '/campaigns/:id', title: 'Campaign', roles: ['advertiser'], render: campaignPage },

@@ -36,5 +36,12 @@ export function pastedAdjustments(typed: string): AdjustmentLine[] {
 /** The stored adjustments as the editor shows them, one per line. */
 export const adjustmentsText = (list: readonly AdjustmentLine[]): string =>
   list
-    .map((a) => (a.zone !== undefined ? `zone ${a.zone}` : a.site !== undefined ? `site ${a.site}` : `country ${a.country ?? ''}`) + ` x${a.multiplier}`)
+    .map(
+      (a) =>
+        (a.zone !== undefined
+          ? `zone ${a.zone}`
+          : a.site !== undefined
+            ? `site ${a.site}`
+            : `country ${a.country ?? ''}`) + ` x${a.multiplier}`,
+    )
     .join('\n');

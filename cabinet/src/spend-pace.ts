@@ -10,7 +10,9 @@ export function daysLeftText(
   rows: readonly { date?: string | number; spent_cents?: string | number }[],
 ): string {
   if (balanceCents <= 0) return 'campaigns cannot spend';
-  const spentOn = lastDays.map((d) => rows.filter((x) => x.date === d).reduce((a, x) => a + Number(x.spent_cents ?? 0), 0));
+  const spentOn = lastDays.map((d) =>
+    rows.filter((x) => x.date === d).reduce((a, x) => a + Number(x.spent_cents ?? 0), 0),
+  );
   const first = spentOn.findIndex((c) => c > 0);
   if (first < 0) return 'no spend in the last 7 days';
   const perDay = spentOn.reduce((a, c) => a + c, 0) / (spentOn.length - first);

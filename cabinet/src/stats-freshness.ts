@@ -13,4 +13,5 @@ export async function showFreshness(box: HTMLElement): Promise<void> {
 }
 
 /** An empty notice box for a statistics view, filled by `showFreshness`. */
-export const freshnessBox = (): HTMLElement => h('div', { class: 'warnings stats-freshness', role: 'status', 'aria-live': 'polite', hidden: true });
+export const freshnessBox = (): HTMLElement =>
+  h('div', { class: 'warnings stats-freshness', role: 'status', 'aria-live': 'polite', hidden: true });

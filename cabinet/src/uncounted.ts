@@ -50,7 +50,8 @@ const REASON_LABELS: Record<UncountedRow['of'], Record<string, string>> = {
   },
 };
 
-export const uncountedReasonLabel = (of: UncountedRow['of'], reason: string): string => REASON_LABELS[of][reason] ?? reason;
+export const uncountedReasonLabel = (of: UncountedRow['of'], reason: string): string =>
+  REASON_LABELS[of][reason] ?? reason;
 
 /** The range's rows summed per kind and reason (the API's groups dropped), most events first. */
 export function uncountedByReason(rows: readonly UncountedRow[]): UncountedRow[] {
@@ -61,5 +62,7 @@ export function uncountedByReason(rows: readonly UncountedRow[]): UncountedRow[]
     if (s) s.events += r.events;
     else sums.set(key, { of: r.of, reason: r.reason, events: r.events });
   }
-  return [...sums.values()].sort((a, b) => b.events - a.events || a.of.localeCompare(b.of) || a.reason.localeCompare(b.reason));
+  return [...sums.values()].sort(
+    (a, b) => b.events - a.events || a.of.localeCompare(b.of) || a.reason.localeCompare(b.reason),
+  );
 }

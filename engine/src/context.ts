@@ -1,7 +1,15 @@
 import type { PushSubscribe } from '@adnet/schemas/publisher';
 import type { TicketSettlePorts } from './auction/settle.ts';
 import type { ZoneConfig } from '@adnet/schemas/widget';
-import type { BidBudget, Counters, CreativePicker, DirectCharger, EventSink, FrequencyCaps, SpendRecorder } from './auction/ports.ts';
+import type {
+  BidBudget,
+  Counters,
+  CreativePicker,
+  DirectCharger,
+  EventSink,
+  FrequencyCaps,
+  SpendRecorder,
+} from './auction/ports.ts';
 import type { EngineIndex } from './index/engine-index.ts';
 import type { ZoneRequestRate } from './fraud/zone-request-rate.ts';
 import type { PartnerLimiter } from './partners/partner-limiter.ts';

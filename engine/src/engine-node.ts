@@ -39,7 +39,8 @@ export function chooseEngineNode(setting: string): EngineNode {
   if (setting === 'current') return current('ENGINE_NODE=current');
   if (setting !== 'auto') {
     const probe = spawnSync(setting, ['-p', 'process.version'], { encoding: 'utf8' });
-    if (probe.status !== 0) throw new Error(`ENGINE_NODE=${setting} does not run: ${probe.stderr || probe.error?.message}`);
+    if (probe.status !== 0)
+      throw new Error(`ENGINE_NODE=${setting} does not run: ${probe.stderr || probe.error?.message}`);
     return { execPath: setting, version: probe.stdout.trim(), reason: 'ENGINE_NODE path' };
   }
   if (process.versions.modules === NODE24_ABI) return current('already on Node 24');
@@ -59,7 +60,9 @@ export function chooseEngineNode(setting: string): EngineNode {
   const probe = spawnSync(node24, ['-e', script], { encoding: 'utf8' });
   const [version, abi] = probe.stdout.trim().split(' ');
   if (probe.status !== 0 || abi !== NODE24_ABI || !version) {
-    return current(`Node 24 did not load the native add-ons (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0] ?? ''}`);
+    return current(
+      `Node 24 did not load the native add-ons (exit ${probe.status}): ${probe.stderr.trim().split('\n')[0] ?? ''}`,
+    );
   }
   return { execPath: node24, version, reason: 'bundled Node 24, native uWS and msgpackr loaded' };
 }

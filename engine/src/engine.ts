@@ -66,17 +66,43 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   void redisProbe.start();
   const secret = await trackingSecret(config, redis);
   const inFlight = new InFlight();
-  const stores = buildStores({ config, engineId: id, redis, subscriber: clients.subscriber, log, metrics, inFlight, onError });
+  const stores = buildStores({
+    config,
+    engineId: id,
+    redis,
+    subscriber: clients.subscriber,
+    log,
+    metrics,
+    inFlight,
+    onError,
+  });
   await stores.mirror.start();
   stores.events.start();
   const supply = supplySide(config, redis, secret, stores.budget);
   const passes = startPasses(config, redis, stores, supply.deps, onError);
   const vapid = await vapidKeys(redis);
   definePushScripts(redis);
-  const ports = enginePorts({ config, engineId: id, redis, secret, stores, metrics, supply: supply.deps, vapidPublicKey: vapid.publicKey, onError });
+  const ports = enginePorts({
+    config,
+    engineId: id,
+    redis,
+    secret,
+    stores,
+    metrics,
+    supply: supply.deps,
+    vapidPublicKey: vapid.publicKey,
+    onError,
+  });
   const journal = await startJournal({ config, redisUrl: opts.redisUrl, redis, ctx: ports.ctx, log, metrics, report });
   const pushSender = startPushSender(config, ports.push, redis, vapid, onError);
-  const health = engineHealth({ engineId: id, redis, redisProbe, mirror: stores.mirror, events: stores.events, journal });
+  const health = engineHealth({
+    engineId: id,
+    redis,
+    redisProbe,
+    mirror: stores.mirror,
+    events: stores.events,
+    journal,
+  });
   const deps: RouteDeps = { ctx: ports.ctx, journal, health, metrics, adminUpstream: opts.adminUpstream };
   const app = uws.App();
   servePublic(app, deps, { config, engineId: id, inFlight, report, onError });
@@ -88,7 +114,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   let opsSocket: us_listen_socket | undefined;
   const listen = (on: typeof app, port: number, host: string, what: string) =>
     new Promise<us_listen_socket>((resolve, reject) =>
-      on.listen(host, port, (s) => (s ? resolve(s) : reject(new Error(`engine could not listen${what} on ${host}:${port}`)))),
+      on.listen(host, port, (s) =>
+        s ? resolve(s) : reject(new Error(`engine could not listen${what} on ${host}:${port}`)),
+      ),
     );
   return {
     id,

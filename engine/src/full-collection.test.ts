@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { chooseEngineNode } from './engine-node.ts';
-import { boundHeapGrowth, collectGarbageNow, engineNodeArgs, keepMarkingOnLoop, markingArgs, youngGenerationArgs } from './full-collection.ts';
+import {
+  boundHeapGrowth,
+  collectGarbageNow,
+  engineNodeArgs,
+  keepMarkingOnLoop,
+  markingArgs,
+  youngGenerationArgs,
+} from './full-collection.ts';
 
 describe('collectGarbageNow', () => {
   it('collects what nothing holds any more, at once', async () => {
@@ -54,7 +61,10 @@ console.log(require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 
 
 describe('engineNodeArgs', () => {
   it('gives an engine the marking and the young generation arguments together, as the launcher and the benches pass them', () => {
-    expect(engineNodeArgs({ concurrentMarking: false, semiSpaceMb: 16 })).toEqual([...markingArgs(false), '--max-semi-space-size=16']);
+    expect(engineNodeArgs({ concurrentMarking: false, semiSpaceMb: 16 })).toEqual([
+      ...markingArgs(false),
+      '--max-semi-space-size=16',
+    ]);
     expect(engineNodeArgs({ concurrentMarking: true, semiSpaceMb: 0 })).toEqual([]);
   });
 });

@@ -2,7 +2,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** `gc`'s options (V8's gc extension); `last-resort` is V8's collection of all available garbage. */
-type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: 'regular' | 'last-resort' }) => void;
+type Gc = (options?: {
+  type?: 'major' | 'minor';
+  execution?: 'sync' | 'async';
+  flavor?: 'regular' | 'last-resort';
+}) => void;
 
 /**
  * A full garbage collection, now, that also gives V8's spare pages back. The engine calls it once, after its

@@ -34,7 +34,10 @@ const stop = (signal: string) => {
   engine
     .stop()
     .then(() => {
-      log.info({ event: 'engine.stopped', written: engine.events.written, dropped: engine.events.dropped }, 'engine stopped');
+      log.info(
+        { event: 'engine.stopped', written: engine.events.written, dropped: engine.events.dropped },
+        'engine stopped',
+      );
       process.exit(0);
     })
     .catch((err: unknown) => {

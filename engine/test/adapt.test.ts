@@ -15,7 +15,11 @@ afterAll(() => sockets.forEach((s) => uws.us_listen_socket_close(s)));
 function app(ctx: RouteContext): TemplatedApp {
   const a = uws.App();
   const echo = (req: { ip: string; method: string; path: string; query: string; params: readonly string[] }) =>
-    json(200, { ip: req.ip, method: req.method, path: req.path, query: req.query, params: req.params }, { 'x-extra': 'one', 'cache-control': 'no-store' });
+    json(
+      200,
+      { ip: req.ip, method: req.method, path: req.path, query: req.query, params: req.params },
+      { 'x-extra': 'one', 'cache-control': 'no-store' },
+    );
   addRoute(a, 'get', '/fixed', echo, {}, ctx);
   addRoute(a, 'get', '/p/:id', echo, { params: 1 }, ctx);
   addRoute(a, 'post', '/body', echo, { maxBody: 1024, query: false }, ctx);
@@ -23,7 +27,9 @@ function app(ctx: RouteContext): TemplatedApp {
   return a;
 }
 async function listen(host: string, ctx: RouteContext): Promise<number> {
-  const s = await new Promise<us_listen_socket>((resolve, reject) => app(ctx).listen(host, 0, (l) => (l ? resolve(l) : reject(new Error('listen failed')))));
+  const s = await new Promise<us_listen_socket>((resolve, reject) =>
+    app(ctx).listen(host, 0, (l) => (l ? resolve(l) : reject(new Error('listen failed')))),
+  );
   sockets.push(s);
   return uws.us_socket_local_port(s);
 }
@@ -42,8 +48,18 @@ describe('request adapter', () => {
 
   it('gives method, path, query and parameters as asked, and no query to a route that reads none', async () => {
     const port = await listen('127.0.0.1', context());
-    expect(await (await fetch(`http://127.0.0.1:${port}/fixed?a=1`)).json()).toMatchObject({ method: 'get', path: '/fixed', query: 'a=1', params: [] });
-    expect(await (await fetch(`http://127.0.0.1:${port}/p/42?b=2`)).json()).toMatchObject({ method: 'get', path: '/p/42', query: 'b=2', params: ['42'] });
+    expect(await (await fetch(`http://127.0.0.1:${port}/fixed?a=1`)).json()).toMatchObject({
+      method: 'get',
+      path: '/fixed',
+      query: 'a=1',
+      params: [],
+    });
+    expect(await (await fetch(`http://127.0.0.1:${port}/p/42?b=2`)).json()).toMatchObject({
+      method: 'get',
+      path: '/p/42',
+      query: 'b=2',
+      params: ['42'],
+    });
     const posted = await fetch(`http://127.0.0.1:${port}/body?c=3`, { method: 'POST', body: '{}' });
     expect(await posted.json()).toMatchObject({ method: 'post', path: '/body', query: '' });
   });

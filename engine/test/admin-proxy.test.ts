@@ -19,12 +19,19 @@ beforeAll(async () => {
   upstream = createServer((req, res) => {
     seen.push(req);
     // As the admin answers the cabinet's sign-in: cookies the proxy must hand on one by one.
-    if (req.url === '/trpc/auth.session') res.setHeader('set-cookie', ['adnet_session=1|abc; Path=/trpc; HttpOnly; SameSite=Strict', 'other=2; Path=/']);
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': String(req.headers['x-request-id']) }).end('{"ok":true}');
+    if (req.url === '/trpc/auth.session')
+      res.setHeader('set-cookie', ['adnet_session=1|abc; Path=/trpc; HttpOnly; SameSite=Strict', 'other=2; Path=/']);
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'x-request-id': String(req.headers['x-request-id']) })
+      .end('{"ok":true}');
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   redis = await startRedis();
-  engine = await startEngine(redis.url, {}, { adminUpstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` });
+  engine = await startEngine(
+    redis.url,
+    {},
+    { adminUpstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}` },
+  );
 });
 afterAll(async () => {
   await engine?.stop();
@@ -62,7 +69,10 @@ describe("the engine's proxy to the admin", () => {
       const res = await rawRequest(engine.base, { method, target: '/api/auth/me', headers: [] }, 3_000);
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toContain('GET');
-      expect(JSON.parse(res.body.toString())).toEqual({ error: `${method} is not served here`, code: 'method_not_allowed' });
+      expect(JSON.parse(res.body.toString())).toEqual({
+        error: `${method} is not served here`,
+        code: 'method_not_allowed',
+      });
     }
     const res = await rawRequest(
       engine.base,
@@ -74,7 +84,11 @@ describe("the engine's proxy to the admin", () => {
   });
 
   it('gives its own answers a request id, and passes the one it made to the admin', async () => {
-    const refused = await rawRequest(engine.base, { method: 'TRACE', target: '/x', headers: [['x-request-id', 'trace-1']] }, 3_000);
+    const refused = await rawRequest(
+      engine.base,
+      { method: 'TRACE', target: '/x', headers: [['x-request-id', 'trace-1']] },
+      3_000,
+    );
     expect(refused.headers.get('x-request-id')).toBe('trace-1');
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
     const passed = await rawRequest(engine.base, { method: 'GET', target: '/api/auth/me', headers: [] }, 3_000);
@@ -86,7 +100,10 @@ describe("the engine's proxy to the admin", () => {
   it("passes the cabinet's cookies both ways, each Set-Cookie on its own", async () => {
     const signIn = await fetch(`${engine.base}/trpc/auth.session`, { method: 'POST', body: '{}' });
     expect(signIn.status).toBe(200);
-    expect(signIn.headers.getSetCookie()).toEqual(['adnet_session=1|abc; Path=/trpc; HttpOnly; SameSite=Strict', 'other=2; Path=/']);
+    expect(signIn.headers.getSetCookie()).toEqual([
+      'adnet_session=1|abc; Path=/trpc; HttpOnly; SameSite=Strict',
+      'other=2; Path=/',
+    ]);
     await fetch(`${engine.base}/trpc/auth.me`, { headers: { cookie: 'adnet_session=1|abc; other=2' } });
     expect(seen.at(-1)?.headers.cookie).toBe('adnet_session=1|abc; other=2');
   });

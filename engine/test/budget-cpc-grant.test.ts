@@ -19,8 +19,15 @@ const IMPRESSION_MICRO_CENTS = 120_000;
 let nextId = 0;
 
 /** A campaign of its own whose pools, today, hold `spentCents` spent and 50 cents held by another engine. */
-async function campaign(over: Partial<StoredCampaign>, spentCents: number, lifetimeSpentCents = 0): Promise<{ c: Candidate; pool: string }> {
-  const c = candidateOf(campaignFixture({ id: ++nextId, advertiser_id: 1, ...over }), creativeFixture({ campaign_id: nextId }));
+async function campaign(
+  over: Partial<StoredCampaign>,
+  spentCents: number,
+  lifetimeSpentCents = 0,
+): Promise<{ c: Candidate; pool: string }> {
+  const c = candidateOf(
+    campaignFixture({ id: ++nextId, advertiser_id: 1, ...over }),
+    creativeFixture({ campaign_id: nextId }),
+  );
   const pool = campaignPoolKey(c.campaignId, budgetDay(Date.now()));
   await redis.client.hset(pool, 'spent', spentCents * CENT, 'held', 50 * CENT, 'e:other', 50 * CENT);
   await redis.client.hset(totalKeyOfPool(pool), 'spent', lifetimeSpentCents * CENT);
@@ -29,11 +36,23 @@ async function campaign(over: Partial<StoredCampaign>, spentCents: number, lifet
 }
 
 /** Whether a fresh engine, once it has asked for its first slices, may bid for `c`. */
-async function bidsOn(engineId: string, c: Candidate, budget = new BudgetSlices({ redis: redis.client, engineId, sliceCents: 25 })): Promise<boolean> {
+async function bidsOn(
+  engineId: string,
+  c: Candidate,
+  budget = new BudgetSlices({ redis: redis.client, engineId, sliceCents: 25 }),
+): Promise<boolean> {
   budget.prewarm([c]);
   const pool = campaignPoolKey(c.campaignId, budgetDay(Date.now()));
   // Each reserve writes the engine's hold, granted or not; its answer follows on the same connection.
-  for (let i = 0; i < 100 && !((await redis.client.hexists(pool, `e:${engineId}`)) && (await redis.client.hexists(advertiserHoldKey(1), `e:${engineId}`))); i++)
+  for (
+    let i = 0;
+    i < 100 &&
+    !(
+      (await redis.client.hexists(pool, `e:${engineId}`)) &&
+      (await redis.client.hexists(advertiserHoldKey(1), `e:${engineId}`))
+    );
+    i++
+  )
     await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 20));
   return budget.tryTake(c, IMPRESSION_MICRO_CENTS);
@@ -78,7 +97,8 @@ describe("an engine's slice of a campaign's pools", () => {
     );
     budget.prewarm([cpm]);
     // Its hold comes down to the bid it took: spend + holds fit the budget again, as the CPM rule wants.
-    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== IMPRESSION_MICRO_CENTS * 10; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== IMPRESSION_MICRO_CENTS * 10; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(Number(await redis.client.hget(pool, 'e:e1'))).toBe(IMPRESSION_MICRO_CENTS * 10);
     await new Promise((r) => setTimeout(r, 20));
     expect(budget.tryTake(cpm, IMPRESSION_MICRO_CENTS)).toBe(false);
@@ -94,11 +114,13 @@ describe("an engine's slice of a campaign's pools", () => {
     // The switch reaches the index while the CPC reservation is on its way.
     budget.prewarm([c]);
     budget.prewarm([cpm]);
-    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== 25 * CENT; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== 25 * CENT; i++)
+      await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 20));
     expect(budget.tryTake(cpm, IMPRESSION_MICRO_CENTS)).toBe(false);
     // The next re-base (CPM rule) gives that hold back to the pool.
-    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && Number(await redis.client.hget(pool, 'e:e1')) !== 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(Number(await redis.client.hget(pool, 'e:e1'))).toBe(0);
   });
 });

@@ -31,12 +31,20 @@ describe('budget holds under three engines bidding past the budget', () => {
         let clock = Date.parse('2026-11-24T12:00:00Z');
         const now = () => clock;
         const c = candidateOf(
-          campaignFixture({ id, advertiser_id: id, bid_type: 'cpm', bid_micro_cents: 180_000, daily_budget_cents: LIMIT_CENTS }),
+          campaignFixture({
+            id,
+            advertiser_id: id,
+            bid_type: 'cpm',
+            bid_micro_cents: 180_000,
+            daily_budget_cents: LIMIT_CENTS,
+          }),
           creativeFixture({ campaign_id: id }),
         );
         await redis.client.set(balanceKey(id), 1_000_000);
         const pool = campaignPoolKey(id, budgetDay(clock));
-        const engines = ['e1', 'e2', 'e3'].map((engineId) => new BudgetSlices({ redis: redis.client, engineId, sliceCents: 5, now }));
+        const engines = ['e1', 'e2', 'e3'].map(
+          (engineId) => new BudgetSlices({ redis: redis.client, engineId, sliceCents: 5, now }),
+        );
         for (const b of engines) b.prewarm([c]);
 
         const wins: { due: number; engine: number; nano: number }[] = [];
@@ -51,7 +59,13 @@ describe('budget holds under three engines bidding past the budget', () => {
             const w = wins[i] as { due: number; engine: number; nano: number };
             if (w.due > until) continue;
             // A win notice may reach any engine; the spend goes against the hold of the engine that bid.
-            (engines[Math.floor(rand() * engines.length)] as BudgetSlices).recordSpend(id, id, budgetDay(clock), w.nano, `e${w.engine + 1}`);
+            (engines[Math.floor(rand() * engines.length)] as BudgetSlices).recordSpend(
+              id,
+              id,
+              budgetDay(clock),
+              w.nano,
+              `e${w.engine + 1}`,
+            );
             wonNano += w.nano;
             wins.splice(i, 1);
           }
@@ -63,7 +77,8 @@ describe('budget holds under three engines bidding past the budget', () => {
             for (let k = Math.floor(rand() * 12); k > 0; k--) {
               const price = PRICES_MICRO_CENTS[Math.floor(rand() * PRICES_MICRO_CENTS.length)] as number;
               if (!b.tryTake(c, price)) refused++;
-              else if (rand() < 0.7) wins.push({ due: clock + Math.floor(rand() * 45_000), engine: e, nano: price * 10 });
+              else if (rand() < 0.7)
+                wins.push({ due: clock + Math.floor(rand() * 45_000), engine: e, nano: price * 10 });
             }
           });
           deliver(clock);

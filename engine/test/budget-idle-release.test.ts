@@ -24,7 +24,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-const candidate = (campaignId: number) => ({ campaignId, advertiserId: 1, dailyBudgetCents: 100_000, totalBudgetCents: -1 }) as unknown as Candidate;
+const candidate = (campaignId: number) =>
+  ({ campaignId, advertiserId: 1, dailyBudgetCents: 100_000, totalBudgetCents: -1 }) as unknown as Candidate;
 
 describe('the budget idle scan', () => {
   it('gives back every idle pool, and scans at most every 10 s', async () => {

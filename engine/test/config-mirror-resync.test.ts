@@ -38,7 +38,12 @@ describe('the config mirror after a trimmed log', () => {
     const store = new ConfigStore(redis, 1_000_000);
     const CAMPAIGNS = 60;
     for (let id = 1; id <= CAMPAIGNS; id++) {
-      await store.commit('campaign', id, 0, campaignFixture({ id, bid_micro_cents: 100_000 + id, geo_include: id % 2 ? ['DEU'] : [] }));
+      await store.commit(
+        'campaign',
+        id,
+        0,
+        campaignFixture({ id, bid_micro_cents: 100_000 + id, geo_include: id % 2 ? ['DEU'] : [] }),
+      );
       await store.commit('creative', id, 0, creativeFixture({ id, campaign_id: id }));
     }
     const mirror = new ConfigMirror({ redis, subscriber, pollMs: 3_600_000 });
@@ -52,7 +57,12 @@ describe('the config mirror after a trimmed log', () => {
     await store.commit('campaign', 2, 1, campaignFixture({ id: 2, status: 'paused' }));
     await store.remove('creative', 3, 1, creativeFixture({ id: 3, campaign_id: 3 }));
     await store.commit('campaign', CAMPAIGNS + 1, 0, campaignFixture({ id: CAMPAIGNS + 1 }));
-    const last = await store.commit('creative', CAMPAIGNS + 1, 0, creativeFixture({ id: CAMPAIGNS + 1, campaign_id: CAMPAIGNS + 1 }));
+    const last = await store.commit(
+      'creative',
+      CAMPAIGNS + 1,
+      0,
+      creativeFixture({ id: CAMPAIGNS + 1, campaign_id: CAMPAIGNS + 1 }),
+    );
     // Trimmed past the mirror's position: it must take a snapshot.
     await redis.xtrim(CFG_LOG, 'MAXLEN', 1);
     await mirror.trigger();

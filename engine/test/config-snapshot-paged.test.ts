@@ -29,7 +29,9 @@ async function seed(store: ConfigStore): Promise<void> {
  * `redis`, with `during` run before each HSCAN page is read: changes written while the snapshot is taken.
  * `starts` counts the paged reads begun (each takes the log's position first).
  */
-function writingDuringPages(during: (page: number) => Promise<void>): ChangeLogSource & { pages: number; starts: number } {
+function writingDuringPages(
+  during: (page: number) => Promise<void>,
+): ChangeLogSource & { pages: number; starts: number } {
   const source = {
     pages: 0,
     starts: 0,
@@ -38,57 +40,69 @@ function writingDuringPages(during: (page: number) => Promise<void>): ChangeLogS
       await during(source.pages++);
       return local.redis.hscanBuffer(key, cursor, count, n);
     },
-    xrange: (key: string, start: string, end: string, count: 'COUNT', n: number) => local.redis.xrange(key, start, end, count, n),
+    xrange: (key: string, start: string, end: string, count: 'COUNT', n: number) =>
+      local.redis.xrange(key, start, end, count, n),
     xrevrange: (key: string, end: string, start: string, count: 'COUNT', n: number) => {
       source.starts++;
       return local.redis.xrevrange(key, end, start, count, n);
     },
-    xrangeBuffer: (key: string, start: string, end: string, count: 'COUNT', n: number) => local.redis.xrangeBuffer(key, start, end, count, n),
+    xrangeBuffer: (key: string, start: string, end: string, count: 'COUNT', n: number) =>
+      local.redis.xrangeBuffer(key, start, end, count, n),
   };
   return source;
 }
 
-const sorted = (snap: Snapshot) => Object.fromEntries(Object.entries(snap.entities).map(([kind, map]) => [kind, [...map].sort(([a], [b]) => a - b)]));
+const sorted = (snap: Snapshot) =>
+  Object.fromEntries(Object.entries(snap.entities).map(([kind, map]) => [kind, [...map].sort(([a], [b]) => a - b)]));
 
 describe('the paged snapshot read', () => {
-  it('converges to the configuration as of its last log entry while changes are written during the read', { timeout: 60_000 }, async () => {
-    const store = new ConfigStore(local.redis, 1_000_000);
-    await seed(store);
-    const revs = new Map<number, number>();
-    const rev = (id: number) => revs.get(id) ?? 1;
-    let next = CAMPAIGNS + 1;
-    let last = '';
-    const source = writingDuringPages(async (page) => {
-      // Every kind of change, on ids the pages have read already and ids they have not: a new bid, a pause,
-      // a deleted creative, a new campaign (and one made and deleted again within the read).
-      for (let k = 0; k < 5; k++) {
-        const id = 1 + ((page * 977 + k * 311) % CAMPAIGNS);
-        last = await store.commit(
-          'campaign',
-          id,
-          rev(id),
-          campaignFixture({ id, bid_micro_cents: 500_000 + page * 10 + k, status: k === 4 ? 'paused' : 'active' }),
-        );
-        revs.set(id, rev(id) + 1);
-      }
-      const creative = 2 + 2 * ((page * 131) % (CAMPAIGNS / 2));
-      if (await local.redis.hexists(cfgHash('creative'), String(creative))) {
-        const current = await store.read<unknown>('creative', creative);
-        last = await store.remove('creative', creative, current?.rev ?? 0, creativeFixture({ id: creative, campaign_id: creative }));
-      }
-      const id = next++;
-      last = await store.commit('campaign', id, 0, campaignFixture({ id }));
-      if (page % 2 === 1) last = await store.remove('campaign', id, 1, campaignFixture({ id }));
-    });
+  it(
+    'converges to the configuration as of its last log entry while changes are written during the read',
+    { timeout: 60_000 },
+    async () => {
+      const store = new ConfigStore(local.redis, 1_000_000);
+      await seed(store);
+      const revs = new Map<number, number>();
+      const rev = (id: number) => revs.get(id) ?? 1;
+      let next = CAMPAIGNS + 1;
+      let last = '';
+      const source = writingDuringPages(async (page) => {
+        // Every kind of change, on ids the pages have read already and ids they have not: a new bid, a pause,
+        // a deleted creative, a new campaign (and one made and deleted again within the read).
+        for (let k = 0; k < 5; k++) {
+          const id = 1 + ((page * 977 + k * 311) % CAMPAIGNS);
+          last = await store.commit(
+            'campaign',
+            id,
+            rev(id),
+            campaignFixture({ id, bid_micro_cents: 500_000 + page * 10 + k, status: k === 4 ? 'paused' : 'active' }),
+          );
+          revs.set(id, rev(id) + 1);
+        }
+        const creative = 2 + 2 * ((page * 131) % (CAMPAIGNS / 2));
+        if (await local.redis.hexists(cfgHash('creative'), String(creative))) {
+          const current = await store.read<unknown>('creative', creative);
+          last = await store.remove(
+            'creative',
+            creative,
+            current?.rev ?? 0,
+            creativeFixture({ id: creative, campaign_id: creative }),
+          );
+        }
+        const id = next++;
+        last = await store.commit('campaign', id, 0, campaignFixture({ id }));
+        if (page % 2 === 1) last = await store.remove('campaign', id, 1, campaignFixture({ id }));
+      });
 
-    const paged = await readSnapshot(source);
-    expect(source.pages).toBeGreaterThan(3);
-    expect(source.starts).toBe(1);
-    const atomic = await readSnapshotAtomic(local.redis);
-    expect(paged.seq).toBe(last);
-    expect(atomic.seq).toBe(last);
-    expect(sorted(paged)).toEqual(sorted(atomic));
-  });
+      const paged = await readSnapshot(source);
+      expect(source.pages).toBeGreaterThan(3);
+      expect(source.starts).toBe(1);
+      const atomic = await readSnapshotAtomic(local.redis);
+      expect(paged.seq).toBe(last);
+      expect(atomic.seq).toBe(last);
+      expect(sorted(paged)).toEqual(sorted(atomic));
+    },
+  );
 
   it('reads again when the log is trimmed past its start during the read', async () => {
     const store = new ConfigStore(local.redis, 1_000_000);

@@ -34,7 +34,9 @@ describe('once-only marks asked for together (one script call per event-loop tur
     // 1 500 distinct tickets, each asked for 3 times: twice in the same turn on engine a (beyond the
     // 512-mark batch limit, so a turn splits), once on engine b in the same turn, then again a turn later.
     const ids = Array.from({ length: 1_500 }, (_, i) => `bid-${i}`);
-    const first = await Promise.all(ids.flatMap((id) => [a.countOnce('imp', id), b.countOnce('imp', id), a.countOnce('imp', id)]));
+    const first = await Promise.all(
+      ids.flatMap((id) => [a.countOnce('imp', id), b.countOnce('imp', id), a.countOnce('imp', id)]),
+    );
     await turn();
     const later = await Promise.all(ids.map((id) => (Number(id.slice(4)) % 2 ? a : b).countOnce('imp', id)));
     for (let i = 0; i < ids.length; i++) expect(first.slice(i * 3, i * 3 + 3).filter(Boolean)).toHaveLength(1);
@@ -59,7 +61,9 @@ describe('once-only marks asked for together (one script call per event-loop tur
     } finally {
       await redis.config('SET', 'maxmemory', '0');
     }
-    expect(await Promise.all([a.countOnce('win', 'fresh'), a.countOnce('win', 'taken'), a.countOnce('win', 'fresh')])).toEqual([true, false, false]);
+    expect(
+      await Promise.all([a.countOnce('win', 'fresh'), a.countOnce('win', 'taken'), a.countOnce('win', 'fresh')]),
+    ).toEqual([true, false, false]);
   });
 
   it("count a click once per ticket and its fingerprint's clicks per minute, batched, with the counter kept two minutes", async () => {
@@ -67,7 +71,12 @@ describe('once-only marks asked for together (one script call per event-loop tur
     const b = new RedisCounters(other);
     const now = Date.UTC(2026, 0, 1, 12, 0, 30);
     // 7 tickets clicked from one fingerprint, each ticket twice in the same turn (on two engines).
-    const counts = await Promise.all(Array.from({ length: 7 }, (_, i) => [a.countClick(`t${i}`, 'fpA', now), b.countClick(`t${i}`, 'fpA', now)]).flat());
+    const counts = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => [
+        a.countClick(`t${i}`, 'fpA', now),
+        b.countClick(`t${i}`, 'fpA', now),
+      ]).flat(),
+    );
     expect(counts.filter((n) => n === undefined)).toHaveLength(7);
     expect(counts.filter((n): n is number => n !== undefined).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // A repeat counts against no fingerprint; the next minute and another fingerprint start at 1.
@@ -126,11 +135,26 @@ describe('once-only marks on a Redis Cluster (one command per mark: marks hash t
       const marks = await Promise.all(ids.flatMap((id) => [a.countOnce('imp', id), a.countOnce('imp', id)]));
       for (let i = 0; i < ids.length; i++) expect(marks.slice(i * 2, i * 2 + 2).filter(Boolean)).toHaveLength(1);
       const now = Date.now();
-      const clicks = await Promise.all(ids.slice(0, 6).flatMap((id) => [a.countClick(id, 'fpC', now), a.countClick(id, 'fpC', now)]));
+      const clicks = await Promise.all(
+        ids.slice(0, 6).flatMap((id) => [a.countClick(id, 'fpC', now), a.countClick(id, 'fpC', now)]),
+      );
       expect(clicks.filter((n) => n === undefined)).toHaveLength(6);
       expect(clicks.filter((n): n is number => n !== undefined).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
-      const record = { campaign_id: 1, creative_id: 2, advertiser_id: 3, publisher_id: 4, site_id: 5, zone_id: 6, ts: 7, invalid: false };
-      await Promise.all([a.saveClick('k1', record, false), a.saveClick('k2', record, false), a.saveClick('k1', { ...record, ts: 8 }, false)]);
+      const record = {
+        campaign_id: 1,
+        creative_id: 2,
+        advertiser_id: 3,
+        publisher_id: 4,
+        site_id: 5,
+        zone_id: 6,
+        ts: 7,
+        invalid: false,
+      };
+      await Promise.all([
+        a.saveClick('k1', record, false),
+        a.saveClick('k2', record, false),
+        a.saveClick('k1', { ...record, ts: 8 }, false),
+      ]);
       expect(decodeClickRecord(await client.get(clickKey('k1')))?.ts).toBe(7);
     } finally {
       await client.quit();

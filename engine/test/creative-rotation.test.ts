@@ -27,8 +27,16 @@ beforeAll(async () => {
   server = await startRedis();
   redis = new Redis(server.url);
   const campaigns = new Map(Array.from({ length: CAMPAIGNS }, (_, i) => [i + 1, campaignFixture({ id: i + 1 })]));
-  const creatives = new Map(Array.from({ length: CAMPAIGNS * 2 }, (_, k) => [k + 1, creativeFixture({ id: k + 1, campaign_id: Math.floor(k / 2) + 1 })]));
-  index = buildIndex({ campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '1-0');
+  const creatives = new Map(
+    Array.from({ length: CAMPAIGNS * 2 }, (_, k) => [
+      k + 1,
+      creativeFixture({ id: k + 1, campaign_id: Math.floor(k / 2) + 1 }),
+    ]),
+  );
+  index = buildIndex(
+    { campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() },
+    '1-0',
+  );
 });
 afterAll(async () => {
   await redis.quit();
@@ -37,13 +45,20 @@ afterAll(async () => {
 
 /** Campaign c's first creative (id 2c - 1) clicked far more than its second (id 2c), as another writer would: counts, then the mark. */
 const skew = async (c: number) => {
-  await redis.hset(rotationCountsKey(c), { [`i:${2 * c - 1}`]: 5_000, [`k:${2 * c - 1}`]: 300, [`i:${2 * c}`]: 5_000, [`k:${2 * c}`]: 10 });
+  await redis.hset(rotationCountsKey(c), {
+    [`i:${2 * c - 1}`]: 5_000,
+    [`k:${2 * c - 1}`]: 300,
+    [`i:${2 * c}`]: 5_000,
+    [`k:${2 * c}`]: 10,
+  });
   await markMoved(redis, 'rotation', [c]);
 };
 
 /** How often `rotation` serves campaign c's first creative, of 2 000 picks among c's two in `of`. */
 function favoured(rotation: CreativeRotation, c: number, of = index): number {
-  const siblings = [...of.slots.values()].find((list) => list.some((x) => x.campaignId === c))?.filter((x) => x.campaignId === c) ?? [];
+  const siblings =
+    [...of.slots.values()].find((list) => list.some((x) => x.campaignId === c))?.filter((x) => x.campaignId === c) ??
+    [];
   expect(siblings).toHaveLength(2);
   let first = 0;
   for (let i = 0; i < 2_000; i++) if (rotation.pick(siblings).creativeId === 2 * c - 1) first++;
@@ -86,10 +101,23 @@ describe('the shared creative rotation', () => {
       .set(201, creativeFixture({ id: 201, campaign_id: 101 }))
       .set(202, creativeFixture({ id: 202, campaign_id: 101 }));
     await redis.hset(rotationCountsKey(101), { 'i:201': 5_000, 'k:201': 300, 'i:202': 5_000, 'k:202': 10 });
-    current = buildIndex({ campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '2-0');
+    current = buildIndex(
+      {
+        campaign: campaigns,
+        creative: creatives,
+        partner: new Map(),
+        site: new Map(),
+        zone: new Map(),
+        deal: new Map(),
+      },
+      '2-0',
+    );
     await rotation.refresh();
     let first = 0;
-    const siblings = [...current.slots.values()].find((list) => list.some((x) => x.campaignId === 101))?.filter((x) => x.campaignId === 101) ?? [];
+    const siblings =
+      [...current.slots.values()]
+        .find((list) => list.some((x) => x.campaignId === 101))
+        ?.filter((x) => x.campaignId === 101) ?? [];
     expect(siblings).toHaveLength(2);
     for (let i = 0; i < 2_000; i++) if (rotation.pick(siblings).creativeId === 201) first++;
     expect(first / 2_000).toBeGreaterThan(0.8);
@@ -97,7 +125,8 @@ describe('the shared creative rotation', () => {
 });
 
 /** An event of engine `rotation`'s own traffic, as `observe` sees it. */
-const served = (type: 'impression' | 'click', campaign: number, creative: number) => ({ type, campaign_id: campaign, creative_id: creative }) as EngineEvent;
+const served = (type: 'impression' | 'click', campaign: number, creative: number) =>
+  ({ type, campaign_id: campaign, creative_id: creative }) as EngineEvent;
 /** What a refresh leaves to serve from: the shares, and the counts each campaign's were drawn from. */
 const stateOf = (rotation: CreativeRotation) => {
   const r = rotation as unknown as { shares: Map<number, number>; drawn: Map<number, { counts: string }> };
@@ -130,7 +159,12 @@ describe('a refresh reads what moved', () => {
   it('gives the shares a full read and a full regroup give, whatever moved, the budget, and the groups', async () => {
     // Three creatives a campaign: pausing one leaves a group that still optimizes, with other creatives.
     const campaigns = new Map(Array.from({ length: CAMPAIGNS }, (_, i) => [i + 1, campaignFixture({ id: i + 1 })]));
-    const creatives = new Map(Array.from({ length: CAMPAIGNS * 3 }, (_, k) => [k + 1, creativeFixture({ id: k + 1, campaign_id: Math.floor(k / 3) + 1 })]));
+    const creatives = new Map(
+      Array.from({ length: CAMPAIGNS * 3 }, (_, k) => [
+        k + 1,
+        creativeFixture({ id: k + 1, campaign_id: Math.floor(k / 3) + 1 }),
+      ]),
+    );
     const step = fc.oneof(
       {
         weight: 4,
@@ -141,7 +175,10 @@ describe('a refresh reads what moved', () => {
           n: fc.integer({ min: 1, max: 400 }),
         }),
       },
-      { weight: 3, arbitrary: fc.record({ kind: fc.constant('refresh' as const), after: fc.constantFrom(1_000, 10_000, 60_000) }) },
+      {
+        weight: 3,
+        arbitrary: fc.record({ kind: fc.constant('refresh' as const), after: fc.constantFrom(1_000, 10_000, 60_000) }),
+      },
       {
         weight: 1,
         arbitrary: fc.record({
@@ -151,7 +188,10 @@ describe('a refresh reads what moved', () => {
         }),
       },
       // Counts gone (expired after 30 days unserved), marked as a writer would.
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('gone' as const), campaign: fc.integer({ min: 1, max: CAMPAIGNS }) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('gone' as const), campaign: fc.integer({ min: 1, max: CAMPAIGNS }) }),
+      },
     );
     await fc.assert(
       fc.asyncProperty(fc.boolean(), fc.array(step, { maxLength: 40, size: 'medium' }), async (unlimited, steps) => {
@@ -159,7 +199,14 @@ describe('a refresh reads what moved', () => {
         const paused = new Set<number>();
         const even = new Set<number>();
         const removed = new Set<number>();
-        const state = { campaign: new Map(campaigns), creative: new Map(creatives), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() };
+        const state = {
+          campaign: new Map(campaigns),
+          creative: new Map(creatives),
+          partner: new Map(),
+          site: new Map(),
+          zone: new Map(),
+          deal: new Map(),
+        };
         let current = buildIndex(state, '1-0');
         let seq = 1;
         // A clock of its own: marks leave the window of later refreshes as they would over minutes.
@@ -178,15 +225,24 @@ describe('a refresh reads what moved', () => {
             await redis.del(rotationCountsKey(s.campaign));
             await markMoved(redis, 'rotation', [s.campaign], clock);
           } else if (s.kind === 'toggle') {
-            const [set, id] = s.what === 'creative' ? [paused, s.id] : [s.what === 'rotation' ? even : removed, Math.ceil(s.id / 3)];
+            const [set, id] =
+              s.what === 'creative' ? [paused, s.id] : [s.what === 'rotation' ? even : removed, Math.ceil(s.id / 3)];
             if (!set.delete(id)) set.add(id);
-            const campaign = { ...(campaigns.get(id) as StoredCampaign), rotation: even.has(id) ? ('even' as const) : ('optimize' as const) };
+            const campaign = {
+              ...(campaigns.get(id) as StoredCampaign),
+              rotation: even.has(id) ? ('even' as const) : ('optimize' as const),
+            };
             const next = updateIndex(
               current,
               state,
               [
                 s.what === 'creative'
-                  ? { kind: 'creative', id, op: 'put', value: { ...(creatives.get(id) as Creative), status: paused.has(id) ? 'paused' : 'approved' } }
+                  ? {
+                      kind: 'creative',
+                      id,
+                      op: 'put',
+                      value: { ...(creatives.get(id) as Creative), status: paused.has(id) ? 'paused' : 'approved' },
+                    }
                   : removed.has(id)
                     ? { kind: 'campaign', id, op: 'del' }
                     : { kind: 'campaign', id, op: 'put', value: campaign },
@@ -238,10 +294,16 @@ describe('a refresh reads what moved', () => {
     for (const c of [3, 4]) await skew(c);
     await rotation.refresh();
     const creativesOf = (c: number) => [2 * c - 1, 2 * c];
-    for (const c of [3, 4]) expect([...stateOf(rotation).shares.keys()]).toEqual(expect.arrayContaining(creativesOf(c)));
+    for (const c of [3, 4])
+      expect([...stateOf(rotation).shares.keys()]).toEqual(expect.arrayContaining(creativesOf(c)));
     // Campaign 3 switches to even rotation, campaign 4 is removed; nothing marks either as moved.
     for (const change of [
-      { kind: 'campaign' as const, id: 3, op: 'put' as const, value: { ...(index.campaigns.get(3) as StoredCampaign), rotation: 'even' as const } },
+      {
+        kind: 'campaign' as const,
+        id: 3,
+        op: 'put' as const,
+        value: { ...(index.campaigns.get(3) as StoredCampaign), rotation: 'even' as const },
+      },
       { kind: 'campaign' as const, id: 4, op: 'del' as const },
     ]) {
       const next = updateIndex(current, state, [change], '2-0');

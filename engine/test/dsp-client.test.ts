@@ -33,7 +33,9 @@ describe('DspClient', () => {
     const before = hits;
     expect(await strict.postBid(1, `https://127.0.0.1:${port}/bid`, '{}', 100)).toMatchObject({ kind: 'refused' });
     expect(await strict.postBid(1, `https://localhost:${port}/bid`, '{}', 100)).toMatchObject({ kind: 'refused' });
-    expect(await strict.postBid(1, 'https://10.1.2.3/bid', '{}', 100)).toMatchObject({ kind: expect.stringMatching(/refused|timeout/) });
+    expect(await strict.postBid(1, 'https://10.1.2.3/bid', '{}', 100)).toMatchObject({
+      kind: expect.stringMatching(/refused|timeout/),
+    });
     expect(await strict.notify(`http://127.0.0.1:${port}/win`, 100)).toBe(false);
     expect(hits).toBe(before);
     strict.close();

@@ -23,7 +23,8 @@ describe('the glibc 2.36 patch of the Node 24 uWS build', () => {
     const path = ensurePatchedUws();
     const after = dynamicImports(path);
     expect(after).not.toContain('__isoc23_');
-    for (const name of ['sscanf', 'strtol', 'strtoul']) expect(after).toMatch(new RegExp(`UND ${name}@GLIBC_2\\.2\\.5`));
+    for (const name of ['sscanf', 'strtol', 'strtoul'])
+      expect(after).toMatch(new RegExp(`UND ${name}@GLIBC_2\\.2\\.5`));
     expect(after).toMatch(/Name: GLIBC_2\.38 {2}Flags: WEAK/);
     // Seven bytes differ: three names, three version indexes, one flag.
     const a = readFileSync(newerBuild);
@@ -41,7 +42,10 @@ describe('the glibc 2.36 patch of the Node 24 uWS build', () => {
 
 describe('ENGINE_NODE', () => {
   it('auto picks the bundled Node 24 here; current keeps this Node; a path is that binary; a wrong path stops', () => {
-    expect(chooseEngineNode('auto')).toMatchObject({ execPath: bundledNode24(), version: expect.stringMatching(/^v24\./) });
+    expect(chooseEngineNode('auto')).toMatchObject({
+      execPath: bundledNode24(),
+      version: expect.stringMatching(/^v24\./),
+    });
     expect(chooseEngineNode('current')).toMatchObject({ execPath: process.execPath, version: process.version });
     expect(chooseEngineNode(process.execPath).version).toBe(process.version);
     expect(() => chooseEngineNode('/nonexistent/node')).toThrow(/does not run/);

@@ -33,7 +33,13 @@ describe('EventBatcher against a real Redis', () => {
   it('writes every event once, in batches of at most batchMax', async () => {
     redis = await startRedis();
     const c = client(redis.url);
-    const b = new EventBatcher({ redis: c, flushMs: 10_000, batchMax: 100, bufferMax: 10_000, streamMaxLen: 1_000_000 });
+    const b = new EventBatcher({
+      redis: c,
+      flushMs: 10_000,
+      batchMax: 100,
+      bufferMax: 10_000,
+      streamMaxLen: 1_000_000,
+    });
     for (let i = 0; i < 1_050; i++) b.push(ev(`e${i}`, i));
     await b.stop();
     const events = await readAll(redis.url);
@@ -47,7 +53,14 @@ describe('EventBatcher against a real Redis', () => {
     redis = await startRedis();
     const c = client(redis.url);
     const errors: unknown[] = [];
-    const b = new EventBatcher({ redis: c, flushMs: 10_000, batchMax: 50, bufferMax: 10_000, streamMaxLen: 1_000_000, onError: (e) => errors.push(e) });
+    const b = new EventBatcher({
+      redis: c,
+      flushMs: 10_000,
+      batchMax: 50,
+      bufferMax: 10_000,
+      streamMaxLen: 1_000_000,
+      onError: (e) => errors.push(e),
+    });
     for (let i = 0; i < 100; i++) b.push(ev(`a${i}`, i));
     await b.flush();
     const down = redis.restart(); // SHUTDOWN, then start again on the same port and data
@@ -66,7 +79,13 @@ describe('EventBatcher against a real Redis', () => {
 
   it('drops and counts past its bound instead of growing without limit', () => {
     const c = new Redis('redis://127.0.0.1:1', { lazyConnect: true });
-    const b = new EventBatcher({ redis: c, flushMs: 10_000, batchMax: 1_000_000, bufferMax: 1_000, streamMaxLen: 1_000 });
+    const b = new EventBatcher({
+      redis: c,
+      flushMs: 10_000,
+      batchMax: 1_000_000,
+      bufferMax: 1_000,
+      streamMaxLen: 1_000,
+    });
     for (let i = 0; i < 1_500; i++) b.push(ev(`x${i}`, i));
     expect(b.backlog).toBe(1_000);
     expect(b.dropped).toBe(500);

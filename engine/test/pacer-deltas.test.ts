@@ -49,13 +49,23 @@ class EveryCampaign {
       const spent = Number((await redis.hget(campaignPoolKey(id, day), 'spent')) ?? 0);
       const s = this.states.get(id);
       const serving = servingTimeOfDay(compileSchedule(campaign), dayStart);
-      this.states.set(id, s ? nextPacing(s, now, spent, centsToNano(campaign.daily_budget_cents), dayStart + 86_400_000, serving) : initialPacing(now, spent));
+      this.states.set(
+        id,
+        s
+          ? nextPacing(s, now, spent, centsToNano(campaign.daily_budget_cents), dayStart + 86_400_000, serving)
+          : initialPacing(now, spent),
+      );
     }
   }
 }
 
 const campaignOf = (id: number, cents: number, pacing: 'even' | 'asap', hours: number[] | null): StoredCampaign =>
-  campaignFixture({ id, daily_budget_cents: cents, pacing, dayparting: hours && Object.fromEntries(WEEKDAYS.map((d) => [d, hours])) });
+  campaignFixture({
+    id,
+    daily_budget_cents: cents,
+    pacing,
+    dayparting: hours && Object.fromEntries(WEEKDAYS.map((d) => [d, hours])),
+  });
 
 const campaignChange = fc
   .record({
@@ -64,14 +74,30 @@ const campaignChange = fc
     pacing: fc.constantFrom('even' as const, 'even' as const, 'asap' as const),
     hours: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { minLength: 1, maxLength: 12 }), { freq: 3 }),
   })
-  .map(({ id, cents, pacing, hours }): ConfigChange => ({ kind: 'campaign', id, op: 'put', value: campaignOf(id, cents, pacing, hours) }));
+  .map(({ id, cents, pacing, hours }): ConfigChange => ({
+    kind: 'campaign',
+    id,
+    op: 'put',
+    value: campaignOf(id, cents, pacing, hours),
+  }));
 const change = fc.oneof(
   { weight: 4, arbitrary: campaignChange },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: IDS }).map((id): ConfigChange => ({ kind: 'campaign', id, op: 'del' })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: IDS }).map((id): ConfigChange => ({ kind: 'campaign', id, op: 'del' })),
+  },
 );
 const step = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ spend: fc.integer({ min: 1, max: IDS }), nano: fc.integer({ min: 1, max: 30_000_000 }) }) },
-  { weight: 6, arbitrary: fc.record({ tick: fc.constantFrom(-5_000, 0, 1_000, 10_000, 10_000, 10_000, 900_000, 3_600_000, 7 * 3_600_000) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({ spend: fc.integer({ min: 1, max: IDS }), nano: fc.integer({ min: 1, max: 30_000_000 }) }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      tick: fc.constantFrom(-5_000, 0, 1_000, 10_000, 10_000, 10_000, 900_000, 3_600_000, 7 * 3_600_000),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ changes: fc.array(change, { minLength: 1, maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ snapshot: fc.array(change, { maxLength: 3 }) }) },
 );
@@ -116,7 +142,9 @@ describe('the pacer told of the index deltas', () => {
             await pacer.tick();
             await every.tick(fx.client, at.index, clock);
             expect(pacer.pacing()).toEqual(every.states);
-            expect(ratesOf(at.index)).toEqual(new Map([...at.index.paces.keys()].map((id) => [id, every.states.get(id)?.rate ?? 1])));
+            expect(ratesOf(at.index)).toEqual(
+              new Map([...at.index.paces.keys()].map((id) => [id, every.states.get(id)?.rate ?? 1])),
+            );
           }
         }
       }),

@@ -27,7 +27,12 @@ beforeEach(async () => {
 
 /** The pacer's view of the index: campaigns (`asap` ones not paced) and their pace handles. */
 function indexOf(asap: ReadonlySet<number> = new Set()): EngineIndex {
-  const campaigns = new Map(Array.from({ length: CAMPAIGNS }, (_, i) => [i + 1, campaignFixture({ id: i + 1, pacing: asap.has(i + 1) ? 'asap' : 'even' })]));
+  const campaigns = new Map(
+    Array.from({ length: CAMPAIGNS }, (_, i) => [
+      i + 1,
+      campaignFixture({ id: i + 1, pacing: asap.has(i + 1) ? 'asap' : 'even' }),
+    ]),
+  );
   return { campaigns, paces: new Map([...campaigns.keys()].map((id) => [id, { rate: 1 }])) } as unknown as EngineIndex;
 }
 const statesOf = (pacer: Pacer): Map<number, PacingState> => pacer.pacing();
@@ -88,7 +93,11 @@ describe('a tick reads the spend that moved', () => {
 
   it('arrives at the rates a read of every campaign gives, whatever moved and when', async () => {
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('spend' as const), campaign: fc.integer({ min: 1, max: CAMPAIGNS }), nano: fc.integer({ min: 1, max: 50_000_000 }) }),
+      fc.record({
+        kind: fc.constant('spend' as const),
+        campaign: fc.integer({ min: 1, max: CAMPAIGNS }),
+        nano: fc.integer({ min: 1, max: 50_000_000 }),
+      }),
       fc.record({ kind: fc.constant('tick' as const), after: fc.constantFrom(1_000, 10_000, 40_000, 40_000) }),
       fc.record({ kind: fc.constant('toggle' as const), campaign: fc.integer({ min: 1, max: CAMPAIGNS }) }),
     );

@@ -71,7 +71,10 @@ describe("an engine's operators' address", () => {
       await eventually(async () => (await ready()).status === 503, 10_000);
       const down = (await ready()).body;
       expect(down.redis).not.toBe('ready');
-      expect(down.checks.find((c) => c.name === 'redis')).toMatchObject({ state: 'down', detail: expect.stringMatching(/^connection /) });
+      expect(down.checks.find((c) => c.name === 'redis')).toMatchObject({
+        state: 'down',
+        detail: expect.stringMatching(/^connection /),
+      });
       expect(slowest).toBeLessThan(1_000);
       // The mirror's catch-ups stall with Redis gone: behind after MIRROR_BEHIND_MS (10 s), without failing more.
       await eventually(async () => state((await ready()).body, 'config-mirror') === 'behind', 15_000);

@@ -7,7 +7,11 @@ import { definePushScripts, saveSubscription, zoneSubscribersKey } from '../src/
 let server: TestRedis;
 let redis: Redis;
 const limits = { ttlMs: 60_000, perZone: 3, perSubscriber: 2 };
-const sub = (n: number) => ({ endpoint: `https://push.example/s/${n}`, expirationTime: null, keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) } });
+const sub = (n: number) => ({
+  endpoint: `https://push.example/s/${n}`,
+  expirationTime: null,
+  keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) },
+});
 
 beforeAll(async () => {
   server = await startRedis();
@@ -30,7 +34,10 @@ describe('push subscriptions a browser can make us store', () => {
   it('put one browser on at most perSubscriber zones', async () => {
     expect((await saveSubscription(redis, 'zoneB', sub(9), { limits })).saved).toBe(true);
     expect((await saveSubscription(redis, 'zoneC', sub(9), { limits })).saved).toBe(true);
-    expect(await saveSubscription(redis, 'zoneD', sub(9), { limits })).toEqual({ saved: false, reason: 'subscriber_full' });
+    expect(await saveSubscription(redis, 'zoneD', sub(9), { limits })).toEqual({
+      saved: false,
+      reason: 'subscriber_full',
+    });
     expect(await redis.hlen(zoneSubscribersKey('zoneD'))).toBe(0);
     // Still renewable where it is.
     expect((await saveSubscription(redis, 'zoneB', sub(9), { limits })).saved).toBe(true);

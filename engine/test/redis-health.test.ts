@@ -26,7 +26,12 @@ describe('RedisHealth', () => {
   it('does not announce an outage while its first connection is still being made', async () => {
     const { server, url } = await silentServer();
     const changes: string[] = [];
-    const health = new RedisHealth({ url, intervalMs: 50, timeoutMs: 100, onChange: (up, why) => changes.push(`${up}:${why}`) });
+    const health = new RedisHealth({
+      url,
+      intervalMs: 50,
+      timeoutMs: 100,
+      onChange: (up, why) => changes.push(`${up}:${why}`),
+    });
     opened.push({ health, server });
     expect(await health.check()).toBe(false);
     expect(await health.check()).toBe(false);

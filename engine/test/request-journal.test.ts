@@ -132,7 +132,10 @@ describe('the request journal on disk', () => {
       pending: [expect.objectContaining({ id })],
       skipped: [{ line: 1, reason: 'checksum' }],
     });
-    expect(journalFiles(j.slot).map((f) => f.slice(j.slot.length + 1))).toEqual([files[0]?.slice(j.slot.length + 1), 'current.jnl']);
+    expect(journalFiles(j.slot).map((f) => f.slice(j.slot.length + 1))).toEqual([
+      files[0]?.slice(j.slot.length + 1),
+      'current.jnl',
+    ]);
     expect(existsSync(join(j.slot, 'current.jnl'))).toBe(true);
     await j.close();
   });

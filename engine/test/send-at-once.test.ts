@@ -27,11 +27,27 @@ describe('the request paths skip ioredis auto-pipelining', () => {
     await client.set(balanceKey(3), '50');
     const pipelines = vi.spyOn(client, 'pipeline');
     const now = Date.now();
-    const marks = await Promise.all([counters.countOnce('imp', 'bid-1'), counters.countOnce('imp', 'bid-1'), counters.countOnce('imp', 'bid-2')]);
-    const clicks = await Promise.all([counters.countClick('bid-1', 'fp-1', now), counters.countClick('bid-2', 'fp-1', now)]);
+    const marks = await Promise.all([
+      counters.countOnce('imp', 'bid-1'),
+      counters.countOnce('imp', 'bid-1'),
+      counters.countOnce('imp', 'bid-2'),
+    ]);
+    const clicks = await Promise.all([
+      counters.countClick('bid-1', 'fp-1', now),
+      counters.countClick('bid-2', 'fp-1', now),
+    ]);
     await counters.saveClick(
       'click-1',
-      { campaign_id: 7, creative_id: 1, advertiser_id: 3, publisher_id: 0, site_id: 0, zone_id: 0, ts: now, invalid: false },
+      {
+        campaign_id: 7,
+        creative_id: 1,
+        advertiser_id: 3,
+        publisher_id: 0,
+        site_id: 0,
+        zone_id: 0,
+        ts: now,
+        invalid: false,
+      },
       true,
     );
     const charged = await charger.charge({

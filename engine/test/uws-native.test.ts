@@ -32,7 +32,16 @@ describe('uWebSockets.js', () => {
     const node24 = bundledNode24();
     expect(node24).toBeDefined();
     const probe = fileURLToPath(new URL('./support/uws-native-probe.ts', import.meta.url));
-    const out = JSON.parse(execFileSync(node24!, ['--import', 'tsx', probe], { encoding: 'utf8' })) as Record<string, unknown>;
-    expect(out).toEqual({ abi: '137', path: `${PATCHED_UWS_DIR}/uws_linux_x64_137.node`, mapped: true, body: 'pong', uwsHeader: expect.any(String) });
+    const out = JSON.parse(execFileSync(node24!, ['--import', 'tsx', probe], { encoding: 'utf8' })) as Record<
+      string,
+      unknown
+    >;
+    expect(out).toEqual({
+      abi: '137',
+      path: `${PATCHED_UWS_DIR}/uws_linux_x64_137.node`,
+      mapped: true,
+      body: 'pong',
+      uwsHeader: expect.any(String),
+    });
   });
 });

@@ -58,7 +58,13 @@ async function connect(): Promise<Connected> {
 }
 
 try {
-  const code = await command.run({ values, positionals, config, connect, out: (line) => process.stdout.write(`${line}\n`) });
+  const code = await command.run({
+    values,
+    positionals,
+    config,
+    connect,
+    out: (line) => process.stdout.write(`${line}\n`),
+  });
   if (code) process.exitCode = code;
 } catch (e) {
   if (e instanceof NoProductError || e instanceof CommandError) fail(e.message);

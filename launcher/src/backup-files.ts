@@ -35,9 +35,13 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-export async function describeFiles(dir: string, paths: readonly string[]): Promise<{ path: string; bytes: number; sha256: string }[]> {
+export async function describeFiles(
+  dir: string,
+  paths: readonly string[],
+): Promise<{ path: string; bytes: number; sha256: string }[]> {
   const out = [];
-  for (const path of paths) out.push({ path, bytes: (await stat(join(dir, path))).size, sha256: await sha256File(join(dir, path)) });
+  for (const path of paths)
+    out.push({ path, bytes: (await stat(join(dir, path))).size, sha256: await sha256File(join(dir, path)) });
   return out;
 }
 

@@ -6,7 +6,14 @@ import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { BACKUP_REQUEST_TTL_MS } from '@adnet/admin/backup-responder';
 import { backupStagingDir } from '@adnet/admin/clickhouse';
-import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BACKUP_REQUESTS, MANIFEST_FILE, backupReplyKey, backupReplySchema } from '@adnet/schemas/backup';
+import {
+  BACKUP_FORMAT,
+  BACKUP_FORMAT_VERSION,
+  BACKUP_REQUESTS,
+  MANIFEST_FILE,
+  backupReplyKey,
+  backupReplySchema,
+} from '@adnet/schemas/backup';
 import type { BackupManifest, BackupReply } from '@adnet/schemas/backup';
 import type { Config } from '@adnet/schemas/config';
 import { BackupInputError, copyMedia, describeFiles, folderState, listFiles } from './backup-files.ts';
@@ -56,8 +63,14 @@ async function askAdmin(redis: Redis, id: string): Promise<Extract<BackupReply, 
     );
   }
   const last = first.state === 'started' ? await next(BACKUP_TIMEOUT_MS) : first;
-  if (!last) throw new Error(`The admin did not finish the backup within ${BACKUP_TIMEOUT_MS / 60_000} minutes; see its log (event backup.failed)`);
-  if (last.state !== 'done') throw new Error(last.state === 'failed' ? `The admin could not take the backup: ${last.error}` : 'The admin answered out of turn');
+  if (!last)
+    throw new Error(
+      `The admin did not finish the backup within ${BACKUP_TIMEOUT_MS / 60_000} minutes; see its log (event backup.failed)`,
+    );
+  if (last.state !== 'done')
+    throw new Error(
+      last.state === 'failed' ? `The admin could not take the backup: ${last.error}` : 'The admin answered out of turn',
+    );
   return last;
 }
 
@@ -78,7 +91,8 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
   const dir = resolve(target);
   const state = await folderState(dir);
   if (state === 'file') throw new BackupInputError(`${dir} is a file: a backup goes into a new or empty folder.`);
-  if (state === 'not-empty') throw new BackupInputError(`${dir} is not empty: a backup goes into a new or empty folder (nothing was changed).`);
+  if (state === 'not-empty')
+    throw new BackupInputError(`${dir} is not empty: a backup goes into a new or empty folder (nothing was changed).`);
   const redis = new Redis(await runningPrivateRedis(config.dataDir), { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on('error', () => undefined);
   const id = randomBytes(16).toString('hex');
@@ -94,7 +108,8 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
     await mkdir(join(dir, 'redis'), { mode: 0o700 });
     await copyFile(rdb.path, join(dir, 'redis', 'dump.rdb'));
     // Another save since would have replaced the file with a later state than ClickHouse's copy.
-    if ((await snapshotFile(redis)).saves !== done.rdbSaves) throw new Error('Redis wrote another snapshot while this one was copied; run the backup again');
+    if ((await snapshotFile(redis)).saves !== done.rdbSaves)
+      throw new Error('Redis wrote another snapshot while this one was copied; run the backup again');
 
     await rename(staged, join(dir, 'clickhouse')).catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EXDEV') throw e;
@@ -108,13 +123,23 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
       format: BACKUP_FORMAT,
       version: BACKUP_FORMAT_VERSION,
       created_at: new Date(started).toISOString(),
-      holds: { redis: 'redis/dump.rdb', clickhouse: { dir: 'clickhouse', database: done.database }, media: { dir: 'media', files: mediaFiles } },
+      holds: {
+        redis: 'redis/dump.rdb',
+        clickhouse: { dir: 'clickhouse', database: done.database },
+        media: { dir: 'media', files: mediaFiles },
+      },
       events: { length: done.events.length, last_delivered_id: done.events.lastDeliveredId },
       files,
     };
     // Written last: a folder with a manifest is a whole backup.
     await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
-    return { dir, files: files.length, bytes: files.reduce((n, f) => n + f.bytes, 0), ms: Date.now() - started, events: manifest.events };
+    return {
+      dir,
+      files: files.length,
+      bytes: files.reduce((n, f) => n + f.bytes, 0),
+      ms: Date.now() - started,
+      events: manifest.events,
+    };
   } catch (e) {
     // The folder was new or empty: leave it so.
     for (const name of await readdir(dir).catch(() => [])) await rm(join(dir, name), { recursive: true, force: true });

@@ -19,7 +19,12 @@ export interface EngineProcess {
  * serving without the engine. `execPath` is the Node binary it runs on
  * (ENGINE_NODE, chosen once by `chooseEngineNode`); `nodeArgs`, V8's arguments for it (engineNodeArgs).
  */
-export function startEngineProcess(opts: { env: NodeJS.ProcessEnv; log: Logger; execPath: string; nodeArgs?: readonly string[] }): EngineProcess {
+export function startEngineProcess(opts: {
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  execPath: string;
+  nodeArgs?: readonly string[];
+}): EngineProcess {
   const child = spawn(opts.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', ENGINE_MAIN], {
     env: opts.env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

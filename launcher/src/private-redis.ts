@@ -35,7 +35,12 @@ function freePort(): Promise<number> {
 
 /** True when a Redis server answers PING at `url` (within a second). */
 export async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -51,8 +56,16 @@ export async function redisAnswers(url: string): Promise<boolean> {
  * How a Redis at `address` treats a client that gives no password: answers it (then with the folder it
  * keeps its data in), asks for a password, or is not there.
  */
-async function withoutPassword(address: string): Promise<{ found: 'open'; dir: string } | { found: 'locked' | 'none' }> {
-  const c = new Redis(address, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+async function withoutPassword(
+  address: string,
+): Promise<{ found: 'open'; dir: string } | { found: 'locked' | 'none' }> {
+  const c = new Redis(address, {
+    lazyConnect: true,
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   c.on('error', () => undefined);
   try {
     await c.connect();
@@ -87,7 +100,8 @@ export async function privateRedisPassword(dir: string): Promise<string> {
     if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
   }
   const password = (await readFile(file, 'utf8')).trim();
-  if (!/^[0-9a-f]{64}$/.test(password)) throw new Error(`${file} does not hold a password made by this program; remove it to make a new one`);
+  if (!/^[0-9a-f]{64}$/.test(password))
+    throw new Error(`${file} does not hold a password made by this program; remove it to make a new one`);
   return password;
 }
 
@@ -118,7 +132,8 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
     const url = withPassword(address, password);
     const there = await withoutPassword(address);
     // Given a password it does not ask for, Redis only warns: one that answers without it is not ours to keep.
-    if (there.found === 'locked' && (await redisAnswers(url))) return { url, owned: false, stop: () => stopServer(url) };
+    if (there.found === 'locked' && (await redisAnswers(url)))
+      return { url, owned: false, stop: () => stopServer(url) };
     // Only a server of this very folder is stopped: the port may since have gone to someone else's Redis.
     if (there.found === 'open' && there.dir === (await realpath(dir))) await stopServer(address);
   }
@@ -183,7 +198,10 @@ export async function ensurePrivateRedis(dataDir: string): Promise<RedisTarget> 
 export async function privateRedisUrl(dataDir: string): Promise<string | undefined> {
   const dir = resolve(dataDir, 'redis');
   try {
-    const [address, password] = await Promise.all([readFile(join(dir, 'redis.url'), 'utf8'), readFile(join(dir, 'redis.password'), 'utf8')]);
+    const [address, password] = await Promise.all([
+      readFile(join(dir, 'redis.url'), 'utf8'),
+      readFile(join(dir, 'redis.password'), 'utf8'),
+    ]);
     return withPassword(address.trim(), password.trim());
   } catch {
     return undefined;

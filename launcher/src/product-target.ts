@@ -31,7 +31,8 @@ export function shellLine(argv: readonly string[]): string {
 }
 
 /** The URL without its password, for messages. */
-const redacted = (url: string): string => url.replace(/\/\/([^@/]*)@/, (_, auth: string) => (auth.includes(':') ? '//***@' : `//${auth}@`));
+const redacted = (url: string): string =>
+  url.replace(/\/\/([^@/]*)@/, (_, auth: string) => (auth.includes(':') ? '//***@' : `//${auth}@`));
 
 /**
  * The product the CLI acts on. With REDIS_URL: that Redis (with the base URLs of the product running on
@@ -42,7 +43,8 @@ export async function productTarget(config: Config, argv: readonly string[]): Pr
   const dataDir = resolve(config.dataDir);
   const run = runningProduct(dataDir);
   const again = `DATA_DIR=${dataDir} ${PNPM} adnet ${shellLine(argv)}`;
-  const withRun = (r: RunFile): Config => configWith({ DATA_DIR: r.dataDir, PUBLIC_BASE_URL: r.baseUrl, PUBLIC_AD_BASE_URL: r.adBaseUrl });
+  const withRun = (r: RunFile): Config =>
+    configWith({ DATA_DIR: r.dataDir, PUBLIC_BASE_URL: r.baseUrl, PUBLIC_AD_BASE_URL: r.adBaseUrl });
   if (config.redisUrl) {
     if (run?.redis === 'private') {
       throw new NoProductError(
@@ -80,5 +82,10 @@ export async function productTarget(config: Config, argv: readonly string[]): Pr
         `Restart the product:\n  DATA_DIR=${dataDir} ${PNPM} start`,
     );
   }
-  return { redisUrl: url, config: withRun(run), product: run, description: `the product at ${run.baseUrl} (pid ${run.pid}, DATA_DIR=${dataDir})` };
+  return {
+    redisUrl: url,
+    config: withRun(run),
+    product: run,
+    description: `the product at ${run.baseUrl} (pid ${run.pid}, DATA_DIR=${dataDir})`,
+  };
 }

@@ -24,7 +24,9 @@ export async function readBackup(dir: string): Promise<BackupManifest> {
   try {
     text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
   } catch {
-    throw new BackupInputError(`${dir} is not a backup: it has no ${MANIFEST_FILE} (made by \`adnet backup\`, written last).`);
+    throw new BackupInputError(
+      `${dir} is not a backup: it has no ${MANIFEST_FILE} (made by \`adnet backup\`, written last).`,
+    );
   }
   let json: unknown;
   try {
@@ -34,11 +36,15 @@ export async function readBackup(dir: string): Promise<BackupManifest> {
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > BACKUP_FORMAT_VERSION)
-    throw new BackupInputError(`${dir} is a backup of format ${version}; this version restores format ${BACKUP_FORMAT_VERSION} (use a newer adnet).`);
+    throw new BackupInputError(
+      `${dir} is a backup of format ${version}; this version restores format ${BACKUP_FORMAT_VERSION} (use a newer adnet).`,
+    );
   const parsed = backupManifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BackupInputError(`${join(dir, MANIFEST_FILE)} is not a backup manifest: ${issue?.path.join('.') || 'it'} ${issue?.message ?? 'is invalid'}.`);
+    throw new BackupInputError(
+      `${join(dir, MANIFEST_FILE)} is not a backup manifest: ${issue?.path.join('.') || 'it'} ${issue?.message ?? 'is invalid'}.`,
+    );
   }
   const manifest = parsed.data;
   const listed = new Set(manifest.files.map((f) => f.path));
@@ -51,7 +57,8 @@ export async function readBackup(dir: string): Promise<BackupManifest> {
       () => undefined,
     );
     if (size === undefined) problems.push(`${f.path} is missing`);
-    else if (size !== f.bytes || (await sha256File(join(dir, f.path))) !== f.sha256) problems.push(`${f.path} does not match its checksum`);
+    else if (size !== f.bytes || (await sha256File(join(dir, f.path))) !== f.sha256)
+      problems.push(`${f.path} does not match its checksum`);
   }
   if (!listed.has(manifest.holds.redis)) problems.push(`${manifest.holds.redis} is not in the manifest`);
   if (problems.length > 0)
@@ -101,9 +108,13 @@ async function snapshotToAof(redisDir: string): Promise<void> {
     try {
       for (let i = 0; ; i++) {
         if (started.error)
-          throw new Error(`redis-server could not start (${started.error.message}); restore needs it (Debian/Ubuntu: apt-get install redis-server)`);
+          throw new Error(
+            `redis-server could not start (${started.error.message}); restore needs it (Debian/Ubuntu: apt-get install redis-server)`,
+          );
         if (child.exitCode !== null)
-          throw new Error(`redis-server stopped while loading the snapshot: ${await readFile(join(sockets, 'redis.log'), 'utf8').catch(() => '')}`);
+          throw new Error(
+            `redis-server stopped while loading the snapshot: ${await readFile(join(sockets, 'redis.log'), 'utf8').catch(() => '')}`,
+          );
         if (i > 600) throw new Error('redis-server did not load the snapshot within a minute');
         try {
           await redis.connect();
@@ -117,7 +128,8 @@ async function snapshotToAof(redisDir: string): Promise<void> {
       for (;;) {
         const p = await redis.info('persistence');
         if (/aof_rewrite_in_progress:0/.test(p) && /aof_rewrite_scheduled:0/.test(p) && /aof_rewrites:[1-9]/.test(p)) {
-          if (!/aof_last_bgrewrite_status:ok/.test(p)) throw new Error('Redis could not write the AOF from the snapshot');
+          if (!/aof_last_bgrewrite_status:ok/.test(p))
+            throw new Error('Redis could not write the AOF from the snapshot');
           break;
         }
         await sleep(50);
@@ -144,8 +156,12 @@ export async function restoreBackup(config: Config, source: string): Promise<Res
   const target = resolve(config.dataDir);
   // Checked first, and checked again just before the move: nothing in a folder in use is ever touched.
   const state = await folderState(target);
-  if (state === 'file') throw new BackupInputError(`DATA_DIR ${target} is a file: restore goes into a new or empty folder.`);
-  if (state === 'not-empty') throw new BackupInputError(`DATA_DIR ${target} is not empty: restore goes into a new or empty folder (nothing was changed).`);
+  if (state === 'file')
+    throw new BackupInputError(`DATA_DIR ${target} is a file: restore goes into a new or empty folder.`);
+  if (state === 'not-empty')
+    throw new BackupInputError(
+      `DATA_DIR ${target} is not empty: restore goes into a new or empty folder (nothing was changed).`,
+    );
   const manifest = await readBackup(from);
   // Built beside the target and moved into place whole: a failed restore leaves no half data directory.
   const work = join(dirname(target), `.${basename(target)}.restoring-${randomBytes(4).toString('hex')}`);
@@ -154,11 +170,17 @@ export async function restoreBackup(config: Config, source: string): Promise<Res
     await mkdir(join(work, 'redis'), { mode: 0o700 });
     await copyFile(join(from, manifest.holds.redis), join(work, 'redis', 'dump.rdb'));
     await snapshotToAof(join(work, 'redis'));
-    await restoreDatabase(join(work, 'clickhouse'), join(from, manifest.holds.clickhouse.dir), manifest.holds.clickhouse.database);
+    await restoreDatabase(
+      join(work, 'clickhouse'),
+      join(from, manifest.holds.clickhouse.dir),
+      manifest.holds.clickhouse.database,
+    );
     const media = await copyMedia(join(from, manifest.holds.media.dir), join(work, 'media'));
-    if (media !== manifest.holds.media.files) throw new Error(`the backup lists ${manifest.holds.media.files} images but holds ${media}`);
+    if (media !== manifest.holds.media.files)
+      throw new Error(`the backup lists ${manifest.holds.media.files} images but holds ${media}`);
     const now = await folderState(target);
-    if (now === 'not-empty' || now === 'file') throw new BackupInputError(`DATA_DIR ${target} was written to during the restore; nothing in it was changed.`);
+    if (now === 'not-empty' || now === 'file')
+      throw new BackupInputError(`DATA_DIR ${target} was written to during the restore; nothing in it was changed.`);
     if (now === 'empty') await rmdir(target);
     await rename(work, target);
     return { dataDir: target, files: manifest.files.length, ms: Date.now() - started, createdAt: manifest.created_at };

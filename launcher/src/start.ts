@@ -71,14 +71,20 @@ async function start(): Promise<string> {
   };
   // Engines may run on a newer Node than this process (ENGINE_NODE, docs/deployment.md "Runtime").
   const node = chooseEngineNode(config.engineNode);
-  log.info({ event: 'engine.runtime', node: node.version, path: node.execPath, reason: node.reason }, `engines run on Node ${node.version}`);
+  log.info(
+    { event: 'engine.runtime', node: node.version, path: node.execPath, reason: node.reason },
+    `engines run on Node ${node.version}`,
+  );
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
   const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
     startEngineProcess({
       env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) },
       log,
       execPath: node.execPath,
-      nodeArgs: engineNodeArgs({ concurrentMarking: config.engineConcurrentMarking, semiSpaceMb: config.engineSemiSpaceMb }),
+      nodeArgs: engineNodeArgs({
+        concurrentMarking: config.engineConcurrentMarking,
+        semiSpaceMb: config.engineSemiSpaceMb,
+      }),
     }),
   );
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
@@ -107,7 +113,15 @@ await writeRunFile({
 });
 closers.push({ name: 'run file', close: () => removeRunFile(dataDir, process.pid) });
 
-log.info({ event: 'started', baseUrl, redis: config.redisUrl ? 'external' : 'private', clickhouse: config.clickhouseUrl ? 'server' : 'chdb' }, 'started');
+log.info(
+  {
+    event: 'started',
+    baseUrl,
+    redis: config.redisUrl ? 'external' : 'private',
+    clickhouse: config.clickhouseUrl ? 'server' : 'chdb',
+  },
+  'started',
+);
 // The CLI needs to be told the data directory only when it is not the default one, seen from here.
 const env = process.env.DATA_DIR ? `DATA_DIR=${dataDir} ` : '';
 const cli = `${env}npx -y pnpm@10.34.8 adnet`;

@@ -112,7 +112,9 @@ describe('addressRange', () => {
   });
 
   it('lets plain loopback through only when switched on, never loopback reached through NAT64 or 6to4', () => {
-    for (const a of ['127.0.0.1', '127.3.4.5', '::1', '::ffff:127.0.0.1']) expect(addressRefusal(a, true)).toBeUndefined();
-    for (const a of ['64:ff9b::127.0.0.1', '2002:7f00:1::', '10.0.0.1', '169.254.169.254']) expect(addressRefusal(a, true)).toBeDefined();
+    for (const a of ['127.0.0.1', '127.3.4.5', '::1', '::ffff:127.0.0.1'])
+      expect(addressRefusal(a, true)).toBeUndefined();
+    for (const a of ['64:ff9b::127.0.0.1', '2002:7f00:1::', '10.0.0.1', '169.254.169.254'])
+      expect(addressRefusal(a, true)).toBeDefined();
   });
 });

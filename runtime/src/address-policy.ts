@@ -33,7 +33,11 @@ export function addressRange(address: string): string {
   const ip = ipaddr.process(address);
   if (ip.kind() === 'ipv4') return ip.range();
   const v6 = ip as IPv6;
-  const via = v6.match(SIX_TO_FOUR) ? '6to4' : v6.match(NAT64_WELL_KNOWN) || v6.match(NAT64_LOCAL_USE) ? 'nat64' : undefined;
+  const via = v6.match(SIX_TO_FOUR)
+    ? '6to4'
+    : v6.match(NAT64_WELL_KNOWN) || v6.match(NAT64_LOCAL_USE)
+      ? 'nat64'
+      : undefined;
   if (via) {
     const inner = embeddedIPv4(v6)?.range() ?? 'unicast';
     return inner === 'unicast' ? via : `${via}:${inner}`;

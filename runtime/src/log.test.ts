@@ -21,7 +21,16 @@ describe('log redaction', () => {
       usage: { input_tokens: 12 },
     });
     const out = text();
-    for (const secret of ['hunter2-pw', 'scrypt$1$2', 'Bearer x', 'sid=1', 'sess-value-1', 'sig-value-1', 'pb-secret-1', 'key-1'])
+    for (const secret of [
+      'hunter2-pw',
+      'scrypt$1$2',
+      'Bearer x',
+      'sid=1',
+      'sess-value-1',
+      'sig-value-1',
+      'pb-secret-1',
+      'key-1',
+    ])
       expect(out).not.toContain(secret);
     expect(JSON.parse(out)).toMatchObject({ usage: { input_tokens: 12 }, user: { password: '[redacted]' } });
   });
@@ -36,7 +45,8 @@ describe('log redaction', () => {
     log.warn({ redis: 'redis://:redis-pw-1@127.0.0.1:6379/0', note: 'Authorization: Bearer some-bearer' }, 'retrying');
     log.warn(`sent Cookie: adnet_session=${TOKEN}; got Set-Cookie: adnet_session=${TOKEN}; Path=/trpc`);
     const out = text();
-    for (const secret of [HEX, TOKEN, 'plain-secret-arg', 'trk-123', 'redis-pw-1', 'some-bearer']) expect(out).not.toContain(secret);
+    for (const secret of [HEX, TOKEN, 'plain-secret-arg', 'trk-123', 'redis-pw-1', 'some-bearer'])
+      expect(out).not.toContain(secret);
     expect(out).toContain('WRONGTYPE');
     expect(out).toContain('127.0.0.1:6379');
   });

@@ -10,7 +10,8 @@ const CENSOR = '[redacted]';
  * secrets, signatures, credentials, cookies. `args` is what ioredis attaches to a failed command, whose
  * arguments may be any stored value. Numbers and booleans under such keys (token counts) are kept.
  */
-const SECRET_KEY = /pass(?:word)?|^pw$|token|secret|^sig$|signature|authori[sz]ation|cookie|api[-_]?key|credential|hash$|^args$/i;
+const SECRET_KEY =
+  /pass(?:word)?|^pw$|token|secret|^sig$|signature|authori[sz]ation|cookie|api[-_]?key|credential|hash$|^args$/i;
 
 /**
  * Secrets in free text (error messages, stacks, URLs): a bearer token (`<id>|<opaque>`), an
@@ -21,7 +22,10 @@ const SECRET_KEY = /pass(?:word)?|^pw$|token|secret|^sig$|signature|authori[sz]a
 const SECRET_TEXT: readonly [RegExp, string][] = [
   [/\b\d{1,15}\|[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, CENSOR],
   [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${CENSOR}`],
-  [/([?&;](?:secret|sig|signature|token|access_token|password|pass|pwd|key|api_key|apikey|auth)=)[^&#\s"']*/gi, `$1${CENSOR}`],
+  [
+    /([?&;](?:secret|sig|signature|token|access_token|password|pass|pwd|key|api_key|apikey|auth)=)[^&#\s"']*/gi,
+    `$1${CENSOR}`,
+  ],
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@"']*:)[^@\s/"']+@/gi, `$1${CENSOR}@`],
   [/scrypt\$[^\s"',]+/g, CENSOR],
   [/\b[0-9a-f]{40,}\b(?!\.[a-z0-9])/gi, CENSOR],
@@ -69,7 +73,8 @@ export function createLogger(level: string, name = 'adnet', destination?: Destin
         // The message and its format arguments; an Error logged alone lends its message, which pino
         // would otherwise write unscrubbed.
         const [first, second] = args as unknown[];
-        const withMessage: unknown[] = first instanceof Error && typeof second !== 'string' ? [first, first.message, ...args.slice(1)] : args;
+        const withMessage: unknown[] =
+          first instanceof Error && typeof second !== 'string' ? [first, first.message, ...args.slice(1)] : args;
         const cleaned = withMessage.map((a) => (typeof a === 'string' ? scrubText(a) : a)) as Parameters<typeof method>;
         method.apply(this, cleaned);
       },

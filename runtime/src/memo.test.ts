@@ -5,7 +5,12 @@ describe('memoByString', () => {
   it('computes each answer once, undefined ones too', () => {
     const calls: string[] = [];
     const lengthOrNothing = memoByString((s) => (calls.push(s), s === '' ? undefined : s.length));
-    expect([lengthOrNothing('abc'), lengthOrNothing('abc'), lengthOrNothing(''), lengthOrNothing('')]).toEqual([3, 3, undefined, undefined]);
+    expect([lengthOrNothing('abc'), lengthOrNothing('abc'), lengthOrNothing(''), lengthOrNothing('')]).toEqual([
+      3,
+      3,
+      undefined,
+      undefined,
+    ]);
     expect(calls).toEqual(['abc', '']);
   });
 

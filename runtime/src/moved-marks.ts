@@ -38,7 +38,12 @@ export function movedKeys(kind: MovedKind, from: number, to: number): string[] {
 }
 
 /** Marks the campaigns as moved now. One pipeline on one key (one slot on a Redis Cluster). */
-export async function markMoved(redis: Redis, kind: MovedKind, campaigns: Iterable<number>, now = Date.now()): Promise<void> {
+export async function markMoved(
+  redis: Redis,
+  kind: MovedKind,
+  campaigns: Iterable<number>,
+  now = Date.now(),
+): Promise<void> {
   const key = movedKey(kind, bucketOf(now));
   const all = [...campaigns];
   if (!all.length) return;

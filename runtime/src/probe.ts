@@ -46,7 +46,8 @@ export class Probe<T> {
   }
 
   reading(nowMs = Date.now()): ProbeReading<T> {
-    if (this.outSinceMs !== undefined && nowMs - this.outSinceMs > this.o.deadlineMs) return { kind: 'hung', forMs: nowMs - this.outSinceMs };
+    if (this.outSinceMs !== undefined && nowMs - this.outSinceMs > this.o.deadlineMs)
+      return { kind: 'hung', forMs: nowMs - this.outSinceMs };
     return this.last;
   }
 
@@ -75,7 +76,11 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
  * A reading as readiness reports it (the shape of `DependencyCheck` in @adnet/schemas/readiness, without the
  * name): `what` names the check, e.g. `PING`.
  */
-export function readingState(reading: ProbeReading<unknown>, what: string, nowMs = Date.now()): { state: 'ok' | 'down' | 'hung'; detail: string } {
+export function readingState(
+  reading: ProbeReading<unknown>,
+  what: string,
+  nowMs = Date.now(),
+): { state: 'ok' | 'down' | 'hung'; detail: string } {
   switch (reading.kind) {
     case 'answered':
       return { state: 'ok', detail: `${what} answered ${seconds(nowMs - reading.atMs)} ago` };

@@ -35,7 +35,9 @@ export const apiKeyCreateInputSchema = z.object({
     .min(1, 'must not be empty')
     .max(100, 'must be at most 100 characters'),
   scopes: z
-    .array(oneOf(API_KEY_SCOPES), { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array') })
+    .array(oneOf(API_KEY_SCOPES), {
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array'),
+    })
     .min(1, 'must name at least one scope')
     .max(API_KEY_SCOPES.length)
     .transform((s) => [...new Set(s)]),
@@ -85,7 +87,12 @@ export const noticeSchema = z.discriminatedUnion('kind', [
     status: z.enum(['approved', 'rejected']),
     reason: z.string().nullable(),
   }),
-  z.object({ kind: z.literal('postback_failing'), user_id: z.number().int(), campaign_id: z.number().int(), conversion_id: z.number().int() }),
+  z.object({
+    kind: z.literal('postback_failing'),
+    user_id: z.number().int(),
+    campaign_id: z.number().int(),
+    conversion_id: z.number().int(),
+  }),
   z.object({
     kind: z.literal('payout_paid'),
     user_id: z.number().int(),

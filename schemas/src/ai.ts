@@ -5,7 +5,16 @@ import { COUNTRY_CODES, LANGUAGE_CODES } from './geo.ts';
 // ---------------------------------------------------------------- AI ad copy
 
 /** The spec shows fear and curiosity; the rest complete one hook per variant. */
-export const HOOK_TYPES = ['fear', 'curiosity', 'urgency', 'benefit', 'social_proof', 'scarcity', 'question', 'story'] as const;
+export const HOOK_TYPES = [
+  'fear',
+  'curiosity',
+  'urgency',
+  'benefit',
+  'social_proof',
+  'scarcity',
+  'question',
+  'story',
+] as const;
 /** The spec shows photoreal; the rest are the styles image models commonly take. */
 export const IMAGE_STYLES = ['photoreal', 'illustration', '3d_render', 'flat', 'cinematic'] as const;
 /** The spec's result sizes. */
@@ -13,7 +22,8 @@ export const AI_VARIANT_COUNT = 8;
 export const AI_IMAGE_PROMPT_COUNT = 4;
 export const AI_PROVIDERS = ['openai', 'template'] as const;
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const languageCode = z.string().refine((c) => LANGUAGE_CODES.has(c), 'must be a lowercase ISO 639-1 language code');
 
 export const aiGenerateInputSchema = z.object({
@@ -21,7 +31,12 @@ export const aiGenerateInputSchema = z.object({
   offer: text(500),
   cta: text(60),
   // Uppercase as the spec writes it; campaigns store the same codes lowercase.
-  geo: z.string().refine((c) => /^[A-Z]{2}$/.test(c) && COUNTRY_CODES.has(c.toLowerCase()), 'must be an uppercase ISO 3166-1 alpha-2 country code'),
+  geo: z
+    .string()
+    .refine(
+      (c) => /^[A-Z]{2}$/.test(c) && COUNTRY_CODES.has(c.toLowerCase()),
+      'must be an uppercase ISO 3166-1 alpha-2 country code',
+    ),
   lang: languageCode,
 });
 export type AiGenerateInput = z.infer<typeof aiGenerateInputSchema>;
@@ -43,7 +58,10 @@ export const aiCopySchema = z.object({
 export type AiCopy = z.infer<typeof aiCopySchema>;
 export type AiVariant = z.infer<typeof aiVariantSchema>;
 
-export const aiUsageSchema = z.object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) });
+export const aiUsageSchema = z.object({
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+});
 export type AiUsage = z.infer<typeof aiUsageSchema>;
 
 export const aiGenerateResponseSchema = aiCopySchema.extend({

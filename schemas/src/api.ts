@@ -8,7 +8,14 @@ import { landingMacroProblem } from './landing-macros.ts';
 import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
 import type { UrlRules } from './url.ts';
 import { CONNECTION_TYPES } from './openrtb.ts';
-import { bidAdjustmentSchema, bidAdjustmentsInputSchema, NO_SOURCES, sourceListInputSchema, sourceListSchema, warningSchema } from './source-lists.ts';
+import {
+  bidAdjustmentSchema,
+  bidAdjustmentsInputSchema,
+  NO_SOURCES,
+  sourceListInputSchema,
+  sourceListSchema,
+  warningSchema,
+} from './source-lists.ts';
 
 // A missing field reads "is required" rather than zod's type-mismatch text.
 z.config({
@@ -101,7 +108,10 @@ export const emailSchema = z
   .max(254)
   .pipe(z.email('must be a valid email address'))
   .transform((e) => e.toLowerCase());
-export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters');
+export const passwordSchema = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(128, 'must be at most 128 characters');
 
 export function usdAmount(opts: { min: number; max: number; places: number }) {
   return z
@@ -219,10 +229,22 @@ const instant = z.iso
   .transform((s) => new Date(s).toISOString());
 const hourList = z.array(wholeNumber(0, 23)).max(24).optional();
 const daypartingSchema = z
-  .strictObject({ mon: hourList, tue: hourList, wed: hourList, thu: hourList, fri: hourList, sat: hourList, sun: hourList })
-  .transform((d) => Object.fromEntries(WEEKDAYS.filter((w) => d[w]?.length).map((w) => [w, [...new Set(d[w])].sort((a, b) => a - b)])))
+  .strictObject({
+    mon: hourList,
+    tue: hourList,
+    wed: hourList,
+    thu: hourList,
+    fri: hourList,
+    sat: hourList,
+    sun: hourList,
+  })
+  .transform((d) =>
+    Object.fromEntries(WEEKDAYS.filter((w) => d[w]?.length).map((w) => [w, [...new Set(d[w])].sort((a, b) => a - b)])),
+  )
   .refine((d) => Object.keys(d).length > 0, 'must list at least one hour (null for none)')
-  .describe('For each weekday (mon..sun), the local hours 0-23 in which the campaign serves; a day not listed serves no hour');
+  .describe(
+    'For each weekday (mon..sun), the local hours 0-23 in which the campaign serves; a day not listed serves no hour',
+  );
 const TZ_MESSAGE = 'must be an IANA time zone name, e.g. Europe/Berlin';
 const timeZone = z.string(msg(TZ_MESSAGE)).transform((tz, ctx) => {
   const name = canonicalTimeZone(tz);
@@ -256,7 +278,8 @@ export const END_BEFORE_START = 'must be after start_at';
 /** `end_at` after `start_at`, named on `end_at` with the other fields' problems. */
 const endAfterStart = [
   (c: { start_at?: string | null; end_at?: string | null }, ctx: z.RefinementCtx) => {
-    if (c.start_at && c.end_at && c.end_at <= c.start_at) ctx.addIssue({ code: 'custom', path: ['end_at'], message: END_BEFORE_START });
+    if (c.start_at && c.end_at && c.end_at <= c.start_at)
+      ctx.addIssue({ code: 'custom', path: ['end_at'], message: END_BEFORE_START });
   },
   { when: whenValid('start_at', 'end_at') },
 ] as const;
@@ -307,7 +330,9 @@ export const campaignUpdateFieldsSchema = z.object({
   sources: sourceListInputSchema.optional(),
   bid_adjustments: bidAdjustmentsInputSchema.optional(),
 });
-export const campaignUpdateInputSchema = campaignUpdateFieldsSchema.extend({ id: idSchema }).superRefine(...endAfterStart);
+export const campaignUpdateInputSchema = campaignUpdateFieldsSchema
+  .extend({ id: idSchema })
+  .superRefine(...endAfterStart);
 export type CampaignUpdateInput = z.infer<typeof campaignUpdateInputSchema>;
 
 export const campaignSchema = z.object({
@@ -349,10 +374,19 @@ export const campaignSchema = z.object({
 
 /** `GET /api/admin/campaigns`: campaigns named for admins to pick (deals), of one advertiser or of all. */
 export const adminCampaignsInputSchema = z.object({ advertiser_id: idSchema.optional() }).optional();
-export const adminCampaignSummarySchema = campaignSchema.pick({ id: true, advertiser_id: true, name: true, status: true, format: true });
+export const adminCampaignSummarySchema = campaignSchema.pick({
+  id: true,
+  advertiser_id: true,
+  name: true,
+  status: true,
+  format: true,
+});
 export type Campaign = z.infer<typeof campaignSchema>;
 /** What is stored: the API object less what is live (today's spend, the delivery status) and the source list (stored apart). */
-export type StoredCampaign = Omit<Campaign, 'daily_spent_cents' | 'total_spent_cents' | 'delivery' | 'sources' | 'bid_adjustments'> & {
+export type StoredCampaign = Omit<
+  Campaign,
+  'daily_spent_cents' | 'total_spent_cents' | 'delivery' | 'sources' | 'bid_adjustments'
+> & {
   /** Absent on campaigns stored before bid adjustments existed: none. */
   bid_adjustments?: Campaign['bid_adjustments'];
 };
@@ -394,7 +428,9 @@ const videoDuration = z.coerce
 /** A video creative's length: its own when it is a whole number of seconds within bounds (as the API stores it), else the default. */
 export const videoDurationOf = (c: { duration_s?: number | null | undefined }): number => {
   const d = c.duration_s;
-  return typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= MAX_VIDEO_DURATION_S ? d : DEFAULT_VIDEO_DURATION_S;
+  return typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= MAX_VIDEO_DURATION_S
+    ? d
+    : DEFAULT_VIDEO_DURATION_S;
 };
 
 /** Text parts of the multipart creative upload; per-format rules are in admin's creative-rules. */
@@ -498,7 +534,17 @@ export const creditInputSchema = z.object({
 
 // ---------------------------------------------------------------- profile
 
-export const POSTBACK_MACROS = ['click_id', 'payout_cents', 'status', 'geo', 'device', 'os', 'browser', 'vertical', 'campaign_id'] as const;
+export const POSTBACK_MACROS = [
+  'click_id',
+  'payout_cents',
+  'status',
+  'geo',
+  'device',
+  'os',
+  'browser',
+  'vertical',
+  'campaign_id',
+] as const;
 const macroSet: ReadonlySet<string> = new Set(POSTBACK_MACROS);
 
 export const postbackUrlSchema = httpUrl({ macros: true }).refine(
@@ -526,15 +572,23 @@ export const profileUpdateInputSchema = z.object({
  * secret is judged first (a stranger gets 401, not a list of bad fields), then the values.
  */
 export const postbackInputSchema = z.object({
-  secret: z.string().optional().describe("The advertiser's postback secret; or the X-Service-Secret header, which wins"),
+  secret: z
+    .string()
+    .optional()
+    .describe("The advertiser's postback secret; or the X-Service-Secret header, which wins"),
   sig: z
     .string()
     .optional()
-    .describe('HMAC-SHA256 under the secret of <click_id>|<payout>|<status>|<txid>, hex or base64; or the X-Service-Signature header, which wins'),
+    .describe(
+      'HMAC-SHA256 under the secret of <click_id>|<payout>|<status>|<txid>, hex or base64; or the X-Service-Signature header, which wins',
+    ),
   click_id: z.string().optional().describe('The click UUID the landing page received'),
   payout: z.string().optional().describe('Integer number of cents'),
   status: z.string().optional().describe('pending, approved or rejected'),
-  txid: z.string().optional().describe("The tracker's transaction id (1-128 printable characters); deduplicates per advertiser"),
+  txid: z
+    .string()
+    .optional()
+    .describe("The tracker's transaction id (1-128 printable characters); deduplicates per advertiser"),
 });
 export type PostbackInput = z.infer<typeof postbackInputSchema>;
 export const postbackReceiptSchema = z.object({

@@ -40,7 +40,10 @@ export const MANIFEST_FILE = 'manifest.json';
 const relativePath = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\\'), 'must be a path inside the backup');
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\\'),
+    'must be a path inside the backup',
+  );
 
 export const backupManifestSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
@@ -56,6 +59,8 @@ export const backupManifestSchema = z.object({
   }),
   events: z.object({ length: z.number().int().nonnegative(), last_delivered_id: z.string() }),
   /** Every file of the backup but this one: path, size and SHA-256. */
-  files: z.array(z.object({ path: relativePath, bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+  files: z.array(
+    z.object({ path: relativePath, bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  ),
 });
 export type BackupManifest = z.infer<typeof backupManifestSchema>;

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { depositInputSchema, depositInputSchemaFor, ibanChecksumOk, monthSchema, payoutSettingsInputSchema } from './billing.ts';
+import {
+  depositInputSchema,
+  depositInputSchemaFor,
+  ibanChecksumOk,
+  monthSchema,
+  payoutSettingsInputSchema,
+} from './billing.ts';
 
 describe('billing shapes', () => {
   it('checks IBANs by their mod-97 digits', () => {
-    for (const good of ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606']) expect(ibanChecksumOk(good), good).toBe(true);
-    for (const bad of ['DE89370400440532013001', 'GB82WEST12345698765433', 'DE00370400440532013000']) expect(ibanChecksumOk(bad), bad).toBe(false);
+    for (const good of ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606'])
+      expect(ibanChecksumOk(good), good).toBe(true);
+    for (const bad of ['DE89370400440532013001', 'GB82WEST12345698765433', 'DE00370400440532013000'])
+      expect(ibanChecksumOk(bad), bad).toBe(false);
   });
 
   it('reads months from 1970 on', () => {
@@ -36,10 +44,19 @@ describe('billing shapes', () => {
   });
 
   it('keeps payout details to the fields of the method', () => {
-    const crypto = { method: 'crypto', details: { currency: 'USDT', network: 'tron', address: 'TXYZ'.repeat(9) }, threshold_usd: 10 };
+    const crypto = {
+      method: 'crypto',
+      details: { currency: 'USDT', network: 'tron', address: 'TXYZ'.repeat(9) },
+      threshold_usd: 10,
+    };
     expect(payoutSettingsInputSchema.safeParse(crypto).success).toBe(true);
-    expect(payoutSettingsInputSchema.safeParse({ ...crypto, details: { ...crypto.details, email: 'x@example.com' } }).success).toBe(false);
-    expect(payoutSettingsInputSchema.safeParse({ ...crypto, details: { ...crypto.details, address: '0x<script>' } }).success).toBe(false);
+    expect(
+      payoutSettingsInputSchema.safeParse({ ...crypto, details: { ...crypto.details, email: 'x@example.com' } })
+        .success,
+    ).toBe(false);
+    expect(
+      payoutSettingsInputSchema.safeParse({ ...crypto, details: { ...crypto.details, address: '0x<script>' } }).success,
+    ).toBe(false);
     expect(payoutSettingsInputSchema.safeParse({ ...crypto, method: 'paypal' }).success).toBe(false);
   });
 });

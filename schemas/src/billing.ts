@@ -95,7 +95,8 @@ export const PAYOUT_METHODS = ['paypal', 'wire', 'crypto'] as const;
 export const PAYOUT_STATUSES = ['due', 'held', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-const text = (max: number) => z.string(msg('must be a string')).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string(msg('must be a string')).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 const IBAN_RE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 const SWIFT_RE = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 
@@ -119,7 +120,10 @@ export const payoutDetailsByMethod = {
   crypto: z
     .object({
       currency: z.enum(['USDT', 'USDC', 'BTC', 'ETH'], msg('must be one of USDT, USDC, BTC, ETH')),
-      network: z.enum(['ethereum', 'tron', 'bitcoin', 'polygon'], msg('must be one of ethereum, tron, bitcoin, polygon')),
+      network: z.enum(
+        ['ethereum', 'tron', 'bitcoin', 'polygon'],
+        msg('must be one of ethereum, tron, bitcoin, polygon'),
+      ),
       address: z
         .string(msg('must be a string'))
         .trim()

@@ -4,7 +4,16 @@ import { z } from 'zod';
  * Configuration the engines mirror. Each kind is one Redis hash (the snapshot)
  * plus entries in one change-log stream; see admin/src/storage/config-store.ts.
  */
-export const CONFIG_KINDS = ['campaign', 'creative', 'partner', 'site', 'zone', 'deal', 'campaign_sources', 'demand_partner'] as const;
+export const CONFIG_KINDS = [
+  'campaign',
+  'creative',
+  'partner',
+  'site',
+  'zone',
+  'deal',
+  'campaign_sources',
+  'demand_partner',
+] as const;
 export const configKindSchema = z.enum(CONFIG_KINDS);
 export type ConfigKind = z.infer<typeof configKindSchema>;
 

@@ -55,9 +55,19 @@ describe('loadConfig', () => {
 
   it('reads the AI and video provider settings, unset providers meaning the offline ones', () => {
     const d = loadConfig({});
-    expect(d.ai).toMatchObject({ baseUrl: undefined, model: 'gpt-4o-mini', priceInputMicroCentsPer1k: 250, priceOutputMicroCentsPer1k: 1_000 });
+    expect(d.ai).toMatchObject({
+      baseUrl: undefined,
+      model: 'gpt-4o-mini',
+      priceInputMicroCentsPer1k: 250,
+      priceOutputMicroCentsPer1k: 1_000,
+    });
     expect(d.video).toMatchObject({ baseUrl: undefined, costCents: 100, pollIntervalMs: 2_000, leaseMs: 60_000 });
-    const c = loadConfig({ AI_BASE_URL: 'https://api.example.com/v1/', AI_API_KEY: 'k', VIDEO_BASE_URL: 'http://video:9000/', VIDEO_COST_CENTS: '250' });
+    const c = loadConfig({
+      AI_BASE_URL: 'https://api.example.com/v1/',
+      AI_API_KEY: 'k',
+      VIDEO_BASE_URL: 'http://video:9000/',
+      VIDEO_COST_CENTS: '250',
+    });
     expect(c.ai.baseUrl).toBe('https://api.example.com/v1');
     expect(c.video).toMatchObject({ baseUrl: 'http://video:9000', costCents: 250 });
     expect(() => loadConfig({ AI_BASE_URL: 'ftp://x' })).toThrow(/AI_BASE_URL/);
@@ -88,7 +98,9 @@ describe('loadConfig', () => {
       depositMinCents: 50,
       depositMaxCents: 25_075,
     });
-    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_WEBHOOK_SECRET: needed with STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: needed with STRIPE_SECRET_KEY/,
+    );
     expect(() => loadConfig({ DEPOSIT_MIN_USD: '100', DEPOSIT_MAX_USD: '50' })).toThrow(/DEPOSIT_MIN_USD/);
     expect(() => loadConfig({ PAYOUT_HOLD_DAYS: '1.5' })).toThrow(/PAYOUT_HOLD_DAYS/);
   });

@@ -43,7 +43,10 @@ export const envSchema = z.object({
    */
   REDIS_URL: z
     .string()
-    .refine((v) => parseRedisTarget(v) !== undefined, 'must be redis://host:port, rediss://host:port or redis+cluster://host:port,host:port')
+    .refine(
+      (v) => parseRedisTarget(v) !== undefined,
+      'must be redis://host:port, rediss://host:port or redis+cluster://host:port,host:port',
+    )
     .optional(),
   /** A ClickHouse server, `http(s)://user:password@host:8123`. Unset: embedded chDB under `DATA_DIR/clickhouse`. */
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -252,7 +255,9 @@ export const envSchema = z.object({
    * add-ons here, else the Node running `pnpm start`; `current`: always the latter; an absolute path: that binary.
    * The admin stays on the Node running `pnpm start` (docs/deployment.md, "Runtime").
    */
-  ENGINE_NODE: z.union([z.literal('auto'), z.literal('current'), z.string().regex(/^\//, 'auto, current or an absolute path')]).default('auto'),
+  ENGINE_NODE: z
+    .union([z.literal('auto'), z.literal('current'), z.string().regex(/^\//, 'auto, current or an absolute path')])
+    .default('auto'),
   /**
    * How far past its live heap an engine lets V8's heap grow between full collections, in percent (V8's
    * `--heap-growing-percent`): RSS follows that peak. 100: at 100 000 campaigns about 0.8 GiB after changes
@@ -321,7 +326,9 @@ export const envSchema = z.object({
    * Hosts of the browsers' push services a subscription may point at (`*.` covers subdomains): an
    * endpoint elsewhere is refused, so subscriptions cannot make the engine call arbitrary addresses.
    */
-  PUSH_SERVICE_HOSTS: z.string().default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
   /** Tests only: a CA certificate file to trust for push services. */
   PUSH_CA_FILE: z.string().optional(),
   /**
@@ -460,11 +467,23 @@ export interface Config {
   engineConcurrentMarking: boolean;
   /** ENGINE_SEMI_SPACE_MB; 0: V8's own choice. */
   engineSemiSpaceMb: number;
-  verify: { timeoutMs: number; allowLoopback: boolean; staticHosts: ReadonlyMap<string, string>; httpPort: number | undefined; httpsPort: number | undefined };
+  verify: {
+    timeoutMs: number;
+    allowLoopback: boolean;
+    staticHosts: ReadonlyMap<string, string>;
+    httpPort: number | undefined;
+    httpsPort: number | undefined;
+  };
   publisherRevenueSharePercent: number;
   postback: { timeoutMs: number; pollMs: number; allowLoopback: boolean; concurrency: number; hostConcurrency: number };
   demand: { allowLoopback: boolean };
-  push: { minIntervalHours: number; sendIntervalMs: number; sendConcurrency: number; serviceHosts: readonly string[]; caFile: string | undefined };
+  push: {
+    minIntervalHours: number;
+    sendIntervalMs: number;
+    sendConcurrency: number;
+    serviceHosts: readonly string[];
+    caFile: string | undefined;
+  };
   zoneRequests: { perAddressPerMinute: number; perFingerprintPerMinute: number };
   rotationRefreshMs: number;
   pacingTickMs: number;
@@ -541,10 +560,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // One engine per core by default: the engine is single-threaded, and processes are how it scales (docs/architecture.md).
   const engineProcesses = e.ENGINE_PROCESSES === 'auto' ? Math.min(64, availableParallelism()) : e.ENGINE_PROCESSES;
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET)
-    throw new ConfigError({ STRIPE_WEBHOOK_SECRET: 'needed with STRIPE_SECRET_KEY: unsigned webhooks are never trusted' });
-  if (e.DEPOSIT_MIN_USD > e.DEPOSIT_MAX_USD) throw new ConfigError({ DEPOSIT_MIN_USD: 'must not be above DEPOSIT_MAX_USD' });
-  if (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL) throw new ConfigError({ CLICKHOUSE_CLUSTER: 'needs CLICKHOUSE_URL: embedded chDB is a single server' });
-  const baseUrl = (e.PUBLIC_BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
+    throw new ConfigError({
+      STRIPE_WEBHOOK_SECRET: 'needed with STRIPE_SECRET_KEY: unsigned webhooks are never trusted',
+    });
+  if (e.DEPOSIT_MIN_USD > e.DEPOSIT_MAX_USD)
+    throw new ConfigError({ DEPOSIT_MIN_USD: 'must not be above DEPOSIT_MAX_USD' });
+  if (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL)
+    throw new ConfigError({ CLICKHOUSE_CLUSTER: 'needs CLICKHOUSE_URL: embedded chDB is a single server' });
+  const baseUrl = (e.PUBLIC_BASE_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
+    /\/+$/,
+    '',
+  );
   return {
     host: e.HOST,
     port: e.PORT,
@@ -622,7 +648,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     rotationRefreshMs: e.ROTATION_REFRESH_MS,
     pacingTickMs: e.PACING_TICK_MS,
-    zoneRequests: { perAddressPerMinute: e.ZONE_REQUESTS_PER_ADDRESS_PER_MIN, perFingerprintPerMinute: e.ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN },
+    zoneRequests: {
+      perAddressPerMinute: e.ZONE_REQUESTS_PER_ADDRESS_PER_MIN,
+      perFingerprintPerMinute: e.ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN,
+    },
     clickhouseDatabase: e.CLICKHOUSE_DATABASE,
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, loopDelayResolutionMs: e.METRICS_LOOP_DELAY_RESOLUTION_MS },
@@ -653,7 +682,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     billing: {
       stripe: e.STRIPE_SECRET_KEY
-        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '', apiBaseUrl: e.STRIPE_API_BASE_URL?.replace(/\/+$/, '') }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+            apiBaseUrl: e.STRIPE_API_BASE_URL?.replace(/\/+$/, ''),
+          }
         : undefined,
       depositMinCents: Math.round(e.DEPOSIT_MIN_USD * 100),
       depositMaxCents: Math.round(e.DEPOSIT_MAX_USD * 100),

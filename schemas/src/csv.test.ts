@@ -22,6 +22,8 @@ describe('csvCell', () => {
   });
 
   it('csvTable writes a header and rows', () => {
-    expect(csvTable(['geo', 'clicks'], [{ geo: '=1+1', clicks: 3 }, { geo: 'de' }])).toBe(`geo,clicks\n"'=1+1",3\nde,\n`);
+    expect(csvTable(['geo', 'clicks'], [{ geo: '=1+1', clicks: 3 }, { geo: 'de' }])).toBe(
+      `geo,clicks\n"'=1+1",3\nde,\n`,
+    );
   });
 });

@@ -18,6 +18,11 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** A header line and one line per row, `\n`-separated, ending with a line break. */
-export function csvTable<K extends string>(columns: readonly K[], rows: readonly Partial<Record<K, string | number | null | undefined>>[]): string {
-  return [columns.map(csvCell).join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
+export function csvTable<K extends string>(
+  columns: readonly K[],
+  rows: readonly Partial<Record<K, string | number | null | undefined>>[],
+): string {
+  return (
+    [columns.map(csvCell).join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n'
+  );
 }

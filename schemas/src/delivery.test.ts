@@ -60,11 +60,12 @@ describe('deliveryOf', () => {
     const oneClickLeft = { limitNano, spentNano: 200 * CENT, heldNano: 50 * CENT, largestHoldNano: 25 * CENT };
     expect(budgetLeft(oneClickLeft, unit, 'cpc')).toBe(true);
     expect(budgetLeft(oneClickLeft, unit)).toBe(false);
-    expect(deliveryOf({ ...serving, daily: oneClickLeft, total: oneClickLeft, unitNano: unit, bidType: 'cpc' })).toEqual({ serving: true, reasons: [] });
+    expect(
+      deliveryOf({ ...serving, daily: oneClickLeft, total: oneClickLeft, unitNano: unit, bidType: 'cpc' }),
+    ).toEqual({ serving: true, reasons: [] });
     const lessThanAClick = { ...oneClickLeft, spentNano: 200 * CENT + 1 };
-    expect(deliveryOf({ ...serving, daily: lessThanAClick, total: lessThanAClick, unitNano: unit, bidType: 'cpc' }).reasons).toEqual([
-      'daily_budget_spent',
-      'total_budget_spent',
-    ]);
+    expect(
+      deliveryOf({ ...serving, daily: lessThanAClick, total: lessThanAClick, unitNano: unit, bidType: 'cpc' }).reasons,
+    ).toEqual(['daily_budget_spent', 'total_budget_spent']);
   });
 });

@@ -29,7 +29,9 @@ const endpointOf = (rules?: DemandEndpointRules) =>
         const u = new URL(s);
         if (u.username !== '' || u.password !== '' || u.hash !== '') return false;
         if (u.protocol === 'https:') return true;
-        return u.protocol === 'http:' && (rules === undefined || (rules.allowLoopback && LOOPBACK_HOST.test(u.hostname)));
+        return (
+          u.protocol === 'http:' && (rules === undefined || (rules.allowLoopback && LOOPBACK_HOST.test(u.hostname)))
+        );
       } catch {
         return false;
       }
@@ -44,7 +46,11 @@ const countries = z
   .max(250)
   .transform((a) => [...new Set(a)]);
 const qps = z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000');
-const timeout = z.number().int('must be an integer').min(10, 'must be at least 10').max(DEMAND_MAX_TIMEOUT_MS, `must be at most ${DEMAND_MAX_TIMEOUT_MS}`);
+const timeout = z
+  .number()
+  .int('must be an integer')
+  .min(10, 'must be at least 10')
+  .max(DEMAND_MAX_TIMEOUT_MS, `must be at most ${DEMAND_MAX_TIMEOUT_MS}`);
 
 /**
  * A demand partner's fields, with the endpoint checked against `rules` (this process's configuration)

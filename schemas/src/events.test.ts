@@ -29,6 +29,8 @@ describe('events contract', () => {
     const nobid = { id: 'e', type: 'nobid', ts: 1, engine: 'x' };
     expect(engineEventSchema.safeParse({ ...nobid, reason: 'budget' }).success).toBe(true);
     expect(engineEventSchema.safeParse({ ...nobid, reason: 'made_up' }).success).toBe(false);
-    expect(engineEventSchema.safeParse({ id: 'e', type: 'win', ts: 1, engine: 'x', campaign_id: 1 }).success).toBe(false);
+    expect(engineEventSchema.safeParse({ id: 'e', type: 'win', ts: 1, engine: 'x', campaign_id: 1 }).success).toBe(
+      false,
+    );
   });
 });

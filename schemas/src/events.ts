@@ -73,9 +73,19 @@ const common = { id: z.string(), ts: int, engine: z.string() };
  * Where it was shown: our publisher's zone, when it was one; `source`, the placement by name (our site's
  * registrable domain, else the exchange's `site.domain` or `app.bundle`; engine/src/inventory/source.ts).
  */
-const inventory = { publisher_id: int.optional(), site_id: int.optional(), zone_id: int.optional(), source: z.string().max(64).optional() };
+const inventory = {
+  publisher_id: int.optional(),
+  site_id: int.optional(),
+  zone_id: int.optional(),
+  source: z.string().max(64).optional(),
+};
 /** Who saw it, as far as the engine could tell (`os` and `browser`: the families campaigns target, schemas/src/api.ts). */
-const audience = { country: z.string().optional(), device: z.string().optional(), os: z.string().optional(), browser: z.string().optional() };
+const audience = {
+  country: z.string().optional(),
+  device: z.string().optional(),
+  os: z.string().optional(),
+  browser: z.string().optional(),
+};
 /** Whose ad it is. */
 const ad = { campaign_id: int, creative_id: int, advertiser_id: int };
 /** Everything an event of one served ad carries: the bid it came from, whose ad, where and to whom. */

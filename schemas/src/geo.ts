@@ -12,7 +12,9 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(Object.keys(alpha2ToAl
 export const LANGUAGE_CODES: ReadonlySet<string> = new Set(ISO6391.getAllCodes());
 
 /** Uppercase alpha-3 to lowercase alpha-2, built once: the bid path looks a country up per request. */
-const ALPHA3: ReadonlyMap<string, string> = new Map(Object.entries(countries.getAlpha3Codes()).map(([a3, a2]) => [a3, a2.toLowerCase()]));
+const ALPHA3: ReadonlyMap<string, string> = new Map(
+  Object.entries(countries.getAlpha3Codes()).map(([a3, a2]) => [a3, a2.toLowerCase()]),
+);
 
 /**
  * OpenRTB 2.5 sends `device.geo.country` as ISO 3166-1 alpha-3; campaigns target lowercase alpha-2.

@@ -3,4 +3,5 @@
  * `\u` escapes, so no value can close a script element, open a tag, or end a string literal in a
  * JavaScript engine older than ES2019. Still the same JSON to any parser.
  */
-export const inertJson = (v: unknown): string => JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export const inertJson = (v: unknown): string =>
+  JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -2,7 +2,19 @@
 // fills them. Zod-free, so the cabinet's live preview runs the very function the engine runs.
 
 /** Every macro a landing URL may use, in the order the documentation lists them. */
-export const LANDING_MACROS = ['click_id', 'zone_id', 'site_id', 'campaign_id', 'creative_id', 'geo', 'device', 'os', 'browser', 'cost', 'bid_type'] as const;
+export const LANDING_MACROS = [
+  'click_id',
+  'zone_id',
+  'site_id',
+  'campaign_id',
+  'creative_id',
+  'geo',
+  'device',
+  'os',
+  'browser',
+  'cost',
+  'bid_type',
+] as const;
 export type LandingMacro = (typeof LANDING_MACROS)[number];
 /** What a click knows, each value as text ('' when unknown); URL-encoded when filled in. */
 export type LandingValues = Record<LandingMacro, string>;
@@ -31,7 +43,9 @@ export function landingMacroProblem(url: string): string | undefined {
 
 /** The landing URL of one click: each known macro replaced by its value, URL-encoded; anything else kept as it is. */
 export function fillLandingUrl(template: string, values: LandingValues): string {
-  return template.replace(MACRO, (m, name: string) => (KNOWN.has(name) ? encodeURIComponent(values[name as LandingMacro]) : m));
+  return template.replace(MACRO, (m, name: string) =>
+    KNOWN.has(name) ? encodeURIComponent(values[name as LandingMacro]) : m,
+  );
 }
 
 /** A CPM price or a click's charge in micro-cents as a plain USD decimal (`1.25`, `0.00042`, `0`), exactly. */

@@ -6,15 +6,25 @@ import { z } from 'zod';
 // tested against.
 
 // 0 means "not said" (the OpenRTB 2.5 examples send it for interstitials): such a size matches no slot.
-export const bannerFormatSchema = z.looseObject({ w: z.number().int().nonnegative(), h: z.number().int().nonnegative() });
+export const bannerFormatSchema = z.looseObject({
+  w: z.number().int().nonnegative(),
+  h: z.number().int().nonnegative(),
+});
 export const bannerSchema = z.looseObject({
   w: z.number().int().nonnegative().optional(),
   h: z.number().int().nonnegative().optional(),
   format: z.array(bannerFormatSchema).optional(),
 });
 /** A private marketplace (OpenRTB 2.5 §3.2.11, §3.2.12): the deals the seller offers on the imp; `private_auction: 1` means deals only. */
-export const dealSchema = z.looseObject({ id: z.string().min(1), bidfloor: z.number().min(0).optional(), bidfloorcur: z.string().optional() });
-export const pmpSchema = z.looseObject({ private_auction: z.number().int().optional(), deals: z.array(dealSchema).max(100).optional() });
+export const dealSchema = z.looseObject({
+  id: z.string().min(1),
+  bidfloor: z.number().min(0).optional(),
+  bidfloorcur: z.string().optional(),
+});
+export const pmpSchema = z.looseObject({
+  private_auction: z.number().int().optional(),
+  deals: z.array(dealSchema).max(100).optional(),
+});
 export const impSchema = z.looseObject({
   id: z.string().min(1),
   banner: bannerSchema.optional(),
@@ -73,7 +83,9 @@ const bidRequestFields = z.looseObject({
       domain: z.string().optional(),
       storeurl: z.string().optional(),
       cat: z.array(z.string()).optional(),
-      publisher: z.looseObject({ id: z.string().optional(), name: z.string().optional(), domain: z.string().optional() }).optional(),
+      publisher: z
+        .looseObject({ id: z.string().optional(), name: z.string().optional(), domain: z.string().optional() })
+        .optional(),
     })
     .optional(),
   device: z
@@ -89,7 +101,9 @@ const bidRequestFields = z.looseObject({
       geo: z.looseObject({ country: z.string().optional() }).optional(),
     })
     .optional(),
-  user: z.looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() }).optional(),
+  user: z
+    .looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() })
+    .optional(),
   /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
   regs: z
     .looseObject({
@@ -103,7 +117,10 @@ const bidRequestFields = z.looseObject({
   badv: z.array(z.string()).optional(),
   test: z.number().int().optional(),
 });
-export const bidRequestSchema = bidRequestFields.refine((r) => !(r.site && r.app), { message: 'must not carry both site and app', path: ['app'] });
+export const bidRequestSchema = bidRequestFields.refine((r) => !(r.site && r.app), {
+  message: 'must not carry both site and app',
+  path: ['app'],
+});
 export type BidRequest = z.infer<typeof bidRequestSchema>;
 export type Imp = z.infer<typeof impSchema>;
 
@@ -156,7 +173,14 @@ export function deviceTypeOf(devicetype: number | undefined): DeviceType | undef
  * 1 ethernet, 2 wifi, 3 cellular of unknown generation, 4 2G, 5 3G, 6 4G. 0 (unknown) and codes of
  * later versions are no connection type.
  */
-export const CONNECTION_TYPES = ['ethernet', 'wifi', 'cellular_unknown', 'cellular_2g', 'cellular_3g', 'cellular_4g'] as const;
+export const CONNECTION_TYPES = [
+  'ethernet',
+  'wifi',
+  'cellular_unknown',
+  'cellular_2g',
+  'cellular_3g',
+  'cellular_4g',
+] as const;
 export type ConnectionType = (typeof CONNECTION_TYPES)[number];
 export const connectionTypeOf = (code: number | undefined): ConnectionType | undefined =>
   code !== undefined && code >= 1 ? CONNECTION_TYPES[code - 1] : undefined;

@@ -28,7 +28,12 @@ const billingNotice = z.enum(BILLING_NOTICES, { error: 'must be nurl or burl' })
 export const partnerCreateInputSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   allowed_ips: allowedIps,
-  qps_limit: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(100),
+  qps_limit: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'must be at most 1000000')
+    .default(100),
   billing_notice: billingNotice.default('nurl'),
 });
 export const partnerUpdateInputSchema = z.object({

@@ -19,23 +19,32 @@ export type Fallback = z.infer<typeof fallbackSchema>;
 
 const fallbackValue = {
   html: z
-    .string({ error: (i) => (i.input === undefined || i.input === null ? 'is required for an html fallback' : 'must be a string') })
+    .string({
+      error: (i) =>
+        i.input === undefined || i.input === null ? 'is required for an html fallback' : 'must be a string',
+    })
     .min(1, 'must not be empty')
-    .refine((html) => new TextEncoder().encode(html).length <= FALLBACK_HTML_MAX_BYTES, `must be at most ${FALLBACK_HTML_MAX_BYTES} bytes`),
+    .refine(
+      (html) => new TextEncoder().encode(html).length <= FALLBACK_HTML_MAX_BYTES,
+      `must be at most ${FALLBACK_HTML_MAX_BYTES} bytes`,
+    ),
   url: httpUrlSchema,
   // Whatever a form sends beside `none` is dropped.
   none: z.unknown().transform(() => null),
 } as const;
 
 const fallbackValueText = `The HTML (at most ${FALLBACK_HTML_MAX_BYTES} bytes of UTF-8) for html, an http(s) URL for url; ignored for none`;
-const fallbackInput = z.object({ type: oneOf(FALLBACK_TYPES), value: z.unknown().optional().describe(fallbackValueText) }).transform((f, ctx): Fallback => {
-  const parsed = fallbackValue[f.type].safeParse(f.value);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['value', ...issue.path], message: issue.message });
-    return z.NEVER;
-  }
-  return { type: f.type, value: typeof parsed.data === 'string' ? parsed.data : null };
-});
+const fallbackInput = z
+  .object({ type: oneOf(FALLBACK_TYPES), value: z.unknown().optional().describe(fallbackValueText) })
+  .transform((f, ctx): Fallback => {
+    const parsed = fallbackValue[f.type].safeParse(f.value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: 'custom', path: ['value', ...issue.path], message: issue.message });
+      return z.NEVER;
+    }
+    return { type: f.type, value: typeof parsed.data === 'string' ? parsed.data : null };
+  });
 
 /** An advertiser's domain as the publisher types it, compared as the engine reads landing hosts (without `www.`). */
 const blockedDomain = z
@@ -86,7 +95,8 @@ export type StoredControls = {
 /** The stored fields an input sets (absent ones are left out, so a PATCH changes only what it names). */
 function storedControls(input: ControlsInput): StoredControls {
   const out: StoredControls = {};
-  if (input.floor_cpm_usd !== undefined) out.floor_cpm_micro_cents = input.floor_cpm_usd === null ? null : usdToMicroCents(input.floor_cpm_usd);
+  if (input.floor_cpm_usd !== undefined)
+    out.floor_cpm_micro_cents = input.floor_cpm_usd === null ? null : usdToMicroCents(input.floor_cpm_usd);
   if (input.blocked_verticals !== undefined) out.blocked_verticals = input.blocked_verticals;
   if (input.blocked_advertiser_domains !== undefined) out.blocked_advertiser_domains = input.blocked_advertiser_domains;
   if (input.fallback !== undefined) out.fallback = input.fallback;
@@ -94,7 +104,9 @@ function storedControls(input: ControlsInput): StoredControls {
 }
 
 /** An input's controls, as stored, apart from its other fields. */
-export function splitControls<T extends ControlsInput>(input: T): { controls: StoredControls; rest: Omit<T, keyof ControlsInput> } {
+export function splitControls<T extends ControlsInput>(
+  input: T,
+): { controls: StoredControls; rest: Omit<T, keyof ControlsInput> } {
   const { floor_cpm_usd, blocked_verticals, blocked_advertiser_domains, fallback, ...rest } = input;
   return { controls: storedControls({ floor_cpm_usd, blocked_verticals, blocked_advertiser_domains, fallback }), rest };
 }

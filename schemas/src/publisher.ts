@@ -20,7 +20,11 @@ const language = z.string().refine((l) => LANGUAGE_CODES.has(l), 'must be a lowe
 function msgNumber() {
   return { error: (i: { input?: unknown }) => (i.input === undefined ? 'is required' : 'must be a number') };
 }
-const traffic = z.number(msgNumber()).int('must be an integer').min(0, 'must be at least 0').max(10_000_000_000, 'must be at most 10000000000');
+const traffic = z
+  .number(msgNumber())
+  .int('must be an integer')
+  .min(0, 'must be at least 0')
+  .max(10_000_000_000, 'must be at most 10000000000');
 
 export const siteCreateInputSchema = z.object({
   // Normalized here, beside the other fields' checks, so a bad domain is named in the same 400 as they are.
@@ -67,7 +71,11 @@ export type Site = z.infer<typeof siteSchema>;
 export type StoredSite = Omit<Site, 'ads_txt_line' | keyof typeof controlsOutputShape> & StoredControls;
 
 const intIn = (min: number, max: number) =>
-  z.number(msgNumber()).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  z
+    .number(msgNumber())
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
 
 const zoneFields = z.object({
   site_id: idSchema,
@@ -85,12 +93,16 @@ const zoneFields = z.object({
 /** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
 export const zoneCreateInputSchema = zoneFields.superRefine(
   (zone, ctx) => {
-    for (const [field, message] of Object.entries(zoneFieldErrors(zone))) ctx.addIssue({ code: 'custom', path: [field], message });
+    for (const [field, message] of Object.entries(zoneFieldErrors(zone)))
+      ctx.addIssue({ code: 'custom', path: [field], message });
   },
   { when: whenValid('format') },
 );
 export type ZoneCreateInput = z.infer<typeof zoneCreateInputSchema>;
-export const zoneUpdateInputSchema = zoneFields.omit({ site_id: true, format: true }).partial().extend({ id: idSchema });
+export const zoneUpdateInputSchema = zoneFields
+  .omit({ site_id: true, format: true })
+  .partial()
+  .extend({ id: idSchema });
 
 export const zoneSchema = z.object({
   id: z.number().int(),
@@ -118,7 +130,10 @@ export const zoneSchema = z.object({
 });
 export type Zone = z.infer<typeof zoneSchema>;
 /** Stored: `push_prompt` is absent in zones kept before it existed (read as the default). */
-export type StoredZone = Omit<Zone, 'widget_url' | 'vast_url' | 'push_worker_url' | 'push_prompt' | keyof typeof controlsOutputShape> &
+export type StoredZone = Omit<
+  Zone,
+  'widget_url' | 'vast_url' | 'push_worker_url' | 'push_prompt' | keyof typeof controlsOutputShape
+> &
   StoredControls & { push_prompt?: Zone['push_prompt'] };
 
 /** Per-format zone fields: banner sizes must be an IAB size; floating video needs its corner, delay and cap. */
@@ -129,7 +144,11 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
   if (banner) {
     if (z.banner_width === undefined) errors.banner_width = 'is required for banner zones';
     if (z.banner_height === undefined) errors.banner_height = 'is required for banner zones';
-    if (z.banner_width !== undefined && z.banner_height !== undefined && !BANNER_SIZES.some(([w, h]) => w === z.banner_width && h === z.banner_height)) {
+    if (
+      z.banner_width !== undefined &&
+      z.banner_height !== undefined &&
+      !BANNER_SIZES.some(([w, h]) => w === z.banner_width && h === z.banner_height)
+    ) {
       errors.banner_width = `${z.banner_width}x${z.banner_height} is not a supported size; use one of ${BANNER_SIZES.map(([w, h]) => `${w}x${h}`).join(', ')}`;
     }
   } else {
@@ -145,7 +164,12 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
 }
 
 const b64url = (bytes: number, what: string) =>
-  z.string().refine((s) => /^[A-Za-z0-9_-]+={0,2}$/.test(s) && Buffer.from(s, 'base64url').length === bytes, `must be the ${what} (${bytes} bytes, base64url)`);
+  z
+    .string()
+    .refine(
+      (s) => /^[A-Za-z0-9_-]+={0,2}$/.test(s) && Buffer.from(s, 'base64url').length === bytes,
+      `must be the ${what} (${bytes} bytes, base64url)`,
+    );
 
 /** `POST /push/subscribe`: a browser's PushSubscription (its toJSON()) for one push zone. */
 export const pushSubscribeSchema = z.object({

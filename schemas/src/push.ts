@@ -14,12 +14,19 @@ export type PushPromptMoment = (typeof PUSH_PROMPT_MOMENTS)[number];
 export const pushPromptSchema = z
   .object({
     on: oneOf(PUSH_PROMPT_MOMENTS),
-    delay_s: z.number({ error: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(600, 'must be at most 600').optional(),
+    delay_s: z
+      .number({ error: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(600, 'must be at most 600')
+      .optional(),
   })
   .superRefine(
     (p, ctx) => {
-      if (p.on === 'delay' && p.delay_s === undefined) ctx.addIssue({ code: 'custom', path: ['delay_s'], message: 'is required when on is delay' });
-      if (p.on !== 'delay' && p.delay_s !== undefined) ctx.addIssue({ code: 'custom', path: ['delay_s'], message: 'is only for on: delay' });
+      if (p.on === 'delay' && p.delay_s === undefined)
+        ctx.addIssue({ code: 'custom', path: ['delay_s'], message: 'is required when on is delay' });
+      if (p.on !== 'delay' && p.delay_s !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['delay_s'], message: 'is only for on: delay' });
     },
     { when: whenValid('on', 'delay_s') },
   );

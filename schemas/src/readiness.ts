@@ -16,7 +16,8 @@ export const dependencyCheckSchema = z.object({
 export type DependencyCheck = z.infer<typeof dependencyCheckSchema>;
 
 /** Ready unless a check is down or hung. */
-export const allReady = (checks: readonly DependencyCheck[]): boolean => checks.every((c) => c.state === 'ok' || c.state === 'behind');
+export const allReady = (checks: readonly DependencyCheck[]): boolean =>
+  checks.every((c) => c.state === 'ok' || c.state === 'behind');
 
 /**
  * How far the statistics lag the event stream (`GET /api/stats/freshness`), from the admin's last reading of the

@@ -24,10 +24,15 @@ describe('parseRedisTarget', () => {
     });
   });
 
-  it.each(['http://x:1', 'redis+cluster://', 'redis+cluster://a:1,b', 'redis+cluster://a:99999', 'redis+cluster://a:1/db', 'not a url', 'redis://'])(
-    'refuses %s',
-    (v) => {
-      expect(parseRedisTarget(v)).toBeUndefined();
-    },
-  );
+  it.each([
+    'http://x:1',
+    'redis+cluster://',
+    'redis+cluster://a:1,b',
+    'redis+cluster://a:99999',
+    'redis+cluster://a:1/db',
+    'not a url',
+    'redis://',
+  ])('refuses %s', (v) => {
+    expect(parseRedisTarget(v)).toBeUndefined();
+  });
 });

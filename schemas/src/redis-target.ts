@@ -1,6 +1,7 @@
 /** Where Redis is: one server, or the seed nodes of a Redis Cluster. */
 export type RedisTarget =
-  { kind: 'single'; url: string } | { kind: 'cluster'; nodes: { host: string; port: number }[]; username?: string; password?: string; tls: boolean };
+  | { kind: 'single'; url: string }
+  | { kind: 'cluster'; nodes: { host: string; port: number }[]; username?: string; password?: string; tls: boolean };
 
 const NODE_RE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
@@ -33,7 +34,9 @@ export function parseRedisTarget(value: string): RedisTarget | undefined {
   }
   try {
     const url = new URL(value);
-    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname ? { kind: 'single', url: value } : undefined;
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname
+      ? { kind: 'single', url: value }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,8 @@ describe('time zones', () => {
     expect(canonicalTimeZone('europe/berlin')).toBe('Europe/Berlin');
     expect(canonicalTimeZone('UTC')).toBe('UTC');
     expect(canonicalTimeZone('US/Eastern')).toBe('America/New_York');
-    for (const bad of ['Mars/Olympus', '+01:00', 'GMT+1', '', 'Europe/Berlin; drop']) expect(canonicalTimeZone(bad)).toBeUndefined();
+    for (const bad of ['Mars/Olympus', '+01:00', 'GMT+1', '', 'Europe/Berlin; drop'])
+      expect(canonicalTimeZone(bad)).toBeUndefined();
   });
 
   it('tells the local weekday and hour, through daylight saving', () => {
@@ -60,7 +61,9 @@ describe('schedule', () => {
   it('reads dayparting in UTC when no zone is given, and a start or end alone', () => {
     expect(campaignScheduleReason({ dayparting: { mon: [0] } }, at('2026-01-05T00:10:00Z'))).toBeUndefined();
     expect(campaignScheduleReason({ dayparting: { mon: [0] } }, at('2026-01-05T01:10:00Z'))).toBe('outside_schedule');
-    expect(campaignScheduleReason({ start_at: '2030-01-01T00:00:00Z' }, at('2026-01-01T00:00:00Z'))).toBe('not_started');
+    expect(campaignScheduleReason({ start_at: '2030-01-01T00:00:00Z' }, at('2026-01-01T00:00:00Z'))).toBe(
+      'not_started',
+    );
     expect(campaignScheduleReason({ end_at: '2020-01-01T00:00:00Z' }, at('2026-01-01T00:00:00Z'))).toBe('ended');
   });
 });

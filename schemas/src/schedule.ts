@@ -108,7 +108,8 @@ export function compileSchedule(c: ScheduleFields): CompiledSchedule | null {
 export const notStarted = (s: CompiledSchedule, nowMs: number): boolean => nowMs < s.startMs;
 /** The end is exclusive. */
 export const ended = (s: CompiledSchedule, nowMs: number): boolean => nowMs >= s.endMs;
-export const outsideHours = (s: CompiledSchedule, nowMs: number): boolean => s.hours !== null && s.hours[s.clock.weekHour(nowMs)] !== 1;
+export const outsideHours = (s: CompiledSchedule, nowMs: number): boolean =>
+  s.hours !== null && s.hours[s.clock.weekHour(nowMs)] !== 1;
 
 /** Why the schedule keeps the campaign from serving at `nowMs`, or undefined when it may serve. */
 export function scheduleReason(s: CompiledSchedule | null, nowMs: number): ScheduleReason | undefined {
@@ -120,7 +121,8 @@ export function scheduleReason(s: CompiledSchedule | null, nowMs: number): Sched
 }
 
 /** The same rule straight from a campaign's fields (the admin's delivery status). */
-export const campaignScheduleReason = (c: ScheduleFields, nowMs: number): ScheduleReason | undefined => scheduleReason(compileSchedule(c), nowMs);
+export const campaignScheduleReason = (c: ScheduleFields, nowMs: number): ScheduleReason | undefined =>
+  scheduleReason(compileSchedule(c), nowMs);
 
 /** Every zone's offset in use is a whole number of quarter hours, so local hours begin on UTC quarter hours. */
 const QUARTER_MS = 900_000;

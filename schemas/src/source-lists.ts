@@ -17,7 +17,9 @@ export const MULTIPLIER_MAX = 10;
 export const MULTIPLIER_PLACES = 3;
 
 const SUBID = /^[A-Za-z0-9]{1,32}$/;
-const subid = z.string({ error: 'must be a zone subid' }).regex(SUBID, 'must be a zone subid (1-32 letters and digits)');
+const subid = z
+  .string({ error: 'must be a zone subid' })
+  .regex(SUBID, 'must be a zone subid (1-32 letters and digits)');
 const siteId = z
   .number({ error: 'must be a site id (a whole number)' })
   .int('must be a site id (a whole number)')
@@ -45,7 +47,9 @@ export const sourceEntriesShape = {
 
 export const sourceListInputSchema = z
   .object({
-    mode: z.enum(SOURCE_MODES, { error: (i) => (i.input === undefined ? 'is required' : `must be one of: ${SOURCE_MODES.join(', ')}`) }),
+    mode: z.enum(SOURCE_MODES, {
+      error: (i) => (i.input === undefined ? 'is required' : `must be one of: ${SOURCE_MODES.join(', ')}`),
+    }),
     zones: sourceEntriesShape.zones.default([]),
     sites: sourceEntriesShape.sites.default([]),
   })
@@ -53,9 +57,15 @@ export const sourceListInputSchema = z
     const n = s.zones.length + s.sites.length;
     if (n > MAX_SOURCE_ENTRIES) ctx.addIssue({ code: 'custom', message: tooManySources(n) });
   })
-  .describe(`Zones (subids) and sites (ids) the campaign serves only on (include) or never on (exclude); at most ${MAX_SOURCE_ENTRIES} entries`);
+  .describe(
+    `Zones (subids) and sites (ids) the campaign serves only on (include) or never on (exclude); at most ${MAX_SOURCE_ENTRIES} entries`,
+  );
 
-export const sourceListSchema = z.object({ mode: z.enum(SOURCE_MODES), zones: z.array(z.string()), sites: z.array(z.number().int()) });
+export const sourceListSchema = z.object({
+  mode: z.enum(SOURCE_MODES),
+  zones: z.array(z.string()),
+  sites: z.array(z.number().int()),
+});
 export type SourceList = z.infer<typeof sourceListSchema>;
 /** What a campaign without a list has: nothing excluded. */
 export const NO_SOURCES: SourceList = { mode: 'exclude', zones: [], sites: [] };
@@ -69,7 +79,10 @@ export function sameSourceList(a: SourceList, b: SourceList): boolean {
 }
 
 /** `POST .../sources/add` and `.../sources/remove`: entries to add to or take from the list, its mode unchanged. */
-export const sourceEntriesInputSchema = z.object({ zones: sourceEntriesShape.zones.optional(), sites: sourceEntriesShape.sites.optional() });
+export const sourceEntriesInputSchema = z.object({
+  zones: sourceEntriesShape.zones.optional(),
+  sites: sourceEntriesShape.sites.optional(),
+});
 
 // ---- bid adjustments
 
@@ -128,7 +141,8 @@ export type Warning = z.infer<typeof warningSchema>;
 export const multiplierMilli = (m: number): number => Math.round(m * 1000);
 
 /** `price` (micro-cents) times a multiplier in thousandths, rounded down: an adjustment never charges a fraction more. */
-export const adjustedMicroCents = (price: number, milli: number): number => (milli === 1000 ? price : Math.floor((price * milli) / 1000));
+export const adjustedMicroCents = (price: number, milli: number): number =>
+  milli === 1000 ? price : Math.floor((price * milli) / 1000);
 
 // ---- zone ids to subids, for building lists from the statistics (which name zones by id)
 
@@ -138,4 +152,6 @@ export const zoneLookupInputSchema = z.object({
     .regex(/^\d{1,10}(,\d{1,10}){0,999}$/, 'must be at most 1000 zone ids, comma-separated')
     .transform((s) => [...new Set(s.split(',').map(Number))]),
 });
-export const zoneLookupSchema = z.object({ zones: z.array(z.object({ id: z.number().int(), subid: z.string(), site_id: z.number().int() })) });
+export const zoneLookupSchema = z.object({
+  zones: z.array(z.object({ id: z.number().int(), subid: z.string(), site_id: z.number().int() })),
+});

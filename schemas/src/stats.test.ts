@@ -1,17 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { advStatsQuerySchema, pubStatsQuerySchema, spendRebuildInputSchema, statsQuerySchema } from './stats.ts';
 
-const fieldsOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => [...new Set(r.error?.issues.map((i) => String(i.path[0])))].sort();
+const fieldsOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
+  [...new Set(r.error?.issues.map((i) => String(i.path[0])))].sort();
 
 describe('statistics query validation', () => {
   it('names every invalid field at once, the date order included', () => {
-    const r = statsQuerySchema.safeParse({ from: '2026-03-01', to: '2026-02-01', group_by: 'day,color', tz: 'Mars/Olympus', format: 'xml' });
+    const r = statsQuerySchema.safeParse({
+      from: '2026-03-01',
+      to: '2026-02-01',
+      group_by: 'day,color',
+      tz: 'Mars/Olympus',
+      format: 'xml',
+    });
     expect(fieldsOf(r)).toEqual(['format', 'from', 'group_by', 'tz']);
   });
 
   it("checks the publishers' dimensions beside the other fields", () => {
-    expect(fieldsOf(pubStatsQuerySchema.safeParse({ from: '2026-02-30', to: '2026-03-01', group_by: 'campaign' }))).toEqual(['from', 'group_by']);
-    expect(pubStatsQuerySchema.safeParse({ from: '2026-03-01', to: '2026-03-01', group_by: 'site,zone' }).success).toBe(true);
+    expect(
+      fieldsOf(pubStatsQuerySchema.safeParse({ from: '2026-02-30', to: '2026-03-01', group_by: 'campaign' })),
+    ).toEqual(['from', 'group_by']);
+    expect(pubStatsQuerySchema.safeParse({ from: '2026-03-01', to: '2026-03-01', group_by: 'site,zone' }).success).toBe(
+      true,
+    );
   });
 
   it('lets publishers and admins group by demand, and not advertisers (their statistics are their own campaigns)', () => {
@@ -29,6 +40,7 @@ describe('spend rebuild day', () => {
   it('is a day that exists (ClickHouse would read 2026-02-30 as March 2nd and the rebuild would write a pool no engine reads)', () => {
     for (const day of ['2026-02-30', '2026-13-01', '9999-99-99', '0000-00-00', '2026-2-1', 'yesterday'])
       expect(spendRebuildInputSchema.safeParse({ day }).success, day).toBe(false);
-    for (const day of ['2024-02-29', '2026-11-23']) expect(spendRebuildInputSchema.safeParse({ day }).success, day).toBe(true);
+    for (const day of ['2024-02-29', '2026-11-23'])
+      expect(spendRebuildInputSchema.safeParse({ day }).success, day).toBe(true);
   });
 });

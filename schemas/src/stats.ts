@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { whenValid } from './api.ts';
 
 /** Every dimension (admins); advertisers and publishers each see a part (ADVERTISER_ and PUBLISHER_STATS_DIMENSIONS). */
-export const STATS_DIMENSIONS = ['day', 'hour', 'campaign', 'creative', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'source', 'demand'] as const;
+export const STATS_DIMENSIONS = [
+  'day',
+  'hour',
+  'campaign',
+  'creative',
+  'geo',
+  'device',
+  'os',
+  'browser',
+  'site',
+  'zone',
+  'source',
+  'demand',
+] as const;
 export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 const dimensionSet: ReadonlySet<string> = new Set(STATS_DIMENSIONS);
 export const MAX_STATS_RANGE_DAYS = 366;
@@ -11,7 +24,10 @@ export const MAX_STATS_RANGE_DAYS = 366;
 export const calendarDateSchema = z
   .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a date YYYY-MM-DD') })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date');
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'must be a real calendar date',
+  );
 const date = calendarDateSchema;
 
 /** `POST /api/admin/spend/rebuild`: the budget day whose spend is put back from the event store. */
@@ -39,7 +55,10 @@ export const statsQuerySchema = z
         const dims = s.split(',').map((d) => d.trim());
         const unknown = dims.filter((d) => !dimensionSet.has(d));
         if (unknown.length) {
-          ctx.addIssue({ code: 'custom', message: `unknown dimension ${unknown.join(', ')}; use ${STATS_DIMENSIONS.join(', ')}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `unknown dimension ${unknown.join(', ')}; use ${STATS_DIMENSIONS.join(', ')}`,
+          });
           return z.NEVER;
         }
         return [...new Set(dims)] as StatsDimension[];
@@ -52,14 +71,25 @@ export const statsQuerySchema = z
     (q, ctx) => {
       if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: 'must not be after to' });
       const days = (Date.parse(`${q.to}T00:00:00Z`) - Date.parse(`${q.from}T00:00:00Z`)) / 86_400_000 + 1;
-      if (days > MAX_STATS_RANGE_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `range must be at most ${MAX_STATS_RANGE_DAYS} days` });
+      if (days > MAX_STATS_RANGE_DAYS)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: `range must be at most ${MAX_STATS_RANGE_DAYS} days` });
     },
     { when: whenValid('from', 'to') },
   );
 export type StatsQuery = z.infer<typeof statsQuerySchema>;
 
 /** Publishers' statistics see no campaign or creative; `demand` says who bought (our campaigns or a demand partner). */
-export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = ['day', 'hour', 'geo', 'device', 'os', 'browser', 'site', 'zone', 'demand'];
+export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = [
+  'day',
+  'hour',
+  'geo',
+  'device',
+  'os',
+  'browser',
+  'site',
+  'zone',
+  'demand',
+];
 /** Advertisers' statistics are their own campaigns': no `demand` (what demand partners bought is not theirs). */
 export const ADVERTISER_STATS_DIMENSIONS: readonly StatsDimension[] = STATS_DIMENSIONS.filter((d) => d !== 'demand');
 
@@ -67,7 +97,8 @@ export const ADVERTISER_STATS_DIMENSIONS: readonly StatsDimension[] = STATS_DIME
 const groupedOnlyBy = (dims: readonly StatsDimension[], who: string) =>
   statsQuerySchema.superRefine(
     (q, ctx) => {
-      if (q.group_by.some((d) => !dims.includes(d))) ctx.addIssue({ code: 'custom', path: ['group_by'], message: `${who} group by ${dims.join(', ')}` });
+      if (q.group_by.some((d) => !dims.includes(d)))
+        ctx.addIssue({ code: 'custom', path: ['group_by'], message: `${who} group by ${dims.join(', ')}` });
     },
     { when: whenValid('group_by') },
   );

@@ -46,7 +46,10 @@ describe('checkHttpUrl', () => {
       ok: true,
       href: 'https://a.example/{click_id}/x?c={click_id}&g={geo}',
     });
-    expect(checkHttpUrl('https://a.example/{click_id}')).toEqual({ ok: true, href: 'https://a.example/%7Bclick_id%7D' });
+    expect(checkHttpUrl('https://a.example/{click_id}')).toEqual({
+      ok: true,
+      href: 'https://a.example/%7Bclick_id%7D',
+    });
   });
 
   it('isSafeHttpUrl passes normalised URLs and nothing a writer could be hurt by', () => {
@@ -66,7 +69,10 @@ describe('checkHttpUrl', () => {
 
 describe('every URL field uses it', () => {
   it('creative fields name each bad field', () => {
-    const r = creativeFieldsSchema.safeParse({ landing_url: 'https://a.example/\r\nSet-Cookie: x=1', video_url: 'javascript:alert(1)' });
+    const r = creativeFieldsSchema.safeParse({
+      landing_url: 'https://a.example/\r\nSet-Cookie: x=1',
+      video_url: 'javascript:alert(1)',
+    });
     expect(r.success).toBe(false);
     expect(Object.fromEntries(r.error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [])).toEqual({
       landing_url: 'must not contain control characters or line breaks',
@@ -75,9 +81,18 @@ describe('every URL field uses it', () => {
   });
 
   it('postback patterns and push endpoints too', () => {
-    expect(postbackUrlSchema.safeParse('https://t.example/]]>?c={click_id}').error?.issues[0]?.message).toBe('must not contain "]]>"');
-    expect(postbackUrlSchema.parse('https://t.example/pb?c={click_id}&p={payout_cents}')).toBe('https://t.example/pb?c={click_id}&p={payout_cents}');
-    const push = pushSubscribeSchema.safeParse({ zone: 'z1', subscription: { endpoint: 'https://fcm.googleapis.com/\nx', keys: {} } });
-    expect(push.error?.issues.find((i) => i.path.join('.') === 'subscription.endpoint')?.message).toBe('must not contain control characters or line breaks');
+    expect(postbackUrlSchema.safeParse('https://t.example/]]>?c={click_id}').error?.issues[0]?.message).toBe(
+      'must not contain "]]>"',
+    );
+    expect(postbackUrlSchema.parse('https://t.example/pb?c={click_id}&p={payout_cents}')).toBe(
+      'https://t.example/pb?c={click_id}&p={payout_cents}',
+    );
+    const push = pushSubscribeSchema.safeParse({
+      zone: 'z1',
+      subscription: { endpoint: 'https://fcm.googleapis.com/\nx', keys: {} },
+    });
+    expect(push.error?.issues.find((i) => i.path.join('.') === 'subscription.endpoint')?.message).toBe(
+      'must not contain control characters or line breaks',
+    );
   });
 });

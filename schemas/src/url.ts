@@ -34,7 +34,10 @@ export function checkHttpUrl(raw: string, rules: UrlRules = {}): UrlCheck {
   // Macros are swapped for markers the URL parser leaves alone (lowercase letters and digits, as a
   // host would become) and put back afterwards, so `{click_id}` survives normalisation in a path.
   const marker = (i: number) => `adnetmacro${i}x`;
-  const masked = rules.macros && !text.includes('adnetmacro') ? text.replace(MACRO, (_m, name: string) => marker(names.push(name) - 1)) : text;
+  const masked =
+    rules.macros && !text.includes('adnetmacro')
+      ? text.replace(MACRO, (_m, name: string) => marker(names.push(name) - 1))
+      : text;
   let url: URL;
   try {
     url = new URL(masked);
@@ -42,7 +45,8 @@ export function checkHttpUrl(raw: string, rules: UrlRules = {}): UrlCheck {
     return { ok: false, message: 'must be an absolute http(s) URL' };
   }
   const allowed = rules.httpsOnly ? url.protocol === 'https:' : url.protocol === 'http:' || url.protocol === 'https:';
-  if (!allowed || !url.hostname) return { ok: false, message: rules.httpsOnly ? 'must be an https URL' : 'must be an absolute http(s) URL' };
+  if (!allowed || !url.hostname)
+    return { ok: false, message: rules.httpsOnly ? 'must be an https URL' : 'must be an absolute http(s) URL' };
   let href = url.href;
   for (let i = 0; i < names.length; i++) {
     if (!href.includes(marker(i))) return { ok: false, message: 'must be an absolute http(s) URL' };

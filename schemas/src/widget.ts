@@ -18,7 +18,12 @@ export const zoneConfigSchema = z.object({
   capHours: z.number().nullable(),
   /** Push zones: when to ask for permission, our VAPID public key (base64url) and where the site hosts our worker. */
   push: z
-    .object({ on: z.enum(PUSH_PROMPT_MOMENTS), delaySec: z.number().int().nullable(), vapidKey: z.string(), worker: z.string() })
+    .object({
+      on: z.enum(PUSH_PROMPT_MOMENTS),
+      delaySec: z.number().int().nullable(),
+      vapidKey: z.string(),
+      worker: z.string(),
+    })
     .nullable()
     .optional(),
 });

@@ -34,7 +34,11 @@ export interface AppOptions {
 }
 
 /** The real admin HTTP server on a free port, against the given Redis, built as `pnpm start` builds it. */
-export async function startApp(redisUrl: string, env: Record<string, string> = {}, opts: AppOptions = {}): Promise<TestApp> {
+export async function startApp(
+  redisUrl: string,
+  env: Record<string, string> = {},
+  opts: AppOptions = {},
+): Promise<TestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'adnet-app-'));
   const config = loadConfig({
@@ -83,7 +87,12 @@ export interface CallOptions {
 }
 
 /** One real HTTP request; the body parsed as JSON when it is JSON. */
-export async function call<T = Record<string, unknown>>(app: AppLike, method: string, path: string, opts: CallOptions = {}): Promise<Reply<T>> {
+export async function call<T = Record<string, unknown>>(
+  app: AppLike,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<Reply<T>> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: RequestInit['body'];
@@ -97,7 +106,8 @@ export async function call<T = Record<string, unknown>>(app: AppLike, method: st
   }
   const res = await fetch(app.base + path, { method, headers, body });
   const text = await res.text();
-  const parsed = (res.headers.get('content-type') ?? '').includes('json') && text ? (JSON.parse(text) as T) : (text as T);
+  const parsed =
+    (res.headers.get('content-type') ?? '').includes('json') && text ? (JSON.parse(text) as T) : (text as T);
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
@@ -131,7 +141,10 @@ export const validCampaign = {
   languages: ['en'],
 };
 
-export function creativeForm(fields: Record<string, string>, image?: { data: Buffer; name: string; type: string }): FormData {
+export function creativeForm(
+  fields: Record<string, string>,
+  image?: { data: Buffer; name: string; type: string },
+): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   if (image) form.set('image', new Blob([image.data], { type: image.type }), image.name);

@@ -20,7 +20,11 @@ export interface CheckOptions {
 }
 
 const isStringMap = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0 && Object.values(v).every((x) => typeof x === 'string');
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.keys(v).length > 0 &&
+  Object.values(v).every((x) => typeof x === 'string');
 
 const codeStatus = (code: unknown): number | undefined =>
   typeof code === 'string' && code in ERROR_CODES ? ERROR_CODES[code as keyof typeof ERROR_CODES] : undefined;
@@ -29,23 +33,28 @@ const codeStatus = (code: unknown): number | undefined =>
 function restShapeProblem(status: number, body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'error body is not a JSON object';
   const b = body as Record<string, unknown>;
-  if (status === 400 && 'errors' in b) return isStringMap(b.errors) ? undefined : 'errors is not a non-empty map of field to message';
+  if (status === 400 && 'errors' in b)
+    return isStringMap(b.errors) ? undefined : 'errors is not a non-empty map of field to message';
   if (status === 422 && b.ok === false) return typeof b.error === 'string' ? undefined : '422 without an error message';
   if (typeof b.error !== 'string' || b.error === '') return 'no error message';
-  if (codeStatus(b.code) !== status) return `code ${JSON.stringify(b.code)} is not one the shared table gives status ${status}`;
+  if (codeStatus(b.code) !== status)
+    return `code ${JSON.stringify(b.code)} is not one the shared table gives status ${status}`;
   return undefined;
 }
 
 /** tRPC's envelope: `{error: {message, code, data: {httpStatus, appCode}}}`, one per call of a batch. */
 function trpcShapeProblem(status: number, body: unknown): string | undefined {
   const one = (item: unknown, expected?: number): string | undefined => {
-    const e = (item as { error?: { message?: unknown; data?: { httpStatus?: unknown; appCode?: unknown } } } | null)?.error;
+    const e = (item as { error?: { message?: unknown; data?: { httpStatus?: unknown; appCode?: unknown } } } | null)
+      ?.error;
     if (!e) return (item as { result?: unknown } | null)?.result !== undefined ? undefined : 'neither result nor error';
     if (typeof e.message !== 'string') return 'tRPC error without a message';
     const http = e.data?.httpStatus;
-    if (typeof http !== 'number' || (expected !== undefined && http !== expected)) return `tRPC httpStatus ${String(http)} for HTTP ${status}`;
+    if (typeof http !== 'number' || (expected !== undefined && http !== expected))
+      return `tRPC httpStatus ${String(http)} for HTTP ${status}`;
     if (http >= 500 && http !== 503) return `tRPC call failed with ${http}`;
-    if (codeStatus(e.data?.appCode) === undefined && e.data?.appCode !== 'validation_failed') return `unknown appCode ${String(e.data?.appCode)}`;
+    if (codeStatus(e.data?.appCode) === undefined && e.data?.appCode !== 'validation_failed')
+      return `unknown appCode ${String(e.data?.appCode)}`;
     return undefined;
   };
   if (Array.isArray(body)) return body.map((item) => one(item)).find(Boolean);
@@ -63,7 +72,9 @@ function trpcShapeProblem(status: number, body: unknown): string | undefined {
 function cspProblem(contentType: string | undefined, csp: string | undefined): string | undefined {
   if (csp === undefined) return 'no Content-Security-Policy';
   if (!/^text\/html\b/i.test(contentType ?? ''))
-    return csp === NO_CONTENT_CSP ? undefined : `Content-Security-Policy ${csp} on ${contentType ?? 'an untyped answer'}`;
+    return csp === NO_CONTENT_CSP
+      ? undefined
+      : `Content-Security-Policy ${csp} on ${contentType ?? 'an untyped answer'}`;
   const directives = new Map(
     csp
       .split(';')
@@ -72,7 +83,8 @@ function cspProblem(contentType: string | undefined, csp: string | undefined): s
   );
   const scripts = directives.get('script-src') ?? directives.get('default-src') ?? ['*'];
   if (!directives.get('frame-ancestors')?.includes("'none'")) return `page policy ${csp} lets other sites frame it`;
-  if (scripts.some((v) => v !== "'self'" && v !== "'none'")) return `page policy ${csp} runs scripts from ${scripts.join(' ')}`;
+  if (scripts.some((v) => v !== "'self'" && v !== "'none'"))
+    return `page policy ${csp} runs scripts from ${scripts.join(' ')}`;
   return undefined;
 }
 
@@ -80,7 +92,8 @@ function cspProblem(contentType: string | undefined, csp: string | undefined): s
 export function answerProblems(res: RawResponse, opts: CheckOptions = {}): string[] {
   const problems: string[] = [];
   const h = res.headers;
-  if (res.status === 0) return opts.protocolLevel || opts.oversizedHead ? [] : ['the connection closed without an answer'];
+  if (res.status === 0)
+    return opts.protocolLevel || opts.oversizedHead ? [] : ['the connection closed without an answer'];
   // Every answer the product writes carries a request id: one without came from an HTTP parser, before any
   // route. Parsers refuse a request line and headers past their size limits and, for requests malformed
   // on purpose, whatever they cannot parse.
@@ -93,20 +106,28 @@ export function answerProblems(res: RawResponse, opts: CheckOptions = {}): strin
   if (h.get('x-content-type-options') !== 'nosniff') problems.push('no X-Content-Type-Options: nosniff');
   const csp = cspProblem(h.get('content-type'), h.get('content-security-policy'));
   if (csp) problems.push(csp);
-  if ((res.status === 429 || res.status === 503) && !/^\d+$/.test(h.get('retry-after') ?? '')) problems.push(`${res.status} without Retry-After seconds`);
+  if ((res.status === 429 || res.status === 503) && !/^\d+$/.test(h.get('retry-after') ?? ''))
+    problems.push(`${res.status} without Retry-After seconds`);
   if (res.status === 405 && !h.has('allow')) problems.push('405 without Allow');
   const location = h.get('location');
-  if (location !== undefined && !/^(https?:\/\/|\/(?!\/))/i.test(location)) problems.push(`redirect to ${location.slice(0, 80)}`);
+  if (location !== undefined && !/^(https?:\/\/|\/(?!\/))/i.test(location))
+    problems.push(`redirect to ${location.slice(0, 80)}`);
   if (res.status >= 400 && !opts.head) {
     let body: unknown;
-    if (!/json/i.test(h.get('content-type') ?? '')) problems.push(`error answered as ${h.get('content-type') ?? 'no content type'}`);
+    if (!/json/i.test(h.get('content-type') ?? ''))
+      problems.push(`error answered as ${h.get('content-type') ?? 'no content type'}`);
     else {
       try {
         body = JSON.parse(res.body.toString('utf8'));
       } catch {
         problems.push('error body is not JSON');
       }
-      const shape = body === undefined ? undefined : opts.trpc ? trpcShapeProblem(res.status, body) : restShapeProblem(res.status, body);
+      const shape =
+        body === undefined
+          ? undefined
+          : opts.trpc
+            ? trpcShapeProblem(res.status, body)
+            : restShapeProblem(res.status, body);
       if (shape) problems.push(shape);
     }
   }

@@ -18,7 +18,11 @@ export async function drainBudget(
   for (let i = 0; i < 3_000 && quiet < 40; i++) {
     // Round-robin over the engines, or everything through one address (a load balancer).
     const base = via?.base ?? (engines[i % engines.length] as TestEngine).base;
-    const r = await postBid(base, bannerRequest({ device: { geo: { country }, language: 'en' } }, { bidfloor: 5 }), via?.headers);
+    const r = await postBid(
+      base,
+      bannerRequest({ device: { geo: { country }, language: 'en' } }, { bidfloor: 5 }),
+      via?.headers,
+    );
     const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
     if (!bid) {
       quiet++;

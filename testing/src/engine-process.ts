@@ -24,7 +24,14 @@ export interface EngineChild {
 export async function spawnEngine(env: Record<string, string>): Promise<EngineChild> {
   const port = Number(env.PORT ?? (await freePort()));
   const child = spawn(NODE.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'info', TRACKING_SECRET: 't'.repeat(40), METRICS_PORT: '0', ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      TRACKING_SECRET: 't'.repeat(40),
+      METRICS_PORT: '0',
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let out = '';

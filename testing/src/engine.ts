@@ -78,7 +78,10 @@ export async function postBid(
   const text = await res.text();
   return {
     status: res.status,
-    body: text && (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Record<string, unknown>) : text,
+    body:
+      text && (res.headers.get('content-type') ?? '').includes('json')
+        ? (JSON.parse(text) as Record<string, unknown>)
+        : text,
     headers: res.headers,
   };
 }

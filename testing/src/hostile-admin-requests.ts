@@ -21,7 +21,14 @@ import type { Family, HostileContext, TokenKind } from './hostile-requests.ts';
 
 // ---------------------------------------------------------------- the admin's REST table
 
-const USD = { name: 'Hostile', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_usd: 1.2, daily_budget_usd: 100 };
+const USD = {
+  name: 'Hostile',
+  vertical: 'ecommerce',
+  format: 'banner',
+  bid_type: 'cpm',
+  bid_usd: 1.2,
+  daily_budget_usd: 100,
+};
 const LANDING = 'https://shop.example.com/p?c={click_id}';
 
 /** A valid body for each JSON route: mutations of it get past the first field into the rest of the validation. */
@@ -31,7 +38,13 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
     'auth.token': { email: 'nobody@example.com', password: 'password-123' },
     'auth.changePassword': { current_password: 'not-the-password', new_password: 'password-456' },
     'adv.campaigns.create': { ...USD, geo_include: ['us', 'de'], languages: ['en'] },
-    'adv.campaigns.update': { name: 'Renamed', bid_usd: 1, daily_budget_usd: 10, geo_include: ['fr'], languages: ['fr'] },
+    'adv.campaigns.update': {
+      name: 'Renamed',
+      bid_usd: 1,
+      daily_budget_usd: 10,
+      geo_include: ['fr'],
+      languages: ['fr'],
+    },
     'adv.creatives.update': { title: 'T', body: 'B', landing_url: LANDING, cta_text: 'Go', weight: 2 },
     'adv.ai.generate': { offer: 'Shoes', cta: 'Buy', geo: 'US', lang: 'en' },
     'adv.video.generate': {
@@ -42,7 +55,13 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
       language: 'en',
       orientation: 'vertical',
     },
-    'adv.video.attach': { campaign_id: ctx.own.videoCampaignId, title: 'T', body: 'B', landing_url: LANDING, cta_text: 'Go' },
+    'adv.video.attach': {
+      campaign_id: ctx.own.videoCampaignId,
+      title: 'T',
+      body: 'B',
+      landing_url: LANDING,
+      cta_text: 'Go',
+    },
     'adv.profile.update': { postback_url: 'http://127.0.0.1:9/pb?c={click_id}&p={payout_cents}' },
     'pub.sites.create': { domain: 'hostile-site.test', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
     'pub.sites.update': { category: 'news', language: 'de', traffic_estimate_daily: 10 },
@@ -56,7 +75,11 @@ function jsonSeed(procedure: string, ctx: HostileContext): Record<string, unknow
     'admin.creditAdvertiser': { amount_cents: 100, reason: 'Goodwill' },
     // Billing (docs/billing.md).
     'adv.deposits.create': { amount_usd: 25 },
-    'pub.payouts.setSettings': { method: 'wire', details: { account_holder: 'A', iban: 'DE89370400440532013000', swift: 'COBADEFF' }, threshold_usd: 50 },
+    'pub.payouts.setSettings': {
+      method: 'wire',
+      details: { account_holder: 'A', iban: 'DE89370400440532013000', swift: 'COBADEFF' },
+      threshold_usd: 50,
+    },
     'admin.payoutPaid': { reference: 'WIRE-1' },
     'admin.payoutHold': { reason: 'Review' },
     'admin.refundDeposit': { reason: 'Requested' },
@@ -100,19 +123,43 @@ function querySeed(procedure: string, ctx: HostileContext): Record<string, strin
 }
 
 const roleOf = (path: string): TokenKind =>
-  path.startsWith('/api/adv') ? 'advertiser' : path.startsWith('/api/pub') ? 'publisher' : path.startsWith('/api/admin') ? 'admin' : 'advertiser';
+  path.startsWith('/api/adv')
+    ? 'advertiser'
+    : path.startsWith('/api/pub')
+      ? 'publisher'
+      : path.startsWith('/api/admin')
+        ? 'admin'
+        : 'advertiser';
 
 /** Ids a path parameter may name: for an admin's token only the hostile accounts' own, so that no admin action changes the world. */
 function idsFor(token: TokenKind, ctx: HostileContext): number[] {
   const o = ctx.own;
   const own = [o.advertiserId, o.campaignId, o.videoCampaignId, o.creativeId, o.siteId, o.zoneId, o.partnerId];
   if (token === 'admin') return own;
-  return [...own, ...ctx.world.campaignIds, ...ctx.worldCreativeIds, ctx.world.siteId, ...ctx.world.zoneIds, ctx.world.advertiser.id];
+  return [
+    ...own,
+    ...ctx.world.campaignIds,
+    ...ctx.worldCreativeIds,
+    ctx.world.siteId,
+    ...ctx.world.zoneIds,
+    ctx.world.advertiser.id,
+  ];
 }
 
 const tokenFor = (route: RestRoute): Arbitrary<TokenKind> => {
   const role = route.auth === false ? 'none' : roleOf(route.path);
-  return fc.constantFrom<TokenKind>(role, role, role, role, 'none', 'garbage', 'malformed', 'advertiser', 'publisher', 'admin');
+  return fc.constantFrom<TokenKind>(
+    role,
+    role,
+    role,
+    role,
+    'none',
+    'garbage',
+    'malformed',
+    'advertiser',
+    'publisher',
+    'admin',
+  );
 };
 
 /** A body whatever the route takes: JSON, a form, multipart, or something else under a claimed type. */
@@ -128,22 +175,40 @@ function restBody(route: RestRoute, ctx: HostileContext): Arbitrary<RestBody> {
       .map(([e, type]) => ({ body: e.body, headers: [['content-type', type], ...e.headers] as [string, string][] }));
   switch (route.input) {
     case 'json':
-      return typed([...Array<string>(12).fill('application/json'), ...CONTENT_TYPES], jsonBody(jsonSeed(route.procedure, ctx)));
+      return typed(
+        [...Array<string>(12).fill('application/json'), ...CONTENT_TYPES],
+        jsonBody(jsonSeed(route.procedure, ctx)),
+      );
     case 'multipart':
-      return multipartBody({ title: 'Great offer', body: 'Buy now', landing_url: LANDING, cta_text: 'Shop' }).chain(({ body, contentType }) =>
-        fc.constantFrom(contentType, contentType, contentType, 'application/json', 'multipart/mixed; boundary=x', 'multipart/form-data').map((type) => ({
-          body,
-          headers: [['content-type', type]] as [string, string][],
-        })),
+      return multipartBody({ title: 'Great offer', body: 'Buy now', landing_url: LANDING, cta_text: 'Shop' }).chain(
+        ({ body, contentType }) =>
+          fc
+            .constantFrom(
+              contentType,
+              contentType,
+              contentType,
+              'application/json',
+              'multipart/mixed; boundary=x',
+              'multipart/form-data',
+            )
+            .map((type) => ({
+              body,
+              headers: [['content-type', type]] as [string, string][],
+            })),
       );
     case 'form':
       return typed(
         ['application/x-www-form-urlencoded', 'text/plain', 'application/json'],
-        formBody({ click_id: ctx.world.clickIds[1] ?? '', payout: '100', status: 'approved', txid: 't' }).map((s) => Buffer.from(s, 'latin1')),
+        formBody({ click_id: ctx.world.clickIds[1] ?? '', payout: '100', status: 'approved', txid: 't' }).map((s) =>
+          Buffer.from(s, 'latin1'),
+        ),
       );
     case 'query':
     case 'none':
-      return fc.oneof({ weight: 3, arbitrary: fc.constant<RestBody>({ headers: [] }) }, { weight: 1, arbitrary: typed(CONTENT_TYPES, jsonBody(undefined)) });
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.constant<RestBody>({ headers: [] }) },
+        { weight: 1, arbitrary: typed(CONTENT_TYPES, jsonBody(undefined)) },
+      );
     default:
       return fc.constant<RestBody>({ headers: [] });
   }
@@ -162,12 +227,17 @@ function restFamily(route: RestRoute): Family {
           .tuple(
             fc.tuple(
               ...params.map((p) =>
-                p === '{month}' ? fc.oneof(fc.constantFrom('2026-11', '2026-02', '1970-01', '9999-12'), pathSegment([])) : pathSegment(ids),
+                p === '{month}'
+                  ? fc.oneof(fc.constantFrom('2026-11', '2026-02', '1970-01', '9999-12'), pathSegment([]))
+                  : pathSegment(ids),
               ),
             ),
             route.input === 'query'
               ? fc.oneof(
-                  { weight: 3, arbitrary: mutatedQuery(querySeed(route.procedure, ctx), queryKnown(route.procedure, ctx)) },
+                  {
+                    weight: 3,
+                    arbitrary: mutatedQuery(querySeed(route.procedure, ctx), queryKnown(route.procedure, ctx)),
+                  },
                   { weight: 1, arbitrary: oneIn(8, queryString(fields, queryKnown(route.procedure, ctx))) },
                 )
               : oneIn(6, queryString([])),
@@ -203,10 +273,17 @@ export const REST_FAMILIES: readonly Family[] = REST_ROUTES.filter((r) => r.path
 export const POSTBACK_FAMILY: Family = {
   name: 'POST|GET /postback/in',
   arb: (ctx) => {
-    const field = (known: readonly string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, hostileString);
+    const field = (known: readonly string[]) =>
+      fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, hostileString);
     return fc
       .record({
-        click_id: field([...ctx.ownClickIds, ...ctx.ownClickIds, ...ctx.world.clickIds, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']),
+        click_id: field([
+          ...ctx.ownClickIds,
+          ...ctx.ownClickIds,
+          ...ctx.world.clickIds,
+          '00000000-0000-4000-8000-000000000000',
+          'not-a-uuid',
+        ]),
         payout: field(['100', '0', '1500', '2147483647', '-1', '1.5', '99999999999999999999', '0x10']),
         status: field(['approved', 'pending', 'rejected', 'paid']),
         txid: field(['tx-1', 'tx-2', 'x'.repeat(128), 'x'.repeat(129), '\u0000', '=cmd|" /C calc"!A0', 'Ω≈ç']),
@@ -220,9 +297,18 @@ export const POSTBACK_FAMILY: Family = {
         const f = { click_id: r.click_id, payout: r.payout, status: r.status, txid: r.txid };
         const key = r.signing === 'other-secret' ? 'someone-else' : ctx.advertiserSecret;
         const hex = signPostback(key, f);
-        const sig = r.signing === 'base64' ? Buffer.from(hex, 'hex').toString('base64') : r.signing === 'forged' ? hex.replace(/^./, 'f') : hex;
+        const sig =
+          r.signing === 'base64'
+            ? Buffer.from(hex, 'hex').toString('base64')
+            : r.signing === 'forged'
+              ? hex.replace(/^./, 'f')
+              : hex;
         const auth: Record<string, string> = r.signing === 'none' ? {} : { secret: key, sig };
-        const fields = new URLSearchParams({ ...f, ...(r.carrier === 'headers' ? {} : auth), ...(r.padding ? { pad: 'p'.repeat(r.padding) } : {}) }).toString();
+        const fields = new URLSearchParams({
+          ...f,
+          ...(r.carrier === 'headers' ? {} : auth),
+          ...(r.padding ? { pad: 'p'.repeat(r.padding) } : {}),
+        }).toString();
         const headers: [string, string | Buffer][] =
           r.carrier === 'headers' && r.signing !== 'none'
             ? [
@@ -236,7 +322,11 @@ export const POSTBACK_FAMILY: Family = {
           via: r.via,
           method: get ? 'GET' : 'POST',
           target: get ? `/postback/in?${fields}` : '/postback/in',
-          headers: [...(get ? [] : ([['content-type', 'application/x-www-form-urlencoded']] as [string, string][])), ...headers, ...r.more],
+          headers: [
+            ...(get ? [] : ([['content-type', 'application/x-www-form-urlencoded']] as [string, string][])),
+            ...headers,
+            ...r.more,
+          ],
           token: 'none',
           body: get ? undefined : Buffer.from(fields, 'latin1'),
         });

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
-import { CONTENT_TYPES, encoded, extraHeaders, forged, headerSafe, hostileString, jsonBody, pathSegment, queryString } from './hostile-input.ts';
+import {
+  CONTENT_TYPES,
+  encoded,
+  extraHeaders,
+  forged,
+  headerSafe,
+  hostileString,
+  jsonBody,
+  pathSegment,
+  queryString,
+} from './hostile-input.ts';
 import { bannerRequest } from './world.ts';
 import { framing, request, withQuery } from './hostile-requests.ts';
 import type { Family, HostileContext } from './hostile-requests.ts';
@@ -16,15 +26,37 @@ const engineGet = (
   name: family,
   arb: (ctx) =>
     fc
-      .tuple(path(ctx), fc.option(query(ctx), { nil: undefined }), headers, fc.constantFrom('GET', 'GET', 'GET', 'HEAD'))
-      .map(([p, q, h, method]) => request({ family, via: 'engine', method, target: withQuery(p, q), headers: h, token: 'none' })),
+      .tuple(
+        path(ctx),
+        fc.option(query(ctx), { nil: undefined }),
+        headers,
+        fc.constantFrom('GET', 'GET', 'GET', 'HEAD'),
+      )
+      .map(([p, q, h, method]) =>
+        request({ family, via: 'engine', method, target: withQuery(p, q), headers: h, token: 'none' }),
+      ),
 });
 
 const zonesOf = (ctx: HostileContext) => [...Object.values(ctx.world.zones), ctx.ownZone];
-const PRICES = ['1.5', '0', '${AUCTION_PRICE}', '-1', '1e308', 'NaN', '0x10', '1,5', '9'.repeat(300), '%24%7BAUCTION_PRICE%7D', '0.0000001'];
+const PRICES = [
+  '1.5',
+  '0',
+  '${AUCTION_PRICE}',
+  '-1',
+  '1e308',
+  'NaN',
+  '0x10',
+  '1,5',
+  '9'.repeat(300),
+  '%24%7BAUCTION_PRICE%7D',
+  '0.0000001',
+];
 const BROWSER_HEADERS = fc
   .record({
-    ua: fc.oneof(fc.constantFrom('Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/125.0', 'curl/8.0', 'Googlebot/2.1', ''), hostileString),
+    ua: fc.oneof(
+      fc.constantFrom('Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/125.0', 'curl/8.0', 'Googlebot/2.1', ''),
+      hostileString,
+    ),
     country: fc.oneof(fc.constantFrom('FR', 'us', 'XX', 'T1', ''), hostileString),
     lang: fc.oneof(fc.constantFrom('fr-FR,fr;q=0.9', '*', ''), hostileString),
     page: fc.oneof(fc.constantFrom('https://news.example.org/a', 'null', 'http://[::1]:99999'), hostileString),
@@ -94,7 +126,10 @@ export const ENGINE_FAMILIES: readonly Family[] = [
     'GET /t/vast/:event/:ticket',
     (ctx) =>
       fc
-        .tuple(fc.oneof(fc.constantFrom('start', 'firstQuartile', 'complete', 'error', 'Start'), pathSegment([])), forged(ctx.world.tickets.pixel))
+        .tuple(
+          fc.oneof(fc.constantFrom('start', 'firstQuartile', 'complete', 'error', 'Start'), pathSegment([])),
+          forged(ctx.world.tickets.pixel),
+        )
         .map(([e, t]) => `/t/vast/${e}/${t}`),
     () => queryString(['code'], { code: ['405', '1', '4050', '%34%30%35'] }),
   ),
@@ -108,7 +143,9 @@ export const ENGINE_FAMILIES: readonly Family[] = [
         )
         .map((f) => `/w/${f}`),
     () => queryString(['v']),
-    fc.tuple(extraHeaders, fc.oneof(fc.constant(''), hostileString)).map(([h, etag]) => [...h, ['if-none-match', headerSafe(etag)]]),
+    fc
+      .tuple(extraHeaders, fc.oneof(fc.constant(''), hostileString))
+      .map(([h, etag]) => [...h, ['if-none-match', headerSafe(etag)]]),
   ),
   engineGet(
     'GET /imp',
@@ -141,7 +178,10 @@ export const ENGINE_FAMILIES: readonly Family[] = [
   ),
   engineGet(
     'GET /c/:impression/:token',
-    (ctx) => fc.tuple(forged(ctx.world.tickets.click.map(([i]) => i)), forged(ctx.world.tickets.click.map(([, t]) => t))).map(([i, t]) => `/c/${i}/${t}`),
+    (ctx) =>
+      fc
+        .tuple(forged(ctx.world.tickets.click.map(([i]) => i)), forged(ctx.world.tickets.click.map(([, t]) => t)))
+        .map(([i, t]) => `/c/${i}/${t}`),
     () =>
       queryString(['ttc', 'x', 'y', 'focus', 'fp', 's'], {
         ttc: ['2000', '-1', '1e9'],
@@ -161,7 +201,14 @@ export const ENGINE_FAMILIES: readonly Family[] = [
     name: 'OPTIONS /push/subscribe',
     arb: () =>
       extraHeaders.map((h) =>
-        request({ family: 'OPTIONS /push/subscribe', via: 'engine', method: 'OPTIONS', target: '/push/subscribe', headers: h, token: 'none' }),
+        request({
+          family: 'OPTIONS /push/subscribe',
+          via: 'engine',
+          method: 'OPTIONS',
+          target: '/push/subscribe',
+          headers: h,
+          token: 'none',
+        }),
       ),
   },
   {
@@ -221,7 +268,14 @@ export const ENGINE_FAMILIES: readonly Family[] = [
       fc
         .tuple(
           fc.constantFrom('PUT', 'DELETE', 'PATCH', 'POST', 'GET'),
-          fc.constantFrom('/openrtb/bid', '/imp', `/w/${ctx.world.zones.banner}.js`, '/push/subscribe', '/openrtb/win/x', '/engine/healthz'),
+          fc.constantFrom(
+            '/openrtb/bid',
+            '/imp',
+            `/w/${ctx.world.zones.banner}.js`,
+            '/push/subscribe',
+            '/openrtb/win/x',
+            '/engine/healthz',
+          ),
           fc.option(jsonBody(undefined), { nil: undefined }),
         )
         .map(([method, target, body]) =>

@@ -14,7 +14,11 @@ export const oneIn = <T>(n: number, arb: Arbitrary<T>): Arbitrary<T | undefined>
 /** Percent-encoding of the UTF-8 bytes (a lone surrogate as U+FFFD): encodeURIComponent throws on those. */
 export const pct = (s: string): string =>
   [...Buffer.from(s, 'utf8')]
-    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 
 /** Strings that have broken parsers, validators, templates, SQL and path handling somewhere. */
@@ -78,7 +82,12 @@ export const hostileString: Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', '%', '\u00e9', '[', '{', '\\'), fc.integer({ min: 1_000, max: 70_000 })).map(([c, n]) => c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('a', '%', '\u00e9', '[', '{', '\\'), fc.integer({ min: 1_000, max: 70_000 }))
+      .map(([c, n]) => c.repeat(n)),
+  },
 );
 
 const hostileNumber: Arbitrary<number> = fc.oneof(
@@ -88,7 +97,15 @@ const hostileNumber: Arbitrary<number> = fc.oneof(
 );
 
 /** Keys that reach object prototypes or collide with the field names the routes read. */
-export const POLLUTING_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', '__defineGetter__', 'hasOwnProperty'] as const;
+export const POLLUTING_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  '__defineGetter__',
+  'hasOwnProperty',
+] as const;
 
 /** A JSON value (as a JS value: `JSON.stringify` writes it) built of hostile parts; `keys` are the names a route reads. */
 export function hostileJson(keys: readonly string[] = [], maxDepth = 4): Arbitrary<unknown> {
@@ -104,7 +121,8 @@ export function hostileJson(keys: readonly string[] = [], maxDepth = 4): Arbitra
       fc.array(fc.tuple(key, tie('value')), { maxLength: 5 }).map((pairs) => {
         // Own properties named `__proto__` etc. (a literal assignment would set the prototype instead).
         const o: Record<string, unknown> = {};
-        for (const [k, v] of pairs) Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
+        for (const [k, v] of pairs)
+          Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
         return o;
       }),
     ),
@@ -139,7 +157,9 @@ export const oddJsonText: Arbitrary<string> = fc.constantFrom(
 export const deepJsonText: Arbitrary<string> = fc.oneof(
   fc.integer({ min: 1_000, max: 60_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
   fc.integer({ min: 1_000, max: 20_000 }).map((n) => `{"name":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`),
-  fc.integer({ min: 1_000, max: 30_000 }).map((n) => `{"imp":[${'0,'.repeat(n)}0],"geo_include":[${'"us",'.repeat(n)}"us"]}`),
+  fc
+    .integer({ min: 1_000, max: 30_000 })
+    .map((n) => `{"imp":[${'0,'.repeat(n)}0],"geo_include":[${'"us",'.repeat(n)}"us"]}`),
   fc.integer({ min: 100, max: 5_000 }).map((n) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`),
   fc.integer({ min: 1_000, max: 100_000 }).map((n) => `{"name":"${'\\u0000'.repeat(Math.floor(n / 6))}"}`),
 );
@@ -258,7 +278,20 @@ export const extraHeaders: Arbitrary<[string, string | Buffer][]> = fc.array(
       'x-custom-header',
       'authorization',
     ),
-    fc.oneof(headerValue, fc.constantFrom('1.1.1.1, 2.2.2.2, ::1, garbage', 'Bearer', 'Basic YTpi', 'bytes=0-1,2-3', 'PATCH', '2.5', 'US', 'zz', '*')),
+    fc.oneof(
+      headerValue,
+      fc.constantFrom(
+        '1.1.1.1, 2.2.2.2, ::1, garbage',
+        'Bearer',
+        'Basic YTpi',
+        'bytes=0-1,2-3',
+        'PATCH',
+        '2.5',
+        'US',
+        'zz',
+        '*',
+      ),
+    ),
   ),
   { maxLength: 4 },
 );
@@ -269,21 +302,66 @@ export function pathSegment(known: readonly (string | number)[]): Arbitrary<stri
     { weight: known.length ? 4 : 0, arbitrary: fc.constantFrom('', ...known.map(String)) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('0', '-1', '1.5', '1e3', '0x1f', '%201', '1%20', '01', '9007199254740993', '99999999999999999999999', 'NaN', 'null', ''),
+      arbitrary: fc.constantFrom(
+        '0',
+        '-1',
+        '1.5',
+        '1e3',
+        '0x1f',
+        '%201',
+        '1%20',
+        '01',
+        '9007199254740993',
+        '99999999999999999999999',
+        'NaN',
+        'null',
+        '',
+      ),
     },
-    { weight: 2, arbitrary: fc.constantFrom('%00', '%ff', '%c0%af', '%2e%2e%2f', '..', '.', '%', '%zz', '%25', '%u0041', 'a%2Fb', '%e2%80%a8', '%ed%a0%80') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '%00',
+        '%ff',
+        '%c0%af',
+        '%2e%2e%2f',
+        '..',
+        '.',
+        '%',
+        '%zz',
+        '%25',
+        '%u0041',
+        'a%2Fb',
+        '%e2%80%a8',
+        '%ed%a0%80',
+      ),
+    },
     { weight: 2, arbitrary: hostileString.map((s) => pct(s.slice(0, 300)).replace(/%2F/gi, '/')) },
   );
 }
 
 /** A query string: the fields a route reads with hostile values, repeated, bracketed, badly encoded, or huge. */
-export function queryString(fields: readonly string[], known: Readonly<Record<string, readonly string[]>> = {}): Arbitrary<string> {
-  const name = fc.oneof(fc.constantFrom(...fields, ...POLLUTING_KEYS, '__proto__[x]', 'constructor[prototype][x]', 'a[]', 'a[0][b]'), hostileString);
+export function queryString(
+  fields: readonly string[],
+  known: Readonly<Record<string, readonly string[]>> = {},
+): Arbitrary<string> {
+  const name = fc.oneof(
+    fc.constantFrom(...fields, ...POLLUTING_KEYS, '__proto__[x]', 'constructor[prototype][x]', 'a[]', 'a[0][b]'),
+    hostileString,
+  );
   const value = (n: string) =>
     fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom(...((Object.hasOwn(known, n) ? known[n] : undefined) ?? ['1'])).map((v) => v.replaceAll(' ', '%20')) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .constantFrom(...((Object.hasOwn(known, n) ? known[n] : undefined) ?? ['1']))
+          .map((v) => v.replaceAll(' ', '%20')),
+      },
       { weight: 2, arbitrary: hostileString.map((s) => pct(s.slice(0, 2_000))) },
-      { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%ff%fe', '%c0%80', '%ed%a0%80', '%00', '+', '&', '=', '%26%3D', '') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('%', '%zz', '%ff%fe', '%c0%80', '%ed%a0%80', '%00', '+', '&', '=', '%26%3D', ''),
+      },
     );
   const pair = name.chain((n) => value(n).map((v) => `${pct(n).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`));
   return fc.oneof(
@@ -295,12 +373,40 @@ export function queryString(fields: readonly string[], known: Readonly<Record<st
 
 /** A value of the same type at an edge: past what validation checks by type, into ranges, formats and what follows them. */
 function edgeOf(value: unknown): Arbitrary<unknown> {
-  if (typeof value === 'number') return fc.constantFrom(0, -0, 1, -1, 0.00001, 0.000001, 0.1 + 0.2, 999.99999, 1_000_000, 1e21, 2 ** 53, value * 1000);
+  if (typeof value === 'number')
+    return fc.constantFrom(
+      0,
+      -0,
+      1,
+      -1,
+      0.00001,
+      0.000001,
+      0.1 + 0.2,
+      999.99999,
+      1_000_000,
+      1e21,
+      2 ** 53,
+      value * 1000,
+    );
   if (typeof value === 'string')
-    return fc.constantFrom('', ' ', `${value} `, value.toUpperCase(), 'a'.repeat(129), '𝕏'.repeat(64), `${value}\u0000`, `=${value}`, `${value}${value}`);
+    return fc.constantFrom(
+      '',
+      ' ',
+      `${value} `,
+      value.toUpperCase(),
+      'a'.repeat(129),
+      '𝕏'.repeat(64),
+      `${value}\u0000`,
+      `=${value}`,
+      `${value}${value}`,
+    );
   if (Array.isArray(value)) {
     const items = value as unknown[];
-    return fc.constantFrom<unknown[]>([], [...items, ...items], Array<unknown>(300).fill(items[0]), [items[0], 'zz', 'ZZ']);
+    return fc.constantFrom<unknown[]>([], [...items, ...items], Array<unknown>(300).fill(items[0]), [
+      items[0],
+      'zz',
+      'ZZ',
+    ]);
   }
   if (typeof value === 'boolean') return fc.constant(!value);
   return fc.constant(null);
@@ -312,14 +418,18 @@ function edgeOf(value: unknown): Arbitrary<unknown> {
  * `__proto__` key.
  */
 export function mutated(seed: Record<string, unknown>): Arbitrary<unknown> {
-  const at = (path: readonly string[]) => path.reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], seed);
+  const at = (path: readonly string[]) =>
+    path.reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], seed);
   const op = fc
     .constantFrom(...pathsOf(seed))
     .chain((path) =>
       fc.oneof(
         { weight: 3, arbitrary: edgeOf(at(path)).map((value) => ({ path, kind: 'set', value })) },
         { weight: 2, arbitrary: hostileJson(Object.keys(seed), 3).map((value) => ({ path, kind: 'set', value })) },
-        { weight: 1, arbitrary: fc.constantFrom('delete', 'pollute').map((kind) => ({ path, kind, value: { polluted: true } })) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('delete', 'pollute').map((kind) => ({ path, kind, value: { polluted: true } })),
+        },
       ),
     );
   return fc.array(op, { minLength: 0, maxLength: 3 }).map((ops) => {
@@ -330,7 +440,10 @@ export function mutated(seed: Record<string, unknown>): Arbitrary<unknown> {
 }
 
 /** A valid query with some fields changed to known alternatives or hostile values, dropped, or joined by strangers. */
-export function mutatedQuery(seed: Record<string, string>, known: Readonly<Record<string, readonly string[]>>): Arbitrary<string> {
+export function mutatedQuery(
+  seed: Record<string, string>,
+  known: Readonly<Record<string, readonly string[]>>,
+): Arbitrary<string> {
   const field = ([k, v]: [string, string]) =>
     fc.oneof(
       { weight: 4, arbitrary: fc.constant(`${k}=${pct(v)}`) },
@@ -359,7 +472,12 @@ function apply(root: unknown, path: readonly string[], kind: string, value: unkn
   const last = path[path.length - 1];
   if (last === undefined) return;
   if (kind === 'delete') delete node[last];
-  else if (kind === 'pollute') Object.defineProperty(node, '__proto__', { value: { [last]: value, polluted: true }, enumerable: true, configurable: true });
+  else if (kind === 'pollute')
+    Object.defineProperty(node, '__proto__', {
+      value: { [last]: value, polluted: true },
+      enumerable: true,
+      configurable: true,
+    });
   else node[last] = value;
 }
 
@@ -374,7 +492,10 @@ export function jsonBody(seed: Record<string, unknown> | undefined): Arbitrary<B
     { weight: 1, arbitrary: deepJsonText },
     { weight: 1, arbitrary: fc.constant('') },
   );
-  return fc.oneof({ weight: 5, arbitrary: text.map((t) => Buffer.from(t, 'utf8')) }, { weight: 1, arbitrary: text.chain(badUtf8Splice) });
+  return fc.oneof(
+    { weight: 5, arbitrary: text.map((t) => Buffer.from(t, 'utf8')) },
+    { weight: 1, arbitrary: text.chain(badUtf8Splice) },
+  );
 }
 
 /** A url-encoded form: its valid fields with hostile values, repeated fields, bad percent-encoding. */
@@ -388,8 +509,16 @@ export const IMAGE_FILES: readonly { data: Buffer; type: string; name: string }[
   { data: patchPngSize(makePng(2, 2), 65_535, 65_535), type: 'image/png', name: 'huge.png' },
   { data: patchPngSize(makePng(2, 2), 0, 0), type: 'image/png', name: 'zero.png' },
   { data: makePng(300, 250).subarray(0, 40), type: 'image/png', name: 'cut.png' },
-  { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), type: 'image/svg+xml', name: 'x.svg' },
-  { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), type: 'image/png', name: 'x.png' },
+  {
+    data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+    type: 'image/svg+xml',
+    name: 'x.svg',
+  },
+  {
+    data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+    type: 'image/png',
+    name: 'x.png',
+  },
   { data: Buffer.from('GIF89a\x01\x00\x01\x00'), type: 'image/gif', name: '../../../../tmp/evil.gif' },
   { data: Buffer.alloc(0), type: 'image/png', name: '' },
   { data: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), type: 'image/jpeg', name: 'x\r\n.jpg' },
@@ -424,28 +553,50 @@ export function multipartBody(seed: Record<string, string>): Arbitrary<{ body: B
     ),
     value: fc.oneof(hostileString, fc.constantFrom(...Object.values(seed))).map((s) => Buffer.from(s, 'utf8')),
   });
-  const file: Arbitrary<Part> = fc.constantFrom(...IMAGE_FILES).map((f) => ({ name: 'image', value: f.data, filename: f.name, type: f.type }));
+  const file: Arbitrary<Part> = fc
+    .constantFrom(...IMAGE_FILES)
+    .map((f) => ({ name: 'image', value: f.data, filename: f.name, type: f.type }));
   const valid: Part[] = Object.entries(seed).map(([name, v]) => ({ name, value: Buffer.from(v) }));
   const parts = fc.oneof(
-    fc.tuple(fc.subarray(valid), fc.array(field, { maxLength: 3 }), fc.option(file)).map(([keep, more, f]) => [...keep, ...more, ...(f ? [f] : [])]),
+    fc
+      .tuple(fc.subarray(valid), fc.array(field, { maxLength: 3 }), fc.option(file))
+      .map(([keep, more, f]) => [...keep, ...more, ...(f ? [f] : [])]),
     fc.array(fc.oneof(field, file), { maxLength: 6 }),
   );
-  const breakage = fc.constantFrom('none', 'none', 'none', 'no-close', 'lf-only', 'other-boundary', 'preamble', 'no-boundary-param', 'header-garbage');
-  return fc.tuple(parts, breakage, fc.constantFrom('Xb0undary', 'a', '----WebKitFormBoundary7MA4YWxkTrZu0gW', '"quoted"')).map(([ps, broken, boundary]) => {
-    const b = boundary.replace(/"/g, '');
-    const nl = broken === 'lf-only' ? '\n' : '\r\n';
-    const chunks: Buffer[] = [];
-    if (broken === 'preamble') chunks.push(Buffer.from(`${'junk'.repeat(1_000)}${nl}`));
-    for (const p of ps) {
-      const disposition = `Content-Disposition: form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
-      const head = [`--${b}`, disposition, ...(p.type ? [`Content-Type: ${p.type}`] : []), ...(broken === 'header-garbage' ? ['X: \u00ff\u0000'] : [])];
-      chunks.push(Buffer.from(`${head.join(nl)}${nl}${nl}`, 'latin1'), p.value, Buffer.from(nl));
-    }
-    if (broken !== 'no-close') chunks.push(Buffer.from(`--${b}--${nl}`));
-    const declared = broken === 'other-boundary' ? 'other' : boundary;
-    const contentType = broken === 'no-boundary-param' ? 'multipart/form-data' : `multipart/form-data; boundary=${declared}`;
-    return { body: Buffer.concat(chunks), contentType };
-  });
+  const breakage = fc.constantFrom(
+    'none',
+    'none',
+    'none',
+    'no-close',
+    'lf-only',
+    'other-boundary',
+    'preamble',
+    'no-boundary-param',
+    'header-garbage',
+  );
+  return fc
+    .tuple(parts, breakage, fc.constantFrom('Xb0undary', 'a', '----WebKitFormBoundary7MA4YWxkTrZu0gW', '"quoted"'))
+    .map(([ps, broken, boundary]) => {
+      const b = boundary.replace(/"/g, '');
+      const nl = broken === 'lf-only' ? '\n' : '\r\n';
+      const chunks: Buffer[] = [];
+      if (broken === 'preamble') chunks.push(Buffer.from(`${'junk'.repeat(1_000)}${nl}`));
+      for (const p of ps) {
+        const disposition = `Content-Disposition: form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
+        const head = [
+          `--${b}`,
+          disposition,
+          ...(p.type ? [`Content-Type: ${p.type}`] : []),
+          ...(broken === 'header-garbage' ? ['X: \u00ff\u0000'] : []),
+        ];
+        chunks.push(Buffer.from(`${head.join(nl)}${nl}${nl}`, 'latin1'), p.value, Buffer.from(nl));
+      }
+      if (broken !== 'no-close') chunks.push(Buffer.from(`--${b}--${nl}`));
+      const declared = broken === 'other-boundary' ? 'other' : boundary;
+      const contentType =
+        broken === 'no-boundary-param' ? 'multipart/form-data' : `multipart/form-data; boundary=${declared}`;
+      return { body: Buffer.concat(chunks), contentType };
+    });
 }
 
 /** A signed value changed the ways forgers try: a character flipped, cut, extended, re-encoded, or replaced. */
@@ -454,15 +605,17 @@ export function forged(real: readonly string[]): Arbitrary<string> {
     { weight: 2, arbitrary: fc.constantFrom(...real) },
     {
       weight: 3,
-      arbitrary: fc.tuple(fc.constantFrom(...real), fc.nat(), fc.constantFrom('flip', 'cut', 'extend', 'upper', 'pad', 'encode')).map(([t, at, how]) => {
-        const i = t.length ? at % t.length : 0;
-        if (how === 'flip') return t.slice(0, i) + (t[i] === 'A' ? 'B' : 'A') + t.slice(i + 1);
-        if (how === 'cut') return t.slice(0, i);
-        if (how === 'extend') return `${t}AAAA`;
-        if (how === 'upper') return t.toUpperCase();
-        if (how === 'pad') return `${t}==`;
-        return pct(`${t.slice(0, i)}/${t.slice(i)}`);
-      }),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...real), fc.nat(), fc.constantFrom('flip', 'cut', 'extend', 'upper', 'pad', 'encode'))
+        .map(([t, at, how]) => {
+          const i = t.length ? at % t.length : 0;
+          if (how === 'flip') return t.slice(0, i) + (t[i] === 'A' ? 'B' : 'A') + t.slice(i + 1);
+          if (how === 'cut') return t.slice(0, i);
+          if (how === 'extend') return `${t}AAAA`;
+          if (how === 'upper') return t.toUpperCase();
+          if (how === 'pad') return `${t}==`;
+          return pct(`${t.slice(0, i)}/${t.slice(i)}`);
+        }),
     },
     { weight: 2, arbitrary: pathSegment([]) },
   );

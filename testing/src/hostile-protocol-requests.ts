@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { REST_ROUTES } from '@adnet/admin/rest-routes';
-import { BAD_UTF8, extraHeaders, hasControl, hostileJson, hostileString, jsonBody, oneIn, pathSegment, pct } from './hostile-input.ts';
+import {
+  BAD_UTF8,
+  extraHeaders,
+  hasControl,
+  hostileJson,
+  hostileString,
+  jsonBody,
+  oneIn,
+  pathSegment,
+  pct,
+} from './hostile-input.ts';
 import { request } from './hostile-requests.ts';
 import type { Family, TokenKind } from './hostile-requests.ts';
 
@@ -16,7 +26,18 @@ export const TRPC_FAMILY: Family = {
       .record({
         procedure: fc.oneof(
           { weight: 4, arbitrary: fc.constantFrom(...PROCEDURES) },
-          { weight: 1, arbitrary: fc.constantFrom('__proto__', 'adv.__proto__', 'constructor', 'adv.campaigns.constructor', 'toString', 'a,b,__proto__', '') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              '__proto__',
+              'adv.__proto__',
+              'constructor',
+              'adv.campaigns.constructor',
+              'toString',
+              'a,b,__proto__',
+              '',
+            ),
+          },
           { weight: 1, arbitrary: hostileString.map((s) => pct(s.slice(0, 200))) },
         ),
         input: hostileJson(['id', 'json', '0', 'campaign_id']),
@@ -49,16 +70,46 @@ export const STATIC_FAMILY: Family = {
   arb: () =>
     fc
       .tuple(
-        fc.constantFrom('/media/', '/cabinet/', '/docs/', '/api/', '/', '/sellers.json', '/openapi.json', '/healthz', '/engine/healthz', '/docs/api'),
-        fc.option(pathSegment(['a.png', '..', '..%2f..%2fetc%2fpasswd', 'x.png%00.html', 'index.html', 'assets/app.js', 'assets/%2e%2e/index.html', 'api']), {
-          nil: undefined,
-        }),
+        fc.constantFrom(
+          '/media/',
+          '/cabinet/',
+          '/docs/',
+          '/api/',
+          '/',
+          '/sellers.json',
+          '/openapi.json',
+          '/healthz',
+          '/engine/healthz',
+          '/docs/api',
+        ),
+        fc.option(
+          pathSegment([
+            'a.png',
+            '..',
+            '..%2f..%2fetc%2fpasswd',
+            'x.png%00.html',
+            'index.html',
+            'assets/app.js',
+            'assets/%2e%2e/index.html',
+            'api',
+          ]),
+          {
+            nil: undefined,
+          },
+        ),
         fc.constantFrom('GET', 'GET', 'HEAD', 'POST', 'DELETE'),
         fc.constantFrom<'engine' | 'admin'>('engine', 'admin'),
         extraHeaders,
       )
       .map(([prefix, seg, method, via, headers]) =>
-        request({ family: 'static paths (/media, /cabinet, /docs, probes, unknown)', via, method, target: `${prefix}${seg ?? ''}`, headers, token: 'none' }),
+        request({
+          family: 'static paths (/media, /cabinet, /docs, probes, unknown)',
+          via,
+          method,
+          target: `${prefix}${seg ?? ''}`,
+          headers,
+          token: 'none',
+        }),
       ),
 };
 
@@ -118,13 +169,24 @@ export const PROTOCOL_FAMILY: Family = {
           fc.constantFrom('GET', 'POST', 'TRACE', 'CONNECT', 'PROPFIND', 'get', 'BREW', 'M'.repeat(40)),
           target,
           head,
-          fc.option(fc.constantFrom(Buffer.from('{"a":1}'), Buffer.from('0\r\n\r\n'), Buffer.from('3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.1\r\n\r\n')), { freq: 2 }),
+          fc.option(
+            fc.constantFrom(
+              Buffer.from('{"a":1}'),
+              Buffer.from('0\r\n\r\n'),
+              Buffer.from('3\r\nabc\r\n0\r\n\r\nGET / HTTP/1.1\r\n\r\n'),
+            ),
+            { freq: 2 },
+          ),
           fc.constantFrom<'engine' | 'admin'>('engine', 'admin'),
         )
         // uWS hands no route a target that is not a path (absolute or asterisk form): it answers nothing and
         // holds the connection to its idle timeout, as for a silent client (docs/security.md).
         // Nor does it answer a target with a space in it, a header holding a control character, or more than 100 headers.
-        .filter(([, t, h, , via]) => via === 'admin' || (/^\/[^ ]*$/.test(t.toString('latin1')) && h.length < 90 && !h.some(([, v]) => hasControl(v))))
+        .filter(
+          ([, t, h, , via]) =>
+            via === 'admin' ||
+            (/^\/[^ ]*$/.test(t.toString('latin1')) && h.length < 90 && !h.some(([, v]) => hasControl(v))),
+        )
         .map(([method, t, headers, body, via]) => {
           const framed = headers.some(([k]) => k === 'content-length' || k === 'transfer-encoding');
           // A body that ends as its own headers say it does: a server waiting for the rest of a body is no finding.

@@ -31,7 +31,15 @@ export interface HostileRequest {
 export interface HostileContext {
   world: ServedWorld;
   worldCreativeIds: number[];
-  own: { advertiserId: number; campaignId: number; videoCampaignId: number; creativeId: number; siteId: number; zoneId: number; partnerId: number };
+  own: {
+    advertiserId: number;
+    campaignId: number;
+    videoCampaignId: number;
+    creativeId: number;
+    siteId: number;
+    zoneId: number;
+    partnerId: number;
+  };
   /** The hostile publisher's native zone, serving the hostile advertiser's campaign. */
   ownZone: string;
   /** Clicks on the hostile advertiser's ads: postbacks signed with its secret for them reach a conversion. */

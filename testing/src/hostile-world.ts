@@ -13,13 +13,16 @@ import type { World } from './world.ts';
 // zones, with accepted wins, widget impressions, VAST impressions, clicks and a signed conversion.
 
 export const BROWSER = {
-  'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
+  'user-agent':
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
   'x-country': 'FR',
   'accept-language': 'fr-FR,fr;q=0.9',
 };
 
-export const signPostback = (key: string, f: { click_id: string; payout: string; status: string; txid: string }): string =>
-  createHmac('sha256', key).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
+export const signPostback = (
+  key: string,
+  f: { click_id: string; payout: string; status: string; txid: string },
+): string => createHmac('sha256', key).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
 
 export interface ServedWorld {
   advertiser: Account;
@@ -33,13 +36,20 @@ export interface ServedWorld {
 }
 
 /** An ad of `zone` served, rendered (its beacons) and clicked, as a browser would. */
-export async function serveAndClick(engine: TestEngine, zone: string, fp: string): Promise<{ beaconUrl: string; clickUrl: string; clickId: string }> {
+export async function serveAndClick(
+  engine: TestEngine,
+  zone: string,
+  fp: string,
+): Promise<{ beaconUrl: string; clickUrl: string; clickId: string }> {
   const served = await fetch(`${engine.base}/imp?z=${zone}&fp=${fp}`, { headers: BROWSER });
   if (served.status !== 200) throw new Error(`/imp of ${zone}: ${served.status}`);
   const ad = (await served.json()) as { beacon_url: string; click_url: string };
   await fetch(ad.beacon_url, { headers: BROWSER });
   await fetch(`${ad.beacon_url}?e=viewable`, { headers: BROWSER });
-  const click = await fetch(`${ad.click_url}?ttc=2000&x=5&y=5&focus=1&fp=${fp}`, { redirect: 'manual', headers: BROWSER });
+  const click = await fetch(`${ad.click_url}?ttc=2000&x=5&y=5&focus=1&fp=${fp}`, {
+    redirect: 'manual',
+    headers: BROWSER,
+  });
   const clickId = /c=([0-9a-f-]{36})/.exec(click.headers.get('location') ?? '')?.[1];
   if (!clickId) throw new Error(`click: ${click.status} ${click.headers.get('location')}`);
   return { beaconUrl: ad.beacon_url, clickUrl: ad.click_url, clickId };
@@ -57,7 +67,11 @@ export async function serveWorld(world: World, engine: TestEngine): Promise<Serv
   const bannerZone = await zone({ format: 'banner', banner_width: 300, banner_height: 250 });
   const videoZone = await zone({ format: 'floating_video', fv_corner: 'br', fv_delay_sec: 3, fv_freq_cap_hours: 6 });
   const pushZone = await zone({ format: 'push' });
-  await eventually(() => engine.engine.mirror.index?.candidateCount === 2 && engine.engine.mirror.index.zones.get(videoZone.subid)?.serving === true);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.candidateCount === 2 &&
+      engine.engine.mirror.index.zones.get(videoZone.subid)?.serving === true,
+  );
   // The first budget slices.
   await new Promise((r) => setTimeout(r, 300));
 
@@ -115,7 +129,12 @@ export interface Accepted {
 }
 
 const entriesOf = async (redis: Redis, key: string) =>
-  new Map((await redis.xrangeBuffer(key, '-', '+')).map(([id, fields]) => [`${key} ${String(id)}`, Buffer.concat(fields).toString('base64')]));
+  new Map(
+    (await redis.xrangeBuffer(key, '-', '+')).map(([id, fields]) => [
+      `${key} ${String(id)}`,
+      Buffer.concat(fields).toString('base64'),
+    ]),
+  );
 
 async function keysLike(redis: Redis, pattern: string): Promise<string[]> {
   const out: string[] = [];
@@ -137,7 +156,8 @@ export async function acceptedState(redis: Redis): Promise<Accepted> {
   const spent = new Map<string, number>();
   for (const key of await keysLike(redis, 'bud:*')) spent.set(key, Number((await redis.hget(key, 'spent')) ?? 0));
   const ledger = new Map<string, string>();
-  for (const key of await keysLike(redis, '*:ledger')) for (const [k, v] of await entriesOf(redis, key)) ledger.set(k, v);
+  for (const key of await keysLike(redis, '*:ledger'))
+    for (const [k, v] of await entriesOf(redis, key)) ledger.set(k, v);
   return { events: await entriesOf(redis, EVENT_STREAM), conversions, spent, ledger };
 }
 
@@ -145,8 +165,10 @@ export async function acceptedState(redis: Redis): Promise<Accepted> {
 export function lostSince(before: Accepted, after: Accepted): string[] {
   const lost: string[] = [];
   for (const part of ['events', 'conversions', 'ledger'] as const)
-    for (const [k, v] of before[part]) if (after[part].get(k) !== v) lost.push(`${part}: ${k} ${after[part].has(k) ? 'changed' : 'gone'}`);
-  for (const [k, v] of before.spent) if ((after.spent.get(k) ?? 0) < v) lost.push(`spent: ${k} fell from ${v} to ${after.spent.get(k) ?? 0}`);
+    for (const [k, v] of before[part])
+      if (after[part].get(k) !== v) lost.push(`${part}: ${k} ${after[part].has(k) ? 'changed' : 'gone'}`);
+  for (const [k, v] of before.spent)
+    if ((after.spent.get(k) ?? 0) < v) lost.push(`spent: ${k} fell from ${v} to ${after.spent.get(k) ?? 0}`);
   return lost;
 }
 
@@ -161,7 +183,10 @@ export async function footprint(redis: Redis): Promise<Footprint> {
   const usedMemory = Number(/used_memory:(\d+)/.exec(info)?.[1] ?? NaN);
   const keys = new Map<string, { ttl: number; bytes: number }>();
   for (const key of await keysLike(redis, '*')) {
-    const [ttl, bytes] = await Promise.all([redis.pttl(key), redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0') as Promise<number | null>]);
+    const [ttl, bytes] = await Promise.all([
+      redis.pttl(key),
+      redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0') as Promise<number | null>,
+    ]);
     keys.set(key, { ttl, bytes: bytes ?? 0 });
   }
   return { usedMemory, keys };

@@ -60,11 +60,19 @@ export function schemaVerdict(xml: string): { valid: boolean; output: string } |
  * A VAST document's verdict: the project's structural check (testing/src/vast-structure.ts) always, and
  * xmllint against the IAB VAST 4.0 schema as well where the schema is at hand. `checked` says which ran.
  */
-export function vastVerdict(xml: string): { valid: boolean; output: string; checked: 'structure' | 'structure+schema' } {
+export function vastVerdict(xml: string): {
+  valid: boolean;
+  output: string;
+  checked: 'structure' | 'structure+schema';
+} {
   const problems = vastStructureProblems(xml);
   const schema = schemaVerdict(xml);
   if (!schema) return { valid: problems.length === 0, output: problems.join('\n'), checked: 'structure' };
-  return { valid: problems.length === 0 && schema.valid, output: [...problems, schema.output].join('\n'), checked: 'structure+schema' };
+  return {
+    valid: problems.length === 0 && schema.valid,
+    output: [...problems, schema.output].join('\n'),
+    checked: 'structure+schema',
+  };
 }
 
 /**
@@ -92,6 +100,8 @@ export function xpath(xml: string, expr: string): string {
 }
 
 /** The text of the first element named `local` (any namespace). */
-export const xmlText = (xml: string, local: string): string => xpath(xml, `string(//*[local-name()='${local}'])`).replace(/\n$/, '');
+export const xmlText = (xml: string, local: string): string =>
+  xpath(xml, `string(//*[local-name()='${local}'])`).replace(/\n$/, '');
 /** Elements a VAST document must never hold, whatever a creative carried. */
-export const scriptElements = (xml: string): number => Number(xpath(xml, "count(//*[local-name()='script' or local-name()='img' or local-name()='svg'])"));
+export const scriptElements = (xml: string): number =>
+  Number(xpath(xml, "count(//*[local-name()='script' or local-name()='img' or local-name()='svg'])"));

@@ -22,8 +22,12 @@ export async function ingestAll(app: TestApp, engines: Engine[]): Promise<void> 
  */
 export async function startIngester(app: TestApp): Promise<{ ingester: Ingester; stop(): Promise<void> }> {
   const { config, clickhouse, log } = app.svc;
-  if (!clickhouse || !config.redisUrl) throw new Error('startIngester needs an admin with its event store and REDIS_URL');
-  const redis = connectRedis(config.redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
+  if (!clickhouse || !config.redisUrl)
+    throw new Error('startIngester needs an admin with its event store and REDIS_URL');
+  const redis = connectRedis(config.redisUrl, 'ingest', {
+    enableAutoPipelining: false,
+    commandTimeout: INGEST_COMMAND_TIMEOUT_MS,
+  });
   const ingester = new Ingester({
     redis,
     clickhouse,

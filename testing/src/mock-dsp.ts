@@ -37,7 +37,13 @@ export class MockDsp {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString(), socket: req.socket };
+        const seen = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+          socket: req.socket,
+        };
         this.sockets.add(req.socket);
         if (req.method !== 'POST') {
           this.notices.push(seen);
@@ -78,7 +84,13 @@ export class MockDsp {
 }
 
 /** A bid response for the request's one imp at `price` (CPM USD), with notices on the DSP's own server. */
-export function bidFor(dsp: MockDsp, request: Record<string, unknown>, price: number, adm: string, extra: Record<string, unknown> = {}) {
+export function bidFor(
+  dsp: MockDsp,
+  request: Record<string, unknown>,
+  price: number,
+  adm: string,
+  extra: Record<string, unknown> = {},
+) {
   const imp = (request.imp as { id: string }[] | undefined)?.[0];
   return {
     id: request.id,

@@ -44,7 +44,11 @@ export class PushServiceStub {
     const dir = mkdtempSync(join(tmpdir(), 'push-'));
     const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
     const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', ...subject], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', ...subject],
+      { stdio: 'ignore' },
+    );
     const received: ReceivedPush[] = [];
     const listeners: ((p: ReceivedPush) => void)[] = [];
     const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
@@ -58,7 +62,13 @@ export class PushServiceStub {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return new PushServiceStub(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, cert, received, listeners);
+    return new PushServiceStub(
+      server,
+      `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      cert,
+      received,
+      listeners,
+    );
   }
 
   /** A browser's PushSubscription JSON for an endpoint at `path` on this service. */

@@ -32,7 +32,8 @@ function encodeRequest(host: string, r: RawRequest): Buffer {
   // Strings go out as UTF-8, as clients send non-ASCII text; exact bytes (bad UTF-8, Latin-1) come as Buffers.
   const bytes = (v: string | Buffer) => (Buffer.isBuffer(v) ? v : Buffer.from(v, 'utf8'));
   const parts: Buffer[] = [Buffer.from(`${r.method} `, 'latin1'), bytes(r.target), Buffer.from(' HTTP/1.1\r\n')];
-  const line = (name: string, value: string | Buffer) => parts.push(Buffer.from(`${name}: `, 'latin1'), bytes(value), CRLF);
+  const line = (name: string, value: string | Buffer) =>
+    parts.push(Buffer.from(`${name}: `, 'latin1'), bytes(value), CRLF);
   line('host', host);
   for (const [name, value] of r.headers) line(name, value);
   const framing = r.framing ?? 'length';
@@ -89,7 +90,11 @@ export function parseResponse(raw: Buffer, ms: number): RawResponse {
     }
     const rest = raw.subarray(end + 4);
     const length = Number(headers.get('content-length') ?? NaN);
-    const body = /chunked/i.test(headers.get('transfer-encoding') ?? '') ? dechunk(rest) : Number.isFinite(length) ? rest.subarray(0, length) : rest;
+    const body = /chunked/i.test(headers.get('transfer-encoding') ?? '')
+      ? dechunk(rest)
+      : Number.isFinite(length)
+        ? rest.subarray(0, length)
+        : rest;
     return { status, headers, body, ms };
   }
 }

@@ -76,7 +76,12 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
       { stdio: 'ignore' },
     );
   });
-  const nodes = new Map(ports.map((p) => [p, new Redis(p, '127.0.0.1', { lazyConnect: false, retryStrategy: () => 50, maxRetriesPerRequest: null })]));
+  const nodes = new Map(
+    ports.map((p) => [
+      p,
+      new Redis(p, '127.0.0.1', { lazyConnect: false, retryStrategy: () => 50, maxRetriesPerRequest: null }),
+    ]),
+  );
   for (const c of nodes.values()) c.on('error', () => undefined);
   const node = (port: number) => nodes.get(port) as Redis;
   for (const p of ports)
@@ -89,10 +94,14 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
       i++
     )
       await sleep(25);
-  const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  const created = spawnSync(
+    'redis-cli',
+    ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'],
+    {
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
   if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
 
   const agreed = async () => {
@@ -148,7 +157,11 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     },
     async stop() {
       for (const c of nodes.values()) c.disconnect();
-      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
+      await Promise.all(
+        children.map(
+          (c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM')))),
+        ),
+      );
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -80,7 +80,11 @@ export async function startRedis(): Promise<TestRedis> {
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess;
   const launch = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''],
+      { stdio: 'ignore' },
+    );
     await waitReady(url);
   };
   const shutdown = async () => {

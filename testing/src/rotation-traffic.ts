@@ -25,7 +25,11 @@ export class RotationTraffic {
     private readonly net: number,
   ) {}
 
-  async run(n: number, clickRate: Record<string, number> = {}, engines: TestEngine[] = this.engines): Promise<Record<string, number>> {
+  async run(
+    n: number,
+    clickRate: Record<string, number> = {},
+    engines: TestEngine[] = this.engines,
+  ): Promise<Record<string, number>> {
     const seen: Record<string, number> = {};
     for (let i = 0; i < n; i++) {
       const v = ++this.visitor;
@@ -71,7 +75,8 @@ export const ROTATION_RESULTS = new URL('../../bench/results/rotation-shares.jso
  * (other files' entries kept): a plain test run leaves the committed results alone.
  */
 export function recordPhases(file: string, phases: RotationPhase[]): void {
-  for (const p of phases) console.log(`rotation ${file} · ${p.phase}: ${p.served} served, shares ${JSON.stringify(p.shares)}`);
+  for (const p of phases)
+    console.log(`rotation ${file} · ${p.phase}: ${p.served} served, shares ${JSON.stringify(p.shares)}`);
   if (process.env.RECORD_ROTATION_SHARES !== '1') return;
   let all: Record<string, RotationPhase[]> = {};
   try {

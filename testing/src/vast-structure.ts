@@ -14,7 +14,17 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 export const VAST_NAMESPACE = 'http://www.iab.com/VAST';
 
-type ValueType = 'string' | 'uri' | 'reference' | 'integer' | 'boolean' | 'decimal' | 'time' | 'offset' | 'currency' | readonly string[];
+type ValueType =
+  | 'string'
+  | 'uri'
+  | 'reference'
+  | 'integer'
+  | 'boolean'
+  | 'decimal'
+  | 'time'
+  | 'offset'
+  | 'currency'
+  | readonly string[];
 
 interface ElementRule {
   /** Declared attributes; 'any' leaves them unchecked. */
@@ -36,7 +46,9 @@ interface Particle {
 
 /** `sequence`: in this order; `all`: any order; `one-of`: children of exactly one particle (none when `optional`). */
 type Content =
-  { kind: 'sequence'; particles: Particle[] } | { kind: 'all'; particles: Particle[] } | { kind: 'one-of'; particles: Particle[]; optional: boolean };
+  | { kind: 'sequence'; particles: Particle[] }
+  | { kind: 'all'; particles: Particle[] }
+  | { kind: 'one-of'; particles: Particle[]; optional: boolean };
 
 const MANY = Number.POSITIVE_INFINITY;
 const one = (name: string, rule: ElementRule): Particle => ({ name, min: 1, max: 1, rule });
@@ -90,12 +102,18 @@ const adBase: Particle[] = [
   optional('Extensions', { attributes: {}, content: { kind: 'sequence', particles: [any('Extension', unchecked)] } }),
   any('Impression', uri(withId), 1),
   optional('Pricing', {
-    attributes: { model: { type: ['CPC', 'CPM', 'CPE', 'CPV', 'cpc', 'cpm', 'cpe', 'cpv'], required: true }, currency: { type: 'currency', required: true } },
+    attributes: {
+      model: { type: ['CPC', 'CPM', 'CPE', 'CPV', 'cpc', 'cpm', 'cpe', 'cpv'], required: true },
+      currency: { type: 'currency', required: true },
+    },
     text: 'decimal',
   }),
   optional('ViewableImpression', {
     attributes: withId,
-    content: { kind: 'sequence', particles: [any('Viewable', uri()), any('NotViewable', uri()), any('ViewUndetermined', uri())] },
+    content: {
+      kind: 'sequence',
+      particles: [any('Viewable', uri()), any('NotViewable', uri()), any('ViewUndetermined', uri())],
+    },
   }),
 ];
 
@@ -141,7 +159,10 @@ const linearInline: ElementRule = {
           ],
         },
       }),
-      optional('VideoClicks', { attributes: {}, content: { kind: 'sequence', particles: [...clickTrackers, optional('ClickThrough', uri(withId))] } }),
+      optional('VideoClicks', {
+        attributes: {},
+        content: { kind: 'sequence', particles: [...clickTrackers, optional('ClickThrough', uri(withId))] },
+      }),
     ],
   },
 };
@@ -150,7 +171,10 @@ const linearWrapper: ElementRule = {
   attributes: linearAttributes,
   content: {
     kind: 'sequence',
-    particles: [...linearBase, optional('VideoClicks', { attributes: {}, content: { kind: 'sequence', particles: clickTrackers } })],
+    particles: [
+      ...linearBase,
+      optional('VideoClicks', { attributes: {}, content: { kind: 'sequence', particles: clickTrackers } }),
+    ],
   },
 };
 
@@ -170,14 +194,24 @@ const creativeInline: ElementRule = {
       optional('CreativeExtensions', unchecked),
       optional('Linear', linearInline),
       optional('NonLinearAds', unchecked),
-      one('UniversalAdId', { attributes: { idRegistry: { type: 'string', required: true }, idValue: { type: 'string', required: true } }, text: 'string' }),
+      one('UniversalAdId', {
+        attributes: { idRegistry: { type: 'string', required: true }, idValue: { type: 'string', required: true } },
+        text: 'string',
+      }),
     ],
   },
 };
 
 const creativeWrapper: ElementRule = {
   attributes: creativeAttributes,
-  content: { kind: 'sequence', particles: [optional('CompanionAds', unchecked), optional('Linear', linearWrapper), optional('NonLinearAds', unchecked)] },
+  content: {
+    kind: 'sequence',
+    particles: [
+      optional('CompanionAds', unchecked),
+      optional('Linear', linearWrapper),
+      optional('NonLinearAds', unchecked),
+    ],
+  },
 };
 
 const inline: ElementRule = {
@@ -190,7 +224,10 @@ const inline: ElementRule = {
       optional('AdVerifications', unchecked),
       optional('Advertiser', str),
       any('Category', { attributes: { authority: { type: 'reference', required: true } }, text: 'string' }),
-      one('Creatives', { attributes: {}, content: { kind: 'sequence', particles: [any('Creative', creativeInline, 1)] } }),
+      one('Creatives', {
+        attributes: {},
+        content: { kind: 'sequence', particles: [any('Creative', creativeInline, 1)] },
+      }),
       optional('Description', str),
       optional('Survey', uri({ type: { type: 'string' } })),
     ],
@@ -198,13 +235,20 @@ const inline: ElementRule = {
 };
 
 const wrapper: ElementRule = {
-  attributes: { followAdditionalWrappers: { type: 'boolean' }, allowMultipleAds: { type: 'boolean' }, fallbackOnNoAd: { type: 'boolean' } },
+  attributes: {
+    followAdditionalWrappers: { type: 'boolean' },
+    allowMultipleAds: { type: 'boolean' },
+    fallbackOnNoAd: { type: 'boolean' },
+  },
   content: {
     kind: 'sequence',
     particles: [
       ...adBase,
       optional('AdVerifications', unchecked),
-      optional('Creatives', { attributes: {}, content: { kind: 'sequence', particles: [any('Creative', creativeWrapper, 1)] } }),
+      optional('Creatives', {
+        attributes: {},
+        content: { kind: 'sequence', particles: [any('Creative', creativeWrapper, 1)] },
+      }),
       one('VASTAdTagURI', uri()),
     ],
   },
@@ -286,7 +330,12 @@ function toNodes(ordered: Ordered): { nodes: Node[]; text: string } {
       else if (key.startsWith('?') || key.startsWith('!')) continue;
       else {
         const inner = toNodes(value as Ordered);
-        nodes.push({ name: key, attributes: (item[':@'] as Record<string, string> | undefined) ?? {}, children: inner.nodes, text: inner.text });
+        nodes.push({
+          name: key,
+          attributes: (item[':@'] as Record<string, string> | undefined) ?? {},
+          children: inner.nodes,
+          text: inner.text,
+        });
       }
     }
   }
@@ -330,7 +379,8 @@ function checkElement(node: Node, rule: ElementRule, path: string, problems: str
     if (child.name.includes(':')) problems.push(`${path}/${child.name}: an element outside the VAST namespace`);
   }
   if (rule.text !== undefined) {
-    if (node.children.length) problems.push(`${path}: holds elements (${node.children[0]?.name}) where only text belongs`);
+    if (node.children.length)
+      problems.push(`${path}: holds elements (${node.children[0]?.name}) where only text belongs`);
     const p = valueProblem(rule.text, node.text);
     if (p) problems.push(`${path}: "${node.text.trim().slice(0, 80)}" ${p}`);
     return;
@@ -341,7 +391,8 @@ function checkElement(node: Node, rule: ElementRule, path: string, problems: str
 
 function checkCount(p: Particle, count: number, path: string, problems: string[]): void {
   if (count < p.min) problems.push(`${path}: ${p.name} is required${p.min > 1 ? ` ${p.min} times` : ''}`);
-  if (count > p.max) problems.push(`${path}: ${p.name} may appear at most ${p.max} time${p.max === 1 ? '' : 's'}, found ${count}`);
+  if (count > p.max)
+    problems.push(`${path}: ${p.name} may appear at most ${p.max} time${p.max === 1 ? '' : 's'}, found ${count}`);
 }
 
 function checkContent(node: Node, content: Content, path: string, problems: string[]): void {
@@ -373,7 +424,8 @@ function checkContent(node: Node, content: Content, path: string, problems: stri
   } else {
     const chosen = content.particles.find((p) => p.name === mine[0]?.name);
     if (!chosen) {
-      if (!content.optional) problems.push(`${path}: one of ${content.particles.map((p) => p.name).join(', ')} is required`);
+      if (!content.optional)
+        problems.push(`${path}: one of ${content.particles.map((p) => p.name).join(', ')} is required`);
     } else {
       const others = mine.filter((c) => c.name !== chosen.name);
       if (others.length) problems.push(`${path}: ${chosen.name} and ${others[0]?.name} cannot both be here`);
@@ -401,7 +453,8 @@ export function vastStructureProblems(xml: string): string[] {
   const problems: string[] = [];
   if (root.attributes.xmlns !== VAST_NAMESPACE) problems.push(`/VAST: the default namespace must be ${VAST_NAMESPACE}`);
   const version = root.attributes.version;
-  if (version !== undefined && !/^4\.\d+(\.\d+)?$/.test(version.trim())) problems.push(`/VAST/@version: "${version}" is not a VAST 4 version`);
+  if (version !== undefined && !/^4\.\d+(\.\d+)?$/.test(version.trim()))
+    problems.push(`/VAST/@version: "${version}" is not a VAST 4 version`);
   checkElement(root, vast, '/VAST', problems);
   return problems;
 }

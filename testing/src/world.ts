@@ -27,7 +27,10 @@ export class World {
   async advertiser(balanceCents: number): Promise<Account> {
     const a = await account(this.app, 'advertiser');
     if (balanceCents > 0)
-      await call(this.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, { token: this.admin.token, json: { amount_cents: balanceCents } });
+      await call(this.app, 'POST', `/api/admin/advertisers/${a.id}/credit`, {
+        token: this.admin.token,
+        json: { amount_cents: balanceCents },
+      });
     return a;
   }
 
@@ -38,17 +41,33 @@ export class World {
     creative: Record<string, string> = {},
   ): Promise<{ campaign: Campaign; creativeId: number }> {
     // asap: these tests are about serving, charging and counting; even pacing has its own (tests/e2e/pacing.test.ts).
-    const body = { name: 'Test', vertical: 'ecommerce', format: 'banner', bid_type: 'cpm', bid_usd: 1.2, daily_budget_usd: 100, pacing: 'asap', ...fields };
+    const body = {
+      name: 'Test',
+      vertical: 'ecommerce',
+      format: 'banner',
+      bid_type: 'cpm',
+      bid_usd: 1.2,
+      daily_budget_usd: 100,
+      pacing: 'asap',
+      ...fields,
+    };
     const c = await call<Campaign>(this.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: body });
     if (c.status !== 201) throw new Error(`campaign: ${JSON.stringify(c.body)}`);
     const creativeId = await this.creative(adv, c.body.id, String(body.format), creative);
-    const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, { token: adv.token });
+    const act = await call<Campaign>(this.app, 'POST', `/api/adv/campaigns/${c.body.id}/activate`, {
+      token: adv.token,
+    });
     if (act.status !== 200) throw new Error(`activate: ${JSON.stringify(act.body)}`);
     return { campaign: act.body, creativeId };
   }
 
   /** One more creative of a campaign's `format`, approved; its id. */
-  async creative(adv: Account, campaignId: number, format: string, fields: Record<string, string> = {}): Promise<number> {
+  async creative(
+    adv: Account,
+    campaignId: number,
+    format: string,
+    fields: Record<string, string> = {},
+  ): Promise<number> {
     const video = format === 'video' || format === 'floating_video';
     const form = creativeForm(
       {
@@ -58,11 +77,22 @@ export class World {
         ...(video ? { video_url: 'https://cdn.example.com/v.mp4' } : {}),
         ...fields,
       },
-      video ? undefined : { data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200), name: 'a.png', type: 'image/png' },
+      video
+        ? undefined
+        : {
+            data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200),
+            name: 'a.png',
+            type: 'image/png',
+          },
     );
-    const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, { token: adv.token, form });
+    const cr = await call<{ id: number }>(this.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
+      token: adv.token,
+      form,
+    });
     if (cr.status !== 201) throw new Error(`creative: ${JSON.stringify(cr.body)}`);
-    const approved = await call(this.app, 'POST', `/api/admin/creatives/${cr.body.id}/approve`, { token: this.admin.token });
+    const approved = await call(this.app, 'POST', `/api/admin/creatives/${cr.body.id}/approve`, {
+      token: this.admin.token,
+    });
     if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${JSON.stringify(approved.body)}`);
     return cr.body.id;
   }
@@ -86,7 +116,10 @@ export class World {
   }
 
   /** A zone on `site` (a new approved site when none is given). */
-  async zone(fields: Record<string, unknown>, site?: { id: number; publisher: Account }): Promise<{ id: number; subid: string; publisher: Account }> {
+  async zone(
+    fields: Record<string, unknown>,
+    site?: { id: number; publisher: Account },
+  ): Promise<{ id: number; subid: string; publisher: Account }> {
     const on = site ?? (await this.site());
     const z = await call<{ id: number; subid: string }>(this.app, 'POST', '/api/pub/zones', {
       token: on.publisher.token,
@@ -97,7 +130,10 @@ export class World {
   }
 }
 
-export function bannerRequest(over: Record<string, unknown> = {}, imp: Record<string, unknown> = {}): Record<string, unknown> {
+export function bannerRequest(
+  over: Record<string, unknown> = {},
+  imp: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id: `req-${Math.random().toString(36).slice(2)}`,
     imp: [{ id: '1', banner: { w: 300, h: 250 }, bidfloor: 0.1, ...imp }],

@@ -80,30 +80,53 @@ beforeAll(async () => {
   };
   // Banner: the target pays the rival's $50 CPM ($0.05 an impression) until its balance is spent, then the rival serves.
   ids.cpm = (await world.campaign(advs.cpm, { format: 'banner', bid_usd: 60, daily_budget_usd: 2 })).campaign.id;
-  ids.rival = (await world.campaign(advs.rival, { format: 'banner', bid_usd: 50, daily_budget_usd: 10_000 })).campaign.id;
+  ids.rival = (
+    await world.campaign(advs.rival, { format: 'banner', bid_usd: 50, daily_budget_usd: 10_000 })
+  ).campaign.id;
   // Native: a $0.30 CPC campaign with a $3.00 budget (10 clicks), then a CPM filler.
-  ids.cpc = (await world.campaign(advs.cpc, { format: 'native', bid_type: 'cpc', bid_usd: 0.3, daily_budget_usd: 3 })).campaign.id;
-  ids.filler = (await world.campaign(advs.filler, { format: 'native', bid_usd: 0.01, daily_budget_usd: 10_000 })).campaign.id;
+  ids.cpc = (
+    await world.campaign(advs.cpc, { format: 'native', bid_type: 'cpc', bid_usd: 0.3, daily_budget_usd: 3 })
+  ).campaign.id;
+  ids.filler = (
+    await world.campaign(advs.filler, { format: 'native', bid_usd: 0.01, daily_budget_usd: 10_000 })
+  ).campaign.id;
   // Video: a $20 CPM ($0.02 an impression) with a $1.00 budget (50 impressions), then a CPM filler.
   ids.video = (await world.campaign(advs.video, { format: 'video', bid_usd: 20, daily_budget_usd: 1 })).campaign.id;
-  ids.videoFiller = (await world.campaign(advs.filler, { format: 'video', bid_usd: 0.01, daily_budget_usd: 10_000 })).campaign.id;
+  ids.videoFiller = (
+    await world.campaign(advs.filler, { format: 'video', bid_usd: 0.01, daily_budget_usd: 10_000 })
+  ).campaign.id;
   const site = await world.site();
   pub = site.publisher;
   zones.banner = await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site);
   zones.native = await world.zone({ format: 'native' }, site);
   zones.video = await world.zone({ format: 'video' }, site);
   // Behind our own proxy (loopback): the engines take the client address from X-Forwarded-For.
-  engines = [await startEngine(fx.redis.url, { TRUSTED_PROXIES: '127.0.0.1' }), await startEngine(fx.redis.url, { TRUSTED_PROXIES: '127.0.0.1' })];
+  engines = [
+    await startEngine(fx.redis.url, { TRUSTED_PROXIES: '127.0.0.1' }),
+    await startEngine(fx.redis.url, { TRUSTED_PROXIES: '127.0.0.1' }),
+  ];
   await eventually(() =>
-    engines.every((e) => e.engine.mirror.index?.zones.get(zones.video.subid)?.serving === true && e.engine.mirror.index.candidateCount === 6),
-  );
-  await eventually(async () =>
-    (await Promise.all(engines.map((e) => fetch(`${e.base}/imp?z=${zones.banner.subid}&fp=probe`, { headers: asBot(99_999) })))).every((r) => r.status === 200),
-  );
-  await eventually(async () =>
-    (await Promise.all(engines.map((e) => fetch(`${e.base}/vast/${zones.video.subid}.xml`, { headers: asBot(99_998) }).then((r) => r.text())))).every((x) =>
-      x.includes('<Impression'),
+    engines.every(
+      (e) =>
+        e.engine.mirror.index?.zones.get(zones.video.subid)?.serving === true &&
+        e.engine.mirror.index.candidateCount === 6,
     ),
+  );
+  await eventually(async () =>
+    (
+      await Promise.all(
+        engines.map((e) => fetch(`${e.base}/imp?z=${zones.banner.subid}&fp=probe`, { headers: asBot(99_999) })),
+      )
+    ).every((r) => r.status === 200),
+  );
+  await eventually(async () =>
+    (
+      await Promise.all(
+        engines.map((e) =>
+          fetch(`${e.base}/vast/${zones.video.subid}.xml`, { headers: asBot(99_998) }).then((r) => r.text()),
+        ),
+      )
+    ).every((x) => x.includes('<Impression')),
   );
 }, 60_000);
 afterAll(async () => {
@@ -142,7 +165,9 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
     expect(tickets.every((t, i) => t.format === (i % 2 ? 'native' : 'banner'))).toBe(true);
     // Kept for later: every 50th ticket, and half of the target's (whose balance binds), so the target's
     // balance is nearly used up by the other half when the kept ones come in late.
-    const kept = new Set(tickets.flatMap((t, i) => (i % 50 === 0 || (t.campaignId === ids.cpm && i % 4 === 0) ? [i] : [])));
+    const kept = new Set(
+      tickets.flatMap((t, i) => (i % 50 === 0 || (t.campaignId === ids.cpm && i % 4 === 0) ? [i] : [])),
+    );
     // Render, be viewable, then replay both through the other engine; click on both engines (a kept ticket unrendered).
     await inParallel(TICKETS, 32, async (i) => {
       const s = served[i] as Served;
@@ -150,18 +175,24 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
       if (!kept.has(i)) {
         await fetch(s.beacon_url, { headers: asBot(i) });
         await fetch(`${s.beacon_url}?e=viewable`, { headers: asBot(i) });
-        for (const url of [s.beacon_url, `${s.beacon_url}?e=viewable`]) await fetch(onOther(url, other), { headers: asBot(i) });
+        for (const url of [s.beacon_url, `${s.beacon_url}?e=viewable`])
+          await fetch(onOther(url, other), { headers: asBot(i) });
       }
       for (const [n, engine] of engines.entries()) {
         const url = onOther(s.click_url, engine.base);
-        const r = await fetch(`${url}?ttc=900&x=10&y=12&focus=1&fp=bot-click-${i}-${n}`, { headers: asBot(i), redirect: 'manual' });
+        const r = await fetch(`${url}?ttc=900&x=10&y=12&focus=1&fp=bot-click-${i}-${n}`, {
+          headers: asBot(i),
+          redirect: 'manual',
+        });
         expect(r.status).toBe(302);
       }
     });
     // VAST: 500 answers farmed on the video zone; each Impression pixel fired twice on each engine
     // (every tenth kept for later).
     const pixels = await inParallel(VAST_TICKETS, 32, async (i) => {
-      const xml = await (await fetch(`${engines[i % 2]?.base}/vast/${zones.video.subid}.xml`, { headers: asBot(20_000 + i) })).text();
+      const xml = await (
+        await fetch(`${engines[i % 2]?.base}/vast/${zones.video.subid}.xml`, { headers: asBot(20_000 + i) })
+      ).text();
       return PIXEL.exec(xml)?.[1] ?? '';
     });
     expect(pixels.filter(Boolean)).toHaveLength(VAST_TICKETS);
@@ -169,14 +200,19 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
     await inParallel(VAST_TICKETS * 4, 32, async (n) => {
       const i = n >> 2;
       if (i % 10 === 0) return;
-      expect((await fetch(onOther(pixels[i] ?? '', engines[n % 2]?.base ?? ''), { headers: asBot(20_000 + i) })).status).toBe(200);
+      expect(
+        (await fetch(onOther(pixels[i] ?? '', engines[n % 2]?.base ?? ''), { headers: asBot(20_000 + i) })).status,
+      ).toBe(200);
     });
     // A partner's won bids: 300 banner win notices replayed three times across both engines, 60 more
     // kept for later, and 50 video bids whose win notice and impression tracker are each fired four times.
     const nurls: string[] = [];
     const rtbVideo: { nurl: string; tracker: string }[] = [];
     for (let i = 0; nurls.length < 360 && i < 3_000; i++) {
-      const r = await postBid(engines[i % 2]?.base ?? '', bannerRequest({ id: `rtb-${i}`, device: { geo: { country: 'USA' }, ua: UA, ip: '192.0.2.10' } }));
+      const r = await postBid(
+        engines[i % 2]?.base ?? '',
+        bannerRequest({ id: `rtb-${i}`, device: { geo: { country: 'USA' }, ua: UA, ip: '192.0.2.10' } }),
+      );
       const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
       if (bid) nurls.push(bid.nurl.replace('${AUCTION_PRICE}', '0.5'));
     }
@@ -187,9 +223,14 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
       );
       const r = await postBid(engines[i % 2]?.base ?? '', req);
       const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
-      if (bid) rtbVideo.push({ nurl: bid.nurl.replace('${AUCTION_PRICE}', '0.5'), tracker: PIXEL.exec(bid.adm)?.[1] ?? '' });
+      if (bid)
+        rtbVideo.push({ nurl: bid.nurl.replace('${AUCTION_PRICE}', '0.5'), tracker: PIXEL.exec(bid.adm)?.[1] ?? '' });
     }
-    expect([nurls.length, rtbVideo.length, rtbVideo.every((b) => b.tracker.includes('/openrtb/imptracker/'))]).toEqual([360, 50, true]);
+    expect([nurls.length, rtbVideo.length, rtbVideo.every((b) => b.tracker.includes('/openrtb/imptracker/'))]).toEqual([
+      360,
+      50,
+      true,
+    ]);
     const rtbUrls = [
       ...nurls.slice(0, 300).flatMap((u) => [u, u, u]),
       ...rtbVideo.flatMap((b) => [b.nurl, b.nurl, b.tracker, b.tracker, b.tracker, b.tracker]),
@@ -222,7 +263,8 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
     // covers, an uncounted one with its reason), a viewable only for a counted impression, one valid-or-not click.
     const byBid = new Map<string, EventFields[]>();
     for (const e of events) if (e.bid_id) byBid.set(e.bid_id, [...(byBid.get(e.bid_id) ?? []), e]);
-    const ofType = (bidId: string, type: string, of?: string) => (byBid.get(bidId) ?? []).filter((e) => e.type === type && (of === undefined || e.of === of));
+    const ofType = (bidId: string, type: string, of?: string) =>
+      (byBid.get(bidId) ?? []).filter((e) => e.type === type && (of === undefined || e.of === of));
     const refusals = new Set(['budget_exhausted', 'balance_exhausted']);
     let lateCharged = 0;
     let lateRefused = 0;
@@ -264,7 +306,8 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
     expect(firsts.every((e) => e.reason === undefined || e.reason === 'budget_exhausted')).toBe(true);
 
     // No budget or balance overrun, and the pools agree with the events to the nano-dollar (direct late charges included).
-    const charged = (campaignId: number) => events.filter((e) => e.campaign_id === campaignId).reduce((s, e) => s + (e.charge_nano ?? 0), 0);
+    const charged = (campaignId: number) =>
+      events.filter((e) => e.campaign_id === campaignId).reduce((s, e) => s + (e.charge_nano ?? 0), 0);
     for (const [key, budgetUsd] of [
       ['cpm', 2],
       ['rival', 10_000],
@@ -298,14 +341,20 @@ describe('a botnet farming 10 000 tickets on two engines', () => {
       engines.map((e) => e.engine),
     );
     const today = new Date().toISOString().slice(0, 10);
-    const stats = await call<{ rows: { earnings_cents: number; impressions: number }[] }>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, {
-      token: pub.token,
-    });
+    const stats = await call<{ rows: { earnings_cents: number; impressions: number }[] }>(
+      fx.app,
+      'GET',
+      `/api/pub/stats?from=${today}&to=${today}`,
+      {
+        token: pub.token,
+      },
+    );
     const ourZones = new Set([zones.banner.id, zones.native.id, zones.video.id]);
     const zoneEvents = events.filter((e) => ourZones.has(e.zone_id ?? 0));
     const zoneCharges = zoneEvents.reduce((s, e) => s + (e.charge_nano ?? 0), 0);
     expect(zoneCharges).toBe(
-      Object.values(ids).reduce((s, id) => s + charged(id), 0) - events.filter((e) => e.type === 'win').reduce((s, e) => s + (e.charge_nano ?? 0), 0),
+      Object.values(ids).reduce((s, id) => s + charged(id), 0) -
+        events.filter((e) => e.type === 'win').reduce((s, e) => s + (e.charge_nano ?? 0), 0),
     );
     expect(stats.body.rows).toEqual([
       expect.objectContaining({

@@ -19,7 +19,9 @@ beforeAll(async () => {
   world = await World.create(fx.app);
   await world.partner();
   adv = await world.advertiser(100_000);
-  bannerCampaign = (await world.campaign(adv, { geo_include: ['us', 'ca'], languages: ['en'], device_types: ['desktop'], bid_usd: 1.2 })).campaign.id;
+  bannerCampaign = (
+    await world.campaign(adv, { geo_include: ['us', 'ca'], languages: ['en'], device_types: ['desktop'], bid_usd: 1.2 })
+  ).campaign.id;
   await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
   await world.campaign(adv, { format: 'video', bid_type: 'cpc', bid_usd: 0.5 });
   engine = await startEngine(fx.redis.url);
@@ -29,7 +31,8 @@ afterAll(async () => {
   await engine.stop();
 });
 
-const bidOf = (r: { body: unknown }) => (typeof r.body === 'object' ? (r.body as BidResponse).seatbid[0]?.bid[0] : undefined);
+const bidOf = (r: { body: unknown }) =>
+  typeof r.body === 'object' ? (r.body as BidResponse).seatbid[0]?.bid[0] : undefined;
 
 describe('POST /openrtb/bid', () => {
   it('answers a banner impression with a complete bid', async () => {
@@ -40,7 +43,13 @@ describe('POST /openrtb/bid', () => {
     expect(body.id).toBe(req.id);
     expect(body.cur).toBe('USD');
     const bid = bidOf(r);
-    expect(bid).toMatchObject({ impid: '1', cid: String(bannerCampaign), w: 300, h: 250, adomain: ['shop.example.com'] });
+    expect(bid).toMatchObject({
+      impid: '1',
+      cid: String(bannerCampaign),
+      w: 300,
+      h: 250,
+      adomain: ['shop.example.com'],
+    });
     // Only bidder: pays the floor (second price rule), never more than its bid.
     expect(bid?.price).toBe(0.1);
     // The click link goes through /c and lands with a fresh click id.
@@ -73,7 +82,9 @@ describe('POST /openrtb/bid', () => {
   });
 
   it('takes gzip-encoded bodies, refuses a bomb and other encodings, and says its OpenRTB version on every answer', async () => {
-    const zipped = await postBid(engine.base, gzipSync(JSON.stringify(bannerRequest())), { 'content-encoding': 'gzip' });
+    const zipped = await postBid(engine.base, gzipSync(JSON.stringify(bannerRequest())), {
+      'content-encoding': 'gzip',
+    });
     expect(zipped.status).toBe(200);
     expect(zipped.headers.get('x-openrtb-version')).toBe('2.5');
     // 64 KiB on the wire, tens of megabytes inflated: refused without inflating it all.
@@ -83,7 +94,9 @@ describe('POST /openrtb/bid', () => {
     expect(refused.status).toBe(400);
     expect((refused.body as { error: string }).error).toMatch(/inflates past/);
     expect((await postBid(engine.base, 'not gzip', { 'content-encoding': 'gzip' })).status).toBe(400);
-    expect((await postBid(engine.base, JSON.stringify(bannerRequest()), { 'content-encoding': 'br' })).status).toBe(400);
+    expect((await postBid(engine.base, JSON.stringify(bannerRequest()), { 'content-encoding': 'br' })).status).toBe(
+      400,
+    );
     const none = await postBid(engine.base, bannerRequest({ imp: [{ id: '1', banner: { w: 160, h: 600 } }] }));
     expect([none.status, none.headers.get('x-openrtb-version')]).toEqual([204, '2.5']);
   });
@@ -96,7 +109,9 @@ describe('metrics and request ids', () => {
     for (const line of (await engine.engine.metrics.text()).split('\n')) {
       const m = /^(\w+)\{(.*)\} (\S+)$/.exec(line);
       if (!m || m[1] !== name) continue;
-      const have: Record<string, string | undefined> = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+      const have: Record<string, string | undefined> = Object.fromEntries(
+        [...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]),
+      );
       if (Object.entries(labels).every(([k, want]) => have[k] === want)) sum += Number(m[3]);
     }
     return sum;
@@ -116,7 +131,9 @@ describe('metrics and request ids', () => {
     expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f]+-[0-9a-z]+$/);
     expect(second.headers.get('x-request-id')).toBe('partner-trace.42');
     // A header that is not a sane token is replaced, not echoed.
-    const odd = await postBid(engine.base, bannerRequest({ device: { geo: { country: 'USA' }, language: 'fr' } }), { 'x-request-id': 'a b<script>' });
+    const odd = await postBid(engine.base, bannerRequest({ device: { geo: { country: 'USA' }, language: 'fr' } }), {
+      'x-request-id': 'a b<script>',
+    });
     expect(odd.status).toBe(204);
     expect(odd.headers.get('x-request-id')).not.toContain('<');
     expect((await postBid(engine.base, bannerRequest({}, { bidfloor: 5 }))).status).toBe(204);
@@ -124,12 +141,16 @@ describe('metrics and request ids', () => {
     expect(await count('adnet_engine_events_total', { type: 'bid' })).toBe(before.bids + 2);
     expect(await count('adnet_engine_events_total', { type: 'nobid', reason: 'language' })).toBe(before.language + 1);
     expect(await count('adnet_engine_events_total', { type: 'nobid', reason: 'below_floor' })).toBe(before.floor + 1);
-    expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '200' })).toBe(before.ok + 2);
-    expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '204' })).toBe(before.noContent + 2);
-    expect(await count('adnet_engine_auction_duration_seconds_count', {})).toBeGreaterThanOrEqual(4);
-    expect(await count('adnet_engine_http_request_duration_seconds_bucket', { route: '/openrtb/bid', le: '+Inf' })).toBe(
-      await count('adnet_engine_http_requests_total', { route: '/openrtb/bid' }),
+    expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '200' })).toBe(
+      before.ok + 2,
     );
+    expect(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid', status: '204' })).toBe(
+      before.noContent + 2,
+    );
+    expect(await count('adnet_engine_auction_duration_seconds_count', {})).toBeGreaterThanOrEqual(4);
+    expect(
+      await count('adnet_engine_http_request_duration_seconds_bucket', { route: '/openrtb/bid', le: '+Inf' }),
+    ).toBe(await count('adnet_engine_http_requests_total', { route: '/openrtb/bid' }));
     const text = await engine.engine.metrics.text();
     expect(text).toContain('adnet_engine_budget_reservations_total{pool="campaign",result="granted"');
     expect(text).toMatch(/adnet_engine_index_candidates\{engine="[0-9a-f]+"\} \d+/);
@@ -143,7 +164,10 @@ describe('budget slices reserved ahead of traffic', () => {
     await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
     // Longer than a spend-flush cycle, which once handed prewarmed slices back as idle.
     await new Promise((r) => setTimeout(r, 500));
-    const r = await postBid(engine.base, bannerRequest({ device: { geo: { country: 'MEX' }, language: 'en', devicetype: 2 } }));
+    const r = await postBid(
+      engine.base,
+      bannerRequest({ device: { geo: { country: 'MEX' }, language: 'en', devicetype: 2 } }),
+    );
     expect(r.status).toBe(200);
     expect(bidOf(r)?.cid).toBe(String(campaign.id));
   });
@@ -171,7 +195,9 @@ describe('win notices and impression pixels', () => {
     const gb = bannerRequest({ device: { geo: { country: 'GBR' }, language: 'en' } }, { bidfloor: 2.5 });
     // A new campaign bids once its first budget slice has arrived (the hot path never waits for it).
     // Unanswered bids take budget but are never charged: only wins move money.
-    await eventually(async () => bidOf(await postBid(engine.base, { ...gb, id: 'gb-probe' }))?.cid === String(campaign.id));
+    await eventually(
+      async () => bidOf(await postBid(engine.base, { ...gb, id: 'gb-probe' }))?.cid === String(campaign.id),
+    );
     let wins = 0;
     for (let i = 0; i < 100; i++) {
       const bid = bidOf(await postBid(engine.base, { ...gb, id: `gb-${i}` }));
@@ -183,15 +209,24 @@ describe('win notices and impression pixels', () => {
     }
     expect(wins).toBe(100);
     await engine.engine.budget.flush();
-    const c = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${campaign.id}`, { token: a.token });
+    const c = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${campaign.id}`, {
+      token: a.token,
+    });
     expect(c.body.daily_spent_cents).toBe(25);
-    const bal = await call<{ balance_cents: number; ledger: { kind: string; amount_cents: number }[] }>(fx.app, 'GET', '/api/adv/balance', { token: a.token });
+    const bal = await call<{ balance_cents: number; ledger: { kind: string; amount_cents: number }[] }>(
+      fx.app,
+      'GET',
+      '/api/adv/balance',
+      { token: a.token },
+    );
     expect(bal.body.balance_cents).toBe(10_000 - 25);
     expect(bal.body.ledger.filter((e) => e.kind === 'debit').reduce((s, e) => s + e.amount_cents, 0)).toBe(-25);
   });
 
   it('the VAST impression pixel counts once and answers a GIF', async () => {
-    const bid = bidOf(await postBid(engine.base, bannerRequest({}, { banner: undefined, video: { mimes: ['video/mp4'] } })));
+    const bid = bidOf(
+      await postBid(engine.base, bannerRequest({}, { banner: undefined, video: { mimes: ['video/mp4'] } })),
+    );
     const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(bid?.adm ?? '')?.[1] ?? '';
     const r = await fetch(pixel);
     expect(r.headers.get('content-type')).toBe('image/gif');
@@ -204,23 +239,38 @@ describe('win notices and impression pixels', () => {
 
 describe('what is never charged', () => {
   const uncounted = async (bidId: string) =>
-    (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.bid_id === bidId && e.type === 'uncounted').map((e) => [e.of, e.reason]);
+    (await streamedEvents(fx.app.svc.redis, engine))
+      .filter((e) => e.bid_id === bidId && e.type === 'uncounted')
+      .map((e) => [e.of, e.reason]);
 
   it('answers a test: 1 request as usual, charges nothing for its win, pixel or click, and keeps it apart', async () => {
     const a = await world.advertiser(10_000);
     const { campaign } = await world.campaign(a, { geo_include: ['nz'], bid_usd: 2, format: 'video', bid_type: 'cpc' });
     await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
-    const req = bannerRequest({ test: 1, device: { geo: { country: 'NZL' }, language: 'en' } }, { banner: undefined, video: { mimes: ['video/mp4'] } });
+    const req = bannerRequest(
+      { test: 1, device: { geo: { country: 'NZL' }, language: 'en' } },
+      { banner: undefined, video: { mimes: ['video/mp4'] } },
+    );
     let bid = bidOf(await postBid(engine.base, req));
-    await eventually(async () => (bid = bidOf(await postBid(engine.base, { ...req, id: `t-${Date.now()}` })))?.cid === String(campaign.id));
+    await eventually(
+      async () =>
+        (bid = bidOf(await postBid(engine.base, { ...req, id: `t-${Date.now()}` })))?.cid === String(campaign.id),
+    );
     expect(bid?.price).toBeGreaterThan(0);
-    expect(await (await fetch((bid?.nurl ?? '').replace('${AUCTION_PRICE}', '1.5'))).json()).toEqual({ ok: true, counted: false });
+    expect(await (await fetch((bid?.nurl ?? '').replace('${AUCTION_PRICE}', '1.5'))).json()).toEqual({
+      ok: true,
+      counted: false,
+    });
     const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(bid?.adm ?? '')?.[1] ?? '';
     expect((await fetch(pixel)).status).toBe(200);
     const click = /<ClickThrough id="click"><!\[CDATA\[(.+?)\]\]>/.exec(bid?.adm ?? '')?.[1] ?? '';
     expect(
-      (await fetch(`${click}?ttc=900&x=1&y=1&focus=1&fp=fingerprint-test`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11) Chrome/125.0' } }))
-        .status,
+      (
+        await fetch(`${click}?ttc=900&x=1&y=1&focus=1&fp=fingerprint-test`, {
+          redirect: 'manual',
+          headers: { 'user-agent': 'Mozilla/5.0 (X11) Chrome/125.0' },
+        })
+      ).status,
     ).toBe(302);
     const bidId = bid?.id ?? '';
     expect((await uncounted(bidId)).sort()).toEqual([
@@ -232,7 +282,9 @@ describe('what is never charged', () => {
     expect(events.filter((e) => e.type === 'bid' || e.type === 'win')).toHaveLength(0);
     expect(events.find((e) => e.type === 'click')).toMatchObject({ invalid: true, reason: 'test', charge_nano: 0 });
     await engine.engine.budget.flush();
-    const c = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${campaign.id}`, { token: a.token });
+    const c = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${campaign.id}`, {
+      token: a.token,
+    });
     expect(c.body.daily_spent_cents).toBe(0);
   });
 
@@ -247,6 +299,9 @@ describe('what is never charged', () => {
     expect(await r.json()).toEqual({ ok: true, counted: false });
     expect(await uncounted(ticket.bidId)).toEqual([['win', 'expired']]);
     // The same ticket within its age still counts once.
-    expect(await (await fetch(`${engine.base}/openrtb/win/${token}?price=0.5`)).json()).toEqual({ ok: true, counted: true });
+    expect(await (await fetch(`${engine.base}/openrtb/win/${token}?price=0.5`)).json()).toEqual({
+      ok: true,
+      counted: true,
+    });
   });
 });

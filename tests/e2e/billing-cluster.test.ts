@@ -26,14 +26,27 @@ describe('billing on Redis Cluster', () => {
     const admin = await account(app, 'admin');
     const advs = await Promise.all(Array.from({ length: 6 }, () => account(app, 'advertiser')));
     for (const a of advs) {
-      const d = (await call<{ id: number; checkout_url: string }>(app, 'POST', '/api/adv/deposits', { token: a.token, json: { amount_usd: 20 } })).body;
+      const d = (
+        await call<{ id: number; checkout_url: string }>(app, 'POST', '/api/adv/deposits', {
+          token: a.token,
+          json: { amount_usd: 20 },
+        })
+      ).body;
       const path = new URL(d.checkout_url).pathname;
-      const answers = await Promise.all(Array.from({ length: 5 }, () => fetch(app.base + path, { method: 'POST' }).then((r) => r.status)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => fetch(app.base + path, { method: 'POST' }).then((r) => r.status)),
+      );
       expect(answers.sort()).toEqual([200, 409, 409, 409, 409]);
-      const got = (await call<{ receipt_number: string }>(app, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token })).body;
+      const got = (await call<{ receipt_number: string }>(app, 'GET', `/api/adv/deposits/${d.id}`, { token: a.token }))
+        .body;
       expect(got.receipt_number).toBe(`R${a.id}-000001`);
-      expect((await call(app, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: admin.token, json: {} })).status).toBe(200);
-      expect((await call<{ balance_cents: number; ledger: unknown[] }>(app, 'GET', '/api/adv/balance', { token: a.token })).body).toMatchObject({
+      expect(
+        (await call(app, 'POST', `/api/admin/deposits/${d.id}/refund`, { token: admin.token, json: {} })).status,
+      ).toBe(200);
+      expect(
+        (await call<{ balance_cents: number; ledger: unknown[] }>(app, 'GET', '/api/adv/balance', { token: a.token }))
+          .body,
+      ).toMatchObject({
         balance_cents: 0,
       });
     }
@@ -45,7 +58,13 @@ describe('billing on Redis Cluster', () => {
     await (app.svc.clickhouse as ClickHouseClient).insert({
       table: 'adnet.stats_hourly',
       format: 'JSONEachRow',
-      values: pubs.map((p) => ({ hour: `${day} 08:00:00`, advertiser_id: 1, campaign_id: 1, publisher_id: p.id, spent_nano: 50 * 1_000_000_000 })),
+      values: pubs.map((p) => ({
+        hour: `${day} 08:00:00`,
+        advertiser_id: 1,
+        campaign_id: 1,
+        publisher_id: p.id,
+        spent_nano: 50 * 1_000_000_000,
+      })),
     });
     for (const p of pubs)
       expect(
@@ -58,7 +77,11 @@ describe('billing on Redis Cluster', () => {
       ).toBe(200);
     await Promise.all([runPayoutClose(app.svc), runPayoutClose(app.svc), runPayoutClose(app.svc)]);
     for (const p of pubs) {
-      const payouts = (await call<{ payouts: { amount_cents: number; status: string }[] }>(app, 'GET', '/api/pub/payouts', { token: p.token })).body.payouts;
+      const payouts = (
+        await call<{ payouts: { amount_cents: number; status: string }[] }>(app, 'GET', '/api/pub/payouts', {
+          token: p.token,
+        })
+      ).body.payouts;
       expect(payouts).toEqual([expect.objectContaining({ amount_cents: 3500, status: 'due' })]);
     }
   });

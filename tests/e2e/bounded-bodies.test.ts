@@ -46,11 +46,22 @@ interface Upload {
 }
 
 /** A POST whose head declares `length` bytes, of which only `sent` are sent: the body stays in flight until the socket is closed. */
-function upload(base: string, path: string, length: number, sent: number, headers: Record<string, string> = {}): Promise<Upload> {
+function upload(
+  base: string,
+  path: string,
+  length: number,
+  sent: number,
+  headers: Record<string, string> = {},
+): Promise<Upload> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
-      const head = Object.entries({ host: hostname, 'content-type': 'application/json', 'content-length': String(length), ...headers })
+      const head = Object.entries({
+        host: hostname,
+        'content-type': 'application/json',
+        'content-length': String(length),
+        ...headers,
+      })
         .map(([k, v]) => `${k}: ${v}\r\n`)
         .join('');
       socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
@@ -82,7 +93,10 @@ describe('the admin', () => {
   it('REST and tRPC: 413 past the per-request limit and 503 with Retry-After past the budget, before the body is read; normal again after', async () => {
     const tooBig = await upload(app.base, '/api/auth/token', 300 * KIB, 0);
     expect(statusOf(await tooBig.answered)).toBe('413');
-    const held = [await upload(app.base, '/api/auth/token', 200 * KIB, KIB), await upload(app.base, '/trpc/auth.token', 200 * KIB, KIB)];
+    const held = [
+      await upload(app.base, '/api/auth/token', 200 * KIB, KIB),
+      await upload(app.base, '/trpc/auth.token', 200 * KIB, KIB),
+    ];
     for (const path of ['/api/auth/token', '/trpc/auth.token']) {
       const refused = await upload(app.base, path, 200 * KIB, 0);
       const text = await refused.answered;
@@ -94,7 +108,11 @@ describe('the admin', () => {
     // The held uploads got no answer yet: they are still being read, within their share.
     expect(held.map((u) => u.answer())).toEqual(['', '']);
     await closeAll(held);
-    const again = await fetch(`${app.base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(200 * KIB) });
+    const again = await fetch(`${app.base}/api/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(200 * KIB),
+    });
     expect(again.status).toBe(400);
   });
 });
@@ -103,7 +121,10 @@ describe('the engine', () => {
   it('its proxy refuses past the limit and the budget without buffering, while bids keep their own room', async () => {
     const tooBig = await upload(engine.base, '/api/auth/token', 400 * KIB, 0);
     expect(statusOf(await tooBig.answered)).toBe('413');
-    const held = [await upload(engine.base, '/api/auth/token', 250 * KIB, KIB), await upload(engine.base, '/api/auth/token', 250 * KIB, KIB)];
+    const held = [
+      await upload(engine.base, '/api/auth/token', 250 * KIB, KIB),
+      await upload(engine.base, '/api/auth/token', 250 * KIB, KIB),
+    ];
     const refused = await upload(engine.base, '/api/auth/token', 100 * KIB, 0);
     const text = await refused.answered;
     expect(statusOf(text)).toBe('503');
@@ -112,14 +133,19 @@ describe('the engine', () => {
     // The proxy's half is full; the bid route's half is not.
     expect((await postBid(engine.base, bannerRequest())).status).toBe(200);
     await closeAll([...held, refused]);
-    const again = await fetch(`${engine.base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const again = await fetch(`${engine.base}/api/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(again.status).toBe(400);
   });
 
   it('bids past their half get 503 with Retry-After; then bids are answered again', async () => {
     // Eight slow 60 KiB bid bodies hold 480 of the routes' 512 KiB.
     const held: Upload[] = [];
-    for (let i = 0; i < 8; i++) held.push(await upload(engine.base, '/openrtb/bid', 60 * KIB, KIB, { 'x-openrtb-version': '2.5' }));
+    for (let i = 0; i < 8; i++)
+      held.push(await upload(engine.base, '/openrtb/bid', 60 * KIB, KIB, { 'x-openrtb-version': '2.5' }));
     const refused = await upload(engine.base, '/openrtb/bid', 60 * KIB, 0, { 'x-openrtb-version': '2.5' });
     const text = await refused.answered;
     expect(statusOf(text)).toBe('503');
@@ -132,7 +158,11 @@ describe('the engine', () => {
     const body = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(250 * KIB) });
     const answers = await Promise.all(
       Array.from({ length: 24 }, () =>
-        fetch(`${engine.base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+        fetch(`${engine.base}/api/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }).then(
           (r) => r.status,
           () => 0,
         ),
@@ -143,6 +173,14 @@ describe('the engine', () => {
     expect(answers.filter((s) => s === 503).length).toBeGreaterThan(0);
     expect(answers.filter((s) => s === 400).length).toBeGreaterThan(0);
     expect((await postBid(engine.base, bannerRequest())).status).toBe(200);
-    expect((await fetch(`${engine.base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+    expect(
+      (
+        await fetch(`${engine.base}/api/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(400);
   });
 });

@@ -16,7 +16,9 @@ import { World, bannerRequest } from '@adnet/test-support/world';
 const fx = useTestApp();
 let world: World;
 let engines: TestEngine[] = [];
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 const CPC_NANO = 300_000_000; // $0.30
 
 beforeAll(async () => {
@@ -51,7 +53,10 @@ async function clickAll(links: string[], round: string): Promise<void> {
     links.map(async (link, i) => {
       for (const engine of engines) {
         const url = link.replace(/^http:\/\/[^/]+/, engine.base);
-        const r = await fetch(`${url}?ttc=900&x=10&y=12&focus=1&fp=fp${round}${i}x${engine.base.slice(-5)}`, { headers: BROWSER, redirect: 'manual' });
+        const r = await fetch(`${url}?ttc=900&x=10&y=12&focus=1&fp=fp${round}${i}x${engine.base.slice(-5)}`, {
+          headers: BROWSER,
+          redirect: 'manual',
+        });
         expect(r.status).toBe(302);
       }
     }),
@@ -65,20 +70,32 @@ async function clicks(campaignId: number): Promise<EventFields[]> {
 
 async function setUp(balanceCents: number, dailyBudgetUsd: number, fields: Record<string, unknown> = {}) {
   const adv = await world.advertiser(balanceCents);
-  const { campaign } = await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.3, daily_budget_usd: dailyBudgetUsd, ...fields });
+  const { campaign } = await world.campaign(adv, {
+    format: 'native',
+    bid_type: 'cpc',
+    bid_usd: 0.3,
+    daily_budget_usd: dailyBudgetUsd,
+    ...fields,
+  });
   const zone = await world.zone({ format: 'native' });
   cleanUp.push(async () => {
     await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
-    await eventually(() => engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status !== 'active'));
+    await eventually(() =>
+      engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status !== 'active'),
+    );
   });
   await eventually(() =>
     engines.every(
-      (e) => e.engine.mirror.index?.zones.get(zone.subid)?.serving === true && e.engine.mirror.index.campaigns.get(campaign.id)?.status === 'active',
+      (e) =>
+        e.engine.mirror.index?.zones.get(zone.subid)?.serving === true &&
+        e.engine.mirror.index.campaigns.get(campaign.id)?.status === 'active',
     ),
   );
   // Each engine serves once its first budget slice has arrived.
   await eventually(async () =>
-    (await Promise.all(engines.map((e) => fetch(`${e.base}/imp?z=${zone.subid}&fp=probe`, { headers: BROWSER })))).every((r) => r.status === 200),
+    (
+      await Promise.all(engines.map((e) => fetch(`${e.base}/imp?z=${zone.subid}&fp=probe`, { headers: BROWSER })))
+    ).every((r) => r.status === 200),
   );
   return { adv, campaign, zone };
 }
@@ -105,7 +122,9 @@ describe('CPC clicks under attack', () => {
     expect(Number(pool.spent)).toBeLessThanOrEqual(200 * 10_000_000);
     // The ledger took exactly what the events charged.
     await Promise.all(engines.map((e) => e.engine.budget.flush()));
-    const debits = (await fx.app.svc.redis.xrange(ledgerKey(adv.id), '-', '+')).map(([, f]) => f).filter((f) => f[1] === 'debit');
+    const debits = (await fx.app.svc.redis.xrange(ledgerKey(adv.id), '-', '+'))
+      .map(([, f]) => f)
+      .filter((f) => f[1] === 'debit');
     const debited = -debits.reduce((s, f) => s + Number(f[3]), 0);
     expect(debited).toBe((charged.length * CPC_NANO) / 10_000_000);
     expect(Number(await fx.app.svc.redis.get(balanceKey(adv.id)))).toBe(100_000 - debited);
@@ -140,8 +159,12 @@ describe('CPC clicks under attack', () => {
   it('charges nothing for clicks on a paused campaign once the pause has reached the engines', async () => {
     const { adv, campaign, zone } = await setUp(100_000, 50);
     const links = await farm(zone.subid, 10);
-    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token })).status).toBe(200);
-    await eventually(() => engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused'));
+    expect((await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token })).status).toBe(
+      200,
+    );
+    await eventually(() =>
+      engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused'),
+    );
     await clickAll(links, 'c');
     const all = await clicks(campaign.id);
     expect(all).toHaveLength(20);
@@ -157,10 +180,13 @@ describe('CPC clicks under attack', () => {
     for (let i = 0; i < 1_000; i += 50) {
       const batch = await Promise.all(
         Array.from({ length: 50 }, (_, j) =>
-          fetch(`${link?.replace(/^http:\/\/[^/]+/, engines[(i + j) % 2]?.base ?? '')}?ttc=900&x=1&y=1&focus=1&fp=fingerprint-${i + j}`, {
-            headers: BROWSER,
-            redirect: 'manual',
-          }),
+          fetch(
+            `${link?.replace(/^http:\/\/[^/]+/, engines[(i + j) % 2]?.base ?? '')}?ttc=900&x=1&y=1&focus=1&fp=fingerprint-${i + j}`,
+            {
+              headers: BROWSER,
+              redirect: 'manual',
+            },
+          ),
         ),
       );
       for (const r of batch) ids.add(/c=([0-9a-f-]{36})/.exec(r.headers.get('location') ?? '')?.[1] ?? '');
@@ -199,7 +225,10 @@ describe('a CPC campaign served and clicked until its budget refuses', () => {
       expect((await fetch(ad.beacon_url, { headers: BROWSER })).status).toBe(200);
       const link = ad.click_url;
       const before = await spent();
-      const click = await fetch(`${link}?ttc=900&x=10&y=12&focus=1&fp=click-${round}-${i}`, { headers: BROWSER, redirect: 'manual' });
+      const click = await fetch(`${link}?ttc=900&x=10&y=12&focus=1&fp=click-${round}-${i}`, {
+        headers: BROWSER,
+        redirect: 'manual',
+      });
       expect(click.status).toBe(302);
       const charged = (await spent()) - before;
       charges.push(charged);
@@ -209,7 +238,14 @@ describe('a CPC campaign served and clicked until its budget refuses', () => {
   }
 
   const deliveryOf = async (adv: { token: string }, campaignId: number) =>
-    (await call<{ delivery: { serving: boolean; reasons: string[] } }>(fx.app, 'GET', `/api/adv/campaigns/${campaignId}`, { token: adv.token })).body.delivery;
+    (
+      await call<{ delivery: { serving: boolean; reasons: string[] } }>(
+        fx.app,
+        'GET',
+        `/api/adv/campaigns/${campaignId}`,
+        { token: adv.token },
+      )
+    ).body.delivery;
 
   it('is charged its whole daily budget to within one click on two engines, never more, and refuses the rest as budget_exhausted', async () => {
     const { adv, campaign, zone } = await setUp(1_000_000, 2.5, { bid_usd: 0.5 });
@@ -217,7 +253,9 @@ describe('a CPC campaign served and clicked until its budget refuses', () => {
     const total = charges.reduce((a, b) => a + b, 0);
     // $2.50 at $0.50 a click: five clicks, although both engines hold a slice of the day's pool all along.
     expect(charges.filter((c) => c > 0)).toEqual([CLICK_NANO, CLICK_NANO, CLICK_NANO, CLICK_NANO, CLICK_NANO]);
-    expect(Number(await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, budgetDay(Date.now())), 'spent'))).toBe(total);
+    expect(Number(await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, budgetDay(Date.now())), 'spent'))).toBe(
+      total,
+    );
     const all = await clicks(campaign.id);
     expect(all.filter((e) => e.reason === 'budget_exhausted')).toHaveLength(charges.filter((c) => c === 0).length);
     expect(await deliveryOf(adv, campaign.id)).toEqual({ serving: false, reasons: ['daily_budget_spent'] });
@@ -262,7 +300,9 @@ describe('CPC campaigns on our video zones', () => {
     const pixel = /<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? '';
     expect((await fetch(pixel)).status).toBe(200);
     await engine.engine.events.flush();
-    const shown = (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'impression' && e.campaign_id === campaign.id);
+    const shown = (await streamedEvents(fx.app.svc.redis)).filter(
+      (e) => e.type === 'impression' && e.campaign_id === campaign.id,
+    );
     expect(shown).toHaveLength(1);
     expect(shown[0]?.charge_nano).toBe(0);
     // A person clicks the playing ad: judged on what the server saw (impression first, same browser), valid and billed.
@@ -282,7 +322,11 @@ describe('clicks on ads served where no widget measures them', () => {
     cleanUp.push(() => call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token }));
     const engine = engines[0] as TestEngine;
     await eventually(() => engine.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active');
-    const request = (id: string) => bannerRequest({ id, device: { geo: { country: 'IRL' }, language: 'en', ip: '127.0.0.1', ua: BROWSER['user-agent'] } });
+    const request = (id: string) =>
+      bannerRequest({
+        id,
+        device: { geo: { country: 'IRL' }, language: 'en', ip: '127.0.0.1', ua: BROWSER['user-agent'] },
+      });
     const bidFor = async (id: string) => {
       let bid: Bid | undefined;
       await eventually(async () => {
@@ -305,8 +349,13 @@ describe('clicks on ads served where no widget measures them', () => {
     const stolen = await bidFor('stolen');
     await fetch(stolen.nurl.replace('${AUCTION_PRICE}', '0.1'));
     await new Promise((r) => setTimeout(r, 1_100));
-    await fetch(clickOf(stolen), { headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Firefox/126.0' }, redirect: 'manual' });
-    const byBid = new Map((await clicks(campaign.id)).map((e) => [e.bid_id, [e.invalid, e.reason ?? null, e.charge_nano]]));
+    await fetch(clickOf(stolen), {
+      headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Firefox/126.0' },
+      redirect: 'manual',
+    });
+    const byBid = new Map(
+      (await clicks(campaign.id)).map((e) => [e.bid_id, [e.invalid, e.reason ?? null, e.charge_nano]]),
+    );
     expect(byBid.get(won.id)).toEqual([false, null, 400_000_000]);
     expect(byBid.get(lost.id)).toEqual([true, 'no_impression', 0]);
     expect(byBid.get(stolen.id)).toEqual([true, 'other_viewer', 0]);

@@ -25,7 +25,8 @@ const answers: number[] = [];
 const hits: string[] = [];
 /** How long the tracker takes to answer. */
 let trackerDelayMs = 0;
-const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 
 beforeAll(async () => {
   tracker = createServer((req, res) => {
@@ -41,10 +42,17 @@ beforeAll(async () => {
   secret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret);
   const site = await world.site();
   const pub = site.publisher;
-  zone = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name: 'N', format: 'native' } })).body
-    .subid;
+  zone = (
+    await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
+      token: pub.token,
+      json: { site_id: site.id, name: 'N', format: 'native' },
+    })
+  ).body.subid;
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 1);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 1,
+  );
   await new Promise((r) => setTimeout(r, 300));
 });
 afterAll(async () => {
@@ -54,17 +62,25 @@ afterAll(async () => {
 
 /** A real click through the engine: /imp, the render beacon, then /c; returns the click id the landing page received. */
 async function clickId(): Promise<string> {
-  const served = (await (await fetch(`${engine.base}/imp?z=${zone}&fp=fingerprint-77`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })).json()) as {
+  const served = (await (
+    await fetch(`${engine.base}/imp?z=${zone}&fp=fingerprint-77`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })
+  ).json()) as {
     beacon_url: string;
     click_url: string;
   };
   expect((await fetch(served.beacon_url, { headers: { 'user-agent': UA } })).status).toBe(200);
-  const res = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-77`, { redirect: 'manual', headers: { 'user-agent': UA } });
+  const res = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-77`, {
+    redirect: 'manual',
+    headers: { 'user-agent': UA },
+  });
   return /c=([0-9a-f-]{36})/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
 }
 
-const sign = (key: string, f: { click_id: string; payout: string; status: string; txid: string }, enc: 'hex' | 'base64' = 'hex') =>
-  createHmac('sha256', key).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest(enc);
+const sign = (
+  key: string,
+  f: { click_id: string; payout: string; status: string; txid: string },
+  enc: 'hex' | 'base64' = 'hex',
+) => createHmac('sha256', key).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest(enc);
 
 async function postback(fields: Record<string, string>, headers: Record<string, string> = {}) {
   const res = await fetch(`${fx.app.base}/postback/in`, {
@@ -79,11 +95,18 @@ describe('POST /postback/in', () => {
   it('accepts a signed conversion as form fields, as headers, or as a GET query', async () => {
     const f = { click_id: await clickId(), payout: '1500', status: 'approved', txid: 'T-form' };
     const r = await postback({ ...f, secret, sig: sign(secret, f) });
-    expect(r).toEqual({ status: 200, body: { ok: true, conversion_id: expect.any(Number), duplicate: false, status: 'approved' } });
+    expect(r).toEqual({
+      status: 200,
+      body: { ok: true, conversion_id: expect.any(Number), duplicate: false, status: 'approved' },
+    });
     const g = { click_id: await clickId(), payout: '900', status: 'pending', txid: 'T-headers' };
-    expect((await postback(g, { 'x-service-secret': secret, 'x-service-signature': sign(secret, g, 'base64') })).status).toBe(200);
+    expect(
+      (await postback(g, { 'x-service-secret': secret, 'x-service-signature': sign(secret, g, 'base64') })).status,
+    ).toBe(200);
     const q = { click_id: await clickId(), payout: '100', status: 'pending', txid: 'T-get' };
-    const get = await fetch(`${fx.app.base}/postback/in?${new URLSearchParams({ ...q, secret, sig: sign(secret, q) }).toString()}`);
+    const get = await fetch(
+      `${fx.app.base}/postback/in?${new URLSearchParams({ ...q, secret, sig: sign(secret, q) }).toString()}`,
+    );
     expect(get.status).toBe(200);
   });
 
@@ -99,9 +122,16 @@ describe('POST /postback/in', () => {
   });
 
   it("404 for an unknown click, 403 for another advertiser's click however well signed", async () => {
-    const unknown = { click_id: '00000000-0000-4000-8000-000000000000', payout: '10', status: 'approved', txid: 'T-404' };
+    const unknown = {
+      click_id: '00000000-0000-4000-8000-000000000000',
+      payout: '10',
+      status: 'approved',
+      txid: 'T-404',
+    };
     expect((await postback({ ...unknown, secret, sig: sign(secret, unknown) })).status).toBe(404);
-    const otherSecret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: other.token })).body.postback_secret);
+    const otherSecret = String(
+      (await call(fx.app, 'GET', '/api/adv/profile', { token: other.token })).body.postback_secret,
+    );
     const f = { click_id: await clickId(), payout: '10', status: 'approved', txid: 'T-403' };
     expect((await postback({ ...f, secret: otherSecret, sig: sign(otherSecret, f) })).status).toBe(403);
   });
@@ -122,7 +152,12 @@ describe('POST /postback/in', () => {
     });
     const rejected = { ...pending, status: 'rejected' };
     expect((await postback({ ...rejected, secret, sig: sign(secret, rejected) })).status).toBe(409);
-    const list = await call<{ conversions: { txid: string; status: string }[] }>(fx.app, 'GET', '/api/adv/conversions', { token: adv.token });
+    const list = await call<{ conversions: { txid: string; status: string }[] }>(
+      fx.app,
+      'GET',
+      '/api/adv/conversions',
+      { token: adv.token },
+    );
     expect(list.body.conversions.find((c) => c.txid === 'T-moves')?.status).toBe('approved');
   });
 });
@@ -131,7 +166,9 @@ describe('outgoing postback', () => {
   it('calls the tracker with the macros filled, retries on the 5 s / 30 s / 5 min / 30 min / 2 h schedule, and marks postback_failed', async () => {
     await call(fx.app, 'PATCH', '/api/adv/profile', {
       token: adv.token,
-      json: { postback_url: `${trackerBase}/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}` },
+      json: {
+        postback_url: `${trackerBase}/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}`,
+      },
     });
     const store = new ConversionStore(fx.app.svc.redis);
     await fx.app.svc.redis.del('pb:queue');
@@ -160,9 +197,14 @@ describe('outgoing postback', () => {
       `/pb?cid=${click}&p=1234&s=approved&g=fr&d=desktop&o=macos&b=safari&v=dating&c=${engine.engine.mirror.index?.campaigns.keys().next().value as number}`,
     );
     const done = (
-      await call<{ conversions: { txid: string; postback_failed: boolean; attempts: { status: number | null }[] }[] }>(fx.app, 'GET', '/api/adv/conversions', {
-        token: adv.token,
-      })
+      await call<{ conversions: { txid: string; postback_failed: boolean; attempts: { status: number | null }[] }[] }>(
+        fx.app,
+        'GET',
+        '/api/adv/conversions',
+        {
+          token: adv.token,
+        },
+      )
     ).body.conversions.find((c) => c.txid === 'T-out');
     expect(done?.attempts.map((x) => x.status)).toEqual([500, 503, 200]);
     expect(done?.postback_failed).toBe(false);
@@ -176,9 +218,14 @@ describe('outgoing postback', () => {
       await worker().runOnce();
     }
     const failed = (
-      await call<{ conversions: { txid: string; postback_failed: boolean; attempts: unknown[] }[] }>(fx.app, 'GET', '/api/adv/conversions', {
-        token: adv.token,
-      })
+      await call<{ conversions: { txid: string; postback_failed: boolean; attempts: unknown[] }[] }>(
+        fx.app,
+        'GET',
+        '/api/adv/conversions',
+        {
+          token: adv.token,
+        },
+      )
     ).body.conversions.find((c) => c.txid === 'T-fail');
     expect(failed?.attempts).toHaveLength(5);
     expect(failed?.postback_failed).toBe(true);
@@ -224,15 +271,22 @@ describe('outgoing postback', () => {
 });
 
 describe('conversion status moves under concurrency', () => {
-  const conversionEvents = async () => (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'conversion').length;
+  const conversionEvents = async () =>
+    (await streamedEvents(fx.app.svc.redis)).filter((e) => e.type === 'conversion').length;
 
   it('100 concurrent postbacks approving one pending conversion count it once', async () => {
     const pending = { click_id: await clickId(), payout: '700', status: 'pending', txid: 'T-race' };
     const first = await postback({ ...pending, secret, sig: sign(secret, pending) });
     const before = await conversionEvents();
     const approved = { ...pending, status: 'approved' };
-    const answers100 = await Promise.all(Array.from({ length: 100 }, () => postback({ ...approved, secret, sig: sign(secret, approved) })));
-    expect(answers100.every((r) => r.status === 200 && r.body.status === 'approved' && r.body.conversion_id === first.body.conversion_id)).toBe(true);
+    const answers100 = await Promise.all(
+      Array.from({ length: 100 }, () => postback({ ...approved, secret, sig: sign(secret, approved) })),
+    );
+    expect(
+      answers100.every(
+        (r) => r.status === 200 && r.body.status === 'approved' && r.body.conversion_id === first.body.conversion_id,
+      ),
+    ).toBe(true);
     expect(answers100.filter((r) => r.body.duplicate === false)).toHaveLength(1);
     expect(await conversionEvents()).toBe(before + 1);
     // A rejection racing the approvals cannot undo them.
@@ -251,12 +305,20 @@ describe('conversion status moves under concurrency', () => {
     const pass = new PostbackWorker({ svc: fx.app.svc, store, now: () => Date.now() + 10_000 }).runOnce();
     await eventually(() => hits.some((h) => h.includes(pending.click_id)));
     const approved = { ...pending, status: 'approved' };
-    expect((await postback({ ...approved, secret, sig: sign(secret, approved) })).body).toMatchObject({ status: 'approved', duplicate: false });
+    expect((await postback({ ...approved, secret, sig: sign(secret, approved) })).body).toMatchObject({
+      status: 'approved',
+      duplicate: false,
+    });
     await pass;
     trackerDelayMs = 0;
-    const list = await call<{ conversions: { txid: string; status: string; attempts: unknown[] }[] }>(fx.app, 'GET', '/api/adv/conversions', {
-      token: adv.token,
-    });
+    const list = await call<{ conversions: { txid: string; status: string; attempts: unknown[] }[] }>(
+      fx.app,
+      'GET',
+      '/api/adv/conversions',
+      {
+        token: adv.token,
+      },
+    );
     const c = list.body.conversions.find((x) => x.txid === 'T-worker-race');
     expect(c?.status).toBe('approved');
     expect(c?.attempts.length).toBeGreaterThanOrEqual(1);

@@ -17,7 +17,11 @@ import { World } from '@adnet/test-support/world';
 // publisher's page, its impression counted once; its native ad rendered by our widget, its texts as
 // text, its click through our redirect; its video through our VAST Wrapper in the players' parser.
 const fx = useTestApp({ DEMAND_ALLOW_LOOPBACK: '1' });
-const VAST_CLIENT = join(dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')), 'dist', 'vast-client.min.js');
+const VAST_CLIENT = join(
+  dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')),
+  'dist',
+  'vast-client.min.js',
+);
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 // The partner's markup probes what it can reach.
 const DSP_BANNER = `<p id="dsp">DSP ad \${AUCTION_PRICE}</p><script>const p = document.getElementById('dsp'); p.dataset.ran = '1';
@@ -57,7 +61,10 @@ const inPageAdm = (base: string, landing: string) =>
       link: { url: `${landing}?p=\${AUCTION_PRICE}`, clicktrackers: [`${base}/click?p=\${AUCTION_PRICE}`] },
     },
   });
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let engine: TestEngine;
 let adminToken = '';
@@ -74,7 +81,12 @@ const dsp: MockDsp = new MockDsp((r) => {
   const landing = `${hostBase.replace('//www.', '//shop.')}/landing`;
   // At once, with the whole 200 ms: a loaded machine must not make this test about the deadline (demand.test.ts is).
   return {
-    body: bidFor(dsp, r, video ? 9 : 5, video ? VAST_INLINE : inPage ? inPageAdm(dsp.base, landing) : native ? nativeAdm(dsp.base, landing) : DSP_BANNER),
+    body: bidFor(
+      dsp,
+      r,
+      video ? 9 : 5,
+      video ? VAST_INLINE : inPage ? inPageAdm(dsp.base, landing) : native ? nativeAdm(dsp.base, landing) : DSP_BANNER,
+    ),
   };
 });
 
@@ -107,11 +119,18 @@ beforeAll(async () => {
   adminToken = world.admin.token;
   const created = await call(fx.app, 'POST', '/api/admin/demand-partners', {
     token: world.admin.token,
-    json: { name: 'dsp', endpoint: `${dsp.base}/bid`, formats: ['banner', 'video', 'native', 'in_page_push'], timeout_ms: 200 },
+    json: {
+      name: 'dsp',
+      endpoint: `${dsp.base}/bid`,
+      formats: ['banner', 'video', 'native', 'in_page_push'],
+      timeout_ms: 200,
+    },
   });
   expect(created.status).toBe(201);
   engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
-  await eventually(() => engine.engine.mirror.index?.demandPartners.length === 1 && engine.engine.mirror.index.candidateCount === 1);
+  await eventually(
+    () => engine.engine.mirror.index?.demandPartners.length === 1 && engine.engine.mirror.index.candidateCount === 1,
+  );
   await new Promise((r) => setTimeout(r, 300));
   browser = await launchChromium();
   context = await browser.newContext({ userAgent: CHROME_UA });
@@ -171,7 +190,8 @@ describe("a demand partner's ad in a real browser", () => {
     // The partner's https hosts, served here: its image and its pixel (counted).
     await context.route(/^https:\/\/(cdn\.dsp|dsp)\.example\//, (route) => {
       const url = route.request().url();
-      if (url.startsWith('https://cdn.dsp.example/')) return route.fulfill({ status: 200, contentType: 'image/png', body: PNG });
+      if (url.startsWith('https://cdn.dsp.example/'))
+        return route.fulfill({ status: 200, contentType: 'image/png', body: PNG });
       pixels.push(url);
       return route.fulfill({ status: 200, contentType: 'image/gif', body: '' });
     });
@@ -189,7 +209,9 @@ describe("a demand partner's ad in a real browser", () => {
     await expect
       .poll(() =>
         img.evaluate(
-          (i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+          (i) =>
+            (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
+            (i as unknown as { naturalWidth: number }).naturalWidth > 0,
         ),
       )
       .toBe(true);
@@ -199,9 +221,14 @@ describe("a demand partner's ad in a real browser", () => {
     // the widget loaded the partner's pixel once; still once after the viewable ping (a second second in view).
     await eventually(() => dsp.noticesOf('burl').length === burls + 1 && pixels.length === 1);
     await page.waitForTimeout(1_500);
-    const impressions = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression' && e.zone_id === nativeZoneId);
+    const impressions = (await streamedEvents(fx.app.svc.redis, engine)).filter(
+      (e) => e.type === 'demand_impression' && e.zone_id === nativeZoneId,
+    );
     expect(impressions).toHaveLength(1);
-    expect(impressions[0]).toMatchObject({ demand_partner_id: expect.any(Number), price_micro_cents: expect.any(Number) });
+    expect(impressions[0]).toMatchObject({
+      demand_partner_id: expect.any(Number),
+      price_micro_cents: expect.any(Number),
+    });
     expect([pixels.length, dsp.noticesOf('burl').length]).toEqual([1, burls + 1]);
     expect(pixels[0]).toMatch(/^https:\/\/dsp\.example\/nimp\?p=\d/);
     // A person's click: through our redirect to the partner's landing, whose click tracker we call once.
@@ -212,8 +239,14 @@ describe("a demand partner's ad in a real browser", () => {
     expect(redirects.some((u) => /\/c\/d\.[^/]+\/dsp\?ttc=\d+/.test(u))).toBe(true);
     await eventually(() => dsp.noticesOf('click').length === 1);
     const health = async () =>
-      (await call<{ demand_partners: { health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', { token: adminToken }))
-        .body.demand_partners[0]?.health.counters;
+      (
+        await call<{ demand_partners: { health: { counters: Record<string, number> } }[] }>(
+          fx.app,
+          'GET',
+          '/api/admin/demand-partners',
+          { token: adminToken },
+        )
+      ).body.demand_partners[0]?.health.counters;
     await eventually(async () => (await health())?.clicks === 1);
     expect((await health())?.invalid_clicks ?? 0).toBe(0);
     // Nothing of the partner ran: no alert, no script tracker.
@@ -227,7 +260,9 @@ describe("a demand partner's ad in a real browser", () => {
     const page = await context.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss()));
-    await context.route(/^https:\/\/cdn\.dsp\.example\//, (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PNG }));
+    await context.route(/^https:\/\/cdn\.dsp\.example\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'image/png', body: PNG }),
+    );
     const burls = dsp.noticesOf('burl').length;
     const clicks = dsp.noticesOf('click').length;
     await page.goto(`${hostBase}/?zone=${subids.inPage}`);
@@ -241,7 +276,9 @@ describe("a demand partner's ad in a real browser", () => {
     await expect
       .poll(() =>
         icon.evaluate(
-          (i) => (i as unknown as { complete: boolean; naturalWidth: number }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+          (i) =>
+            (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
+            (i as unknown as { naturalWidth: number }).naturalWidth > 0,
         ),
       )
       .toBe(true);

@@ -12,7 +12,9 @@ import { World } from '@adnet/test-support/world';
 // (204), so our own campaign sends every notification and the count of what the partner saw is the point.
 const QPS = 4;
 const SUBSCRIBERS = Array.from({ length: 8 }, (_, i) => `/paced-${i + 1}`);
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 
 const fx = useTestApp({ DEMAND_ALLOW_LOOPBACK: '1' });
 const asked: { at: number; push: boolean }[] = [];
@@ -38,7 +40,13 @@ beforeAll(async () => {
   bannerZone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site)).subid;
   const r = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
     token: world.admin.token,
-    json: { name: 'Slow DSP', endpoint: `${dsp.base}/bid`, formats: ['push', 'banner'], qps_limit: QPS, timeout_ms: 100 },
+    json: {
+      name: 'Slow DSP',
+      endpoint: `${dsp.base}/bid`,
+      formats: ['push', 'banner'],
+      qps_limit: QPS,
+      timeout_ms: 100,
+    },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   partnerId = r.body.id;
@@ -51,7 +59,11 @@ beforeAll(async () => {
     // has requests in a second would send some without it by design.
     PUSH_SEND_CONCURRENCY: '2',
   });
-  await eventually(() => engine.engine.mirror.index?.demandPartners.length === 1 && engine.engine.mirror.index.zones.get(pushZone)?.serving === true);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.demandPartners.length === 1 &&
+      engine.engine.mirror.index.zones.get(pushZone)?.serving === true,
+  );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
 });
 afterAll(async () => {
@@ -61,9 +73,14 @@ afterAll(async () => {
 });
 
 const counters = async () => {
-  const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', {
-    token: world.admin.token,
-  });
+  const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(
+    fx.app,
+    'GET',
+    '/api/admin/demand-partners',
+    {
+      token: world.admin.token,
+    },
+  );
   return list.body.demand_partners.find((p) => p.id === partnerId)?.health.counters ?? {};
 };
 
@@ -87,10 +104,14 @@ describe('a push pass within a demand partner’s QPS', () => {
     // least a second (a pass that did not wait would have offered 4 at once and sent 4 without the partner).
     const push = asked.filter((a) => a.push);
     expect(push).toHaveLength(SUBSCRIBERS.length);
-    expect((push.at(-1)?.at ?? 0) - (push[0]?.at ?? 0)).toBeGreaterThanOrEqual(((SUBSCRIBERS.length - QPS * (1 - PUSH_QPS_KEEP)) / QPS) * 1000 - 50);
+    expect((push.at(-1)?.at ?? 0) - (push[0]?.at ?? 0)).toBeGreaterThanOrEqual(
+      ((SUBSCRIBERS.length - QPS * (1 - PUSH_QPS_KEEP)) / QPS) * 1000 - 50,
+    );
 
     // Right after the pass a page view still finds the partner's kept share.
-    const res = await fetch(`${engine.base}/imp?z=${bannerZone}&fp=fingerprint-123&s=e30&u=visitor-id-0000000001`, { headers: BROWSER });
+    const res = await fetch(`${engine.base}/imp?z=${bannerZone}&fp=fingerprint-123&s=e30&u=visitor-id-0000000001`, {
+      headers: BROWSER,
+    });
     expect(res.status).toBeLessThan(500);
     expect(asked.filter((a) => !a.push)).toHaveLength(1);
     await eventually(async () => (await counters()).requests === SUBSCRIBERS.length + 1);
@@ -105,7 +126,9 @@ describe('a push pass within a demand partner’s QPS', () => {
     const pass = engine.engine.pushSender.runOnce();
     // The pass takes about 1.5 s at the partner's pace; it is disabled after its third request.
     await eventually(() => asked.length >= 3);
-    const off = await call(fx.app, 'POST', `/api/admin/demand-partners/${partnerId}/disable`, { token: world.admin.token });
+    const off = await call(fx.app, 'POST', `/api/admin/demand-partners/${partnerId}/disable`, {
+      token: world.admin.token,
+    });
     expect(off.status).toBe(200);
     await eventually(() => engine.engine.mirror.index?.demandPartners.length === 0);
     const askedWhenGone = asked.length;
@@ -115,7 +138,10 @@ describe('a push pass within a demand partner’s QPS', () => {
     expect(asked.length).toBeLessThanOrEqual(askedWhenGone + 1);
     expect(asked.length).toBeLessThan(MID.length);
     // On again for the next test.
-    expect((await call(fx.app, 'POST', `/api/admin/demand-partners/${partnerId}/enable`, { token: world.admin.token })).status).toBe(200);
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/demand-partners/${partnerId}/enable`, { token: world.admin.token }))
+        .status,
+    ).toBe(200);
     await eventually(() => engine.engine.mirror.index?.demandPartners.length === 1);
   });
 

@@ -38,18 +38,28 @@ const pushAdm = (o: { title?: string; text?: string; icon?: string; link?: strin
         { id: 2, img: { url: o.icon ?? 'https://cdn.dsp.example/icon.png', w: 192, h: 192 } },
         { id: 3, data: { value: o.text ?? 'Only today, at the partner shop' } },
       ],
-      link: { url: o.link ?? 'https://shop.dsp.example/offer?p=${AUCTION_PRICE}', ...(o.clicktracker ? { clicktrackers: [o.clicktracker] } : {}) },
+      link: {
+        url: o.link ?? 'https://shop.dsp.example/offer?p=${AUCTION_PRICE}',
+        ...(o.clicktracker ? { clicktrackers: [o.clicktracker] } : {}),
+      },
     },
   });
 
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 
 let rich = true;
 type Name = 'rich' | 'late' | 'slowPass' | 'garbage' | 'badLanding' | 'badIcon' | 'bannerOnly';
 const dsps: Record<Name, MockDsp> = {
   // Bids $60 in 20 ms with a clean notification: the winner while it bids.
   rich: new MockDsp((r) =>
-    rich ? { delayMs: 20, body: bidFor(dsps.rich, r, 60, pushAdm({ clicktracker: `${dsps.rich.base}/click?p=\${AUCTION_PRICE}` })) } : { status: 204 },
+    rich
+      ? {
+          delayMs: 20,
+          body: bidFor(dsps.rich, r, 60, pushAdm({ clicktracker: `${dsps.rich.base}/click?p=\${AUCTION_PRICE}` })),
+        }
+      : { status: 204 },
   ),
   // Would win by far, but answers after the auction is over.
   late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, 90, pushAdm()) })),
@@ -57,8 +67,14 @@ const dsps: Record<Name, MockDsp> = {
   slowPass: new MockDsp(() => ({ delayMs: 100, status: 204 })),
   garbage: new MockDsp(() => ({ body: '{"seatbid": [' })),
   // Higher than `rich`, but a landing no campaign could have, and an icon that is not https: discarded.
-  badLanding: new MockDsp((r) => ({ delayMs: 5, body: bidFor(dsps.badLanding, r, 80, pushAdm({ link: 'javascript:alert(document.cookie)' })) })),
-  badIcon: new MockDsp((r) => ({ delayMs: 5, body: bidFor(dsps.badIcon, r, 70, pushAdm({ icon: 'http://cdn.dsp.example/icon.png' })) })),
+  badLanding: new MockDsp((r) => ({
+    delayMs: 5,
+    body: bidFor(dsps.badLanding, r, 80, pushAdm({ link: 'javascript:alert(document.cookie)' })),
+  })),
+  badIcon: new MockDsp((r) => ({
+    delayMs: 5,
+    body: bidFor(dsps.badIcon, r, 70, pushAdm({ icon: 'http://cdn.dsp.example/icon.png' })),
+  })),
   // Never asked about a push slot.
   bannerOnly: new MockDsp((r) => ({ body: bidFor(dsps.bannerOnly, r, 99, '<b>banner</b>') })),
 };
@@ -73,15 +89,30 @@ const subscribe = (path: string) =>
 const received = (path: string) => {
   const sent = stub.received.filter((r) => r.path === path);
   expect(sent).toHaveLength(1);
-  return JSON.parse(stub.decrypt(path, sent[0]?.body ?? Buffer.alloc(0))) as { title: string; body: string; icon: string; url: string };
+  return JSON.parse(stub.decrypt(path, sent[0]?.body ?? Buffer.alloc(0))) as {
+    title: string;
+    body: string;
+    icon: string;
+    url: string;
+  };
 };
 const health = async (name: Name) => {
-  const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', {
-    token: world.admin.token,
-  });
+  const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(
+    fx.app,
+    'GET',
+    '/api/admin/demand-partners',
+    {
+      token: world.admin.token,
+    },
+  );
   return list.body.demand_partners.find((p) => p.id === ids[name])?.health.counters ?? {};
 };
-const pushEnv = () => ({ DEMAND_ALLOW_LOOPBACK: '1', PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: stub.caFile, PUSH_SEND_INTERVAL_MS: '3600000' });
+const pushEnv = () => ({
+  DEMAND_ALLOW_LOOPBACK: '1',
+  PUSH_SERVICE_HOSTS: '127.0.0.1',
+  PUSH_CA_FILE: stub.caFile,
+  PUSH_SEND_INTERVAL_MS: '3600000',
+});
 
 beforeAll(async () => {
   stub = await PushServiceStub.start();
@@ -96,14 +127,22 @@ beforeAll(async () => {
   for (const [name, d] of Object.entries(dsps) as [Name, MockDsp][]) {
     const r = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
       token: world.admin.token,
-      json: { name: `DSP ${name}`, endpoint: `${d.base}/bid`, formats: name === 'bannerOnly' ? ['banner'] : ['push'], qps_limit: 10_000, timeout_ms: 150 },
+      json: {
+        name: `DSP ${name}`,
+        endpoint: `${d.base}/bid`,
+        formats: name === 'bannerOnly' ? ['banner'] : ['push'],
+        qps_limit: 10_000,
+        timeout_ms: 150,
+      },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     ids[name] = r.body.id;
   }
   engine = await startEngine(fx.redis.url, pushEnv());
   await eventually(
-    () => engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length && engine.engine.mirror.index.zones.get(zone)?.serving === true,
+    () =>
+      engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length &&
+      engine.engine.mirror.index.zones.get(zone)?.serving === true,
   );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
 });
@@ -138,13 +177,22 @@ describe('a push slot offered to demand partners', () => {
       const n = received(p);
       delivered.set(p, n);
       // The title's line break is a space; texts and icon as the partner sent them.
-      expect(n).toMatchObject({ title: 'Partner sale: 50% off', body: 'Only today, at the partner shop', icon: 'https://cdn.dsp.example/icon.png' });
+      expect(n).toMatchObject({
+        title: 'Partner sale: 50% off',
+        body: 'Only today, at the partner shop',
+        icon: 'https://cdn.dsp.example/icon.png',
+      });
       // Our click link, on the base URL of whichever engine sent it.
       expect(n.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\/d\.[\w.-]+\/dsp$/);
     }
     // One auction per subscriber, one win notice each at $60 over our $40: second price plus a cent.
     expect(dsps.rich.bids).toHaveLength(SUBSCRIBERS.length);
-    await eventually(() => dsps.rich.noticesOf('nurl').length === SUBSCRIBERS.length && dsps.rich.noticesOf('burl').length === SUBSCRIBERS.length, 10_000);
+    await eventually(
+      () =>
+        dsps.rich.noticesOf('nurl').length === SUBSCRIBERS.length &&
+        dsps.rich.noticesOf('burl').length === SUBSCRIBERS.length,
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const nurls = dsps.rich.noticesOf('nurl').map((n) => n.path);
     expect(nurls).toHaveLength(SUBSCRIBERS.length);
@@ -197,9 +245,9 @@ describe('a push slot offered to demand partners', () => {
     // A second click on it is a duplicate; a bot's click on another notification is invalid: both still reach the landing.
     expect((await fetch(url, { headers: BROWSER, redirect: 'manual' })).status).toBe(302);
     const other = `${engine.base}${new URL(delivered.get('/s-2')?.url ?? 'http://x').pathname}`;
-    expect((await fetch(other, { headers: { 'user-agent': 'curl/8.5.0' }, redirect: 'manual' })).headers.get('location')).toBe(
-      'https://shop.dsp.example/offer?p=40.01',
-    );
+    expect(
+      (await fetch(other, { headers: { 'user-agent': 'curl/8.5.0' }, redirect: 'manual' })).headers.get('location'),
+    ).toBe('https://shop.dsp.example/offer?p=40.01');
     expect(
       (
         await fetch(
@@ -212,7 +260,12 @@ describe('a push slot offered to demand partners', () => {
     const ticket = url.split('/c/')[1]?.split('/')[0] ?? '';
     expect((await fetch(`${engine.base}/openrtb/imptracker/${ticket}`)).status).toBe(200);
     await eventually(async () => (await health('rich')).clicks === 1 && (await health('rich')).invalid_clicks === 2);
-    expect(await health('rich')).toMatchObject({ impressions: SUBSCRIBERS.length, wins: AUCTIONS, clicks: 1, invalid_clicks: 2 });
+    expect(await health('rich')).toMatchObject({
+      impressions: SUBSCRIBERS.length,
+      wins: AUCTIONS,
+      clicks: 1,
+      invalid_clicks: 2,
+    });
     // The valid click alone called the partner's click tracker, once.
     await eventually(() => dsps.rich.noticesOf('click').length === 1);
     await new Promise((r) => setTimeout(r, 300));
@@ -254,7 +307,13 @@ describe("the publisher's money", () => {
   it('credits each delivered partner notification at the clearing price with the revenue share, in the statistics by demand', async () => {
     const events = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression');
     expect(events).toHaveLength(3);
-    for (const e of events) expect(e).toMatchObject({ demand_partner_id: ids.rich, zone_id: zoneId, charge_nano: CLEARING_NANO, price_micro_cents: 4_001_000 });
+    for (const e of events)
+      expect(e).toMatchObject({
+        demand_partner_id: ids.rich,
+        zone_id: zoneId,
+        charge_nano: CLEARING_NANO,
+        price_micro_cents: 4_001_000,
+      });
     await ingestAll(fx.app, [engine.engine]);
     const r = await call<{ rows: { demand: string; impressions: number; earnings_cents: number }[] }>(
       fx.app,

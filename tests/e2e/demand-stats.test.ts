@@ -31,8 +31,12 @@ const BROWSER = {
   referer: '',
 };
 // `buyer` bids $50 CPM, `runnerUp` $40: the buyer wins every auction at $40.01 (second price plus a cent).
-const buyer: MockDsp = new MockDsp((r) => (bidding ? { delayMs: 10, body: bidFor(buyer, r, 50, '<div>BUYER</div>') } : { status: 204 }));
-const runnerUp: MockDsp = new MockDsp((r) => (bidding ? { delayMs: 20, body: bidFor(runnerUp, r, 40, '<div>RUNNER-UP</div>') } : { status: 204 }));
+const buyer: MockDsp = new MockDsp((r) =>
+  bidding ? { delayMs: 10, body: bidFor(buyer, r, 50, '<div>BUYER</div>') } : { status: 204 },
+);
+const runnerUp: MockDsp = new MockDsp((r) =>
+  bidding ? { delayMs: 20, body: bidFor(runnerUp, r, 40, '<div>RUNNER-UP</div>') } : { status: 204 },
+);
 const ids = { buyer: 0, runnerUp: 0 };
 /** Partner impressions won and counted. */
 const N = 6;
@@ -62,7 +66,8 @@ beforeAll(async () => {
   const site = await world.site();
   publisher = site.publisher;
   BROWSER.referer = `https://www.${site.domain}/article`;
-  zone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site)).subid;
+  zone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site))
+    .subid;
   for (const [name, d] of [
     ['buyer', buyer],
     ['runnerUp', runnerUp],
@@ -75,7 +80,9 @@ beforeAll(async () => {
     ids[name] = r.body.id;
   }
   engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
-  await eventually(() => engine.engine.mirror.index?.demandPartners.length === 2 && engine.engine.mirror.index.candidateCount === 1);
+  await eventually(
+    () => engine.engine.mirror.index?.demandPartners.length === 2 && engine.engine.mirror.index.candidateCount === 1,
+  );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
 
   // N partner wins at once, each tracker called five times at once: counted once per auction.
@@ -110,7 +117,11 @@ describe('publisher statistics by demand', () => {
     const partner = r.body.rows.find((row) => row.demand === String(ids.buyer));
     const own = r.body.rows.find((row) => row.demand === 'own');
     // 6 x $40.01 CPM = 240 060 000 nano-dollars; 70 % of it is 16.8 cents, 16 whole cents.
-    expect(partner).toMatchObject({ impressions: N, demand_name: 'DSP buyer', earnings_cents: Math.floor((N * CLEARING_NANO * SHARE) / 1e9) });
+    expect(partner).toMatchObject({
+      impressions: N,
+      demand_name: 'DSP buyer',
+      earnings_cents: Math.floor((N * CLEARING_NANO * SHARE) / 1e9),
+    });
     expect(partner?.earnings_cents).toBe(16);
     expect(own).toMatchObject({ impressions: OWN, demand_name: '' });
     // The loser bought nothing: it has no row.
@@ -122,11 +133,18 @@ describe('publisher statistics by demand', () => {
       `/api/pub/stats?from=${today}&to=${today}&group_by=demand,geo,os,browser`,
       { token: publisher.token },
     );
-    expect(viewer.body.rows.find((row) => row.demand === String(ids.buyer))).toMatchObject({ impressions: N, geo: 'us', os: 'linux', browser: 'chrome' });
+    expect(viewer.body.rows.find((row) => row.demand === String(ids.buyer))).toMatchObject({
+      impressions: N,
+      geo: 'us',
+      os: 'linux',
+      browser: 'chrome',
+    });
     // Without the dimension, the day's earnings are the sum of the two rows' spend (share taken once, rounded down once).
     const day = await pubStats('day');
     expect(day.body.rows[0]?.impressions).toBe(N + OWN);
-    expect(day.body.rows[0]?.earnings_cents).toBeGreaterThanOrEqual((partner?.earnings_cents ?? 0) + (own?.earnings_cents ?? 0));
+    expect(day.body.rows[0]?.earnings_cents).toBeGreaterThanOrEqual(
+      (partner?.earnings_cents ?? 0) + (own?.earnings_cents ?? 0),
+    );
   });
 
   it("pay the partner's revenue out with the rest: the daily close moves exactly the day's earnings into the balance", async () => {
@@ -134,7 +152,9 @@ describe('publisher statistics by demand', () => {
     expect(day).toBeGreaterThanOrEqual(16);
     // Past the hold period, today is closed.
     await runPayoutClose(fx.app.svc, Date.now() + 40 * 86_400_000);
-    const b = await call<{ balance_cents: number; in_payouts_cents: number }>(fx.app, 'GET', '/api/pub/balance', { token: publisher.token });
+    const b = await call<{ balance_cents: number; in_payouts_cents: number }>(fx.app, 'GET', '/api/pub/balance', {
+      token: publisher.token,
+    });
     expect(b.body.balance_cents + b.body.in_payouts_cents).toBe(day);
   });
 
@@ -166,9 +186,16 @@ describe('publisher statistics by demand', () => {
       errors?: number;
     };
     const byDemand = async () =>
-      (await call<{ rows: Row[] }>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&group_by=day,demand`, { token: world.admin.token })).body.rows;
+      (
+        await call<{ rows: Row[] }>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&group_by=day,demand`, {
+          token: world.admin.token,
+        })
+      ).body.rows;
     // The engines add their counters every second.
-    await eventually(async () => (await byDemand()).find((row) => row.demand === String(ids.runnerUp))?.bid_requests === N + OWN, 5_000);
+    await eventually(
+      async () => (await byDemand()).find((row) => row.demand === String(ids.runnerUp))?.bid_requests === N + OWN,
+      5_000,
+    );
     const rows = await byDemand();
     expect(rows.find((row) => row.demand === String(ids.buyer))).toMatchObject({
       impressions: N,
@@ -179,20 +206,40 @@ describe('publisher statistics by demand', () => {
       errors: 0,
     });
     // Bid on every auction, won none: a row all the same.
-    expect(rows.find((row) => row.demand === String(ids.runnerUp))).toMatchObject({ demand_name: 'DSP runnerUp', impressions: 0, bids: N, wins: 0 });
+    expect(rows.find((row) => row.demand === String(ids.runnerUp))).toMatchObject({
+      demand_name: 'DSP runnerUp',
+      impressions: 0,
+      bids: N,
+      wins: 0,
+    });
     expect(rows.find((row) => row.demand === 'own')?.bid_requests).toBeUndefined();
     // Another time zone or grouping: the counters (kept per UTC day and partner) are left out rather than split wrongly.
-    const other = await call<{ rows: Row[] }>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&group_by=demand,zone`, { token: world.admin.token });
+    const other = await call<{ rows: Row[] }>(
+      fx.app,
+      'GET',
+      `/api/admin/stats?from=${today}&to=${today}&group_by=demand,zone`,
+      { token: world.admin.token },
+    );
     expect(other.body.rows.every((row) => row.bid_requests === undefined)).toBe(true);
   });
 
   it('refuses the demand dimension to advertisers with a 400 naming group_by; their own statistics hold only their campaigns', async () => {
-    const bad = await call<{ errors: Record<string, string> }>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&group_by=day,demand`, {
-      token: adv.token,
-    });
+    const bad = await call<{ errors: Record<string, string> }>(
+      fx.app,
+      'GET',
+      `/api/adv/stats?from=${today}&to=${today}&group_by=day,demand`,
+      {
+        token: adv.token,
+      },
+    );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['group_by']);
-    const mine = await call<{ rows: { impressions: number }[] }>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, { token: adv.token });
+    const mine = await call<{ rows: { impressions: number }[] }>(
+      fx.app,
+      'GET',
+      `/api/adv/stats?from=${today}&to=${today}`,
+      { token: adv.token },
+    );
     expect(mine.body.rows[0]?.impressions).toBe(OWN);
   });
 });

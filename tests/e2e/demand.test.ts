@@ -28,7 +28,10 @@ const inPageAnswer = (dsp: MockDsp, icon: string) => ({
       { id: 2, img: { url: icon, w: 192, h: 192 } },
       { id: 3, data: { value: 'In-page\ntext' } },
     ],
-    link: { url: 'https://shop.example/toast?p=${AUCTION_PRICE}', clicktrackers: [`${dsp.base}/click?p=\${AUCTION_PRICE}`] },
+    link: {
+      url: 'https://shop.example/toast?p=${AUCTION_PRICE}',
+      clicktrackers: [`${dsp.base}/click?p=\${AUCTION_PRICE}`],
+    },
     imptrackers: ['https://dsp.example/never-loaded'],
   },
 });
@@ -40,7 +43,10 @@ const nativeAnswer = (dsp: MockDsp) => ({
     { id: 3, data: { value: 'Body & text' } },
     { id: 5, data: { value: 'Acme' } },
   ],
-  link: { url: 'https://shop.example/landing?p=${AUCTION_PRICE}', clicktrackers: [`${dsp.base}/click?p=\${AUCTION_PRICE}`] },
+  link: {
+    url: 'https://shop.example/landing?p=${AUCTION_PRICE}',
+    clicktrackers: [`${dsp.base}/click?p=\${AUCTION_PRICE}`],
+  },
   imptrackers: ['https://dsp.example/nimp?p=${AUCTION_PRICE}', 'http://dsp.example/plain'],
   eventtrackers: [{ event: 1, method: 2, url: 'https://dsp.example/js.js' }],
   jstracker: '<script>alert(1)</script>',
@@ -55,12 +61,30 @@ const VAST_INLINE = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" x
 // Each DSP's behaviour can be switched by the tests.
 let rich = true;
 type DspName =
-  'high' | 'second' | 'pass' | 'late' | 'failing' | 'garbage' | 'cheap' | 'wrongId' | 'video' | 'native' | 'nativeHtml' | 'inPage' | 'inPageHttpIcon';
+  | 'high'
+  | 'second'
+  | 'pass'
+  | 'late'
+  | 'failing'
+  | 'garbage'
+  | 'cheap'
+  | 'wrongId'
+  | 'video'
+  | 'native'
+  | 'nativeHtml'
+  | 'inPage'
+  | 'inPageHttpIcon';
 const dsps: Record<DspName, MockDsp> = {
   // Bids highest, answers in 20 ms.
-  high: new MockDsp((r) => (rich ? { delayMs: 20, body: bidFor(dsps.high, r, 3, '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>') } : { status: 204 })),
+  high: new MockDsp((r) =>
+    rich
+      ? { delayMs: 20, body: bidFor(dsps.high, r, 3, '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>') }
+      : { status: 204 },
+  ),
   // Second highest, 40 ms: sets the price.
-  second: new MockDsp((r) => (rich ? { delayMs: 40, body: bidFor(dsps.second, r, 2.5, '<div>SECOND</div>') } : { status: 204 })),
+  second: new MockDsp((r) =>
+    rich ? { delayMs: 40, body: bidFor(dsps.second, r, 2.5, '<div>SECOND</div>') } : { status: 204 },
+  ),
   pass: new MockDsp(() => ({ status: 204 })),
   // Would win by far, but answers after the auction is over.
   late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, 50, '<div>LATE</div>') })),
@@ -68,18 +92,39 @@ const dsps: Record<DspName, MockDsp> = {
   garbage: new MockDsp(() => ({ body: '{"id": "not json' })),
   // A bid under the zone's floor (0.5), and one for an imp we never offered.
   cheap: new MockDsp((r) => ({
-    body: { id: r.id, seatbid: [{ bid: [bidFor(dsps.cheap, r, 0.1, '<b>x</b>').seatbid[0]?.bid[0], { id: 'b2', impid: '9', price: 9, adm: '<b>y</b>' }] }] },
+    body: {
+      id: r.id,
+      seatbid: [
+        {
+          bid: [
+            bidFor(dsps.cheap, r, 0.1, '<b>x</b>').seatbid[0]?.bid[0],
+            { id: 'b2', impid: '9', price: 9, adm: '<b>y</b>' },
+          ],
+        },
+      ],
+    },
   })),
   wrongId: new MockDsp((r) => ({ body: { ...bidFor(dsps.wrongId, r, 40, '<b>w</b>'), id: 'someone-else' } })),
   video: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.video, r, 6, VAST_INLINE, { w: 640, h: 360 }) })),
   // Native zones: a Native 1.2 answer, and a higher bid with banner markup where native was asked (discarded).
-  native: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.native, r, 3, JSON.stringify(nativeAnswer(dsps.native))) })),
+  native: new MockDsp((r) => ({
+    delayMs: 10,
+    body: bidFor(dsps.native, r, 3, JSON.stringify(nativeAnswer(dsps.native))),
+  })),
   nativeHtml: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.nativeHtml, r, 9, '<div>not native</div>') })),
   // In-page push zones: a notification-shaped answer, and a higher one whose icon is plain http (discarded).
-  inPage: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.inPage, r, 4, JSON.stringify(inPageAnswer(dsps.inPage, 'https://cdn.dsp.example/i.png'))) })),
+  inPage: new MockDsp((r) => ({
+    delayMs: 10,
+    body: bidFor(dsps.inPage, r, 4, JSON.stringify(inPageAnswer(dsps.inPage, 'https://cdn.dsp.example/i.png'))),
+  })),
   inPageHttpIcon: new MockDsp((r) => ({
     delayMs: 10,
-    body: bidFor(dsps.inPageHttpIcon, r, 8, JSON.stringify(inPageAnswer(dsps.inPageHttpIcon, 'http://cdn.dsp.example/i.png'))),
+    body: bidFor(
+      dsps.inPageHttpIcon,
+      r,
+      8,
+      JSON.stringify(inPageAnswer(dsps.inPageHttpIcon, 'http://cdn.dsp.example/i.png')),
+    ),
   })),
 };
 const FORMATS: Partial<Record<DspName, string[]>> = {
@@ -100,20 +145,31 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'video', bid_usd: 4 });
   const site = await world.site();
   BROWSER.referer = `https://www.${site.domain}/article`;
-  bannerZone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site)).subid;
+  bannerZone = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250, floor_cpm_usd: 0.5 }, site))
+    .subid;
   videoZone = (await world.zone({ format: 'video' }, site)).subid;
   nativeZone = (await world.zone({ format: 'native', floor_cpm_usd: 0.5 }, site)).subid;
   inPageZone = (await world.zone({ format: 'in_page_push', floor_cpm_usd: 0.5 }, site)).subid;
   for (const [name, d] of Object.entries(dsps)) {
     const r = await call<{ id: number }>(fx.app, 'POST', '/api/admin/demand-partners', {
       token: admin.token,
-      json: { name, endpoint: `${d.base}/bid`, formats: FORMATS[name as DspName] ?? ['banner'], qps_limit: 10_000, timeout_ms: 150 },
+      json: {
+        name,
+        endpoint: `${d.base}/bid`,
+        formats: FORMATS[name as DspName] ?? ['banner'],
+        qps_limit: 10_000,
+        timeout_ms: 150,
+      },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     ids[name] = r.body.id;
   }
   engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
-  await eventually(() => engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length && engine.engine.mirror.index.candidateCount === 2);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length &&
+      engine.engine.mirror.index.candidateCount === 2,
+  );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
 });
 afterAll(async () => {
@@ -127,7 +183,9 @@ interface DemandReply {
 }
 const imp = async (z: string) => {
   const started = performance.now();
-  const res = await fetch(`${engine.base}/imp?z=${z}&fp=fingerprint-123&s=e30&u=visitor-id-0000000001`, { headers: BROWSER });
+  const res = await fetch(`${engine.base}/imp?z=${z}&fp=fingerprint-123&s=e30&u=visitor-id-0000000001`, {
+    headers: BROWSER,
+  });
   const body = res.status === 200 ? ((await res.json()) as DemandReply) : undefined;
   return { status: res.status, body, ms: performance.now() - started };
 };
@@ -140,15 +198,30 @@ describe('demand partners API', () => {
       [{ name: 'x', endpoint: 'https://dsp.example/bid', formats: ['poster'] }, 'formats.0'],
       [{ name: 'x', endpoint: 'ftp://dsp.example/bid', formats: ['banner'] }, 'endpoint'],
     ] as const) {
-      const r = await call<{ code: string; fields: Record<string, string> }>(fx.app, 'POST', '/api/admin/demand-partners', { token: admin.token, json });
+      const r = await call<{ code: string; fields: Record<string, string> }>(
+        fx.app,
+        'POST',
+        '/api/admin/demand-partners',
+        { token: admin.token, json },
+      );
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(JSON.stringify(r.body), JSON.stringify(r.body)).toContain(`"${field}"`);
     }
   });
 
   it('names every invalid field in one 400, the https check among them', async () => {
-    const bad = { name: '', endpoint: 'http://dsp.example/bid', qps_limit: 0, timeout_ms: 999, formats: ['poster'], countries: ['xx'] };
-    const created = await call<{ errors: Record<string, string> }>(fx.app, 'POST', '/api/admin/demand-partners', { token: admin.token, json: bad });
+    const bad = {
+      name: '',
+      endpoint: 'http://dsp.example/bid',
+      qps_limit: 0,
+      timeout_ms: 999,
+      formats: ['poster'],
+      countries: ['xx'],
+    };
+    const created = await call<{ errors: Record<string, string> }>(fx.app, 'POST', '/api/admin/demand-partners', {
+      token: admin.token,
+      json: bad,
+    });
     expect(created.status).toBe(400);
     expect(created.body.errors).toEqual({
       name: 'must not be empty',
@@ -162,19 +235,29 @@ describe('demand partners API', () => {
       token: admin.token,
       json: { name: 'several', endpoint: 'https://dsp.example/bid', formats: ['banner'] },
     });
-    const patched = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/admin/demand-partners/${ok.body.id}`, {
-      token: admin.token,
-      json: { endpoint: 'http://dsp.example/bid', timeout_ms: 5 },
-    });
+    const patched = await call<{ errors: Record<string, string> }>(
+      fx.app,
+      'PATCH',
+      `/api/admin/demand-partners/${ok.body.id}`,
+      {
+        token: admin.token,
+        json: { endpoint: 'http://dsp.example/bid', timeout_ms: 5 },
+      },
+    );
     expect([patched.status, patched.body.errors]).toEqual([
       400,
       { endpoint: 'must be an https URL without credentials or fragment', timeout_ms: 'must be at least 10' },
     ]);
     // http on loopback passes here only because this process is configured for it (DEMAND_ALLOW_LOOPBACK).
-    const local = await call(fx.app, 'PATCH', `/api/admin/demand-partners/${ok.body.id}`, { token: admin.token, json: { endpoint: 'http://127.0.0.1:9/bid' } });
+    const local = await call(fx.app, 'PATCH', `/api/admin/demand-partners/${ok.body.id}`, {
+      token: admin.token,
+      json: { endpoint: 'http://127.0.0.1:9/bid' },
+    });
     expect(local.status).toBe(200);
     // Out of the auctions the later tests count.
-    expect((await call(fx.app, 'POST', `/api/admin/demand-partners/${ok.body.id}/disable`, { token: admin.token })).status).toBe(200);
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/demand-partners/${ok.body.id}/disable`, { token: admin.token })).status,
+    ).toBe(200);
   });
 
   it('defaults qps_limit 100 and timeout_ms 150; only admins may call it', async () => {
@@ -184,10 +267,19 @@ describe('demand partners API', () => {
     });
     expect(r.body).toMatchObject({ qps_limit: 100, timeout_ms: 150, countries: ['de'], status: 'active' });
     const id = r.body.id as number;
-    expect((await call(fx.app, 'PATCH', `/api/admin/demand-partners/${id}`, { token: admin.token, json: { timeout_ms: 90 } })).body).toMatchObject({
+    expect(
+      (
+        await call(fx.app, 'PATCH', `/api/admin/demand-partners/${id}`, {
+          token: admin.token,
+          json: { timeout_ms: 90 },
+        })
+      ).body,
+    ).toMatchObject({
       timeout_ms: 90,
     });
-    expect((await call(fx.app, 'POST', `/api/admin/demand-partners/${id}/disable`, { token: admin.token })).body).toMatchObject({ status: 'disabled' });
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/demand-partners/${id}/disable`, { token: admin.token })).body,
+    ).toMatchObject({ status: 'disabled' });
     const pub = await world.site();
     expect((await call(fx.app, 'GET', '/api/admin/demand-partners', { token: pub.publisher.token })).status).toBe(403);
   });
@@ -207,8 +299,19 @@ describe('one auction per impression', () => {
     const sent = dsps.high.bids[0];
     expect(sent?.headers['x-openrtb-version']).toBe('2.5');
     const body = outgoingBidRequestSchema.parse(JSON.parse(sent?.body ?? '{}'));
-    expect(body.imp[0]).toMatchObject({ id: '1', tagid: bannerZone, bidfloor: 0.5, bidfloorcur: 'USD', secure: 1, banner: { w: 300, h: 250 } });
-    expect(body.site).toMatchObject({ domain: expect.stringMatching(/\.example$/), cat: ['IAB12'], page: BROWSER.referer });
+    expect(body.imp[0]).toMatchObject({
+      id: '1',
+      tagid: bannerZone,
+      bidfloor: 0.5,
+      bidfloorcur: 'USD',
+      secure: 1,
+      banner: { w: 300, h: 250 },
+    });
+    expect(body.site).toMatchObject({
+      domain: expect.stringMatching(/\.example$/),
+      cat: ['IAB12'],
+      page: BROWSER.referer,
+    });
     expect(body.site.publisher.id).toMatch(/^\d+$/);
     expect(body.device).toMatchObject({ geo: { country: 'USA' }, devicetype: 2, os: 'Linux', ip: '127.0.0.1' });
     expect(body.user?.id).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -224,7 +327,9 @@ describe('one auction per impression', () => {
   it("calls the winner's nurl once, the loser's lurl with the loss reason, with every macro filled", async () => {
     await eventually(() => dsps.high.noticesOf('nurl').length === 1 && dsps.second.noticesOf('lurl').length === 1);
     expect(dsps.high.noticesOf('nurl')[0]?.path).toMatch(/^\/nurl\?price=2\.51&id=[0-9a-f-]{36}$/);
-    expect(dsps.second.noticesOf('lurl')[0]?.path).toMatch(/^\/lurl\?loss=102&price=2\.51&bid=bid-\w+&seat=seat-1&cur=USD$/);
+    expect(dsps.second.noticesOf('lurl')[0]?.path).toMatch(
+      /^\/lurl\?loss=102&price=2\.51&bid=bid-\w+&seat=seat-1&cur=USD$/,
+    );
     expect(dsps.high.noticesOf('burl')).toHaveLength(0);
   });
 
@@ -258,28 +363,35 @@ describe('one auction per impression', () => {
     engine = await startEngine(fx.redis.url, { DEMAND_ALLOW_LOOPBACK: '1' });
     await eventually(() => engine.engine.mirror.index?.demandPartners.length === Object.keys(dsps).length);
     await new Promise((r) => setTimeout(r, 300));
-    const list = await call<{ demand_partners: { id: number; health: { counters: Record<string, number>; circuit: string } }[] }>(
-      fx.app,
-      'GET',
-      '/api/admin/demand-partners',
-      { token: admin.token },
-    );
+    const list = await call<{
+      demand_partners: { id: number; health: { counters: Record<string, number>; circuit: string } }[];
+    }>(fx.app, 'GET', '/api/admin/demand-partners', { token: admin.token });
     const health = (name: string) => list.body.demand_partners.find((p) => p.id === ids[name])?.health;
     expect(health('failing')).toMatchObject({ circuit: 'open', counters: { errors: 5, requests: 5 } });
     expect(health('garbage')?.counters.invalid_json).toBe(5);
     expect(health('late')?.counters.timeouts).toBeGreaterThanOrEqual(5);
-    expect(health('cheap')?.counters).toMatchObject({ under_floor: expect.any(Number), unknown_imp: expect.any(Number) });
+    expect(health('cheap')?.counters).toMatchObject({
+      under_floor: expect.any(Number),
+      unknown_imp: expect.any(Number),
+    });
     expect(health('cheap')?.counters.under_floor).toBeGreaterThanOrEqual(5);
     expect(health('wrongId')?.counters.wrong_id).toBeGreaterThanOrEqual(5);
     expect(health('pass')?.counters.nobids).toBeGreaterThanOrEqual(5);
-    expect(health('high')?.counters).toMatchObject({ wins: expect.any(Number), impressions: 1, revenue_nano: 2_510_000 });
+    expect(health('high')?.counters).toMatchObject({
+      wins: expect.any(Number),
+      impressions: 1,
+      revenue_nano: 2_510_000,
+    });
   });
 
   it('lets our own campaign win when the partners bid under it, and the floor holds against every partner', async () => {
     rich = false;
     try {
       const r = await imp(bannerZone);
-      expect(r.status, JSON.stringify((await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'nobid').slice(-3))).toBe(200);
+      expect(
+        r.status,
+        JSON.stringify((await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'nobid').slice(-3)),
+      ).toBe(200);
       expect(r.body?.demand).toBeUndefined();
       expect(r.body?.impression_id).toBeTruthy();
     } finally {
@@ -362,15 +474,21 @@ describe('native zones', () => {
     await Promise.all([fetch(ad.beacon_url, { headers: BROWSER }), fetch(ad.beacon_url, { headers: BROWSER })]);
     await eventually(() => dsps.native.noticesOf('burl').length === 1);
     // Rendered: the first valid click calls the partner's click tracker once; a second click is a duplicate.
-    for (let i = 0; i < 2; i++) expect((await click()).headers.get('location')).toBe('https://shop.example/landing?p=0.5');
+    for (let i = 0; i < 2; i++)
+      expect((await click()).headers.get('location')).toBe('https://shop.example/landing?p=0.5');
     await eventually(() => dsps.native.noticesOf('click').length === 1);
     expect(dsps.native.noticesOf('click')[0]?.path).toBe('/click?p=0.5');
     // Counted for the partner's health (flushed every second): one valid click, the early one and the duplicate invalid.
     const counters = async () =>
       (
-        await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(fx.app, 'GET', '/api/admin/demand-partners', {
-          token: admin.token,
-        })
+        await call<{ demand_partners: { id: number; health: { counters: Record<string, number> } }[] }>(
+          fx.app,
+          'GET',
+          '/api/admin/demand-partners',
+          {
+            token: admin.token,
+          },
+        )
       ).body.demand_partners.find((p) => p.id === ids.native)?.health.counters;
     await eventually(async () => (await counters())?.clicks === 1 && (await counters())?.invalid_clicks === 2);
     const streamed = await streamedEvents(fx.app.svc.redis, engine);
@@ -384,11 +502,19 @@ describe('native zones', () => {
       [true, 'duplicate'],
     ]);
     for (const c of clicks)
-      expect(c).toMatchObject({ campaign_id: 0, advertiser_id: 0, charge_nano: 0, zone_id: events[0]?.zone_id, publisher_id: events[0]?.publisher_id });
+      expect(c).toMatchObject({
+        campaign_id: 0,
+        advertiser_id: 0,
+        charge_nano: 0,
+        zone_id: events[0]?.zone_id,
+        publisher_id: events[0]?.publisher_id,
+      });
     expect(events[0]?.zone_id).toBeGreaterThan(0);
     // A forged ticket is no link.
     const forged = ad.impression_id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    expect((await fetch(`${engine.base}/c/${forged}/dsp${signals}`, { headers: BROWSER, redirect: 'manual' })).status).toBe(404);
+    expect(
+      (await fetch(`${engine.base}/c/${forged}/dsp${signals}`, { headers: BROWSER, redirect: 'manual' })).status,
+    ).toBe(404);
     await new Promise((res) => setTimeout(res, 300));
     expect(dsps.native.noticesOf('click')).toHaveLength(1);
   });
@@ -439,11 +565,16 @@ describe('native zones', () => {
     expect(dsps.inPage.noticesOf('nurl')[0]?.path).toMatch(/price=0\.5\b/);
     // Rendered (our tracker counts it once), then a person's click: the landing, the click tracker once.
     await fetch(ad.beacon_url, { headers: BROWSER });
-    const click = await fetch(`${ad.click_url}?ttc=1200&x=30&y=9&focus=1&fp=fingerprint-456`, { headers: BROWSER, redirect: 'manual' });
+    const click = await fetch(`${ad.click_url}?ttc=1200&x=30&y=9&focus=1&fp=fingerprint-456`, {
+      headers: BROWSER,
+      redirect: 'manual',
+    });
     expect([click.status, click.headers.get('location')]).toEqual([302, 'https://shop.example/toast?p=0.5']);
     await eventually(() => dsps.inPage.noticesOf('click').length === 1 && dsps.inPage.noticesOf('burl').length === 1);
     expect(dsps.inPage.noticesOf('click')[0]?.path).toBe('/click?p=0.5');
-    const events = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'demand_impression' && e.demand_partner_id === ids.inPage);
+    const events = (await streamedEvents(fx.app.svc.redis, engine)).filter(
+      (e) => e.type === 'demand_impression' && e.demand_partner_id === ids.inPage,
+    );
     expect(events).toHaveLength(1);
   });
 });

@@ -30,11 +30,13 @@ interface Deposit {
 }
 
 async function pay(adv: Account, usd: number): Promise<Deposit> {
-  const d = (await call<Deposit>(fx.app, 'POST', '/api/adv/deposits', { token: adv.token, json: { amount_usd: usd } })).body;
+  const d = (await call<Deposit>(fx.app, 'POST', '/api/adv/deposits', { token: adv.token, json: { amount_usd: usd } }))
+    .body;
   expect((await fetch(fx.app.base + new URL(d.checkout_url).pathname, { method: 'POST' })).status).toBe(200);
   return d;
 }
-const balance = async (adv: Account) => (await call<{ balance_cents: number }>(fx.app, 'GET', '/api/adv/balance', { token: adv.token })).body.balance_cents;
+const balance = async (adv: Account) =>
+  (await call<{ balance_cents: number }>(fx.app, 'GET', '/api/adv/balance', { token: adv.token })).body.balance_cents;
 
 describe('a refund of spent money', () => {
   it('stops serving below zero; the next deposit pays the debt and serving resumes', async () => {
@@ -47,7 +49,9 @@ describe('a refund of spent money', () => {
     const afterSpend = await balance(adv);
     expect(afterSpend).toBe(50 - Math.floor(spent.wins * 0.5));
 
-    expect((await call(fx.app, 'POST', `/api/admin/deposits/${first.id}/refund`, { token: admin.token, json: {} })).status).toBe(200);
+    expect(
+      (await call(fx.app, 'POST', `/api/admin/deposits/${first.id}/refund`, { token: admin.token, json: {} })).status,
+    ).toBe(200);
     expect(await balance(adv)).toBe(afterSpend - 50);
     expect(await balance(adv)).toBeLessThan(0);
     expect((await drainBudget([engine], 'BRA')).wins).toBe(0);

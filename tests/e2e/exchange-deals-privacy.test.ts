@@ -28,7 +28,9 @@ beforeAll(async () => {
   adv = await world.advertiser(1_000_000);
   ids.deal = (await world.campaign(adv, { bid_usd: 2 })).campaign.id;
   ids.open = (await world.campaign(adv, { bid_usd: 3 })).campaign.id;
-  ids.capped = (await world.campaign(adv, { bid_usd: 5, frequency_cap: { impressions: 5, period_hours: 24 } })).campaign.id;
+  ids.capped = (
+    await world.campaign(adv, { bid_usd: 5, frequency_cap: { impressions: 5, period_hours: 24 } })
+  ).campaign.id;
   ids.video = (await world.campaign(adv, { format: 'video', bid_usd: 1 }, { duration_s: '20' })).campaign.id;
   engine = await startEngine(fx.redis.url);
   await eventually(() => (engine.engine.mirror.index?.candidateCount ?? 0) >= 4);
@@ -43,7 +45,10 @@ let users = 0;
 /** One bid request, from a user of its own: a capped campaign's ad to one user would hold back the next (frequency caps). */
 async function bidOf(body: Record<string, unknown>) {
   const r = await postBid(engine.base, { ...body, user: { id: `bidder-${++users}` } });
-  return { status: r.status, bid: r.status === 200 ? ((r.body as unknown as BidResponse).seatbid[0]?.bid as Bids)[0] : undefined };
+  return {
+    status: r.status,
+    bid: r.status === 200 ? ((r.body as unknown as BidResponse).seatbid[0]?.bid as Bids)[0] : undefined,
+  };
 }
 const withDeals = (deals: unknown[], privateAuction = 0, imp: Record<string, unknown> = {}) =>
   bannerRequest({}, { pmp: { private_auction: privateAuction, deals }, ...imp });
@@ -55,22 +60,35 @@ describe('deals', () => {
       json: { id: 'PMP/1', floor_usd: 1.5, partner_ids: [partner], campaign_ids: [ids.deal] },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: 'PMP/1', floor_usd: 1.5, partner_ids: [partner], campaign_ids: [ids.deal] });
+    expect(created.body).toMatchObject({
+      id: 'PMP/1',
+      floor_usd: 1.5,
+      partner_ids: [partner],
+      campaign_ids: [ids.deal],
+    });
     const listed = await call<{ deals: { id: string }[] }>(fx.app, 'GET', '/api/admin/deals', admin());
     expect(listed.body.deals.map((d) => d.id)).toEqual(['PMP/1']);
-    expect((await call(fx.app, 'GET', `/api/admin/deals/${encodeURIComponent('PMP/1')}`, admin())).body).toMatchObject({ floor_usd: 1.5 });
+    expect((await call(fx.app, 'GET', `/api/admin/deals/${encodeURIComponent('PMP/1')}`, admin())).body).toMatchObject({
+      floor_usd: 1.5,
+    });
 
     // The deal outranks the open auction, where the 5.00 campaign would win.
     let won: Awaited<ReturnType<typeof bidOf>>['bid'];
     await eventually(async () => (won = (await bidOf(withDeals([{ id: 'PMP/1' }]))).bid)?.dealid === 'PMP/1');
     expect(won).toMatchObject({ cid: String(ids.deal), dealid: 'PMP/1', price: 1.5 });
     // The request's own deal floor, when higher, is cleared too.
-    expect((await bidOf(withDeals([{ id: 'PMP/1', bidfloor: 1.9 }]))).bid).toMatchObject({ dealid: 'PMP/1', price: 1.9 });
+    expect((await bidOf(withDeals([{ id: 'PMP/1', bidfloor: 1.9 }]))).bid).toMatchObject({
+      dealid: 'PMP/1',
+      price: 1.9,
+    });
     // Without the deal, the same request is an open auction.
     expect((await bidOf(bannerRequest())).bid).toMatchObject({ cid: String(ids.capped) });
     expect((await bidOf(bannerRequest())).bid?.dealid).toBeUndefined();
 
-    const patched = await call(fx.app, 'PATCH', `/api/admin/deals/${encodeURIComponent('PMP/1')}`, { ...admin(), json: { floor_usd: 1.75 } });
+    const patched = await call(fx.app, 'PATCH', `/api/admin/deals/${encodeURIComponent('PMP/1')}`, {
+      ...admin(),
+      json: { floor_usd: 1.75 },
+    });
     expect(patched.body).toMatchObject({ floor_usd: 1.75, campaign_ids: [ids.deal] });
     await eventually(async () => (await bidOf(withDeals([{ id: 'PMP/1' }]))).bid?.price === 1.75);
 
@@ -108,7 +126,9 @@ describe('deals', () => {
 
   it('ten admins creating one deal id at once: one gets it, the others 409, one deal is kept', async () => {
     const json = { id: 'RACE-1', floor_usd: 1, partner_ids: [partner], campaign_ids: [ids.deal] };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call(fx.app, 'POST', '/api/admin/deals', { ...admin(), json })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(fx.app, 'POST', '/api/admin/deals', { ...admin(), json })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     const listed = await call<{ deals: { id: string }[] }>(fx.app, 'GET', '/api/admin/deals', admin());
     expect(listed.body.deals.filter((d) => d.id === 'RACE-1')).toHaveLength(1);
@@ -132,13 +152,22 @@ describe('deals', () => {
       json: { id: 'D-1', floor_usd: 1, partner_ids: [999_999], campaign_ids: [999_998] },
     });
     expect(refs.status).toBe(400);
-    expect(refs.body.errors).toEqual({ partner_ids: 'names no partner: 999999', campaign_ids: 'names no campaign: 999998' });
+    expect(refs.body.errors).toEqual({
+      partner_ids: 'names no partner: 999999',
+      campaign_ids: 'names no campaign: 999998',
+    });
     const ok = { id: 'D-1', floor_usd: 1, partner_ids: [partner], campaign_ids: [ids.deal] };
     expect((await call(fx.app, 'POST', '/api/admin/deals', { ...admin(), json: ok })).status).toBe(201);
     expect((await call(fx.app, 'POST', '/api/admin/deals', { ...admin(), json: ok })).status).toBe(409);
-    expect((await call(fx.app, 'PATCH', '/api/admin/deals/D-1', { ...admin(), json: { partner_ids: [0] } })).body.errors).toHaveProperty(['partner_ids.0']);
-    expect((await call(fx.app, 'PATCH', '/api/admin/deals/NOPE', { ...admin(), json: { floor_usd: 2 } })).status).toBe(404);
-    expect((await call(fx.app, 'POST', '/api/admin/deals', { token: adv.token, json: { ...ok, id: 'D-2' } })).status).toBe(403);
+    expect(
+      (await call(fx.app, 'PATCH', '/api/admin/deals/D-1', { ...admin(), json: { partner_ids: [0] } })).body.errors,
+    ).toHaveProperty(['partner_ids.0']);
+    expect((await call(fx.app, 'PATCH', '/api/admin/deals/NOPE', { ...admin(), json: { floor_usd: 2 } })).status).toBe(
+      404,
+    );
+    expect(
+      (await call(fx.app, 'POST', '/api/admin/deals', { token: adv.token, json: { ...ok, id: 'D-2' } })).status,
+    ).toBe(403);
     expect((await call(fx.app, 'GET', '/api/admin/deals', { token: adv.token })).status).toBe(403);
     await call(fx.app, 'DELETE', '/api/admin/deals/D-1', admin());
   });
@@ -151,7 +180,14 @@ describe('privacy signals', () => {
     const signals = [{ coppa: 1 }, { ext: { gdpr: 1 } }, { ext: { us_privacy: '1YYN' } }];
     for (const [i, regs] of signals.entries()) {
       const user = `private-${i}`;
-      const r = await postBid(engine.base, bannerRequest({ regs, user: { id: user }, device: { ua: UA, ip: '203.0.113.7', devicetype: 2, language: 'en' } }));
+      const r = await postBid(
+        engine.base,
+        bannerRequest({
+          regs,
+          user: { id: user },
+          device: { ua: UA, ip: '203.0.113.7', devicetype: 2, language: 'en' },
+        }),
+      );
       const bid = (r.body as unknown as BidResponse).seatbid[0]?.bid[0];
       expect(bid?.cid, JSON.stringify(regs)).toBe(String(ids.open));
       // The win notice of that ad counts nothing against the user.
@@ -162,7 +198,10 @@ describe('privacy signals', () => {
 
   it('without such signals the capped campaign bids and its win is counted against the user', async () => {
     const user = 'counted-1';
-    const r = await postBid(engine.base, bannerRequest({ regs: { coppa: 0, ext: { gdpr: 0, us_privacy: '1YNN' } }, user: { id: user } }));
+    const r = await postBid(
+      engine.base,
+      bannerRequest({ regs: { coppa: 0, ext: { gdpr: 0, us_privacy: '1YNN' } }, user: { id: user } }),
+    );
     const bid = (r.body as unknown as BidResponse).seatbid[0]?.bid[0];
     expect(bid?.cid).toBe(String(ids.capped));
     expect((await fetch((bid?.nurl ?? '').replace('${AUCTION_PRICE}', '4'))).status).toBe(200);
@@ -209,7 +248,12 @@ describe('video length', () => {
     for (const bad of ['0', '601', '1.5', 'ten']) {
       const r = await call(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
         token: adv.token,
-        form: creativeForm({ title: 'V', landing_url: 'https://shop.example.com/', video_url: 'https://cdn.example.com/v.mp4', duration_s: bad }),
+        form: creativeForm({
+          title: 'V',
+          landing_url: 'https://shop.example.com/',
+          video_url: 'https://cdn.example.com/v.mp4',
+          duration_s: bad,
+        }),
       });
       expect(r.status, bad).toBe(400);
       expect(Object.keys(r.body.errors as object)).toEqual(['duration_s']);
@@ -220,16 +264,30 @@ describe('video length', () => {
     });
     expect(banner.status).toBe(400);
     expect(banner.body.errors).toHaveProperty('duration_s');
-    const good = await call<{ id: number; duration_s: number }>(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
-      token: adv.token,
-      form: creativeForm({ title: 'V', landing_url: 'https://shop.example.com/', video_url: 'https://cdn.example.com/v.mp4', duration_s: '45' }),
-    });
+    const good = await call<{ id: number; duration_s: number }>(
+      fx.app,
+      'POST',
+      `/api/adv/campaigns/${campaignId}/creatives`,
+      {
+        token: adv.token,
+        form: creativeForm({
+          title: 'V',
+          landing_url: 'https://shop.example.com/',
+          video_url: 'https://cdn.example.com/v.mp4',
+          duration_s: '45',
+        }),
+      },
+    );
     expect(good.status).toBe(201);
     expect(good.body.duration_s).toBe(45);
-    const patched = await call(fx.app, 'PATCH', `/api/adv/creatives/${good.body.id}`, { token: adv.token, json: { duration_s: 60 } });
+    const patched = await call(fx.app, 'PATCH', `/api/adv/creatives/${good.body.id}`, {
+      token: adv.token,
+      json: { duration_s: 60 },
+    });
     expect(patched.body).toMatchObject({ duration_s: 60, status: 'pending_moderation' });
-    expect((await call(fx.app, 'PATCH', `/api/adv/creatives/${good.body.id}`, { token: adv.token, json: { duration_s: 0 } })).body.errors).toHaveProperty(
-      'duration_s',
-    );
+    expect(
+      (await call(fx.app, 'PATCH', `/api/adv/creatives/${good.body.id}`, { token: adv.token, json: { duration_s: 0 } }))
+        .body.errors,
+    ).toHaveProperty('duration_s');
   });
 });

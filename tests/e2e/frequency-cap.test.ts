@@ -26,10 +26,15 @@ beforeAll(async () => {
   const adv = await world.advertiser(1_000_000);
   const cap = { impressions: N, period_hours: 1 };
   nativeCampaign = (await world.campaign(adv, { format: 'native', bid_usd: 2, frequency_cap: cap })).campaign.id;
-  bannerCampaign = (await world.campaign(adv, { format: 'banner', bid_usd: 2, frequency_cap: { impressions: 2, period_hours: 1 } })).campaign.id;
+  bannerCampaign = (
+    await world.campaign(adv, { format: 'banner', bid_usd: 2, frequency_cap: { impressions: 2, period_hours: 1 } })
+  ).campaign.id;
   zone = (await world.zone({ format: 'native' })).subid;
   engines = await Promise.all([startEngine(fx.redis.url), startEngine(fx.redis.url)]);
-  for (const e of engines) await eventually(() => e.engine.mirror.index?.zones.get(zone)?.serving === true && e.engine.mirror.index.candidateCount === 2);
+  for (const e of engines)
+    await eventually(
+      () => e.engine.mirror.index?.zones.get(zone)?.serving === true && e.engine.mirror.index.candidateCount === 2,
+    );
 }, 60_000);
 afterAll(async () => {
   await Promise.all(engines.map((e) => e.stop()));
@@ -42,12 +47,15 @@ async function visit(user: string, at: number, beaconAt = at): Promise<boolean> 
   const r = await fetch(`${(engines[at] as TestEngine).base}/imp?z=${zone}&fp=fp-${++request}&u=${user}`, { headers });
   if (r.status !== 200) return false;
   const { beacon_url } = (await r.json()) as { beacon_url: string };
-  const beacon = await fetch(beacon_url.replace(new URL(beacon_url).origin, (engines[beaconAt] as TestEngine).base), { headers });
+  const beacon = await fetch(beacon_url.replace(new URL(beacon_url).origin, (engines[beaconAt] as TestEngine).base), {
+    headers,
+  });
   expect(beacon.status).toBe(200);
   return true;
 }
 
-const sharedCount = async (id: string, campaign: number) => Number((await fx.app.svc.redis.hget(frequencyKey(userKeyOf(id)), `n:${campaign}`)) ?? 0);
+const sharedCount = async (id: string, campaign: number) =>
+  Number((await fx.app.svc.redis.hget(frequencyKey(userKeyOf(id)), `n:${campaign}`)) ?? 0);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('frequency cap on widget traffic (first-party id)', () => {
@@ -66,7 +74,9 @@ describe('frequency cap on widget traffic (first-party id)', () => {
     await pause(1_100);
     for (let i = 0; i < 6; i++) expect(await visit(alice, i % E)).toBe(false);
     const events = await Promise.all(engines.map((e) => streamedEvents(fx.app.svc.redis, e)));
-    expect(events.flat().filter((e) => e.type === 'nobid' && e.reason === 'frequency_cap').length).toBeGreaterThanOrEqual(6);
+    expect(
+      events.flat().filter((e) => e.type === 'nobid' && e.reason === 'frequency_cap').length,
+    ).toBeGreaterThanOrEqual(6);
     // Another browser on the same network is another user.
     expect(await visit('bob-first-party-id-0001', 0)).toBe(true);
     expect(await visit('bob-first-party-id-0001', 1)).toBe(true);
@@ -92,7 +102,9 @@ describe('frequency cap on widget traffic (first-party id)', () => {
   it('cannot cap a browser that sends no id', async () => {
     let served = 0;
     for (let i = 0; i < N + 3; i++) {
-      const r = await fetch(`${(engines[i % E] as TestEngine).base}/imp?z=${zone}&fp=anon-${i}`, { headers: { 'user-agent': UA } });
+      const r = await fetch(`${(engines[i % E] as TestEngine).base}/imp?z=${zone}&fp=anon-${i}`, {
+        headers: { 'user-agent': UA },
+      });
       if (r.status === 200) served++;
     }
     expect(served).toBe(N + 3);

@@ -105,7 +105,11 @@ function authorization(kind: TokenKind): [string, string][] {
 
 /** The account whose token a request carries (the cabinet's cookie holds the advertiser's). */
 const accountOf = (kind: TokenKind): keyof typeof accounts | undefined =>
-  kind === 'cabinet' ? 'advertiser' : kind === 'advertiser' || kind === 'publisher' || kind === 'admin' ? kind : undefined;
+  kind === 'cabinet'
+    ? 'advertiser'
+    : kind === 'advertiser' || kind === 'publisher' || kind === 'admin'
+      ? kind
+      : undefined;
 
 /**
  * The suite never makes the admin call out of this machine: before a request that could verify a
@@ -116,7 +120,9 @@ const accountOf = (kind: TokenKind): keyof typeof accounts | undefined =>
 async function keepOutgoingLocal(r: HostileRequest): Promise<void> {
   const target = String(r.target);
   if (r.token === 'publisher' && (target.includes('verify') || r.trpc)) {
-    const sites = await call<{ sites?: { id: number; domain: string }[] }>(app, 'GET', '/api/pub/sites', { token: accounts.publisher.token });
+    const sites = await call<{ sites?: { id: number; domain: string }[] }>(app, 'GET', '/api/pub/sites', {
+      token: accounts.publisher.token,
+    });
     for (const s of sites.body.sites ?? [])
       if (!/\.(test|example)$/.test(s.domain))
         await app.svc.configStore.update<StoredSite>(
@@ -127,10 +133,15 @@ async function keepOutgoingLocal(r: HostileRequest): Promise<void> {
         );
   }
   if (accountOf(r.token) === 'advertiser' && (target.includes('postback-test') || r.trpc)) {
-    const profile = await call<{ postback_url?: string | null }>(app, 'GET', '/api/adv/profile', { token: accounts.advertiser.token });
+    const profile = await call<{ postback_url?: string | null }>(app, 'GET', '/api/adv/profile', {
+      token: accounts.advertiser.token,
+    });
     const url = profile.body.postback_url;
     if (url && !url.startsWith('http://127.0.0.1:9/'))
-      await call(app, 'PATCH', '/api/adv/profile', { token: accounts.advertiser.token, json: { postback_url: 'http://127.0.0.1:9/pb?c={click_id}' } });
+      await call(app, 'PATCH', '/api/adv/profile', {
+        token: accounts.advertiser.token,
+        json: { postback_url: 'http://127.0.0.1:9/pb?c={click_id}' },
+      });
   }
 }
 
@@ -138,7 +149,13 @@ async function send(r: HostileRequest): Promise<RawResponse> {
   await keepOutgoingLocal(r);
   const res = await rawRequest(
     r.via === 'engine' ? engine.base : app.base,
-    { method: r.method, target: r.target, headers: [...r.headers, ...authorization(r.token)], body: r.body, framing: r.framing },
+    {
+      method: r.method,
+      target: r.target,
+      headers: [...r.headers, ...authorization(r.token)],
+      body: r.body,
+      framing: r.framing,
+    },
     ANSWER_TIMEOUT_MS,
   );
   record(r, res);
@@ -170,9 +187,19 @@ async function tryOne(r: HostileRequest): Promise<string | undefined> {
     if (err instanceof NoAnswerError) return `${describeRequest(r)}\n-> ${err.message}\nafter:\n${recent.join('\n')}`;
     throw err;
   }
-  const head = r.headers.reduce((n, [k, v]) => n + k.length + Buffer.byteLength(v) + 4, Buffer.byteLength(r.target) + r.method.length + 12);
-  const problems = answerProblems(res, { protocolLevel: r.protocolLevel, trpc: r.trpc, head: r.method === 'HEAD', oversizedHead: head > 16 * 1024 });
-  return problems.length > 0 ? `${describeRequest(r)}\n-> ${res.status} ${res.body.toString('utf8').slice(0, 300)}\n${problems.join('\n')}` : undefined;
+  const head = r.headers.reduce(
+    (n, [k, v]) => n + k.length + Buffer.byteLength(v) + 4,
+    Buffer.byteLength(r.target) + r.method.length + 12,
+  );
+  const problems = answerProblems(res, {
+    protocolLevel: r.protocolLevel,
+    trpc: r.trpc,
+    head: r.method === 'HEAD',
+    oversizedHead: head > 16 * 1024,
+  });
+  return problems.length > 0
+    ? `${describeRequest(r)}\n-> ${res.status} ${res.body.toString('utf8').slice(0, 300)}\n${problems.join('\n')}`
+    : undefined;
 }
 
 /** Runs `runs` generated requests of one family; a failure says how to replay it. */
@@ -203,7 +230,8 @@ async function hammer(family: Family, runs: number): Promise<void> {
 
 /** The servers still answer: the admin directly and through the engine's proxy, the engine's own probe, and a bid. */
 async function stillUp(): Promise<void> {
-  for (const url of [`${app.base}/healthz`, `${engine.base}/healthz`, `${engine.base}/engine/healthz`]) expect((await fetch(url)).status, url).toBe(200);
+  for (const url of [`${app.base}/healthz`, `${engine.base}/healthz`, `${engine.base}/engine/healthz`])
+    expect((await fetch(url)).status, url).toBe(200);
   expect((await postBid(engine.base, bannerRequest({ id: 'probe' }))).status).toBeLessThan(500);
 }
 
@@ -255,12 +283,26 @@ beforeAll(async () => {
     token: accounts.admin.token,
     json: { name: 'Hostile exchange', allowed_ips: ['198.51.100.1'], qps_limit: 10 },
   });
-  const secret = String((await call(app, 'GET', '/api/adv/profile', { token: accounts.advertiser.token })).body.postback_secret);
-  const worldCreatives = await call<{ creatives: { id: number }[] }>(app, 'GET', `/api/adv/campaigns/${served.campaignIds[0]}/creatives`, {
-    token: served.advertiser.token,
-  });
-  await eventually(() => engine.engine.mirror.index?.candidateCount === 3 && engine.engine.mirror.index.zones.get(zone.subid)?.serving === true);
-  const ownClickIds = [(await serveAndClick(engine, zone.subid, 'own-fp-1')).clickId, (await serveAndClick(engine, zone.subid, 'own-fp-2')).clickId];
+  const secret = String(
+    (await call(app, 'GET', '/api/adv/profile', { token: accounts.advertiser.token })).body.postback_secret,
+  );
+  const worldCreatives = await call<{ creatives: { id: number }[] }>(
+    app,
+    'GET',
+    `/api/adv/campaigns/${served.campaignIds[0]}/creatives`,
+    {
+      token: served.advertiser.token,
+    },
+  );
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.candidateCount === 3 &&
+      engine.engine.mirror.index.zones.get(zone.subid)?.serving === true,
+  );
+  const ownClickIds = [
+    (await serveAndClick(engine, zone.subid, 'own-fp-1')).clickId,
+    (await serveAndClick(engine, zone.subid, 'own-fp-2')).clickId,
+  ];
   ctx = {
     world: served,
     ownZone: zone.subid,
@@ -278,12 +320,18 @@ beforeAll(async () => {
     advertiserSecret: secret,
     today: new Date().toISOString().slice(0, 10),
   };
-  before = { accepted: await acceptedState(probe), footprint: await footprint(probe), eventTypes: countTypes(await streamedEvents(probe)) };
+  before = {
+    accepted: await acceptedState(probe),
+    footprint: await footprint(probe),
+    eventTypes: countTypes(await streamedEvents(probe)),
+  };
 }, 60_000);
 
 afterAll(async () => {
   const families = [...tally.families.entries()].sort(([a], [b]) => a.localeCompare(b));
-  const lines = families.map(([name, statuses]) => `  ${name}: ${[...statuses.entries()].map(([s, n]) => `${s}x${n}`).join(' ')}`);
+  const lines = families.map(
+    ([name, statuses]) => `  ${name}: ${[...statuses.entries()].map(([s, n]) => `${s}x${n}`).join(' ')}`,
+  );
   console.log(
     `hostile-input: seed ${SEED}; ${tally.sent} requests (${(tally.bodyBytes / 2 ** 20).toFixed(1)} MiB of bodies) over ${families.length} path families\n${lines.join('\n')}`,
     `\nslowest answers:\n${tally.slowest.map((s) => `  ${Math.round(s.ms)} ms ${s.what}`).join('\n')}`,
@@ -318,7 +366,8 @@ describe('hostile input', () => {
     'every /api route of the REST table, with and without a token, directly and through the proxy',
     async () => {
       // The multipart upload has the most ways to be malformed.
-      for (const family of REST_FAMILIES) await hammer(family, family.name === 'POST /api/adv/campaigns/{campaign_id}/creatives' ? 120 : 18);
+      for (const family of REST_FAMILIES)
+        await hammer(family, family.name === 'POST /api/adv/campaigns/{campaign_id}/creatives' ? 120 : 18);
       await stillUp();
     },
     TEST_TIMEOUT_MS,
@@ -339,9 +388,19 @@ describe('hostile input', () => {
     'all of them at once, 16 requests in flight',
     async () => {
       // Drawn from every family with the run's seed; a failure here names the request, not a replay path.
-      const families = [...ENGINE_FAMILIES, POSTBACK_FAMILY, ...REST_FAMILIES, TRPC_FAMILY, STATIC_FAMILY, PROTOCOL_FAMILY];
+      const families = [
+        ...ENGINE_FAMILIES,
+        POSTBACK_FAMILY,
+        ...REST_FAMILIES,
+        TRPC_FAMILY,
+        STATIC_FAMILY,
+        PROTOCOL_FAMILY,
+      ];
       const chosen = families.filter((f) => !ONLY || f.name.includes(ONLY));
-      const requests = fc.sample(fc.oneof(...chosen.map((f) => f.arb(ctx))), { numRuns: Math.round(400 * SCALE), seed: SEED });
+      const requests = fc.sample(fc.oneof(...chosen.map((f) => f.arb(ctx))), {
+        numRuns: Math.round(400 * SCALE),
+        seed: SEED,
+      });
       const problems: string[] = [];
       for (let i = 0; i < requests.length; i += 16) {
         const found = await Promise.all(requests.slice(i, i + 16).map(tryOne));
@@ -359,7 +418,9 @@ describe('hostile input', () => {
     const after = { accepted: await acceptedState(probe), footprint: await footprint(probe) };
     expect(lostSince(before.accepted, after.accepted)).toEqual([]);
     // Nor counted twice: the run replayed the world's tickets and forged others, and none of that is spend.
-    const worldPools = [...before.accepted.spent].filter(([k]) => ctx.world.campaignIds.some((id) => k.startsWith(`bud:{c:${id}}:`)));
+    const worldPools = [...before.accepted.spent].filter(([k]) =>
+      ctx.world.campaignIds.some((id) => k.startsWith(`bud:{c:${id}}:`)),
+    );
     expect(worldPools.length).toBeGreaterThan(0);
     for (const [k, spent] of worldPools) expect(after.accepted.spent.get(k), k).toBe(spent);
 
@@ -379,7 +440,9 @@ describe('hostile input', () => {
     expect(persistent.length, persistent.map(([k]) => k).join(' ')).toBeLessThanOrEqual(6 * tally.acceptedWrites + 10);
     // Expiring keys are throttles: per address a sign-in came from, and per email it named two (its
     // network's back-off and the account's window), per token, per account.
-    expect(expiring.length, expiring.map(([k]) => k).join(' ')).toBeLessThanOrEqual(2 * tally.authAttempts + tally.acceptedWrites + 50);
+    expect(expiring.length, expiring.map(([k]) => k).join(' ')).toBeLessThanOrEqual(
+      2 * tally.authAttempts + tally.acceptedWrites + 50,
+    );
     // No key holds a request body: a new key stays small, an old one grows by at most 256 KiB (streams aside).
     expect(fresh.filter(([, v]) => v.bytes > 64 * 1024).map(([k]) => k)).toEqual([]);
     expect(grown).toEqual([]);
@@ -400,7 +463,10 @@ describe('hostile input', () => {
     await ingestAll(app, [engine.engine]);
     const db = app.svc.config.clickhouseDatabase;
     const rows = await (
-      await app.svc.clickhouse!.query({ query: `SELECT type, count() AS n FROM ${db}.events GROUP BY type`, format: 'JSONEachRow' })
+      await app.svc.clickhouse!.query({
+        query: `SELECT type, count() AS n FROM ${db}.events GROUP BY type`,
+        format: 'JSONEachRow',
+      })
     ).json<{
       type: string;
       n: string | number;

@@ -9,7 +9,14 @@ import { call, useTestApp } from '@adnet/test-support/admin';
 import { launchChromium } from '@adnet/test-support/browser';
 import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from '@adnet/test-support/hostile';
+import {
+  HOSTILE_TEXT,
+  HOSTILE_URLS,
+  activeHtml,
+  scriptElements,
+  vastVerdict,
+  xmlText,
+} from '@adnet/test-support/hostile';
 import { World, bannerRequest } from '@adnet/test-support/world';
 
 // What a creative stored before the API's checks (or written around them) can carry, planted straight
@@ -22,7 +29,9 @@ let world: World;
 let siteDomain = '';
 const ids: Record<'banner' | 'native' | 'video', number> = { banner: 0, native: 0, video: 0 };
 const subids: Record<string, string> = {};
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 
 beforeAll(async () => {
   world = await World.create(fx.app);
@@ -37,7 +46,11 @@ beforeAll(async () => {
     subids[name] = (await world.zone(fields, site)).subid;
   }
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.candidateCount === 3 && engine.engine.mirror.index.zones.get(subids.video ?? '')?.serving === true);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.candidateCount === 3 &&
+      engine.engine.mirror.index.zones.get(subids.video ?? '')?.serving === true,
+  );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
 });
 afterAll(async () => {
@@ -57,7 +70,11 @@ async function plant(id: number, fields: Partial<Creative>): Promise<void> {
   const stored = (await store.read<Creative>('creative', id))?.value;
   await eventually(() => {
     const c = engine.engine.mirror.index?.creatives.get(id);
-    return c !== undefined && stored !== undefined && Object.keys(fields).every((k) => c[k as keyof Creative] === stored[k as keyof Creative]);
+    return (
+      c !== undefined &&
+      stored !== undefined &&
+      Object.keys(fields).every((k) => c[k as keyof Creative] === stored[k as keyof Creative])
+    );
   });
 }
 
@@ -87,14 +104,20 @@ describe('hostile creative text through every output', () => {
 
   it('banner HTML runs nothing; native JSON and /imp JSON give the text back as text', async () => {
     for (const text of HOSTILE_TEXT) {
-      await Promise.all([plant(ids.banner, { title: text }), plant(ids.native, { title: text, body: text, cta_text: text })]);
+      await Promise.all([
+        plant(ids.banner, { title: text }),
+        plant(ids.native, { title: text, body: text, cta_text: text }),
+      ]);
       const banner = await bid(BANNER_IMP);
       expect(banner.status).toBe(200);
       expect(activeHtml(banner.adm)).toEqual([]);
       const stored = engine.engine.mirror.index?.creatives.get(ids.native)?.title;
       const native = await bid(NATIVE_IMP);
       expect(native.adm).not.toMatch(/[<>&\u2028\u2029]/);
-      expect((JSON.parse(native.adm) as { native: { assets: { title?: { text: string } }[] } }).native.assets[0]?.title?.text).toBe(stored);
+      expect(
+        (JSON.parse(native.adm) as { native: { assets: { title?: { text: string } }[] } }).native.assets[0]?.title
+          ?.text,
+      ).toBe(stored);
       const imp = await fetch(`${engine.base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER });
       expect(imp.headers.get('content-type')).toContain('application/json');
       expect(((await imp.json()) as { creative: { title: string } }).creative.title).toBe(stored);
@@ -107,10 +130,14 @@ describe('hostile creative text through every output', () => {
     try {
       host = createServer((_req, res) => {
         res.setHeader('content-type', 'text/html');
-        res.end(`<!doctype html><html><body><script src="${engine.base}/w/${subids.native}.js"></script></body></html>`);
+        res.end(
+          `<!doctype html><html><body><script src="${engine.base}/w/${subids.native}.js"></script></body></html>`,
+        );
       });
       await new Promise<void>((r) => host?.listen(0, '127.0.0.1', r));
-      const page = await (await (browser = await launchChromium()).newContext({ userAgent: BROWSER['user-agent'] })).newPage();
+      const page = await (
+        await (browser = await launchChromium()).newContext({ userAgent: BROWSER['user-agent'] })
+      ).newPage();
       const title = '<img src=x onerror="window.pwned=1">';
       const body = '"><svg onload="window.pwned=2"></svg>';
       const cta = ']]><script>window.pwned=3</script>\u2028';
@@ -144,21 +171,27 @@ function rawGet(base: string, path: string): Promise<{ status: string; headers: 
       const [status = '', ...headers] = head.split('\r\n');
       resolve({ status, headers });
     });
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nUser-Agent: ${BROWSER['user-agent']}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nUser-Agent: ${BROWSER['user-agent']}\r\nConnection: close\r\n\r\n`,
+    );
   });
 }
 
 describe('hostile URLs', () => {
   it('/c answers with exactly one Location and nothing injected, even for a landing URL stored with CR/LF', async () => {
     await plant(ids.native, { title: 'Fine', body: null, cta_text: null });
-    const served = (await (await fetch(`${engine.base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER })).json()) as { click_url: string };
+    const served = (await (
+      await fetch(`${engine.base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER })
+    ).json()) as { click_url: string };
     const path = new URL(served.click_url).pathname;
     const good = await rawGet(engine.base, path);
     expect(good.status).toBe('HTTP/1.1 302 Found');
     expect(good.headers.filter((h) => /^location:/i.test(h))).toHaveLength(1);
     expect(good.headers.some((h) => /^set-cookie:/i.test(h))).toBe(false);
 
-    await plant(ids.native, { landing_url: 'https://shop.example.com/?c={click_id}\r\nSet-Cookie: pwned=1\r\n\r\n<script>alert(1)</script>' });
+    await plant(ids.native, {
+      landing_url: 'https://shop.example.com/?c={click_id}\r\nSet-Cookie: pwned=1\r\n\r\n<script>alert(1)</script>',
+    });
     const split = await rawGet(engine.base, path);
     expect(split.status).toBe('HTTP/1.1 404 Not Found');
     expect(split.headers.some((h) => /^(location|set-cookie):/i.test(h))).toBe(false);
@@ -188,7 +221,12 @@ describe('hostile URLs', () => {
       const form = new FormData();
       form.set('landing_url', 'https://shop.example.com/');
       form.set('video_url', bad);
-      const r = await call<{ errors: Record<string, string> }>(fx.app, 'POST', `/api/adv/campaigns/${c.body.id}/creatives`, { token: adv.token, form });
+      const r = await call<{ errors: Record<string, string> }>(
+        fx.app,
+        'POST',
+        `/api/adv/campaigns/${c.body.id}/creatives`,
+        { token: adv.token, form },
+      );
       expect(r.status, bad).toBe(400);
       expect(Object.keys(r.body.errors)).toEqual(['video_url']);
     }
@@ -215,7 +253,9 @@ describe('countries from partners', () => {
       auctions.push(request.id as string);
       expect((await postBid(engine.base, request)).status, country).toBe(200);
     }
-    const bids = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'bid' && auctions.includes(e.auction_id ?? ''));
+    const bids = (await streamedEvents(fx.app.svc.redis, engine)).filter(
+      (e) => e.type === 'bid' && auctions.includes(e.auction_id ?? ''),
+    );
     expect(bids).toHaveLength(auctions.length);
     expect(bids.map((e) => e.country)).toEqual(sent.map(([, known]) => known));
   });

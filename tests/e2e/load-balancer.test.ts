@@ -26,7 +26,12 @@ beforeAll(async () => {
   await world.partner([BURSTY], QPS);
   const port = await freePort();
   // ENGINE_COUNT: each engine admits a third of a partner's QPS; tracking links point at the balancer.
-  const env = { ENGINE_COUNT: '3', TRUSTED_PROXIES: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, BUDGET_SLICE_CENTS: String(SLICE_CENTS) };
+  const env = {
+    ENGINE_COUNT: '3',
+    TRUSTED_PROXIES: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    BUDGET_SLICE_CENTS: String(SLICE_CENTS),
+  };
   engines = await Promise.all([0, 1, 2].map(() => startEngine(fx.redis.url, env)));
   nginx = await startNginx(
     port,
@@ -41,7 +46,8 @@ afterAll(async () => {
 describe('three engines behind nginx', () => {
   it('spreads requests over all three and knows a partner by the address the balancer forwards', async () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 30; i++) seen.add(((await (await fetch(`${nginx.base}/engine/healthz`)).json()) as { engine: string }).engine);
+    for (let i = 0; i < 30; i++)
+      seen.add(((await (await fetch(`${nginx.base}/engine/healthz`)).json()) as { engine: string }).engine);
     expect(seen).toEqual(new Set(engines.map((e) => e.engine.id)));
     // The balancer's own address is on no allow-list; the forwarded one is. A partner cannot forge its way in
     // by sending the header: nginx appends the real address, and that is the one the engines take.
@@ -73,12 +79,19 @@ describe('three engines behind nginx', () => {
   it('holds a daily budget across the engines, wins settled by whichever engine the balancer picks', async () => {
     const adv = await world.advertiser(1_000_000);
     const { campaign } = await world.campaign(adv, { geo_include: ['au'], daily_budget_usd: 1, bid_usd: 6 });
-    await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active')));
-    const { wins, nobidsAfter } = await drainBudget(engines, 'AUS', { base: nginx.base, headers: { 'x-forwarded-for': BIDDER } });
+    await Promise.all(
+      engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active')),
+    );
+    const { wins, nobidsAfter } = await drainBudget(engines, 'AUS', {
+      base: nginx.base,
+      headers: { 'x-forwarded-for': BIDDER },
+    });
     expect(nobidsAfter).toBe(40);
     expect(wins).toBeGreaterThanOrEqual(200 - (3 * SLICE_CENTS) / 0.5);
     expect(wins).toBeLessThanOrEqual(200);
-    const spent = Number(await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, new Date().toISOString().slice(0, 10)), 'spent'));
+    const spent = Number(
+      await fx.app.svc.redis.hget(campaignPoolKey(campaign.id, new Date().toISOString().slice(0, 10)), 'spent'),
+    );
     expect(spent).toBe(wins * 5_000_000);
     const bal = await call<{ balance_cents: number }>(fx.app, 'GET', '/api/adv/balance', { token: adv.token });
     expect(bal.body.balance_cents).toBe(1_000_000 - Math.floor(wins * 0.5));

@@ -27,7 +27,8 @@ const keep = <T extends string>(s: T): T => (secrets.add(s), s);
 
 const TRACKING_SECRET = keep(randomBytes(30).toString('base64url'));
 const TRACKER_TOKEN = keep(`trk-${randomBytes(12).toString('hex')}`);
-const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 
 /** `pnpm start`'s own Redis, with its generated password: the admin and the engine log in with it. */
 let redis: RedisTarget;
@@ -48,8 +49,16 @@ beforeAll(async () => {
   redisDir = mkdtempSync(join(tmpdir(), 'adnet-log-secrets-'));
   redis = await ensurePrivateRedis(redisDir);
   keep(new URL(redis.url).password);
-  app = await startApp(redis.url, { LOG_LEVEL: 'trace', POSTBACK_ALLOW_LOOPBACK: 'true' }, { log: createLogger('trace', 'adnet', sink) });
-  engine = await startEngine(redis.url, { LOG_LEVEL: 'trace', TRACKING_SECRET }, { adminUpstream: app.base, log: createLogger('trace', 'engine', sink) });
+  app = await startApp(
+    redis.url,
+    { LOG_LEVEL: 'trace', POSTBACK_ALLOW_LOOPBACK: 'true' },
+    { log: createLogger('trace', 'adnet', sink) },
+  );
+  engine = await startEngine(
+    redis.url,
+    { LOG_LEVEL: 'trace', TRACKING_SECRET },
+    { adminUpstream: app.base, log: createLogger('trace', 'engine', sink) },
+  );
 }, 60_000);
 afterAll(async () => {
   await engine?.stop();
@@ -77,7 +86,10 @@ async function api<T = Record<string, unknown>>(
   }
   const res = await fetch(engine.base + path, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
-  return { status: res.status, body: (text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text) as T };
+  return {
+    status: res.status,
+    body: (text && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text) as T,
+  };
 }
 
 const sign = (key: string, f: Record<'click_id' | 'payout' | 'status' | 'txid', string>) =>
@@ -93,9 +105,15 @@ describe('nothing secret reaches the logs', () => {
   it('a full scenario: sign-up, email verification, sign-in, campaign, a click, signed postbacks, password change, failures', async () => {
     const email = uniqueEmail('logged');
     const password = keep('first-Passw0rd-xyz');
-    expect((await api('POST', '/api/auth/register', { json: { email, password, role: 'advertiser' } })).status).toBe(202);
-    expect((await api('POST', '/api/auth/token', { json: { email, password: keep('wrong-Passw0rd-xyz') } })).status).toBe(401);
-    const token = keepToken((await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password } })).body.token);
+    expect((await api('POST', '/api/auth/register', { json: { email, password, role: 'advertiser' } })).status).toBe(
+      202,
+    );
+    expect(
+      (await api('POST', '/api/auth/token', { json: { email, password: keep('wrong-Passw0rd-xyz') } })).status,
+    ).toBe(401);
+    const token = keepToken(
+      (await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password } })).body.token,
+    );
     const me = await api<{ result: { data: { id: number } } }>('GET', '/trpc/auth.me', { token });
     expect(me.status).toBe(200);
     const adv: Account = { id: me.body.result.data.id, email, token };
@@ -115,48 +133,94 @@ describe('nothing secret reaches the logs', () => {
     const world = await World.create(app);
     keep('password-123');
     keepToken(world.admin.token);
-    await api('POST', `/api/admin/advertisers/${adv.id}/credit`, { token: world.admin.token, json: { amount_cents: 100_000 } });
+    await api('POST', `/api/admin/advertisers/${adv.id}/credit`, {
+      token: world.admin.token,
+      json: { amount_cents: 100_000 },
+    });
     await world.campaign(adv, { format: 'native', vertical: 'dating', bid_usd: 2 });
-    const secret = keep((await api<{ postback_secret: string }>('GET', '/api/adv/profile', { token })).body.postback_secret);
+    const secret = keep(
+      (await api<{ postback_secret: string }>('GET', '/api/adv/profile', { token })).body.postback_secret,
+    );
     const pattern = `${trackerBase}/pb?token=${TRACKER_TOKEN}&cid={click_id}`;
     expect((await api('PATCH', '/api/adv/profile', { token, json: { postback_url: pattern } })).status).toBe(200);
 
     const site = await world.site();
     keepToken(site.publisher.token);
     const zone = await world.zone({ format: 'native' }, site);
-    await eventually(() => engine.engine.mirror.index?.zones.get(zone.subid)?.serving === true && engine.engine.mirror.index.candidateCount === 1);
+    await eventually(
+      () =>
+        engine.engine.mirror.index?.zones.get(zone.subid)?.serving === true &&
+        engine.engine.mirror.index.candidateCount === 1,
+    );
     const served = (await (
-      await fetch(`${engine.base}/imp?z=${zone.subid}&fp=fingerprint-1`, { headers: { 'user-agent': UA, 'x-country': 'FR' } })
+      await fetch(`${engine.base}/imp?z=${zone.subid}&fp=fingerprint-1`, {
+        headers: { 'user-agent': UA, 'x-country': 'FR' },
+      })
     ).json()) as {
       beacon_url: string;
       click_url: string;
     };
     expect((await fetch(served.beacon_url, { headers: { 'user-agent': UA } })).status).toBe(200);
-    const click = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-1`, { redirect: 'manual', headers: { 'user-agent': UA } });
+    const click = await fetch(`${served.click_url}?ttc=2000&x=5&y=5&focus=1&fp=fingerprint-1`, {
+      redirect: 'manual',
+      headers: { 'user-agent': UA },
+    });
     const clickId = /c=([0-9a-f-]{36})/.exec(click.headers.get('location') ?? '')?.[1] ?? '';
     expect(clickId).not.toBe('');
 
     // The postback as form fields, as headers and as a GET query, each signed.
     const asForm = { click_id: clickId, payout: '1500', status: 'pending', txid: 'T-1' };
-    expect((await api('POST', '/postback/in', { form: new URLSearchParams({ ...asForm, secret, sig: sign(secret, asForm) }) })).status).toBe(200);
+    expect(
+      (
+        await api('POST', '/postback/in', {
+          form: new URLSearchParams({ ...asForm, secret, sig: sign(secret, asForm) }),
+        })
+      ).status,
+    ).toBe(200);
     const asHeaders = { ...asForm, status: 'approved' };
     const headers = { 'x-service-secret': secret, 'x-service-signature': sign(secret, asHeaders) };
     expect((await api('POST', '/postback/in', { form: new URLSearchParams(asHeaders), headers })).status).toBe(200);
     const asQuery = { ...asForm, txid: 'T-2', status: 'approved' };
-    expect((await api('GET', `/postback/in?${new URLSearchParams({ ...asQuery, secret, sig: sign(secret, asQuery) }).toString()}`)).status).toBe(200);
-    await new PostbackWorker({ svc: app.svc, store: new ConversionStore(app.svc.redis), now: () => Date.now() + 6_000 }).runOnce(); // the first attempt is due 5 s after the conversion
+    expect(
+      (
+        await api(
+          'GET',
+          `/postback/in?${new URLSearchParams({ ...asQuery, secret, sig: sign(secret, asQuery) }).toString()}`,
+        )
+      ).status,
+    ).toBe(200);
+    await new PostbackWorker({
+      svc: app.svc,
+      store: new ConversionStore(app.svc.redis),
+      now: () => Date.now() + 6_000,
+    }).runOnce(); // the first attempt is due 5 s after the conversion
     expect(hits.some((h) => h.includes(TRACKER_TOKEN))).toBe(true);
 
-    const rotated = keep((await api<{ postback_secret: string }>('POST', '/api/adv/profile/postback-secret/rotate', { token })).body.postback_secret);
-    const changed = await api('POST', '/api/auth/password', { token, json: { current_password: password, new_password: keep('second-Passw0rd-xyz') } });
+    const rotated = keep(
+      (await api<{ postback_secret: string }>('POST', '/api/adv/profile/postback-secret/rotate', { token })).body
+        .postback_secret,
+    );
+    const changed = await api('POST', '/api/auth/password', {
+      token,
+      json: { current_password: password, new_password: keep('second-Passw0rd-xyz') },
+    });
     expect(changed.status).toBe(200);
-    const second = keepToken((await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password: 'second-Passw0rd-xyz' } })).body.token);
+    const second = keepToken(
+      (await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password: 'second-Passw0rd-xyz' } }))
+        .body.token,
+    );
     expect((await api('POST', '/api/auth/logout-all', { token: second })).status).toBe(200);
     expect((await api('GET', '/api/auth/me', { token: second })).status).toBe(401);
 
     // An API key, used; then a password reset through the emailed link (written to DATA_DIR/outbox without SMTP).
-    const third = keepToken((await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password: 'second-Passw0rd-xyz' } })).body.token);
-    const apiKey = keep((await api<{ key: string }>('POST', '/api/keys', { token: third, json: { name: 'ci', scopes: ['read'] } })).body.key);
+    const third = keepToken(
+      (await api<{ token: string }>('POST', '/api/auth/token', { json: { email, password: 'second-Passw0rd-xyz' } }))
+        .body.token,
+    );
+    const apiKey = keep(
+      (await api<{ key: string }>('POST', '/api/keys', { token: third, json: { name: 'ci', scopes: ['read'] } })).body
+        .key,
+    );
     keep(apiKey.slice(-43));
     expect((await api('GET', '/api/adv/campaigns', { token: apiKey })).status).toBe(200);
     // The verification link sign-up sent (written to DATA_DIR/outbox without SMTP), followed.
@@ -166,21 +230,37 @@ describe('nothing secret reaches the logs', () => {
     const verifyMail = mails().find((m) => m.includes('verify-email#token=') && m.includes(email));
     const verifyToken = keep(linkToken(parseMail(verifyMail ?? ''), 'verify-email'));
     expect((await api('POST', '/api/auth/verify-email', { json: { token: verifyToken } })).status).toBe(200);
-    expect((await api<{ email_verified: boolean }>('GET', '/api/auth/me', { token: apiKey })).body.email_verified).toBe(true);
+    expect((await api<{ email_verified: boolean }>('GET', '/api/auth/me', { token: apiKey })).body.email_verified).toBe(
+      true,
+    );
     expect((await api('POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
     await app.admin.mail.worker.runOnce();
     const resetMail = mails().find((m) => m.includes('reset-password#token=') && m.includes(email));
     const resetToken = keep(linkToken(parseMail(resetMail ?? ''), 'reset-password'));
-    const reset = await api('POST', '/api/auth/password-reset/confirm', { json: { token: resetToken, password: keep('third-Passw0rd-xyz') } });
+    const reset = await api('POST', '/api/auth/password-reset/confirm', {
+      json: { token: resetToken, password: keep('third-Passw0rd-xyz') },
+    });
     expect(reset.status).toBe(200);
     expect((await api('GET', '/api/adv/campaigns', { token: apiKey })).status).toBe(401);
 
     // Failures log their details: a driver error that carries the secret it was asked about.
     await app.svc.redis.set('{users}:pbsecret', 'not a hash');
     const failed = { ...asForm, txid: 'T-3' };
-    expect((await api('POST', '/postback/in', { form: new URLSearchParams({ ...failed, secret: rotated, sig: sign(rotated, failed) }) })).status).toBe(500);
+    expect(
+      (
+        await api('POST', '/postback/in', {
+          form: new URLSearchParams({ ...failed, secret: rotated, sig: sign(rotated, failed) }),
+        })
+      ).status,
+    ).toBe(500);
     // The same through tRPC, whose failure log holds the driver's error itself, with the command's arguments.
-    expect((await api('POST', '/trpc/conversions.receive', { json: { ...failed, secret: rotated, sig: sign(rotated, failed) } })).status).toBe(500);
+    expect(
+      (
+        await api('POST', '/trpc/conversions.receive', {
+          json: { ...failed, secret: rotated, sig: sign(rotated, failed) },
+        })
+      ).status,
+    ).toBe(500);
     await app.svc.redis.del('{users}:pbsecret');
 
     const logged = lines.join('');

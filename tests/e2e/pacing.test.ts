@@ -17,8 +17,12 @@ beforeAll(async () => {
   const world = await World.create(fx.app);
   await world.partner();
   const adv = await world.advertiser(1_000_000);
-  ids.even = (await world.campaign(adv, { pacing: 'even', geo_include: ['de'], bid_usd: 5, daily_budget_usd: 1 })).campaign.id;
-  ids.asap = (await world.campaign(adv, { pacing: 'asap', geo_include: ['fr'], bid_usd: 5, daily_budget_usd: 1 })).campaign.id;
+  ids.even = (
+    await world.campaign(adv, { pacing: 'even', geo_include: ['de'], bid_usd: 5, daily_budget_usd: 1 })
+  ).campaign.id;
+  ids.asap = (
+    await world.campaign(adv, { pacing: 'asap', geo_include: ['fr'], bid_usd: 5, daily_budget_usd: 1 })
+  ).campaign.id;
   engine = await startEngine(fx.redis.url, { PACING_TICK_MS: '200' });
   await eventually(() => engine.engine.mirror.index?.candidateCount === 2);
 }, 60_000);
@@ -31,7 +35,10 @@ async function auctions(country: string, n: number): Promise<number> {
   let bids = 0;
   for (let i = 0; i < n; i++) {
     // A $4 floor: our bid, and so the price, is $4-5 CPM.
-    const r = await postBid(engine.base, bannerRequest({ id: `p-${country}-${i}-${Math.random()}`, device: { geo: { country } } }, { bidfloor: 4 }));
+    const r = await postBid(
+      engine.base,
+      bannerRequest({ id: `p-${country}-${i}-${Math.random()}`, device: { geo: { country } } }, { bidfloor: 4 }),
+    );
     const bid = r.status === 200 ? (r.body as unknown as BidResponse).seatbid[0]?.bid[0] : undefined;
     if (!bid) continue;
     bids++;
@@ -46,7 +53,8 @@ describe('even pacing', () => {
     await eventually(async () => (await auctions('DEU', 1)) === 1);
     await auctions('FRA', 50);
     // Steady traffic until the controller has found its level (it steps every 200 ms here).
-    for (let i = 0; i < 60 && (engine.engine.mirror.index?.paces.get(ids.even)?.rate ?? 1) > 0.1; i++) await auctions('DEU', 20);
+    for (let i = 0; i < 60 && (engine.engine.mirror.index?.paces.get(ids.even)?.rate ?? 1) > 0.1; i++)
+      await auctions('DEU', 20);
     expect(engine.engine.mirror.index?.paces.get(ids.even)?.rate).toBeLessThanOrEqual(0.1);
     expect(engine.engine.mirror.index?.paces.get(ids.asap)?.rate).toBe(1);
     const even = await auctions('DEU', 100);

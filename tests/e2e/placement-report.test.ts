@@ -12,7 +12,10 @@ import { World, bannerRequest } from '@adnet/test-support/world';
 // The placement report (issue 18, item 5): one advertiser's statistics by zone, site and source, from real
 // traffic through the engine (our widget, an exchange's site and app requests), clicks and an approved
 // conversion, summed by chDB.
-const fx = useTestApp({ INGEST_FLUSH_MS: '100', POSTBACK_ALLOW_LOOPBACK: 'true' }, { clickhouse: true, parts: ['ingester'] });
+const fx = useTestApp(
+  { INGEST_FLUSH_MS: '100', POSTBACK_ALLOW_LOOPBACK: 'true' },
+  { clickhouse: true, parts: ['ingester'] },
+);
 let engine: TestEngine;
 let world: World;
 let adv: Account;
@@ -20,7 +23,8 @@ let secret = '';
 let site: { id: number; domain: string };
 let zone: { id: number; subid: string };
 const today = new Date().toISOString().slice(0, 10);
-const UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+const UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 
 /** Wins `n` bids of the request at $2 CPM (0.2 cents each, the floor sets our second price). */
 async function exchangeWins(req: Record<string, unknown>, n: number): Promise<void> {
@@ -36,7 +40,9 @@ async function exchangeWins(req: Record<string, unknown>, n: number): Promise<vo
 /** One widget ad on our zone, shown (its beacon) and, when asked, clicked: the click id the landing page got. */
 async function widgetAd(click: boolean): Promise<string> {
   const headers = { 'user-agent': UA, 'x-country': 'FR', origin: `https://${site.domain}` };
-  const served = (await (await fetch(`${engine.base}/imp?z=${zone.subid}&fp=fp-${Math.random()}`, { headers })).json()) as ServedAd;
+  const served = (await (
+    await fetch(`${engine.base}/imp?z=${zone.subid}&fp=fp-${Math.random()}`, { headers })
+  ).json()) as ServedAd;
   expect((await fetch(served.beacon_url, { headers })).status).toBeLessThan(300);
   if (!click) return '';
   await new Promise((r) => setTimeout(r, 1_100));
@@ -56,13 +62,24 @@ beforeAll(async () => {
   // The zone's floor sets our second price: $20 CPM, 2 cents an impression.
   zone = await world.zone({ format: 'native', floor_cpm_usd: 20 }, s);
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.zones.get(zone.subid)?.serving === true && engine.engine.mirror.index.candidateCount === 2);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(zone.subid)?.serving === true &&
+      engine.engine.mirror.index.candidateCount === 2,
+  );
   await new Promise((r) => setTimeout(r, 300));
 
   const us = { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: UA };
   await exchangeWins(bannerRequest({ device: us, site: { domain: 'm.news.example.co.uk' } }, { bidfloor: 2 }), 3);
   await exchangeWins(
-    bannerRequest({ device: us, site: undefined, app: { bundle: 'com.Example.Game', domain: 'game.example', publisher: { id: 'p1' } } }, { bidfloor: 2 }),
+    bannerRequest(
+      {
+        device: us,
+        site: undefined,
+        app: { bundle: 'com.Example.Game', domain: 'game.example', publisher: { id: 'p1' } },
+      },
+      { bidfloor: 2 },
+    ),
     2,
   );
   await exchangeWins(bannerRequest({ device: us, site: { domain: '<script>alert(1)</script>' } }, { bidfloor: 2 }), 1);
@@ -87,9 +104,13 @@ type Rows = { rows: Record<string, number | string>[] };
 
 describe('the placement report', () => {
   it('splits spend, clicks and conversions by source, with eCPA', async () => {
-    const r = await call<Rows>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&group_by=source`, { token: adv.token });
+    const r = await call<Rows>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&group_by=source`, {
+      token: adv.token,
+    });
     expect(r.status).toBe(200);
-    const bySource: Record<string, Record<string, number | string>> = Object.fromEntries(r.body.rows.map((row) => [String(row.source), row]));
+    const bySource: Record<string, Record<string, number | string>> = Object.fromEntries(
+      r.body.rows.map((row) => [String(row.source), row]),
+    );
     expect(Object.keys(bySource).sort()).toEqual(['com.example.game', 'example.co.uk', 'other', site.domain].sort());
     // 3 + 2 + 1 exchange wins at $2 CPM: 0.2 cents each, summed in nano-dollars before rounding down.
     expect(bySource['example.co.uk']).toMatchObject({ impressions: 3, clicks: 0, conversions: 0, ecpa_cents: 0 });
@@ -100,7 +121,9 @@ describe('the placement report', () => {
     expect(own.spent_cents).toBeGreaterThanOrEqual(4);
     expect(own.ecpa_cents).toBe(own.spent_cents);
     // Nothing lost or counted twice: the sources add up to the advertiser's total.
-    const total = (await call<Rows>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, { token: adv.token })).body.rows[0] ?? {};
+    const total =
+      (await call<Rows>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, { token: adv.token })).body
+        .rows[0] ?? {};
     for (const k of ['impressions', 'clicks', 'conversions'] as const) {
       expect(r.body.rows.reduce((sum, row) => sum + Number(row[k]), 0)).toBe(total[k]);
     }
@@ -118,17 +141,28 @@ describe('the placement report', () => {
     });
     // Exchange traffic on no zone of ours: no subid to put in a source list.
     expect(r.body.rows.find((row) => row.source === 'com.example.game')).toMatchObject({ zone_id: 0, zone_subid: '' });
-    const csv = await fetch(`${fx.app.base}/api/adv/stats?${q}&format=csv`, { headers: { authorization: `Bearer ${adv.token}` } });
+    const csv = await fetch(`${fx.app.base}/api/adv/stats?${q}&format=csv`, {
+      headers: { authorization: `Bearer ${adv.token}` },
+    });
     const lines = (await csv.text()).trim().split('\n');
-    expect(lines[0]).toBe('zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents');
+    expect(lines[0]).toBe(
+      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+    );
     expect(lines).toContain(`0,,0,com.example.game,2,0,0,0,0,0,0,0`);
     expect(lines.some((l) => l.startsWith(`${zone.id},${zone.subid},${site.id},${site.domain},2,`))).toBe(true);
   });
 
   it('refuses an unknown dimension naming the field, and keeps source from publishers', async () => {
-    const bad = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&group_by=source,placement`, { token: adv.token });
-    expect([bad.status, bad.body]).toEqual([400, { errors: { group_by: expect.stringContaining('unknown dimension placement') } }]);
-    const pub = await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=source`, { token: (await world.site()).publisher.token });
+    const bad = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&group_by=source,placement`, {
+      token: adv.token,
+    });
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      { errors: { group_by: expect.stringContaining('unknown dimension placement') } },
+    ]);
+    const pub = await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=source`, {
+      token: (await world.site()).publisher.token,
+    });
     expect(pub.status).toBe(400);
   });
 });

@@ -38,18 +38,33 @@ const registrations = new Map<string, string>();
 beforeAll(async () => {
   stub = await PushServiceStub.start();
   const world = await World.create(fx.app);
-  campaignId = (await world.campaign(await world.advertiser(100_000), { format: 'push', bid_type: 'cpc', bid_usd: 0.2 }, { title: 'Spring sale' })).campaign.id;
+  campaignId = (
+    await world.campaign(
+      await world.advertiser(100_000),
+      { format: 'push', bid_type: 'cpc', bid_usd: 0.2 },
+      { title: 'Spring sale' },
+    )
+  ).campaign.id;
   const site = await world.site();
   subid = (await world.zone({ format: 'push', push_prompt: { on: 'click' } }, site)).subid;
-  engine = await startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: stub.caFile, PUSH_SEND_INTERVAL_MS: '3600000' });
-  await eventually(() => engine.engine.mirror.index?.zones.get(subid)?.serving === true && engine.engine.mirror.index.candidateCount === 1);
+  engine = await startEngine(fx.redis.url, {
+    PUSH_SERVICE_HOSTS: '127.0.0.1',
+    PUSH_CA_FILE: stub.caFile,
+    PUSH_SEND_INTERVAL_MS: '3600000',
+  });
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(subid)?.serving === true && engine.engine.mirror.index.candidateCount === 1,
+  );
   await new Promise((r) => setTimeout(r, 300));
 
   // The publisher's site: its page with the zone's script, and our worker at its root as the cabinet says to host it.
   const worker = await (await fetch(`${engine.base}/push/sw.js?download=1`)).text();
   hostPage = createServer((req, res) => {
     if (req.url === '/adnet-sw.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><h1>News</h1><script src="${engine.base}/w/${subid}.js"></script>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(`<!doctype html><h1>News</h1><script src="${engine.base}/w/${subid}.js"></script>`);
   });
   await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
   // 127.0.0.1 is a secure context: service workers and notifications need one.
@@ -72,9 +87,12 @@ beforeAll(async () => {
   })()`);
   page = await context.newPage();
   cdp = await context.newCDPSession(page);
-  cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
-    for (const r of e.registrations) registrations.set(r.scopeURL, r.registrationId);
-  });
+  cdp.on(
+    'ServiceWorker.workerRegistrationUpdated',
+    (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+      for (const r of e.registrations) registrations.set(r.scopeURL, r.registrationId);
+    },
+  );
   await cdp.send('ServiceWorker.enable');
 }, 60_000);
 afterAll(async () => {
@@ -99,13 +117,17 @@ describe('web push in Chromium', () => {
     await eventually(async () => Object.keys(await subscribers()).length === 1, 10_000);
     expect(Object.values(await subscribers())[0]).toContain(`${stub.base}/browser-1`);
     await eventually(() => registrations.has(`${hostBase}/`), 10_000);
-    expect(await page.evaluate<string>(`navigator.serviceWorker.getRegistration('/').then((r) => (r.active || r.installing || r.waiting).scriptURL)`)).toBe(
-      `${hostBase}/adnet-sw.js`,
-    );
+    expect(
+      await page.evaluate<string>(
+        `navigator.serviceWorker.getRegistration('/').then((r) => (r.active || r.installing || r.waiting).scriptURL)`,
+      ),
+    ).toBe(`${hostBase}/adnet-sw.js`);
   });
 
   it('shows the push ad the engine sent as a notification, and the delivery is the one impression', async () => {
-    const delivered = new Promise<string>((resolve) => stub.onPush((p) => p.path === '/browser-1' && resolve(stub.decrypt('/browser-1', p.body))));
+    const delivered = new Promise<string>((resolve) =>
+      stub.onPush((p) => p.path === '/browser-1' && resolve(stub.decrypt('/browser-1', p.body))),
+    );
     await engine.engine.pushSender.runOnce();
     const message = await delivered;
     const { title, url } = JSON.parse(message) as { title: string; url: string };
@@ -122,15 +144,24 @@ describe('web push in Chromium', () => {
     await eventually(async () => (await shown()).length === 1, 10_000);
     expect(await shown()).toEqual([{ title: 'Spring sale', body: 'Buy now', data: { url } }]);
     expect(url.startsWith(`${engine.base}/c/`)).toBe(true);
-    const impressions = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'impression' && e.campaign_id === campaignId);
+    const impressions = (await streamedEvents(fx.app.svc.redis, engine)).filter(
+      (e) => e.type === 'impression' && e.campaign_id === campaignId,
+    );
     expect(impressions).toHaveLength(1);
   });
 
   it('a message that is not ours, or whose link is not our click link, shows nothing', async () => {
-    const titlesShown = () => page.evaluate<string[]>(`navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => n.title))`);
+    const titlesShown = () =>
+      page.evaluate<string[]>(
+        `navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => ns.map((n) => n.title))`,
+      );
     const before = (await titlesShown()).length;
     for (const data of ['not json', JSON.stringify({ title: 'Phish', body: 'x', url: 'https://evil.example/c/x' })]) {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: hostBase, registrationId: registrations.get(`${hostBase}/`) ?? '', data });
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: hostBase,
+        registrationId: registrations.get(`${hostBase}/`) ?? '',
+        data,
+      });
     }
     await new Promise((r) => setTimeout(r, 500));
     const titles = await titlesShown();

@@ -18,12 +18,14 @@ const zones: Record<string, string> = {};
 const subscription = (path: string) => stub.subscription(path);
 const decryptPush = (path: string, body: Buffer) => JSON.parse(stub.decrypt(path, body)) as { url: string };
 const subscribe = (body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${engine.base}/push/subscribe`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify(body) }).then(
-    async (r) => ({
-      status: r.status,
-      body: (await r.json()) as Record<string, unknown>,
-    }),
-  );
+  fetch(`${engine.base}/push/subscribe`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', ...headers },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as Record<string, unknown>,
+  }));
 
 let ca = '';
 let world: World;
@@ -33,17 +35,32 @@ beforeAll(async () => {
   ca = stub.caFile;
   world = await World.create(fx.app);
   // CPC $0.20 at the 2% push prior ranks as a $4 CPM: it wins every notification.
-  cpcCampaign = (await world.campaign(await world.advertiser(100_000), { format: 'push', bid_type: 'cpc', bid_usd: 0.2 })).campaign.id;
+  cpcCampaign = (
+    await world.campaign(await world.advertiser(100_000), { format: 'push', bid_type: 'cpc', bid_usd: 0.2 })
+  ).campaign.id;
   const site = await world.site();
   const pub = site.publisher;
   for (const [name, format] of [
     ['push', 'push'],
     ['native', 'native'],
   ] as const) {
-    zones[name] = (await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, format } })).body.subid;
+    zones[name] = (
+      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
+        token: pub.token,
+        json: { site_id: site.id, name, format },
+      })
+    ).body.subid;
   }
-  engine = await startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' });
-  await eventually(() => engine.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 1);
+  engine = await startEngine(fx.redis.url, {
+    PUSH_SERVICE_HOSTS: '127.0.0.1',
+    PUSH_CA_FILE: ca,
+    PUSH_SEND_INTERVAL_MS: '3600000',
+  });
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true &&
+      engine.engine.mirror.index.candidateCount === 1,
+  );
   await new Promise((r) => setTimeout(r, 300));
 });
 afterAll(async () => {
@@ -58,11 +75,26 @@ describe('web push', () => {
   });
 
   it('validates subscriptions and accepts only push-service endpoints on push zones', async () => {
-    expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), endpoint: 'http://127.0.0.1/x' } })).body.errors).toHaveProperty([
-      'subscription.endpoint',
-    ]);
-    expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), endpoint: 'https://169.254.169.254/latest' } })).status).toBe(400);
-    expect((await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), keys: { p256dh: 'abc', auth: 'def' } } })).body.errors).toEqual({
+    expect(
+      (await subscribe({ zone: zones.push, subscription: { ...subscription('/x'), endpoint: 'http://127.0.0.1/x' } }))
+        .body.errors,
+    ).toHaveProperty(['subscription.endpoint']);
+    expect(
+      (
+        await subscribe({
+          zone: zones.push,
+          subscription: { ...subscription('/x'), endpoint: 'https://169.254.169.254/latest' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await subscribe({
+          zone: zones.push,
+          subscription: { ...subscription('/x'), keys: { p256dh: 'abc', auth: 'def' } },
+        })
+      ).body.errors,
+    ).toEqual({
       'subscription.keys.p256dh': expect.stringContaining('P-256'),
       'subscription.keys.auth': expect.stringContaining('auth secret'),
     });
@@ -92,10 +124,18 @@ describe('web push', () => {
 
   it('the frequency cap holds across engines: three senders at once notify each subscriber once', async () => {
     const more = await Promise.all(
-      [0, 1].map(() => startEngine(fx.redis.url, { PUSH_SERVICE_HOSTS: '127.0.0.1', PUSH_CA_FILE: ca, PUSH_SEND_INTERVAL_MS: '3600000' })),
+      [0, 1].map(() =>
+        startEngine(fx.redis.url, {
+          PUSH_SERVICE_HOSTS: '127.0.0.1',
+          PUSH_CA_FILE: ca,
+          PUSH_SEND_INTERVAL_MS: '3600000',
+        }),
+      ),
     );
     try {
-      await Promise.all(more.map((e) => eventually(() => e.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true)));
+      await Promise.all(
+        more.map((e) => eventually(() => e.engine.mirror.index?.zones.get(zones.push ?? '')?.serving === true)),
+      );
       for (const path of ['/fresh-1', '/fresh-2', '/fresh-3'])
         expect((await subscribe({ zone: zones.push, subscription: subscription(path) })).status).toBe(201);
       stub.received.length = 0;
@@ -120,7 +160,9 @@ describe('a push notification clicked', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     const ua = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
     expect((await fetch(url, { headers: { 'user-agent': ua }, redirect: 'manual' })).status).toBe(302);
-    const clicks = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.type === 'click' && e.campaign_id === cpcCampaign);
+    const clicks = (await streamedEvents(fx.app.svc.redis, engine)).filter(
+      (e) => e.type === 'click' && e.campaign_id === cpcCampaign,
+    );
     expect(clicks.map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([[false, null, 200_000_000]]);
   });
 });
@@ -136,7 +178,11 @@ describe('stored subscriptions lapse', () => {
     stub.received.length = 0;
     await engine.engine.pushSender.runOnce();
     expect(stub.received.map((r) => r.path)).not.toContain(path);
-    expect(Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).some((raw) => raw.includes(path))).toBe(false);
+    expect(
+      Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).some((raw) =>
+        raw.includes(path),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -144,15 +190,34 @@ describe("a subscriber's country, device, OS and browser", () => {
   it('are taken when it subscribes and target the notifications it gets later', async () => {
     const adv = await world.advertiser(100_000);
     // Outbids the untargeted CPC campaign ($4 eCPM), but only for Dutch Android phones.
-    const targeted = { format: 'push', geo_include: ['nl'], device_types: ['mobile'], os_include: ['android'], bid_usd: 8 };
+    const targeted = {
+      format: 'push',
+      geo_include: ['nl'],
+      device_types: ['mobile'],
+      os_include: ['android'],
+      bid_usd: 8,
+    };
     const dutch = (await world.campaign(adv, targeted)).campaign.id;
     await eventually(() => engine.engine.mirror.index?.candidateCount === 2);
-    const PIXEL = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Mobile Safari/537.36';
+    const PIXEL =
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Mobile Safari/537.36';
     // Behind the trusted proxy (loopback), from a Dutch address: an Android phone, and a client that is none.
     expect(
-      (await subscribe({ zone: zones.push, subscription: subscription('/dutch-phone') }, { 'user-agent': PIXEL, 'x-forwarded-for': '193.0.0.1' })).status,
+      (
+        await subscribe(
+          { zone: zones.push, subscription: subscription('/dutch-phone') },
+          { 'user-agent': PIXEL, 'x-forwarded-for': '193.0.0.1' },
+        )
+      ).status,
     ).toBe(201);
-    expect((await subscribe({ zone: zones.push, subscription: subscription('/dutch-desktop') }, { 'x-forwarded-for': '193.0.0.1' })).status).toBe(201);
+    expect(
+      (
+        await subscribe(
+          { zone: zones.push, subscription: subscription('/dutch-desktop') },
+          { 'x-forwarded-for': '193.0.0.1' },
+        )
+      ).status,
+    ).toBe(201);
     await new Promise((r) => setTimeout(r, 300)); // the new campaign's budget slice
     stub.received.length = 0;
     await engine.engine.pushSender.runOnce();
@@ -161,7 +226,13 @@ describe("a subscriber's country, device, OS and browser", () => {
       return decodeTicket('t'.repeat(40), url.split('/c/')[1]?.split('/')[0] ?? '') as BidTicket;
     };
     const phone = ticketOf('/dutch-phone');
-    expect([phone.campaignId, phone.country, phone.device, phone.os, phone.browser]).toEqual([dutch, 'nl', 'mobile', 'android', 'chrome']);
+    expect([phone.campaignId, phone.country, phone.device, phone.os, phone.browser]).toEqual([
+      dutch,
+      'nl',
+      'mobile',
+      'android',
+      'chrome',
+    ]);
     expect(ticketOf('/dutch-desktop').campaignId).toBe(cpcCampaign);
   });
 });
@@ -174,13 +245,18 @@ describe('POST /push/unsubscribe', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
   const subscribed = async (path: string) =>
-    Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).some((raw) => raw.includes(`"${stub.base}${path}"`));
+    Object.values(await fx.app.svc.redis.hgetall(zoneSubscribersKey(zones.push ?? ''))).some((raw) =>
+      raw.includes(`"${stub.base}${path}"`),
+    );
 
   it('forgets a subscription on every zone, and saying it again changes nothing', async () => {
     const sub = subscription('/leaving');
     expect((await subscribe({ zone: zones.push, subscription: sub })).status).toBe(201);
     expect(await subscribed('/leaving')).toBe(true);
-    expect(await unsubscribe({ endpoint: sub.endpoint })).toEqual({ status: 200, body: { ok: true, removed: [zones.push] } });
+    expect(await unsubscribe({ endpoint: sub.endpoint })).toEqual({
+      status: 200,
+      body: { ok: true, removed: [zones.push] },
+    });
     expect(await subscribed('/leaving')).toBe(false);
     expect(await unsubscribe({ endpoint: sub.endpoint })).toEqual({ status: 200, body: { ok: true, removed: [] } });
     // Nothing is sent to it any more.
@@ -192,9 +268,15 @@ describe('POST /push/unsubscribe', () => {
   it('forgets it on one zone when the zone is named', async () => {
     const sub = subscription('/one-zone');
     expect((await subscribe({ zone: zones.push, subscription: sub })).status).toBe(201);
-    expect((await unsubscribe({ endpoint: sub.endpoint, zone: 'someOtherZone' })).body).toEqual({ ok: true, removed: [] });
+    expect((await unsubscribe({ endpoint: sub.endpoint, zone: 'someOtherZone' })).body).toEqual({
+      ok: true,
+      removed: [],
+    });
     expect(await subscribed('/one-zone')).toBe(true);
-    expect((await unsubscribe({ endpoint: sub.endpoint, zone: zones.push })).body).toEqual({ ok: true, removed: [zones.push] });
+    expect((await unsubscribe({ endpoint: sub.endpoint, zone: zones.push })).body).toEqual({
+      ok: true,
+      removed: [zones.push],
+    });
   });
 
   it('refuses bad bodies naming the field', async () => {
@@ -232,9 +314,15 @@ describe('the push worker and the zone setting', () => {
   it("takes the publisher's prompt moment, refuses bad ones naming the field, and bakes it into the widget", async () => {
     const site = await world.site();
     const create = (json: Record<string, unknown>) =>
-      call<Record<string, unknown>>(fx.app, 'POST', '/api/pub/zones', { token: site.publisher.token, json: { site_id: site.id, name: 'P', ...json } });
+      call<Record<string, unknown>>(fx.app, 'POST', '/api/pub/zones', {
+        token: site.publisher.token,
+        json: { site_id: site.id, name: 'P', ...json },
+      });
     const plain = await create({ format: 'push' });
-    expect(plain.body).toMatchObject({ push_prompt: { on: 'click' }, push_worker_url: expect.stringMatching(/\/push\/sw\.js$/) });
+    expect(plain.body).toMatchObject({
+      push_prompt: { on: 'click' },
+      push_worker_url: expect.stringMatching(/\/push\/sw\.js$/),
+    });
     const delayed = await create({ format: 'push', push_prompt: { on: 'delay', delay_s: 15 } });
     expect([delayed.status, delayed.body.push_prompt]).toEqual([201, { on: 'delay', delay_s: 15 }]);
     expect((await create({ format: 'push', push_prompt: { on: 'delay' } })).body).toEqual({
@@ -246,7 +334,9 @@ describe('the push worker and the zone setting', () => {
     expect((await create({ format: 'push', push_prompt: { on: 'load', delay_s: 5 } })).body).toEqual({
       errors: { 'push_prompt.delay_s': 'is only for on: delay' },
     });
-    expect((await create({ format: 'native', push_prompt: { on: 'load' } })).body).toEqual({ errors: { push_prompt: 'is only for push zones' } });
+    expect((await create({ format: 'native', push_prompt: { on: 'load' } })).body).toEqual({
+      errors: { push_prompt: 'is only for push zones' },
+    });
     expect((await create({ format: 'native' })).body.push_prompt).toBeNull();
     const patched = await call<Record<string, unknown>>(fx.app, 'PATCH', `/api/pub/zones/${String(plain.body.id)}`, {
       token: site.publisher.token,
@@ -270,7 +360,8 @@ describe('the service worker, run against the engine', () => {
     const scope = {
       addEventListener: (type: string, fn: Handler) => handlers.set(type, fn),
       registration: {
-        showNotification: (title: string, options: Record<string, unknown>) => Promise.resolve(void shown.push({ title, options })),
+        showNotification: (title: string, options: Record<string, unknown>) =>
+          Promise.resolve(void shown.push({ title, options })),
         pushManager: {
           subscribe: (o: { applicationServerKey: Uint8Array }) => {
             keysAskedFor.push(o.applicationServerKey);
@@ -280,7 +371,9 @@ describe('the service worker, run against the engine', () => {
       },
       clients: { openWindow: (url: string) => Promise.resolve(void opened.push(url)), claim: () => Promise.resolve() },
       skipWaiting: () => Promise.resolve(),
-      caches: { open: () => Promise.resolve({ match: () => Promise.resolve(new Response(JSON.stringify([zones.push]))) }) },
+      caches: {
+        open: () => Promise.resolve({ match: () => Promise.resolve(new Response(JSON.stringify([zones.push]))) }),
+      },
       fetch,
       atob,
       Response,
@@ -308,17 +401,25 @@ describe('the service worker, run against the engine', () => {
     const paths = await subscribedPaths();
     expect(paths).toContain('/changed');
     expect(paths).not.toContain('/about-to-change');
-    const { public_key } = (await (await fetch(`${engine.base}/push/vapid-public-key`)).json()) as { public_key: string };
+    const { public_key } = (await (await fetch(`${engine.base}/push/vapid-public-key`)).json()) as {
+      public_key: string;
+    };
     expect(Buffer.from(w.keysAskedFor[0] ?? []).toString('base64url')).toBe(public_key);
   });
 
   it('shows our ad and opens only our click link', async () => {
     const w = await loadWorker('/unused');
     const url = `${engine.base}/c/ticket/token`;
-    await w.fire('push', { data: { text: () => JSON.stringify({ title: 'Hello', body: 'World', icon: 'https://cdn.example/i.png', url }) } });
-    await w.fire('push', { data: { text: () => JSON.stringify({ title: 'Phish', body: '', icon: '', url: 'https://evil.example/c/x' }) } });
+    await w.fire('push', {
+      data: { text: () => JSON.stringify({ title: 'Hello', body: 'World', icon: 'https://cdn.example/i.png', url }) },
+    });
+    await w.fire('push', {
+      data: { text: () => JSON.stringify({ title: 'Phish', body: '', icon: '', url: 'https://evil.example/c/x' }) },
+    });
     await w.fire('push', { data: { text: () => 'not json' } });
-    expect(w.shown).toEqual([{ title: 'Hello', options: { body: 'World', icon: 'https://cdn.example/i.png', data: { url }, tag: 'adnet' } }]);
+    expect(w.shown).toEqual([
+      { title: 'Hello', options: { body: 'World', icon: 'https://cdn.example/i.png', data: { url }, tag: 'adnet' } },
+    ]);
     const close = () => undefined;
     await w.fire('notificationclick', { notification: { close, data: { url } } });
     await w.fire('notificationclick', { notification: { close, data: { url: 'javascript:alert(1)' } } });

@@ -40,13 +40,18 @@ async function ready(url: string): Promise<{ status: number; body: Ready }> {
 }
 const check = (body: Ready, name: string) => body.checks.find((c) => c.name === name);
 /** Each probe's answer, by where it was asked. */
-const everywhere = async () => Object.fromEntries(await Promise.all(Object.entries(urls).map(async ([k, url]) => [k, await ready(url)] as const)));
+const everywhere = async () =>
+  Object.fromEntries(await Promise.all(Object.entries(urls).map(async ([k, url]) => [k, await ready(url)] as const)));
 
 beforeAll(async () => {
   redis = await startRedis();
   const metricsPort = await freePort();
   // No ingester part: the statistics fall behind the stream until the test starts one.
-  app = await startApp(redis.url, { METRICS_PORT: String(metricsPort), STATS_LAG_NOTICE_MS: String(LAG_NOTICE_MS) }, { clickhouse: true, parts: ['ops'] });
+  app = await startApp(
+    redis.url,
+    { METRICS_PORT: String(metricsPort), STATS_LAG_NOTICE_MS: String(LAG_NOTICE_MS) },
+    { clickhouse: true, parts: ['ops'] },
+  );
   engine = await startEngine(redis.url, {}, { adminUpstream: app.base });
   const engineOps = await engine.engine.listenOps(0, '127.0.0.1');
   urls = {
@@ -82,13 +87,19 @@ describe('readiness', () => {
       'engine.journal:ok',
     ]);
     // The admin's fields as before.
-    expect(all.public?.body).toMatchObject({ redis: 'ready', clickhouse: 'ok', events: { length: 0, lag: 0, pending: 0 } });
+    expect(all.public?.body).toMatchObject({
+      redis: 'ready',
+      clickhouse: 'ok',
+      events: { length: 0, lag: 0, pending: 0 },
+    });
   });
 
   it('names the ingester behind once the oldest event not yet in ClickHouse is older than STATS_LAG_NOTICE_MS, and says so to signed-in users', async () => {
     const adv = await account(app, 'advertiser');
     const freshness = async () => {
-      const r = await fetch(`${engine.base}/api/stats/freshness`, { headers: { authorization: `Bearer ${adv.token}` } });
+      const r = await fetch(`${engine.base}/api/stats/freshness`, {
+        headers: { authorization: `Bearer ${adv.token}` },
+      });
       expect(r.status).toBe(200);
       return (await r.json()) as StatsFreshness;
     };
@@ -113,7 +124,10 @@ describe('readiness', () => {
     engine.engine.events.push(lagEvent);
     await engine.engine.events.flush();
     const written = Date.now();
-    await eventually(async () => check((await ready(urls.admin as string)).body, 'ingester')?.state === 'behind', 10_000);
+    await eventually(
+      async () => check((await ready(urls.admin as string)).body, 'ingester')?.state === 'behind',
+      10_000,
+    );
     expect(Date.now() - written).toBeGreaterThanOrEqual(LAG_NOTICE_MS - 100);
     const behind = await ready(urls.public as string);
     // Behind is named without failing readiness: the API serves; only its statistics are late.
@@ -147,7 +161,10 @@ describe('readiness', () => {
         const all = await everywhere();
         return Object.values(all).every((r) => r.status === 503 && check(r.body, 'redis')?.state === 'hung');
       }, 15_000);
-      await eventually(async () => check((await ready(urls.public as string)).body, 'engine.event-writer')?.state === 'behind', 10_000);
+      await eventually(
+        async () => check((await ready(urls.public as string)).body, 'engine.event-writer')?.state === 'behind',
+        10_000,
+      );
       const all = await everywhere();
       expect(check(all.engineOps?.body as Ready, 'event-writer')?.detail).toMatch(
         /^a write to the event stream unanswered for \d+\.\d s; 1 events in the write, 0 more held, 0 dropped$/,
@@ -167,7 +184,11 @@ describe('readiness', () => {
     const sockets: Socket[] = [];
     const silent: Server = createServer((s) => void sockets.push(s));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const other = await startEngine(redis.url, {}, { adminUpstream: `http://127.0.0.1:${(silent.address() as { port: number }).port}` });
+    const other = await startEngine(
+      redis.url,
+      {},
+      { adminUpstream: `http://127.0.0.1:${(silent.address() as { port: number }).port}` },
+    );
     try {
       slowest = 0;
       const r = await ready(`${other.base}/readyz`);
@@ -192,10 +213,16 @@ describe('readiness', () => {
     await redis.stop();
     redisStopped = true;
     slowest = 0;
-    await eventually(async () => check((await ready(urls.engineOps as string)).body, 'redis')?.state === 'down', 10_000);
+    await eventually(
+      async () => check((await ready(urls.engineOps as string)).body, 'redis')?.state === 'down',
+      10_000,
+    );
     const r = await ready(urls.public as string);
     expect(r.status).toBe(503);
-    expect(check(r.body, 'engine.redis')).toMatchObject({ state: 'down', detail: expect.stringMatching(/^connection /) });
+    expect(check(r.body, 'engine.redis')).toMatchObject({
+      state: 'down',
+      detail: expect.stringMatching(/^connection /),
+    });
     expect(slowest).toBeLessThan(1_000);
   }, 30_000);
 });

@@ -41,7 +41,9 @@ afterAll(async () => {
 }, 60_000);
 
 const activeEverywhere = (campaignId: number) =>
-  Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaignId)?.status === 'active', 15_000)));
+  Promise.all(
+    engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaignId)?.status === 'active', 15_000)),
+  );
 
 /** Events of one campaign in ClickHouse, by type, once the engines flushed and the ingester caught up. */
 async function eventsInClickHouse(campaignId: number): Promise<Record<string, number>> {
@@ -72,7 +74,9 @@ describe('on a Redis Cluster', () => {
   it('spreads the keys over the masters: config, budgets and events live on different shards', async () => {
     const owners = new Set(
       await Promise.all(
-        [CFG_LOG, EVENT_STREAM, campaignPoolKey(1, '2026-01-01'), '{adv:1}:balance', '{users}:email'].map(async (k) => (await cluster.ownerOf(k)).master),
+        [CFG_LOG, EVENT_STREAM, campaignPoolKey(1, '2026-01-01'), '{adv:1}:balance', '{users}:email'].map(
+          async (k) => (await cluster.ownerOf(k)).master,
+        ),
       ),
     );
     expect(owners.size).toBeGreaterThan(1);
@@ -95,7 +99,11 @@ describe('on a Redis Cluster', () => {
 
     // A pause reaches both engines; they stop bidding for it.
     await call(app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
-    await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused', 15_000)));
+    await Promise.all(
+      engines.map((e) =>
+        eventually(() => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'paused', 15_000),
+      ),
+    );
   }, 90_000);
 
   it("runs the rotation's refresh, the pacer's tick and the partners' daily counters over keys on every master", async () => {
@@ -104,7 +112,9 @@ describe('on a Redis Cluster', () => {
     const ids = made.map((m) => m.campaign.id);
     await Promise.all(ids.map(activeEverywhere));
     // Their keys live on more than one master: one pipeline for all of them is refused by the cluster.
-    expect(new Set(await Promise.all(ids.map(async (id) => (await cluster.ownerOf(rotationCountsKey(id))).master))).size).toBeGreaterThan(1);
+    expect(
+      new Set(await Promise.all(ids.map(async (id) => (await cluster.ownerOf(rotationCountsKey(id))).master))).size,
+    ).toBeGreaterThan(1);
     const index = () => engines[0]?.engine.mirror.index;
     const rotation = new CreativeRotation({ redis: app.svc.redis, index });
     for (const m of made)
@@ -120,12 +130,18 @@ describe('on a Redis Cluster', () => {
         charge_nano: 0,
       });
     await rotation.refresh();
-    for (const m of made) expect(await app.svc.redis.hgetall(rotationCountsKey(m.campaign.id))).toEqual({ [`i:${m.creativeId}`]: '1' });
+    for (const m of made)
+      expect(await app.svc.redis.hgetall(rotationCountsKey(m.campaign.id))).toEqual({ [`i:${m.creativeId}`]: '1' });
     const day = new Date().toISOString().slice(0, 10);
-    for (const [i, id] of ids.entries()) await app.svc.redis.hset(campaignPoolKey(id, day), 'spent', String(1_000 * (i + 1)));
+    for (const [i, id] of ids.entries())
+      await app.svc.redis.hset(campaignPoolKey(id, day), 'spent', String(1_000 * (i + 1)));
     await expect(new Pacer(app.svc.redis, index).tick()).resolves.toBeUndefined();
     for (const id of [1, 2, 3, 4]) await app.svc.redis.hset(demandDayKey(id, day), 'requests', String(10 * id));
-    const counted = await readDailyCounters(app.svc.redis, [1, 2, 3, 4], statsQuerySchema.parse({ from: day, to: day }));
+    const counted = await readDailyCounters(
+      app.svc.redis,
+      [1, 2, 3, 4],
+      statsQuerySchema.parse({ from: day, to: day }),
+    );
     expect([1, 2, 3, 4].map((id) => counted.get(day)?.get(id)?.bid_requests)).toEqual([10, 20, 30, 40]);
   }, 60_000);
 
@@ -134,7 +150,10 @@ describe('on a Redis Cluster', () => {
     const { campaign } = await world.campaign(adv, { geo_include: ['nz'], daily_budget_usd: 1, bid_usd: 6 });
     await activeEverywhere(campaign.id);
     // Fail over the shards that hold the event stream and this campaign's budget pool while bids and wins flow.
-    const shards = [await cluster.ownerOf(EVENT_STREAM), await cluster.ownerOf(campaignPoolKey(campaign.id, new Date().toISOString().slice(0, 10)))];
+    const shards = [
+      await cluster.ownerOf(EVENT_STREAM),
+      await cluster.ownerOf(campaignPoolKey(campaign.id, new Date().toISOString().slice(0, 10))),
+    ];
     const traffic = drainBudget(engines, 'NZL');
     await new Promise((r) => setTimeout(r, 300));
     for (const shard of new Map(shards.map((s) => [s.master, s])).values()) await cluster.failover(shard.replica);

@@ -21,7 +21,9 @@ const fx = useTestApp();
 let world: World;
 let engines: TestEngine[] = [];
 const journalRoot = mkdtempSync(join(tmpdir(), 'adnet-outage-journal-'));
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 const CPC_NANO = 400_000_000; // $0.40
 /** What a visitor waits at most, with Redis hung or down (the deadline is 50 ms). */
 const PATIENCE_MS = 1_000;
@@ -49,16 +51,24 @@ async function timed(url: string): Promise<{ status: number; location: string; m
 }
 
 const on = (url: string, engine: TestEngine) => url.replace(/^http:\/\/[^/]+/, engine.base);
-const clickOn = (ad: Served, engine: TestEngine, fp: string) => timed(`${on(ad.click, engine)}?ttc=1500&x=10&y=12&focus=1&fp=fingerprint-${fp}`);
+const clickOn = (ad: Served, engine: TestEngine, fp: string) =>
+  timed(`${on(ad.click, engine)}?ttc=1500&x=10&y=12&focus=1&fp=fingerprint-${fp}`);
 
 describe('clicks and beacons through a Redis outage', () => {
   it('redirects every click within the deadline while Redis hangs and while it is down, then counts and charges each once', async () => {
     const adv = await world.advertiser(100_000);
-    const { campaign } = await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.4, daily_budget_usd: 50 });
+    const { campaign } = await world.campaign(adv, {
+      format: 'native',
+      bid_type: 'cpc',
+      bid_usd: 0.4,
+      daily_budget_usd: 50,
+    });
     const zone = await world.zone({ format: 'native' });
     await eventually(() => engines.every((e) => e.engine.mirror.index?.zones.get(zone.subid)?.serving === true));
     await eventually(async () =>
-      (await Promise.all(engines.map((e) => fetch(`${e.base}/imp?z=${zone.subid}&fp=probe`, { headers: BROWSER })))).every((r) => r.status === 200),
+      (
+        await Promise.all(engines.map((e) => fetch(`${e.base}/imp?z=${zone.subid}&fp=probe`, { headers: BROWSER })))
+      ).every((r) => r.status === 200),
     );
     const ads: Served[] = [];
     for (let i = 0; i < 11; i++) {
@@ -79,7 +89,8 @@ describe('clicks and beacons through a Redis outage', () => {
     // Frozen: four clicks over both engines, and ad 2 clicked again on the other engine (a duplicate).
     fx.redis.freeze();
     try {
-      for (const i of [2, 3, 4, 5]) answers.push(await clickOn(ads[i] as Served, engines[i % 2] as TestEngine, `frozen${i}`));
+      for (const i of [2, 3, 4, 5])
+        answers.push(await clickOn(ads[i] as Served, engines[i % 2] as TestEngine, `frozen${i}`));
       answers.push(await clickOn(ads[2] as Served, e1, 'frozenagain'));
       // A forged link is refused at once, never journaled.
       const forged = await timed(`${e0.base}/c/not-a-ticket/tok`);
@@ -93,7 +104,8 @@ describe('clicks and beacons through a Redis outage', () => {
     // Down: three clicks and a render beacon, then Redis comes back from its AOF.
     await fx.redis.halt();
     try {
-      for (const i of [6, 7, 8]) answers.push(await clickOn(ads[i] as Served, engines[i % 2] as TestEngine, `down${i}`));
+      for (const i of [6, 7, 8])
+        answers.push(await clickOn(ads[i] as Served, engines[i % 2] as TestEngine, `down${i}`));
       const beacon = await timed(on((ads[9] as Served).beacon, e0));
       expect(beacon.status).toBe(200);
       expect(beacon.ms).toBeLessThan(PATIENCE_MS);
@@ -118,7 +130,11 @@ describe('clicks and beacons through a Redis outage', () => {
       fetch(`${fx.app.base}/postback/in`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...sale, secret, sig: createHmac('sha256', secret).update(`${sale.click_id}|250|approved|outage-sale`).digest('hex') }),
+        body: new URLSearchParams({
+          ...sale,
+          secret,
+          sig: createHmac('sha256', secret).update(`${sale.click_id}|250|approved|outage-sale`).digest('hex'),
+        }),
       });
     await eventually(async () => (await fx.app.svc.redis.exists(JOURNAL_PENDING_KEY)) === 1, 10_000);
     const early = await report();
@@ -139,7 +155,9 @@ describe('clicks and beacons through a Redis outage', () => {
     const clicks = events.filter((e) => e.type === 'click');
     const impressions = events.filter((e) => e.type === 'impression');
     // Each rendered ad counted once; each ad's first click valid and charged once; the second click on ad 2 refused.
-    const seen = JSON.stringify(events.map((e) => [e.type, e.bid_id?.slice(0, 4), e.reason, e.engine?.slice(0, 4), (e.ts ?? 0) % 100_000]));
+    const seen = JSON.stringify(
+      events.map((e) => [e.type, e.bid_id?.slice(0, 4), e.reason, e.engine?.slice(0, 4), (e.ts ?? 0) % 100_000]),
+    );
     expect(impressions, seen).toHaveLength(11);
     expect(new Set(impressions.map((e) => e.bid_id)).size).toBe(11);
     const charged = clicks.filter((e) => e.charge_nano === CPC_NANO && e.invalid === false);
@@ -150,7 +168,9 @@ describe('clicks and beacons through a Redis outage', () => {
     // The money agrees: the pool, the ledger and the balance took exactly the eleven charges.
     const pool = await fx.app.svc.redis.hgetall(campaignPoolKey(campaign.id, budgetDay(Date.now())));
     expect(Number(pool.spent)).toBe(11 * CPC_NANO);
-    const debits = (await fx.app.svc.redis.xrange(ledgerKey(adv.id), '-', '+')).map(([, f]) => f).filter((f) => f[1] === 'debit');
+    const debits = (await fx.app.svc.redis.xrange(ledgerKey(adv.id), '-', '+'))
+      .map(([, f]) => f)
+      .filter((f) => f[1] === 'debit');
     const debited = -debits.reduce((s, f) => s + Number(f[3]), 0);
     expect(debited).toBe(440);
     expect(Number(await fx.app.svc.redis.get(balanceKey(adv.id)))).toBe(100_000 - 440);
@@ -165,7 +185,9 @@ describe('clicks and beacons through a Redis outage', () => {
     expect(journaled).toBeGreaterThanOrEqual(11);
     // This campaign stops here, so the next case's zone serves its own.
     await call(fx.app, 'POST', `/api/adv/campaigns/${campaign.id}/pause`, { token: adv.token });
-    await eventually(() => engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status !== 'active'));
+    await eventually(() =>
+      engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status !== 'active'),
+    );
     console.log(
       `outage: ${answers.length} clicks redirected (max ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms), ${journaled} requests journaled, ` +
         `${replayed} replayed, ${charged.length} clicks charged, ${clicks.length - charged.length} refused (duplicate)`,
@@ -177,10 +199,20 @@ describe('a journal left by an engine that is gone', () => {
   it('is replayed by the next engine to start, skipping a torn last record and garbage with a log line each', async () => {
     const { pendingRequests } = await import('@adnet/schemas/wire/request-journal');
     const adv = await world.advertiser(100_000);
-    const { campaign } = await world.campaign(adv, { format: 'native', bid_type: 'cpc', bid_usd: 0.4, daily_budget_usd: 50 });
+    const { campaign } = await world.campaign(adv, {
+      format: 'native',
+      bid_type: 'cpc',
+      bid_usd: 0.4,
+      daily_budget_usd: 50,
+    });
     const zone = await world.zone({ format: 'native' });
-    await eventually(() => engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active'));
-    await eventually(async () => (await fetch(`${engines[0]?.base}/imp?z=${zone.subid}&fp=probe2`, { headers: BROWSER })).status === 200);
+    await eventually(() =>
+      engines.every((e) => e.engine.mirror.index?.campaigns.get(campaign.id)?.status === 'active'),
+    );
+    await eventually(
+      async () =>
+        (await fetch(`${engines[0]?.base}/imp?z=${zone.subid}&fp=probe2`, { headers: BROWSER })).status === 200,
+    );
     const served = await Promise.all(
       [0, 1, 2].map(async (i) => {
         const r = await fetch(`${engines[0]?.base}/imp?z=${zone.subid}&fp=left-${i}`, { headers: BROWSER });
@@ -222,7 +254,9 @@ describe('a journal left by an engine that is gone', () => {
       expect(lines.filter((l) => l.includes('"journal.skipped"'))).toHaveLength(2);
       expect(readFileSync(join(root, 'slot-0', 'current.jnl'), 'utf8')).toBe('');
       await next.engine.events.flush();
-      const clicks = (await streamedEvents(fx.app.svc.redis)).filter((e: EventFields) => e.type === 'click' && e.campaign_id === campaign.id);
+      const clicks = (await streamedEvents(fx.app.svc.redis)).filter(
+        (e: EventFields) => e.type === 'click' && e.campaign_id === campaign.id,
+      );
       expect(clicks.map((e) => [e.invalid, e.charge_nano])).toEqual([
         [false, CPC_NANO],
         [false, CPC_NANO],

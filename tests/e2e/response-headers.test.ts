@@ -24,12 +24,17 @@ let base = '';
 let adBase = '';
 const subids: Record<string, string> = {};
 const zoneLinks: Record<string, string | undefined>[] = [];
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+};
 
 beforeAll(async () => {
   cabinetDir = mkdtempSync(join(tmpdir(), 'cabinet-'));
   mkdirSync(join(cabinetDir, 'assets'));
-  writeFileSync(join(cabinetDir, 'index.html'), '<!doctype html><title>Cabinet</title><script type="module" src="/cabinet/assets/app.js"></script>');
+  writeFileSync(
+    join(cabinetDir, 'index.html'),
+    '<!doctype html><title>Cabinet</title><script type="module" src="/cabinet/assets/app.js"></script>',
+  );
   writeFileSync(join(cabinetDir, 'assets', 'app.js'), 'console.log(1)');
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -48,7 +53,11 @@ beforeAll(async () => {
     subids[name] = zone.subid;
     zoneLinks.push({ widget_url: zone.widget_url, vast_url: zone.vast_url });
   }
-  await eventually(() => engine.engine.mirror.index?.candidateCount === 3 && engine.engine.mirror.index.zones.get(subids.video ?? '')?.serving === true);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.candidateCount === 3 &&
+      engine.engine.mirror.index.zones.get(subids.video ?? '')?.serving === true,
+  );
   await new Promise((r) => setTimeout(r, 300));
 }, 60_000);
 afterAll(async () => {
@@ -64,7 +73,11 @@ const onEngine = (link: string) => link.replace(adBase, base);
 async function answers(): Promise<[string, Response][]> {
   const out: [string, Response][] = [];
   const get = async (label: string, url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, { redirect: 'manual', ...init, headers: { ...BROWSER, ...(init.headers as Record<string, string>) } });
+    const res = await fetch(url, {
+      redirect: 'manual',
+      ...init,
+      headers: { ...BROWSER, ...(init.headers as Record<string, string>) },
+    });
     await res.arrayBuffer();
     out.push([label, res]);
     return res;
@@ -82,9 +95,14 @@ async function answers(): Promise<[string, Response][]> {
   out.push(['bid 204', none]);
   await get('bid 400', `${base}/openrtb/bid`, { method: 'POST', headers: { 'x-openrtb-version': '2.5' }, body: '{' });
   await get('win notice', onEngine(nurl.replace('${AUCTION_PRICE}', '1.5')));
-  await get('billing notice', onEngine(nurl.replace('/openrtb/win/', '/openrtb/bill/').replace('${AUCTION_PRICE}', '1.5')));
+  await get(
+    'billing notice',
+    onEngine(nurl.replace('/openrtb/win/', '/openrtb/bill/').replace('${AUCTION_PRICE}', '1.5')),
+  );
   const script = await get('widget script', `${base}/w/${subids.native}.js`);
-  await get('widget script 304', `${base}/w/${subids.native}.js`, { headers: { 'if-none-match': script.headers.get('etag') ?? '' } });
+  await get('widget script 304', `${base}/w/${subids.native}.js`, {
+    headers: { 'if-none-match': script.headers.get('etag') ?? '' },
+  });
   const imp = await fetch(`${base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER });
   out.push(['imp 200', imp]);
   const ad = (await imp.json()) as { click_url: string; beacon_url: string; creative: { image_url: string } };
@@ -108,7 +126,11 @@ async function answers(): Promise<[string, Response][]> {
   await get('engine probe', `${base}/engine/healthz`);
   // The admin through the engine's proxy, and the proxy's own refusal.
   await get('api 401', `${base}/api/adv/campaigns`);
-  await get('api 400', `${base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  await get('api 400', `${base}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   await get('trpc', `${base}/trpc/adv.campaigns.list`);
   await get('openapi', `${base}/openapi.json`);
   await get('docs', `${base}/docs/vast`);
@@ -122,7 +144,11 @@ async function answers(): Promise<[string, Response][]> {
     body: 'click_id=00000000-0000-4000-8000-000000000000&payout=100&status=approved&txid=t&secret=x&sig=00',
   });
   await get('postback 400', `${base}/postback/in?click_id=x`);
-  await get('proxy 413', `${base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(2 * 1024 * 1024) });
+  await get('proxy 413', `${base}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: 'x'.repeat(2 * 1024 * 1024),
+  });
   // And the admin on its own address, as a balancer that routes /api to it would reach it.
   await get('admin direct', `${app.base}/api/adv/campaigns`);
   await get('admin direct trpc', `${app.base}/trpc/adv.campaigns.list`);
@@ -146,8 +172,15 @@ describe('response headers', () => {
     });
     expect(all.find(([l]) => l === 'beacon')?.[1].headers.get('content-type')).toBe('image/gif');
     const wrong = all
-      .filter(([, res]) => res.headers.get('x-content-type-options') !== 'nosniff' || res.headers.get('content-security-policy') !== SANDBOX)
-      .map(([label, res]) => `${label} ${res.status}: ${res.headers.get('x-content-type-options')} / ${res.headers.get('content-security-policy')}`);
+      .filter(
+        ([, res]) =>
+          res.headers.get('x-content-type-options') !== 'nosniff' ||
+          res.headers.get('content-security-policy') !== SANDBOX,
+      )
+      .map(
+        ([label, res]) =>
+          `${label} ${res.status}: ${res.headers.get('x-content-type-options')} / ${res.headers.get('content-security-policy')}`,
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -172,7 +205,9 @@ describe('the separate ad origin (PUBLIC_AD_BASE_URL)', () => {
     ]);
     const script = await (await fetch(`${base}/w/${subids.native}.js`)).text();
     expect(script).toContain(JSON.stringify(adBase).slice(1, -1));
-    const ad = (await (await fetch(`${base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER })).json()) as Record<string, string> & {
+    const ad = (await (
+      await fetch(`${base}/imp?z=${subids.native}&fp=f&s=e30`, { headers: BROWSER })
+    ).json()) as Record<string, string> & {
       creative: { image_url: string };
     };
     expect(ad.creative.image_url.startsWith(`${adBase}/media/`)).toBe(true);

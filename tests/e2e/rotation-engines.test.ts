@@ -21,13 +21,23 @@ const phases: RotationPhase[] = [];
 beforeAll(async () => {
   const world = await World.create(fx.app);
   adv = await world.advertiser(1_000_000);
-  const made = await world.campaign(adv, { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 }, { title: 'Creative A' });
+  const made = await world.campaign(
+    adv,
+    { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 },
+    { title: 'Creative A' },
+  );
   campaignId = made.campaign.id;
   await world.creative(adv, campaignId, 'native', { title: 'Creative B' });
   zone = (await world.zone({ format: 'native' })).subid;
-  engines = await Promise.all([0, 1].map(() => startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' })));
+  engines = await Promise.all(
+    [0, 1].map(() => startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' })),
+  );
   await Promise.all(
-    engines.map((e) => eventually(() => e.engine.mirror.index?.zones.get(zone)?.serving === true && e.engine.mirror.index.candidateCount === 2)),
+    engines.map((e) =>
+      eventually(
+        () => e.engine.mirror.index?.zones.get(zone)?.serving === true && e.engine.mirror.index.candidateCount === 2,
+      ),
+    ),
   );
   visitors = new RotationTraffic(engines, zone, 11);
 }, 60_000);
@@ -63,7 +73,11 @@ describe('rotation: optimize, two engines', () => {
     // An engine started now has seen nothing itself: its shares can come only from the shared counts.
     const fresh = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
     try {
-      await eventually(() => fresh.engine.mirror.index?.zones.get(zone)?.serving === true && fresh.engine.mirror.index.candidateCount === 2);
+      await eventually(
+        () =>
+          fresh.engine.mirror.index?.zones.get(zone)?.serving === true &&
+          fresh.engine.mirror.index.candidateCount === 2,
+      );
       await new Promise((r) => setTimeout(r, 600));
       const seen = await visitors.run(150, {}, [fresh]);
       phases.push(phaseOf('optimize, an engine started after learning, alone (150 requests)', seen));
@@ -76,8 +90,17 @@ describe('rotation: optimize, two engines', () => {
 
 describe('rotation: even', () => {
   it('splits evenly, within what chance allows', async () => {
-    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, { token: adv.token, json: { rotation: 'even' } })).status).toBe(200);
-    await Promise.all(engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaignId)?.rotation === 'even')));
+    expect(
+      (
+        await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, {
+          token: adv.token,
+          json: { rotation: 'even' },
+        })
+      ).status,
+    ).toBe(200);
+    await Promise.all(
+      engines.map((e) => eventually(() => e.engine.mirror.index?.campaigns.get(campaignId)?.rotation === 'even')),
+    );
     const n = 600;
     const seen = await visitors.run(n);
     phases.push(phaseOf(`even over two engines (${n} requests)`, seen));
@@ -87,6 +110,7 @@ describe('rotation: even', () => {
     // split misses with probability 6e-5 (two-sided normal tail at z = 4); 49 of 600, where optimize's
     // split from before (A at about 90%) is 240 away.
     const sd = Math.sqrt(served * 0.5 * 0.5);
-    for (const title of ['Creative A', 'Creative B']) expect(Math.abs((seen[title] ?? 0) - served / 2), title).toBeLessThanOrEqual(4 * sd);
+    for (const title of ['Creative A', 'Creative B'])
+      expect(Math.abs((seen[title] ?? 0) - served / 2), title).toBeLessThanOrEqual(4 * sd);
   });
 });

@@ -22,13 +22,20 @@ let visitors: RotationTraffic;
 beforeAll(async () => {
   world = await World.create(fx.app);
   adv = await world.advertiser(1_000_000);
-  const made = await world.campaign(adv, { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 }, { title: 'Creative A' });
+  const made = await world.campaign(
+    adv,
+    { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 },
+    { title: 'Creative A' },
+  );
   campaignId = made.campaign.id;
   creatives.a = made.creativeId;
   creatives.b = await world.creative(adv, campaignId, 'native', { title: 'Creative B' });
   zone = (await world.zone({ format: 'native' })).subid;
   engine = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
-  await eventually(() => engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 2);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 2,
+  );
   visitors = new RotationTraffic([engine], zone, 9);
   await new Promise((r) => setTimeout(r, 300));
 }, 60_000);
@@ -54,7 +61,11 @@ const sharedImpressions = async () => {
 
 describe('rotation: optimize', () => {
   it('serves every creative, then gives most of the traffic to the one people click', async () => {
-    const first = await traffic(300, { 'Creative A': 0.2 }, 'optimize, learning: A clicked 20%, B never (300 requests)');
+    const first = await traffic(
+      300,
+      { 'Creative A': 0.2 },
+      'optimize, learning: A clicked 20%, B never (300 requests)',
+    );
     // Both serve (the shares already move during this phase: the engine refreshes every 200 ms here).
     expect(first['Creative A']).toBeGreaterThan(30);
     expect(first['Creative B']).toBeGreaterThan(15);
@@ -80,13 +91,23 @@ describe('rotation: optimize', () => {
 
 describe('rotation: even and weighted, and creatives the advertiser stops', () => {
   it('follows the weights, and serves nothing of a paused or archived creative', async () => {
-    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, { token: adv.token, json: { rotation: 'weighted' } })).status).toBe(200);
+    expect(
+      (
+        await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, {
+          token: adv.token,
+          json: { rotation: 'weighted' },
+        })
+      ).status,
+    ).toBe(200);
     for (const [id, weight] of [
       [creatives.a, 75],
       [creatives.b, 25],
       [creatives.c, 0],
     ] as const) {
-      const r = await call<{ status: string; weight: number }>(fx.app, 'PATCH', `/api/adv/creatives/${id}`, { token: adv.token, json: { weight } });
+      const r = await call<{ status: string; weight: number }>(fx.app, 'PATCH', `/api/adv/creatives/${id}`, {
+        token: adv.token,
+        json: { weight },
+      });
       // A weight alone is no new content: still approved.
       expect(r.body).toMatchObject({ status: 'approved', weight });
     }
@@ -96,12 +117,20 @@ describe('rotation: even and weighted, and creatives the advertiser stops', () =
     expect(weighted['Creative A']).toBeGreaterThan(250);
     expect(weighted['Creative B']).toBeGreaterThan(60);
 
-    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/pause`, { token: adv.token })).body).toMatchObject({ status: 'paused' });
-    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.c}/archive`, { token: adv.token })).body).toMatchObject({ status: 'archived' });
-    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.c}/resume`, { token: adv.token })).status).toBe(409);
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/pause`, { token: adv.token })).body,
+    ).toMatchObject({ status: 'paused' });
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/creatives/${creatives.c}/archive`, { token: adv.token })).body,
+    ).toMatchObject({ status: 'archived' });
+    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.c}/resume`, { token: adv.token })).status).toBe(
+      409,
+    );
     await eventually(() => engine.engine.mirror.index?.candidateCount === 1);
     expect(Object.keys(await traffic(50))).toEqual(['Creative B']);
-    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/resume`, { token: adv.token })).body).toMatchObject({ status: 'approved' });
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/resume`, { token: adv.token })).body,
+    ).toMatchObject({ status: 'approved' });
   });
 
   it('sends an edited creative back to moderation, and refuses bad weights and other owners', async () => {
@@ -111,21 +140,34 @@ describe('rotation: even and weighted, and creatives the advertiser stops', () =
     });
     expect(edited.body).toMatchObject({ status: 'pending_moderation', title: 'Creative B, new words' });
     // A text the format does not require can be cleared (null, or the empty text a form sends); a required one cannot.
-    const withBody = await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { body: 'Some words' } });
+    const withBody = await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, {
+      token: adv.token,
+      json: { body: 'Some words' },
+    });
     expect(withBody.body).toMatchObject({ body: 'Some words' });
-    expect((await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { body: '' } })).body).toMatchObject({
+    expect(
+      (await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { body: '' } })).body,
+    ).toMatchObject({
       body: null,
       title: 'Creative B, new words',
       status: 'pending_moderation',
     });
     await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { cta_text: 'Go' } });
-    expect((await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { cta_text: null } })).body).toMatchObject({
+    expect(
+      (await call(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, { token: adv.token, json: { cta_text: null } }))
+        .body,
+    ).toMatchObject({
       cta_text: null,
     });
-    const required = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/adv/creatives/${creatives.b}`, {
-      token: adv.token,
-      json: { title: null },
-    });
+    const required = await call<{ errors: Record<string, string> }>(
+      fx.app,
+      'PATCH',
+      `/api/adv/creatives/${creatives.b}`,
+      {
+        token: adv.token,
+        json: { title: null },
+      },
+    );
     expect(required.status).toBe(400);
     expect(Object.keys(required.body.errors)).toEqual(['title']);
     const bad = await call<{ errors: Record<string, string> }>(fx.app, 'PATCH', `/api/adv/creatives/${creatives.a}`, {
@@ -135,7 +177,16 @@ describe('rotation: even and weighted, and creatives the advertiser stops', () =
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['landing_url', 'weight']);
     const stranger = await world.advertiser(0);
-    expect((await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/pause`, { token: stranger.token })).status).toBe(403);
-    expect((await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, { token: adv.token, json: { rotation: 'random' } })).status).toBe(400);
+    expect(
+      (await call(fx.app, 'POST', `/api/adv/creatives/${creatives.a}/pause`, { token: stranger.token })).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(fx.app, 'PATCH', `/api/adv/campaigns/${campaignId}`, {
+          token: adv.token,
+          json: { rotation: 'random' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });

@@ -13,7 +13,10 @@ import { decodeTicket } from '@adnet/engine/signed-token';
 const fx = useTestApp();
 let engine: TestEngine;
 let world: World;
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36', 'x-country': 'de' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+  'x-country': 'de',
+};
 const z: Record<string, { id: number; subid: string }> = {};
 const ids: Record<string, number> = {};
 
@@ -22,7 +25,9 @@ interface ImpAnswer {
   body?: { creative?: { title: string }; beacon_url?: string; click_url?: string };
 }
 async function imp(subid: string): Promise<ImpAnswer> {
-  const r = await fetch(`${engine.base}/imp?z=${subid}&fp=fp-${Math.random().toString(36).slice(2)}&s=e30`, { headers: BROWSER });
+  const r = await fetch(`${engine.base}/imp?z=${subid}&fp=fp-${Math.random().toString(36).slice(2)}&s=e30`, {
+    headers: BROWSER,
+  });
   return { status: r.status, body: r.status === 200 ? ((await r.json()) as ImpAnswer['body']) : undefined };
 }
 const events = () => streamedEvents(fx.app.svc.redis, engine);
@@ -32,13 +37,27 @@ beforeAll(async () => {
   await world.partner();
   const site = await world.site();
   const banner = { format: 'banner', banner_width: 300, banner_height: 250 };
-  for (const [name, fields] of Object.entries({ nx: { format: 'native' }, ny: { format: 'native' }, p: banner, h: banner, k: banner })) {
+  for (const [name, fields] of Object.entries({
+    nx: { format: 'native' },
+    ny: { format: 'native' },
+    p: banner,
+    h: banner,
+    k: banner,
+  })) {
     z[name] = await world.zone(fields, site);
   }
   const adv = await world.advertiser(100_000);
   const sub = (name: string) => (z[name] as { subid: string }).subid;
-  ids.excl = (await world.campaign(adv, { format: 'native', bid_usd: 1, sources: { mode: 'exclude', zones: [sub('nx')] } }, { title: 'Excl' })).campaign.id;
-  ids.incl = (await world.campaign(adv, { bid_usd: 5, sources: { mode: 'include', zones: [sub('p')] } }, { title: 'Incl' })).campaign.id;
+  ids.excl = (
+    await world.campaign(
+      adv,
+      { format: 'native', bid_usd: 1, sources: { mode: 'exclude', zones: [sub('nx')] } },
+      { title: 'Excl' },
+    )
+  ).campaign.id;
+  ids.incl = (
+    await world.campaign(adv, { bid_usd: 5, sources: { mode: 'include', zones: [sub('p')] } }, { title: 'Incl' })
+  ).campaign.id;
   // CPC banners rank at bid x 0.1% CTR x 1000: $0.30 -> $0.30 CPM, x2 on zone h -> $0.60, above the rival's $0.50.
   const landing = 'https://shop.example.com/p?c={click_id}&p={cost}';
   ids.boosted = (
@@ -68,7 +87,9 @@ describe('source lists', () => {
   it('an excluded zone gets no ad from the campaign (no-bid source_list) while another zone does', async () => {
     expect((await imp((z.nx as { subid: string }).subid)).status).toBe(204);
     expect((await imp((z.ny as { subid: string }).subid)).body?.creative?.title).toBe('Excl');
-    await eventually(async () => (await events()).some((e) => e.type === 'nobid' && e.zone_id === z.nx?.id && e.reason === 'source_list'));
+    await eventually(async () =>
+      (await events()).some((e) => e.type === 'nobid' && e.zone_id === z.nx?.id && e.reason === 'source_list'),
+    );
   });
 
   it("an include list serves only on its zones, and not on a partner's traffic", async () => {
@@ -90,9 +111,14 @@ describe('bid adjustments', () => {
     // Tampering with the link (the ticket) is refused: the price comes from the signed ticket alone.
     const url = served.body?.click_url ?? '';
     const tampered = url.replace(/\/c\/([^.]+)\./, (_m, p: string) => `/c/${p.slice(0, -2)}AA.`);
-    expect((await fetch(`${tampered}?ttc=1200&x=40&y=20&focus=1&fp=fp-t`, { redirect: 'manual', headers: BROWSER })).status).toBe(404);
+    expect(
+      (await fetch(`${tampered}?ttc=1200&x=40&y=20&focus=1&fp=fp-t`, { redirect: 'manual', headers: BROWSER })).status,
+    ).toBe(404);
     expect((await fetch(served.body?.beacon_url ?? '', { headers: BROWSER })).status).toBe(200);
-    const click = await fetch(`${url}?ttc=1200&x=40&y=20&focus=1&fp=fp-boost`, { redirect: 'manual', headers: BROWSER });
+    const click = await fetch(`${url}?ttc=1200&x=40&y=20&focus=1&fp=fp-boost`, {
+      redirect: 'manual',
+      headers: BROWSER,
+    });
     expect(click.status).toBe(302);
     // {cost} is the click's charge: $0.30 x 2.
     expect(click.headers.get('location')).toMatch(/&p=0\.6$/);

@@ -15,11 +15,19 @@ let a: Account;
 let b: Account;
 const ids: Record<string, number> = {};
 const today = new Date().toISOString().slice(0, 10);
-const WINDOWS_EDGE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.2535.51';
-const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const WINDOWS_EDGE =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.2535.51';
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 /** Bids until `wins` bids of `campaignId` are won at `price` (CPM USD), plus `lost` bids that never win. */
-async function traffic(req: Record<string, unknown>, campaignId: number, wins: number, lost: number, price: number): Promise<void> {
+async function traffic(
+  req: Record<string, unknown>,
+  campaignId: number,
+  wins: number,
+  lost: number,
+  price: number,
+): Promise<void> {
   await eventually(async () => {
     const r = await postBid(engine.base, req);
     return r.status === 200 && (r.body as unknown as BidResponse).seatbid[0]?.bid[0]?.cid === String(campaignId);
@@ -47,7 +55,16 @@ beforeAll(async () => {
   ids.other = (await world.campaign(b, { geo_include: ['fr'], bid_usd: 5 })).campaign.id;
   engine = await startEngine(fx.redis.url);
   // Floors set our (second-price) bid, so clearing prices are exact: $2 CPM = 0.2 cents, $1 CPM = 0.1 cents.
-  await traffic(bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: WINDOWS_EDGE } }, { bidfloor: 2 }), ids.us, 30, 10, 2);
+  await traffic(
+    bannerRequest(
+      { device: { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: WINDOWS_EDGE } },
+      { bidfloor: 2 },
+    ),
+    ids.us,
+    30,
+    10,
+    2,
+  );
   await traffic(
     bannerRequest(
       { device: { geo: { country: 'DEU' }, devicetype: 1, language: 'en', ua: IPHONE_SAFARI } },
@@ -58,7 +75,13 @@ beforeAll(async () => {
     0,
     1,
   );
-  await traffic(bannerRequest({ device: { geo: { country: 'FRA' }, devicetype: 5, language: 'en' } }, { bidfloor: 2 }), ids.other, 5, 0, 2);
+  await traffic(
+    bannerRequest({ device: { geo: { country: 'FRA' }, devicetype: 5, language: 'en' } }, { bidfloor: 2 }),
+    ids.other,
+    5,
+    0,
+    2,
+  );
   await ingestAll(fx.app, [engine.engine]);
 }, 120_000);
 afterAll(async () => {
@@ -81,7 +104,17 @@ describe('statistics from real engine traffic', () => {
     const r = await stats(a.token, `from=${today}&to=${today}`);
     expect(r.status).toBe(200);
     expect(r.body.rows).toEqual([
-      { date: today, impressions: 50, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 8, conversions: 0, ecpa_cents: 0 },
+      {
+        date: today,
+        impressions: 50,
+        viewable_impressions: 0,
+        clicks: 0,
+        invalid_clicks: 0,
+        ctr: 0,
+        spent_cents: 8,
+        conversions: 0,
+        ecpa_cents: 0,
+      },
     ]);
   });
 
@@ -122,14 +155,22 @@ describe('statistics from real engine traffic', () => {
   });
 
   it('shows each advertiser only its own, admins everything', async () => {
-    expect((await stats(b.token, `from=${today}&to=${today}`)).body.rows).toEqual([expect.objectContaining({ impressions: 5, spent_cents: 1 })]);
-    const all = await call<Rows>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}`, { token: world.admin.token });
+    expect((await stats(b.token, `from=${today}&to=${today}`)).body.rows).toEqual([
+      expect.objectContaining({ impressions: 5, spent_cents: 1 }),
+    ]);
+    const all = await call<Rows>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}`, {
+      token: world.admin.token,
+    });
     expect(all.body.rows[0]?.impressions).toBe(55);
-    const one = await call<Rows>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&advertiser_id=${b.id}`, { token: world.admin.token });
+    const one = await call<Rows>(fx.app, 'GET', `/api/admin/stats?from=${today}&to=${today}&advertiser_id=${b.id}`, {
+      token: world.admin.token,
+    });
     expect(one.body.rows[0]?.impressions).toBe(5);
     const idle = await world.advertiser(0);
     expect((await stats(idle.token, `from=${today}&to=${today}`)).body.rows).toEqual([]);
-    const pub = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, { token: (await account(fx.app, 'publisher')).token });
+    const pub = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, {
+      token: (await account(fx.app, 'publisher')).token,
+    });
     expect(pub.status).toBe(403);
   });
 
@@ -156,17 +197,43 @@ describe('statistics from real engine traffic', () => {
   });
 
   it('rebuilds spend counters from the event store after Redis lost them', async () => {
-    const before = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token });
+    const before = await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, {
+      token: a.token,
+    });
     expect(before.body.daily_spent_cents).toBe(6);
     await fx.app.svc.redis.del(`bud:{c:${ids.us}}:${today}`, `bud:{c:${ids.de}}:${today}`);
-    expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token })).body.daily_spent_cents).toBe(0);
-    const r = await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: today } });
+    expect(
+      (await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token }))
+        .body.daily_spent_cents,
+    ).toBe(0);
+    const r = await call(fx.app, 'POST', '/api/admin/spend/rebuild', {
+      token: world.admin.token,
+      json: { day: today },
+    });
     expect(r.body).toEqual({ day: today, campaigns: 3, spent_cents: 9 });
-    expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token })).body.daily_spent_cents).toBe(6);
-    expect((await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.de}`, { token: a.token })).body.daily_spent_cents).toBe(2);
-    expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: a.token, json: { day: today } })).status).toBe(403);
-    expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: 'yesterday' } })).status).toBe(400);
-    expect((await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: '2026-02-30' } })).body).toEqual({
+    expect(
+      (await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.us}`, { token: a.token }))
+        .body.daily_spent_cents,
+    ).toBe(6);
+    expect(
+      (await call<{ daily_spent_cents: number }>(fx.app, 'GET', `/api/adv/campaigns/${ids.de}`, { token: a.token }))
+        .body.daily_spent_cents,
+    ).toBe(2);
+    expect(
+      (await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: a.token, json: { day: today } })).status,
+    ).toBe(403);
+    expect(
+      (await call(fx.app, 'POST', '/api/admin/spend/rebuild', { token: world.admin.token, json: { day: 'yesterday' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await call(fx.app, 'POST', '/api/admin/spend/rebuild', {
+          token: world.admin.token,
+          json: { day: '2026-02-30' },
+        })
+      ).body,
+    ).toEqual({
       errors: { day: 'must be a real calendar date' },
     });
   });
@@ -175,14 +242,19 @@ describe('statistics from real engine traffic', () => {
     const { site, pub, zone } = await bannerZone();
     // 10 wins at $2 CPM = 2 cents of spend; 70% to the publisher = 1 cent (rounded down from 1.4).
     await traffic(
-      bannerRequest({ device: { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: WINDOWS_EDGE } }, { bidfloor: 2, tagid: zone.body.subid }),
+      bannerRequest(
+        { device: { geo: { country: 'USA' }, devicetype: 2, language: 'en', ua: WINDOWS_EDGE } },
+        { bidfloor: 2, tagid: zone.body.subid },
+      ),
       ids.us as number,
       10,
       0,
       2,
     );
     await ingestAll(fx.app, [engine.engine]);
-    const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, { token: pub.token });
+    const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, {
+      token: pub.token,
+    });
     expect(r.body.rows).toEqual([
       {
         site_id: site.id,
@@ -198,35 +270,55 @@ describe('statistics from real engine traffic', () => {
         fill_rate: 1,
       },
     ]);
-    const byOs = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=os`, { token: pub.token });
+    const byOs = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=os`, {
+      token: pub.token,
+    });
     expect(byOs.body.rows.map((row) => [row.os, row.impressions])).toEqual([['windows', 10]]);
-    expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=campaign`, { token: pub.token })).status).toBe(400);
-    expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, { token: a.token })).status).toBe(403);
+    expect(
+      (await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=campaign`, { token: pub.token }))
+        .status,
+    ).toBe(400);
+    expect((await call(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, { token: a.token })).status).toBe(
+      403,
+    );
   });
 
   it('publishers see viewable impressions, and the traffic not counted on their zones by reason', async () => {
     const { site, pub, zone } = await bannerZone();
-    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/125.0 Safari/537.36', 'x-country': 'US', origin: `https://${site.domain}` };
+    const browser = {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/125.0 Safari/537.36',
+      'x-country': 'US',
+      origin: `https://${site.domain}`,
+    };
     const ask = (headers: Record<string, string>) =>
-      fetch(`${engine.base}/imp?z=${zone.body.subid}&fp=stats-${Math.random()}`, { headers: { ...browser, ...headers } });
+      fetch(`${engine.base}/imp?z=${zone.body.subid}&fp=stats-${Math.random()}`, {
+        headers: { ...browser, ...headers },
+      });
     const served: { beacon_url: string; click_url: string }[] = [];
-    for (let i = 0; i < 4; i++) served.push((await (await ask({})).json()) as { beacon_url: string; click_url: string });
+    for (let i = 0; i < 4; i++)
+      served.push((await (await ask({})).json()) as { beacon_url: string; click_url: string });
     // Three rendered, two of them in view; one beacon replayed from another browser; the fourth never rendered.
     for (const ad of served.slice(0, 3)) await fetch(ad.beacon_url, { headers: browser });
     for (const ad of served.slice(0, 2)) await fetch(`${ad.beacon_url}?e=viewable`, { headers: browser });
     await fetch(served[0]?.beacon_url ?? '', { headers: { ...browser, 'user-agent': 'Mozilla/5.0 Firefox/126.0' } });
     // Refused requests: two from another site's page, one from a crawler.
-    for (const origin of ['https://ticket-farm.test', 'https://other.test']) expect((await ask({ origin })).status).toBe(204);
+    for (const origin of ['https://ticket-farm.test', 'https://other.test'])
+      expect((await ask({ origin })).status).toBe(204);
     expect((await ask({ 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).status).toBe(204);
     // A click with no time on the page.
     await fetch(`${served[2]?.click_url}?ttc=5&x=1&y=1&focus=1&fp=f`, { headers: browser, redirect: 'manual' });
     // A click that looks human on the ad that was never shown.
-    await fetch(`${served[3]?.click_url}?ttc=1500&x=10&y=10&focus=1&fp=stats-click`, { headers: browser, redirect: 'manual' });
+    await fetch(`${served[3]?.click_url}?ttc=1500&x=10&y=10&focus=1&fp=stats-click`, {
+      headers: browser,
+      redirect: 'manual',
+    });
     await ingestAll(fx.app, [engine.engine]);
 
     const day = `from=${today}&to=${today}`;
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?${day}&group_by=zone`, { token: pub.token });
-    expect(r.body.rows).toMatchObject([{ zone_id: zone.body.id, impressions: 3, viewable_impressions: 2, clicks: 0, invalid_clicks: 2 }]);
+    expect(r.body.rows).toMatchObject([
+      { zone_id: zone.body.id, impressions: 3, viewable_impressions: 2, clicks: 0, invalid_clicks: 2 },
+    ]);
     const u = await call<Rows>(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=zone`, { token: pub.token });
     expect(u.status).toBe(200);
     expect(u.body.rows).toEqual([
@@ -237,8 +329,16 @@ describe('statistics from real engine traffic', () => {
       { zone_id: zone.body.id, of: 'request', reason: 'foreign_origin', events: 2 },
     ]);
     // Only the publisher's own zones, and only dimensions the table has.
-    expect((await call<Rows>(fx.app, 'GET', `/api/pub/stats/uncounted?${day}`, { token: (await world.site()).publisher.token })).body.rows).toEqual([]);
-    expect((await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=geo`, { token: pub.token })).status).toBe(400);
+    expect(
+      (
+        await call<Rows>(fx.app, 'GET', `/api/pub/stats/uncounted?${day}`, {
+          token: (await world.site()).publisher.token,
+        })
+      ).body.rows,
+    ).toEqual([]);
+    expect(
+      (await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=geo`, { token: pub.token })).status,
+    ).toBe(400);
     expect((await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}`, { token: a.token })).status).toBe(403);
   });
 
@@ -259,12 +359,22 @@ describe('statistics from real engine traffic', () => {
       expect(Object.keys(r.body.errors as object), query).toContain(field);
     }
     // Several bad fields: one 400 names them all, the date order included.
-    const many = await call(fx.app, 'GET', `/api/adv/stats?from=2026-03-01&to=2026-02-01&group_by=color&tz=Mars/Olympus&format=xml&campaign_id=x`, {
-      token: a.token,
-    });
+    const many = await call(
+      fx.app,
+      'GET',
+      `/api/adv/stats?from=2026-03-01&to=2026-02-01&group_by=color&tz=Mars/Olympus&format=xml&campaign_id=x`,
+      {
+        token: a.token,
+      },
+    );
     expect(Object.keys(many.body.errors as object).sort()).toEqual(['campaign_id', 'format', 'from', 'group_by', 'tz']);
     // Injection attempts are values, never SQL.
-    const tz = await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}&tz=${encodeURIComponent("UTC') OR 1=1 --")}`, { token: a.token });
+    const tz = await call(
+      fx.app,
+      'GET',
+      `/api/adv/stats?from=${today}&to=${today}&tz=${encodeURIComponent("UTC') OR 1=1 --")}`,
+      { token: a.token },
+    );
     expect(tz.status).toBe(400);
     expect((await stats(a.token, `from=${today}&to=${today}&tz=Asia/Tokyo`)).status).toBe(200);
     expect((await call(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`)).status).toBe(401);

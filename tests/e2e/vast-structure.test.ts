@@ -12,7 +12,11 @@ const links = {
   impressionUrl: 'https://ads.example.net/openrtb/imptracker/TICKET',
   trackingUrl: (e: string) => `https://ads.example.net/t/vast/${e}/TICKET`,
 };
-const inline = vastAdm(creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4' }), links, 'bid-1');
+const inline = vastAdm(
+  creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4' }),
+  links,
+  'bid-1',
+);
 const wrapper = vastWrapper('https://ads.example.net', 'TOKEN123', 'https://dsp.example.com/vast.xml');
 const empty = '<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"/>';
 
@@ -25,8 +29,16 @@ const BROKEN: [string, (xml: string) => string, string][] = [
   ['a VAST 3 version', (x) => x.replace('version="4.0"', 'version="3.0"'), 'version'],
   ['no Impression', (x) => x.replace(/<Impression id="imp">.*?<\/Impression>/, ''), 'Impression is required'],
   ['no AdSystem', (x) => x.replace('<AdSystem>adnet</AdSystem>', ''), 'AdSystem is required'],
-  ['AdTitle before AdSystem', (x) => x.replace(/(<AdSystem>adnet<\/AdSystem>)(.*)(<AdTitle>.*?<\/AdTitle>)/, '$3$1$2'), 'out of order'],
-  ['Duration after MediaFiles', (x) => x.replace(/(<Duration>.*?<\/Duration>)(<MediaFiles>.*?<\/MediaFiles>)/, '$2$1'), 'out of order'],
+  [
+    'AdTitle before AdSystem',
+    (x) => x.replace(/(<AdSystem>adnet<\/AdSystem>)(.*)(<AdTitle>.*?<\/AdTitle>)/, '$3$1$2'),
+    'out of order',
+  ],
+  [
+    'Duration after MediaFiles',
+    (x) => x.replace(/(<Duration>.*?<\/Duration>)(<MediaFiles>.*?<\/MediaFiles>)/, '$2$1'),
+    'out of order',
+  ],
   ['no UniversalAdId', (x) => x.replace(/<UniversalAdId.*?<\/UniversalAdId>/, ''), 'UniversalAdId is required'],
   ['no Duration', (x) => x.replace(/<Duration>.*?<\/Duration>/, ''), 'Duration is required'],
   ['no MediaFile', (x) => x.replace(/<MediaFile .*?<\/MediaFile>/, ''), 'MediaFile is required'],
@@ -35,7 +47,11 @@ const BROKEN: [string, (xml: string) => string, string][] = [
   ['an unknown delivery', (x) => x.replace('delivery="progressive"', 'delivery="download"'), 'delivery'],
   ['MediaFile without type', (x) => x.replace(' type="video/mp4"', ''), 'type is required'],
   ['an unknown tracking event', (x) => x.replace('event="start"', 'event="begin"'), 'event'],
-  ['an element the schema does not know', (x) => x.replace('<AdTitle>', '<Bogus>x</Bogus><AdTitle>'), 'Bogus is not allowed'],
+  [
+    'an element the schema does not know',
+    (x) => x.replace('<AdTitle>', '<Bogus>x</Bogus><AdTitle>'),
+    'Bogus is not allowed',
+  ],
   ['two AdTitles', (x) => x.replace(/(<AdTitle>.*?<\/AdTitle>)/, '$1$1'), 'at most 1'],
   ['an empty Ad', (x) => x.replace(/<InLine>.*<\/InLine>/, ''), 'InLine, Wrapper'],
   ['text inside Creatives', (x) => x.replace('<Creatives>', '<Creatives>loose text'), 'text'],
@@ -57,8 +73,12 @@ describe('the project’s VAST structure check, on every clone', () => {
   });
 
   it('refuses a wrapper without VASTAdTagURI, and one with Ad and Error side by side', () => {
-    expect(vastStructureProblems(wrapper.replace(/<VASTAdTagURI>.*?<\/VASTAdTagURI>/, '')).join()).toContain('VASTAdTagURI is required');
-    expect(vastStructureProblems(wrapper.replace('</Ad>', '</Ad><Error>https://x.example/e</Error>')).join()).toContain('cannot both be here');
+    expect(vastStructureProblems(wrapper.replace(/<VASTAdTagURI>.*?<\/VASTAdTagURI>/, '')).join()).toContain(
+      'VASTAdTagURI is required',
+    );
+    expect(vastStructureProblems(wrapper.replace('</Ad>', '</Ad><Error>https://x.example/e</Error>')).join()).toContain(
+      'cannot both be here',
+    );
   });
 });
 
@@ -87,28 +107,33 @@ const negatives = iabFolder
     })()
   : [];
 
-describe.runIf(samples.length > 0 && negatives.length > 0)('against the IAB’s own documents, where they are at hand', () => {
-  it('accepts every IAB VAST 4.0 sample tag and the empty answer; refuses the five broken documents', () => {
-    expect(samples.length).toBeGreaterThanOrEqual(16);
-    for (const [name, xml] of samples) expect(vastStructureProblems(xml), name).toEqual([]);
-    const verdicts = Object.fromEntries(negatives.map(([name, xml]) => [name, vastStructureProblems(xml).length === 0]));
-    expect(verdicts).toEqual({
-      'empty-no-ad.xml': true,
-      'malformed-truncated.xml': false,
-      'missing-impression.xml': false,
-      'missing-universaladid.xml': false,
-      'no-namespace.xml': false,
-      'wrong-element-order.xml': false,
+describe.runIf(samples.length > 0 && negatives.length > 0)(
+  'against the IAB’s own documents, where they are at hand',
+  () => {
+    it('accepts every IAB VAST 4.0 sample tag and the empty answer; refuses the five broken documents', () => {
+      expect(samples.length).toBeGreaterThanOrEqual(16);
+      for (const [name, xml] of samples) expect(vastStructureProblems(xml), name).toEqual([]);
+      const verdicts = Object.fromEntries(
+        negatives.map(([name, xml]) => [name, vastStructureProblems(xml).length === 0]),
+      );
+      expect(verdicts).toEqual({
+        'empty-no-ad.xml': true,
+        'malformed-truncated.xml': false,
+        'missing-impression.xml': false,
+        'missing-universaladid.xml': false,
+        'no-namespace.xml': false,
+        'wrong-element-order.xml': false,
+      });
     });
-  });
 
-  it('agrees with the IAB schema on every break above the schema itself refuses', () => {
-    // The check is stricter than the schema in two places: an Ad must hold InLine or Wrapper, the version must be 4.x.
-    expect(schemaVerdict(inline)?.valid).toBe(true);
-    expect(vastVerdict(inline).checked).toBe('structure+schema');
-    for (const [name, breakIt] of BROKEN) {
-      if (name === 'an empty Ad' || name === 'a VAST 3 version') continue;
-      expect(schemaVerdict(breakIt(inline))?.valid, name).toBe(false);
-    }
-  });
-});
+    it('agrees with the IAB schema on every break above the schema itself refuses', () => {
+      // The check is stricter than the schema in two places: an Ad must hold InLine or Wrapper, the version must be 4.x.
+      expect(schemaVerdict(inline)?.valid).toBe(true);
+      expect(vastVerdict(inline).checked).toBe('structure+schema');
+      for (const [name, breakIt] of BROKEN) {
+        if (name === 'an empty Ad' || name === 'a VAST 3 version') continue;
+        expect(schemaVerdict(breakIt(inline))?.valid, name).toBe(false);
+      }
+    });
+  },
+);

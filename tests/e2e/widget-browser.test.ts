@@ -22,7 +22,11 @@ let hostBase = '';
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
 // The IAB-ecosystem parser players use, loaded into the page as its browser build.
-const VAST_CLIENT = join(dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')), 'dist', 'vast-client.min.js');
+const VAST_CLIENT = join(
+  dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')),
+  'dist',
+  'vast-client.min.js',
+);
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 /** In a fallback frame: marks that it ran, and whether the host page was out of its reach. */
 const FRAME_PROBE = `<script>const p = document.getElementById('house'); p.dataset.ran = '1';
@@ -62,16 +66,34 @@ beforeAll(async () => {
     native: { format: 'native' },
     in_page_push: { format: 'in_page_push' },
     // No campaign has these sizes: they fall back to the publisher's own ad.
-    fallback_html: { format: 'banner', banner_width: 728, banner_height: 90, fallback: { type: 'html', value: `<p id="house">House ad</p>${FRAME_PROBE}` } },
-    fallback_url: { format: 'banner', banner_width: 320, banner_height: 50, fallback: { type: 'url', value: `${hostBase}/house-ad` } },
+    fallback_html: {
+      format: 'banner',
+      banner_width: 728,
+      banner_height: 90,
+      fallback: { type: 'html', value: `<p id="house">House ad</p>${FRAME_PROBE}` },
+    },
+    fallback_url: {
+      format: 'banner',
+      banner_width: 320,
+      banner_height: 50,
+      fallback: { type: 'url', value: `${hostBase}/house-ad` },
+    },
   })) {
-    const z = (await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, ...fields } }))
-      .body;
+    const z = (
+      await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
+        token: pub.token,
+        json: { site_id: site.id, name, ...fields },
+      })
+    ).body;
     subids[name] = z.subid;
     zoneIds[name] = z.id;
   }
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 4);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true &&
+      engine.engine.mirror.index.candidateCount === 4,
+  );
   await new Promise((r) => setTimeout(r, 300));
   browser = await launchChromium();
   context = await browser.newContext({ userAgent: CHROME_UA });
@@ -92,7 +114,9 @@ describe('the widget in a real browser', () => {
     const body = await res.text();
     expect(gzipSync(body).length).toBeLessThan(15 * 1024);
     const etag = res.headers.get('etag') ?? '';
-    expect((await fetch(`${engine.base}/w/${subids.banner}.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(`${engine.base}/w/${subids.banner}.js`, { headers: { 'if-none-match': etag } })).status).toBe(
+      304,
+    );
     const unknown = await fetch(`${engine.base}/w/unknown.js`);
     expect(unknown.status).toBe(200);
     expect(await unknown.text()).toMatch(/^\/\* adnet: zone unknown is not serving \*\/\n$/);
@@ -114,12 +138,16 @@ describe('the widget in a real browser', () => {
     await landing.waitForLoadState();
     expect(landing.url()).toMatch(new RegExp(`^${hostBase}/landing\\?c=[0-9a-f-]{36}$`));
     expect(errors).toEqual([]);
-    const mine = (await events()).filter((e) => e.zone_id !== undefined && (e.type === 'impression' || e.type === 'click'));
+    const mine = (await events()).filter(
+      (e) => e.zone_id !== undefined && (e.type === 'impression' || e.type === 'click'),
+    );
     const click = mine.find((e) => e.type === 'click');
     // The widget's render beacon made the impression, and the ad, in view for over a second, was viewable.
     const impression = mine.find((e) => e.type === 'impression');
     expect(impression).toBeDefined();
-    await eventually(async () => (await events()).some((e) => e.type === 'viewable' && e.bid_id === impression?.bid_id));
+    await eventually(async () =>
+      (await events()).some((e) => e.type === 'viewable' && e.bid_id === impression?.bid_id),
+    );
     expect(click).toMatchObject({ invalid: false });
     expect(landing.url()).toContain(click?.click_id ?? 'missing');
     await page.close();
@@ -169,9 +197,13 @@ describe('the widget in a real browser', () => {
     await page.goto(`${hostBase}/?zone=${subids.in_page_push}`);
     const toast = page.locator('[data-adnet-zone] .toast');
     await toast.waitFor({ state: 'visible', timeout: 10_000 });
-    expect(await toast.evaluate((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { position: string } }).getComputedStyle(e).position)).toBe(
-      'fixed',
-    );
+    expect(
+      await toast.evaluate(
+        (e) =>
+          (globalThis as unknown as { getComputedStyle(el: unknown): { position: string } }).getComputedStyle(e)
+            .position,
+      ),
+    ).toBe('fixed');
     await page.locator('[data-adnet-zone] .toast button').click();
     expect(await page.locator('[data-adnet-zone] .toast').count()).toBe(0);
     await page.close();
@@ -185,7 +217,9 @@ describe('the widget in a real browser', () => {
     await box.waitFor({ state: 'attached', timeout: 10_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(await box.getAttribute('class')).toBe('fv tl');
-    expect(await page.locator('[data-adnet="floating-video"] video').getAttribute('src')).toBe('https://cdn.example.com/v.mp4');
+    expect(await page.locator('[data-adnet="floating-video"] video').getAttribute('src')).toBe(
+      'https://cdn.example.com/v.mp4',
+    );
     await page.screenshot({ path: `${process.env.TMPDIR ?? '/tmp'}/adnet-floating-video.png` });
     // The file cannot play here (the CDN is not reachable): the player reports the VAST Error URL, code 405.
     await eventually(async () => (await events()).some((e) => e.type === 'vast' && e.reason === 'error:405'), 10_000);
@@ -222,9 +256,18 @@ describe('the widget in a real browser', () => {
       expect(await house.textContent()).toBe(text);
       // Its script ran, in an opaque origin: neither the host page nor storage is within its reach.
       await eventually(async () => (await house.getAttribute('data-ran')) === '1');
-      expect([await house.getAttribute('data-isolated'), await house.getAttribute('data-no-storage')]).toEqual(['1', '1']);
-      expect(await page.evaluate(() => (globalThis as unknown as { document: { title: string } }).document.title)).not.toBe('reached');
-      await eventually(async () => (await events()).some((e) => e.type === 'fallback' && e.zone_id === zoneIds[name] && e.reason === 'no_candidates'));
+      expect([await house.getAttribute('data-isolated'), await house.getAttribute('data-no-storage')]).toEqual([
+        '1',
+        '1',
+      ]);
+      expect(
+        await page.evaluate(() => (globalThis as unknown as { document: { title: string } }).document.title),
+      ).not.toBe('reached');
+      await eventually(async () =>
+        (await events()).some(
+          (e) => e.type === 'fallback' && e.zone_id === zoneIds[name] && e.reason === 'no_candidates',
+        ),
+      );
       await page.close();
     }
   });
@@ -252,7 +295,13 @@ describe('the widget in a real browser', () => {
       return { version: res.version, ads: res.ads.length, media: linear.mediaFiles[0].fileURL, impressions: ad.impressionURLTemplates.length,
         tracking: Object.keys(linear.trackingEvents).sort(), click: linear.videoClickThroughURLTemplate.url, errors: ad.errorURLTemplates.length };
     })()`);
-    expect(parsed).toMatchObject({ version: '4.0', ads: 1, media: 'https://cdn.example.com/v.mp4', impressions: 1, errors: 1 });
+    expect(parsed).toMatchObject({
+      version: '4.0',
+      ads: 1,
+      media: 'https://cdn.example.com/v.mp4',
+      impressions: 1,
+      errors: 1,
+    });
     expect(parsed.tracking).toEqual(['complete', 'firstQuartile', 'midpoint', 'start', 'thirdQuartile']);
     expect(String(parsed.click)).toContain('/c/');
     await page.close();
@@ -273,7 +322,11 @@ describe('the widget in a real browser', () => {
     expect(ids[0]).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(ids[1]).toBe(ids[0]);
     expect(
-      await page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('adnet:uid')),
+      await page.evaluate(() =>
+        (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
+          'adnet:uid',
+        ),
+      ),
     ).toBe(ids[0]);
     // Another browser (its own storage) is another user.
     const other = await (await browser.newContext({ userAgent: CHROME_UA })).newPage();

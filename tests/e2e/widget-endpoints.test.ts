@@ -51,7 +51,11 @@ beforeAll(async () => {
   }
   await call(fx.app, 'POST', `/api/pub/zones/${zoneIds.paused}/pause`, { token: pub.token });
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true && engine.engine.mirror.index.candidateCount === 3);
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true &&
+      engine.engine.mirror.index.candidateCount === 3,
+  );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
 });
 afterAll(async () => {
@@ -67,7 +71,11 @@ interface ImpReply {
 }
 const imp = async (z: string) => {
   const res = await fetch(`${engine.base}/imp?z=${z}&fp=fingerprint-123&s=e30`, { headers: BROWSER });
-  return { status: res.status, cors: res.headers.get('access-control-allow-origin'), body: res.status === 200 ? ((await res.json()) as ImpReply) : undefined };
+  return {
+    status: res.status,
+    cors: res.headers.get('access-control-allow-origin'),
+    body: res.status === 200 ? ((await res.json()) as ImpReply) : undefined,
+  };
 };
 /** An ad served and rendered: its render beacon sent as the widget sends it, from the browser it was served to. */
 const rendered = async (z: string) => {
@@ -75,8 +83,11 @@ const rendered = async (z: string) => {
   expect((await fetch(served.body?.beacon_url ?? '', { headers: BROWSER })).status).toBe(200);
   return served;
 };
-const click = (url: string, query = 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', headers: Record<string, string> = BROWSER) =>
-  fetch(`${url}?${query}`, { redirect: 'manual', headers });
+const click = (
+  url: string,
+  query = 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123',
+  headers: Record<string, string> = BROWSER,
+) => fetch(`${url}?${query}`, { redirect: 'manual', headers });
 
 const events = () => streamedEvents(fx.app.svc.redis, engine);
 
@@ -85,7 +96,10 @@ describe('GET /imp', () => {
     const r = await imp(subids.banner ?? '');
     expect(r.status).toBe(200);
     expect(r.cors).toBe('*');
-    expect(r.body).toMatchObject({ format: 'banner', creative: { title: 'Great offer', image_url: expect.stringContaining('/media/') } });
+    expect(r.body).toMatchObject({
+      format: 'banner',
+      creative: { title: 'Great offer', image_url: expect.stringContaining('/media/') },
+    });
     expect(r.body?.click_url).toMatch(/\/c\/[^/]+\/[A-Za-z0-9_-]{24}$/);
   });
 
@@ -98,7 +112,10 @@ describe('invalid traffic on our zones (server-side facts, counted apart, never 
   let strict: TestEngine;
   beforeAll(async () => {
     // Its own engine (the limits are per process), with limits small enough to reach.
-    strict = await startEngine(fx.redis.url, { ZONE_REQUESTS_PER_ADDRESS_PER_MIN: '12', ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN: '4' });
+    strict = await startEngine(fx.redis.url, {
+      ZONE_REQUESTS_PER_ADDRESS_PER_MIN: '12',
+      ZONE_REQUESTS_PER_FINGERPRINT_PER_MIN: '4',
+    });
     await eventually(() => strict.engine.mirror.index?.zones.get(subids.banner ?? '')?.serving === true);
     await new Promise((r) => setTimeout(r, 300));
   });
@@ -107,7 +124,9 @@ describe('invalid traffic on our zones (server-side facts, counted apart, never 
   const ask = (z: string, fp: string, headers: Record<string, string> = {}) =>
     fetch(`${strict.base}/imp?z=${z}&fp=${fp}&s=e30`, { headers: { ...BROWSER, ...headers } }).then((r) => r.status);
   const noBids = async (reason: string) =>
-    (await streamedEvents(fx.app.svc.redis, strict)).filter((e) => e.type === 'nobid' && e.reason === reason && e.zone_id === zoneIds.banner).length;
+    (await streamedEvents(fx.app.svc.redis, strict)).filter(
+      (e) => e.type === 'nobid' && e.reason === reason && e.zone_id === zoneIds.banner,
+    ).length;
   /** Runs `requests` within one minute window of the limiter (fixed windows), retrying once across a boundary. */
   async function inOneMinute<T>(requests: () => Promise<T>): Promise<T> {
     for (;;) {
@@ -120,15 +139,24 @@ describe('invalid traffic on our zones (server-side facts, counted apart, never 
   it("serves a page on the zone's site and refuses one elsewhere, by Origin, else Referer", async () => {
     expect(await ask(subids.banner ?? '', 'origin-1', { origin: `https://www.${siteDomain}` })).toBe(200);
     expect(await ask(subids.banner ?? '', 'origin-2', { origin: 'https://ticket-farm.test' })).toBe(204);
-    expect(await ask(subids.banner ?? '', 'origin-3', { referer: `https://${siteDomain}.ticket-farm.test/page` })).toBe(204);
-    expect(await ask(subids.banner ?? '', 'origin-4', { referer: `https://news.${siteDomain}/2026/article` })).toBe(200);
+    expect(await ask(subids.banner ?? '', 'origin-3', { referer: `https://${siteDomain}.ticket-farm.test/page` })).toBe(
+      204,
+    );
+    expect(await ask(subids.banner ?? '', 'origin-4', { referer: `https://news.${siteDomain}/2026/article` })).toBe(
+      200,
+    );
     expect(await noBids('foreign_origin')).toBe(2);
   });
 
   it('limits one browser fingerprint, then one address however it varies the fingerprint', async () => {
     const floods = async () => {
-      const e = (await streamedEvents(fx.app.svc.redis, strict)).filter((x) => x.type === 'nobid' && x.zone_id === zoneIds.native);
-      return { fingerprint: e.filter((x) => x.reason === 'fingerprint_flood').length, address: e.filter((x) => x.reason === 'address_flood').length };
+      const e = (await streamedEvents(fx.app.svc.redis, strict)).filter(
+        (x) => x.type === 'nobid' && x.zone_id === zoneIds.native,
+      );
+      return {
+        fingerprint: e.filter((x) => x.reason === 'fingerprint_flood').length,
+        address: e.filter((x) => x.reason === 'address_flood').length,
+      };
     };
     const { statuses, before, after } = await inOneMinute(async () => {
       const before = await floods();
@@ -140,7 +168,10 @@ describe('invalid traffic on our zones (server-side facts, counted apart, never 
     // The native zone from this address: 4 per fingerprint, 12 per address in all (the refused ones count too).
     expect(statuses.slice(0, 6)).toEqual([200, 200, 200, 200, 204, 204]);
     expect(statuses.slice(6)).toEqual([...Array<number>(6).fill(200), ...Array<number>(8).fill(204)]);
-    expect({ fingerprint: after.fingerprint - before.fingerprint, address: after.address - before.address }).toEqual({ fingerprint: 2, address: 8 });
+    expect({ fingerprint: after.fingerprint - before.fingerprint, address: after.address - before.address }).toEqual({
+      fingerprint: 2,
+      address: 8,
+    });
   });
 });
 
@@ -185,7 +216,13 @@ describe('GET /c/<impression>/<token>', () => {
     const clickId = /c=([0-9a-f-]{36})$/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
     expect(clickId).not.toBe('');
     const context = JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}') as Record<string, unknown>;
-    expect(context).toMatchObject({ campaign_id: cpcCampaign, zone_id: zoneIds.native, publisher_id: pub.id, invalid: false, vertical: 'ecommerce' });
+    expect(context).toMatchObject({
+      campaign_id: cpcCampaign,
+      zone_id: zoneIds.native,
+      publisher_id: pub.id,
+      invalid: false,
+      vertical: 'ecommerce',
+    });
 
     const again = await click(served.body?.click_url ?? '');
     expect(again.status).toBe(302);
@@ -200,7 +237,11 @@ describe('GET /c/<impression>/<token>', () => {
     const cases: [string, string, Record<string, string>][] = [
       ['too_fast', 'ttc=50&x=40&y=20&focus=1&fp=fingerprint-123', BROWSER],
       ['no_focus', 'ttc=1500&x=40&y=20&focus=0&fp=fingerprint-123', BROWSER],
-      ['bot_user_agent', 'ttc=1500&x=40&y=20&focus=1&fp=fingerprint-123', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' }],
+      [
+        'bot_user_agent',
+        'ttc=1500&x=40&y=20&focus=1&fp=fingerprint-123',
+        { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' },
+      ],
     ];
     for (const [reason, query, headers] of cases) {
       const served = await rendered(subids.banner ?? '');
@@ -217,7 +258,10 @@ describe('GET /c/<impression>/<token>', () => {
     const ticket = url.split('/c/')[1]?.split('/')[0] ?? '';
     const old = decodeTicket('t'.repeat(40), ticket);
     expect(old).toBeDefined();
-    const stale = encodeTicket('t'.repeat(40), { ...(old as BidTicket), issuedAt: (old as BidTicket).issuedAt - 2 * 86_400 });
+    const stale = encodeTicket('t'.repeat(40), {
+      ...(old as BidTicket),
+      issuedAt: (old as BidTicket).issuedAt - 2 * 86_400,
+    });
     const res = await click(url.replace(ticket, stale));
     expect(res.status).toBe(302);
     const last = (await events()).filter((e) => e.type === 'click').at(-1);
@@ -250,7 +294,9 @@ describe('a widget click counts only after its ad rendered', () => {
   /** The CPC campaign's spend today and its advertiser's balance, after both engines settled what they hold. */
   const money = async () => {
     await Promise.all([engine, other].map((e) => e.engine.budget.flush()));
-    const spent = Number((await fx.app.svc.redis.hget(campaignPoolKey(cpcCampaign, budgetDay(Date.now())), 'spent')) ?? 0);
+    const spent = Number(
+      (await fx.app.svc.redis.hget(campaignPoolKey(cpcCampaign, budgetDay(Date.now())), 'spent')) ?? 0,
+    );
     return { spent, balance: Number(await fx.app.svc.redis.get(balanceKey(advertiser.id))) };
   };
   const clicksOf = async (bidIds: string[]) => {
@@ -260,7 +306,8 @@ describe('a widget click counts only after its ad rendered', () => {
       .filter((e) => e.type === 'click' && bidIds.includes(e.bid_id ?? ''))
       .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
   };
-  const bidIdOf = (served: { body?: ImpReply }) => (decodeTicket('t'.repeat(40), served.body?.impression_id ?? '') as BidTicket).bidId;
+  const bidIdOf = (served: { body?: ImpReply }) =>
+    (decodeTicket('t'.repeat(40), served.body?.impression_id ?? '') as BidTicket).bidId;
 
   it('a click on an ad never rendered is not_rendered: it lands, charges nothing, and leaves the campaign and its advertiser as they were', async () => {
     const before = await money();
@@ -268,20 +315,26 @@ describe('a widget click counts only after its ad rendered', () => {
     const shown = await rendered(subids.native ?? '');
     const hidden = await imp(subids.native ?? '');
     for (const [i, url] of [shown.body?.click_url ?? '', hidden.body?.click_url ?? ''].entries()) {
-      for (const [j, u] of [url, onOther(url)].entries()) expect((await click(u, human(`never-rendered-${i}-${j}`))).status).toBe(302);
+      for (const [j, u] of [url, onOther(url)].entries())
+        expect((await click(u, human(`never-rendered-${i}-${j}`))).status).toBe(302);
     }
     const seen = await clicksOf([bidIdOf(shown), bidIdOf(hidden)]);
     expect(seen.filter((e) => e.bid_id === bidIdOf(hidden)).map((e) => [e.invalid, e.reason, e.charge_nano])).toEqual([
       [true, 'not_rendered', 0],
       [true, 'not_rendered', 0],
     ]);
-    expect(seen.filter((e) => e.bid_id === bidIdOf(shown)).map((e) => [e.invalid, e.reason ?? null, e.charge_nano])).toEqual([
+    expect(
+      seen.filter((e) => e.bid_id === bidIdOf(shown)).map((e) => [e.invalid, e.reason ?? null, e.charge_nano]),
+    ).toEqual([
       [false, null, 300_000_000],
       [true, 'duplicate', 0],
     ]);
     // One ad shown, one click charged: $0.30, not $0.60.
     const after = await money();
-    expect({ spent: after.spent - before.spent, balance: before.balance - after.balance }).toEqual({ spent: 300_000_000, balance: 30 });
+    expect({ spent: after.spent - before.spent, balance: before.balance - after.balance }).toEqual({
+      spent: 300_000_000,
+      balance: 30,
+    });
   });
 
   it('a click before the render, then the render, then the click again: the second is the first valid click, billed once', async () => {
@@ -335,7 +388,10 @@ describe('a widget click counts only after its ad rendered', () => {
     expect(tally(shown)).toEqual({ valid: 10, charged: 10, duplicate: 70, notRendered: 0, perAd: new Set([1]) });
     expect(tally(hidden)).toEqual({ valid: 0, charged: 0, duplicate: 0, notRendered: 80, perAd: new Set([0]) });
     const after = await money();
-    expect({ spent: after.spent - before.spent, balance: before.balance - after.balance }).toEqual({ spent: 10 * 300_000_000, balance: 300 });
+    expect({ spent: after.spent - before.spent, balance: before.balance - after.balance }).toEqual({
+      spent: 10 * 300_000_000,
+      balance: 300,
+    });
   });
 });
 
@@ -369,7 +425,13 @@ describe('GET /b/<ticket>: the render beacon is the impression', () => {
     await fetch(`${engine.base}/b/${old}`, { headers: BROWSER });
     expect((await mine(late.bidId)).map((e) => [e.type, e.reason])).toEqual([['uncounted', 'expired']]);
     // A ticket of another surface (a VAST ad) is no beacon.
-    expect((await fetch(`${engine.base}/b/${encodeTicket('t'.repeat(40), { ...ticket, surface: 'vast' })}`, { headers: BROWSER })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${engine.base}/b/${encodeTicket('t'.repeat(40), { ...ticket, surface: 'vast' })}`, {
+          headers: BROWSER,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('reports a viewable impression once, and only of a rendered ad', async () => {
@@ -383,8 +445,10 @@ describe('GET /b/<ticket>: the render beacon is the impression', () => {
 });
 
 describe('where the visitor is and what it uses', () => {
-  const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-  const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+  const IPHONE =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+  const IPAD =
+    'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
   const NL = '193.0.0.1'; // RIPE NCC's own network
   let dutch = 0;
   let phones = 0;
@@ -394,21 +458,35 @@ describe('where the visitor is and what it uses', () => {
     const adv = await world.advertiser(100_000);
     // Each outbids the untargeted CPC native campaign ($1.20 eCPM) wherever its targeting matches.
     dutch = (await world.campaign(adv, { format: 'native', geo_include: ['nl'], bid_usd: 5 })).campaign.id;
-    const targeting = { device_types: ['mobile'], os_include: ['ios', 'android'], browser_include: ['safari', 'chrome'] };
+    const targeting = {
+      device_types: ['mobile'],
+      os_include: ['ios', 'android'],
+      browser_include: ['safari', 'chrome'],
+    };
     phones = (await world.campaign(adv, { format: 'native', bid_usd: 4, ...targeting })).campaign.id;
     // An engine that trusts no proxy: what a visitor reaching it directly gets.
     untrusting = await startEngine(fx.redis.url, { TRUSTED_PROXIES: '' });
     for (const e of [engine, untrusting])
-      await eventually(() => (e.engine.mirror.index?.candidateCount ?? 0) >= 5 && e.engine.mirror.index?.zones.get(subids.native ?? '')?.serving === true);
+      await eventually(
+        () =>
+          (e.engine.mirror.index?.candidateCount ?? 0) >= 5 &&
+          e.engine.mirror.index?.zones.get(subids.native ?? '')?.serving === true,
+      );
     await new Promise((r) => setTimeout(r, 300));
   });
   afterAll(() => untrusting.stop());
 
   /** The ticket of the native ad `on` serves to a browser sending `headers` (on top of the desktop Linux Chrome). */
   const served = async (on: TestEngine, headers: Record<string, string>) => {
-    const res = await fetch(`${on.base}/imp?z=${subids.native}&fp=where-${Math.random()}&s=e30`, { headers: { ...BROWSER, ...headers } });
+    const res = await fetch(`${on.base}/imp?z=${subids.native}&fp=where-${Math.random()}&s=e30`, {
+      headers: { ...BROWSER, ...headers },
+    });
     const body = (await res.json()) as ImpReply & { beacon_url: string };
-    return { ...(decodeTicket('t'.repeat(40), body.impression_id) as BidTicket), beacon: body.beacon_url, click: body.click_url };
+    return {
+      ...(decodeTicket('t'.repeat(40), body.impression_id) as BidTicket),
+      beacon: body.beacon_url,
+      click: body.click_url,
+    };
   };
 
   it('takes the country from the client address a trusted proxy forwards', async () => {
@@ -420,7 +498,10 @@ describe('where the visitor is and what it uses', () => {
 
   it("believes a country header only from a trusted proxy, never the visitor's own", async () => {
     expect((await served(engine, { 'cf-ipcountry': 'NL' })).campaignId).toBe(dutch);
-    for (const headers of [{ 'x-country': 'NL' }, { 'cf-ipcountry': 'NL' }, { 'x-forwarded-for': NL }] as Record<string, string>[]) {
+    for (const headers of [{ 'x-country': 'NL' }, { 'cf-ipcountry': 'NL' }, { 'x-forwarded-for': NL }] as Record<
+      string,
+      string
+    >[]) {
       const t = await served(untrusting, headers);
       expect([t.campaignId, t.country], JSON.stringify(headers)).toEqual([cpcCampaign, '']);
     }
@@ -432,7 +513,12 @@ describe('where the visitor is and what it uses', () => {
     // A tablet and a desktop are not the phones the campaign targets.
     expect((await served(engine, { 'user-agent': IPAD })).campaignId).toBe(cpcCampaign);
     const desktop = await served(engine, {});
-    expect([desktop.campaignId, desktop.device, desktop.os, desktop.browser]).toEqual([cpcCampaign, 'desktop', 'linux', 'chrome']);
+    expect([desktop.campaignId, desktop.device, desktop.os, desktop.browser]).toEqual([
+      cpcCampaign,
+      'desktop',
+      'linux',
+      'chrome',
+    ]);
     // The same Chrome, its hints saying it runs on an Android phone.
     const hinted = await served(engine, { 'sec-ch-ua-platform': '"Android"', 'sec-ch-ua-mobile': '?1' });
     expect([hinted.campaignId, hinted.device, hinted.os]).toEqual([phones, 'mobile', 'android']);
@@ -441,13 +527,20 @@ describe('where the visitor is and what it uses', () => {
   it("carries the viewer's OS and browser into the impression, the click and the click record", async () => {
     const t = await served(engine, { 'user-agent': IPHONE });
     await fetch(t.beacon, { headers: { ...BROWSER, 'user-agent': IPHONE } });
-    const res = await click(t.click, 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', { ...BROWSER, 'user-agent': IPHONE });
+    const res = await click(t.click, 'ttc=1200&x=40&y=20&focus=1&fp=fingerprint-123', {
+      ...BROWSER,
+      'user-agent': IPHONE,
+    });
     const clickId = /c=([0-9a-f-]{36})$/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
     const mine = (await events()).filter((e) => e.bid_id === t.bidId);
     expect(mine.map((e) => [e.type, e.device, e.os, e.browser]).sort()).toEqual([
       ['click', 'mobile', 'ios', 'safari'],
       ['impression', 'mobile', 'ios', 'safari'],
     ]);
-    expect(JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}')).toMatchObject({ device: 'mobile', os: 'ios', browser: 'safari' });
+    expect(JSON.parse((await fx.app.svc.redis.get(`click:{${clickId}}`)) ?? '{}')).toMatchObject({
+      device: 'mobile',
+      os: 'ios',
+      browser: 'safari',
+    });
   });
 });

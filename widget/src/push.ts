@@ -26,18 +26,24 @@ async function rememberZone(subid: string): Promise<void> {
   const known = await cache.match(ZONES_KEY);
   const zones = known ? ((await known.json()) as string[]) : [];
   if (!zones.includes(subid)) zones.push(subid);
-  await cache.put(ZONES_KEY, new Response(JSON.stringify(zones.slice(-20)), { headers: { 'content-type': 'application/json' } }));
+  await cache.put(
+    ZONES_KEY,
+    new Response(JSON.stringify(zones.slice(-20)), { headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 /** Permission, worker, subscription, then the engine; true when the engine kept it. */
 export async function subscribePush(cfg: ZoneConfig, push: PushSettings): Promise<boolean> {
-  if (!('serviceWorker' in navigator) || typeof PushManager === 'undefined' || typeof Notification === 'undefined') return false;
-  const permission = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+  if (!('serviceWorker' in navigator) || typeof PushManager === 'undefined' || typeof Notification === 'undefined')
+    return false;
+  const permission =
+    Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
   if (permission !== 'granted') return false;
   // Scope '/': the worker is the site's, at its root, so it receives pushes whatever page subscribed.
   const reg = await navigator.serviceWorker.register(push.worker, { scope: '/' });
   const sub =
-    (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(push.vapidKey) }));
+    (await reg.pushManager.getSubscription()) ??
+    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(push.vapidKey) }));
   await rememberZone(cfg.subid);
   const res = await fetch(`${cfg.base}/push/subscribe`, {
     method: 'POST',

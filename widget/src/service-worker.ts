@@ -36,7 +36,8 @@ interface WorkerScope {
 const sw = globalThis as unknown as WorkerScope;
 
 /** Only our own click links are opened: a message is ours, but a link that is not is never followed. */
-const ourClick = (url: unknown): string => (typeof url === 'string' && isSafeHttpUrl(url) && url.startsWith(`${BASE}/c/`) ? url : '');
+const ourClick = (url: unknown): string =>
+  typeof url === 'string' && isSafeHttpUrl(url) && url.startsWith(`${BASE}/c/`) ? url : '';
 const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
 
 function parse(raw: string): PushMessage | undefined {

@@ -22,7 +22,16 @@ function fnv1a(text: string): string {
 export function fingerprint(): string {
   const n = navigator;
   const s = screen;
-  const parts = [n.userAgent, n.language, s.width, s.height, s.colorDepth, Intl.DateTimeFormat().resolvedOptions().timeZone, n.hardwareConcurrency, n.platform];
+  const parts = [
+    n.userAgent,
+    n.language,
+    s.width,
+    s.height,
+    s.colorDepth,
+    Intl.DateTimeFormat().resolvedOptions().timeZone,
+    n.hardwareConcurrency,
+    n.platform,
+  ];
   return fnv1a(parts.join('|')) + fnv1a(parts.reverse().join('#'));
 }
 
@@ -87,7 +96,14 @@ const HOLD_CLICK_MS = 1_000;
  * beacon is still unanswered, its window opens at once (within the click, so no popup blocker refuses
  * it) and is sent to the landing once the beacon is answered, rather than let the click overtake it.
  */
-function trackClicks(link: HTMLAnchorElement, clickUrl: string, renderedAt: number, fp: string, sig: string, shown: Promise<unknown>): void {
+function trackClicks(
+  link: HTMLAnchorElement,
+  clickUrl: string,
+  renderedAt: number,
+  fp: string,
+  sig: string,
+  shown: Promise<unknown>,
+): void {
   let counted = false;
   void shown.then(() => (counted = true));
   const stamp = (e: MouseEvent) => {
@@ -134,7 +150,11 @@ a{color:inherit;text-decoration:none;display:block}
 .br{right:16px;bottom:16px}.bl{left:16px;bottom:16px}.tr{right:16px;top:16px}.tl{left:16px;top:16px}
 `;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string | null): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string | null,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text) e.textContent = text;
@@ -150,7 +170,12 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   const box = el('div', { class: 'ad' });
   if (cfg.format === 'banner') {
     link.appendChild(
-      el('img', { src: imageUrl, width: String(c.image_width ?? cfg.w ?? ''), height: String(c.image_height ?? cfg.h ?? ''), alt: c.title ?? '' }),
+      el('img', {
+        src: imageUrl,
+        width: String(c.image_width ?? cfg.w ?? ''),
+        height: String(c.image_height ?? cfg.h ?? ''),
+        alt: c.title ?? '',
+      }),
     );
     box.appendChild(link);
   } else {
@@ -288,7 +313,8 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
   });
   // VAST tracking: playback quartiles once each, and the Error URL with code 405 when the file cannot play.
   const tracking = new Map<string, string>();
-  for (const t of Array.from(doc.getElementsByTagName('Tracking'))) tracking.set(t.getAttribute('event') ?? '', httpOnly(t.textContent?.trim()));
+  for (const t of Array.from(doc.getElementsByTagName('Tracking')))
+    tracking.set(t.getAttribute('event') ?? '', httpOnly(t.textContent?.trim()));
   const fire = (url: string | undefined) => {
     if (url) void beacon(url);
   };
@@ -342,12 +368,20 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     const fp = fingerprint();
     const sig = signals();
     const uid = firstPartyId();
-    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, { credentials: 'omit' })
-      .then(async (r) => (r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined))
+    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, {
+      credentials: 'omit',
+    })
+      .then(async (r) =>
+        r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,
+      )
       .then(
         (ad) =>
           ad &&
-          ('fallback' in ad ? renderFallback(root, cfg, ad.fallback) : 'demand' in ad ? renderDemand(root, cfg, ad.demand) : render(root, cfg, ad, fp, sig)),
+          ('fallback' in ad
+            ? renderFallback(root, cfg, ad.fallback)
+            : 'demand' in ad
+              ? renderDemand(root, cfg, ad.demand)
+              : render(root, cfg, ad, fp, sig)),
       )
       .catch(() => undefined);
   } catch {

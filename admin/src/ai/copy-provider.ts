@@ -45,7 +45,10 @@ export class OpenAiCopyProvider implements CopyProvider {
   constructor(private readonly cfg: Config['ai'] & { baseUrl: string }) {}
 
   maxUsage(messages: readonly ChatMessage[]): AiUsage {
-    return { input_tokens: estimateInputTokens(messages) * this.maxAttempts, output_tokens: this.cfg.maxOutputTokens * this.maxAttempts };
+    return {
+      input_tokens: estimateInputTokens(messages) * this.maxAttempts,
+      output_tokens: this.cfg.maxOutputTokens * this.maxAttempts,
+    };
   }
 
   async generate(_req: CopyRequest, messages: ChatMessage[], limits: CopyLimits): Promise<CopyResult> {
@@ -70,7 +73,10 @@ export class OpenAiCopyProvider implements CopyProvider {
     try {
       res = await fetch(`${this.cfg.baseUrl}/chat/completions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.cfg.apiKey ? { authorization: `Bearer ${this.cfg.apiKey}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.cfg.apiKey ? { authorization: `Bearer ${this.cfg.apiKey}` } : {}),
+        },
         body: JSON.stringify({
           model: this.cfg.model,
           messages,
@@ -85,9 +91,15 @@ export class OpenAiCopyProvider implements CopyProvider {
       text = await res.text();
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'TimeoutError';
-      throw new AppError('bad_gateway', timedOut ? `The AI provider did not answer within ${this.cfg.timeoutMs} ms` : 'The AI provider could not be reached', {
-        cause: err,
-      });
+      throw new AppError(
+        'bad_gateway',
+        timedOut
+          ? `The AI provider did not answer within ${this.cfg.timeoutMs} ms`
+          : 'The AI provider could not be reached',
+        {
+          cause: err,
+        },
+      );
     }
     if (!res.ok) throw new AppError('bad_gateway', `The AI provider failed with HTTP ${res.status}`);
 

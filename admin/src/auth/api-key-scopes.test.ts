@@ -11,7 +11,8 @@ describe('API key scopes', () => {
   });
 
   it('keeps statistics to stats keys and postback settings to postback keys', () => {
-    for (const p of ['adv.stats.get', 'pub.stats.get', 'pub.stats.uncounted', 'admin.stats']) expect(scopesFor(p, 'query')).toEqual(['stats']);
+    for (const p of ['adv.stats.get', 'pub.stats.get', 'pub.stats.uncounted', 'admin.stats'])
+      expect(scopesFor(p, 'query')).toEqual(['stats']);
     expect(scopesFor('adv.profile.get', 'query')).toEqual(['postback']);
     expect(scopesFor('adv.profile.rotatePostbackSecret', 'mutation')).toEqual(['postback']);
     expect(scopesFor('adv.conversions.list', 'query')).toEqual(['read', 'postback']);

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { addressSubject, clientAddressOf, httpsOf, networkSubject } from './client-address.ts';
 
 const req = (peer: string | undefined, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  }) as unknown as IncomingMessage;
 
 describe('client address behind trusted proxies', () => {
   const loopback = clientAddressOf(['127.0.0.0/8', '::1']);
@@ -45,7 +48,10 @@ describe('the subject a per-address limit counts', () => {
 
 describe('whether the client came over https', () => {
   const proto = (peer: string, value?: string) =>
-    ({ socket: { remoteAddress: peer }, headers: value === undefined ? {} : { 'x-forwarded-proto': value } }) as unknown as IncomingMessage;
+    ({
+      socket: { remoteAddress: peer },
+      headers: value === undefined ? {} : { 'x-forwarded-proto': value },
+    }) as unknown as IncomingMessage;
   const trusted = ['127.0.0.0/8', '::1'];
 
   it("believes X-Forwarded-Proto only from a trusted proxy, the nearest proxy's value", () => {

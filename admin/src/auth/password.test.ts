@@ -35,7 +35,9 @@ describe('password hashing', () => {
     const h = await cheap.hash('pw');
     expect(cheap.needsRehash(h)).toBe(false);
     expect(new PasswordHasher().needsRehash(h)).toBe(true);
-    expect(cheap.needsRehash('scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')).toBe(true);
+    expect(
+      cheap.needsRehash('scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='),
+    ).toBe(true);
     expect(cheap.needsRehash('md5$abc')).toBe(true);
   });
 

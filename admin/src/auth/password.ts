@@ -40,7 +40,8 @@ function parse(stored: string): ParsedHash | undefined {
   if (scheme !== 'scrypt' || salt === undefined || key === undefined || extra !== undefined) return undefined;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
   const powerOfTwo = Number.isInteger(params.N) && params.N >= 2 && (params.N & (params.N - 1)) === 0;
-  if (!powerOfTwo || params.N > MAX_N || !(params.r >= 1 && params.r <= MAX_R) || !(params.p >= 1 && params.p <= MAX_P)) return undefined;
+  if (!powerOfTwo || params.N > MAX_N || !(params.r >= 1 && params.r <= MAX_R) || !(params.p >= 1 && params.p <= MAX_P))
+    return undefined;
   if (!Number.isInteger(params.r) || !Number.isInteger(params.p)) return undefined;
   return { params, salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') };
 }
@@ -82,19 +83,29 @@ export class PasswordHasher {
     const parsed = parse(stored);
     if (!parsed) return true;
     const { N, r, p } = parsed.params;
-    return N !== this.params.N || r !== this.params.r || p !== this.params.p || parsed.key.length !== KEY_LEN || parsed.salt.length !== SALT_LEN;
+    return (
+      N !== this.params.N ||
+      r !== this.params.r ||
+      p !== this.params.p ||
+      parsed.key.length !== KEY_LEN ||
+      parsed.salt.length !== SALT_LEN
+    );
   }
 
   private derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
     if (this.gate.pendingCount >= this.maxQueued) {
-      return Promise.reject(new AppError('unavailable', 'Too many sign-ins at once; try again shortly', { retryAfterSeconds: 1 }));
+      return Promise.reject(
+        new AppError('unavailable', 'Too many sign-ins at once; try again shortly', { retryAfterSeconds: 1 }),
+      );
     }
     // Node refuses scrypt when its memory (about 128*N*r bytes) exceeds maxmem, 32 MiB by default.
     const maxmem = 256 * params.N * params.r + 1024 * 1024;
     return this.gate(
       () =>
         new Promise<Buffer>((resolve, reject) =>
-          scrypt(password.normalize('NFKC'), salt, KEY_LEN, { ...params, maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
+          scrypt(password.normalize('NFKC'), salt, KEY_LEN, { ...params, maxmem }, (err, key) =>
+            err ? reject(err) : resolve(key),
+          ),
         ),
     );
   }

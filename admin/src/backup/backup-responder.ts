@@ -61,7 +61,8 @@ async function takeRequest(o: BackupResponderOptions): Promise<void> {
     return;
   }
   const { id, at } = parsed.data;
-  if (Date.now() - at > BACKUP_REQUEST_TTL_MS) return reply(o.redis, id, { state: 'failed', error: 'the request waited too long; run the backup again' });
+  if (Date.now() - at > BACKUP_REQUEST_TTL_MS)
+    return reply(o.redis, id, { state: 'failed', error: 'the request waited too long; run the backup again' });
   await reply(o.redis, id, { state: 'started' });
   const dir = join(backupStagingDir(o.dataDir), id);
   const started = Date.now();
@@ -88,10 +89,15 @@ async function takeBackup(o: BackupResponderOptions, dir: string): Promise<Extra
     // Delivered but not acknowledged: an insert that failed, perhaps after ClickHouse kept it. Its retry
     // after a restore would not be recognised (BACKUP leaves out the deduplication log), so wait for it.
     if (group.pending > 0)
-      throw new Error(`${group.pending} event entries wait for a retried insert into ClickHouse; run the backup again once the ingest backlog's pending is 0`);
+      throw new Error(
+        `${group.pending} event entries wait for a retried insert into ClickHouse; run the backup again once the ingest backlog's pending is 0`,
+      );
     await backupDatabase(o.clickhouse, o.database, dir);
     const savesBefore = await startSave(o.redis);
-    return { events: { length: await o.redis.xlen(EVENT_STREAM), lastDeliveredId: group.lastDeliveredId }, savesBefore };
+    return {
+      events: { length: await o.redis.xlen(EVENT_STREAM), lastDeliveredId: group.lastDeliveredId },
+      savesBefore,
+    };
   });
   return { state: 'done', database: o.database, rdbSaves: await saveFinished(o.redis, savesBefore), events };
 }
@@ -102,14 +108,17 @@ async function ingestGroup(redis: Redis): Promise<{ pending: number; lastDeliver
     const g = new Map<string, unknown>();
     for (let i = 0; i + 1 < row.length; i += 2) g.set(String(row[i]), row[i + 1]);
     const last = g.get('last-delivered-id');
-    if (g.get('name') === INGEST_GROUP) return { pending: Number(g.get('pending') ?? 0), lastDeliveredId: typeof last === 'string' ? last : '0-0' };
+    if (g.get('name') === INGEST_GROUP)
+      return { pending: Number(g.get('pending') ?? 0), lastDeliveredId: typeof last === 'string' ? last : '0-0' };
   }
   return { pending: 0, lastDeliveredId: '0-0' };
 }
 
 async function persistence(redis: Redis): Promise<Map<string, string>> {
   const info = await redis.info('persistence');
-  return new Map(info.split(/\r?\n/).flatMap((line) => (line.includes(':') ? [line.split(':', 2) as [string, string]] : [])));
+  return new Map(
+    info.split(/\r?\n/).flatMap((line) => (line.includes(':') ? [line.split(':', 2) as [string, string]] : [])),
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

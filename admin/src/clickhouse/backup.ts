@@ -8,7 +8,10 @@ const literal = (path: string): string => `'${path.replace(/\\/g, '\\\\').replac
  * a consistent copy of every table's parts at this moment, written while the database keeps serving.
  */
 export async function backupDatabase(clickhouse: ClickHouseClient, database: string, dir: string): Promise<void> {
-  const r = await clickhouse.query({ query: `BACKUP DATABASE ${database} TO File(${literal(dir)})`, format: 'JSONEachRow' });
+  const r = await clickhouse.query({
+    query: `BACKUP DATABASE ${database} TO File(${literal(dir)})`,
+    format: 'JSONEachRow',
+  });
   const [row] = await r.json<{ status: string }>();
   if (row?.status !== 'BACKUP_CREATED') throw new Error(`ClickHouse BACKUP ended ${row?.status ?? 'without a status'}`);
 }
@@ -21,7 +24,11 @@ export async function restoreDatabase(path: string, from: string, database: stri
   const { Session } = await import('chdb');
   const session = new Session(path, { connectionArgs: ['--', `--backups.allowed_path=${from}`] });
   try {
-    const status = (await session.queryAsync(`RESTORE DATABASE ${database} FROM File(${literal(from)})`, { format: 'TSV' })).text().trim();
+    const status = (
+      await session.queryAsync(`RESTORE DATABASE ${database} FROM File(${literal(from)})`, { format: 'TSV' })
+    )
+      .text()
+      .trim();
     if (!status.endsWith('RESTORED')) throw new Error(`ClickHouse RESTORE ended ${status || 'without a status'}`);
   } finally {
     session.close();

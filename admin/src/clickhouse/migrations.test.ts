@@ -14,7 +14,8 @@ function recordingClient(applied: number[] = []) {
       sent.push(query);
       return Promise.resolve({ json: () => Promise.resolve(applied.map((version) => ({ version: String(version) }))) });
     },
-    insert: ({ table, values }: { table: string; values: unknown[] }) => Promise.resolve(void sent.push(`INSERT INTO ${table} ${JSON.stringify(values)}`)),
+    insert: ({ table, values }: { table: string; values: unknown[] }) =>
+      Promise.resolve(void sent.push(`INSERT INTO ${table} ${JSON.stringify(values)}`)),
   };
   return { client: client as unknown as ClickHouseClient, sent };
 }
@@ -41,7 +42,10 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
     const { client, sent } = recordingClient();
     expect(await migrate(client, { database: 'adnet', eventTtlDays: 90 })).toEqual(versions);
     expect(sent).toMatchSnapshot();
-    expect(sent.filter((s) => !s.startsWith('SELECT version') && !s.includes('schema_migrations ['))).toEqual([...single.setup, ...single.steps.flat()]);
+    expect(sent.filter((s) => !s.startsWith('SELECT version') && !s.includes('schema_migrations ['))).toEqual([
+      ...single.setup,
+      ...single.steps.flat(),
+    ]);
   });
 
   it('adds viewable impressions to the hourly table and its view, and fills in their past once', () => {
@@ -74,7 +78,11 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
     );
     // The view's query is step 2's with the two dimensions selected and grouped by.
     const before = single.steps[1]?.[1] ?? '';
-    expect(query).toBe(before.replace('country, device,\n', 'country, device, os, browser,\n').replace(/country, device$/, 'country, device, os, browser'));
+    expect(query).toBe(
+      before
+        .replace('country, device,\n', 'country, device, os, browser,\n')
+        .replace(/country, device$/, 'country, device, os, browser'),
+    );
     expect(query).toMatch(/GROUP BY hour, .*, country, device, os, browser$/);
     expect(rest).toEqual([]);
   });
@@ -89,7 +97,9 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
       .flat()
       .filter((s) => s.startsWith('ALTER TABLE adnet.stats_hourly_mv MODIFY QUERY'))
       .at(-1);
-    expect(query).toBe(before?.replace('AS spent_nano\n', "AS spent_nano,\n      countIf(type = 'fallback') AS fallbacks\n"));
+    expect(query).toBe(
+      before?.replace('AS spent_nano\n', "AS spent_nano,\n      countIf(type = 'fallback') AS fallbacks\n"),
+    );
     expect(rest).toEqual([]);
   });
 
@@ -101,7 +111,9 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
     );
     // Step 4's query (fallbacks included) with the source selected and grouped by.
     const before = single.steps[3]?.[1] ?? '';
-    expect(query).toBe(before.replace('os, browser,\n', 'os, browser, source,\n').replace(/os, browser$/, 'os, browser, source'));
+    expect(query).toBe(
+      before.replace('os, browser,\n', 'os, browser, source,\n').replace(/os, browser$/, 'os, browser, source'),
+    );
     expect(query).toContain("countIf(type = 'fallback') AS fallbacks");
     expect(query).toMatch(/GROUP BY hour, .*, os, browser, source$/);
     expect(rest).toEqual([]);
@@ -119,15 +131,22 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
       before
         .replace('browser, source,\n', 'browser, source, demand_partner_id,\n')
         .replace(/browser, source$/, 'browser, source, demand_partner_id')
-        .replace("type IN ('win', 'impression')) AS impressions", "type IN ('win', 'impression', 'demand_impression')) AS impressions")
-        .replace("type IN ('win', 'impression', 'click') AND", "type IN ('win', 'impression', 'click', 'demand_impression') AND"),
+        .replace(
+          "type IN ('win', 'impression')) AS impressions",
+          "type IN ('win', 'impression', 'demand_impression')) AS impressions",
+        )
+        .replace(
+          "type IN ('win', 'impression', 'click') AND",
+          "type IN ('win', 'impression', 'click', 'demand_impression') AND",
+        ),
     );
     expect(query).toMatch(/GROUP BY hour, .*, source, demand_partner_id$/);
     expect(rest).toEqual([]);
   });
 
   it('has nothing of the cluster form', () => {
-    for (const s of [...single.setup, ...single.steps.flat()]) expect(s).not.toMatch(/ON CLUSTER|Replicated|Distributed|_local/);
+    for (const s of [...single.setup, ...single.steps.flat()])
+      expect(s).not.toMatch(/ON CLUSTER|Replicated|Distributed|_local/);
   });
 
   it('runs only the steps not yet recorded', async () => {
@@ -154,15 +173,22 @@ describe('migrate on a single server (embedded chDB, one ClickHouse)', () => {
 describe('migrate on a ClickHouse cluster', () => {
   it('has the same steps as a single server, each statement ON CLUSTER', () => {
     expect(cluster.steps).toHaveLength(single.steps.length);
-    for (const s of clusterDdl) expect(s).toMatch(/^(CREATE (DATABASE|TABLE|MATERIALIZED VIEW) IF NOT EXISTS|ALTER TABLE) [a-z_.]+ ON CLUSTER ads( |$)/);
+    for (const s of clusterDdl)
+      expect(s).toMatch(
+        /^(CREATE (DATABASE|TABLE|MATERIALIZED VIEW) IF NOT EXISTS|ALTER TABLE) [a-z_.]+ ON CLUSTER ads( |$)/,
+      );
     expect(cluster.setup[0]).toBe('CREATE DATABASE IF NOT EXISTS adnet ON CLUSTER ads');
   });
 
   it('stores rows in replicated tables on each shard, deduplicating retried inserts', () => {
     const events = creating(clusterDdl, 'adnet.events_local');
     const hourly = creating(clusterDdl, 'adnet.stats_hourly_local');
-    expect(events).toContain("ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/events_local', '{replica}')");
-    expect(hourly).toContain("ENGINE = ReplicatedSummingMergeTree('/clickhouse/tables/{shard}/{database}/stats_hourly_local', '{replica}')");
+    expect(events).toContain(
+      "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/events_local', '{replica}')",
+    );
+    expect(hourly).toContain(
+      "ENGINE = ReplicatedSummingMergeTree('/clickhouse/tables/{shard}/{database}/stats_hourly_local', '{replica}')",
+    );
     for (const s of [events, hourly]) {
       expect(s).toContain('SETTINGS replicated_deduplication_window = 10000');
       expect(s).not.toContain('non_replicated_deduplication_window');
@@ -171,8 +197,12 @@ describe('migrate on a ClickHouse cluster', () => {
     // One source: the same columns and layout as on one server.
     expect(columnsOf(events)).toBe(columnsOf(creating(single.steps.flat(), 'adnet.events')));
     expect(columnsOf(hourly)).toBe(columnsOf(creating(single.steps.flat(), 'adnet.stats_hourly')));
-    expect(layoutOf(events)).toBe(layoutOf(creating(single.steps.flat(), 'adnet.events')).replace('non_replicated', 'replicated'));
-    expect(layoutOf(hourly)).toBe(layoutOf(creating(single.steps.flat(), 'adnet.stats_hourly')).replace('non_replicated', 'replicated'));
+    expect(layoutOf(events)).toBe(
+      layoutOf(creating(single.steps.flat(), 'adnet.events')).replace('non_replicated', 'replicated'),
+    );
+    expect(layoutOf(hourly)).toBe(
+      layoutOf(creating(single.steps.flat(), 'adnet.stats_hourly')).replace('non_replicated', 'replicated'),
+    );
   });
 
   it('keeps the names the ingester and the stats queries use, as Distributed tables sharded by a hash of the row', () => {
@@ -190,14 +220,20 @@ describe('migrate on a ClickHouse cluster', () => {
     const at = (object: string) => cluster.steps[0]?.indexOf(creating(clusterDdl, object)) ?? -1;
     expect(at('adnet.events_local')).toBeLessThan(at('adnet.events'));
     expect(at('adnet.stats_hourly_local')).toBeLessThan(at('adnet.stats_hourly'));
-    expect(at('adnet.stats_hourly_mv')).toBeGreaterThan(Math.max(at('adnet.events_local'), at('adnet.stats_hourly_local')));
+    expect(at('adnet.stats_hourly_mv')).toBeGreaterThan(
+      Math.max(at('adnet.events_local'), at('adnet.stats_hourly_local')),
+    );
   });
 
   it('runs the view on each shard from the local events into the local hourly table', () => {
     const view = creating(clusterDdl, 'adnet.stats_hourly_mv');
-    expect(view).toMatch(/^CREATE MATERIALIZED VIEW IF NOT EXISTS adnet\.stats_hourly_mv ON CLUSTER ads TO adnet\.stats_hourly_local AS\n/);
+    expect(view).toMatch(
+      /^CREATE MATERIALIZED VIEW IF NOT EXISTS adnet\.stats_hourly_mv ON CLUSTER ads TO adnet\.stats_hourly_local AS\n/,
+    );
     expect(view).toContain('FROM adnet.events_local\n');
-    expect(view.replace('ON CLUSTER ads ', '').replaceAll('_local', '')).toBe(creating(single.steps.flat(), 'adnet.stats_hourly_mv'));
+    expect(view.replace('ON CLUSTER ads ', '').replaceAll('_local', '')).toBe(
+      creating(single.steps.flat(), 'adnet.stats_hourly_mv'),
+    );
   });
 
   it('records versions in one replica set spanning every node, whichever node the admin reaches', () => {
@@ -212,7 +248,9 @@ describe('migrate on a ClickHouse cluster', () => {
     expect(step.slice(0, 3)).toEqual([
       'ALTER TABLE adnet.stats_hourly_local ON CLUSTER ads ADD COLUMN IF NOT EXISTS viewable_impressions UInt64',
       'ALTER TABLE adnet.stats_hourly ON CLUSTER ads ADD COLUMN IF NOT EXISTS viewable_impressions UInt64',
-      expect.stringMatching(/^ALTER TABLE adnet\.stats_hourly_mv ON CLUSTER ads MODIFY QUERY\n[^]*FROM adnet\.events_local\n/),
+      expect.stringMatching(
+        /^ALTER TABLE adnet\.stats_hourly_mv ON CLUSTER ads MODIFY QUERY\n[^]*FROM adnet\.events_local\n/,
+      ),
     ]);
     expect(step.some((s) => s.startsWith('INSERT'))).toBe(false);
     expect(creating(clusterDdl, 'adnet.uncounted_hourly_mv')).toContain('TO adnet.uncounted_hourly_local AS');

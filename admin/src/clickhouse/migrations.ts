@@ -208,7 +208,8 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'backfill',
       into: 'stats_hourly',
-      columns: 'hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, viewable_impressions',
+      columns:
+        'hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, viewable_impressions',
       select: (table) => `
     SELECT toStartOfHour(ts) AS hour, advertiser_id, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, count()
     FROM ${table('events')}
@@ -254,7 +255,8 @@ const steps = (o: MigrationOptions): Def[][] => [
       kind: 'keyColumns',
       table: 'stats_hourly',
       columns: ['os LowCardinality(String)', 'browser LowCardinality(String)'],
-      orderBy: '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser)',
+      orderBy:
+        '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser)',
     },
     {
       kind: 'viewQuery',
@@ -283,7 +285,8 @@ const steps = (o: MigrationOptions): Def[][] => [
       kind: 'keyColumns',
       table: 'stats_hourly',
       columns: ['source LowCardinality(String)'],
-      orderBy: '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source)',
+      orderBy:
+        '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source)',
     },
     {
       kind: 'viewQuery',
@@ -302,7 +305,8 @@ const steps = (o: MigrationOptions): Def[][] => [
       kind: 'keyColumns',
       table: 'stats_hourly',
       columns: ['demand_partner_id UInt32'],
-      orderBy: '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id)',
+      orderBy:
+        '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id)',
     },
     {
       kind: 'viewQuery',
@@ -353,7 +357,12 @@ function uncountedSelect(table: (name: string) => string): string {
  * The hourly view's SELECT: grouped by the hour and `dims`, with one aggregate per entry of `counts`.
  * Each released step passes its own lists, so its text never changes (the snapshot test holds it).
  */
-function statsHourlySelect(table: (name: string) => string, dims: string, counts: readonly string[], where = "type != 'nobid'"): string {
+function statsHourlySelect(
+  table: (name: string) => string,
+  dims: string,
+  counts: readonly string[],
+  where = "type != 'nobid'",
+): string {
   return `
     SELECT
       toStartOfHour(ts) AS hour, ${dims},
@@ -434,14 +443,19 @@ export function migrationSteps(o: MigrationOptions): MigrationPlan {
     const [path, replica] = d.everywhere ? ['all', '{shard}-{replica}'] : ['{shard}', '{replica}'];
     const engine = `Replicated${d.engine}('/clickhouse/tables/${path}/{database}/${name}', '${replica}')`;
     const settings = d.dedupWindow ? `\n    SETTINGS replicated_deduplication_window = ${d.dedupWindow}` : '';
-    const statements = [`CREATE TABLE IF NOT EXISTS ${db}.${name}${on} (${d.columns}) ENGINE = ${engine}${d.layout}${settings}`];
+    const statements = [
+      `CREATE TABLE IF NOT EXISTS ${db}.${name}${on} (${d.columns}) ENGINE = ${engine}${d.layout}${settings}`,
+    ];
     if (!d.everywhere) {
       const key = d.shardingKey ? `, ${d.shardingKey}` : '';
-      statements.push(`CREATE TABLE IF NOT EXISTS ${db}.${d.name}${on} AS ${db}.${name} ENGINE = Distributed(${cluster}, ${db}, ${name}${key})`);
+      statements.push(
+        `CREATE TABLE IF NOT EXISTS ${db}.${d.name}${on} AS ${db}.${name} ENGINE = Distributed(${cluster}, ${db}, ${name}${key})`,
+      );
     }
     return statements;
   };
-  const view = (d: ViewDef) => `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${d.name}${on} TO ${local(d.to)} AS${d.select(local)}`;
+  const view = (d: ViewDef) =>
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${d.name}${on} TO ${local(d.to)} AS${d.select(local)}`;
   const column = (d: ColumnDef): string[] => {
     const add = (name: string) => `ALTER TABLE ${db}.${name}${on} ADD COLUMN IF NOT EXISTS ${d.column}`;
     // The stored table first: a Distributed table may name only columns its shards have.
@@ -469,7 +483,9 @@ export function migrationSteps(o: MigrationOptions): MigrationPlan {
         // The token makes a step that failed after its backfill, and runs again, insert nothing twice.
         return cluster
           ? []
-          : [`INSERT INTO ${db}.${d.into} (${d.columns}) SETTINGS insert_deduplication_token = 'migration-${version}-${n}'${d.select(local)}`];
+          : [
+              `INSERT INTO ${db}.${d.into} (${d.columns}) SETTINGS insert_deduplication_token = 'migration-${version}-${n}'${d.select(local)}`,
+            ];
     }
   };
 

@@ -36,7 +36,9 @@ export async function openClickHouse(config: Config): Promise<ClickHouseClient> 
   const [{ Session }, { createChdbConnection }] = await Promise.all([import('chdb'), import('chdb/connection')]);
   // The connection takes only a path, and server settings are fixed when a folder is opened: a session of our
   // own opens it first with BACKUP allowed into the staging folder, and the connection shares that engine.
-  const session = new Session(path, { connectionArgs: ['--', `--backups.allowed_path=${backupStagingDir(config.dataDir)}`, ...EMBEDDED_CACHE_LIMITS] });
+  const session = new Session(path, {
+    connectionArgs: ['--', `--backups.allowed_path=${backupStagingDir(config.dataDir)}`, ...EMBEDDED_CACHE_LIMITS],
+  });
   // chdb types its connection against @clickhouse/client-common, which the client bundles
   // as its own copy: the shapes match, the declarations are distinct.
   type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>['connection'];

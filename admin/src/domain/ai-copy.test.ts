@@ -6,7 +6,14 @@ import { fit, templateCopy } from './ai-template.ts';
 import { phrasesFor, TEMPLATE_PHRASES } from './ai-template-phrases.ts';
 import { FORMAT_RULES } from './creative-rules.ts';
 
-const req = { format: 'push' as const, vertical: 'nutra', offer: 'Herbal tea for better sleep', cta: 'Order now', geo: 'DE', lang: 'de' };
+const req = {
+  format: 'push' as const,
+  vertical: 'nutra',
+  offer: 'Herbal tea for better sleep',
+  cta: 'Order now',
+  geo: 'DE',
+  lang: 'de',
+};
 
 describe('token cost', () => {
   const prices = { inputMicroCentsPer1k: 250, outputMicroCentsPer1k: 1_000 };
@@ -17,7 +24,9 @@ describe('token cost', () => {
     expect(tokenCostCents({ input_tokens: 4001, output_tokens: 0 }, prices)).toBe(2);
     expect(tokenCostCents({ input_tokens: 1, output_tokens: 0 }, prices)).toBe(1);
     expect(tokenCostCents({ input_tokens: 0, output_tokens: 0 }, prices)).toBe(0);
-    expect(tokenCostCents({ input_tokens: 10, output_tokens: 10 }, { inputMicroCentsPer1k: 0, outputMicroCentsPer1k: 0 })).toBe(0);
+    expect(
+      tokenCostCents({ input_tokens: 10, output_tokens: 10 }, { inputMicroCentsPer1k: 0, outputMicroCentsPer1k: 0 }),
+    ).toBe(0);
   });
 });
 
@@ -27,7 +36,12 @@ describe('prompt', () => {
     expect(system?.content).toContain(`at most ${FORMAT_RULES.push.titleMax} characters`);
     expect(system?.content).toContain(`at most ${FORMAT_RULES.push.bodyMax} characters`);
     for (const h of HOOK_TYPES) expect(system?.content).toContain(h);
-    expect(JSON.parse(user?.content ?? '{}')).toMatchObject({ offer: req.offer, language: 'de', country: 'DE', ad_format: 'push' });
+    expect(JSON.parse(user?.content ?? '{}')).toMatchObject({
+      offer: req.offer,
+      language: 'de',
+      country: 'DE',
+      ad_format: 'push',
+    });
   });
 
   it('estimates more tokens for longer input', () => {
@@ -77,6 +91,9 @@ describe('copy problems', () => {
   it('names each too-long title and body', () => {
     const copy = templateCopy(req);
     copy.variants[3] = { title: 'x'.repeat(51), body: 'y'.repeat(121), hook_type: 'fear' };
-    expect(copyProblems(copy, copyLimits('push'))).toEqual(['variants.3.title is longer than 50 characters', 'variants.3.body is longer than 120 characters']);
+    expect(copyProblems(copy, copyLimits('push'))).toEqual([
+      'variants.3.title is longer than 50 characters',
+      'variants.3.body is longer than 120 characters',
+    ]);
   });
 });

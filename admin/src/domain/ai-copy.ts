@@ -59,7 +59,8 @@ export function buildPrompt(req: CopyRequest): ChatMessage[] {
 export function copyProblems(copy: AiCopy, limits: CopyLimits): string[] {
   const problems: string[] = [];
   copy.variants.forEach((v, i) => {
-    if (v.title.length > limits.titleMax) problems.push(`variants.${i}.title is longer than ${limits.titleMax} characters`);
+    if (v.title.length > limits.titleMax)
+      problems.push(`variants.${i}.title is longer than ${limits.titleMax} characters`);
     if (v.body.length > limits.bodyMax) problems.push(`variants.${i}.body is longer than ${limits.bodyMax} characters`);
   });
   return problems;

@@ -8,15 +8,25 @@ describe('campaign state machine', () => {
     expect(transition('draft', 'activate', ready)).toEqual({ ok: true, next: 'active', changed: true });
   });
   it('refuses activation without any creative or a budget', () => {
-    expect(transition('draft', 'activate', { ...ready, usableCreatives: 0 })).toMatchObject({ ok: false, reason: /needs a creative/ });
-    expect(transition('paused', 'activate', { ...ready, dailyBudgetCents: 0 })).toMatchObject({ ok: false, reason: /budget/ });
+    expect(transition('draft', 'activate', { ...ready, usableCreatives: 0 })).toMatchObject({
+      ok: false,
+      reason: /needs a creative/,
+    });
+    expect(transition('paused', 'activate', { ...ready, dailyBudgetCents: 0 })).toMatchObject({
+      ok: false,
+      reason: /budget/,
+    });
   });
   it('pauses and resumes', () => {
     expect(transition('active', 'pause', ready)).toEqual({ ok: true, next: 'paused', changed: true });
     expect(transition('paused', 'activate', ready)).toEqual({ ok: true, next: 'active', changed: true });
   });
   it('treats a repeated move as a no-op success', () => {
-    expect(transition('active', 'activate', { usableCreatives: 0, dailyBudgetCents: 0 })).toEqual({ ok: true, next: 'active', changed: false });
+    expect(transition('active', 'activate', { usableCreatives: 0, dailyBudgetCents: 0 })).toEqual({
+      ok: true,
+      next: 'active',
+      changed: false,
+    });
     expect(transition('paused', 'pause', ready)).toEqual({ ok: true, next: 'paused', changed: false });
   });
   it('refuses to pause a draft and to leave archived', () => {

@@ -25,7 +25,8 @@ export function transition(status: CampaignStatus, action: CampaignAction, facts
   switch (action) {
     case 'activate':
       if (status === 'active') return same('active');
-      if (facts.usableCreatives < 1) return { ok: false, reason: 'Activation needs a creative (approved or waiting for moderation)' };
+      if (facts.usableCreatives < 1)
+        return { ok: false, reason: 'Activation needs a creative (approved or waiting for moderation)' };
       if (facts.dailyBudgetCents < 1) return { ok: false, reason: 'Activation needs a daily budget' };
       return same('active');
     case 'pause':

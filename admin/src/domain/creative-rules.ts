@@ -18,20 +18,73 @@ interface FormatRule {
 
 /** What each campaign format asks of its creatives (the table in admin/docs/api.md). */
 export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
-  native: { title: 'required', titleMax: 60, body: 'optional', bodyMax: 150, image: 'required', video: 'forbidden', minImage: [100, 100] },
-  banner: { title: 'optional', titleMax: 60, body: 'optional', bodyMax: 150, image: 'required', video: 'forbidden', exactSizes: BANNER_SIZES },
-  push: { title: 'required', titleMax: 50, body: 'required', bodyMax: 120, image: 'required', video: 'forbidden', minImage: [64, 64] },
-  in_page_push: { title: 'required', titleMax: 50, body: 'required', bodyMax: 120, image: 'required', video: 'forbidden', minImage: [64, 64] },
-  video: { title: 'optional', titleMax: 60, body: 'optional', bodyMax: 150, image: 'forbidden', video: 'required', defaultOrientation: 'horizontal' },
-  floating_video: { title: 'optional', titleMax: 60, body: 'optional', bodyMax: 150, image: 'forbidden', video: 'required', defaultOrientation: 'vertical' },
+  native: {
+    title: 'required',
+    titleMax: 60,
+    body: 'optional',
+    bodyMax: 150,
+    image: 'required',
+    video: 'forbidden',
+    minImage: [100, 100],
+  },
+  banner: {
+    title: 'optional',
+    titleMax: 60,
+    body: 'optional',
+    bodyMax: 150,
+    image: 'required',
+    video: 'forbidden',
+    exactSizes: BANNER_SIZES,
+  },
+  push: {
+    title: 'required',
+    titleMax: 50,
+    body: 'required',
+    bodyMax: 120,
+    image: 'required',
+    video: 'forbidden',
+    minImage: [64, 64],
+  },
+  in_page_push: {
+    title: 'required',
+    titleMax: 50,
+    body: 'required',
+    bodyMax: 120,
+    image: 'required',
+    video: 'forbidden',
+    minImage: [64, 64],
+  },
+  video: {
+    title: 'optional',
+    titleMax: 60,
+    body: 'optional',
+    bodyMax: 150,
+    image: 'forbidden',
+    video: 'required',
+    defaultOrientation: 'horizontal',
+  },
+  floating_video: {
+    title: 'optional',
+    titleMax: 60,
+    body: 'optional',
+    bodyMax: 150,
+    image: 'forbidden',
+    video: 'required',
+    defaultOrientation: 'vertical',
+  },
 };
 
 export const MAX_IMAGE_SIDE = 4000;
 
-export type ImageInput = { kind: 'none' } | { kind: 'unreadable' } | { kind: 'too_large'; maxBytes: number } | { kind: 'ok'; info: ImageInfo };
+export type ImageInput =
+  { kind: 'none' } | { kind: 'unreadable' } | { kind: 'too_large'; maxBytes: number } | { kind: 'ok'; info: ImageInfo };
 
 /** Field errors for a creative of `format`; empty when it is acceptable. */
-export function checkCreative(format: CampaignFormat, fields: CreativeFields, image: ImageInput): Record<string, string> {
+export function checkCreative(
+  format: CampaignFormat,
+  fields: CreativeFields,
+  image: ImageInput,
+): Record<string, string> {
   const rule = FORMAT_RULES[format];
   const errors: Record<string, string> = {};
   const need = (name: 'title' | 'body', value: string | undefined, what: Need, max: number) => {
@@ -43,7 +96,8 @@ export function checkCreative(format: CampaignFormat, fields: CreativeFields, im
 
   if (rule.video === 'required' && !fields.video_url) errors.video_url = `is required for ${format} creatives`;
   if (rule.video === 'forbidden' && fields.video_url) errors.video_url = `is only accepted for video formats`;
-  if (rule.video === 'forbidden' && fields.duration_s !== undefined) errors.duration_s = `is only accepted for video formats`;
+  if (rule.video === 'forbidden' && fields.duration_s !== undefined)
+    errors.duration_s = `is only accepted for video formats`;
   if (fields.orientation && !rule.defaultOrientation) errors.orientation = 'is only accepted for video formats';
 
   if (rule.image === 'forbidden') {
@@ -62,7 +116,8 @@ export function checkCreative(format: CampaignFormat, fields: CreativeFields, im
       break;
     case 'ok': {
       const { width, height } = image.info;
-      if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) errors.image = `must be at most ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} pixels`;
+      if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE)
+        errors.image = `must be at most ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} pixels`;
       else if (rule.exactSizes && !rule.exactSizes.some(([w, h]) => w === width && h === height)) {
         errors.image = `is ${width}x${height}; banner images must be one of ${rule.exactSizes.map(([w, h]) => `${w}x${h}`).join(', ')}`;
       } else if (rule.minImage && (width < rule.minImage[0] || height < rule.minImage[1])) {

@@ -12,7 +12,8 @@ export type CreativeMove = { ok: true; next: CreativeStatus; changed: boolean } 
  */
 export function creativeMove(status: CreativeStatus, action: CreativeAction): CreativeMove {
   const same = (next: CreativeStatus): CreativeMove => ({ ok: true, next, changed: next !== status });
-  if (status === 'archived') return action === 'archive' ? same('archived') : { ok: false, reason: 'An archived creative cannot change state' };
+  if (status === 'archived')
+    return action === 'archive' ? same('archived') : { ok: false, reason: 'An archived creative cannot change state' };
   switch (action) {
     case 'pause':
       if (status === 'approved' || status === 'paused') return same('paused');

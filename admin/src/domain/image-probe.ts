@@ -13,10 +13,38 @@ export interface ImageInfo {
 // refused on purpose (it can carry script).
 export function sniffImageType(buf: Uint8Array): ImageType | undefined {
   const b = (i: number) => buf[i] ?? -1;
-  if (b(0) === 0x89 && b(1) === 0x50 && b(2) === 0x4e && b(3) === 0x47 && b(4) === 0x0d && b(5) === 0x0a && b(6) === 0x1a && b(7) === 0x0a) return 'png';
+  if (
+    b(0) === 0x89 &&
+    b(1) === 0x50 &&
+    b(2) === 0x4e &&
+    b(3) === 0x47 &&
+    b(4) === 0x0d &&
+    b(5) === 0x0a &&
+    b(6) === 0x1a &&
+    b(7) === 0x0a
+  )
+    return 'png';
   if (b(0) === 0xff && b(1) === 0xd8 && b(2) === 0xff) return 'jpg';
-  if (b(0) === 0x47 && b(1) === 0x49 && b(2) === 0x46 && b(3) === 0x38 && (b(4) === 0x37 || b(4) === 0x39) && b(5) === 0x61) return 'gif';
-  if (b(0) === 0x52 && b(1) === 0x49 && b(2) === 0x46 && b(3) === 0x46 && b(8) === 0x57 && b(9) === 0x45 && b(10) === 0x42 && b(11) === 0x50) return 'webp';
+  if (
+    b(0) === 0x47 &&
+    b(1) === 0x49 &&
+    b(2) === 0x46 &&
+    b(3) === 0x38 &&
+    (b(4) === 0x37 || b(4) === 0x39) &&
+    b(5) === 0x61
+  )
+    return 'gif';
+  if (
+    b(0) === 0x52 &&
+    b(1) === 0x49 &&
+    b(2) === 0x46 &&
+    b(3) === 0x46 &&
+    b(8) === 0x57 &&
+    b(9) === 0x45 &&
+    b(10) === 0x42 &&
+    b(11) === 0x50
+  )
+    return 'webp';
   return undefined;
 }
 

@@ -19,7 +19,12 @@ describe('payout days', () => {
   });
 
   it('turns months into UTC ranges, leap years included', () => {
-    expect(monthRange('2028-02')).toEqual({ from: '2028-02-01', to: '2028-02-29', fromMs: Date.UTC(2028, 1, 1), toMs: Date.UTC(2028, 2, 1) });
+    expect(monthRange('2028-02')).toEqual({
+      from: '2028-02-01',
+      to: '2028-02-29',
+      fromMs: Date.UTC(2028, 1, 1),
+      toMs: Date.UTC(2028, 2, 1),
+    });
     expect(monthRange('2026-12').to).toBe('2026-12-31');
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
   });

@@ -11,7 +11,12 @@ export const addDays = (day: string, n: number): string => utcDay(Date.parse(`${
 export const newestClosableDay = (nowMs: number, holdDays: number): string => utcDay(nowMs - (holdDays + 1) * DAY_MS);
 
 /** The days one close reads: from `adjustDays` before the last closed day (or from the start) through the newest closable. */
-export function closeWindow(nowMs: number, holdDays: number, adjustDays: number, closedThrough: string | null): { from: string; to: string } {
+export function closeWindow(
+  nowMs: number,
+  holdDays: number,
+  adjustDays: number,
+  closedThrough: string | null,
+): { from: string; to: string } {
   const to = newestClosableDay(nowMs, holdDays);
   const from = closedThrough ? addDays(closedThrough < to ? closedThrough : to, -adjustDays) : '1970-01-01';
   return { from, to };

@@ -4,7 +4,10 @@ export const CONVERSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
 /** HMAC-SHA256 over `<click_id>|<payout>|<status>|<txid>` with the advertiser's postback secret. */
-export function postbackSignature(secret: string, f: { click_id: string; payout: string; status: string; txid: string }): Buffer {
+export function postbackSignature(
+  secret: string,
+  f: { click_id: string; payout: string; status: string; txid: string },
+): Buffer {
   return createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest();
 }
 
@@ -13,7 +16,8 @@ export function signatureMatches(given: string, expected: Buffer): boolean {
   const g = given.trim();
   const candidates: Buffer[] = [];
   if (/^[0-9a-fA-F]{64}$/.test(g)) candidates.push(Buffer.from(g, 'hex'));
-  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(g)) candidates.push(Buffer.from(g.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(g))
+    candidates.push(Buffer.from(g.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
   return candidates.some((c) => c.length === expected.length && timingSafeEqual(c, expected));
 }
 
@@ -28,7 +32,9 @@ export function statusMove(from: ConversionStatus, to: ConversionStatus): 'dupli
 
 /** The advertiser's URL pattern with the spec's macros filled in, each value URL-encoded. */
 export function fillPostbackUrl(pattern: string, values: Record<string, string | number>): string {
-  return pattern.replace(/\{([a-z_]+)\}/g, (m, name: string) => (name in values ? encodeURIComponent(String(values[name])) : m));
+  return pattern.replace(/\{([a-z_]+)\}/g, (m, name: string) =>
+    name in values ? encodeURIComponent(String(values[name])) : m,
+  );
 }
 
 const httpUrl = (s: string): URL | undefined => {
@@ -40,7 +46,8 @@ const httpUrl = (s: string): URL | undefined => {
   }
 };
 
-export type PostbackTarget = { ok: true; url: string } | { ok: false; reason: 'bad_pattern' | 'invalid_url'; detail: string };
+export type PostbackTarget =
+  { ok: true; url: string } | { ok: false; reason: 'bad_pattern' | 'invalid_url'; detail: string };
 
 /**
  * The URL one attempt calls: `bad_pattern` when the pattern is no http(s) URL whatever the values
@@ -49,7 +56,8 @@ export type PostbackTarget = { ok: true; url: string } | { ok: false; reason: 'b
  */
 export function postbackTarget(pattern: string, values: Record<string, string | number>): PostbackTarget {
   const sample = Object.fromEntries(Object.keys(values).map((k) => [k, 1]));
-  if (!httpUrl(fillPostbackUrl(pattern, sample))) return { ok: false, reason: 'bad_pattern', detail: `pattern ${JSON.stringify(pattern.slice(0, 300))}` };
+  if (!httpUrl(fillPostbackUrl(pattern, sample)))
+    return { ok: false, reason: 'bad_pattern', detail: `pattern ${JSON.stringify(pattern.slice(0, 300))}` };
   let filled: string;
   try {
     filled = fillPostbackUrl(pattern, values);
@@ -58,7 +66,9 @@ export function postbackTarget(pattern: string, values: Record<string, string | 
     return { ok: false, reason: 'invalid_url', detail: (e as Error).message };
   }
   const url = httpUrl(filled);
-  return url ? { ok: true, url: url.href } : { ok: false, reason: 'invalid_url', detail: `filled in ${JSON.stringify(filled.slice(0, 300))}` };
+  return url
+    ? { ok: true, url: url.href }
+    : { ok: false, reason: 'invalid_url', detail: `filled in ${JSON.stringify(filled.slice(0, 300))}` };
 }
 
 /**

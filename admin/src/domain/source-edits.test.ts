@@ -17,7 +17,11 @@ describe('source list edits', () => {
     expect(gone).toEqual(NO_SOURCES);
   });
   it('refuses to pass the limit, naming the fields that were sent', () => {
-    const full = { mode: 'exclude' as const, zones: Array.from({ length: MAX_SOURCE_ENTRIES }, (_, i) => `z${i}`), sites: [] };
+    const full = {
+      mode: 'exclude' as const,
+      zones: Array.from({ length: MAX_SOURCE_ENTRIES }, (_, i) => `z${i}`),
+      sites: [],
+    };
     expect(addSources(full, { zones: ['z1'] }).ok).toBe(true);
     const r = addSources(full, { sites: [1] });
     expect(r).toEqual({ ok: false, fields: { sites: expect.stringMatching(/at most 10000 .* 10001/) } });

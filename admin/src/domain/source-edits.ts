@@ -8,7 +8,10 @@ export interface SourceEntries {
 }
 
 /** The list with `add` appended (entries already there stay where they are), or the fields that would pass the limit. */
-export function addSources(list: SourceList, add: SourceEntries): { ok: true; list: SourceList } | { ok: false; fields: Record<string, string> } {
+export function addSources(
+  list: SourceList,
+  add: SourceEntries,
+): { ok: true; list: SourceList } | { ok: false; fields: Record<string, string> } {
   const zones = [...new Set([...list.zones, ...(add.zones ?? [])])];
   const sites = [...new Set([...list.sites, ...(add.sites ?? [])])];
   const n = zones.length + sites.length;
@@ -26,5 +29,9 @@ export function addSources(list: SourceList, add: SourceEntries): { ok: true; li
 export function removeSources(list: SourceList, remove: SourceEntries): SourceList {
   const zones = new Set(remove.zones ?? []);
   const sites = new Set(remove.sites ?? []);
-  return { mode: list.mode, zones: list.zones.filter((z) => !zones.has(z)), sites: list.sites.filter((s) => !sites.has(s)) };
+  return {
+    mode: list.mode,
+    zones: list.zones.filter((z) => !zones.has(z)),
+    sites: list.sites.filter((s) => !sites.has(s)),
+  };
 }

@@ -11,9 +11,18 @@ describe('video job states', () => {
       videoUrl: 'https://v/x.mp4',
       durationSec: 7,
     });
-    expect(nextStep({ status: 'failed', reason: 'bad avatar' }, 10, 100)).toEqual({ kind: 'fail', reason: 'bad avatar' });
-    expect(nextStep({ status: 'processing' }, 100, 100)).toEqual({ kind: 'fail', reason: 'the video provider did not finish in time' });
-    expect(nextStep('unreachable', 100, 100)).toEqual({ kind: 'fail', reason: 'the video provider could not be reached in time' });
+    expect(nextStep({ status: 'failed', reason: 'bad avatar' }, 10, 100)).toEqual({
+      kind: 'fail',
+      reason: 'bad avatar',
+    });
+    expect(nextStep({ status: 'processing' }, 100, 100)).toEqual({
+      kind: 'fail',
+      reason: 'the video provider did not finish in time',
+    });
+    expect(nextStep('unreachable', 100, 100)).toEqual({
+      kind: 'fail',
+      reason: 'the video provider could not be reached in time',
+    });
   });
 
   it('estimates spoken seconds at 150 words per minute', () => {

@@ -1,8 +1,12 @@
 /** What a provider says about a job when asked. */
-export type ProviderState = { status: 'processing' } | { status: 'completed'; videoUrl: string; durationSec: number } | { status: 'failed'; reason: string };
+export type ProviderState =
+  | { status: 'processing' }
+  | { status: 'completed'; videoUrl: string; durationSec: number }
+  | { status: 'failed'; reason: string };
 
 /** What the poller does with a job after one look at the provider. */
-export type NextStep = { kind: 'wait' } | { kind: 'complete'; videoUrl: string; durationSec: number } | { kind: 'fail'; reason: string };
+export type NextStep =
+  { kind: 'wait' } | { kind: 'complete'; videoUrl: string; durationSec: number } | { kind: 'fail'; reason: string };
 
 /**
  * The next step of a processing job (completed and failed are final; the job
@@ -11,10 +15,17 @@ export type NextStep = { kind: 'wait' } | { kind: 'complete'; videoUrl: string; 
  * that its cost is refunded rather than held forever.
  */
 export function nextStep(state: ProviderState | 'unreachable', ageMs: number, maxAgeMs: number): NextStep {
-  if (state !== 'unreachable' && state.status === 'completed') return { kind: 'complete', videoUrl: state.videoUrl, durationSec: state.durationSec };
+  if (state !== 'unreachable' && state.status === 'completed')
+    return { kind: 'complete', videoUrl: state.videoUrl, durationSec: state.durationSec };
   if (state !== 'unreachable' && state.status === 'failed') return { kind: 'fail', reason: state.reason };
   if (ageMs >= maxAgeMs) {
-    return { kind: 'fail', reason: state === 'unreachable' ? 'the video provider could not be reached in time' : 'the video provider did not finish in time' };
+    return {
+      kind: 'fail',
+      reason:
+        state === 'unreachable'
+          ? 'the video provider could not be reached in time'
+          : 'the video provider did not finish in time',
+    };
   }
   return { kind: 'wait' };
 }

@@ -13,7 +13,8 @@ export function leaseBodyBudget(budget: ByteBudget, req: IncomingMessage, res: S
 }
 
 const tooLarge = (limit: number) => new AppError('payload_too_large', `Body is larger than ${limit} bytes`);
-const busy = () => new AppError('unavailable', 'Too many request bodies in progress; try again shortly', { retryAfterSeconds: 1 });
+const busy = () =>
+  new AppError('unavailable', 'Too many request bodies in progress; try again shortly', { retryAfterSeconds: 1 });
 
 /** Holds `bytes` of the request's body in the budget, or refuses (503) before they are buffered. */
 function hold(req: IncomingMessage, bytes: number): void {
@@ -64,7 +65,9 @@ export function parseJsonObject(buf: Buffer): Record<string, unknown> {
     throw new AppError('validation_failed', 'Body is not valid JSON', { fields: { body: 'must be valid JSON' } });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new AppError('validation_failed', 'Body must be a JSON object', { fields: { body: 'must be a JSON object' } });
+    throw new AppError('validation_failed', 'Body must be a JSON object', {
+      fields: { body: 'must be a JSON object' },
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -72,8 +75,14 @@ export function parseJsonObject(buf: Buffer): Record<string, unknown> {
 export async function parseMultipart(buf: Buffer, contentType: string): Promise<FormData> {
   try {
     // undici's spec-compliant multipart parser, the same one the tRPC door uses.
-    return await new Request('http://local/', { method: 'POST', headers: { 'content-type': contentType }, body: buf }).formData();
+    return await new Request('http://local/', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: buf,
+    }).formData();
   } catch {
-    throw new AppError('validation_failed', 'Malformed multipart body', { fields: { body: 'must be a well-formed multipart/form-data body' } });
+    throw new AppError('validation_failed', 'Malformed multipart body', {
+      fields: { body: 'must be a well-formed multipart/form-data body' },
+    });
   }
 }

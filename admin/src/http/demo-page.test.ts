@@ -20,7 +20,9 @@ describe('the demo pages', () => {
       expect(demoPage(path, new URLSearchParams(), urls)).toBeUndefined();
     }
     const id = '0b8e6a52-6c1b-4c57-9d0e-3f1f6f0a9b21';
-    expect(demoPage('/demo/landing', new URLSearchParams({ click_id: id }), urls)?.body).toContain(`<code id="click-id">${id}</code>`);
+    expect(demoPage('/demo/landing', new URLSearchParams({ click_id: id }), urls)?.body).toContain(
+      `<code id="click-id">${id}</code>`,
+    );
     const hostile = demoPage('/demo/landing', new URLSearchParams({ click_id: '<img src=x onerror=alert(1)>' }), urls);
     expect(hostile?.status).toBe(200);
     expect(hostile?.body).not.toContain('<img');

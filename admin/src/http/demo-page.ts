@@ -12,12 +12,17 @@ export interface DemoAnswer {
   body: string;
 }
 
-const STYLE = 'body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1e293b}.note{color:#475569;font-size:.9rem}';
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1e293b}.note{color:#475569;font-size:.9rem}';
 
 function html(csp: string, title: string, body: string): DemoAnswer {
   return {
     status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': csp },
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': csp,
+    },
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${STYLE}</style></head><body>${body}</body></html>`,
   };
 }
@@ -26,7 +31,11 @@ function html(csp: string, title: string, body: string): DemoAnswer {
  * `GET /demo/<subid>` and `GET /demo/landing?click_id=<uuid>`; undefined for any other path (the caller
  * answers 404). Nothing from the request reaches the markup but a checked subid or click id.
  */
-export function demoPage(path: string, query: URLSearchParams, urls: { baseUrl: string; adBaseUrl: string }): DemoAnswer | undefined {
+export function demoPage(
+  path: string,
+  query: URLSearchParams,
+  urls: { baseUrl: string; adBaseUrl: string },
+): DemoAnswer | undefined {
   const name = path.slice('/demo/'.length);
   const ad = new URL(urls.adBaseUrl).origin;
   const base = new URL(urls.baseUrl).origin;

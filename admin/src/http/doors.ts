@@ -23,7 +23,11 @@ export function requestContext(svc: Services): ContextFor {
     req: {
       authorization: req.headers.authorization,
       sessionCookie: door === 'trpc' ? readSessionCookie(req.headers.cookie) : undefined,
-      site: { fetchSite: one(req.headers['sec-fetch-site']), origin: one(req.headers.origin), cabinet: one(req.headers[CABINET_HEADER]) },
+      site: {
+        fetchSite: one(req.headers['sec-fetch-site']),
+        origin: one(req.headers.origin),
+        cabinet: one(req.headers[CABINET_HEADER]),
+      },
       https: https(req),
       ip: clientAddress(req),
       requestId,
@@ -42,14 +46,16 @@ export function trpcDoor(svc: Services, contextFor: ContextFor): (req: IncomingM
     maxBatchSize: TRPC_MAX_BATCH,
     createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? ''), 'trpc'),
     responseMeta({ errors, ctx }) {
-      const retry = errors.find((e) => e instanceof AppError && e.retryAfterSeconds !== undefined) as AppError | undefined;
+      const retry = errors.find((e) => e instanceof AppError && e.retryAfterSeconds !== undefined) as
+        AppError | undefined;
       const headers: Record<string, string | string[]> = {};
       if (retry) headers['retry-after'] = String(retry.retryAfterSeconds);
       if (ctx && ctx.setCookies.length > 0) headers['set-cookie'] = ctx.setCookies;
       return { headers };
     },
     onError({ error, path, ctx }) {
-      if (toHttp(error).status >= 500) svc.log.error({ err: error.cause ?? error, path, requestId: ctx?.req.requestId }, 'trpc error');
+      if (toHttp(error).status >= 500)
+        svc.log.error({ err: error.cause ?? error, path, requestId: ctx?.req.requestId }, 'trpc error');
     },
   });
   return (req, res) => {

@@ -41,7 +41,9 @@ export function createOpsServer(svc: OpsPorts): OpsServer {
       ([status, type, body]) => res.writeHead(status, { ...SAFE_RESPONSE_HEADERS, 'content-type': type }).end(body),
       (err: unknown) => {
         svc.log.error({ err }, 'metrics request failed');
-        res.writeHead(500, { ...SAFE_RESPONSE_HEADERS, 'content-type': 'application/json' }).end('{"error":"Internal server error","code":"internal"}');
+        res
+          .writeHead(500, { ...SAFE_RESPONSE_HEADERS, 'content-type': 'application/json' })
+          .end('{"error":"Internal server error","code":"internal"}');
       },
     );
   });

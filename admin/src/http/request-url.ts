@@ -5,7 +5,11 @@
  */
 export function requestUrl(target: string): URL | undefined {
   try {
-    return target.startsWith('/') ? new URL(`http://local${target}`) : /^https?:\/\//i.test(target) ? new URL(target) : undefined;
+    return target.startsWith('/')
+      ? new URL(`http://local${target}`)
+      : /^https?:\/\//i.test(target)
+        ? new URL(target)
+        : undefined;
   } catch {
     return undefined;
   }

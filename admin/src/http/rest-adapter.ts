@@ -38,7 +38,13 @@ function formFields(form: URLSearchParams, req: IncomingMessage, route: Compiled
 }
 
 /** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.adminBodyMaxBytes). */
-async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, params: Record<string, string>, multipartLimit: number): Promise<unknown> {
+async function buildInput(
+  req: IncomingMessage,
+  url: URL,
+  route: CompiledRoute,
+  params: Record<string, string>,
+  multipartLimit: number,
+): Promise<unknown> {
   const hasParams = Object.keys(params).length > 0;
   switch (route.input) {
     case 'json': {
@@ -51,7 +57,8 @@ async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, 
     }
     case 'query': {
       const query = Object.fromEntries(url.searchParams);
-      if (route.csvByAccept && query.format === undefined && /\btext\/csv\b/i.test(req.headers.accept ?? '')) query.format = 'csv';
+      if (route.csvByAccept && query.format === undefined && /\btext\/csv\b/i.test(req.headers.accept ?? ''))
+        query.format = 'csv';
       return { ...query, ...params };
     }
     case 'multipart': {
@@ -65,7 +72,10 @@ async function buildInput(req: IncomingMessage, url: URL, route: CompiledRoute, 
     }
     case 'form': {
       // Trackers send the body with whatever content type they like; it is read as url-encoded regardless.
-      const form = req.method === 'GET' ? url.searchParams : new URLSearchParams((await readBody(req, FORM_LIMIT)).toString('utf8'));
+      const form =
+        req.method === 'GET'
+          ? url.searchParams
+          : new URLSearchParams((await readBody(req, FORM_LIMIT)).toString('utf8'));
       return { ...formFields(form, req, route), ...params };
     }
     default:
@@ -87,7 +97,8 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
     const input = await buildInput(req, url, route, params, ctx.svc.config.adminBodyMaxBytes);
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
     const rendered = route.render?.(body);
-    if (rendered) return { status: route.status ?? 200, body: rendered.text, headers: { 'content-type': rendered.type } };
+    if (rendered)
+      return { status: route.status ?? 200, body: rendered.text, headers: { 'content-type': rendered.type } };
     return { status: route.status ?? 200, body };
   }
   if (allowed.length > 0) {

@@ -68,8 +68,21 @@ export const REST_ROUTES: readonly RestRoute[] = [
     auth: false,
     summary: 'Sign up as an advertiser or publisher; the same answer for a taken email, then sign in',
   },
-  { method: 'POST', path: '/api/auth/token', procedure: 'auth.token', input: 'json', auth: false, summary: 'Exchange email and password for a bearer token' },
-  { method: 'POST', path: '/api/auth/logout', procedure: 'auth.logout', input: 'none', summary: 'Revoke the token used for this request' },
+  {
+    method: 'POST',
+    path: '/api/auth/token',
+    procedure: 'auth.token',
+    input: 'json',
+    auth: false,
+    summary: 'Exchange email and password for a bearer token',
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    procedure: 'auth.logout',
+    input: 'none',
+    summary: 'Revoke the token used for this request',
+  },
   { method: 'GET', path: '/api/auth/me', procedure: 'auth.me', input: 'none', summary: 'The account behind the token' },
   {
     method: 'POST',
@@ -78,11 +91,36 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'json',
     summary: 'Change the password (needs the current one); every other token of the account is revoked',
   },
-  { method: 'POST', path: '/api/auth/logout-all', procedure: 'auth.logoutAll', input: 'none', summary: 'Revoke every token of the account, this one included' },
+  {
+    method: 'POST',
+    path: '/api/auth/logout-all',
+    procedure: 'auth.logoutAll',
+    input: 'none',
+    summary: 'Revoke every token of the account, this one included',
+  },
 
-  { method: 'GET', path: '/api/adv/campaigns', procedure: 'adv.campaigns.list', input: 'none', summary: 'List own campaigns' },
-  { method: 'POST', path: '/api/adv/campaigns', procedure: 'adv.campaigns.create', input: 'json', status: 201, summary: 'Create a campaign (status draft)' },
-  { method: 'GET', path: '/api/adv/campaigns/{id}', procedure: 'adv.campaigns.get', input: 'none', summary: 'Get one campaign' },
+  {
+    method: 'GET',
+    path: '/api/adv/campaigns',
+    procedure: 'adv.campaigns.list',
+    input: 'none',
+    summary: 'List own campaigns',
+  },
+  {
+    method: 'POST',
+    path: '/api/adv/campaigns',
+    procedure: 'adv.campaigns.create',
+    input: 'json',
+    status: 201,
+    summary: 'Create a campaign (status draft)',
+  },
+  {
+    method: 'GET',
+    path: '/api/adv/campaigns/{id}',
+    procedure: 'adv.campaigns.get',
+    input: 'none',
+    summary: 'Get one campaign',
+  },
   {
     method: 'PATCH',
     path: '/api/adv/campaigns/{id}',
@@ -90,8 +128,20 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'json',
     summary: 'Change name, vertical, bid, budget, targeting, source list or bid adjustments (each list replaced whole)',
   },
-  { method: 'POST', path: '/api/adv/campaigns/{id}/activate', procedure: 'adv.campaigns.activate', input: 'none', summary: 'draft|paused -> active' },
-  { method: 'POST', path: '/api/adv/campaigns/{id}/pause', procedure: 'adv.campaigns.pause', input: 'none', summary: 'active -> paused' },
+  {
+    method: 'POST',
+    path: '/api/adv/campaigns/{id}/activate',
+    procedure: 'adv.campaigns.activate',
+    input: 'none',
+    summary: 'draft|paused -> active',
+  },
+  {
+    method: 'POST',
+    path: '/api/adv/campaigns/{id}/pause',
+    procedure: 'adv.campaigns.pause',
+    input: 'none',
+    summary: 'active -> paused',
+  },
   {
     method: 'POST',
     path: '/api/adv/campaigns/{id}/archive',
@@ -112,7 +162,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/api/adv/campaigns/{id}/sources/add',
     procedure: 'adv.campaigns.sources.add',
     input: 'json',
-    summary: "Add zones (subids) and sites (ids) to the campaign's source list; unknown ones are kept and named in `warnings`",
+    summary:
+      "Add zones (subids) and sites (ids) to the campaign's source list; unknown ones are kept and named in `warnings`",
   },
   {
     method: 'POST',
@@ -143,7 +194,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'none',
     summary: "List a campaign's creatives with their moderation status",
   },
-  { method: 'GET', path: '/api/adv/creatives/{id}', procedure: 'adv.creatives.get', input: 'none', summary: 'Get one creative' },
+  {
+    method: 'GET',
+    path: '/api/adv/creatives/{id}',
+    procedure: 'adv.creatives.get',
+    input: 'none',
+    summary: 'Get one creative',
+  },
   {
     method: 'PATCH',
     path: '/api/adv/creatives/{id}',
@@ -151,9 +208,27 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'json',
     summary: "Edit a creative's text, links or weight; new content goes back to moderation",
   },
-  { method: 'POST', path: '/api/adv/creatives/{id}/pause', procedure: 'adv.creatives.pause', input: 'none', summary: 'Stop serving an approved creative' },
-  { method: 'POST', path: '/api/adv/creatives/{id}/resume', procedure: 'adv.creatives.resume', input: 'none', summary: 'Serve a paused creative again' },
-  { method: 'POST', path: '/api/adv/creatives/{id}/archive', procedure: 'adv.creatives.archive', input: 'none', summary: 'Retire a creative for good' },
+  {
+    method: 'POST',
+    path: '/api/adv/creatives/{id}/pause',
+    procedure: 'adv.creatives.pause',
+    input: 'none',
+    summary: 'Stop serving an approved creative',
+  },
+  {
+    method: 'POST',
+    path: '/api/adv/creatives/{id}/resume',
+    procedure: 'adv.creatives.resume',
+    input: 'none',
+    summary: 'Serve a paused creative again',
+  },
+  {
+    method: 'POST',
+    path: '/api/adv/creatives/{id}/archive',
+    procedure: 'adv.creatives.archive',
+    input: 'none',
+    summary: 'Retire a creative for good',
+  },
   {
     method: 'POST',
     path: '/api/adv/campaigns/{id}/ai-generate',
@@ -185,7 +260,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     status: 201,
     summary: 'Add a completed video as a creative of a video or floating_video campaign',
   },
-  { method: 'GET', path: '/api/adv/balance', procedure: 'adv.balance.get', input: 'query', summary: 'Balance and ledger, newest entry first' },
+  {
+    method: 'GET',
+    path: '/api/adv/balance',
+    procedure: 'adv.balance.get',
+    input: 'query',
+    summary: 'Balance and ledger, newest entry first',
+  },
   {
     method: 'GET',
     path: '/api/adv/conversions',
@@ -202,8 +283,20 @@ export const REST_ROUTES: readonly RestRoute[] = [
     // From the list the query is checked against, so a new dimension cannot be left out here.
     summary: `Statistics by any of ${ADVERTISER_STATS_DIMENSIONS.join(', ')}`,
   },
-  { method: 'GET', path: '/api/adv/profile', procedure: 'adv.profile.get', input: 'none', summary: 'Profile with postback secret and URL pattern' },
-  { method: 'PATCH', path: '/api/adv/profile', procedure: 'adv.profile.update', input: 'json', summary: 'Set the outgoing postback URL pattern' },
+  {
+    method: 'GET',
+    path: '/api/adv/profile',
+    procedure: 'adv.profile.get',
+    input: 'none',
+    summary: 'Profile with postback secret and URL pattern',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/adv/profile',
+    procedure: 'adv.profile.update',
+    input: 'json',
+    summary: 'Set the outgoing postback URL pattern',
+  },
   {
     method: 'POST',
     path: '/api/adv/profile/postback-secret/rotate',
@@ -253,9 +346,27 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
   { method: 'GET', path: '/api/pub/zones', procedure: 'pub.zones.list', input: 'none', summary: 'List own zones' },
   { method: 'GET', path: '/api/pub/zones/{id}', procedure: 'pub.zones.get', input: 'none', summary: 'Get one zone' },
-  { method: 'PATCH', path: '/api/pub/zones/{id}', procedure: 'pub.zones.update', input: 'json', summary: "Change a zone's name, format fields or controls" },
-  { method: 'POST', path: '/api/pub/zones/{id}/pause', procedure: 'pub.zones.pause', input: 'none', summary: 'Stop serving a zone' },
-  { method: 'POST', path: '/api/pub/zones/{id}/resume', procedure: 'pub.zones.resume', input: 'none', summary: 'Serve a paused zone again' },
+  {
+    method: 'PATCH',
+    path: '/api/pub/zones/{id}',
+    procedure: 'pub.zones.update',
+    input: 'json',
+    summary: "Change a zone's name, format fields or controls",
+  },
+  {
+    method: 'POST',
+    path: '/api/pub/zones/{id}/pause',
+    procedure: 'pub.zones.pause',
+    input: 'none',
+    summary: 'Stop serving a zone',
+  },
+  {
+    method: 'POST',
+    path: '/api/pub/zones/{id}/resume',
+    procedure: 'pub.zones.resume',
+    input: 'none',
+    summary: 'Serve a paused zone again',
+  },
   {
     method: 'GET',
     path: '/api/pub/stats',
@@ -268,11 +379,30 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/api/pub/stats/uncounted',
     procedure: 'pub.stats.uncounted',
     input: 'query',
-    summary: 'Traffic on your zones that was not counted (invalid traffic, late or mismatched beacons, invalid clicks), by reason',
+    summary:
+      'Traffic on your zones that was not counted (invalid traffic, late or mismatched beacons, invalid clicks), by reason',
   },
-  { method: 'GET', path: '/api/admin/moderation/sites', procedure: 'admin.siteQueue', input: 'none', summary: 'Sites waiting for review, oldest first' },
-  { method: 'POST', path: '/api/admin/sites/{id}/approve', procedure: 'admin.approveSite', input: 'none', summary: 'Approve a verified site: its zones serve' },
-  { method: 'POST', path: '/api/admin/sites/{id}/reject', procedure: 'admin.rejectSite', input: 'json', summary: 'Reject a verified site with a reason' },
+  {
+    method: 'GET',
+    path: '/api/admin/moderation/sites',
+    procedure: 'admin.siteQueue',
+    input: 'none',
+    summary: 'Sites waiting for review, oldest first',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/sites/{id}/approve',
+    procedure: 'admin.approveSite',
+    input: 'none',
+    summary: 'Approve a verified site: its zones serve',
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/sites/{id}/reject',
+    procedure: 'admin.rejectSite',
+    input: 'json',
+    summary: 'Reject a verified site with a reason',
+  },
   {
     method: 'GET',
     path: '/api/admin/moderation/creatives',
@@ -280,7 +410,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'query',
     summary: 'Creatives waiting for review, oldest first',
   },
-  { method: 'POST', path: '/api/admin/creatives/{id}/approve', procedure: 'admin.approveCreative', input: 'none', summary: 'Approve a pending creative' },
+  {
+    method: 'POST',
+    path: '/api/admin/creatives/{id}/approve',
+    procedure: 'admin.approveCreative',
+    input: 'none',
+    summary: 'Approve a pending creative',
+  },
   {
     method: 'POST',
     path: '/api/admin/creatives/{id}/reject',
@@ -288,8 +424,20 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'json',
     summary: 'Reject a pending creative with a reason',
   },
-  { method: 'GET', path: '/api/admin/advertisers', procedure: 'admin.listAdvertisers', input: 'query', summary: 'Advertisers with their balances' },
-  { method: 'GET', path: '/api/admin/campaigns', procedure: 'admin.listCampaigns', input: 'query', summary: "Campaigns by name: one advertiser's or all" },
+  {
+    method: 'GET',
+    path: '/api/admin/advertisers',
+    procedure: 'admin.listAdvertisers',
+    input: 'query',
+    summary: 'Advertisers with their balances',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/campaigns',
+    procedure: 'admin.listCampaigns',
+    input: 'query',
+    summary: "Campaigns by name: one advertiser's or all",
+  },
   {
     method: 'GET',
     path: '/api/stats/freshness',
@@ -312,7 +460,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'json',
     summary: "Rebuild a day's campaign spend counters from the event store (after a Redis loss)",
   },
-  { method: 'GET', path: '/api/admin/partners', procedure: 'admin.listPartners', input: 'none', summary: 'OpenRTB partners' },
+  {
+    method: 'GET',
+    path: '/api/admin/partners',
+    procedure: 'admin.listPartners',
+    input: 'none',
+    summary: 'OpenRTB partners',
+  },
   {
     method: 'POST',
     path: '/api/admin/partners',
@@ -343,7 +497,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Accept bid requests from a partner again',
   },
   // Private-marketplace deals (docs/openrtb.md, deals); `{id}` is the deal id partners send.
-  { method: 'GET', path: '/api/admin/deals', procedure: 'admin.listDeals', input: 'none', summary: 'Private-marketplace deals' },
+  {
+    method: 'GET',
+    path: '/api/admin/deals',
+    procedure: 'admin.listDeals',
+    input: 'none',
+    summary: 'Private-marketplace deals',
+  },
   {
     method: 'POST',
     path: '/api/admin/deals',
@@ -353,7 +513,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Create a deal: which partners offer it, which campaigns bid on it, its floor',
   },
   { method: 'GET', path: '/api/admin/deals/{id}', procedure: 'admin.getDeal', input: 'none', summary: 'One deal' },
-  { method: 'PATCH', path: '/api/admin/deals/{id}', procedure: 'admin.updateDeal', input: 'json', summary: "Change a deal's floor, partners or campaigns" },
+  {
+    method: 'PATCH',
+    path: '/api/admin/deals/{id}',
+    procedure: 'admin.updateDeal',
+    input: 'json',
+    summary: "Change a deal's floor, partners or campaigns",
+  },
   {
     method: 'DELETE',
     path: '/api/admin/deals/{id}',
@@ -397,7 +563,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'none',
     summary: 'Send bid requests to a demand partner again',
   },
-  { method: 'POST', path: '/api/admin/advertisers/{id}/credit', procedure: 'admin.creditAdvertiser', input: 'json', summary: "Credit an advertiser's balance" },
+  {
+    method: 'POST',
+    path: '/api/admin/advertisers/{id}/credit',
+    procedure: 'admin.creditAdvertiser',
+    input: 'json',
+    summary: "Credit an advertiser's balance",
+  },
 
   // ---- billing (docs/billing.md)
   {
@@ -409,8 +581,20 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Start a deposit: answers its checkout_url, where the advertiser pays; the balance is credited once paid',
     answers: { 502: 'The payment provider failed; nothing was created' },
   },
-  { method: 'GET', path: '/api/adv/deposits', procedure: 'adv.deposits.list', input: 'query', summary: 'Deposits, newest first, with their status' },
-  { method: 'GET', path: '/api/adv/deposits/{id}', procedure: 'adv.deposits.get', input: 'none', summary: 'One deposit' },
+  {
+    method: 'GET',
+    path: '/api/adv/deposits',
+    procedure: 'adv.deposits.list',
+    input: 'query',
+    summary: 'Deposits, newest first, with their status',
+  },
+  {
+    method: 'GET',
+    path: '/api/adv/deposits/{id}',
+    procedure: 'adv.deposits.get',
+    input: 'none',
+    summary: 'One deposit',
+  },
   {
     method: 'GET',
     path: '/api/adv/deposits/{id}/receipt',
@@ -429,7 +613,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
     csvByAccept: true,
     rendersAs: 'text/csv',
     textParams: MONTH_PARAM,
-    summary: 'Spend per campaign for a UTC month (YYYY-MM), with deposits and refunds; CSV with format=csv or Accept: text/csv',
+    summary:
+      'Spend per campaign for a UTC month (YYYY-MM), with deposits and refunds; CSV with format=csv or Accept: text/csv',
   },
   {
     method: 'GET',
@@ -443,9 +628,16 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/api/pub/payout-settings',
     procedure: 'pub.payouts.setSettings',
     input: 'json',
-    summary: 'Payout method (paypal, wire, crypto), its details and the threshold; details are recorded, nothing is transferred',
+    summary:
+      'Payout method (paypal, wire, crypto), its details and the threshold; details are recorded, nothing is transferred',
   },
-  { method: 'GET', path: '/api/pub/payouts', procedure: 'pub.payouts.list', input: 'query', summary: 'Payouts, newest first' },
+  {
+    method: 'GET',
+    path: '/api/pub/payouts',
+    procedure: 'pub.payouts.list',
+    input: 'query',
+    summary: 'Payouts, newest first',
+  },
   {
     method: 'GET',
     path: '/api/pub/statements/{month}',
@@ -507,7 +699,12 @@ export const REST_ROUTES: readonly RestRoute[] = [
     procedure: 'conversions.receive',
     summary: "A tracker reports a conversion as form fields, signed with the advertiser's postback secret",
   },
-  { method: 'GET', ...postbackIn, procedure: 'conversions.receiveGet', summary: 'The same report as a query string, for trackers that can only call a URL' },
+  {
+    method: 'GET',
+    ...postbackIn,
+    procedure: 'conversions.receiveGet',
+    summary: 'The same report as a query string, for trackers that can only call a URL',
+  },
 
   // ---- email verification, password reset, notices, API keys (issue 20, accounts)
   {
@@ -540,9 +737,16 @@ export const REST_ROUTES: readonly RestRoute[] = [
     procedure: 'auth.passwordResetConfirm',
     input: 'json',
     auth: false,
-    summary: "Set a new password with the reset link's token (single use, expiring); every session and API key is revoked",
+    summary:
+      "Set a new password with the reset link's token (single use, expiring); every session and API key is revoked",
   },
-  { method: 'GET', path: '/api/adv/notifications', procedure: 'adv.notifications.get', input: 'none', summary: 'Notice settings: the low-balance threshold' },
+  {
+    method: 'GET',
+    path: '/api/adv/notifications',
+    procedure: 'adv.notifications.get',
+    input: 'none',
+    summary: 'Notice settings: the low-balance threshold',
+  },
   {
     method: 'PUT',
     path: '/api/adv/notifications',
@@ -559,15 +763,28 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Create an API key with scopes; the key is in this answer only',
     answers: { 409: 'The account holds 50 keys already' },
   },
-  { method: 'GET', path: '/api/keys', procedure: 'keys.list', input: 'none', summary: "The account's API keys (never the keys themselves)" },
-  { method: 'DELETE', path: '/api/keys/{id}', procedure: 'keys.revoke', input: 'none', summary: 'Revoke an API key at once' },
+  {
+    method: 'GET',
+    path: '/api/keys',
+    procedure: 'keys.list',
+    input: 'none',
+    summary: "The account's API keys (never the keys themselves)",
+  },
+  {
+    method: 'DELETE',
+    path: '/api/keys/{id}',
+    procedure: 'keys.revoke',
+    input: 'none',
+    summary: 'Revoke an API key at once',
+  },
 ];
 
 export interface CompiledRoute extends RestRoute {
   segments: readonly string[];
 }
 
-export const compileRoutes = (routes: readonly RestRoute[]): CompiledRoute[] => routes.map((r) => ({ ...r, segments: r.path.split('/').filter(Boolean) }));
+export const compileRoutes = (routes: readonly RestRoute[]): CompiledRoute[] =>
+  routes.map((r) => ({ ...r, segments: r.path.split('/').filter(Boolean) }));
 
 /** A path parameter as sent: percent-decoded (a deal id may hold `/` or `%`), else as it is when it is not valid percent-encoding. */
 function decodeSegment(part: string): string {

@@ -10,7 +10,12 @@ import { buildOpenApi } from './openapi.ts';
 import { readiness } from './readiness.ts';
 import { send } from './send.ts';
 
-const MEDIA_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+const MEDIA_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 const DOCS: Record<string, URL> = {
   '/docs/api': new URL('../../docs/api.md', import.meta.url),
   '/docs/vast': new URL('../../docs/vast.md', import.meta.url),
@@ -51,16 +56,32 @@ export function adminRoutes(svc: Services, doors: Doors, cabinetDir: string | un
   const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
   return [
     { name: 'tRPC', matches: (p) => p.startsWith('/trpc/'), serve: ({ req, res }) => doors.trpc(req, res) },
-    { name: 'REST table', matches: () => true, serve: ({ req, res, url, requestId }) => doors.rest(req, res, url, requestId) },
-    { name: 'unknown API path', matches: (p) => p.startsWith('/api/'), serve: ({ res }) => send(res, 404, { error: 'No such API path', code: 'not_found' }) },
-    { name: 'payments', matches: (p) => p.startsWith('/pay/') || p.startsWith('/payments/'), serve: ({ req, res, path }) => doors.payments(req, res, path) },
+    {
+      name: 'REST table',
+      matches: () => true,
+      serve: ({ req, res, url, requestId }) => doors.rest(req, res, url, requestId),
+    },
+    {
+      name: 'unknown API path',
+      matches: (p) => p.startsWith('/api/'),
+      serve: ({ res }) => send(res, 404, { error: 'No such API path', code: 'not_found' }),
+    },
+    {
+      name: 'payments',
+      matches: (p) => p.startsWith('/pay/') || p.startsWith('/payments/'),
+      serve: ({ req, res, path }) => doors.payments(req, res, path),
+    },
     {
       name: 'sample video',
       methods: GET,
       matches: (p) => parseSamplePath(p) !== undefined,
       serve: ({ res, path }) => {
         const data = sampleMp4(parseSamplePath(path) as number);
-        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': data.length, 'cache-control': 'public, max-age=86400' });
+        res.writeHead(200, {
+          'content-type': 'video/mp4',
+          'content-length': data.length,
+          'cache-control': 'public, max-age=86400',
+        });
         res.end(data);
       },
     },
@@ -82,7 +103,12 @@ export function adminRoutes(svc: Services, doors: Doors, cabinetDir: string | un
       },
     },
     // The base URL opened in a browser: the cabinet.
-    { name: 'root', methods: PAGE, matches: (p) => p === '/', serve: ({ res }) => void res.writeHead(302, { location: '/cabinet' }).end() },
+    {
+      name: 'root',
+      methods: PAGE,
+      matches: (p) => p === '/',
+      serve: ({ res }) => void res.writeHead(302, { location: '/cabinet' }).end(),
+    },
     {
       name: 'demo pages',
       methods: GET,
@@ -110,7 +136,10 @@ export function adminRoutes(svc: Services, doors: Doors, cabinetDir: string | un
       name: 'documents',
       methods: GET,
       matches: (p) => DOCS[p] !== undefined,
-      serve: async ({ res, path }) => void res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(await readFile(DOCS[path] as URL)),
+      serve: async ({ res, path }) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' })
+          .end(await readFile(DOCS[path] as URL)),
     },
     {
       name: 'sellers.json',
@@ -118,7 +147,12 @@ export function adminRoutes(svc: Services, doors: Doors, cabinetDir: string | un
       matches: (p) => p === '/sellers.json',
       serve: async ({ res }) => send(res, 200, await sellersJson(svc), { 'cache-control': 'public, max-age=300' }),
     },
-    { name: 'liveness', methods: GET, matches: (p) => p === '/healthz', serve: ({ res }) => send(res, 200, { ok: true }) },
+    {
+      name: 'liveness',
+      methods: GET,
+      matches: (p) => p === '/healthz',
+      serve: ({ res }) => send(res, 200, { ok: true }),
+    },
     {
       name: 'readiness',
       methods: GET,

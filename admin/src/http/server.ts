@@ -39,7 +39,8 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
 
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const url = requestUrl(req.url ?? '/');
-    if (!url) return send(res, 400, { error: 'The request target is neither a path nor an http(s) URL', code: 'bad_request' });
+    if (!url)
+      return send(res, 400, { error: 'The request target is neither a path nor an http(s) URL', code: 'bad_request' });
     const r = { req, res, url, path: url.pathname, requestId };
     for (const row of routes) {
       if (row.methods && !row.methods.includes(req.method ?? '')) continue;
@@ -63,7 +64,10 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
       const path = req.url?.split('?')[0] ?? '/';
       const seconds = (performance.now() - started) / 1000;
       svc.metrics.request(path, res.statusCode, seconds);
-      svc.log.info({ requestId, method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      svc.log.info(
+        { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        'request',
+      );
       if (inFlight === 0) drained?.();
     });
     route(req, res, requestId).catch((err: unknown) => {

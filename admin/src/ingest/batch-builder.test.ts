@@ -23,7 +23,8 @@ const event = (i: number): EngineEvent => ({
   // A long text: its RowBinary length takes two varint bytes.
   source: 'x'.repeat(i % 200),
 });
-const entries = (n: number, per: number) => Array.from({ length: n }, (_, k) => pack(Array.from({ length: per }, (_, i) => event(k * per + i))));
+const entries = (n: number, per: number) =>
+  Array.from({ length: n }, (_, k) => pack(Array.from({ length: per }, (_, i) => event(k * per + i))));
 
 describe('BatchBuilder', () => {
   it('builds on its worker thread the same RowBinary body as on the main thread, entries in order', async () => {
@@ -67,13 +68,25 @@ describe('BatchBuilder', () => {
     ['on the main thread (RowBinary)', { rowBinary: true, inWorker: false }],
     ['on the main thread (values)', { rowBinary: false, inWorker: false }],
   ])('%s, leaves out the events whose values the table cannot hold and names them by entry and place', async (_, o) => {
-    const hostile = [{ ...event(1), campaign_id: -1 }, { ...event(2), charge_nano: 1.5 }, { ...event(3), ts: Number.NaN }, { ...event(4), engine: 5 }, 7];
-    const packed = [pack([event(0), hostile[0], event(5)]), pack([hostile[1], hostile[2]]), pack([event(6), hostile[3], hostile[4], event(7)])];
+    const hostile = [
+      { ...event(1), campaign_id: -1 },
+      { ...event(2), charge_nano: 1.5 },
+      { ...event(3), ts: Number.NaN },
+      { ...event(4), engine: 5 },
+      7,
+    ];
+    const packed = [
+      pack([event(0), hostile[0], event(5)]),
+      pack([hostile[1], hostile[2]]),
+      pack([event(6), hostile[3], hostile[4], event(7)]),
+    ];
     const builder = new BatchBuilder(o);
     try {
       const built = await builder.build(packed);
       const kept = [event(0), event(5), event(6), event(7)];
-      expect(built.rows).toEqual(o.rowBinary ? { count: 4, rowBinary: eventsRowBinary(kept) } : { count: 4, values: kept.map(toRowValues) });
+      expect(built.rows).toEqual(
+        o.rowBinary ? { count: 4, rowBinary: eventsRowBinary(kept) } : { count: 4, values: kept.map(toRowValues) },
+      );
       expect(built.rejected.map(({ entry, event }) => [entry, event])).toEqual([
         [0, 1],
         [1, 0],

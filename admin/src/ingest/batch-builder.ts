@@ -10,7 +10,9 @@ export interface BuildRequest {
   packed: readonly Uint8Array[];
 }
 /** From the worker: the batch's RowBinary body (`length` bytes of `body`), its row count and the events left out, or why not. */
-export type BuildReply = { id: number; count: number; body: ArrayBuffer; length: number; rejected: RejectedEvent[] } | { id: number; error: string };
+export type BuildReply =
+  | { id: number; count: number; body: ArrayBuffer; length: number; rejected: RejectedEvent[] }
+  | { id: number; error: string };
 
 /**
  * Builds a batch's rows from its entries' packed events. For embedded chDB (RowBinary bodies) the msgpack
@@ -41,7 +43,8 @@ export class BatchBuilder {
 
   /** The batch's rows; events that do not fit the table are left out and named (`rejected`), an unreadable entry fails it. */
   build(packed: readonly Buffer[]): Promise<BuiltBatch> {
-    const worker = this.o.inWorker && this.o.rowBinary && !this.workerFailed ? (this.worker ?? this.startWorker()) : undefined;
+    const worker =
+      this.o.inWorker && this.o.rowBinary && !this.workerFailed ? (this.worker ?? this.startWorker()) : undefined;
     // A bad entry rejects the build here too, as on the worker.
     if (!worker) return new Promise((resolve) => resolve(buildBatch(packed, this.o.rowBinary)));
     const id = this.nextId++;
@@ -87,14 +90,21 @@ export class BatchBuilder {
       return undefined;
     }
     const entry = new URL('./row-binary-worker.ts', import.meta.url).href;
-    const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+    const worker = new Worker(
+      `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
+      { eval: true },
+    );
     // Never what keeps the process alive: stop() closes it, and a process exiting takes it along.
     worker.unref();
     worker.on('message', (reply: BuildReply) => {
       const waiter = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
       if ('error' in reply) waiter?.reject(new Error(reply.error));
-      else waiter?.resolve({ rows: { count: reply.count, rowBinary: Buffer.from(reply.body, 0, reply.length) }, rejected: reply.rejected });
+      else
+        waiter?.resolve({
+          rows: { count: reply.count, rowBinary: Buffer.from(reply.body, 0, reply.length) },
+          rejected: reply.rejected,
+        });
     });
     const fail = (err: Error) => {
       if (this.worker === worker) this.worker = undefined;

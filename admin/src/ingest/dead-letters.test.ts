@@ -17,13 +17,23 @@ describe('dead letters as written', () => {
       ['id', '1-0', 'error', 'too big; bad id', 'n', 3],
       ['id', '2-0', 'error', 'bad ts', 'n', 1],
     ]);
-    expect(letters.map((l) => unpack<{ id: string }[]>(l[7] as Buffer).map((e) => e.id))).toEqual([['a', 'c', 'd'], ['b']]);
+    expect(letters.map((l) => unpack<{ id: string }[]>(l[7] as Buffer).map((e) => e.id))).toEqual([
+      ['a', 'c', 'd'],
+      ['b'],
+    ]);
   });
 
   it('cuts a long reason to 500 characters; an unreadable entry keeps its bytes as they were', () => {
     const [letter] = refusedEventLetters([{ entryId: '1-0', event: event('a'), reason: 'x'.repeat(900) }]);
     expect((letter?.[3] as string).length).toBe(500);
     const bytes = Buffer.from([0xc1]);
-    expect(unreadableEntryLetter('3-0', 'y'.repeat(600), bytes)).toEqual(['id', '3-0', 'error', 'y'.repeat(500), 'b', bytes]);
+    expect(unreadableEntryLetter('3-0', 'y'.repeat(600), bytes)).toEqual([
+      'id',
+      '3-0',
+      'error',
+      'y'.repeat(500),
+      'b',
+      bytes,
+    ]);
   });
 });

@@ -32,7 +32,16 @@ export function refusedEventLetters(refused: readonly RefusedEvent[]): DeadLette
   const letters: DeadLetterFields[] = [];
   for (const [entryId, rows] of byEntry) {
     const reasons = [...new Set(rows.map((r) => r.reason))].join('; ');
-    letters.push(['id', entryId, 'error', reasons.slice(0, 500), 'n', rows.length, 'b', pack(rows.map((r) => r.event))]);
+    letters.push([
+      'id',
+      entryId,
+      'error',
+      reasons.slice(0, 500),
+      'n',
+      rows.length,
+      'b',
+      pack(rows.map((r) => r.event)),
+    ]);
   }
   return letters;
 }
@@ -58,7 +67,10 @@ export interface DeadLetter {
 }
 
 /** Dead letters from `from` to `to` (ids in `events:dead`, inclusive), the oldest first, at most `count`. */
-export async function listDeadLetters(redis: Redis, { from = '-', to = '+', count }: { from?: string; to?: string; count: number }): Promise<DeadLetter[]> {
+export async function listDeadLetters(
+  redis: Redis,
+  { from = '-', to = '+', count }: { from?: string; to?: string; count: number },
+): Promise<DeadLetter[]> {
   return (await redis.xrangeBuffer(EVENT_DEAD_LETTERS, from, to, 'COUNT', count)).map(([id, fields]) => {
     const f = new Map<string, Buffer>();
     for (let i = 0; i + 1 < fields.length; i += 2) f.set(String(fields[i]), fields[i + 1] as Buffer);
@@ -96,7 +108,15 @@ export async function replayDeadLetter(redis: Redis, deadId: string): Promise<bo
  */
 export async function addReplayedEntry(redis: Redis, letter: DeadLetter): Promise<boolean> {
   const n = letter.n === undefined ? '' : String(letter.n);
-  const added = await redis.eval(REPLAY_LUA, 2, EVENT_STREAM, replayedLetterKey(letter.deadId), n, letter.bytes, REPLAYED_MARK_S);
+  const added = await redis.eval(
+    REPLAY_LUA,
+    2,
+    EVENT_STREAM,
+    replayedLetterKey(letter.deadId),
+    n,
+    letter.bytes,
+    REPLAYED_MARK_S,
+  );
   return added === 1;
 }
 

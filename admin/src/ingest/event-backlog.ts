@@ -47,7 +47,9 @@ export async function oldestUningestedAgeMs(redis: Redis): Promise<number> {
     redis.xrange(EVENT_STREAM, delivered ? `(${delivered}` : '-', '+', 'COUNT', 1),
     redis.time(),
   ]);
-  const ids = [typeof pending[1] === 'string' ? pending[1] : undefined, next[0]?.[0]].filter((id): id is string => id !== undefined);
+  const ids = [typeof pending[1] === 'string' ? pending[1] : undefined, next[0]?.[0]].filter(
+    (id): id is string => id !== undefined,
+  );
   if (ids.length === 0) return 0;
   const oldest = Math.min(...ids.map((id) => Number(id.split('-')[0])));
   const nowMs = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);

@@ -36,7 +36,8 @@ export class EventInserter {
     if (o.stagingDir) {
       mkdirSync(o.stagingDir, { recursive: true });
       // Files of a process that stopped mid-insert: their batches are pending in Redis and are rebuilt on retry.
-      for (const f of readdirSync(o.stagingDir)) if (f.endsWith('.rowbinary')) rmSync(join(o.stagingDir, f), { force: true });
+      for (const f of readdirSync(o.stagingDir))
+        if (f.endsWith('.rowbinary')) rmSync(join(o.stagingDir, f), { force: true });
     }
   }
 
@@ -82,7 +83,11 @@ export class EventInserter {
  * A batch's rows for an insert's body (values) or for a file (one RowBinary body). A row whose values do not
  * fit the table's columns (`rowProblem`) is left out and given to `reject`; without `reject` it throws.
  */
-export function batchRows(events: readonly EngineEvent[], rowBinary: boolean, reject?: (row: RejectedRow) => void): EventBatchRows {
+export function batchRows(
+  events: readonly EngineEvent[],
+  rowBinary: boolean,
+  reject?: (row: RejectedRow) => void,
+): EventBatchRows {
   let rejected = 0;
   const onReject =
     reject &&

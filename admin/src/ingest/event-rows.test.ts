@@ -8,7 +8,16 @@ import { EVENT_COLUMNS, EVENT_ROW_BINARY_STRUCTURE, eventsRowBinary, toRow, toRo
 import type { EventRow } from './event-rows.ts';
 
 const click = (country: string | undefined) =>
-  ({ id: 'e1', type: 'click', ts: 0, engine: 'x', click_id: 'c', invalid: false, charge_nano: 0, country }) as unknown as EngineEvent;
+  ({
+    id: 'e1',
+    type: 'click',
+    ts: 0,
+    engine: 'x',
+    click_id: 'c',
+    invalid: false,
+    charge_nano: 0,
+    country,
+  }) as unknown as EngineEvent;
 
 describe('toRow', () => {
   it('keeps an ISO country and drops any other text, so it never reaches the statistics as written', () => {
@@ -20,11 +29,21 @@ describe('toRow', () => {
   it('sends every column of a row, by name or by position alike', () => {
     // A field added to EventRow and not to EVENT_COLUMNS would never reach a JSONCompactEachRow insert.
     expectTypeOf<Exclude<keyof EventRow, (typeof EVENT_COLUMNS)[number]>>().toEqualTypeOf<never>();
-    const e = { ...click('fr'), site_domain: 'a\tb"c\n', source: 'x'.repeat(100), ts: Date.parse('2026-11-20T10:30:00.123Z') } as EngineEvent;
+    const e = {
+      ...click('fr'),
+      site_domain: 'a\tb"c\n',
+      source: 'x'.repeat(100),
+      ts: Date.parse('2026-11-20T10:30:00.123Z'),
+    } as EngineEvent;
     const values = toRowValues(e);
     expect(values).toHaveLength(EVENT_COLUMNS.length);
     expect(Object.values(toRow(e))).toEqual(values);
-    expect(toRow(e)).toMatchObject({ ts: '2026-11-20 10:30:00.123', site_domain: 'a\tb"c\n', source: 'x'.repeat(64), country: 'fr' });
+    expect(toRow(e)).toMatchObject({
+      ts: '2026-11-20 10:30:00.123',
+      site_domain: 'a\tb"c\n',
+      source: 'x'.repeat(64),
+      country: 'fr',
+    });
   });
 });
 
@@ -41,7 +60,16 @@ describe('eventsRowBinary', () => {
         charge_nano: 9_007_199_254_740_991,
         ts: Date.parse('2026-11-20T10:30:00.123Z'),
       },
-      { id: 'w', type: 'win', ts: 1, engine: 'e', bid_id: 'b', partner_id: 4_294_967_295, price_micro_cents: -5, charge_nano: -1_234_567_890_123 },
+      {
+        id: 'w',
+        type: 'win',
+        ts: 1,
+        engine: 'e',
+        bid_id: 'b',
+        partner_id: 4_294_967_295,
+        price_micro_cents: -5,
+        charge_nano: -1_234_567_890_123,
+      },
     ] as EngineEvent[];
     const dir = mkdtempSync(join(tmpdir(), 'rowbinary-'));
     const session = new Session(join(dir, 'ch'));

@@ -61,7 +61,9 @@ export const EVENT_COLUMNS = [
 
 /** A row as the values of `EVENT_COLUMNS`, in order: what a JSONCompactEachRow insert sends. */
 export type EventRowValues = ValuesOf<typeof EVENT_COLUMNS, EventRow>;
-type ValuesOf<T extends readonly (keyof EventRow)[], R extends EventRow | FactRow> = { -readonly [K in keyof T]: R[T[K] & keyof R] };
+type ValuesOf<T extends readonly (keyof EventRow)[], R extends EventRow | FactRow> = {
+  -readonly [K in keyof T]: R[T[K] & keyof R];
+};
 /** A row with `ts` still in epoch milliseconds (what RowBinary sends). */
 type FactRow = Omit<EventRow, 'ts'> & { ts: number };
 type RowFacts = ValuesOf<typeof EVENT_COLUMNS, FactRow>;
@@ -192,7 +194,8 @@ export function writeEventRow(w: RowBinaryWriter, event: EngineEvent): string | 
         break;
       case 'Int64':
       case "DateTime64(3, 'UTC')":
-        if ((fits = Number.isSafeInteger(v) && (c !== TS_COLUMN || ((v as number) >= 0 && (v as number) <= TS_MAX_MS)))) w.int64(v as number);
+        if ((fits = Number.isSafeInteger(v) && (c !== TS_COLUMN || ((v as number) >= 0 && (v as number) <= TS_MAX_MS))))
+          w.int64(v as number);
         break;
       case 'UInt8':
         w.byte(v as number);
@@ -250,7 +253,8 @@ function factsProblem(facts: RowFacts): string | undefined {
   return undefined;
 }
 
-export const misfitReason = (column: number, v: unknown) => `${EVENT_COLUMNS[column]}: ${describe(v)} does not fit ${ROW_BINARY_TYPES[column]}`;
+export const misfitReason = (column: number, v: unknown) =>
+  `${EVENT_COLUMNS[column]}: ${describe(v)} does not fit ${ROW_BINARY_TYPES[column]}`;
 
 const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { eventInsertSettings } from './ingester.ts';
 
 describe('eventInsertSettings', () => {
-  const dedup = { insert_deduplication_token: 't', deduplicate_blocks_in_dependent_materialized_views: 1, optimize_on_insert: 0 };
+  const dedup = {
+    insert_deduplication_token: 't',
+    deduplicate_blocks_in_dependent_materialized_views: 1,
+    optimize_on_insert: 0,
+  };
 
   it('deduplicates by the batch token, in the events table and the views it feeds', () => {
     expect(eventInsertSettings('t', false)).toEqual(dedup);

@@ -235,7 +235,10 @@ export class Ingester {
     }
     await inFlight.catch((err: unknown) => {
       this.failures++;
-      this.o.log.warn({ err: (err as Error).message, consumer: this.consumer }, 'last insert failed; its batch stays pending');
+      this.o.log.warn(
+        { err: (err as Error).message, consumer: this.consumer },
+        'last insert failed; its batch stays pending',
+      );
     });
   }
 
@@ -248,7 +251,10 @@ export class Ingester {
       const wait = deadline - Date.now();
       if (wait <= 0) break;
       // Entries for about READ_EVENTS of the rows still wanted, at the size entries have had so far.
-      const count = Math.min(1_000, Math.max(1, Math.ceil(Math.min(this.batchRows - rows, READ_EVENTS) / this.eventsPerEntry)));
+      const count = Math.min(
+        1_000,
+        Math.max(1, Math.ceil(Math.min(this.batchRows - rows, READ_EVENTS) / this.eventsPerEntry)),
+      );
       const got = await this.read(Math.max(1, Math.min(wait, 500)), count);
       for (const [id, fields] of got) {
         const entry = readEntry(id, fields);
@@ -327,10 +333,14 @@ export class Ingester {
       });
       // Kept before the batch is acknowledged: a crash in between writes them again, never loses them.
       await this.writeDeadLetters(dead.map(([e, problem]) => unreadableEntryLetter(e.id, problem, e.packed as Buffer)));
-      this.o.log.error({ entries: dead.length, token: batch.token, first: dead[0]?.[1] }, 'stream entries that are not events moved to the dead letters');
+      this.o.log.error(
+        { entries: dead.length, token: batch.token, first: dead[0]?.[1] },
+        'stream entries that are not events moved to the dead letters',
+      );
       result = await this.builder.build(built.map((e) => e.packed as Buffer));
     }
-    if (result.rejected.length > 0) await this.deadLetterRows(batch.token, this.rejectedRows(built, result.rejected), 'row builder');
+    if (result.rejected.length > 0)
+      await this.deadLetterRows(batch.token, this.rejectedRows(built, result.rejected), 'row builder');
     return { rows: result.rows, built };
   }
 
@@ -393,7 +403,10 @@ export class Ingester {
         await this.side.multi().hset(key, range, decision).expire(key, RECORD_TTL_S).exec();
       },
       refusedWhole: (reason) => {
-        this.o.log.warn({ err: reason, token, rows: rows.count }, 'ClickHouse refused the batch; isolating the rows it refuses');
+        this.o.log.warn(
+          { err: reason, token, rows: rows.count },
+          'ClickHouse refused the batch; isolating the rows it refuses',
+        );
         keptRows();
       },
     });
@@ -425,7 +438,10 @@ export class Ingester {
         // Not a failure to retry: the caller isolates the refused rows (each step of it refused again, logged once at its start).
         if (failure.kind === 'refused') return { refused: failure.reason };
         this.failures++;
-        this.o.log.warn({ err: (err as Error).message, token, rows: rows.count, attempt }, 'event insert failed; will retry the same batch');
+        this.o.log.warn(
+          { err: (err as Error).message, token, rows: rows.count, attempt },
+          'event insert failed; will retry the same batch',
+        );
         if (!this.running && attempt >= 2) return 'stopped';
         await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
       }
@@ -459,8 +475,22 @@ export class Ingester {
    * token; entries that never made it into a batch form new ones.
    */
   private async recover(): Promise<void> {
-    await this.o.redis.xautoclaim(EVENT_STREAM, INGEST_GROUP, this.consumer, this.claimIdleMs, '0-0', 'COUNT', 1_000, 'JUSTID');
-    const pending = (await this.o.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, this.consumer)) as [string, string, number, number][];
+    await this.o.redis.xautoclaim(
+      EVENT_STREAM,
+      INGEST_GROUP,
+      this.consumer,
+      this.claimIdleMs,
+      '0-0',
+      'COUNT',
+      1_000,
+      'JUSTID',
+    );
+    const pending = (await this.o.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 1_000, this.consumer)) as [
+      string,
+      string,
+      number,
+      number,
+    ][];
     if (pending.length === 0) return;
     const ids = pending.map((p) => p[0]);
     const tokens = await this.o.redis.hmget(TOKEN_OF_ENTRY, ...ids);

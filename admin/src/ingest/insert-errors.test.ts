@@ -7,10 +7,22 @@ const ch = (code: number, type: string, message: string) => new ClickHouseError(
 describe('classifyInsertError', () => {
   it('calls refused what ClickHouse says of the rows themselves (messages as chDB gave them for hostile rows)', () => {
     for (const err of [
-      ch(72, 'CANNOT_PARSE_NUMBER', "Unsigned type must not contain '-' symbol: (while reading the value of key campaign_id): (at row 1)"),
+      ch(
+        72,
+        'CANNOT_PARSE_NUMBER',
+        "Unsigned type must not contain '-' symbol: (while reading the value of key campaign_id): (at row 1)",
+      ),
       ch(27, 'CANNOT_PARSE_INPUT_ASSERTION_FAILED', "Cannot parse input: expected ',' before: '.5,0,9'"),
-      ch(41, 'CANNOT_PARSE_DATETIME', 'Cannot read DateTime: unexpected number of decimal digits for time zone offset: 6'),
-      ch(469, 'VIOLATED_CONSTRAINT', 'Constraint `c` for table adnet.events is violated at row 2. Expression: (campaign_id != 666)'),
+      ch(
+        41,
+        'CANNOT_PARSE_DATETIME',
+        'Cannot read DateTime: unexpected number of decimal digits for time zone offset: 6',
+      ),
+      ch(
+        469,
+        'VIOLATED_CONSTRAINT',
+        'Constraint `c` for table adnet.events is violated at row 2. Expression: (campaign_id != 666)',
+      ),
       ch(
         252,
         'TOO_MANY_PARTS',
@@ -42,7 +54,11 @@ describe('classifyInsertError', () => {
   });
 
   it('retries a refusal by a view the insert feeds: the events table has the rows already, and only the same token may follow', () => {
-    const err = ch(469, 'VIOLATED_CONSTRAINT', 'Constraint `c` for table adnet.stats_hourly is violated at row 1: while pushing to view adnet.stats_hourly_mv');
+    const err = ch(
+      469,
+      'VIOLATED_CONSTRAINT',
+      'Constraint `c` for table adnet.stats_hourly is violated at row 1: while pushing to view adnet.stats_hourly_mv',
+    );
     expect(classifyInsertError(err)).toEqual({ kind: 'retry' });
   });
 });

@@ -61,7 +61,10 @@ export function classifyInsertError(err: unknown): InsertFailure {
   // @clickhouse/client's ClickHouseError, from a server or from chDB's connection alike: `code` a numeric string.
   const code = Number((err as { code?: unknown }).code);
   if (!Number.isInteger(code) || PUSHING_TO_VIEW.test(err.message)) return { kind: 'retry' };
-  const name = code === TOO_MANY_PARTS && PARTITIONS_OF_ONE_BLOCK.test(err.message) ? 'TOO_MANY_PARTS (partitions)' : DATA_CODES.get(code);
+  const name =
+    code === TOO_MANY_PARTS && PARTITIONS_OF_ONE_BLOCK.test(err.message)
+      ? 'TOO_MANY_PARTS (partitions)'
+      : DATA_CODES.get(code);
   if (name === undefined) return { kind: 'retry' };
   return { kind: 'refused', code, reason: `${name}: ${err.message.split('\n')[0]?.slice(0, 300) ?? ''}` };
 }

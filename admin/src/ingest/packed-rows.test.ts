@@ -28,7 +28,8 @@ function outcome(build: () => BuiltBatch, why = true): BuiltBatch | { threw: str
 // A msgpack writer that chooses among the encodings of each value, as any writer may: the reader must read
 // them all (or leave the entry to the decoder), whatever the engines' own packer picks.
 type Encoded = number[];
-const be = (bytes: number, v: number): number[] => Array.from({ length: bytes }, (_, i) => Math.floor(v / 256 ** (bytes - 1 - i)) % 256);
+const be = (bytes: number, v: number): number[] =>
+  Array.from({ length: bytes }, (_, i) => Math.floor(v / 256 ** (bytes - 1 - i)) % 256);
 const f64 = (v: number): number[] => {
   const b = Buffer.alloc(8);
   b.writeDoubleBE(v);
@@ -64,7 +65,10 @@ function intEncodings(v: number): fc.Arbitrary<Encoded> {
   return fc.constantFrom(...forms);
 }
 
-const asciiText = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 80 });
+const asciiText = fc.string({
+  unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+  maxLength: 80,
+});
 /** Values of the kinds engines write, in every encoding of them. */
 const readValue: fc.Arbitrary<Encoded> = fc.oneof(
   { weight: 6, arbitrary: asciiText.chain(strEncodings) },
@@ -74,7 +78,19 @@ const readValue: fc.Arbitrary<Encoded> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .constantFrom(0, 1, 1.5, -0, NaN, Infinity, -1, 2 ** 53 + 2, 2 ** 40, Date.parse('2026-11-24T06:00:00Z'), 4_294_967_295_001)
+      .constantFrom(
+        0,
+        1,
+        1.5,
+        -0,
+        NaN,
+        Infinity,
+        -1,
+        2 ** 53 + 2,
+        2 ** 40,
+        Date.parse('2026-11-24T06:00:00Z'),
+        4_294_967_295_001,
+      )
       .map((v) => [0xcb, ...f64(v)]),
   },
   { weight: 2, arbitrary: fc.constantFrom<Encoded>([0xc0], [0xc2], [0xc3]) },
@@ -100,7 +116,10 @@ const anyValue: fc.Arbitrary<Encoded> = fc.oneof(
 );
 const KEYS = [...EVENT_COLUMNS, 'imp_id', 'click_id', '__proto__', 'constructor', 'toString', 'i'];
 const textKey = fc.constantFrom(...KEYS).chain(strEncodings);
-const anyKey = fc.oneof({ weight: 12, arbitrary: textKey }, { weight: 1, arbitrary: fc.constantFrom<Encoded>([0x05], [0xc0]) });
+const anyKey = fc.oneof(
+  { weight: 12, arbitrary: textKey },
+  { weight: 1, arbitrary: fc.constantFrom<Encoded>([0x05], [0xc0]) },
+);
 
 /** The columns every row needs, each fitting its column, in any encoding. */
 const fitting: fc.Arbitrary<[Encoded, Encoded][]> = fc.tuple(
@@ -112,18 +131,20 @@ const fitting: fc.Arbitrary<[Encoded, Encoded][]> = fc.tuple(
 
 /** An event: a map (under any of its headers), its keys (repeated at times) and values from the given kinds. */
 const aMap = (key: fc.Arbitrary<Encoded>, value: fc.Arbitrary<Encoded>): fc.Arbitrary<Encoded> =>
-  fc.tuple(fc.option(fitting, { freq: 5 }), fc.array(fc.tuple(key, value), { maxLength: 30 })).chain(([first, rest]) => {
-    // Mostly led by the columns every row needs, so that the rest of the row is read and checked too.
-    const pairs = [...(first ?? []), ...rest];
-    const body = pairs.flatMap(([k, v]) => [...k, ...v]);
-    const n = pairs.length;
-    const heads: Encoded[] = [
-      [0xde, ...be(2, n)],
-      [0xdf, ...be(4, n)],
-    ];
-    if (n < 16) heads.push([0x80 | n]);
-    return fc.constantFrom(...heads).map((h) => [...h, ...body]);
-  });
+  fc
+    .tuple(fc.option(fitting, { freq: 5 }), fc.array(fc.tuple(key, value), { maxLength: 30 }))
+    .chain(([first, rest]) => {
+      // Mostly led by the columns every row needs, so that the rest of the row is read and checked too.
+      const pairs = [...(first ?? []), ...rest];
+      const body = pairs.flatMap(([k, v]) => [...k, ...v]);
+      const n = pairs.length;
+      const heads: Encoded[] = [
+        [0xde, ...be(2, n)],
+        [0xdf, ...be(4, n)],
+      ];
+      if (n < 16) heads.push([0x80 | n]);
+      return fc.constantFrom(...heads).map((h) => [...h, ...body]);
+    });
 
 /** An entry: a list of events (under any of its headers); now and then cut short, with bytes after it, or no list. */
 const entryOf = (event: fc.Arbitrary<Encoded>, shapes: readonly string[]): fc.Arbitrary<Uint8Array> =>
@@ -224,11 +245,21 @@ describe('writePackedEntry', () => {
 
   it('rejects the events that do not fit with the reasons the decoded path gives, and keeps the rest of the entry', () => {
     const good = { id: 'e', type: 'win', ts: 1, engine: 'x' };
-    const packed = pack([good, { ...good, campaign_id: -1 }, { ...good, ts: 1.5 }, { ...good, id: null }, { ...good, bid_id: true }, good]);
+    const packed = pack([
+      good,
+      { ...good, campaign_id: -1 },
+      { ...good, ts: 1.5 },
+      { ...good, id: null },
+      { ...good, bid_id: true },
+      good,
+    ]);
     const w = new RowBinaryWriter(0);
     const written = writePackedEntry(w, packed);
     expect(written?.rejected.map((r) => r.event)).toEqual([1, 2, 3, 4]);
-    expect(written).toEqual({ events: 6, rejected: decodedBatch([packed]).rejected.map(({ event, reason }) => ({ event, reason })) });
+    expect(written).toEqual({
+      events: 6,
+      rejected: decodedBatch([packed]).rejected.map(({ event, reason }) => ({ event, reason })),
+    });
     expect(w.body()).toEqual(rowBinaryOf(decodedBatch([packed])));
   });
 });

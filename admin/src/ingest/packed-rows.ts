@@ -21,7 +21,10 @@ export interface EntryRejection {
  * is not a map, a truncated entry or bytes after it) returns `undefined` with nothing written, and the caller
  * decodes that entry as objects, where the decoder's own rules (and errors) apply.
  */
-export function writePackedEntry(w: RowBinaryWriter, src: Uint8Array): { events: number; rejected: EntryRejection[] } | undefined {
+export function writePackedEntry(
+  w: RowBinaryWriter,
+  src: Uint8Array,
+): { events: number; rejected: EntryRejection[] } | undefined {
   const entryStart = w.at;
   const r = new Reader(src);
   const events = r.listLength();
@@ -338,7 +341,8 @@ function writeSlots(w: RowBinaryWriter, src: Uint8Array): string | undefined {
       }
       case Rule.Invalid: {
         const v = num[c] as number;
-        const truthy = k === Kind.True || (k === Kind.Number && v !== 0 && v === v) || (k === Kind.String && strLen[c] !== 0);
+        const truthy =
+          k === Kind.True || (k === Kind.Number && v !== 0 && v === v) || (k === Kind.String && strLen[c] !== 0);
         w.byte(truthy ? 1 : 0);
         break;
       }

@@ -73,8 +73,10 @@ async function walk(count: number, refuses: number[], window: number, crashes: C
           insert: (lo, hi, token) => {
             const range = `${lo}-${hi}`;
             if (recorded[range] === 'split') problems.push(`${range} inserted whole after it was split`);
-            if (token !== (lo === 0 && hi === count ? TOKEN : rangeToken(TOKEN, lo, hi))) problems.push(`${range} inserted as ${token}`);
-            if ((tokenRange.get(token) ?? range) !== range) problems.push(`${token} used for ${tokenRange.get(token)} and ${range}`);
+            if (token !== (lo === 0 && hi === count ? TOKEN : rangeToken(TOKEN, lo, hi)))
+              problems.push(`${range} inserted as ${token}`);
+            if ((tokenRange.get(token) ?? range) !== range)
+              problems.push(`${token} used for ${tokenRange.get(token)} and ${range}`);
             tokenRange.set(token, range);
             return later(() => step(() => table.insert(lo, hi, token), 'stopped' as const));
           },
@@ -107,7 +109,10 @@ const batches = (minRefused = 0) =>
   );
 /** Crashes at a port call early in a run (where a walk of one refused row is) or anywhere in a long one. */
 const crashList = fc.array(
-  fc.record({ at: fc.oneof(fc.nat(12), fc.nat(120)), how: fc.constantFrom('before' as const, 'after' as const, 'stopped' as const) }),
+  fc.record({
+    at: fc.oneof(fc.nat(12), fc.nat(120)),
+    how: fc.constantFrom('before' as const, 'after' as const, 'stopped' as const),
+  }),
   { minLength: 1, maxLength: 6 },
 );
 const RUNS = { numRuns: 400 };
@@ -140,7 +145,13 @@ describe('insertRefusingRows', () => {
   it('(c, d) when ClickHouse takes rows after a crash that it refused before, each row is written once or dead-lettered, never both, never twice', async () => {
     await fc.assert(
       fc.asyncProperty(
-        batches(1).chain((b) => fc.record({ batch: fc.constant(b), crashes: crashList, accepts: fc.array(fc.subarray(b.refuses), { maxLength: 6 }) })),
+        batches(1).chain((b) =>
+          fc.record({
+            batch: fc.constant(b),
+            crashes: crashList,
+            accepts: fc.array(fc.subarray(b.refuses), { maxLength: 6 }),
+          }),
+        ),
         async ({ batch: { count, refuses, window }, crashes, accepts }) => {
           const { result, table, problems } = await walk(count, refuses, window, crashes, accepts);
           const dead = new Set(rows(result));

@@ -71,7 +71,8 @@ export async function insertRefusingRows(
     let decision = decided[range];
     if (decision === undefined) {
       // The whole batch was refused already, with the batch's own token; its halves have tokens of their own.
-      const outcome = range === whole ? { refused: rootRefusal ?? '' } : await ports.insert(lo, hi, rangeToken(token, lo, hi));
+      const outcome =
+        range === whole ? { refused: rootRefusal ?? '' } : await ports.insert(lo, hi, rangeToken(token, lo, hi));
       if (outcome === 'stopped') return 'stopped';
       decision = outcome === INSERTED ? INSERTED : hi - lo === 1 ? `${REFUSED}${outcome.refused}` : SPLIT;
       // An inserted range too: a successor skips it rather than count on ClickHouse's window of 10 000

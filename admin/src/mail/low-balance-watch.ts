@@ -33,7 +33,12 @@ export function lowBalanceWatch(svc: LowBalancePorts): Periodic {
           const step = lowBalanceStep(balance, a.thresholdCents, a.notified);
           if (step === 'rearm') await svc.lowBalance.rearm(a.userId);
           if (step === 'notify' && (await svc.lowBalance.claimNotice(a.userId))) {
-            await svc.notifier.notify({ kind: 'low_balance', user_id: a.userId, balance_cents: balance, threshold_cents: a.thresholdCents });
+            await svc.notifier.notify({
+              kind: 'low_balance',
+              user_id: a.userId,
+              balance_cents: balance,
+              threshold_cents: a.thresholdCents,
+            });
           }
         }
       } while (cursor !== '0' && !watch.stopping);

@@ -88,7 +88,8 @@ export class MailQueue {
   async lease(now: number, leaseMs: number, max: number): Promise<MailJob[]> {
     const flat = await this.redis.mailLease(2, QUEUE, jobKey(''), now, now + leaseMs, max);
     const jobs: MailJob[] = [];
-    for (let i = 0; i + 2 < flat.length; i += 3) jobs.push({ id: flat[i] as string, raw: flat[i + 1] as string, attempts: Number(flat[i + 2]) });
+    for (let i = 0; i + 2 < flat.length; i += 3)
+      jobs.push({ id: flat[i] as string, raw: flat[i + 1] as string, attempts: Number(flat[i + 2]) });
     return jobs;
   }
 

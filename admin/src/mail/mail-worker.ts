@@ -32,9 +32,11 @@ const FIRST_RETRY_MS = 30_000;
 const LAST_RETRY_MS = 3_600_000;
 
 /** After the n-th failed attempt (1-based): 30 s, 1 min, 2 min, ... at most an hour. */
-export const mailRetryDelayMs = (failures: number): number => Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
+export const mailRetryDelayMs = (failures: number): number =>
+  Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
 
-const hours = (s: number): string => (s % 3600 === 0 ? `${s / 3600} hour${s === 3600 ? '' : 's'}` : `${Math.round(s / 60)} minutes`);
+const hours = (s: number): string =>
+  s % 3600 === 0 ? `${s / 3600} hour${s === 3600 ? '' : 's'}` : `${Math.round(s / 60)} minutes`;
 
 /**
  * Sends queued notices. Jobs are leased (several admin instances never send one twice at once), sent one
@@ -111,22 +113,36 @@ export class MailWorker {
       await queue.done(job.id);
       this.counts.sent++;
       svc.log.info(
-        { event: 'mail.sent', kind: parsed.kind, userId: ready.userId, mode: this.o.transport.mode, messageId: sent.messageId, jobId: job.id },
+        {
+          event: 'mail.sent',
+          kind: parsed.kind,
+          userId: ready.userId,
+          mode: this.o.transport.mode,
+          messageId: sent.messageId,
+          jobId: job.id,
+        },
         'notice sent',
       );
     } catch (err) {
       const failures = job.attempts + 1;
       // The error's text can quote the SMTP dialogue, addresses included: only its code goes to the log.
       const { responseCode, code: errCode } = err as { code?: unknown; responseCode?: unknown };
-      const code = typeof responseCode === 'number' ? String(responseCode) : typeof errCode === 'string' ? errCode : 'error';
+      const code =
+        typeof responseCode === 'number' ? String(responseCode) : typeof errCode === 'string' ? errCode : 'error';
       if (failures >= svc.config.mail.maxAttempts) {
         this.counts.givenUp++;
         await queue.done(job.id);
-        svc.log.error({ event: 'mail.given_up', kind: parsed.kind, jobId: job.id, attempts: failures, code }, 'notice given up');
+        svc.log.error(
+          { event: 'mail.given_up', kind: parsed.kind, jobId: job.id, attempts: failures, code },
+          'notice given up',
+        );
       } else {
         this.counts.retried++;
         await queue.retry(job.id, this.now() + mailRetryDelayMs(failures));
-        svc.log.warn({ event: 'mail.retry', kind: parsed.kind, jobId: job.id, attempts: failures, code }, 'notice not sent; will retry');
+        svc.log.warn(
+          { event: 'mail.retry', kind: parsed.kind, jobId: job.id, attempts: failures, code },
+          'notice not sent; will retry',
+        );
       }
     }
   }

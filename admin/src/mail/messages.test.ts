@@ -8,7 +8,9 @@ describe('notice texts', () => {
     const m = renderNotice({ kind: 'password_reset', email: 'a@example.com' }, ctx);
     expect(m.text).toContain('https://ads.example/cabinet/reset-password#token=tok_123');
     expect(m.text).toContain('valid 1 hour, once');
-    expect(renderNotice({ kind: 'verify_email', user_id: 1 }, ctx).text).toContain('/cabinet/verify-email#token=tok_123');
+    expect(renderNotice({ kind: 'verify_email', user_id: 1 }, ctx).text).toContain(
+      '/cabinet/verify-email#token=tok_123',
+    );
   });
 
   it('keeps user text on one bounded line', () => {
@@ -30,7 +32,12 @@ describe('notice texts', () => {
   });
 
   it('writes money in dollars from cents', () => {
-    expect(renderNotice({ kind: 'low_balance', user_id: 1, balance_cents: 995, threshold_cents: 1000 }, ctx).subject).toBe('Low balance: $9.95');
-    expect(renderNotice({ kind: 'payout_paid', user_id: 1, payout_id: 4, amount_cents: 12_345, reference: 'PP-1' }, ctx).text).toContain('$123.45');
+    expect(
+      renderNotice({ kind: 'low_balance', user_id: 1, balance_cents: 995, threshold_cents: 1000 }, ctx).subject,
+    ).toBe('Low balance: $9.95');
+    expect(
+      renderNotice({ kind: 'payout_paid', user_id: 1, payout_id: 4, amount_cents: 12_345, reference: 'PP-1' }, ctx)
+        .text,
+    ).toContain('$123.45');
   });
 });

@@ -34,7 +34,12 @@ export interface TransportOptions {
 export function createMailTransport(o: TransportOptions): MailTransport {
   if (o.smtpUrl) {
     const timeout = o.timeoutMs ?? 15_000;
-    const smtp = nodemailer.createTransport({ url: o.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+    const smtp = nodemailer.createTransport({
+      url: o.smtpUrl,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    });
     return {
       mode: 'smtp',
       async send(mail) {
@@ -55,7 +60,10 @@ export function createMailTransport(o: TransportOptions): MailTransport {
         made = true;
       }
       // Time first so a listing reads in order; owner-only, since a reset link is a password for an hour.
-      const file = join(o.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+      const file = join(
+        o.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,
+      );
       await writeFile(file, info.message as Buffer, { mode: 0o600, flag: 'wx' });
       return { messageId: String(info.messageId), file };
     },

@@ -74,7 +74,12 @@ export class AdminMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.errors = new Counter({ name: 'adnet_admin_errors_total', help: 'Errors by component: redis, clickhouse, request', labelNames: ['what'], registers });
+    this.errors = new Counter({
+      name: 'adnet_admin_errors_total',
+      help: 'Errors by component: redis, clickhouse, request',
+      labelNames: ['what'],
+      registers,
+    });
   }
 
   /** Gauges read at scrape time, and the process's own (CPU, memory, event-loop lag, GC). */
@@ -102,10 +107,26 @@ export class AdminMetrics {
       },
     });
     const { ingester, postbacks, redisErrors } = gauges;
-    if (redisErrors) readCounter('adnet_admin_redis_errors_total', 'Errors of the Redis connection (it reconnects by itself)', registers, redisErrors);
+    if (redisErrors)
+      readCounter(
+        'adnet_admin_redis_errors_total',
+        'Errors of the Redis connection (it reconnects by itself)',
+        registers,
+        redisErrors,
+      );
     if (ingester) {
-      readCounter('adnet_admin_ingested_events_total', 'Events this ingester wrote to ClickHouse', registers, () => ingester().inserted);
-      readCounter('adnet_admin_ingest_batches_total', 'Batches this ingester wrote to ClickHouse', registers, () => ingester().batches);
+      readCounter(
+        'adnet_admin_ingested_events_total',
+        'Events this ingester wrote to ClickHouse',
+        registers,
+        () => ingester().inserted,
+      );
+      readCounter(
+        'adnet_admin_ingest_batches_total',
+        'Batches this ingester wrote to ClickHouse',
+        registers,
+        () => ingester().batches,
+      );
       readCounter(
         'adnet_admin_ingest_failures_total',
         'Failed ingest rounds and ClickHouse inserts (the batch is retried)',
@@ -138,8 +159,18 @@ export class AdminMetrics {
     }
     if (mail) {
       readCounter('adnet_admin_mail_sent_total', 'Email notices this process sent', registers, () => mail().sent);
-      readCounter('adnet_admin_mail_retried_total', 'Email attempts that failed and were scheduled again', registers, () => mail().retried);
-      readCounter('adnet_admin_mail_given_up_total', 'Email notices given up after MAIL_MAX_ATTEMPTS', registers, () => mail().givenUp);
+      readCounter(
+        'adnet_admin_mail_retried_total',
+        'Email attempts that failed and were scheduled again',
+        registers,
+        () => mail().retried,
+      );
+      readCounter(
+        'adnet_admin_mail_given_up_total',
+        'Email notices given up after MAIL_MAX_ATTEMPTS',
+        registers,
+        () => mail().givenUp,
+      );
     }
     if (postbacks) {
       for (const result of ['ok', 'retry', 'failed'] as const) {

@@ -80,8 +80,11 @@ export class AdminHealth {
   }
 
   checks(nowMs = Date.now()): DependencyCheck[] {
-    const checks: DependencyCheck[] = [{ name: 'redis', ...clientState(this.o.redis.status, this.redisProbe.reading(nowMs), 'PING', nowMs) }];
-    if (this.clickhouseProbe) checks.push({ name: 'clickhouse', ...readingState(this.clickhouseProbe.reading(nowMs), 'ping', nowMs) });
+    const checks: DependencyCheck[] = [
+      { name: 'redis', ...clientState(this.o.redis.status, this.redisProbe.reading(nowMs), 'PING', nowMs) },
+    ];
+    if (this.clickhouseProbe)
+      checks.push({ name: 'clickhouse', ...readingState(this.clickhouseProbe.reading(nowMs), 'ping', nowMs) });
     checks.push(this.ingestCheck(this.ingestProbe, nowMs));
     return checks;
   }
@@ -107,12 +110,18 @@ export class AdminHealth {
     const measured_at = last ? new Date(last.atMs).toISOString() : null;
     if (reading.kind !== 'answered') return { state: 'unknown', lag_seconds: null, threshold_seconds, measured_at };
     const { lagMs } = reading.value;
-    return { state: lagMs > this.o.statsLagNoticeMs ? 'behind' : 'current', lag_seconds: Math.floor(lagMs / 1000), threshold_seconds, measured_at };
+    return {
+      state: lagMs > this.o.statsLagNoticeMs ? 'behind' : 'current',
+      lag_seconds: Math.floor(lagMs / 1000),
+      threshold_seconds,
+      measured_at,
+    };
   }
 
   private ingestCheck(probe: Probe<IngestReading>, nowMs: number): DependencyCheck {
     const reading = probe.reading(nowMs);
-    if (reading.kind !== 'answered') return { name: 'ingester', ...readingState(reading, 'reading the event backlog', nowMs) };
+    if (reading.kind !== 'answered')
+      return { name: 'ingester', ...readingState(reading, 'reading the event backlog', nowMs) };
     const { lagMs, backlog } = reading.value;
     const waiting = `${backlog.lag} entries undelivered, ${backlog.pending} pending`;
     if (lagMs > this.o.statsLagNoticeMs) {
@@ -122,6 +131,10 @@ export class AdminHealth {
         detail: `the oldest event not yet in ClickHouse is ${seconds(lagMs)} old (over ${seconds(this.o.statsLagNoticeMs)}); ${waiting}`,
       };
     }
-    return { name: 'ingester', state: 'ok', detail: `statistics ${seconds(lagMs)} behind the event stream; ${waiting}` };
+    return {
+      name: 'ingester',
+      state: 'ok',
+      detail: `statistics ${seconds(lagMs)} behind the event stream; ${waiting}`,
+    };
   }
 }

@@ -178,7 +178,15 @@ export class DepositStore {
   async markPaid(id: number, paymentRef = ''): Promise<PaidOutcome> {
     const adv = await this.ownerOf(id);
     if (adv === undefined) return 'unknown';
-    const [r] = await this.redis.depositPaid(4, depositKey(adv, id), balanceKey(adv), ledgerKey(adv), receiptSeqKey(adv), new Date().toISOString(), paymentRef);
+    const [r] = await this.redis.depositPaid(
+      4,
+      depositKey(adv, id),
+      balanceKey(adv),
+      ledgerKey(adv),
+      receiptSeqKey(adv),
+      new Date().toISOString(),
+      paymentRef,
+    );
     return r === 1 ? 'credited' : r === 0 ? 'already' : 'unknown';
   }
 
@@ -192,7 +200,14 @@ export class DepositStore {
   async refundTo(id: number, refundedTotalCents: number): Promise<number> {
     const adv = await this.ownerOf(id);
     if (adv === undefined) return 0;
-    const [, delta] = await this.redis.depositRefund(3, depositKey(adv, id), balanceKey(adv), ledgerKey(adv), new Date().toISOString(), refundedTotalCents);
+    const [, delta] = await this.redis.depositRefund(
+      3,
+      depositKey(adv, id),
+      balanceKey(adv),
+      ledgerKey(adv),
+      new Date().toISOString(),
+      refundedTotalCents,
+    );
     return Number(delta);
   }
 

@@ -3,7 +3,9 @@ import { esc, receiptHtml, usd } from './html.ts';
 
 describe('pages the admin renders', () => {
   it('escapes every value', () => {
-    expect(esc(`<img src=x onerror="alert('1')">&`)).toBe('&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;');
+    expect(esc(`<img src=x onerror="alert('1')">&`)).toBe(
+      '&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;',
+    );
     const html = receiptHtml({
       number: 'R1-000001',
       depositId: 1,

@@ -16,7 +16,8 @@ export function page(title: string, body: string): string {
 }
 
 /** Pages with inline style and a form posting to themselves; nothing else may load or run. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface ReceiptView {
   number: string;
@@ -37,7 +38,12 @@ export function receiptHtml(r: ReceiptView): string {
     ['Date (UTC)', r.issuedAt.replace('T', ' ').slice(0, 19)],
     ['Billed to', `${r.advertiserEmail} (account ${r.advertiserId})`],
     ['Description', `Prepaid advertising balance, deposit #${r.depositId}`],
-    ['Paid through', r.provider === 'stripe' ? `Stripe${r.paymentRef ? ` (${r.paymentRef})` : ''}` : 'local test provider (no money moved)'],
+    [
+      'Paid through',
+      r.provider === 'stripe'
+        ? `Stripe${r.paymentRef ? ` (${r.paymentRef})` : ''}`
+        : 'local test provider (no money moved)',
+    ],
     ['Amount', usd(r.amountCents)],
   ];
   if (r.refundedCents > 0) rows.push(['Refunded', usd(r.refundedCents)]);

@@ -26,17 +26,27 @@ const WEBHOOK_LIMIT = 512 * 1024;
  * take no bearer token: the page's credential is its URL, the webhook's its signature.
  * Returns false when the path is neither.
  */
-export function paymentRoutes(svc: PaymentPorts): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean> {
+export function paymentRoutes(
+  svc: PaymentPorts,
+): (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean> {
   const stripe = svc.config.billing.stripe;
   const client = stripe ? stripeClient(stripe) : undefined;
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   };
   return async (req, res, path) => {
     if (path === STRIPE_WEBHOOK_PATH) {
-      if (req.method !== 'POST') return (json(res, 405, { error: 'Use POST on this path', code: 'method_not_allowed' }, { allow: 'POST' }), true);
+      if (req.method !== 'POST')
+        return (
+          json(res, 405, { error: 'Use POST on this path', code: 'method_not_allowed' }, { allow: 'POST' }),
+          true
+        );
       if (!stripe || !client) return (json(res, 404, { error: 'Stripe is not configured', code: 'not_found' }), true);
       let raw: Buffer;
       try {
@@ -57,7 +67,10 @@ export function paymentRoutes(svc: PaymentPorts): (req: IncomingMessage, res: Se
     if (token === undefined) return false;
     if (svc.paymentProvider.name !== 'local') return (json(res, 404, { error: 'Not found', code: 'not_found' }), true);
     if (req.method !== 'GET' && req.method !== 'POST')
-      return (json(res, 405, { error: 'Use GET or POST on this path', code: 'method_not_allowed' }, { allow: 'GET, POST' }), true);
+      return (
+        json(res, 405, { error: 'Use GET or POST on this path', code: 'method_not_allowed' }, { allow: 'GET, POST' }),
+        true
+      );
     // The form's own body (empty) is not needed: the POST itself is the payment.
     if (req.method === 'POST') req.resume();
     const page = await localCheckout(svc.deposits, svc.log, req.method, token);

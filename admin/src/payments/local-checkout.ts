@@ -11,7 +11,11 @@ export interface PageAnswer {
 
 const TOKEN_RE = /^[0-9a-f]{64}$/;
 const HEADERS = { 'content-security-policy': PAGE_CSP, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
-const answer = (status: number, title: string, body: string): PageAnswer => ({ status, html: page(title, body), headers: HEADERS });
+const answer = (status: number, title: string, body: string): PageAnswer => ({
+  status,
+  html: page(title, body),
+  headers: HEADERS,
+});
 
 /** The token of a local checkout path, or undefined when the path is not one. */
 export function localCheckoutToken(path: string): string | undefined {
@@ -25,22 +29,38 @@ export function localCheckoutToken(path: string): string | undefined {
  * completes the payment. The unguessable token in the URL is the only credential, as with a hosted
  * checkout link; a second POST finds the deposit paid and credits nothing.
  */
-export async function localCheckout(deposits: DepositStore, log: Logger, method: string, token: string): Promise<PageAnswer> {
+export async function localCheckout(
+  deposits: DepositStore,
+  log: Logger,
+  method: string,
+  token: string,
+): Promise<PageAnswer> {
   const id = await deposits.localTokenDeposit(token);
   const dep = id === undefined ? undefined : await deposits.get(id);
   if (!dep) return answer(404, 'Unknown checkout', '<h1>Unknown or expired checkout link</h1>');
   const back = '<p><a href="/cabinet/billing">Back to billing</a></p>';
   if (method === 'POST') {
     const outcome = await deposits.markPaid(dep.id, `local-${dep.id}`);
-    if (outcome !== 'credited') return answer(409, 'Already completed', `<h1>This checkout is already ${esc(dep.status)}</h1>${back}`);
-    log.info({ event: 'deposit.paid', depositId: dep.id, advertiserId: dep.advertiserId, cents: dep.amountCents, provider: 'local' }, 'deposit credited');
+    if (outcome !== 'credited')
+      return answer(409, 'Already completed', `<h1>This checkout is already ${esc(dep.status)}</h1>${back}`);
+    log.info(
+      {
+        event: 'deposit.paid',
+        depositId: dep.id,
+        advertiserId: dep.advertiserId,
+        cents: dep.amountCents,
+        provider: 'local',
+      },
+      'deposit credited',
+    );
     return answer(
       200,
       'Payment complete',
       `<h1 id="paid">Payment complete</h1><p>Deposit #${dep.id}: ${esc(usd(dep.amountCents))} was added to your balance.</p>${back}`,
     );
   }
-  if (dep.status !== 'pending') return answer(409, 'Already completed', `<h1>This checkout is already ${esc(dep.status)}</h1>${back}`);
+  if (dep.status !== 'pending')
+    return answer(409, 'Already completed', `<h1>This checkout is already ${esc(dep.status)}</h1>${back}`);
   return answer(
     200,
     'Checkout',

@@ -75,8 +75,10 @@ export async function runPayoutClose(svc: PayoutPorts, nowMs = Date.now()): Prom
   }
   await svc.payouts.markClosedThrough(to);
   let payoutsDue = 0;
-  for (const pub of new Set([...known, ...amounts.keys()])) if ((await svc.payouts.makePayoutIfDue(pub)) > 0) payoutsDue++;
-  if (closed || adjusted || payoutsDue) svc.log.info({ event: 'payouts.closed', from, to, closed, adjusted, payoutsDue }, 'publisher earnings closed');
+  for (const pub of new Set([...known, ...amounts.keys()]))
+    if ((await svc.payouts.makePayoutIfDue(pub)) > 0) payoutsDue++;
+  if (closed || adjusted || payoutsDue)
+    svc.log.info({ event: 'payouts.closed', from, to, closed, adjusted, payoutsDue }, 'publisher earnings closed');
   return { from, to, closed, adjusted, payoutsDue };
 }
 

@@ -88,7 +88,8 @@ declare module 'ioredis' {
   }
 }
 
-export type MoveOutcome = { ok: true; payout: Payout } | { ok: false; reason: 'not_found' | 'illegal'; status?: string };
+export type MoveOutcome =
+  { ok: true; payout: Payout } | { ok: false; reason: 'not_found' | 'illegal'; status?: string };
 
 export class PayoutStore {
   constructor(private readonly redis: Redis) {
@@ -103,7 +104,17 @@ export class PayoutStore {
 
   /** 1: the day's earnings moved in; 2: an adjustment was posted; 0: nothing changed. */
   closeDay(pub: number, day: string, cents: number): Promise<number> {
-    return this.redis.payCloseDay(4, earn(pub), bal(pub), ledger(pub), PUBLISHERS, day, cents, new Date().toISOString(), pub);
+    return this.redis.payCloseDay(
+      4,
+      earn(pub),
+      bal(pub),
+      ledger(pub),
+      PUBLISHERS,
+      day,
+      cents,
+      new Date().toISOString(),
+      pub,
+    );
   }
 
   /** The days of `pub` already closed, with what was moved in for each. */
@@ -141,7 +152,11 @@ export class PayoutStore {
   /** A due payout of the whole balance when it reaches the publisher's threshold and none is open; its amount, or 0. */
   async makePayoutIfDue(pub: number): Promise<number> {
     // A cheap look first, so payout ids are not spent on publishers who are not due; the script decides.
-    const [settings, balance, open] = await Promise.all([this.settings(pub), this.balance(pub), this.redis.exists(openKey(pub))]);
+    const [settings, balance, open] = await Promise.all([
+      this.settings(pub),
+      this.balance(pub),
+      this.redis.exists(openKey(pub)),
+    ]);
     if (!settings || open || balance <= 0 || balance < settings.threshold_cents) return 0;
     const id = await this.redis.incr(PAYOUT_SEQ);
     return this.redis.payMakePayout(
@@ -193,7 +208,13 @@ export class PayoutStore {
     return this.move(id, ['due'], 'held', 'hold_reason', reason);
   }
 
-  private async move(id: number, from: PayoutStatus[], to: PayoutStatus, field: string, value: string): Promise<MoveOutcome> {
+  private async move(
+    id: number,
+    from: PayoutStatus[],
+    to: PayoutStatus,
+    field: string,
+    value: string,
+  ): Promise<MoveOutcome> {
     const p = await this.get(id);
     if (!p) return { ok: false, reason: 'not_found' };
     const [r, st] = await this.redis.payMove(
@@ -216,7 +237,11 @@ export class PayoutStore {
   }
 
   /** Entries between two instants (ms), oldest first, and the balance just before the first. */
-  async ledgerBetween(pub: number, fromMs: number, toMs: number): Promise<{ opening: number; entries: PubLedgerEntry[] }> {
+  async ledgerBetween(
+    pub: number,
+    fromMs: number,
+    toMs: number,
+  ): Promise<{ opening: number; entries: PubLedgerEntry[] }> {
     const [before, raw] = await Promise.all([
       // Stream ids are times in ms: nothing lies before the epoch (and -1 is no id).
       fromMs > 0 ? this.redis.xrevrange(ledger(pub), String(fromMs - 1), '-', 'COUNT', 1) : Promise.resolve([]),

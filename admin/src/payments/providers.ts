@@ -57,7 +57,11 @@ export function stripeClient(cfg: NonNullable<Config['billing']['stripe']>): Str
     maxNetworkRetries: 2,
     timeout: 20_000,
     ...(base
-      ? { host: base.hostname, port: base.port || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'https:' ? 'https' : 'http' }
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
       : {}),
   });
 }
@@ -80,7 +84,11 @@ export class StripePaymentProvider implements PaymentProvider {
           line_items: [
             {
               quantity: 1,
-              price_data: { currency: 'usd', unit_amount: req.amountCents, product_data: { name: `Advertising balance, deposit #${req.depositId}` } },
+              price_data: {
+                currency: 'usd',
+                unit_amount: req.amountCents,
+                product_data: { name: `Advertising balance, deposit #${req.depositId}` },
+              },
             },
           ],
           metadata,
@@ -115,5 +123,7 @@ export class StripePaymentProvider implements PaymentProvider {
 
 export function createPaymentProvider(config: Config, deposits: DepositStore): PaymentProvider {
   const stripe = config.billing.stripe;
-  return stripe ? new StripePaymentProvider(stripeClient(stripe), config.baseUrl) : new LocalPaymentProvider(config.baseUrl, deposits);
+  return stripe
+    ? new StripePaymentProvider(stripeClient(stripe), config.baseUrl)
+    : new LocalPaymentProvider(config.baseUrl, deposits);
 }

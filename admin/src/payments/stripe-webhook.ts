@@ -9,7 +9,14 @@ export interface WebhookAnswer {
 
 /** What one verified Stripe event means for a deposit. Pure: the handler below applies it. */
 export type DepositAction =
-  | { kind: 'paid'; depositId: number | undefined; session: string; paymentRef: string; amountCents: number; currency: string }
+  | {
+      kind: 'paid';
+      depositId: number | undefined;
+      session: string;
+      paymentRef: string;
+      amountCents: number;
+      currency: string;
+    }
   | { kind: 'failed'; depositId: number | undefined; session: string }
   | { kind: 'refunded'; depositId: number | undefined; paymentRef: string; refundedCents: number }
   | { kind: 'ignored' };
@@ -47,7 +54,12 @@ export function actionOf(event: Stripe.Event): DepositAction {
     }
     case 'charge.refunded': {
       const c = event.data.object;
-      return { kind: 'refunded', depositId: idFrom(c.metadata?.deposit_id), paymentRef: refOf(c.payment_intent), refundedCents: c.amount_refunded };
+      return {
+        kind: 'refunded',
+        depositId: idFrom(c.metadata?.deposit_id),
+        paymentRef: refOf(c.payment_intent),
+        refundedCents: c.amount_refunded,
+      };
     }
     default:
       return { kind: 'ignored' };
@@ -87,7 +99,11 @@ export async function handleStripeWebhook(
       }
       // Signed by Stripe, but still checked against what we asked for: another session of the same
       // account naming this deposit, or a different amount, credits nothing.
-      if (dep.providerSession !== action.session || action.amountCents !== dep.amountCents || action.currency !== 'usd') {
+      if (
+        dep.providerSession !== action.session ||
+        action.amountCents !== dep.amountCents ||
+        action.currency !== 'usd'
+      ) {
         log.error(
           { event: 'stripe.mismatch', depositId: dep.id, session: action.session, amount: action.amountCents },
           'stripe session does not match the deposit',
@@ -97,13 +113,17 @@ export async function handleStripeWebhook(
       if (action.paymentRef) await deposits.addRef(action.paymentRef, dep.id);
       const outcome = await deposits.markPaid(dep.id, action.paymentRef);
       if (outcome === 'credited')
-        log.info({ event: 'deposit.paid', depositId: dep.id, advertiserId: dep.advertiserId, cents: dep.amountCents }, 'deposit credited');
+        log.info(
+          { event: 'deposit.paid', depositId: dep.id, advertiserId: dep.advertiserId, cents: dep.amountCents },
+          'deposit credited',
+        );
       return { status: 200, body: { received: true, applied: outcome === 'credited' } };
     }
     case 'failed': {
       const id = action.depositId ?? (await deposits.byRef(action.session));
       const dep = id === undefined ? undefined : await deposits.get(id);
-      if (!dep || dep.providerSession !== action.session) return { status: 200, body: { received: true, applied: false } };
+      if (!dep || dep.providerSession !== action.session)
+        return { status: 200, body: { received: true, applied: false } };
       return { status: 200, body: { received: true, applied: await deposits.markFailed(dep.id) } };
     }
     case 'refunded': {

@@ -130,7 +130,14 @@ export class ConversionStore {
 
   /** Creates the conversion unless its txid is known; returns the existing id in that case. */
   async create(c: Conversion): Promise<number> {
-    const existing = await this.redis.convClaim(2, convKey(c.advertiser_id), txKey(c.advertiser_id), c.txid, c.id, JSON.stringify(c));
+    const existing = await this.redis.convClaim(
+      2,
+      convKey(c.advertiser_id),
+      txKey(c.advertiser_id),
+      c.txid,
+      c.id,
+      JSON.stringify(c),
+    );
     return Number(existing);
   }
 
@@ -151,7 +158,17 @@ export class ConversionStore {
 
   /** Records one postback attempt; `failed` marks the postback as given up. */
   async recordAttempt(adv: number, id: number, a: Attempt, failed: boolean): Promise<void> {
-    await this.redis.convAttempt(1, convKey(adv), id, a.at, a.attempt, a.status ?? '', a.error ?? '', failed ? '1' : '0', a.reason ?? '');
+    await this.redis.convAttempt(
+      1,
+      convKey(adv),
+      id,
+      a.at,
+      a.attempt,
+      a.status ?? '',
+      a.error ?? '',
+      failed ? '1' : '0',
+      a.reason ?? '',
+    );
   }
 
   async list(adv: number): Promise<Conversion[]> {

@@ -5,7 +5,13 @@ import type { EngineEvent } from '@adnet/schemas/events';
 import { JOURNAL_PENDING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { randomUUID } from 'node:crypto';
-import { CONVERSION_STATUSES, attemptDueAt, postbackSignature, signatureMatches, statusMove } from '../domain/postback-rules.ts';
+import {
+  CONVERSION_STATUSES,
+  attemptDueAt,
+  postbackSignature,
+  signatureMatches,
+  statusMove,
+} from '../domain/postback-rules.ts';
 import type { ConversionStatus } from '../domain/postback-rules.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { Services } from '../services.ts';
@@ -18,7 +24,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * HMAC proves the fields, the click must be that advertiser's, and the txid
  * deduplicates. Answers `{ok, conversion_id, duplicate, status}`.
  */
-export async function receivePostback(svc: Services, store: ConversionStore, input: PostbackInput, now = Date.now()): Promise<PostbackReceipt> {
+export async function receivePostback(
+  svc: Services,
+  store: ConversionStore,
+  input: PostbackInput,
+  now = Date.now(),
+): Promise<PostbackReceipt> {
   if (!input.secret) throw new AppError('unauthorized', 'Missing postback secret');
   const advertiser = await svc.users.getByPostbackSecret(input.secret);
   if (!advertiser) throw new AppError('unauthorized', 'Unknown postback secret');
@@ -26,23 +37,35 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
   const errors: Record<string, string> = {};
   if (!input.click_id || !UUID.test(input.click_id)) errors.click_id = 'must be the click UUID';
   if (!input.payout || !/^\d{1,10}$/.test(input.payout)) errors.payout = 'must be an integer number of cents';
-  if (!CONVERSION_STATUSES.includes(input.status as ConversionStatus)) errors.status = `must be one of: ${CONVERSION_STATUSES.join(', ')}`;
+  if (!CONVERSION_STATUSES.includes(input.status as ConversionStatus))
+    errors.status = `must be one of: ${CONVERSION_STATUSES.join(', ')}`;
   if (!input.txid || !/^[\x21-\x7e]{1,128}$/.test(input.txid)) errors.txid = 'must be 1-128 printable characters';
   if (Object.keys(errors).length) throw fieldErrors(errors);
-  const fields = { click_id: input.click_id as string, payout: input.payout as string, status: input.status as ConversionStatus, txid: input.txid as string };
-  if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields))) throw new AppError('unauthorized', 'Invalid signature');
+  const fields = {
+    click_id: input.click_id as string,
+    payout: input.payout as string,
+    status: input.status as ConversionStatus,
+    txid: input.txid as string,
+  };
+  if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields)))
+    throw new AppError('unauthorized', 'Invalid signature');
 
   const click = decodeClickRecord(await svc.redis.get(clickKey(fields.click_id)));
   if (!click) {
     // An engine still holds journaled clicks from a Redis outage: this one may be among them, so the tracker is
     // asked to try again rather than told it is unknown (trackers drop a conversion on 404).
     if (await svc.redis.exists(JOURNAL_PENDING_KEY))
-      throw new AppError('unavailable', `click_id ${fields.click_id} is not recorded yet: clicks from an outage are being replayed; try again`, {
-        retryAfterSeconds: 30,
-      });
+      throw new AppError(
+        'unavailable',
+        `click_id ${fields.click_id} is not recorded yet: clicks from an outage are being replayed; try again`,
+        {
+          retryAfterSeconds: 30,
+        },
+      );
     throw new AppError('not_found', `Unknown click_id ${fields.click_id}`);
   }
-  if (click.advertiser_id !== advertiser.id) throw new AppError('forbidden', 'This click belongs to another advertiser');
+  if (click.advertiser_id !== advertiser.id)
+    throw new AppError('forbidden', 'This click belongs to another advertiser');
 
   const stamp = new Date(now).toISOString();
   const fresh: Conversion = {
@@ -76,9 +99,19 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
       const existing = await store.get(advertiser.id, existingId);
       if (!existing) throw new AppError('internal', 'Conversion record missing');
       const move = statusMove(existing.status, fields.status);
-      if (move === 'duplicate') return { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status };
-      if (move === 'refused') throw new AppError('illegal_transition', `Conversion is already ${existing.status}; it cannot become ${fields.status}`);
-      const moved = await store.move(advertiser.id, existingId, { from: existing.status, to: fields.status, payoutCents: Number(fields.payout), at: stamp });
+      if (move === 'duplicate')
+        return { ok: true, conversion_id: existing.id, duplicate: true, status: existing.status };
+      if (move === 'refused')
+        throw new AppError(
+          'illegal_transition',
+          `Conversion is already ${existing.status}; it cannot become ${fields.status}`,
+        );
+      const moved = await store.move(advertiser.id, existingId, {
+        from: existing.status,
+        to: fields.status,
+        payoutCents: Number(fields.payout),
+        at: stamp,
+      });
       if (!moved) continue;
       conversion = moved;
       break;
@@ -111,11 +144,16 @@ export async function receivePostback(svc: Services, store: ConversionStore, inp
     // the conversion recorded above (nor skip its postback): the engines' sweep reads the counts within 30 minutes.
     await markMoved(svc.redis, 'rotation', [click.campaign_id]).catch((err: unknown) =>
       svc.log.warn(
-        { event: 'rotation.mark_failed', campaign: click.campaign_id, err: err instanceof Error ? err.message : String(err) },
+        {
+          event: 'rotation.mark_failed',
+          campaign: click.campaign_id,
+          err: err instanceof Error ? err.message : String(err),
+        },
         'conversion not marked for the rotation',
       ),
     );
   }
-  if (advertiser.postbackUrl) await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
+  if (advertiser.postbackUrl)
+    await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
   return { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status };
 }

@@ -85,7 +85,11 @@ export class PostbackWorker {
   }
 
   private shell(intervalMs = 1_000): Periodic {
-    this.worker ??= new Periodic({ intervalMs, pass: () => this.pass(), onError: (err) => this.o.svc.log.warn({ err }, 'postback pass failed') });
+    this.worker ??= new Periodic({
+      intervalMs,
+      pass: () => this.pass(),
+      onError: (err) => this.o.svc.log.warn({ err }, 'postback pass failed'),
+    });
     return this.worker;
   }
 
@@ -97,12 +101,23 @@ export class PostbackWorker {
     // A pass lasts at most two time limits (the last attempt starts just before the first one's ends):
     // the lease outlasts it, so no other instance takes a job this one is still about to make.
     const leaseMs = this.o.leaseMs ?? Math.max(60_000, 2 * timeoutMs + 30_000);
-    const leased = await store.lease(this.now(), leaseMs, batch, this.hostConcurrency * BATCH_PER_SLOT, batch * SCAN_PER_BATCH);
-    const jobs = (await Promise.all(leased.map((member) => this.prepare(member)))).filter((j): j is Job => j !== undefined);
+    const leased = await store.lease(
+      this.now(),
+      leaseMs,
+      batch,
+      this.hostConcurrency * BATCH_PER_SLOT,
+      batch * SCAN_PER_BATCH,
+    );
+    const jobs = (await Promise.all(leased.map((member) => this.prepare(member)))).filter(
+      (j): j is Job => j !== undefined,
+    );
     const notBegun = await this.runAll(jobs, () => this.shell().stopping || Date.now() >= openUntil);
     if (notBegun.length) {
       await store.release(notBegun, this.now());
-      this.o.svc.log.info({ event: 'postback.deferred', count: notBegun.length }, 'postback attempts handed back to the queue');
+      this.o.svc.log.info(
+        { event: 'postback.deferred', count: notBegun.length },
+        'postback attempts handed back to the queue',
+      );
     }
   }
 
@@ -210,7 +225,13 @@ export class PostbackWorker {
       await store.recordAttempt(
         job.advertiser,
         job.conversion,
-        { at: new Date(this.now()).toISOString(), attempt: job.attempt, status: answer.status, reason: answer.reason, error: answer.error },
+        {
+          at: new Date(this.now()).toISOString(),
+          attempt: job.attempt,
+          status: answer.status,
+          reason: answer.reason,
+          error: answer.error,
+        },
         failed,
       );
       await store.done(job.member);
@@ -219,7 +240,12 @@ export class PostbackWorker {
         // At most one email per campaign per day, however many of its conversions fail.
         const day = new Date(this.now()).toISOString().slice(0, 10);
         await svc.notifier.notify(
-          { kind: 'postback_failing', user_id: job.advertiser, campaign_id: job.campaign, conversion_id: job.conversion },
+          {
+            kind: 'postback_failing',
+            user_id: job.advertiser,
+            campaign_id: job.campaign,
+            conversion_id: job.conversion,
+          },
           { once: { key: `pbfail:${job.advertiser}:${job.campaign}:${day}`, ttlMs: 86_400_000 } },
         );
       }

@@ -13,8 +13,17 @@ describe('an attempt as an advertiser sees it', () => {
     }
   });
   it('keeps the other reasons, success and attempts from before reasons were kept', () => {
-    expect(attemptForClient({ ...at, reason: 'timeout', error: 'x' })).toEqual({ ...at, reason: 'timeout', error: 'no answer within the time limit' });
-    expect(attemptForClient({ ...at, status: 200, reason: null, error: null })).toEqual({ ...at, status: 200, reason: null, error: null });
+    expect(attemptForClient({ ...at, reason: 'timeout', error: 'x' })).toEqual({
+      ...at,
+      reason: 'timeout',
+      error: 'no answer within the time limit',
+    });
+    expect(attemptForClient({ ...at, status: 200, reason: null, error: null })).toEqual({
+      ...at,
+      status: 200,
+      reason: null,
+      error: null,
+    });
     expect(attemptForClient({ ...at, error: 'old words' })).toEqual({ ...at, reason: null, error: 'old words' });
   });
 });

@@ -29,10 +29,17 @@ function trackerReason(reason: FetchFailure): TrackerFailure {
 }
 
 /** An attempt as stored, for an advertiser: reasons recorded before they were merged are shown merged. */
-export function attemptForClient<A extends { reason?: string | null; error: string | null }>(a: A): A & { reason: TrackerFailure | null } {
+export function attemptForClient<A extends { reason?: string | null; error: string | null }>(
+  a: A,
+): A & { reason: TrackerFailure | null } {
   const stored = a.reason ?? null;
   if (stored === null) return { ...a, reason: null };
-  const reason = stored in TRACKER_FAILURES ? (stored as TrackerFailure) : stored in FETCH_FAILURES ? trackerReason(stored as FetchFailure) : 'connection';
+  const reason =
+    stored in TRACKER_FAILURES
+      ? (stored as TrackerFailure)
+      : stored in FETCH_FAILURES
+        ? trackerReason(stored as FetchFailure)
+        : 'connection';
   return { ...a, reason, error: TRACKER_FAILURES[reason] };
 }
 
@@ -70,6 +77,7 @@ export async function callTracker(svc: TrackerPorts, target: PostbackTarget): Pr
   });
   // The log's detail keeps the fetch's own reason (refused address or DNS), the advertiser gets the merged one.
   if (!result.ok) return failure(trackerReason(result.reason), `${result.reason}: ${result.detail}`);
-  if (result.status >= 200 && result.status < 300) return { ok: true, status: result.status, reason: null, error: null };
+  if (result.status >= 200 && result.status < 300)
+    return { ok: true, status: result.status, reason: null, error: null };
   return failure('http_status', `HTTP ${result.status} from ${new URL(result.finalUrl).host}`, result.status);
 }

@@ -5,7 +5,10 @@ import type { Services } from '../services.ts';
 import type { UserRecord } from '../storage/users.ts';
 
 /** Shared by self sign-up and the operator CLI. Input is already validated. */
-export async function createAccount(svc: Services, input: { email: string; password: string; role: Role }): Promise<UserRecord> {
+export async function createAccount(
+  svc: Services,
+  input: { email: string; password: string; role: Role },
+): Promise<UserRecord> {
   const user = await svc.users.create({
     email: input.email,
     role: input.role,

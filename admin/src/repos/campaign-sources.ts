@@ -26,7 +26,11 @@ export async function readManySources(svc: Services, ids: readonly number[]): Pr
  * Read-modify-write of one campaign's list with optimistic retries, so two concurrent edits both land.
  * `change` returns undefined to write nothing (the list already is what was asked).
  */
-export async function changeSources(svc: Services, campaignId: number, change: (current: SourceList) => SourceList | undefined): Promise<SourceList> {
+export async function changeSources(
+  svc: Services,
+  campaignId: number,
+  change: (current: SourceList) => SourceList | undefined,
+): Promise<SourceList> {
   for (let attempt = 0; ; attempt++) {
     const { list, rev } = await readSources(svc, campaignId);
     const next = change(list);
@@ -46,8 +50,12 @@ export async function sourceWarnings(
   entries: { zones?: readonly string[] | undefined; sites?: readonly number[] | undefined },
   adjustments: readonly BidAdjustment[] = [],
 ): Promise<Warning[]> {
-  const zones = [...new Set([...(entries.zones ?? []), ...adjustments.flatMap((a) => (a.zone === undefined ? [] : [a.zone]))])];
-  const sites = [...new Set([...(entries.sites ?? []), ...adjustments.flatMap((a) => (a.site === undefined ? [] : [a.site]))])];
+  const zones = [
+    ...new Set([...(entries.zones ?? []), ...adjustments.flatMap((a) => (a.zone === undefined ? [] : [a.zone]))]),
+  ];
+  const sites = [
+    ...new Set([...(entries.sites ?? []), ...adjustments.flatMap((a) => (a.site === undefined ? [] : [a.site]))]),
+  ];
   const pipe = svc.redis.pipeline();
   if (zones.length) pipe.hmget(SUBIDS, ...zones);
   for (const s of sites) pipe.hexists(cfgHash('site'), String(s));
@@ -60,7 +68,12 @@ export async function sourceWarnings(
   const unknownSites = new Set(sites.filter((_, i) => replies[i] === 0));
   const warnings: Warning[] = [];
   const listed = (field: string, values: (string | number)[], what: string) => {
-    if (values.length) warnings.push({ field, message: `${values.length} ${what} we do not know; kept, in case they appear later`, values });
+    if (values.length)
+      warnings.push({
+        field,
+        message: `${values.length} ${what} we do not know; kept, in case they appear later`,
+        values,
+      });
   };
   listed(
     'sources.zones',
@@ -74,7 +87,11 @@ export async function sourceWarnings(
   );
   listed(
     'bid_adjustments',
-    adjustments.filter((a) => (a.zone !== undefined && unknownZones.has(a.zone)) || (a.site !== undefined && unknownSites.has(a.site))).map(adjustmentKey),
+    adjustments
+      .filter(
+        (a) => (a.zone !== undefined && unknownZones.has(a.zone)) || (a.site !== undefined && unknownSites.has(a.site)),
+      )
+      .map(adjustmentKey),
     'adjustment(s) naming a zone or site',
   );
   return warnings;

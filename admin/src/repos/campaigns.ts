@@ -71,7 +71,8 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
 /** The largest one engine's hold in a pool hash (fields `e:<engine>`). */
 function largestHold(pool: Record<string, string>): number {
   let largest = 0;
-  for (const [field, value] of Object.entries(pool)) if (field.startsWith('e:')) largest = Math.max(largest, Number(value));
+  for (const [field, value] of Object.entries(pool))
+    if (field.startsWith('e:')) largest = Math.max(largest, Number(value));
   return largest;
 }
 

@@ -9,11 +9,23 @@ import { campaignApprovedIndex, campaignCreativesIndex } from './campaigns.ts';
 /** The parts of a creative its author supplies, already checked against the campaign's format. */
 export type CreativeContent = Pick<
   Creative,
-  'title' | 'body' | 'landing_url' | 'cta_text' | 'image_url' | 'image_width' | 'image_height' | 'video_url' | 'orientation'
+  | 'title'
+  | 'body'
+  | 'landing_url'
+  | 'cta_text'
+  | 'image_url'
+  | 'image_width'
+  | 'image_height'
+  | 'video_url'
+  | 'orientation'
 > & { weight?: number; duration_s?: number | null };
 
 /** Stores a new creative waiting for moderation; every way of adding a creative ends here. */
-export async function saveCreative(svc: Services, campaign: StoredCampaign, content: CreativeContent): Promise<Creative & { moderation_eta_seconds: number }> {
+export async function saveCreative(
+  svc: Services,
+  campaign: StoredCampaign,
+  content: CreativeContent,
+): Promise<Creative & { moderation_eta_seconds: number }> {
   const id = await svc.configStore.nextId('creative');
   const now = new Date();
   const creative: Creative = {

@@ -17,7 +17,8 @@ export const APPROVED_SITES = cfgIndex('sites', 'approved');
 export const networkDomain = (svc: Services): string => new URL(svc.config.baseUrl).hostname;
 
 /** The ads.txt line a publisher adds to each of its sites: `<network domain>, <publisher id>, DIRECT`. */
-export const adsTxtLine = (svc: Services, publisherId: number): string => `${networkDomain(svc)}, ${publisherId}, DIRECT`;
+export const adsTxtLine = (svc: Services, publisherId: number): string =>
+  `${networkDomain(svc)}, ${publisherId}, DIRECT`;
 
 export function siteOut(svc: Services, stored: StoredSite): Site {
   const { floor_cpm_micro_cents: _floor, ...s } = stored;
@@ -35,17 +36,28 @@ export function zoneOut(svc: Services, stored: StoredZone): Zone {
   return out;
 }
 
-async function loadOwned<T extends { publisher_id: number }>(svc: Services, kind: 'site' | 'zone', publisherId: number, id: number): Promise<T> {
+async function loadOwned<T extends { publisher_id: number }>(
+  svc: Services,
+  kind: 'site' | 'zone',
+  publisherId: number,
+  id: number,
+): Promise<T> {
   const found = await svc.configStore.read<T>(kind, id);
   if (!found) throw notFound(kind === 'site' ? 'Site' : 'Zone');
   if (found.value.publisher_id !== publisherId) throw forbidden();
   return found.value;
 }
 
-export const loadOwnedSite = (svc: Services, publisherId: number, id: number) => loadOwned<StoredSite>(svc, 'site', publisherId, id);
-export const loadOwnedZone = (svc: Services, publisherId: number, id: number) => loadOwned<StoredZone>(svc, 'zone', publisherId, id);
+export const loadOwnedSite = (svc: Services, publisherId: number, id: number) =>
+  loadOwned<StoredSite>(svc, 'site', publisherId, id);
+export const loadOwnedZone = (svc: Services, publisherId: number, id: number) =>
+  loadOwned<StoredZone>(svc, 'zone', publisherId, id);
 
-export async function listOwned<T extends { id: number }>(svc: Services, kind: 'site' | 'zone', indexKey: string): Promise<T[]> {
+export async function listOwned<T extends { id: number }>(
+  svc: Services,
+  kind: 'site' | 'zone',
+  indexKey: string,
+): Promise<T[]> {
   const ids = await svc.redis.smembers(indexKey);
   return (await svc.configStore.readMany<T>(kind, ids)).sort((a, b) => a.id - b.id);
 }
@@ -53,13 +65,20 @@ export async function listOwned<T extends { id: number }>(svc: Services, kind: '
 /** IAB sellers.json: every publisher with an approved site, named by its first approved domain. */
 export async function sellersJson(svc: Services): Promise<Record<string, unknown>> {
   const ids = await svc.redis.smembers(APPROVED_SITES);
-  const sites = (await svc.configStore.readMany<StoredSite>('site', ids)).filter((s) => s.status === 'approved').sort((a, b) => a.id - b.id);
+  const sites = (await svc.configStore.readMany<StoredSite>('site', ids))
+    .filter((s) => s.status === 'approved')
+    .sort((a, b) => a.id - b.id);
   const byPublisher = new Map<number, StoredSite>();
   for (const s of sites) if (!byPublisher.has(s.publisher_id)) byPublisher.set(s.publisher_id, s);
   return {
     version: '1.0',
     contact_address: networkDomain(svc),
-    sellers: [...byPublisher.values()].map((s) => ({ seller_id: String(s.publisher_id), name: s.domain, domain: s.domain, seller_type: 'PUBLISHER' })),
+    sellers: [...byPublisher.values()].map((s) => ({
+      seller_id: String(s.publisher_id),
+      name: s.domain,
+      domain: s.domain,
+      seller_type: 'PUBLISHER',
+    })),
   };
 }
 
@@ -73,7 +92,13 @@ export async function approveSiteByOperator(svc: Services, id: number): Promise<
     'site',
     id,
     (s) => ({
-      value: { ...s, status: 'approved', verified_method: 'operator', rejection_reason: null, updated_at: new Date().toISOString() },
+      value: {
+        ...s,
+        status: 'approved',
+        verified_method: 'operator',
+        rejection_reason: null,
+        updated_at: new Date().toISOString(),
+      },
       ops: [
         { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: id },
         { cmd: 'SADD', key: APPROVED_SITES, member: id },

@@ -4,7 +4,13 @@ import { pipelineByKey } from '@adnet/runtime/redis-pipelines';
 import type { StatsQuery, StatsRow } from '@adnet/schemas/stats';
 
 /** The engines' per-partner auction counters (schemas/src/demand.ts) and the statistics field each becomes. */
-const AUCTION_FIELDS = { requests: 'bid_requests', bids: 'bids', wins: 'wins', timeouts: 'timeouts', errors: 'errors' } as const;
+const AUCTION_FIELDS = {
+  requests: 'bid_requests',
+  bids: 'bids',
+  wins: 'wins',
+  timeouts: 'timeouts',
+  errors: 'errors',
+} as const;
 type AuctionField = (typeof AUCTION_FIELDS)[keyof typeof AUCTION_FIELDS];
 export type AuctionCounts = Record<AuctionField, number>;
 /** Per UTC day (`YYYY-MM-DD`), per partner id: its counters summed over engines. */
@@ -21,7 +27,8 @@ export const takesAuctionCounters = (q: StatsQuery): boolean =>
 /** Every UTC day of the query's range, in order. */
 export function daysOf(q: StatsQuery): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${q.from}T00:00:00Z`); t <= Date.parse(`${q.to}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${q.from}T00:00:00Z`); t <= Date.parse(`${q.to}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -38,7 +45,16 @@ const add = (a: AuctionCounts, b: AuctionCounts): AuctionCounts => {
   return out;
 };
 const ZERO = auctionCounts({});
-const EMPTY_ROW = { impressions: 0, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 0, conversions: 0, ecpa_cents: 0 };
+const EMPTY_ROW = {
+  impressions: 0,
+  viewable_impressions: 0,
+  clicks: 0,
+  invalid_clicks: 0,
+  ctr: 0,
+  spent_cents: 0,
+  conversions: 0,
+  ecpa_cents: 0,
+};
 
 /**
  * The partner rows with their auction counters (summed over the range unless grouped by day), and a row
@@ -66,11 +82,17 @@ export function withAuctionCounters(rows: readonly StatsRow[], q: StatsQuery, da
     const [date = '', demand = ''] = key.split('|');
     out.push({ ...(byDay ? { date } : {}), demand, ...EMPTY_ROW, ...c });
   }
-  return out.sort((a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (a.demand ?? '').localeCompare(b.demand ?? ''));
+  return out.sort(
+    (a, b) => (a.date ?? '').localeCompare(b.date ?? '') || (a.demand ?? '').localeCompare(b.demand ?? ''),
+  );
 }
 
 /** The partners' counters of the query's days, read in one pipeline (one per key on a Redis Cluster). */
-export async function readDailyCounters(redis: Redis, partnerIds: readonly number[], q: StatsQuery): Promise<DailyCounters> {
+export async function readDailyCounters(
+  redis: Redis,
+  partnerIds: readonly number[],
+  q: StatsQuery,
+): Promise<DailyCounters> {
   const days = daysOf(q);
   const keys: string[] = [];
   for (const day of days) for (const id of partnerIds) keys.push(demandDayKey(id, day));

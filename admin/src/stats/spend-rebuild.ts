@@ -9,7 +9,10 @@ import type { Services } from '../services.ts';
  * event store, which holds every charged event exactly once. Holds are left to
  * the engines, which re-base them at their next reservation.
  */
-export async function rebuildDailySpend(svc: Services, day: string): Promise<{ day: string; campaigns: number; spent_cents: number }> {
+export async function rebuildDailySpend(
+  svc: Services,
+  day: string,
+): Promise<{ day: string; campaigns: number; spent_cents: number }> {
   const ch = svc.clickhouse;
   if (!ch) throw new AppError('unavailable', 'The event store is not available in this process');
   const rows = await (

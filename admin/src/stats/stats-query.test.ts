@@ -1,12 +1,26 @@
 import { statsQuerySchema } from '@adnet/schemas/stats';
 import { describe, expect, it } from 'vitest';
-import { buildStatsQuery, buildUncountedQuery, publisherEarningsCents, statsCsv, toStatsRows, toUncountedRows, withZoneSubids } from './stats-query.ts';
+import {
+  buildStatsQuery,
+  buildUncountedQuery,
+  publisherEarningsCents,
+  statsCsv,
+  toStatsRows,
+  toUncountedRows,
+  withZoneSubids,
+} from './stats-query.ts';
 
 const q = (raw: Record<string, string>) => statsQuerySchema.parse(raw);
 
 describe('buildStatsQuery', () => {
   it('binds every value as a parameter', () => {
-    const query = q({ from: '2026-01-01', to: '2026-01-31', group_by: 'day,campaign,geo', tz: 'Europe/Berlin', campaign_id: '7' });
+    const query = q({
+      from: '2026-01-01',
+      to: '2026-01-31',
+      group_by: 'day,campaign,geo',
+      tz: 'Europe/Berlin',
+      campaign_id: '7',
+    });
     const { sql, params } = buildStatsQuery('adnet', query, { advertiserId: 42 });
     expect(params).toEqual({ tz: 'Europe/Berlin', from: '2026-01-01', to: '2026-01-31', advertiser: 42, campaign: 7 });
     for (const value of ['Europe/Berlin', '2026-01-01', '42']) expect(sql).not.toContain(value);
@@ -38,9 +52,12 @@ describe('buildUncountedQuery', () => {
     expect(sql).toContain('FROM adnet.uncounted_hourly');
     expect(sql).toContain('publisher_id = {publisher:UInt32}');
     expect(sql).toContain('GROUP BY k_date, k_zone_id, of, reason ORDER BY k_date, k_zone_id, of, reason');
-    expect(toUncountedRows([{ k_date: '2026-01-01', k_zone_id: '7', of: 'request', reason: 'foreign_origin', events: '12' }], query)).toEqual([
-      { date: '2026-01-01', zone_id: 7, of: 'request', reason: 'foreign_origin', events: 12 },
-    ]);
+    expect(
+      toUncountedRows(
+        [{ k_date: '2026-01-01', k_zone_id: '7', of: 'request', reason: 'foreign_origin', events: '12' }],
+        query,
+      ),
+    ).toEqual([{ date: '2026-01-01', zone_id: 7, of: 'request', reason: 'foreign_origin', events: 12 }]);
   });
 });
 
@@ -48,7 +65,14 @@ describe('toStatsRows', () => {
   it('writes the OS and browser dimensions as text, an unknown one empty', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'os,browser' });
     expect(buildStatsQuery('adnet', query, {}).sql).toContain('os AS k_os, browser AS k_browser');
-    const counts = { impressions: 1, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 };
+    const counts = {
+      impressions: 1,
+      viewable_impressions: 0,
+      clicks: 0,
+      invalid_clicks: 0,
+      conversions: 0,
+      spent_nano: 0,
+    };
     expect(
       toStatsRows(
         [
@@ -76,7 +100,15 @@ describe('toStatsRows', () => {
           conversions: '3',
           spent_nano: '10012345678',
         },
-        { k_campaign_id: 4, impressions: 0, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 },
+        {
+          k_campaign_id: 4,
+          impressions: 0,
+          viewable_impressions: 0,
+          clicks: 0,
+          invalid_clicks: 0,
+          conversions: 0,
+          spent_nano: 0,
+        },
       ],
       query,
     );
@@ -92,14 +124,35 @@ describe('toStatsRows', () => {
         conversions: 3,
         ecpa_cents: 333,
       },
-      { campaign_id: 4, impressions: 0, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent_cents: 0, conversions: 0, ecpa_cents: 0 },
+      {
+        campaign_id: 4,
+        impressions: 0,
+        viewable_impressions: 0,
+        clicks: 0,
+        invalid_clicks: 0,
+        ctr: 0,
+        spent_cents: 0,
+        conversions: 0,
+        ecpa_cents: 0,
+      },
     ]);
     expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,1800,7,2,0.23,1001,3,333');
   });
   it('CSV cells a spreadsheet would run as a formula come out as text (a country as a partner sent it, say)', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'geo,device' });
     const rows = toStatsRows(
-      [{ k_geo: '=cmd|calc!A0', k_device: '@x,y', impressions: 1, viewable_impressions: 0, clicks: 0, invalid_clicks: 0, conversions: 0, spent_nano: 0 }],
+      [
+        {
+          k_geo: '=cmd|calc!A0',
+          k_device: '@x,y',
+          impressions: 1,
+          viewable_impressions: 0,
+          clicks: 0,
+          invalid_clicks: 0,
+          conversions: 0,
+          spent_nano: 0,
+        },
+      ],
       query,
     );
     expect(statsCsv(rows, query).split('\n')[1]).toBe(`"'=cmd|calc!A0","'@x,y",1,0,0,0,0,0,0,0`);
@@ -107,7 +160,9 @@ describe('toStatsRows', () => {
   it('refuses bad parameters', () => {
     expect(statsQuerySchema.safeParse({ from: '2026-01-02', to: '2026-01-01' }).success).toBe(false);
     expect(statsQuerySchema.safeParse({ from: '2025-01-01', to: '2026-01-02' }).success).toBe(false);
-    expect(statsQuerySchema.safeParse({ from: '2026-01-01', to: '2026-01-01', group_by: 'day,,x' }).success).toBe(false);
+    expect(statsQuerySchema.safeParse({ from: '2026-01-01', to: '2026-01-01', group_by: 'day,,x' }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -123,8 +178,17 @@ describe('publisherEarningsCents', () => {
 describe('the placement report', () => {
   it('groups by source as text and names each zone by its subid beside its id, in JSON and CSV', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'zone,site,source', format: 'csv' });
-    expect(buildStatsQuery('adnet', query, { advertiserId: 1 }).sql).toContain('zone_id AS k_zone_id, site_id AS k_site_id, source AS k_source');
-    const counts = { impressions: 10, viewable_impressions: 0, clicks: 1, invalid_clicks: 0, conversions: 1, spent_nano: 30_000_000 };
+    expect(buildStatsQuery('adnet', query, { advertiserId: 1 }).sql).toContain(
+      'zone_id AS k_zone_id, site_id AS k_site_id, source AS k_source',
+    );
+    const counts = {
+      impressions: 10,
+      viewable_impressions: 0,
+      clicks: 1,
+      invalid_clicks: 0,
+      conversions: 1,
+      spent_nano: 30_000_000,
+    };
     const rows = withZoneSubids(
       toStatsRows(
         [

@@ -40,7 +40,11 @@ export function publisherEarningsCents(spentNano: number | string, sharePercent:
  * zone from UTC hours, so in zones whose offset is not a whole hour a day's
  * edge is rounded to the hour.
  */
-export function buildStatsQuery(database: string, q: StatsQuery, scope: StatsScope): { sql: string; params: Record<string, unknown> } {
+export function buildStatsQuery(
+  database: string,
+  q: StatsQuery,
+  scope: StatsScope,
+): { sql: string; params: Record<string, unknown> } {
   const { select, where, params, groupBy } = grouping(q);
   if (scope.advertiserId !== undefined) {
     where.push('advertiser_id = {advertiser:UInt32}');
@@ -83,7 +87,11 @@ function grouping(q: StatsQuery) {
  * A publisher's traffic that was not counted (admin/src/clickhouse/migrations.ts, `uncounted_hourly`):
  * per group, one row per kind (`of`) and reason.
  */
-export function buildUncountedQuery(database: string, q: StatsQuery, publisherId: number): { sql: string; params: Record<string, unknown> } {
+export function buildUncountedQuery(
+  database: string,
+  q: StatsQuery,
+  publisherId: number,
+): { sql: string; params: Record<string, unknown> } {
   const { select, where, params, groupBy } = grouping(q);
   where.push('publisher_id = {publisher:UInt32}');
   params.publisher = publisherId;
@@ -98,7 +106,16 @@ export function buildUncountedQuery(database: string, q: StatsQuery, publisherId
 }
 
 type Raw = Record<string, string | number>;
-const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set(['date', 'hour', 'geo', 'device', 'os', 'browser', 'source', 'demand']);
+const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set([
+  'date',
+  'hour',
+  'geo',
+  'device',
+  'os',
+  'browser',
+  'source',
+  'demand',
+]);
 
 /** The grouped columns of a result row, typed as the API writes them. */
 function groupColumns(r: Raw, q: StatsQuery): Partial<StatsRow> {
@@ -112,7 +129,12 @@ function groupColumns(r: Raw, q: StatsQuery): Partial<StatsRow> {
 }
 
 export function toUncountedRows(raw: Raw[], q: StatsQuery): UncountedRow[] {
-  return raw.map((r) => ({ ...groupColumns(r, q), of: String(r.of) as UncountedRow['of'], reason: String(r.reason), events: Number(r.events) }));
+  return raw.map((r) => ({
+    ...groupColumns(r, q),
+    of: String(r.of) as UncountedRow['of'],
+    reason: String(r.reason),
+    events: Number(r.events),
+  }));
 }
 
 /** ClickHouse rows (64-bit numbers arrive as strings over HTTP, numbers from chDB) to API rows. */
@@ -148,7 +170,9 @@ export function withZoneSubids(rows: StatsRow[], subids: ReadonlyMap<number, str
 
 /** Each row's demand partner name beside its `demand` (`names`: id to name); '' for `own` or a partner since deleted. */
 export function withDemandNames(rows: StatsRow[], names: ReadonlyMap<number, string>): StatsRow[] {
-  return rows.map((r) => (r.demand === undefined ? r : { ...r, demand_name: r.demand === 'own' ? '' : (names.get(Number(r.demand)) ?? '') }));
+  return rows.map((r) =>
+    r.demand === undefined ? r : { ...r, demand_name: r.demand === 'own' ? '' : (names.get(Number(r.demand)) ?? '') },
+  );
 }
 
 /** The demand partner ids the rows name (not `own`). */
@@ -160,7 +184,11 @@ export const demandPartnerIds = (rows: readonly StatsRow[]): number[] => [
 export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
   const cols = [
     ...q.group_by.flatMap((d): (keyof StatsRow)[] =>
-      d === 'zone' ? ['zone_id', 'zone_subid'] : d === 'demand' ? ['demand', 'demand_name'] : [STATS_DIMENSION_COLUMNS[d]],
+      d === 'zone'
+        ? ['zone_id', 'zone_subid']
+        : d === 'demand'
+          ? ['demand', 'demand_name']
+          : [STATS_DIMENSION_COLUMNS[d]],
     ),
     'impressions',
     'viewable_impressions',

@@ -52,9 +52,17 @@ export class ApiKeyStore {
     return bearer.startsWith(API_KEY_PREFIX);
   }
 
-  async create(userId: number, role: Role, name: string, scopes: readonly ApiKeyScope[]): Promise<{ key: string; record: ApiKey } | undefined> {
+  async create(
+    userId: number,
+    role: Role,
+    name: string,
+    scopes: readonly ApiKeyScope[],
+  ): Promise<{ key: string; record: ApiKey } | undefined> {
     if ((await this.redis.scard(userKeysKey(userId))) >= MAX_KEYS_PER_USER) return undefined;
-    const [id, generation] = await Promise.all([this.redis.incr(idCounter('apikey')), this.redis.hget(userKey(userId), GENERATION)]);
+    const [id, generation] = await Promise.all([
+      this.redis.incr(idCounter('apikey')),
+      this.redis.hget(userKey(userId), GENERATION),
+    ]);
     const secret = randomBytes(32).toString('base64url');
     const created = new Date().toISOString();
     const fields = {
@@ -68,7 +76,10 @@ export class ApiKeyStore {
       g: Number(generation ?? 0),
     };
     await this.redis.multi().hset(recordKey(id), fields).sadd(userKeysKey(userId), id).exec();
-    return { key: `${API_KEY_PREFIX}${id}_${secret}`, record: toApiKey(String(id), { ...fields, uid: String(userId), g: String(fields.g) }) };
+    return {
+      key: `${API_KEY_PREFIX}${id}_${secret}`,
+      record: toApiKey(String(id), { ...fields, uid: String(userId), g: String(fields.g) }),
+    };
   }
 
   async check(bearer: string, now = Date.now()): Promise<KeyCheck> {
@@ -83,7 +94,8 @@ export class ApiKeyStore {
     const userId = Number(rec.uid);
     const generation = Number((await this.redis.hget(userKey(userId), GENERATION)) ?? 0);
     if (Number(rec.g ?? 0) < generation) return { ok: false };
-    if (!(Number(rec.used ?? 0) > now - TOUCH_EVERY_MS)) void this.redis.hset(recordKey(id), 'used', now).catch(() => undefined);
+    if (!(Number(rec.used ?? 0) > now - TOUCH_EVERY_MS))
+      void this.redis.hset(recordKey(id), 'used', now).catch(() => undefined);
     return { ok: true, key: { keyId: Number(id), userId, role: rec.role as Role, scopes: parseScopes(rec.scopes) } };
   }
 

@@ -57,7 +57,10 @@ export class ConfigStore {
   }
 
   async read<T>(kind: ConfigKind, id: number): Promise<Versioned<T> | undefined> {
-    const [blob, rev] = await Promise.all([this.redis.hgetBuffer(cfgHash(kind), String(id)), this.redis.hget(cfgRevHash(kind), String(id))]);
+    const [blob, rev] = await Promise.all([
+      this.redis.hgetBuffer(cfgHash(kind), String(id)),
+      this.redis.hget(cfgRevHash(kind), String(id)),
+    ]);
     return blob ? { value: decode<T>(blob), rev: Number(rev ?? 0) } : undefined;
   }
 
@@ -111,11 +114,25 @@ export class ConfigStore {
     return this.write('del', kind, id, expectedRev, lastValue, ops);
   }
 
-  private async write(op: 'put' | 'del', kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[]): Promise<string> {
+  private async write(
+    op: 'put' | 'del',
+    kind: ConfigKind,
+    id: number,
+    expectedRev: number,
+    value: unknown,
+    ops: IndexOp[],
+  ): Promise<string> {
     const indexKeys = [...new Set(ops.map((o) => o.key))];
     const args: (string | number | Buffer)[] = [kind, id, expectedRev, encode(value), this.logMaxLen, op];
     for (const op of ops) args.push(op.cmd, indexKeys.indexOf(op.key) + 4, op.member, op.score ?? 0);
-    const seq = await this.redis.cfgCommit(3 + indexKeys.length, cfgHash(kind), cfgRevHash(kind), CFG_LOG, ...indexKeys, ...args);
+    const seq = await this.redis.cfgCommit(
+      3 + indexKeys.length,
+      cfgHash(kind),
+      cfgRevHash(kind),
+      CFG_LOG,
+      ...indexKeys,
+      ...args,
+    );
     if (seq === null) throw new ConflictError(`${kind} ${id} changed concurrently`);
     // Pub/sub is only a wake-up call: followers read the log itself, so a lost notice costs latency, not data.
     await this.redis.publish(CFG_NOTICE_CHANNEL, seq);

@@ -1,4 +1,13 @@
-export { CFG_LOG, CFG_NOTICE_CHANNEL, balanceKey, campaignPoolKey, campaignTotalKey, cfgHash, cfgRevHash, ledgerKey } from '@adnet/schemas/redis-keys';
+export {
+  CFG_LOG,
+  CFG_NOTICE_CHANNEL,
+  balanceKey,
+  campaignPoolKey,
+  campaignTotalKey,
+  cfgHash,
+  cfgRevHash,
+  ledgerKey,
+} from '@adnet/schemas/redis-keys';
 
 // Hash tags ({...}) put keys that one script or transaction touches into one
 // Redis Cluster slot. Config is small, so all of it shares the {cfg} slot and a

@@ -37,7 +37,13 @@ export class LedgerStore {
     return this.post(advertiserId, 'debit', -cents, reason, requireFunds);
   }
 
-  private async post(advertiserId: number, kind: 'credit' | 'debit', signed: number, reason: string, requireFunds: boolean): Promise<PostResult> {
+  private async post(
+    advertiserId: number,
+    kind: 'credit' | 'debit',
+    signed: number,
+    reason: string,
+    requireFunds: boolean,
+  ): Promise<PostResult> {
     const [ok, bal, id] = await this.redis.ledgerPost(
       2,
       balanceKey(advertiserId),
@@ -48,7 +54,9 @@ export class LedgerStore {
       new Date().toISOString(),
       requireFunds ? '1' : '0',
     );
-    return ok === 1 ? { ok: true, balanceCents: Number(bal), entryId: String(id) } : { ok: false, balanceCents: Number(bal) };
+    return ok === 1
+      ? { ok: true, balanceCents: Number(bal), entryId: String(id) }
+      : { ok: false, balanceCents: Number(bal) };
   }
 
   async balance(advertiserId: number): Promise<number> {

@@ -24,12 +24,15 @@ export class LowBalanceStore {
   }
 
   /** One page of the watched accounts with their threshold and whether they were told. */
-  async scan(cursor: string): Promise<{ next: string; accounts: { userId: number; thresholdCents: number; notified: boolean }[] }> {
+  async scan(
+    cursor: string,
+  ): Promise<{ next: string; accounts: { userId: number; thresholdCents: number; notified: boolean }[] }> {
     const [next, ids] = await this.redis.sscan(WATCHED, cursor, 'COUNT', 200);
     const accounts = [];
     for (const id of ids) {
       const [threshold, notified] = await this.redis.hmget(userKey(Number(id)), THRESHOLD, NOTIFIED);
-      if (threshold !== null) accounts.push({ userId: Number(id), thresholdCents: Number(threshold), notified: notified !== null });
+      if (threshold !== null)
+        accounts.push({ userId: Number(id), thresholdCents: Number(threshold), notified: notified !== null });
     }
     return { next, accounts };
   }

@@ -19,7 +19,13 @@ const digestOf = (token: string): string => createHash('sha256').update(token).d
 export class OneTimeTokens {
   constructor(private readonly redis: Redis) {}
 
-  async mint(purpose: OneTimePurpose, userId: number, bind: string, ttlSeconds: number, now = Date.now()): Promise<string> {
+  async mint(
+    purpose: OneTimePurpose,
+    userId: number,
+    bind: string,
+    ttlSeconds: number,
+    now = Date.now(),
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = now + ttlSeconds * 1000;
     await this.redis.set(key(purpose, digestOf(token)), `${userId}|${expiresAt}|${bind}`, 'PXAT', expiresAt);
@@ -37,4 +43,5 @@ export class OneTimeTokens {
 }
 
 /** What a reset token is bound to: once the password changes, links made before stop working. */
-export const passwordBinding = (passwordHash: string): string => createHash('sha256').update(passwordHash).digest('hex').slice(0, 32);
+export const passwordBinding = (passwordHash: string): string =>
+  createHash('sha256').update(passwordHash).digest('hex').slice(0, 32);

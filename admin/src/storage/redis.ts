@@ -4,7 +4,11 @@ import type { Redis } from '@adnet/runtime/redis-connect';
 export type { Redis };
 
 /** A client with the product's defaults: bounded retries per request, reconnects forever with backoff. */
-export function connectRedis(url: string, name: string, options: { enableAutoPipelining?: boolean; commandTimeout?: number } = {}): Redis {
+export function connectRedis(
+  url: string,
+  name: string,
+  options: { enableAutoPipelining?: boolean; commandTimeout?: number } = {},
+): Redis {
   return connect(url, {
     connectionName: name,
     commandTimeout: options.commandTimeout,

@@ -131,7 +131,11 @@ export class SignInBackoff {
       accountWindowMs,
     );
     if (ok === 1) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), scope: scope === 2 ? 'account' : 'network' };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      scope: scope === 2 ? 'account' : 'network',
+    };
   }
 
   /** After a correct password (or a followed reset link): the network starts afresh and is known to the account. */

@@ -25,14 +25,34 @@ const GENERATION = 'tgen';
 export class TokenStore {
   constructor(private readonly redis: Redis) {}
 
-  async issue(userId: number, role: Role, ttlSeconds: number, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
-    const [id, generation] = await Promise.all([this.redis.incr(idCounter('token')), this.redis.hget(userKey(userId), GENERATION)]);
+  async issue(
+    userId: number,
+    role: Role,
+    ttlSeconds: number,
+    now = Date.now(),
+  ): Promise<{ token: string; expiresAt: number }> {
+    const [id, generation] = await Promise.all([
+      this.redis.incr(idCounter('token')),
+      this.redis.hget(userKey(userId), GENERATION),
+    ]);
     const opaque = newOpaque();
     const expiresAt = now + ttlSeconds * 1000;
     // Kept a day past expiry so an expired token reads "expired", not "invalid".
     await this.redis
       .multi()
-      .hset(tokenKey(String(id)), 'uid', userId, 'role', role, 'h', hashOpaque(opaque), 'exp', expiresAt, 'g', Number(generation ?? 0))
+      .hset(
+        tokenKey(String(id)),
+        'uid',
+        userId,
+        'role',
+        role,
+        'h',
+        hashOpaque(opaque),
+        'exp',
+        expiresAt,
+        'g',
+        Number(generation ?? 0),
+      )
       .pexpireat(tokenKey(String(id)), expiresAt + 86_400_000)
       .exec();
     return { token: `${id}|${opaque}`, expiresAt };

@@ -107,7 +107,9 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type })
     if (!check.ok) {
       // A dead cookie goes, so the browser stops sending it.
       if (!fromHeader) ctx.setCookies.push(clearedSessionCookie(ctx.req.https));
-      throw check.reason === 'expired' ? new AppError('token_expired', 'Token expired; request a new one') : new AppError('unauthorized', 'Invalid token');
+      throw check.reason === 'expired'
+        ? new AppError('token_expired', 'Token expired; request a new one')
+        : new AppError('unauthorized', 'Invalid token');
     }
     session = check.session;
     rate = await ctx.svc.limiter.take(`tok:${session.tokenId}`, ctx.svc.config.apiRateLimitPerMin, 60_000);
@@ -145,7 +147,12 @@ export function configuredInput(schemaOf: (config: Services['config']) => ZodTyp
 
 /** Per-address limit for the routes that take no token (sign-in, sign-up): the real client's, behind trusted proxies. */
 export const ipLimitedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const rate = await ctx.svc.limiter.take(`ip:${addressSubject(ctx.req.ip)}`, ctx.svc.config.authRateLimitPerMin, 60_000);
-  if (!rate.allowed) throw new AppError('rate_limited', 'Too many attempts', { retryAfterSeconds: rate.retryAfterSeconds });
+  const rate = await ctx.svc.limiter.take(
+    `ip:${addressSubject(ctx.req.ip)}`,
+    ctx.svc.config.authRateLimitPerMin,
+    60_000,
+  );
+  if (!rate.allowed)
+    throw new AppError('rate_limited', 'Too many attempts', { retryAfterSeconds: rate.retryAfterSeconds });
   return next();
 });

@@ -40,7 +40,8 @@ export const FETCH_FAILURES = {
 } as const;
 export type FetchFailure = keyof typeof FETCH_FAILURES;
 
-export type FetchOutcome = { ok: true; status: number; body: string; finalUrl: string } | { ok: false; reason: FetchFailure; detail: string };
+export type FetchOutcome =
+  { ok: true; status: number; body: string; finalUrl: string } | { ok: false; reason: FetchFailure; detail: string };
 
 /** A failure with its reason; thrown inside this module only, `safeGet` turns it into an outcome. */
 class Refused extends Error {
@@ -80,7 +81,8 @@ async function resolveName(host: string, o: SafeFetchOptions, deadline: number):
     ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
     ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
   ];
-  if (found.length === 0) throw new Refused('dns', `${host}: ${v4.status === 'rejected' ? (v4.reason as Error).message : 'no address'}`);
+  if (found.length === 0)
+    throw new Refused('dns', `${host}: ${v4.status === 'rejected' ? (v4.reason as Error).message : 'no address'}`);
   return found;
 }
 
@@ -150,7 +152,12 @@ function getOnce(url: URL, o: SafeFetchOptions, deadline: number): Promise<Answe
           // Enough read: what lies past the limit is never looked at.
           if (size >= o.maxBytes) res.destroy();
         });
-        const finish = () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString('utf8') });
+        const finish = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            location: res.headers.location,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);
@@ -174,7 +181,8 @@ function parseUrl(href: string, reason: FetchFailure, base?: URL): URL {
   } catch {
     throw new Refused(reason, `not a URL: ${JSON.stringify(href.slice(0, 200))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Refused(reason, `${url.protocol} URLs are not fetched`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Refused(reason, `${url.protocol} URLs are not fetched`);
   return url;
 }
 
@@ -189,7 +197,11 @@ async function follow(start: string, o: SafeFetchOptions, deadline: number): Pro
     }
     const res = await getOnce(url, o, deadline);
     if (res.status >= 300 && res.status < 400 && res.location !== undefined) {
-      if (hop >= o.maxRedirects) throw new Refused('too_many_redirects', `more than ${o.maxRedirects} redirects, the last to ${res.location.slice(0, 200)}`);
+      if (hop >= o.maxRedirects)
+        throw new Refused(
+          'too_many_redirects',
+          `more than ${o.maxRedirects} redirects, the last to ${res.location.slice(0, 200)}`,
+        );
       url = parseUrl(res.location, 'bad_redirect', url);
       continue;
     }

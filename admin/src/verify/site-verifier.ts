@@ -54,7 +54,16 @@ export async function verifySite(domain: string, code: string, o: SafeFetchOptio
     if (home.status < 400 && metaCode(home.body).includes(code)) return { ok: true, method: 'meta' };
     const file = await safeGet(`${scheme}://${domain}${WELL_KNOWN_PATH}`, fetchOptions);
     if (file.ok && file.status < 400 && file.body.trim() === code) return { ok: true, method: 'file' };
-    return { ok: false, error: NOT_FOUND_MESSAGE, ...(file.ok ? {} : { reason: file.reason, detail: `${scheme}: ${file.detail}` }) };
+    return {
+      ok: false,
+      error: NOT_FOUND_MESSAGE,
+      ...(file.ok ? {} : { reason: file.reason, detail: `${scheme}: ${file.detail}` }),
+    };
   }
-  return { ok: false, error: UNREACHABLE_MESSAGE, reason: failures.at(-1)?.reason, detail: failures.map((f) => f.detail).join('; ') };
+  return {
+    ok: false,
+    error: UNREACHABLE_MESSAGE,
+    reason: failures.at(-1)?.reason,
+    detail: failures.map((f) => f.detail).join('; '),
+  };
 }

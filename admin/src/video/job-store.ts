@@ -52,7 +52,15 @@ export class VideoJobStore {
 
   /** Stores a processing job, first due for a poll at `dueAt`. */
   async create(id: number, job: NewJob, dueAt: number): Promise<VideoJob> {
-    const full: VideoJob = { ...job, job_id: id, status: 'processing', video_url: null, duration_sec: null, reason: null, updated_at: job.created_at };
+    const full: VideoJob = {
+      ...job,
+      job_id: id,
+      status: 'processing',
+      video_url: null,
+      duration_sec: null,
+      reason: null,
+      updated_at: job.created_at,
+    };
     await this.redis
       .multi()
       .hset(jobKey(id), {

@@ -76,13 +76,19 @@ export class VideoPoller {
       return false;
     }
     if (step.kind === 'complete') {
-      const moved = await svc.videoJobs.finish(job.job_id, 'completed', { videoUrl: step.videoUrl, durationSec: step.durationSec }, at);
+      const moved = await svc.videoJobs.finish(
+        job.job_id,
+        'completed',
+        { videoUrl: step.videoUrl, durationSec: step.durationSec },
+        at,
+      );
       if (moved) svc.log.info({ event: 'video.completed', jobId: job.job_id }, 'video completed');
       return moved;
     }
     const moved = await svc.videoJobs.finish(job.job_id, 'failed', { reason: step.reason }, at);
     // The finish step succeeds for one caller only, so the refund is paid once.
-    if (moved && job.cost_cents > 0) await svc.ledger.credit(job.advertiser_id, job.cost_cents, `video job ${job.job_id}: refund, ${step.reason}`);
+    if (moved && job.cost_cents > 0)
+      await svc.ledger.credit(job.advertiser_id, job.cost_cents, `video job ${job.job_id}: refund, ${step.reason}`);
     if (moved) svc.log.info({ event: 'video.failed', jobId: job.job_id, reason: step.reason }, 'video failed');
     return moved;
   }

@@ -25,7 +25,8 @@ export interface VideoProvider {
 export class VideoProviderError extends Error {}
 
 export const MAX_SAMPLE_SECONDS = 600;
-export const sampleVideoPath = (orientation: Orientation, seconds: number): string => `/media/sample/avatar-${orientation}-${seconds}s.mp4`;
+export const sampleVideoPath = (orientation: Orientation, seconds: number): string =>
+  `/media/sample/avatar-${orientation}-${seconds}s.mp4`;
 const SAMPLE_PATH_RE = new RegExp(`^/media/sample/avatar-(${ORIENTATIONS.join('|')})-(\\d{1,3})s\\.mp4$`);
 
 /** Duration asked for by a sample path, or undefined when it is not one. */
@@ -59,7 +60,11 @@ export class LocalVideoProvider implements VideoProvider {
     const o = ORIENTATIONS.find((x) => x === orientation);
     if (!o || !readyAt || !seconds) return Promise.resolve({ status: 'failed', reason: 'unknown local job id' });
     if (this.now() < Number(readyAt)) return Promise.resolve({ status: 'processing' });
-    return Promise.resolve({ status: 'completed', videoUrl: this.baseUrl + sampleVideoPath(o, Number(seconds)), durationSec: Number(seconds) });
+    return Promise.resolve({
+      status: 'completed',
+      videoUrl: this.baseUrl + sampleVideoPath(o, Number(seconds)),
+      durationSec: Number(seconds),
+    });
   }
 }
 
@@ -93,7 +98,8 @@ export class HttpVideoProvider implements VideoProvider {
     const parsed = statusSchema.safeParse(await this.request('GET', `/v1/videos/${encodeURIComponent(providerJobId)}`));
     if (!parsed.success) throw new VideoProviderError('the video provider sent an unreadable job status');
     const s = parsed.data;
-    if (s.status === 'completed') return { status: 'completed', videoUrl: s.video_url, durationSec: Math.round(s.duration_sec) };
+    if (s.status === 'completed')
+      return { status: 'completed', videoUrl: s.video_url, durationSec: Math.round(s.duration_sec) };
     if (s.status === 'failed') return { status: 'failed', reason: s.error ?? 'the video provider failed the job' };
     return { status: 'processing' };
   }
@@ -113,12 +119,15 @@ export class HttpVideoProvider implements VideoProvider {
       });
     } catch (err) {
       throw new VideoProviderError(
-        err instanceof Error && err.name === 'TimeoutError' ? 'the video provider timed out' : 'the video provider could not be reached',
+        err instanceof Error && err.name === 'TimeoutError'
+          ? 'the video provider timed out'
+          : 'the video provider could not be reached',
       );
     }
     const text = await res.text().catch(() => '');
     // A 404 on poll means the provider lost the job: report it as failed rather than retry forever.
-    if (res.status === 404 && method === 'GET') return { status: 'failed', error: 'the video provider does not know this job' };
+    if (res.status === 404 && method === 'GET')
+      return { status: 'failed', error: 'the video provider does not know this job' };
     if (!res.ok) throw new VideoProviderError(`the video provider failed with HTTP ${res.status}`);
     try {
       return JSON.parse(text) as unknown;
@@ -129,5 +138,7 @@ export class HttpVideoProvider implements VideoProvider {
 }
 
 export function createVideoProvider(cfg: Config['video'], baseUrl: string): VideoProvider {
-  return cfg.baseUrl ? new HttpVideoProvider({ ...cfg, baseUrl: cfg.baseUrl }) : new LocalVideoProvider(baseUrl, cfg.localDelayMs);
+  return cfg.baseUrl
+    ? new HttpVideoProvider({ ...cfg, baseUrl: cfg.baseUrl })
+    : new LocalVideoProvider(baseUrl, cfg.localDelayMs);
 }

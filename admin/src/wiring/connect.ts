@@ -10,7 +10,11 @@ import type { Redis } from '../storage/redis.ts';
 import type { Stopper } from './stop-order.ts';
 
 /** The main Redis connection, answering before anything is built on it; its errors are counted for /metrics. */
-export async function connectAdminRedis(url: string, log: Logger, stopper: Stopper): Promise<{ redis: Redis; redisErrors: () => number }> {
+export async function connectAdminRedis(
+  url: string,
+  log: Logger,
+  stopper: Stopper,
+): Promise<{ redis: Redis; redisErrors: () => number }> {
   const redis = connectRedis(url, 'admin');
   let errors = 0;
   redis.on('error', (err) => {
@@ -27,15 +31,28 @@ export async function connectAdminRedis(url: string, log: Logger, stopper: Stopp
 export async function openEventStore(config: Config, log: Logger, stopper: Stopper): Promise<ClickHouseClient> {
   const clickhouse = await openClickHouse(config);
   stopper.add('clickhouse', () => clickhouse.close());
-  const ran = await migrate(clickhouse, { database: config.clickhouseDatabase, eventTtlDays: config.eventTtlDays, cluster: config.clickhouseCluster });
+  const ran = await migrate(clickhouse, {
+    database: config.clickhouseDatabase,
+    eventTtlDays: config.eventTtlDays,
+    cluster: config.clickhouseCluster,
+  });
   if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
   return clickhouse;
 }
 
-export function buildIngester(config: Config, redisUrl: string, log: Logger, clickhouse: ClickHouseClient | undefined, stopper: Stopper): Ingester {
+export function buildIngester(
+  config: Config,
+  redisUrl: string,
+  log: Logger,
+  clickhouse: ClickHouseClient | undefined,
+  stopper: Stopper,
+): Ingester {
   if (!clickhouse) throw new Error('the ingester needs ClickHouse');
   // Its own connection: the ingester blocks on XREADGROUP.
-  const redis = connectRedis(redisUrl, 'ingest', { enableAutoPipelining: false, commandTimeout: INGEST_COMMAND_TIMEOUT_MS });
+  const redis = connectRedis(redisUrl, 'ingest', {
+    enableAutoPipelining: false,
+    commandTimeout: INGEST_COMMAND_TIMEOUT_MS,
+  });
   const ingester = new Ingester({
     redis,
     clickhouse,

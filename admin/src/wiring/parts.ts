@@ -32,9 +32,17 @@ export interface Mail {
 
 /** Always built (tests drive the worker and the watch with `runOnce`); started only when 'mail' is a part. */
 export function buildMail(config: Config, ports: WorkerPorts, queue: MailQueue, stopper: Stopper): Mail {
-  const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: join(config.dataDir, 'outbox') });
+  const transport = createMailTransport({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    outboxDir: join(config.dataDir, 'outbox'),
+  });
   stopper.add('mail transport', () => Promise.resolve(transport.close()));
-  const mail = { worker: new MailWorker({ svc: ports.mail, queue, transport }), lowBalance: lowBalanceWatch(ports.lowBalance), transport };
+  const mail = {
+    worker: new MailWorker({ svc: ports.mail, queue, transport }),
+    lowBalance: lowBalanceWatch(ports.lowBalance),
+    transport,
+  };
   stopper.add('mail worker', async () => (await mail.worker.stop(), await mail.lowBalance.stop()));
   return mail;
 }
@@ -64,11 +72,20 @@ export interface StartedPart {
 export function backgroundParts(w: PartsWiring): StartedPart[] {
   const { config, log, parts, ports, redis, clickhouse, ingester, mail } = w;
   const { conversions, mailQueue, metrics } = w.svc;
-  const postbacks = parts.has('postbacks') ? new PostbackWorker({ svc: ports.postbacks, store: conversions }) : undefined;
+  const postbacks = parts.has('postbacks')
+    ? new PostbackWorker({ svc: ports.postbacks, store: conversions })
+    : undefined;
   // `adnet backup` of the embedded default: its private Redis and chDB, through the admin that owns the chDB folder.
   const backups =
     ingester && clickhouse && !config.clickhouseUrl && !config.redisUrl
-      ? backupResponder({ redis, clickhouse, database: config.clickhouseDatabase, dataDir: config.dataDir, ingester, log })
+      ? backupResponder({
+          redis,
+          clickhouse,
+          database: config.clickhouseDatabase,
+          dataDir: config.dataDir,
+          ingester,
+          log,
+        })
       : undefined;
   const video = parts.has('video') ? new VideoPoller(ports.video) : undefined;
   // The daily close reads earnings from the event store; a process without one leaves it to another.
@@ -77,7 +94,11 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
   const rows: (StartedPart | undefined)[] = [
     parts.has('mail') ? { start: () => startMail(mail, log) } : undefined,
     ingester && { start: () => ingester.start() },
-    postbacks && { step: 'postback worker', start: () => postbacks.start(config.postback.pollMs), stop: () => postbacks.stop() },
+    postbacks && {
+      step: 'postback worker',
+      start: () => postbacks.start(config.postback.pollMs),
+      stop: () => postbacks.stop(),
+    },
     backups && { step: 'backups', start: () => backups.start(), stop: () => backups.stop() },
     video && { step: 'video poller', start: () => video.start(), stop: () => video.stop() },
     closer && { step: 'payout close', start: () => closer.start(), stop: () => closer.stop() },
@@ -95,7 +116,10 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
           mail: parts.has('mail') ? () => mail.worker.counts : undefined,
         });
         const port = await ops.listen(config.metrics.port, config.metrics.host);
-        log.info({ event: 'metrics.listening', address: `http://${config.metrics.host}:${port}/metrics` }, 'admin metrics listening');
+        log.info(
+          { event: 'metrics.listening', address: `http://${config.metrics.host}:${port}/metrics` },
+          'admin metrics listening',
+        );
       },
     },
   ];

@@ -9,7 +9,10 @@ export const STOP_ORDER = [
   { step: 'metrics', why: 'the scrape reads the workers below, so it closes before they stop' },
   { step: 'payout close', why: 'reads ClickHouse and writes Redis, both still open' },
   { step: 'video poller', why: 'a job it advances may refund into the ledger in Redis, still open' },
-  { step: 'backups', why: 'a backup pauses the ingester and copies ClickHouse and Redis, so it ends before any of them' },
+  {
+    step: 'backups',
+    why: 'a backup pauses the ingester and copies ClickHouse and Redis, so it ends before any of them',
+  },
   { step: 'postback worker', why: 'hands attempts not begun back to the queue in Redis, still open' },
   { step: 'mail worker', why: 'sends through the mail transport, so it stops before the transport' },
   { step: 'mail transport', why: 'nothing sends once the mail worker has stopped' },

@@ -24,7 +24,12 @@ async function serve(handler: Handler): Promise<FakeServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString();
-      const rec: Recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+      const rec: Recorded = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: text ? (JSON.parse(text) as unknown) : undefined,
+      };
       requests.push(rec);
       handler(rec, res);
     });
@@ -48,14 +53,17 @@ const json = (res: ServerResponse, status: number, body: unknown): void => {
 
 /** What the fake chat service does with its next request. */
 export type ChatReply =
-  { kind: 'content'; content: string; usage?: { prompt_tokens: number; completion_tokens: number } } | { kind: 'status'; status: number } | { kind: 'hang' };
+  | { kind: 'content'; content: string; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | { kind: 'status'; status: number }
+  | { kind: 'hang' };
 
 /** Speaks the OpenAI chat-completions protocol; answers from a queue the test fills. */
 export async function fakeChatServer(): Promise<FakeServer & { queue: ChatReply[] }> {
   const queue: ChatReply[] = [];
   const srv = await serve((req, res) => {
     const reply = queue.shift() ?? { kind: 'status', status: 500 };
-    if (req.path !== '/chat/completions' || req.method !== 'POST') return json(res, 404, { error: { message: 'no such path' } });
+    if (req.path !== '/chat/completions' || req.method !== 'POST')
+      return json(res, 404, { error: { message: 'no such path' } });
     if (reply.kind === 'hang') return; // never answers; the client's timeout must fire
     if (reply.kind === 'status') return json(res, reply.status, { error: { message: 'upstream exploded' } });
     json(res, 200, {
@@ -63,7 +71,9 @@ export async function fakeChatServer(): Promise<FakeServer & { queue: ChatReply[
       object: 'chat.completion',
       model: 'fake',
       choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: reply.content } }],
-      ...(reply.usage ? { usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens } } : {}),
+      ...(reply.usage
+        ? { usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens } }
+        : {}),
     });
   });
   return Object.assign(srv, { queue });
@@ -92,6 +102,10 @@ export async function fakeVideoServer(): Promise<FakeServer> {
     if (job.avatar === 'fails') return json(res, 200, { status: 'failed', error: 'avatar not found' });
     const needed = Number(/^slow-(\d+)$/.exec(job.avatar)?.[1] ?? 1);
     if (job.polls < needed) return json(res, 200, { status: 'processing' });
-    return json(res, 200, { status: 'completed', video_url: `https://cdn.example.com/${m?.[1] ?? ''}.mp4`, duration_sec: 14.6 });
+    return json(res, 200, {
+      status: 'completed',
+      video_url: `https://cdn.example.com/${m?.[1] ?? ''}.mp4`,
+      duration_sec: 14.6,
+    });
   });
 }

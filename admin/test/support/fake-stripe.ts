@@ -67,7 +67,12 @@ export async function fakeStripe(): Promise<FakeStripe> {
         refunds.push({ paymentIntent: pi, idempotencyKey: typeof key === 'string' ? key : undefined });
         return send(200, { id: `re_${refunds.length}`, object: 'refund', payment_intent: pi, status: 'succeeded' });
       }
-      send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method ?? ''}: ${req.url ?? ''})` } });
+      send(404, {
+        error: {
+          type: 'invalid_request_error',
+          message: `Unrecognized request URL (${req.method ?? ''}: ${req.url ?? ''})`,
+        },
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,7 +92,11 @@ export async function fakeStripe(): Promise<FakeStripe> {
 let eventSeq = 0;
 
 /** A Stripe event as Stripe sends it, with a Stripe-Signature header made with the endpoint secret. */
-export function signedEvent(secret: string, type: string, object: Record<string, unknown>): { body: string; signature: string } {
+export function signedEvent(
+  secret: string,
+  type: string,
+  object: Record<string, unknown>,
+): { body: string; signature: string } {
   const body = JSON.stringify({
     id: `evt_${++eventSeq}`,
     object: 'event',

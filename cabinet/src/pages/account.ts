@@ -17,7 +17,12 @@ const SCOPE_HELP: Record<Scope, string> = {
 
 /** A titled part of the page, labelled by its heading. */
 const section = (id: string, title: string, ...children: (Node | string | null)[]): HTMLElement =>
-  h('section', { 'aria-labelledby': `${id}-h` }, h('h2', { id: `${id}-h` }, title), ...children.filter((c): c is Node | string => c !== null));
+  h(
+    'section',
+    { 'aria-labelledby': `${id}-h` },
+    h('h2', { id: `${id}-h` }, title),
+    ...children.filter((c): c is Node | string => c !== null),
+  );
 
 /** Account and security, for every role: email, password, API keys, sign out everywhere; the advertiser's notices. */
 export async function accountPage(ctx: PageContext): Promise<void> {
@@ -37,7 +42,9 @@ export async function accountPage(ctx: PageContext): Promise<void> {
         {},
         me.email,
         ' ',
-        me.email_verified ? h('span', { class: 'badge approved' }, 'verified') : h('span', { class: 'badge pending_moderation' }, 'not verified'),
+        me.email_verified
+          ? h('span', { class: 'badge approved' }, 'verified')
+          : h('span', { class: 'badge pending_moderation' }, 'not verified'),
       ),
       me.email_verified ? null : resend,
     ),
@@ -71,17 +78,40 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     label: 'Change password',
     submit: 'Change password',
     fields: [
-      { name: 'current_password', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password' },
-      { name: 'new_password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: 'At least 8 characters' },
+      {
+        name: 'current_password',
+        label: 'Current password',
+        type: 'password',
+        required: true,
+        autocomplete: 'current-password',
+      },
+      {
+        name: 'new_password',
+        label: 'New password',
+        type: 'password',
+        required: true,
+        autocomplete: 'new-password',
+        hint: 'At least 8 characters',
+      },
     ],
     async onSubmit(d, handle) {
       const value = (n: string) => (typeof d.get(n) === 'string' ? (d.get(n) as string) : '');
-      await api.auth.changePassword.mutate({ current_password: value('current_password'), new_password: value('new_password') });
+      await api.auth.changePassword.mutate({
+        current_password: value('current_password'),
+        new_password: value('new_password'),
+      });
       handle.form.reset();
       notify('Password changed; your other sessions and API keys were signed out');
     },
   });
-  sections.push(section('pw', 'Password', h('p', {}, 'Changing it signs out your other sessions and revokes your API keys.'), password.form));
+  sections.push(
+    section(
+      'pw',
+      'Password',
+      h('p', {}, 'Changing it signs out your other sessions and revokes your API keys.'),
+      password.form,
+    ),
+  );
 
   const keysArea = h('div', {});
   const shown = h('div', { role: 'status', 'aria-live': 'polite' });
@@ -138,7 +168,13 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     section(
       'keys',
       'API keys',
-      h('p', {}, 'Send a key as ', h('code', {}, 'Authorization: Bearer adn_…'), '. A key cannot manage keys or change the password.'),
+      h(
+        'p',
+        {},
+        'Send a key as ',
+        h('code', {}, 'Authorization: Bearer adn_…'),
+        '. A key cannot manage keys or change the password.',
+      ),
       h(
         'ul',
         {},
@@ -164,7 +200,11 @@ export async function accountPage(ctx: PageContext): Promise<void> {
     section(
       'out',
       'Sessions',
-      h('p', {}, 'Signs out every browser and program signed in to this account, this one included, and revokes every API key.'),
+      h(
+        'p',
+        {},
+        'Signs out every browser and program signed in to this account, this one included, and revokes every API key.',
+      ),
       everywhere,
     ),
   );

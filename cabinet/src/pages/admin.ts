@@ -7,9 +7,19 @@ import type { PageContext } from '../router.ts';
 type Partner = Outputs['admin']['listPartners']['partners'][number];
 
 /** Approve, or reject with a reason (the reason field sits beside the button). */
-function verdict(label: string, approve: () => Promise<unknown>, reject: (reason: string) => Promise<unknown>, after: () => Promise<void>): HTMLElement {
+function verdict(
+  label: string,
+  approve: () => Promise<unknown>,
+  reject: (reason: string) => Promise<unknown>,
+  after: () => Promise<void>,
+): HTMLElement {
   const errId = uid('reason-error');
-  const reason = h('input', { type: 'text', 'aria-label': `Rejection reason for ${label}`, placeholder: 'Reason to reject', 'aria-describedby': errId });
+  const reason = h('input', {
+    type: 'text',
+    'aria-label': `Rejection reason for ${label}`,
+    placeholder: 'Reason to reject',
+    'aria-describedby': errId,
+  });
   const err = h('p', { class: 'field-error', id: errId, hidden: true });
   return h(
     'div',
@@ -51,7 +61,10 @@ function verdict(label: string, approve: () => Promise<unknown>, reject: (reason
 }
 
 export async function moderationPage(ctx: PageContext): Promise<void> {
-  const [{ creatives }, { sites }] = await Promise.all([api.admin.moderationQueue.query(), api.admin.siteQueue.query()]);
+  const [{ creatives }, { sites }] = await Promise.all([
+    api.admin.moderationQueue.query(),
+    api.admin.siteQueue.query(),
+  ]);
   const again = () => moderationPage(ctx);
   ctx.main.replaceChildren(
     h('h1', {}, 'Moderation'),
@@ -59,8 +72,18 @@ export async function moderationPage(ctx: PageContext): Promise<void> {
     table(
       ['Preview', 'Creative', 'Landing page', 'Decision'],
       creatives.map((c) => [
-        c.image_url ? h('img', { src: c.image_url, alt: c.title ?? 'creative', class: 'thumb' }) : c.video_url ? h('a', { href: c.video_url }, 'video') : '',
-        h('div', {}, h('strong', {}, c.title ?? `Creative ${c.id}`), h('p', {}, c.body ?? ''), h('small', {}, `${c.format} · campaign ${c.campaign_id}`)),
+        c.image_url
+          ? h('img', { src: c.image_url, alt: c.title ?? 'creative', class: 'thumb' })
+          : c.video_url
+            ? h('a', { href: c.video_url }, 'video')
+            : '',
+        h(
+          'div',
+          {},
+          h('strong', {}, c.title ?? `Creative ${c.id}`),
+          h('p', {}, c.body ?? ''),
+          h('small', {}, `${c.format} · campaign ${c.campaign_id}`),
+        ),
         h('a', { href: c.landing_url, target: '_blank', rel: 'noopener noreferrer' }, c.landing_url),
         verdict(
           `creative ${c.id}`,
@@ -99,7 +122,11 @@ function partnerRow(p: Partner, after: () => Promise<void>) {
       { name: 'qps_limit', label: 'QPS limit', type: 'number', value: String(p.qps_limit) },
     ],
     async onSubmit(d) {
-      await api.admin.updatePartner.mutate({ id: p.id, allowed_ips: list(d, 'allowed_ips'), qps_limit: num(d, 'qps_limit') });
+      await api.admin.updatePartner.mutate({
+        id: p.id,
+        allowed_ips: list(d, 'allowed_ips'),
+        qps_limit: num(d, 'qps_limit'),
+      });
       notify(`Partner ${p.name} saved`);
       await after();
     },
@@ -114,7 +141,10 @@ function partnerRow(p: Partner, after: () => Promise<void>) {
         await (p.status === 'active' ? api.admin.disablePartner : api.admin.enablePartner).mutate({ id: p.id });
         await after();
       },
-      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`, class: p.status === 'active' ? 'danger' : 'primary' },
+      {
+        'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`,
+        class: p.status === 'active' ? 'danger' : 'primary',
+      },
     ),
   ];
 }
@@ -131,7 +161,11 @@ export async function partnersPage(ctx: PageContext): Promise<void> {
       { name: 'qps_limit', label: 'QPS limit', type: 'number', value: '100' },
     ],
     async onSubmit(d) {
-      await api.admin.createPartner.mutate({ name: text(d, 'name'), allowed_ips: list(d, 'allowed_ips'), qps_limit: num(d, 'qps_limit') });
+      await api.admin.createPartner.mutate({
+        name: text(d, 'name'),
+        allowed_ips: list(d, 'allowed_ips'),
+        qps_limit: num(d, 'qps_limit'),
+      });
       notify('Partner added');
       await again();
     },
@@ -156,7 +190,13 @@ export async function advertisersPage(ctx: PageContext): Promise<void> {
     table(
       ['Email', 'Balance', 'Credit'],
       advertisers.map((a) => [
-        h('span', {}, a.email, ' ', h('a', { href: `/cabinet/advertisers/${a.id}/deposits`, 'aria-label': `Deposits of ${a.email}` }, 'deposits')),
+        h(
+          'span',
+          {},
+          a.email,
+          ' ',
+          h('a', { href: `/cabinet/advertisers/${a.id}/deposits`, 'aria-label': `Deposits of ${a.email}` }, 'deposits'),
+        ),
         usd(a.balance_cents),
         buildForm({
           label: `Credit ${a.email}`,

@@ -37,7 +37,11 @@ export function aiSection(c: Campaign): HTMLElement {
           lang: text(d, 'lang'),
         });
         results.replaceChildren(
-          h('p', {}, `${r.provider} · ${r.usage.input_tokens + r.usage.output_tokens} tokens · cost ${usd(r.cost_cents)}`),
+          h(
+            'p',
+            {},
+            `${r.provider} · ${r.usage.input_tokens + r.usage.output_tokens} tokens · cost ${usd(r.cost_cents)}`,
+          ),
           h('h3', {}, 'Variants'),
           h(
             'ol',

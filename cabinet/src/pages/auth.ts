@@ -20,17 +20,22 @@ export function authPage(main: HTMLElement, mode: 'signin' | 'signup', done: (s:
         autocomplete: signup ? 'new-password' : 'current-password',
         hint: signup ? 'At least 8 characters' : undefined,
       },
-      ...(signup ? [{ name: 'role', label: 'Account type', type: 'select' as const, options: ['advertiser', 'publisher'] }] : []),
+      ...(signup
+        ? [{ name: 'role', label: 'Account type', type: 'select' as const, options: ['advertiser', 'publisher'] }]
+        : []),
     ],
     async onSubmit(d) {
       const email = text(d, 'email');
       const password = typeof d.get('password') === 'string' ? (d.get('password') as string) : '';
-      if (signup) await api.auth.register.mutate({ email, password, role: text(d, 'role') as 'advertiser' | 'publisher' });
+      if (signup)
+        await api.auth.register.mutate({ email, password, role: text(d, 'role') as 'advertiser' | 'publisher' });
       // The token goes into an HttpOnly cookie; the answer carries only what the page shows.
       const t = await api.auth.session.mutate({ email, password }).catch((err: unknown) => {
         // Sign-up answers alike for a taken email, so a new password that does not sign in means the email was taken.
         if (signup && problem(err).code === 'invalid_credentials') {
-          throw new Error('Could not sign in with this password: if this email already has an account, sign in with its own password');
+          throw new Error(
+            'Could not sign in with this password: if this email already has an account, sign in with its own password',
+          );
         }
         throw err;
       });
@@ -40,7 +45,13 @@ export function authPage(main: HTMLElement, mode: 'signin' | 'signup', done: (s:
   main.replaceChildren(
     h('h1', {}, signup ? 'Create an adnet account' : 'Sign in to adnet'),
     form,
-    h('p', {}, signup ? h('a', { href: `${BASE}/signin` }, 'I have an account: sign in') : h('a', { href: `${BASE}/signup` }, 'New here? Create an account')),
+    h(
+      'p',
+      {},
+      signup
+        ? h('a', { href: `${BASE}/signin` }, 'I have an account: sign in')
+        : h('a', { href: `${BASE}/signup` }, 'New here? Create an account'),
+    ),
     ...(signup ? [] : [h('p', {}, h('a', { href: `${BASE}/reset-password` }, 'Forgot your password?'))]),
   );
   form.querySelector('input')?.focus();

@@ -20,7 +20,11 @@ function save(name: string, body: string, type: string): void {
 }
 
 /** A month picker with a Show button and a CSV download, for both statements. */
-function statementPicker(label: string, show: (month: string) => Promise<HTMLElement>, csv: (month: string) => Promise<string>): HTMLElement {
+function statementPicker(
+  label: string,
+  show: (month: string) => Promise<HTMLElement>,
+  csv: (month: string) => Promise<string>,
+): HTMLElement {
   const out = h('div', {});
   const { form } = buildForm({
     label,
@@ -44,21 +48,38 @@ function statementPicker(label: string, show: (month: string) => Promise<HTMLEle
 
 function depositRow(d: Deposit): (Node | string)[] {
   const actions = h('div', { class: 'row-actions' });
-  if (d.status === 'pending' && d.checkout_url) actions.append(h('a', { href: d.checkout_url, rel: 'noopener' }, 'Pay'));
+  if (d.status === 'pending' && d.checkout_url)
+    actions.append(h('a', { href: d.checkout_url, rel: 'noopener' }, 'Pay'));
   if (d.receipt_number) {
     const number = d.receipt_number;
     actions.append(
-      actionButton('Receipt', async () => save(`receipt-${number}.html`, (await api.adv.deposits.receipt.query({ id: d.id })).html, 'text/html'), {
-        'aria-label': `Receipt ${number}`,
-      }),
+      actionButton(
+        'Receipt',
+        async () =>
+          save(`receipt-${number}.html`, (await api.adv.deposits.receipt.query({ id: d.id })).html, 'text/html'),
+        {
+          'aria-label': `Receipt ${number}`,
+        },
+      ),
     );
   }
-  return [`#${d.id}`, when(d.created_at), usd(d.amount_cents), badge(d.status), d.receipt_number ?? '', d.refunded_cents ? usd(d.refunded_cents) : '', actions];
+  return [
+    `#${d.id}`,
+    when(d.created_at),
+    usd(d.amount_cents),
+    badge(d.status),
+    d.receipt_number ?? '',
+    d.refunded_cents ? usd(d.refunded_cents) : '',
+    actions,
+  ];
 }
 
 /** Advertisers: balance, a deposit through the payment provider's checkout, deposits with receipts, monthly statements. */
 export async function billingPage(ctx: PageContext): Promise<void> {
-  const [balance, { deposits }] = await Promise.all([api.adv.balance.get.query({ limit: 1 }), api.adv.deposits.list.query({ limit: 100 })]);
+  const [balance, { deposits }] = await Promise.all([
+    api.adv.balance.get.query({ limit: 1 }),
+    api.adv.deposits.list.query({ limit: 100 }),
+  ]);
   const { form } = buildForm({
     label: 'Add funds',
     submit: 'Continue to payment',
@@ -91,7 +112,13 @@ export async function billingPage(ctx: PageContext): Promise<void> {
           table(
             ['Campaign', 'Impressions', 'Clicks', 'Conversions', 'Spend'],
             [
-              ...s.campaigns.map((c) => [c.name || `#${c.campaign_id}`, c.impressions, c.clicks, c.conversions, usd(c.spent_cents)]),
+              ...s.campaigns.map((c) => [
+                c.name || `#${c.campaign_id}`,
+                c.impressions,
+                c.clicks,
+                c.conversions,
+                usd(c.spent_cents),
+              ]),
               ['Total', '', '', '', usd(s.total_spent_cents)],
             ],
             `Spend per campaign, ${s.month} (UTC)`,
@@ -136,7 +163,10 @@ function payoutRows(payouts: Payout[]): (Node | string)[][] {
 
 /** Publishers: balance of closed earnings, payout settings, payouts, monthly statements. */
 export async function payoutsPage(ctx: PageContext): Promise<void> {
-  const [b, { payouts }] = await Promise.all([api.pub.payouts.balance.query({ limit: 50 }), api.pub.payouts.list.query({ limit: 100 })]);
+  const [b, { payouts }] = await Promise.all([
+    api.pub.payouts.balance.query({ limit: 50 }),
+    api.pub.payouts.list.query({ limit: 100 }),
+  ]);
   const again = () => payoutsPage(ctx);
   const current = b.settings;
   const method = current?.method ?? 'paypal';
@@ -162,11 +192,14 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
     async onSubmit(d) {
       const m = text(d, 'method') as keyof typeof DETAIL_FIELDS;
       const details: Record<string, string> = {};
-      for (const n of DETAIL_FIELDS[m] ?? []) if (text(d, `details.${n}`) || n !== 'bank_name') details[n] = text(d, `details.${n}`);
+      for (const n of DETAIL_FIELDS[m] ?? [])
+        if (text(d, `details.${n}`) || n !== 'bank_name') details[n] = text(d, `details.${n}`);
       // The union's variants differ only in `details`; the API validates them per method.
-      await api.pub.payouts.setSettings.mutate({ method: m, details, threshold_usd: num(d, 'threshold_usd') } as Parameters<
-        typeof api.pub.payouts.setSettings.mutate
-      >[0]);
+      await api.pub.payouts.setSettings.mutate({
+        method: m,
+        details,
+        threshold_usd: num(d, 'threshold_usd'),
+      } as Parameters<typeof api.pub.payouts.setSettings.mutate>[0]);
       notify('Payout settings saved');
       await again();
     },
@@ -174,7 +207,8 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
   // Only the chosen method's detail fields are shown (the others are not sent either).
   const methodSelect = form.querySelector<HTMLSelectElement>('[name="method"]');
   const showDetails = () => {
-    const wanted: readonly string[] = DETAIL_FIELDS[(methodSelect?.value ?? 'paypal') as keyof typeof DETAIL_FIELDS] ?? [];
+    const wanted: readonly string[] =
+      DETAIL_FIELDS[(methodSelect?.value ?? 'paypal') as keyof typeof DETAIL_FIELDS] ?? [];
     for (const n of detailNames) {
       const row = form.querySelector<HTMLElement>(`[data-field="details.${n}"]`);
       if (row) row.hidden = !wanted.includes(n);
@@ -193,11 +227,21 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
     h('h2', {}, 'Payout settings'),
     form,
     h('h2', {}, 'Payouts'),
-    table(['Payout', 'Created', 'Amount', 'Method', 'Status', 'Reference / reason', 'Paid'], payoutRows(payouts), 'Payouts'),
+    table(
+      ['Payout', 'Created', 'Amount', 'Method', 'Status', 'Reference / reason', 'Paid'],
+      payoutRows(payouts),
+      'Payouts',
+    ),
     h('h2', {}, 'Ledger'),
     table(
       ['Time', 'Kind', 'For', 'Amount', 'Balance after'],
-      b.ledger.map((e) => [when(e.created_at), e.kind, e.kind === 'payout' ? `payout #${e.ref}` : e.ref, usd(e.amount_cents), usd(e.balance_after_cents)]),
+      b.ledger.map((e) => [
+        when(e.created_at),
+        e.kind,
+        e.kind === 'payout' ? `payout #${e.ref}` : e.ref,
+        usd(e.amount_cents),
+        usd(e.balance_after_cents),
+      ]),
       'Balance ledger, newest first',
     ),
     h('h2', {}, 'Monthly statement'),
@@ -220,8 +264,16 @@ export async function payoutsPage(ctx: PageContext): Promise<void> {
 
 function payoutActions(p: Payout, after: () => Promise<void>): HTMLElement {
   if (p.status === 'paid') return h('span', {}, p.reference ?? '');
-  const reference = h('input', { type: 'text', 'aria-label': `Reference for payout ${p.id}`, placeholder: 'Transfer reference' });
-  const reason = h('input', { type: 'text', 'aria-label': `Hold reason for payout ${p.id}`, placeholder: 'Reason to hold' });
+  const reference = h('input', {
+    type: 'text',
+    'aria-label': `Reference for payout ${p.id}`,
+    placeholder: 'Transfer reference',
+  });
+  const reason = h('input', {
+    type: 'text',
+    'aria-label': `Hold reason for payout ${p.id}`,
+    placeholder: 'Reason to hold',
+  });
   return h(
     'div',
     { class: 'row-actions' },
@@ -263,7 +315,9 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
       h(
         'nav',
         { 'aria-label': 'Payouts by status', class: 'tabs' },
-        (['due', 'held', 'paid'] as const).map((s) => h('a', { href: `${BASE}/payout-queue?status=${s}`, 'aria-current': s === status ? 'page' : null }, s)),
+        (['due', 'held', 'paid'] as const).map((s) =>
+          h('a', { href: `${BASE}/payout-queue?status=${s}`, 'aria-current': s === status ? 'page' : null }, s),
+        ),
       ),
       actionButton('Run the daily close now', async () => {
         const r = await api.admin.closePayouts.mutate();
@@ -303,11 +357,18 @@ export async function payoutQueuePage(ctx: PageContext): Promise<void> {
 /** Admins: one advertiser's deposits, each paid one refundable (at the provider, then off the balance). */
 export async function advertiserDepositsPage(ctx: PageContext): Promise<void> {
   const advertiserId = Number(ctx.params.id);
-  const { deposits, advertiser_email } = await api.admin.listDeposits.query({ advertiser_id: advertiserId, limit: 200 });
+  const { deposits, advertiser_email } = await api.admin.listDeposits.query({
+    advertiser_id: advertiserId,
+    limit: 200,
+  });
   const again = () => advertiserDepositsPage(ctx);
   ctx.main.replaceChildren(
     h('h1', {}, `Deposits of ${advertiser_email}`),
-    h('p', {}, 'A refund of money already spent takes the balance below zero; the campaigns then stop serving until the next deposit.'),
+    h(
+      'p',
+      {},
+      'A refund of money already spent takes the balance below zero; the campaigns then stop serving until the next deposit.',
+    ),
     table(
       ['Deposit', 'Created', 'Amount', 'Status', 'Receipt', 'Refunded', ''],
       deposits.map((d) => [

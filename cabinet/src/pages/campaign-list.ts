@@ -37,7 +37,13 @@ function readState(): { range: Preset; status: string; format: string; country: 
   };
 }
 
-function select(label: string, name: string, value: string, options: [string, string][], onchange: (v: string) => void): HTMLElement {
+function select(
+  label: string,
+  name: string,
+  value: string,
+  options: [string, string][],
+  onchange: (v: string) => void,
+): HTMLElement {
   return h(
     'label',
     {},
@@ -60,15 +66,25 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
   const state = readState();
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const { from, to } = presetRange(state.range, Date.now(), tz);
-  const [{ campaigns }, stats] = await Promise.all([api.adv.campaigns.list.query(), api.adv.stats.get.query({ from, to, group_by: 'campaign', tz })]);
+  const [{ campaigns }, stats] = await Promise.all([
+    api.adv.campaigns.list.query(),
+    api.adv.stats.get.query({ from, to, group_by: 'campaign', tz }),
+  ]);
   const perf = new Map(stats.rows.map((r) => [r.campaign_id, r]));
   const rows: Row[] = campaigns
-    .filter((c) => (state.status === 'live' ? c.status !== 'archived' : state.status === '' || c.status === state.status))
+    .filter((c) =>
+      state.status === 'live' ? c.status !== 'archived' : state.status === '' || c.status === state.status,
+    )
     .filter((c) => state.format === '' || c.format === state.format)
     .filter((c) => state.country === '' || c.geo_include.length === 0 || c.geo_include.includes(state.country))
     .map((c) => {
       const p = perf.get(c.id);
-      return { ...c, ...(p ? { impressions: p.impressions, clicks: p.clicks, spent_cents: p.spent_cents, conversions: p.conversions } : ZERO) };
+      return {
+        ...c,
+        ...(p
+          ? { impressions: p.impressions, clicks: p.clicks, spent_cents: p.spent_cents, conversions: p.conversions }
+          : ZERO),
+      };
     });
   const rerender = () => campaignsPage(ctx);
   const setParam = (k: string, v: string) => {
@@ -86,10 +102,14 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       async () => {
         if (!chosen.length) return notify('Select at least one campaign', 'error');
         if (action === 'archive' && !confirm(`Archive ${chosen.length} campaign(s)? Archiving is final.`)) return;
-        const results = await Promise.allSettled(chosen.map((id) => api.adv.campaigns[action].mutate({ id: Number(id) })));
+        const results = await Promise.allSettled(
+          chosen.map((id) => api.adv.campaigns[action].mutate({ id: Number(id) })),
+        );
         const failed = results.filter((r) => r.status === 'rejected').length;
         notify(
-          failed ? `${results.length - failed} done, ${failed} refused (see each campaign's status)` : `${results.length} campaign(s): ${action} done`,
+          failed
+            ? `${results.length - failed} done, ${failed} refused (see each campaign's status)`
+            : `${results.length} campaign(s): ${action} done`,
           failed ? 'error' : 'ok',
         );
         await rerender();
@@ -98,17 +118,39 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
     );
 
   const columns: Column<Row>[] = [
-    { key: 'name', label: 'Campaign', sort: (r) => r.name.toLowerCase(), cell: (r) => h('a', { href: `${BASE}/campaigns/${r.id}` }, r.name) },
+    {
+      key: 'name',
+      label: 'Campaign',
+      sort: (r) => r.name.toLowerCase(),
+      cell: (r) => h('a', { href: `${BASE}/campaigns/${r.id}` }, r.name),
+    },
     { key: 'status', label: 'Status', sort: (r) => r.status, cell: (r) => badge(r.status) },
     {
       key: 'delivery',
       label: 'Delivery',
       sort: (r) => (r.delivery.serving ? 0 : 1),
-      cell: (r) => h('span', { class: r.delivery.serving ? 'ok' : r.status === 'active' ? 'warn' : 'muted' }, deliveryText(r.delivery)),
+      cell: (r) =>
+        h(
+          'span',
+          { class: r.delivery.serving ? 'ok' : r.status === 'active' ? 'warn' : 'muted' },
+          deliveryText(r.delivery),
+        ),
     },
     { key: 'format', label: 'Format', sort: (r) => r.format, cell: (r) => r.format.replace(/_/g, ' ') },
-    { key: 'budget', label: 'Daily budget', numeric: true, sort: (r) => r.daily_budget_cents, cell: (r) => money(r.daily_budget_cents) },
-    { key: 'today', label: 'Spent today', numeric: true, sort: (r) => r.daily_spent_cents, cell: (r) => money(r.daily_spent_cents) },
+    {
+      key: 'budget',
+      label: 'Daily budget',
+      numeric: true,
+      sort: (r) => r.daily_budget_cents,
+      cell: (r) => money(r.daily_budget_cents),
+    },
+    {
+      key: 'today',
+      label: 'Spent today',
+      numeric: true,
+      sort: (r) => r.daily_spent_cents,
+      cell: (r) => money(r.daily_spent_cents),
+    },
     {
       key: 'impressions',
       label: 'Impressions',
@@ -117,7 +159,14 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       cell: (r) => count(r.impressions),
       total: (rs) => count(sum(rs, 'impressions')),
     },
-    { key: 'clicks', label: 'Clicks', numeric: true, sort: (r) => r.clicks, cell: (r) => count(r.clicks), total: (rs) => count(sum(rs, 'clicks')) },
+    {
+      key: 'clicks',
+      label: 'Clicks',
+      numeric: true,
+      sort: (r) => r.clicks,
+      cell: (r) => count(r.clicks),
+      total: (rs) => count(sum(rs, 'clicks')),
+    },
     {
       key: 'ctr',
       label: 'CTR',
@@ -190,7 +239,12 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
   ];
 
   ctx.main.replaceChildren(
-    h('div', { class: 'title-row' }, h('h1', {}, 'Campaigns'), h('a', { class: 'button primary', href: `${BASE}/campaigns/new` }, 'New campaign')),
+    h(
+      'div',
+      { class: 'title-row' },
+      h('h1', {}, 'Campaigns'),
+      h('a', { class: 'button primary', href: `${BASE}/campaigns/new` }, 'New campaign'),
+    ),
     h(
       'div',
       { class: 'filters', role: 'group', 'aria-label': 'Filters' },
@@ -201,11 +255,19 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
         PRESETS.map((p) => [p, PRESET_LABELS[p]]),
         (v) => setParam('range', v),
       ),
-      select('Status', 'status', state.status, [['live', 'All but archived'], ['', 'All'], ...STATUSES.map((s): [string, string] => [s, s])], (v) =>
-        setParam('status', v),
+      select(
+        'Status',
+        'status',
+        state.status,
+        [['live', 'All but archived'], ['', 'All'], ...STATUSES.map((s): [string, string] => [s, s])],
+        (v) => setParam('status', v),
       ),
-      select('Format', 'format', state.format, [['', 'All formats'], ...FORMATS.map((f): [string, string] => [f, f.replace(/_/g, ' ')])], (v) =>
-        setParam('format', v),
+      select(
+        'Format',
+        'format',
+        state.format,
+        [['', 'All formats'], ...FORMATS.map((f): [string, string] => [f, f.replace(/_/g, ' ')])],
+        (v) => setParam('format', v),
       ),
       // The countries the campaigns target, by name: a filter offers only what can match.
       select(

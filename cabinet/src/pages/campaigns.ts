@@ -1,6 +1,17 @@
 import { api } from '../api.ts';
 import type { Inputs, Outputs } from '../api.ts';
-import { BID_TYPES, BROWSERS, CONNECTIONS, DEVICES, FORMATS, OSES, PACINGS, ROTATIONS, VERTICALS, WEEKDAYS } from '../choices.ts';
+import {
+  BID_TYPES,
+  BROWSERS,
+  CONNECTIONS,
+  DEVICES,
+  FORMATS,
+  OSES,
+  PACINGS,
+  ROTATIONS,
+  VERTICALS,
+  WEEKDAYS,
+} from '../choices.ts';
 import { actionButton, badge, h, notify, usd } from '../dom.ts';
 import { buildForm, checked, list, num, optNum, text } from '../form.ts';
 import type { FieldSpec } from '../form.ts';
@@ -23,7 +34,17 @@ function campaignFields(c?: Campaign): FieldSpec[] {
   return [
     { name: 'name', label: 'Name', required: true, value: c?.name },
     { name: 'vertical', label: 'Vertical', type: 'select', options: VERTICALS, value: c?.vertical },
-    ...(c ? [] : [{ name: 'format', label: 'Format', type: 'select' as const, options: FORMATS, hint: 'Fixed once the campaign exists' }]),
+    ...(c
+      ? []
+      : [
+          {
+            name: 'format',
+            label: 'Format',
+            type: 'select' as const,
+            options: FORMATS,
+            hint: 'Fixed once the campaign exists',
+          },
+        ]),
     { name: 'bid_type', label: 'Bid type', type: 'select', options: BID_TYPES, value: c?.bid_type },
     {
       name: 'bid_usd',
@@ -66,9 +87,27 @@ function campaignFields(c?: Campaign): FieldSpec[] {
     },
     countriesField('geo_include', 'Countries (none chosen = all)', c?.geo_include),
     { name: 'languages', label: 'Languages (ISO 639-1, comma-separated; empty = all)', value: c?.languages.join(', ') },
-    { name: 'device_types', label: 'Devices (none checked = all)', type: 'checkboxes', options: DEVICES, value: c?.device_types },
-    { name: 'os_include', label: 'Operating systems (none checked = all)', type: 'checkboxes', options: OSES, value: c?.os_include },
-    { name: 'browser_include', label: 'Browsers (none checked = all)', type: 'checkboxes', options: BROWSERS, value: c?.browser_include },
+    {
+      name: 'device_types',
+      label: 'Devices (none checked = all)',
+      type: 'checkboxes',
+      options: DEVICES,
+      value: c?.device_types,
+    },
+    {
+      name: 'os_include',
+      label: 'Operating systems (none checked = all)',
+      type: 'checkboxes',
+      options: OSES,
+      value: c?.os_include,
+    },
+    {
+      name: 'browser_include',
+      label: 'Browsers (none checked = all)',
+      type: 'checkboxes',
+      options: BROWSERS,
+      value: c?.browser_include,
+    },
     {
       name: 'connection_types',
       label: 'Connection types (none checked = all; partners’ traffic only, our own zones do not know it)',
@@ -91,10 +130,25 @@ function capScheduleFields(c?: Campaign): FieldSpec[] {
       type: 'number',
       value: cap ? String(cap.impressions) : undefined,
     },
-    { name: 'frequency_cap.period_hours', label: 'Frequency cap: within hours', type: 'number', value: cap ? String(cap.period_hours) : undefined },
-    { name: 'start_at', label: 'Start (empty = now)', value: c?.start_at ?? undefined, hint: 'ISO 8601 with offset, e.g. 2026-12-01T09:00:00+01:00' },
+    {
+      name: 'frequency_cap.period_hours',
+      label: 'Frequency cap: within hours',
+      type: 'number',
+      value: cap ? String(cap.period_hours) : undefined,
+    },
+    {
+      name: 'start_at',
+      label: 'Start (empty = now)',
+      value: c?.start_at ?? undefined,
+      hint: 'ISO 8601 with offset, e.g. 2026-12-01T09:00:00+01:00',
+    },
     { name: 'end_at', label: 'End (empty = none)', value: c?.end_at ?? undefined },
-    { name: 'timezone', label: 'Time zone of the hours below', value: c?.timezone ?? 'UTC', hint: 'IANA name, e.g. Europe/Berlin' },
+    {
+      name: 'timezone',
+      label: 'Time zone of the hours below',
+      value: c?.timezone ?? 'UTC',
+      hint: 'IANA name, e.g. Europe/Berlin',
+    },
     ...WEEKDAYS.map((d) => ({
       name: `dayparting.${d}`,
       label: `Hours on ${d}`,
@@ -163,8 +217,12 @@ export function stateButtons(c: Campaign, after: () => Promise<void>): HTMLEleme
           const active = await api.adv.campaigns.activate.mutate({ id: c.id });
           // Active is not the same as serving: say what still holds it, and what happens next.
           if (active.delivery.reasons.includes('no_funds'))
-            notify(`${c.name} is active but wins nothing until you add funds; it starts by itself once you do`, 'error');
-          else if (!active.delivery.serving) notify(`${c.name} is active; ${deliveryText(active.delivery).toLowerCase()}`);
+            notify(
+              `${c.name} is active but wins nothing until you add funds; it starts by itself once you do`,
+              'error',
+            );
+          else if (!active.delivery.serving)
+            notify(`${c.name} is active; ${deliveryText(active.delivery).toLowerCase()}`);
           else notify(`Campaign ${c.name} is active`);
           await after();
         },
@@ -226,7 +284,8 @@ const MODERATION_POLL_MS = 10_000;
  */
 function watchModeration(ctx: PageContext, c: Campaign, marker: HTMLElement): void {
   if (c.status === 'archived') return;
-  const states = async () => new Map((await api.adv.creatives.list.query({ campaign_id: c.id })).creatives.map((x) => [x.id, x.status]));
+  const states = async () =>
+    new Map((await api.adv.creatives.list.query({ campaign_id: c.id })).creatives.map((x) => [x.id, x.status]));
   // What the page showed when it rendered; a creative uploaded since is new to it.
   const shown = states();
   const timer = setInterval(() => {
@@ -234,7 +293,10 @@ function watchModeration(ctx: PageContext, c: Campaign, marker: HTMLElement): vo
     void Promise.all([shown, states()])
       .then(async ([before, now]) => {
         // A verdict: a waiting creative decided, or one uploaded since and already decided.
-        const decided = [...now].some(([id, st]) => st !== 'pending_moderation' && (before.get(id) ?? 'pending_moderation') === 'pending_moderation');
+        const decided = [...now].some(
+          ([id, st]) =>
+            st !== 'pending_moderation' && (before.get(id) ?? 'pending_moderation') === 'pending_moderation',
+        );
         if (!decided || !marker.isConnected) return;
         clearInterval(timer);
         notify('Moderation finished for a creative of this campaign');
@@ -253,7 +315,11 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     fields: campaignFields(c),
     async onSubmit(d) {
       // Emptied: the cap is removed.
-      await api.adv.campaigns.update.mutate({ id, ...campaignInput(d), total_budget_usd: optNum(d, 'total_budget_usd') ?? null });
+      await api.adv.campaigns.update.mutate({
+        id,
+        ...campaignInput(d),
+        total_budget_usd: optNum(d, 'total_budget_usd') ?? null,
+      });
       notify('Campaign saved');
       await campaignPage(ctx);
     },
@@ -261,7 +327,11 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
   ctx.main.replaceChildren(
     h('p', {}, h('a', { href: `${BASE}/campaigns` }, '← Campaigns')),
     h('div', { class: 'title-row' }, h('h1', {}, c.name), badge(c.status), ...stateButtons(c, () => campaignPage(ctx))),
-    h('p', {}, `${c.format.replace(/_/g, ' ')} · spent today ${usd(c.daily_spent_cents)} of ${usd(c.daily_budget_cents)}${capScheduleSummary(c)}`),
+    h(
+      'p',
+      {},
+      `${c.format.replace(/_/g, ' ')} · spent today ${usd(c.daily_spent_cents)} of ${usd(c.daily_budget_cents)}${capScheduleSummary(c)}`,
+    ),
     h('p', { class: 'delivery', 'aria-live': 'polite' }, deliveryText(c.delivery)),
     launchChecklist(c),
     h('details', {}, h('summary', {}, 'Edit settings'), form),

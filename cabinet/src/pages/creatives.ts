@@ -36,7 +36,9 @@ function contentFields(c: Campaign, cr?: Creative): FieldSpec[] {
     { name: 'body', label: 'Body', type: 'textarea', value: cr?.body ?? '' },
     { name: 'cta_text', label: 'Call to action', value: cr?.cta_text ?? '' },
     { name: 'landing_url', label: 'Landing URL', type: 'url', required: true, value: cr?.landing_url ?? '' },
-    ...(VIDEO.has(c.format) ? [{ name: 'video_url', label: 'Video URL', type: 'url' as const, value: cr?.video_url ?? '' }] : []),
+    ...(VIDEO.has(c.format)
+      ? [{ name: 'video_url', label: 'Video URL', type: 'url' as const, value: cr?.video_url ?? '' }]
+      : []),
   ];
 }
 
@@ -76,7 +78,11 @@ function editForm(c: Campaign, cr: Creative, done: () => Promise<void>, cancel: 
       const weight = optNum(d, 'weight');
       if (weight !== cr.weight) input.weight = weight;
       const saved = await api.adv.creatives.update.mutate(input);
-      notify(saved.status === 'pending_moderation' && cr.status !== 'pending_moderation' ? 'Creative saved; it is back in moderation' : 'Creative saved');
+      notify(
+        saved.status === 'pending_moderation' && cr.status !== 'pending_moderation'
+          ? 'Creative saved; it is back in moderation'
+          : 'Creative saved',
+      );
       await done();
     },
   });
@@ -93,7 +99,12 @@ function editForm(c: Campaign, cr: Creative, done: () => Promise<void>, cancel: 
       ),
     );
   form.querySelector('.actions')?.append(h('button', { type: 'button', onclick: cancel }, 'Cancel'));
-  return h('div', { class: 'creative-edit' }, h('h3', { id: `edit-creative-${cr.id}-h`, tabindex: -1 }, `Edit creative “${cr.title ?? `#${cr.id}`}”`), form);
+  return h(
+    'div',
+    { class: 'creative-edit' },
+    h('h3', { id: `edit-creative-${cr.id}-h`, tabindex: -1 }, `Edit creative “${cr.title ?? `#${cr.id}`}”`),
+    form,
+  );
 }
 
 /** Edit, pause, resume and archive, as the creative's state allows (the API refuses the rest). */
@@ -109,7 +120,8 @@ function creativeButtons(cr: Creative, after: () => Promise<void>, edit: (cr: Cr
       { 'aria-label': `${label} creative #${cr.id}`, class: action === 'archive' ? 'danger' : null },
     );
   const out: HTMLElement[] = [];
-  if (cr.status !== 'archived') out.push(h('button', { type: 'button', 'aria-label': `Edit creative #${cr.id}`, onclick: () => edit(cr) }, 'Edit'));
+  if (cr.status !== 'archived')
+    out.push(h('button', { type: 'button', 'aria-label': `Edit creative #${cr.id}`, onclick: () => edit(cr) }, 'Edit'));
   if (cr.status === 'approved') out.push(move('Pause', 'pause'));
   if (cr.status === 'paused') out.push(move('Resume', 'resume'));
   if (cr.status !== 'archived') out.push(move('Archive', 'archive'));

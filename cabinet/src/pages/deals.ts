@@ -29,14 +29,20 @@ function pickers(names: Names, deal?: Deal): FieldSpec[] {
     value: chosen.map(String),
     hint: 'Type part of a name or an id to find it',
   });
-  return [field('partner_ids', 'Partners', names.partners, deal?.partner_ids), field('campaign_ids', 'Campaigns', names.campaigns, deal?.campaign_ids)];
+  return [
+    field('partner_ids', 'Partners', names.partners, deal?.partner_ids),
+    field('campaign_ids', 'Campaigns', names.campaigns, deal?.campaign_ids),
+  ];
 }
 
 function dealRow(deal: Deal, names: Names, after: () => Promise<void>) {
   const edit = buildForm({
     label: `Edit deal ${deal.id}`,
     submit: 'Save',
-    fields: [{ name: 'floor_usd', label: 'Floor (CPM, USD)', type: 'number', step: '0.00001', value: String(deal.floor_usd) }, ...pickers(names, deal)],
+    fields: [
+      { name: 'floor_usd', label: 'Floor (CPM, USD)', type: 'number', step: '0.00001', value: String(deal.floor_usd) },
+      ...pickers(names, deal),
+    ],
     async onSubmit(d) {
       await api.admin.updateDeal.mutate({
         id: deal.id,
@@ -82,7 +88,11 @@ export async function dealsPage(ctx: PageContext): Promise<void> {
   ]);
   const names: Names = {
     partners: new Map(partners.map((p) => [String(p.id), `${p.name} (#${p.id})`])),
-    campaigns: new Map(campaigns.filter((c) => c.status !== 'archived').map((c) => [String(c.id), `${c.name} (#${c.id}, advertiser ${c.advertiser_id})`])),
+    campaigns: new Map(
+      campaigns
+        .filter((c) => c.status !== 'archived')
+        .map((c) => [String(c.id), `${c.name} (#${c.id}, advertiser ${c.advertiser_id})`]),
+    ),
   };
   const again = () => dealsPage(ctx);
   const { form } = buildForm({
@@ -106,7 +116,11 @@ export async function dealsPage(ctx: PageContext): Promise<void> {
   });
   ctx.main.replaceChildren(
     h('h1', {}, 'Deals'),
-    h('p', {}, 'A partner offering one of these deal ids in a bid request lets the listed campaigns bid on it, at or above its floor.'),
+    h(
+      'p',
+      {},
+      'A partner offering one of these deal ids in a bid request lets the listed campaigns bid on it, at or above its floor.',
+    ),
     table(
       ['Deal id', 'Floor', 'Partners and campaigns', ''],
       deals.map((d) => dealRow(d, names, again)),

@@ -23,10 +23,16 @@ function health(p: DemandPartner): HTMLElement {
     'div',
     {},
     badge(p.health.circuit === 'closed' ? 'healthy' : `circuit ${p.health.circuit}`),
-    h('p', {}, `${f('requests')} requests · ${f('bids')} bids · ${f('wins')} wins · ${f('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`),
+    h(
+      'p',
+      {},
+      `${f('requests')} requests · ${f('bids')} bids · ${f('wins')} wins · ${f('impressions')} impressions · ${moneyNano(n('revenue_nano'))}`,
+    ),
     h('p', {}, `${f('timeouts')} timeouts · ${f('late')} late · ${f('errors')} errors · ${f('nobids')} passes`),
     // Clicks exist only on partners' ads we render (native cards, push notifications): shown once there are some.
-    n('clicks') + n('invalid_clicks') > 0 ? h('p', {}, `${f('clicks')} clicks · ${f('invalid_clicks')} invalid clicks`) : '',
+    n('clicks') + n('invalid_clicks') > 0
+      ? h('p', {}, `${f('clicks')} clicks · ${f('invalid_clicks')} invalid clicks`)
+      : '',
     discarded.length ? h('p', {}, `Discarded: ${discarded.join(', ')}`) : '',
   );
 }
@@ -58,15 +64,25 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
   return [
     p.name,
     badge(p.status),
-    h('details', {}, h('summary', {}, `${p.formats.join(', ')} · ${count(p.qps_limit)} QPS · ${p.timeout_ms} ms`), edit.form),
+    h(
+      'details',
+      {},
+      h('summary', {}, `${p.formats.join(', ')} · ${count(p.qps_limit)} QPS · ${p.timeout_ms} ms`),
+      edit.form,
+    ),
     health(p),
     actionButton(
       p.status === 'active' ? 'Disable' : 'Enable',
       async () => {
-        await (p.status === 'active' ? api.admin.disableDemandPartner : api.admin.enableDemandPartner).mutate({ id: p.id });
+        await (p.status === 'active' ? api.admin.disableDemandPartner : api.admin.enableDemandPartner).mutate({
+          id: p.id,
+        });
         await after();
       },
-      { 'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`, class: p.status === 'active' ? 'danger' : 'primary' },
+      {
+        'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`,
+        class: p.status === 'active' ? 'danger' : 'primary',
+      },
     ),
   ];
 }

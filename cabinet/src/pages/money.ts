@@ -32,7 +32,9 @@ export async function conversionsPage(ctx: PageContext): Promise<void> {
           ? h(
               'ul',
               {},
-              c.attempts.map((a) => h('li', {}, `#${a.attempt} ${new Date(a.at).toLocaleTimeString()} ${a.status ?? ''} ${a.error ?? ''}`)),
+              c.attempts.map((a) =>
+                h('li', {}, `#${a.attempt} ${new Date(a.at).toLocaleTimeString()} ${a.status ?? ''} ${a.error ?? ''}`),
+              ),
             )
           : 'none',
       ]),

@@ -25,7 +25,10 @@ function range(): { from: string; to: string; today: string; yesterday: string; 
 const sum = (rows: Row[], k: string) => rows.reduce((a, r) => a + Number(r[k] ?? 0), 0);
 
 /** A figure of the day rows for today and for yesterday. */
-function todayAndYesterday(rows: Row[], r: { today: string; yesterday: string }): (k: string) => readonly [number, number] {
+function todayAndYesterday(
+  rows: Row[],
+  r: { today: string; yesterday: string },
+): (k: string) => readonly [number, number] {
   const [t, y] = [rows.filter((x) => x.date === r.today), rows.filter((x) => x.date === r.yesterday)];
   return (k) => [sum(t, k), sum(y, k)];
 }
@@ -59,7 +62,9 @@ type Creative = Outputs['adv']['creatives']['list']['creatives'][number];
 /** Creatives of the open campaigns, each with its campaign (creatives are listed per campaign). */
 async function creativesToWatch(campaigns: Campaigns): Promise<{ campaign: Campaigns[number]; creative: Creative }[]> {
   const lists = await Promise.all(campaigns.map((c) => api.adv.creatives.list.query({ campaign_id: c.id })));
-  return lists.flatMap((l, i) => l.creatives.map((creative) => ({ campaign: campaigns[i] as Campaigns[number], creative })));
+  return lists.flatMap((l, i) =>
+    l.creatives.map((creative) => ({ campaign: campaigns[i] as Campaigns[number], creative })),
+  );
 }
 
 function trend(days: string[], rows: Row[]): HTMLElement {
@@ -112,10 +117,23 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
           h(
             'ol',
             {},
-            h('li', {}, h('a', { href: `${BASE}/campaigns/new` }, 'Create a campaign'), ': name, format, bid and daily budget.'),
-            h('li', {}, 'Upload a creative. Our moderators review it, usually within a few hours; you are told by email.'),
+            h(
+              'li',
+              {},
+              h('a', { href: `${BASE}/campaigns/new` }, 'Create a campaign'),
+              ': name, format, bid and daily budget.',
+            ),
+            h(
+              'li',
+              {},
+              'Upload a creative. Our moderators review it, usually within a few hours; you are told by email.',
+            ),
             h('li', {}, 'Add funds to your balance. Campaigns spend only what the balance holds.'),
-            h('li', {}, 'Activate the campaign. It serves as soon as a creative is approved and the balance is above zero.'),
+            h(
+              'li',
+              {},
+              'Activate the campaign. It serves as soon as a creative is approved and the balance is above zero.',
+            ),
           ),
         )
       : '',
@@ -125,15 +143,29 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
       tile('Spend today', money(spent), money(spentY)),
       ...trafficTiles(figures),
       tile('Conversions', count(conv), count(convY)),
-      tile('Balance', money(balance.balance_cents), undefined, daysLeftText(balance.balance_cents, daysOf(r.from, r.to).slice(-7), rows)),
+      tile(
+        'Balance',
+        money(balance.balance_cents),
+        undefined,
+        daysLeftText(balance.balance_cents, daysOf(r.from, r.to).slice(-7), rows),
+      ),
     ),
     trend(daysOf(r.from, r.to), rows),
     attention(
       [
         ...(balance.balance_cents <= 0 && campaigns.length
-          ? [h('li', {}, 'Your balance is empty: no campaign can win an auction. ', h('a', { href: `${BASE}/balance` }, 'Add funds'))]
+          ? [
+              h(
+                'li',
+                {},
+                'Your balance is empty: no campaign can win an auction. ',
+                h('a', { href: `${BASE}/balance` }, 'Add funds'),
+              ),
+            ]
           : []),
-        ...stuck.map((c) => h('li', {}, h('a', { href: `${BASE}/campaigns/${c.id}` }, c.name), `: ${deliveryText(c.delivery)}`)),
+        ...stuck.map((c) =>
+          h('li', {}, h('a', { href: `${BASE}/campaigns/${c.id}` }, c.name), `: ${deliveryText(c.delivery)}`),
+        ),
         ...rejected.map(({ campaign, creative }) =>
           h(
             'li',
@@ -163,7 +195,10 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
 }
 
 /** What the publisher is paid next: an open payout, or how far the balance is from the threshold. */
-function nextPayoutText(b: Outputs['pub']['payouts']['balance'], payouts: Outputs['pub']['payouts']['list']['payouts']): string {
+function nextPayoutText(
+  b: Outputs['pub']['payouts']['balance'],
+  payouts: Outputs['pub']['payouts']['list']['payouts'],
+): string {
   const open = payouts.find((p) => p.status === 'due' || p.status === 'held');
   if (open?.status === 'due') return `${money(open.amount_cents)} due, being paid`;
   if (open?.status === 'held') return `${money(open.amount_cents)} held: ${open.hold_reason ?? 'ask support'}`;
@@ -175,7 +210,11 @@ function nextPayoutText(b: Outputs['pub']['payouts']['balance'], payouts: Output
 /** The zones that earned most in the trend's range, by name. */
 function bestZones(rows: readonly Row[], zones: Outputs['pub']['zones']['list']['zones']): HTMLElement {
   const name = new Map(zones.map((z) => [z.id, z.name]));
-  const top = [...rows].sort((x, y) => Number(y.earnings_cents) - Number(x.earnings_cents) || Number(y.impressions) - Number(x.impressions)).slice(0, 5);
+  const top = [...rows]
+    .sort(
+      (x, y) => Number(y.earnings_cents) - Number(x.earnings_cents) || Number(y.impressions) - Number(x.impressions),
+    )
+    .slice(0, 5);
   return h(
     'section',
     { 'aria-labelledby': 'best-zones' },
@@ -196,7 +235,8 @@ function bestZones(rows: readonly Row[], zones: Outputs['pub']['zones']['list'][
 }
 
 /** Share of valid ad requests that became impressions (docs/events-and-stats.md), a dash without any. */
-const fillRate = (impressions: number, unfilled: number): string => (impressions + unfilled > 0 ? percent(impressions / (impressions + unfilled)) : '–');
+const fillRate = (impressions: number, unfilled: number): string =>
+  impressions + unfilled > 0 ? percent(impressions / (impressions + unfilled)) : '–';
 
 /** The publisher's home: today's earnings against yesterday, the trend, the best zones, money to come, and what cannot serve. */
 async function publisherOverview(ctx: PageContext): Promise<void> {
@@ -215,7 +255,9 @@ async function publisherOverview(ctx: PageContext): Promise<void> {
   const [imp, impY] = figures('impressions');
   const [unfilled, unfilledY] = figures('unfilled');
   const siteOf = new Map(sites.map((s) => [s.id, s]));
-  const stuck = zones.map((z) => ({ z, d: zoneDelivery(z.status, siteOf.get(z.site_id)?.status) })).filter(({ z, d }) => z.status === 'active' && !d.serving);
+  const stuck = zones
+    .map((z) => ({ z, d: zoneDelivery(z.status, siteOf.get(z.site_id)?.status) }))
+    .filter(({ z, d }) => z.status === 'active' && !d.serving);
   const inReview = sites.filter((x) => x.status === 'pending_review');
   const stale = freshnessBox();
   void showFreshness(stale);
@@ -249,9 +291,21 @@ async function publisherOverview(ctx: PageContext): Promise<void> {
     bestZones(byZone.rows, zones),
     attention(
       [
-        ...inReview.map((x) => h('li', {}, h('a', { href: `${BASE}/sites` }, x.domain), ': waiting for our review, usually within a working day')),
+        ...inReview.map((x) =>
+          h(
+            'li',
+            {},
+            h('a', { href: `${BASE}/sites` }, x.domain),
+            ': waiting for our review, usually within a working day',
+          ),
+        ),
         ...stuck.map(({ z, d }) =>
-          h('li', {}, h('a', { href: `${BASE}/zones` }, z.name), `: not serving, ${d.reasons.map((x) => ZONE_NOT_SERVING_TEXT[x]).join(', ')}`),
+          h(
+            'li',
+            {},
+            h('a', { href: `${BASE}/zones` }, z.name),
+            `: not serving, ${d.reasons.map((x) => ZONE_NOT_SERVING_TEXT[x]).join(', ')}`,
+          ),
         ),
       ],
       'Every active zone can serve.',
@@ -283,7 +337,8 @@ async function adminOverview(ctx: PageContext): Promise<void> {
   ]);
   const rows = stats.rows as Row[];
   const [spent, spentY] = todayAndYesterday(rows, r)('spent_cents');
-  const queue = (n: number, what: string, href: string, more = '') => h('li', {}, h('a', { href: `${BASE}${href}` }, `${count(n)} ${what}`), n ? more : '');
+  const queue = (n: number, what: string, href: string, more = '') =>
+    h('li', {}, h('a', { href: `${BASE}${href}` }, `${count(n)} ${what}`), n ? more : '');
   const stale = freshnessBox();
   void showFreshness(stale);
   ctx.main.replaceChildren(
@@ -315,7 +370,12 @@ async function adminOverview(ctx: PageContext): Promise<void> {
           creatives[0] ? `, the oldest since ${new Date(creatives[0].created_at).toLocaleString()}` : '',
         ),
         queue(sites.length, 'site(s) to review', '/moderation'),
-        queue(payouts.length, 'payout(s) due', '/payout-queue', `: ${money(payouts.reduce((a, p) => a + p.amount_cents, 0))} in all`),
+        queue(
+          payouts.length,
+          'payout(s) due',
+          '/payout-queue',
+          `: ${money(payouts.reduce((a, p) => a + p.amount_cents, 0))} in all`,
+        ),
       ),
     ),
     h(
@@ -336,7 +396,14 @@ async function adminOverview(ctx: PageContext): Promise<void> {
               moneyNano(c.revenue_nano ?? 0),
             ];
           }),
-          ...partners.map((p) => [h('a', { href: `${BASE}/partners` }, p.name), 'exchange (supply)', badge(p.status), '–', '–', '–']),
+          ...partners.map((p) => [
+            h('a', { href: `${BASE}/partners` }, p.name),
+            'exchange (supply)',
+            badge(p.status),
+            '–',
+            '–',
+            '–',
+          ]),
         ],
         'Demand partners as the engines count them; exchanges by status',
       ),
@@ -345,5 +412,9 @@ async function adminOverview(ctx: PageContext): Promise<void> {
 }
 
 export function overviewPage(ctx: PageContext): Promise<void> {
-  return ctx.session.role === 'publisher' ? publisherOverview(ctx) : ctx.session.role === 'admin' ? adminOverview(ctx) : advertiserOverview(ctx);
+  return ctx.session.role === 'publisher'
+    ? publisherOverview(ctx)
+    : ctx.session.role === 'admin'
+      ? adminOverview(ctx)
+      : advertiserOverview(ctx);
 }

@@ -52,7 +52,9 @@ export async function profilePage(ctx: PageContext): Promise<void> {
     testResult.textContent = 'Calling your tracker…';
     try {
       const r = await api.adv.profile.testPostback.mutate();
-      testResult.textContent = r.ok ? `Your tracker answered HTTP ${r.status ?? ''}: ${r.url}` : `Failed (${r.error ?? 'no answer'}): ${r.url}`;
+      testResult.textContent = r.ok
+        ? `Your tracker answered HTTP ${r.status ?? ''}: ${r.url}`
+        : `Failed (${r.error ?? 'no answer'}): ${r.url}`;
       testResult.className = r.ok ? 'ok' : 'form-error';
     } catch (err) {
       testResult.textContent = '';
@@ -61,12 +63,25 @@ export async function profilePage(ctx: PageContext): Promise<void> {
   });
   ctx.main.replaceChildren(
     h('h1', {}, 'Profile'),
-    h('dl', {}, h('dt', {}, 'Email'), h('dd', {}, profile.email), h('dt', {}, 'Account id'), h('dd', {}, String(profile.id))),
+    h(
+      'dl',
+      {},
+      h('dt', {}, 'Email'),
+      h('dd', {}, profile.email),
+      h('dt', {}, 'Account id'),
+      h('dd', {}, String(profile.id)),
+    ),
     h(
       'section',
       { 'aria-labelledby': 'secret-h' },
       h('h2', { id: 'secret-h' }, h('label', { for: secretId }, 'Postback secret')),
-      h('p', {}, 'Signs the conversion postbacks your tracker sends to ', h('code', {}, `${location.origin}/postback/in`), '.'),
+      h(
+        'p',
+        {},
+        'Signs the conversion postbacks your tracker sends to ',
+        h('code', {}, `${location.origin}/postback/in`),
+        '.',
+      ),
       h(
         'div',
         { class: 'secret-row' },
@@ -87,7 +102,12 @@ export async function profilePage(ctx: PageContext): Promise<void> {
         { class: 'macros' },
         POSTBACK_MACROS.map((m) => h('li', {}, h('code', {}, `{${m}}`))),
       ),
-      h('p', {}, 'Example: ', h('code', {}, 'https://tracker.example.com/pb?cid={click_id}&payout={payout_cents}&status={status}')),
+      h(
+        'p',
+        {},
+        'Example: ',
+        h('code', {}, 'https://tracker.example.com/pb?cid={click_id}&payout={payout_cents}&status={status}'),
+      ),
       h('div', { class: 'row-actions' }, test),
       testResult,
     ),

@@ -10,7 +10,10 @@ import { buildForm, checked, text } from '../form.ts';
 type Site = Outputs['pub']['sites']['get'];
 type Zone = Outputs['pub']['zones']['get'];
 type Controls = Pick<Site, 'floor_cpm_usd' | 'blocked_verticals' | 'blocked_advertiser_domains' | 'fallback'>;
-type ControlsIn = Omit<Inputs['pub']['zones']['update'], 'id' | 'name' | 'fv_corner' | 'fv_delay_sec' | 'fv_freq_cap_hours' | 'banner_width' | 'banner_height'>;
+type ControlsIn = Omit<
+  Inputs['pub']['zones']['update'],
+  'id' | 'name' | 'fv_corner' | 'fv_delay_sec' | 'fv_freq_cap_hours' | 'banner_width' | 'banner_height'
+>;
 const CONTROLS = ['floor_cpm_usd', 'blocked_verticals', 'blocked_advertiser_domains', 'fallback'] as const;
 
 /** The API's precedence, for the summary: the zone's setting, else its site's. */
@@ -36,7 +39,9 @@ function controlsInput(d: FormData, inherit: ReadonlySet<string>): ControlsIn {
   const type = text(d, 'fallback_type') as NonNullable<Controls['fallback']>['type'];
   return {
     floor_cpm_usd: inherit.has('floor_cpm_usd') || floor === '' ? null : Number(floor),
-    blocked_verticals: inherit.has('blocked_verticals') ? null : (checked(d, 'blocked_verticals') as NonNullable<ControlsIn['blocked_verticals']>),
+    blocked_verticals: inherit.has('blocked_verticals')
+      ? null
+      : (checked(d, 'blocked_verticals') as NonNullable<ControlsIn['blocked_verticals']>),
     blocked_advertiser_domains: inherit.has('blocked_advertiser_domains')
       ? null
       : text(d, 'blocked_advertiser_domains')
@@ -73,7 +78,9 @@ export function controlsSection(of: { site: Site; zone?: Zone }, after: () => Pr
         type: 'number',
         step: '0.00001',
         value: own.floor_cpm_usd === null ? '' : String(own.floor_cpm_usd),
-        hint: siteSays(site.floor_cpm_usd === null ? 'none' : cpm(site.floor_cpm_usd)) ?? 'Every bid must reach it; empty for none',
+        hint:
+          siteSays(site.floor_cpm_usd === null ? 'none' : cpm(site.floor_cpm_usd)) ??
+          'Every bid must reach it; empty for none',
       },
       {
         name: 'blocked_verticals',
@@ -88,9 +95,17 @@ export function controlsSection(of: { site: Site; zone?: Zone }, after: () => Pr
         label: 'Blocked advertiser domains',
         type: 'textarea',
         value: (own.blocked_advertiser_domains ?? []).join('\n'),
-        hint: siteSays((site.blocked_advertiser_domains ?? []).join(', ') || 'none') ?? 'One per line; their subdomains are blocked too',
+        hint:
+          siteSays((site.blocked_advertiser_domains ?? []).join(', ') || 'none') ??
+          'One per line; their subdomains are blocked too',
       },
-      { name: 'fallback_type', label: 'Fallback when nothing fills', type: 'select', options: FALLBACK_TYPES, value: own.fallback?.type ?? 'none' },
+      {
+        name: 'fallback_type',
+        label: 'Fallback when nothing fills',
+        type: 'select',
+        options: FALLBACK_TYPES,
+        value: own.fallback?.type ?? 'none',
+      },
       {
         name: 'fallback',
         label: 'Fallback HTML or URL',
@@ -110,7 +125,9 @@ export function controlsSection(of: { site: Site; zone?: Zone }, after: () => Pr
   // Setting a control of the zone's own stops it following the site.
   form.addEventListener('input', (ev) => {
     const field = (ev.target as HTMLElement).closest<HTMLElement>('[data-field]')?.dataset.field;
-    const box = form.querySelector<HTMLInputElement>(`input[name="inherit"][value="${field === 'fallback_type' ? 'fallback' : field}"]`);
+    const box = form.querySelector<HTMLInputElement>(
+      `input[name="inherit"][value="${field === 'fallback_type' ? 'fallback' : field}"]`,
+    );
     if (box) box.checked = false;
   });
   return h(

@@ -99,7 +99,11 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
     'article',
     { class: 'card', 'data-zone': z.name },
     h('h3', {}, z.name, ' ', badge(z.status)),
-    h('p', {}, `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`),
+    h(
+      'p',
+      {},
+      `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`,
+    ),
     copyBlock('Widget snippet', widgetSnippet(z)),
     z.vast_url ? copyBlock('VAST URL', z.vast_url) : null,
     h(
@@ -171,7 +175,13 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
       { name: 'fv_corner', label: 'Corner', type: 'select', options: FV_CORNERS },
       { name: 'fv_delay_sec', label: 'Delay before showing (seconds)', type: 'number', value: '5' },
       { name: 'fv_freq_cap_hours', label: 'Frequency cap (hours)', type: 'number', value: '1' },
-      { name: 'push_prompt.on', label: 'Ask visitors for push permission', type: 'select', options: PROMPT_MOMENTS, value: 'click' },
+      {
+        name: 'push_prompt.on',
+        label: 'Ask visitors for push permission',
+        type: 'select',
+        options: PROMPT_MOMENTS,
+        value: 'click',
+      },
       { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: '10' },
     ],
     async onSubmit(d) {
@@ -182,7 +192,9 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
   });
   const { form } = handle;
   // Site options show the domain; the value stays the id.
-  form.querySelectorAll<HTMLOptionElement>('select[name=site_id] option').forEach((o) => (o.textContent = byId.get(Number(o.value))?.domain ?? o.value));
+  form
+    .querySelectorAll<HTMLOptionElement>('select[name=site_id] option')
+    .forEach((o) => (o.textContent = byId.get(Number(o.value))?.domain ?? o.value));
   // Only the fields the chosen format takes are shown.
   const formatSelect = form.querySelector<HTMLSelectElement>('select[name=format]');
   const sync = () => {
@@ -202,7 +214,13 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
   sync();
   ctx.main.replaceChildren(
     h('h1', {}, 'Zones'),
-    h('div', { class: 'cards' }, zones.length ? zones.map((z) => zoneCard(z, byId.get(z.site_id), () => zonesPage(ctx))) : h('p', {}, 'No zones yet.')),
+    h(
+      'div',
+      { class: 'cards' },
+      zones.length
+        ? zones.map((z) => zoneCard(z, byId.get(z.site_id), () => zonesPage(ctx)))
+        : h('p', {}, 'No zones yet.'),
+    ),
     h('h2', {}, 'Create a zone'),
     sites.length ? form : h('p', {}, 'Add a site first.'),
   );

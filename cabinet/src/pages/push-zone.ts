@@ -18,11 +18,20 @@ export function pushSetupSection(zone: Zone, domain: string, after: () => Promis
     // Named as the API names them, so its 400 lands beside the field.
     fields: [
       { name: 'push_prompt.on', label: 'Ask visitors', type: 'select', options: moments, value: prompt.on },
-      { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: String(prompt.delay_s ?? 10), hint: 'For "delay": 1-600' },
+      {
+        name: 'push_prompt.delay_s',
+        label: 'Seconds after the page loads',
+        type: 'number',
+        value: String(prompt.delay_s ?? 10),
+        hint: 'For "delay": 1-600',
+      },
     ],
     async onSubmit(d) {
       const on = text(d, 'push_prompt.on') as PromptMoment;
-      await api.pub.zones.update.mutate({ id: zone.id, push_prompt: on === 'delay' ? { on, delay_s: optNum(d, 'push_prompt.delay_s') } : { on } });
+      await api.pub.zones.update.mutate({
+        id: zone.id,
+        push_prompt: on === 'delay' ? { on, delay_s: optNum(d, 'push_prompt.delay_s') } : { on },
+      });
       notify(`Push prompt of ${zone.name} saved`);
       await after();
     },
@@ -37,13 +46,21 @@ export function pushSetupSection(zone: Zone, domain: string, after: () => Promis
   return h(
     'details',
     { class: 'controls', 'data-push-setup': zone.name },
-    h('summary', {}, `Web push setup: asks ${PROMPT_LABELS[prompt.on]}${prompt.on === 'delay' ? ` (${prompt.delay_s ?? 0} s)` : ''}`),
+    h(
+      'summary',
+      {},
+      `Web push setup: asks ${PROMPT_LABELS[prompt.on]}${prompt.on === 'delay' ? ` (${prompt.delay_s ?? 0} s)` : ''}`,
+    ),
     h(
       'ol',
       {},
       pushSetupSteps(domain, zone.push_worker_url).map((s) => h('li', {}, s)),
     ),
-    h('p', {}, h('a', { href: `${zone.push_worker_url}?download=1`, download: WORKER_FILE }, `Download ${WORKER_FILE}`)),
+    h(
+      'p',
+      {},
+      h('a', { href: `${zone.push_worker_url}?download=1`, download: WORKER_FILE }, `Download ${WORKER_FILE}`),
+    ),
     form,
   );
 }

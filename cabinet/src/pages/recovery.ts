@@ -21,7 +21,8 @@ export function resetPasswordPage(main: HTMLElement): void {
       fields: [{ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email' }],
       async onSubmit(d) {
         await api.auth.passwordReset.mutate({ email: text(d, 'email') });
-        done.textContent = 'If this email has an account, a link to reset its password is on its way. It works once, for an hour.';
+        done.textContent =
+          'If this email has an account, a link to reset its password is on its way. It works once, for an hour.';
         done.className = 'ok';
       },
     });
@@ -34,10 +35,20 @@ export function resetPasswordPage(main: HTMLElement): void {
     submit: 'Set password',
     fields: [
       // The token is no field here: its error (used or expired) shows at the top of the form.
-      { name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: 'At least 8 characters' },
+      {
+        name: 'password',
+        label: 'New password',
+        type: 'password',
+        required: true,
+        autocomplete: 'new-password',
+        hint: 'At least 8 characters',
+      },
     ],
     async onSubmit(d) {
-      await api.auth.passwordResetConfirm.mutate({ token, password: typeof d.get('password') === 'string' ? (d.get('password') as string) : '' });
+      await api.auth.passwordResetConfirm.mutate({
+        token,
+        password: typeof d.get('password') === 'string' ? (d.get('password') as string) : '',
+      });
       history.replaceState(null, '', `${BASE}/reset-password`);
       main.replaceChildren(
         h('h1', {}, 'Password set'),

@@ -1,7 +1,12 @@
 // Zod-free module: the bundle gets the CSV writer only.
 import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
-import { ADMIN_STATS_DIMENSIONS, PUBLISHER_STATS_DIMENSIONS, STATS_DIMENSION_COLUMNS, STATS_DIMENSIONS } from '../choices.ts';
+import {
+  ADMIN_STATS_DIMENSIONS,
+  PUBLISHER_STATS_DIMENSIONS,
+  STATS_DIMENSION_COLUMNS,
+  STATS_DIMENSIONS,
+} from '../choices.ts';
 import { lineChart } from '../chart.ts';
 import { countryLabel } from '../countries.ts';
 import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
@@ -43,7 +48,16 @@ const LABELS: Record<Dimension, string> = {
   source: 'Source',
   demand: 'Demand',
 };
-const COUNTED = ['impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'conversions', 'spent_cents', 'earnings_cents', 'unfilled'] as const;
+const COUNTED = [
+  'impressions',
+  'viewable_impressions',
+  'clicks',
+  'invalid_clicks',
+  'conversions',
+  'spent_cents',
+  'earnings_cents',
+  'unfilled',
+] as const;
 
 const num = (r: StatsRow, k: string) => Number(r[k] ?? 0);
 const total = (rows: StatsRow[], k: string) => rows.reduce((a, r) => a + num(r, k), 0);
@@ -66,7 +80,11 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
   const name = names[dim]?.get(String(raw));
   // Advertisers know a zone by its subid: the name their campaigns' source lists take.
   if (!name && dim === 'zone' && r.zone_subid) return `${r.zone_subid} (#${raw})`;
-  return name ? `${name} (#${raw})` : dim === 'campaign' || dim === 'creative' || dim === 'site' || dim === 'zone' ? `#${raw}` : String(raw);
+  return name
+    ? `${name} (#${raw})`
+    : dim === 'campaign' || dim === 'creative' || dim === 'site' || dim === 'zone'
+      ? `#${raw}`
+      : String(raw);
 }
 
 /**
@@ -100,11 +118,18 @@ export async function statsPage(ctx: PageContext): Promise<void> {
   const creativeNames = async (rows: StatsRow[]) => {
     const ids = [...new Set(rows.map((r) => Number(r.campaign_id)).filter((id) => names.campaign?.has(String(id))))];
     const lists = await Promise.all(ids.map((campaign_id) => api.adv.creatives.list.query({ campaign_id })));
-    names.creative = new Map(lists.flatMap((l) => l.creatives.map((c) => [String(c.id), c.title ?? `${c.format} creative`])));
+    names.creative = new Map(
+      lists.flatMap((l) => l.creatives.map((c) => [String(c.id), c.title ?? `${c.format} creative`])),
+    );
   };
 
   const query = async (q: Query): Promise<StatsRow[]> =>
-    (publisher ? await api.pub.stats.get.query(q) : admin ? await api.admin.stats.query(q) : await api.adv.stats.get.query(q)).rows;
+    (publisher
+      ? await api.pub.stats.get.query(q)
+      : admin
+        ? await api.admin.stats.query(q)
+        : await api.adv.stats.get.query(q)
+    ).rows;
 
   const metricColumns = (): Column<StatsRow>[] => {
     const c = (
@@ -173,14 +198,15 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       ];
     }
     // Our campaigns' rows have no auction counters (they are not asked over HTTP): a dash, not a zero.
-    const auction = AUCTION_COUNTERS.filter(([key]) => shownRows.some((r) => r[key] !== undefined)).map(([key, label]) =>
-      c(
-        key,
-        label,
-        (r) => (r[key] === undefined ? '–' : count(num(r, key))),
-        (rs) => count(total(rs, key)),
-        (r) => num(r, key),
-      ),
+    const auction = AUCTION_COUNTERS.filter(([key]) => shownRows.some((r) => r[key] !== undefined)).map(
+      ([key, label]) =>
+        c(
+          key,
+          label,
+          (r) => (r[key] === undefined ? '–' : count(num(r, key))),
+          (rs) => count(total(rs, key)),
+          (r) => num(r, key),
+        ),
     );
     const ecpa = (spent: number, conv: number) => {
       const v = ecpaCents(spent, conv);
@@ -208,11 +234,20 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       'section',
       { 'aria-labelledby': 'uncounted-h' },
       h('h2', { id: 'uncounted-h' }, 'Not counted'),
-      h('p', { class: 'muted' }, 'Invalid traffic on your zones, and ads that were not counted: not paid, and not in the figures above.'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Invalid traffic on your zones, and ads that were not counted: not paid, and not in the figures above.',
+      ),
       grid({
         caption: `Not counted, ${q.from} to ${q.to} (${q.tz})`,
         columns: [
-          { key: 'of', label: 'What', cell: (r) => UNCOUNTED_KIND_LABELS[r.of], sort: (r) => UNCOUNTED_KIND_LABELS[r.of] },
+          {
+            key: 'of',
+            label: 'What',
+            cell: (r) => UNCOUNTED_KIND_LABELS[r.of],
+            sort: (r) => UNCOUNTED_KIND_LABELS[r.of],
+          },
           {
             key: 'reason',
             label: 'Reason',
@@ -238,7 +273,14 @@ export async function statsPage(ctx: PageContext): Promise<void> {
   const show = async (rows: StatsRow[], groups: Dimension[], q: Query, uncounted: UncountedRow[] | null) => {
     const time = groups.length === 1 && (groups[0] === 'day' || groups[0] === 'hour') ? groups[0] : null;
     // Silent days and hours count as zero: in the chart and in the table.
-    const shown = time ? fillSlots(time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to), rows, STATS_DIMENSION_COLUMNS[time], COUNTED) : rows;
+    const shown = time
+      ? fillSlots(
+          time === 'day' ? daysOf(q.from, q.to) : hoursOf(q.from, q.to),
+          rows,
+          STATS_DIMENSION_COLUMNS[time],
+          COUNTED,
+        )
+      : rows;
     shownRows = shown;
     const chart = time
       ? lineChart(
@@ -258,9 +300,12 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       key: g,
       label: LABELS[g],
       cell: (r) => keyCell(g, r, names),
-      sort: (r) => (g === 'day' || g === 'hour' ? String(r[STATS_DIMENSION_COLUMNS[g]] ?? '') : keyCell(g, r, names).toLowerCase()),
+      sort: (r) =>
+        g === 'day' || g === 'hour' ? String(r[STATS_DIMENSION_COLUMNS[g]] ?? '') : keyCell(g, r, names).toLowerCase(),
     }));
-    const actions: Column<StatsRow>[] = sources ? [{ key: 'actions', label: 'Traffic source list', cell: (r) => sources.cell(r) }] : [];
+    const actions: Column<StatsRow>[] = sources
+      ? [{ key: 'actions', label: 'Traffic source list', cell: (r) => sources.cell(r) }]
+      : [];
     out.replaceChildren(
       chart,
       sources?.picker ?? '',
@@ -274,8 +319,20 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       actionButton('Export CSV', async () => {
         if (!last) return;
         if (publisher) {
-          const keys = groups.flatMap((g) => (g === 'demand' ? ['demand', 'demand_name'] : [STATS_DIMENSION_COLUMNS[g]]));
-          const cols = [...keys, 'impressions', 'viewable_impressions', 'clicks', 'invalid_clicks', 'ctr', 'earnings_cents', 'unfilled', 'fill_rate'];
+          const keys = groups.flatMap((g) =>
+            g === 'demand' ? ['demand', 'demand_name'] : [STATS_DIMENSION_COLUMNS[g]],
+          );
+          const cols = [
+            ...keys,
+            'impressions',
+            'viewable_impressions',
+            'clicks',
+            'invalid_clicks',
+            'ctr',
+            'earnings_cents',
+            'unfilled',
+            'fill_rate',
+          ];
           download('earnings.csv', csvTable(cols, await query(last)));
         } else if (admin) {
           download('stats.csv', (await api.admin.stats.query({ ...last, format: 'csv' })).csv ?? '');

@@ -48,7 +48,9 @@ const describeList = (s: Campaign['sources']): string => {
   const n = s.zones.length + s.sites.length;
   if (n === 0) return 'No list: the campaign serves on every source.';
   const what = `${s.zones.length} zone(s) and ${s.sites.length} site(s)`;
-  return s.mode === 'include' ? `Include list: serves only on ${what} (not on partners' traffic).` : `Exclude list: never serves on ${what}.`;
+  return s.mode === 'include'
+    ? `Include list: serves only on ${what} (not on partners' traffic).`
+    : `Exclude list: never serves on ${what}.`;
 };
 
 /** Where a zone (by subid) or a site (by id) shows ads: the domains the statistics saw. */
@@ -64,7 +66,11 @@ interface KnownSources {
  */
 async function knownSources(): Promise<KnownSources> {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const { rows } = await api.adv.stats.get.query({ ...presetRange('last_30_days', Date.now(), tz), tz, group_by: 'site,zone,source' });
+  const { rows } = await api.adv.stats.get.query({
+    ...presetRange('last_30_days', Date.now(), tz),
+    tz,
+    group_by: 'site,zone,source',
+  });
   const known: KnownSources = { zones: new Map(), sites: new Map() };
   for (const r of rows) {
     const domain = r.source && r.source !== 'other' ? r.source : '';
@@ -94,8 +100,12 @@ function picked(values: readonly string[]): { zones: string[]; sites: number[] }
 
 export async function trafficSourcesSection(c: Campaign, after: () => Promise<void>): Promise<HTMLElement> {
   const known = await knownSources().catch((): KnownSources => ({ zones: new Map(), sites: new Map() }));
-  const choices = [...[...known.sites.keys()].map((id) => `site:${id}`), ...[...known.zones.keys()].map((z) => `zone:${z}`)];
-  const choiceLabel = (v: string) => (v.startsWith('zone:') ? zoneText(known, v.slice(5)) : siteText(known, Number(v.slice(5))));
+  const choices = [
+    ...[...known.sites.keys()].map((id) => `site:${id}`),
+    ...[...known.zones.keys()].map((z) => `zone:${z}`),
+  ];
+  const choiceLabel = (v: string) =>
+    v.startsWith('zone:') ? zoneText(known, v.slice(5)) : siteText(known, Number(v.slice(5)));
   const warnings = h('div', { class: 'warnings', role: 'status', 'aria-live': 'polite', hidden: true });
   const current = c.sources;
   const handle = buildForm({
@@ -134,7 +144,10 @@ export async function trafficSourcesSection(c: Campaign, after: () => Promise<vo
         // A new mode replaces the whole list (its entries kept); otherwise the pasted entries are added.
         const r =
           mode !== current.mode
-            ? await api.adv.campaigns.update.mutate({ id: c.id, sources: { mode, zones: [...current.zones, ...zones], sites: [...current.sites, ...sites] } })
+            ? await api.adv.campaigns.update.mutate({
+                id: c.id,
+                sources: { mode, zones: [...current.zones, ...zones], sites: [...current.sites, ...sites] },
+              })
             : await api.adv.campaigns.sources.add.mutate({ id: c.id, zones, sites });
         notify(`Traffic sources saved: ${r.sources.zones.length + r.sources.sites.length} entries`);
         await after();
@@ -158,7 +171,10 @@ export async function trafficSourcesSection(c: Campaign, after: () => Promise<vo
     });
   });
   handle.form.querySelector('.actions')?.append(removePasted);
-  const entries = [...current.zones.map((z) => ['zone', z] as const), ...current.sites.map((s) => ['site', s] as const)];
+  const entries = [
+    ...current.zones.map((z) => ['zone', z] as const),
+    ...current.sites.map((s) => ['site', s] as const),
+  ];
   const rows = entries.slice(0, SHOWN).map(([kind, value]) => {
     const what = kind === 'zone' ? zoneText(known, String(value)) : siteText(known, Number(value));
     return [
@@ -167,7 +183,9 @@ export async function trafficSourcesSection(c: Campaign, after: () => Promise<vo
       actionButton(
         'Remove',
         async () => {
-          await api.adv.campaigns.sources.remove.mutate(kind === 'zone' ? { id: c.id, zones: [String(value)] } : { id: c.id, sites: [Number(value)] });
+          await api.adv.campaigns.sources.remove.mutate(
+            kind === 'zone' ? { id: c.id, zones: [String(value)] } : { id: c.id, sites: [Number(value)] },
+          );
           notify(`Removed ${what}`);
           await after();
         },
@@ -182,7 +200,11 @@ export async function trafficSourcesSection(c: Campaign, after: () => Promise<vo
     h('p', { class: 'sources-summary' }, describeList(current)),
     warnings,
     handle.form,
-    table(['Kind', 'Entry', ''], rows, entries.length > SHOWN ? `First ${SHOWN} of ${entries.length} entries` : 'Entries'),
+    table(
+      ['Kind', 'Entry', ''],
+      rows,
+      entries.length > SHOWN ? `First ${SHOWN} of ${entries.length} entries` : 'Entries',
+    ),
     bidAdjustmentsForm(c, after),
   );
 }
@@ -202,7 +224,10 @@ function bidAdjustmentsForm(c: Campaign, after: () => Promise<void>): HTMLElemen
       },
     ],
     async onSubmit(d) {
-      const r = await api.adv.campaigns.update.mutate({ id: c.id, bid_adjustments: pastedAdjustments(text(d, 'bid_adjustments')) });
+      const r = await api.adv.campaigns.update.mutate({
+        id: c.id,
+        bid_adjustments: pastedAdjustments(text(d, 'bid_adjustments')),
+      });
       notify(`Bid adjustments saved: ${r.bid_adjustments.length}`);
       await after();
       const box = document.querySelector<HTMLElement>('#bid-adjustments .warnings');
@@ -218,7 +243,11 @@ type Row = Record<string, string | number | null | undefined>;
 type Campaigns = Outputs['adv']['campaigns']['list']['campaigns'];
 
 /** Adds one zone or site to a campaign's list in `mode`; an empty list takes the mode, a list in the other mode is left alone. */
-async function applySource(campaign: Campaigns[number], mode: Mode, entry: { zones?: string[]; sites?: number[] }): Promise<boolean> {
+async function applySource(
+  campaign: Campaigns[number],
+  mode: Mode,
+  entry: { zones?: string[]; sites?: number[] },
+): Promise<boolean> {
   const s = campaign.sources;
   const empty = s.zones.length + s.sites.length === 0;
   if (s.mode !== mode && !empty) {
@@ -228,7 +257,10 @@ async function applySource(campaign: Campaigns[number], mode: Mode, entry: { zon
   const r =
     s.mode === mode
       ? await api.adv.campaigns.sources.add.mutate({ id: campaign.id, ...entry })
-      : await api.adv.campaigns.update.mutate({ id: campaign.id, sources: { mode, zones: entry.zones ?? [], sites: entry.sites ?? [] } });
+      : await api.adv.campaigns.update.mutate({
+          id: campaign.id,
+          sources: { mode, zones: entry.zones ?? [], sites: entry.sites ?? [] },
+        });
   campaign.sources = r.sources;
   for (const w of r.warnings) notify(`${w.message}: ${w.values.join(', ')}`);
   return true;
@@ -248,7 +280,9 @@ export async function sourceActions(
   const [{ campaigns }, lookup, known] = await Promise.all([
     api.adv.campaigns.list.query(),
     by === 'zone' && rows.length
-      ? api.adv.campaigns.sources.zones.query({ ids: [...new Set(rows.map((r) => Number(r.zone_id)).filter((id) => id > 0))].slice(0, 1000).join(',') })
+      ? api.adv.campaigns.sources.zones.query({
+          ids: [...new Set(rows.map((r) => Number(r.zone_id)).filter((id) => id > 0))].slice(0, 1000).join(','),
+        })
       : Promise.resolve({ zones: [] }),
     // The buttons name a source by its domain, as the traffic-sources picker does; without it, by id.
     knownSources().catch((): KnownSources => ({ zones: new Map(), sites: new Map() })),
@@ -261,7 +295,14 @@ export async function sourceActions(
     { id: 'source-campaign', name: 'source-campaign' },
     open.map((c) => h('option', { value: c.id }, c.name)),
   );
-  const picker = perRow ? null : h('div', { class: 'field' }, h('label', { for: 'source-campaign' }, 'Exclude / Include applies to campaign'), select);
+  const picker = perRow
+    ? null
+    : h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'source-campaign' }, 'Exclude / Include applies to campaign'),
+        select,
+      );
   const campaignOf = (r: Row) => open.find((c) => c.id === (perRow ? Number(r.campaign_id) : Number(select.value)));
   return {
     picker,

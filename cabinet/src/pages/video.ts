@@ -40,16 +40,23 @@ export function videoSection(c: Campaign): HTMLElement {
     if (!progress.isConnected) return;
     if (job.status === 'processing') {
       const secs = Math.round((Date.now() - started) / 1000);
-      progress.replaceChildren(h('p', { role: 'status' }, `Video ${jobId} is processing… ${secs} s`), h('progress', { 'aria-label': 'Video progress' }));
+      progress.replaceChildren(
+        h('p', { role: 'status' }, `Video ${jobId} is processing… ${secs} s`),
+        h('progress', { 'aria-label': 'Video progress' }),
+      );
       setTimeout(() => void watch(jobId, started).catch((e: unknown) => notify(String(e), 'error')), POLL_MS);
       return;
     }
     if (job.status === 'failed')
-      return void progress.replaceChildren(h('p', { class: 'form-error', role: 'alert' }, `Video ${jobId} failed: ${job.reason ?? 'unknown reason'}`));
+      return void progress.replaceChildren(
+        h('p', { class: 'form-error', role: 'alert' }, `Video ${jobId} failed: ${job.reason ?? 'unknown reason'}`),
+      );
     progress.replaceChildren(
       h('p', { role: 'status' }, `Video ${jobId} is ready (${job.duration_sec ?? '?'} s).`),
       h('video', { src: job.video_url ?? '', controls: true, muted: true, class: 'video' }),
-      c.format === 'video' || c.format === 'floating_video' ? attachForm(c, job) : h('p', {}, 'Only video and floating video campaigns take video creatives.'),
+      c.format === 'video' || c.format === 'floating_video'
+        ? attachForm(c, job)
+        : h('p', {}, 'Only video and floating video campaigns take video creatives.'),
     );
   };
   const { form } = buildForm({

@@ -21,10 +21,21 @@ import { runImpAuction } from './run-auction.ts';
 
 const first: CreativePicker = { pick: (siblings) => siblings[0] as Candidate };
 const open: BudgetGate = { tryTake: () => true };
-const zone = (subid: string): ZoneEntry => ({ zone: { subid } as StoredZone, serving: true, controls: NO_CONTROLS, source: '' });
+const zone = (subid: string): ZoneEntry => ({
+  zone: { subid } as StoredZone,
+  serving: true,
+  controls: NO_CONTROLS,
+  source: '',
+});
 const on = (subid: string | undefined, siteId: number, country: string | undefined, floorMicroCents = 0): ImpContext =>
-  impFixture({ zone: subid ? zone(subid) : undefined, inventory: { publisherId: 1, siteId, zoneId: subid ? 1 : 0, source: '' }, country, floorMicroCents });
-const cpm = (bid: number, bid_adjustments: BidAdjustment[] = [], creative = {}) => candidateFixture({ bid_micro_cents: bid, bid_adjustments }, creative);
+  impFixture({
+    zone: subid ? zone(subid) : undefined,
+    inventory: { publisherId: 1, siteId, zoneId: subid ? 1 : 0, source: '' },
+    country,
+    floorMicroCents,
+  });
+const cpm = (bid: number, bid_adjustments: BidAdjustment[] = [], creative = {}) =>
+  candidateFixture({ bid_micro_cents: bid, bid_adjustments }, creative);
 const run = (lists: Candidate[][], imp: ImpContext, budget = open, filters: CandidateFilter[] = []) =>
   runImpAuction(
     lists.map((l) => rankCandidates([...l])),
@@ -37,7 +48,11 @@ const run = (lists: Candidate[][], imp: ImpContext, budget = open, filters: Cand
 /** The order the walk hands candidates out in (a filter that records and rejects every one). */
 function walkOrder(lists: Candidate[][], imp: ImpContext, exchange: boolean): [number, number][] {
   const seen: [number, number][] = [];
-  const record: CandidateFilter = { name: 'pacing', scope: 'candidate', reject: (c) => (seen.push([c.campaignId, c.creativeId]), true) };
+  const record: CandidateFilter = {
+    name: 'pacing',
+    scope: 'candidate',
+    reject: (c) => (seen.push([c.campaignId, c.creativeId]), true),
+  };
   runImpAuction(lists, imp, [record], open, first, exchange);
   return seen;
 }
@@ -45,7 +60,10 @@ function walkOrder(lists: Candidate[][], imp: ImpContext, exchange: boolean): [n
 /** Every candidate by its true score on `imp`, brute force. */
 function trueOrder(lists: Candidate[][], imp: ImpContext): [number, number][] {
   const score = (c: Candidate) =>
-    adjustedMicroCents(c.ecpmMicroCents, c.adjust ? multiplierFor(c.adjust, imp.zone?.zone.subid, imp.inventory.siteId, imp.country) : 1000);
+    adjustedMicroCents(
+      c.ecpmMicroCents,
+      c.adjust ? multiplierFor(c.adjust, imp.zone?.zone.subid, imp.inventory.siteId, imp.country) : 1000,
+    );
   return lists
     .flat()
     .sort((a, b) => score(b) - score(a) || a.campaignId - b.campaignId || a.creativeId - b.creativeId)
@@ -90,7 +108,11 @@ describe('the ranked walk under bid adjustments', () => {
   it('a x2 zone adjustment wins an auction it would otherwise lose, and pays the second price', () => {
     const boosted = cpm(100_000, [{ zone: 'hot', multiplier: 2 }]);
     const rival = cpm(150_000);
-    expect(run([[boosted, rival]], on('cold', 1, 'us'))).toMatchObject({ won: true, winner: rival, priceMicroCents: 101_000 });
+    expect(run([[boosted, rival]], on('cold', 1, 'us'))).toMatchObject({
+      won: true,
+      winner: rival,
+      priceMicroCents: 101_000,
+    });
     expect(run([[boosted, rival]], on('hot', 1, 'us'))).toEqual({
       won: true,
       winner: boosted,
@@ -102,11 +124,20 @@ describe('the ranked walk under bid adjustments', () => {
   it('a x0.5 adjustment loses where it would have won, and sets the price as the runner-up at its adjusted eCPM', () => {
     const damped = cpm(300_000, [{ site: 4, multiplier: 0.5 }]);
     const rival = cpm(200_000);
-    expect(run([[damped, rival]], on('z', 4, 'us'))).toMatchObject({ won: true, winner: rival, priceMicroCents: 151_000, secondMicroCents: 150_000 });
+    expect(run([[damped, rival]], on('z', 4, 'us'))).toMatchObject({
+      won: true,
+      winner: rival,
+      priceMicroCents: 151_000,
+      secondMicroCents: 150_000,
+    });
   });
   it('the floor applies to the adjusted eCPM', () => {
     const c = cpm(100_000, [{ country: 'de', multiplier: 3 }]);
-    expect(run([[c]], on(undefined, 0, 'de', 250_000))).toMatchObject({ won: true, winner: c, priceMicroCents: 250_000 });
+    expect(run([[c]], on(undefined, 0, 'de', 250_000))).toMatchObject({
+      won: true,
+      winner: c,
+      priceMicroCents: 250_000,
+    });
     expect(run([[c]], on(undefined, 0, 'us', 250_000))).toEqual({ won: false, reason: 'below_floor' });
   });
   it('the budget is asked for the adjusted price', () => {
@@ -160,15 +191,34 @@ describe('the ranked walk under bid adjustments', () => {
         const adj: BidAdjustment[] = [];
         if (rnd() < 0.4) adj.push({ zone: pick(['z1', 'z2']), multiplier: pick([0.1, 0.5, 1, 2, 10]) });
         if (rnd() < 0.3) adj.push({ site: pick([1, 2]), multiplier: pick([0.2, 3]) });
-        for (const country of ['us', 'de', 'fr']) if (rnd() < 0.3) adj.push({ country, multiplier: pick([0.4, 1, 1.2, 4]) });
+        for (const country of ['us', 'de', 'fr'])
+          if (rnd() < 0.3) adj.push({ country, multiplier: pick([0.4, 1, 1.2, 4]) });
         const geo_include = pick([[], ['us'], ['de'], ['us', 'de'], ['us', 'fr']]);
-        campaigns.set(id, campaignFixture({ id, bid_micro_cents: 1_000 + Math.floor(rnd() * 20) * 10_000, geo_include, bid_adjustments: adj }));
+        campaigns.set(
+          id,
+          campaignFixture({
+            id,
+            bid_micro_cents: 1_000 + Math.floor(rnd() * 20) * 10_000,
+            geo_include,
+            bid_adjustments: adj,
+          }),
+        );
         for (let k = 0; k < 1 + Math.floor(rnd() * 2); k++) {
           const cid = id * 10 + k;
           creatives.set(cid, creativeFixture({ id: cid, campaign_id: id }));
         }
       }
-      const index = buildIndex({ campaign: campaigns, creative: creatives, partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '1-0');
+      const index = buildIndex(
+        {
+          campaign: campaigns,
+          creative: creatives,
+          partner: new Map(),
+          site: new Map(),
+          zone: new Map(),
+          deal: new Map(),
+        },
+        '1-0',
+      );
       const country = pick(['us', 'de', 'fr', 'jp']);
       const exchange = rnd() < 0.5;
       const imp = exchange ? on(undefined, 0, country) : on(pick(['z1', 'z2']), pick([1, 2, 3]), country);

@@ -53,7 +53,9 @@ describe('counting a click', () => {
     const w = ports(1);
     const target = { ticket, campaign, clickId: 'c-1' };
     const verdict = { reason: undefined, fingerprint: 'fp' };
-    await expect(countClick(w.p, target, verdict, 'android', 'chrome', 1_000, 'att-1')).rejects.toThrow('Command timed out');
+    await expect(countClick(w.p, target, verdict, 'android', 'chrome', 1_000, 'att-1')).rejects.toThrow(
+      'Command timed out',
+    );
     expect(w.charges).toHaveLength(0);
     expect(w.events).toHaveLength(0);
     expect(await countClick(w.p, target, verdict, 'android', 'chrome', 1_000, 'att-1')).toBeGreaterThan(0);

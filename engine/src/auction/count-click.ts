@@ -36,7 +36,8 @@ export async function countClick(
 ): Promise<number> {
   const { ticket, campaign, clickId } = target;
   // An invalid click is counted nowhere: it uses up neither the impression's one click nor the flood limit.
-  const reason = verdict.reason ?? (await countedClickVerdict(p.counters, ticket.bidId, verdict.fingerprint, now, attempt));
+  const reason =
+    verdict.reason ?? (await countedClickVerdict(p.counters, ticket.bidId, verdict.fingerprint, now, attempt));
   const first = verdict.reason === undefined && reason !== 'duplicate';
   // Kept for conversions, one record per ticket: the first click writes it, the first valid one replaces it. It is
   // written before the charge: a request whose work fails here has charged and emitted nothing, so its replay
@@ -60,7 +61,9 @@ export async function countClick(
     invalid: reason !== undefined,
   };
   await p.counters.saveClick(clickId, record, first);
-  const bill = reason ? { chargeNano: 0, refusal: undefined } : await billClick(p.direct, campaign, now, ticket.clickMicroCents);
+  const bill = reason
+    ? { chargeNano: 0, refusal: undefined }
+    : await billClick(p.direct, campaign, now, ticket.clickMicroCents);
   const why = reason ?? bill.refusal;
   p.emit(
     makeEvent('click', {
@@ -81,7 +84,10 @@ export async function countClick(
  * reach different engines): the widget's render beacon, a VAST pixel or push delivery, or for a
  * partner's ad its win notice.
  */
-export async function impressionTime(counters: Pick<Counters, 'countedAt'>, ticket: BidTicket): Promise<number | undefined> {
+export async function impressionTime(
+  counters: Pick<Counters, 'countedAt'>,
+  ticket: BidTicket,
+): Promise<number | undefined> {
   const [pixel, win] = await Promise.all([
     counters.countedAt('imp', ticket.bidId),
     ticket.surface === 'openrtb' ? counters.countedAt('win', ticket.bidId) : undefined,

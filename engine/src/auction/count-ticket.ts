@@ -48,13 +48,24 @@ export async function countTicket(
     }
     if (!(await p.counters.countOnce('imp', t.bidId, now, attempt))) return false;
     const charge = impressionCharge(bidTypeOf(p, t), t.priceMicroCents);
-    return settleImpression(p, makeEvent('impression', { ...fields, price_micro_cents: t.priceMicroCents, charge_nano: charge }), t, now);
+    return settleImpression(
+      p,
+      makeEvent('impression', { ...fields, price_micro_cents: t.priceMicroCents, charge_nano: charge }),
+      t,
+      now,
+    );
   }
   const fields = { ts: now, engine: p.engineId, partner_id: t.partnerId, ...ticketFacts(t) };
   // On our own video zones (partner 0) the started ad is the impression; for OpenRTB bids the win notice counts.
   const own = t.partnerId === 0;
   if (ticketExpired(t, use, now)) {
-    p.emit(makeEvent('uncounted', { ...fields, of: use !== 'pixel' ? 'win' : own ? 'impression' : 'imp', reason: 'expired' }));
+    p.emit(
+      makeEvent('uncounted', {
+        ...fields,
+        of: use !== 'pixel' ? 'win' : own ? 'impression' : 'imp',
+        reason: 'expired',
+      }),
+    );
     return false;
   }
   if (!(await p.counters.countOnce(use === 'pixel' ? 'imp' : 'win', t.bidId, now, attempt))) return false;
@@ -64,19 +75,34 @@ export async function countTicket(
     return false;
   }
   if (use !== 'pixel')
-    return settleTicket(p, makeEvent('win', { ...fields, price_micro_cents: price, charge_nano: cpmMicroCentsToNanoPerImpression(price) }), t, now);
+    return settleTicket(
+      p,
+      makeEvent('win', { ...fields, price_micro_cents: price, charge_nano: cpmMicroCentsToNanoPerImpression(price) }),
+      t,
+      now,
+    );
   if (!own) {
     p.emit(makeEvent('imp', { ...fields, charge_nano: 0 }));
     return false;
   }
-  return settleImpression(p, makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidTypeOf(p, t), t.priceMicroCents) }), t, now);
+  return settleImpression(
+    p,
+    makeEvent('impression', { ...fields, charge_nano: impressionCharge(bidTypeOf(p, t), t.priceMicroCents) }),
+    t,
+    now,
+  );
 }
 
 /** CPC campaigns pay for clicks; a campaign no longer known is charged nothing. */
 const bidTypeOf = (p: TicketPorts, t: BidTicket): 'cpm' | 'cpc' => p.campaign(t.campaignId)?.bid_type ?? 'cpc';
 
 /** An impression recorded as uncounted (its campaign stopped, its budget or balance ran out) has no viewable one either. */
-async function settleImpression(p: TicketPorts, event: Parameters<typeof settleTicket>[1], t: BidTicket, now: number): Promise<boolean> {
+async function settleImpression(
+  p: TicketPorts,
+  event: Parameters<typeof settleTicket>[1],
+  t: BidTicket,
+  now: number,
+): Promise<boolean> {
   if (await settleTicket(p, event, t, now)) return true;
   await p.counters.countOnce('imp', `${t.bidId}:viewable`);
   return false;
@@ -94,7 +120,13 @@ async function countViewable(p: TicketPorts, t: BidTicket, now: number, attempt:
  * A player's playback event or VAST error (`reason`: the event, or `error:<code>`), recorded once per ad and
  * event. Playback events carry no viewer: the statistics count them per ad.
  */
-export async function countPlayback(p: TicketPorts, t: BidTicket, reason: string, now: number, attempt?: string): Promise<void> {
+export async function countPlayback(
+  p: TicketPorts,
+  t: BidTicket,
+  reason: string,
+  now: number,
+  attempt?: string,
+): Promise<void> {
   if (!(await p.counters.countOnce('imp', `${t.bidId}:${reason}`, now, attempt))) return;
   const { country: _c, device: _d, os: _o, browser: _b, ...facts } = ticketFacts(t);
   p.emit(makeEvent('vast', { ts: now, engine: p.engineId, reason, ...facts }));

@@ -15,7 +15,8 @@ describe('exchangePriceMicroCents (win notice price)', () => {
   });
 
   it('refuses what is not a non-negative decimal', () => {
-    for (const bad of ['abc', '-1', '1e3', '0x10', ' 1', '1.', 'NaN']) expect(exchangePriceMicroCents(bad, 150_000), bad).toBeUndefined();
+    for (const bad of ['abc', '-1', '1e3', '0x10', ' 1', '1.', 'NaN'])
+      expect(exchangePriceMicroCents(bad, 150_000), bad).toBeUndefined();
   });
 });
 

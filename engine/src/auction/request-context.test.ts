@@ -5,8 +5,12 @@ import { buildIndex } from '../index/engine-index.ts';
 import { requestFixture } from '../../test/fixtures/auction-fixtures.ts';
 import { openRtbContext, openRtbImp, openRtbUserId, widgetUserId, zoneImp } from './request-context.ts';
 
-const index = buildIndex({ campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() }, '0-0');
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const index = buildIndex(
+  { campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() },
+  '0-0',
+);
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const context = (device: BidRequest['device']) => openRtbContext({ id: 'a', imp: [{ id: '1' }], device }, index, 1, 0);
 
 describe('OpenRTB request context', () => {
@@ -23,33 +27,51 @@ describe('OpenRTB request context', () => {
 
   it("takes device type and OS from the partner's fields, else from device.ua, which alone names the browser", () => {
     expect(context({ ua: IPHONE })).toMatchObject({ device: 'mobile', os: 'ios', browser: 'safari' });
-    expect(context({ ua: IPHONE, devicetype: 5, os: 'Android' })).toMatchObject({ device: 'tablet', os: 'android', browser: 'safari' });
+    expect(context({ ua: IPHONE, devicetype: 5, os: 'Android' })).toMatchObject({
+      device: 'tablet',
+      os: 'android',
+      browser: 'safari',
+    });
     expect(context({ os: 'Tizen' })).toMatchObject({ device: undefined, os: 'other', browser: undefined });
     expect(context({})).toMatchObject({ device: undefined, os: undefined, browser: undefined });
   });
 
   it("reads device.sua after the partner's devicetype and os and before device.ua", () => {
-    const sua = { browsers: [{ brand: 'Not A;Brand' }, { brand: 'Microsoft Edge' }], platform: { brand: 'Windows' }, mobile: 0 };
+    const sua = {
+      browsers: [{ brand: 'Not A;Brand' }, { brand: 'Microsoft Edge' }],
+      platform: { brand: 'Windows' },
+      mobile: 0,
+    };
     // The structured user agent beats the string: a frozen iPhone UA here, Edge on Windows there.
     expect(context({ ua: IPHONE, sua })).toMatchObject({ device: 'desktop', os: 'windows', browser: 'edge' });
     // The partner's own fields beat both.
-    expect(context({ ua: IPHONE, sua, devicetype: 5, os: 'Android' })).toMatchObject({ device: 'tablet', os: 'android', browser: 'edge' });
+    expect(context({ ua: IPHONE, sua, devicetype: 5, os: 'Android' })).toMatchObject({
+      device: 'tablet',
+      os: 'android',
+      browser: 'edge',
+    });
     // What sua leaves unsaid comes from the string.
-    expect(context({ ua: IPHONE, sua: { browsers: [{ brand: 'Not)A;Brand' }] } })).toMatchObject({ device: 'mobile', os: 'ios', browser: 'safari' });
+    expect(context({ ua: IPHONE, sua: { browsers: [{ brand: 'Not)A;Brand' }] } })).toMatchObject({
+      device: 'mobile',
+      os: 'ios',
+      browser: 'safari',
+    });
   });
 
   it('names the connection type from device.connectiontype (OpenRTB 2.5 list 5.22)', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, undefined].map((connectiontype) => context({ connectiontype }).connection)).toEqual([
-      undefined,
-      'ethernet',
-      'wifi',
-      'cellular_unknown',
-      'cellular_2g',
-      'cellular_3g',
-      'cellular_4g',
-      undefined,
-      undefined,
-    ]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7, undefined].map((connectiontype) => context({ connectiontype }).connection)).toEqual(
+      [
+        undefined,
+        'ethernet',
+        'wifi',
+        'cellular_unknown',
+        'cellular_2g',
+        'cellular_3g',
+        'cellular_4g',
+        undefined,
+        undefined,
+      ],
+    );
   });
 });
 
@@ -62,7 +84,16 @@ describe("our publisher's controls in an impression", () => {
     floor_cpm_micro_cents: 50_000,
     blocked_verticals: ['dating'],
   } as StoredSite;
-  const zone = { id: 7, site_id: 3, publisher_id: 2, subid: 'z7', format: 'banner', banner_width: 300, banner_height: 250, status: 'active' } as StoredZone;
+  const zone = {
+    id: 7,
+    site_id: 3,
+    publisher_id: 2,
+    subid: 'z7',
+    format: 'banner',
+    banner_width: 300,
+    banner_height: 250,
+    status: 'active',
+  } as StoredZone;
   const own = buildIndex(
     {
       campaign: new Map(),
@@ -71,9 +102,42 @@ describe("our publisher's controls in an impression", () => {
       site: new Map([[3, site]]),
       zone: new Map([[7, { ...zone, floor_cpm_micro_cents: 200_000 }]]),
       deal: new Map([
-        [1, { key: 1, id: 'D-LOW', floor_micro_cents: 100_000, partner_ids: [1], campaign_ids: [5], created_at: '', updated_at: '' }],
-        [2, { key: 2, id: 'D-HIGH', floor_micro_cents: 400_000, partner_ids: [1, 2], campaign_ids: [5], created_at: '', updated_at: '' }],
-        [3, { key: 3, id: 'D-OTHER', floor_micro_cents: 0, partner_ids: [2], campaign_ids: [5], created_at: '', updated_at: '' }],
+        [
+          1,
+          {
+            key: 1,
+            id: 'D-LOW',
+            floor_micro_cents: 100_000,
+            partner_ids: [1],
+            campaign_ids: [5],
+            created_at: '',
+            updated_at: '',
+          },
+        ],
+        [
+          2,
+          {
+            key: 2,
+            id: 'D-HIGH',
+            floor_micro_cents: 400_000,
+            partner_ids: [1, 2],
+            campaign_ids: [5],
+            created_at: '',
+            updated_at: '',
+          },
+        ],
+        [
+          3,
+          {
+            key: 3,
+            id: 'D-OTHER',
+            floor_micro_cents: 0,
+            partner_ids: [2],
+            campaign_ids: [5],
+            created_at: '',
+            updated_at: '',
+          },
+        ],
       ]),
     },
     '0-0',
@@ -88,9 +152,14 @@ describe("our publisher's controls in an impression", () => {
     expect(bid({ id: '1', tagid: 'z7', bidfloor: 1 }).floorMicroCents).toBe(200_000);
     expect(bid({ id: '1', tagid: 'z7', bidfloor: 3 }).floorMicroCents).toBe(300_000);
     // Rounded up to a whole micro-cent, after the binary noise of the product is gone.
-    expect([1.1, 0.000015, 2.00000001].map((bidfloor) => bid({ id: '1', bidfloor }).floorMicroCents)).toEqual([110_000, 2, 200_001]);
+    expect([1.1, 0.000015, 2.00000001].map((bidfloor) => bid({ id: '1', bidfloor }).floorMicroCents)).toEqual([
+      110_000, 2, 200_001,
+    ]);
     // A zone that sets no floor follows its site's; the site's controls hold where the request names only the site.
-    expect(bid({ id: '1', tagid: 'nope', bidfloor: 0.1 }, '3')).toMatchObject({ floorMicroCents: 50_000, controls: { blockedVerticals: new Set(['dating']) } });
+    expect(bid({ id: '1', tagid: 'nope', bidfloor: 0.1 }, '3')).toMatchObject({
+      floorMicroCents: 50_000,
+      controls: { blockedVerticals: new Set(['dating']) },
+    });
     expect(bid({ id: '1', bidfloor: 0.1 })).toMatchObject({ floorMicroCents: 10_000, controls: undefined });
   });
 
@@ -100,7 +169,14 @@ describe("our publisher's controls in an impression", () => {
       tagid: 'z7',
       pmp: {
         private_auction: 1,
-        deals: [{ id: 'D-LOW', bidfloor: 2.5 }, { id: 'D-OTHER' }, { id: 'D-HIGH' }, { id: 'D-LOW' }, { id: 'NOPE' }, { id: 'D-HIGH', bidfloorcur: 'EUR' }],
+        deals: [
+          { id: 'D-LOW', bidfloor: 2.5 },
+          { id: 'D-OTHER' },
+          { id: 'D-HIGH' },
+          { id: 'D-LOW' },
+          { id: 'NOPE' },
+          { id: 'D-HIGH', bidfloorcur: 'EUR' },
+        ],
       },
     });
     expect(deals.privateAuction).toBe(true);
@@ -132,6 +208,7 @@ describe('who the user is, for frequency caps', () => {
 
   it("takes the widget's first-party id only in the shape the widget makes", () => {
     expect(widgetUserId('Q2hvb3NlIGEgcmFuZG9tIGlk')).toBe('w:Q2hvb3NlIGEgcmFuZG9tIGlk');
-    for (const bad of [null, '', 'short', 'has space in it.....', 'x'.repeat(65)]) expect(widgetUserId(bad)).toBeUndefined();
+    for (const bad of [null, '', 'short', 'has space in it.....', 'x'.repeat(65)])
+      expect(widgetUserId(bad)).toBeUndefined();
   });
 });

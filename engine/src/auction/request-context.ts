@@ -40,13 +40,15 @@ export function openRtbUserId(request: BidRequest, partnerId: number): string | 
   const id = request.user?.id;
   if (typeof id === 'string' && id !== '' && id.length <= 256) return `p${partnerId}:${id}`;
   const ifa = request.device?.ifa;
-  if (typeof ifa === 'string' && ifa !== '' && ifa.length <= 256 && !ZERO_IFA.test(ifa)) return `ifa:${ifa.toLowerCase()}`;
+  if (typeof ifa === 'string' && ifa !== '' && ifa.length <= 256 && !ZERO_IFA.test(ifa))
+    return `ifa:${ifa.toLowerCase()}`;
   return undefined;
 }
 
 const WIDGET_ID = /^[A-Za-z0-9_-]{16,64}$/;
 /** The widget's first-party id (`u`, kept in the browser's localStorage), when it looks like one the widget made. */
-export const widgetUserId = (raw: string | null): string | undefined => (raw !== null && WIDGET_ID.test(raw) ? `w:${raw}` : undefined);
+export const widgetUserId = (raw: string | null): string | undefined =>
+  raw !== null && WIDGET_ID.test(raw) ? `w:${raw}` : undefined;
 
 /**
  * The context of an OpenRTB request: the country from `device.geo.country` (alpha-3 or alpha-2), else
@@ -154,7 +156,8 @@ function matchedDeals(req: RequestContext, imp: Imp, publisherFloor: number): re
   const out: MatchedDeal[] = [];
   for (const d of imp.pmp?.deals ?? []) {
     const deal = req.index.deals.get(d.id);
-    if (!deal || !deal.partners.has(req.partnerId) || (d.bidfloorcur !== undefined && d.bidfloorcur !== 'USD')) continue;
+    if (!deal || !deal.partners.has(req.partnerId) || (d.bidfloorcur !== undefined && d.bidfloorcur !== 'USD'))
+      continue;
     if (out.some((m) => m.id === deal.id)) continue;
     out.push({
       id: deal.id,
@@ -170,10 +173,21 @@ function matchedDeals(req: RequestContext, imp: Imp, publisherFloor: number): re
  * A video player as a visitor. Players (TVs, server-side stitchers) may send no user agent at all: only a
  * bot's is refused. The player's page is not the publisher's (players fetch VAST from anywhere): no page check.
  */
-export const playerVisitor = (v: Visitor, userAgent: string | undefined): Visitor => ({ ...v, bot: v.bot && userAgent !== '', pageHost: undefined });
+export const playerVisitor = (v: Visitor, userAgent: string | undefined): Visitor => ({
+  ...v,
+  bot: v.bot && userAgent !== '',
+  pageHost: undefined,
+});
 
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD; the zone's floor is in its imp. */
-export function visitorContext(index: EngineIndex, v: Visitor, ts: number, surface: TicketSurface, flood?: RequestFlood, viewer?: Viewer): RequestContext {
+export function visitorContext(
+  index: EngineIndex,
+  v: Visitor,
+  ts: number,
+  surface: TicketSurface,
+  flood?: RequestFlood,
+  viewer?: Viewer,
+): RequestContext {
   return withVerdict({
     index,
     ts,

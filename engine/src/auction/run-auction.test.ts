@@ -11,7 +11,8 @@ import { runImpAuction as runRanked } from './run-auction.ts';
 
 // Tests pass one plain list; the index hands the auction ranked lists.
 const first: CreativePicker = { pick: (siblings) => siblings[0] as Candidate };
-const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate, p = first) => runRanked([rankCandidates([...list])], c, f, b, p);
+const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate, p = first) =>
+  runRanked([rankCandidates([...list])], c, f, b, p);
 const open: BudgetGate = { tryTake: () => true };
 const ctx = (over: Partial<ImpContext> = {}): ImpContext => impFixture(over);
 
@@ -22,7 +23,13 @@ describe('runImpAuction', () => {
     const cpc = cand({ bid_type: 'cpc', bid_micro_cents: 10_000 });
     expect(cpc.ecpmMicroCents).toBe(10_000);
     const r = runImpAuction([cpc, cpm], ctx(), FILTERS, open);
-    expect(r).toEqual({ won: true, winner: cpm, priceMicroCents: 11_000, secondMicroCents: 10_000, multiplierMilli: 1000 });
+    expect(r).toEqual({
+      won: true,
+      winner: cpm,
+      priceMicroCents: 11_000,
+      secondMicroCents: 10_000,
+      multiplierMilli: 1000,
+    });
   });
 
   it('never prices below the floor, and drops candidates under it', () => {
@@ -30,14 +37,21 @@ describe('runImpAuction', () => {
     const b = cand({ bid_micro_cents: 100_000 });
     const r = runImpAuction([a, b], ctx({ floorMicroCents: 250_000 }), FILTERS, open);
     expect(r).toMatchObject({ won: true, winner: a, priceMicroCents: 250_000 });
-    expect(runImpAuction([b], ctx({ floorMicroCents: 250_000 }), FILTERS, open)).toEqual({ won: false, reason: 'below_floor' });
+    expect(runImpAuction([b], ctx({ floorMicroCents: 250_000 }), FILTERS, open)).toEqual({
+      won: false,
+      reason: 'below_floor',
+    });
   });
 
   it('walks down the ranking when the best has no budget; no-bid "budget" when none has', () => {
     const rich = cand({ bid_micro_cents: 100_000 });
     const broke = cand({ bid_micro_cents: 500_000 });
     const gate: BudgetGate = { tryTake: (c) => c !== broke };
-    expect(runImpAuction([broke, rich], ctx(), FILTERS, gate)).toMatchObject({ won: true, winner: rich, priceMicroCents: 1_000 });
+    expect(runImpAuction([broke, rich], ctx(), FILTERS, gate)).toMatchObject({
+      won: true,
+      winner: rich,
+      priceMicroCents: 1_000,
+    });
     expect(runImpAuction([broke], ctx(), FILTERS, { tryTake: () => false })).toEqual({ won: false, reason: 'budget' });
     expect(runImpAuction([], ctx(), FILTERS, open)).toEqual({ won: false, reason: 'no_candidates' });
   });
@@ -56,14 +70,19 @@ describe("a campaign's creatives", () => {
 
   it('are all offered to the rotation, which picks the one that serves, priced against another campaign', () => {
     const offered: number[][] = [];
-    const last: CreativePicker = { pick: (s) => (offered.push(s.map((c) => c.creativeId)), s[s.length - 1] as Candidate) };
+    const last: CreativePicker = {
+      pick: (s) => (offered.push(s.map((c) => c.creativeId)), s[s.length - 1] as Candidate),
+    };
     const r = runImpAuction([rival, ...creatives], ctx(), FILTERS, open, last);
     expect(offered).toEqual([[9_001, 9_002, 9_003]]);
     expect(r).toMatchObject({ won: true, winner: creatives[2], secondMicroCents: 100_000, priceMicroCents: 101_000 });
   });
 
   it('stay together in the ranking even beside a campaign of equal eCPM', () => {
-    const twin = candidateOf(campaignFixture({ id: 901, bid_micro_cents: 400_000 }), creativeFixture({ id: 9_002_5, campaign_id: 901 }));
+    const twin = candidateOf(
+      campaignFixture({ id: 901, bid_micro_cents: 400_000 }),
+      creativeFixture({ id: 9_002_5, campaign_id: 901 }),
+    );
     const ranked = rankCandidates([twin, ...creatives]);
     expect(ranked.map((c) => c.campaignId)).toEqual([900, 900, 900, 901]);
   });
@@ -84,8 +103,14 @@ describe('runImpAuction over several ranked lists', () => {
     expect(r).toMatchObject({ won: true, winner: any[0], secondMicroCents: 300_000, priceMicroCents: 301_000 });
     const seen: number[] = [];
     const spy: BudgetGate = { tryTake: (c) => (seen.push(c.ecpmMicroCents), false) };
-    expect(runRanked([local, any], ctx({ floorMicroCents: 150_000 }), FILTERS, spy, first)).toEqual({ won: false, reason: 'budget' });
+    expect(runRanked([local, any], ctx({ floorMicroCents: 150_000 }), FILTERS, spy, first)).toEqual({
+      won: false,
+      reason: 'budget',
+    });
     expect(seen).toEqual([500_000, 300_000, 200_000]);
-    expect(runRanked([local, any], ctx({ floorMicroCents: 600_000 }), FILTERS, open, first)).toEqual({ won: false, reason: 'below_floor' });
+    expect(runRanked([local, any], ctx({ floorMicroCents: 600_000 }), FILTERS, open, first)).toEqual({
+      won: false,
+      reason: 'below_floor',
+    });
   });
 });

@@ -31,7 +31,11 @@ interface Held {
 
 /** (score, campaign, creative) order, best first: the order the walk hands candidates out in. */
 const before = (scoreA: number, a: Candidate, scoreB: number, b: Candidate): boolean =>
-  scoreA !== scoreB ? scoreA > scoreB : a.campaignId !== b.campaignId ? a.campaignId < b.campaignId : a.creativeId < b.creativeId;
+  scoreA !== scoreB
+    ? scoreA > scoreB
+    : a.campaignId !== b.campaignId
+      ? a.campaignId < b.campaignId
+      : a.creativeId < b.creativeId;
 
 /**
  * The walk's state and its two steps, as one object: closures made per auction cost an allocation each,
@@ -82,7 +86,11 @@ class Walk {
         }
       }
       const top = held.length > 0 ? (held[held.length - 1] as Held) : undefined;
-      if (top !== undefined && (head === undefined || before(top.score, top.c, exchange ? head.exchangeRankMicroCents : head.rankMicroCents, head))) {
+      if (
+        top !== undefined &&
+        (head === undefined ||
+          before(top.score, top.c, exchange ? head.exchangeRankMicroCents : head.rankMicroCents, head))
+      ) {
         held.pop();
         this.outScore = top.score;
         this.outMilli = top.milli;
@@ -105,7 +113,11 @@ class Walk {
         this.outMilli = this.lastMilli;
         return head;
       }
-      const entry: Held = { c: head, score: adjustedMicroCents(head.ecpmMicroCents, this.lastMilli), milli: this.lastMilli };
+      const entry: Held = {
+        c: head,
+        score: adjustedMicroCents(head.ecpmMicroCents, this.lastMilli),
+        milli: this.lastMilli,
+      };
       let lo = 0;
       let hi = held.length;
       while (lo < hi) {
@@ -197,7 +209,13 @@ export function runImpAuction(
     const price = clearingPrice(w.survivorScore[i] as number, second, ctx.floorMicroCents);
     // The hold is the adjusted price: the budget sees what the impression (or, for CPC, its bid) may cost.
     if (budget.tryTake(winner, price))
-      return { won: true, winner, priceMicroCents: price, secondMicroCents: second, multiplierMilli: w.survivorMilli[i] as number };
+      return {
+        won: true,
+        winner,
+        priceMicroCents: price,
+        secondMicroCents: second,
+        multiplierMilli: w.survivorMilli[i] as number,
+      };
     i = j;
   }
   if (w.survivors.length > 0) return { won: false, reason: 'budget' };

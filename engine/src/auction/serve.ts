@@ -47,7 +47,8 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   const lists: (readonly Candidate[])[] = [];
   // Naming no zone or site of ours, only country bid adjustments can apply: the lists ranked for that.
   const exchange = imp.zone === undefined && imp.inventory.siteId === 0;
-  for (let i = 0; i < imp.slots.length; i++) candidateListsFor(req.index, imp.slots[i] as (typeof imp.slots)[number], req.country, lists, exchange);
+  for (let i = 0; i < imp.slots.length; i++)
+    candidateListsFor(req.index, imp.slots[i] as (typeof imp.slots)[number], req.country, lists, exchange);
   let dealId: string | undefined;
   let outcome: ImpOutcome | undefined;
   if (imp.deals.length > 0) {
@@ -86,7 +87,10 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     user,
     source: imp.inventory.source,
     // The click's price is signed into the ticket: an adjusted CPC bid cannot be re-priced by whoever holds the link.
-    clickMicroCents: c.bidType === 'cpc' && outcome.multiplierMilli !== 1000 ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli) : 0,
+    clickMicroCents:
+      c.bidType === 'cpc' && outcome.multiplierMilli !== 1000
+        ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli)
+        : 0,
     format: c.format,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket, dealId };
@@ -98,13 +102,25 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
  * the open auction: the seller set it up for these buyers. The outcome of the last deal tried says why
  * none won.
  */
-function dealAuction(deps: ServeDeps, req: RequestContext, imp: ImpContext, exchange: boolean): { won: boolean; dealId: string; outcome: ImpOutcome } {
+function dealAuction(
+  deps: ServeDeps,
+  req: RequestContext,
+  imp: ImpContext,
+  exchange: boolean,
+): { won: boolean; dealId: string; outcome: ImpOutcome } {
   let last: { won: boolean; dealId: string; outcome: ImpOutcome } | undefined;
   for (const deal of imp.deals) {
     // The deal's own ranked lists (index/engine-index.ts): the walk sees its campaigns alone.
     const lists: (readonly Candidate[])[] = [];
     for (const slot of imp.slots) candidateListsFor(deal.entry, slot, req.country, lists, exchange);
-    const outcome = runImpAuction(lists, { ...imp, floorMicroCents: deal.floorMicroCents }, CANDIDATE_FILTERS, deps.budget, deps.creatives, exchange);
+    const outcome = runImpAuction(
+      lists,
+      { ...imp, floorMicroCents: deal.floorMicroCents },
+      CANDIDATE_FILTERS,
+      deps.budget,
+      deps.creatives,
+      exchange,
+    );
     last = { won: outcome.won, dealId: deal.id, outcome };
     if (outcome.won) return last;
   }
@@ -113,10 +129,13 @@ function dealAuction(deps: ServeDeps, req: RequestContext, imp: ImpContext, exch
 
 // The tracking links of a served ad, each built only where it is used (every one carries the ticket).
 
-export const clickLink = (baseUrl: string, s: Served): string => `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`;
+export const clickLink = (baseUrl: string, s: Served): string =>
+  `${baseUrl}/c/${s.ticket}/${s.candidate.creative.tracking_token}`;
 export const impressionLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/imptracker/${s.ticket}`;
-export const winLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`;
-export const billingLink = (baseUrl: string, s: Served): string => `${baseUrl}/openrtb/bill/${s.ticket}?price=\${AUCTION_PRICE}`;
+export const winLink = (baseUrl: string, s: Served): string =>
+  `${baseUrl}/openrtb/win/${s.ticket}?price=\${AUCTION_PRICE}`;
+export const billingLink = (baseUrl: string, s: Served): string =>
+  `${baseUrl}/openrtb/bill/${s.ticket}?price=\${AUCTION_PRICE}`;
 export const beaconLink = (baseUrl: string, s: Served): string => `${baseUrl}/b/${s.ticket}`;
 
 /** A player's playback-event links (`/t/vast/<event>/<ticket>`), for our own VAST zones. */

@@ -34,7 +34,9 @@ function ports(
   const emitted: EngineEvent[] = [];
   const capped: unknown[] = [];
   const p: TicketSettlePorts = {
-    spend: { recordSpend: (campaignId, _adv, day, nano, engine) => void recorded.push([campaignId, day, nano, engine]) },
+    spend: {
+      recordSpend: (campaignId, _adv, day, nano, engine) => void recorded.push([campaignId, day, nano, engine]),
+    },
     emit: (e) => void emitted.push(e),
     direct: { charge: (c) => (charged.push(c), Promise.resolve(answer)) },
     caps: { viewer: () => undefined, counted: (ad) => void capped.push(ad) },
@@ -82,7 +84,16 @@ describe('settleTicket', () => {
       expect(await settleTicket(p, win, ticket, BID_AT_S * 1000 + 5 * 60_000)).toBe(false);
       expect(recorded).toEqual([]);
       expect(emitted).toEqual([
-        expect.objectContaining({ type: 'uncounted', of: 'win', reason, bid_id: 'b1', campaign_id: 5, zone_id: 9, partner_id: 3, engine: 'counter' }),
+        expect.objectContaining({
+          type: 'uncounted',
+          of: 'win',
+          reason,
+          bid_id: 'b1',
+          campaign_id: 5,
+          zone_id: 9,
+          partner_id: 3,
+          engine: 'counter',
+        }),
       ]);
       expect(emitted[0]).not.toHaveProperty('charge_nano');
     }
@@ -95,7 +106,15 @@ describe('settleTicket', () => {
         const event = free ? { ...win, charge_nano: 0 } : win;
         expect(await settleTicket(p, event, { ...ticket, user: 'userkey' }, BID_AT_S * 1000 + 1_000)).toBe(false);
         expect([recorded, charged, capped]).toEqual([[], [], []]);
-        expect(emitted).toEqual([expect.objectContaining({ type: 'uncounted', of: 'win', reason: 'campaign_not_active', bid_id: 'b1', campaign_id: 5 })]);
+        expect(emitted).toEqual([
+          expect.objectContaining({
+            type: 'uncounted',
+            of: 'win',
+            reason: 'campaign_not_active',
+            bid_id: 'b1',
+            campaign_id: 5,
+          }),
+        ]);
       }
     }
     // A campaign the index no longer knows is as stopped.

@@ -22,7 +22,8 @@ export type PaidEvent = EventOf<'win'> | EventOf<'imp'> | EventOf<'impression'>;
  * covered it; then the event is emitted.
  */
 export function settle(ports: SettlePorts, event: PaidEvent, budgetDay: string, bidEngine: string): void {
-  if (event.charge_nano > 0) ports.spend.recordSpend(event.campaign_id, event.advertiser_id, budgetDay, event.charge_nano, bidEngine);
+  if (event.charge_nano > 0)
+    ports.spend.recordSpend(event.campaign_id, event.advertiser_id, budgetDay, event.charge_nano, bidEngine);
   ports.emit(event);
 }
 
@@ -92,7 +93,12 @@ export interface TicketSettlePorts extends SettlePorts {
  * as uncounted with the reason and costs nothing. Either way nothing is spent past a budget or a
  * balance. True when it counted.
  */
-export async function settleTicket(ports: TicketSettlePorts, event: PaidEvent, ticket: BidTicket, now: number): Promise<boolean> {
+export async function settleTicket(
+  ports: TicketSettlePorts,
+  event: PaidEvent,
+  ticket: BidTicket,
+  now: number,
+): Promise<boolean> {
   const day = budgetDay(ticket.issuedAt * 1000);
   const campaign = ports.campaign(event.campaign_id);
   let refusal: ChargeRefusal | undefined = campaign?.status === 'active' ? undefined : 'campaign_not_active';
@@ -108,14 +114,35 @@ export async function settleTicket(ports: TicketSettlePorts, event: PaidEvent, t
     return true;
   }
   const e = event;
-  const facts = { ts: e.ts, engine: e.engine, bid_id: e.bid_id, campaign_id: e.campaign_id, creative_id: e.creative_id, advertiser_id: e.advertiser_id };
-  const where = { publisher_id: e.publisher_id, site_id: e.site_id, zone_id: e.zone_id, country: e.country, device: e.device, os: e.os, browser: e.browser };
-  ports.emit(makeEvent('uncounted', { ...facts, ...where, partner_id: e.partner_id ?? 0, of: e.type, reason: refusal }));
+  const facts = {
+    ts: e.ts,
+    engine: e.engine,
+    bid_id: e.bid_id,
+    campaign_id: e.campaign_id,
+    creative_id: e.creative_id,
+    advertiser_id: e.advertiser_id,
+  };
+  const where = {
+    publisher_id: e.publisher_id,
+    site_id: e.site_id,
+    zone_id: e.zone_id,
+    country: e.country,
+    device: e.device,
+    os: e.os,
+    browser: e.browser,
+  };
+  ports.emit(
+    makeEvent('uncounted', { ...facts, ...where, partner_id: e.partner_id ?? 0, of: e.type, reason: refusal }),
+  );
   return false;
 }
 
 /** A counted ad of a capped campaign counts against its user's cap (the cap as the campaign has it now). */
 function countForCap(ports: TicketSettlePorts, ticket: BidTicket, now: number): void {
   const cap = ticket.user ? ports.campaign(ticket.campaignId)?.frequency_cap : undefined;
-  if (cap) ports.caps.counted({ user: ticket.user, campaignId: ticket.campaignId, periodHours: cap.period_hours, servedBy: ticket.engine }, now);
+  if (cap)
+    ports.caps.counted(
+      { user: ticket.user, campaignId: ticket.campaignId, periodHours: cap.period_hours, servedBy: ticket.engine },
+      now,
+    );
 }

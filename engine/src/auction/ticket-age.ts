@@ -18,7 +18,8 @@ export const TICKET_MAX_AGE_S = {
   click: 24 * 3600,
 } as const;
 
-export const ticketExpired = (t: BidTicket, use: keyof typeof TICKET_MAX_AGE_S, nowMs: number): boolean => nowMs / 1000 - t.issuedAt > TICKET_MAX_AGE_S[use];
+export const ticketExpired = (t: BidTicket, use: keyof typeof TICKET_MAX_AGE_S, nowMs: number): boolean =>
+  nowMs / 1000 - t.issuedAt > TICKET_MAX_AGE_S[use];
 
 /**
  * How long a bid's price stays held in its engine's budget slice waiting for the ad to be counted
@@ -31,4 +32,5 @@ export const BID_HOLD_MS = 60_000;
  * against the pools. Ten seconds early, because tickets keep whole seconds and engines' clocks differ;
  * a charge taken while the hold is still there only holds more until the hold lapses.
  */
-export const holdMayHaveLapsed = (t: BidTicket, nowMs: number): boolean => nowMs - t.issuedAt * 1000 >= BID_HOLD_MS - 10_000;
+export const holdMayHaveLapsed = (t: BidTicket, nowMs: number): boolean =>
+  nowMs - t.issuedAt * 1000 >= BID_HOLD_MS - 10_000;

@@ -12,7 +12,18 @@ describe('country of a client address (embedded GeoLite2 Country)', () => {
   });
 
   it('gives private, reserved, loopback and malformed addresses no country', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '192.168.0.1', '100.64.0.1', '192.0.2.1', '::1', 'fe80::1', '', 'not an address', '999.1.1.1']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '192.168.0.1',
+      '100.64.0.1',
+      '192.0.2.1',
+      '::1',
+      'fe80::1',
+      '',
+      'not an address',
+      '999.1.1.1',
+    ]) {
       expect(countryOfAddress(ip), ip).toBeUndefined();
     }
   });

@@ -2,20 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { osFamilyOfName, structuredUserAgentFacts, userAgentFacts, withClientHints } from './user-agent.ts';
 
 const UA = {
-  windowsChrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36',
-  windowsEdge: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.2535.51',
-  windowsOpera: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 OPR/110.0.0.0',
-  macSafari: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
-  iphoneSafari: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  windowsChrome:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36',
+  windowsEdge:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.2535.51',
+  windowsOpera:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 OPR/110.0.0.0',
+  macSafari:
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+  iphoneSafari:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
   iphoneChrome:
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/125.0.6422.80 Mobile/15E148 Safari/604.1',
   ipad: 'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  pixel: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Mobile Safari/537.36',
-  samsung: 'Mozilla/5.0 (Linux; Android 13; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36',
-  androidTablet: 'Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+  pixel:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Mobile Safari/537.36',
+  samsung:
+    'Mozilla/5.0 (Linux; Android 13; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36',
+  androidTablet:
+    'Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
   linuxFirefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0',
-  chromebook: 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36',
-  tizenTv: 'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36',
+  chromebook:
+    'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36',
+  tizenTv:
+    'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36',
 };
 
 describe('device, OS and browser of a user agent', () => {
@@ -51,15 +61,28 @@ describe('device, OS and browser of a user agent', () => {
 });
 
 describe('Client Hints', () => {
-  const reduced = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36';
+  const reduced =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36';
   it('take the platform and mobility from Sec-CH-UA-Platform and Sec-CH-UA-Mobile when sent', () => {
-    expect(withClientHints(userAgentFacts(reduced), '"Chrome OS"', '?0')).toEqual({ device: 'desktop', os: 'chromeos', browser: 'chrome' });
-    expect(withClientHints(userAgentFacts(reduced), '"Android"', '?1')).toEqual({ device: 'mobile', os: 'android', browser: 'chrome' });
+    expect(withClientHints(userAgentFacts(reduced), '"Chrome OS"', '?0')).toEqual({
+      device: 'desktop',
+      os: 'chromeos',
+      browser: 'chrome',
+    });
+    expect(withClientHints(userAgentFacts(reduced), '"Android"', '?1')).toEqual({
+      device: 'mobile',
+      os: 'android',
+      browser: 'chrome',
+    });
   });
 
   it('make a phone user agent that says it is not mobile a tablet, or on a desktop system a desktop', () => {
     expect(withClientHints(userAgentFacts(UA.pixel), '"Android"', '?0').device).toBe('tablet');
-    expect(withClientHints(userAgentFacts(UA.pixel), '"Windows"', '?0')).toEqual({ device: 'desktop', os: 'windows', browser: 'chrome' });
+    expect(withClientHints(userAgentFacts(UA.pixel), '"Windows"', '?0')).toEqual({
+      device: 'desktop',
+      os: 'windows',
+      browser: 'chrome',
+    });
   });
 
   it('leave the user agent alone when absent or unknown', () => {
@@ -84,7 +107,8 @@ describe('OS names as partners and hints spell them', () => {
   ])('%s is %s', (name, family) => expect(osFamilyOfName(name)).toBe(family));
 
   it('names none of the families for other names, inherited object keys included', () => {
-    for (const name of ['Tizen', 'Windows Phone', 'constructor', '__proto__', 'toString', '']) expect(osFamilyOfName(name), name).toBeUndefined();
+    for (const name of ['Tizen', 'Windows Phone', 'constructor', '__proto__', 'toString', ''])
+      expect(osFamilyOfName(name), name).toBeUndefined();
   });
 });
 
@@ -98,7 +122,13 @@ describe('OpenRTB 2.6 structured user agent (device.sua)', () => {
         mobile: 0,
       }),
     ).toEqual({ device: 'desktop', os: 'windows', browser: 'edge' });
-    expect(structuredUserAgentFacts({ browsers: [{ brand: 'Google Chrome' }, grease], platform: { brand: 'Android' }, mobile: 1 })).toEqual({
+    expect(
+      structuredUserAgentFacts({
+        browsers: [{ brand: 'Google Chrome' }, grease],
+        platform: { brand: 'Android' },
+        mobile: 1,
+      }),
+    ).toEqual({
       device: 'mobile',
       os: 'android',
       browser: 'chrome',
@@ -110,8 +140,16 @@ describe('OpenRTB 2.6 structured user agent (device.sua)', () => {
   it('takes Chromium alone as Chrome, an unknown real brand as other, and says nothing it was not told', () => {
     expect(structuredUserAgentFacts({ browsers: [grease, { brand: 'Chromium' }] }).browser).toBe('chrome');
     expect(structuredUserAgentFacts({ browsers: [{ brand: 'Brave' }, { brand: 'Chromium' }] }).browser).toBe('other');
-    expect(structuredUserAgentFacts({ platform: { brand: 'PlayStation' }, mobile: 0 })).toEqual({ device: undefined, os: 'other', browser: undefined });
-    expect(structuredUserAgentFacts({ browsers: [grease] })).toEqual({ device: undefined, os: undefined, browser: undefined });
+    expect(structuredUserAgentFacts({ platform: { brand: 'PlayStation' }, mobile: 0 })).toEqual({
+      device: undefined,
+      os: 'other',
+      browser: undefined,
+    });
+    expect(structuredUserAgentFacts({ browsers: [grease] })).toEqual({
+      device: undefined,
+      os: undefined,
+      browser: undefined,
+    });
     expect(structuredUserAgentFacts(undefined)).toEqual({ device: undefined, os: undefined, browser: undefined });
   });
 });

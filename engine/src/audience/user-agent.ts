@@ -72,7 +72,8 @@ const NAMED_OS: ReadonlyMap<string, OsFamily> = new Map([
 const NOT_LETTERS = /[^a-z0-9]/g;
 
 /** The OS family an OS name stands for (`iOS`, `"Chrome OS"`, `Mac OS X`, ...); undefined for a name of none of them. */
-export const osFamilyOfName = (name: string): OsFamily | undefined => NAMED_OS.get(name.toLowerCase().replace(NOT_LETTERS, ''));
+export const osFamilyOfName = (name: string): OsFamily | undefined =>
+  NAMED_OS.get(name.toLowerCase().replace(NOT_LETTERS, ''));
 
 /**
  * The user agent's facts corrected by the low-entropy Client Hints Chromium browsers send on every
@@ -126,7 +127,8 @@ export function structuredUserAgentFacts(sua: StructuredUserAgent | undefined): 
   const os = platform === '' ? undefined : (osFamilyOfName(platform) ?? 'other');
   let device: DeviceType | undefined;
   if (sua.mobile === 1) device = 'mobile';
-  else if (sua.mobile === 0) device = os === 'android' || os === 'ios' ? 'tablet' : DESKTOP_OS.has(os) ? 'desktop' : undefined;
+  else if (sua.mobile === 0)
+    device = os === 'android' || os === 'ios' ? 'tablet' : DESKTOP_OS.has(os) ? 'desktop' : undefined;
   let browser: BrowserFamily | undefined;
   for (const { brand } of sua.browsers ?? []) {
     if (GREASE.test(brand)) continue;

@@ -1,6 +1,14 @@
 import { budgetDay } from '@adnet/schemas/budget-day';
 import { centsToNano, cpcMicroCentsToNano } from '@adnet/schemas/money';
-import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignOfPool, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
+import {
+  advertiserHoldKey,
+  advertiserPendingKey,
+  balanceKey,
+  campaignOfPool,
+  campaignPoolKey,
+  ledgerKey,
+  totalKeyOfPool,
+} from '@adnet/schemas/redis-keys';
 import { slices } from '@adnet/runtime/slices';
 import type { Redis } from 'ioredis';
 import type { BidBudget, SpendRecorder } from '../auction/ports.ts';
@@ -223,7 +231,18 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       if (this.unconfirmed.has(`c ${key}`)) continue;
       this.campaignSpend.delete(key);
       const seq = ++this.spendSeq;
-      this.unconfirmed.set(`c ${key}`, () => redis.budSpendCampaign(2, key, totalKeyOfPool(key), sum(byEngine), POOL_TTL_MS, engine, seq, ...pairs(byEngine)));
+      this.unconfirmed.set(`c ${key}`, () =>
+        redis.budSpendCampaign(
+          2,
+          key,
+          totalKeyOfPool(key),
+          sum(byEngine),
+          POOL_TTL_MS,
+          engine,
+          seq,
+          ...pairs(byEngine),
+        ),
+      );
     }
     for (const [adv, byEngine] of this.advertiserSpend) {
       if (this.unconfirmed.has(`a ${adv}`)) continue;
@@ -298,7 +317,20 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
       if (s.outstanding === 0) this.campaigns.delete(key);
       jobs.push(
         this.rebase(s, now, undefined, (local, outstanding) =>
-          this.opts.redis.budReserveCampaign(2, key, totalKeyOfPool(key), this.opts.engineId, 0, local, outstanding, s.lastHold, 0, POOL_TTL_MS, -1, -1),
+          this.opts.redis.budReserveCampaign(
+            2,
+            key,
+            totalKeyOfPool(key),
+            this.opts.engineId,
+            0,
+            local,
+            outstanding,
+            s.lastHold,
+            0,
+            POOL_TTL_MS,
+            -1,
+            -1,
+          ),
         ),
       );
       await settle();

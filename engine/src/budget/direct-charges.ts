@@ -1,5 +1,12 @@
 import { centsToNano } from '@adnet/schemas/money';
-import { advertiserHoldKey, advertiserPendingKey, balanceKey, campaignPoolKey, ledgerKey, totalKeyOfPool } from '@adnet/schemas/redis-keys';
+import {
+  advertiserHoldKey,
+  advertiserPendingKey,
+  balanceKey,
+  campaignPoolKey,
+  ledgerKey,
+  totalKeyOfPool,
+} from '@adnet/schemas/redis-keys';
 import type { Redis } from 'ioredis';
 import type { DirectCharge, DirectCharger } from '../auction/ports.ts';
 import type { MovedMarks } from '../store/moved.ts';

@@ -9,7 +9,13 @@ import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
  * Zone formats offered to demand partners when a page or a player asks (/imp, /vast). Push slots are
  * offered too, but by the push sender when it sends a notification (push/push-sender.ts), not here.
  */
-export const DEMAND_FORMATS: ReadonlySet<string> = new Set(['banner', 'native', 'in_page_push', 'video', 'floating_video']);
+export const DEMAND_FORMATS: ReadonlySet<string> = new Set([
+  'banner',
+  'native',
+  'in_page_push',
+  'video',
+  'floating_video',
+]);
 
 /** The Native 1.2 request a native-shaped zone sends (native.ts); undefined for banner and video zones. */
 const NATIVE_REQUESTS: Partial<Record<string, string>> = {
@@ -73,10 +79,25 @@ export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
         bidfloorcur: 'USD',
         secure: 1,
         ...(video
-          ? { video: { mimes: ['video/mp4'], protocols: [2, 3, 5, 6, 7, 8], minduration: 1, maxduration: 60, w: 640, h: 360 } }
+          ? {
+              video: {
+                mimes: ['video/mp4'],
+                protocols: [2, 3, 5, 6, 7, 8],
+                minduration: 1,
+                maxduration: 60,
+                w: 640,
+                h: 360,
+              },
+            }
           : nativeRequest
             ? { native: { request: nativeRequest, ver: '1.2' } }
-            : { banner: { w: z.banner_width ?? 0, h: z.banner_height ?? 0, format: [{ w: z.banner_width ?? 0, h: z.banner_height ?? 0 }] } }),
+            : {
+                banner: {
+                  w: z.banner_width ?? 0,
+                  h: z.banner_height ?? 0,
+                  format: [{ w: z.banner_width ?? 0, h: z.banner_height ?? 0 }],
+                },
+              }),
       },
     ],
     site: {

@@ -10,7 +10,9 @@ export interface OwnBid {
 }
 
 export type Decision =
-  { winner: 'own'; priceMicroCents: number } | { winner: 'partner'; bid: PartnerBid; priceMicroCents: number; losers: PartnerBid[] } | { winner: 'none' };
+  | { winner: 'own'; priceMicroCents: number }
+  | { winner: 'partner'; bid: PartnerBid; priceMicroCents: number; losers: PartnerBid[] }
+  | { winner: 'none' };
 
 /**
  * One auction between our campaigns' best bid and the partners' valid bids (every one already at or
@@ -30,7 +32,10 @@ export function decide(own: OwnBid | undefined, bids: readonly PartnerBid[], flo
   if (!best) return own ? { winner: 'own', priceMicroCents: own.priceMicroCents } : { winner: 'none' };
   if (own && own.ecpmMicroCents >= best.priceMicroCents) {
     // Our campaign keeps its own price unless the partner's bid pushes it higher.
-    const price = Math.max(own.priceMicroCents, Math.min(own.ecpmMicroCents, best.priceMicroCents + PRICE_INCREMENT_MICRO_CENTS));
+    const price = Math.max(
+      own.priceMicroCents,
+      Math.min(own.ecpmMicroCents, best.priceMicroCents + PRICE_INCREMENT_MICRO_CENTS),
+    );
     return { winner: 'own', priceMicroCents: price };
   }
   const runnerUp = Math.max(second, own?.ecpmMicroCents ?? 0);

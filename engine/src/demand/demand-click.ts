@@ -52,6 +52,8 @@ export async function countDemandClick(
     }),
   );
   if (!reason) {
-    (win.clicktrackers ?? []).slice(0, 3).forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));
+    (win.clicktrackers ?? [])
+      .slice(0, 3)
+      .forEach((url, i) => void d.notifier.send(`${t.auctionId}:${t.partnerId}:click${i}`, url));
   }
 }

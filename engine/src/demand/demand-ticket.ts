@@ -8,7 +8,8 @@ export type DemandSurface = 'widget' | 'vast' | 'push';
 export const DEMAND_CLICK_SEGMENT = 'dsp';
 
 /** Our click link for a partner's ad we render (native card, push notification): one shape for every surface (routes/demand.ts demandClick). */
-export const demandClickLink = (baseUrl: string, token: string): string => `${baseUrl}/c/${token}/${DEMAND_CLICK_SEGMENT}`;
+export const demandClickLink = (baseUrl: string, token: string): string =>
+  `${baseUrl}/c/${token}/${DEMAND_CLICK_SEGMENT}`;
 
 /** A partner's won impression, carried (signed) in our impression tracker and markup links. */
 export interface DemandTicket {
@@ -71,7 +72,21 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
     // Ten fields in tickets signed before os, browser and source joined them (an hour at most).
     if (!Array.isArray(v) || (v.length !== 10 && v.length !== 13)) return undefined;
-    const [auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device, os = '', browser = '', source = ''] = v as [
+    const [
+      auctionId,
+      partnerId,
+      priceMicroCents,
+      issuedAt,
+      publisherId,
+      siteId,
+      zoneId,
+      surface,
+      country,
+      device,
+      os = '',
+      browser = '',
+      source = '',
+    ] = v as [
       string,
       number,
       number,
@@ -86,7 +101,21 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       string?,
       string?,
     ];
-    return { auctionId, partnerId, priceMicroCents, issuedAt, publisherId, siteId, zoneId, surface, country, device, os, browser, source };
+    return {
+      auctionId,
+      partnerId,
+      priceMicroCents,
+      issuedAt,
+      publisherId,
+      siteId,
+      zoneId,
+      surface,
+      country,
+      device,
+      os,
+      browser,
+      source,
+    };
   } catch {
     return undefined;
   }

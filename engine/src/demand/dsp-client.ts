@@ -9,7 +9,11 @@ import type { Socket } from 'node:net';
 
 /** How a partner answered a bid request. */
 export type DspAnswer =
-  { kind: 'bid'; body: string } | { kind: 'nobid' } | { kind: 'timeout' } | { kind: 'error'; why: string } | { kind: 'refused'; why: string };
+  | { kind: 'bid'; body: string }
+  | { kind: 'nobid' }
+  | { kind: 'timeout' }
+  | { kind: 'error'; why: string }
+  | { kind: 'refused'; why: string };
 
 export interface DspClientOptions {
   /** Tests and local development: http on loopback, and loopback addresses (DEMAND_ALLOW_LOOPBACK). */
@@ -38,7 +42,8 @@ export function callableUrl(raw: string, allowLoopback: boolean): URL | undefine
   }
   if (u.username || u.password) return undefined;
   if (u.protocol === 'https:') return u;
-  if (u.protocol === 'http:' && allowLoopback && (LOOPBACK_HOSTS.has(u.hostname) || u.hostname.startsWith('127.'))) return u;
+  if (u.protocol === 'http:' && allowLoopback && (LOOPBACK_HOSTS.has(u.hostname) || u.hostname.startsWith('127.')))
+    return u;
   return undefined;
 }
 
@@ -56,7 +61,11 @@ export class DspClient {
   private readonly maxBody: number;
 
   constructor(private readonly o: DspClientOptions) {
-    const lookup = (hostname: string, options: { all?: boolean }, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    const lookup = (
+      hostname: string,
+      options: { all?: boolean },
+      cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
       dnsLookup(hostname, { all: true }, (err, addrs) => {
         if (err) return cb(err, '');
         for (const a of addrs) {
@@ -69,7 +78,14 @@ export class DspClient {
         cb(null, first.address, first.family);
       });
     };
-    const agentOptions = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const, lookup };
+    const agentOptions = {
+      keepAlive: true,
+      keepAliveMsecs: 10_000,
+      maxSockets: 256,
+      maxFreeSockets: 256,
+      scheduling: 'lifo' as const,
+      lookup,
+    };
     this.http = new HttpAgent(agentOptions);
     this.https = new HttpsAgent(agentOptions);
     this.hardLimitMs = o.hardLimitMs ?? 1_000;

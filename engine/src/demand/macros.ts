@@ -47,4 +47,10 @@ export function priceMacro(microCents: number): string {
 }
 
 /** OpenRTB 2.5 loss reason codes (list 5.25) we send. */
-export const LOSS = { won: '0', invalidResponse: '3', missingMarkup: '7', belowFloor: '100', lostToHigherBid: '102' } as const;
+export const LOSS = {
+  won: '0',
+  invalidResponse: '3',
+  missingMarkup: '7',
+  belowFloor: '100',
+  lostToHigherBid: '102',
+} as const;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
-import { NATIVE_IN_PAGE_PUSH_REQUEST, NATIVE_PUSH_REQUEST, NATIVE_SUPPLY_REQUEST, readNativeAnswer, readPushAnswer } from './native.ts';
+import {
+  NATIVE_IN_PAGE_PUSH_REQUEST,
+  NATIVE_PUSH_REQUEST,
+  NATIVE_SUPPLY_REQUEST,
+  readNativeAnswer,
+  readPushAnswer,
+} from './native.ts';
 
 const answer = (over: Record<string, unknown> = {}) => ({
   ver: '1.2',
@@ -11,7 +17,10 @@ const answer = (over: Record<string, unknown> = {}) => ({
     { id: 4, data: { value: 'Shop now' } },
     { id: 5, data: { value: 'Acme <i>Inc</i>' } },
   ],
-  link: { url: 'https://shop.example/?a=1&b=2', clicktrackers: ['https://dsp.example/click', 'file:///etc/passwd', 'https://dsp.example/click'] },
+  link: {
+    url: 'https://shop.example/?a=1&b=2',
+    clicktrackers: ['https://dsp.example/click', 'file:///etc/passwd', 'https://dsp.example/click'],
+  },
   imptrackers: ['https://dsp.example/imp?p=1', 'javascript:alert(1)'],
   eventtrackers: [
     { event: 1, method: 1, url: 'https://dsp.example/ev' },
@@ -30,7 +39,11 @@ describe('native offered to demand partners', () => {
       // Sponsored-by (data type 1): our exchange side has none to give, our widget shows a partner's.
       { id: 5, required: false, kind: 'other' },
     ]);
-    expect((JSON.parse(NATIVE_SUPPLY_REQUEST) as { assets: unknown[] }).assets[4]).toEqual({ id: 5, required: 0, data: { type: 1, len: 25 } });
+    expect((JSON.parse(NATIVE_SUPPLY_REQUEST) as { assets: unknown[] }).assets[4]).toEqual({
+      id: 5,
+      required: 0,
+      data: { type: 1, len: 25 },
+    });
     expect(JSON.parse(NATIVE_SUPPLY_REQUEST)).toMatchObject({ ver: '1.2', context: 1, plcmttype: 1 });
   });
 
@@ -111,7 +124,14 @@ describe('native offered to demand partners', () => {
     const a = r.ok ? r.answer : undefined;
     expect(a?.pixels).toEqual(many.slice(0, 5));
     expect(JSON.stringify(a)).not.toContain('t.js');
-    expect([a?.title.length, a?.text.length, a?.imageW, a?.imageH, a?.cta, a?.sponsored]).toEqual([90, 140, undefined, undefined, '', '']);
+    expect([a?.title.length, a?.text.length, a?.imageW, a?.imageH, a?.cta, a?.sponsored]).toEqual([
+      90,
+      140,
+      undefined,
+      undefined,
+      '',
+      '',
+    ]);
   });
 });
 
@@ -164,7 +184,14 @@ describe('push slots offered to demand partners', () => {
     expect(discard(push({ icon: 'http://cdn.dsp.example/i.png' }))).toBe('bad_icon');
     expect(discard(push({ icon: 'javascript:alert(1)' }))).toBe('bad_icon');
     expect(discard(push({ icon: `https://cdn.dsp.example/${'i'.repeat(2100)}` }))).toBe('bad_icon');
-    for (const link of ['javascript:alert(1)', 'data:text/html,x', 'https://a.example/\r\nSet-Cookie: x=1', 'https://a.example/]]>', '/relative', 7])
+    for (const link of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'https://a.example/\r\nSet-Cookie: x=1',
+      'https://a.example/]]>',
+      '/relative',
+      7,
+    ])
       expect(discard(push({ link })), String(link)).toBe('bad_landing');
     // The publisher's block list, matched on the landing's host and its parents, as for our campaigns.
     expect(discard(push({ link: 'https://www.shop.dsp.example/x' }), new Set(['dsp.example']))).toBe('bad_landing');

@@ -32,7 +32,8 @@ export const PUSH_LIMITS = { title: 50, text: 120 } as const;
 const URL_MAX = 2048;
 
 /** Zone formats whose ad is a notification (title, icon, text): a push slot, or an in-page push shown in the page. */
-export const isPushShaped = (format: string): format is 'push' | 'in_page_push' => format === 'push' || format === 'in_page_push';
+export const isPushShaped = (format: string): format is 'push' | 'in_page_push' =>
+  format === 'push' || format === 'in_page_push';
 
 /**
  * The Native 1.2 request for a notification-shaped slot: outside the core content (context 1, placement
@@ -96,8 +97,10 @@ export interface PushAnswer extends PartnerLink {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const size = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 4000 ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const size = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 4000 ? v : undefined;
 
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
@@ -114,7 +117,9 @@ function checkedUrl(raw: string, httpsOnly: boolean): string | undefined {
 const httpsUrl = (raw: string): string | undefined => checkedUrl(raw, true);
 
 /** The Native 1.2 response in `adm`, bare or as `{native: ...}` as 1.0/1.1 wrote it, and its assets by id; undefined when not JSON. */
-function nativeResponse(adm: string): { n: Record<string, unknown>; byId: Map<unknown, Record<string, unknown>> } | undefined {
+function nativeResponse(
+  adm: string,
+): { n: Record<string, unknown>; byId: Map<unknown, Record<string, unknown>> } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(adm);
@@ -207,5 +212,8 @@ export function readPushAnswer(adm: string, blockedDomains: ReadonlySet<string> 
   if (icon === undefined) return { ok: false, discard: 'bad_icon' };
   const link = readLink(n, blockedDomains);
   if (!link) return { ok: false, discard: 'bad_landing' };
-  return { ok: true, answer: { title, text: plain(obj(byId.get(PUSH_ASSET.text)?.data).value, PUSH_LIMITS.text), icon, ...link } };
+  return {
+    ok: true,
+    answer: { title, text: plain(obj(byId.get(PUSH_ASSET.text)?.data).value, PUSH_LIMITS.text), icon, ...link },
+  };
 }

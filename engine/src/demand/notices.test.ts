@@ -44,7 +44,11 @@ describe('Notifier', () => {
     const ledger = memoryLedger();
     const calls: number[] = [];
     let answer: (ok: boolean) => void = () => undefined;
-    const n = new Notifier(ledger, { notify: () => new Promise<boolean>((r) => (calls.push(1), (answer = r))) }, { retryDelaysMs: [1, 1] });
+    const n = new Notifier(
+      ledger,
+      { notify: () => new Promise<boolean>((r) => (calls.push(1), (answer = r))) },
+      { retryDelaysMs: [1, 1] },
+    );
     const sending = n.send('k', 'https://d.example/x');
     await new Promise((r) => setTimeout(r, 5));
     let closed = false;

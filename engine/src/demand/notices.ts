@@ -31,7 +31,11 @@ export class Notifier {
   constructor(
     private readonly ledger: NoticeLedger,
     private readonly sender: NoticeSender,
-    private readonly opts: { timeoutMs?: number; retryDelaysMs?: readonly number[]; onOutcome?: (o: NoticeOutcome) => void } = {},
+    private readonly opts: {
+      timeoutMs?: number;
+      retryDelaysMs?: readonly number[];
+      onOutcome?: (o: NoticeOutcome) => void;
+    } = {},
   ) {}
 
   /**

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { readBidResponse } from './read-response.ts';
 
-const ok = (bids: unknown[], over: Record<string, unknown> = {}) => JSON.stringify({ id: 'req', cur: 'USD', seatbid: [{ seat: 's', bid: bids }], ...over });
+const ok = (bids: unknown[], over: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: 'req', cur: 'USD', seatbid: [{ seat: 's', bid: bids }], ...over });
 const b = (over: Record<string, unknown> = {}) => ({ id: 'b', impid: '1', price: 1.5, adm: '<b/>', ...over });
 const read = (body: string) => readBidResponse(body, 3, 'req', '1', 100_000);
 
 describe('readBidResponse: what a partner answered, checked', () => {
   it('keeps a good bid with its price in micro-cents', () => {
-    expect(read(ok([b()]))).toEqual({ bids: [{ partnerId: 3, seat: 's', bid: b(), priceMicroCents: 150_000 }], discards: [] });
+    expect(read(ok([b()]))).toEqual({
+      bids: [{ partnerId: 3, seat: 's', bid: b(), priceMicroCents: 150_000 }],
+      discards: [],
+    });
     expect(read(ok([b({ price: 1 })])).bids).toHaveLength(1); // exactly the floor
   });
 
@@ -28,7 +32,15 @@ describe('readBidResponse: what a partner answered, checked', () => {
         b({ id: 'good', price: 2 }),
       ]),
     );
-    expect(mixed.discards).toEqual(['bad_price', 'bad_price', 'bad_price', 'under_floor', 'unknown_imp', 'no_markup', 'no_markup']);
+    expect(mixed.discards).toEqual([
+      'bad_price',
+      'bad_price',
+      'bad_price',
+      'under_floor',
+      'unknown_imp',
+      'no_markup',
+      'no_markup',
+    ]);
     expect(mixed.bids.map((x) => x.bid.id)).toEqual(['good']);
   });
 

@@ -21,7 +21,13 @@ export interface ReadResult {
  * each bid for our imp with a positive price at or over the floor and with markup. A bad response is
  * discarded whole; a bad bid alone.
  */
-export function readBidResponse(body: string, partnerId: number, requestId: string, impId: string, floorMicroCents: number): ReadResult {
+export function readBidResponse(
+  body: string,
+  partnerId: number,
+  requestId: string,
+  impId: string,
+  floorMicroCents: number,
+): ReadResult {
   let raw: unknown;
   try {
     raw = JSON.parse(body);
@@ -39,7 +45,9 @@ export function readBidResponse(body: string, partnerId: number, requestId: stri
     for (const candidate of seat.bid) {
       const b = dspBidSchema.safeParse(candidate);
       if (!b.success) {
-        discards.push(typeof (candidate as { price?: unknown } | null)?.price !== 'number' ? 'bad_price' : 'invalid_response');
+        discards.push(
+          typeof (candidate as { price?: unknown } | null)?.price !== 'number' ? 'bad_price' : 'invalid_response',
+        );
         continue;
       }
       const bid = b.data;

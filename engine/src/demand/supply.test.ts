@@ -28,7 +28,15 @@ const partner = (id: number, over: Partial<DemandPartner> = {}): DemandPartner =
   updated_at: '',
   ...over,
 });
-const zone = { id: 5, site_id: 2, publisher_id: 9, subid: 'zone1', format: 'banner', banner_width: 300, banner_height: 250 } as StoredZone;
+const zone = {
+  id: 5,
+  site_id: 2,
+  publisher_id: 9,
+  subid: 'zone1',
+  format: 'banner',
+  banner_width: 300,
+  banner_height: 250,
+} as StoredZone;
 const site = { id: 2, publisher_id: 9, domain: 'news.example', category: 'news' } as StoredSite;
 
 /** Partners answering from a table: a price bids (with notices), else the given answer. */
@@ -58,7 +66,10 @@ function world(
           lurl: `https://p${id}.example/l?r=\${AUCTION_LOSS}`,
           ...(adomainOf(id) ? { adomain: adomainOf(id) } : {}),
         };
-        return Promise.resolve({ kind: 'bid', body: JSON.stringify({ id: req.id, seatbid: [{ seat: 'x', bid: [bid] }] }) });
+        return Promise.resolve({
+          kind: 'bid',
+          body: JSON.stringify({ id: req.id, seatbid: [{ seat: 'x', bid: [bid] }] }),
+        });
       },
     },
     breaker: new CircuitBreaker(2, 1_000),
@@ -81,7 +92,15 @@ function ownServed(ecpmUsd: number, priceUsd: number): Served {
   const c = candidateFixture({ bid_micro_cents: ecpmUsd * 100_000 });
   const priceMicroCents = priceUsd * 100_000;
   const ticket = encodeTicket(SECRET, {
-    ...{ bidId: 'own', campaignId: c.campaignId, advertiserId: c.advertiserId, creativeId: c.creativeId, priceMicroCents, issuedAt: 1, engine: 'e' },
+    ...{
+      bidId: 'own',
+      campaignId: c.campaignId,
+      advertiserId: c.advertiserId,
+      creativeId: c.creativeId,
+      priceMicroCents,
+      issuedAt: 1,
+      engine: 'e',
+    },
     ...{
       partnerId: 0,
       country: 'us',
@@ -133,10 +152,17 @@ describe('supplyAuction', () => {
     expect(out).toMatchObject({ kind: 'partner', partnerId: 1, adm: '<i>2.51</i>', priceMicroCents: 251_000 });
     expect(w.given).toEqual([100_000]);
     if (out.kind === 'partner')
-      expect(decodeDemandTicket(SECRET, out.token)).toMatchObject({ partnerId: 1, priceMicroCents: 251_000, zoneId: 5, publisherId: 9 });
+      expect(decodeDemandTicket(SECRET, out.token)).toMatchObject({
+        partnerId: 1,
+        priceMicroCents: 251_000,
+        zoneId: 5,
+        publisherId: 9,
+      });
     await settle();
     expect(w.notices.sort()).toEqual(['https://p1.example/w?p=2.51', 'https://p2.example/l?r=102']);
-    expect([w.deps.stats.peek(1, 'wins'), w.deps.stats.peek(2, 'bids'), w.deps.stats.peek(2, 'wins')]).toEqual([1, 1, 0]);
+    expect([w.deps.stats.peek(1, 'wins'), w.deps.stats.peek(2, 'bids'), w.deps.stats.peek(2, 'wins')]).toEqual([
+      1, 1, 0,
+    ]);
   });
 
   it('our campaign keeps the impression, its price raised over the best partner and its ticket signed again', async () => {
@@ -166,17 +192,29 @@ describe('supplyAuction', () => {
     });
     expect(out).toMatchObject({ kind: 'partner', partnerId: 2 });
     expect(w.deps.stats.peek(1, 'bad_landing')).toBe(1);
-    expect(w.bodies.map((b) => (JSON.parse(b) as { badv?: string[] }).badv)).toEqual([['casino.example'], ['casino.example']]);
+    expect(w.bodies.map((b) => (JSON.parse(b) as { badv?: string[] }).badv)).toEqual([
+      ['casino.example'],
+      ['casino.example'],
+    ]);
     const open = world({ 1: 3 });
     await supplyAuction(open.deps, input([partner(1)], { won: false, reason: 'no_candidates' }));
     expect(JSON.parse(open.bodies[0] ?? '{}')).not.toHaveProperty('badv');
   });
 
   it('failures, timeouts and garbage count against the partner and open its circuit; nothing wins', async () => {
-    const w = world({ 1: { kind: 'timeout' }, 2: { kind: 'error', why: 'HTTP 500' }, 3: { kind: 'bid', body: 'nope' } });
+    const w = world({
+      1: { kind: 'timeout' },
+      2: { kind: 'error', why: 'HTTP 500' },
+      3: { kind: 'bid', body: 'nope' },
+    });
     const ps = [partner(1), partner(2), partner(3)];
-    for (let i = 0; i < 2; i++) expect(await supplyAuction(w.deps, input(ps, { won: false, reason: 'no_candidates' }))).toEqual({ kind: 'none' });
-    expect([w.deps.stats.peek(1, 'timeouts'), w.deps.stats.peek(2, 'errors'), w.deps.stats.peek(3, 'invalid_json')]).toEqual([2, 2, 2]);
+    for (let i = 0; i < 2; i++)
+      expect(await supplyAuction(w.deps, input(ps, { won: false, reason: 'no_candidates' }))).toEqual({ kind: 'none' });
+    expect([
+      w.deps.stats.peek(1, 'timeouts'),
+      w.deps.stats.peek(2, 'errors'),
+      w.deps.stats.peek(3, 'invalid_json'),
+    ]).toEqual([2, 2, 2]);
     expect(eligiblePartners(w.deps, ps, 'banner', 'us', 10)).toBeUndefined();
   });
 });
@@ -189,7 +227,10 @@ describe('supplyAuction on a native zone', () => {
           { id: 1, title: { text: '<img src=x onerror=alert(1)>' } },
           { id: 2, img: { url: 'https://cdn.p1.example/i.jpg', w: 600, h: 314 } },
         ],
-        link: { url: 'https://shop.example/?p=${AUCTION_PRICE}', clicktrackers: ['https://p1.example/c?p=${AUCTION_PRICE}'] },
+        link: {
+          url: 'https://shop.example/?p=${AUCTION_PRICE}',
+          clicktrackers: ['https://p1.example/c?p=${AUCTION_PRICE}'],
+        },
         imptrackers: ['https://p1.example/i?p=${AUCTION_PRICE}'],
       },
     };
@@ -207,7 +248,13 @@ describe('supplyAuction on a native zone', () => {
       },
     });
     expect([...w.wins.values()]).toEqual([
-      { partnerId: 1, burl: undefined, adm: undefined, landing: 'https://shop.example/?p=0.5', clicktrackers: ['https://p1.example/c?p=0.5'] },
+      {
+        partnerId: 1,
+        burl: undefined,
+        adm: undefined,
+        landing: 'https://shop.example/?p=0.5',
+        clicktrackers: ['https://p1.example/c?p=0.5'],
+      },
     ]);
   });
 
@@ -240,13 +287,22 @@ describe('supplyAuction on a push slot', () => {
 
   it('asks for the push native request; the winner carries its checked notification, its win notice left to the sender', async () => {
     const w = world({ 1: 3, 2: 2.5, 3: 9 }, true, pushAdm);
-    const ps = [partner(1, { formats: ['push'] }), partner(2, { formats: ['push'] }), partner(3, { formats: ['push'] })];
+    const ps = [
+      partner(1, { formats: ['push'] }),
+      partner(2, { formats: ['push'] }),
+      partner(3, { formats: ['push'] }),
+    ];
     const out = await supplyAuction(w.deps, pushInput(ps, ownServed(2, 1)));
     expect(out).toMatchObject({
       kind: 'partner',
       partnerId: 1,
       priceMicroCents: 251_000,
-      push: { title: 'Offer 1', text: '', icon: 'https://cdn.example/i.png', landing: 'https://p1.example/land?p=2.51' },
+      push: {
+        title: 'Offer 1',
+        text: '',
+        icon: 'https://cdn.example/i.png',
+        landing: 'https://p1.example/land?p=2.51',
+      },
       nurl: 'https://p1.example/w?p=2.51',
     });
     if (out.kind === 'partner') {
@@ -269,7 +325,10 @@ describe('supplyAuction on a push slot', () => {
   it('reads an in-page push zone the same way, with its own request; served on the page, its win notice goes out at once', async () => {
     const w = world({ 1: 3, 3: 9 }, true, pushAdm);
     const inPage = { ...zone, format: 'in_page_push' } as StoredZone;
-    const base = input([partner(1, { formats: ['in_page_push'] }), partner(3, { formats: ['in_page_push'] })], { won: false, reason: 'no_candidates' });
+    const base = input([partner(1, { formats: ['in_page_push'] }), partner(3, { formats: ['in_page_push'] })], {
+      won: false,
+      reason: 'no_candidates',
+    });
     const out = await supplyAuction(w.deps, { ...base, imp: { ...base.imp, zone: inPage } });
     expect(out).toMatchObject({
       kind: 'partner',
@@ -291,10 +350,17 @@ describe('eligiblePartners', () => {
   it('by format, country, QPS and circuit; nothing at all without partners', () => {
     const deps = { breaker: new CircuitBreaker(), limiter: new PartnerLimiter(1) };
     expect(eligiblePartners(deps, [], 'banner', 'us', 0)).toBeUndefined();
-    const ps = [partner(1), partner(2, { formats: ['video'] }), partner(3, { countries: ['de'] }), partner(4, { qps_limit: 1 })];
+    const ps = [
+      partner(1),
+      partner(2, { formats: ['video'] }),
+      partner(3, { countries: ['de'] }),
+      partner(4, { qps_limit: 1 }),
+    ];
     expect(eligiblePartners(deps, ps, 'banner', 'us', 0)?.map((p) => p.id)).toEqual([1, 4]);
     const skipped: string[] = [];
-    expect(eligiblePartners(deps, ps, 'banner', 'us', 0, (id, why) => skipped.push(`${id}:${why}`))?.map((p) => p.id)).toEqual([1]);
+    expect(
+      eligiblePartners(deps, ps, 'banner', 'us', 0, (id, why) => skipped.push(`${id}:${why}`))?.map((p) => p.id),
+    ).toEqual([1]);
     expect(skipped).toEqual(['4:skipped_qps']);
     // Partner 4's one request a second is spent.
     expect(eligiblePartners(deps, ps, 'banner', 'de', 2_000)?.map((p) => p.id)).toEqual([1, 3]);

@@ -72,8 +72,13 @@ interface ReadAnswer {
  * A partner's answer read as the zone's format asks: a Native card for a native zone, a notification
  * for a push slot or an in-page push zone; undefined for formats whose markup is shown as it is (banner, video).
  */
-function readAnswer(format: string, adm: string, blocked: ReadonlySet<string> | null): AnswerRead<ReadAnswer> | undefined {
-  const as = <T>(r: AnswerRead<T>, wrap: (a: T) => ReadAnswer): AnswerRead<ReadAnswer> => (r.ok ? { ok: true, answer: wrap(r.answer) } : r);
+function readAnswer(
+  format: string,
+  adm: string,
+  blocked: ReadonlySet<string> | null,
+): AnswerRead<ReadAnswer> | undefined {
+  const as = <T>(r: AnswerRead<T>, wrap: (a: T) => ReadAnswer): AnswerRead<ReadAnswer> =>
+    r.ok ? { ok: true, answer: wrap(r.answer) } : r;
   if (format === 'native') return as(readNativeAnswer(adm, blocked), (native) => ({ native, push: undefined }));
   if (isPushShaped(format)) return as(readPushAnswer(adm, blocked), (push) => ({ native: undefined, push }));
   return undefined;
@@ -81,7 +86,8 @@ function readAnswer(format: string, adm: string, blocked: ReadonlySet<string> | 
 
 /** Whether a partner takes this format and this viewer's country (none listed: every country). */
 export const takes = (p: DemandPartner, format: string, country: string | undefined): boolean =>
-  p.formats.includes(format as DemandPartner['formats'][number]) && (p.countries.length === 0 || (country !== undefined && p.countries.includes(country)));
+  p.formats.includes(format as DemandPartner['formats'][number]) &&
+  (p.countries.length === 0 || (country !== undefined && p.countries.includes(country)));
 
 /**
  * The partners that may bid on one impression: enabled (the index holds only those), taking the
@@ -192,11 +198,16 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   });
 
   const own = input.own.won ? input.own : undefined;
-  let decision = decide(own && { ecpmMicroCents: own.candidate.ecpmMicroCents, priceMicroCents: own.priceMicroCents }, bids, floor);
+  let decision = decide(
+    own && { ecpmMicroCents: own.candidate.ecpmMicroCents, priceMicroCents: own.priceMicroCents },
+    bids,
+    floor,
+  );
   if (decision.winner === 'own' && own) {
     const raise = decision.priceMicroCents - own.priceMicroCents;
     if (raise <= 0) return { kind: 'own', served: own };
-    if (deps.budget.tryTake(own.candidate, raise)) return { kind: 'own', served: repriced(deps.secret, own, decision.priceMicroCents) };
+    if (deps.budget.tryTake(own.candidate, raise))
+      return { kind: 'own', served: repriced(deps.secret, own, decision.priceMicroCents) };
     // Its budget cannot pay what the partners' bids ask: the partners' auction decides.
     decision = decide(undefined, bids, floor);
   }
@@ -249,7 +260,11 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   // Served now (a page or a player): the win notice goes out (once, see notices.ts); losers hear why they lost.
   if (nurl && input.surface !== 'push') sendWinNotice(deps, auctionId, win.partnerId, nurl);
   for (const l of decision.losers) {
-    if (l.bid.lurl) void deps.notifier.send(`${auctionId}:${l.partnerId}:${l.bid.id}:lurl`, substituteMacros(l.bid.lurl, macros(l, LOSS.lostToHigherBid)));
+    if (l.bid.lurl)
+      void deps.notifier.send(
+        `${auctionId}:${l.partnerId}:${l.bid.id}:lurl`,
+        substituteMacros(l.bid.lurl, macros(l, LOSS.lostToHigherBid)),
+      );
   }
   return {
     kind: 'partner',
@@ -268,7 +283,12 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
 }
 
 /** The winner's win notice, once per auction whoever asks (notices.ts). */
-export function sendWinNotice(deps: Pick<SupplyDeps, 'notifier'>, auctionId: string, partnerId: number, nurl: string): void {
+export function sendWinNotice(
+  deps: Pick<SupplyDeps, 'notifier'>,
+  auctionId: string,
+  partnerId: number,
+  nurl: string,
+): void {
   void deps.notifier.send(`${auctionId}:${partnerId}:nurl`, nurl);
 }
 

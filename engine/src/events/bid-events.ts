@@ -34,7 +34,15 @@ export const noBidEvent = (f: Facts, reason: NoBidReason, impId: string): EventO
 });
 
 /** Our bid on one impression (the request's facts name its source: they override the inventory's). */
-export function bidEvent(f: Facts, i: Inventory, bidId: string, b: AdOf, impId: string, priceMicroCents: number, auctionId: string): EventOf<'bid'> {
+export function bidEvent(
+  f: Facts,
+  i: Inventory,
+  bidId: string,
+  b: AdOf,
+  impId: string,
+  priceMicroCents: number,
+  auctionId: string,
+): EventOf<'bid'> {
   const e: EventOf<'bid'> = {
     id: randomUuid(),
     type: 'bid',
@@ -84,5 +92,8 @@ export function testBidEvent(f: Facts, i: Inventory, bidId: string, b: AdOf, par
 }
 
 /** The event with our publisher's ids added (a zone or site of ours; rare on the exchange's traffic). */
-const withInventory = <E extends object>(e: E, i: Inventory): E & { publisher_id: number; site_id: number; zone_id: number } =>
+const withInventory = <E extends object>(
+  e: E,
+  i: Inventory,
+): E & { publisher_id: number; site_id: number; zone_id: number } =>
   Object.assign(e, { publisher_id: i.publisherId, site_id: i.siteId, zone_id: i.zoneId });

@@ -32,7 +32,11 @@ export class EventBatcher {
   inWrite = 0;
 
   constructor(private readonly opts: BatcherOptions) {
-    this.timer = new Periodic({ intervalMs: opts.flushMs, pass: () => this.flush(), onError: (err) => opts.onError?.(err) });
+    this.timer = new Periodic({
+      intervalMs: opts.flushMs,
+      pass: () => this.flush(),
+      onError: (err) => opts.onError?.(err),
+    });
   }
 
   start(): void {

@@ -34,14 +34,21 @@ export function makeEvent<T extends EventType>(type: T, fields: Omit<EventOf<T>,
 }
 
 /** Inventory fields, present only when the impression was on one of our sites. */
-export const inventoryFacts = (i: Inventory): { publisher_id?: number; site_id?: number; zone_id?: number; source?: string } =>
+export const inventoryFacts = (
+  i: Inventory,
+): { publisher_id?: number; site_id?: number; zone_id?: number; source?: string } =>
   // Literals of one shape each (no spread): this runs for every served ad.
   i.zoneId || i.siteId
     ? { publisher_id: i.publisherId, site_id: i.siteId, zone_id: i.zoneId, source: i.source || undefined }
     : { source: i.source || undefined };
 
 /** Who saw an ad, as the request context knows it: what no-bid events of our zones carry. */
-export const audienceFacts = (req: RequestFactsOf) => ({ country: req.country, device: req.device, os: req.os, browser: req.browser });
+export const audienceFacts = (req: RequestFactsOf) => ({
+  country: req.country,
+  device: req.device,
+  os: req.os,
+  browser: req.browser,
+});
 
 /** What a request tells its bid and no-bid events. */
 export const requestFacts = (req: RequestFactsOf, engine: string) => ({

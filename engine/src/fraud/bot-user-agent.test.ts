@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { isBotUserAgent } from './bot-user-agent.ts';
 
 describe('isBotUserAgent', () => {
-  it.each(['Googlebot/2.1 (+http://www.google.com/bot.html)', 'Mozilla/5.0 HeadlessChrome/125.0', 'curl/8.0', 'python-requests/2.31', ''])('flags %j', (ua) => {
+  it.each([
+    'Googlebot/2.1 (+http://www.google.com/bot.html)',
+    'Mozilla/5.0 HeadlessChrome/125.0',
+    'curl/8.0',
+    'python-requests/2.31',
+    '',
+  ])('flags %j', (ua) => {
     expect(isBotUserAgent(ua)).toBe(true);
   });
   it.each([

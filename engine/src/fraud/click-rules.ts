@@ -29,7 +29,10 @@ export const CLICK_RULES: readonly ClickRule[] = [
   // A human needs a few hundred milliseconds to see an ad and click it.
   { name: 'too_fast', invalid: (s) => s.ttc === undefined || s.ttc < 300 },
   { name: 'no_focus', invalid: (s) => !s.focus },
-  { name: 'no_position', invalid: (s) => s.x === undefined || s.y === undefined || s.x < 0 || s.y < 0 || (s.x === 0 && s.y === 0) },
+  {
+    name: 'no_position',
+    invalid: (s) => s.x === undefined || s.y === undefined || s.x < 0 || s.y < 0 || (s.x === 0 && s.y === 0),
+  },
   { name: 'no_fingerprint', invalid: (s) => !/^[A-Za-z0-9_-]{8,128}$/.test(s.fingerprint) },
   // Clicks on impressions older than a day are not billed (the landing page still opens).
   { name: 'expired', invalid: (s) => s.ageMs > 86_400_000 },

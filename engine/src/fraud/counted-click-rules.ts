@@ -20,7 +20,9 @@ export const COUNTED_CLICK_RULES: readonly CountedClickRule[] = [
 /** The first counted rule a click breaks, or undefined; counting it under `id` (its ticket) and `fingerprint`. */
 export async function countedClickVerdict(
   // The counters port's countClick (auction/ports.ts), named here: the fraud rules sit below the auction.
-  counters: { countClick(id: string, fingerprint: string, nowMs: number, attempt?: string): Promise<number | undefined> },
+  counters: {
+    countClick(id: string, fingerprint: string, nowMs: number, attempt?: string): Promise<number | undefined>;
+  },
   id: string,
   fingerprint: string,
   now: number,
@@ -29,6 +31,7 @@ export async function countedClickVerdict(
 ): Promise<string | undefined> {
   const perMinute = await counters.countClick(id, fingerprint, now, attempt);
   // An indexed loop: a closure for find would be one more allocation per click.
-  for (let i = 0; i < rules.length; i++) if ((rules[i] as CountedClickRule).invalid(perMinute)) return (rules[i] as CountedClickRule).name;
+  for (let i = 0; i < rules.length; i++)
+    if ((rules[i] as CountedClickRule).invalid(perMinute)) return (rules[i] as CountedClickRule).name;
   return undefined;
 }

@@ -35,5 +35,8 @@ export function judgeClick(f: ClickFacts): { reason: string | undefined; fingerp
   const uaHash = uaHashOf(f.userAgent);
   const sameViewer = (!ticket.ipPrefix || ipPrefix === ticket.ipPrefix) && (!ticket.uaHash || uaHash === ticket.uaHash);
   const sinceImpressionMs = f.impressionAt === undefined ? undefined : f.now - f.impressionAt;
-  return { reason: serverClickVerdict({ userAgent: f.userAgent, ageMs, sinceImpressionMs, sameViewer }), fingerprint: `${ipPrefix}-${uaHash}` };
+  return {
+    reason: serverClickVerdict({ userAgent: f.userAgent, ageMs, sinceImpressionMs, sameViewer }),
+    fingerprint: `${ipPrefix}-${uaHash}`,
+  };
 }

@@ -8,7 +8,10 @@ import { SERVER_CLICK_RULES } from './server-click-rules.ts';
 describe('click rule names', () => {
   const page = readFileSync(new URL('../../../docs/browser-endpoints.md', import.meta.url), 'utf8');
   const clicks = page.slice(page.indexOf('- `GET /c/<impression_id>'), page.indexOf('- `GET /c/d.<ticket>'));
-  it.each([...CLICK_RULES, ...SERVER_CLICK_RULES, ...COUNTED_CLICK_RULES].map((r) => r.name))('%s is in the browser endpoints page', (name) => {
-    expect(clicks).toContain(`\`${name}\``);
-  });
+  it.each([...CLICK_RULES, ...SERVER_CLICK_RULES, ...COUNTED_CLICK_RULES].map((r) => r.name))(
+    '%s is in the browser endpoints page',
+    (name) => {
+      expect(clicks).toContain(`\`${name}\``);
+    },
+  );
 });

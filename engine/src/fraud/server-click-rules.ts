@@ -31,6 +31,9 @@ export const SERVER_CLICK_RULES: readonly ServerClickRule[] = [
   { name: 'expired', invalid: (s) => s.ageMs > 86_400_000 },
 ];
 
-export function serverClickVerdict(s: ServerClickSignals, rules: readonly ServerClickRule[] = SERVER_CLICK_RULES): string | undefined {
+export function serverClickVerdict(
+  s: ServerClickSignals,
+  rules: readonly ServerClickRule[] = SERVER_CLICK_RULES,
+): string | undefined {
   return rules.find((r) => r.invalid(s))?.name;
 }

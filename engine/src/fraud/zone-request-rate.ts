@@ -38,9 +38,14 @@ export class ZoneRequestRate {
       this.keys = 0;
     }
     let zone = this.zones.get(zoneId);
-    if (!zone) this.zones.set(zoneId, (zone = { byAddress: new Map<string, number>(), byFingerprint: new Map<string, number>() }));
+    if (!zone)
+      this.zones.set(
+        zoneId,
+        (zone = { byAddress: new Map<string, number>(), byFingerprint: new Map<string, number>() }),
+      );
     if (this.bump(zone.byAddress, address) > this.limits.perAddressPerMinute) return 'address_flood';
-    if (fingerprint && this.bump(zone.byFingerprint, fingerprint) > this.limits.perFingerprintPerMinute) return 'fingerprint_flood';
+    if (fingerprint && this.bump(zone.byFingerprint, fingerprint) > this.limits.perFingerprintPerMinute)
+      return 'fingerprint_flood';
     return undefined;
   }
 

@@ -42,7 +42,10 @@ export class FrequencyCapCache implements FrequencyCaps {
   private readonly byKey = new Map<string, Held>();
 
   constructor(private readonly o: FrequencyCapOptions) {
-    this.users = new LRUCache<string, Held>({ max: o.maxUsers ?? 100_000, dispose: (held) => this.byKey.delete(held.key) });
+    this.users = new LRUCache<string, Held>({
+      max: o.maxUsers ?? 100_000,
+      dispose: (held) => this.byKey.delete(held.key),
+    });
   }
 
   viewer(userId: string | undefined, now: number): Viewer | undefined {
@@ -50,7 +53,9 @@ export class FrequencyCapCache implements FrequencyCaps {
   }
 
   counted(ad: { user: string; campaignId: number; periodHours: number; servedBy: string }, now: number): void {
-    this.o.store.count(ad.user, ad.campaignId, ad.servedBy, now, ad.periodHours * 3_600_000).catch((err: unknown) => this.o.onError?.(err));
+    this.o.store
+      .count(ad.user, ad.campaignId, ad.servedBy, now, ad.periodHours * 3_600_000)
+      .catch((err: unknown) => this.o.onError?.(err));
     // Sent after the count on the same connection, so the read includes it.
     const held = this.byKey.get(ad.user);
     if (held?.counts.reading) held.counts.readAgain = true;

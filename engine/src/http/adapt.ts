@@ -89,7 +89,10 @@ const SAFE_HEADS = new Map<number, Buffer>();
 function safeHead(status: number): Buffer {
   let head = SAFE_HEADS.get(status);
   if (head === undefined) {
-    head = Buffer.from(`${statusLine(status)}\r\nx-content-type-options: nosniff\r\ncontent-security-policy: ${NO_CONTENT_CSP}`, 'latin1');
+    head = Buffer.from(
+      `${statusLine(status)}\r\nx-content-type-options: nosniff\r\ncontent-security-policy: ${NO_CONTENT_CSP}`,
+      'latin1',
+    );
     SAFE_HEADS.set(status, head);
   }
   return head;
@@ -360,7 +363,12 @@ export function readBody(
     if (g.done || refused) return;
     const at = read;
     read += chunk.byteLength;
-    const why = read > size.max || (whole && read > whole.length) ? 'too_large' : g.body && !g.body.holdUpTo(read) ? 'busy' : undefined;
+    const why =
+      read > size.max || (whole && read > whole.length)
+        ? 'too_large'
+        : g.body && !g.body.holdUpTo(read)
+          ? 'busy'
+          : undefined;
     if (why) {
       refused = true;
       chunks.length = 0;
@@ -394,5 +402,7 @@ export const errorReply = (code: ErrorCode, message: string, headers: Record<str
 const STOPPING = errorReply('unavailable', 'Engine is stopping', { 'retry-after': '1' });
 const INTERNAL = errorReply('internal', 'Internal server error');
 /** Past BODY_BYTES_IN_FLIGHT_MAX: the body is not read; the client may try again shortly. */
-export const BUSY = errorReply('unavailable', 'Too many request bodies in progress; try again shortly', { 'retry-after': '1' });
+export const BUSY = errorReply('unavailable', 'Too many request bodies in progress; try again shortly', {
+  'retry-after': '1',
+});
 const tooLarge = (max: number): EngineReply => errorReply('payload_too_large', `Body is larger than ${max} bytes`);

@@ -86,8 +86,13 @@ export function proxyToAdmin(app: TemplatedApp, o: ProxyOptions): void {
         res.end(out.body ?? '', close);
       });
     // Refused before the body is read: close the connection rather than read on.
-    if (!headers) return fail(errorReply('bad_request', 'A request header holds characters that cannot be passed on'), true);
-    if (UNFORWARDABLE.has(method)) return fail(errorReply('method_not_allowed', `${method} is not served here`, { allow: FORWARDABLE_METHODS }), true);
+    if (!headers)
+      return fail(errorReply('bad_request', 'A request header holds characters that cannot be passed on'), true);
+    if (UNFORWARDABLE.has(method))
+      return fail(
+        errorReply('method_not_allowed', `${method} is not served here`, { allow: FORWARDABLE_METHODS }),
+        true,
+      );
     headers.set('x-request-id', requestId);
     // Appended, not replaced: each proxy adds its peer, and the admin believes the chain only as far as its trusted proxies.
     const peer = remoteIp(res);
@@ -109,7 +114,10 @@ export function proxyToAdmin(app: TemplatedApp, o: ProxyOptions): void {
     };
     if (!bodied) return forward(undefined);
     readBody(res, g, { max: o.maxBody, declared }, forward, (why) =>
-      fail(why === 'too_large' ? errorReply('payload_too_large', `Body is larger than ${o.maxBody} bytes`) : BUSY, true),
+      fail(
+        why === 'too_large' ? errorReply('payload_too_large', `Body is larger than ${o.maxBody} bytes`) : BUSY,
+        true,
+      ),
     );
   });
 }

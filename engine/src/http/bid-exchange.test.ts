@@ -21,7 +21,13 @@ const partner = (id: number, ip: string) => ({
   created_at: '',
   updated_at: '',
 });
-const deal = (key: number, id: string, floorMicroCents: number, partner_ids: number[], campaign_ids: number[]): [number, StoredDeal] => [
+const deal = (
+  key: number,
+  id: string,
+  floorMicroCents: number,
+  partner_ids: number[],
+  campaign_ids: number[],
+): [number, StoredDeal] => [
   key,
   { key, id, floor_micro_cents: floorMicroCents, partner_ids, campaign_ids, created_at: '', updated_at: '' },
 ];
@@ -57,7 +63,11 @@ const index = buildIndex(
     ]),
     site: new Map(),
     zone: new Map(),
-    deal: new Map([deal(1, 'DEAL-A', 150_000, [1], [1]), deal(2, 'DEAL-B', 0, [2], [2]), deal(3, 'DEAL-C', 0, [1], [3])]),
+    deal: new Map([
+      deal(1, 'DEAL-A', 150_000, [1], [1]),
+      deal(2, 'DEAL-B', 0, [2], [2]),
+      deal(3, 'DEAL-C', 0, [1], [3]),
+    ]),
   },
   '1-0',
 );
@@ -103,13 +113,17 @@ describe('deals', () => {
   });
 
   it('a private auction whose deal nobody clears gets no bid and no open bid', () => {
-    const { status, reasons } = bid({ imp: [banner({ pmp: { private_auction: 1, deals: [{ id: 'DEAL-A', bidfloor: 2.5 }] } })] });
+    const { status, reasons } = bid({
+      imp: [banner({ pmp: { private_auction: 1, deals: [{ id: 'DEAL-A', bidfloor: 2.5 }] } })],
+    });
     expect(status).toBe(204);
     expect(reasons).toEqual(['below_floor']);
   });
 
   it('a deal floor in another currency does not match', () => {
-    const { status, reasons } = bid({ imp: [banner({ pmp: { private_auction: 1, deals: [{ id: 'DEAL-A', bidfloorcur: 'EUR' }] } })] });
+    const { status, reasons } = bid({
+      imp: [banner({ pmp: { private_auction: 1, deals: [{ id: 'DEAL-A', bidfloorcur: 'EUR' }] } })],
+    });
     expect(status).toBe(204);
     expect(reasons).toEqual(['private_auction']);
   });
@@ -118,7 +132,9 @@ describe('deals', () => {
 describe('privacy signals', () => {
   // Counts every look-up of the frequency store: barred traffic must make none.
   function spyCaps() {
-    const real = new FrequencyCapCache({ store: { read: () => Promise.resolve(new Map()), count: () => Promise.resolve() } });
+    const real = new FrequencyCapCache({
+      store: { read: () => Promise.resolve(new Map()), count: () => Promise.resolve() },
+    });
     const calls: (string | undefined)[] = [];
     const caps: FrequencyCaps = {
       viewer: (id, now) => (calls.push(id), real.viewer(id, now)),
@@ -131,8 +147,14 @@ describe('privacy signals', () => {
     ['COPPA', { regs: { coppa: 1 }, user }],
     ['GDPR without a consent string', { regs: { ext: { gdpr: 1 } }, user }],
     ['GDPR with an empty consent string', { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: '' } } }],
-    ['GDPR with a string that is not TCF v2', { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: 'not-a-tc-string' } } }],
-    ['GDPR with consent to purpose 1 only', { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: tcString([1]) } } }],
+    [
+      'GDPR with a string that is not TCF v2',
+      { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: 'not-a-tc-string' } } },
+    ],
+    [
+      'GDPR with consent to purpose 1 only',
+      { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: tcString([1]) } } },
+    ],
     ['a CCPA opt-out', { regs: { ext: { us_privacy: '1YYN' } }, user }],
   ];
   for (const [name, signals] of barred) {
@@ -143,7 +165,10 @@ describe('privacy signals', () => {
       expect(open.bid?.cid).toBe('2');
       expect(calls).toEqual([]);
       // Alone in a private deal, the capped campaign says why it did not bid.
-      const alone = bid({ imp: [banner({ pmp: { private_auction: 1, deals: [{ id: 'DEAL-C' }] } })], ...signals }, caps);
+      const alone = bid(
+        { imp: [banner({ pmp: { private_auction: 1, deals: [{ id: 'DEAL-C' }] } })], ...signals },
+        caps,
+      );
       expect(alone.status).toBe(204);
       expect(alone.reasons).toEqual(['privacy']);
       expect(calls).toEqual([]);
@@ -152,7 +177,10 @@ describe('privacy signals', () => {
 
   const allowed: [string, Record<string, unknown>][] = [
     ['no signals', { user }],
-    ['GDPR with consent to purposes 1 and 2', { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: tcString([1, 2, 3, 4]) } } }],
+    [
+      'GDPR with consent to purposes 1 and 2',
+      { regs: { ext: { gdpr: 1 } }, user: { ...user, ext: { consent: tcString([1, 2, 3, 4]) } } },
+    ],
     ['GDPR not applying', { regs: { coppa: 0, ext: { gdpr: 0 } }, user }],
     ['a CCPA string without an opt-out', { regs: { ext: { us_privacy: '1YNN' } }, user }],
     ['a CCPA string that is not one', { regs: { ext: { us_privacy: 'garbage' } }, user }],

@@ -65,7 +65,12 @@ function neededVersions(elf: Buffer, verneed: Section, strtab: number): NeededVe
     const file = cString(elf, strtab + elf.readUInt32LE(need + 4));
     let aux = need + elf.readUInt32LE(need + 8);
     for (let a = 0; a < count; a++) {
-      out.push({ file, name: cString(elf, strtab + elf.readUInt32LE(aux + 8)), index: elf.readUInt16LE(aux + 6), flagsAt: aux + 4 });
+      out.push({
+        file,
+        name: cString(elf, strtab + elf.readUInt32LE(aux + 8)),
+        index: elf.readUInt16LE(aux + 6),
+        flagsAt: aux + 4,
+      });
       aux += elf.readUInt32LE(aux + 12);
     }
     need += elf.readUInt32LE(need + 12);
@@ -107,7 +112,8 @@ export function retargetIsoc23(input: Buffer): Buffer {
     elf.writeUInt16LE(base.index, versionAt);
     retargeted.add(name);
   }
-  if (retargeted.size !== ISOC23_SYMBOLS.length) throw new Error(`expected the three C23 imports, found ${[...retargeted].join(', ') || 'none'}`);
+  if (retargeted.size !== ISOC23_SYMBOLS.length)
+    throw new Error(`expected the three C23 imports, found ${[...retargeted].join(', ') || 'none'}`);
   elf.writeUInt16LE(elf.readUInt16LE(c23.flagsAt) | VER_FLG_WEAK, c23.flagsAt);
   return elf;
 }

@@ -3,9 +3,15 @@ import type { EngineReply, EngineRequest } from './adapt.ts';
 
 /** The body as `schema` says, or the 400 naming each bad field (the body may be text/plain, sparing a preflight). */
 export interface Parser<T> {
-  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  safeParse(
+    v: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
 }
-export function bodyAs<T>(req: EngineRequest, schema: Parser<T>, headers: Record<string, string>): { ok: true; data: T } | { ok: false; reply: EngineReply } {
+export function bodyAs<T>(
+  req: EngineRequest,
+  schema: Parser<T>,
+  headers: Record<string, string>,
+): { ok: true; data: T } | { ok: false; reply: EngineReply } {
   let body: unknown;
   try {
     body = JSON.parse(req.body.toString('utf8'));

@@ -8,19 +8,36 @@ export const ADMIN_READY_DEADLINE_MS = 700;
  * The admin's `/readyz` as this engine sees it, within ADMIN_READY_DEADLINE_MS: its answer, and the check
  * `admin` (hung past the deadline, down when refused or answering nonsense).
  */
-export async function adminReadiness(upstream: string, requestId: string): Promise<{ check: DependencyCheck; answer?: ReadinessAnswer }> {
+export async function adminReadiness(
+  upstream: string,
+  requestId: string,
+): Promise<{ check: DependencyCheck; answer?: ReadinessAnswer }> {
   const started = performance.now();
   try {
-    const res = await fetch(`${upstream}/readyz`, { signal: AbortSignal.timeout(ADMIN_READY_DEADLINE_MS), headers: { 'x-request-id': requestId } });
+    const res = await fetch(`${upstream}/readyz`, {
+      signal: AbortSignal.timeout(ADMIN_READY_DEADLINE_MS),
+      headers: { 'x-request-id': requestId },
+    });
     const parsed = readinessSchema.safeParse(await res.json());
-    if (!parsed.success) return { check: { name: 'admin', state: 'down', detail: `/readyz answered ${res.status} without a readiness` } };
+    if (!parsed.success)
+      return { check: { name: 'admin', state: 'down', detail: `/readyz answered ${res.status} without a readiness` } };
     const ms = Math.round(performance.now() - started);
-    return { check: { name: 'admin', state: 'ok', detail: `/readyz answered ${res.status} in ${ms} ms` }, answer: parsed.data };
+    return {
+      check: { name: 'admin', state: 'ok', detail: `/readyz answered ${res.status} in ${ms} ms` },
+      answer: parsed.data,
+    };
   } catch (err) {
     if (err instanceof Error && err.name === 'TimeoutError') {
-      return { check: { name: 'admin', state: 'hung', detail: `/readyz unanswered after ${ADMIN_READY_DEADLINE_MS} ms` } };
+      return {
+        check: { name: 'admin', state: 'hung', detail: `/readyz unanswered after ${ADMIN_READY_DEADLINE_MS} ms` },
+      };
     }
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+    const cause =
+      err instanceof Error && err.cause instanceof Error
+        ? err.cause.message
+        : err instanceof Error
+          ? err.message
+          : String(err);
     return { check: { name: 'admin', state: 'down', detail: `/readyz failed: ${cause}` } };
   }
 }
@@ -35,6 +52,10 @@ export function publicReadiness(
   engineId: string,
 ) {
   const answer = admin.answer;
-  const checks = [...(answer?.checks ?? []), admin.check, ...engine.checks.map((c) => ({ ...c, name: `engine.${c.name}` }))];
+  const checks = [
+    ...(answer?.checks ?? []),
+    admin.check,
+    ...engine.checks.map((c) => ({ ...c, name: `engine.${c.name}` })),
+  ];
   return { ...answer, ok: (answer?.ok ?? false) && engine.ok, engine: engineId, checks };
 }

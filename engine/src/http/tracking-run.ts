@@ -7,7 +7,12 @@ import type { EngineReply, EngineRequest } from './adapt.ts';
  * A tracking route's work: `now` is when the request came and `attempt` the engine's name for it (a replay
  * passes the journaled ones), which its once-only marks carry so that running it again counts it once.
  */
-export type TimedHandler = (req: EngineRequest, now: number, attempt?: string, run?: RunOptions) => Promise<EngineReply>;
+export type TimedHandler = (
+  req: EngineRequest,
+  now: number,
+  attempt?: string,
+  run?: RunOptions,
+) => Promise<EngineReply>;
 
 export interface RunOptions {
   /**

@@ -45,9 +45,11 @@ export function ensurePatchedUws(): string {
   // The package exports no package.json; its main file sits beside the binaries.
   const source = join(dirname(require.resolve(NODE24_BUILD.package)), NODE24_BUILD.file);
   const input = readFileSync(source);
-  if (sha256(input) !== NODE24_BUILD.in) throw new Error(`${source} is not the build this patch is for (SHA-256 ${sha256(input)}); refusing to patch it`);
+  if (sha256(input) !== NODE24_BUILD.in)
+    throw new Error(`${source} is not the build this patch is for (SHA-256 ${sha256(input)}); refusing to patch it`);
   const patched = retargetIsoc23(input);
-  if (sha256(patched) !== NODE24_BUILD.out) throw new Error(`patching ${source} gave an unexpected SHA-256 ${sha256(patched)}; refusing it`);
+  if (sha256(patched) !== NODE24_BUILD.out)
+    throw new Error(`patching ${source} gave an unexpected SHA-256 ${sha256(patched)}; refusing it`);
   mkdirSync(PATCHED_UWS_DIR, { recursive: true });
   const temp = `${out}.${process.pid}.tmp`;
   writeFileSync(temp, patched, { mode: 0o755 });
@@ -60,7 +62,8 @@ export function ensurePatchedUws(): string {
  * Node 24 (Linux x64), today's trufflesuite build (Node 20) otherwise.
  */
 export function nativeUwsPath(): string {
-  if (process.versions.modules === NODE24_ABI && process.platform === 'linux' && process.arch === 'x64') return ensurePatchedUws();
+  if (process.versions.modules === NODE24_ABI && process.platform === 'linux' && process.arch === 'x64')
+    return ensurePatchedUws();
   const pkgDir = dirname(require.resolve('uWebSockets.js/package.json'));
   return join(pkgDir, 'binaries', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`);
 }
@@ -76,6 +79,8 @@ export function loadNativeUws(): Uws {
     path = nativeUwsPath();
     return require(path) as Uws;
   } catch (e) {
-    throw new Error(`uWebSockets.js native binary did not load (${path}): ${(e as Error).message}. Refusing the JavaScript fallback.`);
+    throw new Error(
+      `uWebSockets.js native binary did not load (${path}): ${(e as Error).message}. Refusing the JavaScript fallback.`,
+    );
   }
 }

@@ -14,7 +14,11 @@ import type { EngineReply } from './adapt.ts';
 export const CORS = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
 export const NO_AD: EngineReply = { status: 204, headers: CORS };
 const EMPTY_VAST = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"/>`;
-const xml = (body: string): EngineReply => ({ status: 200, headers: { ...CORS, 'content-type': 'application/xml; charset=utf-8' }, body });
+const xml = (body: string): EngineReply => ({
+  status: 200,
+  headers: { ...CORS, 'content-type': 'application/xml; charset=utf-8' },
+  body,
+});
 export const emptyVast = (): EngineReply => xml(EMPTY_VAST);
 
 /** Our ad for a display zone, as the widget renders it. */
@@ -23,7 +27,14 @@ export function ownAdAnswer(baseUrl: string, entry: ZoneEntry, out: Served): Eng
   const ad: ServedAd = {
     impression_id: out.ticket,
     format: entry.zone.format,
-    creative: { title: cr.title, body: cr.body, cta_text: cr.cta_text, image_url: cr.image_url, image_width: cr.image_width, image_height: cr.image_height },
+    creative: {
+      title: cr.title,
+      body: cr.body,
+      cta_text: cr.cta_text,
+      image_url: cr.image_url,
+      image_width: cr.image_width,
+      image_height: cr.image_height,
+    },
     click_url: clickLink(baseUrl, out),
     beacon_url: beaconLink(baseUrl, out),
   };
@@ -55,7 +66,14 @@ export function partnerAnswer(baseUrl: string, entry: ZoneEntry, o: PartnerWin):
           sponsored_by: n.sponsored || null,
         }
       : // The icon is the toast's image, as our in-page push creatives' image is (https, or none).
-        p && { title: p.title, body: p.text || null, cta_text: null, image_url: p.icon || null, image_width: null, image_height: null };
+        p && {
+          title: p.title,
+          body: p.text || null,
+          cta_text: null,
+          image_url: p.icon || null,
+          image_width: null,
+          image_height: null,
+        };
     if (!creative) return NO_AD;
     const ad: ServedAd = {
       impression_id: o.token,
@@ -76,10 +94,15 @@ export const ownVideoAnswer = (baseUrl: string, out: Served): EngineReply =>
   xml(
     vastAdm(
       out.candidate.creative,
-      { clickUrl: clickLink(baseUrl, out), impressionUrl: impressionLink(baseUrl, out), trackingUrl: playbackLink(baseUrl, out) },
+      {
+        clickUrl: clickLink(baseUrl, out),
+        impressionUrl: impressionLink(baseUrl, out),
+        trackingUrl: playbackLink(baseUrl, out),
+      },
       out.bidId,
     ),
   );
 
 /** A partner's video ad: our Wrapper around its markup, carrying our impression tracker. */
-export const partnerVideoAnswer = (baseUrl: string, o: PartnerWin): EngineReply => xml(vastWrapper(baseUrl, o.token, o.adm));
+export const partnerVideoAnswer = (baseUrl: string, o: PartnerWin): EngineReply =>
+  xml(vastWrapper(baseUrl, o.token, o.adm));

@@ -49,11 +49,20 @@ describe('campaignPart', () => {
     const index = buildIndex(s, '1-0');
     const part = campaignCandidates(index, 1)[0]?.part;
     expect(part?.sources?.zones.has('z1')).toBe(true);
-    const next = updateIndex(index, s, [{ kind: 'creative', id: 2, op: 'put', value: creativeFixture({ id: 2, campaign_id: 1, weight: 5 }) }], '2-0').index;
+    const next = updateIndex(
+      index,
+      s,
+      [{ kind: 'creative', id: 2, op: 'put', value: creativeFixture({ id: 2, campaign_id: 1, weight: 5 }) }],
+      '2-0',
+    ).index;
     expect(campaignCandidates(next, 1).map((c) => c.part)).toEqual([part, part]);
     // A snapshot's rebuild: new campaign objects, the same list object (keepUnchangedLists): the list is not compiled again.
     const rebuilt = buildIndex(
-      state([{ ...(s.campaign.get(1) as StoredCampaign) }], [...(s.creative as Map<number, Creative>).values()], new Map([[1, list]])),
+      state(
+        [{ ...(s.campaign.get(1) as StoredCampaign) }],
+        [...(s.creative as Map<number, Creative>).values()],
+        new Map([[1, list]]),
+      ),
       '3-0',
       next,
     );
@@ -71,7 +80,9 @@ async function weakMapEntries(): Promise<number> {
 describe('the index', () => {
   it('holds no WeakMap entry per campaign (each is an ephemeron in the atomic pause of every full collection)', async () => {
     const n = 2_000;
-    const campaigns = Array.from({ length: n }, (_, i) => campaignFixture({ id: i + 1, bid_adjustments: adjustments, geo_include: i % 2 ? ['US', 'DE'] : [] }));
+    const campaigns = Array.from({ length: n }, (_, i) =>
+      campaignFixture({ id: i + 1, bid_adjustments: adjustments, geo_include: i % 2 ? ['US', 'DE'] : [] }),
+    );
     const creatives = campaigns.map((c) => creativeFixture({ id: c.id, campaign_id: c.id }));
     const lists = new Map(campaigns.map((c) => [c.id, { ...list }]));
     const before = await weakMapEntries();

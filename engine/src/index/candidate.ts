@@ -96,14 +96,17 @@ export class CampaignPart {
     this.iabCats = VERTICAL_IAB[campaign.vertical];
     this.vertical = campaign.vertical;
     this.ctr = CTR_PRIOR[campaign.format];
-    this.ecpmMicroCents = campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
+    this.ecpmMicroCents =
+      campaign.bid_type === 'cpm' ? campaign.bid_micro_cents : Math.floor(campaign.bid_micro_cents * this.ctr * 1000);
     this.adjust = adjust;
     this.sources = sources;
     // Stored before rotation existed: optimize.
     this.rotation = campaign.rotation ?? 'optimize';
     this.pace = pace;
     // Campaigns stored before caps and schedules have neither.
-    this.cap = campaign.frequency_cap ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours } : null;
+    this.cap = campaign.frequency_cap
+      ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours }
+      : null;
     this.schedule = compileSchedule(campaign);
   }
 }
@@ -147,8 +150,12 @@ export class Candidate {
     const a = part.adjust;
     // In a country's list the country multiplier is known: only the zone and site ones remain a bound.
     const countryMilli = a === null ? 1000 : geo === '*' ? a.maxCountryMilli : (a.countries?.get(geo) ?? 1000);
-    this.rankMicroCents = a ? adjustedMicroCents(part.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000)) : part.ecpmMicroCents;
-    this.exchangeRankMicroCents = a ? adjustedMicroCents(part.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli) : part.ecpmMicroCents;
+    this.rankMicroCents = a
+      ? adjustedMicroCents(part.ecpmMicroCents, Math.max(a.maxPlaceMilli, countryMilli, 1000))
+      : part.ecpmMicroCents;
+    this.exchangeRankMicroCents = a
+      ? adjustedMicroCents(part.ecpmMicroCents, geo === '*' ? Math.max(countryMilli, 1000) : countryMilli)
+      : part.ecpmMicroCents;
     this.exchangeExact = a === null || a.countries === null || geo !== '*';
     // Stored before rotation existed: full weight.
     this.weight = creative.weight ?? 100;
@@ -231,16 +238,32 @@ export class Candidate {
  * campaign is an ephemeron that every full collection must resolve, and clear in its atomic pause (1.5-1.7 ms
  * of it at 100 000 campaigns; bench/results/ab-history.md, "Step: the full collections' pause").
  */
-export function campaignPart(campaign: StoredCampaign, pace: PaceHandle, sourceList: SourceList | undefined, prev: CampaignPart | undefined): CampaignPart {
+export function campaignPart(
+  campaign: StoredCampaign,
+  pace: PaceHandle,
+  sourceList: SourceList | undefined,
+  prev: CampaignPart | undefined,
+): CampaignPart {
   if (prev && prev.campaign === campaign && prev.pace === pace && prev.sourceList === sourceList) return prev;
   const sources = prev && prev.sourceList === sourceList ? prev.sources : compileSources(sourceList);
-  const adjust = prev && prev.campaign.bid_adjustments === campaign.bid_adjustments ? prev.adjust : compileAdjustments(campaign.bid_adjustments);
+  const adjust =
+    prev && prev.campaign.bid_adjustments === campaign.bid_adjustments
+      ? prev.adjust
+      : compileAdjustments(campaign.bid_adjustments);
   return new CampaignPart(campaign, pace, sourceList, sources, adjust);
 }
 
 /** A candidate with a part of its own (tests and fixtures; the index makes one part per campaign, placeCampaign). */
-export function candidateOf(campaign: StoredCampaign, creative: Creative, pace: PaceHandle = { rate: 1 }, sources: CompiledSources | null = null): Candidate {
-  return new Candidate(new CampaignPart(campaign, pace, undefined, sources, compileAdjustments(campaign.bid_adjustments)), creative);
+export function candidateOf(
+  campaign: StoredCampaign,
+  creative: Creative,
+  pace: PaceHandle = { rate: 1 },
+  sources: CompiledSources | null = null,
+): Candidate {
+  return new Candidate(
+    new CampaignPart(campaign, pace, undefined, sources, compileAdjustments(campaign.bid_adjustments)),
+    creative,
+  );
 }
 
 /**

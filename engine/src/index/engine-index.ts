@@ -91,7 +91,9 @@ function partnerEntry(partner: Partner): PartnerEntry {
  * `]]>` and other schemes) is never served: checked here, once per change, not per request.
  */
 export const urlsServable = (c: Creative): boolean =>
-  isSafeHttpUrl(c.landing_url) && (c.image_url === null || isSafeHttpUrl(c.image_url)) && (c.video_url === null || isSafeHttpUrl(c.video_url));
+  isSafeHttpUrl(c.landing_url) &&
+  (c.image_url === null || isSafeHttpUrl(c.image_url)) &&
+  (c.video_url === null || isSafeHttpUrl(c.video_url));
 
 /**
  * What the incremental update (index-update.ts) keeps beside an index: each serving campaign's candidates and
@@ -196,7 +198,9 @@ export function placeCampaign(
     count++;
   }
   // Exact-size copies: arrays grown by push keep room for 17 entries, ~100 bytes spare twice per campaign.
-  return count === 0 || part === undefined ? undefined : { pace: part.pace, keys: keys.slice(), cands: cands.slice(), count };
+  return count === 0 || part === undefined
+    ? undefined
+    : { pace: part.pace, keys: keys.slice(), cands: cands.slice(), count };
 }
 
 /** A serving campaign's candidates in `index` (every list's), from its bookkeeping; none for an index no longer the latest. */
@@ -216,7 +220,12 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
   const slots = new Map<string, Candidate[]>();
   const paces = new Map<number, PaceHandle>();
   const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
-  const book: Omit<IndexBook, 'owner'> = { campaigns: new Map(), creativesOf: new Map(), zonesOf: new Map(), dealsOf: new Map() };
+  const book: Omit<IndexBook, 'owner'> = {
+    campaigns: new Map(),
+    creativesOf: new Map(),
+    zonesOf: new Map(),
+    dealsOf: new Map(),
+  };
   const grown = new Map<number, number[]>();
   for (const creative of creatives.values()) {
     const ids = grown.get(creative.campaign_id);
@@ -227,7 +236,14 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
   let candidateCount = 0;
   for (const campaign of campaigns.values()) {
     const prevPart = before?.campaigns.get(campaign.id)?.cands[0]?.part;
-    const placed = placeCampaign(campaign, book.creativesOf.get(campaign.id), creatives, sourceLists?.get(campaign.id), undefined, prevPart);
+    const placed = placeCampaign(
+      campaign,
+      book.creativesOf.get(campaign.id),
+      creatives,
+      sourceLists?.get(campaign.id),
+      undefined,
+      prevPart,
+    );
     if (!placed) continue;
     book.campaigns.set(campaign.id, placed);
     paces.set(campaign.id, placed.pace);
@@ -273,7 +289,13 @@ export interface KindChanges {
 }
 
 type KindParts = Pick<EngineIndex, 'zones' | 'siteControls' | 'deals' | 'partners' | 'demandPartners'>;
-const NOTHING: KindParts = { zones: new Map(), siteControls: new Map(), deals: new Map(), partners: [], demandPartners: [] };
+const NOTHING: KindParts = {
+  zones: new Map(),
+  siteControls: new Map(),
+  deals: new Map(),
+  partners: [],
+  demandPartners: [],
+};
 
 /**
  * The one place an index is put together, for a build (buildIndex) and a change (updateIndex) alike: the
@@ -326,8 +348,12 @@ export function assembleIndex(
     seq,
     slots: lists.slots,
     exchangeSlots: lists.exchangeSlots,
-    partners: changed.partners ? partnerEntries(state.partner as Map<number, Partner>, before.partners) : before.partners,
-    demandPartners: changed.demandPartners ? demandPartnerList(state.demand_partner as Map<number, DemandPartner> | undefined) : before.demandPartners,
+    partners: changed.partners
+      ? partnerEntries(state.partner as Map<number, Partner>, before.partners)
+      : before.partners,
+    demandPartners: changed.demandPartners
+      ? demandPartnerList(state.demand_partner as Map<number, DemandPartner> | undefined)
+      : before.demandPartners,
     campaigns: state.campaign as Map<number, StoredCampaign>,
     candidateCount: lists.candidateCount,
     zones,
@@ -353,7 +379,10 @@ export function zoneEntry(zone: StoredZone, site: StoredSite | undefined): ZoneE
  * By id, not by the mirror's order: that order depends on how the configuration arrived (a snapshot's hash
  * order, a log replay, a resync's difference), and where allow-lists overlap the first match names the partner.
  */
-export function partnerEntries(stored: Map<number, Partner>, before: readonly PartnerEntry[] | undefined): PartnerEntry[] {
+export function partnerEntries(
+  stored: Map<number, Partner>,
+  before: readonly PartnerEntry[] | undefined,
+): PartnerEntry[] {
   const kept = new Map(before?.map((e) => [e.partner, e]));
   const out: PartnerEntry[] = [];
   for (const p of stored.values()) if (p.status === 'active') out.push(kept.get(p) ?? partnerEntry(p));
@@ -361,7 +390,9 @@ export function partnerEntries(stored: Map<number, Partner>, before: readonly Pa
 }
 
 export function demandPartnerList(stored: Map<number, DemandPartner> | undefined): DemandPartner[] {
-  return [...(stored ?? new Map<number, DemandPartner>()).values()].filter((p) => p.status === 'active').sort((a, b) => a.id - b.id);
+  return [...(stored ?? new Map<number, DemandPartner>()).values()]
+    .filter((p) => p.status === 'active')
+    .sort((a, b) => a.id - b.id);
 }
 
 /**
@@ -409,8 +440,12 @@ function rankBoth(slots: Map<string, Candidate[]>): ReadonlyMap<string, readonly
 }
 
 /** `list` itself when exchange order is rank order; else a copy sorted by exchange rank. */
-export function exchangeOrder(list: readonly Candidate[], sorted: (() => readonly Candidate[]) | undefined): readonly Candidate[] {
-  for (const c of list) if (c.exchangeRankMicroCents !== c.rankMicroCents) return sorted ? sorted() : [...list].sort(byExchangeRank);
+export function exchangeOrder(
+  list: readonly Candidate[],
+  sorted: (() => readonly Candidate[]) | undefined,
+): readonly Candidate[] {
+  for (const c of list)
+    if (c.exchangeRankMicroCents !== c.rankMicroCents) return sorted ? sorted() : [...list].sort(byExchangeRank);
   return list;
 }
 

@@ -86,33 +86,77 @@ const creative = (id: number) =>
 const site = (id: number) =>
   fc
     .record({ status: fc.constantFrom('approved', 'pending'), floor: fc.option(fc.constantFrom(1_000, 5_000)) })
-    .map((r) => ({ id, domain: `site${id}.example`, status: r.status, floor_cpm_micro_cents: r.floor }) as unknown as StoredSite);
+    .map(
+      (r) =>
+        ({
+          id,
+          domain: `site${id}.example`,
+          status: r.status,
+          floor_cpm_micro_cents: r.floor,
+        }) as unknown as StoredSite,
+    );
 
 const zone = (id: number) =>
   fc
-    .record({ site: fc.integer({ min: 1, max: 3 }), status: fc.constantFrom('active', 'paused'), floor: fc.option(fc.constant(2_000)) })
-    .map((r) => ({ id, subid: `z${id}`, site_id: r.site, status: r.status, format: 'banner', floor_cpm_micro_cents: r.floor }) as unknown as StoredZone);
+    .record({
+      site: fc.integer({ min: 1, max: 3 }),
+      status: fc.constantFrom('active', 'paused'),
+      floor: fc.option(fc.constant(2_000)),
+    })
+    .map(
+      (r) =>
+        ({
+          id,
+          subid: `z${id}`,
+          site_id: r.site,
+          status: r.status,
+          format: 'banner',
+          floor_cpm_micro_cents: r.floor,
+        }) as unknown as StoredZone,
+    );
 
 const deal = (id: number) =>
-  fc.record({ campaigns: fc.subarray([1, 2, 3, 4, 5, 6, 7, 8]), partners: fc.subarray([1, 2]), floor: fc.constantFrom(0, 50_000) }).map((r): StoredDeal => ({
-    key: id,
-    id: `d${id}`,
-    floor_micro_cents: r.floor,
-    partner_ids: r.partners,
-    campaign_ids: r.campaigns,
-    created_at: '',
-    updated_at: '',
-  }));
+  fc
+    .record({
+      campaigns: fc.subarray([1, 2, 3, 4, 5, 6, 7, 8]),
+      partners: fc.subarray([1, 2]),
+      floor: fc.constantFrom(0, 50_000),
+    })
+    .map((r): StoredDeal => ({
+      key: id,
+      id: `d${id}`,
+      floor_micro_cents: r.floor,
+      partner_ids: r.partners,
+      campaign_ids: r.campaigns,
+      created_at: '',
+      updated_at: '',
+    }));
 
 const partner = (id: number) =>
   fc
     .constantFrom('active', 'disabled')
-    .map((status) => ({ id, name: `p${id}`, allowed_ips: [`192.0.2.${id}`], billing_notice: 'nurl', qps_limit: 10, status, created_at: '', updated_at: '' }));
+    .map((status) => ({
+      id,
+      name: `p${id}`,
+      allowed_ips: [`192.0.2.${id}`],
+      billing_notice: 'nurl',
+      qps_limit: 10,
+      status,
+      created_at: '',
+      updated_at: '',
+    }));
 
-const demandPartner = (id: number) => fc.constantFrom('active', 'paused').map((status) => ({ id, status }) as unknown as DemandPartner);
+const demandPartner = (id: number) =>
+  fc.constantFrom('active', 'paused').map((status) => ({ id, status }) as unknown as DemandPartner);
 
 const sourceList = () =>
-  fc.record({ mode: fc.constantFrom('include', 'exclude'), zones: fc.subarray(['z1', 'z2', 'z3']), sites: fc.subarray([1, 2]) }).map((r) => r);
+  fc
+    .record({
+      mode: fc.constantFrom('include', 'exclude'),
+      zones: fc.subarray(['z1', 'z2', 'z3']),
+      sites: fc.subarray([1, 2]),
+    })
+    .map((r) => r);
 
 type Kind = ConfigChange['kind'];
 const VALUES: Record<Kind, { max: number; value: (id: number) => fc.Arbitrary<unknown> }> = {
@@ -128,7 +172,11 @@ const VALUES: Record<Kind, { max: number; value: (id: number) => fc.Arbitrary<un
 const KINDS = Object.keys(VALUES) as Kind[];
 
 const change: fc.Arbitrary<ConfigChange> = fc
-  .record({ kind: fc.constantFrom(...KINDS, 'campaign', 'creative', 'creative'), id: fc.integer({ min: 1, max: CREATIVES }), del: fc.boolean() })
+  .record({
+    kind: fc.constantFrom(...KINDS, 'campaign', 'creative', 'creative'),
+    id: fc.integer({ min: 1, max: CREATIVES }),
+    del: fc.boolean(),
+  })
   .chain(({ kind, id, del }) => {
     const k = kind;
     const own = 1 + ((id - 1) % VALUES[k].max);
@@ -140,7 +188,14 @@ const change: fc.Arbitrary<ConfigChange> = fc
 
 /** A configuration to start from: every kind filled by puts, some kinds absent as in logs written before them. */
 const world = fc.array(change, { minLength: 0, maxLength: 60 }).map((puts) => {
-  const state: ConfigState = { campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map(), zone: new Map(), deal: new Map() };
+  const state: ConfigState = {
+    campaign: new Map(),
+    creative: new Map(),
+    partner: new Map(),
+    site: new Map(),
+    zone: new Map(),
+    deal: new Map(),
+  };
   for (const c of puts) {
     const map = (state[c.kind] ??= new Map());
     if (c.op === 'put') map.set(c.id, c.value);
@@ -148,7 +203,8 @@ const world = fc.array(change, { minLength: 0, maxLength: 60 }).map((puts) => {
   return state;
 });
 
-const cloneState = (s: ConfigState): ConfigState => Object.fromEntries(Object.entries(s).map(([k, m]) => [k, new Map(m)])) as ConfigState;
+const cloneState = (s: ConfigState): ConfigState =>
+  Object.fromEntries(Object.entries(s).map(([k, m]) => [k, new Map(m)])) as ConfigState;
 
 /** What the hot path can observe, in a comparable form: the candidates themselves, each list in order. */
 function view(index: EngineIndex) {
@@ -229,11 +285,15 @@ describe('the incremental index update', () => {
         const index = buildIndex(state, '1-0');
         // Decoded anew, as a snapshot is: equal values are other objects (copies), or the same ones (none).
         const entities = Object.fromEntries(
-          CONFIG_KINDS.map((k) => [k, new Map([...(fresh[k] ?? new Map())].map(([id, v]) => [id, copies ? structuredClone(v) : v]))]),
+          CONFIG_KINDS.map((k) => [
+            k,
+            new Map([...(fresh[k] ?? new Map())].map(([id, v]) => [id, copies ? structuredClone(v) : v])),
+          ]),
         ) as Record<ConfigKind, Map<number, unknown>>;
         const changes = await snapshotChanges(state, entities, 1);
         if (!changes) throw new Error('a share of 1 always answers the changes');
-        for (const c of changes) expect(c.op === 'del' || !isDeepStrictEqual(start[c.kind]?.get(c.id), c.value)).toBe(true);
+        for (const c of changes)
+          expect(c.op === 'del' || !isDeepStrictEqual(start[c.kind]?.get(c.id), c.value)).toBe(true);
         const next = updateIndex(index, state, changes, '2-0');
         expect(next.delta.full).toBe(false);
         expect(view(next.index)).toEqual(view(buildIndex(cloneState(entities as ConfigState), '2-0')));
@@ -249,7 +309,10 @@ describe('the incremental index update', () => {
       zone: new Map(),
       deal: new Map(),
     };
-    const empty = Object.fromEntries(CONFIG_KINDS.map((k) => [k, new Map()])) as Record<ConfigKind, Map<number, unknown>>;
+    const empty = Object.fromEntries(CONFIG_KINDS.map((k) => [k, new Map()])) as Record<
+      ConfigKind,
+      Map<number, unknown>
+    >;
     expect(await snapshotChanges(state, empty, 0.5)).toBeUndefined();
   });
 
@@ -270,7 +333,14 @@ describe('the incremental index update', () => {
     const { index, delta } = updateIndex(
       before,
       state,
-      [{ kind: 'campaign', id: 1, op: 'put', value: campaignFixture({ id: 1, geo_include: ['DEU'], bid_micro_cents: 1 }) }],
+      [
+        {
+          kind: 'campaign',
+          id: 1,
+          op: 'put',
+          value: campaignFixture({ id: 1, geo_include: ['DEU'], bid_micro_cents: 1 }),
+        },
+      ],
       '2-0',
     );
     expect([...delta.campaigns]).toEqual([1]);
@@ -295,7 +365,12 @@ describe('the incremental index update', () => {
       deal: new Map(),
     };
     let index = buildIndex(state, '1-0');
-    const bump = (id: number, bid: number): ConfigChange => ({ kind: 'campaign', id, op: 'put', value: campaignFixture({ id, bid_micro_cents: bid }) });
+    const bump = (id: number, bid: number): ConfigChange => ({
+      kind: 'campaign',
+      id,
+      op: 'put',
+      value: campaignFixture({ id, bid_micro_cents: bid }),
+    });
     index = updateIndex(index, state, [bump(7, 999_000), bump(8, 1)], '2-0').index;
     expect(view(index)).toEqual(view(buildIndex(cloneState(state), '2-0')));
     expect(index.slots.get('banner:300x250|*')?.[0]?.campaignId).toBe(7);

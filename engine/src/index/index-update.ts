@@ -4,7 +4,17 @@ import type { StoredDeal } from '@adnet/schemas/deals';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { SourceList } from '@adnet/schemas/source-lists';
 import type { Candidate, PaceHandle } from './candidate.ts';
-import { addToSetMap, addCreativeOf, assembleIndex, removeCreativeOf, bookOf, buildIndex, exchangeOrder, placeCampaign, setBook } from './engine-index.ts';
+import {
+  addToSetMap,
+  addCreativeOf,
+  assembleIndex,
+  removeCreativeOf,
+  bookOf,
+  buildIndex,
+  exchangeOrder,
+  placeCampaign,
+  setBook,
+} from './engine-index.ts';
 import type { ConfigState, EngineIndex } from './engine-index.ts';
 import { byExchangeRank, byRank } from './rank.ts';
 
@@ -40,7 +50,12 @@ const SPLICE_MAX = 16;
  * bookkeeping, gets a full rebuild. Synchronous from the first change applied to the index returned, so no
  * request sees the state ahead of its index.
  */
-export function updateIndex(prev: EngineIndex, state: ConfigState, changes: readonly ConfigChange[], seq: string): { index: EngineIndex; delta: IndexDelta } {
+export function updateIndex(
+  prev: EngineIndex,
+  state: ConfigState,
+  changes: readonly ConfigChange[],
+  seq: string,
+): { index: EngineIndex; delta: IndexDelta } {
   const book = bookOf(prev);
   if (!book) {
     for (const c of changes) applyToState(state, c);
@@ -125,12 +140,20 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
     for (const id of touched) {
       const before = book.campaigns.get(id);
       if (before) {
-        for (let i = 0; i < before.keys.length; i++) edit(before.keys[i] as string).out.push(before.cands[i] as Candidate);
+        for (let i = 0; i < before.keys.length; i++)
+          edit(before.keys[i] as string).out.push(before.cands[i] as Candidate);
         candidateCount -= before.count;
       }
       const campaign = campaigns.get(id);
       const after = campaign
-        ? placeCampaign(campaign, book.creativesOf.get(id), creatives, sourceLists?.get(id), before?.pace, before?.cands[0]?.part)
+        ? placeCampaign(
+            campaign,
+            book.creativesOf.get(id),
+            creatives,
+            sourceLists?.get(id),
+            before?.pace,
+            before?.cands[0]?.part,
+          )
         : undefined;
       if (after) {
         for (let i = 0; i < after.keys.length; i++) edit(after.keys[i] as string).in.push(after.cands[i] as Candidate);
@@ -159,8 +182,13 @@ export function updateIndex(prev: EngineIndex, state: ConfigState, changes: read
       const wasExchange = exchangeSlots.get(key) ?? [];
       // A list whose exchange order was its rank order keeps it unless a joining candidate's ranks differ
       // (leaving cannot break it): checked over the change, not over the whole list (0.2 ms at 20 000 entries).
-      const stillExact = wasList !== undefined && wasExchange === wasList && e.in.every((c) => c.exchangeRankMicroCents === c.rankMicroCents);
-      const exchange = stillExact ? list : exchangeOrder(list, () => patch(wasExchange, e.out, [...e.in].sort(byExchangeRank), byExchangeRank));
+      const stillExact =
+        wasList !== undefined &&
+        wasExchange === wasList &&
+        e.in.every((c) => c.exchangeRankMicroCents === c.rankMicroCents);
+      const exchange = stillExact
+        ? list
+        : exchangeOrder(list, () => patch(wasExchange, e.out, [...e.in].sort(byExchangeRank), byExchangeRank));
       if (nextExchange) nextExchange.set(key, exchange);
       else if (exchange !== list) (nextExchange = new Map(nextSlots)).set(key, exchange);
     }
@@ -215,7 +243,12 @@ function lowerBound(list: readonly Candidate[], c: Candidate, cmp: (a: Candidate
  * A new list: `list` without the objects in `out`, with `add` (ordered by `cmp`) in place. A few changes are
  * found by binary search and spliced into a copy; many are merged in one pass.
  */
-function patch(list: readonly Candidate[], out: readonly Candidate[], add: readonly Candidate[], cmp: (a: Candidate, b: Candidate) => number): Candidate[] {
+function patch(
+  list: readonly Candidate[],
+  out: readonly Candidate[],
+  add: readonly Candidate[],
+  cmp: (a: Candidate, b: Candidate) => number,
+): Candidate[] {
   if (out.length + add.length <= SPLICE_MAX) {
     const next = list.slice();
     const at: number[] = [];
@@ -234,7 +267,12 @@ function patch(list: readonly Candidate[], out: readonly Candidate[], add: reado
   return merge(list, out, add, cmp);
 }
 
-function merge(list: readonly Candidate[], out: readonly Candidate[], add: readonly Candidate[], cmp: (a: Candidate, b: Candidate) => number): Candidate[] {
+function merge(
+  list: readonly Candidate[],
+  out: readonly Candidate[],
+  add: readonly Candidate[],
+  cmp: (a: Candidate, b: Candidate) => number,
+): Candidate[] {
   const gone = new Set(out);
   const next: Candidate[] = [];
   let j = 0;

@@ -28,4 +28,9 @@ export function inventoryControls(zone: Partial<StoredZone>, site: StoredSite | 
 }
 
 /** Inventory whose publisher set nothing. */
-export const NO_CONTROLS: InventoryControls = { floorMicroCents: 0, blockedVerticals: null, blockedDomains: null, fallback: null };
+export const NO_CONTROLS: InventoryControls = {
+  floorMicroCents: 0,
+  blockedVerticals: null,
+  blockedDomains: null,
+  fallback: null,
+};

@@ -73,7 +73,12 @@ export function compileAdjustments(list: readonly BidAdjustment[] | undefined): 
 }
 
 /** The multiplier (thousandths) for an impression: the zone's, else the site's, else the country's, else x1. */
-export function multiplierFor(a: CompiledAdjustments, subid: string | undefined, siteId: number, country: string | undefined): number {
+export function multiplierFor(
+  a: CompiledAdjustments,
+  subid: string | undefined,
+  siteId: number,
+  country: string | undefined,
+): number {
   if (subid !== undefined && a.zones !== null) {
     const m = a.zones.get(subid);
     if (m !== undefined) return m;

@@ -18,7 +18,15 @@ describe('domainSource', () => {
   });
 
   it('maps junk and over-long names to other', () => {
-    for (const junk of ['a b.com', 'foo..bar', '-bad-.com', '<script>', `${'a'.repeat(MAX_SOURCE_LENGTH)}.com`, 'x'.repeat(300), '=cmd|calc']) {
+    for (const junk of [
+      'a b.com',
+      'foo..bar',
+      '-bad-.com',
+      '<script>',
+      `${'a'.repeat(MAX_SOURCE_LENGTH)}.com`,
+      'x'.repeat(300),
+      '=cmd|calc',
+    ]) {
       expect(domainSource(junk), junk).toBe(SOURCE_OTHER);
     }
   });

@@ -71,7 +71,9 @@ export class SourceNames {
     }
     // The bundle's length keeps a `|` inside one from making two different apps one key.
     const memo = r.app ? this.apps : this.sites;
-    const key = r.app ? `${r.app.bundle?.length ?? -1}|${r.app.bundle ?? ''}|${r.app.domain ?? ''}` : (r.site?.domain ?? '');
+    const key = r.app
+      ? `${r.app.bundle?.length ?? -1}|${r.app.bundle ?? ''}|${r.app.domain ?? ''}`
+      : (r.site?.domain ?? '');
     const known = memo.get(key);
     if (known !== undefined) return known;
     let name = exchangeSource(r);

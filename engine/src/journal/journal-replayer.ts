@@ -66,7 +66,8 @@ export class JournalReplayer {
   /** Replays when there is something to replay, Redis is up and no late request is still running. */
   async maybeReplay(): Promise<void> {
     if (!this.o.health.up || this.o.late.size > 0) return;
-    if (!this.o.journal.holdsRecords && journalFiles(this.o.journal.slot).every((f) => f.endsWith('current.jnl'))) return;
+    if (!this.o.journal.holdsRecords && journalFiles(this.o.journal.slot).every((f) => f.endsWith('current.jnl')))
+      return;
     await this.replayOwn();
   }
 
@@ -106,9 +107,15 @@ export class JournalReplayer {
   private async replayFiles(files: string[]): Promise<ReplayCounts> {
     const counts: ReplayCounts = { replayed: 0, skipped: 0, dropped: 0 };
     let deferred = 0;
-    const read = await Promise.all(files.map(async (path) => ({ path, ...pendingRequests(await readFile(path, 'utf8')) })));
+    const read = await Promise.all(
+      files.map(async (path) => ({ path, ...pendingRequests(await readFile(path, 'utf8')) })),
+    );
     for (const { path, skipped } of read) {
-      for (const s of skipped) this.o.log.warn({ event: 'journal.skipped', file: path, line: s.line, reason: s.reason }, 'journal line skipped');
+      for (const s of skipped)
+        this.o.log.warn(
+          { event: 'journal.skipped', file: path, line: s.line, reason: s.reason },
+          'journal line skipped',
+        );
       counts.skipped += skipped.length;
     }
     if (read.some((f) => f.pending.length > 0)) await this.o.markPending();
@@ -116,7 +123,10 @@ export class JournalReplayer {
       if (clicks) {
         // As long after the latest click as after Redis came back: a click that failed late, while this engine's
         // probe saw Redis up, may have a render beacon still waiting in another engine's journal.
-        const latest = Math.max(this.o.health.upSince, ...read.flatMap((f) => f.pending.filter((p) => p.route === 'click').map((p) => p.at)));
+        const latest = Math.max(
+          this.o.health.upSince,
+          ...read.flatMap((f) => f.pending.filter((p) => p.route === 'click').map((p) => p.at)),
+        );
         const wait = latest + this.o.clickDelayMs - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
@@ -138,7 +148,12 @@ export class JournalReplayer {
               if (!(await this.o.health.check())) throw err;
               counts.dropped++;
               this.o.log.warn(
-                { event: 'journal.dropped', id: r.id, route: r.route, err: err instanceof Error ? err.message : String(err) },
+                {
+                  event: 'journal.dropped',
+                  id: r.id,
+                  route: r.route,
+                  err: err instanceof Error ? err.message : String(err),
+                },
                 'journaled request failed',
               );
             }
@@ -152,7 +167,8 @@ export class JournalReplayer {
     // A file with a click deferred stays for the next replay (each second), which skips what is marked done.
     if (deferred > 0) await this.o.markPending();
     if (deferred === 0) for (const { path } of read) await unlink(path);
-    if (counts.replayed || counts.skipped || counts.dropped) this.o.log.info({ event: 'journal.replayed', ...counts }, 'journal replayed');
+    if (counts.replayed || counts.skipped || counts.dropped)
+      this.o.log.info({ event: 'journal.replayed', ...counts }, 'journal replayed');
     this.totals.replayed += counts.replayed;
     this.totals.skipped += counts.skipped;
     this.totals.dropped += counts.dropped;

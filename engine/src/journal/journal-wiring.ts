@@ -9,7 +9,12 @@ import type { RouteHandler } from '../http/adapt.ts';
 import { beaconOffline, beaconRoute } from '../http/routes/beacon.ts';
 import { clickOffline, clickRoute } from '../http/routes/click.ts';
 import { winOffline, winRoute } from '../http/routes/win.ts';
-import { impTrackerOffline, impTrackerRoute, vastTrackingOffline, vastTrackingRoute } from '../http/routes/vast-tracking.ts';
+import {
+  impTrackerOffline,
+  impTrackerRoute,
+  vastTrackingOffline,
+  vastTrackingRoute,
+} from '../http/routes/vast-tracking.ts';
 import type { EngineMetrics } from '../observability/engine-metrics.ts';
 import { JournalReplayer } from './journal-replayer.ts';
 import { journaled } from './journaled-route.ts';
@@ -96,7 +101,8 @@ export async function startJournal(o: {
     },
     onError: o.report,
     // Asked only by a click whose render is not counted yet, so the shared mark's read is off the common path.
-    pending: async () => holdsOwn() || Date.now() - health.backAt < JUST_BACK_MS || (await o.redis.exists(JOURNAL_PENDING_KEY)) === 1,
+    pending: async () =>
+      holdsOwn() || Date.now() - health.backAt < JUST_BACK_MS || (await o.redis.exists(JOURNAL_PENDING_KEY)) === 1,
   };
   const handlers: Record<JournaledRoute, TimedHandler> = {
     click: clickRoute(ctx),
@@ -114,10 +120,9 @@ export async function startJournal(o: {
     win: winOffline(ctx),
     bill: winOffline(ctx, 'bill'),
   };
-  const routes = Object.fromEntries((Object.keys(handlers) as JournaledRoute[]).map((r) => [r, journaled(gate, r, handlers[r], offline[r])])) as Record<
-    JournaledRoute,
-    RouteHandler
-  >;
+  const routes = Object.fromEntries(
+    (Object.keys(handlers) as JournaledRoute[]).map((r) => [r, journaled(gate, r, handlers[r], offline[r])]),
+  ) as Record<JournaledRoute, RouteHandler>;
   const replayer = new JournalReplayer({
     journal,
     health,
@@ -128,7 +133,11 @@ export async function startJournal(o: {
     renderGraceMs: RENDER_GRACE_MS,
     markPending,
   });
-  const replays = new Periodic({ intervalMs: 1_000, pass: () => replayer.maybeReplay(), onError: (err) => o.report('journal-replay', err) });
+  const replays = new Periodic({
+    intervalMs: 1_000,
+    pass: () => replayer.maybeReplay(),
+    onError: (err) => o.report('journal-replay', err),
+  });
   health.start();
   // What this slot and the slots of engines that are gone hold from before: replayed beside new work (the marks
   // keep the two apart), without holding the engine's start.
@@ -143,7 +152,8 @@ export async function startJournal(o: {
     health,
     journal,
     replayer,
-    settled: () => late.size === 0 && !journal.holdsRecords && journalFiles(journal.slot).every((f) => f.endsWith('current.jnl')),
+    settled: () =>
+      late.size === 0 && !journal.holdsRecords && journalFiles(journal.slot).every((f) => f.endsWith('current.jnl')),
     async stop() {
       await leftovers;
       await replays.stop();

@@ -45,7 +45,12 @@ export function journaled(gate: JournalGate, route: JournaledRoute, handler: Tim
       userAgent: req.headers['user-agent'] ?? '',
     });
 
-  const answerOffline = (req: EngineRequest, at: number, id: string, why: 'away' | 'failed' | 'deferred'): EngineReply => {
+  const answerOffline = (
+    req: EngineRequest,
+    at: number,
+    id: string,
+    why: 'away' | 'failed' | 'deferred',
+  ): EngineReply => {
     const answer = offline(req);
     if (answer.journal) gate.onJournaled(route, journalOf(req, at, id) ? why : 'full');
     return answer.reply;

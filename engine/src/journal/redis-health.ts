@@ -85,7 +85,8 @@ export class RedisHealth {
     } catch (err) {
       // The engine has just read its index from Redis: a probe connection still being made in its first seconds is
       // slow to greet us, not an outage to announce (and journal for).
-      if (!this.answered && this.probe.status !== 'ready' && Date.now() - this.createdAt < FIRST_CONNECT_GRACE_MS) return false;
+      if (!this.answered && this.probe.status !== 'ready' && Date.now() - this.createdAt < FIRST_CONNECT_GRACE_MS)
+        return false;
       this.set(false, err instanceof Error ? err.message : String(err));
       return false;
     }

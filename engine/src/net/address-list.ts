@@ -57,7 +57,8 @@ export function inList(list: BlockList, ip: string): boolean {
   const ranges = ipv4Ranges.get(list);
   if (ranges && isIP(ip) === 4) {
     const n = ipv4Number(ip);
-    for (let i = 0; i < ranges.length; i += 2) if (n >= (ranges[i] as number) && n <= (ranges[i + 1] as number)) return true;
+    for (let i = 0; i < ranges.length; i += 2)
+      if (n >= (ranges[i] as number) && n <= (ranges[i + 1] as number)) return true;
     return false;
   }
   let known = answers.get(list);

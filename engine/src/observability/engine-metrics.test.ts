@@ -2,7 +2,8 @@ import { envSchema } from '@adnet/schemas/config';
 import { describe, expect, it } from 'vitest';
 import { EngineMetrics } from './engine-metrics.ts';
 
-const delayMax = (text: string) => Number(/adnet_engine_event_loop_delay_seconds\{stat="max"[^}]*\} ([\d.e-]+)/.exec(text)?.[1]);
+const delayMax = (text: string) =>
+  Number(/adnet_engine_event_loop_delay_seconds\{stat="max"[^}]*\} ([\d.e-]+)/.exec(text)?.[1]);
 const DEFAULT_RESOLUTION_MS = envSchema.shape.METRICS_LOOP_DELAY_RESOLUTION_MS.parse(undefined);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

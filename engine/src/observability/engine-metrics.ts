@@ -28,13 +28,20 @@ const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.
 export class EngineMetrics {
   readonly registry: Registry;
   private readonly common: Record<string, string>;
-  readonly requests = new HotCounter('adnet_engine_http_requests_total', 'Requests answered, by route pattern and status');
+  readonly requests = new HotCounter(
+    'adnet_engine_http_requests_total',
+    'Requests answered, by route pattern and status',
+  );
   readonly latency = new HotHistogram(
     'adnet_engine_http_request_duration_seconds',
     'Time from request to answer inside the engine, by route pattern',
     LATENCY_BUCKETS,
   );
-  readonly auction = new HotHistogram('adnet_engine_auction_duration_seconds', 'Time one OpenRTB request spends in parsing and auctions', LATENCY_BUCKETS);
+  readonly auction = new HotHistogram(
+    'adnet_engine_auction_duration_seconds',
+    'Time one OpenRTB request spends in parsing and auctions',
+    LATENCY_BUCKETS,
+  );
   readonly events = new HotCounter(
     'adnet_engine_events_total',
     'Events the engine emitted: bids, no-bids by reason (the filter that removed the most candidates), wins, impressions, clicks (reason: the fraud rule)',
@@ -83,10 +90,18 @@ export class EngineMetrics {
         },
       });
     gauge('adnet_engine_event_backlog', 'Events held in memory, not yet in the Redis stream', gauges.eventBacklog);
-    gauge('adnet_engine_events_dropped', 'Events dropped because the buffer was full (Redis unreachable for long)', gauges.eventsDropped);
+    gauge(
+      'adnet_engine_events_dropped',
+      'Events dropped because the buffer was full (Redis unreachable for long)',
+      gauges.eventsDropped,
+    );
     gauge('adnet_engine_events_written', 'Events written to the Redis stream since start', gauges.eventsWritten);
     gauge('adnet_engine_requests_in_flight', 'Requests being answered', gauges.inFlight);
-    gauge('adnet_engine_index_change_time_seconds', 'Unix time of the newest config change the loaded index holds', gauges.indexChangeTime);
+    gauge(
+      'adnet_engine_index_change_time_seconds',
+      'Unix time of the newest config change the loaded index holds',
+      gauges.indexChangeTime,
+    );
     gauge('adnet_engine_index_candidates', 'Creatives the loaded index can serve', gauges.indexCandidates);
   }
 

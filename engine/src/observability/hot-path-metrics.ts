@@ -52,7 +52,8 @@ export class HotHistogram {
 
   observe(key: string, labels: () => Record<string, string>, value: number): void {
     let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = { labels: labels(), counts: new Float64Array(this.buckets.length), sum: 0, count: 0 }));
+    if (!s)
+      this.series.set(key, (s = { labels: labels(), counts: new Float64Array(this.buckets.length), sum: 0, count: 0 }));
     // Per-bucket counts; cumulated when rendered.
     let i = 0;
     while (i < this.buckets.length && value > (this.buckets[i] as number)) i++;

@@ -18,7 +18,14 @@ describe("an engine's readiness checks", () => {
     const redisProbe = await answered();
     const now = Date.now();
     const states = (c: ReturnType<typeof engineChecks>) => Object.fromEntries(c.map((x) => [x.name, x.state]));
-    expect(states(engineChecks({ redisStatus: () => 'ready', redisProbe, mirror: { index: undefined, caughtUpAtMs: 0 }, events: idle }, now))).toEqual({
+    expect(
+      states(
+        engineChecks(
+          { redisStatus: () => 'ready', redisProbe, mirror: { index: undefined, caughtUpAtMs: 0 }, events: idle },
+          now,
+        ),
+      ),
+    ).toEqual({
       redis: 'ok',
       index: 'down',
       'config-mirror': 'ok',
@@ -37,7 +44,11 @@ describe("an engine's readiness checks", () => {
       { name: 'redis', state: 'down', detail: 'connection reconnecting' },
       { name: 'index', state: 'ok', detail: 'change-log position 17-0' },
       { name: 'config-mirror', state: 'behind', detail: 'last caught up with the change log 11.5 s ago' },
-      { name: 'event-writer', state: 'behind', detail: 'writes to the event stream failing for 3.0 s; 0 events in the write, 40 more held, 2 dropped' },
+      {
+        name: 'event-writer',
+        state: 'behind',
+        detail: 'writes to the event stream failing for 3.0 s; 0 events in the write, 40 more held, 2 dropped',
+      },
     ]);
     const slowWrite = engineChecks(
       {
@@ -49,7 +60,13 @@ describe("an engine's readiness checks", () => {
       now,
     );
     const waiting = engineChecks(
-      { redisStatus: () => 'ready', redisProbe, mirror: { index, caughtUpAtMs: now }, events: idle, journal: { settled: () => false } },
+      {
+        redisStatus: () => 'ready',
+        redisProbe,
+        mirror: { index, caughtUpAtMs: now },
+        events: idle,
+        journal: { settled: () => false },
+      },
       now,
     );
     expect(waiting.at(-1)).toMatchObject({ name: 'journal', state: 'behind' });

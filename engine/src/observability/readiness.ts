@@ -33,22 +33,40 @@ export function engineChecks(d: EngineReadinessDeps, nowMs = Date.now()): Depend
   const writeOutMs = d.events.writeStartedMs === undefined ? 0 : nowMs - d.events.writeStartedMs;
   const writer: DependencyCheck =
     d.events.failingSinceMs !== undefined
-      ? { name: 'event-writer', state: 'behind', detail: `writes to the event stream failing for ${seconds(nowMs - d.events.failingSinceMs)}; ${held}` }
+      ? {
+          name: 'event-writer',
+          state: 'behind',
+          detail: `writes to the event stream failing for ${seconds(nowMs - d.events.failingSinceMs)}; ${held}`,
+        }
       : writeOutMs > EVENT_WRITE_LATE_MS
-        ? { name: 'event-writer', state: 'behind', detail: `a write to the event stream unanswered for ${seconds(writeOutMs)}; ${held}` }
+        ? {
+            name: 'event-writer',
+            state: 'behind',
+            detail: `a write to the event stream unanswered for ${seconds(writeOutMs)}; ${held}`,
+          }
         : { name: 'event-writer', state: 'ok', detail: held };
   return [
     { name: 'redis', ...clientState(d.redisStatus(), d.redisProbe.reading(nowMs), 'PING', nowMs) },
-    index ? { name: 'index', state: 'ok', detail: `change-log position ${index.seq}` } : { name: 'index', state: 'down', detail: 'not loaded yet' },
+    index
+      ? { name: 'index', state: 'ok', detail: `change-log position ${index.seq}` }
+      : { name: 'index', state: 'down', detail: 'not loaded yet' },
     index && sinceCatchUp > MIRROR_BEHIND_MS
-      ? { name: 'config-mirror', state: 'behind', detail: `last caught up with the change log ${seconds(sinceCatchUp)} ago` }
+      ? {
+          name: 'config-mirror',
+          state: 'behind',
+          detail: `last caught up with the change log ${seconds(sinceCatchUp)} ago`,
+        }
       : { name: 'config-mirror', state: 'ok', detail: `caught up ${seconds(Math.max(0, sinceCatchUp))} ago` },
     writer,
     ...(d.journal
       ? [
           d.journal.settled()
             ? { name: 'journal', state: 'ok' as const, detail: 'nothing waits for replay' }
-            : { name: 'journal', state: 'behind' as const, detail: 'tracking requests answered while Redis was away or late wait to be replayed' },
+            : {
+                name: 'journal',
+                state: 'behind' as const,
+                detail: 'tracking requests answered while Redis was away or late wait to be replayed',
+              },
         ]
       : []),
   ];

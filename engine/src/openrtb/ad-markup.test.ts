@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_TEXT, HOSTILE_URLS, activeHtml, scriptElements, vastVerdict, xmlText } from '@adnet/test-support/hostile';
+import {
+  HOSTILE_TEXT,
+  HOSTILE_URLS,
+  activeHtml,
+  scriptElements,
+  vastVerdict,
+  xmlText,
+} from '@adnet/test-support/hostile';
 import { creativeFixture } from '../../test/fixtures/index-fixtures.ts';
 import { bannerAdm, cdata, esc, nativeAdm, vastAdm } from './ad-markup.ts';
 
@@ -32,8 +39,10 @@ describe('ad markup with hostile creatives', () => {
       // cannot hold (and with line ends as an XML parser reads them).
       expect(xmlText(xml, 'MediaFile')).toBe('');
       expect(xmlText(xml, 'ClickThrough')).toBe(links.clickUrl);
-      // eslint-disable-next-line no-control-regex -- the characters XML drops
-      const title = (c.title ?? '').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE]|\uD800/g, '').replace(/\r\n?/g, '\n');
+      const title = (c.title ?? '')
+        // eslint-disable-next-line no-control-regex -- the characters XML drops
+        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE]|\uD800/g, '')
+        .replace(/\r\n?/g, '\n');
       expect(xmlText(xml, 'AdTitle')).toBe(title);
     }
   });
@@ -74,7 +83,11 @@ describe('VAST duration', () => {
       [95, '00:01:35'],
       [600, '00:10:00'],
     ] as const) {
-      const xml = vastAdm(creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4', duration_s }), links, 'bid-1');
+      const xml = vastAdm(
+        creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4', duration_s }),
+        links,
+        'bid-1',
+      );
       expect(xmlText(xml, 'Duration')).toBe(text);
       const verdict = vastVerdict(xml);
       expect(verdict.valid, verdict.output).toBe(true);
@@ -83,7 +96,11 @@ describe('VAST duration', () => {
 
   it('says 30 seconds for a creative without a length, or with one the API would not have stored', () => {
     for (const duration_s of [null, undefined, 0, -5, 1.5, 601]) {
-      const xml = vastAdm(creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4', duration_s }), links, 'bid-1');
+      const xml = vastAdm(
+        creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4', duration_s }),
+        links,
+        'bid-1',
+      );
       expect(xmlText(xml, 'Duration')).toBe('00:00:30');
     }
   });

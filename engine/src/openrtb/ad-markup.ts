@@ -11,8 +11,9 @@ import { isSafeHttpUrl } from '@adnet/schemas/url';
 // so every document stays well-formed.
 
 /** Characters XML 1.0 forbids (C0 controls but tab, LF and CR; U+FFFE/U+FFFF; unpaired surrogates). */
-// eslint-disable-next-line no-control-regex -- these are the characters to drop
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- these are the characters to drop
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // One cheap test first: most values (our own links, ordinary titles) have nothing to change.
 // eslint-disable-next-line no-control-regex -- see NOT_XML
 const MAYBE_TEXT = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
@@ -22,10 +23,12 @@ const SPECIAL = /[&<>"']/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text or an attribute value for HTML and XML alike. */
-export const esc = (s: string): string => (MAYBE_TEXT.test(s) ? s.replace(NOT_XML, '').replace(SPECIAL, (c) => ENTITY[c] as string) : s);
+export const esc = (s: string): string =>
+  MAYBE_TEXT.test(s) ? s.replace(NOT_XML, '').replace(SPECIAL, (c) => ENTITY[c] as string) : s;
 
 /** A CDATA section that cannot be closed early: each "]]>" is split across two sections. */
-export const cdata = (s: string): string => `<![CDATA[${MAYBE_CDATA.test(s) ? s.replace(NOT_XML, '').replaceAll(']]>', ']]]]><![CDATA[>') : s}]]>`;
+export const cdata = (s: string): string =>
+  `<![CDATA[${MAYBE_CDATA.test(s) ? s.replace(NOT_XML, '').replaceAll(']]>', ']]]]><![CDATA[>') : s}]]>`;
 
 /** A creative's URL, or nothing when it is not a plain http(s) URL. */
 const url = (u: string | null): string => (u && isSafeHttpUrl(u) ? u : '');
@@ -51,12 +54,21 @@ export function bannerAdm(c: Creative, links: MarkupLinks): string {
 /** OpenRTB Native 1.2 response: title (asset 1), image (2), body (3), call to action (4). */
 export function nativeAdm(c: Creative, links: MarkupLinks, requested?: readonly NativeAsset[]): string {
   if (requested)
-    return inertJson({ native: { ver: '1.2', assets: nativeAssetsFor(c, requested), link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
+    return inertJson({
+      native: {
+        ver: '1.2',
+        assets: nativeAssetsFor(c, requested),
+        link: { url: links.clickUrl },
+        imptrackers: [links.impressionUrl],
+      },
+    });
   const assets: unknown[] = [{ id: 1, title: { text: c.title ?? '' } }];
   if (url(c.image_url)) assets.push({ id: 2, img: { url: c.image_url, w: c.image_width, h: c.image_height } });
   if (c.body) assets.push({ id: 3, data: { value: c.body } });
   if (c.cta_text) assets.push({ id: 4, data: { value: c.cta_text } });
-  return inertJson({ native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] } });
+  return inertJson({
+    native: { ver: '1.2', assets, link: { url: links.clickUrl }, imptrackers: [links.impressionUrl] },
+  });
 }
 
 // At module level: a named closure made per call costs a `name` definition under tsx (bench/results/ab-history.md, step 6).
@@ -78,7 +90,9 @@ export function vastAdm(c: Creative, links: MarkupLinks, adId: string): string {
     // No [ERRORCODE] macro: brackets are not valid in the schema's anyURI; our widget adds ?code=.
     (links.trackingUrl ? `<Error>${cdata(links.trackingUrl('error'))}</Error>` : '') +
     `<Impression id="imp">${cdata(links.impressionUrl)}</Impression>` +
-    (links.trackingUrl ? `<ViewableImpression id="viewable"><Viewable>${cdata(links.trackingUrl('viewable'))}</Viewable></ViewableImpression>` : '') +
+    (links.trackingUrl
+      ? `<ViewableImpression id="viewable"><Viewable>${cdata(links.trackingUrl('viewable'))}</Viewable></ViewableImpression>`
+      : '') +
     `<AdTitle>${esc(c.title ?? 'Ad')}</AdTitle>` +
     `<Creatives><Creative id="${c.id}"><UniversalAdId idRegistry="adnet" idValue="${c.id}">${c.id}</UniversalAdId><Linear>` +
     (links.trackingUrl

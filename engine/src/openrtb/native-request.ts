@@ -43,9 +43,20 @@ export function parseNativeRequest(request: string | undefined): NativeAsset[] |
     const required = a.required === 1;
     if (isObj(a.title)) out.push({ id: a.id, required, kind: 'title', len: num(a.title.len, Infinity) || Infinity });
     else if (isObj(a.img) && (a.img.type === IMG_MAIN || a.img.type === IMG_ICON || a.img.type === undefined)) {
-      out.push({ id: a.id, required, kind: 'img', wmin: num(a.img.wmin ?? a.img.w, 0), hmin: num(a.img.hmin ?? a.img.h, 0) });
+      out.push({
+        id: a.id,
+        required,
+        kind: 'img',
+        wmin: num(a.img.wmin ?? a.img.w, 0),
+        hmin: num(a.img.hmin ?? a.img.h, 0),
+      });
     } else if (isObj(a.data) && (a.data.type === DATA_DESC || a.data.type === DATA_CTA)) {
-      out.push({ id: a.id, required, kind: a.data.type === DATA_DESC ? 'desc' : 'cta', len: num(a.data.len, Infinity) || Infinity });
+      out.push({
+        id: a.id,
+        required,
+        kind: a.data.type === DATA_DESC ? 'desc' : 'cta',
+        len: num(a.data.len, Infinity) || Infinity,
+      });
     } else out.push({ id: a.id, required, kind: 'other' });
   }
   return out;

@@ -58,7 +58,13 @@ valid.push(
 valid.push(
   {
     id: '5',
-    imp: [{ id: '1', banner: { w: 300, h: 250 }, pmp: { private_auction: 1, deals: [{ id: 'd-1', bidfloor: 2.5, bidfloorcur: 'USD' }, { id: 'd-2' }] } }],
+    imp: [
+      {
+        id: '1',
+        banner: { w: 300, h: 250 },
+        pmp: { private_auction: 1, deals: [{ id: 'd-1', bidfloor: 2.5, bidfloorcur: 'USD' }, { id: 'd-2' }] },
+      },
+    ],
     regs: { coppa: 0, ext: { gdpr: 1, us_privacy: '1YNN' } },
     user: { id: 'u', ext: { consent: 'CO-abc' } },
   },

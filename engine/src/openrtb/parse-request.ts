@@ -22,25 +22,34 @@ const brandVersionOk = (v: unknown): boolean =>
   typeof v.brand === 'string' &&
   v.brand.length <= SUA_LIMITS.brand &&
   (v.version === undefined ||
-    (Array.isArray(v.version) && v.version.length <= SUA_LIMITS.versions && v.version.every((x) => typeof x === 'string' && x.length <= SUA_LIMITS.version)));
+    (Array.isArray(v.version) &&
+      v.version.length <= SUA_LIMITS.versions &&
+      v.version.every((x) => typeof x === 'string' && x.length <= SUA_LIMITS.version)));
 
 function suaProblem(sua: unknown): string | undefined {
   if (!isObj(sua)) return 'device.sua must be an object';
-  if (sua.browsers !== undefined && !(Array.isArray(sua.browsers) && sua.browsers.length <= SUA_LIMITS.browsers && sua.browsers.every(brandVersionOk)))
+  if (
+    sua.browsers !== undefined &&
+    !(Array.isArray(sua.browsers) && sua.browsers.length <= SUA_LIMITS.browsers && sua.browsers.every(brandVersionOk))
+  )
     return `device.sua.browsers must be at most ${SUA_LIMITS.browsers} {brand, version} objects`;
-  if (sua.platform !== undefined && !brandVersionOk(sua.platform)) return 'device.sua.platform must be a {brand, version} object';
+  if (sua.platform !== undefined && !brandVersionOk(sua.platform))
+    return 'device.sua.platform must be a {brand, version} object';
   if (sua.mobile !== undefined && sua.mobile !== 0 && sua.mobile !== 1) return 'device.sua.mobile must be 0 or 1';
   return undefined;
 }
 
 function pmpProblem(pmp: unknown): string | undefined {
   if (!isObj(pmp)) return 'imp[].pmp must be an object';
-  if (pmp.private_auction !== undefined && !Number.isInteger(pmp.private_auction)) return 'imp[].pmp.private_auction must be an integer';
+  if (pmp.private_auction !== undefined && !Number.isInteger(pmp.private_auction))
+    return 'imp[].pmp.private_auction must be an integer';
   if (pmp.deals === undefined) return undefined;
-  if (!Array.isArray(pmp.deals) || pmp.deals.length > MAX_DEALS) return `imp[].pmp.deals must be an array of at most ${MAX_DEALS} deals`;
+  if (!Array.isArray(pmp.deals) || pmp.deals.length > MAX_DEALS)
+    return `imp[].pmp.deals must be an array of at most ${MAX_DEALS} deals`;
   for (const d of pmp.deals as unknown[]) {
     if (!isObj(d) || typeof d.id !== 'string' || d.id.length === 0) return 'imp[].pmp.deals[].id is required (string)';
-    if (!optNum(d.bidfloor) || (typeof d.bidfloor === 'number' && d.bidfloor < 0)) return 'imp[].pmp.deals[].bidfloor must be a number >= 0';
+    if (!optNum(d.bidfloor) || (typeof d.bidfloor === 'number' && d.bidfloor < 0))
+      return 'imp[].pmp.deals[].bidfloor must be a number >= 0';
     if (!optStr(d.bidfloorcur)) return 'imp[].pmp.deals[].bidfloorcur must be a string';
   }
   return undefined;
@@ -61,19 +70,24 @@ export function parseBidRequest(body: Buffer): ParseResult {
   }
   if (!isObj(raw)) return { ok: false, reason: 'body must be a JSON object' };
   if (typeof raw.id !== 'string' || raw.id.length === 0) return { ok: false, reason: 'id is required (string)' };
-  if (!Array.isArray(raw.imp) || raw.imp.length === 0) return { ok: false, reason: 'imp is required (non-empty array)' };
+  if (!Array.isArray(raw.imp) || raw.imp.length === 0)
+    return { ok: false, reason: 'imp is required (non-empty array)' };
   if (raw.imp.length > MAX_IMPS) return { ok: false, reason: `imp has more than ${MAX_IMPS} entries` };
   // Indexed loops here and below: a for-of's iterator showed in the allocation profile of every request.
   const imps = raw.imp as unknown[];
   for (let i = 0; i < imps.length; i++) {
     const imp = imps[i];
-    if (!isObj(imp) || typeof imp.id !== 'string' || imp.id.length === 0) return { ok: false, reason: 'imp[].id is required (string)' };
-    if (!optNum(imp.bidfloor) || (typeof imp.bidfloor === 'number' && imp.bidfloor < 0)) return { ok: false, reason: 'imp[].bidfloor must be a number >= 0' };
-    if (!optStr(imp.bidfloorcur) || !optStr(imp.tagid)) return { ok: false, reason: 'imp[].bidfloorcur and imp[].tagid must be strings' };
+    if (!isObj(imp) || typeof imp.id !== 'string' || imp.id.length === 0)
+      return { ok: false, reason: 'imp[].id is required (string)' };
+    if (!optNum(imp.bidfloor) || (typeof imp.bidfloor === 'number' && imp.bidfloor < 0))
+      return { ok: false, reason: 'imp[].bidfloor must be a number >= 0' };
+    if (!optStr(imp.bidfloorcur) || !optStr(imp.tagid))
+      return { ok: false, reason: 'imp[].bidfloorcur and imp[].tagid must be strings' };
     if (imp.banner !== undefined) {
       const b = imp.banner;
       if (!isObj(b)) return { ok: false, reason: 'imp[].banner must be an object' };
-      if ((b.w !== undefined && !size(b.w)) || (b.h !== undefined && !size(b.h))) return { ok: false, reason: 'imp[].banner.w/h must be integers >= 0' };
+      if ((b.w !== undefined && !size(b.w)) || (b.h !== undefined && !size(b.h)))
+        return { ok: false, reason: 'imp[].banner.w/h must be integers >= 0' };
       if (b.format !== undefined && (!Array.isArray(b.format) || b.format.length > 50 || !b.format.every(isSize))) {
         return { ok: false, reason: 'imp[].banner.format must be an array of {w, h}' };
       }
@@ -83,9 +97,15 @@ export function parseBidRequest(body: Buffer): ParseResult {
       const v = imp.video;
       if (!isObj(v)) return { ok: false, reason: 'imp[].video must be an object' };
       if (!optStrArr(v.mimes)) return { ok: false, reason: 'imp[].video.mimes must be an array of strings' };
-      if (v.protocols !== undefined && (!Array.isArray(v.protocols) || v.protocols.length > 50 || !v.protocols.every(posInt)))
+      if (
+        v.protocols !== undefined &&
+        (!Array.isArray(v.protocols) || v.protocols.length > 50 || !v.protocols.every(posInt))
+      )
         return { ok: false, reason: 'imp[].video.protocols must be an array of integers' };
-      if ((v.minduration !== undefined && !size(v.minduration)) || (v.maxduration !== undefined && !size(v.maxduration)))
+      if (
+        (v.minduration !== undefined && !size(v.minduration)) ||
+        (v.maxduration !== undefined && !size(v.maxduration))
+      )
         return { ok: false, reason: 'imp[].video.minduration/maxduration must be integers >= 0' };
     }
     if (imp.pmp !== undefined) {
@@ -104,7 +124,14 @@ export function parseBidRequest(body: Buffer): ParseResult {
   if (app) {
     // OpenRTB 2.5 §3.2.14: a request is shown on a site or in an app, never both.
     if (site) return { ok: false, reason: 'site and app must not both be present' };
-    if (!optStr(app.id) || !optStr(app.name) || !optStr(app.bundle) || !optStr(app.domain) || !optStr(app.storeurl) || !optStrArr(app.cat))
+    if (
+      !optStr(app.id) ||
+      !optStr(app.name) ||
+      !optStr(app.bundle) ||
+      !optStr(app.domain) ||
+      !optStr(app.storeurl) ||
+      !optStrArr(app.cat)
+    )
       return { ok: false, reason: 'app.id/name/bundle/domain/storeurl must be strings, app.cat an array of strings' };
     const pub = app.publisher;
     if (pub !== undefined && (!isObj(pub) || !optStr(pub.id) || !optStr(pub.name) || !optStr(pub.domain)))
@@ -112,29 +139,41 @@ export function parseBidRequest(body: Buffer): ParseResult {
   }
   const device = raw.device as Record<string, unknown> | undefined;
   if (device) {
-    if (!optStr(device.ua) || !optStr(device.ip) || !optStr(device.ipv6) || !optStr(device.language) || !optStr(device.os))
+    if (
+      !optStr(device.ua) ||
+      !optStr(device.ip) ||
+      !optStr(device.ipv6) ||
+      !optStr(device.language) ||
+      !optStr(device.os)
+    )
       return { ok: false, reason: 'device string fields must be strings' };
-    if (device.devicetype !== undefined && !Number.isInteger(device.devicetype)) return { ok: false, reason: 'device.devicetype must be an integer' };
+    if (device.devicetype !== undefined && !Number.isInteger(device.devicetype))
+      return { ok: false, reason: 'device.devicetype must be an integer' };
     if (device.connectiontype !== undefined && !Number.isInteger(device.connectiontype))
       return { ok: false, reason: 'device.connectiontype must be an integer' };
-    if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country))) return { ok: false, reason: 'device.geo.country must be a string' };
+    if (device.geo !== undefined && (!isObj(device.geo) || !optStr(device.geo.country)))
+      return { ok: false, reason: 'device.geo.country must be a string' };
     const sua = device.sua === undefined ? undefined : suaProblem(device.sua);
     if (sua) return { ok: false, reason: sua };
   }
   const user = raw.user as Record<string, unknown> | undefined;
-  if (user?.ext !== undefined && (!isObj(user.ext) || !optStr(user.ext.consent))) return { ok: false, reason: 'user.ext.consent must be a string' };
+  if (user?.ext !== undefined && (!isObj(user.ext) || !optStr(user.ext.consent)))
+    return { ok: false, reason: 'user.ext.consent must be a string' };
   if (raw.regs !== undefined) {
     const regs = raw.regs;
     if (!isObj(regs)) return { ok: false, reason: 'regs must be an object' };
-    if (regs.coppa !== undefined && !Number.isInteger(regs.coppa)) return { ok: false, reason: 'regs.coppa must be an integer' };
+    if (regs.coppa !== undefined && !Number.isInteger(regs.coppa))
+      return { ok: false, reason: 'regs.coppa must be an integer' };
     if (regs.ext !== undefined) {
       if (!isObj(regs.ext)) return { ok: false, reason: 'regs.ext must be an object' };
-      if (regs.ext.gdpr !== undefined && !Number.isInteger(regs.ext.gdpr)) return { ok: false, reason: 'regs.ext.gdpr must be an integer' };
+      if (regs.ext.gdpr !== undefined && !Number.isInteger(regs.ext.gdpr))
+        return { ok: false, reason: 'regs.ext.gdpr must be an integer' };
       if (!optStr(regs.ext.us_privacy)) return { ok: false, reason: 'regs.ext.us_privacy must be a string' };
     }
   }
   if (raw.tmax !== undefined && !posInt(raw.tmax)) return { ok: false, reason: 'tmax must be a positive integer' };
-  if (!optStrArr(raw.cur) || !optStrArr(raw.bcat) || !optStrArr(raw.badv)) return { ok: false, reason: 'cur, bcat and badv must be arrays of strings' };
+  if (!optStrArr(raw.cur) || !optStrArr(raw.bcat) || !optStrArr(raw.badv))
+    return { ok: false, reason: 'cur, bcat and badv must be arrays of strings' };
   if (raw.test !== undefined && !Number.isInteger(raw.test)) return { ok: false, reason: 'test must be an integer' };
   return { ok: true, request: raw as BidRequest };
 }

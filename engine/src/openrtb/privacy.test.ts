@@ -14,7 +14,14 @@ describe('TCF v2 consent', () => {
   });
 
   it('takes anything that does not decode as no consent, never as an error', () => {
-    for (const bad of ['', 'x', '!!!', 'COvFyGBOvFyGBAbAAAENAPCAAOAAAAAAAAAAAEEUACCKAAA'.slice(0, 10), 'A'.repeat(5_000), '\u0000\u2028']) {
+    for (const bad of [
+      '',
+      'x',
+      '!!!',
+      'COvFyGBOvFyGBAbAAAENAPCAAOAAAAAAAAAAAEEUACCKAAA'.slice(0, 10),
+      'A'.repeat(5_000),
+      '\u0000\u2028',
+    ]) {
       expect(tcfAllowsCaps(bad)).toBe(false);
     }
   });
@@ -36,11 +43,15 @@ describe('privacy bar of a request', () => {
     expect(privacyBar(request({ regs: { coppa: 1, ext: { gdpr: 1 } } }))).toBe('coppa');
     expect(privacyBar(request({ regs: { ext: { gdpr: 1 } } }))).toBe('gdpr');
     expect(privacyBar(request({ regs: { ext: { gdpr: 1 } }, user: { ext: { consent: tc([1, 2]) } } }))).toBeUndefined();
-    expect(privacyBar(request({ regs: { ext: { gdpr: 1, us_privacy: '1YYN' } }, user: { ext: { consent: tc([1, 2]) } } }))).toBe('us_privacy');
+    expect(
+      privacyBar(request({ regs: { ext: { gdpr: 1, us_privacy: '1YYN' } }, user: { ext: { consent: tc([1, 2]) } } })),
+    ).toBe('us_privacy');
     expect(privacyBar(request({ regs: { coppa: 0, ext: { gdpr: 0, us_privacy: '1YNN' } } }))).toBeUndefined();
   });
 
   it('refuses a consent string too long to be one without decoding it', () => {
-    expect(privacyBar(request({ regs: { ext: { gdpr: 1 } }, user: { ext: { consent: tc([1, 2]) + '.'.repeat(10_000) } } }))).toBe('gdpr');
+    expect(
+      privacyBar(request({ regs: { ext: { gdpr: 1 } }, user: { ext: { consent: tc([1, 2]) + '.'.repeat(10_000) } } })),
+    ).toBe('gdpr');
   });
 });

@@ -19,7 +19,10 @@ export function tcfAllowsCaps(consent: string): boolean {
   try {
     const tc = TCString.decode(consent);
     if (tc.version !== 2) return false;
-    return tc.purposeConsents.has(PURPOSES[0]) && (tc.purposeConsents.has(PURPOSES[1]) || tc.purposeLegitimateInterests.has(PURPOSES[1]));
+    return (
+      tc.purposeConsents.has(PURPOSES[0]) &&
+      (tc.purposeConsents.has(PURPOSES[1]) || tc.purposeLegitimateInterests.has(PURPOSES[1]))
+    );
   } catch {
     return false;
   }
@@ -37,7 +40,8 @@ function consentGiven(consent: string | undefined): boolean {
 }
 
 /** A CCPA US Privacy string (`1YYN`): version 1, third character `Y` is an opt-out of sale; anything else is no signal. */
-export const usPrivacyOptOut = (s: string | undefined): boolean => typeof s === 'string' && s.length === 4 && s[0] === '1' && (s[2] === 'Y' || s[2] === 'y');
+export const usPrivacyOptOut = (s: string | undefined): boolean =>
+  typeof s === 'string' && s.length === 4 && s[0] === '1' && (s[2] === 'Y' || s[2] === 'y');
 
 /** The first signal that bars user-level processing, undefined when none does. */
 export function privacyBar(request: BidRequest): PrivacyBar | undefined {

@@ -17,7 +17,12 @@ const IDS = 5;
 
 const change: fc.Arbitrary<ConfigChange> = fc.oneof(
   fc
-    .record({ id: fc.integer({ min: 1, max: IDS }), pacing: fc.constantFrom('even' as const, 'asap' as const), active: fc.boolean(), cents: fc.nat(50) })
+    .record({
+      id: fc.integer({ min: 1, max: IDS }),
+      pacing: fc.constantFrom('even' as const, 'asap' as const),
+      active: fc.boolean(),
+      cents: fc.nat(50),
+    })
     .map(({ id, pacing, active, cents }): ConfigChange => ({
       kind: 'campaign',
       id,
@@ -27,7 +32,11 @@ const change: fc.Arbitrary<ConfigChange> = fc.oneof(
   fc.integer({ min: 1, max: IDS }).map((id): ConfigChange => ({ kind: 'campaign', id, op: 'del' })),
   // Creative `id` belongs to campaign `campaign`: moving it can leave a campaign with nothing to serve.
   fc
-    .record({ id: fc.integer({ min: 1, max: IDS + 2 }), campaign: fc.integer({ min: 1, max: IDS }), approved: fc.boolean() })
+    .record({
+      id: fc.integer({ min: 1, max: IDS + 2 }),
+      campaign: fc.integer({ min: 1, max: IDS }),
+      approved: fc.boolean(),
+    })
     .map(({ id, campaign, approved }): ConfigChange => ({
       kind: 'creative',
       id,
@@ -57,7 +66,8 @@ function startState(): ConfigState {
 }
 
 /** What a full look at `index` finds, in id order. */
-const pacedIn = (index: EngineIndex): number[] => [...index.paces.keys()].filter((id) => isPaced(index, id)).sort((a, b) => a - b);
+const pacedIn = (index: EngineIndex): number[] =>
+  [...index.paces.keys()].filter((id) => isPaced(index, id)).sort((a, b) => a - b);
 
 async function look(list: PacedCampaigns, index: EngineIndex): Promise<{ how: Repace; seen: Map<number, boolean> }> {
   const seen = new Map<number, boolean>();

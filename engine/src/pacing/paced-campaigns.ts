@@ -69,4 +69,5 @@ export class PacedCampaigns {
 }
 
 /** Whether the pacer paces campaign `id` in `index`: it serves (has a pace handle) and paces evenly. */
-export const isPaced = (index: EngineIndex, id: number): boolean => index.paces.has(id) && (index.campaigns.get(id)?.pacing ?? 'even') === 'even';
+export const isPaced = (index: EngineIndex, id: number): boolean =>
+  index.paces.has(id) && (index.campaigns.get(id)?.pacing ?? 'even') === 'even';

@@ -148,7 +148,9 @@ export class Pacer {
 
   /** The controllers of every paced campaign, resting ones with their time (for tests and diagnostics; walks them all). */
   pacing(): Map<number, PacingState> {
-    return new Map([...this.states].map(([id, s]) => [id, this.active.has(id) ? { ...s } : { ...s, spentAt: this.restAt }]));
+    return new Map(
+      [...this.states].map(([id, s]) => [id, this.active.has(id) ? { ...s } : { ...s, spentAt: this.restAt }]),
+    );
   }
 
   /** What a change to campaign `id` means for its controller: one joining is read at the next tick, one leaving drops it. */
@@ -171,12 +173,20 @@ export class Pacer {
   }
 
   /** Steps the next STEP active controllers of `ids` with the spend they had; false once there are none left. */
-  private stepSome(index: EngineIndex, ids: SetIterator<number>, unread: ReadonlySet<number>, now: number, dayStart: number, dayEnd: number): boolean {
+  private stepSome(
+    index: EngineIndex,
+    ids: SetIterator<number>,
+    unread: ReadonlySet<number>,
+    now: number,
+    dayStart: number,
+    dayEnd: number,
+  ): boolean {
     for (let n = 0; n < STEP; n++) {
       const next = ids.next();
       if (next.done) return false;
       const s = this.states.get(next.value);
-      if (s && s.spentAt < now && !unread.has(next.value)) this.step(index, next.value, now, s.lastSpent, dayStart, dayEnd);
+      if (s && s.spentAt < now && !unread.has(next.value))
+        this.step(index, next.value, now, s.lastSpent, dayStart, dayEnd);
     }
     return true;
   }
@@ -191,7 +201,8 @@ export class Pacer {
       const campaign = index.campaigns.get(id);
       // Deleting the iterator's current value from its set leaves the rest of the walk as it was.
       if (!s) this.active.delete(id);
-      else if (campaign && s.spentAt === this.restAt && atRest(s, centsToNano(campaign.daily_budget_cents))) this.active.delete(id);
+      else if (campaign && s.spentAt === this.restAt && atRest(s, centsToNano(campaign.daily_budget_cents)))
+        this.active.delete(id);
     }
     return true;
   }
@@ -216,7 +227,8 @@ export class Pacer {
       return;
     }
     const s = this.states.get(id);
-    if (s) stepPacing(s, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd, this.servingTime(campaign, dayStart));
+    if (s)
+      stepPacing(s, now, spent, centsToNano(campaign.daily_budget_cents), dayEnd, this.servingTime(campaign, dayStart));
     else {
       this.states.set(id, initialPacing(now, spent));
       this.active.add(id);

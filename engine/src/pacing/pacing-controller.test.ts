@@ -38,7 +38,8 @@ function simulate(pacing: 'even' | 'asap'): number[] {
   return hourly;
 }
 
-const table = (hourly: number[]) => hourly.map((s, h) => `${String(h).padStart(2, '0')}h ${(s / 1e9).toFixed(2).padStart(6)} USD`).join('\n');
+const table = (hourly: number[]) =>
+  hourly.map((s, h) => `${String(h).padStart(2, '0')}h ${(s / 1e9).toFixed(2).padStart(6)} USD`).join('\n');
 
 describe('even pacing over a simulated day', () => {
   it('spends at least 90% of the budget by the end of the day, no hour past its share plus the tolerance', () => {
@@ -112,7 +113,9 @@ describe('even pacing of a dayparted campaign, in its time zone', () => {
   it('spreads the budget across 9-17 New York time, at least 90% spent, no hour past its share plus the tolerance', () => {
     const hourly = simulateDayparted(serving);
     const total = hourly.reduce((a, b) => a + b, 0);
-    console.log(`even pacing, 9-17 America/New_York (14-22 UTC), $100/day, hourly spend (UTC):\n${table(hourly)}\ntotal ${(total / 1e9).toFixed(2)} USD`);
+    console.log(
+      `even pacing, 9-17 America/New_York (14-22 UTC), $100/day, hourly spend (UTC):\n${table(hourly)}\ntotal ${(total / 1e9).toFixed(2)} USD`,
+    );
     expect(total).toBeGreaterThanOrEqual(0.9 * BUDGET);
     expect(hourly.every((s, h) => s === 0 || (h >= 14 && h < 22))).toBe(true);
     let before = 0;

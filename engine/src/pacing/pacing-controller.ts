@@ -40,7 +40,14 @@ export const alwaysServing: ServingTime = (from, to) => Math.max(0, to - from);
  * budget over the serving time left today, so a dayparted campaign aims to spend its budget across
  * its own hours, not across hours in which it does not bid.
  */
-export function nextPacing(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime = alwaysServing): PacingState {
+export function nextPacing(
+  s: PacingState,
+  now: number,
+  spent: number,
+  budget: number,
+  dayEnd: number,
+  serving: ServingTime = alwaysServing,
+): PacingState {
   if (now - s.spentAt <= 0) return s;
   return { rate: nextRate(s, now, spent, budget, dayEnd, serving), spentAt: now, lastSpent: spent };
 }
@@ -49,7 +56,14 @@ export function nextPacing(s: PacingState, now: number, spent: number, budget: n
  * `nextPacing` into `s` itself: the pacer steps every campaign every tick, and a new state object for each
  * of 100 000 campaigns was garbage the young-generation collections copied while the tick ran.
  */
-export function stepPacing(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime = alwaysServing): void {
+export function stepPacing(
+  s: PacingState,
+  now: number,
+  spent: number,
+  budget: number,
+  dayEnd: number,
+  serving: ServingTime = alwaysServing,
+): void {
   if (now - s.spentAt <= 0) return;
   s.rate = nextRate(s, now, spent, budget, dayEnd, serving);
   s.spentAt = now;
@@ -61,9 +75,17 @@ export function stepPacing(s: PacingState, now: number, spent: number, budget: n
  * under the budget (doubling stops at 1, and out of its hours the rate waits), MIN_RATE at or over it (nothing
  * left to spread). The pacer steps such controllers all at once instead of one by one.
  */
-export const atRest = (s: PacingState, budget: number): boolean => (s.rate === 1 && s.lastSpent < budget) || (s.rate === MIN_RATE && s.lastSpent >= budget);
+export const atRest = (s: PacingState, budget: number): boolean =>
+  (s.rate === 1 && s.lastSpent < budget) || (s.rate === MIN_RATE && s.lastSpent >= budget);
 
-function nextRate(s: PacingState, now: number, spent: number, budget: number, dayEnd: number, serving: ServingTime): number {
+function nextRate(
+  s: PacingState,
+  now: number,
+  spent: number,
+  budget: number,
+  dayEnd: number,
+  serving: ServingTime,
+): number {
   const remainingBefore = Math.max(0, budget - s.lastSpent);
   const servingLeft = serving(s.spentAt, dayEnd);
   const served = serving(s.spentAt, Math.min(now, dayEnd));

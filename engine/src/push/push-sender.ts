@@ -36,10 +36,21 @@ const PUSH_SURFACE: ZoneSurface = { name: 'push', keepShare: PUSH_QPS_KEEP, scre
 const NO_ASKER: Asker = { headers: {}, ip: '' };
 
 /** A subscriber stored before subscriptions kept their audience: a desktop browser of unknown country and language. */
-const UNKNOWN_AUDIENCE: SubscriberAudience = { country: undefined, language: undefined, device: 'desktop', os: undefined, browser: undefined };
+const UNKNOWN_AUDIENCE: SubscriberAudience = {
+  country: undefined,
+  language: undefined,
+  device: 'desktop',
+  os: undefined,
+  browser: undefined,
+};
 
 /** The subscriber as a visitor: the audience it subscribed with; never a bot (push services deliver to browsers). */
-const subscriberOf = (sub: StoredSubscription): Visitor => ({ ...(sub.audience ?? UNKNOWN_AUDIENCE), ipPrefix: '', uaHash: '', bot: false });
+const subscriberOf = (sub: StoredSubscription): Visitor => ({
+  ...(sub.audience ?? UNKNOWN_AUDIENCE),
+  ipPrefix: '',
+  uaHash: '',
+  bot: false,
+});
 
 /**
  * What the push sender reaches of the engine (built in wiring/ports.ts): a notification is served as an /imp
@@ -84,7 +95,11 @@ export class PushSender {
 
   constructor(private readonly o: PushSenderOptions) {
     this.agent = o.caFile ? new Agent({ ca: readFileSync(o.caFile) }) : undefined;
-    this.worker = new Periodic({ intervalMs: o.sendIntervalMs, pass: () => this.pass(), onError: (err) => o.onError?.(err) });
+    this.worker = new Periodic({
+      intervalMs: o.sendIntervalMs,
+      pass: () => this.pass(),
+      onError: (err) => o.onError?.(err),
+    });
   }
 
   start(): void {
@@ -107,7 +122,8 @@ export class PushSender {
     for (const entry of index.zones.values()) {
       if (!entry.serving || entry.zone.format !== 'push') continue;
       const subid = entry.zone.subid;
-      for (const [id, raw] of Object.entries(await redis.hgetall(zoneSubscribersKey(subid)))) due.push({ subid, id, raw });
+      for (const [id, raw] of Object.entries(await redis.hgetall(zoneSubscribersKey(subid))))
+        due.push({ subid, id, raw });
     }
     // Side by side, at most `concurrency` at once: an auction waits up to 200 ms on its partners, and a
     // pass of one subscriber after another would take that long per subscriber. One subscriber's
@@ -166,7 +182,10 @@ export class PushSender {
           });
     try {
       await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, payload, {
-        vapidDetails: { subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com', ...this.o.vapid },
+        vapidDetails: {
+          subject: ctx.baseUrl.startsWith('https:') ? ctx.baseUrl : 'mailto:ops@example.com',
+          ...this.o.vapid,
+        },
         TTL: 3600,
         ...(this.agent ? { agent: this.agent } : {}),
       });
@@ -243,4 +262,5 @@ export class PushSender {
 }
 
 /** The subscriber as OpenRTB `user.id`: a keyed hash of its endpoint's id, never the endpoint. */
-const pushUserKey = (secret: string, id: string): string => createHmac('sha256', `push-user:${secret}`).update(id).digest('base64url').slice(0, 22);
+const pushUserKey = (secret: string, id: string): string =>
+  createHmac('sha256', `push-user:${secret}`).update(id).digest('base64url').slice(0, 22);

@@ -10,7 +10,8 @@ type Subscription = PushSubscribe['subscription'];
 export const zoneSubscribersKey = (subid: string): string => `push:subs:{${subid}}`;
 const VAPID_KEY = 'secret:vapid';
 
-export const endpointId = (endpoint: string): string => createHash('sha256').update(endpoint).digest('base64url').slice(0, 32);
+export const endpointId = (endpoint: string): string =>
+  createHash('sha256').update(endpoint).digest('base64url').slice(0, 32);
 
 /** True when the endpoint's host is one of the configured push services. */
 export function allowedPushHost(endpoint: string, hosts: readonly string[]): boolean {
@@ -73,16 +74,24 @@ export async function saveSubscription(
   const id = endpointId(s.endpoint);
   const zones = endpointZonesKey(id);
   // The per-subscriber cap, in the endpoint's own slot (a cluster cannot check it with the zone's hash in one script).
-  const [[, added], [, count]] = ((await redis.multi().sadd(zones, subid).scard(zones).pexpire(zones, limits.ttlMs).exec()) ?? []) as [
-    [Error | null, number],
-    [Error | null, number],
-  ];
+  const [[, added], [, count]] = ((await redis
+    .multi()
+    .sadd(zones, subid)
+    .scard(zones)
+    .pexpire(zones, limits.ttlMs)
+    .exec()) ?? []) as [[Error | null, number], [Error | null, number]];
   if (added === 1 && count > limits.perSubscriber) {
     await redis.srem(zones, subid);
     return { saved: false, reason: 'subscriber_full' };
   }
-  const stored: StoredSubscription = { endpoint: s.endpoint, keys: s.keys, expires_at: now + limits.ttlMs, audience: o.audience };
-  if ((await redis.pushSave(1, zoneSubscribersKey(subid), id, JSON.stringify(stored), limits.perZone)) === 1) return { saved: true, id };
+  const stored: StoredSubscription = {
+    endpoint: s.endpoint,
+    keys: s.keys,
+    expires_at: now + limits.ttlMs,
+    audience: o.audience,
+  };
+  if ((await redis.pushSave(1, zoneSubscribersKey(subid), id, JSON.stringify(stored), limits.perZone)) === 1)
+    return { saved: true, id };
   if (added === 1) await redis.srem(zones, subid);
   return { saved: false, reason: 'zone_full' };
 }

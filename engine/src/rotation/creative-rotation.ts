@@ -84,7 +84,8 @@ export class CreativeRotation implements CreativePicker {
   observe(e: EngineEvent): void {
     if (e.type === 'impression' || e.type === 'win') this.count(e.campaign_id, `i:${e.creative_id}`);
     // A click on a demand partner's ad has no campaign of ours.
-    else if (e.type === 'click' && !e.invalid && e.demand_partner_id === undefined) this.count(e.campaign_id, `k:${e.creative_id}`);
+    else if (e.type === 'click' && !e.invalid && e.demand_partner_id === undefined)
+      this.count(e.campaign_id, `k:${e.creative_id}`);
   }
 
   pick(siblings: readonly Candidate[]): Candidate {
@@ -92,7 +93,12 @@ export class CreativeRotation implements CreativePicker {
     if (siblings.length === 1) return first;
     let total = 0;
     const weights = siblings.map((c) => {
-      const w = first.rotation === 'even' ? 1 : first.rotation === 'weighted' ? c.weight : (this.shares.get(c.creativeId) ?? 1 / siblings.length);
+      const w =
+        first.rotation === 'even'
+          ? 1
+          : first.rotation === 'weighted'
+            ? c.weight
+            : (this.shares.get(c.creativeId) ?? 1 / siblings.length);
       total += w;
       return w;
     });
@@ -212,7 +218,9 @@ export class CreativeRotation implements CreativePicker {
         continue;
       }
       await pause();
-      optimizeShares(d.stats, this.random).forEach((share, k) => this.shares.set((d.stats[k] as CreativeCounts).creativeId, share));
+      optimizeShares(d.stats, this.random).forEach((share, k) =>
+        this.shares.set((d.stats[k] as CreativeCounts).creativeId, share),
+      );
       this.drawn.set(d.campaign, { counts: d.counts, at: pass });
     }
     this.unread = unread;
@@ -229,7 +237,11 @@ export class CreativeRotation implements CreativePicker {
   }
 
   /** A group that changed is read at the next refresh; one that left drops its shares and its draw, as a full read's new maps would. */
-  private regrouped(campaign: number, was: readonly Creative[] | undefined, group: readonly Creative[] | undefined): void {
+  private regrouped(
+    campaign: number,
+    was: readonly Creative[] | undefined,
+    group: readonly Creative[] | undefined,
+  ): void {
     if (group) this.unread.add(campaign);
     else {
       this.drawn.delete(campaign);

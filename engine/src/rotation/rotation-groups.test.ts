@@ -38,13 +38,20 @@ const creativeChange = fc.oneof(
         value: creativeFixture({ id: r.id, campaign_id: r.campaign, status: r.status, weight: r.weight }),
       })),
   },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: CREATIVES }).map((id): ConfigChange => ({ kind: 'creative', id, op: 'del' })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: CREATIVES }).map((id): ConfigChange => ({ kind: 'creative', id, op: 'del' })),
+  },
 );
 const campaignChange = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .record({ id: fc.integer({ min: 1, max: CAMPAIGNS + 1 }), rotation: fc.constantFrom(...ROTATIONS), paused: fc.boolean() })
+      .record({
+        id: fc.integer({ min: 1, max: CAMPAIGNS + 1 }),
+        rotation: fc.constantFrom(...ROTATIONS),
+        paused: fc.boolean(),
+      })
       .map((r): ConfigChange => ({
         kind: 'campaign',
         id: r.id,
@@ -52,7 +59,12 @@ const campaignChange = fc.oneof(
         value: campaignFixture({ id: r.id, rotation: r.rotation, status: r.paused ? 'paused' : 'active' }),
       })),
   },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: CAMPAIGNS + 1 }).map((id): ConfigChange => ({ kind: 'campaign', id, op: 'del' })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1, max: CAMPAIGNS + 1 })
+      .map((id): ConfigChange => ({ kind: 'campaign', id, op: 'del' })),
+  },
 );
 const step = fc.oneof(
   { weight: 6, arbitrary: fc.array(fc.oneof(creativeChange, campaignChange), { minLength: 1, maxLength: 3 }) },
@@ -60,21 +72,34 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.constant([{ kind: 'site', id: 1, op: 'del' } satisfies ConfigChange]) },
   { weight: 3, arbitrary: fc.constant('refresh' as const) },
   // A snapshot read whole (a trimmed log, a Redis restarted): it holds changes no delta named.
-  { weight: 1, arbitrary: fc.array(fc.oneof(creativeChange, campaignChange), { maxLength: 3 }).map((changes) => ({ snapshot: changes })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.oneof(creativeChange, campaignChange), { maxLength: 3 })
+      .map((changes) => ({ snapshot: changes })),
+  },
 );
 
 const world = fc.record({
   rotations: fc.array(fc.constantFrom(...ROTATIONS), { minLength: CAMPAIGNS, maxLength: CAMPAIGNS }),
-  creatives: fc.array(fc.record({ campaign: fc.integer({ min: 1, max: CAMPAIGNS }), status: fc.constantFrom(...STATUSES) }), {
-    minLength: CREATIVES - 4,
-    maxLength: CREATIVES - 4,
-  }),
+  creatives: fc.array(
+    fc.record({ campaign: fc.integer({ min: 1, max: CAMPAIGNS }), status: fc.constantFrom(...STATUSES) }),
+    {
+      minLength: CREATIVES - 4,
+      maxLength: CREATIVES - 4,
+    },
+  ),
 });
 
-function stateOf(w: { rotations: readonly (typeof ROTATIONS)[number][]; creatives: readonly { campaign: number; status: Creative['status'] }[] }): ConfigState {
+function stateOf(w: {
+  rotations: readonly (typeof ROTATIONS)[number][];
+  creatives: readonly { campaign: number; status: Creative['status'] }[];
+}): ConfigState {
   return {
     campaign: new Map(w.rotations.map((rotation, i) => [i + 1, campaignFixture({ id: i + 1, rotation })])),
-    creative: new Map(w.creatives.map((c, i) => [i + 1, creativeFixture({ id: i + 1, campaign_id: c.campaign, status: c.status })])),
+    creative: new Map(
+      w.creatives.map((c, i) => [i + 1, creativeFixture({ id: i + 1, campaign_id: c.campaign, status: c.status })]),
+    ),
     partner: new Map(),
     site: new Map(),
     zone: new Map(),
@@ -83,10 +108,14 @@ function stateOf(w: { rotations: readonly (typeof ROTATIONS)[number][]; creative
 }
 
 const pause = () => Promise.resolve();
-const idsOf = (groups: ReadonlyMap<number, readonly Creative[]>) => new Map([...groups].map(([c, g]) => [c, g.map((cr) => cr.id)]));
+const idsOf = (groups: ReadonlyMap<number, readonly Creative[]>) =>
+  new Map([...groups].map(([c, g]) => [c, g.map((cr) => cr.id)]));
 
 /** Brings `groups` to `index`, answering the changes it reported as `campaign -> [ids before, ids now]`. */
-async function regroup(groups: RotationGroups, index: EngineIndex): Promise<{ how: Regroup; changes: Map<number, [number[], number[]]> }> {
+async function regroup(
+  groups: RotationGroups,
+  index: EngineIndex,
+): Promise<{ how: Regroup; changes: Map<number, [number[], number[]]> }> {
   const changes = new Map<number, [number[], number[]]>();
   const how = await groups.update(index, pause, (c, was, now) => {
     expect(changes.has(c)).toBe(false);

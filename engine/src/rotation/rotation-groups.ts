@@ -5,7 +5,11 @@ import { IndexDeltas } from '../index/index-deltas.ts';
 import type { IndexDelta } from '../index/index-update.ts';
 
 /** A group whose creatives changed, joined (`was` undefined) or left (`now` undefined). */
-export type GroupChanged = (campaign: number, was: readonly Creative[] | undefined, now: readonly Creative[] | undefined) => void;
+export type GroupChanged = (
+  campaign: number,
+  was: readonly Creative[] | undefined,
+  now: readonly Creative[] | undefined,
+) => void;
 
 /** How `update` brought the groups to the index: nothing published since, the changed campaigns alone, or every campaign. */
 export type Regroup = 'none' | 'some' | 'all';
@@ -97,8 +101,10 @@ export class RotationGroups {
 }
 
 /** Campaigns stored before rotation existed optimize; a campaign gone from the configuration has no group. */
-const optimizes = (c: StoredCampaign | undefined): boolean => c !== undefined && (c.rotation ?? 'optimize') === 'optimize';
+const optimizes = (c: StoredCampaign | undefined): boolean =>
+  c !== undefined && (c.rotation ?? 'optimize') === 'optimize';
 
 const byId = (a: Creative, b: Creative): number => a.id - b.id;
 
-const sameIds = (a: readonly Creative[], b: readonly Creative[]): boolean => a.length === b.length && a.every((cr, i) => cr.id === (b[i] as Creative).id);
+const sameIds = (a: readonly Creative[], b: readonly Creative[]): boolean =>
+  a.length === b.length && a.every((cr, i) => cr.id === (b[i] as Creative).id);

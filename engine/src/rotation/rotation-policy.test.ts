@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { EXPLORATION_FLOOR, optimizeShares, pickByShares, rotationShares, seededRandom } from './rotation-policy.ts';
 import type { CreativeCounts } from './rotation-policy.ts';
 
-const creative = (creativeId: number, impressions: number, clicks: number, conversions = 0, weight = 100): CreativeCounts => ({
+const creative = (
+  creativeId: number,
+  impressions: number,
+  clicks: number,
+  conversions = 0,
+  weight = 100,
+): CreativeCounts => ({
   creativeId,
   impressions,
   clicks,
@@ -21,7 +27,11 @@ describe('optimize (Thompson sampling with an exploration floor)', () => {
   it('splits exactly evenly, without drawing, when every creative has the same evidence', () => {
     let draws = 0;
     const counting = () => (draws++, 0.5);
-    expect(optimizeShares([creative(1, 0, 0), creative(2, 0, 0), creative(3, 0, 0)], counting)).toEqual([1 / 3, 1 / 3, 1 / 3]);
+    expect(optimizeShares([creative(1, 0, 0), creative(2, 0, 0), creative(3, 0, 0)], counting)).toEqual([
+      1 / 3,
+      1 / 3,
+      1 / 3,
+    ]);
     expect(optimizeShares([creative(1, 700, 7), creative(2, 700, 7)], counting)).toEqual([0.5, 0.5]);
     expect(draws).toBe(0);
   });
@@ -41,7 +51,10 @@ describe('optimize (Thompson sampling with an exploration floor)', () => {
   });
 
   it('starts a new creative as an average one of its campaign: measured, neither favoured nor written off', () => {
-    const shares = optimizeShares([creative(1, 5_000, 500), creative(2, 5_000, 50), creative(3, 0, 0)], seededRandom(6));
+    const shares = optimizeShares(
+      [creative(1, 5_000, 500), creative(2, 5_000, 50), creative(3, 0, 0)],
+      seededRandom(6),
+    );
     expect(shares[2]).toBeGreaterThanOrEqual(EXPLORATION_FLOOR / 3);
     expect(shares[2]).toBeLessThan(0.3);
     expect(shares[0]).toBeGreaterThan(0.6);
@@ -59,7 +72,9 @@ describe('even and weighted', () => {
     const counts = [creative(1, 900, 90, 0, 75), creative(2, 10, 0, 0, 25)];
     expect(rotationShares('even', counts, Math.random)).toEqual([0.5, 0.5]);
     expect(rotationShares('weighted', counts, Math.random)).toEqual([0.75, 0.25]);
-    expect(rotationShares('weighted', [creative(1, 0, 0, 0, 0), creative(2, 0, 0, 0, 0)], Math.random)).toEqual([0.5, 0.5]);
+    expect(rotationShares('weighted', [creative(1, 0, 0, 0, 0), creative(2, 0, 0, 0, 0)], Math.random)).toEqual([
+      0.5, 0.5,
+    ]);
   });
 });
 

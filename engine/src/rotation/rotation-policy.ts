@@ -88,7 +88,9 @@ function successesOf(counts: readonly CreativeCounts[]): (c: CreativeCounts) => 
 export function sameEvidence(counts: readonly CreativeCounts[]): boolean {
   const successes = successesOf(counts);
   const first = counts[0];
-  return first === undefined || counts.every((c) => c.impressions === first.impressions && successes(c) === successes(first));
+  return (
+    first === undefined || counts.every((c) => c.impressions === first.impressions && successes(c) === successes(first))
+  );
 }
 
 export function optimizeShares(counts: readonly CreativeCounts[], rand: () => number): number[] {
@@ -97,7 +99,8 @@ export function optimizeShares(counts: readonly CreativeCounts[], rand: () => nu
   if (sameEvidence(counts)) return counts.map(() => 1 / n);
   const wins = new Array<number>(n).fill(0);
   const successes = successesOf(counts);
-  const pooled = (counts.reduce((s, c) => s + successes(c), 0) + 1) / (counts.reduce((s, c) => s + c.impressions, 0) + 2);
+  const pooled =
+    (counts.reduce((s, c) => s + successes(c), 0) + 1) / (counts.reduce((s, c) => s + c.impressions, 0) + 2);
   const posteriors = counts.map((c) => {
     const won = successes(c);
     return [pooled * PRIOR_IMPRESSIONS + won, (1 - pooled) * PRIOR_IMPRESSIONS + c.impressions - won] as const;

@@ -10,7 +10,13 @@ import type { MarkupLinks } from '../openrtb/ad-markup.ts';
  * The ad markup for what the impression asked: VAST for video, Native 1.2 for native, else a banner. A native
  * impression's assets are those its context parsed from `imp.native.request` (request-context.ts): parsed once per imp.
  */
-function markup(imp: Imp, c: Creative, links: MarkupLinks, bidId: string, nativeAssets: readonly NativeAsset[] | undefined): string {
+function markup(
+  imp: Imp,
+  c: Creative,
+  links: MarkupLinks,
+  bidId: string,
+  nativeAssets: readonly NativeAsset[] | undefined,
+): string {
   if (c.format === 'video' || c.format === 'floating_video') return vastAdm(c, links, bidId);
   if (c.format === 'native' && imp.native) return nativeAdm(c, links, nativeAssets);
   return bannerAdm(c, links);
@@ -20,13 +26,25 @@ function markup(imp: Imp, c: Creative, links: MarkupLinks, bidId: string, native
  * One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as
  * `nurl`, and for partners that bill by billing notices, `burl`.
  */
-export function toBid(imp: Imp, s: Served, baseUrl: string, billsByBurl: boolean, nativeAssets: readonly NativeAsset[] | undefined): Bid {
+export function toBid(
+  imp: Imp,
+  s: Served,
+  baseUrl: string,
+  billsByBurl: boolean,
+  nativeAssets: readonly NativeAsset[] | undefined,
+): Bid {
   const c = s.candidate;
   const bid: Bid = {
     id: s.bidId,
     impid: imp.id,
     price: s.priceMicroCents / 100_000,
-    adm: markup(imp, c.creative, { clickUrl: clickLink(baseUrl, s), impressionUrl: impressionLink(baseUrl, s) }, s.bidId, nativeAssets),
+    adm: markup(
+      imp,
+      c.creative,
+      { clickUrl: clickLink(baseUrl, s), impressionUrl: impressionLink(baseUrl, s) },
+      s.bidId,
+      nativeAssets,
+    ),
     nurl: winLink(baseUrl, s),
     crid: String(c.creativeId),
     cid: String(c.campaignId),
@@ -41,4 +59,8 @@ export function toBid(imp: Imp, s: Served, baseUrl: string, billsByBurl: boolean
   return bid;
 }
 
-export const bidResponse = (id: string, bids: Bid[]): BidResponse => ({ id, seatbid: [{ seat: 'adnet', bid: bids }], cur: 'USD' });
+export const bidResponse = (id: string, bids: Bid[]): BidResponse => ({
+  id,
+  seatbid: [{ seat: 'adnet', bid: bids }],
+  cur: 'USD',
+});

@@ -48,7 +48,8 @@ export type ZoneAd = ServeOutcome | PartnerWin;
  * When a zone's auction starts, for its deadline: no clock read unless some partner might bid, so the
  * path without partners stays as it was.
  */
-export const zoneAuctionStart = (p: ZoneAdPorts, index: EngineIndex): number => (p.demand && index.demandPartners.length > 0 ? p.demand.now() : 0);
+export const zoneAuctionStart = (p: ZoneAdPorts, index: EngineIndex): number =>
+  p.demand && index.demandPartners.length > 0 ? p.demand.now() : 0;
 
 /**
  * "Our ad, a partner's, or none" for one zone impression, for every door (/imp, /vast, push): our
@@ -77,7 +78,15 @@ export function zoneAd(
   if (surface.screened && (!DEMAND_FORMATS.has(entry.zone.format) || rc.rejected)) return out;
   const site = index.sites.get(entry.zone.site_id);
   if (!site) return out;
-  const partners = eligiblePartners(d, index.demandPartners, entry.zone.format, rc.country, d.now(), (id, why) => d.stats.add(id, why), surface.keepShare);
+  const partners = eligiblePartners(
+    d,
+    index.demandPartners,
+    entry.zone.format,
+    rc.country,
+    d.now(),
+    (id, why) => d.stats.add(id, why),
+    surface.keepShare,
+  );
   if (!partners) return out;
   const referer = asker.headers.referer ?? '';
   const supplied = supplyAuction(d, {

@@ -20,40 +20,50 @@ describe('the sweep over a map changed in place', () => {
       { weight: 4, arbitrary: fc.constant({ pass: true }) },
     );
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { maxLength: 30 }), fc.array(op, { maxLength: 120 }), (initial, ops) => {
-        const all = new Map(initial.map((k) => [k, 0]));
-        const moved = sweeper();
-        // Per key: the pass since which it has been present without being read.
-        const waiting = new Map(initial.map((k) => [k, 0]));
-        let pass = 0;
-        for (const o of [...ops, ...Array.from({ length: 2 * PASSES }, () => ({ pass: true }))]) {
-          if ('add' in o) {
-            if (!all.has(o.add)) waiting.set(o.add, pass);
-            all.set(o.add, 0);
-          } else if ('remove' in o) {
-            all.delete(o.remove);
-            waiting.delete(o.remove);
-          } else if ('set' in o) {
-            if (all.has(o.set)) all.set(o.set, (all.get(o.set) as number) + 1);
-          } else {
-            const read = moved.sweepKeys(all);
-            expect(new Set(read).size).toBe(read.length);
-            for (const k of read) {
-              expect(all.has(k)).toBe(true);
-              waiting.set(k, pass + 1);
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { maxLength: 30 }),
+        fc.array(op, { maxLength: 120 }),
+        (initial, ops) => {
+          const all = new Map(initial.map((k) => [k, 0]));
+          const moved = sweeper();
+          // Per key: the pass since which it has been present without being read.
+          const waiting = new Map(initial.map((k) => [k, 0]));
+          let pass = 0;
+          for (const o of [...ops, ...Array.from({ length: 2 * PASSES }, () => ({ pass: true }))]) {
+            if ('add' in o) {
+              if (!all.has(o.add)) waiting.set(o.add, pass);
+              all.set(o.add, 0);
+            } else if ('remove' in o) {
+              all.delete(o.remove);
+              waiting.delete(o.remove);
+            } else if ('set' in o) {
+              if (all.has(o.set)) all.set(o.set, (all.get(o.set) as number) + 1);
+            } else {
+              const read = moved.sweepKeys(all);
+              expect(new Set(read).size).toBe(read.length);
+              for (const k of read) {
+                expect(all.has(k)).toBe(true);
+                waiting.set(k, pass + 1);
+              }
+              pass++;
+              for (const since of waiting.values()) expect(pass - since).toBeLessThan(2 * PASSES - 1);
             }
-            pass++;
-            for (const since of waiting.values()) expect(pass - since).toBeLessThan(2 * PASSES - 1);
           }
-        }
-      }),
+        },
+      ),
       {
         numRuns: 400,
         // The keys read by a round's first pass leave: what the round has left is more than its size less what it read.
         examples: [
           [
             Array.from({ length: 20 }, (_, i) => i + 1),
-            [{ pass: true }, ...[1, 2, 3, 4, 5].map((remove) => ({ remove })), { pass: true }, { pass: true }, { pass: true }],
+            [
+              { pass: true },
+              ...[1, 2, 3, 4, 5].map((remove) => ({ remove })),
+              { pass: true },
+              { pass: true },
+              { pass: true },
+            ],
           ],
         ],
       },

@@ -55,7 +55,8 @@ export class MovedSince {
   private last: number | undefined;
   private sweepAt = 0;
   /** Where `sweepKeys` is in its map. */
-  private walk: { over: ReadonlyMap<unknown, unknown>; keys: Iterator<unknown>; pass: number; taken: number } | undefined;
+  private walk:
+    { over: ReadonlyMap<unknown, unknown>; keys: Iterator<unknown>; pass: number; taken: number } | undefined;
 
   /** `sweepPasses`: passes per full sweep; 0 sweeps nothing, 1 reads everything at every pass. */
   constructor(
@@ -66,7 +67,13 @@ export class MovedSince {
 
   /** The campaigns marked since the last complete pass (`done`), or undefined: read them all. */
   async since(now: number): Promise<Set<number> | undefined> {
-    if (this.last === undefined || this.sweepPasses === 1 || now - this.last > MOVED_READABLE_MS || now < this.last - MOVED_MARGIN_MS) return undefined;
+    if (
+      this.last === undefined ||
+      this.sweepPasses === 1 ||
+      now - this.last > MOVED_READABLE_MS ||
+      now < this.last - MOVED_MARGIN_MS
+    )
+      return undefined;
     return readMoved(this.redis, this.kind, this.last - MOVED_MARGIN_MS, now);
   }
 

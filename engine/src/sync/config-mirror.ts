@@ -98,7 +98,11 @@ export class ConfigMirror {
   caughtUpAtMs = 0;
 
   constructor(private readonly opts: MirrorOptions) {
-    this.poll = new Periodic({ intervalMs: opts.pollMs ?? 1_000, pass: () => this.trigger(), onError: (err) => opts.onError?.(err) });
+    this.poll = new Periodic({
+      intervalMs: opts.pollMs ?? 1_000,
+      pass: () => this.trigger(),
+      onError: (err) => opts.onError?.(err),
+    });
   }
 
   async start(): Promise<void> {
@@ -152,7 +156,8 @@ export class ConfigMirror {
         return this.publish(next.index, next.delta);
       }
       // Every group but the last keeps the mirror's position: only the whole difference is the snapshot's.
-      if (changes) return this.apply(changes.map((c, i) => ({ ...c, seq: i === changes.length - 1 ? snap.seq : this.seq })));
+      if (changes)
+        return this.apply(changes.map((c, i) => ({ ...c, seq: i === changes.length - 1 ? snap.seq : this.seq })));
     }
     keepUnchangedLists(this.state?.campaign_sources, snap.entities.campaign_sources);
     this.state = snap.entities;
@@ -163,7 +168,9 @@ export class ConfigMirror {
   private async catchUp(): Promise<void> {
     if (!this.state) return this.resync();
     const bounds = await logBounds(this.opts.redis);
-    const lost = this.seq !== '0-0' && (!bounds || compareSeq(bounds.last, this.seq) < 0 || compareSeq(bounds.first, this.seq) > 0);
+    const lost =
+      this.seq !== '0-0' &&
+      (!bounds || compareSeq(bounds.last, this.seq) < 0 || compareSeq(bounds.first, this.seq) > 0);
     if (lost) return this.resync();
     const pending: ChangeEntry[] = [];
     const pause = slices(SLICE_MS);
@@ -200,7 +207,11 @@ export class ConfigMirror {
           // Another group only if it fits, as it is expected to cost, with the consumers' work for the index
           // (publish below), which grows with the campaigns changed: a group begun at the end of a slice held the
           // loop for a whole group more, and the consumers (the budget's prewarm, a Redis call per campaign) came on top.
-        } while (at < changes.length && performance.now() - started + this.perChange.ms * groupSize() + this.publishPerCampaign.ms * campaigns.size < SLICE_MS);
+        } while (
+          at < changes.length &&
+          performance.now() - started + this.perChange.ms * groupSize() + this.publishPerCampaign.ms * campaigns.size <
+            SLICE_MS
+        );
       } catch (err) {
         // The state may hold part of a group: start again from a snapshot.
         this.state = undefined;

@@ -49,7 +49,9 @@ function outerBlock(secret: string, message: string): Buffer {
 }
 
 /** `createHmac('sha256', secret).update(message).digest()`, a new Buffer of 32 bytes. */
-export const hmacSha256 = (secret: string, message: string): Buffer => hash('sha256', outerBlock(secret, message), 'buffer');
+export const hmacSha256 = (secret: string, message: string): Buffer =>
+  hash('sha256', outerBlock(secret, message), 'buffer');
 
 /** `createHmac('sha256', secret).update(message).digest('base64url')`. */
-export const hmacSha256Base64url = (secret: string, message: string): string => hash('sha256', outerBlock(secret, message), 'base64url');
+export const hmacSha256Base64url = (secret: string, message: string): string =>
+  hash('sha256', outerBlock(secret, message), 'base64url');

@@ -33,21 +33,32 @@ const click = { clickId: 'c-1', bidType: 'cpm' as const, chargeNano: 0, os: 'and
 
 describe('the landing URL of a click', () => {
   it('fills every macro from the ticket and the click; a CPM campaign reports the clearing price', () => {
-    expect(landingUrlOf(ALL, ticket, click)).toBe('https://t.example/?c=c-1&z=6&s=5&k=7&r=9&g=us&d=mobile&o=android&b=chrome&$=1.25&t=cpm');
+    expect(landingUrlOf(ALL, ticket, click)).toBe(
+      'https://t.example/?c=c-1&z=6&s=5&k=7&r=9&g=us&d=mobile&o=android&b=chrome&$=1.25&t=cpm',
+    );
   });
 
   it("a CPC campaign reports the click's charge, 0 when the click was not billed", () => {
-    expect(landingUrlOf('https://t.example/?cost={cost}&t={bid_type}', ticket, { ...click, bidType: 'cpc', chargeNano: 300_000_000 })).toBe(
-      'https://t.example/?cost=0.3&t=cpc',
+    expect(
+      landingUrlOf('https://t.example/?cost={cost}&t={bid_type}', ticket, {
+        ...click,
+        bidType: 'cpc',
+        chargeNano: 300_000_000,
+      }),
+    ).toBe('https://t.example/?cost=0.3&t=cpc');
+    expect(landingUrlOf('https://t.example/?cost={cost}', ticket, { ...click, bidType: 'cpc', chargeNano: 0 })).toBe(
+      'https://t.example/?cost=0',
     );
-    expect(landingUrlOf('https://t.example/?cost={cost}', ticket, { ...click, bidType: 'cpc', chargeNano: 0 })).toBe('https://t.example/?cost=0');
   });
 
   it("leaves unknown facts empty: a partner's ad on no zone of ours, a campaign no longer known", () => {
     const partner = { ...ticket, zoneId: 0, siteId: 0, country: '', partnerId: 2 };
-    expect(landingUrlOf('https://t.example/?z={zone_id}&s={site_id}&g={geo}&$={cost}&t={bid_type}', partner, { ...click, bidType: undefined })).toBe(
-      'https://t.example/?z=&s=&g=&$=&t=',
-    );
+    expect(
+      landingUrlOf('https://t.example/?z={zone_id}&s={site_id}&g={geo}&$={cost}&t={bid_type}', partner, {
+        ...click,
+        bidType: undefined,
+      }),
+    ).toBe('https://t.example/?z=&s=&g=&$=&t=');
   });
 
   it('refuses a stored landing URL that is no plain http(s) URL', () => {

@@ -21,7 +21,8 @@ export interface ClickFacts {
  * plain http(s) URL (a landing URL stored before the API checked it): the redirect is refused then.
  */
 export function landingUrlOf(template: string, t: BidTicket, c: ClickFacts): string | undefined {
-  const costMicroCents = c.bidType === 'cpc' ? c.chargeNano / 10_000 : c.bidType === 'cpm' ? t.priceMicroCents : undefined;
+  const costMicroCents =
+    c.bidType === 'cpc' ? c.chargeNano / 10_000 : c.bidType === 'cpm' ? t.priceMicroCents : undefined;
   const url = fillLandingUrl(template, {
     click_id: c.clickId,
     zone_id: t.zoneId ? String(t.zoneId) : '',

@@ -27,15 +27,56 @@ describe('signed bid tickets', () => {
   });
   it('reads a ticket signed before tickets carried their facts', () => {
     const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6]);
-    expect(decodeTicket(secret, old)).toEqual({ ...ticket, ipPrefix: '', uaHash: '', os: '', browser: '', user: '', source: '', format: '' });
+    expect(decodeTicket(secret, old)).toEqual({
+      ...ticket,
+      ipPrefix: '',
+      uaHash: '',
+      os: '',
+      browser: '',
+      user: '',
+      source: '',
+      format: '',
+    });
   });
   it('reads a ticket signed before tickets carried the OS and browser', () => {
-    const old = signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '203.0.113.0', 'abcd1234', 1]);
-    expect(decodeTicket(secret, old)).toEqual({ ...ticket, surface: 'vast', test: true, os: '', browser: '', user: '', source: '', format: '' });
+    const old = signed([
+      'b-1',
+      7,
+      3,
+      9,
+      150_000,
+      1_800_000_000,
+      'e1',
+      2,
+      'us',
+      'desktop',
+      4,
+      5,
+      6,
+      'vast',
+      '203.0.113.0',
+      'abcd1234',
+      1,
+    ]);
+    expect(decodeTicket(secret, old)).toEqual({
+      ...ticket,
+      surface: 'vast',
+      test: true,
+      os: '',
+      browser: '',
+      user: '',
+      source: '',
+      format: '',
+    });
   });
   it('reads a ticket signed before tickets named the user of a capped campaign', () => {
     const { user: _u, source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
-    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({ ...ticket, user: '', source: '', format: '' });
+    expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({
+      ...ticket,
+      user: '',
+      source: '',
+      format: '',
+    });
   });
   it('reads a ticket signed before tickets named the source and the click price, and carries the source of a new one', () => {
     const { source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
@@ -43,7 +84,9 @@ describe('signed bid tickets', () => {
     expect(old).toHaveLength(20);
     expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, source: '', format: '' });
     // Both are last on the wire (before the format): appended, so every older length still lines up.
-    const fresh = JSON.parse(Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown[];
+    const fresh = JSON.parse(
+      Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8'),
+    ) as unknown[];
     expect(fresh).toEqual([...old, 'news.example.co.uk', 0, 'video']);
   });
   it("carries an adjusted CPC click's price, signed: a ticket from before it charges the campaign's bid (0)", () => {
@@ -79,8 +122,15 @@ describe('signed bid tickets', () => {
     expect(decodeTicket(secret, `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${sig}`)).toBeUndefined();
   });
   it('refuses a payload of any other length', () => {
-    expect(decodeTicket(secret, signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '', '', 0, 'ios']))).toBeUndefined();
-    const wire = JSON.parse(Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown[];
+    expect(
+      decodeTicket(
+        secret,
+        signed(['b-1', 7, 3, 9, 150_000, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6, 'vast', '', '', 0, 'ios']),
+      ),
+    ).toBeUndefined();
+    const wire = JSON.parse(
+      Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8'),
+    ) as unknown[];
     expect(decodeTicket(secret, signed([...wire, 'more']))).toBeUndefined();
   });
   it('signs as createHmac does, for short, block-sized and long secrets and payloads of any size', () => {
@@ -94,16 +144,21 @@ describe('signed bid tickets', () => {
       }
       // Characters past the base64url text are ignored by its decoder but signed: hashed as createHmac hashes them (UTF-8).
       const odd = `${encodeTicket(key, ticket).split('.')[0] as string}=ü€😀`;
-      expect(decodeTicket(key, `${odd}.${createHmac('sha256', key).update(odd).digest('base64url').slice(0, 22)}`)).toEqual(ticket);
+      expect(
+        decodeTicket(key, `${odd}.${createHmac('sha256', key).update(odd).digest('base64url').slice(0, 22)}`),
+      ).toEqual(ticket);
     }
   });
   it('refuses tampering, other secrets and garbage', () => {
     const token = encodeTicket(secret, ticket);
     const [payload, sig] = token.split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify(['b-1', 7, 3, 9, 99_999_999, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6])).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify(['b-1', 7, 3, 9, 99_999_999, 1_800_000_000, 'e1', 2, 'us', 'desktop', 4, 5, 6]),
+    ).toString('base64url');
     expect(decodeTicket(secret, `${forged}.${sig}`)).toBeUndefined();
     expect(decodeTicket('y'.repeat(40), token)).toBeUndefined();
     expect(decodeTicket(secret, `${payload}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
-    for (const junk of ['', '.', 'abc', `${payload}.`, '.'.repeat(5000)]) expect(decodeTicket(secret, junk)).toBeUndefined();
+    for (const junk of ['', '.', 'abc', `${payload}.`, '.'.repeat(5000)])
+      expect(decodeTicket(secret, junk)).toBeUndefined();
   });
 });

@@ -11,7 +11,10 @@ export interface ErrorReporting {
 export function errorReporting(metrics: EngineMetrics, log: Logger): ErrorReporting {
   const report = (what: string, err: unknown, requestId?: string) => {
     metrics.error(what);
-    log.warn({ event: 'engine.error', what, requestId, err: err instanceof Error ? err.message : String(err) }, 'engine error');
+    log.warn(
+      { event: 'engine.error', what, requestId, err: err instanceof Error ? err.message : String(err) },
+      'engine error',
+    );
   };
   return { report, onError: (what) => (err) => report(what, err) };
 }

@@ -27,8 +27,16 @@ export function startPasses(
   const passes = {
     spendFlush: new Periodic({ intervalMs: 200, pass: () => budget.flush(), onError: onError('spend-flush') }),
     pacingTick: new Periodic({ intervalMs: config.pacingTickMs, pass: () => pacer.tick(), onError: onError('pacing') }),
-    rotationRefresh: new Periodic({ intervalMs: config.rotationRefreshMs, pass: () => rotation.refresh(), onError: onError('rotation') }),
-    demandFlush: new Periodic({ intervalMs: 1_000, pass: () => demand.stats.flush(redis, demand.breaker), onError: onError('demand-stats') }),
+    rotationRefresh: new Periodic({
+      intervalMs: config.rotationRefreshMs,
+      pass: () => rotation.refresh(),
+      onError: onError('rotation'),
+    }),
+    demandFlush: new Periodic({
+      intervalMs: 1_000,
+      pass: () => demand.stats.flush(redis, demand.breaker),
+      onError: onError('demand-stats'),
+    }),
   } satisfies EnginePasses;
   for (const pass of Object.values(passes)) pass.start();
   return passes;

@@ -28,7 +28,10 @@ export interface SupplySide {
 }
 
 export function supplySide(config: Config, redis: Redis, secret: string, budget: SupplyDeps['budget']): SupplySide {
-  const dsp = new DspClient({ allowLoopback: config.demand.allowLoopback, onLate: (pid) => deps.stats.add(pid, 'late') });
+  const dsp = new DspClient({
+    allowLoopback: config.demand.allowLoopback,
+    onLate: (pid) => deps.stats.add(pid, 'late'),
+  });
   const deps: SupplyDeps = {
     client: dsp,
     breaker: new CircuitBreaker(),
@@ -75,7 +78,10 @@ export function enginePorts(o: {
     creatives: rotation,
     direct: new RedisDirectCharger(redis, o.stores.spentMarks),
     emit,
-    caps: new FrequencyCapCache({ store: new RedisFrequencyStore(redis, engineId), onError: o.onError('frequency-caps') }),
+    caps: new FrequencyCapCache({
+      store: new RedisFrequencyStore(redis, engineId),
+      onError: o.onError('frequency-caps'),
+    }),
     limiter: new PartnerLimiter(config.engineCount),
     // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.
     zoneRequests: new ZoneRequestRate({ ...config.zoneRequests, maxKeys: 200_000 }),

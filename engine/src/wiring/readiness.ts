@@ -31,7 +31,13 @@ export function engineHealth(o: {
 }): EngineHealth {
   const { engineId: id, redis, mirror, events } = o;
   const readiness = () => {
-    const checks = engineChecks({ redisStatus: () => redis.status, redisProbe: o.redisProbe, mirror, events, journal: o.journal });
+    const checks = engineChecks({
+      redisStatus: () => redis.status,
+      redisProbe: o.redisProbe,
+      mirror,
+      events,
+      journal: o.journal,
+    });
     const redisCheck = checks[0];
     return {
       ok: allReady(checks),

@@ -5,7 +5,11 @@ import type { Redis } from '@adnet/runtime/redis-connect';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 
-const redisOptions = { maxRetriesPerRequest: 2, enableAutoPipelining: true, retryStrategy: (n: number) => Math.min(50 * 2 ** Math.min(n, 6), 2_000) };
+const redisOptions = {
+  maxRetriesPerRequest: 2,
+  enableAutoPipelining: true,
+  retryStrategy: (n: number) => Math.min(50 * 2 ** Math.min(n, 6), 2_000),
+};
 
 /** The engine's connections: one for commands, one for the config mirror's subscription (a subscribed connection takes no commands). */
 export interface EngineRedis {
@@ -13,7 +17,12 @@ export interface EngineRedis {
   subscriber: Redis;
 }
 
-export function connectEngineRedis(url: string, engineId: string, log: Logger, onError: (what: string) => (err: unknown) => void): EngineRedis {
+export function connectEngineRedis(
+  url: string,
+  engineId: string,
+  log: Logger,
+  onError: (what: string) => (err: unknown) => void,
+): EngineRedis {
   const redis = connectRedis(url, { ...redisOptions, connectionName: `engine-${engineId}` });
   const subscriber = connectRedis(url, { ...redisOptions, connectionName: `engine-${engineId}-sub` });
   for (const [name, client] of [

@@ -6,7 +6,13 @@ import { InFlight, addRoute, errorReply } from '../http/adapt.ts';
 import type { RouteContext, RouteHandler, RouteOptions } from '../http/adapt.ts';
 import { bidRoute } from '../http/routes/bid.ts';
 import { demandMarkupRoute } from '../http/routes/demand.ts';
-import { pushPreflightRoute, subscribeRoute, unsubscribeRoute, vapidKeyRoute, workerRoute } from '../http/routes/push.ts';
+import {
+  pushPreflightRoute,
+  subscribeRoute,
+  unsubscribeRoute,
+  vapidKeyRoute,
+  workerRoute,
+} from '../http/routes/push.ts';
 import { widgetScriptRoute } from '../http/routes/widget-script.ts';
 import { impRoute, vastRoute } from '../http/routes/widget-serve.ts';
 import { VISITOR_HEADERS } from '../http/visitor.ts';
@@ -53,23 +59,64 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
   // The tracking routes answer within REDIS_DEADLINE_MS whatever Redis does, journaling what they could not count.
   { method: 'get', path: '/openrtb/win/:ticket', handler: (d) => d.journal.routes.win, options: { params: 1 } },
   { method: 'get', path: '/openrtb/bill/:ticket', handler: (d) => d.journal.routes.bill, options: { params: 1 } },
-  { method: 'get', path: '/openrtb/imptracker/:ticket', handler: (d) => d.journal.routes.imptracker, options: { params: 1 } },
+  {
+    method: 'get',
+    path: '/openrtb/imptracker/:ticket',
+    handler: (d) => d.journal.routes.imptracker,
+    options: { params: 1 },
+  },
   { method: 'get', path: '/openrtb/adm/:ticket', handler: (d) => demandMarkupRoute(d.ctx), options: { params: 1 } },
   { method: 'get', path: '/t/vast/:event/:ticket', handler: (d) => d.journal.routes.vast, options: { params: 2 } },
-  { method: 'get', path: '/w/:file', handler: (d) => widgetScriptRoute(d.ctx), options: { params: 1, headers: ['if-none-match'] } },
+  {
+    method: 'get',
+    path: '/w/:file',
+    handler: (d) => widgetScriptRoute(d.ctx),
+    options: { params: 1, headers: ['if-none-match'] },
+  },
   { method: 'get', path: '/imp', handler: (d) => impRoute(d.ctx), options: { headers: VISITOR_HEADERS } },
-  { method: 'get', path: '/b/:ticket', handler: (d) => d.journal.routes.beacon, options: { params: 1, headers: ['user-agent'] } },
-  { method: 'get', path: '/vast/:file', handler: (d) => vastRoute(d.ctx), options: { params: 1, headers: VISITOR_HEADERS } },
-  { method: 'get', path: '/c/:impression/:token', handler: (d) => d.journal.routes.click, options: { params: 2, headers: ['user-agent'] } },
+  {
+    method: 'get',
+    path: '/b/:ticket',
+    handler: (d) => d.journal.routes.beacon,
+    options: { params: 1, headers: ['user-agent'] },
+  },
+  {
+    method: 'get',
+    path: '/vast/:file',
+    handler: (d) => vastRoute(d.ctx),
+    options: { params: 1, headers: VISITOR_HEADERS },
+  },
+  {
+    method: 'get',
+    path: '/c/:impression/:token',
+    handler: (d) => d.journal.routes.click,
+    options: { params: 2, headers: ['user-agent'] },
+  },
   { method: 'get', path: '/push/vapid-public-key', handler: (d) => vapidKeyRoute(d.ctx), options: {} },
   { method: 'options', path: '/push/subscribe', handler: () => pushPreflightRoute, options: {} },
-  { method: 'post', path: '/push/subscribe', handler: (d) => subscribeRoute(d.ctx), options: { maxBody: 8 * 1024, headers: VISITOR_HEADERS } },
+  {
+    method: 'post',
+    path: '/push/subscribe',
+    handler: (d) => subscribeRoute(d.ctx),
+    options: { maxBody: 8 * 1024, headers: VISITOR_HEADERS },
+  },
   { method: 'options', path: '/push/unsubscribe', handler: () => pushPreflightRoute, options: {} },
-  { method: 'post', path: '/push/unsubscribe', handler: (d) => unsubscribeRoute(d.ctx), options: { maxBody: 4 * 1024 } },
+  {
+    method: 'post',
+    path: '/push/unsubscribe',
+    handler: (d) => unsubscribeRoute(d.ctx),
+    options: { maxBody: 4 * 1024 },
+  },
   { method: 'get', path: '/push/sw.js', handler: (d) => workerRoute(d.ctx), options: {} },
   { method: 'get', path: '/engine/healthz', handler: (d) => d.health.healthz, options: {} },
   { method: 'get', path: '/engine/readyz', handler: (d) => d.health.readyz, options: {} },
-  { method: 'get', path: '/readyz', handler: (d) => d.health.publicReadyz(d.adminUpstream as string), options: {}, when: (d) => d.adminUpstream !== undefined },
+  {
+    method: 'get',
+    path: '/readyz',
+    handler: (d) => d.health.publicReadyz(d.adminUpstream as string),
+    options: {},
+    when: (d) => d.adminUpstream !== undefined,
+  },
   // With an admin behind it, every other path goes there (proxyToAdmin, after this table).
   { method: 'any', path: '/*', handler: () => notFound, options: {}, when: (d) => d.adminUpstream === undefined },
 ];
@@ -79,7 +126,11 @@ export const OPS_ROUTES: readonly EngineRoute[] = [
   {
     method: 'get',
     path: '/metrics',
-    handler: (d) => async () => ({ status: 200, headers: { 'content-type': d.metrics.registry.contentType }, body: await d.metrics.text() }),
+    handler: (d) => async () => ({
+      status: 200,
+      headers: { 'content-type': d.metrics.registry.contentType },
+      body: await d.metrics.text(),
+    }),
     options: {},
   },
   { method: 'get', path: '/healthz', handler: (d) => d.health.healthz, options: {} },
@@ -88,7 +139,13 @@ export const OPS_ROUTES: readonly EngineRoute[] = [
 ];
 
 /** Registers a table's routes, once at start: each handler is made here, none is looked up per request. */
-export function addRoutes(app: App, table: readonly EngineRoute[], deps: RouteDeps, config: Config, routes: RouteContext): void {
+export function addRoutes(
+  app: App,
+  table: readonly EngineRoute[],
+  deps: RouteDeps,
+  config: Config,
+  routes: RouteContext,
+): void {
   for (const route of table) {
     if (route.when && !route.when(deps)) continue;
     const options = typeof route.options === 'function' ? route.options(config) : route.options;
@@ -104,7 +161,13 @@ export function addRoutes(app: App, table: readonly EngineRoute[], deps: RouteDe
 export function servePublic(
   app: App,
   deps: RouteDeps,
-  o: { config: Config; engineId: string; inFlight: InFlight; report: RouteContext['onError']; onError: (what: string) => (err: unknown) => void },
+  o: {
+    config: Config;
+    engineId: string;
+    inFlight: InFlight;
+    report: RouteContext['onError'];
+    onError: (what: string) => (err: unknown) => void;
+  },
 ): void {
   const { config, engineId: id } = o;
   const trustedProxies = config.trustedProxies.length ? addressList(config.trustedProxies) : undefined;
@@ -131,6 +194,12 @@ export function servePublic(
 }
 
 /** The operators' port, with its own in-flight count and request ids: a drain of the public port leaves it answering. */
-export function serveOps(app: App, deps: RouteDeps, config: Config, engineId: string, report: RouteContext['onError']): void {
+export function serveOps(
+  app: App,
+  deps: RouteDeps,
+  config: Config,
+  engineId: string,
+  report: RouteContext['onError'],
+): void {
   addRoutes(app, OPS_ROUTES, deps, config, { inFlight: new InFlight(), idPrefix: `${engineId}-ops`, onError: report });
 }

@@ -63,19 +63,32 @@ export const STOP_STEPS: readonly StopStep[] = [
     why: 'once no request can add to it; requests answered while Redis was away stay on disk for the next start (or another engine) to replay',
     run: (s) => s.journal.stop(),
   },
-  { name: 'config mirror', why: 'no request serves from a new index any more; the workers below keep the one they have', run: (s) => s.stores.mirror.stop() },
+  {
+    name: 'config mirror',
+    why: 'no request serves from a new index any more; the workers below keep the one they have',
+    run: (s) => s.stores.mirror.stop(),
+  },
   {
     name: 'push sender',
     why: 'its deliveries spend, count and emit like requests: it hands back the subscribers it has not begun before spend and events are written',
     run: (s) => s.pushSender.stop(),
   },
   { name: 'spend flush pass', why: 'the last flushes below then run alone', run: (s) => s.passes.spendFlush.stop() },
-  { name: 'rotation refresh pass', why: 'the last refresh below then runs alone', run: (s) => s.passes.rotationRefresh.stop() },
-  { name: 'demand stats pass', why: 'the last flush of the demand counts below then runs alone', run: (s) => s.passes.demandFlush.stop() },
+  {
+    name: 'rotation refresh pass',
+    why: 'the last refresh below then runs alone',
+    run: (s) => s.passes.rotationRefresh.stop(),
+  },
+  {
+    name: 'demand stats pass',
+    why: 'the last flush of the demand counts below then runs alone',
+    run: (s) => s.passes.demandFlush.stop(),
+  },
   {
     name: 'demand stats',
     why: 'after the last request and push delivery that could add to the counts of the partners',
-    run: ({ supply, clients, onError }) => supply.deps.stats.flush(clients.redis, supply.deps.breaker).catch(onError('demand-stats')),
+    run: ({ supply, clients, onError }) =>
+      supply.deps.stats.flush(clients.redis, supply.deps.breaker).catch(onError('demand-stats')),
   },
   {
     name: 'demand notices',
@@ -83,7 +96,11 @@ export const STOP_STEPS: readonly StopStep[] = [
     run: (s) => s.supply.deps.notifier.close(2_500),
   },
   { name: 'demand connections', why: 'after the notices they carry', run: (s) => s.supply.dsp.close() },
-  { name: 'pacing pass', why: 'while Redis is still connected, so a tick in progress ends with its reads', run: (s) => s.passes.pacingTick.stop() },
+  {
+    name: 'pacing pass',
+    why: 'while Redis is still connected, so a tick in progress ends with its reads',
+    run: (s) => s.passes.pacingTick.stop(),
+  },
   {
     name: 'rotation counts',
     why: 'the last counts of this engine join the shared ones, once nothing serves any more',
@@ -98,7 +115,11 @@ export const STOP_STEPS: readonly StopStep[] = [
         if (budget.unsentSpend === 0) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-      if (budget.unsentSpend > 0) log.error({ event: 'budget.unsent_spend', batches: budget.unsentSpend }, 'spend could not be written to Redis before exit');
+      if (budget.unsentSpend > 0)
+        log.error(
+          { event: 'budget.unsent_spend', batches: budget.unsentSpend },
+          'spend could not be written to Redis before exit',
+        );
     },
   },
   {
@@ -106,15 +127,26 @@ export const STOP_STEPS: readonly StopStep[] = [
     why: 'the holds go back once the spend they cover is written, so other engines can use the budget at once',
     run: ({ stores, onError }) => stores.budget.releaseAll().catch(onError('budget-release')),
   },
-  { name: 'events', why: 'after every step that can still emit (requests, push deliveries, demand counts)', run: (s) => s.stores.events.stop() },
+  {
+    name: 'events',
+    why: 'after every step that can still emit (requests, push deliveries, demand counts)',
+    run: (s) => s.stores.events.stop(),
+  },
   {
     name: 'redis connections',
     why: 'every write above goes through them',
     run: async ({ clients }) => {
-      await Promise.all([clients.redis.quit().catch(() => undefined), clients.subscriber.quit().catch(() => undefined)]);
+      await Promise.all([
+        clients.redis.quit().catch(() => undefined),
+        clients.subscriber.quit().catch(() => undefined),
+      ]);
     },
   },
-  { name: 'operators listener', why: 'last: metrics and probes answer through the whole stop', run: (s) => s.closeOps() },
+  {
+    name: 'operators listener',
+    why: 'last: metrics and probes answer through the whole stop',
+    run: (s) => s.closeOps(),
+  },
 ];
 
 export async function stopInOrder(steps: readonly StopStep[], s: Stopping): Promise<void> {

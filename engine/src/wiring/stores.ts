@@ -62,11 +62,17 @@ export function buildStores(o: {
       pacer.indexChanged(index, delta);
       // A change costs the work of what it changed: only a full rebuild walks every campaign.
       if (delta.full) {
-        log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length }, 'index loaded');
+        log.info(
+          { event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, partners: index.partners.length },
+          'index loaded',
+        );
         budget.prewarm(new Set([...index.slots.values()].flat()));
         return;
       }
-      log.info({ event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, campaigns: delta.campaigns.size }, 'index updated');
+      log.info(
+        { event: 'index.loaded', seq: index.seq, candidates: index.candidateCount, campaigns: delta.campaigns.size },
+        'index updated',
+      );
       for (const id of delta.campaigns) budget.prewarm(campaignCandidates(index, id));
     },
   });

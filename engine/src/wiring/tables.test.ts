@@ -3,7 +3,8 @@ import { ENGINE_ROUTES, OPS_ROUTES } from './routes.ts';
 import { STOP_STEPS, stopInOrder } from './stop.ts';
 import type { StopStep, Stopping } from './stop.ts';
 
-const before = (a: string, b: string) => STOP_STEPS.findIndex((s) => s.name === a) < STOP_STEPS.findIndex((s) => s.name === b);
+const before = (a: string, b: string) =>
+  STOP_STEPS.findIndex((s) => s.name === a) < STOP_STEPS.findIndex((s) => s.name === b);
 
 describe('the engine route tables', () => {
   it('name each method and path once, the catch-all last', () => {
@@ -50,7 +51,8 @@ describe('the stop sequence', () => {
   it('closes the public port first and the operators port last; answers requests before what they write through stops', () => {
     expect(STOP_STEPS[0]?.name).toBe('public listener');
     expect(STOP_STEPS.at(-1)?.name).toBe('operators listener');
-    for (const later of ['journal', 'push sender', 'spend', 'events', 'redis connections']) expect(before('drain', later), later).toBe(true);
+    for (const later of ['journal', 'push sender', 'spend', 'events', 'redis connections'])
+      expect(before('drain', later), later).toBe(true);
     expect(before('demand notices', 'demand connections')).toBe(true);
     expect(before('spend', 'budget release')).toBe(true);
     expect(before('budget release', 'events')).toBe(true);

@@ -70,7 +70,8 @@ async function accounts(svc: Services, dataDir: string) {
   for (const a of ACCOUNTS) {
     const existing = await svc.users.getByEmail(a.email);
     if (existing) {
-      if (existing.role !== a.role) throw new CommandError(`${a.email} is a ${existing.role} account; the demo needs it to be its ${a.role}`);
+      if (existing.role !== a.role)
+        throw new CommandError(`${a.email} is a ${existing.role} account; the demo needs it to be its ${a.role}`);
       made.push({ ...a, id: existing.id, password: kept[a.email], created: false });
       continue;
     }
@@ -120,11 +121,19 @@ export const demo: Command = {
       // The publisher's site, approved for local use (no ownership check can reach it), and a native zone on it.
       let site = (await pub.caller.pub.sites.list()).sites.find((s) => s.domain === DEMO_SITE_DOMAIN);
       if (!site) {
-        site = await pub.caller.pub.sites.create({ domain: DEMO_SITE_DOMAIN, category: 'technology_computing', language: 'en', traffic_estimate_daily: 100 });
+        site = await pub.caller.pub.sites.create({
+          domain: DEMO_SITE_DOMAIN,
+          category: 'technology_computing',
+          language: 'en',
+          traffic_estimate_daily: 100,
+        });
         notes.push(`created site #${site.id}`);
       }
-      if (site.status !== 'approved') await (await import('@adnet/admin/publisher')).approveSiteByOperator(svc, site.id);
-      let zone = (await pub.caller.pub.zones.list()).zones.find((z) => z.site_id === site.id && z.name === ZONE_NAME && z.format === 'native');
+      if (site.status !== 'approved')
+        await (await import('@adnet/admin/publisher')).approveSiteByOperator(svc, site.id);
+      let zone = (await pub.caller.pub.zones.list()).zones.find(
+        (z) => z.site_id === site.id && z.name === ZONE_NAME && z.format === 'native',
+      );
       if (!zone) {
         zone = await pub.caller.pub.zones.create({ site_id: site.id, name: ZONE_NAME, format: 'native' });
         notes.push(`created zone ${zone.subid}`);
@@ -133,7 +142,9 @@ export const demo: Command = {
 
       // The advertiser's campaign: every country (a visitor on this machine has none), every language, no pacing
       // (an even pace may hold the first impressions back), with the image the repository ships.
-      let campaign = (await adv.caller.adv.campaigns.list()).campaigns.find((c) => c.name === CAMPAIGN_NAME && c.status !== 'archived');
+      let campaign = (await adv.caller.adv.campaigns.list()).campaigns.find(
+        (c) => c.name === CAMPAIGN_NAME && c.status !== 'archived',
+      );
       if (!campaign) {
         campaign = await adv.caller.adv.campaigns.create({
           name: CAMPAIGN_NAME,
@@ -147,7 +158,9 @@ export const demo: Command = {
         notes.push(`created campaign #${campaign.id}`);
       }
       const creatives = (await adv.caller.adv.creatives.list({ campaign_id: campaign.id })).creatives;
-      let creative = creatives.find((c) => c.status === 'approved' || c.status === 'pending_moderation' || c.status === 'paused');
+      let creative = creatives.find(
+        (c) => c.status === 'approved' || c.status === 'pending_moderation' || c.status === 'paused',
+      );
       if (!creative) {
         const form = new FormData();
         form.set('campaign_id', String(campaign.id));
@@ -167,24 +180,37 @@ export const demo: Command = {
       const serving = target.product ? await zoneServing(widgetUrl, 15_000) : false;
       const page = demoPageUrl(baseUrl, zone.subid);
       const password = (p: string | undefined) => p ?? `(kept in ${acc.file} only when this command made the account)`;
-      out(notes.length ? `Demo ready (${notes.join(', ')}).` : 'Demo ready (everything was already there; nothing new made).');
+      out(
+        notes.length
+          ? `Demo ready (${notes.join(', ')}).`
+          : 'Demo ready (everything was already there; nothing new made).',
+      );
       out('');
-      out(`  Open the demo page, a page of the site ${DEMO_SITE_DOMAIN} showing zone ${zone.subid} through the widget:`);
+      out(
+        `  Open the demo page, a page of the site ${DEMO_SITE_DOMAIN} showing zone ${zone.subid} through the widget:`,
+      );
       out(`    ${page}`);
       if (!target.product) out(`  (no product runs on this data directory: start it before opening the page)`);
       else if (!serving) out(`  (the engines have not picked the zone up yet: give them a few seconds)`);
-      out('  Click the ad: the landing page opens. Within a few seconds the statistics count the impression and the click:');
+      out(
+        '  Click the ad: the landing page opens. Within a few seconds the statistics count the impression and the click:',
+      );
       out(`    cabinet: ${baseUrl}/cabinet  (sign in as the advertiser, then Statistics)`);
       out(`    curl:    TOKEN=$(curl -s -X POST ${baseUrl}/api/auth/token -H 'content-type: application/json' \\`);
       out(
         `               -d '{"email":"${acc.advertiser.email}","password":"${acc.advertiser.password ?? '<password>'}"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
       );
       const today = new Date().toISOString().slice(0, 10);
-      out(`             curl -s "${baseUrl}/api/adv/stats?from=${today}&to=${today}&group_by=campaign" -H "authorization: Bearer $TOKEN"`);
+      out(
+        `             curl -s "${baseUrl}/api/adv/stats?from=${today}&to=${today}&group_by=campaign" -H "authorization: Bearer $TOKEN"`,
+      );
       out('');
       out('  Accounts (passwords also in ' + acc.file + '):');
-      for (const a of [acc.advertiser, acc.publisher, acc.admin]) out(`    ${a.role.padEnd(10)} ${a.email}  ${password(a.password)}`);
-      out(`  Campaign #${campaign.id} "${campaign.name}" (${campaign.status}), native zone ${zone.subid} on site #${site.id} ${DEMO_SITE_DOMAIN} (approved).`);
+      for (const a of [acc.advertiser, acc.publisher, acc.admin])
+        out(`    ${a.role.padEnd(10)} ${a.email}  ${password(a.password)}`);
+      out(
+        `  Campaign #${campaign.id} "${campaign.name}" (${campaign.status}), native zone ${zone.subid} on site #${site.id} ${DEMO_SITE_DOMAIN} (approved).`,
+      );
     } finally {
       await Promise.all([adv.revoke(), pub.revoke(), admin.revoke()]);
     }

@@ -8,4 +8,12 @@ import { restore } from './restore.ts';
 import { userCreate } from './user-create.ts';
 
 /** Every `pnpm adnet` command, in the order the usage lists them. A new command: its module, then a line here. */
-export const COMMANDS: readonly Command[] = [demo, userCreate, balanceCredit, deadLettersList, deadLettersReplay, backup, restore];
+export const COMMANDS: readonly Command[] = [
+  demo,
+  userCreate,
+  balanceCredit,
+  deadLettersList,
+  deadLettersReplay,
+  backup,
+  restore,
+];

@@ -45,7 +45,14 @@ describe('readChanges with a pause', () => {
   it('decodes the same entries as without one, pausing before each', async () => {
     for (const n of [0, 1, 7, 30]) {
       const values = Array.from({ length: n }, (_, i) =>
-        i % 5 === 4 ? null : { id: i, status: i % 2 ? 'active' : 'paused', geo_include: ['DE', 'FR'].slice(0, i % 3), name: 'x'.repeat(i * 20) },
+        i % 5 === 4
+          ? null
+          : {
+              id: i,
+              status: i % 2 ? 'active' : 'paused',
+              geo_include: ['DE', 'FR'].slice(0, i % 3),
+              name: 'x'.repeat(i * 20),
+            },
       );
       let pauses = 0;
       const paced = await readChanges(log(values), '0-0', 100, () => {

@@ -8,7 +8,10 @@ import { EVENT_STREAM } from './redis-keys.ts';
 // ingester.
 
 /** XADD arguments (after the command name) for one batch, trimmed to about `maxLen` entries. */
-export function xaddArgs(batch: readonly EngineEvent[], maxLen: number): [string, 'MAXLEN', '~', number, '*', 'n', number, 'b', Buffer] {
+export function xaddArgs(
+  batch: readonly EngineEvent[],
+  maxLen: number,
+): [string, 'MAXLEN', '~', number, '*', 'n', number, 'b', Buffer] {
   return [EVENT_STREAM, 'MAXLEN', '~', maxLen, '*', 'n', batch.length, 'b', pack(batch)];
 }
 

@@ -23,7 +23,8 @@ export const campaignTotalKey = (campaignId: number): string => `bud:{c:${campai
 /** The lifetime key of the campaign a daily pool key belongs to. */
 export const totalKeyOfPool = (poolKey: string): string => `${poolKey.slice(0, poolKey.lastIndexOf(':'))}:total`;
 /** The campaign a daily pool key belongs to. */
-export const campaignOfPool = (poolKey: string): number => Number(poolKey.slice(poolKey.indexOf('{c:') + 3, poolKey.indexOf('}')));
+export const campaignOfPool = (poolKey: string): number =>
+  Number(poolKey.slice(poolKey.indexOf('{c:') + 3, poolKey.indexOf('}')));
 /**
  * A campaign's lifetime counts per creative for its rotation, summed over every engine: fields
  * `i:<creative>` impressions, `k:<creative>` valid clicks, `v:<creative>` approved conversions.

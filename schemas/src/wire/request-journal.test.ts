@@ -22,7 +22,10 @@ describe('the request journal codec', () => {
   it('skips a torn last record and keeps the rest', () => {
     const whole = encodeJournalRecord(req('a')) + encodeJournalRecord(req('b'));
     const torn = encodeJournalRecord(req('c')).slice(0, 40);
-    expect(pendingRequests(whole + torn)).toEqual({ pending: [req('a'), req('b')], skipped: [{ line: 3, reason: 'torn' }] });
+    expect(pendingRequests(whole + torn)).toEqual({
+      pending: [req('a'), req('b')],
+      skipped: [{ line: 3, reason: 'torn' }],
+    });
     // A record cut exactly before its newline is torn too: its checksum line is whole but unfinished.
     const cut = encodeJournalRecord(req('c')).slice(0, -1);
     expect(pendingRequests(whole + cut).skipped).toEqual([{ line: 3, reason: 'torn' }]);
@@ -32,7 +35,8 @@ describe('the request journal codec', () => {
     const good = encodeJournalRecord(req('a'));
     const flipped = encodeJournalRecord(req('b')).replace('203.0.113.7', '203.0.113.8');
     const shaped = encodeJournalRecord({ ...req('c'), route: 'bid' } as unknown as JournaledRequest);
-    const text = good + '\u0000\u0001 binary garbage\n' + flipped + shaped + 'deadbeef {"id":1}\n' + encodeJournalRecord(req('d'));
+    const text =
+      good + '\u0000\u0001 binary garbage\n' + flipped + shaped + 'deadbeef {"id":1}\n' + encodeJournalRecord(req('d'));
     const { pending, skipped } = pendingRequests(text);
     expect(pending.map((r) => r.id)).toEqual(['a', 'd']);
     expect(skipped).toEqual([

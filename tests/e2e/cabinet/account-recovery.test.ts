@@ -22,7 +22,11 @@ beforeAll(async () => {
   await buildCabinet();
   [redis, smtp] = await Promise.all([startRedis(), startSmtp()]);
   // The mail worker runs as in `pnpm start`, on a short poll.
-  app = await startApp(redis.url, { SMTP_URL: smtp.url, MAIL_POLL_MS: '100' }, { cabinetDir: CABINET_DIST, parts: ['mail'] });
+  app = await startApp(
+    redis.url,
+    { SMTP_URL: smtp.url, MAIL_POLL_MS: '100' },
+    { cabinetDir: CABINET_DIST, parts: ['mail'] },
+  );
   browser = await launchChromium();
   page = await (await browser.newContext()).newPage();
   page.setDefaultTimeout(8_000);
@@ -49,7 +53,13 @@ async function signIn(email: string, password: string): Promise<void> {
 describe('account recovery and security in the cabinet', () => {
   it('confirms an email from the link mailed at sign-up, and refuses the link once used', async () => {
     const email = `verify.${Date.now()}@example.com`;
-    expect((await call(app, 'POST', '/api/auth/register', { json: { email, password: 'sign-up-pass-1', role: 'publisher' } })).status).toBe(202);
+    expect(
+      (
+        await call(app, 'POST', '/api/auth/register', {
+          json: { email, password: 'sign-up-pass-1', role: 'publisher' },
+        })
+      ).status,
+    ).toBe(202);
     const mail = await smtp.waitFor((m) => m.to.includes(email) && m.subject === 'Confirm your email address');
     const link = /https?:\/\/\S+\/cabinet\/verify-email#token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0] as string;
     await page.goto(link);
@@ -106,7 +116,9 @@ describe('account recovery and security in the cabinet', () => {
     await low.getByLabel(/balance falls below/).fill('25');
     await low.getByRole('button', { name: 'Save notifications' }).click();
     await page.getByText('Notifications saved').waitFor();
-    expect((await call(app, 'GET', '/api/adv/notifications', { token: (await signedInToken()) ?? '' })).body).toEqual({ low_balance_usd: 25 });
+    expect((await call(app, 'GET', '/api/adv/notifications', { token: (await signedInToken()) ?? '' })).body).toEqual({
+      low_balance_usd: 25,
+    });
 
     const create = form(page, 'New API key');
     await create.getByLabel('Name').fill('reporting script');

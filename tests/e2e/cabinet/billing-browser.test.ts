@@ -15,7 +15,11 @@ let admin: Account;
 
 beforeAll(async () => {
   p = await startProduct();
-  [adv, pub, admin] = await Promise.all([account(p.app, 'advertiser'), account(p.app, 'publisher'), account(p.app, 'admin')]);
+  [adv, pub, admin] = await Promise.all([
+    account(p.app, 'advertiser'),
+    account(p.app, 'publisher'),
+    account(p.app, 'admin'),
+  ]);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();
@@ -87,7 +91,16 @@ describe('billing in a real browser', () => {
     await (p.app.svc.clickhouse as ClickHouseClient).insert({
       table: 'adnet.stats_hourly',
       format: 'JSONEachRow',
-      values: [{ hour: `${day} 10:00:00`, advertiser_id: adv.id, campaign_id: 1, publisher_id: pub.id, impressions: 100, spent_nano: 20 * 1_000_000_000 }],
+      values: [
+        {
+          hour: `${day} 10:00:00`,
+          advertiser_id: adv.id,
+          campaign_id: 1,
+          publisher_id: pub.id,
+          impressions: 100,
+          spent_nano: 20 * 1_000_000_000,
+        },
+      ],
     });
     const adm = await signIn(admin, /\/cabinet\/overview$/);
     await adm.getByRole('link', { name: 'Payouts' }).click();

@@ -7,7 +7,16 @@ import { account, call } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { makePng } from '@adnet/test-support/images';
 import { eventually } from '@adnet/test-support/engine';
-import { CHROME_UA, SCREENS, clipboard, screenshot, scriptVisibleStorage, sessionToken, startProduct, useSession } from './product.ts';
+import {
+  CHROME_UA,
+  SCREENS,
+  clipboard,
+  screenshot,
+  scriptVisibleStorage,
+  sessionToken,
+  startProduct,
+  useSession,
+} from './product.ts';
 import type { Product } from './product.ts';
 
 let p: Product;
@@ -59,18 +68,30 @@ async function previewState(subid: string): Promise<string> {
       { timeout: 2_000 },
     )
     .catch((e: unknown) => `frame body unreadable: ${String(e).slice(0, 100)}`);
-  const script = await fetch(`${p.base}/w/${subid}.js`).then(async (r) => `script ${r.status} ${(await r.text()).slice(0, 60)}`);
-  const ad = await fetch(`${p.base}/imp?z=${subid}&fp=probe`, { headers: { 'user-agent': CHROME_UA, origin: 'null' } }).then(
-    async (r) => `imp ${r.status} ${(await r.text()).slice(0, 60)}`,
+  const script = await fetch(`${p.base}/w/${subid}.js`).then(
+    async (r) => `script ${r.status} ${(await r.text()).slice(0, 60)}`,
   );
-  return [inFrame, page, `zone serving in the engine: ${String(p.engine.engine.mirror.index?.zones.get(subid)?.serving)}`, script, ad].join('; ');
+  const ad = await fetch(`${p.base}/imp?z=${subid}&fp=probe`, {
+    headers: { 'user-agent': CHROME_UA, origin: 'null' },
+  }).then(async (r) => `imp ${r.status} ${(await r.text()).slice(0, 60)}`);
+  return [
+    inFrame,
+    page,
+    `zone serving in the engine: ${String(p.engine.engine.mirror.index?.zones.get(subid)?.serving)}`,
+    script,
+    ad,
+  ].join('; ');
 }
 
 async function todaysStats(page: Page): Promise<{ spent_cents: number }[]> {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
   const q = new URLSearchParams({ from: day, to: day, tz });
-  return (await call<{ rows: { spent_cents: number }[] }>(p.app, 'GET', `/api/adv/stats?${q.toString()}`, { token: await token(page) })).body.rows;
+  return (
+    await call<{ rows: { spent_cents: number }[] }>(p.app, 'GET', `/api/adv/stats?${q.toString()}`, {
+      token: await token(page),
+    })
+  ).body.rows;
 }
 
 async function signUp(page: Page, email: string, role: 'advertiser' | 'publisher'): Promise<void> {
@@ -118,11 +139,16 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await scriptVisibleStorage(adv)).not.toContain(opaque);
     // The cookie goes with the cabinet's tRPC calls only: not with the page, its assets, REST, ad or tracking paths.
     const seen: Promise<string | undefined>[] = [];
-    const onRequest = (r: Request) => void seen.push(r.headerValue('cookie').then((c) => (c?.includes(opaque) ? new URL(r.url()).pathname : undefined)));
+    const onRequest = (r: Request) =>
+      void seen.push(
+        r.headerValue('cookie').then((c) => (c?.includes(opaque) ? new URL(r.url()).pathname : undefined)),
+      );
     adv.on('request', onRequest);
     await adv.reload();
     await adv.getByText(`${advEmail} (advertiser)`).waitFor();
-    await adv.evaluate("Promise.all(['/api/auth/me', '/imp?z=x', '/vast/x.xml'].map((u) => fetch(u).then((r) => r.status)))");
+    await adv.evaluate(
+      "Promise.all(['/api/auth/me', '/imp?z=x', '/vast/x.xml'].map((u) => fetch(u).then((r) => r.status)))",
+    );
     adv.off('request', onRequest);
     const sentWith = (await Promise.all(seen)).filter((path) => path !== undefined);
     expect(sentWith.every((path) => path.startsWith('/trpc/'))).toBe(true);
@@ -168,7 +194,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await preview.textContent()).toBe('https://t.example/?g=us');
     await f.getByLabel('Title').fill('Spring deals');
     await f.getByLabel('Landing URL').fill(`${p.site.base}/landing?c={click_id}`);
-    await f.getByLabel(/^Image/).setInputFiles({ name: 'ad.png', mimeType: 'image/png', buffer: makePng(300, 250, 90) });
+    await f
+      .getByLabel(/^Image/)
+      .setInputFiles({ name: 'ad.png', mimeType: 'image/png', buffer: makePng(300, 250, 90) });
     await f.getByAltText('Preview of the chosen image').waitFor({ state: 'visible' });
     // A weight out of range is named beside its field.
     expect(await f.getByLabel('Weight (0-100)').inputValue()).toBe('100');
@@ -179,7 +207,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Weight (0-100)').fill('70');
     await f.getByRole('button', { name: 'Upload creative' }).click();
     await adv.getByRole('cell', { name: 'pending moderation' }).waitFor();
-    expect(await adv.locator('tr').filter({ hasText: 'Spring deals' }).locator('td[data-label="Weight"]').textContent()).toBe('70');
+    expect(
+      await adv.locator('tr').filter({ hasText: 'Spring deals' }).locator('td[data-label="Weight"]').textContent(),
+    ).toBe('70');
     await screenshot(adv, 'campaign', ['Spring sale', 'Creatives', 'pending moderation', 'AI ad copy', 'Avatar video']);
   });
 
@@ -231,15 +261,23 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Frequency cap: within hours').fill('24');
     await f.getByLabel('Hours on mon').fill('9-17, 25');
     await f.getByRole('button', { name: 'Save changes' }).click();
-    await f.locator('[data-field="frequency_cap.impressions"] .field-error').getByText('must be a whole number from 1 to 1000').waitFor();
-    await f.locator('[data-field="dayparting.mon"] .field-error').getByText('must be a whole number from 0 to 23').waitFor();
+    await f
+      .locator('[data-field="frequency_cap.impressions"] .field-error')
+      .getByText('must be a whole number from 1 to 1000')
+      .waitFor();
+    await f
+      .locator('[data-field="dayparting.mon"] .field-error')
+      .getByText('must be a whole number from 0 to 23')
+      .waitFor();
     await f.getByLabel('Frequency cap: ads per user (empty = no cap)').fill('3');
     await f.getByLabel('Hours on mon').fill('9-17, 20');
     await f.getByLabel('Time zone of the hours below').fill('europe/berlin');
     await f.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('at most 3 per user in 24 h · dayparted (Europe/Berlin)').waitFor();
     await adv.getByText('Edit settings').click();
-    expect(await form(adv, 'Edit campaign').getByLabel('Hours on mon').inputValue()).toBe('9, 10, 11, 12, 13, 14, 15, 16, 17, 20');
+    expect(await form(adv, 'Edit campaign').getByLabel('Hours on mon').inputValue()).toBe(
+      '9, 10, 11, 12, 13, 14, 15, 16, 17, 20',
+    );
     // Around the clock again: the traffic below must not depend on the hour the tests run at.
     await form(adv, 'Edit campaign').getByLabel('Hours on mon').fill('');
     await form(adv, 'Edit campaign').getByRole('button', { name: 'Save changes' }).click();
@@ -283,7 +321,12 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
 
   it('shows the traffic of a widget impression and click in the statistics chart', async () => {
     const subid = /\/w\/(\w+)\.js/.exec(snippet)?.[1] ?? '';
-    await eventually(() => p.engine.engine.mirror.index?.zones.get(subid)?.serving === true && p.engine.engine.mirror.index.candidateCount >= 1, 10_000);
+    await eventually(
+      () =>
+        p.engine.engine.mirror.index?.zones.get(subid)?.serving === true &&
+        p.engine.engine.mirror.index.candidateCount >= 1,
+      10_000,
+    );
     p.site.html.set('/article', `<!doctype html><html><body><h1>Article</h1>${snippet}<p>More text.</p></body></html>`);
     const visitor = await (await p.newContext()).newPage();
     // On the zone's site, as the engine checks (launchChromium resolves *.test here).
@@ -291,7 +334,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const img = visitor.locator('[data-adnet-zone] img');
     await img.waitFor({ state: 'visible', timeout: 10_000 });
     await visitor.waitForTimeout(600); // a person looks before clicking
-    const [landing] = await Promise.all([visitor.context().waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
+    const [landing] = await Promise.all([
+      visitor.context().waitForEvent('page'),
+      img.click({ position: { x: 40, y: 30 } }),
+    ]);
     await landing.waitForLoadState();
     expect(landing.url()).toMatch(/\/landing\?c=[0-9a-f-]{36}$/);
     clickId = new URL(landing.url()).searchParams.get('c') ?? '';
@@ -325,7 +371,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Range').selectOption('today');
     await adv.getByRole('cell', { name: /^Spring sale \(#\d+\)$/ }).waitFor();
     expect(await f.getByLabel('From').inputValue()).toBe(await f.getByLabel('To').inputValue());
-    const [download] = await Promise.all([adv.waitForEvent('download'), adv.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      adv.waitForEvent('download'),
+      adv.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('stats.csv');
   });
 
@@ -361,15 +410,23 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     // Sorting by name puts the copy after the original; clicking again reverses it.
     await adv.getByRole('button', { name: 'Campaign', exact: true }).click();
     await eventually(async () => (await adv.locator('th[data-key="name"]').getAttribute('aria-sort')) === 'descending');
-    expect(await adv.locator('tbody tr[data-id] td[data-label="Campaign"]').allTextContents()).toEqual(['Spring sale (copy)', 'Spring sale']);
+    expect(await adv.locator('tbody tr[data-id] td[data-label="Campaign"]').allTextContents()).toEqual([
+      'Spring sale (copy)',
+      'Spring sale',
+    ]);
     await adv.getByRole('button', { name: 'Campaign', exact: true }).click();
-    expect(await adv.locator('tbody tr[data-id] td[data-label="Campaign"]').allTextContents()).toEqual(['Spring sale', 'Spring sale (copy)']);
+    expect(await adv.locator('tbody tr[data-id] td[data-label="Campaign"]').allTextContents()).toEqual([
+      'Spring sale',
+      'Spring sale (copy)',
+    ]);
     // Bulk: archive the copy; it leaves the default view and shows under "archived".
     await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).getByRole('checkbox').check();
     await adv.getByText('1 selected').waitFor();
     adv.once('dialog', (d) => void d.accept());
     await adv.getByRole('button', { name: 'Archive selected' }).click();
-    await eventually(async () => (await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).count()) === 0);
+    await eventually(
+      async () => (await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).count()) === 0,
+    );
     await adv.getByLabel('Status').selectOption('archived');
     await adv.locator('tr[data-id]').filter({ hasText: 'Spring sale (copy)' }).waitFor();
     await adv.getByText('Not serving: archived').waitFor();
@@ -381,13 +438,20 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const tiles = pub.getByRole('group', { name: 'Today' });
     await tiles.getByText('Impressions1').waitFor();
     // One impression and no unfilled request counted.
-    expect(await tiles.locator('.tile').filter({ hasText: 'Fill rate' }).locator('.tile-value').textContent()).toBe('100.00%');
+    expect(await tiles.locator('.tile').filter({ hasText: 'Fill rate' }).locator('.tile-value').textContent()).toBe(
+      '100.00%',
+    );
     // Earnings wait for the daily close; no payout method yet.
     await tiles.getByText('next payout set up payouts to be paid').waitFor();
     const best = pub.getByRole('region', { name: 'Zones by earnings' });
     await best.getByRole('cell', { name: 'Top banner' }).waitFor();
     expect(await best.locator('td[data-label="Impressions"]').allTextContents()).toEqual(['1']);
-    await screenshot(pub, 'publisher-overview', ['Earnings today', 'Fill rate', 'Best zones, last 14 days', 'Top banner']);
+    await screenshot(pub, 'publisher-overview', [
+      'Earnings today',
+      'Fill rate',
+      'Best zones, last 14 days',
+      'Top banner',
+    ]);
 
     await adm.goto(`${p.base}/cabinet/overview`);
     const network = adm.getByRole('group', { name: 'Network today' });
@@ -395,9 +459,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await network.getByText('Clicks1').waitFor();
     // The only advertiser with traffic is ours: the network's spend is its spend.
     const spent = (await todaysStats(adv)).reduce((a, r) => a + r.spent_cents, 0);
-    expect(await network.locator('.tile').filter({ hasText: 'Advertiser spend today' }).locator('.tile-value').textContent()).toBe(
-      `$${(spent / 100).toFixed(2)}`,
-    );
+    expect(
+      await network.locator('.tile').filter({ hasText: 'Advertiser spend today' }).locator('.tile-value').textContent(),
+    ).toBe(`$${(spent / 100).toFixed(2)}`);
     await adm.getByRole('link', { name: '0 creative(s) to moderate' }).waitFor();
     await adm.getByRole('link', { name: '0 site(s) to review' }).waitFor();
     // The partner added earlier is listed with its state (exchanges report no health counters).
@@ -409,7 +473,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     // Invalid traffic on the zone: a crawler, and a page on another site asking for the zone's ad (twice).
     const subid = /\/w\/(\w+)\.js/.exec(snippet)?.[1] ?? '';
     const browser = CHROME_UA;
-    const bot = await fetch(`${p.engine.base}/imp?z=${subid}&fp=crawler-1`, { headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
+    const bot = await fetch(`${p.engine.base}/imp?z=${subid}&fp=crawler-1`, {
+      headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+    });
     expect(bot.status).toBe(204);
     for (const n of [1, 2]) {
       const foreign = await fetch(`${p.engine.base}/imp?z=${subid}&fp=elsewhere-${n}`, {
@@ -433,22 +499,35 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await countOf('Known bot or crawler')).toBe('1');
     expect(await refused.locator('tbody tr').first().locator('td[data-label="What"]').textContent()).toBe('Ad request');
     expect(await refused.locator('tfoot td[data-label="Count"]').textContent()).toBe('3');
-    await screenshot(pub, 'earnings', ['Earnings', 'eCPM', 'Impressions and clicks over time', 'Not counted', 'Known bot or crawler']);
+    await screenshot(pub, 'earnings', [
+      'Earnings',
+      'eCPM',
+      'Impressions and clicks over time',
+      'Not counted',
+      'Known bot or crawler',
+    ]);
     await pub.getByRole('link', { name: 'Zones' }).click();
     // What the preview did, to name the cause if no ad shows: its frame's life, requests and answers (Chromium
     // may not report a request the frame makes while it loads, such as the widget's script), console and errors.
     const seen: string[] = [];
     const inPreview = (f: Frame) => f !== pub.mainFrame();
-    const named = (url: string) => (url.startsWith('http') ? new URL(url).pathname.slice(0, 40) + new URL(url).search.slice(0, 40) : url);
+    const named = (url: string) =>
+      url.startsWith('http') ? new URL(url).pathname.slice(0, 40) + new URL(url).search.slice(0, 40) : url;
     pub.on('frameattached', (f) => seen.push(`frame attached ${f.url()}`));
     pub.on('framenavigated', (f) => inPreview(f) && seen.push(`frame at ${f.url()}`));
     pub.on('framedetached', (f) => seen.push(`frame detached ${f.url()}`));
     pub.on('request', (r) => inPreview(r.frame()) && seen.push(`asked ${named(r.url())}`));
-    pub.on('requestfailed', (r) => inPreview(r.frame()) && seen.push(`failed ${named(r.url())} ${r.failure()?.errorText ?? ''}`));
+    pub.on(
+      'requestfailed',
+      (r) => inPreview(r.frame()) && seen.push(`failed ${named(r.url())} ${r.failure()?.errorText ?? ''}`),
+    );
     pub.on('response', (r) => {
       if (inPreview(r.request().frame()))
         void r.text().then(
-          (t) => seen.push(`${r.status()} ${named(r.url())} ${r.url().includes('/imp?') ? t.slice(0, 120) : `${t.length} bytes`}`),
+          (t) =>
+            seen.push(
+              `${r.status()} ${named(r.url())} ${r.url().includes('/imp?') ? t.slice(0, 120) : `${t.length} bytes`}`,
+            ),
           () => undefined,
         );
     });
@@ -477,7 +556,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
       // A machine busy with the rest of the suite can take more than the default 10 s to load the widget and its ad.
       .waitFor({ state: 'visible', timeout: 30_000 })
       .catch(async (e: unknown) => {
-        throw new Error(`no ad in the live preview; it saw ${JSON.stringify(seen)}; ${await previewState(subid)}`, { cause: e });
+        throw new Error(`no ad in the live preview; it saw ${JSON.stringify(seen)}; ${await previewState(subid)}`, {
+          cause: e,
+        });
       });
   }, 60_000);
 
@@ -515,7 +596,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.locator('[data-field="fallback"] .field-error').getByText('must be an absolute http(s) URL').waitFor();
     await f.getByLabel('Fallback HTML or URL').fill('https://house.example/ad');
     await f.getByRole('button', { name: 'Save controls' }).click();
-    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.50 CPM; nothing blocked; fallback url').waitFor();
+    await pub
+      .locator('[data-controls="Corner video"]')
+      .getByText('floor $0.50 CPM; nothing blocked; fallback url')
+      .waitFor();
     // The site's defaults reach the zones that follow them.
     await pub.getByRole('link', { name: 'Sites' }).click();
     await pub.locator('[data-site="news-site.test"]').getByText('Controls:').click();
@@ -523,9 +607,15 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await site.getByLabel('dating').check();
     await site.getByLabel('Blocked advertiser domains').fill('casino.example');
     await site.getByRole('button', { name: 'Save controls' }).click();
-    await pub.locator('[data-controls="news-site.test"]').getByText('no floor; blocks dating, casino.example; no fallback').waitFor();
+    await pub
+      .locator('[data-controls="news-site.test"]')
+      .getByText('no floor; blocks dating, casino.example; no fallback')
+      .waitFor();
     await pub.getByRole('link', { name: 'Zones' }).click();
-    await pub.locator('[data-controls="Corner video"]').getByText('floor $0.50 CPM; blocks dating, casino.example; fallback url').waitFor();
+    await pub
+      .locator('[data-controls="Corner video"]')
+      .getByText('floor $0.50 CPM; blocks dating, casino.example; fallback url')
+      .waitFor();
     await screenshot(pub, 'zone-controls', ['Corner video', 'blocks dating, casino.example']);
   });
 
@@ -561,7 +651,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const after = (await secret.textContent()) ?? '';
     await adv.getByRole('button', { name: 'Copy' }).click();
     expect(await clipboard(adv)).toBe(after);
-    const profile = await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) });
+    const profile = await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', {
+      token: await token(adv),
+    });
     expect(profile.body.postback_secret).toBe(after);
     expect(after).not.toBe(before);
     // The postback URL pattern, checked by the API, and a test call to the tracker.
@@ -582,11 +674,18 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const again = await call(p.app, 'POST', '/api/adv/profile/postback-test', { token: await token(adv) });
     expect(again.status).toBe(429);
     expect(again.headers.get('retry-after')).toMatch(/^\d+$/);
-    await screenshot(adv, 'profile', ['Postback secret', '{click_id}', 'Postback URL pattern', 'Your tracker answered HTTP 200']);
+    await screenshot(adv, 'profile', [
+      'Postback secret',
+      '{click_id}',
+      'Postback URL pattern',
+      'Your tracker answered HTTP 200',
+    ]);
   });
 
   it('lists a conversion with its outgoing postback attempt', async () => {
-    const secret = (await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) })).body.postback_secret;
+    const secret = (
+      await call<{ postback_secret: string }>(p.app, 'GET', '/api/adv/profile', { token: await token(adv) })
+    ).body.postback_secret;
     const f = { click_id: clickId, payout: '250', status: 'approved', txid: 'T-1' };
     const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
     const res = await fetch(`${p.base}/postback/in`, {
@@ -628,7 +727,14 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
   it('starts an avatar video, shows its progress and attaches it to a video campaign', async () => {
     const c = await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', {
       token: await token(adv),
-      json: { name: 'Video spring', vertical: 'ecommerce', format: 'video', bid_type: 'cpm', bid_usd: 3, daily_budget_usd: 20 },
+      json: {
+        name: 'Video spring',
+        vertical: 'ecommerce',
+        format: 'video',
+        bid_type: 'cpm',
+        bid_usd: 3,
+        daily_budget_usd: 20,
+      },
     });
     await adv.goto(`${p.base}/cabinet/campaigns/${c.body.id}`);
     await adv.getByText('Generate a video').click();
@@ -680,7 +786,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('cell', { name: 'Misleading claim' }).waitFor();
     await home.reload();
     const rejected = home.locator('ul.attention li').filter({ hasText: 'Second cut' });
-    expect(await rejected.textContent()).toBe(`Creative “Second cut” of ${campaignName} was rejected: Misleading claim`);
+    expect(await rejected.textContent()).toBe(
+      `Creative “Second cut” of ${campaignName} was rejected: Misleading claim`,
+    );
     await home.close();
   });
 
@@ -783,7 +891,8 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
 
   it('passes axe-core on every page of every role, at desktop and phone sizes, with nothing off-screen on a phone', async () => {
     const campaignHref =
-      (await adv.goto(`${p.base}/cabinet/campaigns`), await adv.getByRole('link', { name: 'Spring sale', exact: true }).getAttribute('href')) ?? '';
+      (await adv.goto(`${p.base}/cabinet/campaigns`),
+      await adv.getByRole('link', { name: 'Spring sale', exact: true }).getAttribute('href')) ?? '';
     const pages: [Page, string[]][] = [
       [
         adv,
@@ -801,7 +910,20 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
         ],
       ],
       [pub, ['/overview', '/sites', '/zones', '/earnings', '/payouts', '/account']],
-      [adm, ['/overview', '/moderation', '/partners', '/deals', '/demand-partners', '/advertisers', '/payout-queue', '/statistics', '/account']],
+      [
+        adm,
+        [
+          '/overview',
+          '/moderation',
+          '/partners',
+          '/deals',
+          '/demand-partners',
+          '/advertisers',
+          '/payout-queue',
+          '/statistics',
+          '/account',
+        ],
+      ],
       [adv, ['/signin', '/signup']],
     ];
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -839,7 +961,8 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
               page.locator('header').getByRole('button', { name: 'Sign out' }).boundingBox(),
             ]);
             const mid = (b: { y: number; height: number } | null) => (b ? b.y + b.height / 2 : Number.NaN);
-            if (!(Math.abs(mid(brand) - mid(signOut)) < 8)) problems.push(`${viewport.width}px ${path}: Sign out is not on the brand's line`);
+            if (!(Math.abs(mid(brand) - mid(signOut)) < 8))
+              problems.push(`${viewport.width}px ${path}: Sign out is not on the brand's line`);
           }
           if (viewport.width < 500) {
             const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
@@ -882,13 +1005,18 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByRole('button', { name: 'Create campaign' }).click();
     await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
     const id = Number(/(\d+)$/.exec(adv.url())?.[1]);
-    const saved = async () => (await call<{ geo_include: string[] }>(p.app, 'GET', `/api/adv/campaigns/${id}`, { token: await token(adv) })).body.geo_include;
+    const saved = async () =>
+      (await call<{ geo_include: string[] }>(p.app, 'GET', `/api/adv/campaigns/${id}`, { token: await token(adv) }))
+        .body.geo_include;
     expect(await saved()).toEqual(['de', 'us']);
     await adv.getByText('Shown in Germany, United States').waitFor();
     // Editing: the chosen ones come first, by name; one taken off is saved as such.
     await adv.getByText('Edit settings').click();
     const edit = form(adv, 'Edit campaign');
-    expect((await edit.locator('.picker-list label').allTextContents()).slice(0, 2)).toEqual([' Germany (DE)', ' United States (US)']);
+    expect((await edit.locator('.picker-list label').allTextContents()).slice(0, 2)).toEqual([
+      ' Germany (DE)',
+      ' United States (US)',
+    ]);
     await edit.getByRole('checkbox', { name: 'United States (US)' }).uncheck();
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('Campaign saved').waitFor();

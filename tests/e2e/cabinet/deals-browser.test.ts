@@ -19,9 +19,15 @@ beforeAll(async () => {
   admin = await account(p.app, 'admin');
   const adv = await account(p.app, 'advertiser');
   advertiserId = adv.id;
-  partnerId = (await call<{ id: number }>(p.app, 'POST', '/api/admin/partners', { token: admin.token, json: { name: 'Exchange', allowed_ips: ['192.0.2.1'] } }))
-    .body.id;
-  campaignId = (await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: validCampaign })).body.id;
+  partnerId = (
+    await call<{ id: number }>(p.app, 'POST', '/api/admin/partners', {
+      token: admin.token,
+      json: { name: 'Exchange', allowed_ips: ['192.0.2.1'] },
+    })
+  ).body.id;
+  campaignId = (
+    await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: validCampaign })
+  ).body.id;
   page = await (await p.newContext()).newPage();
 }, 90_000);
 afterAll(async () => {
@@ -52,7 +58,11 @@ describe('deals in the cabinet', () => {
     await page.getByRole('cell', { name: 'PMP-CAB-1', exact: true }).waitFor();
     await page.getByText('$1.25 CPM').waitFor();
 
-    await page.getByText(`partners Exchange (#${partnerId}) · campaigns Spring promo (#${campaignId}, advertiser ${advertiserId})`).click();
+    await page
+      .getByText(
+        `partners Exchange (#${partnerId}) · campaigns Spring promo (#${campaignId}, advertiser ${advertiserId})`,
+      )
+      .click();
     const edit = page.getByRole('form', { name: 'Edit deal PMP-CAB-1' });
     await edit.getByLabel(/^Floor/).fill('2.5');
     await edit.getByRole('button', { name: 'Save' }).click();

@@ -73,13 +73,25 @@ describe('demand partners in the cabinet', () => {
     await adm.getByRole('button', { name: 'Disable DSP One' }).click();
     await adm.getByRole('cell', { name: 'disabled' }).waitFor();
     await screenshot(adm, 'demand-partners', ['DSP One', '120 ms', 'circuit open', 'disabled']);
-    const listed = await call<{ demand_partners: { countries: string[] }[] }>(p.app, 'GET', '/api/admin/demand-partners', { token: admin.token });
+    const listed = await call<{ demand_partners: { countries: string[] }[] }>(
+      p.app,
+      'GET',
+      '/api/admin/demand-partners',
+      { token: admin.token },
+    );
     expect(listed.body.demand_partners.map((d) => d.countries)).toEqual([['at']]);
     // The admin's home names it among the partners, with its state and what the engines counted.
     await adm.getByRole('link', { name: 'Overview' }).click();
     const row = adm.getByRole('row').filter({ hasText: 'DSP One' });
     await row.waitFor();
-    expect(await row.locator('td').allTextContents()).toEqual(['DSP One', 'demand (DSP)', 'disabled', '40,000', '3', '$12.00']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'DSP One',
+      'demand (DSP)',
+      'disabled',
+      '40,000',
+      '3',
+      '$12.00',
+    ]);
     await adm.getByRole('group', { name: 'Network today' }).getByText('$12.00').waitFor();
   });
 });

@@ -21,7 +21,8 @@ async function groupBy(page: Page, dims: string[]): Promise<void> {
   // The page's own first query (by day) is shown first, so it cannot land after ours.
   await page.getByText(/^Breakdown, /).waitFor();
   const form = page.getByRole('form', { name: 'Statistics query' });
-  for (const box of await form.locator('input[name="group_by"]').all()) await box.setChecked(dims.includes((await box.getAttribute('value')) ?? ''));
+  for (const box of await form.locator('input[name="group_by"]').all())
+    await box.setChecked(dims.includes((await box.getAttribute('value')) ?? ''));
   await form.getByRole('button', { name: 'Show' }).click();
 }
 
@@ -66,7 +67,13 @@ beforeAll(async () => {
   for (const e of events) p.engine.engine.events.push(e);
   await p.ingest();
   // What the engines counted for the partner today.
-  await p.app.svc.redis.hset(demandDayKey(partnerId, today), { requests: 40, bids: 12, wins: 5, timeouts: 3, errors: 2 });
+  await p.app.svc.redis.hset(demandDayKey(partnerId, today), {
+    requests: 40,
+    bids: 12,
+    wins: 5,
+    timeouts: 3,
+    errors: 2,
+  });
 }, 90_000);
 afterAll(async () => {
   await p?.stop();

@@ -21,7 +21,8 @@ import { launchChromium } from '@adnet/test-support/browser';
 
 export const SCREENS = new URL('../../../.tmp/cabinet-screens/', import.meta.url).pathname;
 // Headless Chromium's own user agent is refused as a bot by the click rules.
-export const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
 export interface Product {
   redis: TestRedis;
@@ -80,7 +81,11 @@ export async function startProduct(opts: ProductOptions = {}): Promise<Product> 
     // As `pnpm start` runs them; the postback worker stays out: `sendPostbacks` drives it on its own clock.
     { clickhouse: true, cabinetDir: CABINET_DIST, parts: opts.parts ?? ['ingester', 'video'] },
   );
-  const engine = await startEngine(redis.url, { PORT: String(publicPort), PUBLIC_BASE_URL: base }, { adminUpstream: app.base });
+  const engine = await startEngine(
+    redis.url,
+    { PORT: String(publicPort), PUBLIC_BASE_URL: base },
+    { adminUpstream: app.base },
+  );
   const browser = await launchChromium();
   return {
     redis,
@@ -97,7 +102,12 @@ export async function startProduct(opts: ProductOptions = {}): Promise<Product> 
       return context;
     },
     ingest: () => ingestAll(app, [engine.engine]),
-    sendPostbacks: () => new PostbackWorker({ svc: app.svc, store: new ConversionStore(app.svc.redis), now: () => Date.now() + 3_600_000 }).runOnce(),
+    sendPostbacks: () =>
+      new PostbackWorker({
+        svc: app.svc,
+        store: new ConversionStore(app.svc.redis),
+        now: () => Date.now() + 3_600_000,
+      }).runOnce(),
     async stop() {
       await browser.close();
       await engine.stop();
@@ -110,7 +120,8 @@ export async function startProduct(opts: ProductOptions = {}): Promise<Product> 
 
 /** A full-page screenshot after checking that each expected text is visible on the page. */
 export async function screenshot(page: Page, name: string, expected: string[]): Promise<void> {
-  for (const text of expected) await page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  for (const text of expected)
+    await page.getByText(text, { exact: false }).first().waitFor({ state: 'visible', timeout: 10_000 });
   await page.screenshot({ path: `${SCREENS}${name}.png`, fullPage: true });
 }
 
@@ -136,10 +147,14 @@ export async function sessionToken(page: Page): Promise<string> {
 
 /** Gives a browser context the session of a token, as the cabinet's sign-in would have set it. */
 export async function useSession(context: BrowserContext, base: string, token: string): Promise<void> {
-  await context.addCookies([{ name: 'adnet_session', value: token, url: `${base}/trpc`, httpOnly: true, sameSite: 'Strict' }]);
+  await context.addCookies([
+    { name: 'adnet_session', value: token, url: `${base}/trpc`, httpOnly: true, sameSite: 'Strict' },
+  ]);
 }
 
 /** What the page's own script can see of the session: no token may be among it. */
 export async function scriptVisibleStorage(page: Page): Promise<string> {
-  return page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
+  return page.evaluate<string>(
+    'JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })',
+  );
 }

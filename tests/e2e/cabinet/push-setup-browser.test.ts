@@ -17,8 +17,14 @@ beforeAll(async () => {
     token: pub.token,
     json: { domain: 'push-news.test', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
   });
-  await call(p.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Subscribers', format: 'push' } });
-  await call(p.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.body.id, name: 'Card', format: 'native' } });
+  await call(p.app, 'POST', '/api/pub/zones', {
+    token: pub.token,
+    json: { site_id: site.body.id, name: 'Subscribers', format: 'push' },
+  });
+  await call(p.app, 'POST', '/api/pub/zones', {
+    token: pub.token,
+    json: { site_id: site.body.id, name: 'Card', format: 'native' },
+  });
   const context = await p.newContext();
   // Signed in as the cabinet's sign-in leaves a browser: the token in its HttpOnly cookie.
   await useSession(context, p.base, pub.token);
@@ -50,7 +56,9 @@ describe('web push setup in the cabinet', () => {
     await f.getByLabel('Seconds after the page loads').fill('20');
     await f.getByRole('button', { name: 'Save prompt' }).click();
     await page.getByText('Web push setup: asks after some seconds (20 s)').waitFor();
-    const zones = await call<{ zones: { name: string; push_prompt: unknown }[] }>(p.app, 'GET', '/api/pub/zones', { token: pub.token });
+    const zones = await call<{ zones: { name: string; push_prompt: unknown }[] }>(p.app, 'GET', '/api/pub/zones', {
+      token: pub.token,
+    });
     expect(zones.body.zones.find((z) => z.name === 'Subscribers')?.push_prompt).toEqual({ on: 'delay', delay_s: 20 });
     await page.getByText('Web push setup: asks after some seconds (20 s)').click();
     await screenshot(page, 'push-setup', ['Download adnet-sw.js', 'Upload it to the root of your site']);

@@ -18,25 +18,37 @@ let page: Page;
 let campaignId: number;
 let site: Awaited<ReturnType<World['site']>>;
 const zones: Record<string, { id: number; subid: string }> = {};
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36', 'x-country': 'de' };
+const BROWSER = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36',
+  'x-country': 'de',
+};
 
 interface Sources {
   mode: string;
   zones: string[];
   sites: number[];
 }
-const sources = async () => (await call<{ sources: Sources }>(p.app, 'GET', `/api/adv/campaigns/${campaignId}`, { token: adv.token })).body.sources;
-const imp = (subid: string) => fetch(`${p.base}/imp?z=${subid}&fp=fp-${Math.random().toString(36).slice(2)}&s=e30`, { headers: BROWSER });
+const sources = async () =>
+  (await call<{ sources: Sources }>(p.app, 'GET', `/api/adv/campaigns/${campaignId}`, { token: adv.token })).body
+    .sources;
+const imp = (subid: string) =>
+  fetch(`${p.base}/imp?z=${subid}&fp=fp-${Math.random().toString(36).slice(2)}&s=e30`, { headers: BROWSER });
 
 beforeAll(async () => {
   p = await startProduct();
   world = await World.create(p.app);
   site = await world.site();
-  for (const name of ['pasted', 'reported']) zones[name] = await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site);
+  for (const name of ['pasted', 'reported'])
+    zones[name] = await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site);
   adv = await world.advertiser(100_000);
   campaignId = (await world.campaign(adv, { name: 'Lists' })).campaign.id;
   const reported = (zones.reported as { subid: string }).subid;
-  await eventually(() => p.engine.engine.mirror.index?.zones.get(reported)?.serving === true && p.engine.engine.mirror.index.candidateCount === 1, 10_000);
+  await eventually(
+    () =>
+      p.engine.engine.mirror.index?.zones.get(reported)?.serving === true &&
+      p.engine.engine.mirror.index.candidateCount === 1,
+    10_000,
+  );
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
   // Traffic on the zone the report will show: one rendered ad.
   const served = (await (await imp(reported)).json()) as { beacon_url: string };
@@ -63,7 +75,11 @@ describe('traffic sources in the cabinet', () => {
     await warnings.getByText('424242').waitFor();
     expect(await warnings.textContent()).not.toContain(pasted);
     expect(await sources()).toEqual({ mode: 'exclude', zones: [pasted, 'ghostzone1', 'ghostzone2'], sites: [424242] });
-    await screenshot(page, 'traffic-sources', ['Traffic sources', 'Exclude list: never serves on 3 zone(s) and 1 site(s)', 'ghostzone1']);
+    await screenshot(page, 'traffic-sources', [
+      'Traffic sources',
+      'Exclude list: never serves on 3 zone(s) and 1 site(s)',
+      'ghostzone1',
+    ]);
     await page.getByRole('button', { name: 'Remove zone ghostzone2' }).click();
     await page.getByText('Exclude list: never serves on 2 zone(s) and 1 site(s)').waitFor();
     expect((await sources()).zones).toEqual([pasted, 'ghostzone1']);
@@ -108,7 +124,9 @@ describe('traffic sources in the cabinet', () => {
     await adjust.getByLabel(/Bid adjustments, one per line/).fill('zone ghostzone1 x2\ncountry de 0.5');
     await adjust.getByRole('button', { name: 'Save adjustments' }).click();
     await page.locator('#bid-adjustments .warnings').getByText('zone ghostzone1').waitFor();
-    const c = await call<{ bid_adjustments: unknown[] }>(p.app, 'GET', `/api/adv/campaigns/${campaignId}`, { token: adv.token });
+    const c = await call<{ bid_adjustments: unknown[] }>(p.app, 'GET', `/api/adv/campaigns/${campaignId}`, {
+      token: adv.token,
+    });
     expect(c.body.bid_adjustments).toEqual([
       { zone: 'ghostzone1', multiplier: 2 },
       { country: 'de', multiplier: 0.5 },
@@ -146,7 +164,10 @@ describe('traffic sources in the cabinet', () => {
     // Named by where it shows ads, not by a number the advertiser never saw.
     await page.getByRole('button', { name: `Exclude zone ${reported.subid} on ${site.domain}` }).click();
     await page.getByText(`Excluded zone ${reported.subid} on ${site.domain} for Lists`).waitFor();
-    await screenshot(page, 'stats-exclude', ['Traffic source list', `Excluded zone ${reported.subid} on ${site.domain}`]);
+    await screenshot(page, 'stats-exclude', [
+      'Traffic source list',
+      `Excluded zone ${reported.subid} on ${site.domain}`,
+    ]);
     expect((await sources()).zones).toContain(reported.subid);
     // By site: the site's domain, its id beside it.
     await f.getByLabel('zone', { exact: true }).uncheck();

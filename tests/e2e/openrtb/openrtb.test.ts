@@ -21,7 +21,10 @@ const cases = ['exemplary', 'supplemental'].flatMap((dir) =>
   readdirSync(join(here, dir))
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({ name: `${dir}/${f}`, fixture: openRtbFixtureSchema.parse(JSON.parse(readFileSync(join(here, dir, f), 'utf8'))) })),
+    .map((f) => ({
+      name: `${dir}/${f}`,
+      fixture: openRtbFixtureSchema.parse(JSON.parse(readFileSync(join(here, dir, f), 'utf8'))),
+    })),
 );
 
 const fx = useTestApp();
@@ -60,15 +63,19 @@ async function build(f: OpenRtbFixture): Promise<Built> {
   await eventually(async () => {
     const index = engine.engine.mirror.index;
     if (!campaigns.every((c) => index?.campaigns.get(c.id)?.status === 'active')) return false;
-    for (const c of campaigns) if (!(Number(await redis.hget(campaignPoolKey(c.id, budgetDay(Date.now())), hold)) > 0)) return false;
+    for (const c of campaigns)
+      if (!(Number(await redis.hget(campaignPoolKey(c.id, budgetDay(Date.now())), hold)) > 0)) return false;
     return campaigns.length === 0 || Number(await redis.hget(advertiserHoldKey(adv.id), hold)) > 0;
   });
   return { advertiserToken: adv.token, campaigns, subid };
 }
 
 async function tearDown(built: Built): Promise<void> {
-  for (const c of built.campaigns) await call(fx.app, 'POST', `/api/adv/campaigns/${c.id}/pause`, { token: built.advertiserToken });
-  await eventually(() => built.campaigns.every((c) => engine.engine.mirror.index?.campaigns.get(c.id)?.status !== 'active'));
+  for (const c of built.campaigns)
+    await call(fx.app, 'POST', `/api/adv/campaigns/${c.id}/pause`, { token: built.advertiserToken });
+  await eventually(() =>
+    built.campaigns.every((c) => engine.engine.mirror.index?.campaigns.get(c.id)?.status !== 'active'),
+  );
 }
 
 async function noBidReasons(auctionId: string): Promise<Record<string, string>> {
@@ -85,7 +92,11 @@ function withZone(request: Record<string, unknown>, subid: string | undefined): 
   return { ...request, imp: imps.map((imp) => (imp.tagid === '$zone' ? { ...imp, tagid: subid } : imp)) };
 }
 
-const MARKUP = { banner: /^<a href="[^"]+\/c\/[^"]+" target="_blank"/, native: /^\{"native":/, vast: /^<\?xml[^>]*\?><VAST version="4\.0"/ };
+const MARKUP = {
+  banner: /^<a href="[^"]+\/c\/[^"]+" target="_blank"/,
+  native: /^\{"native":/,
+  vast: /^<\?xml[^>]*\?><VAST version="4\.0"/,
+};
 
 describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
   it(f.description, async () => {
@@ -111,11 +122,17 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
           if (w.adomain) expect(bid?.adomain).toEqual(w.adomain);
           expect(bid?.adm).toMatch(MARKUP[w.markup]);
           // Every markup sends clicks through our tracker; VAST also carries our impression pixel.
-          if (w.markup === 'native') expect((JSON.parse(bid?.adm ?? '{}') as { native: { link: { url: string } } }).native.link.url).toContain('/c/');
+          if (w.markup === 'native')
+            expect((JSON.parse(bid?.adm ?? '{}') as { native: { link: { url: string } } }).native.link.url).toContain(
+              '/c/',
+            );
           if (w.nativeAssetIds) {
-            expect((JSON.parse(bid?.adm ?? '{}') as { native: { assets: { id: number }[] } }).native.assets.map((a) => a.id)).toEqual(w.nativeAssetIds);
+            expect(
+              (JSON.parse(bid?.adm ?? '{}') as { native: { assets: { id: number }[] } }).native.assets.map((a) => a.id),
+            ).toEqual(w.nativeAssetIds);
           }
-          if (w.markup === 'vast') expect(bid?.adm).toMatch(/<Impression id="imp"><!\[CDATA\[[^\]]+\/openrtb\/imptracker\//);
+          if (w.markup === 'vast')
+            expect(bid?.adm).toMatch(/<Impression id="imp"><!\[CDATA\[[^\]]+\/openrtb\/imptracker\//);
           expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?/]+\?price=\$\{AUCTION_PRICE\}$/);
         }
       } else if (want.status === 204) {

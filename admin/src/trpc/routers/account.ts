@@ -1,4 +1,9 @@
-import { balanceSchema, postbackFailureReasonSchema, profileSchema, profileUpdateInputSchema } from '@adnet/schemas/api';
+import {
+  balanceSchema,
+  postbackFailureReasonSchema,
+  profileSchema,
+  profileUpdateInputSchema,
+} from '@adnet/schemas/api';
 import type { Profile } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { newSecret } from '../../auth/token-format.ts';
@@ -62,7 +67,10 @@ export const profileRouter = router({
       const { postback_url: pattern } = await profile(ctx);
       if (!pattern) throw new AppError('illegal_transition', 'Set a postback URL first');
       const rate = await ctx.svc.limiter.take(`pbtest:${ctx.session.userId}`, 1, 5_000);
-      if (!rate.allowed) throw new AppError('rate_limited', 'One test postback per 5 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
+      if (!rate.allowed)
+        throw new AppError('rate_limited', 'One test postback per 5 seconds', {
+          retryAfterSeconds: rate.retryAfterSeconds,
+        });
       const target = postbackTarget(pattern, {
         click_id: `test-${newSecret().slice(0, 16)}`,
         payout_cents: 0,
@@ -77,7 +85,13 @@ export const profileRouter = router({
       const answer = await callTracker(ctx.svc, target);
       if (!answer.ok)
         ctx.svc.log.info(
-          { event: 'postback.test_failed', requestId: ctx.req.requestId, userId: ctx.session.userId, reason: answer.reason, detail: answer.detail },
+          {
+            event: 'postback.test_failed',
+            requestId: ctx.req.requestId,
+            userId: ctx.session.userId,
+            reason: answer.reason,
+            detail: answer.detail,
+          },
           'test postback failed',
         );
       const { ok, status, reason, error } = answer;

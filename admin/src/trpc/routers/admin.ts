@@ -1,4 +1,11 @@
-import { adminCampaignSummarySchema, adminCampaignsInputSchema, creativeSchema, creditInputSchema, idSchema, reasonInputSchema } from '@adnet/schemas/api';
+import {
+  adminCampaignSummarySchema,
+  adminCampaignsInputSchema,
+  creativeSchema,
+  creditInputSchema,
+  idSchema,
+  reasonInputSchema,
+} from '@adnet/schemas/api';
 import type { Creative } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
@@ -11,14 +18,20 @@ import { roleProcedure, router } from '../init.ts';
 
 const admin = roleProcedure('admin');
 
-async function moderate(ctx: AuthedContext, id: number, verdict: { status: 'approved' } | { status: 'rejected'; reason: string }) {
+async function moderate(
+  ctx: AuthedContext,
+  id: number,
+  verdict: { status: 'approved' } | { status: 'rejected'; reason: string },
+) {
   const updated = await ctx.svc.configStore.update<Creative>(
     'creative',
     id,
     (c) => {
-      if (c.status !== 'pending_moderation') throw new AppError('illegal_transition', `Creative is already ${c.status}`);
+      if (c.status !== 'pending_moderation')
+        throw new AppError('illegal_transition', `Creative is already ${c.status}`);
       const ops: IndexOp[] = [{ cmd: 'ZREM', key: CFG_MODERATION_QUEUE, member: id }];
-      if (verdict.status === 'approved') ops.push({ cmd: 'SADD', key: campaignApprovedIndex(c.campaign_id), member: id });
+      if (verdict.status === 'approved')
+        ops.push({ cmd: 'SADD', key: campaignApprovedIndex(c.campaign_id), member: id });
       return {
         value: {
           ...c,
@@ -31,7 +44,10 @@ async function moderate(ctx: AuthedContext, id: number, verdict: { status: 'appr
     },
     () => notFound('Creative'),
   );
-  ctx.svc.log.info({ event: 'creative.moderated', creativeId: id, status: updated.status, by: ctx.session.userId }, 'creative moderated');
+  ctx.svc.log.info(
+    { event: 'creative.moderated', creativeId: id, status: updated.status, by: ctx.session.userId },
+    'creative moderated',
+  );
   await ctx.svc.notifier.notify({
     kind: 'creative_moderated',
     user_id: updated.advertiser_id,
@@ -44,7 +60,12 @@ async function moderate(ctx: AuthedContext, id: number, verdict: { status: 'appr
   return updated;
 }
 
-const advertiserSummary = z.object({ id: z.number(), email: z.string(), balance_cents: z.number().int(), created_at: z.string() });
+const advertiserSummary = z.object({
+  id: z.number(),
+  email: z.string(),
+  balance_cents: z.number().int(),
+  created_at: z.string(),
+});
 
 /** Every advertiser's id, read a page at a time. */
 async function allAdvertiserIds(ctx: AuthedContext): Promise<number[]> {
@@ -73,12 +94,26 @@ export const adminRouter = router({
     .mutation(({ ctx, input }) => moderate(ctx, input.id, { status: 'rejected', reason: input.reason })),
 
   listAdvertisers: admin
-    .input(z.object({ offset: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(500).default(100) }).optional())
+    .input(
+      z
+        .object({
+          offset: z.coerce.number().int().min(0).default(0),
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+        })
+        .optional(),
+    )
     .output(z.object({ advertisers: z.array(advertiserSummary) }))
     .query(async ({ ctx, input }) => {
       const users = await ctx.svc.users.listByRole('advertiser', input?.offset ?? 0, input?.limit ?? 100);
       const balances = await Promise.all(users.map((u) => ctx.svc.ledger.balance(u.id)));
-      return { advertisers: users.map((u, i) => ({ id: u.id, email: u.email, balance_cents: balances[i] ?? 0, created_at: u.createdAt })) };
+      return {
+        advertisers: users.map((u, i) => ({
+          id: u.id,
+          email: u.email,
+          balance_cents: balances[i] ?? 0,
+          created_at: u.createdAt,
+        })),
+      };
     }),
 
   /** Campaigns by name, for admins to pick (deals): one advertiser's, or every advertiser's; an unknown advertiser has none. */
@@ -102,9 +137,16 @@ export const adminRouter = router({
     .mutation(async ({ ctx, input }) => {
       const user = await ctx.svc.users.get(input.id);
       if (!user || user.role !== 'advertiser') throw notFound('Advertiser');
-      const result = await ctx.svc.ledger.credit(user.id, input.amount_cents, input.reason ?? `credit by admin ${ctx.session.userId}`);
+      const result = await ctx.svc.ledger.credit(
+        user.id,
+        input.amount_cents,
+        input.reason ?? `credit by admin ${ctx.session.userId}`,
+      );
       if (!result.ok) throw new AppError('internal', 'Credit was not recorded');
-      ctx.svc.log.info({ event: 'balance.credited', advertiserId: user.id, cents: input.amount_cents, by: ctx.session.userId }, 'balance credited');
+      ctx.svc.log.info(
+        { event: 'balance.credited', advertiserId: user.id, cents: input.amount_cents, by: ctx.session.userId },
+        'balance credited',
+      );
       return { advertiser_id: user.id, balance_cents: result.balanceCents, entry_id: result.entryId };
     }),
 });

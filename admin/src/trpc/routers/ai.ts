@@ -17,12 +17,24 @@ export const aiRouter = router({
       const campaign = await loadOwnedCampaign(svc, session.userId, input.id);
       const rate = await svc.limiter.take(`ai:${session.userId}`, AI_RATE.limit, AI_RATE.periodMs);
       if (!rate.allowed)
-        throw new AppError('rate_limited', 'AI generation is limited to 1 request per 30 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
+        throw new AppError('rate_limited', 'AI generation is limited to 1 request per 30 seconds', {
+          retryAfterSeconds: rate.retryAfterSeconds,
+        });
 
-      const req = { format: campaign.format, vertical: campaign.vertical, offer: input.offer, cta: input.cta, geo: input.geo, lang: input.lang };
+      const req = {
+        format: campaign.format,
+        vertical: campaign.vertical,
+        offer: input.offer,
+        cta: input.cta,
+        geo: input.geo,
+        lang: input.lang,
+      };
       const messages = buildPrompt(req);
       const provider = svc.copyProvider;
-      const prices = { inputMicroCentsPer1k: svc.config.ai.priceInputMicroCentsPer1k, outputMicroCentsPer1k: svc.config.ai.priceOutputMicroCentsPer1k };
+      const prices = {
+        inputMicroCentsPer1k: svc.config.ai.priceInputMicroCentsPer1k,
+        outputMicroCentsPer1k: svc.config.ai.priceOutputMicroCentsPer1k,
+      };
       // Reserve the most this call can cost (every attempt at full output), so the
       // balance never goes below zero however many tokens the provider reports.
       const reserved = tokenCostCents(provider.maxUsage(messages), prices);
@@ -30,7 +42,10 @@ export const aiRouter = router({
       if (reserved > 0) {
         const debit = await svc.ledger.debit(session.userId, reserved, `${label}: reservation`, true);
         if (!debit.ok) {
-          throw new AppError('payment_required', `Balance ${debit.balanceCents} cents cannot cover the maximum cost of ${reserved} cents of this AI call`);
+          throw new AppError(
+            'payment_required',
+            `Balance ${debit.balanceCents} cents cannot cover the maximum cost of ${reserved} cents of this AI call`,
+          );
         }
       }
 
@@ -43,7 +58,10 @@ export const aiRouter = router({
       }
       const cost = Math.min(tokenCostCents(result.usage, prices), reserved);
       if (reserved - cost > 0) await svc.ledger.credit(session.userId, reserved - cost, `${label}: unused reservation`);
-      svc.log.info({ event: 'ai.generated', campaignId: campaign.id, provider: provider.name, ...result.usage, costCents: cost }, 'ai copy generated');
+      svc.log.info(
+        { event: 'ai.generated', campaignId: campaign.id, provider: provider.name, ...result.usage, costCents: cost },
+        'ai copy generated',
+      );
       return { ...result.copy, usage: result.usage, provider: provider.name, cost_cents: cost };
     }),
 });

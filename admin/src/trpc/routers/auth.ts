@@ -8,7 +8,11 @@ import {
   tokenResponseSchema,
 } from '@adnet/schemas/api';
 import type { TokenInput } from '@adnet/schemas/api';
-import { passwordResetConfirmInputSchema, passwordResetInputSchema, verifyEmailInputSchema } from '@adnet/schemas/accounts';
+import {
+  passwordResetConfirmInputSchema,
+  passwordResetInputSchema,
+  verifyEmailInputSchema,
+} from '@adnet/schemas/accounts';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { passwordBinding } from '../../storage/one-time-tokens.ts';
@@ -29,8 +33,14 @@ import { networkSubject } from '../../auth/client-address.ts';
 async function takeAttempt(svc: Services, email: string, ip: string): Promise<void> {
   const gate = await svc.signInBackoff.take(email, networkSubject(ip));
   if (!gate.allowed) {
-    if (gate.scope === 'account') svc.log.warn({ event: 'signin.account_limit' }, 'sign-in attempts on one account from many networks: unknown networks wait');
-    throw new AppError('rate_limited', 'Too many failed sign-ins for this account; wait before trying again', { retryAfterSeconds: gate.retryAfterSeconds });
+    if (gate.scope === 'account')
+      svc.log.warn(
+        { event: 'signin.account_limit' },
+        'sign-in attempts on one account from many networks: unknown networks wait',
+      );
+    throw new AppError('rate_limited', 'Too many failed sign-ins for this account; wait before trying again', {
+      retryAfterSeconds: gate.retryAfterSeconds,
+    });
   }
 }
 
@@ -42,7 +52,10 @@ async function rehashIfOld(svc: Services, user: UserRecord, password: string): P
 }
 
 /** Checks the password (under the back-off) and issues a session token. */
-async function signIn(ctx: Context, input: TokenInput): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
+async function signIn(
+  ctx: Context,
+  input: TokenInput,
+): Promise<{ token: string; expiresAt: number; user: UserRecord }> {
   const { svc } = ctx;
   await takeAttempt(svc, input.email, ctx.req.ip);
   const user = await svc.users.getByEmail(input.email);
@@ -78,7 +91,11 @@ export const authRouter = router({
         ctx.svc.log.info({ event: 'user.signup_email_taken' }, 'sign-up for a taken email');
         // The owner hears of it by email; the caller gets the same answer as for a new address.
         const owner = await ctx.svc.users.getByEmail(input.email);
-        if (owner) await ctx.svc.notifier.notify({ kind: 'signup_existing', user_id: owner.id }, { once: { key: `signup:${owner.id}`, ttlMs: 3_600_000 } });
+        if (owner)
+          await ctx.svc.notifier.notify(
+            { kind: 'signup_existing', user_id: owner.id },
+            { once: { key: `signup:${owner.id}`, ttlMs: 3_600_000 } },
+          );
       }
       return { ok: true as const };
     }),
@@ -88,7 +105,12 @@ export const authRouter = router({
     .output(tokenResponseSchema)
     .mutation(async ({ ctx, input }) => {
       const { token, expiresAt, user } = await signIn(ctx, input);
-      return { token, token_type: 'Bearer' as const, expires_at: new Date(expiresAt).toISOString(), user: { id: user.id, role: user.role } };
+      return {
+        token,
+        token_type: 'Bearer' as const,
+        expires_at: new Date(expiresAt).toISOString(),
+        user: { id: user.id, role: user.role },
+      };
     }),
 
   /**
@@ -103,7 +125,10 @@ export const authRouter = router({
       checkCookieRequest(ctx, true);
       const { token, expiresAt, user } = await signIn(ctx, input);
       ctx.setCookies.push(sessionCookie(token, (expiresAt - Date.now()) / 1000, ctx.req.https));
-      return { expires_at: new Date(expiresAt).toISOString(), user: { id: user.id, role: user.role, email: user.email } };
+      return {
+        expires_at: new Date(expiresAt).toISOString(),
+        user: { id: user.id, role: user.role, email: user.email },
+      };
     }),
 
   logout: authedProcedure.output(okSchema).mutation(async ({ ctx }) => {
@@ -133,7 +158,9 @@ export const authRouter = router({
         throw fieldErrors({ current_password: 'is not the current password' });
       }
       await svc.signInBackoff.succeeded(user.email, networkSubject(ctx.req.ip));
-      if (!(await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(input.new_password)))) {
+      if (
+        !(await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(input.new_password)))
+      ) {
         throw new AppError('conflict', 'The password was changed meanwhile; sign in again');
       }
       await svc.tokens.revokeOthers(user.id, session.tokenId);
@@ -182,7 +209,10 @@ export const authRouter = router({
   resendVerification: authedProcedure.output(okSchema).mutation(async ({ ctx }) => {
     const user = await ctx.svc.users.get(ctx.session.userId);
     if (user && !user.emailVerifiedAt) {
-      await ctx.svc.notifier.notify({ kind: 'verify_email', user_id: user.id }, { once: { key: `verify:${user.id}`, ttlMs: 600_000 } });
+      await ctx.svc.notifier.notify(
+        { kind: 'verify_email', user_id: user.id },
+        { once: { key: `verify:${user.id}`, ttlMs: 600_000 } },
+      );
     }
     return { ok: true as const };
   }),
@@ -213,8 +243,11 @@ export const authRouter = router({
       const { svc } = ctx;
       const claim = await svc.oneTimeTokens.consume('reset', input.token);
       const user = claim && (await svc.users.get(claim.userId));
-      if (!claim || !user || passwordBinding(user.passwordHash) !== claim.bind) throw fieldErrors({ token: 'is invalid or expired' });
-      if (!(await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(input.password)))) {
+      if (!claim || !user || passwordBinding(user.passwordHash) !== claim.bind)
+        throw fieldErrors({ token: 'is invalid or expired' });
+      if (
+        !(await svc.users.replacePasswordHash(user.id, user.passwordHash, await svc.passwords.hash(input.password)))
+      ) {
         throw fieldErrors({ token: 'is invalid or expired' });
       }
       await svc.tokens.revokeAll(user.id);

@@ -49,26 +49,41 @@ async function ownedDeposit(ctx: AuthedContext, id: number): Promise<DepositReco
 }
 
 /** Ledger entries of an advertiser between two instants. */
-const advLedgerBetween = (ctx: AuthedContext, fromMs: number, toMs: number) => ctx.svc.ledger.between(ctx.session.userId, fromMs, toMs);
+const advLedgerBetween = (ctx: AuthedContext, fromMs: number, toMs: number) =>
+  ctx.svc.ledger.between(ctx.session.userId, fromMs, toMs);
 
 export const depositsRouter = router({
   create: advertiser
     // The configured bounds (DEPOSIT_MIN_USD, DEPOSIT_MAX_USD) in the same pass as the rest of the input.
-    .use(configuredInput((config) => depositInputSchemaFor({ minCents: config.billing.depositMinCents, maxCents: config.billing.depositMaxCents })))
+    .use(
+      configuredInput((config) =>
+        depositInputSchemaFor({ minCents: config.billing.depositMinCents, maxCents: config.billing.depositMaxCents }),
+      ),
+    )
     .input(depositInputSchema)
     .output(depositSchema)
     .mutation(async ({ ctx, input }) => {
       const cents = usdToCents(input.amount_usd);
       // Each deposit opens a session at the provider: a few a minute is plenty for a person.
       const rate = await ctx.svc.limiter.take(`deposit:${ctx.session.userId}`, 10, 60_000);
-      if (!rate.allowed) throw new AppError('rate_limited', 'At most 10 deposits a minute', { retryAfterSeconds: rate.retryAfterSeconds });
+      if (!rate.allowed)
+        throw new AppError('rate_limited', 'At most 10 deposits a minute', {
+          retryAfterSeconds: rate.retryAfterSeconds,
+        });
       const id = await ctx.svc.deposits.nextId();
       let checkout;
       try {
-        checkout = await ctx.svc.paymentProvider.createCheckout({ depositId: id, advertiserId: ctx.session.userId, amountCents: cents });
+        checkout = await ctx.svc.paymentProvider.createCheckout({
+          depositId: id,
+          advertiserId: ctx.session.userId,
+          amountCents: cents,
+        });
       } catch (err) {
         if (!(err instanceof PaymentProviderError)) throw err;
-        ctx.svc.log.warn({ event: 'deposit.provider_failed', depositId: id, err: err.message }, 'payment provider failed');
+        ctx.svc.log.warn(
+          { event: 'deposit.provider_failed', depositId: id, err: err.message },
+          'payment provider failed',
+        );
         throw new AppError('bad_gateway', 'The payment provider is not available; try again');
       }
       await ctx.svc.deposits.create({
@@ -79,14 +94,19 @@ export const depositsRouter = router({
         checkoutUrl: checkout.url,
         providerSession: checkout.session,
       });
-      ctx.svc.log.info({ event: 'deposit.created', depositId: id, advertiserId: ctx.session.userId, cents }, 'deposit created');
+      ctx.svc.log.info(
+        { event: 'deposit.created', depositId: id, advertiserId: ctx.session.userId, cents },
+        'deposit created',
+      );
       return toDeposit((await ctx.svc.deposits.get(id)) as DepositRecord);
     }),
 
   list: advertiser
     .input(z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).optional())
     .output(depositListSchema)
-    .query(async ({ ctx, input }) => ({ deposits: (await ctx.svc.deposits.list(ctx.session.userId, input?.limit ?? 100)).map(toDeposit) })),
+    .query(async ({ ctx, input }) => ({
+      deposits: (await ctx.svc.deposits.list(ctx.session.userId, input?.limit ?? 100)).map(toDeposit),
+    })),
 
   get: advertiser
     .input(z.object({ id: idSchema }))
@@ -98,7 +118,8 @@ export const depositsRouter = router({
     .output(z.object({ number: z.string(), html: z.string() }))
     .query(async ({ ctx, input }) => {
       const dep = await ownedDeposit(ctx, input.id);
-      if (dep.receiptNo === null) throw new AppError('conflict', `Deposit is ${dep.status}: a receipt is issued once it is paid`);
+      if (dep.receiptNo === null)
+        throw new AppError('conflict', `Deposit is ${dep.status}: a receipt is issued once it is paid`);
       const user = await ctx.svc.users.get(dep.advertiserId);
       const number = receiptNumber(dep.advertiserId, dep.receiptNo);
       const html = receiptHtml({
@@ -153,7 +174,9 @@ export const statementsRouter = router({
         campaigns,
         total_spent_cents: campaigns.reduce((s, c) => s + c.spent_cents, 0),
         deposits_cents: entries.filter((e) => e.reason.startsWith('deposit #')).reduce((s, e) => s + e.amount, 0),
-        refunds_cents: -entries.filter((e) => e.reason.startsWith('refund of deposit #')).reduce((s, e) => s + e.amount, 0),
+        refunds_cents: -entries
+          .filter((e) => e.reason.startsWith('refund of deposit #'))
+          .reduce((s, e) => s + e.amount, 0),
       };
       if (input.format !== 'csv') return statement;
       const csv = csvTable(['campaign_id', 'name', 'impressions', 'clicks', 'conversions', 'spent_usd'] as const, [
@@ -166,7 +189,9 @@ export const statementsRouter = router({
 
 const settingsOf = (input: z.infer<typeof payoutSettingsInputSchema>): PayoutSettings => ({
   method: input.method,
-  details: Object.fromEntries(Object.entries(input.details).filter((e): e is [string, string] => typeof e[1] === 'string')),
+  details: Object.fromEntries(
+    Object.entries(input.details).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  ),
   threshold_cents: usdToCents(input.threshold_usd),
   updated_at: new Date().toISOString(),
 });
@@ -202,14 +227,19 @@ export const pubPayoutsRouter = router({
       const settings = settingsOf(input);
       await ctx.svc.payouts.setSettings(ctx.session.userId, settings);
       // The details themselves stay out of the log.
-      ctx.svc.log.info({ event: 'payout_settings.updated', publisherId: ctx.session.userId, method: settings.method }, 'payout settings updated');
+      ctx.svc.log.info(
+        { event: 'payout_settings.updated', publisherId: ctx.session.userId, method: settings.method },
+        'payout settings updated',
+      );
       return settings;
     }),
 
   list: publisher
     .input(z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).optional())
     .output(payoutListSchema)
-    .query(async ({ ctx, input }) => ({ payouts: await ctx.svc.payouts.ofPublisher(ctx.session.userId, input?.limit ?? 100) })),
+    .query(async ({ ctx, input }) => ({
+      payouts: await ctx.svc.payouts.ofPublisher(ctx.session.userId, input?.limit ?? 100),
+    })),
 
   statement: publisher
     .input(statementInputSchema)
@@ -267,7 +297,13 @@ export const adminBillingRouter = router({
     .mutation(async ({ ctx, input }) => {
       const payout = moved(await ctx.svc.payouts.markPaid(input.id, input.reference));
       ctx.svc.log.info(
-        { event: 'payout.paid', payoutId: payout.id, publisherId: payout.publisher_id, cents: payout.amount_cents, by: ctx.session.userId },
+        {
+          event: 'payout.paid',
+          payoutId: payout.id,
+          publisherId: payout.publisher_id,
+          cents: payout.amount_cents,
+          by: ctx.session.userId,
+        },
         'payout paid',
       );
       // Queued after the payment is stored; the notifier never throws, so a mail problem cannot undo it.
@@ -292,14 +328,25 @@ export const adminBillingRouter = router({
 
   /** Runs the daily close now (it also runs on its own every PAYOUT_CLOSE_INTERVAL_MS); idempotent. */
   closePayouts: admin
-    .output(z.object({ from: z.string(), to: z.string(), closed: z.number().int(), adjusted: z.number().int(), payoutsDue: z.number().int() }))
+    .output(
+      z.object({
+        from: z.string(),
+        to: z.string(),
+        closed: z.number().int(),
+        adjusted: z.number().int(),
+        payoutsDue: z.number().int(),
+      }),
+    )
     .mutation(({ ctx }) => runPayoutClose(ctx.svc)),
 
   listDeposits: admin
     .input(z.object({ advertiser_id: idSchema, limit: z.coerce.number().int().min(1).max(500).default(100) }))
     .output(adminDepositListSchema)
     .query(async ({ ctx, input }) => {
-      const [user, deposits] = await Promise.all([ctx.svc.users.get(input.advertiser_id), ctx.svc.deposits.list(input.advertiser_id, input.limit)]);
+      const [user, deposits] = await Promise.all([
+        ctx.svc.users.get(input.advertiser_id),
+        ctx.svc.deposits.list(input.advertiser_id, input.limit),
+      ]);
       if (user?.role !== 'advertiser') throw notFound('Advertiser');
       return { advertiser_email: user.email, deposits: deposits.map(toDeposit) };
     }),
@@ -311,16 +358,24 @@ export const adminBillingRouter = router({
     .mutation(async ({ ctx, input }) => {
       const dep = await ctx.svc.deposits.get(input.id);
       if (!dep) throw notFound('Deposit');
-      if (dep.status !== 'paid') throw new AppError('illegal_transition', `Deposit is ${dep.status}: only a paid deposit is refunded`);
+      if (dep.status !== 'paid')
+        throw new AppError('illegal_transition', `Deposit is ${dep.status}: only a paid deposit is refunded`);
       try {
-        await ctx.svc.paymentProvider.refund({ depositId: dep.id, paymentRef: dep.paymentRef, amountCents: dep.amountCents });
+        await ctx.svc.paymentProvider.refund({
+          depositId: dep.id,
+          paymentRef: dep.paymentRef,
+          amountCents: dep.amountCents,
+        });
       } catch (err) {
         if (!(err instanceof PaymentProviderError)) throw err;
         throw new AppError('bad_gateway', 'The payment provider refused the refund; nothing changed');
       }
       // The provider's refund notice comes later and finds this already done (refunds are cumulative).
       const taken = await ctx.svc.deposits.refundTo(dep.id, dep.amountCents);
-      ctx.svc.log.info({ event: 'deposit.refunded', depositId: dep.id, cents: taken, by: ctx.session.userId, reason: input.reason }, 'deposit refunded');
+      ctx.svc.log.info(
+        { event: 'deposit.refunded', depositId: dep.id, cents: taken, by: ctx.session.userId, reason: input.reason },
+        'deposit refunded',
+      );
       return toDeposit((await ctx.svc.deposits.get(dep.id)) as DepositRecord);
     }),
 });

@@ -32,12 +32,16 @@ async function one(ctx: AuthedContext, c: StoredCampaign) {
   return withSpent as NonNullable<typeof withSpent>;
 }
 
-const withWarnings = async (ctx: AuthedContext, c: StoredCampaign, warnings: Warning[]) => ({ ...(await one(ctx, c)), warnings });
+const withWarnings = async (ctx: AuthedContext, c: StoredCampaign, warnings: Warning[]) => ({
+  ...(await one(ctx, c)),
+  warnings,
+});
 
 /** Adds or removes source entries: the campaign must be the caller's and not archived; unknown zones and sites are warned about. */
 async function editSources(ctx: AuthedContext, input: SourceEntries & { id: number }, edit: 'add' | 'remove') {
   const campaign = await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id);
-  if (campaign.status === 'archived') throw new AppError('illegal_transition', 'An archived campaign cannot be changed');
+  if (campaign.status === 'archived')
+    throw new AppError('illegal_transition', 'An archived campaign cannot be changed');
   await changeSources(ctx.svc, input.id, (current): SourceList | undefined => {
     if (edit === 'remove') return removeSources(current, input);
     const added = addSources(current, input);
@@ -109,10 +113,15 @@ export const campaignsRouter = router({
         created_at: now,
         updated_at: now,
       };
-      await ctx.svc.configStore.commit('campaign', id, 0, campaign, [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }]);
+      await ctx.svc.configStore.commit('campaign', id, 0, campaign, [
+        { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
+      ]);
       const sources = input.sources;
       if (sources) await changeSources(ctx.svc, id, () => sources);
-      ctx.svc.log.info({ event: 'campaign.created', campaignId: id, advertiserId: ctx.session.userId }, 'campaign created');
+      ctx.svc.log.info(
+        { event: 'campaign.created', campaignId: id, advertiserId: ctx.session.userId },
+        'campaign created',
+      );
       return withWarnings(ctx, campaign, await sourceWarnings(ctx.svc, sources ?? {}, input.bid_adjustments));
     }),
 
@@ -125,7 +134,8 @@ export const campaignsRouter = router({
         'campaign',
         input.id,
         (c) => {
-          if (c.status === 'archived') throw new AppError('illegal_transition', 'An archived campaign cannot be changed');
+          if (c.status === 'archived')
+            throw new AppError('illegal_transition', 'An archived campaign cannot be changed');
           const next: StoredCampaign = { ...c, updated_at: new Date().toISOString() };
           if (input.name !== undefined) next.name = input.name;
           if (input.vertical !== undefined) next.vertical = input.vertical;
@@ -137,7 +147,8 @@ export const campaignsRouter = router({
           if (input.device_types !== undefined) next.device_types = input.device_types;
           if (input.rotation !== undefined) next.rotation = input.rotation;
           if (input.pacing !== undefined) next.pacing = input.pacing;
-          if (input.total_budget_usd !== undefined) next.total_budget_cents = input.total_budget_usd === null ? null : usdToCents(input.total_budget_usd);
+          if (input.total_budget_usd !== undefined)
+            next.total_budget_cents = input.total_budget_usd === null ? null : usdToCents(input.total_budget_usd);
           if (input.os_include !== undefined) next.os_include = input.os_include;
           if (input.browser_include !== undefined) next.browser_include = input.browser_include;
           if (input.connection_types !== undefined) next.connection_types = input.connection_types;
@@ -148,14 +159,16 @@ export const campaignsRouter = router({
           if (input.dayparting !== undefined) next.dayparting = input.dayparting;
           if (input.timezone !== undefined) next.timezone = input.timezone;
           if (input.bid_adjustments !== undefined) next.bid_adjustments = input.bid_adjustments;
-          if (next.start_at && next.end_at && next.end_at <= next.start_at) throw fieldErrors({ end_at: END_BEFORE_START });
+          if (next.start_at && next.end_at && next.end_at <= next.start_at)
+            throw fieldErrors({ end_at: END_BEFORE_START });
           return { value: next };
         },
         () => notFound('Campaign'),
       );
       const sources = input.sources;
       // Replaced whole, after the campaign change (which refuses an archived campaign).
-      if (sources) await changeSources(ctx.svc, input.id, (current) => (sameSources(current, sources) ? undefined : sources));
+      if (sources)
+        await changeSources(ctx.svc, input.id, (current) => (sameSources(current, sources) ? undefined : sources));
       return withWarnings(ctx, updated, await sourceWarnings(ctx.svc, sources ?? {}, input.bid_adjustments));
     }),
 
@@ -174,7 +187,11 @@ export const campaignsRouter = router({
       .input(zoneLookupInputSchema)
       .output(zoneLookupSchema)
       .query(async ({ ctx, input }) => ({
-        zones: (await ctx.svc.configStore.readMany<StoredZone>('zone', input.ids)).map((z) => ({ id: z.id, subid: z.subid, site_id: z.site_id })),
+        zones: (await ctx.svc.configStore.readMany<StoredZone>('zone', input.ids)).map((z) => ({
+          id: z.id,
+          subid: z.subid,
+          site_id: z.site_id,
+        })),
       })),
   }),
 
@@ -204,9 +221,14 @@ export const campaignsRouter = router({
       const now = new Date().toISOString();
       const name = `${source.name.slice(0, 120 - ' (copy)'.length)} (copy)`;
       const copy: StoredCampaign = { ...source, id, name, status: 'draft', created_at: now, updated_at: now };
-      await ctx.svc.configStore.commit('campaign', id, 0, copy, [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }]);
+      await ctx.svc.configStore.commit('campaign', id, 0, copy, [
+        { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
+      ]);
       const creatives = await copyCreatives(ctx.svc, await listCampaignCreatives(ctx.svc, source.id), copy);
-      ctx.svc.log.info({ event: 'campaign.duplicated', campaignId: id, from: source.id, creatives }, 'campaign duplicated');
+      ctx.svc.log.info(
+        { event: 'campaign.duplicated', campaignId: id, from: source.id, creatives },
+        'campaign duplicated',
+      );
       return one(ctx, copy);
     }),
 });

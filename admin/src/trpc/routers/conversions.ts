@@ -35,13 +35,17 @@ export const conversionsRouter = router({
   list: roleProcedure('advertiser')
     .output(z.object({ conversions: z.array(conversion) }))
     .query(async ({ ctx }) => ({
-      conversions: (await ctx.svc.conversions.list(ctx.session.userId)).map((c) => ({ ...c, attempts: c.attempts.map(attemptForClient) })),
+      conversions: (await ctx.svc.conversions.list(ctx.session.userId)).map((c) => ({
+        ...c,
+        attempts: c.attempts.map(attemptForClient),
+      })),
     })),
 });
 
 // No bearer token: the postback secret names the advertiser and the signature proves the fields.
 const receiving = publicProcedure.input(postbackInputSchema).output(postbackReceiptSchema);
-const receive = ({ ctx, input }: { ctx: Context; input: PostbackInput }) => receivePostback(ctx.svc, ctx.svc.conversions, input);
+const receive = ({ ctx, input }: { ctx: Context; input: PostbackInput }) =>
+  receivePostback(ctx.svc, ctx.svc.conversions, input);
 
 /** Conversions reported by advertisers' trackers (POST or GET /postback/in). */
 export const incomingConversionsRouter = router({

@@ -1,4 +1,10 @@
-import { creativeCreatedSchema, creativeFieldsSchema, creativeSchema, creativeUpdateInputSchema, idSchema } from '@adnet/schemas/api';
+import {
+  creativeCreatedSchema,
+  creativeFieldsSchema,
+  creativeSchema,
+  creativeUpdateInputSchema,
+  idSchema,
+} from '@adnet/schemas/api';
 import type { Creative, CreativeFields } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { checkCreative, defaultOrientation } from '../../domain/creative-rules.ts';
@@ -15,7 +21,16 @@ import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
 const advertiser = roleProcedure('advertiser');
-const TEXT_FIELDS = ['title', 'body', 'landing_url', 'video_url', 'duration_s', 'cta_text', 'orientation', 'weight'] as const;
+const TEXT_FIELDS = [
+  'title',
+  'body',
+  'landing_url',
+  'video_url',
+  'duration_s',
+  'cta_text',
+  'orientation',
+  'weight',
+] as const;
 
 /** Pause, resume or archive one of the advertiser's creatives (domain/creative-states.ts). */
 async function move(ctx: AuthedContext, id: number, action: CreativeAction): Promise<Creative> {
@@ -28,7 +43,9 @@ async function move(ctx: AuthedContext, id: number, action: CreativeAction): Pro
       if (!m.ok) throw new AppError('illegal_transition', m.reason);
       if (!m.changed) return { value: c };
       // The approved index counts creatives that can serve (campaign activation reads it).
-      const ops: IndexOp[] = [{ cmd: m.next === 'approved' ? 'SADD' : 'SREM', key: campaignApprovedIndex(c.campaign_id), member: id }];
+      const ops: IndexOp[] = [
+        { cmd: m.next === 'approved' ? 'SADD' : 'SREM', key: campaignApprovedIndex(c.campaign_id), member: id },
+      ];
       if (m.next === 'archived') ops.push({ cmd: 'ZREM', key: CFG_MODERATION_QUEUE, member: id });
       return { value: { ...c, status: m.next }, ops };
     },
@@ -71,7 +88,8 @@ export const creativesRouter = router({
       const campaignId = idSchema.safeParse(form.get('campaign_id') ?? undefined);
       if (!campaignId.success) throw fieldErrors({ campaign_id: 'must be a positive integer', ...errors });
       const campaign = await loadOwnedCampaign(ctx.svc, ctx.session.userId, campaignId.data);
-      if (campaign.status === 'archived') throw new AppError('illegal_transition', 'Cannot add creatives to an archived campaign');
+      if (campaign.status === 'archived')
+        throw new AppError('illegal_transition', 'Cannot add creatives to an archived campaign');
       // Format rules run even when a field failed its own check, so one answer names every problem;
       // the more specific message already recorded for a field wins.
       const candidate = fields.success ? fields.data : (text as unknown as CreativeFields);
@@ -142,7 +160,8 @@ export const creativesRouter = router({
       if (current.advertiser_id !== ctx.session.userId) throw forbidden();
       const changed = CONTENT_FIELDS.filter((f) => content[f] !== undefined);
       // A text sent as null is cleared; one not sent is kept.
-      const textOf = (sent: string | null | undefined, kept: string | null) => (sent === null ? undefined : (sent ?? kept ?? undefined));
+      const textOf = (sent: string | null | undefined, kept: string | null) =>
+        sent === null ? undefined : (sent ?? kept ?? undefined);
       // The edited creative must still fit its format, judged with the image it keeps.
       const merged: CreativeFields = {
         title: textOf(content.title, current.title),
@@ -163,7 +182,8 @@ export const creativesRouter = router({
         'creative',
         id,
         (c) => {
-          if (c.status === 'archived') throw new AppError('illegal_transition', 'An archived creative cannot be edited');
+          if (c.status === 'archived')
+            throw new AppError('illegal_transition', 'An archived creative cannot be edited');
           if (!changed.length) return { value: { ...c, weight: weight ?? c.weight } };
           // New content is moderated again before it serves.
           const ops: IndexOp[] = [
@@ -187,7 +207,10 @@ export const creativesRouter = router({
         },
         () => notFound('Creative'),
       );
-      ctx.svc.log.info({ event: 'creative.edited', creativeId: id, fields: changed, status: updated.status }, 'creative edited');
+      ctx.svc.log.info(
+        { event: 'creative.edited', creativeId: id, fields: changed, status: updated.status },
+        'creative edited',
+      );
       return updated;
     }),
 });

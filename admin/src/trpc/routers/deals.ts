@@ -24,15 +24,22 @@ const toApi = (d: StoredDeal): Deal => ({
 });
 
 /** The partners and campaigns a deal names must exist: an id that names nothing is a 400 naming the field. */
-async function checkRefs(ctx: AuthedContext, fields: { partner_ids?: number[] | undefined; campaign_ids?: number[] | undefined }): Promise<void> {
+async function checkRefs(
+  ctx: AuthedContext,
+  fields: { partner_ids?: number[] | undefined; campaign_ids?: number[] | undefined },
+): Promise<void> {
   const errors: Record<string, string> = {};
   if (fields.partner_ids) {
-    const found = new Set((await ctx.svc.configStore.readMany<Partner>('partner', fields.partner_ids)).map((p) => p.id));
+    const found = new Set(
+      (await ctx.svc.configStore.readMany<Partner>('partner', fields.partner_ids)).map((p) => p.id),
+    );
     const missing = fields.partner_ids.filter((id) => !found.has(id));
     if (missing.length) errors.partner_ids = `names no partner: ${missing.join(', ')}`;
   }
   if (fields.campaign_ids) {
-    const found = new Set((await ctx.svc.configStore.readMany<{ id: number }>('campaign', fields.campaign_ids)).map((c) => c.id));
+    const found = new Set(
+      (await ctx.svc.configStore.readMany<{ id: number }>('campaign', fields.campaign_ids)).map((c) => c.id),
+    );
     const missing = fields.campaign_ids.filter((id) => !found.has(id));
     if (missing.length) errors.campaign_ids = `names no campaign: ${missing.join(', ')}`;
   }
@@ -53,7 +60,8 @@ export const dealsRouter = router({
     .mutation(async ({ ctx, input }) => {
       await checkRefs(ctx, input);
       const key = await ctx.svc.configStore.nextId('deal');
-      if (!(await ctx.svc.configStore.claim({ key: dealKeyOf(input.id) }, key))) throw new AppError('conflict', `Deal ${input.id} already exists`);
+      if (!(await ctx.svc.configStore.claim({ key: dealKeyOf(input.id) }, key)))
+        throw new AppError('conflict', `Deal ${input.id} already exists`);
       const now = new Date().toISOString();
       const deal: StoredDeal = {
         key,
@@ -120,7 +128,9 @@ export const dealsRouter = router({
         const found = await ctx.svc.configStore.read<StoredDeal>('deal', key);
         if (!found) throw notFound('Deal');
         try {
-          await ctx.svc.configStore.remove('deal', key, found.rev, found.value, [{ cmd: 'SREM', key: ALL_DEALS, member: key }]);
+          await ctx.svc.configStore.remove('deal', key, found.rev, found.value, [
+            { cmd: 'SREM', key: ALL_DEALS, member: key },
+          ]);
           break;
         } catch (e) {
           if (!(e instanceof ConflictError) || attempt >= 8) throw e;

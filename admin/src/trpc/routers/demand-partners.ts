@@ -18,7 +18,8 @@ const ALL = cfgIndex('demand_partners', 'all');
 /** The set of every demand partner's id, disabled ones included. */
 export const DEMAND_PARTNERS = ALL;
 /** https, or (DEMAND_ALLOW_LOOPBACK=1, tests and local development) http on loopback: checked with every other field. */
-const configured = (which: 'create' | 'update') => configuredInput((config) => demandPartnerInputSchemas(config.demand)[which]);
+const configured = (which: 'create' | 'update') =>
+  configuredInput((config) => demandPartnerInputSchemas(config.demand)[which]);
 
 async function change(ctx: AuthedContext, id: number, patch: Partial<DemandPartner>): Promise<DemandPartner> {
   const updated = await ctx.svc.configStore.update<DemandPartner>(
@@ -27,7 +28,10 @@ async function change(ctx: AuthedContext, id: number, patch: Partial<DemandPartn
     (p) => ({ value: { ...p, ...patch, updated_at: new Date().toISOString() } }),
     () => notFound('Demand partner'),
   );
-  ctx.svc.log.info({ event: 'demand_partner.changed', demandPartnerId: id, status: updated.status }, 'demand partner changed');
+  ctx.svc.log.info(
+    { event: 'demand_partner.changed', demandPartnerId: id, status: updated.status },
+    'demand partner changed',
+  );
   return updated;
 }
 
@@ -40,17 +44,33 @@ export const demandPartnersRouter = router({
     .mutation(async ({ ctx, input }) => {
       const id = await ctx.svc.configStore.nextId('demand_partner');
       const now = new Date().toISOString();
-      const p: DemandPartner = { id, ...input, countries: input.countries ?? [], status: 'active', created_at: now, updated_at: now };
+      const p: DemandPartner = {
+        id,
+        ...input,
+        countries: input.countries ?? [],
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      };
       await ctx.svc.configStore.commit('demand_partner', id, 0, p, [{ cmd: 'SADD', key: ALL, member: id }]);
       return p;
     }),
 
   /** Every demand partner with its health: the engines' counts summed, and its circuit. */
-  listDemandPartners: admin.output(z.object({ demand_partners: z.array(demandPartnerWithHealthSchema) })).query(async ({ ctx }) => {
-    const partners = (await ctx.svc.configStore.readIndexed<DemandPartner>('demand_partner', ALL)).sort((a, b) => a.id - b.id);
-    const health = await ctx.svc.demandHealth.of(partners.map((p) => p.id));
-    return { demand_partners: partners.map((p) => ({ ...p, health: health.get(p.id) ?? { counters: {}, circuit: 'closed' as const } })) };
-  }),
+  listDemandPartners: admin
+    .output(z.object({ demand_partners: z.array(demandPartnerWithHealthSchema) }))
+    .query(async ({ ctx }) => {
+      const partners = (await ctx.svc.configStore.readIndexed<DemandPartner>('demand_partner', ALL)).sort(
+        (a, b) => a.id - b.id,
+      );
+      const health = await ctx.svc.demandHealth.of(partners.map((p) => p.id));
+      return {
+        demand_partners: partners.map((p) => ({
+          ...p,
+          health: health.get(p.id) ?? { counters: {}, circuit: 'closed' as const },
+        })),
+      };
+    }),
 
   updateDemandPartner: admin
     .use(configured('update'))
@@ -58,7 +78,9 @@ export const demandPartnersRouter = router({
     .output(demandPartnerSchema)
     .mutation(({ ctx, input }) => {
       const { id, ...fields } = input;
-      const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<DemandPartner>;
+      const patch = Object.fromEntries(
+        Object.entries(fields).filter(([, v]) => v !== undefined),
+      ) as Partial<DemandPartner>;
       return change(ctx, id, patch);
     }),
 

@@ -14,11 +14,16 @@ export const keysRouter = router({
       const { session, svc } = ctx;
       const made = await svc.apiKeys.create(session.userId, session.role, input.name, input.scopes);
       if (!made) throw new AppError('conflict', `An account holds at most ${MAX_KEYS_PER_USER} keys; revoke one first`);
-      svc.log.info({ event: 'apikey.created', userId: session.userId, keyId: made.record.id, scopes: input.scopes }, 'API key created');
+      svc.log.info(
+        { event: 'apikey.created', userId: session.userId, keyId: made.record.id, scopes: input.scopes },
+        'API key created',
+      );
       return { ...made.record, key: made.key };
     }),
 
-  list: authedProcedure.output(z.object({ keys: z.array(apiKeySchema) })).query(async ({ ctx }) => ({ keys: await ctx.svc.apiKeys.list(ctx.session.userId) })),
+  list: authedProcedure
+    .output(z.object({ keys: z.array(apiKeySchema) }))
+    .query(async ({ ctx }) => ({ keys: await ctx.svc.apiKeys.list(ctx.session.userId) })),
 
   revoke: authedProcedure
     .input(z.object({ id: idSchema }))

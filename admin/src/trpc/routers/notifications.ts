@@ -14,7 +14,10 @@ export const notificationsRouter = router({
     .input(notificationSettingsSchema)
     .output(notificationSettingsSchema)
     .mutation(async ({ ctx, input }) => {
-      await ctx.svc.lowBalance.set(ctx.session.userId, input.low_balance_usd === null ? null : usdToCents(input.low_balance_usd));
+      await ctx.svc.lowBalance.set(
+        ctx.session.userId,
+        input.low_balance_usd === null ? null : usdToCents(input.low_balance_usd),
+      );
       return input;
     }),
 });

@@ -35,7 +35,9 @@ export const partnersRouter = router({
     }),
 
   listPartners: admin.output(z.object({ partners: z.array(partnerSchema) })).query(async ({ ctx }) => {
-    return { partners: (await ctx.svc.configStore.readIndexed<Partner>('partner', ALL_PARTNERS)).sort((a, b) => a.id - b.id) };
+    return {
+      partners: (await ctx.svc.configStore.readIndexed<Partner>('partner', ALL_PARTNERS)).sort((a, b) => a.id - b.id),
+    };
   }),
 
   updatePartner: admin

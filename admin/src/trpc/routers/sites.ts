@@ -5,7 +5,15 @@ import { splitControls } from '@adnet/schemas/publisher-controls';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
-import { APPROVED_SITES, SITE_REVIEW_QUEUE, listOwned, loadOwnedSite, publisherDomainsIndex, publisherSitesIndex, siteOut } from '../../repos/publisher.ts';
+import {
+  APPROVED_SITES,
+  SITE_REVIEW_QUEUE,
+  listOwned,
+  loadOwnedSite,
+  publisherDomainsIndex,
+  publisherSitesIndex,
+  siteOut,
+} from '../../repos/publisher.ts';
 import type { IndexOp } from '../../storage/config-store.ts';
 import { verifySite } from '../../verify/site-verifier.ts';
 import type { AuthedContext } from '../init.ts';
@@ -15,7 +23,13 @@ const publisher = roleProcedure('publisher');
 const admin = roleProcedure('admin');
 const byId = z.object({ id: idSchema });
 
-async function setStatus(ctx: AuthedContext, id: number, from: readonly StoredSite['status'][], patch: Partial<StoredSite>, ops: (s: StoredSite) => IndexOp[]) {
+async function setStatus(
+  ctx: AuthedContext,
+  id: number,
+  from: readonly StoredSite['status'][],
+  patch: Partial<StoredSite>,
+  ops: (s: StoredSite) => IndexOp[],
+) {
   return ctx.svc.configStore.update<StoredSite>(
     'site',
     id,
@@ -69,12 +83,16 @@ export const sitesRouter = router({
         updated_at: now,
         ...splitControls(input).controls,
       };
-      await ctx.svc.configStore.commit('site', id, 0, site, [{ cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id }]);
+      await ctx.svc.configStore.commit('site', id, 0, site, [
+        { cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id },
+      ]);
       return siteOut(ctx.svc, site);
     }),
 
   list: publisher.output(z.object({ sites: z.array(siteSchema) })).query(async ({ ctx }) => ({
-    sites: (await listOwned<StoredSite>(ctx.svc, 'site', publisherSitesIndex(ctx.session.userId))).map((s) => siteOut(ctx.svc, s)),
+    sites: (await listOwned<StoredSite>(ctx.svc, 'site', publisherSitesIndex(ctx.session.userId))).map((s) =>
+      siteOut(ctx.svc, s),
+    ),
   })),
 
   get: publisher
@@ -105,12 +123,20 @@ export const sitesRouter = router({
     .output(z.object({ ok: z.literal(true), method: z.string(), status: z.string() }))
     .mutation(async ({ ctx, input }) => {
       const site = await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
-      if (site.status !== 'draft' && site.status !== 'rejected') throw new AppError('illegal_transition', `Site is already ${site.status}`);
+      if (site.status !== 'draft' && site.status !== 'rejected')
+        throw new AppError('illegal_transition', `Site is already ${site.status}`);
       const { verify } = ctx.svc.config;
-      const result = await verifySite(site.domain, site.verification_code, { ...verify, maxBytes: 512 * 1024, maxRedirects: 3 });
+      const result = await verifySite(site.domain, site.verification_code, {
+        ...verify,
+        maxBytes: 512 * 1024,
+        maxRedirects: 3,
+      });
       if (!result.ok) {
         // The publisher gets the generic message; what was resolved and refused is for the operator.
-        ctx.svc.log.info({ event: 'site.verify_failed', siteId: site.id, reason: result.reason, detail: result.detail }, 'site verification failed');
+        ctx.svc.log.info(
+          { event: 'site.verify_failed', siteId: site.id, reason: result.reason, detail: result.detail },
+          'site verification failed',
+        );
         throw new AppError('unprocessable', result.error);
       }
       const updated = await setStatus(
@@ -153,9 +179,13 @@ export const adminSitesRouter = router({
         ctx.svc,
         await noticeOf(
           ctx,
-          await setStatus(ctx, input.id, ['pending_review'], { status: 'rejected', rejection_reason: input.reason }, () => [
-            { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-          ]),
+          await setStatus(
+            ctx,
+            input.id,
+            ['pending_review'],
+            { status: 'rejected', rejection_reason: input.reason },
+            () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id }],
+          ),
         ),
       ),
     ),

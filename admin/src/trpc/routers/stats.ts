@@ -39,7 +39,9 @@ const statsOutput = z.object({ rows: z.array(statsRowSchema), csv: z.string().op
 async function select(ctx: Context, { sql, params }: { sql: string; params: Record<string, unknown> }) {
   const ch = ctx.svc.clickhouse;
   if (!ch) throw new AppError('unavailable', 'Statistics are not available in this process');
-  return (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<Record<string, string | number>>();
+  return (await ch.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<
+    Record<string, string | number>
+  >();
 }
 
 async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
@@ -47,7 +49,9 @@ async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
   let rows = toStatsRows(raw, q);
   // Every partner's auction counters, for admins looking at all of the traffic (an advertiser's has no partner rows).
   if (scope.advertiserId === undefined && scope.publisherId === undefined && takesAuctionCounters(q)) {
-    const ids = (await ctx.svc.configStore.indexed(DEMAND_PARTNERS)).map(Number).filter((id) => Number.isInteger(id) && id > 0);
+    const ids = (await ctx.svc.configStore.indexed(DEMAND_PARTNERS))
+      .map(Number)
+      .filter((id) => Number.isInteger(id) && id > 0);
     rows = withAuctionCounters(rows, q, await ctx.svc.demandHealth.daily(ids, q));
   }
   if (q.group_by.includes('zone')) {
@@ -97,7 +101,10 @@ export const pubStatsRouter = router({
     .input(pubStatsQuerySchema)
     .output(z.object({ rows: z.array(pubStatsRow) }))
     .query(async ({ ctx, input }) => {
-      const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, input, { publisherId: ctx.session.userId }));
+      const raw = await select(
+        ctx,
+        buildStatsQuery(ctx.svc.config.clickhouseDatabase, input, { publisherId: ctx.session.userId }),
+      );
       const share = ctx.svc.config.publisherRevenueSharePercent;
       const named = await namedDemand(ctx, input, toStatsRows(raw, input));
       return {

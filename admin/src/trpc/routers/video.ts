@@ -1,4 +1,9 @@
-import { videoAttachInputSchema, videoGenerateInputSchema, videoJobSchema, videoStartResponseSchema } from '@adnet/schemas/ai';
+import {
+  videoAttachInputSchema,
+  videoGenerateInputSchema,
+  videoJobSchema,
+  videoStartResponseSchema,
+} from '@adnet/schemas/ai';
 import { creativeCreatedSchema, idSchema, MAX_VIDEO_DURATION_S, VIDEO_FORMATS } from '@adnet/schemas/api';
 import { z } from 'zod';
 import { checkCreative } from '../../domain/creative-rules.ts';
@@ -33,16 +38,23 @@ export const videoRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { svc, session } = ctx;
       const campaign = await loadOwnedCampaign(svc, session.userId, input.campaign_id);
-      if (campaign.status === 'archived') throw new AppError('illegal_transition', 'Cannot generate videos for an archived campaign');
+      if (campaign.status === 'archived')
+        throw new AppError('illegal_transition', 'Cannot generate videos for an archived campaign');
       const rate = await svc.limiter.take(`video:${session.userId}`, VIDEO_RATE.limit, VIDEO_RATE.periodMs);
       if (!rate.allowed)
-        throw new AppError('rate_limited', 'Video generation is limited to 1 request per 5 seconds', { retryAfterSeconds: rate.retryAfterSeconds });
+        throw new AppError('rate_limited', 'Video generation is limited to 1 request per 5 seconds', {
+          retryAfterSeconds: rate.retryAfterSeconds,
+        });
 
       const cost = svc.config.video.costCents;
       const id = await svc.videoJobs.nextId();
       if (cost > 0) {
         const debit = await svc.ledger.debit(session.userId, cost, `video job ${id}: charge`, true);
-        if (!debit.ok) throw new AppError('payment_required', `Balance ${debit.balanceCents} cents cannot cover the video cost of ${cost} cents`);
+        if (!debit.ok)
+          throw new AppError(
+            'payment_required',
+            `Balance ${debit.balanceCents} cents cannot cover the video cost of ${cost} cents`,
+          );
       }
       let providerJobId: string;
       try {
@@ -55,8 +67,10 @@ export const videoRouter = router({
           orientation: input.orientation,
         });
       } catch (err) {
-        if (cost > 0) await svc.ledger.credit(session.userId, cost, `video job ${id}: refund, provider refused the job`);
-        if (err instanceof VideoProviderError) throw new AppError('bad_gateway', `Video job not started: ${err.message}`, { cause: err });
+        if (cost > 0)
+          await svc.ledger.credit(session.userId, cost, `video job ${id}: refund, provider refused the job`);
+        if (err instanceof VideoProviderError)
+          throw new AppError('bad_gateway', `Video job not started: ${err.message}`, { cause: err });
         throw err;
       }
       const now = Date.now();
@@ -73,7 +87,10 @@ export const videoRouter = router({
         },
         now + svc.config.video.pollIntervalMs,
       );
-      svc.log.info({ event: 'video.started', jobId: id, campaignId: campaign.id, provider: svc.videoProvider.name }, 'video job started');
+      svc.log.info(
+        { event: 'video.started', jobId: id, campaignId: campaign.id, provider: svc.videoProvider.name },
+        'video job started',
+      );
       return { ok: true as const, job_id: id, status: 'processing' as const, cost_cents: cost };
     }),
 
@@ -91,9 +108,14 @@ export const videoRouter = router({
       const job = await loadOwnedJob(svc, session.userId, input.job_id);
       const campaign = await loadOwnedCampaign(svc, session.userId, input.campaign_id);
       if (job.status !== 'completed' || !job.video_url)
-        throw new AppError('illegal_transition', `Video job ${job.job_id} is ${job.status}; only a completed video can be attached`);
-      if (campaign.status === 'archived') throw new AppError('illegal_transition', 'Cannot add creatives to an archived campaign');
-      if (!VIDEO_FORMATS.has(campaign.format)) throw fieldErrors({ campaign_id: 'must be a video or floating_video campaign' });
+        throw new AppError(
+          'illegal_transition',
+          `Video job ${job.job_id} is ${job.status}; only a completed video can be attached`,
+        );
+      if (campaign.status === 'archived')
+        throw new AppError('illegal_transition', 'Cannot add creatives to an archived campaign');
+      if (!VIDEO_FORMATS.has(campaign.format))
+        throw fieldErrors({ campaign_id: 'must be a video or floating_video campaign' });
       const fields = {
         title: input.title,
         body: input.body,
@@ -114,7 +136,10 @@ export const videoRouter = router({
         image_height: null,
         video_url: job.video_url,
         // The provider says how long the video it made is; a length outside 1-600 s is not believed (the default then holds).
-        duration_s: job.duration_sec !== null && job.duration_sec >= 1 && job.duration_sec <= MAX_VIDEO_DURATION_S ? Math.round(job.duration_sec) : null,
+        duration_s:
+          job.duration_sec !== null && job.duration_sec >= 1 && job.duration_sec <= MAX_VIDEO_DURATION_S
+            ? Math.round(job.duration_sec)
+            : null,
         orientation: job.orientation,
       });
     }),

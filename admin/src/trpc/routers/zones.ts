@@ -6,7 +6,14 @@ import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
-import { SUBIDS, listOwned, loadOwnedSite, loadOwnedZone, publisherZonesIndex, zoneOut } from '../../repos/publisher.ts';
+import {
+  SUBIDS,
+  listOwned,
+  loadOwnedSite,
+  loadOwnedZone,
+  publisherZonesIndex,
+  zoneOut,
+} from '../../repos/publisher.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -64,12 +71,16 @@ export const zonesRouter = router({
         updated_at: now,
         ...splitControls(input).controls,
       };
-      await ctx.svc.configStore.commit('zone', id, 0, zone, [{ cmd: 'SADD', key: publisherZonesIndex(ctx.session.userId), member: id }]);
+      await ctx.svc.configStore.commit('zone', id, 0, zone, [
+        { cmd: 'SADD', key: publisherZonesIndex(ctx.session.userId), member: id },
+      ]);
       return zoneOut(ctx.svc, zone);
     }),
 
   list: publisher.output(z.object({ zones: z.array(zoneSchema) })).query(async ({ ctx }) => ({
-    zones: (await listOwned<StoredZone>(ctx.svc, 'zone', publisherZonesIndex(ctx.session.userId))).map((z) => zoneOut(ctx.svc, z)),
+    zones: (await listOwned<StoredZone>(ctx.svc, 'zone', publisherZonesIndex(ctx.session.userId))).map((z) =>
+      zoneOut(ctx.svc, z),
+    ),
   })),
 
   get: publisher

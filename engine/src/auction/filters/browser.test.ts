@@ -11,7 +11,11 @@ describe('browser filter', () => {
   });
 
   it('lets a campaign without browser families serve any browser, an unknown one too', () => {
-    expect(browserFilter.reject(candidateFixture({ browser_include: [] }), impFixture({ browser: undefined }))).toBe(false);
-    expect(browserFilter.reject(candidateFixture({ browser_include: [] }), impFixture({ browser: 'other' }))).toBe(false);
+    expect(browserFilter.reject(candidateFixture({ browser_include: [] }), impFixture({ browser: undefined }))).toBe(
+      false,
+    );
+    expect(browserFilter.reject(candidateFixture({ browser_include: [] }), impFixture({ browser: 'other' }))).toBe(
+      false,
+    );
   });
 });

@@ -10,7 +10,14 @@ describe('connection type filter', () => {
   });
 
   it('gives a campaign with connection types nothing where the connection is unknown (our own zones)', () => {
-    expect(connectionTypeFilter.reject(candidateFixture({ connection_types: ['wifi'] }), impFixture({ connection: undefined }))).toBe(true);
-    expect(connectionTypeFilter.reject(candidateFixture({ connection_types: [] }), impFixture({ connection: undefined }))).toBe(false);
+    expect(
+      connectionTypeFilter.reject(
+        candidateFixture({ connection_types: ['wifi'] }),
+        impFixture({ connection: undefined }),
+      ),
+    ).toBe(true);
+    expect(
+      connectionTypeFilter.reject(candidateFixture({ connection_types: [] }), impFixture({ connection: undefined })),
+    ).toBe(false);
   });
 });

@@ -11,6 +11,11 @@ describe('ended filter', () => {
   });
 
   it('lets a campaign without an end bid', () => {
-    expect(endedFilter.reject(candidateFixture({ start_at: '2026-06-01T00:00:00Z' }), impFixture({ ts: Date.parse('2099-01-01T00:00:00Z') }))).toBe(false);
+    expect(
+      endedFilter.reject(
+        candidateFixture({ start_at: '2026-06-01T00:00:00Z' }),
+        impFixture({ ts: Date.parse('2099-01-01T00:00:00Z') }),
+      ),
+    ).toBe(false);
   });
 });

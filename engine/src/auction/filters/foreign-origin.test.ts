@@ -8,7 +8,14 @@ import { foreignOriginFilter } from './foreign-origin.ts';
 const site = { id: 3, publisher_id: 2, domain: 'news.example', status: 'approved' } as StoredSite;
 const zone = { id: 7, site_id: 3, publisher_id: 2, subid: 'z7', format: 'banner', status: 'active' } as StoredZone;
 const index = buildIndex(
-  { campaign: new Map(), creative: new Map(), partner: new Map(), site: new Map([[3, site]]), zone: new Map([[7, zone]]), deal: new Map() },
+  {
+    campaign: new Map(),
+    creative: new Map(),
+    partner: new Map(),
+    site: new Map([[3, site]]),
+    zone: new Map([[7, zone]]),
+    deal: new Map(),
+  },
   '0-0',
 );
 const imp = impFixture({ zone: { zone, serving: true, controls: NO_CONTROLS, source: 'news.example' } });

@@ -4,7 +4,8 @@ import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fix
 import { frequencyCapFilter } from './frequency-cap.ts';
 
 // The filter over the real per-engine counts, with a store that knows nothing yet.
-const caps = () => new FrequencyCapCache({ store: { read: () => new Promise(() => undefined), count: () => Promise.resolve() } });
+const caps = () =>
+  new FrequencyCapCache({ store: { read: () => new Promise(() => undefined), count: () => Promise.resolve() } });
 
 describe('frequency cap filter', () => {
   it('keeps a capped campaign from a user this engine has just served it, and not from another user', () => {
@@ -14,8 +15,12 @@ describe('frequency cap filter', () => {
     expect(frequencyCapFilter.reject(c, alice)).toBe(false);
     alice.viewer?.served(c);
     // One ad not yet seen counted: no second one from this engine until it is.
-    expect(frequencyCapFilter.reject(c, impFixture({ ts: 2_000, viewer: cache.viewer('w:alice-first-party-id', 2_000) }))).toBe(true);
-    expect(frequencyCapFilter.reject(c, impFixture({ ts: 2_000, viewer: cache.viewer('w:bob-first-party-idx', 2_000) }))).toBe(false);
+    expect(
+      frequencyCapFilter.reject(c, impFixture({ ts: 2_000, viewer: cache.viewer('w:alice-first-party-id', 2_000) })),
+    ).toBe(true);
+    expect(
+      frequencyCapFilter.reject(c, impFixture({ ts: 2_000, viewer: cache.viewer('w:bob-first-party-idx', 2_000) })),
+    ).toBe(false);
   });
 
   it('never applies to an uncapped campaign, nor to a request that names no user', () => {
@@ -25,6 +30,11 @@ describe('frequency cap filter', () => {
     viewer?.served(uncapped);
     expect(frequencyCapFilter.reject(uncapped, impFixture({ viewer }))).toBe(false);
     expect(cache.size).toBe(0);
-    expect(frequencyCapFilter.reject(candidateFixture({ frequency_cap: { impressions: 1, period_hours: 1 } }), impFixture({ viewer: undefined }))).toBe(false);
+    expect(
+      frequencyCapFilter.reject(
+        candidateFixture({ frequency_cap: { impressions: 1, period_hours: 1 } }),
+        impFixture({ viewer: undefined }),
+      ),
+    ).toBe(false);
   });
 });

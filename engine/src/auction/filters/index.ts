@@ -67,6 +67,10 @@ export const FILTERS: readonly Filter[] = [
   pacingFilter,
 ];
 
-export const REQUEST_FILTERS: readonly RequestFilter[] = FILTERS.filter((f): f is RequestFilter => f.scope === 'request');
+export const REQUEST_FILTERS: readonly RequestFilter[] = FILTERS.filter(
+  (f): f is RequestFilter => f.scope === 'request',
+);
 export const IMP_FILTERS: readonly ImpFilter[] = FILTERS.filter((f): f is ImpFilter => f.scope === 'imp');
-export const CANDIDATE_FILTERS: readonly CandidateFilter[] = FILTERS.filter((f): f is CandidateFilter => f.scope === 'candidate');
+export const CANDIDATE_FILTERS: readonly CandidateFilter[] = FILTERS.filter(
+  (f): f is CandidateFilter => f.scope === 'candidate',
+);

@@ -7,9 +7,17 @@ import { nativeAssetsFilter } from './native-assets.ts';
 
 const native = candidateOf(
   campaignFixture({ format: 'native' }),
-  creativeFixture({ format: 'native', title: 'Fresh deals', body: 'All week', cta_text: null, image_width: 300, image_height: 300 }),
+  creativeFixture({
+    format: 'native',
+    title: 'Fresh deals',
+    body: 'All week',
+    cta_text: null,
+    image_width: 300,
+    image_height: 300,
+  }),
 );
-const asking = (assets: unknown[]) => impFixture({ nativeAssets: parseNativeRequest(JSON.stringify({ ver: '1.2', assets })) });
+const asking = (assets: unknown[]) =>
+  impFixture({ nativeAssets: parseNativeRequest(JSON.stringify({ ver: '1.2', assets })) });
 
 describe('native assets filter', () => {
   it('bids when every required asset is filled, whatever the optional ones', () => {
@@ -23,7 +31,9 @@ describe('native assets filter', () => {
 
   it('passes when a required asset is too short for the text, too big for the image, or of a kind we lack', () => {
     expect(nativeAssetsFilter.reject(native, asking([{ id: 1, required: 1, title: { len: 5 } }]))).toBe(true);
-    expect(nativeAssetsFilter.reject(native, asking([{ id: 1, required: 1, img: { type: 3, wmin: 600, hmin: 600 } }]))).toBe(true);
+    expect(
+      nativeAssetsFilter.reject(native, asking([{ id: 1, required: 1, img: { type: 3, wmin: 600, hmin: 600 } }])),
+    ).toBe(true);
     expect(nativeAssetsFilter.reject(native, asking([{ id: 1, required: 1, data: { type: 1 } }]))).toBe(true);
     expect(nativeAssetsFilter.reject(native, asking([{ id: 1, required: 1, data: { type: 12 } }]))).toBe(true);
   });

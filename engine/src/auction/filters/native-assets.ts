@@ -5,5 +5,6 @@ import type { CandidateFilter } from '../filter.ts';
 export const nativeAssetsFilter: CandidateFilter = {
   name: 'native_assets',
   scope: 'candidate',
-  reject: (c, imp) => imp.nativeAssets !== undefined && c.format === 'native' && !fillsRequired(c.creative, imp.nativeAssets),
+  reject: (c, imp) =>
+    imp.nativeAssets !== undefined && c.format === 'native' && !fillsRequired(c.creative, imp.nativeAssets),
 };

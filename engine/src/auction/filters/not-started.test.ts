@@ -13,7 +13,9 @@ describe('not started filter', () => {
   });
 
   it('lets a campaign without a start bid, and one stored before schedules existed', () => {
-    expect(notStartedFilter.reject(candidateFixture({ end_at: '2030-01-01T00:00:00Z' }), impFixture({ ts: 0 }))).toBe(false);
+    expect(notStartedFilter.reject(candidateFixture({ end_at: '2030-01-01T00:00:00Z' }), impFixture({ ts: 0 }))).toBe(
+      false,
+    );
     const { start_at: _s, end_at: _e, dayparting: _d, timezone: _t, ...old } = campaignFixture();
     const before = candidateOf(old as StoredCampaign, creativeFixture());
     expect(before.schedule).toBeNull();

@@ -5,7 +5,14 @@ import { privateAuctionFilter } from './private-auction.ts';
 const deal = {
   id: 'd-1',
   floorMicroCents: 100_000,
-  entry: { id: 'd-1', floorMicroCents: 100_000, partners: new Set([1]), campaigns: new Set([1]), slots: new Map(), exchangeSlots: new Map() },
+  entry: {
+    id: 'd-1',
+    floorMicroCents: 100_000,
+    partners: new Set([1]),
+    campaigns: new Set([1]),
+    slots: new Map(),
+    exchangeSlots: new Map(),
+  },
 };
 
 describe('private auction filter', () => {
@@ -14,7 +21,9 @@ describe('private auction filter', () => {
   });
 
   it('lets a private auction with a matched deal through, and every open auction', () => {
-    expect(privateAuctionFilter.reject(impFixture({ privateAuction: true, deals: [deal] }), requestFixture())).toBe(false);
+    expect(privateAuctionFilter.reject(impFixture({ privateAuction: true, deals: [deal] }), requestFixture())).toBe(
+      false,
+    );
     expect(privateAuctionFilter.reject(impFixture({ privateAuction: false, deals: [] }), requestFixture())).toBe(false);
   });
 });

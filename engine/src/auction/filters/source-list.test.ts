@@ -7,11 +7,20 @@ import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fix
 import { sourceListFilter } from './source-list.ts';
 import type { StoredZone } from '@adnet/schemas/publisher';
 
-const zoneEntry = (subid: string): ZoneEntry => ({ zone: { subid } as StoredZone, serving: true, controls: NO_CONTROLS, source: '' });
+const zoneEntry = (subid: string): ZoneEntry => ({
+  zone: { subid } as StoredZone,
+  serving: true,
+  controls: NO_CONTROLS,
+  source: '',
+});
 /** An impression on our zone `subid` of site `siteId`; neither: an exchange's impression. */
 const on = (subid?: string, siteId = 0) =>
-  impFixture({ zone: subid ? zoneEntry(subid) : undefined, inventory: { publisherId: 1, siteId, zoneId: subid ? 1 : 0, source: '' } });
-const withList = (mode: 'include' | 'exclude', zones: string[], sites: number[]) => candidateFixture({}, {}, compileSources({ mode, zones, sites }));
+  impFixture({
+    zone: subid ? zoneEntry(subid) : undefined,
+    inventory: { publisherId: 1, siteId, zoneId: subid ? 1 : 0, source: '' },
+  });
+const withList = (mode: 'include' | 'exclude', zones: string[], sites: number[]) =>
+  candidateFixture({}, {}, compileSources({ mode, zones, sites }));
 
 describe('source list filter', () => {
   it('exclude: keeps the campaign off listed zones and every zone of a listed site, nowhere else', () => {

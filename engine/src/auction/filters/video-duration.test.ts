@@ -19,10 +19,14 @@ describe('video duration filter', () => {
 
   it('takes a video without a duration to be DEFAULT_VIDEO_DURATION_S long', () => {
     expect(videoDurationFilter.reject(video(null), impFixture({ maxDuration: DEFAULT_VIDEO_DURATION_S }))).toBe(false);
-    expect(videoDurationFilter.reject(video(null), impFixture({ maxDuration: DEFAULT_VIDEO_DURATION_S - 1 }))).toBe(true);
+    expect(videoDurationFilter.reject(video(null), impFixture({ maxDuration: DEFAULT_VIDEO_DURATION_S - 1 }))).toBe(
+      true,
+    );
   });
 
   it('never applies to other formats', () => {
-    expect(videoDurationFilter.reject(candidateFixture(), impFixture({ minDuration: 100, maxDuration: 101 }))).toBe(false);
+    expect(videoDurationFilter.reject(candidateFixture(), impFixture({ minDuration: 100, maxDuration: 101 }))).toBe(
+      false,
+    );
   });
 });

@@ -9,6 +9,8 @@ export const videoDurationFilter: CandidateFilter = {
     if (imp.minDuration === undefined && imp.maxDuration === undefined) return false;
     if (c.format !== 'video' && c.format !== 'floating_video') return false;
     const d = videoDurationOf(c.creative);
-    return (imp.minDuration !== undefined && d < imp.minDuration) || (imp.maxDuration !== undefined && d > imp.maxDuration);
+    return (
+      (imp.minDuration !== undefined && d < imp.minDuration) || (imp.maxDuration !== undefined && d > imp.maxDuration)
+    );
   },
 };

@@ -3,7 +3,8 @@ import { inventoryControls } from '../../index/inventory-controls.ts';
 import { candidateFixture, impFixture } from '../../../test/fixtures/auction-fixtures.ts';
 import { zoneBlockedAdvertiserFilter } from './zone-blocked-advertiser.ts';
 
-const blocking = (...domains: string[]) => impFixture({ controls: inventoryControls({ blocked_advertiser_domains: domains }, undefined) });
+const blocking = (...domains: string[]) =>
+  impFixture({ controls: inventoryControls({ blocked_advertiser_domains: domains }, undefined) });
 
 describe('zone blocked advertiser filter', () => {
   const shop = candidateFixture({}, { landing_url: 'https://www.deals.shop.example/x?c={click_id}' });

@@ -21,7 +21,8 @@ export function beaconRoute(ctx: EngineContext) {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     if (!ticket || ticket.surface !== 'widget') return UNKNOWN;
     const use = new URLSearchParams(req.query).get('e') === 'viewable' ? 'beacon-viewable' : 'beacon';
-    const sameViewer = ipPrefixOf(req.ip) === ticket.ipPrefix && uaHashOf(req.headers['user-agent'] ?? '') === ticket.uaHash;
+    const sameViewer =
+      ipPrefixOf(req.ip) === ticket.ipPrefix && uaHashOf(req.headers['user-agent'] ?? '') === ticket.uaHash;
     await countTicket(ports, ticket, use, now, attempt, ticket.priceMicroCents, sameViewer);
     return PIXEL_REPLY;
   };

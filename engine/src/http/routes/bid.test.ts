@@ -10,14 +10,30 @@ const index = buildIndex(
   {
     campaign: new Map([[1, campaignFixture({ id: 1 })]]),
     creative: new Map([[1, creativeFixture({ id: 1 })]]),
-    partner: new Map([[1, { id: 1, name: 'x', allowed_ips: ['127.0.0.1'], qps_limit: 1_000, status: 'active', created_at: '', updated_at: '' }]]),
+    partner: new Map([
+      [
+        1,
+        {
+          id: 1,
+          name: 'x',
+          allowed_ips: ['127.0.0.1'],
+          qps_limit: 1_000,
+          status: 'active',
+          created_at: '',
+          updated_at: '',
+        },
+      ],
+    ]),
     site: new Map(),
     zone: new Map(),
     deal: new Map(),
   },
   '1-0',
 );
-function route(clock: () => number, request: object = { id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }], tmax: 100 }) {
+function route(
+  clock: () => number,
+  request: object = { id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }], tmax: 100 },
+) {
   const events: EngineEvent[] = [];
   const given: number[] = [];
   const ctx = bidPathContext(index, {
@@ -65,7 +81,13 @@ describe('bid route events', () => {
     for (const e of events) expect(engineEventSchema.safeParse(e).success).toBe(true);
     const [nobid, bid] = [events.find((e) => e.type === 'nobid'), events.find((e) => e.type === 'bid')];
     expect(nobid).toMatchObject({ ...shared, imp_id: 'b', reason: expect.any(String) as string });
-    expect(bid).toMatchObject({ ...shared, imp_id: 'a', campaign_id: 1, creative_id: 1, advertiser_id: campaignFixture({ id: 1 }).advertiser_id });
+    expect(bid).toMatchObject({
+      ...shared,
+      imp_id: 'a',
+      campaign_id: 1,
+      creative_id: 1,
+      advertiser_id: campaignFixture({ id: 1 }).advertiser_id,
+    });
     expect(bid?.type === 'bid' && bid.price_micro_cents).toBeGreaterThan(0);
     expect(new Set(events.map((e) => e.id)).size).toBe(2);
   });

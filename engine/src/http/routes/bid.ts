@@ -39,8 +39,10 @@ export function bidRoute(ctx: EngineContext) {
     const entry = partnerFor(index, req.ip);
     if (!entry) return errorReply('forbidden', `Address ${req.ip} is not on any partner's allow-list`);
     const partner = entry.partner;
-    if (!ctx.limiter.take(partner.id, partner.qps_limit)) return errorReply('rate_limited', 'Partner QPS limit exceeded', { 'retry-after': '1' });
-    if (!VERSION.test((req.headers['x-openrtb-version'] ?? '').trim())) return errorReply('bad_request', 'Send header x-openrtb-version: 2.5');
+    if (!ctx.limiter.take(partner.id, partner.qps_limit))
+      return errorReply('rate_limited', 'Partner QPS limit exceeded', { 'retry-after': '1' });
+    if (!VERSION.test((req.headers['x-openrtb-version'] ?? '').trim()))
+      return errorReply('bad_request', 'Send header x-openrtb-version: 2.5');
     const body = bodyOf(req, ctx.maxBidBodyBytes);
     if (typeof body === 'string') return errorReply('bad_request', body, VERSION_HEADER);
     const parsed = parseBidRequest(body);

@@ -33,12 +33,19 @@ export function clickRoute(ctx: EngineContext) {
     const impressionAt = await impressionTime(ctx.counters, ticket);
     const verdict = judgeClick({ ticket, query: req.query, userAgent: ua, ip: req.ip, now, impressionAt });
     if (run?.answered?.late) throw new NotJudgedYet('answered past the deadline before it was judged');
-    if (verdict.reason === 'not_rendered' && (run?.deferUnrendered || (await run?.journalPending?.()))) throw new NotJudgedYet('render not counted yet');
+    if (verdict.reason === 'not_rendered' && (run?.deferUnrendered || (await run?.journalPending?.())))
+      throw new NotJudgedYet('render not counted yet');
     // The viewer the ad was served to; a ticket signed before it carried them: the clicking browser.
     const os = ticket.os || userAgentFacts(ua).os || '';
     const browser = ticket.browser || userAgentFacts(ua).browser || '';
     const chargeNano = await countClick(ctx, target, verdict, os, browser, now, attempt);
-    const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano, os, browser });
+    const landing = landingUrlOf(creative.landing_url, ticket, {
+      clickId,
+      bidType: campaign?.bid_type,
+      chargeNano,
+      os,
+      browser,
+    });
     // The redirect writes no Location that is not a plain http(s) URL.
     return landing ? redirect(landing) : errorReply('not_found', 'Unknown ad link');
   };
@@ -57,7 +64,12 @@ function clickTarget(ctx: EngineContext, req: EngineRequest) {
   // The Location header is written from stored data: a landing URL kept before the API refused line
   // breaks and other schemes must not split the response or send the visitor to a script.
   if (!isSafeHttpUrl(creative.landing_url)) return undefined;
-  return { ticket, creative, campaign: ctx.index()?.campaigns.get(ticket.campaignId), clickId: clickIdOf(ctx.secret, ticket.bidId) };
+  return {
+    ticket,
+    creative,
+    campaign: ctx.index()?.campaigns.get(ticket.campaignId),
+    clickId: clickIdOf(ctx.secret, ticket.bidId),
+  };
 }
 
 /**
@@ -67,7 +79,8 @@ function clickTarget(ctx: EngineContext, req: EngineRequest) {
  */
 export function clickOffline(ctx: EngineContext): OfflineAnswer {
   return (req) => {
-    if (isDemandToken(req.params[0] ?? '')) return { reply: errorReply('unavailable', 'Try again in a moment'), journal: false };
+    if (isDemandToken(req.params[0] ?? ''))
+      return { reply: errorReply('unavailable', 'Try again in a moment'), journal: false };
     const target = clickTarget(ctx, req);
     if (!target) return { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
     const { ticket, creative, campaign, clickId } = target;
@@ -75,7 +88,15 @@ export function clickOffline(ctx: EngineContext): OfflineAnswer {
     const os = ticket.os || userAgentFacts(ua).os || '';
     const browser = ticket.browser || userAgentFacts(ua).browser || '';
     const chargeNano = campaign?.bid_type === 'cpc' ? clickChargeNano(campaign, ticket.clickMicroCents) : 0;
-    const landing = landingUrlOf(creative.landing_url, ticket, { clickId, bidType: campaign?.bid_type, chargeNano, os, browser });
-    return landing ? { reply: redirect(landing), journal: true } : { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
+    const landing = landingUrlOf(creative.landing_url, ticket, {
+      clickId,
+      bidType: campaign?.bid_type,
+      chargeNano,
+      os,
+      browser,
+    });
+    return landing
+      ? { reply: redirect(landing), journal: true }
+      : { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
   };
 }

@@ -17,7 +17,12 @@ const MAX_AGE_SECONDS = 3_600;
  * A push notification's impression is its delivery, counted by the push sender: its ticket (in the
  * notification's click link) counts nothing here. Always a pixel for a valid ticket; a forged one is a 404.
  */
-export async function demandImpression(ctx: EngineContext, token: string, now = Date.now(), attempt?: string): Promise<EngineReply> {
+export async function demandImpression(
+  ctx: EngineContext,
+  token: string,
+  now = Date.now(),
+  attempt?: string,
+): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, token);
   if (!t || !d) return errorReply('not_found', 'Unknown impression', { 'access-control-allow-origin': '*' });
@@ -35,7 +40,11 @@ export function demandMarkupRoute(ctx: EngineContext) {
     if (!win?.adm) return errorReply('not_found', 'Unknown ad');
     return {
       status: 200,
-      headers: { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' },
+      headers: {
+        'content-type': 'application/xml; charset=utf-8',
+        'cache-control': 'no-store',
+        'access-control-allow-origin': '*',
+      },
       body: win.adm,
     };
   };
@@ -49,17 +58,33 @@ export function demandMarkupRoute(ctx: EngineContext) {
  * counted (demand/demand-click.ts). Every click is redirected to the partner's landing, checked at the
  * auction and kept with the win (win-store.ts), never taken from the link.
  */
-export async function demandClick(ctx: EngineContext, req: EngineRequest, now = Date.now(), attempt?: string): Promise<EngineReply> {
+export async function demandClick(
+  ctx: EngineContext,
+  req: EngineRequest,
+  now = Date.now(),
+  attempt?: string,
+): Promise<EngineReply> {
   const d = ctx.demand;
   const t = decodeDemandTicket(ctx.secret, req.params[0] ?? '');
   const surface = t?.surface === 'widget' || t?.surface === 'push' ? t.surface : undefined;
   const win = t && d && surface && req.params[1] === DEMAND_CLICK_SEGMENT ? await d.wins.load(t.auctionId) : undefined;
   // The Location header is written only from a plain http(s) URL, checked again here.
-  if (!t || !d || !surface || !win?.landing || !isSafeHttpUrl(win.landing)) return errorReply('not_found', 'Unknown ad link');
+  if (!t || !d || !surface || !win?.landing || !isSafeHttpUrl(win.landing))
+    return errorReply('not_found', 'Unknown ad link');
   const impressionAt = await ctx.counters.countedAt('imp', `d:${t.auctionId}`);
   // A demand ticket keeps no viewer's network or browser (a notification's subscriber has none): not compared.
   const ticket = { surface, issuedAt: t.issuedAt, test: false, ipPrefix: '', uaHash: '' };
-  const verdict = judgeClick({ ticket, query: req.query, userAgent: req.headers['user-agent'] ?? '', ip: req.ip, now, impressionAt });
+  const verdict = judgeClick({
+    ticket,
+    query: req.query,
+    userAgent: req.headers['user-agent'] ?? '',
+    ip: req.ip,
+    now,
+    impressionAt,
+  });
   await countDemandClick(ctx, d, t, win, verdict, now, attempt);
-  return { status: 302, headers: { location: win.landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' } };
+  return {
+    status: 302,
+    headers: { location: win.landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' },
+  };
 }

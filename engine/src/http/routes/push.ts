@@ -17,7 +17,8 @@ const CORS = {
 export const pushPreflightRoute = (): EngineReply => ({ status: 204, headers: CORS });
 
 /** GET /push/vapid-public-key: the application server key browsers subscribe with. */
-export const vapidKeyRoute = (ctx: EngineContext) => (): EngineReply => json(200, { public_key: ctx.push.vapidPublicKey }, CORS);
+export const vapidKeyRoute = (ctx: EngineContext) => (): EngineReply =>
+  json(200, { public_key: ctx.push.vapidPublicKey }, CORS);
 
 /**
  * POST /push/subscribe with `{zone, subscription}` (the browser's PushSubscription
@@ -39,7 +40,9 @@ export function subscribeRoute(ctx: EngineContext) {
     const saved = await ctx.push.save(zone, subscription, { country, language, device, os, browser });
     if (!saved.saved) {
       const why =
-        saved.reason === 'zone_full' ? 'This zone has as many subscribers as it may keep' : 'This browser is subscribed on as many zones as it may be';
+        saved.reason === 'zone_full'
+          ? 'This zone has as many subscribers as it may keep'
+          : 'This browser is subscribed on as many zones as it may be';
       return errorReply('conflict', why, CORS);
     }
     return json(201, { ok: true, id: saved.id }, CORS);

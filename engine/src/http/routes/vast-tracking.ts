@@ -48,8 +48,12 @@ export function vastTrackingRoute(ctx: EngineContext) {
 export function impTrackerOffline(ctx: EngineContext): OfflineAnswer {
   return (req) => {
     const token = req.params[0] ?? '';
-    const valid = isDemandToken(token) ? decodeDemandTicket(ctx.secret, token) !== undefined : decodeTicket(ctx.secret, token) !== undefined;
-    return valid ? { reply: PIXEL_REPLY, journal: true } : { reply: errorReply('not_found', 'Unknown impression'), journal: false };
+    const valid = isDemandToken(token)
+      ? decodeDemandTicket(ctx.secret, token) !== undefined
+      : decodeTicket(ctx.secret, token) !== undefined;
+    return valid
+      ? { reply: PIXEL_REPLY, journal: true }
+      : { reply: errorReply('not_found', 'Unknown impression'), journal: false };
   };
 }
 
@@ -57,6 +61,8 @@ export function impTrackerOffline(ctx: EngineContext): OfflineAnswer {
 export function vastTrackingOffline(ctx: EngineContext): OfflineAnswer {
   return (req) => {
     const valid = VAST_EVENT.test(req.params[0] ?? '') && decodeTicket(ctx.secret, req.params[1] ?? '') !== undefined;
-    return valid ? { reply: PIXEL_REPLY, journal: true } : { reply: errorReply('not_found', 'Unknown tracking link'), journal: false };
+    return valid
+      ? { reply: PIXEL_REPLY, journal: true }
+      : { reply: errorReply('not_found', 'Unknown tracking link'), journal: false };
   };
 }

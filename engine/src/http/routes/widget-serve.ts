@@ -27,15 +27,30 @@ export function impRoute(ctx: EngineContext) {
     const started = zoneAuctionStart(ctx, index);
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
-    const rc = visitorContext(index, visitorOf(req), now, 'widget', flood, ctx.caps.viewer(widgetUserId(q.get('u')), now));
+    const rc = visitorContext(
+      index,
+      visitorOf(req),
+      now,
+      'widget',
+      flood,
+      ctx.caps.viewer(widgetUserId(q.get('u')), now),
+    );
     const ic = zoneImp(rc, entry);
     const ad = zoneAd(ctx, rc, ic, entry, WIDGET_SURFACE, req, () => rc.viewer?.key, started);
-    return ad instanceof Promise ? ad.then((a) => displayAnswer(ctx, rc, ic, entry, a)) : displayAnswer(ctx, rc, ic, entry, ad);
+    return ad instanceof Promise
+      ? ad.then((a) => displayAnswer(ctx, rc, ic, entry, a))
+      : displayAnswer(ctx, rc, ic, entry, ad);
   };
 }
 
 /** What /imp answers for the zone's ad: ours or a partner's, else the publisher's fallback, else 204. */
-function displayAnswer(ctx: EngineContext, rc: RequestContext, ic: ImpContext, entry: ZoneEntry, ad: ZoneAd): EngineReply {
+function displayAnswer(
+  ctx: EngineContext,
+  rc: RequestContext,
+  ic: ImpContext,
+  entry: ZoneEntry,
+  ad: ZoneAd,
+): EngineReply {
   if ('kind' in ad) return partnerAnswer(ctx.baseUrl, entry, ad);
   if (ad.won) return ownAdAnswer(ctx.baseUrl, entry, ad);
   const fallback = unfilledZone(ctx, rc, ic, ad.reason, true);

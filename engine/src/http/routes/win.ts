@@ -38,7 +38,8 @@ export function winOffline(ctx: EngineContext, use: 'win' | 'bill' = 'win'): Off
   return (req) => {
     const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
     if (!ticket) return { reply: forged(use), journal: false };
-    if (exchangePriceMicroCents(new URLSearchParams(req.query).get('price'), ticket.priceMicroCents) === undefined) return { reply: BAD_PRICE, journal: false };
+    if (exchangePriceMicroCents(new URLSearchParams(req.query).get('price'), ticket.priceMicroCents) === undefined)
+      return { reply: BAD_PRICE, journal: false };
     return { reply: json(200, { ok: true, counted: false, journaled: true }), journal: true };
   };
 }

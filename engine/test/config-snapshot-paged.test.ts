@@ -40,14 +40,15 @@ function writingDuringPages(
       await during(source.pages++);
       return local.redis.hscanBuffer(key, cursor, count, n);
     },
-    xrange: (key: string, start: string, end: string, count: 'COUNT', n: number) =>
-      local.redis.xrange(key, start, end, count, n),
-    xrevrange: (key: string, end: string, start: string, count: 'COUNT', n: number) => {
+    // ioredis's argument lists, passed on as they are.
+    xrange: (...args: [key: string, start: string, end: string, count: 'COUNT', n: number]) =>
+      local.redis.xrange(...args),
+    xrevrange: (...args: [key: string, end: string, start: string, count: 'COUNT', n: number]) => {
       source.starts++;
-      return local.redis.xrevrange(key, end, start, count, n);
+      return local.redis.xrevrange(...args);
     },
-    xrangeBuffer: (key: string, start: string, end: string, count: 'COUNT', n: number) =>
-      local.redis.xrangeBuffer(key, start, end, count, n),
+    xrangeBuffer: (...args: [key: string, start: string, end: string, count: 'COUNT', n: number]) =>
+      local.redis.xrangeBuffer(...args),
   };
   return source;
 }

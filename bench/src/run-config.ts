@@ -186,7 +186,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
                 status: 'disabled',
               } satisfies Partner);
       const started = performance.now();
-      const seq = await store.commit(kind, id, current?.rev ?? 0, value);
+      const seq = await store.commit(kind, id, { expectedRev: current?.rev ?? 0, value });
       let ready = await readiness(port);
       while (ready.index_seq !== seq) ready = await readiness(port);
       times.push(performance.now() - started);
@@ -211,9 +211,12 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   const burstStarted = performance.now();
   const seqs = await Promise.all(
     burstIds.map((id, k) =>
-      store.commit('campaign', id, current[k]?.rev ?? 0, {
-        ...current[k]?.value,
-        bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
+      store.commit('campaign', id, {
+        expectedRev: current[k]?.rev ?? 0,
+        value: {
+          ...current[k]?.value,
+          bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
+        },
       }),
     ),
   );

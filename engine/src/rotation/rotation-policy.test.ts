@@ -62,7 +62,7 @@ describe('optimize (Thompson sampling with an exploration floor)', () => {
   it('judges by conversions once the campaign has any', () => {
     // More clicks for 1, but 2 converts.
     const shares = optimizeShares(
-      [creative(1, 4_000, 200, { conversions: 0 }), creative(2, 4_000, 80, { conversions: 40 })],
+      [creative(1, 4_000, 200), creative(2, 4_000, 80, { conversions: 40 })],
       seededRandom(4),
     );
     expect(shares[1]).toBeGreaterThan(0.9);
@@ -71,18 +71,11 @@ describe('optimize (Thompson sampling with an exploration floor)', () => {
 
 describe('even and weighted', () => {
   it('even splits equally; weighted follows the weights, evenly when all are zero', () => {
-    const counts = [
-      creative(1, 900, 90, { conversions: 0, weight: 75 }),
-      creative(2, 10, 0, { conversions: 0, weight: 25 }),
-    ];
+    const counts = [creative(1, 900, 90, { weight: 75 }), creative(2, 10, 0, { weight: 25 })];
     expect(rotationShares('even', counts, Math.random)).toEqual([0.5, 0.5]);
     expect(rotationShares('weighted', counts, Math.random)).toEqual([0.75, 0.25]);
     expect(
-      rotationShares(
-        'weighted',
-        [creative(1, 0, 0, { conversions: 0, weight: 0 }), creative(2, 0, 0, { conversions: 0, weight: 0 })],
-        Math.random,
-      ),
+      rotationShares('weighted', [creative(1, 0, 0, { weight: 0 }), creative(2, 0, 0, { weight: 0 })], Math.random),
     ).toEqual([0.5, 0.5]);
   });
 });

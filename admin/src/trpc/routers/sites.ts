@@ -23,12 +23,15 @@ const publisher = roleProcedure('publisher');
 const admin = roleProcedure('admin');
 const byId = z.object({ id: idSchema });
 
+/** Moves site `id` from one of the statuses `from`, applying `patch` and writing the index entries `ops` names. */
 async function setStatus(
   ctx: AuthedContext,
   id: number,
-  from: readonly StoredSite['status'][],
-  patch: Partial<StoredSite>,
-  ops: (s: StoredSite) => IndexOp[],
+  {
+    from,
+    patch,
+    ops,
+  }: { from: readonly StoredSite['status'][]; patch: Partial<StoredSite>; ops: (s: StoredSite) => IndexOp[] },
 ) {
   return ctx.svc.configStore.update<StoredSite>(
     'site',
@@ -83,9 +86,11 @@ export const sitesRouter = router({
         updated_at: now,
         ...splitControls(input).controls,
       };
-      await ctx.svc.configStore.commit('site', id, 0, site, [
-        { cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id },
-      ]);
+      await ctx.svc.configStore.commit('site', id, {
+        expectedRev: 0,
+        value: site,
+        ops: [{ cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id }],
+      });
       return siteOut(ctx.svc, site);
     }),
 
@@ -139,13 +144,11 @@ export const sitesRouter = router({
         );
         throw new AppError('unprocessable', result.error);
       }
-      const updated = await setStatus(
-        ctx,
-        site.id,
-        ['draft', 'rejected'],
-        { status: 'pending_review', verified_method: result.method, rejection_reason: null },
-        () => [{ cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() }],
-      );
+      const updated = await setStatus(ctx, site.id, {
+        from: ['draft', 'rejected'],
+        patch: { status: 'pending_review', verified_method: result.method, rejection_reason: null },
+        ops: () => [{ cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() }],
+      });
       return { ok: true as const, method: result.method, status: updated.status };
     }),
 });
@@ -164,10 +167,14 @@ export const adminSitesRouter = router({
         ctx.svc,
         await noticeOf(
           ctx,
-          await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
-            { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-            { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
-          ]),
+          await setStatus(ctx, input.id, {
+            from: ['pending_review'],
+            patch: { status: 'approved' },
+            ops: () => [
+              { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
+              { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
+            ],
+          }),
         ),
       ),
     ),
@@ -179,13 +186,11 @@ export const adminSitesRouter = router({
         ctx.svc,
         await noticeOf(
           ctx,
-          await setStatus(
-            ctx,
-            input.id,
-            ['pending_review'],
-            { status: 'rejected', rejection_reason: input.reason },
-            () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id }],
-          ),
+          await setStatus(ctx, input.id, {
+            from: ['pending_review'],
+            patch: { status: 'rejected', rejection_reason: input.reason },
+            ops: () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id }],
+          }),
         ),
       ),
     ),

@@ -153,6 +153,16 @@ export const sitesRouter = router({
     }),
 });
 
+/** An admin's decision on a site in review: `patch` applied, the site out of the queue, `also` written with it. */
+async function decide(ctx: AuthedContext, id: number, patch: Partial<StoredSite>, also: IndexOp[] = []) {
+  const site = await setStatus(ctx, id, {
+    from: ['pending_review'],
+    patch,
+    ops: () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: id }, ...also],
+  });
+  return siteOut(ctx.svc, await noticeOf(ctx, site));
+}
+
 export const adminSitesRouter = router({
   siteQueue: admin.output(z.object({ sites: z.array(siteSchema) })).query(async ({ ctx }) => {
     const ids = await ctx.svc.configStore.ranked(SITE_REVIEW_QUEUE, 500);
@@ -162,36 +172,11 @@ export const adminSitesRouter = router({
   approveSite: admin
     .input(byId)
     .output(siteSchema)
-    .mutation(async ({ ctx, input }) =>
-      siteOut(
-        ctx.svc,
-        await noticeOf(
-          ctx,
-          await setStatus(ctx, input.id, {
-            from: ['pending_review'],
-            patch: { status: 'approved' },
-            ops: () => [
-              { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-              { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
-            ],
-          }),
-        ),
-      ),
+    .mutation(({ ctx, input }) =>
+      decide(ctx, input.id, { status: 'approved' }, [{ cmd: 'SADD', key: APPROVED_SITES, member: input.id }]),
     ),
   rejectSite: admin
     .input(reasonInputSchema)
     .output(siteSchema)
-    .mutation(async ({ ctx, input }) =>
-      siteOut(
-        ctx.svc,
-        await noticeOf(
-          ctx,
-          await setStatus(ctx, input.id, {
-            from: ['pending_review'],
-            patch: { status: 'rejected', rejection_reason: input.reason },
-            ops: () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id }],
-          }),
-        ),
-      ),
-    ),
+    .mutation(({ ctx, input }) => decide(ctx, input.id, { status: 'rejected', rejection_reason: input.reason })),
 });

@@ -10,6 +10,7 @@ import type { MarkupLinks } from '../openrtb/ad-markup.ts';
  * The ad markup for what the impression asked: VAST for video, Native 1.2 for native, else a banner. A native
  * impression's assets are those its context parsed from `imp.native.request` (request-context.ts): parsed once per imp.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: markup of every bid we answer with
 function markup(
   imp: Imp,
   c: Creative,
@@ -26,6 +27,7 @@ function markup(
  * One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as
  * `nurl`, and for partners that bill by billing notices, `burl`.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every bid we answer with
 export function toBid(
   imp: Imp,
   s: Served,

@@ -46,14 +46,12 @@ export async function listOwned<T extends { id: number }>(
   kind: 'site' | 'zone',
   indexKey: string,
 ): Promise<T[]> {
-  const ids = await svc.redis.smembers(indexKey);
-  return (await svc.configStore.readMany<T>(kind, ids)).sort((a, b) => a.id - b.id);
+  return (await svc.configStore.readIndexed<T>(kind, indexKey)).sort((a, b) => a.id - b.id);
 }
 
 /** IAB sellers.json: every publisher with an approved site, named by its first approved domain. */
 export async function sellersJson(svc: Services): Promise<Record<string, unknown>> {
-  const ids = await svc.redis.smembers(APPROVED_SITES);
-  const sites = (await svc.configStore.readMany<StoredSite>('site', ids))
+  const sites = (await svc.configStore.readIndexed<StoredSite>('site', APPROVED_SITES))
     .filter((s) => s.status === 'approved')
     .sort((a, b) => a.id - b.id);
   const byPublisher = new Map<number, StoredSite>();

@@ -148,12 +148,12 @@ async function snapshotToAof(redisDir: string): Promise<void> {
 
 export async function restoreBackup(config: Config, source: string): Promise<RestoreResult> {
   const started = Date.now();
-  if (config.redisUrl || config.clickhouseUrl)
+  if (config.storage.redisUrl || config.stats.clickhouseUrl)
     throw new BackupInputError(
       '`adnet restore` writes the embedded default (private Redis and chDB under DATA_DIR); with REDIS_URL or CLICKHOUSE_URL set, restore those servers with their own tools (docs/backup.md).',
     );
   const from = resolve(source);
-  const target = resolve(config.dataDir);
+  const target = resolve(config.storage.dataDir);
   // Checked first, and checked again just before the move: nothing in a folder in use is ever touched.
   const state = await folderState(target);
   if (state === 'file')

@@ -37,7 +37,7 @@ function formFields(form: URLSearchParams, req: IncomingMessage, route: Compiled
   return Object.fromEntries(fields);
 }
 
-/** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.adminBodyMaxBytes). */
+/** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.server.adminBodyMaxBytes). */
 async function buildInput(
   req: IncomingMessage,
   url: URL,
@@ -94,7 +94,7 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
       allowed.push(route.method);
       continue;
     }
-    const input = await buildInput(req, url, route, params, ctx.svc.config.adminBodyMaxBytes);
+    const input = await buildInput(req, url, route, params, ctx.svc.config.server.adminBodyMaxBytes);
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
     const rendered = route.render?.(body);
     if (rendered)

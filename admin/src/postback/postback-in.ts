@@ -137,7 +137,7 @@ export async function receivePostback(
       os: click.os,
       browser: click.browser,
     };
-    await svc.redis.xadd(...xaddArgs([event], svc.config.eventStreamMaxLen));
+    await svc.redis.xadd(...xaddArgs([event], svc.config.events.streamMaxLen));
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
     await svc.redis.hincrby(rotationCountsKey(click.campaign_id), `v:${click.creative_id}`, 1);
     // Then marked, so that the engines' next refresh reads this campaign's counts. A mark that fails must not fail

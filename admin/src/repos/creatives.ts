@@ -47,7 +47,11 @@ export async function saveCreative(
     { cmd: 'ZADD', key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() },
   ]);
   svc.log.info({ event: 'creative.created', creativeId: id, campaignId: campaign.id }, 'creative created');
-  const eta = moderationEtaSeconds(ahead, svc.config.moderationEtaBaseSeconds, svc.config.moderationEtaPerItemSeconds);
+  const eta = moderationEtaSeconds(
+    ahead,
+    svc.config.admin.moderationEtaBaseSeconds,
+    svc.config.admin.moderationEtaPerItemSeconds,
+  );
   return { ...creative, moderation_eta_seconds: eta };
 }
 

@@ -82,7 +82,7 @@ async function snapshotFile(redis: Redis): Promise<{ path: string; saves: number
   return { path: join(dir ?? '', file ?? 'dump.rdb'), saves: Number(saves) };
 }
 
-export async function takeBackup(config: Config, target: string): Promise<BackupResult> {
+export async function takeBackup(config: Pick<Config, 'storage' | 'stats'>, target: string): Promise<BackupResult> {
   const started = Date.now();
   if (config.storage.redisUrl || config.stats.clickhouseUrl)
     throw new BackupInputError(
@@ -154,7 +154,10 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
 }
 
 /** The command: prints what it did or why not; the exit code. */
-export async function backupCommand(config: Config, target: string | undefined): Promise<number> {
+export async function backupCommand(
+  config: Pick<Config, 'storage' | 'stats'>,
+  target: string | undefined,
+): Promise<number> {
   if (!target) {
     process.stderr.write('Usage: pnpm adnet backup <dir>\n');
     return 2;

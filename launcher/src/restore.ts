@@ -146,7 +146,7 @@ async function snapshotToAof(redisDir: string): Promise<void> {
   }
 }
 
-export async function restoreBackup(config: Config, source: string): Promise<RestoreResult> {
+export async function restoreBackup(config: Pick<Config, 'storage' | 'stats'>, source: string): Promise<RestoreResult> {
   const started = Date.now();
   if (config.storage.redisUrl || config.stats.clickhouseUrl)
     throw new BackupInputError(
@@ -190,7 +190,10 @@ export async function restoreBackup(config: Config, source: string): Promise<Res
   }
 }
 
-export async function restoreCommand(config: Config, source: string | undefined): Promise<number> {
+export async function restoreCommand(
+  config: Pick<Config, 'storage' | 'stats'>,
+  source: string | undefined,
+): Promise<number> {
   if (!source) {
     process.stderr.write('Usage: pnpm adnet restore <dir>   (into DATA_DIR, which must be new or empty)\n');
     return 2;

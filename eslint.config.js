@@ -78,7 +78,7 @@ export default tseslint.config(
     },
   },
   {
-    // Configuration is read once, through envSchema (schemas/src/config.ts); only the entry points hand it process.env.
+    // Configuration is read once, through the slices in schemas/src/config/ (loadConfig); only the entry points hand it process.env.
     files: ['admin/src/**/*.ts', 'engine/src/**/*.ts', 'schemas/src/**/*.ts', 'launcher/src/**/*.ts'],
     ignores: ['engine/src/main.ts', 'launcher/src/read-config.ts', 'launcher/src/start.ts'],
     rules: {
@@ -87,7 +87,7 @@ export default tseslint.config(
         {
           object: 'process',
           property: 'env',
-          message: 'Add the variable to envSchema and read it from the loaded config.',
+          message: 'Add the variable to its slice in schemas/src/config/ and read it from the loaded config.',
         },
       ],
     },

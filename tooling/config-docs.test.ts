@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultOf, envDocs, renderPage, typeOf } from './config-docs.ts';
 
 describe('envDocs', () => {
-  it("reads each envSchema property's JSDoc, on one line, and skips the undocumented", () => {
+  it("reads each variable's JSDoc and the slice's, on one line, and skips the undocumented", () => {
     const source = `
       /** Not this one. */
       export const other = z.object({ A: z.string() });
-      export const envSchema = z.object({
+      /** The slice. */
+      export const serverSlice = z.object({
         /**
          * Two lines
          * joined.
@@ -18,6 +19,7 @@ describe('envDocs', () => {
         C: z.string(),
       });`;
     expect([...envDocs(source)]).toEqual([
+      ['slice:server', 'The slice.'],
       ['A', 'Two lines joined.'],
       ['C', 'Short.'],
     ]);

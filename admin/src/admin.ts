@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import { createAdminServer } from './http/server.ts';
 import type { AdminServer } from './http/server.ts';
 import type { Ingester } from './ingest/ingester.ts';
@@ -15,7 +15,8 @@ export { ADMIN_PARTS };
 export type { AdminPart };
 
 export interface AdminOptions {
-  config: Config;
+  /** The admin's slices of the configuration, and no other. */
+  config: AdminConfig;
   /** REDIS_URL, or the private server the launcher started. */
   redisUrl: string;
   log: Logger;

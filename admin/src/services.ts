@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import { join } from 'node:path';
 import { createCopyProvider } from './ai/copy-provider.ts';
 import { PasswordHasher } from './auth/password.ts';
@@ -33,7 +33,8 @@ import type { PaymentProvider } from './payments/providers.ts';
 
 /** Everything a procedure may use; built once per process and shared by both doors. */
 export interface Services {
-  config: Config;
+  /** The admin's slices of the configuration (ADMIN_SLICES). */
+  config: AdminConfig;
   log: Logger;
   redis: Redis;
   configStore: ConfigStore;
@@ -70,7 +71,12 @@ export interface Services {
   payouts: PayoutStore;
 }
 
-export function createServices(config: Config, redis: Redis, log: Logger, clickhouse?: ClickHouseClient): Services {
+export function createServices(
+  config: AdminConfig,
+  redis: Redis,
+  log: Logger,
+  clickhouse?: ClickHouseClient,
+): Services {
   const deposits = new DepositStore(redis);
   const mailQueue = new MailQueue(redis);
   const metrics = new AdminMetrics();
@@ -83,16 +89,16 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     config,
     log,
     redis,
-    configStore: new ConfigStore(redis, config.changeLogMaxLen),
+    configStore: new ConfigStore(redis, config.admin.changeLogMaxLen),
     users: new UserStore(redis),
     tokens: new TokenStore(redis),
     ledger: new LedgerStore(redis),
     limiter: new RateLimiter(redis),
-    passwords: new PasswordHasher(config.passwordScrypt),
+    passwords: new PasswordHasher(config.admin.passwordScrypt),
     signInBackoff: new SignInBackoff(redis),
-    media: new MediaStore(join(config.dataDir, 'media')),
+    media: new MediaStore(join(config.storage.dataDir, 'media')),
     copyProvider: createCopyProvider(config.ai),
-    videoProvider: createVideoProvider(config.video, config.adBaseUrl),
+    videoProvider: createVideoProvider(config.video, config.server.adBaseUrl),
     videoJobs: new VideoJobStore(redis),
     conversions: new ConversionStore(redis),
     spend: new CampaignSpend(redis),
@@ -101,12 +107,12 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     health: new AdminHealth({
       redis,
       clickhouse,
-      statsLagNoticeMs: config.statsLagNoticeMs,
+      statsLagNoticeMs: config.stats.lagNoticeMs,
       onClickHouseError: () => metrics.error('clickhouse'),
     }),
     metrics,
     deposits,
-    paymentProvider: createPaymentProvider(config, deposits),
+    paymentProvider: createPaymentProvider(config.billing, config.server.baseUrl, deposits),
     payouts: new PayoutStore(redis),
   };
 }

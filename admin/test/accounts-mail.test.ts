@@ -456,7 +456,7 @@ describe('without SMTP', () => {
       expect((await call(local, 'POST', '/api/auth/password-reset', { json: { email } })).status).toBe(202);
       await local.admin.mail.worker.runOnce();
       expect(local.admin.mail.transport.mode).toBe('outbox');
-      const dir = join(local.svc.config.dataDir, 'outbox');
+      const dir = join(local.svc.config.storage.dataDir, 'outbox');
       const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
       const mails = files.map((f) => parseMail(readFileSync(join(dir, f), 'utf8')));
       const mine = mails.filter((m) => /verify-email|reset-password#/.test(m.text));

@@ -52,7 +52,7 @@ const responderFor = (ing: Ingester) =>
     redis: fx.app.svc.redis,
     clickhouse: fx.app.svc.clickhouse as ClickHouseClient,
     database: 'adnet',
-    dataDir: fx.app.svc.config.dataDir,
+    dataDir: fx.app.svc.config.storage.dataDir,
     ingester: ing,
     log,
   });
@@ -88,7 +88,7 @@ describe('backup responder', () => {
     expect(done.database).toBe('adnet');
     expect(done.rdbSaves).toBeGreaterThan(0);
     expect(done.events.length).toBe(await fx.app.svc.redis.xlen(EVENT_STREAM));
-    expect(existsSync(join(backupStagingDir(fx.app.svc.config.dataDir), id, '.backup'))).toBe(true);
+    expect(existsSync(join(backupStagingDir(fx.app.svc.config.storage.dataDir), id, '.backup'))).toBe(true);
     // Reading again: what comes after the backup is ingested.
     await fx.app.svc.redis.xadd(...xaddArgs([impression()], 1_000_000));
     for (let i = 0; i < 200 && ((await running.backlog()).lag > 0 || (await running.backlog()).pending > 0); i++)
@@ -110,7 +110,7 @@ describe('backup responder', () => {
       state: 'failed',
       error: expect.stringContaining('1 event entries wait for a retried insert') as unknown,
     });
-    expect(existsSync(join(backupStagingDir(fx.app.svc.config.dataDir), id))).toBe(false);
+    expect(existsSync(join(backupStagingDir(fx.app.svc.config.storage.dataDir), id))).toBe(false);
     const [[entryId]] = (await fx.app.svc.redis.xpending(EVENT_STREAM, INGEST_GROUP, '-', '+', 10, 'ghost')) as [
       [string],
     ];
@@ -134,6 +134,6 @@ describe('backup responder', () => {
     expect(await fx.app.svc.redis.llen(BACKUP_REQUESTS)).toBe(0);
     // Only the stale request was answered.
     expect(await fx.app.svc.redis.keys('ops:backup:reply:*')).toHaveLength(replied + 1);
-    expect(existsSync(join(backupStagingDir(fx.app.svc.config.dataDir), '../../etc'))).toBe(false);
+    expect(existsSync(join(backupStagingDir(fx.app.svc.config.storage.dataDir), '../../etc'))).toBe(false);
   });
 });

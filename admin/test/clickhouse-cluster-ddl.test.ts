@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@adnet/schemas/config';
 import { afterAll, expect, it } from 'vitest';
 import { migrationSteps } from '../src/clickhouse/migrations.ts';
 import { openClickHouse } from '../src/clickhouse/open.ts';
@@ -10,7 +9,7 @@ import { openClickHouse } from '../src/clickhouse/open.ts';
 // parser read the cluster form (formatQuery parses, never executes). What the statements do on a
 // cluster is checked as text in src/clickhouse/migrations.test.ts.
 const dir = mkdtempSync(join(tmpdir(), 'adnet-ch-ddl-'));
-const clickhouse = await openClickHouse(loadConfig({ DATA_DIR: dir }));
+const clickhouse = await openClickHouse(undefined, dir);
 afterAll(async () => {
   await clickhouse.close();
   rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { afterAll, expect, it } from 'vitest';
 import { migrate, migrationSteps } from '../src/clickhouse/migrations.ts';
@@ -12,7 +11,7 @@ import { eventInsertSettings } from '../src/ingest/ingester.ts';
 // An install that ran version 1 and holds events, upgraded by migrate() on embedded chDB: the new
 // columns and tables get their past from the raw events, and new events count once from then on.
 const dir = mkdtempSync(join(tmpdir(), 'adnet-ch-upgrade-'));
-const clickhouse = await openClickHouse(loadConfig({ DATA_DIR: dir }));
+const clickhouse = await openClickHouse(undefined, dir);
 afterAll(async () => {
   await clickhouse.close();
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { Probe } from '@adnet/runtime/probe';
-import type { Config } from '@adnet/schemas/config';
+import type { EngineConfig } from '@adnet/schemas/config';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { us_listen_socket } from 'uWebSockets.js';
@@ -24,7 +24,8 @@ import { STOP_STEPS, stopInOrder } from './wiring/stop.ts';
 import { buildStores } from './wiring/stores.ts';
 
 export interface EngineOptions {
-  config: Config;
+  /** The engine's slices of the configuration, and no other. */
+  config: EngineConfig;
   redisUrl: string;
   log: Logger;
   engineId?: string;
@@ -64,10 +65,11 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   // Readiness is computed from this probe's last answer, never by awaiting Redis (observability/readiness.ts).
   const redisProbe = new Probe({ intervalMs: 1_000, deadlineMs: 2_000, check: () => redis.ping() });
   void redisProbe.start();
-  const secret = await trackingSecret(config, redis);
+  const secret = await trackingSecret(config.engine.trackingSecret, redis);
   const inFlight = new InFlight();
   const stores = buildStores({
-    config,
+    events: config.events,
+    budgetSliceCents: config.engine.budgetSliceCents,
     engineId: id,
     redis,
     subscriber: clients.subscriber,
@@ -79,7 +81,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   await stores.mirror.start();
   stores.events.start();
   const supply = supplySide(config, redis, secret, stores.budget);
-  const passes = startPasses(config, redis, stores, { demand: supply.deps, onError });
+  const passes = startPasses(config.engine, redis, stores, { demand: supply.deps, onError });
   const vapid = await vapidKeys(redis);
   definePushScripts(redis);
   const ports = enginePorts({
@@ -93,8 +95,17 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     vapidPublicKey: vapid.publicKey,
     onError,
   });
-  const journal = await startJournal({ config, redisUrl: opts.redisUrl, redis, ctx: ports.ctx, log, metrics, report });
-  const pushSender = startPushSender(config, ports.push, { redis, vapid, onError });
+  const journal = await startJournal({
+    settings: config.engine,
+    dir: config.storage.journalDir,
+    redisUrl: opts.redisUrl,
+    redis,
+    ctx: ports.ctx,
+    log,
+    metrics,
+    report,
+  });
+  const pushSender = startPushSender(config.push, ports.push, { redis, vapid, onError });
   const health = engineHealth({
     engineId: id,
     redis,
@@ -107,9 +118,21 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const app = uws.App();
   servePublic(app, deps, { config, engineId: id, inFlight, report, onError });
   const ops = uws.App();
-  serveOps(ops, deps, { config, engineId: id, report });
+  serveOps(ops, deps, { engine: config.engine, engineId: id, report });
 
-  const parts = { config, log, redisProbe, inFlight, journal, stores, passes, supply, pushSender, clients, onError };
+  const parts = {
+    shutdownGraceMs: config.server.shutdownGraceMs,
+    log,
+    redisProbe,
+    inFlight,
+    journal,
+    stores,
+    passes,
+    supply,
+    pushSender,
+    clients,
+    onError,
+  };
   let socket: us_listen_socket | undefined;
   let opsSocket: us_listen_socket | undefined;
   const listen = (on: typeof app, port: number, host: string, what: string) =>

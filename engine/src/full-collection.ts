@@ -64,7 +64,7 @@ export function markingArgs(concurrent: boolean): string[] {
 
 /**
  * V8's argument that caps an engine's young generation at semi-spaces of `mb` MiB; 0 leaves V8's choice. Why 16
- * and what it costs: ENGINE_SEMI_SPACE_MB's description (schemas/src/config.ts). Only a node argument: V8 sizes
+ * and what it costs: ENGINE_SEMI_SPACE_MB's description (schemas/src/config/processes.ts). Only a node argument: V8 sizes
  * its heap when it starts (set at run time, it changed nothing).
  */
 export function youngGenerationArgs(semiSpaceMb: number): string[] {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createLogger } from '@adnet/admin/log';
 import { connectRedis } from '@adnet/admin/redis';
 import type { Redis } from '@adnet/admin/redis';
+import { ADMIN_SLICES, pickSlices } from '@adnet/schemas/config';
 import { createServices } from '@adnet/admin/services';
 import { CommandError } from './commands/command.ts';
 import type { Connected } from './commands/command.ts';
@@ -54,7 +55,11 @@ async function connect(): Promise<Connected> {
   const target = await productTarget(config, argv);
   process.stderr.write(`adnet ${name}: acting on ${target.description}\n`);
   redis = connectRedis(target.redisUrl, 'cli');
-  return { svc: createServices(target.config, redis, createLogger('warn', 'adnet-cli')), redis, target };
+  return {
+    svc: createServices(pickSlices(target.config, ADMIN_SLICES), redis, createLogger('warn', 'adnet-cli')),
+    redis,
+    target,
+  };
 }
 
 try {

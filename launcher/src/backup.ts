@@ -82,9 +82,9 @@ async function snapshotFile(redis: Redis): Promise<{ path: string; saves: number
   return { path: join(dir ?? '', file ?? 'dump.rdb'), saves: Number(saves) };
 }
 
-export async function takeBackup(config: Config, target: string): Promise<BackupResult> {
+export async function takeBackup(config: Pick<Config, 'storage' | 'stats'>, target: string): Promise<BackupResult> {
   const started = Date.now();
-  if (config.redisUrl || config.clickhouseUrl)
+  if (config.storage.redisUrl || config.stats.clickhouseUrl)
     throw new BackupInputError(
       '`adnet backup` copies the embedded default (private Redis and chDB under DATA_DIR); with REDIS_URL or CLICKHOUSE_URL set, back up those servers with their own tools (docs/backup.md).',
     );
@@ -93,10 +93,13 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
   if (state === 'file') throw new BackupInputError(`${dir} is a file: a backup goes into a new or empty folder.`);
   if (state === 'not-empty')
     throw new BackupInputError(`${dir} is not empty: a backup goes into a new or empty folder (nothing was changed).`);
-  const redis = new Redis(await runningPrivateRedis(config.dataDir), { maxRetriesPerRequest: 1, lazyConnect: true });
+  const redis = new Redis(await runningPrivateRedis(config.storage.dataDir), {
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+  });
   redis.on('error', () => undefined);
   const id = randomBytes(16).toString('hex');
-  const staged = join(backupStagingDir(config.dataDir), id);
+  const staged = join(backupStagingDir(config.storage.dataDir), id);
   // Holds every password hash and balance: the owner's only, like DATA_DIR/redis.
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
@@ -116,7 +119,7 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
       await cp(staged, join(dir, 'clickhouse'), { recursive: true });
     });
     // After Redis's snapshot: every image a creative in it names was already written.
-    const mediaFiles = await copyMedia(join(config.dataDir, 'media'), join(dir, 'media'));
+    const mediaFiles = await copyMedia(join(config.storage.dataDir, 'media'), join(dir, 'media'));
 
     const files = await describeFiles(dir, await listFiles(dir));
     const manifest: BackupManifest = {
@@ -151,7 +154,10 @@ export async function takeBackup(config: Config, target: string): Promise<Backup
 }
 
 /** The command: prints what it did or why not; the exit code. */
-export async function backupCommand(config: Config, target: string | undefined): Promise<number> {
+export async function backupCommand(
+  config: Pick<Config, 'storage' | 'stats'>,
+  target: string | undefined,
+): Promise<number> {
   if (!target) {
     process.stderr.write('Usage: pnpm adnet backup <dir>\n');
     return 2;
@@ -159,7 +165,7 @@ export async function backupCommand(config: Config, target: string | undefined):
   try {
     const r = await takeBackup(config, target);
     process.stdout.write(
-      `backup of ${resolve(config.dataDir)} written to ${r.dir}: ${r.files} files, ${(r.bytes / 1_048_576).toFixed(1)} MiB in ${(r.ms / 1000).toFixed(1)} s ` +
+      `backup of ${resolve(config.storage.dataDir)} written to ${r.dir}: ${r.files} files, ${(r.bytes / 1_048_576).toFixed(1)} MiB in ${(r.ms / 1000).toFixed(1)} s ` +
         `(event stream: ${r.events.length} entries, ingested up to ${r.events.last_delivered_id})\n`,
     );
     return 0;

@@ -40,12 +40,12 @@ const redacted = (url: string): string =>
  * Redis; none there is a NoProductError naming the command to run, and nothing is created.
  */
 export async function productTarget(config: Config, argv: readonly string[]): Promise<ProductTarget> {
-  const dataDir = resolve(config.dataDir);
+  const dataDir = resolve(config.storage.dataDir);
   const run = runningProduct(dataDir);
   const again = `DATA_DIR=${dataDir} ${PNPM} adnet ${shellLine(argv)}`;
   const withRun = (r: RunFile): Config =>
     configWith({ DATA_DIR: r.dataDir, PUBLIC_BASE_URL: r.baseUrl, PUBLIC_AD_BASE_URL: r.adBaseUrl });
-  if (config.redisUrl) {
+  if (config.storage.redisUrl) {
     if (run?.redis === 'private') {
       throw new NoProductError(
         `REDIS_URL is set, but the product at ${run.baseUrl} (pid ${run.pid}, DATA_DIR=${dataDir}) keeps its data in its private Redis: ` +
@@ -53,12 +53,12 @@ export async function productTarget(config: Config, argv: readonly string[]): Pr
       );
     }
     return {
-      redisUrl: config.redisUrl,
+      redisUrl: config.storage.redisUrl,
       config: run ? withRun(run) : config,
       product: run,
       description: run
         ? `the product at ${run.baseUrl} (pid ${run.pid}, DATA_DIR=${dataDir}, Redis from REDIS_URL)`
-        : `the Redis at ${redacted(config.redisUrl)} (REDIS_URL; no product runs with DATA_DIR=${dataDir}, links use ${config.baseUrl})`,
+        : `the Redis at ${redacted(config.storage.redisUrl)} (REDIS_URL; no product runs with DATA_DIR=${dataDir}, links use ${config.server.baseUrl})`,
     };
   }
   if (!run) {

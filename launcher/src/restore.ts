@@ -146,14 +146,14 @@ async function snapshotToAof(redisDir: string): Promise<void> {
   }
 }
 
-export async function restoreBackup(config: Config, source: string): Promise<RestoreResult> {
+export async function restoreBackup(config: Pick<Config, 'storage' | 'stats'>, source: string): Promise<RestoreResult> {
   const started = Date.now();
-  if (config.redisUrl || config.clickhouseUrl)
+  if (config.storage.redisUrl || config.stats.clickhouseUrl)
     throw new BackupInputError(
       '`adnet restore` writes the embedded default (private Redis and chDB under DATA_DIR); with REDIS_URL or CLICKHOUSE_URL set, restore those servers with their own tools (docs/backup.md).',
     );
   const from = resolve(source);
-  const target = resolve(config.dataDir);
+  const target = resolve(config.storage.dataDir);
   // Checked first, and checked again just before the move: nothing in a folder in use is ever touched.
   const state = await folderState(target);
   if (state === 'file')
@@ -190,7 +190,10 @@ export async function restoreBackup(config: Config, source: string): Promise<Res
   }
 }
 
-export async function restoreCommand(config: Config, source: string | undefined): Promise<number> {
+export async function restoreCommand(
+  config: Pick<Config, 'storage' | 'stats'>,
+  source: string | undefined,
+): Promise<number> {
   if (!source) {
     process.stderr.write('Usage: pnpm adnet restore <dir>   (into DATA_DIR, which must be new or empty)\n');
     return 2;

@@ -1,5 +1,6 @@
 // `pnpm start`: the whole product on its embedded defaults (or REDIS_URL /
 // CLICKHOUSE_URL when set), on one base URL.
+import { ADMIN_SLICES, pickSlices } from '@adnet/schemas/config';
 import { createAdmin } from '@adnet/admin';
 import { createLogger } from '@adnet/admin/log';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
@@ -15,7 +16,7 @@ import { resolve } from 'node:path';
 // starts (they inherit the environment). Error answers carry no stack or internal text in any mode.
 process.env.NODE_ENV = 'production';
 const config = readConfigOrExit();
-const log = createLogger(config.logLevel);
+const log = createLogger(config.server.logLevel);
 
 // Everything started is registered here at once, so a signal at any stage (even mid-start)
 // stops what exists, newest first: engines drain, then the admin, then storage.
@@ -35,9 +36,9 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 async function start(): Promise<string> {
-  let redisUrl = config.redisUrl;
+  let redisUrl = config.storage.redisUrl;
   if (!redisUrl) {
-    const target = await ensurePrivateRedis(config.dataDir);
+    const target = await ensurePrivateRedis(config.storage.dataDir);
     // The private Redis belongs to `pnpm start`, even one it found left over from a crash.
     closers.push({ name: 'private redis', close: () => target.stop() });
     redisUrl = target.url;
@@ -49,7 +50,7 @@ async function start(): Promise<string> {
     return { dir: CABINET_DIST, built: false };
   });
   if (cabinet.built) log.info({ event: 'cabinet.built', dir: cabinet.dir }, 'cabinet built');
-  const building = createAdmin({ config, redisUrl, log, cabinetDir: cabinet.dir });
+  const building = createAdmin({ config: pickSlices(config, ADMIN_SLICES), redisUrl, log, cabinetDir: cabinet.dir });
   // Registered before the build settles: a signal that comes mid-build stops the admin once it is built.
   closers.push({
     name: 'admin',
@@ -61,35 +62,35 @@ async function start(): Promise<string> {
   });
   const admin = await building;
   // The admin listens privately; engines own the public port and forward admin paths to it.
-  const adminPort = await admin.start({ port: config.adminInternalPort, host: '127.0.0.1' });
+  const adminPort = await admin.start({ port: config.processes.adminInternalPort, host: '127.0.0.1' });
   // Several engines share the public port (SO_REUSEPORT): the kernel spreads connections over them.
   const env = {
     ...process.env,
     REDIS_URL: redisUrl,
     ADMIN_UPSTREAM: `http://127.0.0.1:${adminPort}`,
-    ENGINE_COUNT: String(process.env.ENGINE_COUNT ? config.engineCount : config.engineProcesses),
+    ENGINE_COUNT: String(process.env.ENGINE_COUNT ? config.processes.engineCount : config.processes.engineProcesses),
   };
   // Engines may run on a newer Node than this process (ENGINE_NODE, docs/deployment.md "Runtime").
-  const node = chooseEngineNode(config.engineNode);
+  const node = chooseEngineNode(config.processes.engineNode);
   log.info(
     { event: 'engine.runtime', node: node.version, path: node.execPath, reason: node.reason },
     `engines run on Node ${node.version}`,
   );
   // Each engine has its own metrics address: the next ports after the admin's (any free port when METRICS_PORT=0).
-  const engines = Array.from({ length: config.engineProcesses }, (_, i) =>
+  const engines = Array.from({ length: config.processes.engineProcesses }, (_, i) =>
     startEngineProcess({
       env: { ...env, METRICS_PORT: String(config.metrics.port === 0 ? 0 : config.metrics.port + 1 + i) },
       log,
       execPath: node.execPath,
       nodeArgs: engineNodeArgs({
-        concurrentMarking: config.engineConcurrentMarking,
-        semiSpaceMb: config.engineSemiSpaceMb,
+        concurrentMarking: config.processes.concurrentMarking,
+        semiSpaceMb: config.processes.semiSpaceMb,
       }),
     }),
   );
   closers.push({ name: 'engines', close: () => Promise.all(engines.map((e) => e.stop())) });
   await Promise.all(engines.map((e) => e.ready));
-  return config.baseUrl;
+  return config.server.baseUrl;
 }
 
 let baseUrl: string;
@@ -102,13 +103,13 @@ try {
 }
 
 // The CLI finds this product (and its Redis) from DATA_DIR by this file; it goes first when stopping.
-const dataDir = resolve(config.dataDir);
+const dataDir = resolve(config.storage.dataDir);
 await writeRunFile({
   pid: process.pid,
   baseUrl,
-  adBaseUrl: config.adBaseUrl,
+  adBaseUrl: config.server.adBaseUrl,
   dataDir,
-  redis: config.redisUrl ? 'external' : 'private',
+  redis: config.storage.redisUrl ? 'external' : 'private',
   startedAt: new Date().toISOString(),
 });
 closers.push({ name: 'run file', close: () => removeRunFile(dataDir, process.pid) });
@@ -117,8 +118,8 @@ log.info(
   {
     event: 'started',
     baseUrl,
-    redis: config.redisUrl ? 'external' : 'private',
-    clickhouse: config.clickhouseUrl ? 'server' : 'chdb',
+    redis: config.storage.redisUrl ? 'external' : 'private',
+    clickhouse: config.stats.clickhouseUrl ? 'server' : 'chdb',
   },
   'started',
 );

@@ -1,6 +1,5 @@
 import { openClickHouse } from '@adnet/admin/clickhouse';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { loadConfig } from '@adnet/schemas/config';
 import { Redis } from 'ioredis';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,7 +82,7 @@ describe("SIGTERM on the admin's ingester", () => {
       expect(await second.exit).toBe(0);
 
       // The product has stopped: its embedded ClickHouse folder can be opened here.
-      const ch = await openClickHouse(loadConfig({ DATA_DIR: dataDir }));
+      const ch = await openClickHouse(undefined, dataDir);
       try {
         const [raw] = await (
           await ch.query({

@@ -58,7 +58,7 @@ describe('the product a CLI command acts on', () => {
     const target = await productTarget(loadConfig({ DATA_DIR: dataDir, REDIS_URL: 'redis://:pw@127.0.0.1:6390' }), [
       'demo',
     ]);
-    expect(target.config.baseUrl).toBe('http://127.0.0.1:1');
+    expect(target.config.server.baseUrl).toBe('http://127.0.0.1:1');
     expect(target.description).toContain('Redis from REDIS_URL');
     expect(existsSync(join(dataDir, 'redis'))).toBe(false);
   });

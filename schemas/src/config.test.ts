@@ -5,26 +5,34 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('loadConfig', () => {
   it('applies documented defaults', () => {
     const c = loadConfig({});
-    expect(c.baseUrl).toBe('http://127.0.0.1:8080');
-    expect(c.tokenTtlSeconds).toBe(30 * 86_400);
-    expect(c.apiRateLimitPerMin).toBe(60);
-    expect(c.registrationEnabled).toBe(true);
-    expect(c.redisUrl).toBeUndefined();
+    expect(c.server.baseUrl).toBe('http://127.0.0.1:8080');
+    expect(c.admin.tokenTtlSeconds).toBe(30 * 86_400);
+    expect(c.admin.apiRateLimitPerMin).toBe(60);
+    expect(c.admin.registrationEnabled).toBe(true);
+    expect(c.storage.redisUrl).toBeUndefined();
   });
 
   it('runs one engine per core unless told a number; an engine alone counts itself unless told the deployment', () => {
     const base = { TRACKING_SECRET: 'x'.repeat(40) };
-    expect(loadConfig(base)).toMatchObject({ engineProcesses: Math.min(64, availableParallelism()), engineCount: 1 });
-    expect(loadConfig({ ...base, ENGINE_PROCESSES: 'auto', ENGINE_COUNT: '6' })).toMatchObject({ engineCount: 6 });
-    expect(loadConfig({ ...base, ENGINE_PROCESSES: '3' })).toMatchObject({ engineProcesses: 3, engineCount: 3 });
+    expect(loadConfig(base).processes).toMatchObject({
+      engineProcesses: Math.min(64, availableParallelism()),
+      engineCount: 1,
+    });
+    expect(loadConfig({ ...base, ENGINE_PROCESSES: 'auto', ENGINE_COUNT: '6' }).processes).toMatchObject({
+      engineCount: 6,
+    });
+    expect(loadConfig({ ...base, ENGINE_PROCESSES: '3' }).processes).toMatchObject({
+      engineProcesses: 3,
+      engineCount: 3,
+    });
     expect(() => loadConfig({ ...base, ENGINE_PROCESSES: 'many' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, ENGINE_PROCESSES: '0' })).toThrow(ConfigError);
   });
 
   it('runs engines on the Node ENGINE_NODE names: auto by default, current, or an absolute path', () => {
-    expect(loadConfig({}).engineNode).toBe('auto');
-    expect(loadConfig({ ENGINE_NODE: 'current' }).engineNode).toBe('current');
-    expect(loadConfig({ ENGINE_NODE: '/opt/node24/bin/node' }).engineNode).toBe('/opt/node24/bin/node');
+    expect(loadConfig({}).processes.engineNode).toBe('auto');
+    expect(loadConfig({ ENGINE_NODE: 'current' }).processes.engineNode).toBe('current');
+    expect(loadConfig({ ENGINE_NODE: '/opt/node24/bin/node' }).processes.engineNode).toBe('/opt/node24/bin/node');
     expect(() => loadConfig({ ENGINE_NODE: 'node24' })).toThrow(/ENGINE_NODE/);
   });
 
@@ -42,15 +50,15 @@ describe('loadConfig', () => {
   });
 
   it('takes a ClickHouse cluster only with a ClickHouse server', () => {
-    expect(loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'ads' }).clickhouseCluster).toBe('ads');
+    expect(loadConfig({ CLICKHOUSE_URL: 'http://ch:8123', CLICKHOUSE_CLUSTER: 'ads' }).stats.cluster).toBe('ads');
     expect(() => loadConfig({ CLICKHOUSE_CLUSTER: 'ads' })).toThrow(/CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL/);
   });
 
   it('treats empty values as unset and trims the base URL', () => {
     const c = loadConfig({ REDIS_URL: '', PUBLIC_BASE_URL: 'https://ads.example.com/', PORT: '9000' });
-    expect(c.redisUrl).toBeUndefined();
-    expect(c.baseUrl).toBe('https://ads.example.com');
-    expect(c.port).toBe(9000);
+    expect(c.storage.redisUrl).toBeUndefined();
+    expect(c.server.baseUrl).toBe('https://ads.example.com');
+    expect(c.server.port).toBe(9000);
   });
 
   it('reads the AI and video provider settings, unset providers meaning the offline ones', () => {
@@ -85,6 +93,7 @@ describe('loadConfig', () => {
       payoutHoldDays: 7,
       payoutCloseIntervalMs: 3_600_000,
       payoutAdjustDays: 14,
+      publisherRevenueSharePercent: 70,
     });
     const c = loadConfig({
       STRIPE_SECRET_KEY: 'sk_test_1',
@@ -103,5 +112,22 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ DEPOSIT_MIN_USD: '100', DEPOSIT_MAX_USD: '50' })).toThrow(/DEPOSIT_MIN_USD/);
     expect(() => loadConfig({ PAYOUT_HOLD_DAYS: '1.5' })).toThrow(/PAYOUT_HOLD_DAYS/);
+  });
+
+  it('gives each slice only its own variables, and names every wrong one across slices', () => {
+    const c = loadConfig({ DATA_DIR: '/srv/adnet' });
+    expect(c.storage).toEqual({ dataDir: '/srv/adnet', redisUrl: undefined, journalDir: '/srv/adnet/journal' });
+    expect(loadConfig({ DATA_DIR: '/srv/adnet', JOURNAL_DIR: '/j' }).storage.journalDir).toBe('/j');
+    expect(c.server.adminBodyMaxBytes).toBe(1024 * 1024 + 256 * 1024);
+    try {
+      loadConfig({ PORT: '0', STRIPE_SECRET_KEY: 'sk_test_1', CLICKHOUSE_CLUSTER: 'ads' });
+      expect.unreachable();
+    } catch (e) {
+      expect(Object.keys((e as ConfigError).problems).sort()).toEqual([
+        'CLICKHOUSE_CLUSTER',
+        'PORT',
+        'STRIPE_WEBHOOK_SECRET',
+      ]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@adnet/schemas/config';
+import { ADMIN_SLICES, loadConfig, pickSlices } from '@adnet/schemas/config';
 import type { Role } from '@adnet/schemas/api';
 import { createAdmin } from '@adnet/admin';
 import type { Admin, AdminPart } from '@adnet/admin';
@@ -41,21 +41,24 @@ export async function startApp(
 ): Promise<TestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'adnet-app-'));
-  const config = loadConfig({
-    REDIS_URL: redisUrl,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    AUTH_RATE_LIMIT_PER_MIN: '100000',
-    API_RATE_LIMIT_PER_MIN: '100000',
-    // Cheap password hashes keep the suites fast; auth.test.ts proves the default stores OWASP's cost.
-    PASSWORD_SCRYPT_LOG_N: '12',
-    ...env,
-  });
+  const config = pickSlices(
+    loadConfig({
+      REDIS_URL: redisUrl,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      AUTH_RATE_LIMIT_PER_MIN: '100000',
+      API_RATE_LIMIT_PER_MIN: '100000',
+      // Cheap password hashes keep the suites fast; auth.test.ts proves the default stores OWASP's cost.
+      PASSWORD_SCRYPT_LOG_N: '12',
+      ...env,
+    }),
+    ADMIN_SLICES,
+  );
   const admin = await createAdmin({
     config,
     redisUrl,
-    log: opts.log ?? createLogger(config.logLevel),
+    log: opts.log ?? createLogger(config.server.logLevel),
     cabinetDir: opts.cabinetDir,
     clickhouse: opts.clickhouse ?? false,
     parts: opts.parts ?? [],

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@adnet/schemas/config';
+import { ENGINE_SLICES, loadConfig, pickSlices } from '@adnet/schemas/config';
 import type { EventFields } from '@adnet/schemas/events';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
 import { decodeEntry } from '@adnet/schemas/wire/event-stream';
@@ -27,26 +27,29 @@ export async function startEngine(
   // The port is fixed before start (tracking links carry the public base URL), so another test may
   // take it in between: then start again on another one.
   for (let attempt = 1; ; attempt++) {
-    const config = loadConfig({
-      REDIS_URL: redisUrl,
-      PORT: String(await freePort()),
-      LOG_LEVEL: 'silent',
-      TRACKING_SECRET: 't'.repeat(40),
-      EVENT_FLUSH_MS: '20',
-      // As behind the proxy a deployment puts in front: loopback's X-Forwarded-For and country headers are believed.
-      TRUSTED_PROXIES: '127.0.0.1',
-      // Each engine journals into a folder of its own unless the test shares one (redis-outage.test.ts).
-      JOURNAL_DIR: mkdtempSync(join(tmpdir(), 'adnet-journal-')),
-      // Tests read what a request counted as soon as it is answered: on two busy cores a request may wait on Redis
-      // past the product's 50 ms and be answered before it is counted. The outage test sets the product's figure.
-      REDIS_DEADLINE_MS: '2000',
-      ...env,
-    });
+    const config = pickSlices(
+      loadConfig({
+        REDIS_URL: redisUrl,
+        PORT: String(await freePort()),
+        LOG_LEVEL: 'silent',
+        TRACKING_SECRET: 't'.repeat(40),
+        EVENT_FLUSH_MS: '20',
+        // As behind the proxy a deployment puts in front: loopback's X-Forwarded-For and country headers are believed.
+        TRUSTED_PROXIES: '127.0.0.1',
+        // Each engine journals into a folder of its own unless the test shares one (redis-outage.test.ts).
+        JOURNAL_DIR: mkdtempSync(join(tmpdir(), 'adnet-journal-')),
+        // Tests read what a request counted as soon as it is answered: on two busy cores a request may wait on Redis
+        // past the product's 50 ms and be answered before it is counted. The outage test sets the product's figure.
+        REDIS_DEADLINE_MS: '2000',
+        ...env,
+      }),
+      ENGINE_SLICES,
+    );
     // TEST_ENGINE_LOG=warn shows the engines' error lines when a test needs explaining.
     const log = opts.log ?? pino({ level: process.env.TEST_ENGINE_LOG ?? 'silent' });
     const engine = await createEngine({ config, redisUrl, log, adminUpstream: opts.adminUpstream });
     try {
-      const port = await engine.listen(config.port, '127.0.0.1');
+      const port = await engine.listen(config.server.port, '127.0.0.1');
       return { engine, base: `http://127.0.0.1:${port}`, stop: () => engine.stop() };
     } catch (err) {
       await engine.stop();

@@ -22,19 +22,19 @@ export async function ingestAll(app: TestApp, engines: Engine[]): Promise<void> 
  */
 export async function startIngester(app: TestApp): Promise<{ ingester: Ingester; stop(): Promise<void> }> {
   const { config, clickhouse, log } = app.svc;
-  if (!clickhouse || !config.redisUrl)
+  if (!clickhouse || !config.storage.redisUrl)
     throw new Error('startIngester needs an admin with its event store and REDIS_URL');
-  const redis = connectRedis(config.redisUrl, 'ingest', {
+  const redis = connectRedis(config.storage.redisUrl, 'ingest', {
     enableAutoPipelining: false,
     commandTimeout: INGEST_COMMAND_TIMEOUT_MS,
   });
   const ingester = new Ingester({
     redis,
     clickhouse,
-    database: config.clickhouseDatabase,
+    database: config.stats.database,
     log,
     flushMs: 100,
-    stagingDir: resolve(config.dataDir, 'clickhouse-ingest'),
+    stagingDir: resolve(config.storage.dataDir, 'clickhouse-ingest'),
   });
   await ingester.start();
   return {

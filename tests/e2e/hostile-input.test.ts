@@ -461,7 +461,7 @@ describe('hostile input', () => {
     expect(zone.status).toBe(201);
     await eventually(() => engine.engine.mirror.index?.zones.has(zone.body.subid) === true);
     await ingestAll(app, [engine.engine]);
-    const db = app.svc.config.clickhouseDatabase;
+    const db = app.svc.config.stats.database;
     const rows = await (
       await app.svc.clickhouse!.query({
         query: `SELECT type, count() AS n FROM ${db}.events GROUP BY type`,

@@ -225,7 +225,7 @@ describe('nothing secret reaches the logs', () => {
     expect((await api('GET', '/api/adv/campaigns', { token: apiKey })).status).toBe(200);
     // The verification link sign-up sent (written to DATA_DIR/outbox without SMTP), followed.
     await app.admin.mail.worker.runOnce();
-    const outbox = join(app.svc.config.dataDir, 'outbox');
+    const outbox = join(app.svc.config.storage.dataDir, 'outbox');
     const mails = () => readdirSync(outbox).map((f) => readFileSync(join(outbox, f), 'utf8'));
     const verifyMail = mails().find((m) => m.includes('verify-email#token=') && m.includes(email));
     const verifyToken = keep(linkToken(parseMail(verifyMail ?? ''), 'verify-email'));

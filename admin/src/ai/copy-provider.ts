@@ -1,6 +1,6 @@
 import { aiCopySchema } from '@adnet/schemas/ai';
 import type { AiCopy, AiUsage } from '@adnet/schemas/ai';
-import type { Config } from '@adnet/schemas/config';
+import type { AiConfig } from '@adnet/schemas/config';
 import { z } from 'zod';
 import { copyProblems, estimateInputTokens } from '../domain/ai-copy.ts';
 import type { ChatMessage, CopyLimits, CopyRequest } from '../domain/ai-copy.ts';
@@ -42,7 +42,7 @@ export class OpenAiCopyProvider implements CopyProvider {
   /** A malformed answer is retried once. */
   private readonly maxAttempts = 2;
 
-  constructor(private readonly cfg: Config['ai'] & { baseUrl: string }) {}
+  constructor(private readonly cfg: AiConfig & { baseUrl: string }) {}
 
   maxUsage(messages: readonly ChatMessage[]): AiUsage {
     return {
@@ -128,6 +128,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-export function createCopyProvider(cfg: Config['ai']): CopyProvider {
+export function createCopyProvider(cfg: AiConfig): CopyProvider {
   return cfg.baseUrl ? new OpenAiCopyProvider({ ...cfg, baseUrl: cfg.baseUrl }) : templateProvider;
 }

@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Config } from '@adnet/schemas/config';
 
 export type { ClickHouseClient };
 
@@ -25,19 +24,19 @@ const EMBEDDED_CACHE_LIMITS = [
 
 /**
  * The event store: a ClickHouse server when CLICKHOUSE_URL is set, otherwise
- * embedded chDB under `<dataDir>/clickhouse`, both behind @clickhouse/client.
+ * embedded chDB under `<dataDir>/clickhouse` (DATA_DIR), both behind @clickhouse/client.
  * Only one process may open a chDB folder, so only the admin process calls this.
  */
-export async function openClickHouse(config: Config): Promise<ClickHouseClient> {
-  if (config.clickhouseUrl) return createClient({ url: config.clickhouseUrl });
-  const path = resolve(config.dataDir, 'clickhouse');
+export async function openClickHouse(clickhouseUrl: string | undefined, dataDir: string): Promise<ClickHouseClient> {
+  if (clickhouseUrl) return createClient({ url: clickhouseUrl });
+  const path = resolve(dataDir, 'clickhouse');
   mkdirSync(path, { recursive: true });
   // Loaded lazily: chDB brings a large native library that processes with a server URL never need.
   const [{ Session }, { createChdbConnection }] = await Promise.all([import('chdb'), import('chdb/connection')]);
   // The connection takes only a path, and server settings are fixed when a folder is opened: a session of our
   // own opens it first with BACKUP allowed into the staging folder, and the connection shares that engine.
   const session = new Session(path, {
-    connectionArgs: ['--', `--backups.allowed_path=${backupStagingDir(config.dataDir)}`, ...EMBEDDED_CACHE_LIMITS],
+    connectionArgs: ['--', `--backups.allowed_path=${backupStagingDir(dataDir)}`, ...EMBEDDED_CACHE_LIMITS],
   });
   // chdb types its connection against @clickhouse/client-common, which the client bundles
   // as its own copy: the shapes match, the declarations are distinct.

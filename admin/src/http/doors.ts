@@ -15,8 +15,8 @@ import { send } from './send.ts';
 export type ContextFor = (req: IncomingMessage, requestId: string, door: 'trpc' | 'rest') => Context;
 
 export function requestContext(svc: Services): ContextFor {
-  const clientAddress = clientAddressOf(svc.config.adminTrustedProxies);
-  const https = httpsOf(svc.config.adminTrustedProxies, svc.config.baseUrl);
+  const clientAddress = clientAddressOf(svc.config.admin.trustedProxies);
+  const https = httpsOf(svc.config.admin.trustedProxies, svc.config.server.baseUrl);
   const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
   return (req, requestId, door) => ({
     svc,
@@ -41,7 +41,7 @@ export function trpcDoor(svc: Services, contextFor: ContextFor): (req: IncomingM
   const handler = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    maxBodySize: svc.config.adminBodyMaxBytes,
+    maxBodySize: svc.config.server.adminBodyMaxBytes,
     // One request must not fan out into unbounded work: larger batches are a 400 before any call runs.
     maxBatchSize: TRPC_MAX_BATCH,
     createContext: ({ req }) => contextFor(req, String(req.headers['x-request-id'] ?? ''), 'trpc'),
@@ -61,7 +61,7 @@ export function trpcDoor(svc: Services, contextFor: ContextFor): (req: IncomingM
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       try {
-        admitBody(req, svc.config.adminBodyMaxBytes);
+        admitBody(req, svc.config.server.adminBodyMaxBytes);
       } catch (err) {
         const http = toHttp(err);
         return send(res, http.status, http.body, { ...http.headers, connection: 'close' });

@@ -37,7 +37,7 @@ function formFields(form: URLSearchParams, req: IncomingMessage, route: Compiled
   return Object.fromEntries(fields);
 }
 
-/** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.adminBodyMaxBytes). */
+/** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.server.adminBodyMaxBytes). */
 async function buildInput(
   req: IncomingMessage,
   route: CompiledRoute,
@@ -92,7 +92,11 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
       allowed.push(route.method);
       continue;
     }
-    const input = await buildInput(req, route, { url, params, multipartLimit: ctx.svc.config.adminBodyMaxBytes });
+    const input = await buildInput(req, route, {
+      url,
+      params,
+      multipartLimit: ctx.svc.config.server.adminBodyMaxBytes,
+    });
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
     const rendered = route.render?.(body);
     if (rendered)

@@ -53,7 +53,7 @@ export interface Doors {
 
 /** The tRPC door and the REST table first; what is neither is static: media, documents, the cabinet, probes. */
 export function adminRoutes(svc: Services, doors: Doors, cabinetDir: string | undefined): readonly AdminRoute[] {
-  const openApi = JSON.stringify(buildOpenApi(svc.config.baseUrl));
+  const openApi = JSON.stringify(buildOpenApi(svc.config.server.baseUrl));
   return [
     { name: 'tRPC', matches: (p) => p.startsWith('/trpc/'), serve: ({ req, res }) => doors.trpc(req, res) },
     {
@@ -114,7 +114,7 @@ export function adminRoutes(svc: Services, doors: Doors, cabinetDir: string | un
       methods: GET,
       matches: (p) => p.startsWith('/demo/'),
       serve: ({ res, path, url }) => {
-        const demo = demoPage(path, url.searchParams, svc.config);
+        const demo = demoPage(path, url.searchParams, svc.config.server);
         if (!demo) return false;
         res.writeHead(demo.status, demo.headers);
         res.end(demo.body);

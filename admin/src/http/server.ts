@@ -33,7 +33,7 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
   const doors = { trpc: trpcDoor(svc, contextFor), rest: restDoor(svc, contextFor), payments: paymentRoutes(svc) };
   const routes = adminRoutes(svc, doors, opts.cabinetDir);
   // One budget for every request body this process buffers (REST and tRPC alike).
-  const bodies = new ByteBudget(svc.config.bodyBytesInFlightMax);
+  const bodies = new ByteBudget(svc.config.server.bodyBytesInFlightMax);
   let inFlight = 0;
   let drained: (() => void) | undefined;
 
@@ -90,7 +90,7 @@ export function createAdminServer(svc: Services, opts: AdminServerOptions = {}):
       if (inFlight > 0) {
         await Promise.race([
           new Promise<void>((resolve) => (drained = resolve)),
-          new Promise<void>((resolve) => setTimeout(resolve, svc.config.shutdownGraceMs).unref()),
+          new Promise<void>((resolve) => setTimeout(resolve, svc.config.server.shutdownGraceMs).unref()),
         ]);
       }
       server.closeAllConnections();

@@ -1,6 +1,6 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { lowBalanceStep } from '../domain/low-balance.ts';
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import type { Logger } from '../log.ts';
 import type { LedgerStore } from '../storage/ledger.ts';
 import type { LowBalanceStore } from '../storage/low-balance.ts';
@@ -8,7 +8,7 @@ import type { Notifier } from './notifier.ts';
 
 /** The thresholds, the balances they are compared with, and the queue a notice goes to. */
 export interface LowBalancePorts {
-  config: Pick<Config, 'mail'>;
+  config: Pick<AdminConfig, 'mail'>;
   log: Logger;
   lowBalance: Pick<LowBalanceStore, 'scan' | 'rearm' | 'claimNotice'>;
   ledger: Pick<LedgerStore, 'balance'>;

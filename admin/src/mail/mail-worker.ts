@@ -1,7 +1,7 @@
 import { noticeSchema } from '@adnet/schemas/accounts';
 import type { Notice } from '@adnet/schemas/accounts';
 import { Periodic } from '@adnet/runtime/periodic';
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import type { Logger } from '../log.ts';
 import type { OneTimeTokens } from '../storage/one-time-tokens.ts';
 import type { UserStore } from '../storage/users.ts';
@@ -13,7 +13,7 @@ import type { MailTransport } from './transport.ts';
 
 /** What sending a notice reads: the account it goes to, and a one-time token when its link needs one. */
 export interface MailPorts {
-  config: Pick<Config, 'mail' | 'baseUrl'>;
+  config: Pick<AdminConfig, 'mail' | 'server'>;
   log: Logger;
   users: Pick<UserStore, 'get' | 'getByEmail'>;
   oneTimeTokens: Pick<OneTimeTokens, 'mint'>;
@@ -152,7 +152,7 @@ export class MailWorker {
     const { svc } = this.o;
     const user = n.kind === 'password_reset' ? await svc.users.getByEmail(n.email) : await svc.users.get(n.user_id);
     if (!user) return undefined;
-    const ctx: RenderContext = { baseUrl: svc.config.baseUrl };
+    const ctx: RenderContext = { baseUrl: svc.config.server.baseUrl };
     if (n.kind === 'password_reset') {
       const ttl = svc.config.mail.resetTtlSeconds;
       ctx.token = await svc.oneTimeTokens.mint('reset', user.id, {

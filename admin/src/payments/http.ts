@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toHttp } from '../errors.ts';
 import { readBody } from '../http/body.ts';
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import type { Logger } from '../log.ts';
 import type { DepositStore } from './deposit-store.ts';
 import type { PaymentProvider } from './providers.ts';
@@ -11,7 +11,7 @@ import { handleStripeWebhook } from './stripe-webhook.ts';
 
 /** The deposits a checkout or a webhook settles, and which provider takes the money. */
 export interface PaymentPorts {
-  config: Pick<Config, 'billing'>;
+  config: Pick<AdminConfig, 'billing'>;
   log: Logger;
   deposits: DepositStore;
   paymentProvider: Pick<PaymentProvider, 'name'>;

@@ -1,6 +1,6 @@
 import { Periodic } from '@adnet/runtime/periodic';
 import { closeWindow } from '../domain/payout-days.ts';
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import type { ClickHouseClient } from '../clickhouse/open.ts';
 import type { Logger } from '../log.ts';
 import type { PayoutStore } from './payout-store.ts';
@@ -8,7 +8,7 @@ import { publisherEarningsCents } from '../stats/stats-query.ts';
 
 /** The statistics the earnings come from and the store the balances and payouts are kept in. */
 export interface PayoutPorts {
-  config: Pick<Config, 'billing' | 'clickhouseDatabase' | 'publisherRevenueSharePercent'>;
+  config: Pick<AdminConfig, 'billing' | 'stats'>;
   log: Logger;
   clickhouse: ClickHouseClient | undefined;
   payouts: PayoutStore;
@@ -38,14 +38,14 @@ export async function runPayoutClose(svc: PayoutPorts, nowMs = Date.now()): Prom
   const rows = await (
     await ch.query({
       query: `SELECT publisher_id, toString(toDate(hour)) AS day, sum(spent_nano) AS spent
-              FROM ${svc.config.clickhouseDatabase}.stats_hourly
+              FROM ${svc.config.stats.database}.stats_hourly
               WHERE publisher_id > 0 AND toDate(hour) BETWEEN {from:Date} AND {to:Date}
               GROUP BY publisher_id, day ORDER BY publisher_id, day`,
       query_params: { from, to },
       format: 'JSONEachRow',
     })
   ).json<{ publisher_id: number | string; day: string; spent: number | string }>();
-  const share = svc.config.publisherRevenueSharePercent;
+  const share = svc.config.billing.publisherRevenueSharePercent;
   const amounts = new Map<number, Map<string, number>>();
   for (const r of rows) {
     const pub = Number(r.publisher_id);

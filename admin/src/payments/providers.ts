@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { BillingConfig } from '@adnet/schemas/config';
 import Stripe from 'stripe';
 import { newSecret } from '../auth/token-format.ts';
 import type { DepositStore } from './deposit-store.ts';
@@ -51,7 +51,7 @@ export class LocalPaymentProvider implements PaymentProvider {
 }
 
 /** The Stripe client, pointed at another Stripe-compatible base URL when one is configured (tests). */
-export function stripeClient(cfg: NonNullable<Config['billing']['stripe']>): Stripe {
+export function stripeClient(cfg: NonNullable<BillingConfig['stripe']>): Stripe {
   const base = cfg.apiBaseUrl ? new URL(cfg.apiBaseUrl) : undefined;
   return new Stripe(cfg.secretKey, {
     maxNetworkRetries: 2,
@@ -121,9 +121,13 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 }
 
-export function createPaymentProvider(config: Config, deposits: DepositStore): PaymentProvider {
-  const stripe = config.billing.stripe;
+export function createPaymentProvider(
+  billing: BillingConfig,
+  baseUrl: string,
+  deposits: DepositStore,
+): PaymentProvider {
+  const stripe = billing.stripe;
   return stripe
-    ? new StripePaymentProvider(stripeClient(stripe), config.baseUrl)
-    : new LocalPaymentProvider(config.baseUrl, deposits);
+    ? new StripePaymentProvider(stripeClient(stripe), baseUrl)
+    : new LocalPaymentProvider(baseUrl, deposits);
 }

@@ -133,7 +133,7 @@ export async function receivePostback(
       os: click.os,
       browser: click.browser,
     };
-    await store.emit(event, svc.config.eventStreamMaxLen);
+    await store.emit(event, svc.config.events.streamMaxLen);
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
     await store.countForRotation(click.campaign_id, click.creative_id);
     // Then marked, so that the engines' next refresh reads this campaign's counts. A mark that fails must not fail

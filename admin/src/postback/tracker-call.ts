@@ -1,6 +1,6 @@
 import type { PostbackFailureReason } from '@adnet/schemas/api';
 import type { PostbackTarget } from '../domain/postback-rules.ts';
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import { FETCH_FAILURES, safeGet } from '../verify/safe-fetch.ts';
 import type { FetchFailure } from '../verify/safe-fetch.ts';
 
@@ -62,7 +62,7 @@ const failure = (reason: TrackerFailure, detail: string, status: number | null =
  */
 /** A tracker call reads only the postback settings (time limit, loopback for tests). */
 export interface TrackerPorts {
-  config: Pick<Config, 'postback'>;
+  config: Pick<AdminConfig, 'postback'>;
 }
 
 export async function callTracker(svc: TrackerPorts, target: PostbackTarget): Promise<TrackerAnswer> {

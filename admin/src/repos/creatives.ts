@@ -51,7 +51,11 @@ export async function saveCreative(
     ],
   });
   svc.log.info({ event: 'creative.created', creativeId: id, campaignId: campaign.id }, 'creative created');
-  const eta = moderationEtaSeconds(ahead, svc.config.moderationEtaBaseSeconds, svc.config.moderationEtaPerItemSeconds);
+  const eta = moderationEtaSeconds(
+    ahead,
+    svc.config.admin.moderationEtaBaseSeconds,
+    svc.config.admin.moderationEtaPerItemSeconds,
+  );
   return { ...creative, moderation_eta_seconds: eta };
 }
 

@@ -14,7 +14,7 @@ export const SITE_REVIEW_QUEUE = cfgIndex('moderation', 'sites');
 export const APPROVED_SITES = cfgIndex('sites', 'approved');
 
 /** The network's own domain, as publishers list it in ads.txt and sellers.json. */
-export const networkDomain = (svc: Services): string => new URL(svc.config.baseUrl).hostname;
+export const networkDomain = (svc: Services): string => new URL(svc.config.server.baseUrl).hostname;
 
 /** The ads.txt line a publisher adds to each of its sites: `<network domain>, <publisher id>, DIRECT`. */
 export const adsTxtLine = (svc: Services, publisherId: number): string =>
@@ -28,7 +28,7 @@ export function siteOut(svc: Services, stored: StoredSite): Site {
 export function zoneOut(svc: Services, stored: StoredZone): Zone {
   const { floor_cpm_micro_cents: _floor, ...z } = stored;
   // The widget and VAST are ad paths: on the cookieless ad origin when there is one.
-  const base = svc.config.adBaseUrl;
+  const base = svc.config.server.adBaseUrl;
   const push_prompt = z.format === 'push' ? (z.push_prompt ?? DEFAULT_PUSH_PROMPT) : null;
   const out: Zone = { ...z, ...controlsOut(stored), push_prompt, widget_url: `${base}/w/${z.subid}.js` };
   if (VIDEO_ZONE_FORMATS.has(z.format)) out.vast_url = `${base}/vast/${z.subid}.xml`;

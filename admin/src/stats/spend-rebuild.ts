@@ -15,7 +15,7 @@ export async function rebuildDailySpend(
   if (!ch) throw new AppError('unavailable', 'The event store is not available in this process');
   const rows = await (
     await ch.query({
-      query: `SELECT campaign_id, sum(charge_nano) AS spent FROM ${svc.config.clickhouseDatabase}.events
+      query: `SELECT campaign_id, sum(charge_nano) AS spent FROM ${svc.config.stats.database}.events
               WHERE toDate(ts) = {day:Date} AND type IN ('win', 'impression', 'click') AND invalid = 0 AND campaign_id > 0
               GROUP BY campaign_id`,
       query_params: { day },

@@ -64,7 +64,7 @@ const BEARER_RE = /^Bearer\s+(\S+)$/i;
 
 /** The CSRF rule for a request the session cookie would authenticate or sign in (auth/session-cookie.ts). */
 export function checkCookieRequest(ctx: Context, changesState: boolean): void {
-  const refusal = cookieRefusal(ctx.req.site, changesState, new URL(ctx.svc.config.baseUrl).origin);
+  const refusal = cookieRefusal(ctx.req.site, changesState, new URL(ctx.svc.config.server.baseUrl).origin);
   if (refusal) throw forbidden(refusal);
 }
 
@@ -101,7 +101,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type })
       expiresAt: Number.MAX_SAFE_INTEGER,
       apiKey: { id: key.keyId, scopes: key.scopes },
     };
-    rate = await ctx.svc.limiter.take(`key:${key.keyId}`, ctx.svc.config.apiKeyRateLimitPerMin, 60_000);
+    rate = await ctx.svc.limiter.take(`key:${key.keyId}`, ctx.svc.config.admin.apiKeyRateLimitPerMin, 60_000);
   } else {
     const check = await ctx.svc.tokens.check(bearer);
     if (!check.ok) {
@@ -112,7 +112,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next, path, type })
         : new AppError('unauthorized', 'Invalid token');
     }
     session = check.session;
-    rate = await ctx.svc.limiter.take(`tok:${session.tokenId}`, ctx.svc.config.apiRateLimitPerMin, 60_000);
+    rate = await ctx.svc.limiter.take(`tok:${session.tokenId}`, ctx.svc.config.admin.apiRateLimitPerMin, 60_000);
   }
   if (!rate.allowed) {
     throw new AppError('rate_limited', 'Rate limit exceeded', { retryAfterSeconds: rate.retryAfterSeconds });
@@ -149,7 +149,7 @@ export function configuredInput(schemaOf: (config: Services['config']) => ZodTyp
 export const ipLimitedProcedure = t.procedure.use(async ({ ctx, next }) => {
   const rate = await ctx.svc.limiter.take(
     `ip:${addressSubject(ctx.req.ip)}`,
-    ctx.svc.config.authRateLimitPerMin,
+    ctx.svc.config.admin.authRateLimitPerMin,
     60_000,
   );
   if (!rate.allowed)

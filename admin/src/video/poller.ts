@@ -1,5 +1,5 @@
 import { Periodic } from '@adnet/runtime/periodic';
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import type { Logger } from '../log.ts';
 import type { LedgerStore } from '../storage/ledger.ts';
 import type { VideoJobStore } from './job-store.ts';
@@ -11,7 +11,7 @@ import type { VideoJob } from './job-store.ts';
 
 /** The jobs and their due times, the provider they are polled at, and the ledger a failed job's refund goes to. */
 export interface VideoPorts {
-  config: Pick<Config, 'video'>;
+  config: Pick<AdminConfig, 'video'>;
   log: Logger;
   videoJobs: Pick<VideoJobStore, 'claimDue' | 'get' | 'forget' | 'reschedule' | 'finish'>;
   videoProvider: Pick<VideoProvider, 'poll'>;

@@ -1,6 +1,6 @@
 import type { Orientation } from '@adnet/schemas/ai';
 import { ORIENTATIONS, httpUrlSchema } from '@adnet/schemas/api';
-import type { Config } from '@adnet/schemas/config';
+import type { VideoConfig } from '@adnet/schemas/config';
 import { z } from 'zod';
 import type { ProviderState } from '../domain/video-jobs.ts';
 import { speechSeconds } from '../domain/video-jobs.ts';
@@ -78,7 +78,7 @@ const statusSchema = z.discriminatedUnion('status', [
 /** The avatar-video HTTP protocol this product speaks (documented in admin/docs/api.md). */
 export class HttpVideoProvider implements VideoProvider {
   readonly name = 'http';
-  constructor(private readonly cfg: Config['video'] & { baseUrl: string }) {}
+  constructor(private readonly cfg: VideoConfig & { baseUrl: string }) {}
 
   async create(req: VideoRequest): Promise<string> {
     const body = await this.request('POST', '/v1/videos', {
@@ -137,7 +137,7 @@ export class HttpVideoProvider implements VideoProvider {
   }
 }
 
-export function createVideoProvider(cfg: Config['video'], baseUrl: string): VideoProvider {
+export function createVideoProvider(cfg: VideoConfig, baseUrl: string): VideoProvider {
   return cfg.baseUrl
     ? new HttpVideoProvider({ ...cfg, baseUrl: cfg.baseUrl })
     : new LocalVideoProvider(baseUrl, cfg.localDelayMs);

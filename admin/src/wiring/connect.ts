@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import { resolve } from 'node:path';
 import { migrate } from '../clickhouse/migrations.ts';
 import { openClickHouse } from '../clickhouse/open.ts';
@@ -28,20 +28,24 @@ export async function connectAdminRedis(
 }
 
 /** The event store, migrated before anything serves. */
-export async function openEventStore(config: Config, log: Logger, stopper: Stopper): Promise<ClickHouseClient> {
-  const clickhouse = await openClickHouse(config);
+export async function openEventStore(
+  config: Pick<AdminConfig, 'stats' | 'storage'>,
+  log: Logger,
+  stopper: Stopper,
+): Promise<ClickHouseClient> {
+  const clickhouse = await openClickHouse(config.stats.clickhouseUrl, config.storage.dataDir);
   stopper.add('clickhouse', () => clickhouse.close());
   const ran = await migrate(clickhouse, {
-    database: config.clickhouseDatabase,
-    eventTtlDays: config.eventTtlDays,
-    cluster: config.clickhouseCluster,
+    database: config.stats.database,
+    eventTtlDays: config.stats.eventTtlDays,
+    cluster: config.stats.cluster,
   });
   if (ran.length) log.info({ event: 'clickhouse.migrated', versions: ran }, 'clickhouse migrated');
   return clickhouse;
 }
 
 export function buildIngester(
-  config: Config,
+  config: Pick<AdminConfig, 'stats' | 'storage'>,
   {
     redisUrl,
     log,
@@ -58,13 +62,13 @@ export function buildIngester(
   const ingester = new Ingester({
     redis,
     clickhouse,
-    database: config.clickhouseDatabase,
+    database: config.stats.database,
     log,
-    batchRows: config.ingestBatchRows,
-    flushMs: config.ingestFlushMs,
-    distributed: config.clickhouseCluster !== undefined,
+    batchRows: config.stats.ingestBatchRows,
+    flushMs: config.stats.ingestFlushMs,
+    distributed: config.stats.cluster !== undefined,
     // Embedded chDB reads each batch from a RowBinary file (one process opens the chDB folder, so this one is its own).
-    ...(config.clickhouseUrl ? {} : { stagingDir: resolve(config.dataDir, 'clickhouse-ingest') }),
+    ...(config.stats.clickhouseUrl ? {} : { stagingDir: resolve(config.storage.dataDir, 'clickhouse-ingest') }),
   });
   stopper.add('ingester', async () => (await ingester.stop(), await redis.quit()));
   return ingester;

@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { AdminConfig } from '@adnet/schemas/config';
 import { join } from 'node:path';
 import type { Periodic } from '@adnet/runtime/periodic';
 import { backupResponder } from '../backup/backup-responder.ts';
@@ -31,11 +31,16 @@ export interface Mail {
 }
 
 /** Always built (tests drive the worker and the watch with `runOnce`); started only when 'mail' is a part. */
-export function buildMail(config: Config, ports: WorkerPorts, queue: MailQueue, stopper: Stopper): Mail {
+export function buildMail(
+  config: Pick<AdminConfig, 'mail' | 'storage'>,
+  ports: WorkerPorts,
+  queue: MailQueue,
+  stopper: Stopper,
+): Mail {
   const transport = createMailTransport({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
-    outboxDir: join(config.dataDir, 'outbox'),
+    outboxDir: join(config.storage.dataDir, 'outbox'),
   });
   stopper.add('mail transport', () => Promise.resolve(transport.close()));
   const mail = {
@@ -48,7 +53,7 @@ export function buildMail(config: Config, ports: WorkerPorts, queue: MailQueue, 
 }
 
 export interface PartsWiring {
-  config: Config;
+  config: Pick<AdminConfig, 'stats' | 'storage' | 'postback' | 'metrics'>;
   log: Logger;
   parts: ReadonlySet<AdminPart>;
   ports: WorkerPorts;
@@ -77,12 +82,12 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
     : undefined;
   // `adnet backup` of the embedded default: its private Redis and chDB, through the admin that owns the chDB folder.
   const backups =
-    ingester && clickhouse && !config.clickhouseUrl && !config.redisUrl
+    ingester && clickhouse && !config.stats.clickhouseUrl && !config.storage.redisUrl
       ? backupResponder({
           redis,
           clickhouse,
-          database: config.clickhouseDatabase,
-          dataDir: config.dataDir,
+          database: config.stats.database,
+          dataDir: config.storage.dataDir,
           ingester,
           log,
         })

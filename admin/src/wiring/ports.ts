@@ -18,16 +18,43 @@ export interface WorkerPorts {
   ops: OpsPorts;
 }
 
-/** Picked field by field, so a worker cannot reach what its port leaves out even by a cast. */
+/** Picked field by field, the configuration slice by slice, so a worker cannot reach what its port leaves out even by a cast. */
 export function workerPorts(svc: Services): WorkerPorts {
   const { config, log } = svc;
   return {
-    mail: { config, log, users: svc.users, oneTimeTokens: svc.oneTimeTokens },
-    lowBalance: { config, log, lowBalance: svc.lowBalance, ledger: svc.ledger, notifier: svc.notifier },
-    postbacks: { config, log, users: svc.users, notifier: svc.notifier },
-    video: { config, log, videoJobs: svc.videoJobs, videoProvider: svc.videoProvider, ledger: svc.ledger },
-    payouts: { config, log, clickhouse: svc.clickhouse, payouts: svc.payouts },
-    payments: { config, log, deposits: svc.deposits, paymentProvider: svc.paymentProvider },
+    mail: {
+      config: { mail: config.mail, server: config.server },
+      log,
+      users: svc.users,
+      oneTimeTokens: svc.oneTimeTokens,
+    },
+    lowBalance: {
+      config: { mail: config.mail },
+      log,
+      lowBalance: svc.lowBalance,
+      ledger: svc.ledger,
+      notifier: svc.notifier,
+    },
+    postbacks: { config: { postback: config.postback }, log, users: svc.users, notifier: svc.notifier },
+    video: {
+      config: { video: config.video },
+      log,
+      videoJobs: svc.videoJobs,
+      videoProvider: svc.videoProvider,
+      ledger: svc.ledger,
+    },
+    payouts: {
+      config: { billing: config.billing, stats: config.stats },
+      log,
+      clickhouse: svc.clickhouse,
+      payouts: svc.payouts,
+    },
+    payments: {
+      config: { billing: config.billing },
+      log,
+      deposits: svc.deposits,
+      paymentProvider: svc.paymentProvider,
+    },
     ops: { log, metrics: svc.metrics, health: svc.health },
   };
 }

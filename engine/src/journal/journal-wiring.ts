@@ -1,5 +1,5 @@
 import { Periodic } from '@adnet/runtime/periodic';
-import type { Config } from '@adnet/schemas/config';
+import type { EngineSlice } from '@adnet/schemas/config';
 import { JOURNAL_PENDING_KEY } from '@adnet/schemas/wire/click-record';
 import type { JournaledRoute } from '@adnet/schemas/wire/request-journal';
 import type { Redis } from 'ioredis';
@@ -53,7 +53,9 @@ export interface EngineJournal {
  * routes once Redis answers again (at start it also takes over slots left by engines that are gone).
  */
 export async function startJournal(o: {
-  config: Config;
+  settings: Pick<EngineSlice, 'redisDeadlineMs' | 'journalMaxBytes' | 'journalFlushMs'>;
+  /** JOURNAL_DIR, or its default under DATA_DIR. */
+  dir: string;
   redisUrl: string;
   /** The engine's connection to the shared Redis, for the mark that journaled requests are on their way. */
   redis: Redis;
@@ -62,7 +64,7 @@ export async function startJournal(o: {
   metrics: EngineMetrics;
   report: (what: string, err: unknown) => void;
 }): Promise<EngineJournal> {
-  const { config, ctx, log } = o;
+  const { settings: config, ctx, log } = o;
   const health = new RedisHealth({
     url: o.redisUrl,
     intervalMs: 200,
@@ -79,7 +81,7 @@ export async function startJournal(o: {
     },
   });
   const journal = await RequestJournal.open({
-    root: config.journalDir,
+    root: o.dir,
     maxBytes: config.journalMaxBytes,
     flushMs: config.journalFlushMs,
     onError: (err) => o.report('journal', err),
@@ -144,7 +146,7 @@ export async function startJournal(o: {
   const leftovers = (async () => {
     if (!(await health.check())) return;
     await replayer.replayOwn();
-    await replayer.adoptOrphans(config.journalDir);
+    await replayer.adoptOrphans(o.dir);
   })().catch((err: unknown) => o.report('journal-replay', err));
   replays.start();
   return {

@@ -1,5 +1,5 @@
 import { Periodic } from '@adnet/runtime/periodic';
-import type { Config } from '@adnet/schemas/config';
+import type { EngineSlice, PushConfig } from '@adnet/schemas/config';
 import type { Redis } from '@adnet/runtime/redis-connect';
 import type { SupplyDeps } from '../demand/supply.ts';
 import { PushSender } from '../push/push-sender.ts';
@@ -18,7 +18,7 @@ export interface EnginePasses {
 }
 
 export function startPasses(
-  config: Config,
+  config: Pick<EngineSlice, 'pacingTickMs' | 'rotationRefreshMs'>,
   redis: Redis,
   { budget, pacer, rotation }: EngineStores,
   { demand, onError }: { demand: SupplyDeps; onError: (what: string) => (err: unknown) => void },
@@ -43,7 +43,7 @@ export function startPasses(
 
 /** Push ads to the subscribers of push zones, each an auction as an /imp is (push/push-sender.ts). */
 export function startPushSender(
-  config: Config,
+  push: PushConfig,
   ports: PushPorts,
   {
     redis,
@@ -55,7 +55,6 @@ export function startPushSender(
     onError: (what: string) => (err: unknown) => void;
   },
 ): PushSender {
-  const { push } = config;
   const sender = new PushSender({
     ctx: ports,
     redis,

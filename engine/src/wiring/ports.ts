@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { EngineConfig } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Redis } from '@adnet/runtime/redis-connect';
 import { buildServiceWorker, buildWidget, zoneScript } from '@adnet/widget/build';
@@ -27,7 +27,12 @@ export interface SupplySide {
   dsp: DspClient;
 }
 
-export function supplySide(config: Config, redis: Redis, secret: string, budget: SupplyDeps['budget']): SupplySide {
+export function supplySide(
+  config: Pick<EngineConfig, 'server' | 'processes' | 'demand'>,
+  redis: Redis,
+  secret: string,
+  budget: SupplyDeps['budget'],
+): SupplySide {
   const dsp = new DspClient({
     allowLoopback: config.demand.allowLoopback,
     onLate: (pid) => deps.stats.add(pid, 'late'),
@@ -35,12 +40,12 @@ export function supplySide(config: Config, redis: Redis, secret: string, budget:
   const deps: SupplyDeps = {
     client: dsp,
     breaker: new CircuitBreaker(),
-    limiter: new PartnerLimiter(config.engineCount),
+    limiter: new PartnerLimiter(config.processes.engineCount),
     stats: new DemandStats(),
     notifier: new Notifier(redisNoticeLedger(redis), dsp),
     wins: redisWinStore(redis),
     secret,
-    baseUrl: config.adBaseUrl,
+    baseUrl: config.server.adBaseUrl,
     budget,
     now: () => performance.now(),
   };
@@ -52,7 +57,7 @@ export function supplySide(config: Config, redis: Redis, secret: string, budget:
  * same objects (one counter, one event sink), so a notification counts and emits as a page's ad does.
  */
 export function enginePorts(o: {
-  config: Config;
+  config: Pick<EngineConfig, 'server' | 'processes' | 'engine' | 'push'>;
   engineId: string;
   redis: Redis;
   secret: string;
@@ -62,7 +67,8 @@ export function enginePorts(o: {
   vapidPublicKey: string;
   onError: (what: string) => (err: unknown) => void;
 }): { ctx: EngineContext; push: PushPorts } {
-  const { config, engineId, redis, secret, metrics, supply } = o;
+  const { engineId, redis, secret, metrics, supply } = o;
+  const { server, processes, engine } = o.config;
   const { budget, rotation, events, mirror } = o.stores;
   const emit = (e: EngineEvent) => {
     metrics.event(e);
@@ -82,23 +88,23 @@ export function enginePorts(o: {
       store: new RedisFrequencyStore(redis, engineId),
       onError: o.onError('frequency-caps'),
     }),
-    limiter: new PartnerLimiter(config.engineCount),
+    limiter: new PartnerLimiter(processes.engineCount),
     // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.
-    zoneRequests: new ZoneRequestRate({ ...config.zoneRequests, maxKeys: 200_000 }),
+    zoneRequests: new ZoneRequestRate({ ...engine.zoneRequests, maxKeys: 200_000 }),
     secret,
     // Ad and tracking links: the separate cookieless origin when one is configured.
-    baseUrl: config.adBaseUrl,
+    baseUrl: server.adBaseUrl,
     engineId,
-    auctionTimeoutMs: config.auctionTimeoutMs,
-    maxBidBodyBytes: config.maxBidBodyBytes,
+    auctionTimeoutMs: engine.auctionTimeoutMs,
+    maxBidBodyBytes: engine.maxBidBodyBytes,
     // Built once per engine: a zone's script is this bundle plus its settings.
     widget: { bundle: buildWidget(), zoneScript },
     push: {
-      serviceHosts: config.push.serviceHosts,
+      serviceHosts: o.config.push.serviceHosts,
       vapidPublicKey: o.vapidPublicKey,
       save: (zone, sub, audience) => saveSubscription(redis, zone, sub, { audience }),
       remove: (endpoint, zone) => removeSubscription(redis, endpoint, zone),
-      worker: buildServiceWorker(config.adBaseUrl),
+      worker: buildServiceWorker(server.adBaseUrl),
     },
     observeAuction: (seconds) => metrics.auctionTime(seconds),
     demand: supply,
@@ -111,9 +117,9 @@ export function enginePorts(o: {
     emit,
     demand: supply,
     secret,
-    baseUrl: config.adBaseUrl,
+    baseUrl: server.adBaseUrl,
     engineId,
-    auctionTimeoutMs: config.auctionTimeoutMs,
+    auctionTimeoutMs: engine.auctionTimeoutMs,
   };
   return { ctx, push };
 }

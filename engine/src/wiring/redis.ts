@@ -1,4 +1,3 @@
-import type { Config } from '@adnet/schemas/config';
 import { TRACKING_SECRET_KEY } from '@adnet/schemas/redis-keys';
 import { connectRedis } from '@adnet/runtime/redis-connect';
 import type { Redis } from '@adnet/runtime/redis-connect';
@@ -36,8 +35,9 @@ export function connectEngineRedis(
   return { redis, subscriber };
 }
 
-export async function trackingSecret(config: Config, redis: Redis): Promise<string> {
-  if (config.trackingSecret) return config.trackingSecret;
+/** TRACKING_SECRET, else the one the first engine made and kept in Redis. */
+export async function trackingSecret(configured: string | undefined, redis: Redis): Promise<string> {
+  if (configured) return configured;
   // First engine to start picks it; the rest read the same one.
   await redis.set(TRACKING_SECRET_KEY, randomBytes(32).toString('base64url'), 'NX');
   const secret = await redis.get(TRACKING_SECRET_KEY);

@@ -1,5 +1,5 @@
 import { ByteBudget } from '@adnet/runtime/byte-budget';
-import type { Config } from '@adnet/schemas/config';
+import type { EngineConfig, EngineSlice } from '@adnet/schemas/config';
 import type { EngineContext } from '../context.ts';
 import { proxyToAdmin } from '../http/admin-proxy.ts';
 import { InFlight, addRoute, errorReply } from '../http/adapt.ts';
@@ -40,7 +40,7 @@ export interface EngineRoute {
   path: string;
   handler: (d: RouteDeps) => RouteHandler;
   /** A function where an option is a setting. */
-  options: RouteOptions | ((config: Config) => RouteOptions);
+  options: RouteOptions | ((engine: EngineSlice) => RouteOptions);
   /** Registered only where this holds. */
   when?: (d: RouteDeps) => boolean;
 }
@@ -54,7 +54,7 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
     method: 'post',
     path: '/openrtb/bid',
     handler: (d) => bidRoute(d.ctx),
-    options: (c) => ({ maxBody: c.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'], query: false }),
+    options: (e) => ({ maxBody: e.maxBidBodyBytes, headers: ['x-openrtb-version', 'content-encoding'], query: false }),
   },
   // The tracking routes answer within REDIS_DEADLINE_MS whatever Redis does, journaling what they could not count.
   { method: 'get', path: '/openrtb/win/:ticket', handler: (d) => d.journal.routes.win, options: { params: 1 } },
@@ -142,11 +142,11 @@ export const OPS_ROUTES: readonly EngineRoute[] = [
 export function addRoutes(
   app: App,
   table: readonly EngineRoute[],
-  { deps, config, routes }: { deps: RouteDeps; config: Config; routes: RouteContext },
+  { deps, engine, routes }: { deps: RouteDeps; engine: EngineSlice; routes: RouteContext },
 ): void {
   for (const route of table) {
     if (route.when && !route.when(deps)) continue;
-    const options = typeof route.options === 'function' ? route.options(config) : route.options;
+    const options = typeof route.options === 'function' ? route.options(engine) : route.options;
     addRoute(app, { method: route.method, pattern: route.path, handler: route.handler(deps), options }, routes);
   }
 }
@@ -160,7 +160,7 @@ export function servePublic(
   app: App,
   deps: RouteDeps,
   o: {
-    config: Config;
+    config: Pick<EngineConfig, 'server' | 'engine'>;
     engineId: string;
     inFlight: InFlight;
     report: RouteContext['onError'];
@@ -168,8 +168,9 @@ export function servePublic(
   },
 ): void {
   const { config, engineId: id } = o;
-  const trustedProxies = config.trustedProxies.length ? addressList(config.trustedProxies) : undefined;
-  const bodies = new ByteBudget(Math.floor(config.bodyBytesInFlightMax / 2));
+  const { server, engine } = config;
+  const trustedProxies = engine.trustedProxies.length ? addressList(engine.trustedProxies) : undefined;
+  const bodies = new ByteBudget(Math.floor(server.bodyBytesInFlightMax / 2));
   const routes: RouteContext = {
     inFlight: o.inFlight,
     idPrefix: id,
@@ -178,13 +179,13 @@ export function servePublic(
     bodies,
     observe: (route, status, seconds) => deps.metrics.request(route, status, seconds),
   };
-  addRoutes(app, ENGINE_ROUTES, { deps, config, routes });
+  addRoutes(app, ENGINE_ROUTES, { deps, engine, routes });
   if (deps.adminUpstream)
     proxyToAdmin(app, {
       upstream: deps.adminUpstream,
       inFlight: o.inFlight,
-      bodies: new ByteBudget(config.bodyBytesInFlightMax - bodies.limit),
-      maxBody: config.adminBodyMaxBytes,
+      bodies: new ByteBudget(server.bodyBytesInFlightMax - bodies.limit),
+      maxBody: server.adminBodyMaxBytes,
       idPrefix: id,
       trustedProxies,
       onError: o.onError('proxy'),
@@ -195,8 +196,8 @@ export function servePublic(
 export function serveOps(
   app: App,
   deps: RouteDeps,
-  { config, engineId, report }: { config: Config; engineId: string; report: RouteContext['onError'] },
+  { engine, engineId, report }: { engine: EngineSlice; engineId: string; report: RouteContext['onError'] },
 ): void {
   const routes = { inFlight: new InFlight(), idPrefix: `${engineId}-ops`, onError: report };
-  addRoutes(app, OPS_ROUTES, { deps, config, routes });
+  addRoutes(app, OPS_ROUTES, { deps, engine, routes });
 }

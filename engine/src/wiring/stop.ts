@@ -1,5 +1,4 @@
 import type { Probe } from '@adnet/runtime/probe';
-import type { Config } from '@adnet/schemas/config';
 import type { Logger } from 'pino';
 import type { InFlight } from '../http/adapt.ts';
 import type { EngineJournal } from '../journal/journal-wiring.ts';
@@ -11,7 +10,7 @@ import type { EngineStores } from './stores.ts';
 
 /** What stopping reaches: the engine's parts, and its two listeners to close (uWS stays in engine.ts). */
 export interface Stopping {
-  config: Config;
+  shutdownGraceMs: number;
   log: Logger;
   closePublic(): void;
   closeOps(): void;
@@ -51,10 +50,10 @@ export const STOP_STEPS: readonly StopStep[] = [
   {
     name: 'drain',
     why: 'the requests in flight are answered (for at most SHUTDOWN_GRACE_MS) before anything they count, charge or emit through is stopped',
-    run: async ({ inFlight, log, config }) => {
+    run: async ({ inFlight, log, shutdownGraceMs }) => {
       inFlight.draining = true;
       log.info({ event: 'engine.draining', inFlight: inFlight.count }, 'engine draining');
-      await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, config.shutdownGraceMs).unref())]);
+      await Promise.race([inFlight.idle(), new Promise((r) => setTimeout(r, shutdownGraceMs).unref())]);
       inFlight.closed = true;
     },
   },

@@ -1,4 +1,4 @@
-import type { Config } from '@adnet/schemas/config';
+import type { EventsConfig } from '@adnet/schemas/config';
 import type { Redis } from '@adnet/runtime/redis-connect';
 import type { Logger } from 'pino';
 import { BudgetSlices } from '../budget/budget-slices.ts';
@@ -23,7 +23,8 @@ export interface EngineStores {
 }
 
 export function buildStores(o: {
-  config: Config;
+  events: EventsConfig;
+  budgetSliceCents: number;
   engineId: string;
   redis: Redis;
   subscriber: Redis;
@@ -32,13 +33,10 @@ export function buildStores(o: {
   inFlight: InFlight;
   onError: (what: string) => (err: unknown) => void;
 }): EngineStores {
-  const { config, redis, log, metrics, onError } = o;
+  const { redis, log, metrics, onError } = o;
   const events = new EventBatcher({
     redis,
-    flushMs: config.eventFlushMs,
-    batchMax: config.eventBatchMax,
-    bufferMax: config.eventBufferMax,
-    streamMaxLen: config.eventStreamMaxLen,
+    ...o.events,
     onError: onError('events'),
   });
   const spentMarks = new MovedMarks(redis, 'spent');
@@ -46,7 +44,7 @@ export function buildStores(o: {
     redis,
     engineId: o.engineId,
     spentMarks,
-    sliceCents: config.budgetSliceCents,
+    sliceCents: o.budgetSliceCents,
     onError: onError('budget'),
     onRebase: (pool, result) => metrics.reservation(pool, result),
   });

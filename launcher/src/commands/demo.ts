@@ -104,7 +104,8 @@ export const demo: Command = {
   options: {},
   async run({ connect, out }) {
     const { svc, target } = await connect();
-    const { baseUrl, adBaseUrl, dataDir } = target.config;
+    const { baseUrl, adBaseUrl } = target.config.server;
+    const { dataDir } = target.config.storage;
     const acc = await accounts(svc, dataDir);
     const adv = await apiAs(svc, acc.advertiser.id, 'advertiser');
     const pub = await apiAs(svc, acc.publisher.id, 'publisher');

@@ -64,7 +64,7 @@ async function signIn(
   if (!user || !valid) throw new AppError('invalid_credentials', 'Wrong email or password');
   await svc.signInBackoff.succeeded(input.email, networkSubject(ctx.req.ip));
   await rehashIfOld(svc, user, input.password);
-  const { token, expiresAt } = await svc.tokens.issue(user.id, user.role, svc.config.tokenTtlSeconds);
+  const { token, expiresAt } = await svc.tokens.issue(user.id, user.role, svc.config.admin.tokenTtlSeconds);
   return { token, expiresAt, user };
 }
 
@@ -82,7 +82,8 @@ export const authRouter = router({
     .input(registerInputSchema)
     .output(registerResponseSchema)
     .mutation(async ({ ctx, input }) => {
-      if (!ctx.svc.config.registrationEnabled) throw new AppError('registration_disabled', 'Self sign-up is disabled');
+      if (!ctx.svc.config.admin.registrationEnabled)
+        throw new AppError('registration_disabled', 'Self sign-up is disabled');
       try {
         const user = await createAccount(ctx.svc, input);
         await ctx.svc.notifier.notify({ kind: 'verify_email', user_id: user.id });

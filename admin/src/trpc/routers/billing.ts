@@ -132,7 +132,7 @@ export const depositsRouter = router({
         refundedCents: dep.refundedCents,
         provider: dep.provider,
         paymentRef: dep.provider === 'stripe' ? dep.paymentRef : '',
-        issuer: new URL(ctx.svc.config.baseUrl).host,
+        issuer: new URL(ctx.svc.config.server.baseUrl).host,
       });
       return { number, html };
     }),
@@ -150,7 +150,7 @@ export const statementsRouter = router({
       const raw = await (
         await ch.query({
           query: `SELECT campaign_id, sum(impressions) AS impressions, sum(clicks) AS clicks, sum(conversions) AS conversions, sum(spent_nano) AS spent_nano
-                  FROM ${ctx.svc.config.clickhouseDatabase}.stats_hourly
+                  FROM ${ctx.svc.config.stats.database}.stats_hourly
                   WHERE advertiser_id = {adv:UInt32} AND toDate(hour) BETWEEN {from:Date} AND {to:Date}
                   GROUP BY campaign_id ORDER BY campaign_id`,
           query_params: { adv: ctx.session.userId, from: range.from, to: range.to },

@@ -80,7 +80,7 @@ export const creativesRouter = router({
         if (typeof v === 'string') text[name] = v;
         else errors[name] = 'must be a text field, not a file';
       }
-      const image = await readImage(form.get('image'), ctx.svc.config.imageMaxBytes);
+      const image = await readImage(form.get('image'), ctx.svc.config.server.imageMaxBytes);
       if (image === 'not_a_file') errors.image = 'must be a file upload';
       const fields = creativeFieldsSchema.safeParse(text);
       if (!fields.success) Object.assign(errors, zodFieldErrors(fields.error));
@@ -102,7 +102,7 @@ export const creativesRouter = router({
       if (image.kind === 'ok') {
         const part = form.get('image') as File;
         const name = await ctx.svc.media.save(Buffer.from(await part.arrayBuffer()), image.info.type);
-        imageUrl = `${ctx.svc.config.adBaseUrl}/media/${name}`;
+        imageUrl = `${ctx.svc.config.server.adBaseUrl}/media/${name}`;
         size = { w: image.info.width, h: image.info.height };
       }
       const f = fields.data;

@@ -45,7 +45,7 @@ async function select(ctx: Context, { sql, params }: { sql: string; params: Reco
 }
 
 async function runStats(ctx: Context, q: StatsQuery, scope: StatsScope) {
-  const raw = await select(ctx, buildStatsQuery(ctx.svc.config.clickhouseDatabase, q, scope));
+  const raw = await select(ctx, buildStatsQuery(ctx.svc.config.stats.database, q, scope));
   let rows = toStatsRows(raw, q);
   // Every partner's auction counters, for admins looking at all of the traffic (an advertiser's has no partner rows).
   if (scope.advertiserId === undefined && scope.publisherId === undefined && takesAuctionCounters(q)) {
@@ -103,9 +103,9 @@ export const pubStatsRouter = router({
     .query(async ({ ctx, input }) => {
       const raw = await select(
         ctx,
-        buildStatsQuery(ctx.svc.config.clickhouseDatabase, input, { publisherId: ctx.session.userId }),
+        buildStatsQuery(ctx.svc.config.stats.database, input, { publisherId: ctx.session.userId }),
       );
-      const share = ctx.svc.config.publisherRevenueSharePercent;
+      const share = ctx.svc.config.billing.publisherRevenueSharePercent;
       const named = await namedDemand(ctx, input, toStatsRows(raw, input));
       return {
         rows: named.map((row, i) => {
@@ -127,7 +127,7 @@ export const pubStatsRouter = router({
     .input(uncountedQuerySchema)
     .output(z.object({ rows: z.array(uncountedRowSchema) }))
     .query(async ({ ctx, input }) => {
-      const raw = await select(ctx, buildUncountedQuery(ctx.svc.config.clickhouseDatabase, input, ctx.session.userId));
+      const raw = await select(ctx, buildUncountedQuery(ctx.svc.config.stats.database, input, ctx.session.userId));
       return { rows: toUncountedRows(raw, input) };
     }),
 });

@@ -116,14 +116,17 @@ export default tseslint.config(
       'engine/src/http/adapt.ts',
       'engine/src/http/admin-proxy.ts',
       'engine/src/http/uws.ts',
-      'engine/src/engine.ts',
+      'engine/src/http/listeners.ts',
     ],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [
-            { name: 'uWebSockets.js', message: 'Only engine/src/http/{adapt,admin-proxy,uws}.ts may import uWS.' },
+            {
+              name: 'uWebSockets.js',
+              message: 'Only engine/src/http/{adapt,admin-proxy,uws,listeners}.ts may import uWS.',
+            },
           ],
         },
       ],

@@ -2,10 +2,10 @@ import { Probe } from '@adnet/runtime/probe';
 import type { EngineConfig } from '@adnet/schemas/config';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { us_listen_socket } from 'uWebSockets.js';
 import type { BudgetSlices } from './budget/budget-slices.ts';
 import type { EventBatcher } from './events/event-batcher.ts';
 import { InFlight } from './http/adapt.ts';
+import { listeners } from './http/listeners.ts';
 import { loadNativeUws } from './http/uws.ts';
 import { startJournal } from './journal/journal-wiring.ts';
 import type { EngineJournal } from './journal/journal-wiring.ts';
@@ -67,12 +67,14 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   void redisProbe.start();
   const secret = await trackingSecret(config.engine.trackingSecret, redis);
   const inFlight = new InFlight();
+  const { budgetSliceCents } = config.engine;
+  const { subscriber } = clients;
   const stores = buildStores({
     events: config.events,
-    budgetSliceCents: config.engine.budgetSliceCents,
+    budgetSliceCents,
     engineId: id,
     redis,
-    subscriber: clients.subscriber,
+    subscriber,
     log,
     metrics,
     inFlight,
@@ -95,76 +97,37 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     vapidPublicKey: vapid.publicKey,
     onError,
   });
+  const { redisUrl } = opts;
+  const { ctx } = ports;
   const journal = await startJournal({
     settings: config.engine,
     dir: config.storage.journalDir,
-    redisUrl: opts.redisUrl,
+    redisUrl,
     redis,
-    ctx: ports.ctx,
+    ctx,
     log,
     metrics,
     report,
   });
   const pushSender = startPushSender(config.push, ports.push, { redis, vapid, onError });
-  const health = engineHealth({
-    engineId: id,
-    redis,
-    redisProbe,
-    mirror: stores.mirror,
-    events: stores.events,
-    journal,
-  });
+  const { mirror, events } = stores;
+  const health = engineHealth({ engineId: id, redis, redisProbe, mirror, events, journal });
   const deps: RouteDeps = { ctx: ports.ctx, journal, health, metrics, adminUpstream: opts.adminUpstream };
   const app = uws.App();
   servePublic(app, deps, { config, engineId: id, inFlight, report, onError });
   const ops = uws.App();
   serveOps(ops, deps, { engine: config.engine, engineId: id, report });
 
-  const parts = {
-    shutdownGraceMs: config.server.shutdownGraceMs,
-    log,
-    redisProbe,
-    inFlight,
-    journal,
-    stores,
-    passes,
-    supply,
-    pushSender,
-    clients,
-    onError,
-  };
-  let socket: us_listen_socket | undefined;
-  let opsSocket: us_listen_socket | undefined;
-  const listen = (on: typeof app, port: number, host: string, what: string) =>
-    new Promise<us_listen_socket>((resolve, reject) =>
-      on.listen(host, port, (s) =>
-        s ? resolve(s) : reject(new Error(`engine could not listen${what} on ${host}:${port}`)),
-      ),
-    );
+  const sockets = listeners(uws, app, ops);
+  const parts = { shutdownGraceMs: config.server.shutdownGraceMs, log, redisProbe, inFlight, journal, stores };
   return {
     id,
-    mirror: stores.mirror,
-    budget: stores.budget,
-    events: stores.events,
-    pushSender,
-    metrics,
-    journal,
-    listen: async (port, host) => uws.us_socket_local_port((socket = await listen(app, port, host, ''))),
-    listenOps: async (port, host) => {
+    ...{ mirror: stores.mirror, budget: stores.budget, events: stores.events, pushSender, metrics, journal },
+    listen: sockets.listen,
+    listenOps: (port, host) => {
       metrics.withProcessMetrics(config.metrics.loopDelayResolutionMs);
-      return uws.us_socket_local_port((opsSocket = await listen(ops, port, host, ' for metrics')));
+      return sockets.listenOps(port, host);
     },
-    stop: () =>
-      stopInOrder(STOP_STEPS, {
-        ...parts,
-        closePublic: () => {
-          if (socket) uws.us_listen_socket_close(socket);
-          socket = undefined;
-        },
-        closeOps: () => {
-          if (opsSocket) uws.us_listen_socket_close(opsSocket);
-          opsSocket = undefined;
-        },
-      }),
+    stop: () => stopInOrder(STOP_STEPS, { ...parts, passes, supply, pushSender, clients, onError, ...sockets }),
   };
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type * as UwsModule from 'uWebSockets.js';
 import { retargetIsoc23 } from './elf-isoc23.ts';
 
-type Uws = typeof UwsModule;
+export type Uws = typeof UwsModule;
 
 const require = createRequire(import.meta.url);
 

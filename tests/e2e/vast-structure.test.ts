@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { creativeFixture } from '@adnet/engine/fixtures';
-import { vastAdm } from '@adnet/engine/ad-markup';
+import { vastAdm } from '@adnet/engine/vast-document';
 import { vastWrapper } from '@adnet/engine/vast-wrapper';
 import { IAB_VAST_XSD, schemaVerdict, vastVerdict } from '@adnet/test-support/hostile';
 import { vastStructureProblems } from '@adnet/test-support/vast-structure';
@@ -17,7 +17,11 @@ const inline = vastAdm(
   links,
   'bid-1',
 );
-const wrapper = vastWrapper('https://ads.example.net', 'TOKEN123', 'https://dsp.example.com/vast.xml');
+const wrapper = vastWrapper({
+  baseUrl: 'https://ads.example.net',
+  token: 'TOKEN123',
+  adm: 'https://dsp.example.com/vast.xml',
+});
 const empty = '<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"/>';
 
 /** Each break of a document our writer makes, and a word the check's answer must carry. */

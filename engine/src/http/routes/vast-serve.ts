@@ -13,7 +13,7 @@ import { CORS, emptyVast, ownVideoAnswer, partnerVideoAnswer } from '../widget-a
 
 const BAD_VERSION = errorReply(
   'bad_request',
-  'v must be 2, 3 or 4: the VAST version (2.0, 3.0 or 4.0; 4.0 without v)',
+  'v must be 2, 3 or 4, once: the VAST version (2.0, 3.0 or 4.0; 4.0 without v)',
   CORS,
 );
 
@@ -24,7 +24,9 @@ const BAD_VERSION = errorReply(
 export function vastRoute(ctx: EngineContext) {
   return (req: EngineRequest): EngineReply | Promise<EngineReply> => {
     const query = new URLSearchParams(req.query);
-    const version = queryVastVersion(query.get('v'));
+    const asked = query.getAll('v');
+    // A `v` given twice is as unclear as a version we do not write.
+    const version = asked.length > 1 ? null : queryVastVersion(asked[0] ?? null);
     if (version === null) return BAD_VERSION;
     const subid = /^([A-Za-z0-9]{1,32})\.xml$/.exec(req.params[0] ?? '')?.[1];
     const index = ctx.index();

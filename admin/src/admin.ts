@@ -54,7 +54,9 @@ export async function createAdmin(opts: AdminOptions): Promise<Admin> {
   try {
     const { redis, redisErrors } = await connectAdminRedis(opts.redisUrl, log, stopper);
     const clickhouse = opts.clickhouse === false ? undefined : await openEventStore(config, log, stopper);
-    const ingester = parts.has('ingester') ? buildIngester(config, opts.redisUrl, log, clickhouse, stopper) : undefined;
+    const ingester = parts.has('ingester')
+      ? buildIngester(config, { redisUrl: opts.redisUrl, log, clickhouse, stopper })
+      : undefined;
     const svc = createServices(config, redis, log, clickhouse);
     stopper.add('health probes', () => Promise.resolve(svc.health.stop()));
     await svc.health.start();

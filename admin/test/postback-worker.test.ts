@@ -101,7 +101,7 @@ async function conversion(adv: Account, clickId: string, dueAt: number, country 
     attempts: [],
   };
   await store.create(c);
-  await store.schedule(adv.id, id, 'approved', 1, dueAt);
+  await store.schedule({ advertiser: adv.id, conversion: id, status: 'approved', attempt: 1 }, dueAt);
   return id;
 }
 
@@ -217,9 +217,13 @@ describe('one advertiser cannot hold up another', () => {
     const t0 = clock;
     const a = await advertiser(`http://fast.localhost:${fast.port}/pb?cid={click_id}`);
     const b = await advertiser(`http://fast.localhost:${fast.port}/pb?cid={click_id}`);
-    for (let i = 0; i < 30; i++) await store.schedule(a.id, 1_000_000 + i, 'approved', 1, t0 - 60_000 + i);
-    await store.schedule(b.id, 2_000_000, 'approved', 1, t0 - 1_000);
-    const batch = await store.lease(t0, 60_000, 8, 4, 100);
+    for (let i = 0; i < 30; i++)
+      await store.schedule(
+        { advertiser: a.id, conversion: 1_000_000 + i, status: 'approved', attempt: 1 },
+        t0 - 60_000 + i,
+      );
+    await store.schedule({ advertiser: b.id, conversion: 2_000_000, status: 'approved', attempt: 1 }, t0 - 1_000);
+    const batch = await store.lease(t0, 60_000, 8, { perAdvertiser: 4, scan: 100 });
     expect(batch).toHaveLength(5);
     expect(batch.filter((m) => m.startsWith(`${a.id}:`))).toHaveLength(4);
     expect(batch).toContain(`${b.id}:2000000:approved:1`);

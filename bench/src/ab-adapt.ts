@@ -36,14 +36,16 @@ function mount(m: typeof Adapt, prefix: 'a' | 'b'): void {
   };
   m.addRoute(
     app,
-    'post',
-    `/${prefix}/openrtb/bid`,
-    (req) => {
-      served[prefix]++;
-      if (req.body.length === 0) return m.errorReply('bad_request', 'empty');
-      return m.json(200, answer, { 'x-openrtb-version': '2.5' });
+    {
+      method: 'post',
+      pattern: `/${prefix}/openrtb/bid`,
+      handler: (req) => {
+        served[prefix]++;
+        if (req.body.length === 0) return m.errorReply('bad_request', 'empty');
+        return m.json(200, answer, { 'x-openrtb-version': '2.5' });
+      },
+      options: { maxBody: 64 * 1024, headers: ['x-openrtb-version', 'content-encoding'], query: false },
     },
-    { maxBody: 64 * 1024, headers: ['x-openrtb-version', 'content-encoding'], query: false },
     ctx,
   );
 }

@@ -48,9 +48,12 @@ if (process.argv[2] === '--commit') {
       await new Promise<void>((r) => process.once('message', () => r()));
       const seqs = await Promise.all(
         ids.map((id, k) =>
-          store.commit('campaign', id, current[k]?.rev ?? 0, {
-            ...current[k]?.value,
-            bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
+          store.commit('campaign', id, {
+            expectedRev: current[k]?.rev ?? 0,
+            value: {
+              ...current[k]?.value,
+              bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
+            },
           }),
         ),
       );

@@ -91,13 +91,13 @@ const clickOf = (t: BidTicket, ts: number): EngineEvent => ({
   invalid: false,
 });
 
-function answer(
-  res: HttpResponse,
-  aborted: { is: boolean },
-  status: string,
-  header?: [string, string],
-  body?: string,
-): void {
+/** What a reply holds besides its status. */
+interface ReplyParts {
+  header?: [string, string];
+  body?: string;
+}
+
+function answer(res: HttpResponse, aborted: { is: boolean }, status: string, { header, body }: ReplyParts = {}): void {
   if (aborted.is) return;
   res.cork(() => {
     res.writeStatus(status);
@@ -111,8 +111,7 @@ function countTicket(
   res: HttpResponse,
   token: string,
   kind: 'imp' | 'click',
-  status: string,
-  header?: [string, string],
+  { status, header }: { status: string; header?: [string, string] },
 ): void {
   const aborted = { is: false };
   res.onAborted(() => (aborted.is = true));
@@ -122,7 +121,7 @@ function countTicket(
   counters.countOnce(kind, ticket.bidId).then(
     (first) => {
       if (first) events.push(kind === 'imp' ? impressionOf(ticket, now) : clickOf(ticket, now));
-      answer(res, aborted, status, header);
+      answer(res, aborted, status, { header });
     },
     () => answer(res, aborted, '503 Service Unavailable'),
   );
@@ -166,7 +165,7 @@ uws
           },
         ],
       });
-      answer(res, aborted, '200 OK', ['content-type', 'application/json'], body);
+      answer(res, aborted, '200 OK', { header: ['content-type', 'application/json'], body });
     });
   })
   .get('/imp', (res, req) => {
@@ -177,9 +176,12 @@ uws
     const body = JSON.stringify({ html: '<a></a>', click: `/c/${token}/t`, beacon: `/b/${token}` });
     res.cork(() => res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(body));
   })
-  .get('/b/:ticket', (res, req) => countTicket(res, req.getParameter(0) ?? '', 'imp', '204 No Content'))
+  .get('/b/:ticket', (res, req) => countTicket(res, req.getParameter(0) ?? '', 'imp', { status: '204 No Content' }))
   .get('/c/:ticket/:token', (res, req) =>
-    countTicket(res, req.getParameter(0) ?? '', 'click', '302 Found', ['location', 'https://landing.example/']),
+    countTicket(res, req.getParameter(0) ?? '', 'click', {
+      status: '302 Found',
+      header: ['location', 'https://landing.example/'],
+    }),
   )
   .listen('127.0.0.1', port, (socket) => {
     if (!socket) process.exit(1);

@@ -186,7 +186,7 @@ async function runSize(campaigns: number): Promise<SizeResult> {
                 status: 'disabled',
               } satisfies Partner);
       const started = performance.now();
-      const seq = await store.commit(kind, id, current?.rev ?? 0, value);
+      const seq = await store.commit(kind, id, { expectedRev: current?.rev ?? 0, value });
       let ready = await readiness(port);
       while (ready.index_seq !== seq) ready = await readiness(port);
       times.push(performance.now() - started);
@@ -210,12 +210,14 @@ async function runSize(campaigns: number): Promise<SizeResult> {
   await loopDelay(proc);
   const burstStarted = performance.now();
   const seqs = await Promise.all(
-    burstIds.map((id, k) =>
-      store.commit('campaign', id, current[k]?.rev ?? 0, {
-        ...current[k]?.value,
-        bid_micro_cents: Number(current[k]?.value.bid_micro_cents ?? 0) + 7,
-      }),
-    ),
+    burstIds.map((id, k) => {
+      const stored = current[k];
+      const bid = Number(stored?.value.bid_micro_cents ?? 0) + 7;
+      return store.commit('campaign', id, {
+        expectedRev: stored?.rev ?? 0,
+        value: { ...stored?.value, bid_micro_cents: bid },
+      });
+    }),
   );
   const lastSeq = seqs.reduce((a, b) => (compareSeq(a, b) >= 0 ? a : b));
   while (compareSeq((await readiness(port)).index_seq, lastSeq) < 0);

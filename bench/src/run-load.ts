@@ -39,13 +39,18 @@ interface StepRow extends StepResult {
 /** A step's requests: one list for every step, or (clicks, beacons) as many fresh ones as the step sends. */
 type Requests = Buffer[] | ((count: number) => Promise<Buffer[]>);
 
+/** The server a sweep loads: its processes (their CPU is measured), its port, and the processes whose loop delay is probed. */
+interface SweepTarget {
+  pids: number[];
+  port: number;
+  probes?: ChildProcess[];
+}
+
 async function sweep(
   name: string,
-  pids: number[],
-  port: number,
+  { pids, port, probes = [] }: SweepTarget,
   requests: Requests,
   rates: number[],
-  probes: ChildProcess[] = [],
 ): Promise<{ steps: StepRow[]; maxRate: number }> {
   const take = (count: number) => (typeof requests === 'function' ? requests(count) : requests);
   await runStep({ port, requests: await take(2_000), rate: 1_000, durationMs: 2_000, connections: 64 }); // warm-up (JIT, slices)
@@ -84,14 +89,17 @@ async function measurePropagation(
   const times: number[] = [];
   for (let i = 0; i < 20; i++) {
     const started = performance.now();
-    const seq = await store.commit('partner', 1_000 + i, 0, {
-      id: 1_000 + i,
-      name: 'probe',
-      allowed_ips: ['192.0.2.1'],
-      qps_limit: 1,
-      status: 'disabled',
-      created_at: '',
-      updated_at: '',
+    const seq = await store.commit('partner', 1_000 + i, {
+      expectedRev: 0,
+      value: {
+        id: 1_000 + i,
+        name: 'probe',
+        allowed_ips: ['192.0.2.1'],
+        qps_limit: 1,
+        status: 'disabled',
+        created_at: '',
+        updated_at: '',
+      },
     });
     for (;;) {
       const ready = (await (await fetch(`http://127.0.0.1:${port}/engine/readyz`)).json()) as { index_seq: string };
@@ -161,7 +169,7 @@ const rates = (process.env.BENCH_RATES ?? '1000,2000,4000,6000,8000,10000,12000,
   .split(',')
   .map(Number);
 const bids = corpus.map((b) => httpRequest('/openrtb/bid', b, { 'x-openrtb-version': '2.5' }));
-const bareRun = await sweep('bare-uws', [bare.proc.pid ?? 0], bare.port, bids, rates);
+const bareRun = await sweep('bare-uws', { pids: [bare.proc.pid ?? 0], port: bare.port }, bids, rates);
 // The floor (floor-uws.ts): the transport plus only the work no bid answer can skip, on a Redis database of its own.
 const floor = await child(
   'bench/src/floor-uws.ts',
@@ -169,10 +177,11 @@ const floor = await child(
   [],
   node.execPath,
 );
-const floorRun = await sweep('floor', [floor.proc.pid ?? 0], floor.port, bids, rates);
+const floorRun = await sweep('floor', { pids: [floor.proc.pid ?? 0], port: floor.port }, bids, rates);
 floor.proc.kill('SIGTERM');
 await probe.config('RESETSTAT');
-const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engine.pids, engine.port, bids, rates, engine.procs);
+const engineTarget: SweepTarget = { pids: engine.pids, port: engine.port, probes: engine.procs };
+const engineRun = await sweep(`engine x${ENGINE_PROCESSES}`, engineTarget, bids, rates);
 // Redis calls the engine made during its sweep: the hot path should make almost none.
 const redisCalls = Object.fromEntries(
   [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [
@@ -192,33 +201,27 @@ const widget: Record<string, { steps: StepRow[]; maxRate: number }> = {};
 if (process.env.BENCH_WIDGET !== '0') {
   let visitor = 1_000_000;
   const harvest = async (count: number, rendered = false) => {
-    const links = await servedLinks(engine.port, visitor, count, 32, rendered);
+    const links = await servedLinks(engine.port, visitor, count, { parallel: 32, rendered });
     visitor += count * 2;
     return links;
   };
   widget['GET /imp'] = await sweep(
     'engine /imp',
-    engine.pids,
-    engine.port,
+    engineTarget,
     Array.from({ length: 20_000 }, (_, i) => get(impRequest(i))),
     rates,
-    engine.procs,
   );
   widget['GET /c'] = await sweep(
     'engine /c',
-    engine.pids,
-    engine.port,
+    engineTarget,
     async (count) => (await harvest(count, true)).clicks.map(get),
     rates,
-    engine.procs,
   );
   widget['GET /b'] = await sweep(
     'engine /b',
-    engine.pids,
-    engine.port,
+    engineTarget,
     async (count) => (await harvest(count)).beacons.map(get),
     rates,
-    engine.procs,
   );
 }
 const streamLength = await probe.xlen('events');

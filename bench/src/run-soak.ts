@@ -75,9 +75,12 @@ await seedWidgetZone(local.url, PUBLISHER);
 {
   const now = new Date().toISOString();
   const store = new ConfigStore(local.client, 1_000_000);
-  await store.commit('zone', 2, 0, {
-    ...{ id: 2, site_id: 1, publisher_id: PUBLISHER, subid: VIDEO_ZONE, name: 'soak video', format: 'video' },
-    ...{ status: 'active', created_at: now, updated_at: now, ...NO_FORMAT_FIELDS },
+  await store.commit('zone', 2, {
+    expectedRev: 0,
+    value: {
+      ...{ id: 2, site_id: 1, publisher_id: PUBLISHER, subid: VIDEO_ZONE, name: 'soak video', format: 'video' },
+      ...{ status: 'active', created_at: now, updated_at: now, ...NO_FORMAT_FIELDS },
+    },
   });
 }
 

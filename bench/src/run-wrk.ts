@@ -63,13 +63,13 @@ const lua = join(ROOT, 'bench', 'wrk', 'post-corpus.lua');
 
 /** Runs wrk against one URL with one corpus file, measuring the server processes' CPU over the run. */
 function runWrk(
-  target: string,
-  endpoint: string,
-  port: number,
-  pids: number[],
-  corpusFile: string,
-  env: Record<string, string>,
-  tickets?: number,
+  { target, port, pids }: { target: string; port: number; pids: number[] },
+  {
+    endpoint,
+    corpusFile,
+    env,
+    tickets,
+  }: { endpoint: string; corpusFile: string; env: Record<string, string>; tickets?: number },
 ): Row {
   const cpu0 = pids.reduce((t, p) => t + cpuMs(p), 0);
   const out = execFileSync(
@@ -165,7 +165,7 @@ writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => line(impReques
 /** Fresh served ads' links as corpus files (click, beacon), for visitors from `from` on; with `rendered`, each ad's beacon sent already. */
 async function harvest(from: number, rendered: boolean): Promise<{ click: string; beacon: string; tickets: number }> {
   const t0 = Date.now();
-  const { clicks, beacons } = await servedLinks(enginePort, from, TICKETS, 32, rendered);
+  const { clicks, beacons } = await servedLinks(enginePort, from, TICKETS, { parallel: 32, rendered });
   process.stderr.write(`harvested ${clicks.length} served ads in ${Date.now() - t0} ms\n`);
   const click = join(work, `click-${from}.txt`);
   const beacon = join(work, `beacon-${from}.txt`);
@@ -181,18 +181,21 @@ const get = {
     .join('\n'),
 };
 const engineName = ENGINE_PROCESSES === 1 ? 'engine' : `engine x${ENGINE_PROCESSES}`;
+const bareServer = { target: 'bare uWS', port: bare.port, pids: [bare.proc.pid ?? 0] };
+const engineServer = { target: engineName, port: enginePort, pids: enginePids };
 const rows: Row[] = [
-  runWrk('bare uWS', 'POST /openrtb/bid', bare.port, [bare.proc.pid ?? 0], bidFile, {}),
-  runWrk('bare uWS', 'GET', bare.port, [bare.proc.pid ?? 0], impFile, get),
+  runWrk(bareServer, { endpoint: 'POST /openrtb/bid', corpusFile: bidFile, env: {} }),
+  runWrk(bareServer, { endpoint: 'GET', corpusFile: impFile, env: get }),
 ];
-const floorRun = (endpoint: string, file: string, env: Record<string, string>, tickets?: number) =>
-  rows.push(runWrk('floor', endpoint, floor.port, [floor.proc.pid ?? 0], file, env, tickets));
+const floorServer = { target: 'floor', port: floor.port, pids: [floor.proc.pid ?? 0] };
+const floorRun = (endpoint: string, corpusFile: string, env: Record<string, string>, tickets?: number) =>
+  rows.push(runWrk(floorServer, { endpoint, corpusFile, env, tickets }));
 if (ENDPOINTS.has('bid')) {
-  rows.push(runWrk(engineName, 'POST /openrtb/bid', enginePort, enginePids, bidFile, {}));
+  rows.push(runWrk(engineServer, { endpoint: 'POST /openrtb/bid', corpusFile: bidFile, env: {} }));
   floorRun('POST /openrtb/bid', bidFile, {});
 }
 if (ENDPOINTS.has('imp')) {
-  rows.push(runWrk(engineName, 'GET /imp', enginePort, enginePids, impFile, get));
+  rows.push(runWrk(engineServer, { endpoint: 'GET /imp', corpusFile: impFile, env: get }));
   floorRun('GET /imp', impFile, get);
 }
 // A harvest for each: the clicks' ads rendered first (a click counts only on a rendered ad), the beacons' not yet.
@@ -200,11 +203,20 @@ const rendered = ENDPOINTS.has('click') ? await harvest(1_000_000, true) : undef
 const fresh = ENDPOINTS.has('beacon') ? await harvest(1_000_000 + 2 * TICKETS, false) : undefined;
 const harvested = rendered?.tickets ?? fresh?.tickets ?? 0;
 if (rendered) {
-  rows.push(runWrk(engineName, 'GET /c', enginePort, enginePids, rendered.click, get, rendered.tickets));
+  rows.push(
+    runWrk(engineServer, { endpoint: 'GET /c', corpusFile: rendered.click, env: get, tickets: rendered.tickets }),
+  );
   floorRun('GET /c', rendered.click, get, rendered.tickets);
 }
 if (fresh) {
-  rows.push(runWrk(engineName, 'GET /b (impression beacon)', enginePort, enginePids, fresh.beacon, get, fresh.tickets));
+  rows.push(
+    runWrk(engineServer, {
+      endpoint: 'GET /b (impression beacon)',
+      corpusFile: fresh.beacon,
+      env: get,
+      tickets: fresh.tickets,
+    }),
+  );
   floorRun('GET /b (impression beacon)', fresh.beacon, get, fresh.tickets);
 }
 

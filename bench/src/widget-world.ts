@@ -45,7 +45,7 @@ export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise
     created_at: now,
     updated_at: now,
   };
-  await store.commit('site', 1, 0, site);
+  await store.commit('site', 1, { expectedRev: 0, value: site });
   const zone = {
     ...{
       id: 1,
@@ -60,7 +60,7 @@ export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise
     ...{ status: 'active', created_at: now, updated_at: now },
     ...NO_FORMAT_FIELDS,
   };
-  await store.commit('zone', 1, 0, zone);
+  await store.commit('zone', 1, { expectedRev: 0, value: zone });
   await redis.quit();
 }
 
@@ -80,8 +80,7 @@ export async function servedLinks(
   port: number,
   from: number,
   wanted: number,
-  parallel = 32,
-  rendered = false,
+  { parallel = 32, rendered = false }: { parallel?: number; rendered?: boolean } = {},
 ): Promise<{ clicks: VisitorRequest[]; beacons: VisitorRequest[] }> {
   const clicks: VisitorRequest[] = [];
   const beacons: VisitorRequest[] = [];

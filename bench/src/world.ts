@@ -145,14 +145,14 @@ export async function seedWorld(redisUrl: string, size: WorldSize, world: World 
   const flush = async () => void (await Promise.all(jobs.splice(0)));
   for (let a = 1; a <= size.advertisers; a++) jobs.push(ledger.credit(a, 100_000_000, 'bench'));
   for (const c of world.campaigns) {
-    jobs.push(store.commit('campaign', c.id, 0, c));
+    jobs.push(store.commit('campaign', c.id, { expectedRev: 0, value: c }));
     if (jobs.length > 5_000) await flush();
   }
   for (const c of world.creatives) {
-    jobs.push(store.commit('creative', c.id, 0, c));
+    jobs.push(store.commit('creative', c.id, { expectedRev: 0, value: c }));
     if (jobs.length > 5_000) await flush();
   }
-  jobs.push(store.commit('partner', 1, 0, world.partner));
+  jobs.push(store.commit('partner', 1, { expectedRev: 0, value: world.partner }));
   await flush();
   await redis.quit();
 }

@@ -79,7 +79,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   await stores.mirror.start();
   stores.events.start();
   const supply = supplySide(config, redis, secret, stores.budget);
-  const passes = startPasses(config, redis, stores, supply.deps, onError);
+  const passes = startPasses(config, redis, stores, { demand: supply.deps, onError });
   const vapid = await vapidKeys(redis);
   definePushScripts(redis);
   const ports = enginePorts({
@@ -94,7 +94,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     onError,
   });
   const journal = await startJournal({ config, redisUrl: opts.redisUrl, redis, ctx: ports.ctx, log, metrics, report });
-  const pushSender = startPushSender(config, ports.push, redis, vapid, onError);
+  const pushSender = startPushSender(config, ports.push, { redis, vapid, onError });
   const health = engineHealth({
     engineId: id,
     redis,
@@ -107,7 +107,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const app = uws.App();
   servePublic(app, deps, { config, engineId: id, inFlight, report, onError });
   const ops = uws.App();
-  serveOps(ops, deps, config, id, report);
+  serveOps(ops, deps, { config, engineId: id, report });
 
   const parts = { config, log, redisProbe, inFlight, journal, stores, passes, supply, pushSender, clients, onError };
   let socket: us_listen_socket | undefined;

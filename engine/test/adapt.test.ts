@@ -20,10 +20,10 @@ function app(ctx: RouteContext): TemplatedApp {
       { ip: req.ip, method: req.method, path: req.path, query: req.query, params: req.params },
       { 'x-extra': 'one', 'cache-control': 'no-store' },
     );
-  addRoute(a, 'get', '/fixed', echo, {}, ctx);
-  addRoute(a, 'get', '/p/:id', echo, { params: 1 }, ctx);
-  addRoute(a, 'post', '/body', echo, { maxBody: 1024, query: false }, ctx);
-  addRoute(a, 'any', '/*', () => ({ status: 204 }), {}, ctx);
+  addRoute(a, { method: 'get', pattern: '/fixed', handler: echo, options: {} }, ctx);
+  addRoute(a, { method: 'get', pattern: '/p/:id', handler: echo, options: { params: 1 } }, ctx);
+  addRoute(a, { method: 'post', pattern: '/body', handler: echo, options: { maxBody: 1024, query: false } }, ctx);
+  addRoute(a, { method: 'any', pattern: '/*', handler: () => ({ status: 204 }), options: {} }, ctx);
   return a;
 }
 async function listen(host: string, ctx: RouteContext): Promise<number> {

@@ -38,13 +38,11 @@ describe('the config mirror after a trimmed log', () => {
     const store = new ConfigStore(redis, 1_000_000);
     const CAMPAIGNS = 60;
     for (let id = 1; id <= CAMPAIGNS; id++) {
-      await store.commit(
-        'campaign',
-        id,
-        0,
-        campaignFixture({ id, bid_micro_cents: 100_000 + id, geo_include: id % 2 ? ['DEU'] : [] }),
-      );
-      await store.commit('creative', id, 0, creativeFixture({ id, campaign_id: id }));
+      await store.commit('campaign', id, {
+        expectedRev: 0,
+        value: campaignFixture({ id, bid_micro_cents: 100_000 + id, geo_include: id % 2 ? ['DEU'] : [] }),
+      });
+      await store.commit('creative', id, { expectedRev: 0, value: creativeFixture({ id, campaign_id: id }) });
     }
     const mirror = new ConfigMirror({ redis, subscriber, pollMs: 3_600_000 });
     await mirror.start();
@@ -53,16 +51,17 @@ describe('the config mirror after a trimmed log', () => {
     const before = mirror.index as EngineIndex;
     expect(before.candidateCount).toBe(CAMPAIGNS);
 
-    await store.commit('campaign', 1, 1, campaignFixture({ id: 1, bid_micro_cents: 999_000, geo_include: ['DEU'] }));
-    await store.commit('campaign', 2, 1, campaignFixture({ id: 2, status: 'paused' }));
-    await store.remove('creative', 3, 1, creativeFixture({ id: 3, campaign_id: 3 }));
-    await store.commit('campaign', CAMPAIGNS + 1, 0, campaignFixture({ id: CAMPAIGNS + 1 }));
-    const last = await store.commit(
-      'creative',
-      CAMPAIGNS + 1,
-      0,
-      creativeFixture({ id: CAMPAIGNS + 1, campaign_id: CAMPAIGNS + 1 }),
-    );
+    await store.commit('campaign', 1, {
+      expectedRev: 1,
+      value: campaignFixture({ id: 1, bid_micro_cents: 999_000, geo_include: ['DEU'] }),
+    });
+    await store.commit('campaign', 2, { expectedRev: 1, value: campaignFixture({ id: 2, status: 'paused' }) });
+    await store.remove('creative', 3, { expectedRev: 1, value: creativeFixture({ id: 3, campaign_id: 3 }) });
+    await store.commit('campaign', CAMPAIGNS + 1, { expectedRev: 0, value: campaignFixture({ id: CAMPAIGNS + 1 }) });
+    const last = await store.commit('creative', CAMPAIGNS + 1, {
+      expectedRev: 0,
+      value: creativeFixture({ id: CAMPAIGNS + 1, campaign_id: CAMPAIGNS + 1 }),
+    });
     // Trimmed past the mirror's position: it must take a snapshot.
     await redis.xtrim(CFG_LOG, 'MAXLEN', 1);
     await mirror.trigger();

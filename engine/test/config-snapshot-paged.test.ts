@@ -20,8 +20,12 @@ const CAMPAIGNS = 2_500;
 
 async function seed(store: ConfigStore): Promise<void> {
   for (let id = 1; id <= CAMPAIGNS; id++) {
-    await store.commit('campaign', id, 0, campaignFixture({ id, bid_micro_cents: 100_000 + id }));
-    if (id % 2 === 0) await store.commit('creative', id, 0, creativeFixture({ id, campaign_id: id }));
+    await store.commit('campaign', id, {
+      expectedRev: 0,
+      value: campaignFixture({ id, bid_micro_cents: 100_000 + id }),
+    });
+    if (id % 2 === 0)
+      await store.commit('creative', id, { expectedRev: 0, value: creativeFixture({ id, campaign_id: id }) });
   }
 }
 
@@ -40,14 +44,15 @@ function writingDuringPages(
       await during(source.pages++);
       return local.redis.hscanBuffer(key, cursor, count, n);
     },
-    xrange: (key: string, start: string, end: string, count: 'COUNT', n: number) =>
-      local.redis.xrange(key, start, end, count, n),
-    xrevrange: (key: string, end: string, start: string, count: 'COUNT', n: number) => {
+    // ioredis's argument lists, passed on as they are.
+    xrange: (...args: [key: string, start: string, end: string, count: 'COUNT', n: number]) =>
+      local.redis.xrange(...args),
+    xrevrange: (...args: [key: string, end: string, start: string, count: 'COUNT', n: number]) => {
       source.starts++;
-      return local.redis.xrevrange(key, end, start, count, n);
+      return local.redis.xrevrange(...args);
     },
-    xrangeBuffer: (key: string, start: string, end: string, count: 'COUNT', n: number) =>
-      local.redis.xrangeBuffer(key, start, end, count, n),
+    xrangeBuffer: (...args: [key: string, start: string, end: string, count: 'COUNT', n: number]) =>
+      local.redis.xrangeBuffer(...args),
   };
   return source;
 }
@@ -71,27 +76,28 @@ describe('the paged snapshot read', () => {
         // a deleted creative, a new campaign (and one made and deleted again within the read).
         for (let k = 0; k < 5; k++) {
           const id = 1 + ((page * 977 + k * 311) % CAMPAIGNS);
-          last = await store.commit(
-            'campaign',
-            id,
-            rev(id),
-            campaignFixture({ id, bid_micro_cents: 500_000 + page * 10 + k, status: k === 4 ? 'paused' : 'active' }),
-          );
+          last = await store.commit('campaign', id, {
+            expectedRev: rev(id),
+            value: campaignFixture({
+              id,
+              bid_micro_cents: 500_000 + page * 10 + k,
+              status: k === 4 ? 'paused' : 'active',
+            }),
+          });
           revs.set(id, rev(id) + 1);
         }
         const creative = 2 + 2 * ((page * 131) % (CAMPAIGNS / 2));
         if (await local.redis.hexists(cfgHash('creative'), String(creative))) {
           const current = await store.read<unknown>('creative', creative);
-          last = await store.remove(
-            'creative',
-            creative,
-            current?.rev ?? 0,
-            creativeFixture({ id: creative, campaign_id: creative }),
-          );
+          last = await store.remove('creative', creative, {
+            expectedRev: current?.rev ?? 0,
+            value: creativeFixture({ id: creative, campaign_id: creative }),
+          });
         }
         const id = next++;
-        last = await store.commit('campaign', id, 0, campaignFixture({ id }));
-        if (page % 2 === 1) last = await store.remove('campaign', id, 1, campaignFixture({ id }));
+        last = await store.commit('campaign', id, { expectedRev: 0, value: campaignFixture({ id }) });
+        if (page % 2 === 1)
+          last = await store.remove('campaign', id, { expectedRev: 1, value: campaignFixture({ id }) });
       });
 
       const paged = await readSnapshot(source);
@@ -106,13 +112,20 @@ describe('the paged snapshot read', () => {
 
   it('reads again when the log is trimmed past its start during the read', async () => {
     const store = new ConfigStore(local.redis, 1_000_000);
-    for (let id = 1; id <= 50; id++) await store.commit('campaign', id, 0, campaignFixture({ id }));
+    for (let id = 1; id <= 50; id++)
+      await store.commit('campaign', id, { expectedRev: 0, value: campaignFixture({ id }) });
     const source = writingDuringPages(async (page) => {
       if (page !== 0) return;
       // Two changes, then the log cut to the last: the first change is gone from the log, as in a trim
       // past the reader's position, so the replay alone would miss it.
-      await store.commit('campaign', 1, 1, campaignFixture({ id: 1, bid_micro_cents: 777_000 }));
-      await store.commit('campaign', 2, 1, campaignFixture({ id: 2, bid_micro_cents: 888_000 }));
+      await store.commit('campaign', 1, {
+        expectedRev: 1,
+        value: campaignFixture({ id: 1, bid_micro_cents: 777_000 }),
+      });
+      await store.commit('campaign', 2, {
+        expectedRev: 1,
+        value: campaignFixture({ id: 2, bid_micro_cents: 888_000 }),
+      });
       await local.redis.xtrim(CFG_LOG, 'MAXLEN', 1);
     });
     const paged = await readSnapshot(source);
@@ -123,11 +136,18 @@ describe('the paged snapshot read', () => {
 
   it('falls back to the one-transaction read when every paged read is trimmed past its start', async () => {
     const store = new ConfigStore(local.redis, 1_000_000);
-    for (let id = 1; id <= 20; id++) await store.commit('campaign', id, 0, campaignFixture({ id }));
+    for (let id = 1; id <= 20; id++)
+      await store.commit('campaign', id, { expectedRev: 0, value: campaignFixture({ id }) });
     let rev = 1;
     const source = writingDuringPages(async (page) => {
-      await store.commit('campaign', 1, rev, campaignFixture({ id: 1, bid_micro_cents: 300_000 + page }));
-      await store.commit('campaign', 2, rev, campaignFixture({ id: 2, bid_micro_cents: 400_000 + page }));
+      await store.commit('campaign', 1, {
+        expectedRev: rev,
+        value: campaignFixture({ id: 1, bid_micro_cents: 300_000 + page }),
+      });
+      await store.commit('campaign', 2, {
+        expectedRev: rev,
+        value: campaignFixture({ id: 2, bid_micro_cents: 400_000 + page }),
+      });
       rev++;
       await local.redis.xtrim(CFG_LOG, 'MAXLEN', 1);
     });

@@ -52,7 +52,13 @@ class EveryCampaign {
       this.states.set(
         id,
         s
-          ? nextPacing(s, now, spent, centsToNano(campaign.daily_budget_cents), dayStart + 86_400_000, serving)
+          ? nextPacing(s, {
+              now,
+              spent,
+              budget: centsToNano(campaign.daily_budget_cents),
+              dayEnd: dayStart + 86_400_000,
+              serving,
+            })
           : initialPacing(now, spent),
       );
     }

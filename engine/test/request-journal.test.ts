@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pendingRequests } from '@adnet/schemas/wire/request-journal';
@@ -41,6 +41,27 @@ describe('the request journal on disk', () => {
     const d = await open(root);
     expect(d.slot).toBe(join(root, 'slot-2'));
     await Promise.all([b.close(), c.close(), d.close()]);
+  });
+
+  // Asked by every click on an ad whose render is not counted yet: kept by the journal, not read from disk each time.
+  it('knows whether files wait for replay: after a rotation, until they are removed, and when left by a stopped engine', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'journal-'));
+    const j = await open(root);
+    expect(j.holdsReplayFiles).toBe(false);
+    j.append(request(j.nextId()));
+    const handed = await j.rotate();
+    expect(handed).toHaveLength(1);
+    expect(j.holdsReplayFiles).toBe(true);
+    await j.close();
+    // The next engine on this slot finds the file its predecessor handed over and never replayed.
+    const next = await open(root);
+    expect(next.slot).toBe(j.slot);
+    expect(next.holdsReplayFiles).toBe(true);
+    for (const f of handed) unlinkSync(f);
+    expect(next.holdsReplayFiles).toBe(true);
+    expect(next.replayFilesChanged()).toEqual([]);
+    expect(next.holdsReplayFiles).toBe(false);
+    await next.close();
   });
 
   it('refuses requests past its size, never a done mark, and syncs what it took', async () => {

@@ -59,7 +59,11 @@ function servicesOf(base: string, dataDir: string): { app: AppLike; redis: Redis
 }
 
 /** Serves `n` ads of a zone, fires each one's beacon (the impression) and clicks every `clickEvery`-th. */
-async function traffic(base: string, subid: string, n: number, tag: string, clickEvery = 0): Promise<void> {
+async function traffic(
+  base: string,
+  subid: string,
+  { n, tag, clickEvery = 0 }: { n: number; tag: string; clickEvery?: number },
+): Promise<void> {
   for (let i = 0; i < n; i++) {
     const r = await fetch(`${base}/imp?z=${subid}&fp=${tag}-${i}`, { headers: BROWSER });
     expect(r.status).toBe(200);
@@ -101,7 +105,11 @@ const totals = (stats: Json, key: string): number =>
   ((stats.rows as Json[] | undefined) ?? []).reduce((n, row) => n + Number(row[key] ?? 0), 0);
 
 /** Once the ingester has taken every entry and the engines' spend is written, the snapshot stops changing. */
-async function settled(app: AppLike, redis: Redis, adv: Account, pub: Account, campaignId: number): Promise<Json> {
+async function settled(
+  app: AppLike,
+  redis: Redis,
+  { adv, pub, campaignId }: { adv: Account; pub: Account; campaignId: number },
+): Promise<Json> {
   let last = '';
   let same = 0;
   for (let i = 0; i < 120; i++) {
@@ -160,9 +168,9 @@ describe('adnet backup and restore', () => {
       20_000,
     );
 
-    await traffic(a.base, zone.subid, 30, 'before', 3);
-    await traffic(a.base, busyZone.subid, 10, 'busy-before');
-    const atBackup = await settled(app, redis, adv, zone.publisher, campaign.id);
+    await traffic(a.base, zone.subid, { n: 30, tag: 'before', clickEvery: 3 });
+    await traffic(a.base, busyZone.subid, { n: 10, tag: 'busy-before' });
+    const atBackup = await settled(app, redis, { adv, pub: zone.publisher, campaignId: campaign.id });
     expect(totals(atBackup.advStats as Json, 'impressions')).toBe(30);
     expect(totals(atBackup.advStats as Json, 'clicks')).toBe(10);
     expect(Number((atBackup.balance as Json).balance_cents)).toBeLessThan(100_000);
@@ -173,7 +181,7 @@ describe('adnet backup and restore', () => {
     let servedDuring = 0;
     const during = (async () => {
       for (let i = 0; serving; i++) {
-        await traffic(a.base, busyZone.subid, 1, `busy-during-${i}`);
+        await traffic(a.base, busyZone.subid, { n: 1, tag: `busy-during-${i}` });
         servedDuring++;
         // Under the zone's 600 requests a minute from one address.
         await new Promise((r) => setTimeout(r, 120));
@@ -193,8 +201,8 @@ describe('adnet backup and restore', () => {
     expect(readdirSync(join(dataA, 'backup-staging'))).toEqual([]);
 
     // More traffic after the backup: none of it may come back with the restore.
-    await traffic(a.base, zone.subid, 20, 'after', 4);
-    const later = await settled(app, redis, adv, zone.publisher, campaign.id);
+    await traffic(a.base, zone.subid, { n: 20, tag: 'after', clickEvery: 4 });
+    const later = await settled(app, redis, { adv, pub: zone.publisher, campaignId: campaign.id });
     expect(totals(later.advStats as Json, 'impressions')).toBe(50);
     expect(later).not.toEqual(atBackup);
     // The restored product takes the old one's place, at the same base URL (stored image and widget URLs carry it).
@@ -210,7 +218,9 @@ describe('adnet backup and restore', () => {
     const b = await launch({ DATA_DIR: dataB, PORT: port, INGEST_FLUSH_MS: '100' });
     const restored = servicesOf(b.base, dataB);
     // The same tokens sign in: sessions are in Redis too.
-    expect(await settled(restored.app, restored.redis, adv, zone.publisher, campaign.id)).toEqual(atBackup);
+    expect(await settled(restored.app, restored.redis, { adv, pub: zone.publisher, campaignId: campaign.id })).toEqual(
+      atBackup,
+    );
     // Exactly once: every impression and click in the restored stream is in the restored statistics, once, the
     // entries the ingester had not yet taken at the backup (served during it) included.
     const day = new Date().toISOString().slice(0, 10);

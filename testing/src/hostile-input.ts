@@ -420,18 +420,16 @@ function edgeOf(value: unknown): Arbitrary<unknown> {
 export function mutated(seed: Record<string, unknown>): Arbitrary<unknown> {
   const at = (path: readonly string[]) =>
     path.reduce<unknown>((node, k) => (node as Record<string, unknown> | undefined)?.[k], seed);
-  const op = fc
-    .constantFrom(...pathsOf(seed))
-    .chain((path) =>
-      fc.oneof(
-        { weight: 3, arbitrary: edgeOf(at(path)).map((value) => ({ path, kind: 'set', value })) },
-        { weight: 2, arbitrary: hostileJson(Object.keys(seed), 3).map((value) => ({ path, kind: 'set', value })) },
-        {
-          weight: 1,
-          arbitrary: fc.constantFrom('delete', 'pollute').map((kind) => ({ path, kind, value: { polluted: true } })),
-        },
-      ),
-    );
+  const op = fc.constantFrom(...pathsOf(seed)).chain((path) =>
+    fc.oneof(
+      { weight: 3, arbitrary: edgeOf(at(path)).map((value) => ({ path, kind: 'set', value })) },
+      { weight: 2, arbitrary: hostileJson(Object.keys(seed), 3).map((value) => ({ path, kind: 'set', value })) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('delete', 'pollute').map((kind) => ({ path, kind, value: { polluted: true } })),
+      },
+    ),
+  );
   return fc.array(op, { minLength: 0, maxLength: 3 }).map((ops) => {
     const copy = structuredClone(seed);
     for (const o of ops) apply(copy, o.path, o.kind, o.value);

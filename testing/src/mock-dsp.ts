@@ -83,13 +83,14 @@ export class MockDsp {
   }
 }
 
-/** A bid response for the request's one imp at `price` (CPM USD), with notices on the DSP's own server. */
+/**
+ * A bid response for the request's one imp at `price` (CPM USD) with markup `adm`, with notices on the DSP's
+ * own server; the bid's other fields (`w`, `h`, ...) override the defaults.
+ */
 export function bidFor(
   dsp: MockDsp,
   request: Record<string, unknown>,
-  price: number,
-  adm: string,
-  extra: Record<string, unknown> = {},
+  { price, adm, ...extra }: { price: number; adm: string; [field: string]: unknown },
 ) {
   const imp = (request.imp as { id: string }[] | undefined)?.[0];
   return {

@@ -26,14 +26,20 @@ export interface ReceivedPush {
 export class PushServiceStub {
   private readonly keys = new Map<string, { ecdh: ECDH; auth: Buffer }>();
 
+  readonly received: ReceivedPush[];
+  private readonly listeners: ((p: ReceivedPush) => void)[];
+
   private constructor(
     private readonly server: Server,
     readonly base: string,
     /** The stub's certificate, for PUSH_CA_FILE. */
     readonly caFile: string,
-    readonly received: ReceivedPush[],
-    private readonly listeners: ((p: ReceivedPush) => void)[],
-  ) {}
+    /** The lists its server writes to: what it received, and who wants to hear of it. */
+    heard: { received: ReceivedPush[]; listeners: ((p: ReceivedPush) => void)[] },
+  ) {
+    this.received = heard.received;
+    this.listeners = heard.listeners;
+  }
 
   /** Calls `fn` with each message, after it is recorded and answered. */
   onPush(fn: (p: ReceivedPush) => void): void {
@@ -62,13 +68,10 @@ export class PushServiceStub {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return new PushServiceStub(
-      server,
-      `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      cert,
+    return new PushServiceStub(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, cert, {
       received,
       listeners,
-    );
+    });
   }
 
   /** A browser's PushSubscription JSON for an endpoint at `path` on this service. */

@@ -49,9 +49,7 @@ interface Upload {
 function upload(
   base: string,
   path: string,
-  length: number,
-  sent: number,
-  headers: Record<string, string> = {},
+  { length, sent, headers = {} }: { length: number; sent: number; headers?: Record<string, string> },
 ): Promise<Upload> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
@@ -91,14 +89,14 @@ const closeAll = async (uploads: Upload[]) => {
 
 describe('the admin', () => {
   it('REST and tRPC: 413 past the per-request limit and 503 with Retry-After past the budget, before the body is read; normal again after', async () => {
-    const tooBig = await upload(app.base, '/api/auth/token', 300 * KIB, 0);
+    const tooBig = await upload(app.base, '/api/auth/token', { length: 300 * KIB, sent: 0 });
     expect(statusOf(await tooBig.answered)).toBe('413');
     const held = [
-      await upload(app.base, '/api/auth/token', 200 * KIB, KIB),
-      await upload(app.base, '/trpc/auth.token', 200 * KIB, KIB),
+      await upload(app.base, '/api/auth/token', { length: 200 * KIB, sent: KIB }),
+      await upload(app.base, '/trpc/auth.token', { length: 200 * KIB, sent: KIB }),
     ];
     for (const path of ['/api/auth/token', '/trpc/auth.token']) {
-      const refused = await upload(app.base, path, 200 * KIB, 0);
+      const refused = await upload(app.base, path, { length: 200 * KIB, sent: 0 });
       const text = await refused.answered;
       expect(statusOf(text), path).toBe('503');
       expect(text.toLowerCase()).toContain('retry-after: 1');
@@ -119,13 +117,13 @@ describe('the admin', () => {
 
 describe('the engine', () => {
   it('its proxy refuses past the limit and the budget without buffering, while bids keep their own room', async () => {
-    const tooBig = await upload(engine.base, '/api/auth/token', 400 * KIB, 0);
+    const tooBig = await upload(engine.base, '/api/auth/token', { length: 400 * KIB, sent: 0 });
     expect(statusOf(await tooBig.answered)).toBe('413');
     const held = [
-      await upload(engine.base, '/api/auth/token', 250 * KIB, KIB),
-      await upload(engine.base, '/api/auth/token', 250 * KIB, KIB),
+      await upload(engine.base, '/api/auth/token', { length: 250 * KIB, sent: KIB }),
+      await upload(engine.base, '/api/auth/token', { length: 250 * KIB, sent: KIB }),
     ];
-    const refused = await upload(engine.base, '/api/auth/token', 100 * KIB, 0);
+    const refused = await upload(engine.base, '/api/auth/token', { length: 100 * KIB, sent: 0 });
     const text = await refused.answered;
     expect(statusOf(text)).toBe('503');
     expect(text.toLowerCase()).toContain('retry-after: 1');
@@ -145,8 +143,18 @@ describe('the engine', () => {
     // Eight slow 60 KiB bid bodies hold 480 of the routes' 512 KiB.
     const held: Upload[] = [];
     for (let i = 0; i < 8; i++)
-      held.push(await upload(engine.base, '/openrtb/bid', 60 * KIB, KIB, { 'x-openrtb-version': '2.5' }));
-    const refused = await upload(engine.base, '/openrtb/bid', 60 * KIB, 0, { 'x-openrtb-version': '2.5' });
+      held.push(
+        await upload(engine.base, '/openrtb/bid', {
+          length: 60 * KIB,
+          sent: KIB,
+          headers: { 'x-openrtb-version': '2.5' },
+        }),
+      );
+    const refused = await upload(engine.base, '/openrtb/bid', {
+      length: 60 * KIB,
+      sent: 0,
+      headers: { 'x-openrtb-version': '2.5' },
+    });
     const text = await refused.answered;
     expect(statusOf(text)).toBe('503');
     expect(text.toLowerCase()).toContain('retry-after: 1');

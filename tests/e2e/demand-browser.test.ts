@@ -81,12 +81,16 @@ const dsp: MockDsp = new MockDsp((r) => {
   const landing = `${hostBase.replace('//www.', '//shop.')}/landing`;
   // At once, with the whole 200 ms: a loaded machine must not make this test about the deadline (demand.test.ts is).
   return {
-    body: bidFor(
-      dsp,
-      r,
-      video ? 9 : 5,
-      video ? VAST_INLINE : inPage ? inPageAdm(dsp.base, landing) : native ? nativeAdm(dsp.base, landing) : DSP_BANNER,
-    ),
+    body: bidFor(dsp, r, {
+      price: video ? 9 : 5,
+      adm: video
+        ? VAST_INLINE
+        : inPage
+          ? inPageAdm(dsp.base, landing)
+          : native
+            ? nativeAdm(dsp.base, landing)
+            : DSP_BANNER,
+    }),
   };
 });
 

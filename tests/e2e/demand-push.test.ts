@@ -57,26 +57,29 @@ const dsps: Record<Name, MockDsp> = {
     rich
       ? {
           delayMs: 20,
-          body: bidFor(dsps.rich, r, 60, pushAdm({ clicktracker: `${dsps.rich.base}/click?p=\${AUCTION_PRICE}` })),
+          body: bidFor(dsps.rich, r, {
+            price: 60,
+            adm: pushAdm({ clicktracker: `${dsps.rich.base}/click?p=\${AUCTION_PRICE}` }),
+          }),
         }
       : { status: 204 },
   ),
   // Would win by far, but answers after the auction is over.
-  late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, 90, pushAdm()) })),
+  late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, { price: 90, adm: pushAdm() }) })),
   // Passes after 100 ms every time: a success for its circuit, which never opens, so every auction waits on it.
   slowPass: new MockDsp(() => ({ delayMs: 100, status: 204 })),
   garbage: new MockDsp(() => ({ body: '{"seatbid": [' })),
   // Higher than `rich`, but a landing no campaign could have, and an icon that is not https: discarded.
   badLanding: new MockDsp((r) => ({
     delayMs: 5,
-    body: bidFor(dsps.badLanding, r, 80, pushAdm({ link: 'javascript:alert(document.cookie)' })),
+    body: bidFor(dsps.badLanding, r, { price: 80, adm: pushAdm({ link: 'javascript:alert(document.cookie)' }) }),
   })),
   badIcon: new MockDsp((r) => ({
     delayMs: 5,
-    body: bidFor(dsps.badIcon, r, 70, pushAdm({ icon: 'http://cdn.dsp.example/icon.png' })),
+    body: bidFor(dsps.badIcon, r, { price: 70, adm: pushAdm({ icon: 'http://cdn.dsp.example/icon.png' }) }),
   })),
   // Never asked about a push slot.
-  bannerOnly: new MockDsp((r) => ({ body: bidFor(dsps.bannerOnly, r, 99, '<b>banner</b>') })),
+  bannerOnly: new MockDsp((r) => ({ body: bidFor(dsps.bannerOnly, r, { price: 99, adm: '<b>banner</b>' }) })),
 };
 const ids: Partial<Record<Name, number>> = {};
 

@@ -32,10 +32,10 @@ const BROWSER = {
 };
 // `buyer` bids $50 CPM, `runnerUp` $40: the buyer wins every auction at $40.01 (second price plus a cent).
 const buyer: MockDsp = new MockDsp((r) =>
-  bidding ? { delayMs: 10, body: bidFor(buyer, r, 50, '<div>BUYER</div>') } : { status: 204 },
+  bidding ? { delayMs: 10, body: bidFor(buyer, r, { price: 50, adm: '<div>BUYER</div>' }) } : { status: 204 },
 );
 const runnerUp: MockDsp = new MockDsp((r) =>
-  bidding ? { delayMs: 20, body: bidFor(runnerUp, r, 40, '<div>RUNNER-UP</div>') } : { status: 204 },
+  bidding ? { delayMs: 20, body: bidFor(runnerUp, r, { price: 40, adm: '<div>RUNNER-UP</div>' }) } : { status: 204 },
 );
 const ids = { buyer: 0, runnerUp: 0 };
 /** Partner impressions won and counted. */

@@ -78,16 +78,16 @@ const dsps: Record<DspName, MockDsp> = {
   // Bids highest, answers in 20 ms.
   high: new MockDsp((r) =>
     rich
-      ? { delayMs: 20, body: bidFor(dsps.high, r, 3, '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>') }
+      ? { delayMs: 20, body: bidFor(dsps.high, r, { price: 3, adm: '<div id="dsp-high">HIGH ${AUCTION_PRICE}</div>' }) }
       : { status: 204 },
   ),
   // Second highest, 40 ms: sets the price.
   second: new MockDsp((r) =>
-    rich ? { delayMs: 40, body: bidFor(dsps.second, r, 2.5, '<div>SECOND</div>') } : { status: 204 },
+    rich ? { delayMs: 40, body: bidFor(dsps.second, r, { price: 2.5, adm: '<div>SECOND</div>' }) } : { status: 204 },
   ),
   pass: new MockDsp(() => ({ status: 204 })),
   // Would win by far, but answers after the auction is over.
-  late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, 50, '<div>LATE</div>') })),
+  late: new MockDsp((r) => ({ delayMs: 400, body: bidFor(dsps.late, r, { price: 50, adm: '<div>LATE</div>' }) })),
   failing: new MockDsp(() => ({ status: 500, body: 'oops' })),
   garbage: new MockDsp(() => ({ body: '{"id": "not json' })),
   // A bid under the zone's floor (0.5), and one for an imp we never offered.
@@ -97,34 +97,43 @@ const dsps: Record<DspName, MockDsp> = {
       seatbid: [
         {
           bid: [
-            bidFor(dsps.cheap, r, 0.1, '<b>x</b>').seatbid[0]?.bid[0],
+            bidFor(dsps.cheap, r, { price: 0.1, adm: '<b>x</b>' }).seatbid[0]?.bid[0],
             { id: 'b2', impid: '9', price: 9, adm: '<b>y</b>' },
           ],
         },
       ],
     },
   })),
-  wrongId: new MockDsp((r) => ({ body: { ...bidFor(dsps.wrongId, r, 40, '<b>w</b>'), id: 'someone-else' } })),
-  video: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.video, r, 6, VAST_INLINE, { w: 640, h: 360 }) })),
+  wrongId: new MockDsp((r) => ({
+    body: { ...bidFor(dsps.wrongId, r, { price: 40, adm: '<b>w</b>' }), id: 'someone-else' },
+  })),
+  video: new MockDsp((r) => ({
+    delayMs: 10,
+    body: bidFor(dsps.video, r, { price: 6, adm: VAST_INLINE, w: 640, h: 360 }),
+  })),
   // Native zones: a Native 1.2 answer, and a higher bid with banner markup where native was asked (discarded).
   native: new MockDsp((r) => ({
     delayMs: 10,
-    body: bidFor(dsps.native, r, 3, JSON.stringify(nativeAnswer(dsps.native))),
+    body: bidFor(dsps.native, r, { price: 3, adm: JSON.stringify(nativeAnswer(dsps.native)) }),
   })),
-  nativeHtml: new MockDsp((r) => ({ delayMs: 10, body: bidFor(dsps.nativeHtml, r, 9, '<div>not native</div>') })),
+  nativeHtml: new MockDsp((r) => ({
+    delayMs: 10,
+    body: bidFor(dsps.nativeHtml, r, { price: 9, adm: '<div>not native</div>' }),
+  })),
   // In-page push zones: a notification-shaped answer, and a higher one whose icon is plain http (discarded).
   inPage: new MockDsp((r) => ({
     delayMs: 10,
-    body: bidFor(dsps.inPage, r, 4, JSON.stringify(inPageAnswer(dsps.inPage, 'https://cdn.dsp.example/i.png'))),
+    body: bidFor(dsps.inPage, r, {
+      price: 4,
+      adm: JSON.stringify(inPageAnswer(dsps.inPage, 'https://cdn.dsp.example/i.png')),
+    }),
   })),
   inPageHttpIcon: new MockDsp((r) => ({
     delayMs: 10,
-    body: bidFor(
-      dsps.inPageHttpIcon,
-      r,
-      8,
-      JSON.stringify(inPageAnswer(dsps.inPageHttpIcon, 'http://cdn.dsp.example/i.png')),
-    ),
+    body: bidFor(dsps.inPageHttpIcon, r, {
+      price: 8,
+      adm: JSON.stringify(inPageAnswer(dsps.inPageHttpIcon, 'http://cdn.dsp.example/i.png')),
+    }),
   })),
 };
 const FORMATS: Partial<Record<DspName, string[]>> = {

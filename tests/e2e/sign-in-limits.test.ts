@@ -18,11 +18,11 @@ interface Answer {
   retryAfter: string | undefined;
 }
 
+/** Signs in from the local address `from`, with `headers` added to the request. */
 function signIn(
   base: string,
   from: string,
-  email: string,
-  password: string,
+  { email, password }: { email: string; password: string },
   headers: Record<string, string> = {},
 ): Promise<Answer> {
   const body = JSON.stringify({ email, password });
@@ -81,13 +81,15 @@ describe("sign-in limits behind the engine's proxy", () => {
   it("one client's wrong passwords lock out neither another user nor another address", async () => {
     const attacks: number[] = [];
     for (let i = 0; i < PER_ADDRESS + 2; i++)
-      attacks.push((await signIn(engine.base, ATTACKER, victim.email, `guess-${i}`)).status);
+      attacks.push((await signIn(engine.base, ATTACKER, { email: victim.email, password: `guess-${i}` })).status);
     expect(attacks.slice(0, PER_ADDRESS)).toEqual(Array(PER_ADDRESS).fill(401));
     expect(attacks.slice(PER_ADDRESS)).toEqual([429, 429]);
     // The attacker's address is spent, for any account.
-    expect((await signIn(engine.base, ATTACKER, bystander.email, 'password-123')).status).toBe(429);
+    expect((await signIn(engine.base, ATTACKER, { email: bystander.email, password: 'password-123' })).status).toBe(
+      429,
+    );
     // Everyone else signs in as before, through the same engine and admin.
-    expect((await signIn(engine.base, VISITOR, bystander.email, 'password-123')).status).toBe(200);
+    expect((await signIn(engine.base, VISITOR, { email: bystander.email, password: 'password-123' })).status).toBe(200);
   });
 
   // Clients behind a trusted proxy: the engine's peers are loopback addresses, which the admin trusts
@@ -99,47 +101,81 @@ describe("sign-in limits behind the engine's proxy", () => {
     // Each guess from another address of one /24, so the per-address limit never answers first.
     const guesses: Answer[] = [];
     for (let i = 1; i <= 7; i++)
-      guesses.push(await signIn(engine.base, '127.0.0.11', owner.email, `guess-${i}`, via(`198.51.100.${i}`)));
+      guesses.push(
+        await signIn(engine.base, '127.0.0.11', { email: owner.email, password: `guess-${i}` }, via(`198.51.100.${i}`)),
+      );
     expect(guesses.map((g) => g.status)).toEqual([401, 401, 401, 401, 401, 401, 429]);
     expect(Number(guesses[6]?.retryAfter)).toBeGreaterThanOrEqual(1);
     // The attacker's network waits, whichever of its addresses it uses, the right password included.
-    expect((await signIn(engine.base, '127.0.0.11', owner.email, 'password-123', via('198.51.100.200'))).status).toBe(
-      429,
-    );
+    expect(
+      (await signIn(engine.base, '127.0.0.11', { email: owner.email, password: 'password-123' }, via('198.51.100.200')))
+        .status,
+    ).toBe(429);
     // The owner, elsewhere, is not kept out.
-    expect((await signIn(engine.base, '127.0.0.12', owner.email, 'password-123', via('203.0.113.9'))).status).toBe(200);
-    expect((await signIn(engine.base, '127.0.0.12', owner.email, 'password-123', via('2001:db8:7:7::1'))).status).toBe(
-      200,
-    );
+    expect(
+      (await signIn(engine.base, '127.0.0.12', { email: owner.email, password: 'password-123' }, via('203.0.113.9')))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await signIn(
+          engine.base,
+          '127.0.0.12',
+          { email: owner.email, password: 'password-123' },
+          via('2001:db8:7:7::1'),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('guessing spread over many networks meets the account-wide limit, which spares networks that signed in before', async () => {
     const owner = await account(app, 'advertiser');
-    expect((await signIn(engine.base, '127.0.0.13', owner.email, 'password-123', via('203.0.113.77'))).status).toBe(
-      200,
-    );
+    expect(
+      (await signIn(engine.base, '127.0.0.13', { email: owner.email, password: 'password-123' }, via('203.0.113.77')))
+        .status,
+    ).toBe(200);
     // Ten networks, five guesses each: none reaches its own back-off. The owner's two sign-ins above
     // (the helper's and this one) were two of the account's 50 attempts in the window.
     const statuses: number[] = [];
     for (let n = 0; n < 10; n++) {
       for (let i = 1; i <= 5; i++)
         statuses.push(
-          (await signIn(engine.base, '127.0.0.14', owner.email, `guess-${n}-${i}`, via(`192.0.${n}.${i}`))).status,
+          (
+            await signIn(
+              engine.base,
+              '127.0.0.14',
+              { email: owner.email, password: `guess-${n}-${i}` },
+              via(`192.0.${n}.${i}`),
+            )
+          ).status,
         );
     }
     expect(statuses).toEqual([...Array(48).fill(401), 429, 429]);
     // A network the account has never seen waits for the window, the right password included.
-    const fresh = await signIn(engine.base, '127.0.0.15', owner.email, 'password-123', via('198.18.0.1'));
+    const fresh = await signIn(
+      engine.base,
+      '127.0.0.15',
+      { email: owner.email, password: 'password-123' },
+      via('198.18.0.1'),
+    );
     expect(fresh.status).toBe(429);
     expect(Number(fresh.retryAfter)).toBeGreaterThan(60);
     expect(Number(fresh.retryAfter)).toBeLessThanOrEqual(15 * 60);
     // A network the owner signed in from still may, from another address of its /24.
-    expect((await signIn(engine.base, '127.0.0.13', owner.email, 'password-123', via('203.0.113.78'))).status).toBe(
-      200,
-    );
+    expect(
+      (await signIn(engine.base, '127.0.0.13', { email: owner.email, password: 'password-123' }, via('203.0.113.78')))
+        .status,
+    ).toBe(200);
     // Another email is untouched: the fresh network is answered on its password.
     expect(
-      (await signIn(engine.base, '127.0.0.15', uniqueEmail('other'), 'password-123', via('198.18.0.2'))).status,
+      (
+        await signIn(
+          engine.base,
+          '127.0.0.15',
+          { email: uniqueEmail('other'), password: 'password-123' },
+          via('198.18.0.2'),
+        )
+      ).status,
     ).toBe(401);
   });
 });
@@ -159,14 +195,21 @@ describe('X-Forwarded-For from an untrusted peer', () => {
     for (let i = 0; i < PER_ADDRESS + 1; i++) {
       statuses.push(
         (
-          await signIn(engine.base, '127.0.0.30', uniqueEmail('probe'), 'whatever-1', {
-            'x-forwarded-for': `198.51.100.${i + 1}`,
-          })
+          await signIn(
+            engine.base,
+            '127.0.0.30',
+            { email: uniqueEmail('probe'), password: 'whatever-1' },
+            {
+              'x-forwarded-for': `198.51.100.${i + 1}`,
+            },
+          )
         ).status,
       );
     }
     expect(statuses).toEqual([...Array(PER_ADDRESS).fill(401), 429]);
-    expect((await signIn(engine.base, '127.0.0.31', uniqueEmail('probe'), 'whatever-1')).status).toBe(401);
+    expect(
+      (await signIn(engine.base, '127.0.0.31', { email: uniqueEmail('probe'), password: 'whatever-1' })).status,
+    ).toBe(401);
   });
 
   it('is ignored when sent to the admin directly by a peer that is no trusted proxy', async () => {
@@ -174,8 +217,14 @@ describe('X-Forwarded-For from an untrusted peer', () => {
     const statuses: number[] = [];
     for (let i = 0; i < PER_ADDRESS + 1; i++) {
       statuses.push(
-        (await signIn(app.base, from, uniqueEmail('probe'), 'whatever-1', { 'x-forwarded-for': `203.0.113.${i + 1}` }))
-          .status,
+        (
+          await signIn(
+            app.base,
+            from,
+            { email: uniqueEmail('probe'), password: 'whatever-1' },
+            { 'x-forwarded-for': `203.0.113.${i + 1}` },
+          )
+        ).status,
       );
     }
     expect(statuses).toEqual([...Array(PER_ADDRESS).fill(401), 429]);

@@ -24,9 +24,7 @@ const IPHONE_SAFARI =
 async function traffic(
   req: Record<string, unknown>,
   campaignId: number,
-  wins: number,
-  lost: number,
-  price: number,
+  { wins, lost, price }: { wins: number; lost: number; price: number },
 ): Promise<void> {
   await eventually(async () => {
     const r = await postBid(engine.base, req);
@@ -61,9 +59,7 @@ beforeAll(async () => {
       { bidfloor: 2 },
     ),
     ids.us,
-    30,
-    10,
-    2,
+    { wins: 30, lost: 10, price: 2 },
   );
   await traffic(
     bannerRequest(
@@ -71,16 +67,12 @@ beforeAll(async () => {
       { banner: undefined, native: { request: '{}' }, bidfloor: 1 },
     ),
     ids.de,
-    20,
-    0,
-    1,
+    { wins: 20, lost: 0, price: 1 },
   );
   await traffic(
     bannerRequest({ device: { geo: { country: 'FRA' }, devicetype: 5, language: 'en' } }, { bidfloor: 2 }),
     ids.other,
-    5,
-    0,
-    2,
+    { wins: 5, lost: 0, price: 2 },
   );
   await ingestAll(fx.app, [engine.engine]);
 }, 120_000);
@@ -247,9 +239,7 @@ describe('statistics from real engine traffic', () => {
         { bidfloor: 2, tagid: zone.body.subid },
       ),
       ids.us as number,
-      10,
-      0,
-      2,
+      { wins: 10, lost: 0, price: 2 },
     );
     await ingestAll(fx.app, [engine.engine]);
     const r = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}&group_by=site,zone`, {

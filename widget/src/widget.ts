@@ -87,6 +87,12 @@ function markShown(cfg: ZoneConfig): void {
   }
 }
 
+/** What the page tells about its visitor, sent with the ad request and again with a click: fingerprint, signals. */
+interface VisitorSignals {
+  fp: string;
+  sig: string;
+}
+
 /** A click waits at most this long for its ad's render beacon; then its landing opens anyway. */
 const HOLD_CLICK_MS = 1_000;
 
@@ -99,10 +105,8 @@ const HOLD_CLICK_MS = 1_000;
 function trackClicks(
   link: HTMLAnchorElement,
   clickUrl: string,
-  renderedAt: number,
-  fp: string,
-  sig: string,
-  shown: Promise<unknown>,
+  { fp, sig }: VisitorSignals,
+  { renderedAt, shown }: { renderedAt: number; shown: Promise<unknown> },
 ): void {
   let counted = false;
   void shown.then(() => (counted = true));
@@ -161,7 +165,7 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig: string): void {
+function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: VisitorSignals): void {
   const c = ad.creative;
   const clickUrl = httpOnly(ad.click_url);
   const imageUrl = httpOnly(c.image_url);
@@ -201,7 +205,7 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, fp: string, sig
   // The ad is on the page: that is the impression (nothing is charged for an ad that never got here). Sent in
   // the task that rendered it, so before any click on it can be.
   const shown = beacon(ad.beacon_url);
-  trackClicks(link, clickUrl, performance.now(), fp, sig, shown);
+  trackClicks(link, clickUrl, visitor, { renderedAt: performance.now(), shown });
   // A demand partner's native pixels, once each, after ours; only https ones, telling them no page.
   for (const u of (ad.imp_trackers ?? []).slice(0, 5)) {
     if (!/^https:/.test(u) || !httpOnly(u)) continue;
@@ -381,7 +385,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
             ? renderFallback(root, cfg, ad.fallback)
             : 'demand' in ad
               ? renderDemand(root, cfg, ad.demand)
-              : render(root, cfg, ad, fp, sig)),
+              : render(root, cfg, ad, { fp, sig })),
       )
       .catch(() => undefined);
   } catch {

@@ -40,10 +40,8 @@ function formFields(form: URLSearchParams, req: IncomingMessage, route: Compiled
 /** `multipartLimit`: the image limit plus room for the text parts and multipart framing (config.adminBodyMaxBytes). */
 async function buildInput(
   req: IncomingMessage,
-  url: URL,
   route: CompiledRoute,
-  params: Record<string, string>,
-  multipartLimit: number,
+  { url, params, multipartLimit }: { url: URL; params: Record<string, string>; multipartLimit: number },
 ): Promise<unknown> {
   const hasParams = Object.keys(params).length > 0;
   switch (route.input) {
@@ -94,7 +92,7 @@ export async function handleRest(req: IncomingMessage, url: URL, ctx: Context): 
       allowed.push(route.method);
       continue;
     }
-    const input = await buildInput(req, url, route, params, ctx.svc.config.adminBodyMaxBytes);
+    const input = await buildInput(req, route, { url, params, multipartLimit: ctx.svc.config.adminBodyMaxBytes });
     const body = await procedureAt(createCaller(ctx), route.procedure)(input);
     const rendered = route.render?.(body);
     if (rendered)

@@ -48,7 +48,12 @@ class Crashed extends Error {}
  * recorded (the Redis hash), until one finishes. `accepts`: rows ClickHouse takes again after each crash
  * (a constraint dropped meanwhile). Returns the finished run's answer and what was seen on the way.
  */
-async function walk(count: number, refuses: number[], window: number, crashes: Crash[], accepts: number[][] = []) {
+async function walk(
+  count: number,
+  { refuses, window }: { refuses: number[]; window: number },
+  crashes: Crash[],
+  accepts: number[][] = [],
+) {
   const table = new Table(new Set(refuses), window);
   const recorded: Record<string, string> = {};
   const problems: string[] = [];
@@ -121,7 +126,7 @@ describe('insertRefusingRows', () => {
   it('(a, b) returns exactly the refused rows, each with its refusal, and inserts every other row once', async () => {
     await fc.assert(
       fc.asyncProperty(batches(), async ({ count, refuses, window }) => {
-        const { result, table, problems } = await walk(count, refuses, window, []);
+        const { result, table, problems } = await walk(count, { refuses, window }, []);
         expect(rows(result)).toEqual([...refuses].sort((a, b) => a - b));
         for (const r of result) expect(r.reason).toBe(`row ${r.row} refused`);
         expect(table.writes(count)).toEqual(Array.from({ length: count }, (_, row) => (refuses.includes(row) ? 0 : 1)));
@@ -133,7 +138,7 @@ describe('insertRefusingRows', () => {
   it('(c, d) after crashes at any step, successors going on with the recorded decisions give the same rows, each row written once, no split range inserted whole', async () => {
     await fc.assert(
       fc.asyncProperty(batches(1), crashList, async ({ count, refuses, window }, crashes) => {
-        const { result, table, problems } = await walk(count, refuses, window, crashes);
+        const { result, table, problems } = await walk(count, { refuses, window }, crashes);
         expect(rows(result)).toEqual([...refuses].sort((a, b) => a - b));
         expect(table.writes(count)).toEqual(Array.from({ length: count }, (_, row) => (refuses.includes(row) ? 0 : 1)));
         expect(problems).toEqual([]);
@@ -153,7 +158,7 @@ describe('insertRefusingRows', () => {
           }),
         ),
         async ({ batch: { count, refuses, window }, crashes, accepts }) => {
-          const { result, table, problems } = await walk(count, refuses, window, crashes, accepts);
+          const { result, table, problems } = await walk(count, { refuses, window }, crashes, accepts);
           const dead = new Set(rows(result));
           for (const row of dead) expect(refuses).toContain(row);
           expect(table.writes(count)).toEqual(Array.from({ length: count }, (_, row) => (dead.has(row) ? 0 : 1)));
@@ -165,7 +170,7 @@ describe('insertRefusingRows', () => {
   });
 
   it('walks the halves in the order, with the tokens and the records, of the walk it replaced (a batch isolated under it resumes the same)', async () => {
-    const { result, table, recorded } = await walk(5, [3], 1, []);
+    const { result, table, recorded } = await walk(5, { refuses: [3], window: 1 }, []);
     expect(result).toEqual([{ row: 3, reason: 'row 3 refused' }]);
     expect(table.blocks.map((b) => b.token)).toEqual(['batch:0-2', 'batch:2-3', 'batch:4-5']);
     expect(Object.entries(recorded)).toEqual([

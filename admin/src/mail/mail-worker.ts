@@ -155,12 +155,20 @@ export class MailWorker {
     const ctx: RenderContext = { baseUrl: svc.config.baseUrl };
     if (n.kind === 'password_reset') {
       const ttl = svc.config.mail.resetTtlSeconds;
-      ctx.token = await svc.oneTimeTokens.mint('reset', user.id, passwordBinding(user.passwordHash), ttl, this.now());
+      ctx.token = await svc.oneTimeTokens.mint('reset', user.id, {
+        bind: passwordBinding(user.passwordHash),
+        ttlSeconds: ttl,
+        now: this.now(),
+      });
       ctx.ttlText = hours(ttl);
     } else if (n.kind === 'verify_email') {
       if (user.emailVerifiedAt) return undefined;
       const ttl = svc.config.mail.verifyTtlSeconds;
-      ctx.token = await svc.oneTimeTokens.mint('verify', user.id, user.email, ttl, this.now());
+      ctx.token = await svc.oneTimeTokens.mint('verify', user.id, {
+        bind: user.email,
+        ttlSeconds: ttl,
+        now: this.now(),
+      });
       ctx.ttlText = hours(ttl);
     }
     return { to: user.email, userId: user.id, ctx };

@@ -201,19 +201,19 @@ export class PayoutStore {
   }
 
   markPaid(id: number, reference: string): Promise<MoveOutcome> {
-    return this.move(id, ['due', 'held'], 'paid', 'reference', reference);
+    return this.move(id, ['due', 'held'], 'paid', { field: 'reference', value: reference });
   }
 
   hold(id: number, reason: string): Promise<MoveOutcome> {
-    return this.move(id, ['due'], 'held', 'hold_reason', reason);
+    return this.move(id, ['due'], 'held', { field: 'hold_reason', value: reason });
   }
 
   private async move(
     id: number,
     from: PayoutStatus[],
     to: PayoutStatus,
-    field: string,
-    value: string,
+    /** The field the move sets, and its value. */
+    { field, value }: { field: string; value: string },
   ): Promise<MoveOutcome> {
     const p = await this.get(id);
     if (!p) return { ok: false, reason: 'not_found' };

@@ -120,6 +120,14 @@ declare module 'ioredis' {
   }
 }
 
+/** One attempt of a conversion's postback: the advertiser's, for the conversion's status. */
+export interface PostbackAttempt {
+  advertiser: number;
+  conversion: number;
+  status: string;
+  attempt: number;
+}
+
 export class ConversionStore {
   constructor(private readonly redis: Redis) {
     redis.defineCommand('convClaim', { lua: CLAIM_LUA });
@@ -181,15 +189,20 @@ export class ConversionStore {
   }
 
   /** Queue member: `<advertiser>:<conversion>:<status>:<attempt>`: each status change has its own chain. */
-  schedule(adv: number, id: number, status: string, attempt: number, dueAt: number): Promise<number> {
-    return this.redis.zadd(POSTBACK_QUEUE, dueAt, `${adv}:${id}:${status}:${attempt}`);
+  schedule({ advertiser, conversion, status, attempt }: PostbackAttempt, dueAt: number): Promise<number> {
+    return this.redis.zadd(POSTBACK_QUEUE, dueAt, `${advertiser}:${conversion}:${status}:${attempt}`);
   }
 
   /**
    * Leases up to `max` due jobs, at most `perAdvertiser` of one advertiser; looks `scan` jobs deep, and
    * moves an advertiser's due jobs past its share behind the others (they stay due).
    */
-  lease(now: number, leaseMs: number, max: number, perAdvertiser = max, scan = max): Promise<string[]> {
+  lease(
+    now: number,
+    leaseMs: number,
+    max: number,
+    { perAdvertiser = max, scan = max }: { perAdvertiser?: number; scan?: number } = {},
+  ): Promise<string[]> {
     return this.redis.pbLease(1, POSTBACK_QUEUE, now, now + leaseMs, max, perAdvertiser, Math.max(scan, max));
   }
 

@@ -154,6 +154,9 @@ export async function receivePostback(
     );
   }
   if (advertiser.postbackUrl)
-    await store.schedule(advertiser.id, conversion.id, conversion.status, 1, attemptDueAt(now, 1) as number);
+    await store.schedule(
+      { advertiser: advertiser.id, conversion: conversion.id, status: conversion.status, attempt: 1 },
+      attemptDueAt(now, 1) as number,
+    );
   return { ok: true, conversion_id: conversion.id, duplicate: false, status: conversion.status };
 }

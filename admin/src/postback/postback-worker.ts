@@ -101,13 +101,10 @@ export class PostbackWorker {
     // A pass lasts at most two time limits (the last attempt starts just before the first one's ends):
     // the lease outlasts it, so no other instance takes a job this one is still about to make.
     const leaseMs = this.o.leaseMs ?? Math.max(60_000, 2 * timeoutMs + 30_000);
-    const leased = await store.lease(
-      this.now(),
-      leaseMs,
-      batch,
-      this.hostConcurrency * BATCH_PER_SLOT,
-      batch * SCAN_PER_BATCH,
-    );
+    const leased = await store.lease(this.now(), leaseMs, batch, {
+      perAdvertiser: this.hostConcurrency * BATCH_PER_SLOT,
+      scan: batch * SCAN_PER_BATCH,
+    });
     const jobs = (await Promise.all(leased.map((member) => this.prepare(member)))).filter(
       (j): j is Job => j !== undefined,
     );
@@ -220,7 +217,7 @@ export class PostbackWorker {
       // repeats an attempt (trackers dedupe by click id) rather than losing the retry. Only the attempt is
       // written: the status stays whatever a postback made it meanwhile.
       const next = ok ? undefined : attemptDueAt(this.now(), job.attempt + 1);
-      if (next !== undefined) await store.schedule(job.advertiser, job.conversion, job.status, job.attempt + 1, next);
+      if (next !== undefined) await store.schedule({ ...job, attempt: job.attempt + 1 }, next);
       const failed = !ok && next === undefined;
       await store.recordAttempt(
         job.advertiser,

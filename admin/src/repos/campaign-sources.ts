@@ -36,7 +36,7 @@ export async function changeSources(
     const next = change(list);
     if (!next) return list;
     try {
-      await svc.configStore.commit('campaign_sources', campaignId, rev, next);
+      await svc.configStore.commit('campaign_sources', campaignId, { expectedRev: rev, value: next });
       return next;
     } catch (e) {
       if (!(e instanceof ConflictError) || attempt >= 16) throw e;

@@ -42,10 +42,14 @@ export async function saveCreative(
     moderated_at: null,
   };
   const ahead = await svc.redis.zcard(CFG_MODERATION_QUEUE);
-  await svc.configStore.commit('creative', id, 0, creative, [
-    { cmd: 'SADD', key: campaignCreativesIndex(campaign.id), member: id },
-    { cmd: 'ZADD', key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() },
-  ]);
+  await svc.configStore.commit('creative', id, {
+    expectedRev: 0,
+    value: creative,
+    ops: [
+      { cmd: 'SADD', key: campaignCreativesIndex(campaign.id), member: id },
+      { cmd: 'ZADD', key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() },
+    ],
+  });
   svc.log.info({ event: 'creative.created', creativeId: id, campaignId: campaign.id }, 'creative created');
   const eta = moderationEtaSeconds(ahead, svc.config.moderationEtaBaseSeconds, svc.config.moderationEtaPerItemSeconds);
   return { ...creative, moderation_eta_seconds: eta };
@@ -90,12 +94,16 @@ export async function copyCreatives(svc: Services, from: Creative[], to: StoredC
       created_at: now.toISOString(),
       moderated_at: reviewed ? c.moderated_at : null,
     };
-    await svc.configStore.commit('creative', id, 0, copy, [
-      { cmd: 'SADD', key: campaignCreativesIndex(to.id), member: id },
-      // The approved index is what activation and the delivery status count.
-      ...(c.status === 'approved' ? [{ cmd: 'SADD' as const, key: campaignApprovedIndex(to.id), member: id }] : []),
-      ...(reviewed ? [] : [{ cmd: 'ZADD' as const, key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() }]),
-    ]);
+    await svc.configStore.commit('creative', id, {
+      expectedRev: 0,
+      value: copy,
+      ops: [
+        { cmd: 'SADD', key: campaignCreativesIndex(to.id), member: id },
+        // The approved index is what activation and the delivery status count.
+        ...(c.status === 'approved' ? [{ cmd: 'SADD' as const, key: campaignApprovedIndex(to.id), member: id }] : []),
+        ...(reviewed ? [] : [{ cmd: 'ZADD' as const, key: CFG_MODERATION_QUEUE, member: id, score: now.getTime() }]),
+      ],
+    });
     copied++;
   }
   return copied;

@@ -44,6 +44,14 @@ export interface Versioned<T> {
 
 export class ConflictError extends Error {}
 
+/** One write of an entity: applied only while its stored revision is still `expectedRev` (0 = new). */
+export interface ConfigChange {
+  expectedRev: number;
+  value: unknown;
+  /** Index entries written with it, in the same transaction. */
+  ops?: IndexOp[];
+}
+
 export class ConfigStore {
   constructor(
     private readonly redis: Redis,
@@ -105,22 +113,23 @@ export class ConfigStore {
   }
 
   /** Writes `value` if the stored revision is still `expectedRev` (0 = new). */
-  commit(kind: ConfigKind, id: number, expectedRev: number, value: unknown, ops: IndexOp[] = []): Promise<string> {
-    return this.write('put', kind, id, expectedRev, value, ops);
+  commit(kind: ConfigKind, id: number, change: ConfigChange): Promise<string> {
+    return this.write('put', kind, id, change);
   }
 
-  /** Deletes the entity if the stored revision is still `expectedRev`; engines drop it from their mirror (`op: del`). */
-  remove(kind: ConfigKind, id: number, expectedRev: number, lastValue: unknown, ops: IndexOp[] = []): Promise<string> {
-    return this.write('del', kind, id, expectedRev, lastValue, ops);
+  /**
+   * Deletes the entity if the stored revision is still `expectedRev`; engines drop it from their mirror (`op: del`).
+   * `value` is its last value.
+   */
+  remove(kind: ConfigKind, id: number, change: ConfigChange): Promise<string> {
+    return this.write('del', kind, id, change);
   }
 
   private async write(
     op: 'put' | 'del',
     kind: ConfigKind,
     id: number,
-    expectedRev: number,
-    value: unknown,
-    ops: IndexOp[],
+    { expectedRev, value, ops = [] }: ConfigChange,
   ): Promise<string> {
     const indexKeys = [...new Set(ops.map((o) => o.key))];
     const args: (string | number | Buffer)[] = [kind, id, expectedRev, encode(value), this.logMaxLen, op];
@@ -151,7 +160,7 @@ export class ConfigStore {
       if (!current) throw onMissing();
       const next = await change(current.value);
       try {
-        await this.commit(kind, id, current.rev, next.value, next.ops);
+        await this.commit(kind, id, { expectedRev: current.rev, value: next.value, ops: next.ops });
         return next.value;
       } catch (e) {
         if (!(e instanceof ConflictError) || attempt >= 8) throw e;

@@ -29,20 +29,22 @@ export class LedgerStore {
   }
 
   credit(advertiserId: number, cents: number, reason: string): Promise<PostResult> {
-    return this.post(advertiserId, 'credit', cents, reason, false);
+    return this.post(advertiserId, { kind: 'credit', signed: cents, reason, requireFunds: false });
   }
 
   /** `requireFunds`: refuse (ok false) rather than go below zero. */
   debit(advertiserId: number, cents: number, reason: string, requireFunds: boolean): Promise<PostResult> {
-    return this.post(advertiserId, 'debit', -cents, reason, requireFunds);
+    return this.post(advertiserId, { kind: 'debit', signed: -cents, reason, requireFunds });
   }
 
   private async post(
     advertiserId: number,
-    kind: 'credit' | 'debit',
-    signed: number,
-    reason: string,
-    requireFunds: boolean,
+    {
+      kind,
+      signed,
+      reason,
+      requireFunds,
+    }: { kind: 'credit' | 'debit'; signed: number; reason: string; requireFunds: boolean },
   ): Promise<PostResult> {
     const [ok, bal, id] = await this.redis.ledgerPost(
       2,

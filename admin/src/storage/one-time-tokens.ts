@@ -22,9 +22,7 @@ export class OneTimeTokens {
   async mint(
     purpose: OneTimePurpose,
     userId: number,
-    bind: string,
-    ttlSeconds: number,
-    now = Date.now(),
+    { bind, ttlSeconds, now = Date.now() }: { bind: string; ttlSeconds: number; now?: number },
   ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = now + ttlSeconds * 1000;

@@ -42,10 +42,12 @@ export async function openEventStore(config: Config, log: Logger, stopper: Stopp
 
 export function buildIngester(
   config: Config,
-  redisUrl: string,
-  log: Logger,
-  clickhouse: ClickHouseClient | undefined,
-  stopper: Stopper,
+  {
+    redisUrl,
+    log,
+    clickhouse,
+    stopper,
+  }: { redisUrl: string; log: Logger; clickhouse: ClickHouseClient | undefined; stopper: Stopper },
 ): Ingester {
   if (!clickhouse) throw new Error('the ingester needs ClickHouse');
   // Its own connection: the ingester blocks on XREADGROUP.

@@ -37,12 +37,11 @@ function readState(): { range: Preset; status: string; format: string; country: 
   };
 }
 
+/** A labelled select named `name`, showing `value` of `options` ([value, text] pairs). */
 function select(
   label: string,
   name: string,
-  value: string,
-  options: [string, string][],
-  onchange: (v: string) => void,
+  { value, options, onchange }: { value: string; options: [string, string][]; onchange: (v: string) => void },
 ): HTMLElement {
   return h(
     'label',
@@ -248,40 +247,32 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
     h(
       'div',
       { class: 'filters', role: 'group', 'aria-label': 'Filters' },
-      select(
-        'Range',
-        'range',
-        state.range,
-        PRESETS.map((p) => [p, PRESET_LABELS[p]]),
-        (v) => setParam('range', v),
-      ),
-      select(
-        'Status',
-        'status',
-        state.status,
-        [['live', 'All but archived'], ['', 'All'], ...STATUSES.map((s): [string, string] => [s, s])],
-        (v) => setParam('status', v),
-      ),
-      select(
-        'Format',
-        'format',
-        state.format,
-        [['', 'All formats'], ...FORMATS.map((f): [string, string] => [f, f.replace(/_/g, ' ')])],
-        (v) => setParam('format', v),
-      ),
+      select('Range', 'range', {
+        value: state.range,
+        options: PRESETS.map((p) => [p, PRESET_LABELS[p]]),
+        onchange: (v) => setParam('range', v),
+      }),
+      select('Status', 'status', {
+        value: state.status,
+        options: [['live', 'All but archived'], ['', 'All'], ...STATUSES.map((s): [string, string] => [s, s])],
+        onchange: (v) => setParam('status', v),
+      }),
+      select('Format', 'format', {
+        value: state.format,
+        options: [['', 'All formats'], ...FORMATS.map((f): [string, string] => [f, f.replace(/_/g, ' ')])],
+        onchange: (v) => setParam('format', v),
+      }),
       // The countries the campaigns target, by name: a filter offers only what can match.
-      select(
-        'Country',
-        'country',
-        state.country,
-        [
+      select('Country', 'country', {
+        value: state.country,
+        options: [
           ['', 'All countries'],
           ...[...new Set([...campaigns.flatMap((c) => c.geo_include), ...(state.country ? [state.country] : [])])]
             .map((code): [string, string] => [code, countryName(code)])
             .sort((a, b) => a[1].localeCompare(b[1])),
         ],
-        (v) => setParam('country', v),
-      ),
+        onchange: (v) => setParam('country', v),
+      }),
     ),
     h(
       'div',

@@ -135,52 +135,42 @@ export async function statsPage(ctx: PageContext): Promise<void> {
     const c = (
       key: string,
       label: string,
-      cell: (r: StatsRow) => string,
-      totalOf: (rs: StatsRow[]) => string,
-      sort: (r: StatsRow) => number | null,
+      { cell, total, sort }: Required<Pick<Column<StatsRow>, 'cell' | 'total' | 'sort'>>,
     ): Column<StatsRow> => ({
       key,
       label,
       numeric: true,
       cell,
-      total: totalOf,
+      total,
       sort,
     });
     const counted = (key: string, label: string) =>
-      c(
-        key,
-        label,
-        (r) => count(num(r, key)),
-        (rs) => count(total(rs, key)),
-        (r) => num(r, key),
-      );
+      c(key, label, {
+        cell: (r) => count(num(r, key)),
+        total: (rs) => count(total(rs, key)),
+        sort: (r) => num(r, key),
+      });
     const moneyKey = publisher ? 'earnings_cents' : 'spent_cents';
     const cols = [
       counted('impressions', 'Impressions'),
       counted('viewable_impressions', 'Viewable'),
       counted('clicks', 'Clicks'),
       counted('invalid_clicks', 'Invalid clicks'),
-      c(
-        'ctr',
-        'CTR',
-        (r) => percent(ctrOf(num(r, 'clicks'), num(r, 'impressions'))),
-        (rs) => percent(ctrOf(total(rs, 'clicks'), total(rs, 'impressions'))),
-        (r) => ctrOf(num(r, 'clicks'), num(r, 'impressions')),
-      ),
-      c(
-        moneyKey,
-        publisher ? 'Earnings' : 'Spend',
-        (r) => money(num(r, moneyKey)),
-        (rs) => money(total(rs, moneyKey)),
-        (r) => num(r, moneyKey),
-      ),
-      c(
-        'ecpm',
-        'eCPM',
-        (r) => money(ecpmCents(num(r, moneyKey), num(r, 'impressions'))),
-        (rs) => money(ecpmCents(total(rs, moneyKey), total(rs, 'impressions'))),
-        (r) => ecpmCents(num(r, moneyKey), num(r, 'impressions')),
-      ),
+      c('ctr', 'CTR', {
+        cell: (r) => percent(ctrOf(num(r, 'clicks'), num(r, 'impressions'))),
+        total: (rs) => percent(ctrOf(total(rs, 'clicks'), total(rs, 'impressions'))),
+        sort: (r) => ctrOf(num(r, 'clicks'), num(r, 'impressions')),
+      }),
+      c(moneyKey, publisher ? 'Earnings' : 'Spend', {
+        cell: (r) => money(num(r, moneyKey)),
+        total: (rs) => money(total(rs, moneyKey)),
+        sort: (r) => num(r, moneyKey),
+      }),
+      c('ecpm', 'eCPM', {
+        cell: (r) => money(ecpmCents(num(r, moneyKey), num(r, 'impressions'))),
+        total: (rs) => money(ecpmCents(total(rs, moneyKey), total(rs, 'impressions'))),
+        sort: (r) => ecpmCents(num(r, moneyKey), num(r, 'impressions')),
+      }),
     ];
     if (publisher) {
       // Valid requests that became impressions (docs/events-and-stats.md); a dash without any.
@@ -188,25 +178,21 @@ export async function statsPage(ctx: PageContext): Promise<void> {
       const shown = (v: number | null) => (v === null ? '–' : percent(v));
       return [
         ...cols,
-        c(
-          'fill_rate',
-          'Fill rate',
-          (r) => shown(fill(num(r, 'impressions'), num(r, 'unfilled'))),
-          (rs) => shown(fill(total(rs, 'impressions'), total(rs, 'unfilled'))),
-          (r) => fill(num(r, 'impressions'), num(r, 'unfilled')),
-        ),
+        c('fill_rate', 'Fill rate', {
+          cell: (r) => shown(fill(num(r, 'impressions'), num(r, 'unfilled'))),
+          total: (rs) => shown(fill(total(rs, 'impressions'), total(rs, 'unfilled'))),
+          sort: (r) => fill(num(r, 'impressions'), num(r, 'unfilled')),
+        }),
       ];
     }
     // Our campaigns' rows have no auction counters (they are not asked over HTTP): a dash, not a zero.
     const auction = AUCTION_COUNTERS.filter(([key]) => shownRows.some((r) => r[key] !== undefined)).map(
       ([key, label]) =>
-        c(
-          key,
-          label,
-          (r) => (r[key] === undefined ? '–' : count(num(r, key))),
-          (rs) => count(total(rs, key)),
-          (r) => num(r, key),
-        ),
+        c(key, label, {
+          cell: (r) => (r[key] === undefined ? '–' : count(num(r, key))),
+          total: (rs) => count(total(rs, key)),
+          sort: (r) => num(r, key),
+        }),
     );
     const ecpa = (spent: number, conv: number) => {
       const v = ecpaCents(spent, conv);
@@ -215,13 +201,11 @@ export async function statsPage(ctx: PageContext): Promise<void> {
     return [
       ...cols,
       counted('conversions', 'Conversions'),
-      c(
-        'ecpa',
-        'eCPA',
-        (r) => ecpa(num(r, 'spent_cents'), num(r, 'conversions')),
-        (rs) => ecpa(total(rs, 'spent_cents'), total(rs, 'conversions')),
-        (r) => ecpaCents(num(r, 'spent_cents'), num(r, 'conversions')),
-      ),
+      c('ecpa', 'eCPA', {
+        cell: (r) => ecpa(num(r, 'spent_cents'), num(r, 'conversions')),
+        total: (rs) => ecpa(total(rs, 'spent_cents'), total(rs, 'conversions')),
+        sort: (r) => ecpaCents(num(r, 'spent_cents'), num(r, 'conversions')),
+      }),
       ...auction,
     ];
   };

@@ -25,6 +25,7 @@ export interface ClickTarget {
  * `click` event either way, and the record conversions are matched against. `os` and `browser` are the
  * viewer's, as the landing URL gets them. What the click was charged, in nano-dollars.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every /c click on our ads counts through here
 export async function countClick(
   p: ClickPorts,
   target: ClickTarget,

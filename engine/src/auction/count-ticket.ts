@@ -28,6 +28,7 @@ export type TicketUse = 'beacon' | 'beacon-viewable' | 'pixel' | 'viewable' | 'w
  * after its counted impression, and settled (auction/settle.ts). True when it counted.
  * `price` is a notice's clearing price; `sameViewer` the beacon's viewer check.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every /imp ticket and /b beacon counts through here
 export async function countTicket(
   p: TicketPorts,
   t: BidTicket,
@@ -120,6 +121,7 @@ async function countViewable(p: TicketPorts, t: BidTicket, now: number, attempt:
  * A player's playback event or VAST error (`reason`: the event, or `error:<code>`), recorded once per ad and
  * event. Playback events carry no viewer: the statistics count them per ad.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every /vast playback event counts through here
 export async function countPlayback(
   p: TicketPorts,
   t: BidTicket,

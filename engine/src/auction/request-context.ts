@@ -56,6 +56,7 @@ export const widgetUserId = (raw: string | null): string | undefined =>
  * from `device.ip` or `device.ipv6`; device type and OS as the partner says them, else from
  * `device.sua` (OpenRTB 2.6), else from `device.ua`; the browser from `device.sua`, else `device.ua`; language cut to two letters; our site looked up.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: builds the context of every OpenRTB /bid request
 export function openRtbContext(
   request: BidRequest,
   index: EngineIndex,
@@ -183,6 +184,7 @@ export const playerVisitor = (v: Visitor, userAgent: string | undefined): Visito
 });
 
 /** A visitor of one of our zones (widget, VAST player, push subscriber): no partner, USD; the zone's floor is in its imp. */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: builds the context of every /imp, /vast and push request
 export function visitorContext(
   index: EngineIndex,
   v: Visitor,

@@ -11,8 +11,8 @@ import { runImpAuction as runRanked } from './run-auction.ts';
 
 // Tests pass one plain list; the index hands the auction ranked lists.
 const first: CreativePicker = { pick: (siblings) => siblings[0] as Candidate };
-const runImpAuction = (list: Candidate[], c: ImpContext, f: typeof FILTERS, b: BudgetGate, p = first) =>
-  runRanked([rankCandidates([...list])], c, f, b, p);
+const runImpAuction = (list: Candidate[], c: ImpContext, b: BudgetGate, p = first) =>
+  runRanked([rankCandidates([...list])], c, FILTERS, b, p);
 const open: BudgetGate = { tryTake: () => true };
 const ctx = (over: Partial<ImpContext> = {}): ImpContext => impFixture(over);
 
@@ -22,7 +22,7 @@ describe('runImpAuction', () => {
     // $0.10 CPC x 0.1% banner CTR x 1000 = $0.10 CPM: loses to $2 CPM.
     const cpc = cand({ bid_type: 'cpc', bid_micro_cents: 10_000 });
     expect(cpc.ecpmMicroCents).toBe(10_000);
-    const r = runImpAuction([cpc, cpm], ctx(), FILTERS, open);
+    const r = runImpAuction([cpc, cpm], ctx(), open);
     expect(r).toEqual({
       won: true,
       winner: cpm,
@@ -35,9 +35,9 @@ describe('runImpAuction', () => {
   it('never prices below the floor, and drops candidates under it', () => {
     const a = cand({ bid_micro_cents: 300_000 });
     const b = cand({ bid_micro_cents: 100_000 });
-    const r = runImpAuction([a, b], ctx({ floorMicroCents: 250_000 }), FILTERS, open);
+    const r = runImpAuction([a, b], ctx({ floorMicroCents: 250_000 }), open);
     expect(r).toMatchObject({ won: true, winner: a, priceMicroCents: 250_000 });
-    expect(runImpAuction([b], ctx({ floorMicroCents: 250_000 }), FILTERS, open)).toEqual({
+    expect(runImpAuction([b], ctx({ floorMicroCents: 250_000 }), open)).toEqual({
       won: false,
       reason: 'below_floor',
     });
@@ -47,18 +47,18 @@ describe('runImpAuction', () => {
     const rich = cand({ bid_micro_cents: 100_000 });
     const broke = cand({ bid_micro_cents: 500_000 });
     const gate: BudgetGate = { tryTake: (c) => c !== broke };
-    expect(runImpAuction([broke, rich], ctx(), FILTERS, gate)).toMatchObject({
+    expect(runImpAuction([broke, rich], ctx(), gate)).toMatchObject({
       won: true,
       winner: rich,
       priceMicroCents: 1_000,
     });
-    expect(runImpAuction([broke], ctx(), FILTERS, { tryTake: () => false })).toEqual({ won: false, reason: 'budget' });
-    expect(runImpAuction([], ctx(), FILTERS, open)).toEqual({ won: false, reason: 'no_candidates' });
+    expect(runImpAuction([broke], ctx(), { tryTake: () => false })).toEqual({ won: false, reason: 'budget' });
+    expect(runImpAuction([], ctx(), open)).toEqual({ won: false, reason: 'no_candidates' });
   });
 
   it('reports the filter that removed the most candidates', () => {
     const list = [cand({ languages: ['fr'] }), cand({ languages: ['fr'] }), cand({ vertical: 'gambling' })];
-    expect(runImpAuction(list, ctx({ bcat: ['IAB9'] }), FILTERS, open)).toEqual({ won: false, reason: 'language' });
+    expect(runImpAuction(list, ctx({ bcat: ['IAB9'] }), open)).toEqual({ won: false, reason: 'language' });
   });
 });
 
@@ -73,7 +73,7 @@ describe("a campaign's creatives", () => {
     const last: CreativePicker = {
       pick: (s) => (offered.push(s.map((c) => c.creativeId)), s[s.length - 1] as Candidate),
     };
-    const r = runImpAuction([rival, ...creatives], ctx(), FILTERS, open, last);
+    const r = runImpAuction([rival, ...creatives], ctx(), open, last);
     expect(offered).toEqual([[9_001, 9_002, 9_003]]);
     expect(r).toMatchObject({ won: true, winner: creatives[2], secondMicroCents: 100_000, priceMicroCents: 101_000 });
   });
@@ -90,7 +90,7 @@ describe("a campaign's creatives", () => {
   it('are skipped together when their campaign has no budget', () => {
     const tried: number[] = [];
     const gate: BudgetGate = { tryTake: (c) => (tried.push(c.campaignId), c.campaignId !== 900) };
-    expect(runImpAuction([rival, ...creatives], ctx(), FILTERS, gate)).toMatchObject({ won: true, winner: rival });
+    expect(runImpAuction([rival, ...creatives], ctx(), gate)).toMatchObject({ won: true, winner: rival });
     expect(tried).toEqual([900, rival.campaignId]);
   });
 });

@@ -60,6 +60,7 @@ class Walk {
   readonly survivorScore: number[] = [];
   readonly survivorMilli: number[] = [];
 
+  // eslint-disable-next-line @typescript-eslint/max-params -- hot path: one walk per auction, on every bid and /imp request
   constructor(
     readonly lists: readonly (readonly Candidate[])[],
     readonly ctx: ImpContext,
@@ -176,6 +177,7 @@ class Walk {
  * serves is the rotation's choice (`picker`). Scoring below the floor ends the walk, since everything after scores
  * lower. The no-bid reason is the filter that removed the most candidates.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: the auction itself, run on every bid and /imp request
 export function runImpAuction(
   lists: readonly (readonly Candidate[])[],
   ctx: ImpContext,

@@ -35,7 +35,7 @@ function ports(
   const capped: unknown[] = [];
   const p: TicketSettlePorts = {
     spend: {
-      recordSpend: (campaignId, _adv, day, nano, engine) => void recorded.push([campaignId, day, nano, engine]),
+      recordSpend: (...[campaignId, , day, nano, engine]) => void recorded.push([campaignId, day, nano, engine]),
     },
     emit: (e) => void emitted.push(e),
     direct: { charge: (c) => (charged.push(c), Promise.resolve(answer)) },

@@ -203,6 +203,7 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
   }
 
   /** Records a charged win; `bidEngine` is the engine whose hold covered the bid. */
+  // eslint-disable-next-line @typescript-eslint/max-params -- hot path: recorded for every charged win
   recordSpend(campaignId: number, advertiserId: number, day: string, nano: number, bidEngine: string): void {
     add(this.campaignSpend, campaignPoolKey(campaignId, day), bidEngine, nano);
     add(this.advertiserSpend, advertiserId, bidEngine, nano);

@@ -65,6 +65,7 @@ export class RedisDirectCharger implements DirectCharger {
     return 'balance_exhausted';
   }
 
+  // eslint-disable-next-line @typescript-eslint/max-params -- hot path: runs for every directly charged win
   private async chargeAtOnce(
     c: DirectCharge,
     pool: string,

@@ -20,6 +20,7 @@ export interface DemandClickPorts {
  * rules of every notice); any other counts `invalid_clicks`. Nothing is billed (partners buy impressions).
  * Every click is also a `click` event with its partner, for the publishers' statistics.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every /c click on a partner's ad counts through here
 export async function countDemandClick(
   p: DemandClickPorts,
   d: SupplyDeps,

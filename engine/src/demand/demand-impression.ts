@@ -19,6 +19,7 @@ export interface DemandImpressionPorts {
  * emits the event that credits the publisher, and sends the billing notice (`burl`), once. What our
  * impression tracker does for pages and players, and the push sender at a notification's delivery.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every partner impression counts through here
 export async function countDemandImpression(
   ctx: DemandImpressionPorts,
   t: DemandTicket,

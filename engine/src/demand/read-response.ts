@@ -21,6 +21,7 @@ export interface ReadResult {
  * each bid for our imp with a positive price at or over the floor and with markup. A bad response is
  * discarded whole; a bad bid alone.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: reads every partner's answer to every bid request
 export function readBidResponse(
   body: string,
   partnerId: number,

@@ -96,6 +96,7 @@ export const takes = (p: DemandPartner, format: string, country: string | undefi
  * zone's format and the viewer's country, within their QPS, circuit not open. Undefined, allocating
  * nothing, when there are none: the path without partners stays as fast as it was.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: runs for every impression a partner may bid on; allocates nothing when none may
 export function eligiblePartners(
   deps: Pick<SupplyDeps, 'breaker' | 'limiter'>,
   partners: readonly DemandPartner[],

@@ -34,6 +34,7 @@ export const noBidEvent = (f: Facts, reason: NoBidReason, impId: string): EventO
 });
 
 /** Our bid on one impression (the request's facts name its source: they override the inventory's). */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: one event per bid
 export function bidEvent(
   f: Facts,
   i: Inventory,
@@ -67,6 +68,7 @@ export function bidEvent(
 }
 
 /** A test request's bid: answered as usual, kept apart from the statistics. */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: one event per test request's bid
 export function testBidEvent(f: Facts, i: Inventory, bidId: string, b: AdOf, partnerId: number): EventOf<'uncounted'> {
   const e = {
     id: randomUuid(),

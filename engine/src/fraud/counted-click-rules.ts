@@ -18,6 +18,7 @@ export const COUNTED_CLICK_RULES: readonly CountedClickRule[] = [
 ];
 
 /** The first counted rule a click breaks, or undefined; counting it under `id` (its ticket) and `fingerprint`. */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: judges every /c click
 export async function countedClickVerdict(
   // The counters port's countClick (auction/ports.ts), named here: the fraud rules sit below the auction.
   counters: {

@@ -47,6 +47,7 @@ export class RedisFrequencyStore implements FrequencyStore {
     return parseCounts(await this.redis.hgetall(frequencyKey(userKey)), this.engineId);
   }
 
+  // eslint-disable-next-line @typescript-eslint/max-params -- hot path: counted for every capped impression served
   async count(userKey: string, campaignId: number, servedBy: string, now: number, periodMs: number): Promise<void> {
     await this.redis.fcapCount(1, frequencyKey(userKey), campaignId, servedBy, now, periodMs);
   }

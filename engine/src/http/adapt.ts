@@ -223,6 +223,7 @@ export function guard(res: HttpResponse, inFlight: InFlight, bodies?: ByteBudget
 
 /** One request through addRoute: answering it, as methods of one object (see RequestGuard). */
 class Exchange {
+  // eslint-disable-next-line @typescript-eslint/max-params -- hot path: one per request through addRoute
   constructor(
     private readonly res: HttpResponse,
     private readonly g: Guard,
@@ -271,6 +272,14 @@ class Exchange {
   }
 }
 
+/** One route: its method and path pattern, what answers it, and how its requests are read. */
+export interface Route {
+  method: 'get' | 'post' | 'options' | 'any';
+  pattern: string;
+  handler: RouteHandler;
+  options: RouteOptions;
+}
+
 /**
  * Every engine route goes through here, so the uWS lifetimes are handled in one
  * place: the request object is read synchronously; onAborted is attached
@@ -279,10 +288,7 @@ class Exchange {
  */
 export function addRoute(
   app: TemplatedApp,
-  method: 'get' | 'post' | 'options' | 'any',
-  pattern: string,
-  handler: RouteHandler,
-  opts: RouteOptions,
+  { method, pattern, handler, options: opts }: Route,
   ctx: RouteContext,
 ): void {
   const names = [...(opts.headers ?? []), 'x-request-id', ...(ctx.trustedProxies ? ['x-forwarded-for'] : [])];
@@ -344,6 +350,7 @@ export type BodyRefusal = 'too_large' | 'busy';
  * (`too_large`) or past the budget (`busy`), `onRefused` is called once, before anything more is
  * buffered, and the rest is ignored; the caller closes the connection with its answer.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: reads the body of every POST request
 export function readBody(
   res: HttpResponse,
   g: Guard,

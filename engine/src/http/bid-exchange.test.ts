@@ -23,14 +23,8 @@ const partner = (id: number, ip: string) => ({
 });
 const deal = (
   key: number,
-  id: string,
-  floorMicroCents: number,
-  partner_ids: number[],
-  campaign_ids: number[],
-): [number, StoredDeal] => [
-  key,
-  { key, id, floor_micro_cents: floorMicroCents, partner_ids, campaign_ids, created_at: '', updated_at: '' },
-];
+  d: Pick<StoredDeal, 'id' | 'floor_micro_cents' | 'partner_ids' | 'campaign_ids'>,
+): [number, StoredDeal] => [key, { key, ...d, created_at: '', updated_at: '' }];
 const index = buildIndex(
   {
     campaign: new Map([
@@ -64,9 +58,9 @@ const index = buildIndex(
     site: new Map(),
     zone: new Map(),
     deal: new Map([
-      deal(1, 'DEAL-A', 150_000, [1], [1]),
-      deal(2, 'DEAL-B', 0, [2], [2]),
-      deal(3, 'DEAL-C', 0, [1], [3]),
+      deal(1, { id: 'DEAL-A', floor_micro_cents: 150_000, partner_ids: [1], campaign_ids: [1] }),
+      deal(2, { id: 'DEAL-B', floor_micro_cents: 0, partner_ids: [2], campaign_ids: [2] }),
+      deal(3, { id: 'DEAL-C', floor_micro_cents: 0, partner_ids: [1], campaign_ids: [3] }),
     ]),
   },
   '1-0',

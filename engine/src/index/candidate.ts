@@ -75,8 +75,7 @@ export class CampaignPart {
     campaign: StoredCampaign,
     pace: PaceHandle,
     sourceList: SourceList | undefined,
-    sources: CompiledSources | null,
-    adjust: CompiledAdjustments | null,
+    { sources, adjust }: { sources: CompiledSources | null; adjust: CompiledAdjustments | null },
   ) {
     this.campaign = campaign;
     this.sourceList = sourceList;
@@ -250,7 +249,7 @@ export function campaignPart(
     prev && prev.campaign.bid_adjustments === campaign.bid_adjustments
       ? prev.adjust
       : compileAdjustments(campaign.bid_adjustments);
-  return new CampaignPart(campaign, pace, sourceList, sources, adjust);
+  return new CampaignPart(campaign, pace, sourceList, { sources, adjust });
 }
 
 /** A candidate with a part of its own (tests and fixtures; the index makes one part per campaign, placeCampaign). */
@@ -261,7 +260,7 @@ export function candidateOf(
   sources: CompiledSources | null = null,
 ): Candidate {
   return new Candidate(
-    new CampaignPart(campaign, pace, undefined, sources, compileAdjustments(campaign.bid_adjustments)),
+    new CampaignPart(campaign, pace, undefined, { sources, adjust: compileAdjustments(campaign.bid_adjustments) }),
     creative,
   );
 }

@@ -171,11 +171,19 @@ function listKey(slot: string, geo: string): string {
  */
 export function placeCampaign(
   campaign: StoredCampaign,
-  creativeIds: Iterable<number> | undefined,
   creatives: ReadonlyMap<number, Creative>,
-  sourceList: SourceList | undefined,
-  pace: PaceHandle | undefined,
-  prev: CampaignPart | undefined,
+  {
+    creativeIds,
+    sourceList,
+    pace,
+    prev,
+  }: {
+    /** The campaign's creatives' ids. */
+    creativeIds: Iterable<number> | undefined;
+    sourceList: SourceList | undefined;
+    pace?: PaceHandle;
+    prev?: CampaignPart;
+  },
 ): CampaignPlacement | undefined {
   if (campaign.status !== 'active' || creativeIds === undefined) return undefined;
   const keys: string[] = [];
@@ -236,14 +244,11 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
   let candidateCount = 0;
   for (const campaign of campaigns.values()) {
     const prevPart = before?.campaigns.get(campaign.id)?.cands[0]?.part;
-    const placed = placeCampaign(
-      campaign,
-      book.creativesOf.get(campaign.id),
-      creatives,
-      sourceLists?.get(campaign.id),
-      undefined,
-      prevPart,
-    );
+    const placed = placeCampaign(campaign, creatives, {
+      creativeIds: book.creativesOf.get(campaign.id),
+      sourceList: sourceLists?.get(campaign.id),
+      prev: prevPart,
+    });
     if (!placed) continue;
     book.campaigns.set(campaign.id, placed);
     paces.set(campaign.id, placed.pace);
@@ -271,7 +276,12 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
     partners: true,
     demandPartners: true,
   };
-  const index = assembleIndex(NOTHING, state, book, seq, { slots, exchangeSlots, candidateCount, paces }, everything);
+  const index = assembleIndex(NOTHING, state, {
+    book,
+    seq,
+    lists: { slots, exchangeSlots, candidateCount, paces },
+    changed: everything,
+  });
   setBook(index, { ...book, owner: index });
   return index;
 }
@@ -305,10 +315,17 @@ const NOTHING: KindParts = {
 export function assembleIndex(
   before: KindParts,
   state: ConfigState,
-  book: Pick<IndexBook, 'campaigns' | 'zonesOf'>,
-  seq: string,
-  lists: Pick<EngineIndex, 'slots' | 'exchangeSlots' | 'candidateCount' | 'paces'>,
-  changed: KindChanges,
+  {
+    book,
+    seq,
+    lists,
+    changed,
+  }: {
+    book: Pick<IndexBook, 'campaigns' | 'zonesOf'>;
+    seq: string;
+    lists: Pick<EngineIndex, 'slots' | 'exchangeSlots' | 'candidateCount' | 'paces'>;
+    changed: KindChanges;
+  },
 ): EngineIndex {
   const sites = state.site as Map<number, StoredSite>;
   let { deals, zones, siteControls } = before;
@@ -453,6 +470,7 @@ export function exchangeOrder(
  * The ranked lists for one slot and country (the country's and the untargeted one), appended to `out`;
  * `exchange`: in the order for an impression naming no zone or site of ours.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: looked up for every impression; appends into the caller's array to allocate nothing
 export function candidateListsFor(
   index: Pick<EngineIndex, 'slots' | 'exchangeSlots'>,
   slot: string,

@@ -84,17 +84,15 @@ const creative = (id: number) =>
     );
 
 const site = (id: number) =>
-  fc
-    .record({ status: fc.constantFrom('approved', 'pending'), floor: fc.option(fc.constantFrom(1_000, 5_000)) })
-    .map(
-      (r) =>
-        ({
-          id,
-          domain: `site${id}.example`,
-          status: r.status,
-          floor_cpm_micro_cents: r.floor,
-        }) as unknown as StoredSite,
-    );
+  fc.record({ status: fc.constantFrom('approved', 'pending'), floor: fc.option(fc.constantFrom(1_000, 5_000)) }).map(
+    (r) =>
+      ({
+        id,
+        domain: `site${id}.example`,
+        status: r.status,
+        floor_cpm_micro_cents: r.floor,
+      }) as unknown as StoredSite,
+  );
 
 const zone = (id: number) =>
   fc
@@ -133,18 +131,16 @@ const deal = (id: number) =>
     }));
 
 const partner = (id: number) =>
-  fc
-    .constantFrom('active', 'disabled')
-    .map((status) => ({
-      id,
-      name: `p${id}`,
-      allowed_ips: [`192.0.2.${id}`],
-      billing_notice: 'nurl',
-      qps_limit: 10,
-      status,
-      created_at: '',
-      updated_at: '',
-    }));
+  fc.constantFrom('active', 'disabled').map((status) => ({
+    id,
+    name: `p${id}`,
+    allowed_ips: [`192.0.2.${id}`],
+    billing_notice: 'nurl',
+    qps_limit: 10,
+    status,
+    created_at: '',
+    updated_at: '',
+  }));
 
 const demandPartner = (id: number) =>
   fc.constantFrom('active', 'paused').map((status) => ({ id, status }) as unknown as DemandPartner);

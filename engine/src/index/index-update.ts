@@ -146,14 +146,12 @@ export function updateIndex(
       }
       const campaign = campaigns.get(id);
       const after = campaign
-        ? placeCampaign(
-            campaign,
-            book.creativesOf.get(id),
-            creatives,
-            sourceLists?.get(id),
-            before?.pace,
-            before?.cands[0]?.part,
-          )
+        ? placeCampaign(campaign, creatives, {
+            creativeIds: book.creativesOf.get(id),
+            sourceList: sourceLists?.get(id),
+            pace: before?.pace,
+            prev: before?.cands[0]?.part,
+          })
         : undefined;
       if (after) {
         for (let i = 0; i < after.keys.length; i++) edit(after.keys[i] as string).in.push(after.cands[i] as Candidate);
@@ -197,13 +195,11 @@ export function updateIndex(
   }
 
   for (const id of touched) for (const d of book.dealsOf.get(id) ?? []) touchedDeals.add(d);
-  const index = assembleIndex(
-    prev,
-    state,
+  const index = assembleIndex(prev, state, {
     book,
     seq,
-    { slots, exchangeSlots, candidateCount, paces },
-    {
+    lists: { slots, exchangeSlots, candidateCount, paces },
+    changed: {
       zones: touchedZones,
       goneSubids,
       sites: touchedSites,
@@ -212,7 +208,7 @@ export function updateIndex(
       partners: partnersChanged,
       demandPartners: demandChanged,
     },
-  );
+  });
   setBook(index, book);
   return { index, delta: { full: false, campaigns: touched } };
 }

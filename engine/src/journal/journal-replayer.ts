@@ -66,8 +66,7 @@ export class JournalReplayer {
   /** Replays when there is something to replay, Redis is up and no late request is still running. */
   async maybeReplay(): Promise<void> {
     if (!this.o.health.up || this.o.late.size > 0) return;
-    if (!this.o.journal.holdsRecords && journalFiles(this.o.journal.slot).every((f) => f.endsWith('current.jnl')))
-      return;
+    if (!this.o.journal.holdsRecords && !this.o.journal.holdsReplayFiles) return;
     await this.replayOwn();
   }
 
@@ -167,6 +166,7 @@ export class JournalReplayer {
     // A file with a click deferred stays for the next replay (each second), which skips what is marked done.
     if (deferred > 0) await this.o.markPending();
     if (deferred === 0) for (const { path } of read) await unlink(path);
+    this.o.journal.replayFilesChanged();
     if (counts.replayed || counts.skipped || counts.dropped)
       this.o.log.info({ event: 'journal.replayed', ...counts }, 'journal replayed');
     this.totals.replayed += counts.replayed;

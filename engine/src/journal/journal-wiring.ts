@@ -20,7 +20,7 @@ import { JournalReplayer } from './journal-replayer.ts';
 import { journaled } from './journaled-route.ts';
 import type { JournalGate, OfflineAnswer, TimedHandler } from './journaled-route.ts';
 import { RedisHealth } from './redis-health.ts';
-import { RequestJournal, journalFiles } from './request-journal.ts';
+import { RequestJournal } from './request-journal.ts';
 
 /** How long after Redis came back journaled clicks are replayed: every engine's journaled renders are counted by then. */
 const CLICK_REPLAY_DELAY_MS = 3_000;
@@ -87,7 +87,7 @@ export async function startJournal(o: {
   const late = new Set<Promise<unknown>>();
   const markPending = () => o.redis.set(JOURNAL_PENDING_KEY, journal.owner, 'PX', PENDING_MARK_MS);
   /** This engine's journal holds records, or files wait for (or are in) replay. */
-  const holdsOwn = () => journal.holdsRecords || journalFiles(journal.slot).some((f) => !f.endsWith('current.jnl'));
+  const holdsOwn = () => journal.holdsRecords || journal.holdsReplayFiles;
   const gate: JournalGate = {
     health,
     journal,
@@ -152,8 +152,7 @@ export async function startJournal(o: {
     health,
     journal,
     replayer,
-    settled: () =>
-      late.size === 0 && !journal.holdsRecords && journalFiles(journal.slot).every((f) => f.endsWith('current.jnl')),
+    settled: () => late.size === 0 && !journal.holdsRecords && !journal.holdsReplayFiles,
     async stop() {
       await leftovers;
       await replays.stop();

@@ -144,6 +144,8 @@ export class RequestJournal {
       const journal = new RequestJournal(slot, opts);
       if (!takeSlotLock(slot, journal.owner)) continue;
       await journal.reopen();
+      // Files an engine of this slot handed over and did not replay before it stopped.
+      journal.replayFilesChanged();
       journal.writer.start();
       return journal;
     }
@@ -188,6 +190,24 @@ export class RequestJournal {
   /** Records in the current file or buffered for it (a replay has something to take). */
   get holdsRecords(): boolean {
     return this.bytes > 0;
+  }
+
+  /**
+   * Files of this slot handed over and not yet replayed. Kept, not read from the folder when asked: every click
+   * on an ad whose render is not counted yet asks, and a click farm would turn each into a directory read.
+   * Only this journal (rotating) and the replayer (deleting, then calling `replayFilesChanged`) change them.
+   */
+  get holdsReplayFiles(): boolean {
+    return this.replayFilesWaiting;
+  }
+
+  private replayFilesWaiting = false;
+
+  /** Reads the slot's folder again: at open, after a rotation, and after the replayer removed what it replayed. */
+  replayFilesChanged(): string[] {
+    const files = journalFiles(this.slot).filter((f) => !f.endsWith(CURRENT));
+    this.replayFilesWaiting = files.length > 0;
+    return files;
   }
 
   /** Writes and syncs what is buffered. */
@@ -235,7 +255,7 @@ export class RequestJournal {
         renameSync(join(this.slot, CURRENT), join(this.slot, `replay-${Date.now()}-${this.sequence}.jnl`));
         await this.reopen();
       }
-      return journalFiles(this.slot).filter((f) => !f.endsWith(CURRENT));
+      return this.replayFilesChanged();
     });
   }
 

@@ -33,7 +33,7 @@ function simulate(pacing: 'even' | 'asap'): number[] {
     const spend = Math.min(BUDGET - spent, auctions * 2_000_000); // $2 CPM = 2 000 000 nano-dollars an impression
     spent += spend;
     hourly[Math.floor(t / HOUR)]! += spend;
-    state = nextPacing(state, t + TICK, spent, BUDGET, DAY);
+    state = nextPacing(state, { now: t + TICK, spent, budget: BUDGET, dayEnd: DAY });
   }
   return hourly;
 }
@@ -68,12 +68,12 @@ describe('nextPacing', () => {
   it('slows a campaign that spends ahead of its even share, speeds one behind it, within bounds', () => {
     const s = initialPacing(0, 0);
     // Remaining $100 over 100 s: $1 allowed per second; $4 spent in 1 s is 4x ahead.
-    const ahead = nextPacing({ ...s, rate: 0.5 }, 1_000, 4e9, 100e9, 100_000);
+    const ahead = nextPacing({ ...s, rate: 0.5 }, { now: 1_000, spent: 4e9, budget: 100e9, dayEnd: 100_000 });
     expect(ahead.rate).toBeCloseTo(0.25, 5);
-    const behind = nextPacing({ ...s, rate: 0.1 }, 1_000, 0.25e9, 100e9, 100_000);
+    const behind = nextPacing({ ...s, rate: 0.1 }, { now: 1_000, spent: 0.25e9, budget: 100e9, dayEnd: 100_000 });
     expect(behind.rate).toBeCloseTo(0.2, 5);
-    expect(nextPacing({ ...s, rate: 0.8 }, 1_000, 0, 100e9, 100_000).rate).toBe(1);
-    expect(nextPacing(s, 1_000, 100e9, 100e9, 100_000).rate).toBeLessThan(0.01);
+    expect(nextPacing({ ...s, rate: 0.8 }, { now: 1_000, spent: 0, budget: 100e9, dayEnd: 100_000 }).rate).toBe(1);
+    expect(nextPacing(s, { now: 1_000, spent: 100e9, budget: 100e9, dayEnd: 100_000 }).rate).toBeLessThan(0.01);
   });
 });
 
@@ -96,7 +96,13 @@ describe('even pacing of a dayparted campaign, in its time zone', () => {
       const spend = Math.min(BUDGET - spent, auctions * 2_000_000);
       spent += spend;
       hourly[Math.floor(t / HOUR)]! += spend;
-      state = nextPacing(state, DAY_START + t + TICK, spent, BUDGET, DAY_START + DAY, clock);
+      state = nextPacing(state, {
+        now: DAY_START + t + TICK,
+        spent,
+        budget: BUDGET,
+        dayEnd: DAY_START + DAY,
+        serving: clock,
+      });
     }
     return hourly;
   }
@@ -132,7 +138,9 @@ describe('even pacing of a dayparted campaign, in its time zone', () => {
 
   it('keeps the rate out of hours: nothing spent and no serving time is no news', () => {
     const s = { rate: 0.3, spentAt: DAY_START, lastSpent: 5e9 };
-    expect(nextPacing(s, DAY_START + HOUR, 5e9, BUDGET, DAY_START + DAY, serving).rate).toBe(0.3);
+    expect(
+      nextPacing(s, { now: DAY_START + HOUR, spent: 5e9, budget: BUDGET, dayEnd: DAY_START + DAY, serving }).rate,
+    ).toBe(0.3);
   });
 });
 
@@ -141,13 +149,15 @@ describe('a controller at rest', () => {
     const hours = fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { maxLength: 24 }), { freq: 2 });
     fc.assert(
       fc.property(
-        fc.boolean(),
-        fc.integer({ min: 0, max: 1e12 }),
-        fc.integer({ min: 0, max: 1e12 }),
-        fc.integer({ min: 0, max: 2 * DAY }),
-        fc.integer({ min: 1, max: 2 * DAY }),
-        hours,
-        (full, budget, spent, from, after, h) => {
+        fc.record({
+          full: fc.boolean(),
+          budget: fc.integer({ min: 0, max: 1e12 }),
+          spent: fc.integer({ min: 0, max: 1e12 }),
+          from: fc.integer({ min: 0, max: 2 * DAY }),
+          after: fc.integer({ min: 1, max: 2 * DAY }),
+          h: hours,
+        }),
+        ({ full, budget, spent, from, after, h }) => {
           const s = { rate: full ? 1 : MIN_RATE, spentAt: from, lastSpent: spent };
           fc.pre(atRest(s, budget));
           const schedule = compileSchedule({
@@ -156,7 +166,10 @@ describe('a controller at rest', () => {
             timezone: 'UTC',
             dayparting: h && { mon: h, tue: h, wed: h, thu: h, fri: h, sat: h, sun: h },
           });
-          expect(nextPacing(s, from + after, spent, budget, DAY, servingTimeOfDay(schedule, 0)).rate).toBe(s.rate);
+          expect(
+            nextPacing(s, { now: from + after, spent, budget, dayEnd: DAY, serving: servingTimeOfDay(schedule, 0) })
+              .rate,
+          ).toBe(s.rate);
         },
       ),
       { numRuns: 2_000 },

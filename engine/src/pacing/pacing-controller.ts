@@ -34,40 +34,40 @@ export type ServingTime = (from: number, to: number) => number;
 /** A campaign without a schedule serves all the time. */
 export const alwaysServing: ServingTime = (from, to) => Math.max(0, to - from);
 
+/** What one step reads: the time now, the campaign's spend now, its daily budget, and when its budget day ends. */
+export interface PacingStep {
+  /** ms since the epoch. */
+  now: number;
+  /** nano-dollars. */
+  spent: number;
+  /** nano-dollars. */
+  budget: number;
+  /** ms since the epoch. */
+  dayEnd: number;
+  /** The campaign's serving time; all the time when absent. */
+  serving?: ServingTime;
+}
+
 /**
  * The next state from the spend now. `dayEnd` is when the budget day ends (ms); `budget` and `spent`
  * in nano-dollars. `serving` measures the campaign's serving time: the even share is the remaining
  * budget over the serving time left today, so a dayparted campaign aims to spend its budget across
  * its own hours, not across hours in which it does not bid.
  */
-export function nextPacing(
-  s: PacingState,
-  now: number,
-  spent: number,
-  budget: number,
-  dayEnd: number,
-  serving: ServingTime = alwaysServing,
-): PacingState {
-  if (now - s.spentAt <= 0) return s;
-  return { rate: nextRate(s, now, spent, budget, dayEnd, serving), spentAt: now, lastSpent: spent };
+export function nextPacing(s: PacingState, step: PacingStep): PacingState {
+  if (step.now - s.spentAt <= 0) return s;
+  return { rate: nextRate(s, step), spentAt: step.now, lastSpent: step.spent };
 }
 
 /**
  * `nextPacing` into `s` itself: the pacer steps every campaign every tick, and a new state object for each
  * of 100 000 campaigns was garbage the young-generation collections copied while the tick ran.
  */
-export function stepPacing(
-  s: PacingState,
-  now: number,
-  spent: number,
-  budget: number,
-  dayEnd: number,
-  serving: ServingTime = alwaysServing,
-): void {
-  if (now - s.spentAt <= 0) return;
-  s.rate = nextRate(s, now, spent, budget, dayEnd, serving);
-  s.spentAt = now;
-  s.lastSpent = spent;
+export function stepPacing(s: PacingState, step: PacingStep): void {
+  if (step.now - s.spentAt <= 0) return;
+  s.rate = nextRate(s, step);
+  s.spentAt = step.now;
+  s.lastSpent = step.spent;
 }
 
 /**
@@ -78,14 +78,7 @@ export function stepPacing(
 export const atRest = (s: PacingState, budget: number): boolean =>
   (s.rate === 1 && s.lastSpent < budget) || (s.rate === MIN_RATE && s.lastSpent >= budget);
 
-function nextRate(
-  s: PacingState,
-  now: number,
-  spent: number,
-  budget: number,
-  dayEnd: number,
-  serving: ServingTime,
-): number {
+function nextRate(s: PacingState, { now, spent, budget, dayEnd, serving = alwaysServing }: PacingStep): number {
   const remainingBefore = Math.max(0, budget - s.lastSpent);
   const servingLeft = serving(s.spentAt, dayEnd);
   const served = serving(s.spentAt, Math.min(now, dayEnd));

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerLimiter } from './partner-limiter.ts';
 
-const admitted = (l: PartnerLimiter, n: number, id: number, qps: number, keep = 0) =>
+/** How many of `n` requests to partner `id` the limiter lets through. */
+const admitted = (l: PartnerLimiter, n: number, { id, qps, keep = 0 }: { id: number; qps: number; keep?: number }) =>
   Array.from({ length: n }, () => l.take(id, qps, keep)).filter(Boolean).length;
 
 describe('PartnerLimiter', () => {
   it('admits qps_limit per second, split across engines, and refills over time', () => {
     let t = 0;
     const one = new PartnerLimiter(1, () => t);
-    expect(admitted(one, 120, 1, 100)).toBe(100);
+    expect(admitted(one, 120, { id: 1, qps: 100 })).toBe(100);
     t += 500;
-    expect(admitted(one, 100, 1, 100)).toBe(50);
+    expect(admitted(one, 100, { id: 1, qps: 100 })).toBe(50);
     const shared = new PartnerLimiter(4, () => t);
-    expect(admitted(shared, 100, 2, 100)).toBe(25);
+    expect(admitted(shared, 100, { id: 2, qps: 100 })).toBe(25);
     expect(one.take(3, 100)).toBe(true);
   });
 
@@ -20,7 +21,7 @@ describe('PartnerLimiter', () => {
     let t = 0;
     // 1 QPS over 2 engines: one request every 2 s from this engine.
     const l = new PartnerLimiter(2, () => t);
-    expect(admitted(l, 5, 1, 1)).toBe(1);
+    expect(admitted(l, 5, { id: 1, qps: 1 })).toBe(1);
     expect(l.msUntil(1, 1)).toBe(2000);
     t += 1999;
     expect(l.take(1, 1)).toBe(false);
@@ -32,10 +33,10 @@ describe('PartnerLimiter', () => {
     let t = 0;
     const l = new PartnerLimiter(1, () => t);
     // Of a full bucket of 10, a caller keeping half takes 5; page views still find 5.
-    expect(admitted(l, 20, 1, 10, 0.5)).toBe(5);
+    expect(admitted(l, 20, { id: 1, qps: 10, keep: 0.5 })).toBe(5);
     expect(l.msUntil(1, 10, 0.5)).toBe(100);
     expect(l.msUntil(1, 10)).toBe(0);
-    expect(admitted(l, 20, 1, 10)).toBe(5);
+    expect(admitted(l, 20, { id: 1, qps: 10 })).toBe(5);
     // Empty: one token in 100 ms for page views, six (five kept and one) for the keeping caller.
     expect(l.msUntil(1, 10)).toBe(100);
     expect(l.msUntil(1, 10, 0.5)).toBe(600);

@@ -6,8 +6,7 @@ const creative = (
   creativeId: number,
   impressions: number,
   clicks: number,
-  conversions = 0,
-  weight = 100,
+  { conversions = 0, weight = 100 }: Partial<Pick<CreativeCounts, 'conversions' | 'weight'>> = {},
 ): CreativeCounts => ({
   creativeId,
   impressions,
@@ -62,19 +61,22 @@ describe('optimize (Thompson sampling with an exploration floor)', () => {
 
   it('judges by conversions once the campaign has any', () => {
     // More clicks for 1, but 2 converts.
-    const shares = optimizeShares([creative(1, 4_000, 200, 0), creative(2, 4_000, 80, 40)], seededRandom(4));
+    const shares = optimizeShares(
+      [creative(1, 4_000, 200), creative(2, 4_000, 80, { conversions: 40 })],
+      seededRandom(4),
+    );
     expect(shares[1]).toBeGreaterThan(0.9);
   });
 });
 
 describe('even and weighted', () => {
   it('even splits equally; weighted follows the weights, evenly when all are zero', () => {
-    const counts = [creative(1, 900, 90, 0, 75), creative(2, 10, 0, 0, 25)];
+    const counts = [creative(1, 900, 90, { weight: 75 }), creative(2, 10, 0, { weight: 25 })];
     expect(rotationShares('even', counts, Math.random)).toEqual([0.5, 0.5]);
     expect(rotationShares('weighted', counts, Math.random)).toEqual([0.75, 0.25]);
-    expect(rotationShares('weighted', [creative(1, 0, 0, 0, 0), creative(2, 0, 0, 0, 0)], Math.random)).toEqual([
-      0.5, 0.5,
-    ]);
+    expect(
+      rotationShares('weighted', [creative(1, 0, 0, { weight: 0 }), creative(2, 0, 0, { weight: 0 })], Math.random),
+    ).toEqual([0.5, 0.5]);
   });
 });
 

@@ -22,6 +22,7 @@ export interface ExchangePorts extends ServeDeps {
  * for none. A request answered past its `deadline` (milliseconds of `clock` from `started`) is too late
  * to be useful to the partner: its budget goes back and it is a `deadline` no-bid.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: answers every OpenRTB /bid request
 export function exchangeBids(
   p: ExchangePorts,
   request: BidRequest,

@@ -57,6 +57,7 @@ export const zoneAuctionStart = (p: ZoneAdPorts, index: EngineIndex): number =>
  * bid and theirs (demand/supply.ts), all within the auction's deadline from `started`
  * (zoneAuctionStart). Without partners it answers at once, allocating no promise.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: the auction of every /imp, /vast and push request
 export function zoneAd(
   p: ZoneAdPorts,
   rc: RequestContext,
@@ -120,6 +121,7 @@ export function zoneAd(
  * A zone impression nothing filled: its `nobid` event and, when `withFallback` (display zones), the
  * publisher's fallback (auction/fallback.ts) with its `fallback` event.
  */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every zone impression nothing filled
 export function unfilledZone(
   p: { emit: EventSink; engineId: string },
   rc: RequestContext,

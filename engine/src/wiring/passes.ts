@@ -21,8 +21,7 @@ export function startPasses(
   config: Config,
   redis: Redis,
   { budget, pacer, rotation }: EngineStores,
-  demand: SupplyDeps,
-  onError: (what: string) => (err: unknown) => void,
+  { demand, onError }: { demand: SupplyDeps; onError: (what: string) => (err: unknown) => void },
 ): EnginePasses {
   const passes = {
     spendFlush: new Periodic({ intervalMs: 200, pass: () => budget.flush(), onError: onError('spend-flush') }),
@@ -46,9 +45,15 @@ export function startPasses(
 export function startPushSender(
   config: Config,
   ports: PushPorts,
-  redis: Redis,
-  vapid: { publicKey: string; privateKey: string },
-  onError: (what: string) => (err: unknown) => void,
+  {
+    redis,
+    vapid,
+    onError,
+  }: {
+    redis: Redis;
+    vapid: { publicKey: string; privateKey: string };
+    onError: (what: string) => (err: unknown) => void;
+  },
 ): PushSender {
   const { push } = config;
   const sender = new PushSender({

@@ -3,7 +3,7 @@ import type { Config } from '@adnet/schemas/config';
 import type { EngineContext } from '../context.ts';
 import { proxyToAdmin } from '../http/admin-proxy.ts';
 import { InFlight, addRoute, errorReply } from '../http/adapt.ts';
-import type { RouteContext, RouteHandler, RouteOptions } from '../http/adapt.ts';
+import type { Route, RouteContext, RouteHandler, RouteOptions } from '../http/adapt.ts';
 import { bidRoute } from '../http/routes/bid.ts';
 import { demandMarkupRoute } from '../http/routes/demand.ts';
 import {
@@ -36,7 +36,7 @@ export interface RouteDeps {
 }
 
 export interface EngineRoute {
-  method: Parameters<typeof addRoute>[1];
+  method: Route['method'];
   path: string;
   handler: (d: RouteDeps) => RouteHandler;
   /** A function where an option is a setting. */
@@ -142,14 +142,12 @@ export const OPS_ROUTES: readonly EngineRoute[] = [
 export function addRoutes(
   app: App,
   table: readonly EngineRoute[],
-  deps: RouteDeps,
-  config: Config,
-  routes: RouteContext,
+  { deps, config, routes }: { deps: RouteDeps; config: Config; routes: RouteContext },
 ): void {
   for (const route of table) {
     if (route.when && !route.when(deps)) continue;
     const options = typeof route.options === 'function' ? route.options(config) : route.options;
-    addRoute(app, route.method, route.path, route.handler(deps), options, routes);
+    addRoute(app, { method: route.method, pattern: route.path, handler: route.handler(deps), options }, routes);
   }
 }
 
@@ -180,7 +178,7 @@ export function servePublic(
     bodies,
     observe: (route, status, seconds) => deps.metrics.request(route, status, seconds),
   };
-  addRoutes(app, ENGINE_ROUTES, deps, config, routes);
+  addRoutes(app, ENGINE_ROUTES, { deps, config, routes });
   if (deps.adminUpstream)
     proxyToAdmin(app, {
       upstream: deps.adminUpstream,
@@ -197,9 +195,8 @@ export function servePublic(
 export function serveOps(
   app: App,
   deps: RouteDeps,
-  config: Config,
-  engineId: string,
-  report: RouteContext['onError'],
+  { config, engineId, report }: { config: Config; engineId: string; report: RouteContext['onError'] },
 ): void {
-  addRoutes(app, OPS_ROUTES, deps, config, { inFlight: new InFlight(), idPrefix: `${engineId}-ops`, onError: report });
+  const routes = { inFlight: new InFlight(), idPrefix: `${engineId}-ops`, onError: report };
+  addRoutes(app, OPS_ROUTES, { deps, config, routes });
 }

@@ -113,9 +113,11 @@ export const campaignsRouter = router({
         created_at: now,
         updated_at: now,
       };
-      await ctx.svc.configStore.commit('campaign', id, 0, campaign, [
-        { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
-      ]);
+      await ctx.svc.configStore.commit('campaign', id, {
+        expectedRev: 0,
+        value: campaign,
+        ops: [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }],
+      });
       const sources = input.sources;
       if (sources) await changeSources(ctx.svc, id, () => sources);
       ctx.svc.log.info(
@@ -221,9 +223,11 @@ export const campaignsRouter = router({
       const now = new Date().toISOString();
       const name = `${source.name.slice(0, 120 - ' (copy)'.length)} (copy)`;
       const copy: StoredCampaign = { ...source, id, name, status: 'draft', created_at: now, updated_at: now };
-      await ctx.svc.configStore.commit('campaign', id, 0, copy, [
-        { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
-      ]);
+      await ctx.svc.configStore.commit('campaign', id, {
+        expectedRev: 0,
+        value: copy,
+        ops: [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }],
+      });
       const creatives = await copyCreatives(ctx.svc, await listCampaignCreatives(ctx.svc, source.id), copy);
       ctx.svc.log.info(
         { event: 'campaign.duplicated', campaignId: id, from: source.id, creatives },

@@ -73,7 +73,11 @@ export const dealsRouter = router({
         updated_at: now,
       };
       try {
-        await ctx.svc.configStore.commit('deal', key, 0, deal, [{ cmd: 'SADD', key: ALL_DEALS, member: key }]);
+        await ctx.svc.configStore.commit('deal', key, {
+          expectedRev: 0,
+          value: deal,
+          ops: [{ cmd: 'SADD', key: ALL_DEALS, member: key }],
+        });
       } catch (e) {
         await ctx.svc.configStore.release(dealKeyOf(input.id));
         throw e;
@@ -128,9 +132,11 @@ export const dealsRouter = router({
         const found = await ctx.svc.configStore.read<StoredDeal>('deal', key);
         if (!found) throw notFound('Deal');
         try {
-          await ctx.svc.configStore.remove('deal', key, found.rev, found.value, [
-            { cmd: 'SREM', key: ALL_DEALS, member: key },
-          ]);
+          await ctx.svc.configStore.remove('deal', key, {
+            expectedRev: found.rev,
+            value: found.value,
+            ops: [{ cmd: 'SREM', key: ALL_DEALS, member: key }],
+          });
           break;
         } catch (e) {
           if (!(e instanceof ConflictError) || attempt >= 8) throw e;

@@ -52,7 +52,11 @@ export const demandPartnersRouter = router({
         created_at: now,
         updated_at: now,
       };
-      await ctx.svc.configStore.commit('demand_partner', id, 0, p, [{ cmd: 'SADD', key: ALL, member: id }]);
+      await ctx.svc.configStore.commit('demand_partner', id, {
+        expectedRev: 0,
+        value: p,
+        ops: [{ cmd: 'SADD', key: ALL, member: id }],
+      });
       return p;
     }),
 

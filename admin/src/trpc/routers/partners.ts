@@ -30,7 +30,11 @@ export const partnersRouter = router({
       const id = await ctx.svc.configStore.nextId('partner');
       const now = new Date().toISOString();
       const partner: Partner = { id, ...input, status: 'active', created_at: now, updated_at: now };
-      await ctx.svc.configStore.commit('partner', id, 0, partner, [{ cmd: 'SADD', key: ALL_PARTNERS, member: id }]);
+      await ctx.svc.configStore.commit('partner', id, {
+        expectedRev: 0,
+        value: partner,
+        ops: [{ cmd: 'SADD', key: ALL_PARTNERS, member: id }],
+      });
       return partner;
     }),
 

@@ -23,12 +23,15 @@ const publisher = roleProcedure('publisher');
 const admin = roleProcedure('admin');
 const byId = z.object({ id: idSchema });
 
+/** Moves site `id` from one of the statuses `from`, applying `patch` and writing the index entries `ops` names. */
 async function setStatus(
   ctx: AuthedContext,
   id: number,
-  from: readonly StoredSite['status'][],
-  patch: Partial<StoredSite>,
-  ops: (s: StoredSite) => IndexOp[],
+  {
+    from,
+    patch,
+    ops,
+  }: { from: readonly StoredSite['status'][]; patch: Partial<StoredSite>; ops: (s: StoredSite) => IndexOp[] },
 ) {
   return ctx.svc.configStore.update<StoredSite>(
     'site',
@@ -83,9 +86,11 @@ export const sitesRouter = router({
         updated_at: now,
         ...splitControls(input).controls,
       };
-      await ctx.svc.configStore.commit('site', id, 0, site, [
-        { cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id },
-      ]);
+      await ctx.svc.configStore.commit('site', id, {
+        expectedRev: 0,
+        value: site,
+        ops: [{ cmd: 'SADD', key: publisherSitesIndex(ctx.session.userId), member: id }],
+      });
       return siteOut(ctx.svc, site);
     }),
 
@@ -139,16 +144,24 @@ export const sitesRouter = router({
         );
         throw new AppError('unprocessable', result.error);
       }
-      const updated = await setStatus(
-        ctx,
-        site.id,
-        ['draft', 'rejected'],
-        { status: 'pending_review', verified_method: result.method, rejection_reason: null },
-        () => [{ cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() }],
-      );
+      const updated = await setStatus(ctx, site.id, {
+        from: ['draft', 'rejected'],
+        patch: { status: 'pending_review', verified_method: result.method, rejection_reason: null },
+        ops: () => [{ cmd: 'ZADD', key: SITE_REVIEW_QUEUE, member: site.id, score: Date.now() }],
+      });
       return { ok: true as const, method: result.method, status: updated.status };
     }),
 });
+
+/** An admin's decision on a site in review: `patch` applied, the site out of the queue, `also` written with it. */
+async function decide(ctx: AuthedContext, id: number, patch: Partial<StoredSite>, also: IndexOp[] = []) {
+  const site = await setStatus(ctx, id, {
+    from: ['pending_review'],
+    patch,
+    ops: () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: id }, ...also],
+  });
+  return siteOut(ctx.svc, await noticeOf(ctx, site));
+}
 
 export const adminSitesRouter = router({
   siteQueue: admin.output(z.object({ sites: z.array(siteSchema) })).query(async ({ ctx }) => {
@@ -159,34 +172,11 @@ export const adminSitesRouter = router({
   approveSite: admin
     .input(byId)
     .output(siteSchema)
-    .mutation(async ({ ctx, input }) =>
-      siteOut(
-        ctx.svc,
-        await noticeOf(
-          ctx,
-          await setStatus(ctx, input.id, ['pending_review'], { status: 'approved' }, () => [
-            { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id },
-            { cmd: 'SADD', key: APPROVED_SITES, member: input.id },
-          ]),
-        ),
-      ),
+    .mutation(({ ctx, input }) =>
+      decide(ctx, input.id, { status: 'approved' }, [{ cmd: 'SADD', key: APPROVED_SITES, member: input.id }]),
     ),
   rejectSite: admin
     .input(reasonInputSchema)
     .output(siteSchema)
-    .mutation(async ({ ctx, input }) =>
-      siteOut(
-        ctx.svc,
-        await noticeOf(
-          ctx,
-          await setStatus(
-            ctx,
-            input.id,
-            ['pending_review'],
-            { status: 'rejected', rejection_reason: input.reason },
-            () => [{ cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: input.id }],
-          ),
-        ),
-      ),
-    ),
+    .mutation(({ ctx, input }) => decide(ctx, input.id, { status: 'rejected', rejection_reason: input.reason })),
 });

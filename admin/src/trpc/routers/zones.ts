@@ -71,9 +71,11 @@ export const zonesRouter = router({
         updated_at: now,
         ...splitControls(input).controls,
       };
-      await ctx.svc.configStore.commit('zone', id, 0, zone, [
-        { cmd: 'SADD', key: publisherZonesIndex(ctx.session.userId), member: id },
-      ]);
+      await ctx.svc.configStore.commit('zone', id, {
+        expectedRev: 0,
+        value: zone,
+        ops: [{ cmd: 'SADD', key: publisherZonesIndex(ctx.session.userId), member: id }],
+      });
       return zoneOut(ctx.svc, zone);
     }),
 

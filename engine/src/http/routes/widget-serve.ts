@@ -44,6 +44,7 @@ export function impRoute(ctx: EngineContext) {
 }
 
 /** What /imp answers for the zone's ad: ours or a partner's, else the publisher's fallback, else 204. */
+// eslint-disable-next-line @typescript-eslint/max-params -- hot path: answers every /imp request
 function displayAnswer(
   ctx: EngineContext,
   rc: RequestContext,

@@ -22,6 +22,7 @@ import { AdminMetrics } from './observability/admin-metrics.ts';
 import { AdminHealth } from './observability/health.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { DemandHealth } from './storage/demand-health.ts';
+import { CampaignSpend } from './storage/campaign-spend.ts';
 import { ConversionStore } from './postback/conversion-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
@@ -55,6 +56,8 @@ export interface Services {
   notifier: Notifier;
   /** Conversions and their outgoing postback attempts. */
   conversions: ConversionStore;
+  /** The campaigns' budget pools and lifetime spend, which the engines count. */
+  spend: CampaignSpend;
   /** The engines' counts of each demand partner, read for the admin's lists and statistics. */
   demandHealth: DemandHealth;
   /** The event store; absent in processes that do not read statistics. */
@@ -92,6 +95,7 @@ export function createServices(config: Config, redis: Redis, log: Logger, clickh
     videoProvider: createVideoProvider(config.video, config.adBaseUrl),
     videoJobs: new VideoJobStore(redis),
     conversions: new ConversionStore(redis),
+    spend: new CampaignSpend(redis),
     demandHealth: new DemandHealth(redis),
     clickhouse,
     health: new AdminHealth({

@@ -5,7 +5,8 @@
 //   npx tsx bench/src/ingest-stages.ts        (knobs: STAGES_EVENTS, STAGES_ROUNDS, STAGES_READ_ENTRIES)
 import { createHash } from 'node:crypto';
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
-import { decodeEntry, xaddArgs } from '@adnet/schemas/wire/event-stream';
+import { decodeEntry, readGroupEntries, xaddArgs } from '@adnet/schemas/wire/event-stream';
+import type { ReadGroupReply } from '@adnet/schemas/wire/event-stream';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Redis } from 'ioredis';
 import { eventsRowBinary } from '@adnet/admin/event-rows';
@@ -18,8 +19,6 @@ const ROUNDS = Number(process.env.STAGES_ROUNDS ?? 3);
 const READ_ENTRIES = Number(process.env.STAGES_READ_ENTRIES ?? 20);
 const PER_ENTRY = 500;
 const BATCH_ROWS = 50_000;
-
-type Reply = [Buffer, [Buffer, Buffer[] | null][]][] | null;
 
 interface Stage {
   wall: number;
@@ -59,10 +58,8 @@ async function readOnce(redis: Redis): Promise<[string, Buffer[]][]> {
     'STREAMS',
     EVENT_STREAM,
     '>',
-  ])) as Reply;
-  const out: [string, Buffer[]][] = [];
-  for (const [, items] of reply ?? []) for (const [id, fields] of items) if (fields) out.push([String(id), fields]);
-  return out;
+  ])) as ReadGroupReply;
+  return readGroupEntries(reply);
 }
 
 async function round(redis: Redis, redisPid: number): Promise<Figures> {

@@ -94,6 +94,27 @@ export function actionButton(
   return btn;
 }
 
+/**
+ * The Disable or Enable button of an entity with an `active` status (a partner, a demand partner): `set(false)`
+ * disables it, `set(true)` enables it, then `after` redraws.
+ */
+export function enableToggle(
+  entity: { name: string; status: string },
+  set: (enable: boolean) => Promise<unknown>,
+  after: () => Promise<void>,
+): HTMLButtonElement {
+  const active = entity.status === 'active';
+  const label = active ? 'Disable' : 'Enable';
+  return actionButton(
+    label,
+    async () => {
+      await set(!active);
+      await after();
+    },
+    { 'aria-label': `${label} ${entity.name}`, class: active ? 'danger' : 'primary' },
+  );
+}
+
 export function table(headers: string[], rows: Child[][], caption?: string): HTMLElement {
   // Focusable, so a keyboard can scroll a table wider than the screen; a card per row on a phone.
   return h(

@@ -1,4 +1,5 @@
 import { EVENT_STREAM } from '@adnet/schemas/redis-keys';
+import { compareStreamIds } from '@adnet/schemas/wire/stream-ids';
 import type { Redis } from 'ioredis';
 
 /** The consumer group ingesters read the event stream in. */
@@ -54,13 +55,6 @@ export async function oldestUningestedAgeMs(redis: Redis): Promise<number> {
   const oldest = Math.min(...ids.map((id) => Number(id.split('-')[0])));
   const nowMs = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
   return Math.max(0, nowMs - oldest);
-}
-
-/** Orders stream ids (`<ms>-<seq>`). */
-function compareStreamIds(a: string, b: string): number {
-  const [am = 0, as = 0] = a.split('-').map(Number);
-  const [bm = 0, bs = 0] = b.split('-').map(Number);
-  return am - bm || as - bs;
 }
 
 function chunk(row: unknown[]): [string, unknown][] {

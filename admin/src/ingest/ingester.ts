@@ -7,6 +7,8 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { unpack } from '@adnet/schemas/wire/msgpack';
+import { readGroupEntries } from '@adnet/schemas/wire/event-stream';
+import type { ReadGroupReply } from '@adnet/schemas/wire/event-stream';
 import { BatchBuilder } from './batch-builder.ts';
 import { decodeEntries } from './build-rows.ts';
 import type { RejectedEvent } from './build-rows.ts';
@@ -279,10 +281,8 @@ export class Ingester {
       'STREAMS',
       EVENT_STREAM,
       '>',
-    ])) as [Buffer, [Buffer, Buffer[] | null][]][] | null;
-    const out: Entry[] = [];
-    for (const [, items] of reply ?? []) for (const [id, fields] of items) if (fields) out.push([String(id), fields]);
-    return out;
+    ])) as ReadGroupReply;
+    return readGroupEntries(reply);
   }
 
   /**

@@ -1,3 +1,8 @@
+import { markMoved } from '@adnet/runtime/moved-marks';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { JOURNAL_PENDING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
+import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import type { Redis, Result } from 'ioredis';
 import type { ConversionStatus } from '../domain/postback-rules.ts';
 
@@ -217,5 +222,30 @@ export class ConversionStore {
 
   depth(): Promise<number> {
     return this.redis.zcard(POSTBACK_QUEUE);
+  }
+
+  /** The click a conversion names, as the engine's click route recorded it (30 days). */
+  async click(clickId: string): Promise<ReturnType<typeof decodeClickRecord>> {
+    return decodeClickRecord(await this.redis.get(clickKey(clickId)));
+  }
+
+  /** Whether an engine still holds journaled clicks from a Redis outage, not yet replayed. */
+  async clicksReplaying(): Promise<boolean> {
+    return (await this.redis.exists(JOURNAL_PENDING_KEY)) > 0;
+  }
+
+  /** The approved conversion's event, into the `events` stream the statistics read. */
+  async emit(event: EngineEvent, streamMaxLen: number): Promise<void> {
+    await this.redis.xadd(...xaddArgs([event], streamMaxLen));
+  }
+
+  /** One conversion more in the campaign's rotation counts (engine/src/rotation/). */
+  async countForRotation(campaignId: number, creativeId: number): Promise<void> {
+    await this.redis.hincrby(rotationCountsKey(campaignId), `v:${creativeId}`, 1);
+  }
+
+  /** Marks the campaign's rotation counts as moved, so the engines' next refresh reads them. */
+  async markRotationMoved(campaignId: number): Promise<void> {
+    await markMoved(this.redis, 'rotation', [campaignId]);
   }
 }

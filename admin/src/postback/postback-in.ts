@@ -1,9 +1,5 @@
-import { rotationCountsKey } from '@adnet/schemas/redis-keys';
-import { markMoved } from '@adnet/runtime/moved-marks';
 import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
-import { JOURNAL_PENDING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
-import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import { randomUUID } from 'node:crypto';
 import {
   CONVERSION_STATUSES,
@@ -50,11 +46,11 @@ export async function receivePostback(
   if (!input.sig || !signatureMatches(input.sig, postbackSignature(advertiser.postbackSecret, fields)))
     throw new AppError('unauthorized', 'Invalid signature');
 
-  const click = decodeClickRecord(await svc.redis.get(clickKey(fields.click_id)));
+  const click = await store.click(fields.click_id);
   if (!click) {
     // An engine still holds journaled clicks from a Redis outage: this one may be among them, so the tracker is
     // asked to try again rather than told it is unknown (trackers drop a conversion on 404).
-    if (await svc.redis.exists(JOURNAL_PENDING_KEY))
+    if (await store.clicksReplaying())
       throw new AppError(
         'unavailable',
         `click_id ${fields.click_id} is not recorded yet: clicks from an outage are being replayed; try again`,
@@ -137,12 +133,12 @@ export async function receivePostback(
       os: click.os,
       browser: click.browser,
     };
-    await svc.redis.xadd(...xaddArgs([event], svc.config.eventStreamMaxLen));
+    await store.emit(event, svc.config.eventStreamMaxLen);
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
-    await svc.redis.hincrby(rotationCountsKey(click.campaign_id), `v:${click.creative_id}`, 1);
+    await store.countForRotation(click.campaign_id, click.creative_id);
     // Then marked, so that the engines' next refresh reads this campaign's counts. A mark that fails must not fail
     // the conversion recorded above (nor skip its postback): the engines' sweep reads the counts within 30 minutes.
-    await markMoved(svc.redis, 'rotation', [click.campaign_id]).catch((err: unknown) =>
+    await store.markRotationMoved(click.campaign_id).catch((err: unknown) =>
       svc.log.warn(
         {
           event: 'rotation.mark_failed',

@@ -1,9 +1,7 @@
 import { adjustmentKey } from '@adnet/schemas/source-lists';
 import type { BidAdjustment, SourceList, Warning } from '@adnet/schemas/source-lists';
 import { NO_SOURCES } from '@adnet/schemas/source-lists';
-import { unpack } from '@adnet/schemas/wire/msgpack';
 import { ConflictError } from '../storage/config-store.ts';
-import { cfgHash } from '../storage/keys.ts';
 import type { Services } from '../services.ts';
 import { SUBIDS } from './publisher.ts';
 
@@ -17,9 +15,7 @@ export async function readSources(svc: Services, campaignId: number): Promise<{ 
 
 /** Each campaign's list, in the order of `ids` (none: nothing excluded). */
 export async function readManySources(svc: Services, ids: readonly number[]): Promise<SourceList[]> {
-  if (ids.length === 0) return [];
-  const blobs = await svc.redis.hmgetBuffer(cfgHash('campaign_sources'), ...ids.map(String));
-  return blobs.map((b) => (b ? unpack<SourceList>(b) : NO_SOURCES));
+  return (await svc.configStore.readEach<SourceList>('campaign_sources', ids)).map((list) => list ?? NO_SOURCES);
 }
 
 /**
@@ -56,16 +52,9 @@ export async function sourceWarnings(
   const sites = [
     ...new Set([...(entries.sites ?? []), ...adjustments.flatMap((a) => (a.site === undefined ? [] : [a.site]))]),
   ];
-  const pipe = svc.redis.pipeline();
-  if (zones.length) pipe.hmget(SUBIDS, ...zones);
-  for (const s of sites) pipe.hexists(cfgHash('site'), String(s));
-  const replies = ((await pipe.exec()) ?? []).map(([err, v]) => {
-    if (err) throw err;
-    return v;
-  });
-  const zoneIds = zones.length ? (replies.shift() as (string | null)[]) : [];
-  const unknownZones = new Set(zones.filter((_, i) => zoneIds[i] === null));
-  const unknownSites = new Set(sites.filter((_, i) => replies[i] === 0));
+  const { claimants, exists } = await svc.configStore.known(SUBIDS, zones, 'site', sites);
+  const unknownZones = new Set(zones.filter((_, i) => claimants[i] === null));
+  const unknownSites = new Set(sites.filter((_, i) => !exists[i]));
   const warnings: Warning[] = [];
   const listed = (field: string, values: (string | number)[], what: string) => {
     if (values.length)

@@ -6,7 +6,7 @@ import { centsToNano, nanoToCentsFloor } from '@adnet/schemas/money';
 import { chargeUnitNano, deliveryOf } from '@adnet/schemas/delivery';
 import { campaignScheduleReason } from '@adnet/schemas/schedule';
 import { NO_SOURCES } from '@adnet/schemas/source-lists';
-import { campaignPoolKey, campaignTotalKey, cfgIndex } from '../storage/keys.ts';
+import { cfgIndex } from '../storage/keys.ts';
 import { readManySources } from './campaign-sources.ts';
 
 export const advertiserCampaignsIndex = (advertiserId: number): string => cfgIndex('adv-campaigns', advertiserId);
@@ -26,17 +26,14 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
   if (campaigns.length === 0) return [];
   const now = Date.now();
   const day = budgetDay(now);
-  // One read per key: budget pools live in per-campaign cluster slots. Spend is in nano-dollars.
-  // The whole pool: besides `spent`, the engines' holds (`held`, `e:<engine>`) decide whether a charge still fits.
-  const pools = await Promise.all(campaigns.map((c) => svc.redis.hgetall(campaignPoolKey(c.id, day))));
-  const approved = await Promise.all(campaigns.map((c) => svc.redis.scard(campaignApprovedIndex(c.id))));
-  const lifetime = await Promise.all(campaigns.map((c) => svc.redis.hget(campaignTotalKey(c.id), 'spent')));
+  const ids = campaigns.map((c) => c.id);
+  // Spend is in nano-dollars. The whole pool: besides `spent`, the engines' holds decide whether a charge still fits.
+  const pools = await svc.spend.pools(ids, day);
+  const approved = await Promise.all(ids.map((id) => svc.configStore.countIndexed(campaignApprovedIndex(id))));
+  const lifetime = await svc.spend.lifetime(ids);
   const advertisers = [...new Set(campaigns.map((c) => c.advertiser_id))];
   const balances = new Map(await Promise.all(advertisers.map(async (a) => [a, await svc.ledger.balance(a)] as const)));
-  const sources = await readManySources(
-    svc,
-    campaigns.map((c) => c.id),
-  );
+  const sources = await readManySources(svc, ids);
   return campaigns.map((c, i) => {
     const pool = pools[i] ?? {};
     const dailySpentNano = Number(pool.spent ?? 0);
@@ -77,7 +74,9 @@ function largestHold(pool: Record<string, string>): number {
 }
 
 export async function listCampaigns(svc: Services, advertiserId: number): Promise<StoredCampaign[]> {
-  const ids = await svc.redis.smembers(advertiserCampaignsIndex(advertiserId));
-  const campaigns = await svc.configStore.readMany<StoredCampaign>('campaign', ids);
+  const campaigns = await svc.configStore.readIndexed<StoredCampaign>(
+    'campaign',
+    advertiserCampaignsIndex(advertiserId),
+  );
   return campaigns.sort((a, b) => a.id - b.id);
 }

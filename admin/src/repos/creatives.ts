@@ -41,7 +41,7 @@ export async function saveCreative(
     created_at: now.toISOString(),
     moderated_at: null,
   };
-  const ahead = await svc.redis.zcard(CFG_MODERATION_QUEUE);
+  const ahead = await svc.configStore.countRanked(CFG_MODERATION_QUEUE);
   await svc.configStore.commit('creative', id, {
     expectedRev: 0,
     value: creative,
@@ -56,13 +56,14 @@ export async function saveCreative(
 }
 
 export async function listCampaignCreatives(svc: Services, campaignId: number): Promise<Creative[]> {
-  const ids = await svc.redis.smembers(campaignCreativesIndex(campaignId));
-  return (await svc.configStore.readMany<Creative>('creative', ids)).sort((a, b) => a.id - b.id);
+  return (await svc.configStore.readIndexed<Creative>('creative', campaignCreativesIndex(campaignId))).sort(
+    (a, b) => a.id - b.id,
+  );
 }
 
 /** Oldest first, as reviewers work through it. */
 export async function moderationQueue(svc: Services, limit: number): Promise<Creative[]> {
-  const ids = await svc.redis.zrange(CFG_MODERATION_QUEUE, 0, limit - 1);
+  const ids = await svc.configStore.ranked(CFG_MODERATION_QUEUE, limit);
   return (await svc.configStore.readMany<Creative>('creative', ids)).filter((c) => c.status === 'pending_moderation');
 }
 

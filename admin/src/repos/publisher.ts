@@ -3,9 +3,9 @@ import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import { controlsOut } from '@adnet/schemas/publisher-controls';
 import { zoneVastUrl } from '@adnet/schemas/vast';
-import { forbidden, notFound } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { cfgIndex } from '../storage/keys.ts';
+import { loadEntity, updateEntity } from './owned-entity.ts';
 
 export const publisherSitesIndex = (publisherId: number): string => cfgIndex('pub-sites', publisherId);
 export const publisherDomainsIndex = (publisherId: number): string => cfgIndex('pub-domains', publisherId);
@@ -44,36 +44,22 @@ export function zoneOut(svc: Services, stored: StoredZone): Zone {
   return out;
 }
 
-async function loadOwned<T extends { publisher_id: number }>(
-  svc: Services,
-  kind: 'site' | 'zone',
-  publisherId: number,
-  id: number,
-): Promise<T> {
-  const found = await svc.configStore.read<T>(kind, id);
-  if (!found) throw notFound(kind === 'site' ? 'Site' : 'Zone');
-  if (found.value.publisher_id !== publisherId) throw forbidden();
-  return found.value;
-}
-
 export const loadOwnedSite = (svc: Services, publisherId: number, id: number) =>
-  loadOwned<StoredSite>(svc, 'site', publisherId, id);
+  loadEntity<StoredSite>(svc.configStore, { kind: 'site', id, label: 'Site', owner: publisherId });
 export const loadOwnedZone = (svc: Services, publisherId: number, id: number) =>
-  loadOwned<StoredZone>(svc, 'zone', publisherId, id);
+  loadEntity<StoredZone>(svc.configStore, { kind: 'zone', id, label: 'Zone', owner: publisherId });
 
 export async function listOwned<T extends { id: number }>(
   svc: Services,
   kind: 'site' | 'zone',
   indexKey: string,
 ): Promise<T[]> {
-  const ids = await svc.redis.smembers(indexKey);
-  return (await svc.configStore.readMany<T>(kind, ids)).sort((a, b) => a.id - b.id);
+  return (await svc.configStore.readIndexed<T>(kind, indexKey)).sort((a, b) => a.id - b.id);
 }
 
 /** IAB sellers.json: every publisher with an approved site, named by its first approved domain. */
 export async function sellersJson(svc: Services): Promise<Record<string, unknown>> {
-  const ids = await svc.redis.smembers(APPROVED_SITES);
-  const sites = (await svc.configStore.readMany<StoredSite>('site', ids))
+  const sites = (await svc.configStore.readIndexed<StoredSite>('site', APPROVED_SITES))
     .filter((s) => s.status === 'approved')
     .sort((a, b) => a.id - b.id);
   const byPublisher = new Map<number, StoredSite>();
@@ -95,23 +81,16 @@ export async function sellersJson(svc: Services): Promise<Record<string, unknown
  * on this machine (the demo site, `pnpm adnet demo`): the site's zones serve from then on. An admin's
  * review through the API still asks for a verified site (trpc/routers/sites.ts).
  */
-export async function approveSiteByOperator(svc: Services, id: number): Promise<StoredSite> {
-  return svc.configStore.update<StoredSite>(
-    'site',
-    id,
-    (s) => ({
-      value: {
-        ...s,
-        status: 'approved',
-        verified_method: 'operator',
-        rejection_reason: null,
-        updated_at: new Date().toISOString(),
-      },
-      ops: [
+export function approveSiteByOperator(svc: Services, id: number): Promise<StoredSite> {
+  return updateEntity<StoredSite>(
+    svc.configStore,
+    { kind: 'site', id, label: 'Site' },
+    {
+      patch: { status: 'approved', verified_method: 'operator', rejection_reason: null },
+      ops: () => [
         { cmd: 'ZREM', key: SITE_REVIEW_QUEUE, member: id },
         { cmd: 'SADD', key: APPROVED_SITES, member: id },
       ],
-    }),
-    () => notFound('Site'),
+    },
   );
 }

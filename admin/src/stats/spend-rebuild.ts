@@ -1,5 +1,3 @@
-import { campaignPoolKey } from '@adnet/schemas/redis-keys';
-import { markMoved } from '@adnet/runtime/moved-marks';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services.ts';
 
@@ -25,17 +23,11 @@ export async function rebuildDailySpend(
     })
   ).json<{ campaign_id: number | string; spent: number | string }>();
   let total = 0;
-  await Promise.all(
-    rows.map((r) => {
-      total += Number(r.spent);
-      return svc.redis.hset(campaignPoolKey(Number(r.campaign_id), day), 'spent', String(r.spent));
-    }),
-  );
+  for (const r of rows) total += Number(r.spent);
   // Then marked, so that the engines' pacers read the rebuilt spend at their next tick.
-  await markMoved(
-    svc.redis,
-    'spent',
-    rows.map((r) => Number(r.campaign_id)),
+  await svc.spend.rebuildDay(
+    day,
+    rows.map((r) => ({ campaignId: Number(r.campaign_id), spent: String(r.spent) })),
   );
   svc.log.info({ event: 'spend.rebuilt', day, campaigns: rows.length }, 'daily spend rebuilt from the event store');
   return { day, campaigns: rows.length, spent_cents: Math.floor(total / 10_000_000) };

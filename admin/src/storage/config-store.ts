@@ -73,9 +73,35 @@ export class ConfigStore {
   }
 
   async readMany<T>(kind: ConfigKind, ids: readonly (number | string)[]): Promise<T[]> {
+    return (await this.readEach<T>(kind, ids)).filter((v) => v !== undefined);
+  }
+
+  /** Each entity in the order of `ids`, undefined where there is none. */
+  async readEach<T>(kind: ConfigKind, ids: readonly (number | string)[]): Promise<(T | undefined)[]> {
     if (ids.length === 0) return [];
     const blobs = await this.redis.hmgetBuffer(cfgHash(kind), ...ids.map(String));
-    return blobs.filter((b): b is Buffer => b !== null).map((b) => decode<T>(b));
+    return blobs.map((b) => (b === null ? undefined : decode<T>(b)));
+  }
+
+  /**
+   * In one round trip, which of `names` are claimed in the hash `namesKey` (`claim`; null where not) and which
+   * of `ids` of `kind` exist: what a list naming zones by subid and sites by id is checked against.
+   */
+  async known(
+    namesKey: string,
+    names: readonly string[],
+    kind: ConfigKind,
+    ids: readonly number[],
+  ): Promise<{ claimants: (string | null)[]; exists: boolean[] }> {
+    const pipe = this.redis.pipeline();
+    if (names.length) pipe.hmget(namesKey, ...names);
+    for (const id of ids) pipe.hexists(cfgHash(kind), String(id));
+    const replies = ((await pipe.exec()) ?? []).map(([err, v]) => {
+      if (err) throw err;
+      return v;
+    });
+    const claimants = names.length ? (replies.shift() as (string | null)[]) : [];
+    return { claimants, exists: ids.map((_, i) => replies[i] !== 0) };
   }
 
   /** Every entity an index set names (`cfgIndex(..., 'all')` and the like), in no particular order. */
@@ -91,6 +117,16 @@ export class ConfigStore {
   /** The ids an index set names. */
   async indexed(indexKey: string): Promise<string[]> {
     return this.redis.smembers(indexKey);
+  }
+
+  /** How many ids an index set names. */
+  countIndexed(indexKey: string): Promise<number> {
+    return this.redis.scard(indexKey);
+  }
+
+  /** How many ids a sorted-set index (a review queue) holds. */
+  countRanked(indexKey: string): Promise<number> {
+    return this.redis.zcard(indexKey);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, badge, h, notify, table, uid, usd } from '../dom.ts';
+import { actionButton, badge, enableToggle, h, notify, table, uid, usd } from '../dom.ts';
 import { buildForm, list, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
 
@@ -135,16 +135,10 @@ function partnerRow(p: Partner, after: () => Promise<void>) {
     p.name,
     badge(p.status),
     h('details', {}, h('summary', {}, `${p.allowed_ips.join(', ')} · ${p.qps_limit} QPS`), edit.form),
-    actionButton(
-      p.status === 'active' ? 'Disable' : 'Enable',
-      async () => {
-        await (p.status === 'active' ? api.admin.disablePartner : api.admin.enablePartner).mutate({ id: p.id });
-        await after();
-      },
-      {
-        'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`,
-        class: p.status === 'active' ? 'danger' : 'primary',
-      },
+    enableToggle(
+      p,
+      (enable) => (enable ? api.admin.enablePartner : api.admin.disablePartner).mutate({ id: p.id }),
+      after,
     ),
   ];
 }

@@ -1,7 +1,7 @@
 import { DEMAND_DISCARDS } from '@adnet/schemas/demand';
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, badge, h, notify, table } from '../dom.ts';
+import { badge, enableToggle, h, notify, table } from '../dom.ts';
 import { count, moneyNano } from '../format.ts';
 import { countriesField } from '../countries.ts';
 import { buildForm, checked, num, text } from '../form.ts';
@@ -71,18 +71,10 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
       edit.form,
     ),
     health(p),
-    actionButton(
-      p.status === 'active' ? 'Disable' : 'Enable',
-      async () => {
-        await (p.status === 'active' ? api.admin.disableDemandPartner : api.admin.enableDemandPartner).mutate({
-          id: p.id,
-        });
-        await after();
-      },
-      {
-        'aria-label': `${p.status === 'active' ? 'Disable' : 'Enable'} ${p.name}`,
-        class: p.status === 'active' ? 'danger' : 'primary',
-      },
+    enableToggle(
+      p,
+      (enable) => (enable ? api.admin.enableDemandPartner : api.admin.disableDemandPartner).mutate({ id: p.id }),
+      after,
     ),
   ];
 }

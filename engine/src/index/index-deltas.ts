@@ -33,3 +33,13 @@ export class IndexDeltas {
     return touched ?? 'all';
   }
 }
+
+/** A consumer that keeps its own view from index to index: told of each index's delta, it catches up later. */
+export abstract class IndexFollower {
+  protected readonly deltas = new IndexDeltas();
+
+  /** What `index` changed since the previous index published (the mirror's `onIndex`). */
+  indexChanged(index: EngineIndex, delta: IndexDelta): void {
+    this.deltas.indexChanged(index, delta);
+  }
+}

@@ -1,6 +1,5 @@
 import type { EngineIndex } from '../index/engine-index.ts';
-import { IndexDeltas } from '../index/index-deltas.ts';
-import type { IndexDelta } from '../index/index-update.ts';
+import { IndexFollower } from '../index/index-deltas.ts';
 
 /** A campaign the last update looked at: `paced` whether it is paced now (joined, stayed or changed), or left. */
 export type PacedChanged = (campaign: number, paced: boolean) => void;
@@ -24,14 +23,8 @@ const STEP = 1_000;
  * The map's order is the sweep's (`MovedSince.sweepKeys`): a campaign keeps its place while it stays, one that
  * joins goes to the end.
  */
-export class PacedCampaigns {
+export class PacedCampaigns extends IndexFollower {
   readonly ids = new Map<number, true>();
-  private readonly deltas = new IndexDeltas();
-
-  /** What `index` changed since the previous index published (the mirror's `onIndex`). */
-  indexChanged(index: EngineIndex, delta: IndexDelta): void {
-    this.deltas.indexChanged(index, delta);
-  }
 
   /**
    * Brings the list to `index` (the latest published), reporting to `changed` each campaign it looked at: those a

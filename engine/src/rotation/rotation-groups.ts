@@ -1,8 +1,7 @@
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import { bookOf } from '../index/engine-index.ts';
 import type { EngineIndex } from '../index/engine-index.ts';
-import { IndexDeltas } from '../index/index-deltas.ts';
-import type { IndexDelta } from '../index/index-update.ts';
+import { IndexFollower } from '../index/index-deltas.ts';
 
 /** A group whose creatives changed, joined (`was` undefined) or left (`now` undefined). */
 export type GroupChanged = (
@@ -32,14 +31,8 @@ const STEP = 1_000;
  * joins goes to the end, one that leaves is skipped, so a sweep walking it reads every campaign once a round
  * whatever changed meanwhile. Creatives are in id order so that both ways of grouping give the same lists.
  */
-export class RotationGroups {
+export class RotationGroups extends IndexFollower {
   readonly groups = new Map<number, readonly Creative[]>();
-  private readonly deltas = new IndexDeltas();
-
-  /** What `index` changed since the previous index published (the mirror's `onIndex`). */
-  indexChanged(index: EngineIndex, delta: IndexDelta): void {
-    this.deltas.indexChanged(index, delta);
-  }
 
   /**
    * Brings the groups to `index` (the latest published), reporting each group that changed to `changed`. Indexes

@@ -1,6 +1,7 @@
 import { CONFIG_KINDS } from '../changes.ts';
 import type { ChangeEntry, ConfigKind } from '../changes.ts';
 import { unpack } from './msgpack.ts';
+import { compareStreamIds } from './stream-ids.ts';
 import { CFG_LOG, cfgHash } from './redis-keys.ts';
 
 // The config contract's reader side, the one reader of it (engines mirror the
@@ -110,12 +111,8 @@ export function decodeChanges(raw: readonly RawChange[]): ChangeEntry[] {
   return raw.map(decodeChange);
 }
 
-/** Compares stream ids (`<ms>-<seq>`). */
-export function compareSeq(a: string, b: string): number {
-  const [am = 0, as = 0] = a.split('-').map(Number);
-  const [bm = 0, bs = 0] = b.split('-').map(Number);
-  return am - bm || as - bs;
-}
+/** Compares change-log positions (stream ids, `<ms>-<seq>`). */
+export const compareSeq = compareStreamIds;
 
 /**
  * The few Redis calls the log's readers make, as a structural type: an ioredis

@@ -1,4 +1,3 @@
-import { idSchema } from '@adnet/schemas/api';
 import {
   demandPartnerCreateInputSchema,
   demandPartnerInputSchemas,
@@ -8,10 +7,11 @@ import {
 } from '@adnet/schemas/demand';
 import type { DemandPartner } from '@adnet/schemas/demand';
 import { z } from 'zod';
-import { notFound } from '../../errors.ts';
+import { definedFields, updateEntity } from '../../repos/owned-entity.ts';
 import { cfgIndex } from '../../storage/keys.ts';
 import type { AuthedContext } from '../init.ts';
 import { configuredInput, roleProcedure, router } from '../init.ts';
+import { statusPair } from '../status-pair.ts';
 
 const admin = roleProcedure('admin');
 const ALL = cfgIndex('demand_partners', 'all');
@@ -22,18 +22,21 @@ const configured = (which: 'create' | 'update') =>
   configuredInput((config) => demandPartnerInputSchemas(config.demand)[which]);
 
 async function change(ctx: AuthedContext, id: number, patch: Partial<DemandPartner>): Promise<DemandPartner> {
-  const updated = await ctx.svc.configStore.update<DemandPartner>(
-    'demand_partner',
-    id,
-    (p) => ({ value: { ...p, ...patch, updated_at: new Date().toISOString() } }),
-    () => notFound('Demand partner'),
-  );
+  const ref = { kind: 'demand_partner', id, label: 'Demand partner' } as const;
+  const updated = await updateEntity<DemandPartner>(ctx.svc.configStore, ref, { patch });
   ctx.svc.log.info(
     { event: 'demand_partner.changed', demandPartnerId: id, status: updated.status },
     'demand partner changed',
   );
   return updated;
 }
+
+const status = statusPair(
+  admin,
+  demandPartnerSchema,
+  (ctx, id, status: DemandPartner['status']) => change(ctx, id, { status }),
+  { off: 'disabled', on: 'active' },
+);
 
 /** Demand partners (DSPs): where our zones' impressions are offered over OpenRTB 2.5, how fast, for what. */
 export const demandPartnersRouter = router({
@@ -82,18 +85,9 @@ export const demandPartnersRouter = router({
     .output(demandPartnerSchema)
     .mutation(({ ctx, input }) => {
       const { id, ...fields } = input;
-      const patch = Object.fromEntries(
-        Object.entries(fields).filter(([, v]) => v !== undefined),
-      ) as Partial<DemandPartner>;
-      return change(ctx, id, patch);
+      return change(ctx, id, definedFields<DemandPartner>(fields));
     }),
 
-  disableDemandPartner: admin
-    .input(z.object({ id: idSchema }))
-    .output(demandPartnerSchema)
-    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'disabled' })),
-  enableDemandPartner: admin
-    .input(z.object({ id: idSchema }))
-    .output(demandPartnerSchema)
-    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'active' })),
+  disableDemandPartner: status.off,
+  enableDemandPartner: status.on,
 });

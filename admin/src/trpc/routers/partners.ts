@@ -1,25 +1,29 @@
-import { idSchema } from '@adnet/schemas/api';
 import { partnerCreateInputSchema, partnerSchema, partnerUpdateInputSchema } from '@adnet/schemas/partners';
 import type { Partner } from '@adnet/schemas/partners';
 import { z } from 'zod';
-import { notFound } from '../../errors.ts';
+import { definedFields, updateEntity } from '../../repos/owned-entity.ts';
 import { cfgIndex } from '../../storage/keys.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
+import { statusPair } from '../status-pair.ts';
 
 const admin = roleProcedure('admin');
 const ALL_PARTNERS = cfgIndex('partners', 'all');
 
 async function change(ctx: AuthedContext, id: number, patch: Partial<Partner>): Promise<Partner> {
-  const updated = await ctx.svc.configStore.update<Partner>(
-    'partner',
-    id,
-    (p) => ({ value: { ...p, ...patch, updated_at: new Date().toISOString() } }),
-    () => notFound('Partner'),
+  const updated = await updateEntity<Partner>(
+    ctx.svc.configStore,
+    { kind: 'partner', id, label: 'Partner' },
+    { patch },
   );
   ctx.svc.log.info({ event: 'partner.changed', partnerId: id, status: updated.status }, 'partner changed');
   return updated;
 }
+
+const status = statusPair(admin, partnerSchema, (ctx, id, status: Partner['status']) => change(ctx, id, { status }), {
+  off: 'disabled',
+  on: 'active',
+});
 
 /** OpenRTB supply partners: who may send bid requests, from where, how fast. */
 export const partnersRouter = router({
@@ -49,16 +53,9 @@ export const partnersRouter = router({
     .output(partnerSchema)
     .mutation(({ ctx, input }) => {
       const { id, ...fields } = input;
-      const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Partner>;
-      return change(ctx, id, patch);
+      return change(ctx, id, definedFields<Partner>(fields));
     }),
 
-  disablePartner: admin
-    .input(z.object({ id: idSchema }))
-    .output(partnerSchema)
-    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'disabled' })),
-  enablePartner: admin
-    .input(z.object({ id: idSchema }))
-    .output(partnerSchema)
-    .mutation(({ ctx, input }) => change(ctx, input.id, { status: 'active' })),
+  disablePartner: status.off,
+  enablePartner: status.on,
 });

@@ -4,7 +4,8 @@ import type { StoredSite } from '@adnet/schemas/publisher';
 import { splitControls } from '@adnet/schemas/publisher-controls';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { definedFields, updateEntity } from '../../repos/owned-entity.ts';
 import {
   APPROVED_SITES,
   SITE_REVIEW_QUEUE,
@@ -23,8 +24,8 @@ const publisher = roleProcedure('publisher');
 const admin = roleProcedure('admin');
 const byId = z.object({ id: idSchema });
 
-/** Moves site `id` from one of the statuses `from`, applying `patch` and writing the index entries `ops` names. */
-async function setStatus(
+/** A review step: only from the `from` statuses (else 409 illegal_transition), with its queue's index changes. */
+function setStatus(
   ctx: AuthedContext,
   id: number,
   {
@@ -33,14 +34,16 @@ async function setStatus(
     ops,
   }: { from: readonly StoredSite['status'][]; patch: Partial<StoredSite>; ops: (s: StoredSite) => IndexOp[] },
 ) {
-  return ctx.svc.configStore.update<StoredSite>(
-    'site',
-    id,
-    (s) => {
-      if (!from.includes(s.status)) throw new AppError('illegal_transition', `Site is ${s.status}`);
-      return { value: { ...s, ...patch, updated_at: new Date().toISOString() }, ops: ops(s) };
+  return updateEntity<StoredSite>(
+    ctx.svc.configStore,
+    { kind: 'site', id, label: 'Site' },
+    {
+      patch: (s) => {
+        if (!from.includes(s.status)) throw new AppError('illegal_transition', `Site is ${s.status}`);
+        return patch;
+      },
+      ops,
     },
-    () => notFound('Site'),
   );
 }
 
@@ -109,15 +112,12 @@ export const sitesRouter = router({
     .input(siteUpdateInputSchema)
     .output(siteSchema)
     .mutation(async ({ ctx, input }) => {
-      await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
       const { controls, rest } = splitControls(input);
       const { id, ...fields } = rest;
-      const patch = { ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)), ...controls };
-      const site = await ctx.svc.configStore.update<StoredSite>(
-        'site',
-        id,
-        (s) => ({ value: { ...s, ...patch, updated_at: new Date().toISOString() } }),
-        () => notFound('Site'),
+      const site = await updateEntity<StoredSite>(
+        ctx.svc.configStore,
+        { kind: 'site', id, label: 'Site', owner: ctx.session.userId },
+        { patch: { ...definedFields<StoredSite>(fields), ...controls } },
       );
       return siteOut(ctx.svc, site);
     }),

@@ -5,7 +5,8 @@ import { splitControls } from '@adnet/schemas/publisher-controls';
 import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, fieldErrors, notFound } from '../../errors.ts';
+import { AppError, fieldErrors } from '../../errors.ts';
+import { definedFields, setEntityStatus, updateEntity } from '../../repos/owned-entity.ts';
 import {
   SUBIDS,
   listOwned,
@@ -16,6 +17,7 @@ import {
 } from '../../repos/publisher.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
+import { statusPair } from '../status-pair.ts';
 
 const publisher = roleProcedure('publisher');
 const byId = z.object({ id: idSchema });
@@ -28,16 +30,16 @@ function newSubid(): string {
   return s;
 }
 
-async function setZoneStatus(ctx: AuthedContext, id: number, status: StoredZone['status']) {
-  await loadOwnedZone(ctx.svc, ctx.session.userId, id);
-  const zone = await ctx.svc.configStore.update<StoredZone>(
-    'zone',
-    id,
-    (z) => ({ value: { ...z, status, updated_at: new Date().toISOString() } }),
-    () => notFound('Zone'),
-  );
-  return zoneOut(ctx.svc, zone);
-}
+const zoneRef = (ctx: AuthedContext, id: number) =>
+  ({ kind: 'zone', id, label: 'Zone', owner: ctx.session.userId }) as const;
+
+const status = statusPair(
+  publisher,
+  zoneSchema,
+  async (ctx, id, status: StoredZone['status']) =>
+    zoneOut(ctx.svc, await setEntityStatus<StoredZone>(ctx.svc.configStore, zoneRef(ctx, id), status)),
+  { off: 'paused', on: 'active' },
+);
 
 export const zonesRouter = router({
   create: publisher
@@ -94,15 +96,11 @@ export const zonesRouter = router({
     .input(zoneUpdateInputSchema)
     .output(zoneSchema)
     .mutation(async ({ ctx, input }) => {
-      await loadOwnedZone(ctx.svc, ctx.session.userId, input.id);
       const { controls, rest } = splitControls(input);
       const { id, ...fields } = rest;
-      const zone = await ctx.svc.configStore.update<StoredZone>(
-        'zone',
-        id,
-        (z) => {
-          const next: StoredZone = { ...z, ...controls, updated_at: new Date().toISOString() };
-          for (const [k, v] of Object.entries(fields)) if (v !== undefined) (next as Record<string, unknown>)[k] = v;
+      const zone = await updateEntity<StoredZone>(ctx.svc.configStore, zoneRef(ctx, id), {
+        patch: { ...definedFields<StoredZone>(fields), ...controls },
+        check: (next) => {
           const errors = zoneFieldErrors({
             format: next.format,
             fv_corner: next.fv_corner ?? undefined,
@@ -113,19 +111,11 @@ export const zonesRouter = router({
             ...(fields.push_prompt !== undefined ? { push_prompt: fields.push_prompt } : {}),
           });
           if (Object.keys(errors).length) throw fieldErrors(errors);
-          return { value: next };
         },
-        () => notFound('Zone'),
-      );
+      });
       return zoneOut(ctx.svc, zone);
     }),
 
-  pause: publisher
-    .input(byId)
-    .output(zoneSchema)
-    .mutation(({ ctx, input }) => setZoneStatus(ctx, input.id, 'paused')),
-  resume: publisher
-    .input(byId)
-    .output(zoneSchema)
-    .mutation(({ ctx, input }) => setZoneStatus(ctx, input.id, 'active')),
+  pause: status.off,
+  resume: status.on,
 });

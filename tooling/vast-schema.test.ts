@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { VAST_SCHEMA_SOURCE, iabVastSchema, vastSchemaNotice, vastSchemaPath } from './vast-schema.ts';
+import { VAST_SCHEMA_SOURCE, iabVastSchema, iabVastSchemaOf, vastSchemaNotice, vastSchemaPath } from './vast-schema.ts';
 
 describe('the IAB VAST schema the tests also validate against, where it is at hand', () => {
   it('is IAB_VAST_XSD when set, otherwise the shared copy beside the repository', () => {
@@ -13,6 +13,18 @@ describe('the IAB VAST schema the tests also validate against, where it is at ha
     expect(vastSchemaPath({ IAB_VAST_XSD: '' }, '/src/adnet')).toBe('/src/shared/schemas/vast/vast4.xsd');
     expect(iabVastSchema({}, '/src/adnet', () => false)).toBeUndefined();
     expect(iabVastSchema({}, '/src/adnet', () => true)).toBe('/src/shared/schemas/vast/vast4.xsd');
+  });
+
+  it('finds the 2.0 and 3.0 schemas beside the 4.0 one, each only where its file is', () => {
+    const root = '/src/adnet';
+    const all = { root, exists: () => true };
+    expect(iabVastSchemaOf('4.0', {}, all)).toBe('/src/shared/schemas/vast/vast4.xsd');
+    expect(iabVastSchemaOf('3.0', {}, all)).toBe('/src/shared/schemas/vast/vast3_draft.xsd');
+    expect(iabVastSchemaOf('2.0', { IAB_VAST_XSD: '/opt/iab/vast4.xsd' }, all)).toBe('/opt/iab/vast_2.0.1.xsd');
+    const onlyFour = { root, exists: (p: string) => p.endsWith('vast4.xsd') };
+    expect(iabVastSchemaOf('4.0', {}, onlyFour)).toBe('/src/shared/schemas/vast/vast4.xsd');
+    expect(iabVastSchemaOf('2.0', {}, onlyFour)).toBeUndefined();
+    expect(iabVastSchemaOf('3.0', {}, { root, exists: () => false })).toBeUndefined();
   });
 
   it('notes a bare clone (structure only) without stopping, and stops when IAB_VAST_XSD names a missing file', () => {
@@ -43,5 +55,6 @@ describe('the IAB VAST schema the tests also validate against, where it is at ha
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Two tsx start-ups: seconds on a busy machine.
+  }, 30_000);
 });

@@ -1,6 +1,7 @@
 // `tsx tooling/vast-schema.ts`: the test command runs this before the suite. Every VAST test checks our answers
-// with the project's own structural check (testing/src/vast-structure.ts) and, where the IAB VAST 4.0
-// schema is at hand, also validates them against it. The repository cannot carry the schema (the IAB's licence
+// with the project's own structural check (testing/src/vast-structure.ts) and, where the IAB VAST schema of
+// the document's version is at hand (vast4.xsd, and beside it vast3_draft.xsd and vast_2.0.1.xsd), also
+// validates them against it. The repository cannot carry the schema (the IAB's licence
 // grants no redistribution), so this says once which of the two a run does, and stops only when the user named a
 // schema file that is not there.
 import { existsSync } from 'node:fs';
@@ -25,6 +26,24 @@ export function iabVastSchema(env: Env, root = ROOT, exists: (p: string) => bool
   return exists(path) ? path : undefined;
 }
 
+/** The IAB schema file of each VAST version we write; 2.0's and 3.0's are looked for beside the 4.0 one. */
+export const VAST_SCHEMA_FILES = { '2.0': 'vast_2.0.1.xsd', '3.0': 'vast3_draft.xsd', '4.0': 'vast4.xsd' } as const;
+export type SchemaVersion = keyof typeof VAST_SCHEMA_FILES;
+
+/**
+ * The schema of `version` when the file is there, else undefined (the tests then check that version's structure
+ * only): 4.0's as `iabVastSchema` finds it, 2.0's and 3.0's in the same folder.
+ */
+export function iabVastSchemaOf(
+  version: SchemaVersion,
+  env: Env,
+  o: { root?: string; exists?: (p: string) => boolean } = {},
+): string | undefined {
+  const four = vastSchemaPath(env, o.root ?? ROOT);
+  const path = version === '4.0' ? four : join(dirname(four), VAST_SCHEMA_FILES[version]);
+  return (o.exists ?? existsSync)(path) ? path : undefined;
+}
+
 /**
  * What to tell the user before the suite: an error when `IAB_VAST_XSD` names a file that is not there (they
  * asked for the schema), a note when no schema is beside the repository, nothing when it is there.
@@ -46,7 +65,8 @@ export function vastSchemaNotice(
     error: false,
     message: [
       "pnpm test: VAST answers are checked by the project's structural check only (testing/src/vast-structure.ts).",
-      `To validate them against the IAB VAST 4.0 schema as well, download vast4.xsd from ${VAST_SCHEMA_SOURCE} and set IAB_VAST_XSD=/path/to/vast4.xsd.`,
+      `To validate them against the IAB VAST 4.0 schema as well, download vast4.xsd from ${VAST_SCHEMA_SOURCE} and set IAB_VAST_XSD=/path/to/vast4.xsd`,
+      '(with vast3_draft.xsd and vast_2.0.1.xsd from the same repository beside it, the VAST 3.0 and 2.0 answers are validated too).',
     ].join('\n'),
   };
 }

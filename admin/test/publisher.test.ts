@@ -302,6 +302,12 @@ describe('zones', () => {
     expect(fv.body).toMatchObject({ status: 'active', subid: expect.stringMatching(/^[A-Za-z0-9]{12}$/) });
     expect(fv.body.widget_url).toBe(`https://ads.network.example/w/${fv.body.subid}.js`);
     expect(fv.body.vast_url).toBe(`https://ads.network.example/vast/${fv.body.subid}.xml`);
+    // The same URL in each VAST version we write, for players that need 2.0 or 3.0.
+    expect(fv.body.vast_urls).toEqual({
+      '2.0': `https://ads.network.example/vast/${fv.body.subid}.xml?v=2`,
+      '3.0': `https://ads.network.example/vast/${fv.body.subid}.xml?v=3`,
+      '4.0': fv.body.vast_url,
+    });
     const banner = await zone({
       site_id: s.body.id,
       name: 'Top',
@@ -310,6 +316,7 @@ describe('zones', () => {
       banner_height: 90,
     });
     expect(banner.body).not.toHaveProperty('vast_url');
+    expect(banner.body).not.toHaveProperty('vast_urls');
     expect(banner.body.subid).not.toBe(fv.body.subid);
   });
 

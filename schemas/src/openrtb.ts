@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { vastProtocolSchema } from './vast.ts';
 
 // The OpenRTB 2.5 subset the engine reads. Unknown fields are allowed
 // everywhere (the spec requires tolerance); these schemas are the reference
@@ -140,6 +141,11 @@ export const bidSchema = z.object({
   h: z.number().int().optional(),
   /** The deal the bid is made on (`imp.pmp.deals[].id`), when it is. */
   dealid: z.string().optional(),
+  /**
+   * A video bid's VAST version (OpenRTB 2.6 `bid.protocol`, list 5.8): 2, 3 or 7 for our inline VAST 2.0,
+   * 3.0 or 4.0, the highest the imp's `video.protocols` allow (schemas/src/vast.ts).
+   */
+  protocol: vastProtocolSchema.optional(),
 });
 export type Bid = z.infer<typeof bidSchema>;
 
@@ -200,6 +206,8 @@ export const dspBidSchema = z.looseObject({
   crid: z.string().optional(),
   w: z.number().optional(),
   h: z.number().optional(),
+  /** OpenRTB 2.6: the VAST version of a video answer (list 5.8); our wrapper follows it when the markup does not say. */
+  protocol: z.number().int().optional(),
 });
 export type DspBid = z.infer<typeof dspBidSchema>;
 export const dspBidResponseSchema = z.looseObject({

@@ -120,7 +120,10 @@ export const zoneSchema = z.object({
   push_prompt: pushPromptSchema.nullable(),
   status: z.enum(ZONE_STATUSES),
   widget_url: z.string(),
+  /** Video formats: the zone's VAST 4.0 URL, `{base_url}/vast/<subid>.xml`. */
   vast_url: z.string().optional(),
+  /** Video formats: the zone's VAST URL in each version we write (2.0 and 3.0 add `?v=2`, `?v=3`), for players that need one. */
+  vast_urls: z.object({ '2.0': z.string(), '3.0': z.string(), '4.0': z.string() }).optional(),
   /** Push zones: our service worker, for the publisher to host at the root of the site as /adnet-sw.js. */
   push_worker_url: z.string().optional(),
   created_at: z.string(),
@@ -132,7 +135,7 @@ export type Zone = z.infer<typeof zoneSchema>;
 /** Stored: `push_prompt` is absent in zones kept before it existed (read as the default). */
 export type StoredZone = Omit<
   Zone,
-  'widget_url' | 'vast_url' | 'push_worker_url' | 'push_prompt' | keyof typeof controlsOutputShape
+  'widget_url' | 'vast_url' | 'vast_urls' | 'push_worker_url' | 'push_prompt' | keyof typeof controlsOutputShape
 > &
   StoredControls & { push_prompt?: Zone['push_prompt'] };
 

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { iabVastSchema } from '../../tooling/vast-schema.ts';
-import { vastStructureProblems } from './vast-structure.ts';
+import { iabVastSchema, iabVastSchemaOf } from '../../tooling/vast-schema.ts';
+import type { SchemaVersion } from '../../tooling/vast-schema.ts';
+import { vastStructureProblems, vastVersionOf } from './vast-structure.ts';
 
 /**
  * The worst text a creative can carry into our outputs: markup and CDATA breakouts, script schemes,
@@ -35,6 +36,17 @@ export const HOSTILE_URLS = [
 /** The IAB VAST 4.0 schema when it is beside the repository or named by `IAB_VAST_XSD`; undefined on a bare clone. */
 export const IAB_VAST_XSD = iabVastSchema(process.env);
 
+/** The IAB schema of each VAST version we write, where it is at hand (2.0's and 3.0's beside 4.0's). */
+export const IAB_VAST_SCHEMAS: Readonly<Record<SchemaVersion, string | undefined>> = {
+  '2.0': iabVastSchemaOf('2.0', process.env),
+  '3.0': iabVastSchemaOf('3.0', process.env),
+  '4.0': IAB_VAST_XSD,
+};
+
+/** The version a VAST document says it is (its root's `version`), as the schema and the structural check read it. */
+export const documentVastVersion = (xml: string): SchemaVersion =>
+  vastVersionOf(/<VAST\b[^>]*?\sversion\s*=\s*["']([^"']*)["']/.exec(xml)?.[1]);
+
 function withFile<T>(name: string, text: string, run: (path: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'hostile-'));
   try {
@@ -46,9 +58,12 @@ function withFile<T>(name: string, text: string, run: (path: string) => T): T {
   }
 }
 
-/** xmllint's verdict against the IAB VAST 4.0 schema; undefined where the schema is not at hand. */
+/**
+ * xmllint's verdict against the IAB schema of the document's version (its root's `version`: 2.x, 3.x, else
+ * 4.0); undefined where that schema is not at hand.
+ */
 export function schemaVerdict(xml: string): { valid: boolean; output: string } | undefined {
-  const schema = IAB_VAST_XSD;
+  const schema = IAB_VAST_SCHEMAS[documentVastVersion(xml)];
   if (!schema) return undefined;
   return withFile('vast.xml', xml, (path) => {
     const out = spawnSync('xmllint', ['--noout', '--schema', schema, path], { encoding: 'utf8' });
@@ -58,7 +73,7 @@ export function schemaVerdict(xml: string): { valid: boolean; output: string } |
 
 /**
  * A VAST document's verdict: the project's structural check (testing/src/vast-structure.ts) always, and
- * xmllint against the IAB VAST 4.0 schema as well where the schema is at hand. `checked` says which ran.
+ * xmllint against the IAB schema of its version as well where that schema is at hand. `checked` says which ran.
  */
 export function vastVerdict(xml: string): {
   valid: boolean;

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { creativeFixture } from '@adnet/engine/fixtures';
-import { vastAdm } from '@adnet/engine/ad-markup';
+import { vastAdm } from '@adnet/engine/vast-document';
 import { vastWrapper } from '@adnet/engine/vast-wrapper';
 import { IAB_VAST_XSD, schemaVerdict, vastVerdict } from '@adnet/test-support/hostile';
 import { vastStructureProblems } from '@adnet/test-support/vast-structure';
@@ -17,7 +17,11 @@ const inline = vastAdm(
   links,
   'bid-1',
 );
-const wrapper = vastWrapper('https://ads.example.net', 'TOKEN123', 'https://dsp.example.com/vast.xml');
+const wrapper = vastWrapper({
+  baseUrl: 'https://ads.example.net',
+  token: 'TOKEN123',
+  adm: 'https://dsp.example.com/vast.xml',
+});
 const empty = '<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="http://www.iab.com/VAST"/>';
 
 /** Each break of a document our writer makes, and a word the check's answer must carry. */
@@ -137,3 +141,102 @@ describe.runIf(samples.length > 0 && negatives.length > 0)(
     });
   },
 );
+
+// VAST 2.0 and 3.0 (no namespace; the older element orders): what the check refuses in our own 2.0 and 3.0
+// documents, and, where the IAB's schema of the version is beside vast4.xsd, that the schema refuses it too.
+const legacyInline = (version: '2.0' | '3.0') =>
+  vastAdm(
+    creativeFixture({ format: 'video', image_url: null, video_url: 'https://cdn.example.com/v.mp4' }),
+    links,
+    'bid-1',
+    version,
+  );
+const legacyWrapper = (version: '2.0' | '3.0') =>
+  vastWrapper({ baseUrl: 'https://ads.example.net', token: 'TOKEN123', adm: 'https://dsp.example.com/v.xml', version });
+
+const LEGACY_BROKEN: [string, (xml: string) => string, string][] = [
+  [
+    'the VAST 4 namespace',
+    (x) => x.replace(/<VAST version="(\d\.\d)">/, '<VAST version="$1" xmlns="http://www.iab.com/VAST">'),
+    'namespace',
+  ],
+  ['no Impression', (x) => x.replace(/<Impression id="imp">.*?<\/Impression>/, ''), 'Impression is required'],
+  [
+    'AdTitle after Impression (4.0’s order)',
+    (x) => x.replace(/(<AdTitle>.*?<\/AdTitle>)(.*?<\/Impression>)/, '$2$1'),
+    'out of order',
+  ],
+  [
+    'Duration after MediaFiles (4.0’s order)',
+    (x) => x.replace(/(<Duration>.*?<\/Duration>)(.*)(<MediaFiles>.*?<\/MediaFiles>)/, '$2$3$1'),
+    'out of order',
+  ],
+  [
+    'a UniversalAdId',
+    (x) => x.replace('<Linear>', '<UniversalAdId idRegistry="adnet" idValue="1">1</UniversalAdId><Linear>'),
+    'not allowed',
+  ],
+  [
+    'a ViewableImpression',
+    (x) =>
+      x.replace(
+        '<Creatives>',
+        '<ViewableImpression><Viewable>https://x.example/v</Viewable></ViewableImpression><Creatives>',
+      ),
+    'not allowed',
+  ],
+  ['two Errors', (x) => x.replace(/(<Error>.*?<\/Error>)/, '$1$1'), 'at most 1'],
+  ['no Duration', (x) => x.replace(/<Duration>.*?<\/Duration>/, ''), 'Duration is required'],
+  ['an unknown tracking event', (x) => x.replace('event="start"', 'event="begin"'), 'event'],
+];
+
+describe.each(['2.0', '3.0'] as const)('the structure check on VAST %s', (version) => {
+  const inlineDoc = legacyInline(version);
+  const wrapperDoc = legacyWrapper(version);
+
+  it('accepts our inline ad, our wrapper and the empty answer', () => {
+    expect(vastStructureProblems(inlineDoc)).toEqual([]);
+    expect(vastStructureProblems(wrapperDoc)).toEqual([]);
+    expect(vastStructureProblems(`<?xml version="1.0" encoding="UTF-8"?><VAST version="${version}"/>`)).toEqual([]);
+  });
+
+  it.each(LEGACY_BROKEN)(
+    'refuses a document with %s, as the schema does where it is at hand',
+    (name, breakIt, word) => {
+      const broken = breakIt(inlineDoc);
+      expect(broken, name).not.toBe(inlineDoc);
+      expect(vastStructureProblems(broken).join('\n')).toContain(word);
+      expect(schemaVerdict(broken)?.valid ?? false, name).toBe(false);
+    },
+  );
+
+  it('refuses a wrapper in 4.0’s shape: an Impression id, no Creatives, VASTAdTagURI last', () => {
+    const cases: [string, string][] = [
+      [wrapperDoc.replace('<Impression>', '<Impression id="adnet">'), 'attribute id is not allowed'],
+      [wrapperDoc.replace('<Creatives/>', ''), 'Creatives is required'],
+      [
+        wrapperDoc.replace(/(<VASTAdTagURI>.*?<\/VASTAdTagURI>)(<Impression>.*?<\/Impression>)/, '$2$1'),
+        'out of order',
+      ],
+    ];
+    for (const [broken, word] of cases) {
+      expect(broken).not.toBe(wrapperDoc);
+      expect(vastStructureProblems(broken).join('\n')).toContain(word);
+      expect(schemaVerdict(broken)?.valid ?? false, word).toBe(false);
+    }
+  });
+
+  it('knows what the versions differ in: an Ad id is required in 2.0; progress events and skipoffset are 3.0’s', () => {
+    const noId = inlineDoc.replace(' id="bid-1"', '');
+    const progress = inlineDoc.replace('event="start"', 'event="progress" offset="00:00:05"');
+    const skip = inlineDoc.replace('<Linear>', '<Linear skipoffset="00:00:05">');
+    const two = version === '2.0';
+    expect(vastStructureProblems(noId).join()).toBe(two ? '/VAST/Ad[1]: attribute id is required' : '');
+    expect(vastStructureProblems(progress).length > 0).toBe(two);
+    expect(vastStructureProblems(skip).length > 0).toBe(two);
+    for (const doc of [noId, progress, skip]) {
+      const schema = schemaVerdict(doc);
+      if (schema) expect(schema.valid).toBe(vastStructureProblems(doc).length === 0);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import type { Site, StoredSite, StoredZone, Zone } from '@adnet/schemas/publishe
 import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
 import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import { controlsOut } from '@adnet/schemas/publisher-controls';
+import { zoneVastUrl } from '@adnet/schemas/vast';
 import type { Services } from '../services.ts';
 import { cfgIndex } from '../storage/keys.ts';
 import { loadEntity, updateEntity } from './owned-entity.ts';
@@ -31,7 +32,14 @@ export function zoneOut(svc: Services, stored: StoredZone): Zone {
   const base = svc.config.server.adBaseUrl;
   const push_prompt = z.format === 'push' ? (z.push_prompt ?? DEFAULT_PUSH_PROMPT) : null;
   const out: Zone = { ...z, ...controlsOut(stored), push_prompt, widget_url: `${base}/w/${z.subid}.js` };
-  if (VIDEO_ZONE_FORMATS.has(z.format)) out.vast_url = `${base}/vast/${z.subid}.xml`;
+  if (VIDEO_ZONE_FORMATS.has(z.format)) {
+    out.vast_url = zoneVastUrl(base, z.subid);
+    out.vast_urls = {
+      '2.0': zoneVastUrl(base, z.subid, '2.0'),
+      '3.0': zoneVastUrl(base, z.subid, '3.0'),
+      '4.0': out.vast_url,
+    };
+  }
   if (z.format === 'push') out.push_worker_url = `${base}/push/sw.js`;
   return out;
 }

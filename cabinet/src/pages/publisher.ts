@@ -28,6 +28,24 @@ function copyBlock(label: string, value: string): HTMLElement {
   );
 }
 
+/**
+ * A video zone's VAST URLs: VAST 4.0 at the plain URL, and the same ad in VAST 3.0 and 2.0 (`?v=3`, `?v=2`)
+ * for players that take no 4.0; the trackers count the same in every version.
+ */
+function vastBlocks(z: Zone): (HTMLElement | null)[] {
+  if (!z.vast_url) return [null];
+  return [
+    copyBlock('VAST URL', z.vast_url),
+    h(
+      'p',
+      { class: 'muted' },
+      'VAST 4.0. For players that need an older version, the same ad in VAST 3.0 or 2.0 (impressions, quartiles and clicks count the same):',
+    ),
+    z.vast_urls ? copyBlock('VAST 3.0 URL', z.vast_urls['3.0']) : null,
+    z.vast_urls ? copyBlock('VAST 2.0 URL', z.vast_urls['2.0']) : null,
+  ];
+}
+
 function siteCard(s: Site, after: () => Promise<void>): HTMLElement {
   const unverified = s.status === 'draft' || s.status === 'rejected';
   return h(
@@ -105,7 +123,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
       `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`,
     ),
     copyBlock('Widget snippet', widgetSnippet(z)),
-    z.vast_url ? copyBlock('VAST URL', z.vast_url) : null,
+    ...vastBlocks(z),
     h(
       'div',
       { class: 'row-actions' },

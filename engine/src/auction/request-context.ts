@@ -12,6 +12,7 @@ import { ipPrefixOf, uaHashOf } from '../tracking/viewer.ts';
 import type { TicketSurface } from '../tracking/signed-token.ts';
 import { REQUEST_FILTERS } from './filters/index.ts';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
+import { videoVastVersion } from '../openrtb/vast-version.ts';
 import type { Viewer } from './ports.ts';
 import { privacyBar } from '../openrtb/privacy.ts';
 import type { PrivacyBar } from '../openrtb/privacy.ts';
@@ -117,10 +118,12 @@ export function openRtbImp(req: RequestContext, imp: Imp): ImpContext {
   const z = zone?.zone;
   const site = req.ownSite;
   const controls = zone ? zone.controls : site && req.index.siteControls.get(site.id);
+  const vastVersion = imp.video ? videoVastVersion(imp.video) : undefined;
   return {
     impId: imp.id,
     nativeAssets: imp.native ? parseNativeRequest(imp.native.request) : undefined,
-    slots: slotsOf(imp),
+    slots: slotsOf(imp, vastVersion !== undefined),
+    vastVersion,
     // Our publisher's floor holds for a partner's request too: the higher of the two.
     floorMicroCents: Math.max(partnerFloorMicroCents(imp.bidfloor ?? 0), controls?.floorMicroCents ?? 0),
     floorCurrency: imp.bidfloorcur,
@@ -233,6 +236,8 @@ export function zoneImp(req: RequestContext, entry: ZoneEntry): ImpContext {
     impId: undefined,
     nativeAssets: undefined,
     slots: [slotFor(z.format, z.banner_width, z.banner_height)],
+    // A video zone's player names its version on the VAST URL (routes/vast-serve.ts sets it).
+    vastVersion: undefined,
     floorMicroCents: entry.controls.floorMicroCents,
     floorCurrency: undefined,
     zone: entry,

@@ -2,6 +2,7 @@ import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
 import type { ConnectionType, DeviceType } from '@adnet/schemas/openrtb';
 import type { NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
+import type { VastVersion } from '@adnet/schemas/vast';
 import type { Inventory } from '../events/make-event.ts';
 import type { DealEntry, EngineIndex, ZoneEntry } from '../index/engine-index.ts';
 import type { InventoryControls } from '../index/inventory-controls.ts';
@@ -94,6 +95,12 @@ export interface ImpContext {
   nativeAssets: readonly NativeAsset[] | undefined;
   /** The slots the impression accepts (see index/slots.ts). */
   slots: readonly string[];
+  /**
+   * The VAST version a video answer is written in: the highest the OpenRTB imp's `video.protocols` allow
+   * (openrtb/vast-version.ts), or what a zone's VAST URL asks (`?v=`); undefined for an imp without video
+   * we can play, and for other zones.
+   */
+  vastVersion: VastVersion | undefined;
   floorMicroCents: number;
   /** `bidfloorcur`, when given. */
   floorCurrency: string | undefined;

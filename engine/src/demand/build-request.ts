@@ -4,6 +4,7 @@ import { alpha2ToAlpha3Code } from '@adnet/schemas/geo';
 import type { OutgoingBidRequest } from '@adnet/schemas/openrtb';
 import { SITE_CATEGORIES } from '@adnet/schemas/publisher';
 import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
+import type { VastVersion } from '@adnet/schemas/vast';
 
 /**
  * Zone formats offered to demand partners when a page or a player asks (/imp, /vast). Push slots are
@@ -41,8 +42,17 @@ export interface SupplyImp {
   page: string | undefined;
   /** A hash of our first-party id (never the id itself); undefined without one. */
   userKey: string | undefined;
+  /** A video zone: the VAST version its player asked for (`?v=`); partners are offered that version and those below it. */
+  vastVersion?: VastVersion | undefined;
   tmaxMs: number;
 }
+
+/** The VAST protocols (inline and wrapper) a partner may answer a player of each version with. */
+const VIDEO_PROTOCOLS: Record<VastVersion, number[]> = {
+  '2.0': [2, 5],
+  '3.0': [2, 3, 5, 6],
+  '4.0': [2, 3, 5, 6, 7, 8],
+};
 
 const DEVICE_TYPE: Record<string, number> = { desktop: 2, mobile: 4, tablet: 5 };
 const OS_NAME: Record<OsFamily, string> = {
@@ -82,7 +92,7 @@ export function buildSupplyRequest(s: SupplyImp): OutgoingBidRequest {
           ? {
               video: {
                 mimes: ['video/mp4'],
-                protocols: [2, 3, 5, 6, 7, 8],
+                protocols: VIDEO_PROTOCOLS[s.vastVersion ?? '4.0'],
                 minduration: 1,
                 maxduration: 60,
                 w: 640,

@@ -46,6 +46,8 @@ export interface PartnerWin {
   adm: string;
   w: number | undefined;
   h: number | undefined;
+  /** A video answer's `bid.protocol` (OpenRTB 2.6), when the partner said it: the VAST version our wrapper follows. */
+  protocol: number | undefined;
   priceMicroCents: number;
   /** A native zone: the fields our widget's native card shows. */
   native: NativeAnswer | undefined;
@@ -275,6 +277,7 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     adm: filled,
     w: win.bid.w,
     h: win.bid.h,
+    protocol: win.bid.protocol,
     priceMicroCents: price,
     native: answer?.native,
     push: answer?.push,

@@ -3,9 +3,11 @@ import { beaconLink, clickLink, impressionLink, playbackLink } from '../auction/
 import type { Served } from '../auction/serve.ts';
 import { demandClickLink } from '../demand/demand-ticket.ts';
 import type { PartnerWin } from '../demand/supply.ts';
-import { vastWrapper } from '../demand/vast-wrapper.ts';
+import { partnerVastVersion, vastWrapper } from '../demand/vast-wrapper.ts';
 import type { ZoneEntry } from '../index/engine-index.ts';
-import { VAST_NS, vastAdm } from '../openrtb/ad-markup.ts';
+import type { VastVersion } from '@adnet/schemas/vast';
+import { vastAdm } from '../openrtb/vast-document.ts';
+import { emptyVastDocument } from '../openrtb/vast-trackers.ts';
 import { json } from './adapt.ts';
 import type { EngineReply } from './adapt.ts';
 
@@ -13,13 +15,13 @@ import type { EngineReply } from './adapt.ts';
 
 export const CORS = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
 export const NO_AD: EngineReply = { status: 204, headers: CORS };
-const EMPTY_VAST = `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"/>`;
 const xml = (body: string): EngineReply => ({
   status: 200,
   headers: { ...CORS, 'content-type': 'application/xml; charset=utf-8' },
   body,
 });
-export const emptyVast = (): EngineReply => xml(EMPTY_VAST);
+/** No ad, in the version the player asked for. */
+export const emptyVast = (version: VastVersion): EngineReply => xml(emptyVastDocument(version));
 
 /** Our ad for a display zone, as the widget renders it. */
 export function ownAdAnswer(baseUrl: string, entry: ZoneEntry, out: Served): EngineReply {
@@ -89,8 +91,11 @@ export function partnerAnswer(baseUrl: string, entry: ZoneEntry, o: PartnerWin):
   return json(200, { demand: { impression_id: o.token, html: o.adm, w: z(o.w), h: z(o.h), beacon_url: beacon } }, CORS);
 }
 
-/** Our ad for a video zone: the player fires the Impression pixel when the ad starts, which is what counts (and charges). */
-export const ownVideoAnswer = (baseUrl: string, out: Served): EngineReply =>
+/**
+ * Our ad for a video zone, in the VAST version the player asked for: the player fires the Impression pixel
+ * when the ad starts, which is what counts (and charges), the same in every version.
+ */
+export const ownVideoAnswer = (baseUrl: string, out: Served, version: VastVersion): EngineReply =>
   xml(
     vastAdm(
       out.candidate.creative,
@@ -100,9 +105,20 @@ export const ownVideoAnswer = (baseUrl: string, out: Served): EngineReply =>
         trackingUrl: playbackLink(baseUrl, out),
       },
       out.bidId,
+      version,
     ),
   );
 
-/** A partner's video ad: our Wrapper around its markup, carrying our impression tracker. */
-export const partnerVideoAnswer = (baseUrl: string, o: PartnerWin): EngineReply =>
-  xml(vastWrapper(baseUrl, o.token, o.adm));
+/**
+ * A partner's video ad: our Wrapper around its markup, carrying our impression tracker, in the partner's VAST
+ * version (its markup's, else its `bid.protocol`'s, else the one the player asked for: vast-wrapper.ts).
+ */
+export const partnerVideoAnswer = (baseUrl: string, o: PartnerWin, asked: VastVersion): EngineReply =>
+  xml(
+    vastWrapper({
+      baseUrl,
+      token: o.token,
+      adm: o.adm,
+      version: partnerVastVersion(o.adm, o.protocol, asked),
+    }),
+  );

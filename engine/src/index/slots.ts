@@ -16,14 +16,12 @@ export function slotFor(format: Creative['format'], width: number | null, height
   }
 }
 
-/** The slots an OpenRTB impression accepts: its banner size and formats, native, video. */
-/** VAST 4.0 (protocol 7) inline, with one progressive MP4 file: a video impression must accept both, when it says. */
-const OUR_VAST = 7;
-const playsOurVast = (v: NonNullable<Imp['video']>): boolean =>
-  (v.mimes === undefined || v.mimes.length === 0 || v.mimes.some((m) => m.toLowerCase() === 'video/mp4')) &&
-  (v.protocols === undefined || v.protocols.length === 0 || v.protocols.includes(OUR_VAST));
-
-export function slotsOf(imp: Imp): string[] {
+/**
+ * The slots an OpenRTB impression accepts: its banner size and formats, native, video. `playsOurVast`: the
+ * imp's video takes one progressive MP4 in one of our VAST versions (openrtb/vast-version.ts, worked out
+ * once per imp by the caller).
+ */
+export function slotsOf(imp: Imp, playsOurVast: boolean): string[] {
   const slots: string[] = [];
   const b = imp.banner;
   if (b) {
@@ -35,6 +33,6 @@ export function slotsOf(imp: Imp): string[] {
     }
   }
   if (imp.native) slots.push('native');
-  if (imp.video && playsOurVast(imp.video)) slots.push('video');
+  if (imp.video && playsOurVast) slots.push('video');
   return slots;
 }

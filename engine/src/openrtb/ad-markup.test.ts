@@ -8,7 +8,8 @@ import {
   xmlText,
 } from '@adnet/test-support/hostile';
 import { creativeFixture } from '../../test/fixtures/index-fixtures.ts';
-import { bannerAdm, cdata, esc, nativeAdm, vastAdm } from './ad-markup.ts';
+import { bannerAdm, cdata, esc, nativeAdm } from './ad-markup.ts';
+import { vastAdm } from './vast-document.ts';
 
 const links = {
   clickUrl: 'https://ads.example.net/c/TICKET/tok',

@@ -1,5 +1,4 @@
 import type { Creative } from '@adnet/schemas/api';
-import { videoDurationOf } from '@adnet/schemas/api';
 import { nativeAssetsFor } from './native-request.ts';
 import type { NativeAsset } from './native-request.ts';
 import { inertJson } from '@adnet/schemas/inert-json';
@@ -31,7 +30,7 @@ export const cdata = (s: string): string =>
   `<![CDATA[${MAYBE_CDATA.test(s) ? s.replace(NOT_XML, '').replaceAll(']]>', ']]]]><![CDATA[>') : s}]]>`;
 
 /** A creative's URL, or nothing when it is not a plain http(s) URL. */
-const url = (u: string | null): string => (u && isSafeHttpUrl(u) ? u : '');
+export const url = (u: string | null): string => (u && isSafeHttpUrl(u) ? u : '');
 
 export interface MarkupLinks {
   /** Click tracking: `/c/<impression id>/<tracking token>`, which redirects to the landing URL. */
@@ -41,9 +40,6 @@ export interface MarkupLinks {
   /** VAST `/t/vast/<event>/<ticket>` base: `<event>` is replaced per tracking event (video only). */
   trackingUrl?: (event: string) => string;
 }
-
-/** The playback events a VAST ad reports, as /t/vast/<event>/... pixels. */
-export const VAST_EVENTS = ['start', 'firstQuartile', 'midpoint', 'thirdQuartile', 'complete'] as const;
 
 /** Banner markup: a linked image. */
 export function bannerAdm(c: Creative, links: MarkupLinks): string {
@@ -78,29 +74,5 @@ export function vastDuration(seconds: number): string {
   return `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
 }
 
-/** The IAB VAST 4.0 namespace: without it a document does not validate against the schema. */
+/** The IAB VAST 4.0 namespace: without it a 4.0 document does not validate against the schema (2.0 and 3.0 have none). */
 export const VAST_NS = 'http://www.iab.com/VAST';
-
-/** A VAST 4.0 inline ad with one progressive MP4 file, in the element order the IAB schema requires. */
-export function vastAdm(c: Creative, links: MarkupLinks, adId: string): string {
-  const [w, h] = c.orientation === 'vertical' ? [720, 1280] : c.orientation === 'square' ? [1080, 1080] : [1280, 720];
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?><VAST version="4.0" xmlns="${VAST_NS}"><Ad id="${esc(adId)}"><InLine>` +
-    `<AdSystem>adnet</AdSystem>` +
-    // No [ERRORCODE] macro: brackets are not valid in the schema's anyURI; our widget adds ?code=.
-    (links.trackingUrl ? `<Error>${cdata(links.trackingUrl('error'))}</Error>` : '') +
-    `<Impression id="imp">${cdata(links.impressionUrl)}</Impression>` +
-    (links.trackingUrl
-      ? `<ViewableImpression id="viewable"><Viewable>${cdata(links.trackingUrl('viewable'))}</Viewable></ViewableImpression>`
-      : '') +
-    `<AdTitle>${esc(c.title ?? 'Ad')}</AdTitle>` +
-    `<Creatives><Creative id="${c.id}"><UniversalAdId idRegistry="adnet" idValue="${c.id}">${c.id}</UniversalAdId><Linear>` +
-    (links.trackingUrl
-      ? `<TrackingEvents>${VAST_EVENTS.map((e) => `<Tracking event="${e}">${cdata((links.trackingUrl as (e: string) => string)(e))}</Tracking>`).join('')}</TrackingEvents>`
-      : '') +
-    `<Duration>${vastDuration(videoDurationOf(c))}</Duration><MediaFiles>` +
-    `<MediaFile delivery="progressive" type="video/mp4" width="${w}" height="${h}">${cdata(url(c.video_url))}</MediaFile>` +
-    `</MediaFiles><VideoClicks><ClickThrough id="click">${cdata(links.clickUrl)}</ClickThrough></VideoClicks>` +
-    `</Linear></Creative></Creatives></InLine></Ad></VAST>`
-  );
-}

@@ -2,51 +2,47 @@ import type { Creative } from '@adnet/schemas/api';
 import type { Bid, BidResponse, Imp } from '@adnet/schemas/openrtb';
 import type { Served } from '../auction/serve.ts';
 import { billingLink, clickLink, impressionLink, winLink } from '../auction/serve.ts';
-import { bannerAdm, nativeAdm, vastAdm } from '../openrtb/ad-markup.ts';
-import type { NativeAsset } from '../openrtb/native-request.ts';
+import { VAST_INLINE_PROTOCOL } from '@adnet/schemas/vast';
+import type { ImpContext } from '../auction/request-types.ts';
+import { bannerAdm, nativeAdm } from '../openrtb/ad-markup.ts';
 import type { MarkupLinks } from '../openrtb/ad-markup.ts';
+import { vastAdm } from '../openrtb/vast-document.ts';
+
+/** What the markup needs of the imp's context, worked out once per imp (request-context.ts). */
+export type MarkupFacts = Pick<ImpContext, 'nativeAssets' | 'vastVersion'>;
+
+const isVideo = (c: Creative): boolean => c.format === 'video' || c.format === 'floating_video';
 
 /**
- * The ad markup for what the impression asked: VAST for video, Native 1.2 for native, else a banner. A native
- * impression's assets are those its context parsed from `imp.native.request` (request-context.ts): parsed once per imp.
+ * The ad markup for what the impression asked: VAST in the version its `video.protocols` allow for video,
+ * Native 1.2 for native (the assets its context parsed from `imp.native.request`), else a banner.
  */
-// eslint-disable-next-line @typescript-eslint/max-params -- hot path: markup of every bid we answer with
-function markup(
-  imp: Imp,
-  c: Creative,
-  links: MarkupLinks,
-  bidId: string,
-  nativeAssets: readonly NativeAsset[] | undefined,
-): string {
-  if (c.format === 'video' || c.format === 'floating_video') return vastAdm(c, links, bidId);
-  if (c.format === 'native' && imp.native) return nativeAdm(c, links, nativeAssets);
+function markup(imp: Imp, s: Served, links: MarkupLinks, facts: MarkupFacts): string {
+  const c = s.candidate.creative;
+  if (isVideo(c)) return vastAdm(c, links, s.bidId, facts.vastVersion ?? '4.0');
+  if (c.format === 'native' && imp.native) return nativeAdm(c, links, facts.nativeAssets);
   return bannerAdm(c, links);
+}
+
+/** How a request's bids are answered, the same for each of its bids (made once per request). */
+export interface BidAnswering {
+  baseUrl: string;
+  /** The partner bills by billing notices (`burl`). */
+  billsByBurl: boolean;
 }
 
 /**
  * One bid of the response: price as CPM in USD, markup with our tracking links, the win notice as
- * `nurl`, and for partners that bill by billing notices, `burl`.
+ * `nurl`, for partners that bill by billing notices, `burl`, and for video the VAST version as `protocol`.
  */
-// eslint-disable-next-line @typescript-eslint/max-params -- hot path: every bid we answer with
-export function toBid(
-  imp: Imp,
-  s: Served,
-  baseUrl: string,
-  billsByBurl: boolean,
-  nativeAssets: readonly NativeAsset[] | undefined,
-): Bid {
+export function toBid(imp: Imp, s: Served, facts: MarkupFacts, answering: BidAnswering): Bid {
+  const { baseUrl, billsByBurl } = answering;
   const c = s.candidate;
   const bid: Bid = {
     id: s.bidId,
     impid: imp.id,
     price: s.priceMicroCents / 100_000,
-    adm: markup(
-      imp,
-      c.creative,
-      { clickUrl: clickLink(baseUrl, s), impressionUrl: impressionLink(baseUrl, s) },
-      s.bidId,
-      nativeAssets,
-    ),
+    adm: markup(imp, s, { clickUrl: clickLink(baseUrl, s), impressionUrl: impressionLink(baseUrl, s) }, facts),
     nurl: winLink(baseUrl, s),
     crid: String(c.creativeId),
     cid: String(c.campaignId),
@@ -54,6 +50,7 @@ export function toBid(
   };
   if (billsByBurl) bid.burl = billingLink(baseUrl, s);
   if (s.dealId !== undefined) bid.dealid = s.dealId;
+  if (isVideo(c.creative)) bid.protocol = VAST_INLINE_PROTOCOL[facts.vastVersion ?? '4.0'];
   if (c.format === 'banner') {
     bid.w = c.creative.image_width ?? undefined;
     bid.h = c.creative.image_height ?? undefined;

@@ -33,6 +33,7 @@ export function exchangeBids(
   deadline: number,
 ): Bid[] | undefined {
   const facts = requestFacts(rc, p.engineId);
+  const answering = { baseUrl: p.baseUrl, billsByBurl };
   // Made at the first bid, as one-element literals: an empty array's first push grows it to 17 slots, and
   // most requests carry one impression (bench/results/ab-history.md, step 12).
   let bids: Bid[] | undefined;
@@ -49,7 +50,7 @@ export function exchangeBids(
       continue;
     }
     const c = out.candidate;
-    const bid = toBid(imp, out, p.baseUrl, billsByBurl, ic.nativeAssets);
+    const bid = toBid(imp, out, ic, answering);
     // A test request is answered as usual and kept apart from the statistics.
     const event = rc.test
       ? testBidEvent(facts, ic.inventory, out.bidId, c, rc.partnerId)

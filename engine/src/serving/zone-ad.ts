@@ -111,6 +111,7 @@ export function zoneAd(
       language: rc.language,
       page: referer && referer.length <= 2048 && isSafeHttpUrl(referer) ? referer : undefined,
       userKey: userKey(),
+      vastVersion: ic.vastVersion,
     },
   });
   return supplied.then((o) => (o.kind === 'partner' ? o : o.kind === 'own' ? o.served : out));

@@ -579,6 +579,11 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const card = pub.locator('[data-zone="Corner video"]');
     await card.getByRole('button', { name: 'Copy VAST URL' }).click();
     expect(await clipboard(pub)).toMatch(new RegExp(`^${p.base}/vast/[A-Za-z0-9]{12}\\.xml$`));
+    // The same ad in VAST 2.0 and 3.0, for players that need them.
+    await card.getByRole('button', { name: 'Copy VAST 2.0 URL' }).click();
+    expect(await clipboard(pub)).toMatch(new RegExp(`^${p.base}/vast/[A-Za-z0-9]{12}\\.xml\\?v=2$`));
+    await card.getByRole('button', { name: 'Copy VAST 3.0 URL' }).click();
+    expect(await clipboard(pub)).toMatch(new RegExp(`^${p.base}/vast/[A-Za-z0-9]{12}\\.xml\\?v=3$`));
   });
 
   it("sets a site's default controls and a zone's own, with the API's message beside the field", async () => {

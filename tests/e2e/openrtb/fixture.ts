@@ -14,8 +14,10 @@ const bidExpectation = z.object({
   w: z.number().int().optional(),
   h: z.number().int().optional(),
   adomain: z.array(z.string()).optional(),
-  /** What the ad markup is: a linked image, an OpenRTB Native 1.2 response, or VAST 4.0. */
+  /** What the ad markup is: a linked image, an OpenRTB Native 1.2 response, or VAST (2.0, 3.0 or 4.0). */
   markup: z.enum(['banner', 'native', 'vast']),
+  /** Video: `bid.protocol`, the VAST version of the markup (2: 2.0, 3: 3.0, 7: 4.0). */
+  protocol: z.union([z.literal(2), z.literal(3), z.literal(7)]).optional(),
   /** Native: the asset ids the response carries, in order (the request's own ids echoed). */
   nativeAssetIds: z.array(z.number().int()).optional(),
 });

@@ -95,8 +95,9 @@ function withZone(request: Record<string, unknown>, subid: string | undefined): 
 const MARKUP = {
   banner: /^<a href="[^"]+\/c\/[^"]+" target="_blank"/,
   native: /^\{"native":/,
-  vast: /^<\?xml[^>]*\?><VAST version="4\.0"/,
+  vast: /^<\?xml[^>]*\?><VAST version="[234]\.0"/,
 };
+const VAST_VERSION_OF_PROTOCOL = { 2: '2.0', 3: '3.0', 7: '4.0' } as const;
 
 describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
   it(f.description, async () => {
@@ -133,6 +134,10 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
           }
           if (w.markup === 'vast')
             expect(bid?.adm).toMatch(/<Impression id="imp"><!\[CDATA\[[^\]]+\/openrtb\/imptracker\//);
+          if (w.protocol !== undefined) {
+            expect(bid?.protocol).toBe(w.protocol);
+            expect(bid?.adm).toContain(`<VAST version="${VAST_VERSION_OF_PROTOCOL[w.protocol]}"`);
+          }
           expect(bid?.nurl).toMatch(/\/openrtb\/win\/[^?/]+\?price=\$\{AUCTION_PRICE\}$/);
         }
       } else if (want.status === 204) {

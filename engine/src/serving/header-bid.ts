@@ -99,7 +99,10 @@ function zoneBid(p: HeaderBidPorts, ask: HeaderBidAsk, z: ZoneImp): HbBid | unde
     unfilledZone(p, rc, ic, ad.reason, false);
     return undefined;
   };
-  const ad = zoneAd(p, rc, ic, entry, surface, ask.asker, () => rc.viewer?.key, started);
+  // A partner's native answer is read for our widget's card, not for the page's native template: native zones are
+  // ours alone here, so no partner is told it won an ad that is never shown.
+  const ports = media === 'native' ? { ...p, demand: undefined } : p;
+  const ad = zoneAd(ports, rc, ic, entry, surface, ask.asker, () => rc.viewer?.key, started);
   return ad instanceof Promise ? ad.then(answer) : answer(ad);
 }
 
@@ -145,13 +148,8 @@ function ownBid(baseUrl: string, z: ZoneImp, s: Served, nativeAssets: ReturnType
   };
 }
 
-/**
- * A partner's winning ad: a banner's markup with our impression tracker after it, a video's in our VAST Wrapper
- * (which carries the tracker). A partner's native ad is not offered: its assets are read for our widget's card,
- * not for the page's native template.
- */
-function partnerBid(baseUrl: string, z: ZoneImp, o: PartnerWin): HbBid | undefined {
-  if (z.media === 'native') return undefined;
+/** A partner's winning ad: a banner's markup with our impression tracker after it, a video's in our VAST Wrapper (which carries the tracker). */
+function partnerBid(baseUrl: string, z: ZoneImp, o: PartnerWin): HbBid {
   const tracker = `${baseUrl}/openrtb/imptracker/${o.token}`;
   return {
     id: o.auctionId,

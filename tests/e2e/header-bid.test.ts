@@ -1,10 +1,10 @@
 import { HB_MAX_IMPS, hbResponseSchema } from '@adnet/schemas/header-bid';
 import type { HbResponse } from '@adnet/schemas/header-bid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '@adnet/test-support/admin';
-import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import { useTestApp } from '@adnet/test-support/admin';
+import { eventually, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { World } from '@adnet/test-support/world';
+import { headerBidWorld } from './header-bid-world.ts';
 
 // POST /hb/bid, our Prebid.js adapter's endpoint (docs/browser-endpoints.md#header-bidding-prebidjs), on a real engine.
 
@@ -17,43 +17,11 @@ let otherSubid = '';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
 beforeAll(async () => {
-  const world = await World.create(fx.app);
-  const adv = await world.advertiser(100_000);
-  await world.campaign(adv, { format: 'banner', bid_usd: 2 });
-  await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
-  await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
-  const site = await world.site();
-  origin = `https://www.${site.domain}`;
-  const zones: Record<string, Record<string, unknown>> = {
-    banner: { format: 'banner', banner_width: 300, banner_height: 250 },
-    native: { format: 'native' },
-    video: { format: 'floating_video', fv_corner: 'br', fv_delay_sec: 3, fv_freq_cap_hours: 0 },
-    paused: { format: 'banner', banner_width: 300, banner_height: 250 },
-  };
-  for (const [name, fields] of Object.entries(zones)) {
-    const z = await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-      token: site.publisher.token,
-      json: { site_id: site.id, name, ...fields },
-    });
-    subids[name] = z.body.subid;
-    zoneIds[name] = z.body.id;
-  }
-  await call(fx.app, 'POST', `/api/pub/zones/${zoneIds.paused}/pause`, { token: site.publisher.token });
-  // Another publisher's zone, on a site of its own.
-  const other = await world.site();
-  otherSubid = (
-    await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-      token: other.publisher.token,
-      json: { site_id: other.id, name: 'theirs', format: 'banner', banner_width: 300, banner_height: 250 },
-    })
-  ).body.subid;
-  engine = await startEngine(fx.redis.url);
-  await eventually(
-    () =>
-      engine.engine.mirror.index?.zones.get(otherSubid)?.serving === true &&
-      engine.engine.mirror.index.candidateCount === 3,
-  );
-  await new Promise((r) => setTimeout(r, 300)); // first budget slices
+  const w = await headerBidWorld(fx.app, fx.redis.url);
+  engine = w.engine;
+  origin = `https://www.${w.domain}`;
+  otherSubid = w.foreignSubid;
+  for (const [name, z] of Object.entries(w.zones)) [subids[name], zoneIds[name]] = [z.subid, z.id];
 });
 afterAll(async () => {
   await engine.stop();

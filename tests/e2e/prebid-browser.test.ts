@@ -4,25 +4,23 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPrebidBundle } from '@adnet/prebid-adapter/build';
-import { call, useTestApp } from '@adnet/test-support/admin';
-import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
-import type { TestEngine } from '@adnet/test-support/engine';
-import { World } from '@adnet/test-support/world';
 import { launchChromium } from '@adnet/test-support/browser';
+import { eventually, streamedEvents } from '@adnet/test-support/engine';
+import { useTestApp } from '@adnet/test-support/admin';
+import { headerBidWorld } from './header-bid-world.ts';
+import type { HeaderBidWorld } from './header-bid-world.ts';
 
 // A publisher's page with Prebid.js built with our adapter (prebid/), and zones of ours as its ad units: Prebid runs
 // the auction against POST /hb/bid, our bid wins, Prebid renders it, our render beacon counts the impression and a
 // click counts the click, each once, the campaign charged once.
 
 const fx = useTestApp();
-let engine: TestEngine;
+let w: HeaderBidWorld;
 let browser: Browser;
 let context: BrowserContext;
 let hostPage: Server;
 let hostBase = '';
 let bundle = '';
-let bannerCampaign = 0;
-const subids: Record<string, string> = {};
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
 /** The publisher's page: three ad units bid on by our adapter; the banner's winner rendered into its frame by Prebid. */
@@ -32,16 +30,16 @@ const page = () => `<!doctype html><html><head><script async src="/prebid.js"></
 window.pbjs = window.pbjs || { que: [] };
 pbjs.bidderSettings = { adnet: { storageAllowed: true } };
 pbjs.que.push(function () {
-  pbjs.setConfig({ adnet: { endpoint: ${JSON.stringify(engine.base)} } });
+  pbjs.setConfig({ adnet: { endpoint: ${JSON.stringify(w.engine.base)} } });
   pbjs.addAdUnits([
-    { code: 'ad-banner', mediaTypes: { banner: { sizes: [[300, 250]] } }, bids: [{ bidder: 'adnet', params: { zone: '${subids.banner}' } }] },
+    { code: 'ad-banner', mediaTypes: { banner: { sizes: [[300, 250]] } }, bids: [{ bidder: 'adnet', params: { zone: '${w.zones.banner.subid}' } }] },
     { code: 'ad-native', mediaTypes: { native: { ortb: { assets: [
       { id: 1, required: 1, title: { len: 80 } },
       { id: 2, required: 0, img: { type: 3, w: 300, h: 250 } }
-    ] } } }, bids: [{ bidder: 'adnet', params: { zone: '${subids.native}' } }] },
+    ] } } }, bids: [{ bidder: 'adnet', params: { zone: '${w.zones.native.subid}' } }] },
     { code: 'ad-video', mediaTypes: { video: { context: 'outstream', playerSize: [640, 360], mimes: ['video/mp4'], protocols: [2, 3, 7] } },
       renderer: { url: '${hostBase}/renderer.js', render: function (bid) { window.renderedVast = bid.vastXml; } },
-      bids: [{ bidder: 'adnet', params: { zone: '${subids.video}' } }] }
+      bids: [{ bidder: 'adnet', params: { zone: '${w.zones.video.subid}' } }] }
   ]);
   pbjs.requestBids({ timeout: 5000, bidsBackHandler: function () {
     var all = pbjs.getBidResponses(), bids = {};
@@ -69,47 +67,22 @@ beforeAll(async () => {
     res.end(page());
   });
   await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  const world = await World.create(fx.app);
-  const site = await world.site();
+  const port = (hostPage.address() as AddressInfo).port;
+  w = await headerBidWorld(fx.app, fx.redis.url, (domain) => `http://www.${domain}:${port}/landing?c={click_id}`);
   // The page is on the zone's site, as far as the browser knows (launchChromium resolves it here).
-  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
-  const adv = await world.advertiser(100_000);
-  bannerCampaign = (
-    await world.campaign(adv, { format: 'banner', bid_usd: 2 }, { landing_url: `${hostBase}/landing?c={click_id}` })
-  ).campaign.id;
-  await world.campaign(adv, { format: 'native', bid_usd: 2 });
-  await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
-  for (const [name, fields] of Object.entries({
-    banner: { format: 'banner', banner_width: 300, banner_height: 250 },
-    native: { format: 'native' },
-    video: { format: 'floating_video', fv_corner: 'br', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
-  })) {
-    subids[name] = (
-      await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-        token: site.publisher.token,
-        json: { site_id: site.id, name, ...fields },
-      })
-    ).body.subid;
-  }
-  engine = await startEngine(fx.redis.url);
-  await eventually(
-    () =>
-      engine.engine.mirror.index?.zones.get(subids.video ?? '')?.serving === true &&
-      engine.engine.mirror.index.candidateCount === 3,
-  );
-  await new Promise((r) => setTimeout(r, 300));
+  hostBase = `http://www.${w.domain}:${port}`;
   browser = await launchChromium();
   context = await browser.newContext({ userAgent: CHROME_UA });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   hostPage?.close();
-  await engine?.stop();
+  await w?.engine.stop();
 });
 
-const events = () => streamedEvents(fx.app.svc.redis, engine);
+const events = () => streamedEvents(fx.app.svc.redis, w.engine);
 const hbWins = async () =>
-  Number(/^adnet_engine_hb_wins_total(?:\{[^}]*\})? (\d+)/m.exec(await engine.engine.metrics.text())?.[1] ?? 0);
+  Number(/^adnet_engine_hb_wins_total(?:\{[^}]*\})? (\d+)/m.exec(await w.engine.engine.metrics.text())?.[1] ?? 0);
 
 describe('Prebid.js with our adapter in a real browser', () => {
   it('runs an auction our bids win; Prebid renders ours; the beacon counts the impression and a click the click, once each', async () => {
@@ -118,7 +91,7 @@ describe('Prebid.js with our adapter in a real browser', () => {
     tab.on('pageerror', (e) => errors.push(e.message));
     const sent: Request[] = [];
     tab.on('request', (r) => {
-      if (r.url() === `${engine.base}/hb/bid`) sent.push(r);
+      if (r.url() === `${w.engine.base}/hb/bid`) sent.push(r);
     });
     await tab.goto(`${hostBase}/`);
     await tab.waitForFunction(() => (globalThis as unknown as { auctionDone?: boolean }).auctionDone === true, null, {
@@ -132,7 +105,9 @@ describe('Prebid.js with our adapter in a real browser', () => {
       imp: { tagid: string; banner?: unknown; native?: unknown; video?: unknown }[];
       ext?: { adnet?: { u?: string } };
     };
-    expect(body.imp.map((i) => i.tagid).sort()).toEqual([subids.banner, subids.native, subids.video].sort());
+    expect(body.imp.map((i) => i.tagid).sort()).toEqual(
+      [w.zones.banner.subid, w.zones.native.subid, w.zones.video.subid].sort(),
+    );
     expect(body.ext?.adnet?.u).toMatch(/^[A-Za-z0-9_-]{22}$/);
 
     // Prebid read each answer as a bid of its media type.
@@ -148,7 +123,7 @@ describe('Prebid.js with our adapter in a real browser', () => {
     const img = tab.frameLocator('#ad-banner').frameLocator('iframe').locator('a img');
     await img.waitFor({ state: 'visible', timeout: 10_000 });
     const impressions = async () =>
-      (await events()).filter((e) => e.type === 'impression' && e.campaign_id === bannerCampaign);
+      (await events()).filter((e) => e.type === 'impression' && e.campaign_id === w.campaigns.banner);
     await eventually(async () => (await impressions()).length === 1);
     // onBidWon told us, once; it charged nothing.
     await eventually(async () => (await hbWins()) === 1);
@@ -157,7 +132,8 @@ describe('Prebid.js with our adapter in a real browser', () => {
     const [landing] = await Promise.all([context.waitForEvent('page'), img.click({ position: { x: 40, y: 30 } })]);
     await landing.waitForLoadState();
     expect(landing.url()).toMatch(new RegExp(`^${hostBase}/landing\\?c=[0-9a-f-]{36}$`));
-    const clicks = async () => (await events()).filter((e) => e.type === 'click' && e.campaign_id === bannerCampaign);
+    const clicks = async () =>
+      (await events()).filter((e) => e.type === 'click' && e.campaign_id === w.campaigns.banner);
     await eventually(async () => (await clicks()).length === 1);
     expect((await clicks())[0]).toMatchObject({ invalid: false });
     expect(landing.url()).toContain((await clicks())[0]?.click_id ?? 'missing');
@@ -169,7 +145,7 @@ describe('Prebid.js with our adapter in a real browser', () => {
     expect((await clicks()).length).toBe(1);
     expect(imps[0]?.bid_id).toBe((await clicks())[0]?.bid_id);
     const charged = (await events()).filter(
-      (e) => e.campaign_id === bannerCampaign && Number((e as { charge_nano?: number }).charge_nano ?? 0) > 0,
+      (e) => e.campaign_id === w.campaigns.banner && Number((e as { charge_nano?: number }).charge_nano ?? 0) > 0,
     );
     expect(charged.map((e) => e.type)).toEqual(['impression']);
     expect(errors).toEqual([]);

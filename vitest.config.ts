@@ -22,6 +22,7 @@ export default defineConfig({
             'cabinet/src/**/*.test.ts',
             'tooling/**/*.test.ts',
             'bench/src/**/*.test.ts',
+            'prebid/src/**/*.test.ts',
           ],
         },
       },

@@ -2,7 +2,7 @@
 // generator of bench:load (kept for latency at fixed rates). One wrk thread and 64 kept-alive connections
 // drive each target flat out for BENCH_WRK_SECONDS; wrk runs the Lua driver bench/wrk/post-corpus.lua,
 // which cycles through a corpus file. Targets: the bare uWS handler (the transport's limit), then a real
-// engine (Redis and the event stream on, 10 000 campaigns) on /openrtb/bid, /imp, /c and the impression
+// engine (Redis and the event stream on, 10 000 campaigns) on /openrtb/bid, /imp, /hb/bid, /c and the impression
 // beacon. Writes bench/results/wrk.{json,md}.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
-import { impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
+import { hbRequest, impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
 import type { VisitorRequest } from './widget-world.ts';
 import { seedWorld } from './world.ts';
 
@@ -26,8 +26,8 @@ const VISITORS = 20_000;
 // /c and /b get this many fresh served ads (visitors of their own), harvested after the /imp run, so their
 // once-only marks are new: each ticket counts once, so a short corpus would measure only repeats.
 const TICKETS = Number(process.env.BENCH_WRK_TICKETS ?? 60_000);
-// BENCH_WRK_ENDPOINTS=bid (or imp,click,beacon): only those engine runs, e.g. to profile one path alone.
-const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,click,beacon').split(','));
+// BENCH_WRK_ENDPOINTS=bid (or imp,hb,click,beacon): only those engine runs, e.g. to profile one path alone.
+const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,hb,click,beacon').split(','));
 
 if (spawnSync('wrk', ['--version']).error) {
   process.stderr.write('wrk is not installed: apt-get install wrk (Debian package)\n');
@@ -162,6 +162,9 @@ writeFileSync(
 const line = (r: VisitorRequest) => `${r.path}\t${r.ip}`;
 const impFile = join(work, 'imp.txt');
 writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => line(impRequest(i))).join('\n') + '\n');
+// /hb/bid: the same visitors' header bids as our Prebid.js adapter posts them ("body<TAB>address" lines).
+const hbFile = join(work, 'hb.txt');
+writeFileSync(hbFile, Array.from({ length: VISITORS }, (_, i) => line(hbRequest(i))).join('\n') + '\n');
 /** Fresh served ads' links as corpus files (click, beacon), for visitors from `from` on; with `rendered`, each ad's beacon sent already. */
 async function harvest(from: number, rendered: boolean): Promise<{ click: string; beacon: string; tickets: number }> {
   const t0 = Date.now();
@@ -197,6 +200,11 @@ if (ENDPOINTS.has('bid')) {
 if (ENDPOINTS.has('imp')) {
   rows.push(runWrk(engineServer, { endpoint: 'GET /imp', corpusFile: impFile, env: get }));
   floorRun('GET /imp', impFile, get);
+}
+if (ENDPOINTS.has('hb')) {
+  // As the adapter sends it: text/plain from the publisher's page (the floor has no such route: no floor row).
+  const hb = { WRK_PATH: '/hb/bid', WRK_HEADERS: `${get.WRK_HEADERS}\ncontent-type: text/plain` };
+  rows.push(runWrk(engineName, 'POST /hb/bid', enginePort, enginePids, hbFile, hb));
 }
 // A harvest for each: the clicks' ads rendered first (a click counts only on a rendered ad), the beacons' not yet.
 const rendered = ENDPOINTS.has('click') ? await harvest(1_000_000, true) : undefined;

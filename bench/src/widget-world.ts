@@ -27,6 +27,20 @@ export const impRequest = (i: number): VisitorRequest => ({
   ip: ipOf(i),
 });
 
+/**
+ * Visitor `i`'s header bid as our Prebid.js adapter sends it (POST /hb/bid, text/plain): one imp naming the zone in
+ * its size, the visitor's first-party id; `path` is the body here, posted from the visitor's address.
+ */
+export const hbRequest = (i: number): VisitorRequest => ({
+  path: JSON.stringify({
+    id: `auction-${i}`,
+    imp: [{ id: '1', tagid: ZONE, banner: { format: [{ w: 300, h: 250 }] } }],
+    site: { page: `https://www.${SITE_DOMAIN}/article` },
+    ext: { adnet: { u: `visitor-id-${String(i).padStart(10, '0')}` } },
+  }),
+  ip: ipOf(i),
+});
+
 /** The fields of other formats, empty, as the API stores them: the admin's answers about the zone need them. */
 export const NO_FORMAT_FIELDS = { fv_corner: null, fv_delay_sec: null, fv_freq_cap_hours: null, push_prompt: null };
 

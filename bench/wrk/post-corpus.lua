@@ -1,5 +1,6 @@
 -- wrk closed-loop driver for bench/src/run-wrk.ts. WRK_CORPUS names a file of one request per line:
--- with WRK_METHOD=POST (the default) each line is a body posted to WRK_PATH (default /openrtb/bid);
+-- with WRK_METHOD=POST (the default) each line is a body posted to WRK_PATH (default /openrtb/bid), optionally
+-- followed by "<TAB>visitor address" (JSON bodies hold no raw tab);
 -- with WRK_METHOD=GET each line is "path<TAB>visitor address", sent with X-Forwarded-For set to that
 -- address. WRK_HEADERS adds "name: value" lines to every request. Requests are built once in init(),
 -- so wrk only copies bytes; the summary is printed as one JSON line.
@@ -22,9 +23,11 @@ function init(args)
       if address ~= "" then headers["x-forwarded-for"] = address end
       requests[#requests + 1] = wrk.format("GET", path, headers)
     else
-      headers["content-type"] = "application/json"
+      local body, address = string.match(line, "^([^\t]+)\t?(.*)$")
+      if address ~= "" then headers["x-forwarded-for"] = address end
+      if headers["content-type"] == nil then headers["content-type"] = "application/json" end
       headers["x-openrtb-version"] = "2.5"
-      requests[#requests + 1] = wrk.format("POST", target, headers, line)
+      requests[#requests + 1] = wrk.format("POST", target, headers, body)
     end
   end
   n = #requests

@@ -198,6 +198,39 @@ export const ENGINE_FAMILIES: readonly Family[] = [
     () => queryString(['x']),
   ),
   {
+    name: 'POST /hb/bid',
+    arb: (ctx) =>
+      fc
+        .tuple(
+          jsonBody({
+            id: 'hostile-hb',
+            imp: [{ id: '1', tagid: ctx.world.zones.banner, banner: { format: [{ w: 300, h: 250 }] } }],
+            ext: { adnet: { u: 'visitor-id-0000000001' } },
+          }).chain(encoded),
+          fc.constantFrom('text/plain;charset=UTF-8', 'application/json', ''),
+          extraHeaders,
+          framing,
+        )
+        .map(([e, type, more, f]) =>
+          request({
+            family: 'POST /hb/bid',
+            via: 'engine',
+            method: 'POST',
+            target: '/hb/bid',
+            headers: [['content-type', type], ...e.headers, ...more],
+            token: 'none',
+            body: e.body,
+            framing: f,
+          }),
+        ),
+  },
+  // Our header bids' win notices carry the same tickets as the render beacon.
+  engineGet(
+    'GET /hb/won/:ticket',
+    (ctx) => forged(ctx.world.tickets.beacon).map((t) => `/hb/won/${t}`),
+    () => queryString(['x']),
+  ),
+  {
     name: 'OPTIONS /push/subscribe',
     arb: () =>
       extraHeaders.map((h) =>

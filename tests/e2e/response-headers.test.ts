@@ -118,6 +118,9 @@ async function answers(): Promise<[string, Response][]> {
   await get('vast pixel', onEngine(/<Impression id="imp"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? ''));
   await get('vast tracking', onEngine(/<Tracking event="start"><!\[CDATA\[(.+?)\]\]>/.exec(xml)?.[1] ?? ''));
   await get('vast tracking 404', `${base}/t/vast/start/nope`);
+  await get('hb preflight', `${base}/hb/bid`, { method: 'OPTIONS' });
+  await get('hb 204', `${base}/hb/bid`, { method: 'POST', body: '{"id":"x","imp":[{"id":"1","tagid":"nope"}]}' });
+  await get('hb 400', `${base}/hb/bid`, { method: 'POST', body: '{' });
   await get('push key', `${base}/push/vapid-public-key`);
   await get('push preflight', `${base}/push/subscribe`, { method: 'OPTIONS' });
   await get('push 400', `${base}/push/subscribe`, { method: 'POST', body: '{}' });

@@ -49,6 +49,7 @@ export class EngineMetrics {
   private readonly reservations: CounterT<'pool' | 'result'>;
   private readonly errors: CounterT<'what'>;
   private readonly journaledRequests: CounterT<'route' | 'why'>;
+  private readonly hbWins: CounterT<never>;
 
   constructor(engineId: string) {
     this.common = { engine: engineId };
@@ -70,6 +71,11 @@ export class EngineMetrics {
       name: 'adnet_engine_journaled_requests_total',
       help: 'Tracking requests answered without Redis and journaled to disk (why: away, late, failed; full: not kept)',
       labelNames: ['route', 'why'],
+      registers,
+    });
+    this.hbWins = new Counter({
+      name: 'adnet_engine_hb_wins_total',
+      help: "Prebid.js win notices for our header bids (POST /hb/bid), each ad's first only: informational, never charged",
       registers,
     });
     // Every no-bid reason is a series from the start, so a dashboard sees a reason at zero rather than no data.
@@ -161,5 +167,9 @@ export class EngineMetrics {
 
   journaled(route: string, why: string): void {
     this.journaledRequests.labels(route, why).inc();
+  }
+
+  hbWon(): void {
+    this.hbWins.inc();
   }
 }

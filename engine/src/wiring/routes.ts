@@ -6,6 +6,7 @@ import { InFlight, addRoute, errorReply } from '../http/adapt.ts';
 import type { Route, RouteContext, RouteHandler, RouteOptions } from '../http/adapt.ts';
 import { bidRoute } from '../http/routes/bid.ts';
 import { demandMarkupRoute } from '../http/routes/demand.ts';
+import { hbBidRoute, hbPreflightRoute, hbWonRoute } from '../http/routes/header-bid.ts';
 import {
   pushPreflightRoute,
   subscribeRoute,
@@ -44,6 +45,9 @@ export interface EngineRoute {
   /** Registered only where this holds. */
   when?: (d: RouteDeps) => boolean;
 }
+
+/** A /hb/bid body: ten imps with their native requests fit well within it. */
+export const HB_MAX_BODY_BYTES = 32 * 1024;
 
 // Without an admin behind it (engines behind a balancer), other paths get a 404 rather than a dropped connection.
 const notFound = () => errorReply('not_found', 'Not found');
@@ -91,6 +95,20 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
     path: '/c/:impression/:token',
     handler: (d) => d.journal.routes.click,
     options: { params: 2, headers: ['user-agent'] },
+  },
+  // Our Prebid.js adapter (prebid/): a bid per zone, served as /imp serves it; its win notice only informs.
+  { method: 'options', path: '/hb/bid', handler: () => hbPreflightRoute, options: { headers: ['origin'] } },
+  {
+    method: 'post',
+    path: '/hb/bid',
+    handler: (d) => hbBidRoute(d.ctx),
+    options: { maxBody: HB_MAX_BODY_BYTES, headers: VISITOR_HEADERS, query: false },
+  },
+  {
+    method: 'get',
+    path: '/hb/won/:ticket',
+    handler: (d) => hbWonRoute(d.ctx, () => d.metrics.hbWon()),
+    options: { params: 1, query: false },
   },
   { method: 'get', path: '/push/vapid-public-key', handler: (d) => vapidKeyRoute(d.ctx), options: {} },
   { method: 'options', path: '/push/subscribe', handler: () => pushPreflightRoute, options: {} },

@@ -204,7 +204,7 @@ if (ENDPOINTS.has('imp')) {
 if (ENDPOINTS.has('hb')) {
   // As the adapter sends it: text/plain from the publisher's page (the floor has no such route: no floor row).
   const hb = { WRK_PATH: '/hb/bid', WRK_HEADERS: `${get.WRK_HEADERS}\ncontent-type: text/plain` };
-  rows.push(runWrk(engineName, 'POST /hb/bid', enginePort, enginePids, hbFile, hb));
+  rows.push(runWrk(engineServer, { endpoint: 'POST /hb/bid', corpusFile: hbFile, env: hb }));
 }
 // A harvest for each: the clicks' ads rendered first (a click counts only on a rendered ad), the beacons' not yet.
 const rendered = ENDPOINTS.has('click') ? await harvest(1_000_000, true) : undefined;

@@ -10,7 +10,7 @@ import type { PartnerWin } from '../demand/supply.ts';
 import { vastWrapper } from '../demand/vast-wrapper.ts';
 import type { ZoneRequestRate } from '../fraud/zone-request-rate.ts';
 import type { EngineIndex, ZoneEntry } from '../index/engine-index.ts';
-import { vastAdm } from '../openrtb/ad-markup.ts';
+import { vastAdm } from '../openrtb/vast-document.ts';
 import { bannerHbAdm, nativeHbAdm, partnerBannerHbAdm } from '../openrtb/hb-markup.ts';
 import { parseNativeRequest } from '../openrtb/native-request.ts';
 import { unfilledZone, VAST_SURFACE, WIDGET_SURFACE, zoneAd, zoneAuctionStart } from './zone-ad.ts';
@@ -155,7 +155,8 @@ function partnerBid(baseUrl: string, z: ZoneImp, o: PartnerWin): HbBid {
     id: o.auctionId,
     impid: z.imp.id,
     price: o.priceMicroCents / 100_000,
-    adm: z.media === 'video' ? vastWrapper(baseUrl, o.token, o.adm) : partnerBannerHbAdm(o.adm, tracker),
+    adm:
+      z.media === 'video' ? vastWrapper({ baseUrl, token: o.token, adm: o.adm }) : partnerBannerHbAdm(o.adm, tracker),
     crid: `p${o.partnerId}`,
     ...sizeOf(z, o.w, o.h),
     mtype: HB_MTYPE[z.media],

@@ -1,18 +1,14 @@
-import { isSafeHttpUrl } from '@adnet/schemas/url';
 import { countClick, impressionTime } from '../../auction/count-click.ts';
 import { clickChargeNano } from '../../auction/settle.ts';
 import type { EngineContext } from '../../context.ts';
-import { clickIdOf } from '../../tracking/click-id.ts';
+import { isDemandToken } from '../../demand/demand-ticket.ts';
 import { judgeClick } from '../../fraud/judge-click.ts';
-import { landingUrlOf } from '../../tracking/landing-url.ts';
-import { decodeTicket } from '../../tracking/signed-token.ts';
+import { clickLanding, clickTarget, clickViewer } from '../../serving/click-target.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
-import { userAgentFacts } from '../../audience/user-agent.ts';
-import { isDemandToken } from '../../demand/demand-ticket.ts';
-import { demandClick } from './demand.ts';
 import { NotJudgedYet } from '../tracking-run.ts';
 import type { OfflineAnswer, RunOptions } from '../tracking-run.ts';
+import { demandClick } from './demand.ts';
 
 /**
  * GET /c/<impression id>/<tracking token>?ttc&x&y&focus&fp&s: records the
@@ -25,9 +21,9 @@ export function clickRoute(ctx: EngineContext) {
   return async (req: EngineRequest, now = Date.now(), attempt?: string, run?: RunOptions): Promise<EngineReply> => {
     // A click on a demand partner's ad we rendered (native, push): its own signed ticket and landing.
     if (isDemandToken(req.params[0] ?? '')) return demandClick(ctx, req, now, attempt);
-    const target = clickTarget(ctx, req);
+    const target = clickTarget(ctx, req.params);
     if (!target) return errorReply('not_found', 'Unknown ad link');
-    const { ticket, creative, campaign, clickId } = target;
+    const { ticket } = target;
     const ua = req.headers['user-agent'] ?? '';
     // The click path's one read before the verdict: a widget ad's render beacon, or another surface's impression.
     const impressionAt = await impressionTime(ctx.counters, ticket);
@@ -35,17 +31,9 @@ export function clickRoute(ctx: EngineContext) {
     if (run?.answered?.late) throw new NotJudgedYet('answered past the deadline before it was judged');
     if (verdict.reason === 'not_rendered' && (run?.deferUnrendered || (await run?.journalPending?.())))
       throw new NotJudgedYet('render not counted yet');
-    // The viewer the ad was served to; a ticket signed before it carried them: the clicking browser.
-    const os = ticket.os || userAgentFacts(ua).os || '';
-    const browser = ticket.browser || userAgentFacts(ua).browser || '';
-    const chargeNano = await countClick(ctx, target, verdict, os, browser, now, attempt);
-    const landing = landingUrlOf(creative.landing_url, ticket, {
-      clickId,
-      bidType: campaign?.bid_type,
-      chargeNano,
-      os,
-      browser,
-    });
+    const viewer = clickViewer(target, ua);
+    const chargeNano = await countClick(ctx, target, verdict, viewer.os, viewer.browser, now, attempt);
+    const landing = clickLanding(target, viewer, chargeNano);
     // The redirect writes no Location that is not a plain http(s) URL.
     return landing ? redirect(landing) : errorReply('not_found', 'Unknown ad link');
   };
@@ -56,22 +44,6 @@ const redirect = (location: string): EngineReply => ({
   headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' },
 });
 
-/** What a click link must be before anything is counted: a signed ticket, the creative it names with its token, a plain http(s) landing. */
-function clickTarget(ctx: EngineContext, req: EngineRequest) {
-  const ticket = decodeTicket(ctx.secret, req.params[0] ?? '');
-  const creative = ticket ? ctx.index()?.creatives.get(ticket.creativeId) : undefined;
-  if (!ticket || !creative || creative.tracking_token !== req.params[1]) return undefined;
-  // The Location header is written from stored data: a landing URL kept before the API refused line
-  // breaks and other schemes must not split the response or send the visitor to a script.
-  if (!isSafeHttpUrl(creative.landing_url)) return undefined;
-  return {
-    ticket,
-    creative,
-    campaign: ctx.index()?.campaigns.get(ticket.campaignId),
-    clickId: clickIdOf(ctx.secret, ticket.bidId),
-  };
-}
-
 /**
  * The click's answer while Redis is away: the same redirect once the link checks out, its `{cost}` the CPC
  * charge the click would pay if valid (the replay judges it). A partner's click has its landing in Redis
@@ -81,20 +53,11 @@ export function clickOffline(ctx: EngineContext): OfflineAnswer {
   return (req) => {
     if (isDemandToken(req.params[0] ?? ''))
       return { reply: errorReply('unavailable', 'Try again in a moment'), journal: false };
-    const target = clickTarget(ctx, req);
+    const target = clickTarget(ctx, req.params);
     if (!target) return { reply: errorReply('not_found', 'Unknown ad link'), journal: false };
-    const { ticket, creative, campaign, clickId } = target;
-    const ua = req.headers['user-agent'] ?? '';
-    const os = ticket.os || userAgentFacts(ua).os || '';
-    const browser = ticket.browser || userAgentFacts(ua).browser || '';
+    const { campaign, ticket } = target;
     const chargeNano = campaign?.bid_type === 'cpc' ? clickChargeNano(campaign, ticket.clickMicroCents) : 0;
-    const landing = landingUrlOf(creative.landing_url, ticket, {
-      clickId,
-      bidType: campaign?.bid_type,
-      chargeNano,
-      os,
-      browser,
-    });
+    const landing = clickLanding(target, clickViewer(target, req.headers['user-agent'] ?? ''), chargeNano);
     return landing
       ? { reply: redirect(landing), journal: true }
       : { reply: errorReply('not_found', 'Unknown ad link'), journal: false };

@@ -17,9 +17,20 @@ function markup(
   bidId: string,
   nativeAssets: readonly NativeAsset[] | undefined,
 ): string {
-  if (c.format === 'video' || c.format === 'floating_video') return vastAdm(c, links, bidId);
-  if (c.format === 'native' && imp.native) return nativeAdm(c, links, nativeAssets);
+  const type = markupType(imp, c);
+  if (type === MTYPE.video) return vastAdm(c, links, bidId);
+  if (type === MTYPE.native) return nativeAdm(c, links, nativeAssets);
   return bannerAdm(c, links);
+}
+
+/** OpenRTB 2.6 `bid.mtype` (markup type): 1 banner, 2 video, 3 audio (we serve none), 4 native. */
+export const MTYPE = { banner: 1, video: 2, audio: 3, native: 4 } as const;
+
+/** The markup a creative is answered with on an imp, as `mtype`: what `markup` writes, decided in one place. */
+export function markupType(imp: Imp, c: Creative): Bid['mtype'] {
+  if (c.format === 'video' || c.format === 'floating_video') return MTYPE.video;
+  if (c.format === 'native' && imp.native) return MTYPE.native;
+  return MTYPE.banner;
 }
 
 /**
@@ -49,6 +60,7 @@ export function toBid(
     crid: String(c.creativeId),
     cid: String(c.campaignId),
     adomain: c.adomain ? [c.adomain] : [],
+    mtype: markupType(imp, c.creative),
   };
   if (billsByBurl) bid.burl = billingLink(baseUrl, s);
   if (s.dealId !== undefined) bid.dealid = s.dealId;

@@ -277,7 +277,12 @@ export const outgoingBidRequestSchema = bidRequestFields.extend({
     publisher: z.looseObject({ id: z.string() }),
   }),
   regs: z.looseObject({ coppa: z.number().optional() }),
-  source: z.looseObject({ tid: z.string() }),
+  /** The supply chain goes in `source.schain` to 2.6 partners, `source.ext.schain` to 2.5 ones (engine/src/demand/supply-chain.ts). */
+  source: z.looseObject({
+    tid: z.string(),
+    schain: supplyChainSchema.optional(),
+    ext: z.looseObject({ schain: supplyChainSchema.optional() }).optional(),
+  }),
   tmax: z.number().int().positive(),
   cur: z.array(z.string()),
 });

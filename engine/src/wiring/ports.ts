@@ -41,6 +41,8 @@ export function supplySide(config: Config, redis: Redis, secret: string, budget:
     wins: redisWinStore(redis),
     secret,
     baseUrl: config.adBaseUrl,
+    // The supply chain names us by the public site's host, as sellers.json and our publishers' ads.txt do.
+    sellerDomain: new URL(config.baseUrl).hostname,
     budget,
     now: () => performance.now(),
   };

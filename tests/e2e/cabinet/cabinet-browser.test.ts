@@ -298,20 +298,6 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     p.site.html.set('news-site.test/', `<!doctype html><html><head>${tag}</head><body>News</body></html>`);
     await pub.getByRole('button', { name: 'Verify news-site.test' }).click();
     await pub.locator('[data-site="news-site.test"]').getByText('Verified by meta.').waitFor();
-    // The ads.txt line, copied and looked for in the site's /ads.txt: not there, then there.
-    const card = pub.locator('[data-site="news-site.test"]');
-    await pub.getByRole('button', { name: 'Check ads.txt of news-site.test' }).click();
-    await card.getByText(/^ads\.txt: the line is not there yet/).waitFor();
-    await pub.getByRole('button', { name: 'Copy ads.txt line' }).click();
-    const line = await clipboard(pub);
-    expect(line).toMatch(/^[a-z0-9.-]+, \d+, DIRECT$/);
-    p.site.html.set('news-site.test/ads.txt', `# ads.txt\n${line}\n`);
-    await pub.getByRole('button', { name: 'Check ads.txt of news-site.test' }).click();
-    await card.getByText(/^ads\.txt: the line is there/).waitFor();
-    await pub.getByRole('button', { name: 'List me as confidential in sellers.json' }).click();
-    await pub.getByText(/Listed as confidential/).waitFor();
-    await pub.getByRole('button', { name: 'Show my name in sellers.json' }).click();
-    await pub.getByText(/sellers\.json names you by your first approved site/).waitFor();
     await screenshot(pub, 'sites', ['news-site.test', 'pending review', 'ads.txt line']);
     await adm.getByRole('link', { name: 'Moderation' }).click();
     await adm.getByRole('button', { name: 'Approve site news-site.test' }).click();

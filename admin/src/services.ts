@@ -23,6 +23,7 @@ import { AdminHealth } from './observability/health.ts';
 import { VideoJobStore } from './video/job-store.ts';
 import { DemandHealth } from './storage/demand-health.ts';
 import { CampaignSpend } from './storage/campaign-spend.ts';
+import { ConfidentialSellers } from './storage/confidential-sellers.ts';
 import { ConversionStore } from './postback/conversion-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
@@ -59,6 +60,8 @@ export interface Services {
   conversions: ConversionStore;
   /** The campaigns' budget pools and lifetime spend, which the engines count. */
   spend: CampaignSpend;
+  /** Publishers sellers.json lists as confidential. */
+  confidentialSellers: ConfidentialSellers;
   /** The engines' counts of each demand partner, read for the admin's lists and statistics. */
   demandHealth: DemandHealth;
   /** The event store; absent in processes that do not read statistics. */
@@ -102,6 +105,7 @@ export function createServices(
     videoJobs: new VideoJobStore(redis),
     conversions: new ConversionStore(redis),
     spend: new CampaignSpend(redis),
+    confidentialSellers: new ConfidentialSellers(redis),
     demandHealth: new DemandHealth(redis),
     clickhouse,
     health: new AdminHealth({

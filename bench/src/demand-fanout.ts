@@ -45,6 +45,7 @@ function handler(ports: number[]) {
     timeout_ms: 150,
     formats: ['banner'],
     countries: [],
+    openrtb_version: '2.5',
     status: 'active',
     created_at: now,
     updated_at: now,
@@ -63,6 +64,7 @@ function handler(ports: number[]) {
     wins: { save: (id, w) => Promise.resolve(void wins.set(id, w)), load: (id) => Promise.resolve(wins.get(id)) },
     secret: 's'.repeat(40),
     baseUrl: 'http://127.0.0.1:8080',
+    sellerDomain: 'adnet.example',
     budget: { tryTake: () => true, giveBack: () => undefined },
     now: () => performance.now(),
   };

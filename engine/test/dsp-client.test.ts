@@ -31,9 +31,13 @@ describe('DspClient', () => {
   it('refuses loopback and private addresses without the flag, before a byte is sent', async () => {
     const strict = new DspClient({ allowLoopback: false });
     const before = hits;
-    expect(await strict.postBid(1, `https://127.0.0.1:${port}/bid`, '{}', 100)).toMatchObject({ kind: 'refused' });
-    expect(await strict.postBid(1, `https://localhost:${port}/bid`, '{}', 100)).toMatchObject({ kind: 'refused' });
-    expect(await strict.postBid(1, 'https://10.1.2.3/bid', '{}', 100)).toMatchObject({
+    expect(await strict.postBid({ id: 1, endpoint: `https://127.0.0.1:${port}/bid` }, '{}', 100)).toMatchObject({
+      kind: 'refused',
+    });
+    expect(await strict.postBid({ id: 1, endpoint: `https://localhost:${port}/bid` }, '{}', 100)).toMatchObject({
+      kind: 'refused',
+    });
+    expect(await strict.postBid({ id: 1, endpoint: 'https://10.1.2.3/bid' }, '{}', 100)).toMatchObject({
       kind: expect.stringMatching(/refused|timeout/),
     });
     expect(await strict.notify(`http://127.0.0.1:${port}/win`, 100)).toBe(false);
@@ -44,8 +48,10 @@ describe('DspClient', () => {
   it('with the flag, reaches loopback; a slow answer is a timeout, then read and counted late', async () => {
     const late: number[] = [];
     const c = new DspClient({ allowLoopback: true, onLate: (id) => late.push(id) });
-    expect(await c.postBid(4, `http://127.0.0.1:${port}/bid`, '{}', 100)).toEqual({ kind: 'nobid' });
-    expect(await c.postBid(4, `http://127.0.0.1:${port}/slow`, '{}', 30)).toEqual({ kind: 'timeout' });
+    expect(await c.postBid({ id: 4, endpoint: `http://127.0.0.1:${port}/bid` }, '{}', 100)).toEqual({ kind: 'nobid' });
+    expect(await c.postBid({ id: 4, endpoint: `http://127.0.0.1:${port}/slow` }, '{}', 30)).toEqual({
+      kind: 'timeout',
+    });
     await new Promise((r) => setTimeout(r, 250));
     expect(late).toEqual([4]);
     c.close();

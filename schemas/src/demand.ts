@@ -3,7 +3,7 @@ import { idSchema } from './api.ts';
 import { CAMPAIGN_FORMATS } from './formats.ts';
 import { COUNTRY_CODES } from './geo.ts';
 
-// Demand partners: DSPs our publishers' impressions are auctioned to over OpenRTB 2.5 (the supply side).
+// Demand partners: DSPs our publishers' impressions are auctioned to over OpenRTB 2.5 or 2.6 (the supply side).
 // The endpoint's scheme and host are checked again at call time (engine/src/demand/dsp-client.ts):
 // https only, public addresses only; `DEMAND_ALLOW_LOOPBACK=1` lets http on loopback through for
 // tests and local development.
@@ -45,6 +45,15 @@ const countries = z
   .array(z.string().refine((c) => COUNTRY_CODES.has(c), 'must be a lowercase ISO 3166-1 alpha-2 country code'))
   .max(250)
   .transform((a) => [...new Set(a)]);
+/**
+ * The OpenRTB version a partner speaks (`x-openrtb-version` of our requests): 2.5 (the default) gets the supply
+ * chain in `source.ext.schain`, 2.6 in `source.schain` (docs/demand.md, supply chain).
+ */
+export const DEMAND_OPENRTB_VERSIONS = ['2.5', '2.6'] as const;
+export type DemandOpenRtbVersion = (typeof DEMAND_OPENRTB_VERSIONS)[number];
+const openRtbVersion = z.enum(DEMAND_OPENRTB_VERSIONS, {
+  error: `must be one of ${DEMAND_OPENRTB_VERSIONS.join(', ')}`,
+});
 const qps = z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000');
 const timeout = z
   .number()
@@ -66,6 +75,7 @@ export function demandPartnerInputSchemas(rules?: DemandEndpointRules) {
     formats,
     /** Lowercase alpha-2; absent or empty: every country. */
     countries: countries.optional(),
+    openrtb_version: openRtbVersion.default('2.5'),
   });
   const update = z.object({
     id: idSchema,
@@ -75,6 +85,7 @@ export function demandPartnerInputSchemas(rules?: DemandEndpointRules) {
     timeout_ms: timeout.optional(),
     formats: formats.optional(),
     countries: countries.optional(),
+    openrtb_version: openRtbVersion.optional(),
   });
   return { create, update };
 }
@@ -91,6 +102,8 @@ export const demandPartnerSchema = z.object({
   timeout_ms: z.number().int(),
   formats: z.array(z.enum(CAMPAIGN_FORMATS)),
   countries: z.array(z.string()),
+  /** Partners stored before the setting existed speak 2.5. */
+  openrtb_version: z.enum(DEMAND_OPENRTB_VERSIONS).default('2.5'),
   status: z.enum(DEMAND_PARTNER_STATUSES),
   created_at: z.string(),
   updated_at: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { vastProtocolSchema } from './vast.ts';
 
-// The OpenRTB 2.5 subset the engine reads. Unknown fields are allowed
+// The OpenRTB 2.5 and 2.6 subset the engine reads. Unknown fields are allowed
 // everywhere (the spec requires tolerance); these schemas are the reference
 // the engine's cheap hot-path check (engine/src/openrtb/parse-request.ts) is
 // tested against.
@@ -38,12 +38,16 @@ export const impSchema = z.looseObject({
       h: z.number().optional(),
       minduration: z.number().int().nonnegative().optional(),
       maxduration: z.number().int().nonnegative().optional(),
+      /** OpenRTB 2.6 video placement subtype (list: 1 instream, 2 accompanying content, 3 interstitial, 4 no content). */
+      plcmt: z.number().int().optional(),
     })
     .optional(),
   bidfloor: z.number().min(0).optional(),
   bidfloorcur: z.string().optional(),
   tagid: z.string().optional(),
   pmp: pmpSchema.optional(),
+  /** OpenRTB 2.6: 1 when the user is rewarded for viewing (2.5 partners: `imp.ext.prebid.is_rewarded_inventory`). */
+  rwdd: z.number().int().optional(),
 });
 /** Bounds of `device.sua` (a brand is a short name; browsers list a handful, with GREASE entries). */
 export const SUA_LIMITS = { brand: 64, version: 32, versions: 8, browsers: 16 } as const;
@@ -62,6 +66,21 @@ export const structuredUserAgentSchema = z.looseObject({
   mobile: z.number().int().min(0).max(1).optional(),
 });
 export type StructuredUserAgent = z.infer<typeof structuredUserAgentSchema>;
+
+/** A supply chain node (IAB SupplyChain object 1.0): `asi` the system's domain, `sid` the seller's id there, `hp` 1 when it is paid. */
+export const supplyChainNodeSchema = z.looseObject({
+  asi: z.string(),
+  sid: z.string(),
+  hp: z.number().int().optional(),
+  rid: z.string().optional(),
+});
+export const supplyChainSchema = z.looseObject({
+  complete: z.number().int(),
+  ver: z.string(),
+  nodes: z.array(supplyChainNodeSchema).max(20),
+});
+export type SupplyChain = z.infer<typeof supplyChainSchema>;
+export type SupplyChainNode = z.infer<typeof supplyChainNodeSchema>;
 
 /** A bid request's fields (OpenRTB 2.5 §3.2.1), before the rules across fields: what the supply side extends. */
 const bidRequestFields = z.looseObject({
@@ -103,15 +122,31 @@ const bidRequestFields = z.looseObject({
     })
     .optional(),
   user: z
-    .looseObject({ id: z.string().optional(), ext: z.looseObject({ consent: z.string().optional() }).optional() })
+    .looseObject({
+      id: z.string().optional(),
+      /** OpenRTB 2.6 place of the TCF consent string (2.5: `user.ext.consent`). */
+      consent: z.string().optional(),
+      /** OpenRTB 2.6 extended ids (2.5: `user.ext.eids`); kept, not read. */
+      eids: z.array(z.unknown()).optional(),
+      ext: z.looseObject({ consent: z.string().optional() }).optional(),
+    })
     .optional(),
-  /** Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with `user.ext.consent`) and the CCPA's US Privacy string. */
+  /**
+   * Privacy signals (docs/openrtb.md, privacy): COPPA, GDPR (with the consent string) and the CCPA's US Privacy
+   * string, at their OpenRTB 2.6 places or their 2.5 `ext` places (engine/src/openrtb/normalise.ts).
+   */
   regs: z
     .looseObject({
       coppa: z.number().int().optional(),
+      gdpr: z.number().int().optional(),
+      us_privacy: z.string().optional(),
+      gpp: z.string().optional(),
+      gpp_sid: z.array(z.number().int()).max(50).optional(),
       ext: z.looseObject({ gdpr: z.number().int().optional(), us_privacy: z.string().optional() }).optional(),
     })
     .optional(),
+  /** OpenRTB 2.6 `source.schain` (2.5: `source.ext.schain`): the supply chain that led to us. */
+  source: z.looseObject({ schain: supplyChainSchema.optional() }).optional(),
   tmax: z.number().int().positive().optional(),
   cur: z.array(z.string()).optional(),
   bcat: z.array(z.string()).optional(),
@@ -146,6 +181,8 @@ export const bidSchema = z.object({
    * 3.0 or 4.0, the highest the imp's `video.protocols` allow (schemas/src/vast.ts).
    */
   protocol: vastProtocolSchema.optional(),
+  /** OpenRTB 2.6 markup type, on every bid: 1 banner, 2 video, 3 audio, 4 native. */
+  mtype: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
 });
 export type Bid = z.infer<typeof bidSchema>;
 
@@ -248,7 +285,12 @@ export const outgoingBidRequestSchema = bidRequestFields.extend({
     publisher: z.looseObject({ id: z.string() }),
   }),
   regs: z.looseObject({ coppa: z.number().optional() }),
-  source: z.looseObject({ tid: z.string() }),
+  /** The supply chain goes in `source.schain` to 2.6 partners, `source.ext.schain` to 2.5 ones (engine/src/demand/supply-chain.ts). */
+  source: z.looseObject({
+    tid: z.string(),
+    schain: supplyChainSchema.optional(),
+    ext: z.looseObject({ schain: supplyChainSchema.optional() }).optional(),
+  }),
   tmax: z.number().int().positive(),
   cur: z.array(z.string()),
 });

@@ -50,6 +50,14 @@ export const siteUpdateInputSchema = z.object({
   ...controlsInputShape,
 });
 
+/**
+ * What the ads.txt check found (admin/src/verify/ads-txt.ts): `found` the line is in the site's `/ads.txt`,
+ * `missing` the file was read and the line is not in it (or there is no file), `unreachable` the file could not
+ * be fetched (or the host is not on the public internet).
+ */
+export const ADS_TXT_STATUSES = ['found', 'missing', 'unreachable'] as const;
+export type AdsTxtStatus = (typeof ADS_TXT_STATUSES)[number];
+
 export const siteSchema = z.object({
   id: z.number().int(),
   publisher_id: z.number().int(),
@@ -62,13 +70,35 @@ export const siteSchema = z.object({
   rejection_reason: z.string().nullable(),
   verified_method: z.string().nullable(),
   ads_txt_line: z.string(),
+  /** The last check of the site's `/ads.txt` for `ads_txt_line` (docs/demand.md, supply chain); null: never checked. */
+  ads_txt_status: z.enum(ADS_TXT_STATUSES).nullable(),
+  ads_txt_checked_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Defaults of the site's zones (schemas/src/publisher-controls.ts). */
   ...controlsOutputShape,
 });
 export type Site = z.infer<typeof siteSchema>;
-export type StoredSite = Omit<Site, 'ads_txt_line' | keyof typeof controlsOutputShape> & StoredControls;
+export type StoredSite = Omit<
+  Site,
+  'ads_txt_line' | 'ads_txt_status' | 'ads_txt_checked_at' | keyof typeof controlsOutputShape
+> &
+  StoredControls & {
+    /** Absent on sites never checked. */
+    ads_txt_status?: AdsTxtStatus;
+    ads_txt_checked_at?: string;
+  };
+
+/** A publisher's seller settings: its id in sellers.json and ads.txt, and whether sellers.json names it. */
+export const sellerSettingsSchema = z.object({
+  seller_id: z.string(),
+  /** IAB sellers.json `is_confidential`: listed without name or domain. */
+  sellers_json_confidential: z.boolean(),
+  /** The line each of its sites publishes in `/ads.txt`. */
+  ads_txt_line: z.string(),
+});
+export type SellerSettings = z.infer<typeof sellerSettingsSchema>;
+export const sellerSettingsInputSchema = z.object({ sellers_json_confidential: z.boolean() });
 
 const intIn = (min: number, max: number) =>
   z

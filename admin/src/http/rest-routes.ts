@@ -338,6 +338,27 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/pub/sites/{id}/ads-txt-check',
+    procedure: 'pub.sites.checkAdsTxt',
+    input: 'none',
+    summary: "Look for the site's ads.txt line in its /ads.txt and keep the result (found, missing, unreachable)",
+  },
+  {
+    method: 'GET',
+    path: '/api/pub/seller-settings',
+    procedure: 'pub.seller.get',
+    input: 'none',
+    summary: 'Seller id, ads.txt line and whether sellers.json names the publisher',
+  },
+  {
+    method: 'PUT',
+    path: '/api/pub/seller-settings',
+    procedure: 'pub.seller.update',
+    input: 'json',
+    summary: 'Ask sellers.json to list the publisher as confidential (no name or domain), or to name it again',
+  },
+  {
+    method: 'POST',
     path: '/api/pub/zones',
     procedure: 'pub.zones.create',
     input: 'json',

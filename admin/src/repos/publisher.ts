@@ -23,8 +23,16 @@ export const adsTxtLine = (svc: Services, publisherId: number): string =>
 
 export function siteOut(svc: Services, stored: StoredSite): Site {
   const { floor_cpm_micro_cents: _floor, ...s } = stored;
-  return { ...s, ads_txt_line: adsTxtLine(svc, s.publisher_id), ...controlsOut(stored) };
+  return {
+    ...s,
+    ads_txt_line: adsTxtLine(svc, s.publisher_id),
+    ads_txt_status: s.ads_txt_status ?? null,
+    ads_txt_checked_at: s.ads_txt_checked_at ?? null,
+    ...controlsOut(stored),
+  };
 }
+
+/** Publishers who asked sellers.json not to name them (`sellers_json_confidential`): a set of publisher ids. */
 
 export function zoneOut(svc: Services, stored: StoredZone): Zone {
   const { floor_cpm_micro_cents: _floor, ...z } = stored;
@@ -57,22 +65,27 @@ export async function listOwned<T extends { id: number }>(
   return (await svc.configStore.readIndexed<T>(kind, indexKey)).sort((a, b) => a.id - b.id);
 }
 
-/** IAB sellers.json: every publisher with an approved site, named by its first approved domain. */
+/**
+ * IAB sellers.json 1.0: every publisher with an approved site, named by its first approved domain; a publisher
+ * who asked for it (`sellers_json_confidential`) is listed `is_confidential: 1` without name or domain, as the
+ * specification allows for a seller that is an individual.
+ */
 export async function sellersJson(svc: Services): Promise<Record<string, unknown>> {
-  const sites = (await svc.configStore.readIndexed<StoredSite>('site', APPROVED_SITES))
-    .filter((s) => s.status === 'approved')
-    .sort((a, b) => a.id - b.id);
+  const [approved, hidden] = await Promise.all([
+    svc.configStore.readIndexed<StoredSite>('site', APPROVED_SITES),
+    svc.confidentialSellers.all(),
+  ]);
+  const sites = approved.filter((s) => s.status === 'approved').sort((a, b) => a.id - b.id);
   const byPublisher = new Map<number, StoredSite>();
   for (const s of sites) if (!byPublisher.has(s.publisher_id)) byPublisher.set(s.publisher_id, s);
   return {
     version: '1.0',
     contact_address: networkDomain(svc),
-    sellers: [...byPublisher.values()].map((s) => ({
-      seller_id: String(s.publisher_id),
-      name: s.domain,
-      domain: s.domain,
-      seller_type: 'PUBLISHER',
-    })),
+    sellers: [...byPublisher.values()].map((s) =>
+      hidden.has(String(s.publisher_id))
+        ? { seller_id: String(s.publisher_id), is_confidential: 1, seller_type: 'PUBLISHER' }
+        : { seller_id: String(s.publisher_id), name: s.domain, domain: s.domain, seller_type: 'PUBLISHER' },
+    ),
   };
 }
 

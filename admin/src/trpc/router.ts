@@ -1,5 +1,6 @@
 import { createCallerFactory, mergeRouters, router } from './init.ts';
 import { balanceRouter, profileRouter } from './routers/account.ts';
+import { sellerRouter } from './routers/seller.ts';
 import { adminRouter } from './routers/admin.ts';
 import { aiRouter } from './routers/ai.ts';
 import { authRouter } from './routers/auth.ts';
@@ -39,6 +40,7 @@ export const appRouter = router({
     zones: zonesRouter,
     stats: pubStatsRouter,
     payouts: pubPayoutsRouter,
+    seller: sellerRouter,
   }),
   admin: mergeRouters(
     adminRouter,

@@ -1,4 +1,5 @@
-import { DEMAND_DISCARDS } from '@adnet/schemas/demand';
+import { DEMAND_DISCARDS, DEMAND_OPENRTB_VERSIONS } from '@adnet/schemas/demand';
+import type { DemandOpenRtbVersion } from '@adnet/schemas/demand';
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { badge, enableToggle, h, notify, table } from '../dom.ts';
@@ -12,6 +13,15 @@ type Format = DemandPartner['formats'][number];
 
 /** Zone formats a partner can be offered (docs/demand.md). */
 const FORMATS = ['banner', 'native', 'in_page_push', 'video', 'floating_video', 'push'] as const;
+
+/** The version the partner speaks: where its requests carry the supply chain (docs/demand.md, supply chain). */
+const versionField = (value: string) => ({
+  name: 'openrtb_version',
+  label: 'OpenRTB version',
+  type: 'select' as const,
+  options: DEMAND_OPENRTB_VERSIONS,
+  value,
+});
 
 function health(p: DemandPartner): HTMLElement {
   const c = p.health.counters;
@@ -47,6 +57,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
       { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: String(p.timeout_ms) },
       { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: p.formats },
       countriesField('countries', 'Countries (none chosen: all)', p.countries),
+      versionField(p.openrtb_version),
     ],
     async onSubmit(d) {
       await api.admin.updateDemandPartner.mutate({
@@ -56,6 +67,7 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
         timeout_ms: num(d, 'timeout_ms'),
         formats: checked(d, 'formats') as Format[],
         countries: checked(d, 'countries'),
+        openrtb_version: text(d, 'openrtb_version') as DemandOpenRtbVersion,
       });
       notify(`Demand partner ${p.name} saved`);
       await after();
@@ -67,7 +79,11 @@ function partnerRow(p: DemandPartner, after: () => Promise<void>) {
     h(
       'details',
       {},
-      h('summary', {}, `${p.formats.join(', ')} · ${count(p.qps_limit)} QPS · ${p.timeout_ms} ms`),
+      h(
+        'summary',
+        {},
+        `${p.formats.join(', ')} · ${count(p.qps_limit)} QPS · ${p.timeout_ms} ms · OpenRTB ${p.openrtb_version}`,
+      ),
       edit.form,
     ),
     health(p),
@@ -93,6 +109,7 @@ export async function demandPartnersPage(ctx: PageContext): Promise<void> {
       { name: 'timeout_ms', label: 'Timeout (ms, at most 200)', type: 'number', value: '150' },
       { name: 'formats', label: 'Formats', type: 'checkboxes', options: FORMATS, value: ['banner'] },
       countriesField('countries', 'Countries (none chosen: all)'),
+      versionField('2.5'),
     ],
     async onSubmit(d) {
       const countries = checked(d, 'countries');
@@ -103,6 +120,7 @@ export async function demandPartnersPage(ctx: PageContext): Promise<void> {
         timeout_ms: num(d, 'timeout_ms'),
         formats: checked(d, 'formats') as Format[],
         ...(countries.length ? { countries } : {}),
+        openrtb_version: text(d, 'openrtb_version') as DemandOpenRtbVersion,
       });
       notify('Demand partner added');
       await again();

@@ -74,9 +74,54 @@ function siteCard(s: Site, after: () => Promise<void>): HTMLElement {
           ),
         )
       : h('p', {}, s.verified_method ? `Verified by ${s.verified_method}.` : ''),
-    h('p', {}, 'ads.txt line: '),
+    h('p', {}, 'ads.txt line (add it to ', h('code', {}, `https://${s.domain}/ads.txt`), '):'),
     copyBlock('ads.txt line', s.ads_txt_line),
+    h('p', { 'data-ads-txt': s.ads_txt_status ?? 'unchecked' }, adsTxtSummary(s)),
+    actionButton(
+      'Check ads.txt',
+      async () => {
+        const r = await api.pub.sites.checkAdsTxt.mutate({ id: s.id });
+        notify(`ads.txt of ${s.domain}: ${ADS_TXT_WORDS[r.ads_txt_status ?? 'missing']}`);
+        await after();
+      },
+      { 'aria-label': `Check ads.txt of ${s.domain}` },
+    ),
     controlsSection({ site: s }, after),
+  );
+}
+
+/** What the last ads.txt check found, in a publisher's words. */
+const ADS_TXT_WORDS: Record<NonNullable<Site['ads_txt_status']>, string> = {
+  found: 'the line is there',
+  missing: 'the line is not there yet',
+  unreachable: 'the file could not be fetched',
+};
+const adsTxtSummary = (s: Site): string =>
+  s.ads_txt_status && s.ads_txt_checked_at
+    ? `ads.txt: ${ADS_TXT_WORDS[s.ads_txt_status]} (checked ${new Date(s.ads_txt_checked_at).toLocaleString()}).`
+    : 'ads.txt: not checked yet.';
+
+/** Whether sellers.json names the publisher (`sellers_json_confidential`), with a button to change it. */
+async function sellerSection(after: () => Promise<void>): Promise<HTMLElement> {
+  const seller = await api.pub.seller.get.query();
+  const hidden = seller.sellers_json_confidential;
+  return h(
+    'section',
+    { 'aria-label': 'sellers.json' },
+    h('h2', {}, 'sellers.json'),
+    h(
+      'p',
+      {},
+      `Seller id ${seller.seller_id}. `,
+      hidden
+        ? 'Listed as confidential: sellers.json shows your seller id without your name or domain.'
+        : 'sellers.json names you by your first approved site.',
+    ),
+    actionButton(hidden ? 'Show my name in sellers.json' : 'List me as confidential in sellers.json', async () => {
+      await api.pub.seller.update.mutate({ sellers_json_confidential: !hidden });
+      notify(hidden ? 'sellers.json names you again' : 'sellers.json lists you as confidential');
+      await after();
+    }),
   );
 }
 
@@ -108,6 +153,7 @@ export async function sitesPage(ctx: PageContext): Promise<void> {
     h('div', { class: 'cards' }, sites.length ? sites.map((s) => siteCard(s, rerender)) : h('p', {}, 'No sites yet.')),
     h('h2', {}, 'Add a site'),
     form,
+    await sellerSection(rerender),
   );
 }
 

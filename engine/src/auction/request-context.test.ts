@@ -14,6 +14,13 @@ const IPHONE =
 const context = (device: BidRequest['device']) => openRtbContext({ id: 'a', imp: [{ id: '1' }], device }, index, 1, 0);
 
 describe('OpenRTB request context', () => {
+  it("refuses a bot's user agent, except on a test request (answered, never charged)", () => {
+    const req = (test?: number) => ({ id: 'a', imp: [{ id: '1' }], device: { ua: 'test-user-agent' }, test });
+    expect(openRtbContext(req(), index, 1, 0).bot).toBe(true);
+    expect(openRtbContext(req(0), index, 1, 0).bot).toBe(true);
+    expect(openRtbContext(req(1), index, 1, 0)).toMatchObject({ bot: false, test: true });
+  });
+
   it('takes the country from device.geo.country, else from device.ip, else from device.ipv6', () => {
     expect(context({ geo: { country: 'DEU' }, ip: '8.8.8.8' }).country).toBe('de');
     expect(context({ geo: { country: 'fr' } }).country).toBe('fr');

@@ -94,8 +94,10 @@ export function openRtbContext(
     ipPrefix: ipPrefixOf(request.device?.ip ?? ''),
     uaHash: uaHashOf(request.device?.ua ?? ''),
     test: request.test === 1,
-    // A partner may leave the user agent out; one it sends that is a bot's gets no bid.
-    bot: request.device?.ua !== undefined && isBotUserAgent(request.device.ua),
+    // A partner may leave the user agent out; one it sends that is a bot's gets no bid, unless the request is a
+    // test (`test: 1`): an integration test's placeholder user agent (`test-user-agent`) reads as a bot, and a
+    // test request is answered but never charged or counted (docs/openrtb.md, test requests).
+    bot: request.test !== 1 && request.device?.ua !== undefined && isBotUserAgent(request.device.ua),
     // A partner's request is judged on what the partner says; page and request-rate checks are for our own zones.
     pageHost: undefined,
     flood: undefined,

@@ -92,9 +92,18 @@ export class DspClient {
     this.maxBody = o.maxBodyBytes ?? 256 * 1024;
   }
 
-  /** One bid request; resolves by `timeoutMs` at the latest (a later answer is read and counted late, never used). */
-  postBid(partnerId: number, endpoint: string, body: string, timeoutMs: number): Promise<DspAnswer> {
-    const url = callableUrl(endpoint, this.o.allowLoopback);
+  /**
+   * One bid request in the partner's OpenRTB version (its `x-openrtb-version`); resolves by `timeoutMs` at the
+   * latest (a later answer is read and counted late, never used).
+   */
+  postBid(
+    partner: { id: number; endpoint: string },
+    body: string,
+    timeoutMs: number,
+    version = '2.5',
+  ): Promise<DspAnswer> {
+    const partnerId = partner.id;
+    const url = callableUrl(partner.endpoint, this.o.allowLoopback);
     if (!url) return Promise.resolve({ kind: 'refused', why: 'endpoint is not https' });
     return new Promise((resolve) => {
       let settled = false;
@@ -110,7 +119,7 @@ export class DspClient {
       }, timeoutMs);
       const req = this.send(url, 'POST', {
         'content-type': 'application/json',
-        'x-openrtb-version': '2.5',
+        'x-openrtb-version': version,
         'content-length': String(Buffer.byteLength(body)),
       });
       const hard = setTimeout(() => req.destroy(new Error('hard limit')), this.hardLimitMs);

@@ -23,6 +23,7 @@ const partner = (id: number, over: Partial<DemandPartner> = {}): DemandPartner =
   timeout_ms: 150,
   formats: ['banner'],
   countries: [],
+  openrtb_version: '2.5',
   status: 'active',
   created_at: '',
   updated_at: '',
@@ -48,12 +49,14 @@ function world(
 ) {
   const notices: string[] = [];
   const bodies: string[] = [];
+  const versions: string[] = [];
   const given: number[] = [];
   const wins = new Map<string, DemandWin>();
   const deps: SupplyDeps = {
     client: {
-      postBid: (id, _endpoint, body) => {
+      postBid: ({ id }, body, _timeout, version) => {
         bodies.push(body);
+        versions.push(version);
         const a = answers[id];
         const req = JSON.parse(body) as { id: string };
         if (typeof a !== 'number') return Promise.resolve(a ?? { kind: 'nobid' });
@@ -82,10 +85,11 @@ function world(
     wins: { save: (id, w) => Promise.resolve(void wins.set(id, w)), load: (id) => Promise.resolve(wins.get(id)) },
     secret: SECRET,
     baseUrl: 'https://ads.example',
+    sellerDomain: 'adnet.example',
     budget: { tryTake: () => budgetRoom, giveBack: (_c, p) => void given.push(p) },
     now: () => 0,
   };
-  return { deps, notices, given, wins, bodies };
+  return { deps, notices, given, wins, bodies, versions };
 }
 
 function ownServed(ecpmUsd: number, priceUsd: number): Served {
@@ -199,6 +203,19 @@ describe('supplyAuction', () => {
     const open = world({ 1: 3 });
     await supplyAuction(open.deps, input([partner(1)], { won: false, reason: 'no_candidates' }));
     expect(JSON.parse(open.bodies[0] ?? '{}')).not.toHaveProperty('badv');
+  });
+
+  it('sends our supply chain node in source.ext.schain to a 2.5 partner and in source.schain to a 2.6 one', async () => {
+    const w = world({ 1: 2, 2: 3 });
+    await supplyAuction(
+      w.deps,
+      input([partner(1), partner(2, { openrtb_version: '2.6' })], { won: false, reason: 'no_candidates' }),
+    );
+    const chain = { complete: 1, ver: '1.0', nodes: [{ asi: 'adnet.example', sid: '9', hp: 1 }] };
+    const [v25, v26] = w.bodies.map((b) => (JSON.parse(b) as { source: Record<string, unknown> }).source);
+    expect(v25).toEqual({ tid: expect.any(String), ext: { schain: chain } });
+    expect(v26).toEqual({ tid: v25?.tid, schain: chain });
+    expect(w.versions).toEqual(['2.5', '2.6']);
   });
 
   it('failures, timeouts and garbage count against the partner and open its circuit; nothing wins', async () => {

@@ -1,4 +1,4 @@
-import type { DemandPartner } from '@adnet/schemas/demand';
+import type { DemandOpenRtbVersion, DemandPartner } from '@adnet/schemas/demand';
 import { randomUuid } from '../events/random-uuid.ts';
 import type { BidBudget } from '../auction/ports.ts';
 import type { Served, ServeOutcome } from '../auction/serve.ts';
@@ -6,6 +6,7 @@ import type { PartnerLimiter } from '../partners/partner-limiter.ts';
 import { decodeTicket, encodeTicket } from '../tracking/signed-token.ts';
 import type { CircuitBreaker } from './breaker.ts';
 import { buildSupplyRequest, SUPPLY_IMP_ID } from './build-request.ts';
+import { bodyFor, ourSupplyChain, versionOf } from './supply-chain.ts';
 import type { SupplyImp } from './build-request.ts';
 import { decide } from './clearing.ts';
 import type { DemandStats } from './demand-stats.ts';
@@ -22,7 +23,14 @@ import type { PartnerBid } from './read-response.ts';
 import type { WinStore } from './win-store.ts';
 
 export interface SupplyDeps {
-  client: { postBid(partnerId: number, endpoint: string, body: string, timeoutMs: number): Promise<DspAnswer> };
+  client: {
+    postBid(
+      partner: { id: number; endpoint: string },
+      body: string,
+      timeoutMs: number,
+      version: DemandOpenRtbVersion,
+    ): Promise<DspAnswer>;
+  };
   breaker: CircuitBreaker;
   /** Demand partners' QPS (their own limiter: their ids are not exchange partners' ids). */
   limiter: PartnerLimiter;
@@ -31,6 +39,8 @@ export interface SupplyDeps {
   wins: WinStore;
   secret: string;
   baseUrl: string;
+  /** Our domain in the supply chain we send (`asi`): the public base URL's host, as in ads.txt and sellers.json. */
+  sellerDomain: string;
   budget: BidBudget;
   /** Monotonic milliseconds, for the deadline. */
   now: () => number;
@@ -153,16 +163,22 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
   const auctionId = randomUuid();
   const remaining = Math.max(0, input.auctionTimeoutMs - (deps.now() - input.startedAt));
   const blocked = input.blockedDomains ?? null;
-  const request = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
+  const built = buildSupplyRequest({ ...input.imp, auctionId, tmaxMs: Math.max(1, Math.floor(remaining)) });
   // The publisher's block list goes out as `badv`, and a bid declaring a blocked advertiser is discarded anyway.
-  const body = JSON.stringify(blocked ? { ...request, badv: [...blocked] } : request);
+  const request = blocked ? { ...built, badv: [...blocked] } : built;
+  // Our node of the supply chain; the chain's place depends on the partner's version: one body per version, made when needed.
+  const chain = ourSupplyChain(deps.sellerDomain, String(input.imp.site.publisher_id));
+  const bodies: Partial<Record<DemandOpenRtbVersion, string>> = {};
+  const bodyOf = (v: DemandOpenRtbVersion): string => (bodies[v] ??= bodyFor(request, v, chain));
   const floor = input.imp.floorMicroCents;
   const format = input.imp.zone.format;
   const read = new Map<PartnerBid, ReadAnswer>();
   const answers = await Promise.all(
     input.partners.map((p) => {
       deps.stats.add(p.id, 'requests');
-      return deps.client.postBid(p.id, p.endpoint, body, Math.max(1, Math.min(p.timeout_ms, remaining)));
+      const version = versionOf(p);
+      const timeout = Math.max(1, Math.min(p.timeout_ms, remaining));
+      return deps.client.postBid(p, bodyOf(version), timeout, version);
     }),
   );
   const bids: PartnerBid[] = [];

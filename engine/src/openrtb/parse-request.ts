@@ -6,6 +6,7 @@ export type ParseResult = { ok: true; request: BidRequest } | { ok: false; reaso
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optStr = (v: unknown) => v === undefined || typeof v === 'string';
 const optNum = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+const optInt = (v: unknown) => v === undefined || Number.isInteger(v);
 const isStr = (x: unknown) => typeof x === 'string';
 const optStrArr = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 500 && v.every(isStr));
 // A banner size of 0 means "not said" (the OpenRTB 2.5 examples send it for interstitials).
@@ -26,7 +27,8 @@ const brandVersionOk = (v: unknown): boolean =>
       v.version.length <= SUA_LIMITS.versions &&
       v.version.every((x) => typeof x === 'string' && x.length <= SUA_LIMITS.version)));
 
-function suaProblem(sua: unknown): string | undefined {
+/** Why a structured user agent is out of shape (docs/openrtb.md), undefined when it is not. */
+export function suaProblem(sua: unknown): string | undefined {
   if (!isObj(sua)) return 'device.sua must be an object';
   if (
     sua.browsers !== undefined &&
@@ -38,6 +40,18 @@ function suaProblem(sua: unknown): string | undefined {
   if (sua.mobile !== undefined && sua.mobile !== 0 && sua.mobile !== 1) return 'device.sua.mobile must be 0 or 1';
   return undefined;
 }
+
+const MAX_CHAIN = 20;
+const optIntArr = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= 50 && v.every(Number.isInteger));
+const isNode = (n: unknown) => isObj(n) && typeof n.asi === 'string' && typeof n.sid === 'string' && optInt(n.hp);
+/** A supply chain object (IAB SupplyChain 1.0): `complete` and `ver`, at most 20 nodes of `{asi, sid}`. */
+export const isSupplyChain = (v: unknown): boolean =>
+  isObj(v) &&
+  Number.isInteger(v.complete) &&
+  typeof v.ver === 'string' &&
+  Array.isArray(v.nodes) &&
+  v.nodes.length <= MAX_CHAIN &&
+  v.nodes.every(isNode);
 
 function pmpProblem(pmp: unknown): string | undefined {
   if (!isObj(pmp)) return 'imp[].pmp must be an object';
@@ -107,7 +121,9 @@ export function parseBidRequest(body: Buffer): ParseResult {
         (v.maxduration !== undefined && !size(v.maxduration))
       )
         return { ok: false, reason: 'imp[].video.minduration/maxduration must be integers >= 0' };
+      if (!optInt(v.plcmt)) return { ok: false, reason: 'imp[].video.plcmt must be an integer' };
     }
+    if (!optInt(imp.rwdd)) return { ok: false, reason: 'imp[].rwdd must be an integer' };
     if (imp.pmp !== undefined) {
       const problem = pmpProblem(imp.pmp);
       if (problem) return { ok: false, reason: problem };
@@ -159,11 +175,24 @@ export function parseBidRequest(body: Buffer): ParseResult {
   const user = raw.user as Record<string, unknown> | undefined;
   if (user?.ext !== undefined && (!isObj(user.ext) || !optStr(user.ext.consent)))
     return { ok: false, reason: 'user.ext.consent must be a string' };
+  // OpenRTB 2.6 places (engine/src/openrtb/normalise.ts reads them and their 2.5 ext places).
+  if (user && !optStr(user.consent)) return { ok: false, reason: 'user.consent must be a string' };
+  if (user?.eids !== undefined && !Array.isArray(user.eids)) return { ok: false, reason: 'user.eids must be an array' };
+  if (raw.source !== undefined) {
+    const source = raw.source;
+    if (!isObj(source)) return { ok: false, reason: 'source must be an object' };
+    if (source.schain !== undefined && !isSupplyChain(source.schain))
+      return { ok: false, reason: 'source.schain must be {complete, ver, nodes: [{asi, sid}]}' };
+  }
   if (raw.regs !== undefined) {
     const regs = raw.regs;
     if (!isObj(regs)) return { ok: false, reason: 'regs must be an object' };
     if (regs.coppa !== undefined && !Number.isInteger(regs.coppa))
       return { ok: false, reason: 'regs.coppa must be an integer' };
+    if (!optInt(regs.gdpr)) return { ok: false, reason: 'regs.gdpr must be an integer' };
+    if (!optStr(regs.us_privacy)) return { ok: false, reason: 'regs.us_privacy must be a string' };
+    if (!optStr(regs.gpp)) return { ok: false, reason: 'regs.gpp must be a string' };
+    if (!optIntArr(regs.gpp_sid)) return { ok: false, reason: 'regs.gpp_sid must be an array of integers' };
     if (regs.ext !== undefined) {
       if (!isObj(regs.ext)) return { ok: false, reason: 'regs.ext must be an object' };
       if (regs.ext.gdpr !== undefined && !Number.isInteger(regs.ext.gdpr))

@@ -1,9 +1,12 @@
 import type { BidRequest } from '@adnet/schemas/openrtb';
 import { describe, expect, it } from 'vitest';
+import { normaliseBidRequest } from './normalise.ts';
 import { privacyBar, tcfAllowsCaps, usPrivacyOptOut } from './privacy.ts';
 import { tcString as tc } from '../../test/fixtures/tcf-fixture.ts';
 
-const request = (over: Partial<BidRequest>): BidRequest => ({ id: 'r', imp: [{ id: '1' }], ...over });
+// As the bid route does: normalised first, so the 2.5 ext places count as the 2.6 ones.
+const request = (over: Partial<BidRequest>): BidRequest =>
+  normaliseBidRequest({ id: 'r', imp: [{ id: '1' }], ...over });
 
 describe('TCF v2 consent', () => {
   it('needs consent to purpose 1 and consent or legitimate interest for purpose 2', () => {

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * Why a request's privacy signals rule out user-level processing (docs/openrtb.md, privacy), or
- * undefined when they allow it: `coppa` (`regs.coppa: 1`), `gdpr` (`regs.ext.gdpr: 1` without a
+ * undefined when they allow it: `coppa` (`regs.coppa: 1`), `gdpr` (`regs.gdpr: 1` without a
  * TCF v2 consent string that grants purposes 1 and 2), `us_privacy` (a CCPA string whose third
  * character is `Y`: the user opted out of sale).
  */
@@ -43,12 +43,16 @@ function consentGiven(consent: string | undefined): boolean {
 export const usPrivacyOptOut = (s: string | undefined): boolean =>
   typeof s === 'string' && s.length === 4 && s[0] === '1' && (s[2] === 'Y' || s[2] === 'y');
 
-/** The first signal that bars user-level processing, undefined when none does. */
+/**
+ * The first signal that bars user-level processing, undefined when none does. It reads the OpenRTB 2.6
+ * places (`regs.gdpr`, `regs.us_privacy`, `user.consent`): a request is normalised first (normalise.ts),
+ * which fills them from their 2.5 `ext` places.
+ */
 export function privacyBar(request: BidRequest): PrivacyBar | undefined {
   const regs = request.regs;
   if (!regs) return undefined;
   if (regs.coppa === 1) return 'coppa';
-  if (regs.ext?.gdpr === 1 && !consentGiven(request.user?.ext?.consent)) return 'gdpr';
-  if (usPrivacyOptOut(regs.ext?.us_privacy)) return 'us_privacy';
+  if (regs.gdpr === 1 && !consentGiven(request.user?.consent)) return 'gdpr';
+  if (usPrivacyOptOut(regs.us_privacy)) return 'us_privacy';
   return undefined;
 }

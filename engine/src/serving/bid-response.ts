@@ -19,9 +19,20 @@ const isVideo = (c: Creative): boolean => c.format === 'video' || c.format === '
  */
 function markup(imp: Imp, s: Served, links: MarkupLinks, facts: MarkupFacts): string {
   const c = s.candidate.creative;
-  if (isVideo(c)) return vastAdm(c, links, s.bidId, facts.vastVersion ?? '4.0');
-  if (c.format === 'native' && imp.native) return nativeAdm(c, links, facts.nativeAssets);
+  const type = markupType(imp, c);
+  if (type === MTYPE.video) return vastAdm(c, links, s.bidId, facts.vastVersion ?? '4.0');
+  if (type === MTYPE.native) return nativeAdm(c, links, facts.nativeAssets);
   return bannerAdm(c, links);
+}
+
+/** OpenRTB 2.6 `bid.mtype` (markup type): 1 banner, 2 video, 3 audio (we serve none), 4 native. */
+export const MTYPE = { banner: 1, video: 2, audio: 3, native: 4 } as const;
+
+/** The markup a creative is answered with on an imp, as `mtype`: what `markup` writes, decided in one place. */
+export function markupType(imp: Imp, c: Creative): Bid['mtype'] {
+  if (isVideo(c)) return MTYPE.video;
+  if (c.format === 'native' && imp.native) return MTYPE.native;
+  return MTYPE.banner;
 }
 
 /** How a request's bids are answered, the same for each of its bids (made once per request). */
@@ -47,6 +58,7 @@ export function toBid(imp: Imp, s: Served, facts: MarkupFacts, answering: BidAns
     crid: String(c.creativeId),
     cid: String(c.campaignId),
     adomain: c.adomain ? [c.adomain] : [],
+    mtype: markupType(imp, c.creative),
   };
   if (billsByBurl) bid.burl = billingLink(baseUrl, s);
   if (s.dealId !== undefined) bid.dealid = s.dealId;

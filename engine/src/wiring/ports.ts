@@ -46,6 +46,8 @@ export function supplySide(
     wins: redisWinStore(redis),
     secret,
     baseUrl: config.server.adBaseUrl,
+    // The supply chain names us by the public site's host, as sellers.json and our publishers' ads.txt do.
+    sellerDomain: new URL(config.server.baseUrl).hostname,
     budget,
     now: () => performance.now(),
   };

@@ -63,8 +63,9 @@ describe('demand partners in the cabinet', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.locator('[data-field="timeout_ms"] .field-error').waitFor({ state: 'visible' });
     await edit.getByLabel('Timeout (ms, at most 200)').fill('120');
+    await edit.getByLabel('OpenRTB version').selectOption('2.6');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await adm.getByText('banner, push · 100 QPS · 120 ms').waitFor();
+    await adm.getByText('banner, push · 100 QPS · 120 ms · OpenRTB 2.6').waitFor();
     await adm.getByText('40,000 requests · 12 bids · 5 wins · 4 impressions · $12.00').waitFor();
     await adm.getByText('3 clicks · 1 invalid clicks').waitFor();
     await adm.getByText('Discarded: invalid json 2, bad landing 1').waitFor();

@@ -3,7 +3,9 @@ import { z } from 'zod';
 
 // An OpenRTB case as data, in the manner of Prebid Server's bidder fixtures:
 // the campaigns that exist, the request a partner sends, and what must come
-// back. `exemplary/` holds the normal paths, `supplemental/` edge and error cases.
+// back. `exemplary/` holds the normal paths, `supplemental/` edge and error cases;
+// a file named `ortb26-*` speaks OpenRTB 2.6 (header and field places). Every
+// 200 and 204 must echo the version sent (none: 2.5), and every bid carries `mtype`.
 
 const bidExpectation = z.object({
   impid: z.string(),
@@ -40,12 +42,14 @@ export const openRtbFixtureSchema = z.object({
   request: z.record(z.string(), z.unknown()).optional(),
   /** A raw body instead of `request` (malformed input). */
   rawBody: z.string().optional(),
+  /** Request headers over `x-openrtb-version: 2.5` and the JSON content type (a 2.6 case sends `2.6`). */
   headers: z.record(z.string(), z.string()).default({}),
   expect: z.discriminatedUnion('status', [
     z.object({ status: z.literal(200), bids: z.array(bidExpectation).min(1) }),
     /** No bid: the reason recorded for each imp id (the no-bid event). */
     z.object({ status: z.literal(204), nobid: z.record(z.string(), noBidReasonSchema) }),
-    z.object({ status: z.literal(400) }),
+    /** Refused: `error` is a part of the message (the header or field it names). */
+    z.object({ status: z.literal(400), error: z.string().optional() }),
     z.object({ status: z.literal(413) }),
   ]),
 });

@@ -92,6 +92,9 @@ function withZone(request: Record<string, unknown>, subid: string | undefined): 
   return { ...request, imp: imps.map((imp) => (imp.tagid === '$zone' ? { ...imp, tagid: subid } : imp)) };
 }
 
+/** OpenRTB 2.6 `bid.mtype` of each markup, sent to 2.5 and 2.6 partners alike. */
+const MTYPE = { banner: 1, vast: 2, native: 4 } as const;
+
 const MARKUP = {
   banner: /^<a href="[^"]+\/c\/[^"]+" target="_blank"/,
   native: /^\{"native":/,
@@ -108,6 +111,9 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
       const r = await postBid(engine.base, body, f.headers);
       expect(r.status).toBe(f.expect.status);
       const want = f.expect;
+      // Answered in the version the partner spoke; no header (or an empty one) is 2.5.
+      if (want.status === 200 || want.status === 204)
+        expect(r.headers.get('x-openrtb-version')).toBe(f.headers['x-openrtb-version'] || '2.5');
       if (want.status === 200) {
         const res = r.body as unknown as BidResponse;
         expect(res).toMatchObject({ id, cur: 'USD', seatbid: [{ seat: 'adnet' }] });
@@ -122,6 +128,7 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
           if (w.h !== undefined) expect(bid?.h).toBe(w.h);
           if (w.adomain) expect(bid?.adomain).toEqual(w.adomain);
           expect(bid?.adm).toMatch(MARKUP[w.markup]);
+          expect(bid?.mtype).toBe(MTYPE[w.markup]);
           // Every markup sends clicks through our tracker; VAST also carries our impression pixel.
           if (w.markup === 'native')
             expect((JSON.parse(bid?.adm ?? '{}') as { native: { link: { url: string } } }).native.link.url).toContain(
@@ -146,6 +153,7 @@ describe.each(cases)('OpenRTB case $name', ({ fixture: f }) => {
       } else {
         const code = want.status === 400 ? 'bad_request' : 'payload_too_large';
         expect(r.body).toMatchObject({ code, error: expect.stringMatching(/.{4,}/) });
+        if (want.status === 400 && want.error) expect((r.body as { error: string }).error).toContain(want.error);
       }
     } finally {
       await tearDown(built);

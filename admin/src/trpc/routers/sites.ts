@@ -4,11 +4,12 @@ import type { StoredSite } from '@adnet/schemas/publisher';
 import { splitControls } from '@adnet/schemas/publisher-controls';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { definedFields, updateEntity } from '../../repos/owned-entity.ts';
 import {
   APPROVED_SITES,
   SITE_REVIEW_QUEUE,
+  adsTxtLine,
   listOwned,
   loadOwnedSite,
   publisherDomainsIndex,
@@ -16,6 +17,7 @@ import {
   siteOut,
 } from '../../repos/publisher.ts';
 import type { IndexOp } from '../../storage/config-store.ts';
+import { checkAdsTxt } from '../../verify/ads-txt.ts';
 import { verifySite } from '../../verify/site-verifier.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
@@ -120,6 +122,35 @@ export const sitesRouter = router({
         { patch: { ...definedFields<StoredSite>(fields), ...controls } },
       );
       return siteOut(ctx.svc, site);
+    }),
+
+  /**
+   * Looks for the site's ads.txt line in its `/ads.txt` (verify/ads-txt.ts: the verification fetcher and its rules)
+   * and keeps the result on the site (`ads_txt_status`, `ads_txt_checked_at`). Any site of the publisher's, at any
+   * status; a site that cannot be reached is a result (`unreachable`), not an error.
+   */
+  checkAdsTxt: publisher
+    .input(byId)
+    .output(siteSchema)
+    .mutation(async ({ ctx, input }) => {
+      const site = await loadOwnedSite(ctx.svc, ctx.session.userId, input.id);
+      const result = await checkAdsTxt(site.domain, adsTxtLine(ctx.svc, site.publisher_id), {
+        ...ctx.svc.config.verify,
+        maxBytes: 512 * 1024,
+        maxRedirects: 3,
+      });
+      if (result.status === 'unreachable')
+        ctx.svc.log.info(
+          { event: 'site.ads_txt_unreachable', siteId: site.id, reason: result.reason, detail: result.detail },
+          'ads.txt could not be fetched',
+        );
+      const checked = await ctx.svc.configStore.update<StoredSite>(
+        'site',
+        site.id,
+        (s) => ({ value: { ...s, ads_txt_status: result.status, ads_txt_checked_at: new Date().toISOString() } }),
+        () => notFound('Site'),
+      );
+      return siteOut(ctx.svc, checked);
     }),
 
   /** 200 {ok, method, status} when the code is found; 422 {ok: false, error} otherwise (status unchanged). */

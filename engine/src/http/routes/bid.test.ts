@@ -108,3 +108,42 @@ describe('bid route events', () => {
     expect(late[0]).not.toHaveProperty('imp_id');
   });
 });
+
+describe('bid route OpenRTB version', () => {
+  const send = (version: string | undefined) => {
+    const ctx = bidPathContext(index, {
+      budget: { tryTake: () => true, giveBack: () => undefined, recordSpend: () => undefined },
+      emit: () => undefined,
+      now: () => 0,
+    });
+    const req = bidRequestOf(Buffer.from(JSON.stringify({ id: 'r1', imp: [{ id: '1', banner: { w: 300, h: 250 } }] })));
+    req.headers = version === undefined ? {} : { 'x-openrtb-version': version };
+    return bidRoute(ctx)(req);
+  };
+
+  it('answers 2.5 and 2.6 in the version received, a missing or empty header as 2.5, with mtype on the bid', () => {
+    for (const [sent, echoed] of [
+      ['2.5', '2.5'],
+      ['2.6', '2.6'],
+      ['2.6.1', '2.6'],
+      ['', '2.5'],
+      [undefined, '2.5'],
+    ] as const) {
+      const answer = send(sent);
+      expect(answer.status).toBe(200);
+      expect(answer.headers?.['x-openrtb-version']).toBe(echoed);
+      expect(JSON.parse(String(answer.body))).toMatchObject({ seatbid: [{ bid: [{ mtype: 1 }] }] });
+    }
+  });
+
+  it('refuses any other version with a 400 naming the header', () => {
+    for (const v of ['3.0', '2.4', '2', 'abc']) {
+      const answer = send(v);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(String(answer.body))).toMatchObject({
+        code: 'bad_request',
+        error: expect.stringContaining('x-openrtb-version'),
+      });
+    }
+  });
+});

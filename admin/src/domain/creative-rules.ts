@@ -16,6 +16,17 @@ interface FormatRule {
   defaultOrientation?: 'vertical' | 'horizontal';
 }
 
+/** A push notification's creative, sent by the browser's push service or drawn in the page alike. */
+const PUSH_RULE: FormatRule = {
+  title: 'required',
+  titleMax: 50,
+  body: 'required',
+  bodyMax: 120,
+  image: 'required',
+  video: 'forbidden',
+  minImage: [64, 64],
+};
+
 /** What each campaign format asks of its creatives (the table in admin/docs/api.md). */
 export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
   native: {
@@ -36,24 +47,8 @@ export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
     video: 'forbidden',
     exactSizes: BANNER_SIZES,
   },
-  push: {
-    title: 'required',
-    titleMax: 50,
-    body: 'required',
-    bodyMax: 120,
-    image: 'required',
-    video: 'forbidden',
-    minImage: [64, 64],
-  },
-  in_page_push: {
-    title: 'required',
-    titleMax: 50,
-    body: 'required',
-    bodyMax: 120,
-    image: 'required',
-    video: 'forbidden',
-    minImage: [64, 64],
-  },
+  push: PUSH_RULE,
+  in_page_push: PUSH_RULE,
   video: {
     title: 'optional',
     titleMax: 60,

@@ -65,7 +65,7 @@ describe('POST /hb/bid', () => {
     await eventually(async () => (await mine()).some((e) => e.type === 'impression'));
     const counted = (await mine()).filter((e) => e.type === 'impression');
     expect(counted).toHaveLength(1);
-    expect(counted[0]).toMatchObject({ zone_id: zoneIds.banner });
+    expect(counted[0]).toMatchObject({ zone_id: zoneIds.banner, integration: 'prebid' });
     expect(Number(counted[0]?.charge_nano)).toBeGreaterThan(0);
   });
 

@@ -122,6 +122,7 @@ function ownServed(ecpmUsd: number, priceUsd: number): Served {
       source: '',
       clickMicroCents: 0,
       format: 'banner',
+      integration: 'widget',
     },
   });
   return { won: true, candidate: c, priceMicroCents, bidId: 'own', ticket, dealId: undefined };

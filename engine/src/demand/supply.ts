@@ -1,4 +1,5 @@
 import type { DemandOpenRtbVersion, DemandPartner } from '@adnet/schemas/demand';
+import type { Integration } from '@adnet/schemas/events';
 import { randomUuid } from '../events/random-uuid.ts';
 import type { BidBudget } from '../auction/ports.ts';
 import type { Served, ServeOutcome } from '../auction/serve.ts';
@@ -143,6 +144,8 @@ export interface SupplyAuctionInput {
   startedAt: number;
   auctionTimeoutMs: number;
   surface: DemandSurface;
+  /** How the request reached us: its events' `integration`; absent, the surface's (Prebid's `/hb/bid` shares the widget's and the player's). */
+  integration?: Integration;
   /** The publisher's blocked landing domains: a native or push answer's landing, which we redirect to, is checked against them. */
   blockedDomains?: ReadonlySet<string> | null;
   /** What the impression's event says beyond the request (demandImpression): browser family and the zone's source. */
@@ -259,6 +262,7 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     siteId: input.imp.zone.site_id,
     zoneId: input.imp.zone.id,
     surface: input.surface,
+    integration: input.integration ?? input.surface,
     country: input.imp.country ?? '',
     device: input.imp.device ?? '',
     os: input.imp.os ?? '',

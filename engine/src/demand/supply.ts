@@ -1,5 +1,7 @@
 import type { DemandOpenRtbVersion, DemandPartner } from '@adnet/schemas/demand';
 import type { Integration } from '@adnet/schemas/events';
+import type { VastVersion } from '@adnet/schemas/vast';
+import { partnerVastVersion } from './vast-wrapper.ts';
 import { randomUuid } from '../events/random-uuid.ts';
 import type { BidBudget } from '../auction/ports.ts';
 import type { Served, ServeOutcome } from '../auction/serve.ts';
@@ -96,6 +98,8 @@ function readAnswer(
   if (isPushShaped(format)) return as(readPushAnswer(adm, blocked), (push) => ({ native: undefined, push }));
   return undefined;
 }
+
+const VAST_ORDER: Readonly<Record<VastVersion, number>> = { '2.0': 2, '3.0': 3, '4.0': 4 };
 
 /** Whether a partner takes this format and this viewer's country (none listed: every country). */
 export const takes = (p: DemandPartner, format: string, country: string | undefined): boolean =>
@@ -203,6 +207,12 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
       got.bids = got.bids.filter((b) => {
         if (b.bid.adomain?.some((d) => isBlockedDomain(d, blocked))) {
           got.discards.push('bad_landing');
+          return false;
+        }
+        // Our request offered only the versions the player takes; an answer in a newer one is refused, not wrapped.
+        const asked = input.imp.vastVersion;
+        if (asked && VAST_ORDER[partnerVastVersion(b.bid.adm ?? '', b.bid.protocol, asked)] > VAST_ORDER[asked]) {
+          got.discards.push('vast_too_new');
           return false;
         }
         const r = readAnswer(format, b.bid.adm ?? '', blocked);

@@ -50,10 +50,10 @@ describe('REST door and its documents', () => {
     // The statistics summaries name every dimension each side may group by.
     const summary = (path: string) => (doc.paths[path]?.get as unknown as { summary: string }).summary;
     expect(summary('/api/adv/stats')).toBe(
-      'Statistics by any of day, hour, campaign, creative, geo, device, os, browser, site, zone, source',
+      'Statistics by any of day, hour, campaign, creative, geo, device, os, browser, site, zone, source, integration',
     );
     expect(summary('/api/pub/stats')).toBe(
-      'Impressions, clicks and earnings by any of day, hour, geo, device, os, browser, site, zone, demand',
+      'Impressions, clicks and earnings by any of day, hour, geo, device, os, browser, site, zone, demand, integration',
     );
     expect(
       doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data'],

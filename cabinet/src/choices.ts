@@ -15,7 +15,7 @@ import {
   ROTATIONS,
   VERTICALS,
 } from '@adnet/schemas/api';
-import { FALLBACK_TYPES as FALLBACKS, FV_CORNERS } from '@adnet/schemas/formats';
+import { FALLBACK_TYPES as FALLBACKS, FV_CORNERS, POP_TRIGGERS } from '@adnet/schemas/formats';
 import { SITE_CATEGORY_NAMES } from '@adnet/schemas/site-categories';
 import { WEEKDAYS } from '@adnet/schemas/schedule';
 import {
@@ -29,6 +29,7 @@ export {
   CONNECTION_TYPES as CONNECTIONS,
   DEVICE_TARGETS as DEVICES,
   FV_CORNERS,
+  POP_TRIGGERS,
   ORIENTATIONS,
   PACINGS,
   POSTBACK_MACROS,

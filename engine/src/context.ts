@@ -8,6 +8,7 @@ import type {
   DirectCharger,
   EventSink,
   FrequencyCaps,
+  PopCaps,
   SpendRecorder,
 } from './auction/ports.ts';
 import type { EngineIndex } from './index/engine-index.ts';
@@ -35,6 +36,8 @@ export interface EngineContext {
   limiter: PartnerLimiter;
   /** The supply side: our zones' impressions auctioned to demand partners too (demand/); absent: our campaigns alone. */
   demand?: SupplyDeps;
+  /** One pop per visitor and pop zone within the zone's cap (direct links, popunders). */
+  pops: PopCaps;
   /** Counts each zone's ad requests per address and fingerprint (invalid traffic past the limits). */
   zoneRequests: ZoneRequestRate;
   /** Signs tickets (win notices, pixels, click links). */

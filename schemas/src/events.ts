@@ -71,9 +71,9 @@ const int = z.number().int();
 /**
  * How the traffic reached us, the statistics' `integration` (docs/events-and-stats.md): our widget script
  * (`/imp`), a VAST player on a zone's VAST URL (`/vast`), a partner's OpenRTB request (`/openrtb/bid`), a
- * publisher's Prebid.js (`/hb/bid`), or a web push notification.
+ * publisher's Prebid.js (`/hb/bid`), a web push notification, or a visit of a direct-link zone's URL (`/go`).
  */
-export const INTEGRATIONS = ['widget', 'vast', 'openrtb', 'prebid', 'push'] as const;
+export const INTEGRATIONS = ['widget', 'vast', 'openrtb', 'prebid', 'push', 'direct_link'] as const;
 export const integrationSchema = z.enum(INTEGRATIONS);
 export type Integration = z.infer<typeof integrationSchema>;
 

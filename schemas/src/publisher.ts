@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BANNER_SIZES, CAMPAIGN_FORMATS, httpUrl, idSchema, oneOf, whenValid } from './api.ts';
 import { LANGUAGE_CODES } from './geo.ts';
 import { normalizeDomain } from './domain-name.ts';
-import { FV_CORNERS } from './formats.ts';
+import { FV_CORNERS, POP_FORMATS, POP_TRIGGERS } from './formats.ts';
 import { pushPromptSchema } from './push.ts';
 import { SITE_CATEGORY_NAMES } from './site-categories.ts';
 import { controlsInputShape, controlsOutputShape } from './publisher-controls.ts';
@@ -12,14 +12,17 @@ export { SITE_CATEGORIES, SITE_CATEGORY_NAMES } from './site-categories.ts';
 export type { SiteCategory } from './site-categories.ts';
 export const SITE_STATUSES = ['draft', 'pending_review', 'approved', 'rejected'] as const;
 export const ZONE_STATUSES = ['active', 'paused'] as const;
-export { FV_CORNERS };
+export { FV_CORNERS, POP_TRIGGERS };
 export const ZONE_FORMATS = CAMPAIGN_FORMATS;
 export const VIDEO_ZONE_FORMATS: ReadonlySet<string> = new Set(['video', 'floating_video']);
+/** Zones whose ad is a landing page opened whole: served by their own paths (`/go`), never as a widget's ad. */
+export const POP_ZONE_FORMATS: ReadonlySet<string> = new Set(POP_FORMATS);
 
 const language = z.string().refine((l) => LANGUAGE_CODES.has(l), 'must be a lowercase ISO 639-1 language code');
 function msgNumber() {
   return { error: (i: { input?: unknown }) => (i.input === undefined ? 'is required' : 'must be a number') };
 }
+const msgBoolean = () => ({ error: 'must be true or false' });
 const traffic = z
   .number(msgNumber())
   .int('must be an integer')
@@ -118,6 +121,12 @@ const zoneFields = z.object({
   banner_height: intIn(1, 4000).optional(),
   /** Push zones: when the widget asks for permission (schemas/src/push.ts). */
   push_prompt: pushPromptSchema.optional(),
+  /** Popunder and direct-link zones: at most one pop per visitor in this many hours (default 24). */
+  pop_freq_cap_hours: intIn(1, 168).optional(),
+  /** Popunder zones: the visitor's first click on the page opens the pop (default), or any click until one opens. */
+  pop_trigger: oneOf(POP_TRIGGERS).optional(),
+  /** Popunder zones: a new tab in front (default), or a window behind the page. */
+  pop_new_tab: z.boolean(msgBoolean()).optional(),
   ...controlsInputShape,
 });
 /** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
@@ -148,6 +157,12 @@ export const zoneSchema = z.object({
   banner_height: z.number().int().nullable(),
   /** Push zones: when the widget asks for permission; null for other formats. */
   push_prompt: pushPromptSchema.nullable(),
+  /** Popunder and direct-link zones: at most one pop per visitor in this many hours; null for other formats. */
+  pop_freq_cap_hours: z.number().int().nullable(),
+  /** Popunder zones: `first_click` or `any_click`; null for other formats. */
+  pop_trigger: z.enum(POP_TRIGGERS).nullable(),
+  /** Popunder zones: a new tab in front (true) or a window behind (false); null for other formats. */
+  pop_new_tab: z.boolean().nullable(),
   status: z.enum(ZONE_STATUSES),
   widget_url: z.string(),
   /** Video formats: the zone's VAST 4.0 URL, `{base_url}/vast/<subid>.xml`. */
@@ -156,6 +171,8 @@ export const zoneSchema = z.object({
   vast_urls: z.object({ '2.0': z.string(), '3.0': z.string(), '4.0': z.string() }).optional(),
   /** Push zones: our service worker, for the publisher to host at the root of the site as /adnet-sw.js. */
   push_worker_url: z.string().optional(),
+  /** Direct-link zones: the link to put behind any link or ad of the publisher's, `{base_url}/go/<subid>`. */
+  go_url: z.string().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** The zone's own controls; null ones follow its site's (schemas/src/publisher-controls.ts). */
@@ -165,9 +182,39 @@ export type Zone = z.infer<typeof zoneSchema>;
 /** Stored: `push_prompt` is absent in zones kept before it existed (read as the default). */
 export type StoredZone = Omit<
   Zone,
-  'widget_url' | 'vast_url' | 'vast_urls' | 'push_worker_url' | 'push_prompt' | keyof typeof controlsOutputShape
+  | 'widget_url'
+  | 'vast_url'
+  | 'vast_urls'
+  | 'push_worker_url'
+  | 'go_url'
+  | 'push_prompt'
+  | 'pop_freq_cap_hours'
+  | 'pop_trigger'
+  | 'pop_new_tab'
+  | keyof typeof controlsOutputShape
 > &
-  StoredControls & { push_prompt?: Zone['push_prompt'] };
+  StoredControls & {
+    push_prompt?: Zone['push_prompt'];
+    // Absent in zones kept before pops existed (none of them a pop zone).
+    pop_freq_cap_hours?: Zone['pop_freq_cap_hours'];
+    pop_trigger?: Zone['pop_trigger'];
+    pop_new_tab?: Zone['pop_new_tab'];
+  };
+
+/** A pop zone's settings when the publisher leaves them out. */
+export const POP_DEFAULTS = { pop_freq_cap_hours: 24, pop_trigger: 'first_click', pop_new_tab: true } as const;
+
+type PopSettings = Pick<Zone, 'pop_freq_cap_hours' | 'pop_trigger' | 'pop_new_tab'>;
+/** A zone's pop settings as given, the defaults where absent; null on the formats they are not for. */
+export function popSettingsOf(format: string, given: Partial<PopSettings>): PopSettings {
+  const popunder = format === 'popunder';
+  return {
+    pop_freq_cap_hours:
+      popunder || format === 'direct_link' ? (given.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours) : null,
+    pop_trigger: popunder ? (given.pop_trigger ?? POP_DEFAULTS.pop_trigger) : null,
+    pop_new_tab: popunder ? (given.pop_new_tab ?? POP_DEFAULTS.pop_new_tab) : null,
+  };
+}
 
 /** Per-format zone fields: banner sizes must be an IAB size; floating video needs its corner, delay and cap. */
 export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }): Record<string, string> {
@@ -189,6 +236,10 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
     if (z.banner_height !== undefined) errors.banner_height = 'is only for banner zones';
   }
   if (z.format !== 'push' && z.push_prompt !== undefined) errors.push_prompt = 'is only for push zones';
+  if (z.format !== 'popunder' && z.format !== 'direct_link' && z.pop_freq_cap_hours !== undefined)
+    errors.pop_freq_cap_hours = 'is only for popunder and direct_link zones';
+  for (const f of ['pop_trigger', 'pop_new_tab'] as const)
+    if (z.format !== 'popunder' && z[f] !== undefined) errors[f] = 'is only for popunder zones';
   for (const f of ['fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours'] as const) {
     if (fv && z[f] === undefined) errors[f] = 'is required for floating_video zones';
     if (!fv && z[f] !== undefined) errors[f] = 'is only for floating_video zones';

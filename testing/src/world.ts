@@ -69,15 +69,17 @@ export class World {
     fields: Record<string, string> = {},
   ): Promise<number> {
     const video = format === 'video' || format === 'floating_video';
+    // A pop's creative is its landing page alone.
+    const pop = format === 'popunder' || format === 'direct_link';
     const form = creativeForm(
       {
         title: 'Great offer',
-        body: 'Buy now',
+        ...(pop ? {} : { body: 'Buy now' }),
         landing_url: 'https://shop.example.com/p?c={click_id}',
         ...(video ? { video_url: 'https://cdn.example.com/v.mp4' } : {}),
         ...fields,
       },
-      video
+      video || pop
         ? undefined
         : {
             data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200),

@@ -52,7 +52,9 @@ describe('prompt', () => {
 });
 
 describe('template generator', () => {
-  it.each(CAMPAIGN_FORMATS)('gives 8 variants and 4 prompts within the %s limits', (format) => {
+  // A pop's ad is its landing page: the API refuses to write copy for it (trpc/routers/ai.ts).
+  const WITH_COPY = CAMPAIGN_FORMATS.filter((f) => f !== 'popunder' && f !== 'direct_link');
+  it.each(WITH_COPY)('gives 8 variants and 4 prompts within the %s limits', (format) => {
     const copy = templateCopy({ ...req, format, offer: 'An extraordinarily long offer text '.repeat(8) });
     expect(aiCopySchema.safeParse(copy).success).toBe(true);
     expect(copyProblems(copy, copyLimits(format))).toEqual([]);

@@ -27,6 +27,16 @@ const PUSH_RULE: FormatRule = {
   minImage: [64, 64],
 };
 
+/** A pop's creative is its landing page, opened whole: a name for the advertiser, nothing we draw. */
+const POP_RULE: FormatRule = {
+  title: 'optional',
+  titleMax: 60,
+  body: 'forbidden',
+  bodyMax: 0,
+  image: 'forbidden',
+  video: 'forbidden',
+};
+
 /** What each campaign format asks of its creatives (the table in admin/docs/api.md). */
 export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
   native: {
@@ -67,6 +77,8 @@ export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
     video: 'required',
     defaultOrientation: 'vertical',
   },
+  popunder: POP_RULE,
+  direct_link: POP_RULE,
 };
 
 export const MAX_IMAGE_SIDE = 4000;
@@ -84,6 +96,7 @@ export function checkCreative(
   const errors: Record<string, string> = {};
   const need = (name: 'title' | 'body', value: string | undefined, what: Need, max: number) => {
     if (what === 'required' && !value) errors[name] = `is required for ${format} creatives`;
+    else if (what === 'forbidden' && value) errors[name] = `is not accepted for ${format} creatives`;
     else if (value && value.length > max) errors[name] = `must be at most ${max} characters for ${format} creatives`;
   };
   need('title', fields.title, rule.title, rule.titleMax);
@@ -96,7 +109,11 @@ export function checkCreative(
   if (fields.orientation && !rule.defaultOrientation) errors.orientation = 'is only accepted for video formats';
 
   if (rule.image === 'forbidden') {
-    if (image.kind !== 'none') errors.image = `is not accepted for ${format} creatives; send video_url`;
+    if (image.kind !== 'none')
+      errors.image =
+        rule.video === 'forbidden'
+          ? `is not accepted for ${format} creatives: the ad is its landing page (landing_url)`
+          : `is not accepted for ${format} creatives; send video_url`;
     return errors;
   }
   switch (image.kind) {

@@ -1,6 +1,6 @@
 import type { Site, StoredSite, StoredZone, Zone } from '@adnet/schemas/publisher';
 import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
-import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
+import { VIDEO_ZONE_FORMATS, popSettingsOf } from '@adnet/schemas/publisher';
 import { controlsOut } from '@adnet/schemas/publisher-controls';
 import { zoneVastUrl } from '@adnet/schemas/vast';
 import type { Services } from '../services.ts';
@@ -39,7 +39,14 @@ export function zoneOut(svc: Services, stored: StoredZone): Zone {
   // The widget and VAST are ad paths: on the cookieless ad origin when there is one.
   const base = svc.config.server.adBaseUrl;
   const push_prompt = z.format === 'push' ? (z.push_prompt ?? DEFAULT_PUSH_PROMPT) : null;
-  const out: Zone = { ...z, ...controlsOut(stored), push_prompt, widget_url: `${base}/w/${z.subid}.js` };
+  const out: Zone = {
+    ...z,
+    ...controlsOut(stored),
+    push_prompt,
+    ...popSettingsOf(z.format, z),
+    widget_url: `${base}/w/${z.subid}.js`,
+  };
+  if (z.format === 'direct_link') out.go_url = `${base}/go/${z.subid}`;
   if (VIDEO_ZONE_FORMATS.has(z.format)) {
     out.vast_url = zoneVastUrl(base, z.subid);
     out.vast_urls = {

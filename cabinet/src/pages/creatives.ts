@@ -4,6 +4,8 @@ import { ORIENTATIONS } from '../choices.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
 import { buildForm, optNum, text } from '../form.ts';
 import { landingMacroHelp } from '../landing-help.ts';
+/** Formats whose ad is the landing page opened whole: no image, no text shown. */
+const POP: ReadonlySet<string> = new Set(['popunder', 'direct_link']);
 import type { FieldSpec } from '../form.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
@@ -31,6 +33,12 @@ const weightField = (value: string): FieldSpec => ({
 
 /** The text and links of a creative, filled from `cr` when editing one. */
 function contentFields(c: Campaign, cr?: Creative): FieldSpec[] {
+  // A pop is its landing page alone: a name for the advertiser and the URL.
+  if (POP.has(c.format))
+    return [
+      { name: 'title', label: 'Name (for you; not shown)', value: cr?.title ?? '' },
+      { name: 'landing_url', label: 'Landing URL', type: 'url', required: true, value: cr?.landing_url ?? '' },
+    ];
   return [
     { name: 'title', label: 'Title', value: cr?.title ?? '' },
     { name: 'body', label: 'Body', type: 'textarea', value: cr?.body ?? '' },
@@ -44,6 +52,7 @@ function contentFields(c: Campaign, cr?: Creative): FieldSpec[] {
 
 function uploadFields(c: Campaign): FieldSpec[] {
   const video = VIDEO.has(c.format);
+  if (POP.has(c.format)) return [...contentFields(c), weightField('100')];
   return [
     ...contentFields(c),
     video

@@ -1,6 +1,6 @@
 import { api } from '../api.ts';
 import type { Inputs, Outputs } from '../api.ts';
-import { BANNER_SIZES, FV_CORNERS, SITE_CATEGORIES, ZONE_FORMATS } from '../choices.ts';
+import { BANNER_SIZES, FV_CORNERS, POP_TRIGGERS, SITE_CATEGORIES, ZONE_FORMATS } from '../choices.ts';
 import { actionButton, badge, copyText, h, notify } from '../dom.ts';
 import { buildForm, num, optNum, text } from '../form.ts';
 import { controlsSection } from './publisher-controls.ts';
@@ -168,7 +168,9 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
       {},
       `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`,
     ),
-    copyBlock('Widget snippet', widgetSnippet(z)),
+    z.go_url
+      ? copyBlock('Direct link (put it behind any link)', z.go_url)
+      : copyBlock('Widget snippet', widgetSnippet(z)),
     ...vastBlocks(z),
     h(
       'div',
@@ -218,6 +220,11 @@ function zoneInput(d: FormData, format: ZoneIn['format']): ZoneIn {
     input.fv_delay_sec = optNum(d, 'fv_delay_sec');
     input.fv_freq_cap_hours = optNum(d, 'fv_freq_cap_hours');
   }
+  if (format === 'popunder' || format === 'direct_link') input.pop_freq_cap_hours = optNum(d, 'pop_freq_cap_hours');
+  if (format === 'popunder') {
+    input.pop_trigger = text(d, 'pop_trigger') as ZoneIn['pop_trigger'];
+    input.pop_new_tab = text(d, 'pop_new_tab') === 'new tab in front';
+  }
   if (format === 'push') {
     const on = text(d, 'push_prompt.on') as PromptMoment;
     input.push_prompt = on === 'delay' ? { on, delay_s: optNum(d, 'push_prompt.delay_s') } : { on };
@@ -247,6 +254,15 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
         value: 'click',
       },
       { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: '10' },
+      { name: 'pop_freq_cap_hours', label: 'One pop per visitor every (hours)', type: 'number', value: '24' },
+      { name: 'pop_trigger', label: 'Open the pop on', type: 'select', options: POP_TRIGGERS, value: 'first_click' },
+      {
+        name: 'pop_new_tab',
+        label: 'Open it as',
+        type: 'select',
+        options: ['new tab in front', 'window behind'],
+        value: 'new tab in front',
+      },
     ],
     async onSubmit(d) {
       const z = await api.pub.zones.create.mutate(zoneInput(d, text(d, 'format') as ZoneIn['format']));
@@ -269,6 +285,8 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
         (name === 'banner_size' && f !== 'banner') ||
         (name.startsWith('fv_') && f !== 'floating_video') ||
         (name.startsWith('push_prompt') && f !== 'push') ||
+        (name === 'pop_freq_cap_hours' && f !== 'popunder' && f !== 'direct_link') ||
+        ((name === 'pop_trigger' || name === 'pop_new_tab') && f !== 'popunder') ||
         (name === 'push_prompt.delay_s' && promptSelect?.value !== 'delay');
     });
   };

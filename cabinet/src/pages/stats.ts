@@ -56,6 +56,7 @@ const INTEGRATION_LABELS: Record<string, string> = {
   openrtb: 'OpenRTB partners',
   prebid: 'Prebid.js',
   push: 'Web push',
+  direct_link: 'Direct link',
 };
 const COUNTED = [
   'impressions',

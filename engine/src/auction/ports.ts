@@ -47,6 +47,12 @@ export interface Counters {
   countClick(id: string, fingerprint: string, nowMs: number, attempt?: string): Promise<number | undefined>;
 }
 
+/** Pops opened per visitor and zone, shared by every engine (store/pop-caps.ts). */
+export interface PopCaps {
+  /** True when `viewer` may have a pop of zone `zoneId` now, which then holds for `capHours`; false within the cap. */
+  take(zoneId: number, viewer: string, capHours: number): Promise<boolean>;
+}
+
 /** A charge taken straight from the pools rather than from a bid's hold: a CPC click, or an ad counted after its hold lapsed. */
 export interface DirectCharge {
   campaignId: number;

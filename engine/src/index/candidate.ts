@@ -28,6 +28,9 @@ export const CTR_PRIOR: Record<CampaignFormat, number> = {
   floating_video: 0.005,
   push: 0.02,
   in_page_push: 0.01,
+  // A pop is the visit itself: a CPC pop is paid when it opens, so its price per pop is its bid.
+  popunder: 1,
+  direct_link: 1,
 };
 
 /**

@@ -4,6 +4,9 @@ import type { Imp } from '@adnet/schemas/openrtb';
 // A slot names what can fill an impression; creatives are indexed under the
 // slot they fill and impressions look up the slots they accept.
 
+/** Popunder and direct-link ads are both a landing page opened whole: either fills a pop zone of either kind. */
+export const POP_SLOT = 'pop';
+
 /** The slot a format fills: banners by exact size; both video formats answer video impressions. */
 export function slotFor(format: Creative['format'], width: number | null, height: number | null): string {
   switch (format) {
@@ -11,6 +14,9 @@ export function slotFor(format: Creative['format'], width: number | null, height
       return `banner:${width ?? 0}x${height ?? 0}`;
     case 'floating_video':
       return 'video';
+    case 'popunder':
+    case 'direct_link':
+      return POP_SLOT;
     default:
       return format;
   }

@@ -18,6 +18,7 @@ import { PartnerLimiter } from '../partners/partner-limiter.ts';
 import type { PushPorts } from '../push/push-sender.ts';
 import { removeSubscription, saveSubscription } from '../push/push-store.ts';
 import { RedisCounters } from '../store/counters.ts';
+import { RedisPopCaps } from '../store/pop-caps.ts';
 import type { EngineStores } from './stores.ts';
 
 /** The supply side (demand/): kept-alive connections to demand partners, each behind its own breaker and QPS. */
@@ -91,6 +92,7 @@ export function enginePorts(o: {
       onError: o.onError('frequency-caps'),
     }),
     limiter: new PartnerLimiter(processes.engineCount),
+    pops: new RedisPopCaps(redis),
     // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.
     zoneRequests: new ZoneRequestRate({ ...engine.zoneRequests, maxKeys: 200_000 }),
     secret,

@@ -14,6 +14,7 @@ import {
   vapidKeyRoute,
   workerRoute,
 } from '../http/routes/push.ts';
+import { goRoute } from '../http/routes/go.ts';
 import { widgetScriptRoute } from '../http/routes/widget-script.ts';
 import { impRoute, vastRoute } from '../http/routes/widget-serve.ts';
 import { VISITOR_HEADERS } from '../http/visitor.ts';
@@ -78,6 +79,12 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
     options: { params: 1, headers: ['if-none-match'] },
   },
   { method: 'get', path: '/imp', handler: (d) => impRoute(d.ctx), options: { headers: VISITOR_HEADERS } },
+  {
+    method: 'get',
+    path: '/go/:subid',
+    handler: (d) => goRoute(d.ctx),
+    options: { params: 1, headers: VISITOR_HEADERS },
+  },
   {
     method: 'get',
     path: '/b/:ticket',

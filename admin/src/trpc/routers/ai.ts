@@ -1,6 +1,7 @@
 import { aiGenerateInputSchema, aiGenerateResponseSchema } from '@adnet/schemas/ai';
 import { buildPrompt, copyLimits, tokenCostCents } from '../../domain/ai-copy.ts';
-import { AppError } from '../../errors.ts';
+import { POP_ZONE_FORMATS } from '@adnet/schemas/publisher';
+import { AppError, fieldErrors } from '../../errors.ts';
 import { loadOwnedCampaign } from '../../repos/campaigns.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -15,6 +16,11 @@ export const aiRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { svc, session } = ctx;
       const campaign = await loadOwnedCampaign(svc, session.userId, input.id);
+      // Checked before the rate limit: asking for nothing to write costs no turn.
+      if (POP_ZONE_FORMATS.has(campaign.format))
+        throw fieldErrors({
+          id: `is a ${campaign.format} campaign: its ad is its landing page, with no copy to write`,
+        });
       const rate = await svc.limiter.take(`ai:${session.userId}`, AI_RATE.limit, AI_RATE.periodMs);
       if (!rate.allowed)
         throw new AppError('rate_limited', 'AI generation is limited to 1 request per 30 seconds', {

@@ -1,5 +1,11 @@
 import { idSchema } from '@adnet/schemas/api';
-import { zoneCreateInputSchema, zoneFieldErrors, zoneSchema, zoneUpdateInputSchema } from '@adnet/schemas/publisher';
+import {
+  popSettingsOf,
+  zoneCreateInputSchema,
+  zoneFieldErrors,
+  zoneSchema,
+  zoneUpdateInputSchema,
+} from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import { splitControls } from '@adnet/schemas/publisher-controls';
 import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
@@ -68,6 +74,7 @@ export const zonesRouter = router({
         banner_width: input.banner_width ?? null,
         banner_height: input.banner_height ?? null,
         push_prompt: input.format === 'push' ? (input.push_prompt ?? DEFAULT_PUSH_PROMPT) : null,
+        ...popSettingsOf(input.format, input),
         status: 'active',
         created_at: now,
         updated_at: now,
@@ -109,6 +116,9 @@ export const zonesRouter = router({
             banner_width: next.banner_width ?? undefined,
             banner_height: next.banner_height ?? undefined,
             ...(fields.push_prompt !== undefined ? { push_prompt: fields.push_prompt } : {}),
+            ...(fields.pop_freq_cap_hours !== undefined ? { pop_freq_cap_hours: fields.pop_freq_cap_hours } : {}),
+            ...(fields.pop_trigger !== undefined ? { pop_trigger: fields.pop_trigger } : {}),
+            ...(fields.pop_new_tab !== undefined ? { pop_new_tab: fields.pop_new_tab } : {}),
           });
           if (Object.keys(errors).length) throw fieldErrors(errors);
         },

@@ -1,4 +1,4 @@
-import { VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
+import { POP_ZONE_FORMATS, VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
 import { visitorContext, widgetUserId, zoneImp } from '../../auction/request-context.ts';
 import type { EngineContext } from '../../context.ts';
 import { unfilledZone, WIDGET_SURFACE, zoneAd, zoneAuctionStart } from '../../serving/zone-ad.ts';
@@ -23,7 +23,8 @@ export function impRoute(ctx: EngineContext) {
     const index = ctx.index();
     const q = new URLSearchParams(req.query);
     const entry = index?.zones.get(q.get('z') ?? '');
-    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
+    const format = entry?.zone.format ?? '';
+    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(format) || POP_ZONE_FORMATS.has(format)) return NO_AD;
     const started = zoneAuctionStart(ctx, index);
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);

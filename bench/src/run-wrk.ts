@@ -15,7 +15,7 @@ import { makeCorpus } from './corpus.ts';
 import { writePlots } from './plots.ts';
 import { freePort, startBenchRedis } from './local-redis.ts';
 import { cpuMs, rssMiB } from './proc-stats.ts';
-import { hbRequest, impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
+import { goRequest, hbRequest, impRequest, seedWidgetZone, servedLinks, WIDGET_HEADERS } from './widget-world.ts';
 import type { VisitorRequest } from './widget-world.ts';
 import { seedWorld } from './world.ts';
 
@@ -26,8 +26,8 @@ const VISITORS = 20_000;
 // /c and /b get this many fresh served ads (visitors of their own), harvested after the /imp run, so their
 // once-only marks are new: each ticket counts once, so a short corpus would measure only repeats.
 const TICKETS = Number(process.env.BENCH_WRK_TICKETS ?? 60_000);
-// BENCH_WRK_ENDPOINTS=bid (or imp,hb,click,beacon): only those engine runs, e.g. to profile one path alone.
-const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,hb,click,beacon').split(','));
+// BENCH_WRK_ENDPOINTS=bid (or imp,hb,go,click,beacon): only those engine runs, e.g. to profile one path alone.
+const ENDPOINTS = new Set((process.env.BENCH_WRK_ENDPOINTS ?? 'bid,imp,hb,go,click,beacon').split(','));
 
 if (spawnSync('wrk', ['--version']).error) {
   process.stderr.write('wrk is not installed: apt-get install wrk (Debian package)\n');
@@ -165,6 +165,9 @@ writeFileSync(impFile, Array.from({ length: VISITORS }, (_, i) => line(impReques
 // /hb/bid: the same visitors' header bids as our Prebid.js adapter posts them ("body<TAB>address" lines).
 const hbFile = join(work, 'hb.txt');
 writeFileSync(hbFile, Array.from({ length: VISITORS }, (_, i) => line(hbRequest(i))).join('\n') + '\n');
+// /go: the same visitors' visits of the direct-link zone (a pop each, then the zone's cap sends repeats to its fallback).
+const goFile = join(work, 'go.txt');
+writeFileSync(goFile, Array.from({ length: VISITORS }, (_, i) => line(goRequest(i))).join('\n') + '\n');
 /** Fresh served ads' links as corpus files (click, beacon), for visitors from `from` on; with `rendered`, each ad's beacon sent already. */
 async function harvest(from: number, rendered: boolean): Promise<{ click: string; beacon: string; tickets: number }> {
   const t0 = Date.now();
@@ -205,6 +208,10 @@ if (ENDPOINTS.has('hb')) {
   // As the adapter sends it: text/plain from the publisher's page (the floor has no such route: no floor row).
   const hb = { WRK_PATH: '/hb/bid', WRK_HEADERS: `${get.WRK_HEADERS}\ncontent-type: text/plain` };
   rows.push(runWrk(engineServer, { endpoint: 'POST /hb/bid', corpusFile: hbFile, env: hb }));
+}
+if (ENDPOINTS.has('go')) {
+  // No referer or origin of the site: a direct link is visited from anywhere.
+  rows.push(runWrk(engineServer, { endpoint: 'GET /go (direct link)', corpusFile: goFile, env: get }));
 }
 // A harvest for each: the clicks' ads rendered first (a click counts only on a rendered ad), the beacons' not yet.
 const rendered = ENDPOINTS.has('click') ? await harvest(1_000_000, true) : undefined;

@@ -4,6 +4,8 @@ import { ConfigStore } from '@adnet/admin/config-store';
 import { Redis } from 'ioredis';
 
 export const ZONE = 'benchzone01';
+/** A direct-link zone on the same site: `/go` ranks the world's popunder campaigns (bench/src/world.ts). */
+export const GO_ZONE = 'benchgozone1';
 export const SITE_DOMAIN = 'news.example';
 
 /** A widget request's path and the visitor it comes from (sent as X-Forwarded-For: the engine trusts 127.0.0.1 as its balancer). */
@@ -26,6 +28,9 @@ export const impRequest = (i: number): VisitorRequest => ({
   path: `/imp?z=${ZONE}&fp=fingerprint${i}&s=e30&u=visitor-id-${String(i).padStart(10, '0')}`,
   ip: ipOf(i),
 });
+
+/** Visitor `i`'s visit of the direct-link zone's URL: its own address, so a pop each until the zone's cap. */
+export const goRequest = (i: number): VisitorRequest => ({ path: `/go/${GO_ZONE}`, ip: ipOf(i) });
 
 /**
  * Visitor `i`'s header bid as our Prebid.js adapter sends it (POST /hb/bid, text/plain): one imp naming the zone in
@@ -75,6 +80,12 @@ export async function seedWidgetZone(redisUrl: string, publisherId = 9): Promise
     ...NO_FORMAT_FIELDS,
   };
   await store.commit('zone', 1, { expectedRev: 0, value: zone });
+  const go = {
+    ...zone,
+    ...{ id: 2, subid: GO_ZONE, name: 'bench go', format: 'direct_link', banner_width: null, banner_height: null },
+    ...{ pop_freq_cap_hours: 24, pop_trigger: null, pop_new_tab: null },
+  };
+  await store.commit('zone', 2, { expectedRev: 0, value: go });
   await redis.quit();
 }
 

@@ -1,11 +1,4 @@
-import {
-  BANNER_SIZES,
-  BROWSER_FAMILIES,
-  CAMPAIGN_FORMATS,
-  CONNECTION_TYPES,
-  OS_FAMILIES,
-  VERTICALS,
-} from '@adnet/schemas/api';
+import { BANNER_SIZES, BROWSER_FAMILIES, CONNECTION_TYPES, OS_FAMILIES, VERTICALS } from '@adnet/schemas/api';
 import type { BrowserFamily, Creative, OsFamily, StoredCampaign } from '@adnet/schemas/api';
 import type { ConnectionType } from '@adnet/schemas/openrtb';
 import type { Partner } from '@adnet/schemas/partners';
@@ -23,6 +16,15 @@ export interface WorldSize {
   /** Frequency caps on 15% of the campaigns, dayparting in four time zones on 15%, a start and an end on 5%. */
   deliveryRules?: boolean;
 }
+
+/**
+ * The formats the world's campaigns cycle through: those of page, player and exchange auctions. Pop campaigns
+ * (popunder, direct link) come after them (`POP_CAMPAIGNS`), so a world is the same whichever formats exist:
+ * an A/B run of two trees measures their engines on the same campaigns.
+ */
+const WORLD_FORMATS = ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'] as const;
+/** Popunder campaigns after the others, a few hundred: what `/go` ranks (bench/src/widget-world.ts GO_ZONE). */
+const POP_CAMPAIGNS = (size: WorldSize) => Math.min(500, Math.ceil(size.campaigns / 100));
 
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'];
 const WORKDAY = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
@@ -65,7 +67,7 @@ export function generateWorld(size: WorldSize): World {
   const now = new Date().toISOString();
   let creativeId = 0;
   for (let id = 1; id <= size.campaigns; id++) {
-    const format = CAMPAIGN_FORMATS[id % CAMPAIGN_FORMATS.length] as StoredCampaign['format'];
+    const format = WORLD_FORMATS[id % WORLD_FORMATS.length] as StoredCampaign['format'];
     const cpc = r() < 0.3;
     const geoCount = r() < 0.2 ? 0 : 1 + Math.floor(r() * 5);
     const campaign: StoredCampaign = {
@@ -122,6 +124,46 @@ export function generateWorld(size: WorldSize): World {
       };
       creatives.push(creative);
     }
+  }
+  // Drawn from their own sequence, after every other campaign: the world before them stays as it was.
+  const p = rng(23);
+  for (let id = size.campaigns + 1; id <= size.campaigns + POP_CAMPAIGNS(size); id++) {
+    const base = campaigns[0] as StoredCampaign;
+    const campaign: StoredCampaign = {
+      ...base,
+      id,
+      advertiser_id: 1 + (id % size.advertisers),
+      name: `pop${id}`,
+      format: 'popunder',
+      bid_type: 'cpm',
+      bid_micro_cents: 50_000 + Math.floor(p() * 300_000),
+      geo_include: p() < 0.5 ? [] : [BENCH_COUNTRIES[Math.floor(p() * BENCH_COUNTRIES.length)] as string],
+      languages: [],
+      device_types: [],
+      os_include: [],
+      browser_include: [],
+      connection_types: [],
+      frequency_cap: null,
+      start_at: null,
+      end_at: null,
+      dayparting: null,
+      timezone: 'UTC',
+    };
+    campaigns.push(campaign);
+    const cid = ++creativeId;
+    creatives.push({
+      ...(creatives[0] as Creative),
+      id: cid,
+      campaign_id: id,
+      advertiser_id: campaign.advertiser_id,
+      format: 'popunder',
+      title: `Pop ${cid}`,
+      body: null,
+      image_url: null,
+      image_width: null,
+      image_height: null,
+      tracking_token: `t${cid}`,
+    });
   }
   const partner: Partner = {
     id: 1,

@@ -37,6 +37,10 @@ export const zoneBidEntrySchema = z.object({
   bid_micro_cents: z.number().int(),
   /** The zone's spend (nano-dollars) when its bid last moved: the controller's memory, not the engines'. */
   stepped_at_spend_nano: z.number().int().optional(),
+  stepped_at_conversions: z.number().int().optional(),
+  /** Spend and conversions with older evidence decayed (admin/src/domain/target-cpa.ts): the eCPA the bid follows. */
+  recent_spend_nano: z.number().optional(),
+  recent_conversions: z.number().optional(),
   reason: z.string(),
 });
 export type ZoneBidEntry = z.infer<typeof zoneBidEntrySchema>;

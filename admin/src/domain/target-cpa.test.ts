@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CPA_DECAY,
   CPA_MAX_STEP,
   CPA_MIN_BID_SHARE,
   decideCampaign,
@@ -14,6 +15,13 @@ const USD = 1e9;
 // $10 target, $20 test budget, a $2.00 CPM bid.
 const goal: CpaGoal = { targetCpaNano: 10 * USD, testBudgetNano: 20 * USD, maxBidMicroCents: 200_000 };
 const zone = (spendUsd: number, conversions: number) => ({ spendNano: spendUsd * USD, conversions });
+/** A zone's memory as of a step at this spend and these conversions, all of it the recent evidence. */
+const memory = (spendUsd: number, conversions: number) => ({
+  steppedAtSpendNano: spendUsd * USD,
+  steppedAtConversions: conversions,
+  recentSpendNano: spendUsd * USD,
+  recentConversions: conversions,
+});
 
 describe('decideZone: the per-zone state machine', () => {
   it('tests a zone until it spent its test budget, then excludes it when it never converted', () => {
@@ -25,7 +33,7 @@ describe('decideZone: the per-zone state machine', () => {
   });
 
   it('keeps an excluded zone excluded, unless a late conversion arrives', () => {
-    const prev = { state: 'excluded' as const, bidMicroCents: 0, steppedAtSpendNano: 20 * USD };
+    const prev = { state: 'excluded' as const, bidMicroCents: 0, ...memory(20, 0) };
     expect(decideZone({ counts: zone(20, 0), prev, goal, campaignConversions: 50 }).state).toBe('excluded');
     expect(decideZone({ counts: zone(20, 1), prev, goal, campaignConversions: 50 }).state).toBe('optimised');
   });
@@ -42,7 +50,7 @@ describe('decideZone: the per-zone state machine', () => {
     expect(dear.state).toBe('optimised');
     expect(dear.bidMicroCents).toBeLessThan(200_000);
     expect(dear.reason).toContain('lowered');
-    const prev = { state: 'optimised' as const, bidMicroCents: 100_000, steppedAtSpendNano: 0 };
+    const prev = { state: 'optimised' as const, bidMicroCents: 100_000, ...memory(0, 0) };
     const cheap = decideZone({ counts: zone(20, 10), prev, goal, campaignConversions: 20 });
     expect(cheap.bidMicroCents).toBeGreaterThan(100_000);
     const atMax = decideZone({ counts: zone(20, 10), prev: undefined, goal, campaignConversions: 20 });
@@ -50,12 +58,21 @@ describe('decideZone: the per-zone state machine', () => {
   });
 
   it('waits for a target of new spend between steps, so a quiet zone keeps its bid', () => {
-    const prev = { state: 'optimised' as const, bidMicroCents: 150_000, steppedAtSpendNano: 40 * USD };
+    const prev = { state: 'optimised' as const, bidMicroCents: 150_000, ...memory(40, 2) };
     const quiet = decideZone({ counts: zone(49, 2), prev, goal, campaignConversions: 20 });
     expect(quiet).toMatchObject({ bidMicroCents: 150_000, steppedAtSpendNano: 40 * USD });
     const moved = decideZone({ counts: zone(50, 2), prev, goal, campaignConversions: 20 });
     expect(moved.bidMicroCents).toBeLessThan(150_000);
     expect(moved.steppedAtSpendNano).toBe(50 * USD);
+  });
+
+  it('follows the recent eCPA: evidence before the last step is decayed by CPA_DECAY', () => {
+    // $40 for 2 conversions before the last step ($20 eCPA), then $10 for 2 more: the recent eCPA is below $20.
+    const prev = { state: 'optimised' as const, bidMicroCents: 100_000, ...memory(40, 2) };
+    const next = decideZone({ counts: zone(50, 4), prev, goal, campaignConversions: 20 });
+    expect(next.recentSpendNano).toBeCloseTo(40 * USD * CPA_DECAY + 10 * USD);
+    expect(next.recentConversions).toBeCloseTo(2 * CPA_DECAY + 2);
+    expect(next.steppedAtConversions).toBe(4);
   });
 });
 

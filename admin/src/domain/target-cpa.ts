@@ -26,24 +26,30 @@ export interface ZoneMemory {
   bidMicroCents: number;
   /** The zone's spend when its bid last moved: the next step waits for new evidence past it. */
   steppedAtSpendNano: number;
+  /** Its conversions then. */
+  steppedAtConversions: number;
+  /** Spend and conversions with older steps' evidence decayed by CPA_DECAY a step: the eCPA the controller follows. */
+  recentSpendNano: number;
+  recentConversions: number;
 }
 
-export interface ZoneDecision {
+export interface ZoneDecision extends Omit<ZoneMemory, 'state'> {
   state: ZoneBidState;
-  bidMicroCents: number;
-  steppedAtSpendNano: number;
   reason: string;
 }
 
 // The controller: a bounded multiplicative controller on the eCPA error. Each step multiplies the zone's bid by
 // (target / eCPA) ^ CPA_GAIN, kept within [1 / (1 + CPA_MAX_STEP), 1 + CPA_MAX_STEP]: an eCPA above the target
-// lowers the bid, one below raises it, and the square root damps the noise of a few conversions. The eCPA is
-// the zone's lifetime one (its spend since the target was set over its conversions), so money overspent while
-// testing is won back later rather than forgotten. A step waits until the zone spent another target's worth
-// since the last one (about one more conversion of evidence): a pass on a quiet zone moves nothing, so the bid
-// cannot run away between conversions however often the pass runs.
+// lowers the bid, one below raises it, and the square root damps the noise of a few conversions. The eCPA is the
+// zone's recent one: spend and conversions since the last step added to the earlier ones decayed by CPA_DECAY,
+// so it follows what the current bid buys (a lifetime eCPA would keep paying back the testing phase's spend long
+// after the bid is right). A step waits until the zone spent another target's worth since the last one (about one
+// more conversion of evidence): a pass on a quiet zone moves nothing, so the bid cannot run away between
+// conversions however often the pass runs.
 export const CPA_GAIN = 0.5;
 export const CPA_MAX_STEP = 0.25;
+/** Weight kept of the evidence before each step: about the last 1 / (1 - CPA_DECAY) steps count. */
+export const CPA_DECAY = 0.85;
 /** The lowest bid as a share of the campaign's: below it a zone is as good as excluded, and could never recover. */
 export const CPA_MIN_BID_SHARE = 0.05;
 
@@ -80,13 +86,13 @@ export function decideZone(o: {
       return {
         state: 'excluded',
         bidMicroCents: 0,
-        steppedAtSpendNano: counts.spendNano,
+        ...unstepped(counts),
         reason: `spent ${usd(counts.spendNano)} of its ${usd(goal.testBudgetNano)} test budget without a conversion`,
       };
     return {
       state: 'testing',
       bidMicroCents: max,
-      steppedAtSpendNano: 0,
+      ...unstepped(counts),
       reason: `testing: ${usd(counts.spendNano)} of its ${usd(goal.testBudgetNano)} test budget spent`,
     };
   }
@@ -94,35 +100,58 @@ export function decideZone(o: {
     return {
       state: 'testing',
       bidMicroCents: max,
-      steppedAtSpendNano: 0,
+      ...unstepped(counts),
       reason: `converting; bids are optimised once the campaign has ${CPA_MIN_CONVERSIONS} conversions (${o.campaignConversions} so far)`,
     };
-  const ecpaNano = counts.spendNano / counts.conversions;
   const was = prev?.state === 'optimised' ? prev : undefined;
   const current = Math.min(max, was?.bidMicroCents ?? max);
-  const since = was ? was.steppedAtSpendNano : 0;
-  if (was && counts.spendNano - since < goal.targetCpaNano)
+  if (was && counts.spendNano - was.steppedAtSpendNano < goal.targetCpaNano)
     return {
+      ...was,
       state: 'optimised',
       bidMicroCents: current,
-      steppedAtSpendNano: since,
-      reason: `eCPA ${usd(ecpaNano)} against a target of ${usd(goal.targetCpaNano)}; waiting for more spend before the next step`,
+      reason: `recent eCPA ${usd(recentEcpa(was))} against a target of ${usd(goal.targetCpaNano)}; waiting for more spend before the next step`,
     };
+  // The first step weighs everything so far; later ones decay what came before the last step.
+  const recentSpendNano = was
+    ? was.recentSpendNano * CPA_DECAY + counts.spendNano - was.steppedAtSpendNano
+    : counts.spendNano;
+  const recentConversions = was
+    ? was.recentConversions * CPA_DECAY + counts.conversions - was.steppedAtConversions
+    : counts.conversions;
+  const memory = { recentSpendNano, recentConversions };
+  const ecpaNano = recentEcpa(memory);
   const bid = nextZoneBid({ bidMicroCents: current, ecpaNano, targetCpaNano: goal.targetCpaNano, maxBid: max });
   const direction = bid < current ? 'lowered' : bid > current ? 'raised' : 'kept';
   return {
     state: 'optimised',
     bidMicroCents: bid,
     steppedAtSpendNano: counts.spendNano,
-    reason: `eCPA ${usd(ecpaNano)} against a target of ${usd(goal.targetCpaNano)}: bid ${direction}`,
+    steppedAtConversions: counts.conversions,
+    ...memory,
+    reason: `recent eCPA ${usd(ecpaNano)} against a target of ${usd(goal.targetCpaNano)}: bid ${direction}`,
   };
 }
+
+/** Spend over conversions of the recent evidence; with no recent conversion, the spend as if one were just coming. */
+const recentEcpa = (m: { recentSpendNano: number; recentConversions: number }): number =>
+  m.recentSpendNano / Math.max(m.recentConversions, 1);
+
+const unstepped = (counts: ZoneCounts) => ({
+  steppedAtSpendNano: counts.spendNano,
+  steppedAtConversions: counts.conversions,
+  recentSpendNano: counts.spendNano,
+  recentConversions: counts.conversions,
+});
 
 /** A stored decision as the controller's memory of the zone. */
 export const memoryOf = (e: ZoneBidEntry): ZoneMemory => ({
   state: e.state,
   bidMicroCents: e.bid_micro_cents,
   steppedAtSpendNano: e.stepped_at_spend_nano ?? 0,
+  steppedAtConversions: e.stepped_at_conversions ?? 0,
+  recentSpendNano: e.recent_spend_nano ?? 0,
+  recentConversions: e.recent_conversions ?? 0,
 });
 
 /**
@@ -159,6 +188,9 @@ export function decideCampaign(o: {
       state: d.state,
       bid_micro_cents: d.bidMicroCents,
       stepped_at_spend_nano: d.steppedAtSpendNano,
+      stepped_at_conversions: d.steppedAtConversions,
+      recent_spend_nano: d.recentSpendNano,
+      recent_conversions: d.recentConversions,
       reason: d.reason,
     });
   }

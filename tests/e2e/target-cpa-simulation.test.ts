@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
@@ -17,6 +17,8 @@ import { impFixture } from '@adnet/engine/auction-fixtures';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { World } from '@adnet/test-support/world';
+import { postConversion } from '@adnet/test-support/postback';
+import { seededRandom } from '@adnet/engine/rotation-policy';
 
 // The target-CPA simulation: a compressed week of traffic over six zones with different conversion rates.
 //
@@ -50,18 +52,6 @@ const IMPS_PER_HOUR = 400;
 const RATES = [1 / 300, 1 / 400, 1 / 500, 1 / 260, 0, 1 / 4_000];
 const NANO = 1e9;
 
-/** mulberry32: the same traffic for both runs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Rivals from $0.50 to $3.50 CPM in 1-cent steps: one real candidate each.
 const RIVALS = Array.from({ length: 301 }, (_, i) =>
   candidateOf(
@@ -89,19 +79,19 @@ async function convert(zone: (typeof zones)[number], ts: number): Promise<void> 
     invalid: false,
   };
   await fx.app.svc.redis.set(clickKey(clickId), encodeClickRecord(record), 'EX', CLICK_TTL_S);
-  const f = { click_id: clickId, payout: '100', status: 'approved', txid: clickId };
-  const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
-  const res = await fetch(`${fx.app.base}/postback/in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...f, secret, sig }).toString(),
+  const status = await postConversion(fx.app.base, secret, {
+    click_id: clickId,
+    payout: '100',
+    status: 'approved',
+    txid: clickId,
   });
-  if (res.status !== 200) throw new Error(`postback ${res.status}: ${await res.text()}`);
+  if (status !== 200) throw new Error(`postback ${status}`);
 }
 
 /** One simulated week; `controlled`: the target CPA runs (counts, postbacks, controller), else the fixed bid. */
 async function week(controlled: boolean): Promise<Day[]> {
-  const random = rng(38);
+  // The same traffic for both runs.
+  const random = seededRandom(38);
   const days: Day[] = [];
   const pace = { rate: 1 };
   const stored = () => fx.app.svc.configStore.read<StoredCampaign>('campaign', campaign.id);

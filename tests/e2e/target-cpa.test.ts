@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
+import { postConversion } from '@adnet/test-support/postback';
 import type { ZoneBidsAnswer } from '@adnet/schemas/target-cpa';
 
 // Target CPA through the real pieces: the admin (REST, the postback door and its controller on its timer, as
@@ -48,16 +48,8 @@ async function click(subid: string): Promise<string> {
   return /c=([0-9a-f-]{36})/.exec(res.headers.get('location') ?? '')?.[1] ?? '';
 }
 
-async function approve(clickId: string, txid: string): Promise<number> {
-  const f = { click_id: clickId, payout: '100', status: 'approved', txid };
-  const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
-  const res = await fetch(`${fx.app.base}/postback/in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...f, secret, sig }).toString(),
-  });
-  return res.status;
-}
+const approve = (clickId: string, txid: string): Promise<number> =>
+  postConversion(fx.app.base, secret, { click_id: clickId, payout: '100', status: 'approved', txid });
 
 const zoneBids = async () =>
   (await call<ZoneBidsAnswer>(fx.app, 'GET', `/api/adv/campaigns/${campaignId}/zone-bids`, { token: adv.token })).body;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpaCountsKey, cpaSpendField } from '@adnet/schemas/target-cpa';
@@ -66,5 +68,26 @@ describe('zone bids in the cabinet', () => {
     await page.reload();
     await section.getByText('without a conversion').first().waitFor();
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+  });
+
+  it('passes axe-core (no serious or critical violation) at 1280 and 375 px', async () => {
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
+      // The cabinet's CSP allows only its own scripts: this context lets the checker in.
+      const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
+      await useSession(ctx, p.base, adv.token);
+      const checked = await ctx.newPage();
+      await checked.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
+      await checked.locator('#zone-bids').getByText('without a conversion').first().waitFor();
+      await checked.addScriptTag({ content: axe });
+      const found = await checked.evaluate<string[]>(
+        `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`,
+      );
+      expect(found).toEqual([]);
+      await ctx.close();
+    }
   });
 });

@@ -29,7 +29,8 @@ beforeAll(async () => {
   campaignId = (
     await world.campaign(adv, { name: 'Goal', format: 'native', bid_usd: 2, target_cpa_usd: 1, cpa_test_budget_usd: 3 })
   ).campaign.id;
-  const [spent, testing] = zones as [{ id: number }, { id: number }];
+  const spent = zones[0] as { id: number };
+  const testing = zones[1] as { id: number };
   await p.app.svc.redis.hincrby(cpaCountsKey(campaignId), cpaSpendField(spent.id), 3_100_000_000);
   await p.app.svc.redis.hincrby(cpaCountsKey(campaignId), cpaSpendField(testing.id), 1_000_000_000);
   const context = await p.newContext();
@@ -42,7 +43,8 @@ afterAll(async () => {
 
 describe('zone bids in the cabinet', () => {
   it('lists each zone with its state, bid, spend and why', async () => {
-    const [spent, testing] = zones as [{ id: number }, { id: number }];
+    const spent = zones[0] as { id: number };
+    const testing = zones[1] as { id: number };
     await page.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
     const section = page.locator('#zone-bids');
     await section.getByText('Target $1.00 per conversion').waitFor();

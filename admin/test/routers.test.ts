@@ -55,6 +55,25 @@ describe('routers through createCaller', () => {
     expect(await statusOf(adv.adv.campaigns.get({ id: 99_999_999 }))).toBe(404);
   });
 
+  it('target CPA: a campaign with a target answers its zone bids; a test budget defaults to twice the target', async () => {
+    const adv = callerFor((await account(fx.app, 'advertiser')).token);
+    const created = await adv.adv.campaigns.create({ ...campaignInput, target_cpa_usd: 12.5 });
+    expect(created).toMatchObject({ target_cpa_cents: 1250, cpa_test_budget_cents: 2500 });
+    expect(await adv.adv.campaigns.zoneBids({ id: created.id })).toEqual({
+      target_cpa_cents: 1250,
+      cpa_test_budget_cents: 2500,
+      conversions: 0,
+      zones: [],
+    });
+    expect(await adv.adv.campaigns.update({ id: created.id, cpa_test_budget_usd: 40 })).toMatchObject({
+      target_cpa_cents: 1250,
+      cpa_test_budget_cents: 4000,
+    });
+    expect(await statusOf(adv.adv.campaigns.update({ id: created.id, target_cpa_usd: 0 }))).toBe(400);
+    const other = callerFor((await account(fx.app, 'advertiser')).token);
+    expect(await statusOf(other.adv.campaigns.zoneBids({ id: created.id }))).toBe(403);
+  });
+
   it('sites and zones: a publisher registers a site and a zone on it; the admin reviews only verified sites', async () => {
     const pub = callerFor((await account(fx.app, 'publisher')).token);
     const domain = `caller-${Date.now()}.example`;

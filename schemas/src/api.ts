@@ -8,6 +8,7 @@ import { landingMacroProblem } from './landing-macros.ts';
 import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
 import type { UrlRules } from './url.ts';
 import { CONNECTION_TYPES } from './openrtb.ts';
+import { cpaTestBudgetUsd, targetCpaUsd } from './target-cpa.ts';
 import {
   bidAdjustmentSchema,
   bidAdjustmentsInputSchema,
@@ -304,6 +305,9 @@ const campaignCreateFields = z.object({
   // Traffic sources and bid adjustments (schemas/src/source-lists.ts).
   sources: sourceListInputSchema.optional(),
   bid_adjustments: bidAdjustmentsInputSchema.default([]),
+  // Target CPA (schemas/src/target-cpa.ts): bid_usd becomes the highest bid.
+  target_cpa_usd: targetCpaUsd.optional(),
+  cpa_test_budget_usd: cpaTestBudgetUsd.optional(),
 });
 export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart);
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
@@ -329,6 +333,9 @@ export const campaignUpdateFieldsSchema = z.object({
   // Each replaces the whole list; sources/add and sources/remove edit the source list in place.
   sources: sourceListInputSchema.optional(),
   bid_adjustments: bidAdjustmentsInputSchema.optional(),
+  /** null turns the target off (the zones' bids and exclusions with it); a test budget left out is twice the target. */
+  target_cpa_usd: targetCpaUsd.nullable().optional(),
+  cpa_test_budget_usd: cpaTestBudgetUsd.optional(),
 });
 export const campaignUpdateInputSchema = campaignUpdateFieldsSchema
   .extend({ id: idSchema })
@@ -366,6 +373,10 @@ export const campaignSchema = z.object({
   ...capScheduleStored,
   // Stored before bid adjustments existed: none.
   bid_adjustments: z.array(bidAdjustmentSchema).default([]),
+  /** Target cost per conversion (`target_cpa_usd`), null for none (stored before it existed: none). */
+  target_cpa_cents: z.number().int().nullable().default(null),
+  /** Spend per zone without a conversion before it is excluded; null without a target. */
+  cpa_test_budget_cents: z.number().int().nullable().default(null),
   /** Kept apart from the campaign (config kind `campaign_sources`), so the campaign stays small; joined in the answer. */
   sources: sourceListSchema.default(NO_SOURCES),
   created_at: z.string(),
@@ -385,10 +396,19 @@ export type Campaign = z.infer<typeof campaignSchema>;
 /** What is stored: the API object less what is live (today's spend, the delivery status) and the source list (stored apart). */
 export type StoredCampaign = Omit<
   Campaign,
-  'daily_spent_cents' | 'total_spent_cents' | 'delivery' | 'sources' | 'bid_adjustments'
+  | 'daily_spent_cents'
+  | 'total_spent_cents'
+  | 'delivery'
+  | 'sources'
+  | 'bid_adjustments'
+  | 'target_cpa_cents'
+  | 'cpa_test_budget_cents'
 > & {
   /** Absent on campaigns stored before bid adjustments existed: none. */
   bid_adjustments?: Campaign['bid_adjustments'];
+  /** Absent on campaigns stored before target CPA existed: none. */
+  target_cpa_cents?: number | null;
+  cpa_test_budget_cents?: number | null;
 };
 /** A campaign change's answer: the campaign and what was accepted but may not do what was meant (unknown zones or sites). */
 export const campaignWithWarningsSchema = campaignSchema.extend({ warnings: z.array(warningSchema) });

@@ -62,6 +62,8 @@ export const NO_BID_REASONS = [
   'video_duration',
   /** The campaign's source list keeps it off this zone or site (excluded, or not on its include list). */
   'source_list',
+  /** The campaign's target CPA excluded this zone: it spent its test budget without a conversion (docs/delivery.md). */
+  'cpa_excluded',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

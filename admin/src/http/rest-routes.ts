@@ -158,6 +158,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Copy a campaign as a draft with its live creatives',
   },
   {
+    method: 'GET',
+    path: '/api/adv/campaigns/{id}/zone-bids',
+    procedure: 'adv.campaigns.zoneBids',
+    input: 'none',
+    summary: "Target CPA: each zone's state (testing, excluded, optimised), bid, spend, conversions and eCPA, and why",
+  },
+  {
     method: 'POST',
     path: '/api/adv/campaigns/{id}/sources/add',
     procedure: 'adv.campaigns.sources.add',

@@ -1,6 +1,7 @@
 import { markMoved } from '@adnet/runtime/moved-marks';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { rotationCountsKey } from '@adnet/schemas/redis-keys';
+import { CPA_COUNTS_TTL_MS, cpaConversionField, cpaCountsKey } from '@adnet/schemas/target-cpa';
 import { JOURNAL_PENDING_KEY, clickKey, decodeClickRecord } from '@adnet/schemas/wire/click-record';
 import { xaddArgs } from '@adnet/schemas/wire/event-stream';
 import type { Redis, Result } from 'ioredis';
@@ -242,6 +243,15 @@ export class ConversionStore {
   /** One conversion more in the campaign's rotation counts (engine/src/rotation/). */
   async countForRotation(campaignId: number, creativeId: number): Promise<void> {
     await this.redis.hincrby(rotationCountsKey(campaignId), `v:${creativeId}`, 1);
+  }
+
+  /** One conversion more on the zone, for a campaign with a target CPA (admin/src/cpa/). */
+  async countForTargetCpa(campaignId: number, zoneId: number): Promise<void> {
+    await this.redis
+      .multi()
+      .hincrby(cpaCountsKey(campaignId), cpaConversionField(zoneId), 1)
+      .pexpire(cpaCountsKey(campaignId), CPA_COUNTS_TTL_MS)
+      .exec();
   }
 
   /** Marks the campaign's rotation counts as moved, so the engines' next refresh reads them. */

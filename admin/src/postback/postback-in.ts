@@ -1,4 +1,4 @@
-import type { PostbackInput, PostbackReceipt } from '@adnet/schemas/api';
+import type { PostbackInput, PostbackReceipt, StoredCampaign } from '@adnet/schemas/api';
 import type { EngineEvent } from '@adnet/schemas/events';
 import { randomUUID } from 'node:crypto';
 import {
@@ -137,6 +137,10 @@ export async function receivePostback(
     await store.emit(event, svc.config.events.streamMaxLen);
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
     await store.countForRotation(click.campaign_id, click.creative_id);
+    // A target CPA counts it on the click's zone, once: only this postback moved the conversion to approved.
+    const campaign = await svc.configStore.read<StoredCampaign>('campaign', click.campaign_id);
+    if (campaign?.value.target_cpa_cents && click.zone_id > 0)
+      await store.countForTargetCpa(click.campaign_id, click.zone_id);
     // Then marked, so that the engines' next refresh reads this campaign's counts. A mark that fails must not fail
     // the conversion recorded above (nor skip its postback): the engines' sweep reads the counts within 30 minutes.
     await store.markRotationMoved(click.campaign_id).catch((err: unknown) =>

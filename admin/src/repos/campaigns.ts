@@ -57,6 +57,8 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
     return {
       ...c,
       bid_adjustments: c.bid_adjustments ?? [],
+      target_cpa_cents: c.target_cpa_cents ?? null,
+      cpa_test_budget_cents: c.cpa_test_budget_cents ?? null,
       sources: sources[i] ?? NO_SOURCES,
       daily_spent_cents: nanoToCentsFloor(dailySpentNano),
       total_spent_cents: nanoToCentsFloor(totalSpentNano),

@@ -17,12 +17,21 @@ import { PostbackWorker } from '../postback/postback-worker.ts';
 import type { Services } from '../services.ts';
 import type { Redis } from '../storage/redis.ts';
 import { VideoPoller } from '../video/poller.ts';
+import { targetCpaPass } from '../cpa/cpa-pass.ts';
 import type { WorkerPorts } from './ports.ts';
 import type { StopStep, Stopper } from './stop-order.ts';
 
 /** What runs beside the HTTP server: the background workers and the operators' address. */
-export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail';
-export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts', 'mail'];
+export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail' | 'target-cpa';
+export const ADMIN_PARTS: readonly AdminPart[] = [
+  'ingester',
+  'postbacks',
+  'video',
+  'ops',
+  'payouts',
+  'mail',
+  'target-cpa',
+];
 
 export interface Mail {
   worker: MailWorker;
@@ -96,6 +105,7 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
   // The daily close reads earnings from the event store; a process without one leaves it to another.
   const closer = parts.has('payouts') && clickhouse ? payoutCloser(ports.payouts) : undefined;
   const ops = parts.has('ops') ? createOpsServer(ports.ops) : undefined;
+  const targetCpa = parts.has('target-cpa') ? targetCpaPass(ports.targetCpa) : undefined;
   const rows: (StartedPart | undefined)[] = [
     parts.has('mail') ? { start: () => startMail(mail, log) } : undefined,
     ingester && { start: () => ingester.start() },
@@ -107,6 +117,7 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
     backups && { step: 'backups', start: () => backups.start(), stop: () => backups.stop() },
     video && { step: 'video poller', start: () => video.start(), stop: () => video.stop() },
     closer && { step: 'payout close', start: () => closer.start(), stop: () => closer.stop() },
+    targetCpa && { step: 'target cpa', start: () => targetCpa.start(), stop: () => targetCpa.stop() },
     ops && {
       step: 'metrics',
       stop: () => ops.close(),

@@ -6,6 +6,7 @@ import type { PayoutPorts } from '../payments/payout-close.ts';
 import type { PostbackPorts } from '../postback/postback-worker.ts';
 import type { Services } from '../services.ts';
 import type { VideoPorts } from '../video/poller.ts';
+import type { TargetCpaPorts } from '../cpa/cpa-pass.ts';
 
 /** Each background worker's own port: what it uses and nothing else of the process's services. */
 export interface WorkerPorts {
@@ -16,6 +17,7 @@ export interface WorkerPorts {
   payouts: PayoutPorts;
   payments: PaymentPorts;
   ops: OpsPorts;
+  targetCpa: TargetCpaPorts;
 }
 
 /** Picked field by field, the configuration slice by slice, so a worker cannot reach what its port leaves out even by a cast. */
@@ -56,5 +58,6 @@ export function workerPorts(svc: Services): WorkerPorts {
       paymentProvider: svc.paymentProvider,
     },
     ops: { log, metrics: svc.metrics, health: svc.health },
+    targetCpa: { redis: svc.redis, configStore: svc.configStore, log, intervalMs: config.admin.targetCpaPassMs },
   };
 }

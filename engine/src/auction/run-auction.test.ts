@@ -64,7 +64,7 @@ describe('runImpAuction', () => {
 
 describe("a campaign's creatives", () => {
   const campaign = campaignFixture({ id: 900, bid_micro_cents: 400_000 });
-  const part = campaignPart(campaign, { rate: 1 }, undefined, undefined);
+  const part = campaignPart(campaign, { rate: 1 }, { sourceList: undefined }, undefined);
   const creatives = [1, 2, 3].map((n) => new CandidateOf(part, creativeFixture({ id: 9_000 + n, campaign_id: 900 })));
   const rival = cand({ bid_micro_cents: 100_000 });
 

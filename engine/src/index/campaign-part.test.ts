@@ -27,17 +27,17 @@ describe('campaignPart', () => {
   it('reuses the part before while made from the same objects, and its compiled lists while those are', () => {
     const campaign = campaignFixture({ bid_adjustments: adjustments });
     const pace = { rate: 1 };
-    const first = campaignPart(campaign, pace, list, undefined);
-    expect(campaignPart(campaign, pace, list, first)).toBe(first);
-    const changed = campaignPart({ ...campaign, bid_micro_cents: 9 }, pace, list, first);
+    const first = campaignPart(campaign, pace, { sourceList: list }, undefined);
+    expect(campaignPart(campaign, pace, { sourceList: list }, first)).toBe(first);
+    const changed = campaignPart({ ...campaign, bid_micro_cents: 9 }, pace, { sourceList: list }, first);
     expect(changed).not.toBe(first);
     expect(changed.bidMicroCents).toBe(9);
     expect(changed.sources).toBe(first.sources);
     expect(changed.adjust).toBe(first.adjust);
-    const relisted = campaignPart(campaign, pace, { ...list, zones: ['z3'] }, first);
+    const relisted = campaignPart(campaign, pace, { sourceList: { ...list, zones: ['z3'] } }, first);
     expect(relisted.sources).not.toBe(first.sources);
     expect(relisted.sources?.zones.has('z3')).toBe(true);
-    expect(campaignPart(campaign, { rate: 1 }, list, first)).not.toBe(first);
+    expect(campaignPart(campaign, { rate: 1 }, { sourceList: list }, first)).not.toBe(first);
   });
 
   it("the index keeps a campaign's part through a change to one of its creatives and through a rebuild", () => {

@@ -5,8 +5,15 @@ import type { CompiledSchedule } from '@adnet/schemas/schedule';
 import type { ROTATIONS } from '@adnet/schemas/api';
 import { adjustedMicroCents } from '@adnet/schemas/source-lists';
 import type { SourceList } from '@adnet/schemas/source-lists';
-import { compileAdjustments, compileSources } from './source-controls.ts';
+import type { ZoneBids } from '@adnet/schemas/target-cpa';
+import { compileAdjustments, compileSources, compileZoneBids } from './source-controls.ts';
 import type { CompiledAdjustments, CompiledSources } from './source-controls.ts';
+
+/** What a campaign's part is compiled from beside the campaign: its source list and its target CPA's zone bids. */
+export interface CampaignLists {
+  sourceList: SourceList | undefined;
+  zoneBids?: ZoneBids | undefined;
+}
 
 /** How a campaign's creatives share its traffic (rotation/ carries it out; the index sits below it). */
 type Rotation = (typeof ROTATIONS)[number];
@@ -43,6 +50,7 @@ export class CampaignPart {
   /** What it was compiled from: the next placement of the campaign reuses it, or its compiled lists, while they are the same objects. */
   readonly campaign: StoredCampaign;
   readonly sourceList: SourceList | undefined;
+  readonly zoneBids: ZoneBids | undefined;
   readonly campaignId: number;
   readonly advertiserId: number;
   readonly format: CampaignFormat;
@@ -65,6 +73,8 @@ export class CampaignPart {
   readonly adjust: CompiledAdjustments | null;
   /** The campaign's source list, compiled; null when it restricts nothing. */
   readonly sources: CompiledSources | null;
+  /** Zones (subids) the campaign's target CPA excluded; null for none (every campaign without a target). */
+  readonly cpaExcluded: ReadonlySet<string> | null;
   /** How the campaign splits its traffic between its creatives. */
   readonly rotation: Rotation;
   /** The campaign's share of eligible auctions under even pacing, shared by its creatives (pacing/pacer.ts); 1 for asap. */
@@ -77,11 +87,18 @@ export class CampaignPart {
   constructor(
     campaign: StoredCampaign,
     pace: PaceHandle,
-    sourceList: SourceList | undefined,
-    { sources, adjust }: { sources: CompiledSources | null; adjust: CompiledAdjustments | null },
+    lists: CampaignLists,
+    compiled: {
+      sources: CompiledSources | null;
+      adjust: CompiledAdjustments | null;
+      cpaExcluded?: ReadonlySet<string> | null;
+    },
   ) {
+    const { sources, adjust } = compiled;
     this.campaign = campaign;
-    this.sourceList = sourceList;
+    this.sourceList = lists.sourceList;
+    this.zoneBids = lists.zoneBids;
+    this.cpaExcluded = compiled.cpaExcluded ?? null;
     this.campaignId = campaign.id;
     this.advertiserId = campaign.advertiser_id;
     this.format = campaign.format;
@@ -218,6 +235,9 @@ export class Candidate {
   get sources(): CompiledSources | null {
     return this.part.sources;
   }
+  get cpaExcluded(): ReadonlySet<string> | null {
+    return this.part.cpaExcluded;
+  }
   get rotation(): Rotation {
     return this.part.rotation;
   }
@@ -243,16 +263,30 @@ export class Candidate {
 export function campaignPart(
   campaign: StoredCampaign,
   pace: PaceHandle,
-  sourceList: SourceList | undefined,
+  lists: CampaignLists,
   prev: CampaignPart | undefined,
 ): CampaignPart {
-  if (prev && prev.campaign === campaign && prev.pace === pace && prev.sourceList === sourceList) return prev;
+  const { sourceList } = lists;
+  // Zone bids apply only while the campaign has its target: one turned off stops them before the admin deletes them.
+  const zoneBids = campaign.target_cpa_cents ? lists.zoneBids : undefined;
+  if (
+    prev &&
+    prev.campaign === campaign &&
+    prev.pace === pace &&
+    prev.sourceList === sourceList &&
+    prev.zoneBids === zoneBids
+  )
+    return prev;
   const sources = prev && prev.sourceList === sourceList ? prev.sources : compileSources(sourceList);
+  const cpa = compileZoneBids(zoneBids, campaign.bid_micro_cents);
   const adjust =
-    prev && prev.campaign.bid_adjustments === campaign.bid_adjustments
+    prev &&
+    prev.campaign.bid_adjustments === campaign.bid_adjustments &&
+    prev.zoneBids === zoneBids &&
+    (zoneBids === undefined || prev.campaign.bid_micro_cents === campaign.bid_micro_cents)
       ? prev.adjust
-      : compileAdjustments(campaign.bid_adjustments);
-  return new CampaignPart(campaign, pace, sourceList, { sources, adjust });
+      : compileAdjustments(campaign.bid_adjustments, cpa?.milli ?? null);
+  return new CampaignPart(campaign, pace, { sourceList, zoneBids }, { sources, adjust, cpaExcluded: cpa?.excluded });
 }
 
 /** A candidate with a part of its own (tests and fixtures; the index makes one part per campaign, placeCampaign). */
@@ -263,7 +297,12 @@ export function candidateOf(
   sources: CompiledSources | null = null,
 ): Candidate {
   return new Candidate(
-    new CampaignPart(campaign, pace, undefined, { sources, adjust: compileAdjustments(campaign.bid_adjustments) }),
+    new CampaignPart(
+      campaign,
+      pace,
+      { sourceList: undefined },
+      { sources, adjust: compileAdjustments(campaign.bid_adjustments) },
+    ),
     creative,
   );
 }

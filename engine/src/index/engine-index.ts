@@ -14,6 +14,7 @@ import { slotFor } from './slots.ts';
 import { domainSource } from '../inventory/source.ts';
 import { Candidate, campaignPart } from './candidate.ts';
 import type { SourceList } from '@adnet/schemas/source-lists';
+import type { ZoneBids } from '@adnet/schemas/target-cpa';
 import type { CampaignPart, PaceHandle } from './candidate.ts';
 
 export interface PartnerEntry {
@@ -77,8 +78,12 @@ export interface ZoneEntry {
 }
 
 /** The mirrored configuration by kind; source lists and demand partners may be absent (fixtures, and logs written before they existed). */
-export type ConfigState = Record<Exclude<ConfigKind, 'campaign_sources' | 'demand_partner'>, Map<number, unknown>> & {
+export type ConfigState = Record<
+  Exclude<ConfigKind, 'campaign_sources' | 'demand_partner' | 'campaign_zone_bids'>,
+  Map<number, unknown>
+> & {
   campaign_sources?: Map<number, unknown>;
+  campaign_zone_bids?: Map<number, unknown>;
   demand_partner?: Map<number, unknown>;
 };
 
@@ -175,12 +180,15 @@ export function placeCampaign(
   {
     creativeIds,
     sourceList,
+    zoneBids,
     pace,
     prev,
   }: {
     /** The campaign's creatives' ids. */
     creativeIds: Iterable<number> | undefined;
     sourceList: SourceList | undefined;
+    /** Its target CPA's zone bids and exclusions (config kind `campaign_zone_bids`). */
+    zoneBids?: ZoneBids | undefined;
     pace?: PaceHandle;
     prev?: CampaignPart;
   },
@@ -194,7 +202,7 @@ export function placeCampaign(
   for (const id of creativeIds) {
     const creative = creatives.get(id);
     if (!creative || creative.status !== 'approved' || !urlsServable(creative)) continue;
-    part ??= campaignPart(campaign, pace ?? { rate: 1 }, sourceList, prev);
+    part ??= campaignPart(campaign, pace ?? { rate: 1 }, { sourceList, zoneBids }, prev);
     const shared = new Candidate(part, creative);
     // With country adjustments a candidate ranks differently in each country's list: one object per list.
     const perGeo = part.adjust?.countries != null;
@@ -228,6 +236,7 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
   const slots = new Map<string, Candidate[]>();
   const paces = new Map<number, PaceHandle>();
   const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
+  const zoneBids = state.campaign_zone_bids as Map<number, ZoneBids> | undefined;
   const book: Omit<IndexBook, 'owner'> = {
     campaigns: new Map(),
     creativesOf: new Map(),
@@ -247,6 +256,7 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
     const placed = placeCampaign(campaign, creatives, {
       creativeIds: book.creativesOf.get(campaign.id),
       sourceList: sourceLists?.get(campaign.id),
+      zoneBids: zoneBids?.get(campaign.id),
       prev: prevPart,
     });
     if (!placed) continue;

@@ -45,6 +45,7 @@ const campaign = (id: number) =>
       ),
       languages: fc.subarray(['en', 'de']),
       pacing: fc.constantFrom('even', 'asap'),
+      target: fc.constantFrom(null, null, 1_000),
     })
     .map((r): StoredCampaign =>
       campaignFixture({
@@ -56,6 +57,7 @@ const campaign = (id: number) =>
         geo_include: r.twice && r.geos.length > 0 ? [...r.geos, r.geos[0] as string] : r.geos,
         languages: r.languages,
         pacing: r.pacing,
+        target_cpa_cents: r.target,
         ...(r.adjust ? { bid_adjustments: r.adjust } : {}),
       }),
     );
@@ -154,6 +156,24 @@ const sourceList = () =>
     })
     .map((r) => r);
 
+const zoneBids = () =>
+  fc
+    .subarray(['z1', 'z2', 'z3'])
+    .chain((subids) =>
+      fc.tuple(
+        ...subids.map((subid, i) =>
+          fc.constantFrom<'excluded' | 'optimised'>('excluded', 'optimised').map((state) => ({
+            zone_id: i + 1,
+            subid,
+            state,
+            bid_micro_cents: state === 'excluded' ? 0 : 90_000,
+            reason: '',
+          })),
+        ),
+      ),
+    )
+    .map((zones) => ({ zones }));
+
 type Kind = ConfigChange['kind'];
 const VALUES: Record<Kind, { max: number; value: (id: number) => fc.Arbitrary<unknown> }> = {
   campaign: { max: CAMPAIGNS, value: campaign },
@@ -164,6 +184,7 @@ const VALUES: Record<Kind, { max: number; value: (id: number) => fc.Arbitrary<un
   partner: { max: 2, value: partner },
   demand_partner: { max: 2, value: demandPartner },
   campaign_sources: { max: CAMPAIGNS, value: () => sourceList() },
+  campaign_zone_bids: { max: CAMPAIGNS, value: () => zoneBids() },
 };
 const KINDS = Object.keys(VALUES) as Kind[];
 

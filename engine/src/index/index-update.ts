@@ -3,6 +3,7 @@ import type { ConfigKind } from '@adnet/schemas/changes';
 import type { StoredDeal } from '@adnet/schemas/deals';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { SourceList } from '@adnet/schemas/source-lists';
+import type { ZoneBids } from '@adnet/schemas/target-cpa';
 import type { Candidate, PaceHandle } from './candidate.ts';
 import {
   addToSetMap,
@@ -75,6 +76,7 @@ export function updateIndex(
     switch (c.kind) {
       case 'campaign':
       case 'campaign_sources':
+      case 'campaign_zone_bids':
         touched.add(c.id);
         break;
       case 'creative': {
@@ -127,6 +129,7 @@ export function updateIndex(
   const campaigns = state.campaign as Map<number, StoredCampaign>;
   const creatives = state.creative as Map<number, Creative>;
   const sourceLists = state.campaign_sources as Map<number, SourceList> | undefined;
+  const zoneBids = state.campaign_zone_bids as Map<number, ZoneBids> | undefined;
   const paces = prev.paces as Map<number, PaceHandle>;
   let { slots, exchangeSlots, candidateCount } = prev;
   if (touched.size > 0) {
@@ -149,6 +152,7 @@ export function updateIndex(
         ? placeCampaign(campaign, creatives, {
             creativeIds: book.creativesOf.get(id),
             sourceList: sourceLists?.get(id),
+            zoneBids: zoneBids?.get(id),
             pace: before?.pace,
             prev: before?.cands[0]?.part,
           })

@@ -1,5 +1,6 @@
 import type { BidAdjustment, SourceList } from '@adnet/schemas/source-lists';
 import { multiplierMilli } from '@adnet/schemas/source-lists';
+import type { ZoneBids } from '@adnet/schemas/target-cpa';
 
 // A campaign's source list and bid adjustments as the hot path reads them: sets and maps, compiled once
 // per stored value. A snapshot rebuilds the index whole and a change rebuilds its campaign's candidates, so
@@ -43,8 +44,16 @@ export interface CompiledAdjustments {
   readonly maxCountryMilli: number;
 }
 
-export function compileAdjustments(list: readonly BidAdjustment[] | undefined): CompiledAdjustments | null {
-  if (!list || list.length === 0) return null;
+/**
+ * `cpaZones`: the target CPA's zone bids as multipliers (compileZoneBids), which replace the advertiser's own for
+ * their zones: the zone's bid is what the campaign bids there. They are at most x1, so they never raise the bound.
+ */
+export function compileAdjustments(
+  list: readonly BidAdjustment[] | undefined,
+  cpaZones: ReadonlyMap<string, number> | null = null,
+): CompiledAdjustments | null {
+  if ((!list || list.length === 0) && (cpaZones === null || cpaZones.size === 0)) return null;
+  list ??= [];
   const zones = new Map<string, number>();
   const sites = new Map<number, number>();
   const countries = new Map<string, number>();
@@ -60,6 +69,7 @@ export function compileAdjustments(list: readonly BidAdjustment[] | undefined): 
     if (a.country === undefined) maxPlaceMilli = Math.max(maxPlaceMilli, milli);
     else maxCountryMilli = Math.max(maxCountryMilli, milli);
   }
+  if (cpaZones) for (const [subid, milli] of cpaZones) zones.set(subid, milli);
   return zones.size + sites.size + countries.size === 0
     ? null
     : {
@@ -92,4 +102,27 @@ export function multiplierFor(
     if (m !== undefined) return m;
   }
   return 1000;
+}
+
+/** A target CPA's decisions as the hot path reads them: optimised zones' bids as multipliers, excluded zones. */
+export interface CompiledZoneBids {
+  /** Thousandths of the campaign's bid, by subid: at most 1000 (never above the campaign's bid), at least 1. */
+  readonly milli: ReadonlyMap<string, number> | null;
+  readonly excluded: ReadonlySet<string> | null;
+}
+
+/**
+ * Null when there is nothing to apply. A zone's bid becomes the multiplier that turns the campaign's bid into it,
+ * rounded down (the zone never pays more than its bid), and capped at x1: a campaign bid lowered since the
+ * controller's last pass caps its zones at once.
+ */
+export function compileZoneBids(bids: ZoneBids | undefined, bidMicroCents: number): CompiledZoneBids | null {
+  if (!bids || bids.zones.length === 0 || bidMicroCents <= 0) return null;
+  const milli = new Map<string, number>();
+  const excluded = new Set<string>();
+  for (const z of bids.zones) {
+    if (z.state === 'excluded') excluded.add(z.subid);
+    else milli.set(z.subid, Math.max(1, Math.min(1000, Math.floor((z.bid_micro_cents * 1000) / bidMicroCents))));
+  }
+  return { milli: milli.size ? milli : null, excluded: excluded.size ? excluded : null };
 }

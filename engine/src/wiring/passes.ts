@@ -15,12 +15,14 @@ export interface EnginePasses {
   rotationRefresh: Periodic;
   /** The demand partners' counts and breaker states, for the admin's figures. */
   demandFlush: Periodic;
+  /** Target-CPA campaigns' spend per zone, added to the shared counts. */
+  zoneSpendFlush: Periodic;
 }
 
 export function startPasses(
   config: Pick<EngineSlice, 'pacingTickMs' | 'rotationRefreshMs'>,
   redis: Redis,
-  { budget, pacer, rotation }: EngineStores,
+  { budget, pacer, rotation, zoneSpend }: EngineStores,
   { demand, onError }: { demand: SupplyDeps; onError: (what: string) => (err: unknown) => void },
 ): EnginePasses {
   const passes = {
@@ -36,6 +38,7 @@ export function startPasses(
       pass: () => demand.stats.flush(redis, demand.breaker),
       onError: onError('demand-stats'),
     }),
+    zoneSpendFlush: new Periodic({ intervalMs: 1_000, pass: () => zoneSpend.flush(), onError: onError('zone-spend') }),
   } satisfies EnginePasses;
   for (const pass of Object.values(passes)) pass.start();
   return passes;

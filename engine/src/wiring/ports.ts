@@ -72,10 +72,11 @@ export function enginePorts(o: {
 }): { ctx: EngineContext; push: PushPorts } {
   const { engineId, redis, secret, metrics, supply } = o;
   const { server, processes, engine } = o.config;
-  const { budget, rotation, events, mirror } = o.stores;
+  const { budget, rotation, zoneSpend, events, mirror } = o.stores;
   const emit = (e: EngineEvent) => {
     metrics.event(e);
     rotation.observe(e);
+    zoneSpend.observe(e);
     events.push(e);
   };
   const index = () => mirror.index;

@@ -101,6 +101,16 @@ export const STOP_STEPS: readonly StopStep[] = [
     run: (s) => s.passes.pacingTick.stop(),
   },
   {
+    name: 'zone spend pass',
+    why: 'the last flush of the zone spend below then runs alone',
+    run: (s) => s.passes.zoneSpendFlush.stop(),
+  },
+  {
+    name: 'zone spend',
+    why: "the last spend of this engine on target-CPA campaigns' zones joins the shared counts, once nothing serves",
+    run: ({ stores, onError }) => stores.zoneSpend.flush().catch(onError('zone-spend')),
+  },
+  {
     name: 'rotation counts',
     why: 'the last counts of this engine join the shared ones, once nothing serves any more',
     run: ({ stores, onError }) => stores.rotation.refresh().catch(onError('rotation')),

@@ -9,6 +9,7 @@ import type { EngineMetrics } from '../observability/engine-metrics.ts';
 import { Pacer } from '../pacing/pacer.ts';
 import { CreativeRotation } from '../rotation/creative-rotation.ts';
 import { MovedMarks } from '../store/moved.ts';
+import { ZoneSpendCounts } from '../store/zone-spend.ts';
 import { ConfigMirror } from '../sync/config-mirror.ts';
 
 /** The engine's state kept beside Redis: the event writer, budget slices, the index's mirror and the workers that read it. */
@@ -19,6 +20,8 @@ export interface EngineStores {
   budget: BudgetSlices;
   pacer: Pacer;
   rotation: CreativeRotation;
+  /** Target-CPA campaigns' spend per zone, for the admin's controller. */
+  zoneSpend: ZoneSpendCounts;
   mirror: ConfigMirror;
 }
 
@@ -82,5 +85,6 @@ export function buildStores(o: {
     indexChangeTime: () => (mirror.index ? Number(mirror.index.seq.split('-')[0]) / 1000 : undefined),
     indexCandidates: () => mirror.index?.candidateCount,
   });
-  return { events, spentMarks, budget, pacer, rotation, mirror };
+  const zoneSpend = new ZoneSpendCounts(redis, (id) => mirror.index?.campaigns.get(id));
+  return { events, spentMarks, budget, pacer, rotation, zoneSpend, mirror };
 }

@@ -43,6 +43,11 @@ export const adminSlice = z
     CHANGE_LOG_MAX_LEN: z.coerce.number().int().min(1_000).max(10_000_000).default(100_000),
     /** API requests per minute per API key, counted across instances (separate from API_RATE_LIMIT_PER_MIN). */
     API_KEY_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(600),
+    /**
+     * Milliseconds between passes of the target-CPA controller, which sets the zone bids and exclusions of campaigns
+     * with a `target_cpa_usd` (one admin process runs each pass).
+     */
+    TARGET_CPA_PASS_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   })
   .transform((e) => ({
     registrationEnabled: e.REGISTRATION_ENABLED,
@@ -55,5 +60,6 @@ export const adminSlice = z
     moderationEtaBaseSeconds: e.MODERATION_ETA_BASE_SECONDS,
     moderationEtaPerItemSeconds: e.MODERATION_ETA_PER_ITEM_SECONDS,
     changeLogMaxLen: e.CHANGE_LOG_MAX_LEN,
+    targetCpaPassMs: e.TARGET_CPA_PASS_MS,
   }));
 export type AdminSlice = z.output<typeof adminSlice>;

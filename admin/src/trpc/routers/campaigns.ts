@@ -16,6 +16,9 @@ import { changeSources, sourceWarnings } from '../../repos/campaign-sources.ts';
 import { usdToCents, usdToMicroCents } from '@adnet/schemas/money';
 import { z } from 'zod';
 import { transition } from '../../domain/campaign-states.ts';
+import { targetCpaFields } from '../../domain/target-cpa.ts';
+import { zoneBidsAnswerSchema } from '@adnet/schemas/target-cpa';
+import { CPA_CAMPAIGNS_KEY, dropZoneBids, readZoneBids } from '../../cpa/zone-bids.ts';
 import type { CampaignAction } from '../../domain/campaign-states.ts';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
 import { advertiserCampaignsIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
@@ -83,6 +86,8 @@ export const campaignsRouter = router({
     .input(campaignCreateInputSchema)
     .output(campaignWithWarningsSchema)
     .mutation(async ({ ctx, input }) => {
+      const cpa = targetCpaFields(input, { target_cpa_cents: null, cpa_test_budget_cents: null });
+      if (!cpa.ok) throw fieldErrors(cpa.fields);
       const id = await ctx.svc.configStore.nextId('campaign');
       const now = new Date().toISOString();
       const campaign: StoredCampaign = {
@@ -110,13 +115,19 @@ export const campaignsRouter = router({
         dayparting: input.dayparting,
         timezone: input.timezone,
         bid_adjustments: input.bid_adjustments,
+        target_cpa_cents: cpa.target_cpa_cents,
+        cpa_test_budget_cents: cpa.cpa_test_budget_cents,
         created_at: now,
         updated_at: now,
       };
       await ctx.svc.configStore.commit('campaign', id, {
         expectedRev: 0,
         value: campaign,
-        ops: [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }],
+        ops: [
+          { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
+          // The target-CPA controller's work list (admin/src/cpa/).
+          ...(cpa.target_cpa_cents === null ? [] : [{ cmd: 'SADD' as const, key: CPA_CAMPAIGNS_KEY, member: id }]),
+        ],
       });
       const sources = input.sources;
       if (sources) await changeSources(ctx.svc, id, () => sources);
@@ -163,16 +174,34 @@ export const campaignsRouter = router({
           if (input.bid_adjustments !== undefined) next.bid_adjustments = input.bid_adjustments;
           if (next.start_at && next.end_at && next.end_at <= next.start_at)
             throw fieldErrors({ end_at: END_BEFORE_START });
-          return { value: next };
+          const cpa = targetCpaFields(input, {
+            target_cpa_cents: c.target_cpa_cents ?? null,
+            cpa_test_budget_cents: c.cpa_test_budget_cents ?? null,
+          });
+          if (!cpa.ok) throw fieldErrors(cpa.fields);
+          next.target_cpa_cents = cpa.target_cpa_cents;
+          next.cpa_test_budget_cents = cpa.cpa_test_budget_cents;
+          if (cpa.target_cpa_cents === null) return { value: next };
+          return { value: next, ops: [{ cmd: 'SADD', key: CPA_CAMPAIGNS_KEY, member: input.id }] };
         },
         () => notFound('Campaign'),
       );
+      // A target turned off takes its zones' bids and exclusions with it (the engines already ignore them).
+      if (!updated.target_cpa_cents) await dropZoneBids(ctx.svc, input.id);
       const sources = input.sources;
       // Replaced whole, after the campaign change (which refuses an archived campaign).
       if (sources)
         await changeSources(ctx.svc, input.id, (current) => (sameSources(current, sources) ? undefined : sources));
       return withWarnings(ctx, updated, await sourceWarnings(ctx.svc, sources ?? {}, input.bid_adjustments));
     }),
+
+  /** Target CPA: each zone's state, bid, spend and conversions (docs/delivery.md, "Target CPA"). */
+  zoneBids: advertiser
+    .input(byId)
+    .output(zoneBidsAnswerSchema)
+    .query(async ({ ctx, input }) =>
+      readZoneBids(ctx.svc, await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id)),
+    ),
 
   /** Source list edits: the entries are added to (or taken from) the list, its mode unchanged. */
   sources: router({
@@ -226,7 +255,11 @@ export const campaignsRouter = router({
       await ctx.svc.configStore.commit('campaign', id, {
         expectedRev: 0,
         value: copy,
-        ops: [{ cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id }],
+        ops: [
+          { cmd: 'SADD', key: advertiserCampaignsIndex(ctx.session.userId), member: id },
+          // The copy tests its zones afresh: its counts are its own.
+          ...(copy.target_cpa_cents ? [{ cmd: 'SADD' as const, key: CPA_CAMPAIGNS_KEY, member: id }] : []),
+        ],
       });
       const creatives = await copyCreatives(ctx.svc, await listCampaignCreatives(ctx.svc, source.id), copy);
       ctx.svc.log.info(

@@ -20,6 +20,7 @@ describe('filter registry', () => {
       'zone_blocked_vertical',
       'zone_blocked_advertiser',
       'source_list',
+      'cpa_excluded',
       'native_assets',
       'video_duration',
       'not_started',

@@ -28,6 +28,8 @@ import { privateAuctionFilter } from './private-auction.ts';
 import { videoDurationFilter } from './video-duration.ts';
 // The advertiser's source list (docs/delivery.md, traffic sources).
 import { sourceListFilter } from './source-list.ts';
+// The target CPA's excluded zones (docs/delivery.md, target CPA).
+import { cpaExcludedFilter } from './cpa-excluded.ts';
 
 /**
  * Every auction filter, in the order they run within a scope: request filters
@@ -55,6 +57,7 @@ export const FILTERS: readonly Filter[] = [
   zoneBlockedVerticalFilter,
   zoneBlockedAdvertiserFilter,
   sourceListFilter,
+  cpaExcludedFilter,
   nativeAssetsFilter,
   videoDurationFilter,
   notStartedFilter,

@@ -155,7 +155,7 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
       clickhouse_settings: eventInsertSettings(token, false),
     });
   await to4(batch(), 'before');
-  expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7]);
+  expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7, 8]);
   await to4(batch(), 'after');
   const rows = await (
     await clickhouse.query({
@@ -188,7 +188,7 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
       clickhouse_settings: eventInsertSettings(token, false),
     });
   await to5(batch(), 'before');
-  expect(await migrate(clickhouse, o5)).toEqual([6, 7]);
+  expect(await migrate(clickhouse, o5)).toEqual([6, 7, 8]);
   const bought: EngineEvent = {
     id: `e${++n}`,
     type: 'demand_impression',
@@ -238,7 +238,7 @@ it('upgrades a version 6 store to count unfilled requests: valid no-bids of our 
       clickhouse_settings: eventInsertSettings(token, false),
     });
   await to6(batch(), 'before');
-  expect(await migrate(clickhouse, o6)).toEqual([7]);
+  expect(await migrate(clickhouse, o6)).toEqual([7, 8]);
   const exchange: EngineEvent = {
     id: `e${++n}`,
     type: 'nobid',
@@ -261,4 +261,44 @@ it('upgrades a version 6 store to count unfilled requests: valid no-bids of our 
   ).json();
   // Before the upgrade nothing counted the unfilled; after, the one valid no-bid of zone 10 does, once.
   expect(rows).toEqual([{ z: 10, i: 2, f: 2, u: 1, s: 20_000 }]);
+});
+
+it("upgrades a version 7 store to the advertiser's revenue: approved conversions' payouts summed once, none for the past", async () => {
+  const o7 = { database: 'upg7', eventTtlDays: 90 };
+  const plan = migrationSteps(o7);
+  for (const query of [...plan.setup, ...plan.steps.slice(0, 7).flat()]) await clickhouse.command({ query });
+  await clickhouse.insert({
+    table: 'upg7.schema_migrations',
+    values: [1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })),
+    format: 'JSONEachRow',
+  });
+  const to7 = (events: EngineEvent[], token: string) =>
+    clickhouse.insert({
+      table: 'upg7.events',
+      values: events.map(toRow),
+      format: 'JSONEachRow',
+      clickhouse_settings: eventInsertSettings(token, false),
+    });
+  const converted = (payout: number): EngineEvent => ({
+    ...ad,
+    id: `e${++n}`,
+    type: 'conversion',
+    ts: at,
+    engine: 'admin',
+    payout_cents: payout,
+  });
+  // Before the upgrade the table has no payout column: the conversion counts, its payout is lost.
+  await to7([...batch(), converted(500)], 'before');
+  expect(await migrate(clickhouse, o7)).toEqual([8]);
+  const after = [...batch(), converted(1250), converted(250)];
+  await to7(after, 'after');
+  await to7(after, 'after');
+  const rows = await (
+    await clickhouse.query({
+      query:
+        'SELECT sum(conversions) AS c, sum(revenue_cents) AS r, sum(spent_nano) AS s, sum(impressions) AS i FROM upg7.stats_hourly WHERE advertiser_id = 7',
+      format: 'JSONEachRow',
+    })
+  ).json();
+  expect(rows).toEqual([{ c: 3, r: 1500, s: 20_000, i: 2 }]);
 });

@@ -324,12 +324,24 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
+      select: (table) => statsHourlySelect(table, STEP6_DIMS, STEP7_COUNTS, STEP7_WHERE),
+    },
+  ],
+  // 8: the advertiser's revenue, for ROI: an approved conversion's payout in cents (`payout_cents`, 0 on every
+  // other event) in the raw events, summed per hour as `revenue_cents`. Conversions counted before this step
+  // never carried their payout: their rows keep 0 revenue.
+  [
+    { kind: 'column', table: 'events', column: 'payout_cents Int64' },
+    { kind: 'column', table: 'stats_hourly', column: 'revenue_cents Int64' },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
       select: (table) =>
         statsHourlySelect(
           table,
           STEP6_DIMS,
-          [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"],
-          `type != 'nobid' OR (zone_id != 0 AND reason NOT IN (${INVALID_TRAFFIC_SQL}))`,
+          [...STEP7_COUNTS, "sumIf(payout_cents, type = 'conversion') AS revenue_cents"],
+          STEP7_WHERE,
         ),
     },
   ],
@@ -403,6 +415,8 @@ const STEP6_COUNTS = [
 
 /** The no-bid reasons of invalid traffic (`uncountedSelect`'s list, released in step 2), as SQL strings. */
 const INVALID_TRAFFIC_SQL = "'bot_traffic', 'address_flood', 'fingerprint_flood', 'foreign_origin'";
+const STEP7_COUNTS = [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"] as const;
+const STEP7_WHERE = `type != 'nobid' OR (zone_id != 0 AND reason NOT IN (${INVALID_TRAFFIC_SQL}))`;
 
 /** The statements of a migration: `setup` runs every time, `steps[i]` once, as version i + 1. */
 export interface MigrationPlan {

@@ -29,6 +29,8 @@ export interface EventRow {
   source: string;
   /** The demand partner (DSP) that bought the impression; 0 for our own campaigns (migration step 6). */
   demand_partner_id: number;
+  /** A conversion's payout in cents, the advertiser's revenue (migration step 8); 0 on every other event. */
+  payout_cents: number;
 }
 
 /** The columns of an insert, in the order of `toRowValues`. */
@@ -57,6 +59,7 @@ export const EVENT_COLUMNS = [
   'invalid',
   'source',
   'demand_partner_id',
+  'payout_cents',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A row as the values of `EVENT_COLUMNS`, in order: what a JSONCompactEachRow insert sends. */
@@ -116,6 +119,7 @@ function rowFacts(event: EngineEvent): RowFacts {
     // Engines bound it (engine/src/inventory/source.ts); an entry from anywhere else is cut to the same length.
     (e.source ?? '').slice(0, 64),
     e.demand_partner_id ?? 0,
+    e.payout_cents ?? 0,
   ];
 }
 
@@ -148,6 +152,7 @@ export const ROW_BINARY_TYPES = [
   'UInt8', // invalid
   'String', // source
   'UInt32', // demand_partner_id
+  'Int64', // payout_cents
 ] as const satisfies { length: (typeof EVENT_COLUMNS)['length'] };
 
 /** The structure of `eventsRowBinary`'s body, as ClickHouse's `file()` and `format()` take it. */

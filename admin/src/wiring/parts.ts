@@ -14,6 +14,7 @@ import { createMailTransport } from '../mail/transport.ts';
 import type { MailTransport } from '../mail/transport.ts';
 import { payoutCloser } from '../payments/payout-close.ts';
 import { PostbackWorker } from '../postback/postback-worker.ts';
+import { ruleEvaluator } from '../rules/rule-evaluator.ts';
 import type { Services } from '../services.ts';
 import type { Redis } from '../storage/redis.ts';
 import { VideoPoller } from '../video/poller.ts';
@@ -21,8 +22,8 @@ import type { WorkerPorts } from './ports.ts';
 import type { StopStep, Stopper } from './stop-order.ts';
 
 /** What runs beside the HTTP server: the background workers and the operators' address. */
-export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail';
-export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts', 'mail'];
+export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail' | 'rules';
+export const ADMIN_PARTS: readonly AdminPart[] = ['ingester', 'postbacks', 'video', 'ops', 'payouts', 'mail', 'rules'];
 
 export interface Mail {
   worker: MailWorker;
@@ -96,6 +97,8 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
   // The daily close reads earnings from the event store; a process without one leaves it to another.
   const closer = parts.has('payouts') && clickhouse ? payoutCloser(ports.payouts) : undefined;
   const ops = parts.has('ops') ? createOpsServer(ports.ops) : undefined;
+  // Rules read the statistics; a process without the event store leaves them to another.
+  const rules = parts.has('rules') && clickhouse ? ruleEvaluator(ports.rules) : undefined;
   const rows: (StartedPart | undefined)[] = [
     parts.has('mail') ? { start: () => startMail(mail, log) } : undefined,
     ingester && { start: () => ingester.start() },
@@ -107,6 +110,7 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
     backups && { step: 'backups', start: () => backups.start(), stop: () => backups.stop() },
     video && { step: 'video poller', start: () => video.start(), stop: () => video.stop() },
     closer && { step: 'payout close', start: () => closer.start(), stop: () => closer.stop() },
+    rules && { step: 'rule evaluator', start: () => rules.start(), stop: () => rules.stop() },
     ops && {
       step: 'metrics',
       stop: () => ops.close(),

@@ -4,6 +4,7 @@ import type { OpsPorts } from '../http/ops-server.ts';
 import type { PaymentPorts } from '../payments/http.ts';
 import type { PayoutPorts } from '../payments/payout-close.ts';
 import type { PostbackPorts } from '../postback/postback-worker.ts';
+import type { RulePorts } from '../rules/rule-evaluator.ts';
 import type { Services } from '../services.ts';
 import type { VideoPorts } from '../video/poller.ts';
 
@@ -16,6 +17,7 @@ export interface WorkerPorts {
   payouts: PayoutPorts;
   payments: PaymentPorts;
   ops: OpsPorts;
+  rules: RulePorts;
 }
 
 /** Picked field by field, the configuration slice by slice, so a worker cannot reach what its port leaves out even by a cast. */
@@ -56,5 +58,13 @@ export function workerPorts(svc: Services): WorkerPorts {
       paymentProvider: svc.paymentProvider,
     },
     ops: { log, metrics: svc.metrics, health: svc.health },
+    rules: {
+      config: { stats: config.stats, rules: config.rules },
+      log,
+      clickhouse: svc.clickhouse,
+      configStore: svc.configStore,
+      rules: svc.rules,
+      notifier: svc.notifier,
+    },
   };
 }

@@ -8,6 +8,10 @@ export const STOP_ORDER = [
   { step: 'admin', why: 'no new requests first, and in-flight ones finish while everything below still works' },
   { step: 'metrics', why: 'the scrape reads the workers below, so it closes before they stop' },
   { step: 'payout close', why: 'reads ClickHouse and writes Redis, both still open' },
+  {
+    step: 'rule evaluator',
+    why: 'reads ClickHouse, writes campaigns through the config store and queues mail in Redis, all still open',
+  },
   { step: 'video poller', why: 'a job it advances may refund into the ledger in Redis, still open' },
   {
     step: 'backups',

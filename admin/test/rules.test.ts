@@ -203,9 +203,10 @@ describe('once across admin processes', () => {
   it('gives a (rule, target, window) mark and a campaign lease to exactly one of many concurrent callers', async () => {
     const redis2 = connectRedis(fx.redis.url, 'second');
     const stores = [fx.app.svc.rules, new RuleStore(redis2)] as const;
+    const either = (i: number) => (i % 2 === 0 ? stores[0] : stores[1]);
     try {
       const claims = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => stores[i % 2].claim(77_001, 5, 'today:2026-11-29', 'z9')),
+        Array.from({ length: 40 }, (_, i) => either(i).claim(77_001, 5, 'today:2026-11-29', 'z9')),
       );
       expect(claims.filter(Boolean)).toHaveLength(1);
       // Another target, window or rule is another mark.
@@ -213,14 +214,14 @@ describe('once across admin processes', () => {
       expect(await stores[0].claim(77_001, 5, 'today:2026-11-30', 'z9')).toBe(true);
       expect(await stores[0].claim(77_001, 6, 'today:2026-11-29', 'z9')).toBe(true);
       const leases = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => stores[i % 2].lease(77_001, `token-${i}`, 60_000)),
+        Array.from({ length: 40 }, (_, i) => either(i).lease(77_001, `token-${i}`, 60_000)),
       );
       expect(leases.filter(Boolean)).toHaveLength(1);
       // Only its holder gives it back.
       const holder = leases.indexOf(true);
       await stores[0].release(77_001, 'not-the-holder');
       expect(await stores[1].lease(77_001, 'late', 60_000)).toBe(false);
-      await stores[holder % 2 === 0 ? 0 : 1].release(77_001, `token-${holder}`);
+      await either(holder).release(77_001, `token-${holder}`);
       expect(await stores[1].lease(77_001, 'late', 60_000)).toBe(true);
     } finally {
       await redis2.quit();

@@ -18,6 +18,7 @@ const USD = 1_000_000_000;
 let adv: Account;
 let other: Account;
 let zones: { id: number; subid: string }[];
+let world: World;
 let siteId: number;
 
 type Body = Record<string, unknown> & { id: number; errors?: Record<string, string> };
@@ -75,7 +76,15 @@ const today = new Date().toISOString().slice(0, 10);
 /** Hourly statistics rows of one campaign, as the ingester's view writes them. */
 async function traffic(
   campaignId: number,
-  rows: { zone?: number; country?: string; usd: number; conversions?: number; revenueCents?: number }[],
+  rows: {
+    zone?: number;
+    country?: string;
+    creative?: number;
+    clicks?: number;
+    usd: number;
+    conversions?: number;
+    revenueCents?: number;
+  }[],
 ) {
   await ch().insert({
     table: 'adnet.stats_hourly',
@@ -84,14 +93,14 @@ async function traffic(
       hour: `${today} 00:00:00`,
       advertiser_id: adv.id,
       campaign_id: campaignId,
-      creative_id: 1,
+      creative_id: r.creative ?? 1,
       publisher_id: 1,
       site_id: siteId,
       zone_id: r.zone ?? 0,
       country: r.country ?? 'us',
       device: 'desktop',
       impressions: 1000,
-      clicks: 20,
+      clicks: r.clicks ?? 20,
       conversions: r.conversions ?? 0,
       spent_nano: Math.round(r.usd * USD),
       revenue_cents: r.revenueCents ?? 0,
@@ -111,7 +120,7 @@ async function digests(): Promise<Extract<Notice, { kind: 'rule_actions' }>[]> {
 beforeAll(async () => {
   adv = await account(fx.app, 'advertiser');
   other = await account(fx.app, 'advertiser');
-  const world = await World.create(fx.app);
+  world = await World.create(fx.app);
   const site = await world.site();
   siteId = site.id;
   zones = [];
@@ -349,6 +358,46 @@ describe('evaluation', () => {
     const ex = log[1] as Entry;
     expect((await undo(c, ex.id)).status).toBe(200);
     expect((await campaign(c)).geo_include).toEqual(['us', 'de']);
+    await digests();
+  });
+
+  it('pauses a creative and the campaign once, and undo runs them again', async () => {
+    const { campaign: live, creativeId: weak } = await world.campaign(adv, { format: 'banner' });
+    const c = live.id;
+    const strong = await world.creative(adv, c, 'banner');
+    await traffic(c, [
+      { creative: weak, usd: 5, clicks: 1 },
+      { creative: strong, usd: 5, clicks: 50 },
+    ]);
+    const scope = { scope: 'creative', window: 'today' };
+    await rules(c, {
+      ...scope,
+      name: 'weak CTR',
+      conditions: [{ metric: 'ctr', op: '<', value: 1 }],
+      action: 'pause_creative',
+    });
+    await rules(c, {
+      ...scope,
+      name: 'spent enough',
+      conditions: [{ metric: 'spend_usd', op: '>=', value: 5 }],
+      action: 'pause_campaign',
+    });
+    expect((await runRulePass(fx.app.svc)).actions).toBe(2);
+    const status = async (id: number) =>
+      (await call<{ status: string }>(fx.app, 'GET', `/api/adv/creatives/${id}`, { token: adv.token })).body.status;
+    expect([await status(weak), await status(strong), (await campaign(c)).status]).toEqual([
+      'paused',
+      'approved',
+      'paused',
+    ]);
+    const log = await ruleLog(c);
+    // One pause of the campaign, however many creatives spent enough: the first is named as its cause.
+    expect(log.map((e) => [e.action, e.target])).toEqual([
+      ['pause_campaign', String(Math.min(weak, strong))],
+      ['pause_creative', String(weak)],
+    ]);
+    for (const e of log) expect((await undo(c, e.id)).status).toBe(200);
+    expect([await status(weak), (await campaign(c)).status]).toEqual(['approved', 'active']);
     await digests();
   });
 });

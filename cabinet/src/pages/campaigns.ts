@@ -24,6 +24,7 @@ import { creativesSection } from './creatives.ts';
 import { aiSection } from './ai.ts';
 import { videoSection } from './video.ts';
 import { trafficSourcesSection } from './traffic-sources.ts';
+import { rulesSection } from './rules.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
 type CampaignIn = Inputs['adv']['campaigns']['create'];
@@ -337,6 +338,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     h('details', {}, h('summary', {}, 'Edit settings'), form),
     await creativesSection(c),
     await trafficSourcesSection(c, () => campaignPage(ctx)),
+    await rulesSection(c, () => campaignPage(ctx)),
     aiSection(c),
     videoSection(c),
   );

@@ -327,7 +327,25 @@ const steps = (o: MigrationOptions): Def[][] => [
       select: (table) => statsHourlySelect(table, STEP6_DIMS, STEP7_COUNTS, STEP7_WHERE),
     },
   ],
-  // 8: the advertiser's revenue, for ROI: an approved conversion's payout in cents (`payout_cents`, 0 on every
+  // 8: how the traffic reached us (`integration`: widget, vast, openrtb, prebid, push; schemas/src/events.ts)
+  // in the raw events and as a dimension of the hourly statistics, so publishers and we see what each
+  // integration earns. The view is step 7's with the column. Rows summed before this step keep an empty one.
+  [
+    { kind: 'column', table: 'events', column: 'integration LowCardinality(String)' },
+    {
+      kind: 'keyColumns',
+      table: 'stats_hourly',
+      columns: ['integration LowCardinality(String)'],
+      orderBy:
+        '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id, integration)',
+    },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) => statsHourlySelect(table, STEP8_DIMS, STEP7_COUNTS, STEP7_WHERE),
+    },
+  ],
+  // 9: the advertiser's revenue, for ROI: an approved conversion's payout in cents (`payout_cents`, 0 on every
   // other event) in the raw events, summed per hour as `revenue_cents`. Conversions counted before this step
   // never carried their payout: their rows keep 0 revenue.
   [
@@ -339,7 +357,7 @@ const steps = (o: MigrationOptions): Def[][] => [
       select: (table) =>
         statsHourlySelect(
           table,
-          STEP6_DIMS,
+          STEP8_DIMS,
           [...STEP7_COUNTS, "sumIf(payout_cents, type = 'conversion') AS revenue_cents"],
           STEP7_WHERE,
         ),
@@ -392,6 +410,7 @@ const DIMS_V1 = 'advertiser_id, campaign_id, creative_id, publisher_id, site_id,
 const DIMS_V3 = `${DIMS_V1}, os, browser`;
 const DIMS_V5 = `${DIMS_V3}, source`;
 const STEP6_DIMS = `${DIMS_V5}, demand_partner_id`;
+const STEP8_DIMS = `${STEP6_DIMS}, integration`;
 const COUNTS_V2 = [
   "countIf(type = 'bid') AS bids",
   "countIf(type IN ('win', 'impression')) AS impressions",
@@ -412,10 +431,11 @@ const STEP6_COUNTS = [
   "sumIf(charge_nano, type IN ('win', 'impression', 'click', 'demand_impression') AND invalid = 0) AS spent_nano",
   "countIf(type = 'fallback') AS fallbacks",
 ] as const;
+const STEP7_COUNTS = [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"] as const;
 
 /** The no-bid reasons of invalid traffic (`uncountedSelect`'s list, released in step 2), as SQL strings. */
 const INVALID_TRAFFIC_SQL = "'bot_traffic', 'address_flood', 'fingerprint_flood', 'foreign_origin'";
-const STEP7_COUNTS = [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"] as const;
+/** Step 7's rows: every counted event, and the no-bids of our zones that are not invalid traffic (`unfilled`). */
 const STEP7_WHERE = `type != 'nobid' OR (zone_id != 0 AND reason NOT IN (${INVALID_TRAFFIC_SQL}))`;
 
 /** The statements of a migration: `setup` runs every time, `steps[i]` once, as version i + 1. */

@@ -1,3 +1,4 @@
+import { INTEGRATIONS } from '@adnet/schemas/events';
 import type { EngineEvent, EventFields } from '@adnet/schemas/events';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import { RowBinaryWriter } from './row-binary-writer.ts';
@@ -29,7 +30,9 @@ export interface EventRow {
   source: string;
   /** The demand partner (DSP) that bought the impression; 0 for our own campaigns (migration step 6). */
   demand_partner_id: number;
-  /** A conversion's payout in cents, the advertiser's revenue (migration step 8); 0 on every other event. */
+  /** How the traffic reached us (migration step 8): one of `INTEGRATIONS`, '' when unknown. */
+  integration: string;
+  /** A conversion's payout in cents, the advertiser's revenue (migration step 9); 0 on every other event. */
   payout_cents: number;
 }
 
@@ -59,6 +62,7 @@ export const EVENT_COLUMNS = [
   'invalid',
   'source',
   'demand_partner_id',
+  'integration',
   'payout_cents',
 ] as const satisfies readonly (keyof EventRow)[];
 
@@ -119,6 +123,7 @@ function rowFacts(event: EngineEvent): RowFacts {
     // Engines bound it (engine/src/inventory/source.ts); an entry from anywhere else is cut to the same length.
     (e.source ?? '').slice(0, 64),
     e.demand_partner_id ?? 0,
+    integrationOf(e),
     e.payout_cents ?? 0,
   ];
 }
@@ -152,6 +157,7 @@ export const ROW_BINARY_TYPES = [
   'UInt8', // invalid
   'String', // source
   'UInt32', // demand_partner_id
+  'String', // integration
   'Int64', // payout_cents
 ] as const satisfies { length: (typeof EVENT_COLUMNS)['length'] };
 
@@ -214,6 +220,18 @@ export function writeEventRow(w: RowBinaryWriter, event: EngineEvent): string | 
     }
   }
   return undefined;
+}
+
+const KNOWN_INTEGRATIONS: ReadonlySet<string> = new Set(INTEGRATIONS);
+/**
+ * The event's integration. The OpenRTB route's bid and no-bid events leave it out (one field less on every
+ * bid): an event of a partner's request (`partner_id`) is OpenRTB's, as it was before events carried it.
+ * Anything but a known name (an entry written by something else) is '' rather than a new dimension value.
+ */
+function integrationOf(e: EventFields): string {
+  const named: unknown = e.integration;
+  if (typeof named === 'string') return KNOWN_INTEGRATIONS.has(named) ? named : '';
+  return e.partner_id ? 'openrtb' : '';
 }
 
 export const NOT_AN_EVENT = 'not an event (an object)';

@@ -117,7 +117,7 @@ async function exclude(ports: RuleActionPorts, campaign: StoredCampaign, rule: R
   await changeCampaign(ports, campaign.id, (c) => {
     before = [...((c[field] as string[] | undefined) ?? [])];
     after = narrowedList(before, all, target);
-    return after ? ({ ...c, [field]: after }) : undefined;
+    return after ? { ...c, [field]: after } : undefined;
   });
   if (!after)
     return skipped(

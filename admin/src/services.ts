@@ -25,6 +25,7 @@ import { DemandHealth } from './storage/demand-health.ts';
 import { CampaignSpend } from './storage/campaign-spend.ts';
 import { ConfidentialSellers } from './storage/confidential-sellers.ts';
 import { ConversionStore } from './postback/conversion-store.ts';
+import { RuleStore } from './storage/rule-store.ts';
 import { createVideoProvider } from './video/providers.ts';
 import type { VideoProvider } from './video/providers.ts';
 import { DepositStore } from './payments/deposit-store.ts';
@@ -58,6 +59,8 @@ export interface Services {
   notifier: Notifier;
   /** Conversions and their outgoing postback attempts. */
   conversions: ConversionStore;
+  /** Advertisers' automated rules, their log and the evaluator's marks (docs/rules.md). */
+  rules: RuleStore;
   /** The campaigns' budget pools and lifetime spend, which the engines count. */
   spend: CampaignSpend;
   /** Publishers sellers.json lists as confidential. */
@@ -104,6 +107,7 @@ export function createServices(
     videoProvider: createVideoProvider(config.video, config.server.adBaseUrl),
     videoJobs: new VideoJobStore(redis),
     conversions: new ConversionStore(redis),
+    rules: new RuleStore(redis),
     spend: new CampaignSpend(redis),
     confidentialSellers: new ConfidentialSellers(redis),
     demandHealth: new DemandHealth(redis),

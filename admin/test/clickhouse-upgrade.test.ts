@@ -265,3 +265,25 @@ it('upgrades a version 7 store to the integration dimension: rows before have no
     { k: 'widget', i: 1, s: 10_000 },
   ]);
 });
+
+it("upgrades a version 8 store to the advertiser's revenue: approved conversions' payouts summed once, none for the past", async () => {
+  const { o: o8, plan, insert: to8 } = await storeAt(8);
+  const converted = (payout: number): EngineEvent => ({
+    ...ad,
+    id: `e${++n}`,
+    type: 'conversion',
+    ts: at,
+    engine: 'admin',
+    payout_cents: payout,
+  });
+  // Before the upgrade the table has no payout column: the conversion counts, its payout is lost.
+  await to8([...batch(), converted(500)], 'before');
+  expect(await migrate(clickhouse, o8)).toEqual(plan.steps.map((_, i) => i + 1).slice(8));
+  const after = [...batch(), converted(1250), converted(250)];
+  await to8(after, 'after');
+  await to8(after, 'after');
+  const rows = await all(
+    'SELECT sum(conversions) AS c, sum(revenue_cents) AS r, sum(spent_nano) AS s, sum(impressions) AS i FROM upg8.stats_hourly WHERE advertiser_id = 7',
+  );
+  expect(rows).toEqual([{ c: 3, r: 1500, s: 20_000, i: 2 }]);
+});

@@ -93,6 +93,25 @@ export const noticeSchema = z.discriminatedUnion('kind', [
     campaign_id: z.number().int(),
     conversion_id: z.number().int(),
   }),
+  /** What a campaign's automated rules did in one evaluation pass (docs/rules.md): one digest per advertiser and pass. */
+  z.object({
+    kind: z.literal('rule_actions'),
+    user_id: z.number().int(),
+    actions: z
+      .array(
+        z.object({
+          campaign_id: z.number().int(),
+          rule_name: z.string(),
+          action: z.string(),
+          target: z.string(),
+          outcome: z.string(),
+          detail: z.string(),
+        }),
+      )
+      .max(200),
+    /** Actions past the 200 listed. */
+    more: z.number().int(),
+  }),
   z.object({
     kind: z.literal('payout_paid'),
     user_id: z.number().int(),

@@ -10,6 +10,7 @@ import { metricsSlice } from './config/metrics.ts';
 import { postbackSlice } from './config/postback.ts';
 import { processesSlice } from './config/processes.ts';
 import { pushSlice } from './config/push.ts';
+import { rulesSlice } from './config/rules.ts';
 import { serverSlice } from './config/server.ts';
 import { statsSlice } from './config/stats.ts';
 import { storageSlice } from './config/storage.ts';
@@ -27,6 +28,7 @@ export type { MetricsConfig } from './config/metrics.ts';
 export type { PostbackConfig } from './config/postback.ts';
 export type { ProcessesConfig } from './config/processes.ts';
 export type { PushConfig } from './config/push.ts';
+export type { RulesConfig } from './config/rules.ts';
 export type { ServerConfig } from './config/server.ts';
 export type { StatsConfig } from './config/stats.ts';
 export type { StorageConfig } from './config/storage.ts';
@@ -51,6 +53,7 @@ export const CONFIG_SLICES = {
   stats: statsSlice,
   verify: verifySlice,
   postback: postbackSlice,
+  rules: rulesSlice,
   billing: billingSlice,
   mail: mailSlice,
   ai: aiSlice,
@@ -86,6 +89,7 @@ export const ADMIN_SLICES = [
   'stats',
   'verify',
   'postback',
+  'rules',
   'billing',
   'mail',
   'ai',
@@ -110,6 +114,7 @@ export const envSchema = z.object({
   ...statsSlice.in.shape,
   ...verifySlice.in.shape,
   ...postbackSlice.in.shape,
+  ...rulesSlice.in.shape,
   ...billingSlice.in.shape,
   ...mailSlice.in.shape,
   ...aiSlice.in.shape,

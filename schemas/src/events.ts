@@ -228,6 +228,8 @@ export const conversionEventSchema = z.object({
   ...ad,
   ...inventory,
   ...audience,
+  /** The payout the tracker reported when it approved it, in cents: the advertiser's revenue (ROI). Absent before it was recorded. */
+  payout_cents: int.nonnegative().optional(),
 });
 
 /** Every fact the product records, one shape per type, for the stream and the event store. */

@@ -165,6 +165,10 @@ export const statsRowSchema = z.object({
   spent_cents: z.number().int(),
   conversions: z.number().int(),
   ecpa_cents: z.number().int(),
+  /** Advertisers and admins: the approved conversions' payouts, in cents (what the advertiser's tracker reported). */
+  revenue_cents: z.number().int().optional(),
+  /** Advertisers and admins: (revenue - spend) / spend, to four places (0.25 is +25 %); 0 when nothing was spent. */
+  roi: z.number().optional(),
 });
 export type StatsRow = z.infer<typeof statsRowSchema>;
 

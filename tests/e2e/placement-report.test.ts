@@ -120,11 +120,15 @@ describe('the placement report', () => {
     expect(own).toMatchObject({ impressions: 2, clicks: 1, invalid_clicks: 0, conversions: 1 });
     expect(own.spent_cents).toBeGreaterThanOrEqual(4);
     expect(own.ecpa_cents).toBe(own.spent_cents);
+    // The conversion's payout, from the real postback, is the advertiser's revenue there, and only there.
+    expect(own.revenue_cents).toBe(1500);
+    expect(own.roi).toBeGreaterThan(0);
+    expect(bySource['example.co.uk']).toMatchObject({ revenue_cents: 0, roi: -1 });
     // Nothing lost or counted twice: the sources add up to the advertiser's total.
     const total =
       (await call<Rows>(fx.app, 'GET', `/api/adv/stats?from=${today}&to=${today}`, { token: adv.token })).body
         .rows[0] ?? {};
-    for (const k of ['impressions', 'clicks', 'conversions'] as const) {
+    for (const k of ['impressions', 'clicks', 'conversions', 'revenue_cents'] as const) {
       expect(r.body.rows.reduce((sum, row) => sum + Number(row[k]), 0)).toBe(total[k]);
     }
   });
@@ -146,9 +150,10 @@ describe('the placement report', () => {
     });
     const lines = (await csv.text()).trim().split('\n');
     expect(lines[0]).toBe(
-      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
     );
-    expect(lines).toContain(`0,,0,com.example.game,2,0,0,0,0,0,0,0`);
+    // Spent (0.4 cents, rounded down to 0 in spent_cents) with no revenue: roi -1.
+    expect(lines).toContain(`0,,0,com.example.game,2,0,0,0,0,0,0,0,0,-1`);
     expect(lines.some((l) => l.startsWith(`${zone.id},${zone.subid},${site.id},${site.domain},2,`))).toBe(true);
   });
 

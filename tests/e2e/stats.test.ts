@@ -106,6 +106,9 @@ describe('statistics from real engine traffic', () => {
         spent_cents: 8,
         conversions: 0,
         ecpa_cents: 0,
+        // No conversions, so no revenue: everything spent is lost.
+        revenue_cents: 0,
+        roi: -1,
       },
     ]);
   });
@@ -120,8 +123,8 @@ describe('statistics from real engine traffic', () => {
       headers: { authorization: `Bearer ${a.token}` },
     });
     expect((await csv.text()).split('\n').slice(0, 2)).toEqual([
-      'browser,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
-      'edge,30,0,0,0,0,6,0,0',
+      'browser,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
+      'edge,30,0,0,0,0,6,0,0,0,-1',
     ]);
   });
 
@@ -182,9 +185,9 @@ describe('statistics from real engine traffic', () => {
     });
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect((await res.text()).trim().split('\n')).toEqual([
-      'campaign_id,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
-      `${ids.us},30,0,0,0,0,6,0,0`,
-      `${ids.de},20,0,0,0,0,2,0,0`,
+      'campaign_id,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
+      `${ids.us},30,0,0,0,0,6,0,0,0,-1`,
+      `${ids.de},20,0,0,0,0,2,0,0,0,-1`,
     ]);
   });
 

@@ -345,6 +345,24 @@ const steps = (o: MigrationOptions): Def[][] => [
       select: (table) => statsHourlySelect(table, STEP8_DIMS, STEP7_COUNTS, STEP7_WHERE),
     },
   ],
+  // 9: the advertiser's revenue, for ROI: an approved conversion's payout in cents (`payout_cents`, 0 on every
+  // other event) in the raw events, summed per hour as `revenue_cents`. Conversions counted before this step
+  // never carried their payout: their rows keep 0 revenue.
+  [
+    { kind: 'column', table: 'events', column: 'payout_cents Int64' },
+    { kind: 'column', table: 'stats_hourly', column: 'revenue_cents Int64' },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) =>
+        statsHourlySelect(
+          table,
+          STEP8_DIMS,
+          [...STEP7_COUNTS, "sumIf(payout_cents, type = 'conversion') AS revenue_cents"],
+          STEP7_WHERE,
+        ),
+    },
+  ],
 ];
 
 /**

@@ -32,6 +32,8 @@ export interface EventRow {
   demand_partner_id: number;
   /** How the traffic reached us (migration step 8): one of `INTEGRATIONS`, '' when unknown. */
   integration: string;
+  /** A conversion's payout in cents, the advertiser's revenue (migration step 9); 0 on every other event. */
+  payout_cents: number;
 }
 
 /** The columns of an insert, in the order of `toRowValues`. */
@@ -61,6 +63,7 @@ export const EVENT_COLUMNS = [
   'source',
   'demand_partner_id',
   'integration',
+  'payout_cents',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A row as the values of `EVENT_COLUMNS`, in order: what a JSONCompactEachRow insert sends. */
@@ -121,6 +124,7 @@ function rowFacts(event: EngineEvent): RowFacts {
     (e.source ?? '').slice(0, 64),
     e.demand_partner_id ?? 0,
     integrationOf(e),
+    e.payout_cents ?? 0,
   ];
 }
 
@@ -154,6 +158,7 @@ export const ROW_BINARY_TYPES = [
   'String', // source
   'UInt32', // demand_partner_id
   'String', // integration
+  'Int64', // payout_cents
 ] as const satisfies { length: (typeof EVENT_COLUMNS)['length'] };
 
 /** The structure of `eventsRowBinary`'s body, as ClickHouse's `file()` and `format()` take it. */

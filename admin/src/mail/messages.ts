@@ -78,6 +78,18 @@ export function renderNotice(n: Notice, ctx: RenderContext): MailMessage {
         subject: `Postbacks failing for campaign #${n.campaign_id}`,
         text: `Our postbacks to your tracker for campaign #${n.campaign_id} are failing: conversion #${n.conversion_id} could not be reported after every retry.\nCheck the postback URL and the attempts at ${cabinet}/conversions. You get this notice at most once a day per campaign.${FOOTER}`,
       };
+    case 'rule_actions': {
+      const lines = n.actions.map(
+        (a) =>
+          `- campaign #${a.campaign_id}, rule "${oneLine(a.rule_name, 120)}": ${a.action} on ${oneLine(a.target, 80)} (${a.outcome}: ${oneLine(a.detail, 200)})`,
+      );
+      if (n.more > 0) lines.push(`- and ${n.more} more`);
+      const count = n.actions.length + n.more;
+      return {
+        subject: `Your automated rules acted ${count} time${count === 1 ? '' : 's'}`,
+        text: `Your automated rules just did this:\n${lines.join('\n')}\n\nEach campaign's rule log lists every action, and undoes one: ${cabinet}/campaigns${FOOTER}`,
+      };
+    }
     case 'payout_paid':
       return {
         subject: `Payout sent: ${usd(n.amount_cents)}`,

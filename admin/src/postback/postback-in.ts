@@ -133,6 +133,8 @@ export async function receivePostback(
       device: click.device,
       os: click.os,
       browser: click.browser,
+      // The advertiser's revenue in the statistics (ROI): the payout as approved, counted with the conversion, once.
+      payout_cents: conversion.payout_cents,
     };
     await store.emit(event, svc.config.events.streamMaxLen);
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).

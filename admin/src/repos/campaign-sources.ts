@@ -8,7 +8,10 @@ import { SUBIDS } from './publisher.ts';
 // A campaign's source list is its own config kind (`campaign_sources`, keyed by the campaign's id): up to
 // 10 000 entries would make every campaign read, and every engine's index rebuild, carry them.
 
-export async function readSources(svc: Services, campaignId: number): Promise<{ list: SourceList; rev: number }> {
+export async function readSources(
+  svc: Pick<Services, 'configStore'>,
+  campaignId: number,
+): Promise<{ list: SourceList; rev: number }> {
   const found = await svc.configStore.read<SourceList>('campaign_sources', campaignId);
   return found ? { list: found.value, rev: found.rev } : { list: NO_SOURCES, rev: 0 };
 }
@@ -23,7 +26,7 @@ export async function readManySources(svc: Services, ids: readonly number[]): Pr
  * `change` returns undefined to write nothing (the list already is what was asked).
  */
 export async function changeSources(
-  svc: Services,
+  svc: Pick<Services, 'configStore'>,
   campaignId: number,
   change: (current: SourceList) => SourceList | undefined,
 ): Promise<SourceList> {

@@ -4,6 +4,7 @@ import {
   buildStatsQuery,
   buildUncountedQuery,
   publisherEarningsCents,
+  roiOf,
   statsCsv,
   toStatsRows,
   toUncountedRows,
@@ -61,6 +62,49 @@ describe('buildUncountedQuery', () => {
   });
 });
 
+describe('revenue and ROI', () => {
+  it('asks for the revenue of advertisers and admins, never of publishers', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'zone' });
+    expect(buildStatsQuery('adnet', query, { advertiserId: 4 }).sql).toContain('sum(revenue_cents) AS revenue_cents');
+    expect(buildStatsQuery('adnet', query, {}).sql).toContain('sum(revenue_cents) AS revenue_cents');
+    expect(buildStatsQuery('adnet', query, { publisherId: 4 }).sql).not.toContain('revenue');
+  });
+
+  it('is (revenue - spend) / spend from the exact spend, to four places, and 0 without spend', () => {
+    // $10 spent, $25 earned back: +150 %.
+    expect(roiOf(2_500, 10_000_000_000)).toBe(1.5);
+    expect(roiOf(0, 10_000_000_000)).toBe(-1);
+    expect(roiOf(100, 10_000_000_000)).toBe(-0.9);
+    // 0.4 cents of spend (0 whole cents) and a cent back: the nano-dollars, not the rounded cents, decide it.
+    expect(roiOf(1, 4_000_000)).toBe(1.5);
+    expect(roiOf(500, 0)).toBe(0);
+    expect(roiOf(0, 0)).toBe(0);
+  });
+
+  it('puts revenue_cents and roi in every row and the CSV when the query asked for them', () => {
+    const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'day,zone', format: 'csv' });
+    const counts = { impressions: 10, viewable_impressions: 0, clicks: 2, invalid_clicks: 0, conversions: 1 };
+    const rows = toStatsRows(
+      [
+        { k_date: '2026-01-01', k_zone_id: 7, ...counts, spent_nano: '2000000000', revenue_cents: '500' },
+        { k_date: '2026-01-01', k_zone_id: 8, ...counts, spent_nano: 0, revenue_cents: 0 },
+      ],
+      query,
+    );
+    expect(rows.map((r) => [r.zone_id, r.spent_cents, r.revenue_cents, r.roi])).toEqual([
+      [7, 200, 500, 1.5],
+      [8, 0, 0, 0],
+    ]);
+    const csv = statsCsv(rows, query).trim().split('\n');
+    expect(csv[0]?.endsWith(',ecpa_cents,revenue_cents,roi')).toBe(true);
+    expect(csv[1]?.endsWith(',200,1,200,500,1.5')).toBe(true);
+    // A publisher's rows (no revenue asked for) carry neither.
+    const pub = toStatsRows([{ k_date: '2026-01-01', k_zone_id: 7, ...counts, spent_nano: 5 }], query);
+    expect(pub[0]).not.toHaveProperty('revenue_cents');
+    expect(pub[0]).not.toHaveProperty('roi');
+  });
+});
+
 describe('toStatsRows', () => {
   it('writes the OS and browser dimensions as text, an unknown one empty', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'os,browser' });
@@ -99,6 +143,7 @@ describe('toStatsRows', () => {
           invalid_clicks: '2',
           conversions: '3',
           spent_nano: '10012345678',
+          revenue_cents: '3003',
         },
         {
           k_campaign_id: 4,
@@ -108,6 +153,7 @@ describe('toStatsRows', () => {
           invalid_clicks: 0,
           conversions: 0,
           spent_nano: 0,
+          revenue_cents: 0,
         },
       ],
       query,
@@ -123,6 +169,9 @@ describe('toStatsRows', () => {
         spent_cents: 1001,
         conversions: 3,
         ecpa_cents: 333,
+        revenue_cents: 3003,
+        // 30.03 back on 10.012345678 spent.
+        roi: 1.9993,
       },
       {
         campaign_id: 4,
@@ -134,9 +183,11 @@ describe('toStatsRows', () => {
         spent_cents: 0,
         conversions: 0,
         ecpa_cents: 0,
+        revenue_cents: 0,
+        roi: 0,
       },
     ]);
-    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,1800,7,2,0.23,1001,3,333');
+    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,1800,7,2,0.23,1001,3,333,3003,1.9993');
   });
   it('CSV cells a spreadsheet would run as a formula come out as text (a country as a partner sent it, say)', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'geo,device' });
@@ -151,11 +202,12 @@ describe('toStatsRows', () => {
           invalid_clicks: 0,
           conversions: 0,
           spent_nano: 0,
+          revenue_cents: 0,
         },
       ],
       query,
     );
-    expect(statsCsv(rows, query).split('\n')[1]).toBe(`"'=cmd|calc!A0","'@x,y",1,0,0,0,0,0,0,0`);
+    expect(statsCsv(rows, query).split('\n')[1]).toBe(`"'=cmd|calc!A0","'@x,y",1,0,0,0,0,0,0,0,0,0`);
   });
   it('refuses bad parameters', () => {
     expect(statsQuerySchema.safeParse({ from: '2026-01-02', to: '2026-01-01' }).success).toBe(false);
@@ -204,7 +256,7 @@ describe('the placement report', () => {
       [0, '', 'com.example.game', 3],
     ]);
     expect(statsCsv(rows, query).split('\n')[0]).toBe(
-      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents',
+      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
     );
   });
 });

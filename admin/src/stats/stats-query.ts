@@ -64,7 +64,7 @@ export function buildStatsQuery(
     params.campaign = q.campaign_id;
   }
   const sql = [
-    `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(viewable_impressions) AS viewable_impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano', ...(scope.publisherId !== undefined ? ['sum(fallbacks) AS fallbacks', 'sum(unfilled) AS unfilled'] : [])].join(', ')}`,
+    `SELECT ${[...select, 'sum(impressions) AS impressions', 'sum(viewable_impressions) AS viewable_impressions', 'sum(clicks) AS clicks', 'sum(invalid_clicks) AS invalid_clicks', 'sum(conversions) AS conversions', 'sum(spent_nano) AS spent_nano', ...(scope.publisherId !== undefined ? ['sum(fallbacks) AS fallbacks', 'sum(unfilled) AS unfilled'] : ['sum(revenue_cents) AS revenue_cents'])].join(', ')}`,
     `FROM ${database}.stats_hourly`,
     `WHERE ${where.join(' AND ')}`,
     groupBy.length ? `GROUP BY ${groupBy.join(', ')} ORDER BY ${groupBy.join(', ')}` : '',
@@ -139,13 +139,24 @@ export function toUncountedRows(raw: Raw[], q: StatsQuery): UncountedRow[] {
   }));
 }
 
+/**
+ * (revenue - spend) / spend to four places, from the exact spend (nano-dollars) rather than its rounded cents;
+ * 0 when nothing was spent, where a ratio would be a division by zero.
+ */
+export function roiOf(revenueCents: number, spentNano: number): number {
+  if (spentNano <= 0) return 0;
+  const revenueNano = revenueCents * NANO_USD_PER_CENT;
+  return Math.round(((revenueNano - spentNano) / spentNano) * 10_000) / 10_000;
+}
+
 /** ClickHouse rows (64-bit numbers arrive as strings over HTTP, numbers from chDB) to API rows. */
 export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
   return raw.map((r) => {
     const impressions = Number(r.impressions);
     const clicks = Number(r.clicks);
     const conversions = Number(r.conversions);
-    const spentCents = Math.floor(Number(r.spent_nano) / NANO_USD_PER_CENT);
+    const spentNano = Number(r.spent_nano);
+    const spentCents = Math.floor(spentNano / NANO_USD_PER_CENT);
     const row: StatsRow = {
       impressions,
       viewable_impressions: Number(r.viewable_impressions),
@@ -158,6 +169,11 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
       // Cost per conversion in whole cents, rounded down; 0 when there were no conversions.
       ecpa_cents: conversions ? Math.floor(spentCents / conversions) : 0,
     };
+    // Publishers' queries leave revenue out: what an advertiser earns is not theirs to see.
+    if (r.revenue_cents !== undefined) {
+      row.revenue_cents = Number(r.revenue_cents);
+      row.roi = roiOf(row.revenue_cents, spentNano);
+    }
     return { ...groupColumns(r, q), ...row };
   });
 }
@@ -200,6 +216,8 @@ export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
     'spent_cents',
     'conversions',
     'ecpa_cents',
+    'revenue_cents',
+    'roi',
   ] as (keyof StatsRow)[];
   return csvTable(cols, rows);
 }

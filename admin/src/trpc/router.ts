@@ -17,6 +17,7 @@ import { videoRouter } from './routers/video.ts';
 import { adminBillingRouter, depositsRouter, pubPayoutsRouter, statementsRouter } from './routers/billing.ts';
 import { keysRouter } from './routers/keys.ts';
 import { notificationsRouter } from './routers/notifications.ts';
+import { rulesRouter } from './routers/rules.ts';
 
 /** The admin API. REST paths (http/rest-routes.ts) call these same procedures. */
 export const appRouter = router({
@@ -33,6 +34,7 @@ export const appRouter = router({
     deposits: depositsRouter,
     statements: statementsRouter,
     notifications: notificationsRouter,
+    rules: rulesRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   pub: router({

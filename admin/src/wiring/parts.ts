@@ -14,6 +14,7 @@ import { createMailTransport } from '../mail/transport.ts';
 import type { MailTransport } from '../mail/transport.ts';
 import { payoutCloser } from '../payments/payout-close.ts';
 import { PostbackWorker } from '../postback/postback-worker.ts';
+import { ruleEvaluator } from '../rules/rule-evaluator.ts';
 import type { Services } from '../services.ts';
 import type { Redis } from '../storage/redis.ts';
 import { VideoPoller } from '../video/poller.ts';
@@ -22,7 +23,7 @@ import type { WorkerPorts } from './ports.ts';
 import type { StopStep, Stopper } from './stop-order.ts';
 
 /** What runs beside the HTTP server: the background workers and the operators' address. */
-export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail' | 'target-cpa';
+export type AdminPart = 'ingester' | 'postbacks' | 'video' | 'ops' | 'payouts' | 'mail' | 'target-cpa' | 'rules';
 export const ADMIN_PARTS: readonly AdminPart[] = [
   'ingester',
   'postbacks',
@@ -31,6 +32,7 @@ export const ADMIN_PARTS: readonly AdminPart[] = [
   'payouts',
   'mail',
   'target-cpa',
+  'rules',
 ];
 
 export interface Mail {
@@ -106,6 +108,8 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
   const closer = parts.has('payouts') && clickhouse ? payoutCloser(ports.payouts) : undefined;
   const ops = parts.has('ops') ? createOpsServer(ports.ops) : undefined;
   const targetCpa = parts.has('target-cpa') ? targetCpaPass(ports.targetCpa) : undefined;
+  // Rules read the statistics; a process without the event store leaves them to another.
+  const rules = parts.has('rules') && clickhouse ? ruleEvaluator(ports.rules) : undefined;
   const rows: (StartedPart | undefined)[] = [
     parts.has('mail') ? { start: () => startMail(mail, log) } : undefined,
     ingester && { start: () => ingester.start() },
@@ -118,6 +122,7 @@ export function backgroundParts(w: PartsWiring): StartedPart[] {
     video && { step: 'video poller', start: () => video.start(), stop: () => video.stop() },
     closer && { step: 'payout close', start: () => closer.start(), stop: () => closer.stop() },
     targetCpa && { step: 'target cpa', start: () => targetCpa.start(), stop: () => targetCpa.stop() },
+    rules && { step: 'rule evaluator', start: () => rules.start(), stop: () => rules.stop() },
     ops && {
       step: 'metrics',
       stop: () => ops.close(),

@@ -4,6 +4,7 @@ import type { OpsPorts } from '../http/ops-server.ts';
 import type { PaymentPorts } from '../payments/http.ts';
 import type { PayoutPorts } from '../payments/payout-close.ts';
 import type { PostbackPorts } from '../postback/postback-worker.ts';
+import type { RulePorts } from '../rules/rule-evaluator.ts';
 import type { Services } from '../services.ts';
 import type { VideoPorts } from '../video/poller.ts';
 import type { TargetCpaPorts } from '../cpa/cpa-pass.ts';
@@ -18,6 +19,7 @@ export interface WorkerPorts {
   payments: PaymentPorts;
   ops: OpsPorts;
   targetCpa: TargetCpaPorts;
+  rules: RulePorts;
 }
 
 /** Picked field by field, the configuration slice by slice, so a worker cannot reach what its port leaves out even by a cast. */
@@ -59,5 +61,13 @@ export function workerPorts(svc: Services): WorkerPorts {
     },
     ops: { log, metrics: svc.metrics, health: svc.health },
     targetCpa: { redis: svc.redis, configStore: svc.configStore, log, intervalMs: config.admin.targetCpaPassMs },
+    rules: {
+      config: { stats: config.stats, rules: config.rules },
+      log,
+      clickhouse: svc.clickhouse,
+      configStore: svc.configStore,
+      rules: svc.rules,
+      notifier: svc.notifier,
+    },
   };
 }

@@ -9,6 +9,10 @@ export const STOP_ORDER = [
   { step: 'metrics', why: 'the scrape reads the workers below, so it closes before they stop' },
   { step: 'payout close', why: 'reads ClickHouse and writes Redis, both still open' },
   { step: 'target cpa', why: 'its pass reads counts and writes zone bids in Redis, still open' },
+  {
+    step: 'rule evaluator',
+    why: 'reads ClickHouse, writes campaigns through the config store and queues mail in Redis, all still open',
+  },
   { step: 'video poller', why: 'a job it advances may refund into the ledger in Redis, still open' },
   {
     step: 'backups',

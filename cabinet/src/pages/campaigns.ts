@@ -25,6 +25,7 @@ import { aiSection } from './ai.ts';
 import { videoSection } from './video.ts';
 import { trafficSourcesSection } from './traffic-sources.ts';
 import { zoneBidsSection } from './zone-bids.ts';
+import { rulesSection } from './rules.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
 type CampaignIn = Inputs['adv']['campaigns']['create'];
@@ -339,6 +340,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     await creativesSection(c),
     await trafficSourcesSection(c, () => campaignPage(ctx)),
     ...(await zoneBidsSection(c)),
+    await rulesSection(c, () => campaignPage(ctx)),
     aiSection(c),
     videoSection(c),
   );

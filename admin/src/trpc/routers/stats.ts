@@ -77,6 +77,8 @@ const pubStatsRow = statsRowSchema
     spent_cents: true,
     conversions: true,
     ecpa_cents: true,
+    revenue_cents: true,
+    roi: true,
     campaign_id: true,
     creative_id: true,
     bid_requests: true,

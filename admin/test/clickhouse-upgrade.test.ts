@@ -155,7 +155,7 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
       clickhouse_settings: eventInsertSettings(token, false),
     });
   await to4(batch(), 'before');
-  expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7]);
+  expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7, 8]);
   await to4(batch(), 'after');
   const rows = await (
     await clickhouse.query({
@@ -188,7 +188,7 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
       clickhouse_settings: eventInsertSettings(token, false),
     });
   await to5(batch(), 'before');
-  expect(await migrate(clickhouse, o5)).toEqual([6, 7]);
+  expect(await migrate(clickhouse, o5)).toEqual([6, 7, 8]);
   const bought: EngineEvent = {
     id: `e${++n}`,
     type: 'demand_impression',
@@ -238,7 +238,7 @@ it('upgrades a version 6 store to count unfilled requests: valid no-bids of our 
       clickhouse_settings: eventInsertSettings(token, false),
     });
   await to6(batch(), 'before');
-  expect(await migrate(clickhouse, o6)).toEqual([7]);
+  expect(await migrate(clickhouse, o6)).toEqual([7, 8]);
   const exchange: EngineEvent = {
     id: `e${++n}`,
     type: 'nobid',
@@ -261,4 +261,95 @@ it('upgrades a version 6 store to count unfilled requests: valid no-bids of our 
   ).json();
   // Before the upgrade nothing counted the unfilled; after, the one valid no-bid of zone 10 does, once.
   expect(rows).toEqual([{ z: 10, i: 2, f: 2, u: 1, s: 20_000 }]);
+});
+
+it("upgrades a version 7 store to the estimate's inventory: the past week's requests and winning prices, each once", async () => {
+  const o7 = { database: 'upg7', eventTtlDays: 90 };
+  const plan = migrationSteps(o7);
+  for (const query of [...plan.setup, ...plan.steps.slice(0, 7).flat()]) await clickhouse.command({ query });
+  await clickhouse.insert({
+    table: 'upg7.schema_migrations',
+    values: [1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })),
+    format: 'JSONEachRow',
+  });
+  const to7 = (events: EngineEvent[], token: string) =>
+    clickhouse.insert({
+      table: 'upg7.events',
+      values: events.map(toRow),
+      format: 'JSONEachRow',
+      clickhouse_settings: eventInsertSettings(token, false),
+    });
+  // The estimate keeps a week: these are from yesterday, the ones of \`batch()\` from long before.
+  const recent = Date.now() - 86_400_000;
+  const week = (): EngineEvent[] => [
+    ...batch(),
+    {
+      ...ad,
+      id: `e${++n}`,
+      type: 'impression',
+      ts: recent,
+      engine: 'e',
+      price_micro_cents: 150_000,
+      charge_nano: 1_500_000,
+    },
+    // Counted by the VAST pixel, which carries no price: its charge says it (1.20 USD CPM).
+    { ...ad, id: `e${++n}`, type: 'impression', ts: recent, engine: 'e', charge_nano: 1_200_000 },
+    {
+      ...ad,
+      id: `e${++n}`,
+      type: 'bid',
+      ts: recent,
+      engine: 'e',
+      zone_id: 0,
+      site_id: 0,
+      auction_id: 'a',
+      imp_id: '1',
+      partner_id: 2,
+      price_micro_cents: 90_000,
+    },
+    {
+      id: `e${++n}`,
+      type: 'nobid',
+      ts: recent,
+      engine: 'e',
+      reason: 'no_candidates',
+      zone_id: 10,
+      site_id: 9,
+      country: 'us',
+    },
+    {
+      id: `e${++n}`,
+      type: 'nobid',
+      ts: recent,
+      engine: 'e',
+      reason: 'bot_traffic',
+      zone_id: 10,
+      site_id: 9,
+      country: 'us',
+    },
+    { id: `e${++n}`, type: 'nobid', ts: recent, engine: 'e', reason: 'zone_not_serving', zone_id: 10, site_id: 9 },
+    { ...ad, id: `e${++n}`, type: 'viewable', ts: recent, engine: 'e' },
+  ];
+  await to7(week(), 'before');
+  expect(await migrate(clickhouse, o7)).toEqual([8]);
+  const after = week();
+  await to7(after, 'after');
+  await to7(after, 'after');
+  const sums = await one(
+    'SELECT sum(requests) AS r, sum(sold) AS s, sum(sold_micro_cents) AS m, countIf(price_bucket = 0 AND sold = 0) AS unsoldRows FROM upg7.estimate_hourly FINAL',
+  );
+  // Per week(): 4 requests (two impressions, our bid, one valid no-bid), 3 sold for 1.50 + 1.20 + 0.90 USD CPM;
+  // the backfill counted the first week() once and the view the second once; batch()'s old events are past the window.
+  expect(sums).toEqual({ r: 8, s: 6, m: 2 * 360_000, unsoldRows: 1 });
+  const buckets = await (
+    await clickhouse.query({
+      query: 'SELECT price_bucket AS b, sum(sold) AS s FROM upg7.estimate_hourly WHERE sold > 0 GROUP BY b ORDER BY b',
+      format: 'JSONEachRow',
+    })
+  ).json<{ b: number; s: number }>();
+  // Three prices, three 2 % buckets, in price order.
+  expect(buckets.map((r) => r.s)).toEqual([2, 2, 2]);
+  expect(buckets.map((r) => r.b)).toEqual(
+    [90_000, 120_000, 150_000].map((p) => 1 + Math.floor(Math.log(p) / Math.log(1.02))),
+  );
 });

@@ -7,6 +7,7 @@ import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { conversionsRouter, incomingConversionsRouter } from './routers/conversions.ts';
 import { creativesRouter } from './routers/creatives.ts';
+import { estimateRouter } from './routers/estimate.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { dealsRouter } from './routers/deals.ts';
 import { demandPartnersRouter } from './routers/demand-partners.ts';
@@ -33,6 +34,7 @@ export const appRouter = router({
     deposits: depositsRouter,
     statements: statementsRouter,
     notifications: notificationsRouter,
+    estimate: estimateRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   pub: router({

@@ -41,9 +41,8 @@ describe('estimateTraffic', () => {
 
   it('past the daily budget, wins the share of its requests the budget pays for', () => {
     const e = estimateTraffic({ windowDays: 1, unsold: 0, buckets: soldAt([99_000, 1000]) }, cpm(300_000, 50));
-    // 1000 wins cost 1 USD at 3 USD (second price plus one cent: 1.00 USD CPM), 0.99001 USD at the lowest bid
-    // that still beats 0.99 USD, which a bid may always come down to: 50 cents buys 505 of them.
-    expect(e.impressions_per_day).toBe(505);
+    // 1000 wins cost 1 USD at 3 USD (second price plus one cent: 1.00 USD CPM): 50 cents buys half of them.
+    expect(e.impressions_per_day).toBe(500);
     expect(e.spend_per_day_usd).toBe(0.5);
   });
 
@@ -76,7 +75,16 @@ describe('estimateTraffic', () => {
   const bidType = fc.constantFrom<EstimateBid['bidType']>('cpm', 'cpc');
   const money = fc.integer({ min: 1, max: 10_000_000 });
 
-  it('a higher bid never buys fewer impressions nor wins a smaller share', () => {
+  it('past the budget a higher bid buys dearer impressions, fewer of them, as the auction does', () => {
+    const t: MatchedTraffic = { windowDays: 1, unsold: 0, buckets: soldAt([10_000, 1000], [200_000, 1000]) };
+    // 0.11 USD CPM wins the cheap half for 11 cents; 3 USD wins all, the dear half at 2.01 USD CPM, 2.12 USD in
+    // all: 11 cents buys 2000 x 0.11 / 2.12 of them.
+    expect(estimateTraffic(t, cpm(11_000, 11)).impressions_per_day).toBe(1000);
+    expect(estimateTraffic(t, cpm(300_000, 11)).impressions_per_day).toBe(103.8);
+    expect(estimateTraffic(t, cpm(300_000, 11)).win_rate).toBe(1);
+  });
+
+  it('a higher bid never wins a smaller share, nor buys fewer impressions while the budget does not bind', () => {
     fc.assert(
       fc.property(
         traffic,
@@ -85,10 +93,10 @@ describe('estimateTraffic', () => {
         fc.integer({ min: 100, max: 10_000_000 }),
         (t, type, [a, b], budget) => {
           const [low, high] = a <= b ? [a, b] : [b, a];
-          const at = (bid: number) =>
-            estimateTraffic(t, { bidType: type, bidMicroCents: bid, dailyBudgetCents: budget, ctr: 0.004 });
-          expect(at(high).impressions_per_day).toBeGreaterThanOrEqual(at(low).impressions_per_day);
+          const at = (bid: number, cents = budget) =>
+            estimateTraffic(t, { bidType: type, bidMicroCents: bid, dailyBudgetCents: cents, ctr: 0.004 });
           expect(at(high).win_rate).toBeGreaterThanOrEqual(at(low).win_rate);
+          expect(at(high, 1e12).impressions_per_day).toBeGreaterThanOrEqual(at(low, 1e12).impressions_per_day);
         },
       ),
       { numRuns: 300 },

@@ -103,9 +103,11 @@ const usd = (microCents: number | undefined): number | null =>
   microCents === undefined ? null : microCentsToUsd(Math.round(microCents));
 
 /**
- * The estimate of one bid over the matching traffic. Impressions are the most any bid up to this one buys
- * within the budget (a bid may always be lowered), so more money, a higher bid or a larger budget, never
- * buys fewer; at a budget that does not bind that is simply what this bid wins.
+ * The estimate of one bid over the matching traffic. A larger budget never buys fewer impressions, nor a
+ * higher bid a smaller share of the requests. While the budget does not bind, a higher bid never buys fewer
+ * impressions either; once it binds, a higher bid buys dearer impressions and fewer of them, as the auction
+ * does (the replay test, tests/e2e/estimate-replay.test.ts, holds the estimate to it), and the estimate says
+ * so rather than promise what the engine would not deliver.
  */
 export function estimateTraffic(traffic: MatchedTraffic, bid: EstimateBid): Estimate {
   const priced = traffic.buckets
@@ -118,23 +120,16 @@ export function estimateTraffic(traffic: MatchedTraffic, bid: EstimateBid): Esti
   const budgetNano = centsToNano(bid.dailyBudgetCents);
   const own = takeAt(priced, traffic.unsold, ecpm, bid.bidType);
 
-  // Within an interval between two prices the wins are the same and the cost grows with the bid: the lowest
-  // eCPM of each interval is the only lower bid that can buy more than this one.
-  let best = withinBudget(own, days, budgetNano);
-  for (const e of [1, ...priced.map((b) => b.price + 1)]) {
-    if (e >= ecpm) break;
-    const lower = withinBudget(takeAt(priced, traffic.unsold, e, bid.bidType), days, budgetNano);
-    if (lower.impressions > best.impressions) best = lower;
-  }
+  const day = withinBudget(own, days, budgetNano);
 
   const minEcpm = priceAt(priced, MIN_BID_SHARE);
   const recommendedEcpm = priceAt(priced, RECOMMENDED_SHARE);
   return {
     window_days: days,
     requests_per_day: round(requests / days, 1),
-    impressions_per_day: round(best.impressions, 1),
+    impressions_per_day: round(day.impressions, 1),
     win_rate: requests === 0 ? 0 : round(own.wins / requests, 4),
-    spend_per_day_usd: round(best.spendNano / 1e9, 2),
+    spend_per_day_usd: round(day.spendNano / 1e9, 2),
     cpm_percentiles_usd: {
       p25: usd(priceAt(priced, 0.25)),
       p50: usd(priceAt(priced, 0.5)),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { campaignCreateFields } from './api.ts';
 
-// The traffic estimate and bid guidance (`POST /api/adv/estimate`, docs/events-and-stats.md#traffic-estimate):
-// a campaign's targeting and bid, checked by the very field schemas a new campaign is, so a form that
+// The traffic estimate and bid guidance (`POST /api/adv/estimate`; docs/events-and-stats.md, "Traffic
+// estimate"): a campaign's targeting and bid, checked by the very field schemas a new campaign is, so a form that
 // estimates as it is typed meets the same 400s the create would.
 
 /** The days of recorded traffic the estimate reads. */

@@ -333,12 +333,13 @@ const steps = (o: MigrationOptions): Def[][] => [
         ),
     },
   ],
-  // 8: the traffic estimate's inventory (docs/events-and-stats.md#traffic-estimate): per hour and audience,
-  // the requests a new campaign could have bid on and the prices that won the sold ones, in 2 % price
-  // buckets, so an estimate of a week reads a few thousand rows rather than the raw events. Kept 8 days:
+  // 8: the traffic estimate's inventory (docs/events-and-stats.md, "Traffic estimate"): per hour and
+  // audience, the requests a new campaign could have bid on and the prices that won the sold ones, in 2 %
+  // price buckets, so an estimate of a week reads summed rows rather than the raw events. Kept 8 days:
   // the estimate reads 7. The backfill fills it from the raw events of the last 8 days.
   [
     {
+      // Keyed by audience first: most campaigns name their countries, and a query for some reads only theirs.
       kind: 'table',
       name: 'estimate_hourly',
       columns: `
@@ -349,7 +350,6 @@ const steps = (o: MigrationOptions): Def[][] => [
       browser LowCardinality(String),
       zone_id UInt32,
       site_id UInt32,
-      source LowCardinality(String),
       price_bucket UInt16,
       requests UInt64,
       sold UInt64,
@@ -357,7 +357,7 @@ const steps = (o: MigrationOptions): Def[][] => [
     `,
       engine: 'SummingMergeTree',
       layout: `
-    ORDER BY (hour, country, device, os, browser, zone_id, site_id, source, price_bucket)
+    ORDER BY (country, device, os, browser, hour, zone_id, site_id, price_bucket)
     TTL hour + INTERVAL 8 DAY`,
       dedupWindow: 10_000,
     },
@@ -371,7 +371,8 @@ const steps = (o: MigrationOptions): Def[][] => [
   ],
 ];
 
-const ESTIMATE_DIMS = 'country, device, os, browser, zone_id, site_id, source';
+// No source: campaigns name their sources by zone and site, and an exchange's names would only add rows.
+const ESTIMATE_DIMS = 'country, device, os, browser, zone_id, site_id';
 /**
  * What the traffic estimate reads of each event (step 8). A request a campaign could have bid on is a bid of
  * ours on an exchange's impression (sold: at our price, what a new campaign must beat), an impression of ours

@@ -1,7 +1,7 @@
 import { centsToNano, microCentsToUsd } from '@adnet/schemas/money';
 import type { Estimate } from '@adnet/schemas/estimate';
 
-// The traffic estimate's arithmetic (docs/events-and-stats.md#traffic-estimate), over the matching traffic
+// The traffic estimate's arithmetic (docs/events-and-stats.md, "Traffic estimate"), over the matching traffic
 // of the window as the statistics store sums it (stats/estimate-query.ts): how many requests, and at which
 // prices the sold ones were won. All money in integers: CPM prices in micro-cents, spend in nano-dollars.
 

@@ -35,8 +35,8 @@ async function scopeOf(svc: Services, input: EstimateInput): Promise<EstimateSco
 
 /**
  * `POST /api/adv/estimate`: what a campaign's targeting and bid would find and win, from the last week of
- * recorded requests (docs/events-and-stats.md#traffic-estimate). A mutation for the POST it answers (a
- * source list of 10 000 entries is no query string), though it changes nothing.
+ * recorded requests (docs/events-and-stats.md, "Traffic estimate"). A mutation for the POST it answers (a source
+ * list of 10 000 entries is no query string), though it changes nothing.
  */
 export const estimateRouter = router({
   get: roleProcedure('advertiser')

@@ -86,6 +86,27 @@ const insert = (events: EngineEvent[], token: string) =>
     format: 'JSONEachRow',
     clickhouse_settings: eventInsertSettings(token, false),
   });
+/** A store that ran the first `version` steps and holds them in schema_migrations, as an install of that version did. */
+async function storeAt(version: number) {
+  const o = { database: `upg${version}`, eventTtlDays: 90 };
+  const plan = migrationSteps(o);
+  for (const query of [...plan.setup, ...plan.steps.slice(0, version).flat()]) await clickhouse.command({ query });
+  await clickhouse.insert({
+    table: `${o.database}.schema_migrations`,
+    values: plan.steps.slice(0, version).map((_, i) => ({ version: i + 1 })),
+    format: 'JSONEachRow',
+  });
+  const insert = (events: EngineEvent[], token: string) =>
+    clickhouse.insert({
+      table: `${o.database}.events`,
+      values: events.map(toRow),
+      format: 'JSONEachRow',
+      clickhouse_settings: eventInsertSettings(token, false),
+    });
+  return { o, plan, insert };
+}
+const all = async (query: string) =>
+  (await clickhouse.query({ query, format: 'JSONEachRow' })).json<Record<string, string | number>>();
 const one = async (query: string) =>
   (await (await clickhouse.query({ query, format: 'JSONEachRow' })).json<Record<string, string | number>>())[0] ?? {};
 
@@ -124,13 +145,9 @@ it('upgrades a version 1 store in place, filling in what its events already say,
     { os: 'windows', browser: 'edge', i: 1 },
   ]);
   // Likewise the source (step 5): the placement report splits the same impressions, clicks and spend by it.
-  const bySource = await (
-    await clickhouse.query({
-      query:
-        'SELECT source, sum(impressions) AS i, sum(invalid_clicks) AS x, sum(spent_nano) AS s FROM upg.stats_hourly WHERE advertiser_id != 0 GROUP BY source ORDER BY source',
-      format: 'JSONEachRow',
-    })
-  ).json();
+  const bySource = await all(
+    'SELECT source, sum(impressions) AS i, sum(invalid_clicks) AS x, sum(spent_nano) AS s FROM upg.stats_hourly WHERE advertiser_id != 0 GROUP BY source ORDER BY source',
+  );
   expect(bySource).toEqual([
     { source: '', i: 1, x: 1, s: 10_000 },
     { source: 'news.example', i: 1, x: 1, s: 10_000 },
@@ -139,31 +156,13 @@ it('upgrades a version 1 store in place, filling in what its events already say,
 });
 
 it('upgrades a version 4 store (fallbacks already counted) to the source dimension (and on) without losing a column', async () => {
-  const o4 = { database: 'upg4', eventTtlDays: 90 };
-  const plan = migrationSteps(o4);
-  for (const query of [...plan.setup, ...plan.steps.slice(0, 4).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({
-    table: 'upg4.schema_migrations',
-    values: [1, 2, 3, 4].map((version) => ({ version })),
-    format: 'JSONEachRow',
-  });
-  const to4 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({
-      table: 'upg4.events',
-      values: events.map(toRow),
-      format: 'JSONEachRow',
-      clickhouse_settings: eventInsertSettings(token, false),
-    });
+  const { o: o4, plan, insert: to4 } = await storeAt(4);
   await to4(batch(), 'before');
-  expect(await migrate(clickhouse, o4)).toEqual([5, 6, 7, 8]);
+  expect(await migrate(clickhouse, o4)).toEqual(plan.steps.map((_, i) => i + 1).slice(4));
   await to4(batch(), 'after');
-  const rows = await (
-    await clickhouse.query({
-      query:
-        'SELECT source, sum(impressions) AS i, sum(viewable_impressions) AS v, sum(invalid_clicks) AS x, sum(fallbacks) AS f, sum(spent_nano) AS s FROM upg4.stats_hourly GROUP BY source ORDER BY source',
-      format: 'JSONEachRow',
-    })
-  ).json();
+  const rows = await all(
+    'SELECT source, sum(impressions) AS i, sum(viewable_impressions) AS v, sum(invalid_clicks) AS x, sum(fallbacks) AS f, sum(spent_nano) AS s FROM upg4.stats_hourly GROUP BY source ORDER BY source',
+  );
   // Before: no source column (the fallback too); after: every count, fallbacks included, under its source.
   expect(rows).toEqual([
     { source: '', i: 1, v: 1, x: 1, f: 2, s: 10_000 },
@@ -172,23 +171,9 @@ it('upgrades a version 4 store (fallbacks already counted) to the source dimensi
 });
 
 it("upgrades a version 5 store to the demand dimension: rows before are our campaigns', a partner's impressions count and pay under its id", async () => {
-  const o5 = { database: 'upg5', eventTtlDays: 90 };
-  const plan = migrationSteps(o5);
-  for (const query of [...plan.setup, ...plan.steps.slice(0, 5).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({
-    table: 'upg5.schema_migrations',
-    values: [1, 2, 3, 4, 5].map((version) => ({ version })),
-    format: 'JSONEachRow',
-  });
-  const to5 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({
-      table: 'upg5.events',
-      values: events.map(toRow),
-      format: 'JSONEachRow',
-      clickhouse_settings: eventInsertSettings(token, false),
-    });
+  const { o: o5, plan, insert: to5 } = await storeAt(5);
   await to5(batch(), 'before');
-  expect(await migrate(clickhouse, o5)).toEqual([6, 7, 8]);
+  expect(await migrate(clickhouse, o5)).toEqual(plan.steps.map((_, i) => i + 1).slice(5));
   const bought: EngineEvent = {
     id: `e${++n}`,
     type: 'demand_impression',
@@ -206,13 +191,9 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
   await to5(after, 'after');
   // The very batch again, with its token: counted once.
   await to5(after, 'after');
-  const rows = await (
-    await clickhouse.query({
-      query:
-        'SELECT demand_partner_id AS d, advertiser_id AS a, sum(impressions) AS i, sum(fallbacks) AS f, sum(spent_nano) AS s FROM upg5.stats_hourly WHERE publisher_id = 8 GROUP BY d, a ORDER BY d, a',
-      format: 'JSONEachRow',
-    })
-  ).json();
+  const rows = await all(
+    'SELECT demand_partner_id AS d, advertiser_id AS a, sum(impressions) AS i, sum(fallbacks) AS f, sum(spent_nano) AS s FROM upg5.stats_hourly WHERE publisher_id = 8 GROUP BY d, a ORDER BY d, a',
+  );
   expect(rows).toEqual([
     // Our campaigns' and the fallbacks' rows, before and after the upgrade alike.
     { d: 0, a: 0, i: 0, f: 2, s: 0 },
@@ -222,23 +203,9 @@ it("upgrades a version 5 store to the demand dimension: rows before are our camp
 });
 
 it('upgrades a version 6 store to count unfilled requests: valid no-bids of our zones, not invalid traffic, not the exchange', async () => {
-  const o6 = { database: 'upg6', eventTtlDays: 90 };
-  const plan = migrationSteps(o6);
-  for (const query of [...plan.setup, ...plan.steps.slice(0, 6).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({
-    table: 'upg6.schema_migrations',
-    values: [1, 2, 3, 4, 5, 6].map((version) => ({ version })),
-    format: 'JSONEachRow',
-  });
-  const to6 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({
-      table: 'upg6.events',
-      values: events.map(toRow),
-      format: 'JSONEachRow',
-      clickhouse_settings: eventInsertSettings(token, false),
-    });
+  const { o: o6, plan, insert: to6 } = await storeAt(6);
   await to6(batch(), 'before');
-  expect(await migrate(clickhouse, o6)).toEqual([7, 8]);
+  expect(await migrate(clickhouse, o6)).toEqual(plan.steps.map((_, i) => i + 1).slice(6));
   const exchange: EngineEvent = {
     id: `e${++n}`,
     type: 'nobid',
@@ -252,33 +219,55 @@ it('upgrades a version 6 store to count unfilled requests: valid no-bids of our 
   const after = [...batch(), exchange];
   await to6(after, 'after');
   await to6(after, 'after');
-  const rows = await (
-    await clickhouse.query({
-      query:
-        'SELECT zone_id AS z, sum(impressions) AS i, sum(fallbacks) AS f, sum(unfilled) AS u, sum(spent_nano) AS s FROM upg6.stats_hourly GROUP BY z ORDER BY z',
-      format: 'JSONEachRow',
-    })
-  ).json();
+  const rows = await all(
+    'SELECT zone_id AS z, sum(impressions) AS i, sum(fallbacks) AS f, sum(unfilled) AS u, sum(spent_nano) AS s FROM upg6.stats_hourly GROUP BY z ORDER BY z',
+  );
   // Before the upgrade nothing counted the unfilled; after, the one valid no-bid of zone 10 does, once.
   expect(rows).toEqual([{ z: 10, i: 2, f: 2, u: 1, s: 20_000 }]);
 });
 
-it("upgrades a version 7 store to the estimate's inventory: the past week's requests and winning prices, each once", async () => {
-  const o7 = { database: 'upg7', eventTtlDays: 90 };
-  const plan = migrationSteps(o7);
-  for (const query of [...plan.setup, ...plan.steps.slice(0, 7).flat()]) await clickhouse.command({ query });
-  await clickhouse.insert({
-    table: 'upg7.schema_migrations',
-    values: [1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })),
-    format: 'JSONEachRow',
+it('upgrades a version 7 store to the integration dimension: rows before have none, an OpenRTB event without one is OpenRTB', async () => {
+  const { o: o7, plan, insert: to7 } = await storeAt(7);
+  const impression = (integration: EngineEvent['integration']): EngineEvent => ({
+    ...ad,
+    id: `e${++n}`,
+    type: 'impression',
+    ts: at,
+    engine: 'e',
+    charge_nano: 10_000,
+    integration,
   });
-  const to7 = (events: EngineEvent[], token: string) =>
-    clickhouse.insert({
-      table: 'upg7.events',
-      values: events.map(toRow),
-      format: 'JSONEachRow',
-      clickhouse_settings: eventInsertSettings(token, false),
-    });
+  await to7([impression('widget')], 'before');
+  expect(await migrate(clickhouse, o7)).toEqual(plan.steps.map((_, i) => i + 1).slice(7));
+  const win: EngineEvent = {
+    ...ad,
+    id: `e${++n}`,
+    type: 'win',
+    ts: at,
+    engine: 'e',
+    partner_id: 3,
+    price_micro_cents: 100_000,
+    charge_nano: 1_000,
+  };
+  // A stream entry naming something else: kept, under no integration rather than a new one.
+  const forged = { ...impression(undefined), integration: 'evil' } as unknown as EngineEvent;
+  const after = [impression('widget'), impression('prebid'), impression('prebid'), win, forged];
+  await to7(after, 'after');
+  await to7(after, 'after');
+  const rows = await all(
+    'SELECT integration AS k, sum(impressions) AS i, sum(spent_nano) AS s FROM upg7.stats_hourly GROUP BY k ORDER BY k',
+  );
+  expect(rows).toEqual([
+    // The impression summed before the upgrade, and the forged one.
+    { k: '', i: 2, s: 20_000 },
+    { k: 'openrtb', i: 1, s: 1_000 },
+    { k: 'prebid', i: 2, s: 20_000 },
+    { k: 'widget', i: 1, s: 10_000 },
+  ]);
+});
+
+it("upgrades a version 8 store to the estimate's inventory: the past week's requests and winning prices, each once", async () => {
+  const { o: o8, insert: to8 } = await storeAt(8);
   // The estimate keeps a week: these are from yesterday, the ones of \`batch()\` from long before.
   const recent = Date.now() - 86_400_000;
   const week = (): EngineEvent[] => [
@@ -330,20 +319,20 @@ it("upgrades a version 7 store to the estimate's inventory: the past week's requ
     { id: `e${++n}`, type: 'nobid', ts: recent, engine: 'e', reason: 'zone_not_serving', zone_id: 10, site_id: 9 },
     { ...ad, id: `e${++n}`, type: 'viewable', ts: recent, engine: 'e' },
   ];
-  await to7(week(), 'before');
-  expect(await migrate(clickhouse, o7)).toEqual([8]);
+  await to8(week(), 'before');
+  expect(await migrate(clickhouse, o8)).toEqual([9]);
   const after = week();
-  await to7(after, 'after');
-  await to7(after, 'after');
+  await to8(after, 'after');
+  await to8(after, 'after');
   const sums = await one(
-    'SELECT sum(requests) AS r, sum(sold) AS s, sum(sold_micro_cents) AS m, countIf(price_bucket = 0 AND sold = 0) AS unsoldRows FROM upg7.estimate_hourly FINAL',
+    'SELECT sum(requests) AS r, sum(sold) AS s, sum(sold_micro_cents) AS m, countIf(price_bucket = 0 AND sold = 0) AS unsoldRows FROM upg8.estimate_hourly FINAL',
   );
   // Per week(): 4 requests (two impressions, our bid, one valid no-bid), 3 sold for 1.50 + 1.20 + 0.90 USD CPM;
   // the backfill counted the first week() once and the view the second once; batch()'s old events are past the window.
   expect(sums).toEqual({ r: 8, s: 6, m: 2 * 360_000, unsoldRows: 1 });
   const buckets = await (
     await clickhouse.query({
-      query: 'SELECT price_bucket AS b, sum(sold) AS s FROM upg7.estimate_hourly WHERE sold > 0 GROUP BY b ORDER BY b',
+      query: 'SELECT price_bucket AS b, sum(sold) AS s FROM upg8.estimate_hourly WHERE sold > 0 GROUP BY b ORDER BY b',
       format: 'JSONEachRow',
     })
   ).json<{ b: number; s: number }>();

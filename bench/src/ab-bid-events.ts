@@ -17,6 +17,7 @@ const facts = Array.from({ length: 1_000 }, (_, i) => ({
   browser: 'chrome' as const,
   site_domain: 'news.example.com',
   source: i % 3 === 0 ? undefined : 'news.example.com',
+  integration: 'openrtb' as const,
 }));
 const inventory = { publisherId: 0, siteId: 0, zoneId: 0, source: 'news.example.com' };
 const ad = { campaignId: 17, creativeId: 51, advertiserId: 3 };

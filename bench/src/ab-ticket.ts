@@ -29,6 +29,7 @@ const tickets = Array.from({ length: 1_000 }, (_, i) => ({
   source: 'news.example.com',
   clickMicroCents: 0,
   format: 'banner' as const,
+  integration: 'openrtb' as const,
 }));
 
 function timer(m: typeof SignedToken) {

@@ -50,6 +50,7 @@ const ticketOf = (bidId: string, surface: BidTicket['surface']): BidTicket => ({
   source: '',
   clickMicroCents: 0,
   format: '',
+  integration: surface,
 });
 const bidEventOf = (bidId: string, impId: string, auctionId: string): EngineEvent => ({
   id: randomUuid(),

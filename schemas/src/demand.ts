@@ -124,6 +124,8 @@ export const DEMAND_DISCARDS = [
   'bad_landing',
   // A push answer's icon that is not a plain https URL.
   'bad_icon',
+  // A video answer in a VAST version newer than the player asked for (`/vast/<subid>.xml?v=2|3`): it could not play it.
+  'vast_too_new',
 ] as const;
 export type DemandDiscard = (typeof DEMAND_DISCARDS)[number];
 

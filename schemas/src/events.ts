@@ -67,8 +67,21 @@ export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;
 
 const int = z.number().int();
-/** Every event: unique id (the event store deduplicates on it), when (ms since the epoch) and which process. */
-const common = { id: z.string(), ts: int, engine: z.string() };
+
+/**
+ * How the traffic reached us, the statistics' `integration` (docs/events-and-stats.md): our widget script
+ * (`/imp`), a VAST player on a zone's VAST URL (`/vast`), a partner's OpenRTB request (`/openrtb/bid`), a
+ * publisher's Prebid.js (`/hb/bid`), or a web push notification.
+ */
+export const INTEGRATIONS = ['widget', 'vast', 'openrtb', 'prebid', 'push'] as const;
+export const integrationSchema = z.enum(INTEGRATIONS);
+export type Integration = z.infer<typeof integrationSchema>;
+
+/**
+ * Every event: unique id (the event store deduplicates on it), when (ms since the epoch) and which process;
+ * `integration` wherever the event belongs to one (absent in events written before it existed).
+ */
+const common = { id: z.string(), ts: int, engine: z.string(), integration: integrationSchema.optional() };
 /**
  * Where it was shown: our publisher's zone, when it was one; `source`, the placement by name (our site's
  * registrable domain, else the exchange's `site.domain` or `app.bundle`; engine/src/inventory/source.ts).

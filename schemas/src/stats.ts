@@ -15,6 +15,7 @@ export const STATS_DIMENSIONS = [
   'zone',
   'source',
   'demand',
+  'integration',
 ] as const;
 export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 const dimensionSet: ReadonlySet<string> = new Set(STATS_DIMENSIONS);
@@ -89,6 +90,7 @@ export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = [
   'site',
   'zone',
   'demand',
+  'integration',
 ];
 /** Advertisers' statistics are their own campaigns': no `demand` (what demand partners bought is not theirs). */
 export const ADVERTISER_STATS_DIMENSIONS: readonly StatsDimension[] = STATS_DIMENSIONS.filter((d) => d !== 'demand');
@@ -135,6 +137,11 @@ export const statsRowSchema = z.object({
    * publisher's fallbacks), else the demand partner's id (docs/demand.md).
    */
   demand: z.string().optional(),
+  /**
+   * How the traffic reached us (`group_by=integration`): `widget`, `vast`, `openrtb`, `prebid` or `push`
+   * (schemas/src/events.ts `INTEGRATIONS`); '' for hours recorded before it was (docs/events-and-stats.md).
+   */
+  integration: z.string().optional(),
   /** With `demand`: the partner's name ('' for `own`, or a partner since deleted). */
   demand_name: z.string().optional(),
   // Admins, grouped by `demand` (and at most `day`) in UTC: a partner's auction counters, summed over engines
@@ -178,6 +185,7 @@ export const STATS_DIMENSION_COLUMNS = {
   zone: 'zone_id',
   source: 'source',
   demand: 'demand',
+  integration: 'integration',
 } as const satisfies Record<StatsDimension, keyof StatsRow>;
 
 /** Why traffic on a publisher's zones was not counted: `uncounted_hourly` (admin/src/clickhouse/migrations.ts). */

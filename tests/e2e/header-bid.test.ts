@@ -65,7 +65,7 @@ describe('POST /hb/bid', () => {
     await eventually(async () => (await mine()).some((e) => e.type === 'impression'));
     const counted = (await mine()).filter((e) => e.type === 'impression');
     expect(counted).toHaveLength(1);
-    expect(counted[0]).toMatchObject({ zone_id: zoneIds.banner });
+    expect(counted[0]).toMatchObject({ zone_id: zoneIds.banner, integration: 'prebid' });
     expect(Number(counted[0]?.charge_nano)).toBeGreaterThan(0);
   });
 
@@ -98,6 +98,31 @@ describe('POST /hb/bid', () => {
     expect(video).toMatchObject({ mtype: 2, w: 640, h: 360 });
     expect(video?.adm).toMatch(/<VAST version="4\.0"/);
     expect(video?.adm).toMatch(/<Impression id="imp"><!\[CDATA\[.+\/openrtb\/imptracker\//);
+  });
+
+  it("counts a click on a native ad Prebid drew with the publisher's template, once, after its beacon", async () => {
+    const nativeRequest = JSON.stringify({ ver: '1.2', assets: [{ id: 1, required: 1, title: { len: 80 } }] });
+    const res = await post({
+      id: 'auction-n',
+      imp: [{ id: 'n', tagid: subids.native, native: { request: nativeRequest } }],
+    });
+    const bid = (await bidOf(res)).seatbid[0]?.bid[0];
+    const adm = JSON.parse(bid?.adm ?? '{}') as { link: { url: string }; eventtrackers: { url: string }[] };
+    const headers = { 'user-agent': UA };
+    // A bare link, as the template has it: no measurements of ours, so it waits for the beacon and a moment after.
+    expect((await fetch(adm.link.url, { redirect: 'manual', headers })).status).toBe(302);
+    expect((await fetch(adm.eventtrackers[0]?.url ?? '', { headers })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100));
+    for (let i = 0; i < 2; i++) expect((await fetch(adm.link.url, { redirect: 'manual', headers })).status).toBe(302);
+    await eventually(
+      async () => (await events()).filter((e) => e.type === 'click' && e.bid_id === bid?.id).length === 3,
+    );
+    const clicks = (await events()).filter((e) => e.type === 'click' && e.bid_id === bid?.id);
+    expect(clicks.map((e) => [e.invalid, e.reason ?? null, e.integration])).toEqual([
+      [true, 'no_impression', 'prebid'],
+      [false, null, 'prebid'],
+      [true, 'duplicate', 'prebid'],
+    ]);
   });
 
   it('answers the preflight and reads JSON bodies too', async () => {

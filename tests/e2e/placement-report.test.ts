@@ -20,7 +20,7 @@ let engine: TestEngine;
 let world: World;
 let adv: Account;
 let secret = '';
-let site: { id: number; domain: string };
+let site: { id: number; domain: string; publisher: Account };
 let zone: { id: number; subid: string };
 const today = new Date().toISOString().slice(0, 10);
 const UA =
@@ -164,5 +164,49 @@ describe('the placement report', () => {
       token: (await world.site()).publisher.token,
     });
     expect(pub.status).toBe(400);
+  });
+});
+
+describe('statistics by integration', () => {
+  it("tells the widget's, Prebid's and the exchange's traffic apart, for the publisher and for us", async () => {
+    // One Prebid.js impression on the same zone: its bid's native markup, its render beacon fired once.
+    const hb = await fetch(`${engine.base}/hb/bid`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': UA, 'x-country': 'FR', origin: `https://${site.domain}` },
+      body: JSON.stringify({
+        id: 'hb-1',
+        imp: [
+          {
+            id: '1',
+            tagid: zone.subid,
+            native: { request: JSON.stringify({ ver: '1.2', assets: [{ id: 1, required: 1, title: { len: 80 } }] }) },
+          },
+        ],
+      }),
+    });
+    expect(hb.status).toBe(200);
+    const adm = ((await hb.json()) as BidResponse).seatbid[0]?.bid[0]?.adm ?? '';
+    const beacon = (JSON.parse(adm) as { eventtrackers: { url: string }[] }).eventtrackers[0]?.url ?? '';
+    expect((await fetch(beacon, { headers: { 'user-agent': UA, 'x-country': 'FR' } })).status).toBeLessThan(300);
+    await ingestAll(fx.app, [engine.engine]);
+
+    const q = `from=${today}&to=${today}&group_by=integration`;
+    const pub = await call<Rows>(fx.app, 'GET', `/api/pub/stats?${q}`, { token: site.publisher.token });
+    expect(pub.status).toBe(200);
+    const byIntegration = (rows: Rows['rows']) => Object.fromEntries(rows.map((r) => [String(r.integration), r]));
+    const mine = byIntegration(pub.body.rows);
+    expect(Object.keys(mine).sort()).toEqual(['prebid', 'widget']);
+    expect(mine.widget).toMatchObject({ impressions: 2, clicks: 1 });
+    expect(mine.prebid).toMatchObject({ impressions: 1, clicks: 0 });
+    // The exchange's wins are on no zone of ours: only we see them, under OpenRTB.
+    const all = await call<Rows>(fx.app, 'GET', `/api/admin/stats?${q}`, { token: world.admin.token });
+    const ours = byIntegration(all.body.rows);
+    expect(ours.openrtb).toMatchObject({ impressions: 6 });
+    // The conversion is the widget's: it follows its click.
+    expect(ours.widget).toMatchObject({ impressions: 2, clicks: 1, conversions: 1 });
+    const csv = await fetch(`${fx.app.base}/api/admin/stats?${q}&format=csv`, {
+      headers: { authorization: `Bearer ${world.admin.token}` },
+    });
+    expect((await csv.text()).split('\n')[0]).toMatch(/^integration,impressions,/);
   });
 });

@@ -133,9 +133,10 @@ describe('GET /vast/<subid>.xml?v=', () => {
     const mine = (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.bid_id === bidId);
     const impressions = mine.filter((e) => e.type === 'impression');
     expect(impressions).toHaveLength(1);
-    expect(impressions[0]).toMatchObject({ zone_id: zoneId, charge_nano: expect.any(Number) });
+    expect(impressions[0]).toMatchObject({ zone_id: zoneId, charge_nano: expect.any(Number), integration: 'vast' });
     expect(Number(impressions[0]?.charge_nano)).toBeGreaterThan(0);
     expect(mine.filter((e) => e.type === 'vast').map((e) => e.reason)).toEqual(['firstQuartile']);
+    expect(mine.every((e) => e.integration === 'vast')).toBe(true);
     expect(mine.filter((e) => e.type === 'click').map((e) => [e.invalid, e.reason ?? null])).toEqual([
       [false, null],
       [true, 'duplicate'],

@@ -204,7 +204,7 @@ describe('GET /vast/<subid>.xml', () => {
     expect((await events()).filter((e) => e.type === 'viewable' && e.bid_id === bidId)).toHaveLength(1);
     const counted = (await events()).filter((e) => e.type === 'impression' && e.bid_id === bidId);
     expect(counted).toHaveLength(1);
-    expect(counted[0]).toMatchObject({ zone_id: zoneIds.video, charge_nano: expect.any(Number) });
+    expect(counted[0]).toMatchObject({ zone_id: zoneIds.video, charge_nano: expect.any(Number), integration: 'vast' });
   });
 });
 

@@ -324,16 +324,28 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
-      select: (table) =>
-        statsHourlySelect(
-          table,
-          STEP6_DIMS,
-          [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"],
-          `type != 'nobid' OR (zone_id != 0 AND reason NOT IN (${INVALID_TRAFFIC_SQL}))`,
-        ),
+      select: (table) => statsHourlySelect(table, STEP6_DIMS, STEP7_COUNTS, STEP7_WHERE),
     },
   ],
-  // 8: the traffic estimate's inventory (docs/events-and-stats.md, "Traffic estimate"): per hour and
+  // 8: how the traffic reached us (`integration`: widget, vast, openrtb, prebid, push; schemas/src/events.ts)
+  // in the raw events and as a dimension of the hourly statistics, so publishers and we see what each
+  // integration earns. The view is step 7's with the column. Rows summed before this step keep an empty one.
+  [
+    { kind: 'column', table: 'events', column: 'integration LowCardinality(String)' },
+    {
+      kind: 'keyColumns',
+      table: 'stats_hourly',
+      columns: ['integration LowCardinality(String)'],
+      orderBy:
+        '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id, integration)',
+    },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) => statsHourlySelect(table, STEP8_DIMS, STEP7_COUNTS, STEP7_WHERE),
+    },
+  ],
+  // 9: the traffic estimate's inventory (docs/events-and-stats.md, "Traffic estimate"): per hour and
   // audience, the requests a new campaign could have bid on and the prices that won the sold ones, in 2 %
   // price buckets, so an estimate of a week reads summed rows rather than the raw events. Kept 8 days:
   // the estimate reads 7. The backfill fills it from the raw events of the last 8 days.
@@ -374,11 +386,11 @@ const steps = (o: MigrationOptions): Def[][] => [
 // No source: campaigns name their sources by zone and site, and an exchange's names would only add rows.
 const ESTIMATE_DIMS = 'country, device, os, browser, zone_id, site_id';
 /**
- * What the traffic estimate reads of each event (step 8). A request a campaign could have bid on is a bid of
+ * What the traffic estimate reads of each event (step 9). A request a campaign could have bid on is a bid of
  * ours on an exchange's impression (sold: at our price, what a new campaign must beat), an impression of ours
  * or a partner's on our zones (sold at its clearing price; a pixel-counted one without a price at its charge),
  * or a no-bid of ours (unsold), less the requests no campaign may take: invalid traffic, a zone or site not
- * serving, another currency, a private auction. Released in step 8: never edit it, add a step.
+ * serving, another currency, a private auction. Released in step 9: never edit it, add a step.
  */
 function estimateSelect(table: (name: string) => string, also?: string): string {
   return `
@@ -394,7 +406,7 @@ function estimateSelect(table: (name: string) => string, also?: string): string 
     GROUP BY hour, ${ESTIMATE_DIMS}, price_bucket`;
 }
 
-/** No-bid reasons of requests no campaign could have taken, whatever it bid (step 8). */
+/** No-bid reasons of requests no campaign could have taken, whatever it bid (step 9). */
 const NOT_FOR_SALE_SQL = "'zone_not_serving', 'site_not_approved', 'currency', 'private_auction'";
 
 /**
@@ -442,6 +454,7 @@ const DIMS_V1 = 'advertiser_id, campaign_id, creative_id, publisher_id, site_id,
 const DIMS_V3 = `${DIMS_V1}, os, browser`;
 const DIMS_V5 = `${DIMS_V3}, source`;
 const STEP6_DIMS = `${DIMS_V5}, demand_partner_id`;
+const STEP8_DIMS = `${STEP6_DIMS}, integration`;
 const COUNTS_V2 = [
   "countIf(type = 'bid') AS bids",
   "countIf(type IN ('win', 'impression')) AS impressions",
@@ -462,9 +475,12 @@ const STEP6_COUNTS = [
   "sumIf(charge_nano, type IN ('win', 'impression', 'click', 'demand_impression') AND invalid = 0) AS spent_nano",
   "countIf(type = 'fallback') AS fallbacks",
 ] as const;
+const STEP7_COUNTS = [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"] as const;
 
 /** The no-bid reasons of invalid traffic (`uncountedSelect`'s list, released in step 2), as SQL strings. */
 const INVALID_TRAFFIC_SQL = "'bot_traffic', 'address_flood', 'fingerprint_flood', 'foreign_origin'";
+/** Step 7's rows: every counted event, and the no-bids of our zones that are not invalid traffic (`unfilled`). */
+const STEP7_WHERE = `type != 'nobid' OR (zone_id != 0 AND reason NOT IN (${INVALID_TRAFFIC_SQL}))`;
 
 /** The statements of a migration: `setup` runs every time, `steps[i]` once, as version i + 1. */
 export interface MigrationPlan {

@@ -26,6 +26,17 @@ describe('toRow', () => {
     expect(toRow(click(undefined)).country).toBe('');
   });
 
+  it("keeps a known integration, drops any other text, and reads an event of a partner's request as OpenRTB's", () => {
+    const of = (fields: Record<string, unknown>) => toRow({ ...(click('us') as object), ...fields } as EngineEvent);
+    for (const named of ['widget', 'vast', 'openrtb', 'prebid', 'push'])
+      expect(of({ integration: named }).integration).toBe(named);
+    for (const bad of ['amp', '=cmd|calc!A0', 'Widget', '']) expect(of({ integration: bad }).integration, bad).toBe('');
+    // The OpenRTB route's bid and no-bid events leave it out; so did every event before it existed.
+    expect(of({ partner_id: 3 }).integration).toBe('openrtb');
+    expect(of({ partner_id: 3, integration: 'prebid' }).integration).toBe('prebid');
+    expect(of({}).integration).toBe('');
+  });
+
   it('sends every column of a row, by name or by position alike', () => {
     // A field added to EventRow and not to EVENT_COLUMNS would never reach a JSONCompactEachRow insert.
     expectTypeOf<Exclude<keyof EventRow, (typeof EVENT_COLUMNS)[number]>>().toEqualTypeOf<never>();

@@ -1,3 +1,4 @@
+import { INTEGRATIONS } from '@adnet/schemas/events';
 import type { EngineEvent, EventFields } from '@adnet/schemas/events';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import { RowBinaryWriter } from './row-binary-writer.ts';
@@ -29,6 +30,8 @@ export interface EventRow {
   source: string;
   /** The demand partner (DSP) that bought the impression; 0 for our own campaigns (migration step 6). */
   demand_partner_id: number;
+  /** How the traffic reached us (migration step 8): one of `INTEGRATIONS`, '' when unknown. */
+  integration: string;
 }
 
 /** The columns of an insert, in the order of `toRowValues`. */
@@ -57,6 +60,7 @@ export const EVENT_COLUMNS = [
   'invalid',
   'source',
   'demand_partner_id',
+  'integration',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A row as the values of `EVENT_COLUMNS`, in order: what a JSONCompactEachRow insert sends. */
@@ -116,6 +120,7 @@ function rowFacts(event: EngineEvent): RowFacts {
     // Engines bound it (engine/src/inventory/source.ts); an entry from anywhere else is cut to the same length.
     (e.source ?? '').slice(0, 64),
     e.demand_partner_id ?? 0,
+    integrationOf(e),
   ];
 }
 
@@ -148,6 +153,7 @@ export const ROW_BINARY_TYPES = [
   'UInt8', // invalid
   'String', // source
   'UInt32', // demand_partner_id
+  'String', // integration
 ] as const satisfies { length: (typeof EVENT_COLUMNS)['length'] };
 
 /** The structure of `eventsRowBinary`'s body, as ClickHouse's `file()` and `format()` take it. */
@@ -209,6 +215,18 @@ export function writeEventRow(w: RowBinaryWriter, event: EngineEvent): string | 
     }
   }
   return undefined;
+}
+
+const KNOWN_INTEGRATIONS: ReadonlySet<string> = new Set(INTEGRATIONS);
+/**
+ * The event's integration. The OpenRTB route's bid and no-bid events leave it out (one field less on every
+ * bid): an event of a partner's request (`partner_id`) is OpenRTB's, as it was before events carried it.
+ * Anything but a known name (an entry written by something else) is '' rather than a new dimension value.
+ */
+function integrationOf(e: EventFields): string {
+  const named: unknown = e.integration;
+  if (typeof named === 'string') return KNOWN_INTEGRATIONS.has(named) ? named : '';
+  return e.partner_id ? 'openrtb' : '';
 }
 
 export const NOT_AN_EVENT = 'not an event (an object)';

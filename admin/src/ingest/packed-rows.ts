@@ -1,3 +1,4 @@
+import { INTEGRATIONS } from '@adnet/schemas/events';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import { EVENT_COLUMNS, ROW_BINARY_TYPES, TS_MAX_MS, UINT32_MAX, misfitReason } from './event-rows.ts';
 import type { RowBinaryWriter } from './row-binary-writer.ts';
@@ -61,12 +62,15 @@ const enum Rule {
   Invalid,
   /** A string cut to 64 characters. */
   Source,
+  /** A name of `INTEGRATIONS`, '' for any other text; absent (or not text), `openrtb` for an event of a partner's request. */
+  Integration,
 }
 
 const RULES: Rule[] = EVENT_COLUMNS.map((column, c) => {
   if (column === 'country') return Rule.Country;
   if (column === 'invalid') return Rule.Invalid;
   if (column === 'source') return Rule.Source;
+  if (column === 'integration') return Rule.Integration;
   if (column === 'ts') return Rule.Ts;
   if (column === 'id' || column === 'type' || column === 'engine') return Rule.RequiredString;
   const type = ROW_BINARY_TYPES[c];
@@ -78,6 +82,10 @@ const RULES: Rule[] = EVENT_COLUMNS.map((column, c) => {
 });
 const SOURCE_MAX = 64;
 const SOURCE = EVENT_COLUMNS.indexOf('source');
+const PARTNER = EVENT_COLUMNS.indexOf('partner_id');
+const INTEGRATION_MAX = Math.max(...INTEGRATIONS.map((i) => i.length));
+const KNOWN_INTEGRATIONS: ReadonlySet<string> = new Set(INTEGRATIONS);
+const OPENRTB = new TextEncoder().encode('openrtb');
 const COUNTRY_MAX = Math.max(...[...COUNTRY_CODES].map((c) => c.length));
 
 const enum Kind {
@@ -350,6 +358,16 @@ function writeSlots(w: RowBinaryWriter, src: Uint8Array): string | undefined {
         if (k === Kind.String) w.stringBytes(src, strAt[c] as number, Math.min(SOURCE_MAX, strLen[c] as number));
         else w.byte(0);
         break;
+      case Rule.Integration: {
+        const length = strLen[c] as number;
+        if (k === Kind.String) {
+          const known = length <= INTEGRATION_MAX && KNOWN_INTEGRATIONS.has(latin1(src, strAt[c] as number, length));
+          if (known) w.stringBytes(src, strAt[c] as number, length);
+          else w.byte(0);
+        } else if (kind[PARTNER] === Kind.Number && num[PARTNER] !== 0) w.stringBytes(OPENRTB, 0, OPENRTB.length);
+        else w.byte(0);
+        break;
+      }
       case undefined: // past the end: the loop stops before
         break;
     }

@@ -121,6 +121,7 @@ export async function receivePostback(
       type: 'conversion',
       ts: now,
       engine: 'admin',
+      integration: click.integration,
       campaign_id: click.campaign_id,
       creative_id: click.creative_id,
       advertiser_id: advertiser.id,

@@ -3,7 +3,7 @@ import type { Weekday } from '@adnet/schemas/schedule';
 import type { MatchedTraffic } from '../domain/traffic-estimate.ts';
 
 /**
- * The inventory a campaign's targeting matches in `estimate_hourly` (migration step 8), resolved to what the
+ * The inventory a campaign's targeting matches in `estimate_hourly` (migration step 9), resolved to what the
  * events record. An empty list matches every value, as the campaign's own lists do.
  */
 export interface EstimateScope {

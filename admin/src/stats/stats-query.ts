@@ -18,6 +18,7 @@ const EXPRESSIONS: Record<StatsDimension, string> = {
   source: 'source',
   // Our campaigns (and fallbacks) have no demand partner (0, migration step 6): named `own`.
   demand: "if(demand_partner_id = 0, 'own', toString(demand_partner_id))",
+  integration: 'integration',
 };
 /** Expression and output column; the column is the one the cabinet reads (schemas/src/stats.ts). */
 const dimension = (d: StatsDimension) => ({ expr: EXPRESSIONS[d], column: STATS_DIMENSION_COLUMNS[d] });
@@ -115,6 +116,7 @@ const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set([
   'browser',
   'source',
   'demand',
+  'integration',
 ]);
 
 /** The grouped columns of a result row, typed as the API writes them. */

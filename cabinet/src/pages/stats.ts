@@ -47,6 +47,15 @@ const LABELS: Record<Dimension, string> = {
   zone: 'Zone',
   source: 'Source',
   demand: 'Demand',
+  integration: 'Integration',
+};
+/** How a person calls each integration (schemas/src/events.ts INTEGRATIONS). */
+const INTEGRATION_LABELS: Record<string, string> = {
+  widget: 'Widget script',
+  vast: 'VAST player',
+  openrtb: 'OpenRTB partners',
+  prebid: 'Prebid.js',
+  push: 'Web push',
 };
 const COUNTED = [
   'impressions',
@@ -76,6 +85,7 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
   const raw = r[STATS_DIMENSION_COLUMNS[dim]];
   if (raw === undefined || raw === '') return dim === 'geo' ? 'Unknown' : '–';
   if (dim === 'geo') return countryLabel(String(raw));
+  if (dim === 'integration') return INTEGRATION_LABELS[String(raw)] ?? String(raw);
   if (dim === 'demand') return raw === 'own' ? 'Our campaigns' : `${r.demand_name || 'Demand partner'} (#${raw})`;
   const name = names[dim]?.get(String(raw));
   // Advertisers know a zone by its subid: the name their campaigns' source lists take.

@@ -58,6 +58,7 @@ export async function countClick(
     os: os || undefined,
     browser: browser || undefined,
     vertical: campaign?.vertical,
+    integration: ticket.integration,
     ts: now,
     invalid: reason !== undefined,
   };

@@ -1,6 +1,6 @@
 import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
 import type { ConnectionType, DeviceType } from '@adnet/schemas/openrtb';
-import type { NoBidReason } from '@adnet/schemas/events';
+import type { Integration, NoBidReason } from '@adnet/schemas/events';
 import type { StoredSite } from '@adnet/schemas/publisher';
 import type { VastVersion } from '@adnet/schemas/vast';
 import type { Inventory } from '../events/make-event.ts';
@@ -65,6 +65,8 @@ export interface RequestContext {
   rejected: NoBidReason | undefined;
   /** Where the ad will be shown, and to whom: kept in every ticket of the request. */
   surface: TicketSurface;
+  /** How the request reached us (the statistics' `integration`): its surface's, except Prebid's (`/hb/bid`). */
+  integration: Integration;
   ipPrefix: string;
   uaHash: string;
   /** OpenRTB `test: 1`: answered as usual, never charged. */

@@ -92,6 +92,7 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
         ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli)
         : 0,
     format: c.format,
+    integration: req.integration,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket, dealId };
 }

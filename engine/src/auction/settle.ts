@@ -117,6 +117,7 @@ export async function settleTicket(
   const facts = {
     ts: e.ts,
     engine: e.engine,
+    integration: e.integration,
     bid_id: e.bid_id,
     campaign_id: e.campaign_id,
     creative_id: e.creative_id,

@@ -43,6 +43,7 @@ export async function countDemandClick(
       campaign_id: 0,
       creative_id: 0,
       advertiser_id: 0,
+      integration: t.integration,
       ...inventoryFacts(t),
       ...viewerFacts(t),
       demand_partner_id: t.partnerId,

@@ -45,6 +45,7 @@ export function demandImpressionEvent(engine: string, t: DemandTicket, chargeNan
   return makeEvent('demand_impression', {
     ts: Date.now(),
     engine,
+    integration: t.integration,
     ...inventoryFacts(t),
     ...viewerFacts(t),
     demand_partner_id: t.partnerId,

@@ -18,6 +18,7 @@ const ticket: DemandTicket = {
   os: 'linux',
   browser: 'chrome',
   source: 'news.example',
+  integration: 'widget',
 };
 
 describe("a demand partner's impression ticket", () => {
@@ -29,7 +30,13 @@ describe("a demand partner's impression ticket", () => {
     const old = [ticket.auctionId, 3, 4_001_000, ticket.issuedAt, 9, 2, 5, 'widget', 'us', 'desktop'];
     const payload = Buffer.from(JSON.stringify(old)).toString('base64url');
     const sig = createHmac('sha256', `demand:${SECRET}`).update(payload).digest('base64url').slice(0, 22);
-    expect(decodeDemandTicket(SECRET, `d.${payload}.${sig}`)).toEqual({ ...ticket, os: '', browser: '', source: '' });
+    expect(decodeDemandTicket(SECRET, `d.${payload}.${sig}`)).toEqual({
+      ...ticket,
+      os: '',
+      browser: '',
+      source: '',
+      integration: 'widget',
+    });
   });
 
   it('refuses another secret and a wrong number of values', () => {

@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import { INTEGRATIONS } from '@adnet/schemas/events';
+import type { Integration } from '@adnet/schemas/events';
 import { hmacSha256Base64url } from '../tracking/hmac.ts';
 
 /** Where a partner's ad is shown: a page (widget), a player (VAST) or a push notification. */
@@ -30,6 +32,8 @@ export interface DemandTicket {
   os: string;
   browser: string;
   source: string;
+  /** How the request reached us, for the events' `integration`; a ticket signed before it existed reads its surface's. */
+  integration: Integration;
 }
 
 // `d.` cannot begin a BidTicket (base64url has no dot), so one route tells the two apart.
@@ -52,6 +56,7 @@ export function encodeDemandTicket(secret: string, t: DemandTicket): string {
     t.os,
     t.browser,
     t.source,
+    t.integration,
   ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${PREFIX}${payload}.${sign(secret, payload)}`;
@@ -70,8 +75,8 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-    // Ten fields in tickets signed before os, browser and source joined them (an hour at most).
-    if (!Array.isArray(v) || (v.length !== 10 && v.length !== 13)) return undefined;
+    // Ten fields in tickets signed before os, browser and source joined them (an hour at most), 13 before the integration.
+    if (!Array.isArray(v) || (v.length !== 10 && v.length !== 13 && v.length !== 14)) return undefined;
     const [
       auctionId,
       partnerId,
@@ -86,6 +91,7 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       os = '',
       browser = '',
       source = '',
+      integration = surface,
     ] = v as [
       string,
       number,
@@ -100,7 +106,9 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       string?,
       string?,
       string?,
+      Integration?,
     ];
+    if (!INTEGRATIONS.includes(integration)) return undefined;
     return {
       auctionId,
       partnerId,
@@ -115,6 +123,7 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       os,
       browser,
       source,
+      integration,
     };
   } catch {
     return undefined;

@@ -122,6 +122,7 @@ function ownServed(ecpmUsd: number, priceUsd: number): Served {
       source: '',
       clickMicroCents: 0,
       format: 'banner',
+      integration: 'widget',
     },
   });
   return { won: true, candidate: c, priceMicroCents, bidId: 'own', ticket, dealId: undefined };
@@ -203,6 +204,22 @@ describe('supplyAuction', () => {
     const open = world({ 1: 3 });
     await supplyAuction(open.deps, input([partner(1)], { won: false, reason: 'no_candidates' }));
     expect(JSON.parse(open.bodies[0] ?? '{}')).not.toHaveProperty('badv');
+  });
+
+  it('refuses a video answer in a VAST version newer than the player asked for, rather than wrap it', async () => {
+    const vast = (v: string) => `<VAST version="${v}"><Ad id="1"><InLine></InLine></Ad></VAST>`;
+    const w = world({ 1: 3, 2: 2.5, 3: 2 }, true, (id) => vast(id === 1 ? '4.0' : id === 2 ? '3.0' : '2.0'));
+    const asked = { ...input([partner(1), partner(2), partner(3)], { won: false, reason: 'no_candidates' }) };
+    const out = await supplyAuction(w.deps, { ...asked, imp: { ...asked.imp, vastVersion: '3.0' as const } });
+    // The 4.0 answer bid highest and is out; the 3.0 one wins at the 2.0 one's price plus a cent.
+    expect(out).toMatchObject({ kind: 'partner', partnerId: 2, priceMicroCents: 201_000 });
+    expect([w.deps.stats.peek(1, 'vast_too_new'), w.deps.stats.peek(2, 'vast_too_new')]).toEqual([1, 0]);
+    // Asked for 4.0, every version plays.
+    const all = world({ 1: 3, 2: 2.5 }, true, (id) => vast(id === 1 ? '4.2' : '2.0'));
+    const four = input([partner(1), partner(2)], { won: false, reason: 'no_candidates' });
+    expect(await supplyAuction(all.deps, { ...four, imp: { ...four.imp, vastVersion: '4.0' as const } })).toMatchObject(
+      { kind: 'partner', partnerId: 1 },
+    );
   });
 
   it('sends our supply chain node in source.ext.schain to a 2.5 partner and in source.schain to a 2.6 one', async () => {

@@ -1,4 +1,7 @@
 import type { DemandOpenRtbVersion, DemandPartner } from '@adnet/schemas/demand';
+import type { Integration } from '@adnet/schemas/events';
+import type { VastVersion } from '@adnet/schemas/vast';
+import { partnerVastVersion } from './vast-wrapper.ts';
 import { randomUuid } from '../events/random-uuid.ts';
 import type { BidBudget } from '../auction/ports.ts';
 import type { Served, ServeOutcome } from '../auction/serve.ts';
@@ -96,6 +99,8 @@ function readAnswer(
   return undefined;
 }
 
+const VAST_ORDER: Readonly<Record<VastVersion, number>> = { '2.0': 2, '3.0': 3, '4.0': 4 };
+
 /** Whether a partner takes this format and this viewer's country (none listed: every country). */
 export const takes = (p: DemandPartner, format: string, country: string | undefined): boolean =>
   p.formats.includes(format as DemandPartner['formats'][number]) &&
@@ -143,6 +148,8 @@ export interface SupplyAuctionInput {
   startedAt: number;
   auctionTimeoutMs: number;
   surface: DemandSurface;
+  /** How the request reached us: its events' `integration`; absent, the surface's (Prebid's `/hb/bid` shares the widget's and the player's). */
+  integration?: Integration;
   /** The publisher's blocked landing domains: a native or push answer's landing, which we redirect to, is checked against them. */
   blockedDomains?: ReadonlySet<string> | null;
   /** What the impression's event says beyond the request (demandImpression): browser family and the zone's source. */
@@ -202,6 +209,12 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
           got.discards.push('bad_landing');
           return false;
         }
+        // Our request offered only the versions the player takes; an answer in a newer one is refused, not wrapped.
+        const asked = input.imp.vastVersion;
+        if (asked && VAST_ORDER[partnerVastVersion(b.bid.adm ?? '', b.bid.protocol, asked)] > VAST_ORDER[asked]) {
+          got.discards.push('vast_too_new');
+          return false;
+        }
         const r = readAnswer(format, b.bid.adm ?? '', blocked);
         if (r?.ok) read.set(b, r.answer);
         else if (r) got.discards.push(r.discard);
@@ -259,6 +272,7 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     siteId: input.imp.zone.site_id,
     zoneId: input.imp.zone.id,
     surface: input.surface,
+    integration: input.integration ?? input.surface,
     country: input.imp.country ?? '',
     device: input.imp.device ?? '',
     os: input.imp.os ?? '',

@@ -1,5 +1,5 @@
 import type { BrowserFamily, OsFamily } from '@adnet/schemas/api';
-import type { EventOf, EventType } from '@adnet/schemas/events';
+import type { EventOf, EventType, Integration } from '@adnet/schemas/events';
 import { randomUuid } from './random-uuid.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
 
@@ -26,6 +26,7 @@ export interface RequestFactsOf {
   browser: BrowserFamily | undefined;
   siteDomain: string | undefined;
   source: string;
+  integration: Integration;
 }
 
 /** A new event of `type` with a fresh id; the type's schema says which fields it must carry. */
@@ -62,6 +63,7 @@ export const requestFacts = (req: RequestFactsOf, engine: string) => ({
   browser: req.browser,
   site_domain: req.siteDomain,
   source: req.source || undefined,
+  integration: req.integration,
 });
 
 /** Who saw an ad, as a signed ticket carries it ('' when unknown). */
@@ -78,6 +80,7 @@ export const ticketFacts = (t: BidTicket) => ({
   campaign_id: t.campaignId,
   creative_id: t.creativeId,
   advertiser_id: t.advertiserId,
+  integration: t.integration,
   ...viewerFacts(t),
   ...inventoryFacts(t),
 });

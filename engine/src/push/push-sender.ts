@@ -209,6 +209,7 @@ export class PushSender {
     const event = makeEvent('impression', {
       ts,
       engine: ctx.engineId,
+      integration: 'push',
       bid_id: served.bidId,
       campaign_id: c.campaignId,
       creative_id: c.creativeId,

@@ -91,6 +91,8 @@ function zoneBid(p: HeaderBidPorts, ask: HeaderBidAsk, z: ZoneImp): HbBid | unde
   const flood = p.zoneRequests.record(entry.zone.id, ask.asker.ip, '', now);
   const viewer = p.caps.viewer(widgetUserId(ask.request.ext?.adnet?.u ?? null), now);
   const rc = visitorContext(ask.index, ask.visitor, now, video ? 'vast' : 'widget', flood, viewer);
+  // The surface decides how the ad renders and which click rules judge it; the statistics tell Prebid apart.
+  rc.integration = 'prebid';
   const nativeAssets = media === 'native' ? parseNativeRequest(z.imp.native?.request) : undefined;
   const ic = { ...zoneImp(rc, entry), nativeAssets };
   const answer = (ad: ZoneAd): HbBid | undefined => {

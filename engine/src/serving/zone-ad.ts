@@ -96,6 +96,7 @@ export function zoneAd(
     startedAt: started,
     auctionTimeoutMs: p.auctionTimeoutMs,
     surface: surface.name,
+    integration: rc.integration,
     blockedDomains: entry.controls.blockedDomains,
     browser: rc.browser,
     source: entry.source,
@@ -129,7 +130,14 @@ export function unfilledZone(
   reason: NoBidReason,
   withFallback: boolean,
 ): FallbackAnswer | undefined {
-  const facts = { ts: rc.ts, engine: p.engineId, reason, ...inventoryFacts(ic.inventory), ...audienceFacts(rc) };
+  const facts = {
+    ts: rc.ts,
+    engine: p.engineId,
+    integration: rc.integration,
+    reason,
+    ...inventoryFacts(ic.inventory),
+    ...audienceFacts(rc),
+  };
   p.emit(makeEvent('nobid', facts));
   const fallback = withFallback ? fallbackFor(ic.controls, reason) : undefined;
   if (fallback) p.emit(makeEvent('fallback', facts));

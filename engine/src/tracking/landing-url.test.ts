@@ -26,6 +26,7 @@ const ticket: BidTicket = {
   source: '',
   clickMicroCents: 0,
   format: 'native',
+  integration: 'widget',
 };
 const ALL =
   'https://t.example/?c={click_id}&z={zone_id}&s={site_id}&k={campaign_id}&r={creative_id}&g={geo}&d={device}&o={os}&b={browser}&$={cost}&t={bid_type}';

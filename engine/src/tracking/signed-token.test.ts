@@ -13,6 +13,7 @@ const ticket: BidTicket = ticketFixture({
   user: 'k0FhbGxvIHdvcmxk',
   source: 'news.example.co.uk',
   format: 'video',
+  integration: 'openrtb',
 });
 const signed = (values: unknown[]) => {
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -61,6 +62,7 @@ describe('signed bid tickets', () => {
     expect(decodeTicket(secret, old)).toEqual({
       ...ticket,
       surface: 'vast',
+      integration: 'vast',
       test: true,
       os: '',
       browser: '',
@@ -70,7 +72,7 @@ describe('signed bid tickets', () => {
     });
   });
   it('reads a ticket signed before tickets named the user of a capped campaign', () => {
-    const { user: _u, source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
+    const { user: _u, source: _s, clickMicroCents: _c, format: _f, integration: _i, ...before } = ticket;
     expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({
       ...ticket,
       user: '',
@@ -79,7 +81,7 @@ describe('signed bid tickets', () => {
     });
   });
   it('reads a ticket signed before tickets named the source and the click price, and carries the source of a new one', () => {
-    const { source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
+    const { source: _s, clickMicroCents: _c, format: _f, integration: _i, ...before } = ticket;
     const old = Object.values(before).map((v) => (v === false ? 0 : v));
     expect(old).toHaveLength(20);
     expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, source: '', format: '' });
@@ -87,12 +89,12 @@ describe('signed bid tickets', () => {
     const fresh = JSON.parse(
       Buffer.from(encodeTicket(secret, ticket).split('.')[0] ?? '', 'base64url').toString('utf8'),
     ) as unknown[];
-    expect(fresh).toEqual([...old, 'news.example.co.uk', 0, 'video']);
+    expect(fresh).toEqual([...old, 'news.example.co.uk', 0, 'video', 'openrtb']);
   });
   it("carries an adjusted CPC click's price, signed: a ticket from before it charges the campaign's bid (0)", () => {
     const adjusted = { ...ticket, clickMicroCents: 60_000 };
     expect(decodeTicket(secret, encodeTicket(secret, adjusted))).toEqual(adjusted);
-    const { source: _s, clickMicroCents: _c, format: _f, ...before } = ticket;
+    const { source: _s, clickMicroCents: _c, format: _f, integration: _i, ...before } = ticket;
     expect(decodeTicket(secret, signed(Object.values(before).map((v) => (v === false ? 0 : v))))).toEqual({
       ...ticket,
       source: '',
@@ -108,7 +110,7 @@ describe('signed bid tickets', () => {
   it('carries the format the ad was served as, last on the wire; a ticket signed before it (22 fields) names none', () => {
     for (const format of ['native', 'banner', 'video', 'floating_video', 'push', 'in_page_push'] as const)
       expect(decodeTicket(secret, encodeTicket(secret, { ...ticket, format }))).toEqual({ ...ticket, format });
-    const { format: _f, ...before } = ticket;
+    const { format: _f, integration: _i, ...before } = ticket;
     const old = Object.values(before).map((v) => (v === false ? 0 : v));
     expect(old).toHaveLength(22);
     expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, format: '' });
@@ -120,6 +122,21 @@ describe('signed bid tickets', () => {
     const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
     values[22] = 'banner';
     expect(decodeTicket(secret, `${Buffer.from(JSON.stringify(values)).toString('base64url')}.${sig}`)).toBeUndefined();
+  });
+  it("carries the integration, last on the wire; a ticket signed before it (23 fields) reads its surface's", () => {
+    for (const integration of ['widget', 'vast', 'openrtb', 'prebid', 'push'] as const)
+      expect(decodeTicket(secret, encodeTicket(secret, { ...ticket, integration }))).toEqual({
+        ...ticket,
+        integration,
+      });
+    const { integration: _i, ...before } = ticket;
+    const old = Object.values(before).map((v) => (v === false ? 0 : v));
+    expect(old).toHaveLength(23);
+    expect(decodeTicket(secret, signed(old))).toEqual(ticket);
+    const vast = Object.values({ ...before, surface: 'vast' }).map((v) => (v === false ? 0 : v));
+    expect(decodeTicket(secret, signed(vast))).toMatchObject({ surface: 'vast', integration: 'vast' });
+    // An integration we do not have is no ticket of ours.
+    expect(decodeTicket(secret, signed([...old, 'amp']))).toBeUndefined();
   });
   it('refuses a payload of any other length', () => {
     expect(

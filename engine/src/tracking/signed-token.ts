@@ -1,5 +1,7 @@
 import { CAMPAIGN_FORMATS } from '@adnet/schemas/api';
 import type { CampaignFormat } from '@adnet/schemas/api';
+import { INTEGRATIONS } from '@adnet/schemas/events';
+import type { Integration } from '@adnet/schemas/events';
 import { hmacSha256Base64url } from './hmac.ts';
 
 /** What a win notice or impression pixel needs to know about its bid, carried in the URL and signed. */
@@ -47,6 +49,8 @@ export interface BidTicket {
    * ticket signed before tickets carried it.
    */
   format: CampaignFormat | '';
+  /** How the ad was served, for the statistics' `integration`: a ticket signed before it existed reads its surface's. */
+  integration: Integration;
 }
 
 export const TICKET_SURFACES = ['openrtb', 'widget', 'vast', 'push'] as const;
@@ -82,6 +86,7 @@ const FIELDS = [
   'source',
   'clickMicroCents',
   'format',
+  'integration',
 ] as const satisfies readonly (keyof BidTicket)[];
 
 /** Room for one ticket's JSON or payload; grown for a longer one (UTF-8: at most 3 bytes per UTF-16 unit). */
@@ -121,6 +126,7 @@ export function encodeTicket(secret: string, t: BidTicket): string {
     t.source,
     t.clickMicroCents,
     t.format,
+    t.integration,
   ];
   const json = JSON.stringify(values);
   // Encoded through one reused buffer: no Buffer per ticket between the JSON and its base64url.
@@ -149,8 +155,11 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
     if (values.length === 20) values.push('', 0);
     // Signed before the format (22 fields): none named.
     if (values.length === 22) values.push('');
+    // Signed before the integration (23 fields): its surface's, which is what every surface but Prebid's is.
+    if (values.length === 23) values.push(values[13]);
     if (values.length !== FIELDS.length || !TICKET_SURFACES.includes(values[13] as TicketSurface)) return undefined;
     if (values[22] !== '' && !CAMPAIGN_FORMATS.includes(values[22] as CampaignFormat)) return undefined;
+    if (!INTEGRATIONS.includes(values[23] as Integration)) return undefined;
     // The payload is ours (its signature checked above): the fields are what encodeTicket wrote.
     // One literal in FIELDS order: an object of one shape, where 23 keyed stores made a slow dictionary.
     return {
@@ -177,6 +186,7 @@ export function decodeTicket(secret: string, token: string): BidTicket | undefin
       source: values[20],
       clickMicroCents: values[21],
       format: values[22],
+      integration: values[23],
     } as BidTicket;
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integrationSchema } from '../events.ts';
 
 /** Where a conversion postback finds the click it names: written by the engine's click route, read by the admin. */
 export const clickKey = (clickId: string): string => `click:{${clickId.toLowerCase()}}`;
@@ -28,6 +29,8 @@ export const clickRecordSchema = z.object({
   os: z.string().optional(),
   browser: z.string().optional(),
   vertical: z.string().optional(),
+  /** How the ad was served (schemas/src/events.ts `INTEGRATIONS`; absent in records before it existed): the conversion's. */
+  integration: integrationSchema.optional(),
   /** Milliseconds since the epoch. */
   ts: z.number().int(),
   invalid: z.boolean(),

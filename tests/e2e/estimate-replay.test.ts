@@ -130,8 +130,9 @@ describe('the traffic estimate against replayed traffic', () => {
     console.log(
       `estimate replay (${c.case}): estimated ${e.impressions_per_day}/day, replayed ${actual.toFixed(1)}/day, error ${(error * 100).toFixed(1)} %`,
     );
-    expect(e.impressions_per_day).toBeGreaterThan(50);
-    expect(Math.abs(error)).toBeLessThan(0.3);
+    const seen = JSON.stringify({ estimate: e, replayed: actual });
+    expect(e.impressions_per_day, seen).toBeGreaterThan(50);
+    expect(Math.abs(error), seen).toBeLessThan(0.3);
     expect(zoneId).toBeGreaterThan(0);
   });
 });

@@ -16,6 +16,7 @@ import { toRow } from '@adnet/admin/event-rows';
 import { migrate } from '@adnet/admin/migrations';
 import { estimateTraffic } from '@adnet/admin/traffic-estimate';
 import type { EngineEvent } from '@adnet/schemas/events';
+import { rng } from './corpus.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 500_000);
 const ESTIMATES = Number(process.env.BENCH_ESTIMATES ?? 300);
@@ -45,15 +46,8 @@ const DEVICES = ['mobile', 'desktop', 'tablet'];
 const OSES = ['android', 'ios', 'windows', 'macos', 'linux'];
 const BROWSERS = ['chrome', 'safari', 'firefox', 'edge', 'samsung'];
 
-// mulberry32: the same week every run.
-let seed = 38;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-};
+// The same week every run.
+const rnd = rng(38);
 const pick = <T>(from: readonly T[]): T => from[Math.floor(rnd() * from.length)] as T;
 const some = <T>(from: readonly T[]): T[] => (rnd() < 0.4 ? [] : from.filter(() => rnd() < 0.3));
 

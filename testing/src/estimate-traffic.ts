@@ -18,15 +18,14 @@ export interface WeekOptions {
   seed?: number;
 }
 
-/** A small deterministic generator (mulberry32): the same week every run. */
+/** A small deterministic generator (xorshift32): the same week every run. */
 export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
+  let x = seed >>> 0 || 1;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4_294_967_296;
   };
 }
 

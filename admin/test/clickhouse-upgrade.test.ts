@@ -287,3 +287,80 @@ it("upgrades a version 8 store to the advertiser's revenue: approved conversions
   );
   expect(rows).toEqual([{ c: 3, r: 1500, s: 20_000, i: 2 }]);
 });
+
+it("upgrades a version 9 store to the estimate's inventory: the past week's requests and winning prices, each once", async () => {
+  const { o: o9, plan, insert: to9 } = await storeAt(9);
+  // The estimate keeps a week: these are from yesterday, the ones of \`batch()\` from long before.
+  const recent = Date.now() - 86_400_000;
+  const week = (): EngineEvent[] => [
+    ...batch(),
+    {
+      ...ad,
+      id: `e${++n}`,
+      type: 'impression',
+      ts: recent,
+      engine: 'e',
+      price_micro_cents: 150_000,
+      charge_nano: 1_500_000,
+    },
+    // Counted by the VAST pixel, which carries no price: its charge says it (1.20 USD CPM).
+    { ...ad, id: `e${++n}`, type: 'impression', ts: recent, engine: 'e', charge_nano: 1_200_000 },
+    {
+      ...ad,
+      id: `e${++n}`,
+      type: 'bid',
+      ts: recent,
+      engine: 'e',
+      zone_id: 0,
+      site_id: 0,
+      auction_id: 'a',
+      imp_id: '1',
+      partner_id: 2,
+      price_micro_cents: 90_000,
+    },
+    {
+      id: `e${++n}`,
+      type: 'nobid',
+      ts: recent,
+      engine: 'e',
+      reason: 'no_candidates',
+      zone_id: 10,
+      site_id: 9,
+      country: 'us',
+    },
+    {
+      id: `e${++n}`,
+      type: 'nobid',
+      ts: recent,
+      engine: 'e',
+      reason: 'bot_traffic',
+      zone_id: 10,
+      site_id: 9,
+      country: 'us',
+    },
+    { id: `e${++n}`, type: 'nobid', ts: recent, engine: 'e', reason: 'zone_not_serving', zone_id: 10, site_id: 9 },
+    { ...ad, id: `e${++n}`, type: 'viewable', ts: recent, engine: 'e' },
+  ];
+  await to9(week(), 'before');
+  expect(await migrate(clickhouse, o9)).toEqual(plan.steps.map((_, i) => i + 1).slice(9));
+  const after = week();
+  await to9(after, 'after');
+  await to9(after, 'after');
+  const sums = await one(
+    'SELECT sum(requests) AS r, sum(sold) AS s, sum(sold_micro_cents) AS m, countIf(price_bucket = 0 AND sold = 0) AS unsoldRows FROM upg9.estimate_hourly FINAL',
+  );
+  // Per week(): 4 requests (two impressions, our bid, one valid no-bid), 3 sold for 1.50 + 1.20 + 0.90 USD CPM;
+  // the backfill counted the first week() once and the view the second once; batch()'s old events are past the window.
+  expect(sums).toEqual({ r: 8, s: 6, m: 2 * 360_000, unsoldRows: 1 });
+  const buckets = await (
+    await clickhouse.query({
+      query: 'SELECT price_bucket AS b, sum(sold) AS s FROM upg9.estimate_hourly WHERE sold > 0 GROUP BY b ORDER BY b',
+      format: 'JSONEachRow',
+    })
+  ).json<{ b: number; s: number }>();
+  // Three prices, three 2 % buckets, in price order.
+  expect(buckets.map((r) => r.s)).toEqual([2, 2, 2]);
+  expect(buckets.map((r) => r.b)).toEqual(
+    [90_000, 120_000, 150_000].map((p) => 1 + Math.floor(Math.log(p) / Math.log(1.02))),
+  );
+});

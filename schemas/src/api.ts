@@ -285,7 +285,8 @@ const endAfterStart = [
   { when: whenValid('start_at', 'end_at') },
 ] as const;
 
-const campaignCreateFields = z.object({
+/** A new campaign's fields, before the whole-object checks: the traffic estimate (estimate.ts) picks its targeting from them. */
+export const campaignCreateFields = z.object({
   name: campaignName,
   vertical: oneOf(VERTICALS),
   format: oneOf(CAMPAIGN_FORMATS),

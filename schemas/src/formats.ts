@@ -19,6 +19,22 @@ export const CAMPAIGN_FORMATS = [
 export const POP_FORMATS = ['popunder', 'direct_link'] as const;
 /** What opens a popunder zone's pop: the visitor's first click on the page, or any click until one opens. */
 export const POP_TRIGGERS = ['first_click', 'any_click'] as const;
+/**
+ * Predicted click-through rate by format, used to rank CPC bids as eCPM (bid x CTR x 1000): the engine's
+ * ranking and the admin's traffic estimate must convert alike. Industry-typical priors until per-creative
+ * click statistics feed a smoothed estimate (the statistics issue).
+ */
+export const CTR_PRIOR: Readonly<Record<(typeof CAMPAIGN_FORMATS)[number], number>> = {
+  native: 0.004,
+  banner: 0.001,
+  video: 0.008,
+  floating_video: 0.005,
+  push: 0.02,
+  in_page_push: 0.01,
+  // A pop is the visit itself: a CPC pop is paid when it opens, so its price per pop is its bid.
+  popunder: 1,
+  direct_link: 1,
+};
 /** Where a floating video sits on the page. */
 export const FV_CORNERS = ['br', 'bl', 'tr', 'tl'] as const;
 /** What a zone shows when nothing fills it (publisher-controls.ts). */

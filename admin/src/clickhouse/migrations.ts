@@ -363,7 +363,69 @@ const steps = (o: MigrationOptions): Def[][] => [
         ),
     },
   ],
+  // 10: the traffic estimate's inventory (docs/events-and-stats.md, "Traffic estimate"): per hour and
+  // audience, the requests a new campaign could have bid on and the prices that won the sold ones, in 2 %
+  // price buckets, so an estimate of a week reads summed rows rather than the raw events. Kept 8 days:
+  // the estimate reads 7. The backfill fills it from the raw events of the last 8 days.
+  [
+    {
+      // Keyed by audience first: most campaigns name their countries, and a query for some reads only theirs.
+      kind: 'table',
+      name: 'estimate_hourly',
+      columns: `
+      hour DateTime('UTC'),
+      country LowCardinality(String),
+      device LowCardinality(String),
+      os LowCardinality(String),
+      browser LowCardinality(String),
+      zone_id UInt32,
+      site_id UInt32,
+      price_bucket UInt16,
+      requests UInt64,
+      sold UInt64,
+      sold_micro_cents Int64
+    `,
+      engine: 'SummingMergeTree',
+      layout: `
+    ORDER BY (country, device, os, browser, hour, zone_id, site_id, price_bucket)
+    TTL hour + INTERVAL 8 DAY`,
+      dedupWindow: 10_000,
+    },
+    { kind: 'view', name: 'estimate_hourly_mv', to: 'estimate_hourly', select: (table) => estimateSelect(table) },
+    {
+      kind: 'backfill',
+      into: 'estimate_hourly',
+      columns: `hour, ${ESTIMATE_DIMS}, price_bucket, requests, sold, sold_micro_cents`,
+      select: (table) => estimateSelect(table, 'ts >= now() - INTERVAL 8 DAY'),
+    },
+  ],
 ];
+
+// No source: campaigns name their sources by zone and site, and an exchange's names would only add rows.
+const ESTIMATE_DIMS = 'country, device, os, browser, zone_id, site_id';
+/**
+ * What the traffic estimate reads of each event (step 10). A request a campaign could have bid on is a bid of
+ * ours on an exchange's impression (sold: at our price, what a new campaign must beat), an impression of ours
+ * or a partner's on our zones (sold at its clearing price; a pixel-counted one without a price at its charge),
+ * or a no-bid of ours (unsold), less the requests no campaign may take: invalid traffic, a zone or site not
+ * serving, another currency, a private auction. Released in step 10: never edit it, add a step.
+ */
+function estimateSelect(table: (name: string) => string, also?: string): string {
+  return `
+    WITH if(type = 'impression' AND price_micro_cents = 0, intDiv(charge_nano, 10), price_micro_cents) AS price
+    SELECT
+      toStartOfHour(ts) AS hour, ${ESTIMATE_DIMS},
+      if(type = 'nobid' OR price <= 0, 0, toUInt16(1 + floor(log(price) / log(1.02)))) AS price_bucket,
+      count() AS requests,
+      countIf(type != 'nobid') AS sold,
+      sumIf(price, type != 'nobid') AS sold_micro_cents
+    FROM ${table('events')}
+    WHERE (type IN ('bid', 'impression', 'demand_impression') OR (type = 'nobid' AND reason NOT IN (${INVALID_TRAFFIC_SQL}, ${NOT_FOR_SALE_SQL})))${also ? ` AND ${also}` : ''}
+    GROUP BY hour, ${ESTIMATE_DIMS}, price_bucket`;
+}
+
+/** No-bid reasons of requests no campaign could have taken, whatever it bid (step 9). */
+const NOT_FOR_SALE_SQL = "'zone_not_serving', 'site_not_approved', 'currency', 'private_auction'";
 
 /**
  * What our publishers' zones served that was not counted, by reason: ad requests refused as invalid

@@ -352,6 +352,14 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: `Statistics by any of ${ADVERTISER_STATS_DIMENSIONS.join(', ')}`,
   },
   {
+    method: 'POST',
+    path: '/api/adv/estimate',
+    procedure: 'adv.estimate.get',
+    input: 'json',
+    summary:
+      'Traffic estimate and bid guidance for a targeting and bid, from the last 7 days of recorded requests and winning prices',
+  },
+  {
     method: 'GET',
     path: '/api/adv/profile',
     procedure: 'adv.profile.get',

@@ -7,6 +7,7 @@ import { authRouter } from './routers/auth.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { conversionsRouter, incomingConversionsRouter } from './routers/conversions.ts';
 import { creativesRouter } from './routers/creatives.ts';
+import { estimateRouter } from './routers/estimate.ts';
 import { partnersRouter } from './routers/partners.ts';
 import { dealsRouter } from './routers/deals.ts';
 import { demandPartnersRouter } from './routers/demand-partners.ts';
@@ -35,6 +36,7 @@ export const appRouter = router({
     statements: statementsRouter,
     notifications: notificationsRouter,
     rules: rulesRouter,
+    estimate: estimateRouter,
   }),
   // Each feature area adds its own admin procedures as one more router here.
   pub: router({

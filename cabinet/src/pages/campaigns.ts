@@ -19,6 +19,7 @@ import type { PageContext } from '../router.ts';
 import { BASE, navigate } from '../router.ts';
 import { countriesField } from '../countries.ts';
 import { deliveryText } from '../delivery-text.ts';
+import { attachEstimate } from '../estimate-panel.ts';
 import { launchChecklist } from '../launch-checklist.ts';
 import { creativesSection } from './creatives.ts';
 import { aiSection } from './ai.ts';
@@ -209,6 +210,26 @@ function campaignInput(d: FormData) {
   };
 }
 
+/** The form's targeting and bid, as the traffic estimate takes them. */
+function estimateInput(d: FormData, format: CampaignIn['format']): Inputs['adv']['estimate']['get'] {
+  const c = campaignInput(d);
+  return {
+    format,
+    bid_type: c.bid_type,
+    bid_usd: c.bid_usd,
+    daily_budget_usd: c.daily_budget_usd,
+    geo_include: c.geo_include,
+    languages: c.languages,
+    device_types: c.device_types,
+    os_include: c.os_include,
+    browser_include: c.browser_include,
+    connection_types: c.connection_types,
+    frequency_cap: c.frequency_cap,
+    dayparting: c.dayparting,
+    timezone: c.timezone,
+  };
+}
+
 export function stateButtons(c: Campaign, after: () => Promise<void>): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (c.status === 'draft' || c.status === 'paused') {
@@ -262,6 +283,10 @@ export function newCampaignPage(ctx: PageContext): void {
       notify(`Campaign ${c.name} created`);
       navigate(`/campaigns/${c.id}`);
     },
+  });
+  attachEstimate(form, () => {
+    const d = new FormData(form);
+    return estimateInput(d, text(d, 'format') as CampaignIn['format']);
   });
   ctx.main.replaceChildren(h('h1', {}, 'New campaign'), form);
 }
@@ -326,6 +351,8 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
       await campaignPage(ctx);
     },
   });
+  // The campaign's own source list narrows its estimate as it narrows its traffic.
+  attachEstimate(form, () => ({ ...estimateInput(new FormData(form), c.format), sources: c.sources }));
   ctx.main.replaceChildren(
     h('p', {}, h('a', { href: `${BASE}/campaigns` }, '← Campaigns')),
     h('div', { class: 'title-row' }, h('h1', {}, c.name), badge(c.status), ...stateButtons(c, () => campaignPage(ctx))),

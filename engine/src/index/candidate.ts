@@ -1,4 +1,5 @@
 import type { CampaignFormat, Creative, StoredCampaign } from '@adnet/schemas/api';
+import { CTR_PRIOR } from '@adnet/schemas/formats';
 import { VERTICAL_IAB } from '@adnet/schemas/iab';
 import { compileSchedule } from '@adnet/schemas/schedule';
 import type { CompiledSchedule } from '@adnet/schemas/schedule';
@@ -23,22 +24,8 @@ export interface PaceHandle {
   rate: number;
 }
 
-/**
- * Predicted click-through rate by format, used to rank CPC bids as eCPM
- * (bid x CTR x 1000). Industry-typical priors until per-creative click
- * statistics feed a smoothed estimate (the statistics issue).
- */
-export const CTR_PRIOR: Record<CampaignFormat, number> = {
-  native: 0.004,
-  banner: 0.001,
-  video: 0.008,
-  floating_video: 0.005,
-  push: 0.02,
-  in_page_push: 0.01,
-  // A pop is the visit itself: a CPC pop is paid when it opens, so its price per pop is its bid.
-  popunder: 1,
-  direct_link: 1,
-};
+// The CTR priors live beside the formats, shared with the admin's traffic estimate.
+export { CTR_PRIOR };
 
 /**
  * What every candidate of one campaign shares (22 of a candidate's 34 fields), compiled once per campaign

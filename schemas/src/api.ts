@@ -8,6 +8,7 @@ import { landingMacroProblem } from './landing-macros.ts';
 import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
 import type { UrlRules } from './url.ts';
 import { CONNECTION_TYPES } from './openrtb.ts';
+import { campaignAudienceLists } from './audiences.ts';
 import {
   bidAdjustmentSchema,
   bidAdjustmentsInputSchema,
@@ -304,6 +305,9 @@ const campaignCreateFields = z.object({
   // Traffic sources and bid adjustments (schemas/src/source-lists.ts).
   sources: sourceListInputSchema.optional(),
   bid_adjustments: bidAdjustmentsInputSchema.default([]),
+  // Audiences (schemas/src/audiences.ts): the advertiser's own, checked by the procedure.
+  audiences_include: campaignAudienceLists.audiences_include.default([]),
+  audiences_exclude: campaignAudienceLists.audiences_exclude.default([]),
 });
 export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart);
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
@@ -329,6 +333,8 @@ export const campaignUpdateFieldsSchema = z.object({
   // Each replaces the whole list; sources/add and sources/remove edit the source list in place.
   sources: sourceListInputSchema.optional(),
   bid_adjustments: bidAdjustmentsInputSchema.optional(),
+  audiences_include: campaignAudienceLists.audiences_include.optional(),
+  audiences_exclude: campaignAudienceLists.audiences_exclude.optional(),
 });
 export const campaignUpdateInputSchema = campaignUpdateFieldsSchema
   .extend({ id: idSchema })
@@ -366,6 +372,9 @@ export const campaignSchema = z.object({
   ...capScheduleStored,
   // Stored before bid adjustments existed: none.
   bid_adjustments: z.array(bidAdjustmentSchema).default([]),
+  /** Audience ids: the campaign serves only members of one of `audiences_include` (when any), never members of one of `audiences_exclude`. Stored before audiences existed: none. */
+  audiences_include: z.array(z.number().int()).default([]),
+  audiences_exclude: z.array(z.number().int()).default([]),
   /** Kept apart from the campaign (config kind `campaign_sources`), so the campaign stays small; joined in the answer. */
   sources: sourceListSchema.default(NO_SOURCES),
   created_at: z.string(),
@@ -385,10 +394,19 @@ export type Campaign = z.infer<typeof campaignSchema>;
 /** What is stored: the API object less what is live (today's spend, the delivery status) and the source list (stored apart). */
 export type StoredCampaign = Omit<
   Campaign,
-  'daily_spent_cents' | 'total_spent_cents' | 'delivery' | 'sources' | 'bid_adjustments'
+  | 'daily_spent_cents'
+  | 'total_spent_cents'
+  | 'delivery'
+  | 'sources'
+  | 'bid_adjustments'
+  | 'audiences_include'
+  | 'audiences_exclude'
 > & {
   /** Absent on campaigns stored before bid adjustments existed: none. */
   bid_adjustments?: Campaign['bid_adjustments'];
+  /** Absent on campaigns stored before audiences existed: none. */
+  audiences_include?: Campaign['audiences_include'];
+  audiences_exclude?: Campaign['audiences_exclude'];
 };
 /** A campaign change's answer: the campaign and what was accepted but may not do what was meant (unknown zones or sites). */
 export const campaignWithWarningsSchema = campaignSchema.extend({ warnings: z.array(warningSchema) });

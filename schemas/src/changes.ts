@@ -13,6 +13,7 @@ export const CONFIG_KINDS = [
   'deal',
   'campaign_sources',
   'demand_partner',
+  'audience',
 ] as const;
 export const configKindSchema = z.enum(CONFIG_KINDS);
 export type ConfigKind = z.infer<typeof configKindSchema>;

@@ -62,6 +62,8 @@ export const NO_BID_REASONS = [
   'video_duration',
   /** The campaign's source list keeps it off this zone or site (excluded, or not on its include list). */
   'source_list',
+  /** The campaign's audiences keep it from this viewer: a member of none it includes, or of one it excludes (docs/audiences.md). */
+  'audience',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

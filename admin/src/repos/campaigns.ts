@@ -57,6 +57,9 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
     return {
       ...c,
       bid_adjustments: c.bid_adjustments ?? [],
+      // Stored before audiences existed: none.
+      audiences_include: c.audiences_include ?? [],
+      audiences_exclude: c.audiences_exclude ?? [],
       sources: sources[i] ?? NO_SOURCES,
       daily_spent_cents: nanoToCentsFloor(dailySpentNano),
       total_spent_cents: nanoToCentsFloor(totalSpentNano),

@@ -25,9 +25,11 @@ function ports(failSaves: number) {
   const charges: DirectCharge[] = [];
   const events: EngineEvent[] = [];
   const records: ClickRecord[] = [];
+  const joined: unknown[] = [];
   let saveFailures = failSaves;
   const p: ClickPorts = {
     engineId: 'e1',
+    audiences: { counted: (event, ad) => void joined.push([event, ad]) },
     emit: (e) => void events.push(e),
     direct: { charge: (c) => (charges.push(c), Promise.resolve('charged' as const)) },
     counters: {
@@ -44,7 +46,7 @@ function ports(failSaves: number) {
       },
     },
   };
-  return { p, charges, events, records };
+  return { p, charges, events, records, joined };
 }
 
 describe('counting a click', () => {

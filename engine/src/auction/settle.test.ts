@@ -33,6 +33,7 @@ function ports(
   const charged: DirectCharge[] = [];
   const emitted: EngineEvent[] = [];
   const capped: unknown[] = [];
+  const joined: unknown[] = [];
   const p: TicketSettlePorts = {
     spend: {
       recordSpend: (...[campaignId, , day, nano, engine]) => void recorded.push([campaignId, day, nano, engine]),
@@ -40,9 +41,10 @@ function ports(
     emit: (e) => void emitted.push(e),
     direct: { charge: (c) => (charged.push(c), Promise.resolve(answer)) },
     caps: { viewer: () => undefined, counted: (ad) => void capped.push(ad) },
+    audiences: { counted: (event, ad) => void joined.push([event, ad]) },
     campaign: (id) => campaignFixture({ id, advertiser_id: 7, status, daily_budget_cents: 500, frequency_cap: cap }),
   };
-  return { p, recorded, charged, emitted, capped };
+  return { p, recorded, charged, emitted, capped, joined };
 }
 
 describe('settleTicket', () => {

@@ -11,6 +11,7 @@ import { campaignFixture, creativeFixture } from '../../test/fixtures/index-fixt
 import { updateIndex } from './index-update.ts';
 import type { ConfigChange } from './index-update.ts';
 import { CONFIG_KINDS } from '@adnet/schemas/changes';
+import type { StoredAudience } from '@adnet/schemas/audiences';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import { isDeepStrictEqual } from 'node:util';
 import { snapshotChanges } from '../sync/snapshot-diff.ts';
@@ -145,6 +146,20 @@ const partner = (id: number) =>
 const demandPartner = (id: number) =>
   fc.constantFrom('active', 'paused').map((status) => ({ id, status }) as unknown as DemandPartner);
 
+const audience = (id: number) =>
+  fc
+    .record({ source: fc.constantFrom('pixel', 'clicked', 'viewed'), campaigns: fc.subarray([1, 2, 3]) })
+    .map((r): StoredAudience => ({
+      id,
+      advertiser_id: 1,
+      name: `a${id}`,
+      source: r.source,
+      campaign_ids: r.source === 'pixel' ? [] : r.campaigns,
+      lifetime_days: id,
+      pixel_token: r.source === 'pixel' ? `t${id}` : null,
+      created_at: '',
+    }));
+
 const sourceList = () =>
   fc
     .record({
@@ -164,6 +179,7 @@ const VALUES: Record<Kind, { max: number; value: (id: number) => fc.Arbitrary<un
   partner: { max: 2, value: partner },
   demand_partner: { max: 2, value: demandPartner },
   campaign_sources: { max: CAMPAIGNS, value: () => sourceList() },
+  audience: { max: 3, value: audience },
 };
 const KINDS = Object.keys(VALUES) as Kind[];
 

@@ -20,6 +20,7 @@ import type { CampaignAction } from '../../domain/campaign-states.ts';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
 import { advertiserCampaignsIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
 import { copyCreatives, listCampaignCreatives } from '../../repos/creatives.ts';
+import { checkCampaignAudiences } from '../../repos/audiences.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -83,6 +84,7 @@ export const campaignsRouter = router({
     .input(campaignCreateInputSchema)
     .output(campaignWithWarningsSchema)
     .mutation(async ({ ctx, input }) => {
+      await checkCampaignAudiences(ctx.svc, ctx.session.userId, input);
       const id = await ctx.svc.configStore.nextId('campaign');
       const now = new Date().toISOString();
       const campaign: StoredCampaign = {
@@ -110,6 +112,8 @@ export const campaignsRouter = router({
         dayparting: input.dayparting,
         timezone: input.timezone,
         bid_adjustments: input.bid_adjustments,
+        audiences_include: input.audiences_include,
+        audiences_exclude: input.audiences_exclude,
         created_at: now,
         updated_at: now,
       };
@@ -132,6 +136,7 @@ export const campaignsRouter = router({
     .output(campaignWithWarningsSchema)
     .mutation(async ({ ctx, input }) => {
       await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id);
+      await checkCampaignAudiences(ctx.svc, ctx.session.userId, input);
       const updated = await ctx.svc.configStore.update<StoredCampaign>(
         'campaign',
         input.id,
@@ -161,6 +166,13 @@ export const campaignsRouter = router({
           if (input.dayparting !== undefined) next.dayparting = input.dayparting;
           if (input.timezone !== undefined) next.timezone = input.timezone;
           if (input.bid_adjustments !== undefined) next.bid_adjustments = input.bid_adjustments;
+          if (input.audiences_include !== undefined) next.audiences_include = input.audiences_include;
+          if (input.audiences_exclude !== undefined) next.audiences_exclude = input.audiences_exclude;
+          const both = (next.audiences_include ?? []).filter((a) => next.audiences_exclude?.includes(a));
+          if (both.length)
+            throw fieldErrors({
+              audiences_exclude: `must not name an audience audiences_include names: ${both.join(', ')}`,
+            });
           if (next.start_at && next.end_at && next.end_at <= next.start_at)
             throw fieldErrors({ end_at: END_BEFORE_START });
           return { value: next };

@@ -27,6 +27,7 @@ describe('filter registry', () => {
       'outside_schedule',
       'privacy',
       'frequency_cap',
+      'audience',
       'pacing',
     ]);
   });

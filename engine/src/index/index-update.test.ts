@@ -248,8 +248,18 @@ function view(index: EngineIndex) {
         slots: lists(d.slots),
         exchangeSlots: lists(d.exchangeSlots),
       })),
+    audiences: {
+      viewed: byCampaign(index.audiences.viewed),
+      clicked: byCampaign(index.audiences.clicked),
+      watched: [...index.audiences.watched].sort((a, b) => a - b),
+      pixels: [...index.audiences.pixels].sort(([a], [b]) => a.localeCompare(b)),
+    },
   };
 }
+
+/** An audience map in an order that does not depend on how the configuration arrived. */
+const byCampaign = (m: ReadonlyMap<number, readonly { id: number; lifetimeMs: number }[]>) =>
+  [...m].map(([c, refs]) => [c, [...refs].sort((a, b) => a.id - b.id)] as const).sort(([a], [b]) => a - b);
 
 /** The parts of an index no later change may alter (the raw configuration maps are the mirror's, shared). */
 const frozen = (index: EngineIndex) => {

@@ -215,6 +215,14 @@ describe('audiences on the serving path', () => {
       expect(await imp(bannerZone, at, { user: erin })).toBeUndefined();
       expect(await imp(bannerZone, at, { cookie })).toBeUndefined();
     }
+    // The widget asks with credentials (so the cookie comes): the answer names the page's origin, never `*`.
+    for (const zone of [bannerZone, 'no-such-zone']) {
+      const r = await fetch(`${engines[0]?.base}/imp?z=${zone}&fp=fp-origin&u=${dave}`, {
+        headers: { ...BROWSER, cookie, origin: 'https://news.example' },
+      });
+      expect(r.headers.get('access-control-allow-origin')).toBe('https://news.example');
+      expect(r.headers.get('access-control-allow-credentials')).toBe('true');
+    }
     // A browser that comes back keeps its id.
     const again = await fetch(pixelUrl.replace(/^http:\/\/[^/]+/, engines[1]?.base as string), {
       headers: { ...BROWSER, cookie },

@@ -24,7 +24,8 @@ export function impRoute(ctx: EngineContext) {
     const index = ctx.index();
     const q = new URLSearchParams(req.query);
     const entry = index?.zones.get(q.get('z') ?? '');
-    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format)) return NO_AD;
+    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(entry.zone.format))
+      return withOrigin(NO_AD, req.headers.origin);
     const started = zoneAuctionStart(ctx, index);
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);

@@ -15,13 +15,21 @@ const SOURCE_TEXT: Record<(typeof SOURCES)[number], string> = {
   viewed: 'Saw an ad of these campaigns',
 };
 
+const SOURCE_SHORT: Record<(typeof SOURCES)[number], string> = {
+  pixel: 'Visited my pages',
+  clicked: 'Clicked',
+  converted: 'Converted',
+  viewed: 'Saw an ad',
+};
+
 /** The tag the advertiser pastes into its pages. */
 const snippet = (url: string): string => `<img src="${url}" width="1" height="1" alt="" style="display:none">`;
 
 function audienceRow(a: Audience, campaigns: Map<string, string>, after: () => Promise<void>) {
+  // A pixel's snippet is long: it goes below the table, where it may wrap on a phone.
   const what =
-    a.source === 'pixel' && a.pixel_url
-      ? copyBlock(`Pixel of ${a.name}`, snippet(a.pixel_url))
+    a.source === 'pixel'
+      ? 'pixel (snippet below)'
       : a.campaign_ids.map((id) => campaigns.get(String(id)) ?? `#${id}`).join(', ');
   return [
     a.name,
@@ -50,6 +58,7 @@ export async function audiencesPage(ctx: PageContext): Promise<void> {
     campaigns.filter((c) => c.status !== 'archived').map((c) => [String(c.id), `${c.name} (#${c.id})`]),
   );
   const again = () => audiencesPage(ctx);
+  const pixels = audiences.filter((a) => a.pixel_url !== null);
   const { form } = buildForm({
     label: 'New audience',
     submit: 'Create audience',
@@ -60,7 +69,8 @@ export async function audiencesPage(ctx: PageContext): Promise<void> {
         label: 'Who',
         type: 'select',
         options: SOURCES,
-        optionLabel: (o) => SOURCE_TEXT[o as (typeof SOURCES)[number]],
+        // Short: a select is as wide as its longest option, and must fit a phone.
+        optionLabel: (o) => SOURCE_SHORT[o as (typeof SOURCES)[number]],
         value: 'clicked',
       },
       {
@@ -97,6 +107,9 @@ export async function audiencesPage(ctx: PageContext): Promise<void> {
       ['Name', 'Who', 'Campaigns or pixel', 'Lifetime', ''],
       audiences.map((a) => audienceRow(a, names, again)),
       'Your audiences',
+    ),
+    ...pixels.map((a) =>
+      h('div', {}, h('h3', {}, `Pixel of ${a.name}`), copyBlock(`Pixel of ${a.name}`, snippet(a.pixel_url as string))),
     ),
     h('h2', {}, 'New audience'),
     form,

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { startProduct } from './product.ts';
+import { sessionToken, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 // The advertiser's audiences page in a real browser, over the product's real admin, engine and Redis.
@@ -63,5 +65,28 @@ describe('audiences in the cabinet', () => {
       token: adv.token,
     });
     expect(left.body.audiences.map((a) => a.name)).toEqual(['Site visitors']);
+  }, 60_000);
+
+  // Its own check, as the other pages' in cabinet-browser.test.ts (which runs near its time limit on a busy machine).
+  it('passes axe-core at desktop and phone sizes, with nothing off-screen on a phone', async () => {
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 375, height: 740 },
+    ]) {
+      const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
+      await useSession(ctx, p.base, await sessionToken(page));
+      const seen = await ctx.newPage();
+      await seen.goto(`${p.base}/cabinet/audiences`);
+      await seen.getByLabel('Pixel of Site visitors').waitFor();
+      await seen.addScriptTag({ content: axe });
+      const found = await seen.evaluate<string[]>(
+        `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`,
+      );
+      expect(found, `${viewport.width}px`).toEqual([]);
+      if (viewport.width < 500)
+        expect(await seen.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await ctx.close();
+    }
   }, 60_000);
 });

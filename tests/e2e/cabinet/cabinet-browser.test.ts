@@ -906,7 +906,6 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
           '/campaigns',
           '/campaigns/new',
           campaignHref.replace('/cabinet', ''),
-          '/audiences',
           '/stats',
           '/conversions',
           '/balance',

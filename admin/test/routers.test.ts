@@ -74,6 +74,37 @@ describe('routers through createCaller', () => {
     expect(await statusOf(other.adv.campaigns.zoneBids({ id: created.id }))).toBe(403);
   });
 
+  it('audiences: an advertiser creates, lists and deletes its own and names them on its campaigns; another may not', async () => {
+    const adv = callerFor((await account(fx.app, 'advertiser')).token);
+    const campaign = await adv.adv.campaigns.create(campaignInput);
+    const clicked = await adv.adv.audiences.create({
+      name: 'Clickers',
+      source: 'clicked',
+      campaign_ids: [campaign.id],
+      lifetime_days: 30,
+    });
+    expect(clicked).toMatchObject({ source: 'clicked', campaign_ids: [campaign.id], pixel_url: null });
+    const pixel = await adv.adv.audiences.create({ name: 'Site', source: 'pixel', lifetime_days: 7 });
+    expect(pixel.pixel_url).toMatch(/\/px\/[A-Za-z0-9_-]{22}\.gif$/);
+    expect((await adv.adv.audiences.list()).audiences.map((a) => a.id)).toEqual([clicked.id, pixel.id]);
+    const updated = await adv.adv.campaigns.update({ id: campaign.id, audiences_include: [pixel.id, pixel.id] });
+    expect(updated.audiences_include).toEqual([pixel.id]);
+    expect(await statusOf(adv.adv.audiences.delete({ id: pixel.id }))).toBe(409);
+    expect(await adv.adv.audiences.delete({ id: clicked.id })).toEqual({ ok: true });
+    expect(await statusOf(adv.adv.audiences.get({ id: clicked.id }))).toBe(404);
+
+    const other = callerFor((await account(fx.app, 'advertiser')).token);
+    expect(await statusOf(other.adv.audiences.get({ id: pixel.id }))).toBe(403);
+    expect(await statusOf(other.adv.audiences.delete({ id: pixel.id }))).toBe(403);
+    expect(
+      await statusOf(
+        other.adv.audiences.create({ name: 'x', source: 'viewed', campaign_ids: [campaign.id], lifetime_days: 1 }),
+      ),
+    ).toBe(403);
+    const theirs = await other.adv.campaigns.create(campaignInput);
+    expect(await statusOf(other.adv.campaigns.update({ id: theirs.id, audiences_exclude: [pixel.id] }))).toBe(403);
+  });
+
   it('sites and zones: a publisher registers a site and a zone on it; the admin reviews only verified sites', async () => {
     const pub = callerFor((await account(fx.app, 'publisher')).token);
     const domain = `caller-${Date.now()}.example`;

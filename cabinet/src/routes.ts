@@ -1,4 +1,5 @@
 import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
+import { audiencesPage } from './pages/audiences.ts';
 import { campaignsPage } from './pages/campaign-list.ts';
 import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
 import { dealsPage } from './pages/deals.ts';
@@ -24,6 +25,7 @@ export const ROUTES: Route[] = [
   { path: '/campaigns', title: 'Campaigns', roles: ['advertiser'], nav: true, render: campaignsPage },
   { path: '/campaigns/new', title: 'New campaign', roles: ['advertiser'], render: newCampaignPage },
   { path: '/campaigns/:id', title: 'Campaign', roles: ['advertiser'], render: campaignPage },
+  { path: '/audiences', title: 'Audiences', roles: ['advertiser'], nav: true, render: audiencesPage },
   { path: '/stats', title: 'Statistics', roles: ['advertiser'], nav: true, render: statsPage },
   { path: '/conversions', title: 'Conversions', roles: ['advertiser'], nav: true, render: conversionsPage },
   { path: '/balance', title: 'Balance', roles: ['advertiser'], nav: true, render: balancePage },

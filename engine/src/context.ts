@@ -1,7 +1,9 @@
 import type { PushSubscribe } from '@adnet/schemas/publisher';
 import type { TicketSettlePorts } from './auction/settle.ts';
 import type { ZoneConfig } from '@adnet/schemas/widget';
+import type { AudienceMembers } from './frequency/audience-members.ts';
 import type {
+  AudienceRecorder,
   BidBudget,
   Counters,
   CreativePicker,
@@ -33,6 +35,8 @@ export interface EngineContext {
   emit: EventSink;
   /** Per-user counts of frequency-capped campaigns (frequency/). */
   caps: FrequencyCaps;
+  /** Audience memberships (frequency/audience-members.ts): the watched campaigns' events, and `add` for the pixel. */
+  audiences: AudienceRecorder & Pick<AudienceMembers, 'add'>;
   limiter: PartnerLimiter;
   /** The supply side: our zones' impressions auctioned to demand partners too (demand/); absent: our campaigns alone. */
   demand?: SupplyDeps;
@@ -74,5 +78,6 @@ export const settlePorts = (ctx: EngineContext): TicketSettlePorts => ({
   emit: ctx.emit,
   direct: ctx.direct,
   caps: ctx.caps,
+  audiences: ctx.audiences,
   campaign: (id) => ctx.index()?.campaigns.get(id),
 });

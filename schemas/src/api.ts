@@ -9,6 +9,7 @@ import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
 import type { UrlRules } from './url.ts';
 import { CONNECTION_TYPES } from './openrtb.ts';
 import { cpaTestBudgetUsd, targetCpaUsd } from './target-cpa.ts';
+import { campaignAudienceLists } from './audiences.ts';
 import {
   bidAdjustmentSchema,
   bidAdjustmentsInputSchema,
@@ -309,6 +310,9 @@ export const campaignCreateFields = z.object({
   // Target CPA (schemas/src/target-cpa.ts): bid_usd becomes the highest bid.
   target_cpa_usd: targetCpaUsd.optional(),
   cpa_test_budget_usd: cpaTestBudgetUsd.optional(),
+  // Audiences (schemas/src/audiences.ts): the advertiser's own, checked by the procedure.
+  audiences_include: campaignAudienceLists.audiences_include.default([]),
+  audiences_exclude: campaignAudienceLists.audiences_exclude.default([]),
 });
 export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart);
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
@@ -337,6 +341,8 @@ export const campaignUpdateFieldsSchema = z.object({
   /** null turns the target off (the zones' bids and exclusions with it); a test budget left out is twice the target. */
   target_cpa_usd: targetCpaUsd.nullable().optional(),
   cpa_test_budget_usd: cpaTestBudgetUsd.optional(),
+  audiences_include: campaignAudienceLists.audiences_include.optional(),
+  audiences_exclude: campaignAudienceLists.audiences_exclude.optional(),
 });
 export const campaignUpdateInputSchema = campaignUpdateFieldsSchema
   .extend({ id: idSchema })
@@ -378,6 +384,9 @@ export const campaignSchema = z.object({
   target_cpa_cents: z.number().int().nullable().default(null),
   /** Spend per zone without a conversion before it is excluded; null without a target. */
   cpa_test_budget_cents: z.number().int().nullable().default(null),
+  /** Audience ids: the campaign serves only members of one of `audiences_include` (when any), never members of one of `audiences_exclude`. Stored before audiences existed: none. */
+  audiences_include: z.array(z.number().int()).default([]),
+  audiences_exclude: z.array(z.number().int()).default([]),
   /** Kept apart from the campaign (config kind `campaign_sources`), so the campaign stays small; joined in the answer. */
   sources: sourceListSchema.default(NO_SOURCES),
   created_at: z.string(),
@@ -404,12 +413,17 @@ export type StoredCampaign = Omit<
   | 'bid_adjustments'
   | 'target_cpa_cents'
   | 'cpa_test_budget_cents'
+  | 'audiences_include'
+  | 'audiences_exclude'
 > & {
   /** Absent on campaigns stored before bid adjustments existed: none. */
   bid_adjustments?: Campaign['bid_adjustments'];
   /** Absent on campaigns stored before target CPA existed: none. */
   target_cpa_cents?: number | null;
   cpa_test_budget_cents?: number | null;
+  /** Absent on campaigns stored before audiences existed: none. */
+  audiences_include?: Campaign['audiences_include'];
+  audiences_exclude?: Campaign['audiences_exclude'];
 };
 /** A campaign change's answer: the campaign and what was accepted but may not do what was meant (unknown zones or sites). */
 export const campaignWithWarningsSchema = campaignSchema.extend({ warnings: z.array(warningSchema) });

@@ -14,6 +14,7 @@ export const CONFIG_KINDS = [
   'campaign_sources',
   'demand_partner',
   'campaign_zone_bids',
+  'audience',
 ] as const;
 export const configKindSchema = z.enum(CONFIG_KINDS);
 export type ConfigKind = z.infer<typeof configKindSchema>;

@@ -64,6 +64,8 @@ export const NO_BID_REASONS = [
   'source_list',
   /** The campaign's target CPA excluded this zone: it spent its test budget without a conversion (docs/delivery.md). */
   'cpa_excluded',
+  /** The campaign's audiences keep it from this viewer: a member of none it includes, or of one it excludes (docs/audiences.md). */
+  'audience',
 ] as const;
 export const noBidReasonSchema = z.enum(NO_BID_REASONS);
 export type NoBidReason = z.infer<typeof noBidReasonSchema>;

@@ -159,6 +159,15 @@ export const ENGINE_FAMILIES: readonly Family[] = [
     BROWSER_HEADERS,
   ),
   engineGet(
+    'GET /px/:file',
+    () => pathSegment(['AAAAAAAAAAAAAAAAAAAAAA.gif', '.gif', 'x', 'a'.repeat(300) + '.gif']).map((f) => `/px/${f}`),
+    () =>
+      queryString(['gdpr', 'gdpr_consent'], { gdpr: ['1', '0', ''], gdpr_consent: ['', 'CO%%', 'x'.repeat(20_000)] }),
+    fc
+      .tuple(extraHeaders, fc.oneof(fc.constant('adnet_vid=AAAAAAAAAAAAAAAAAAAAAA'), hostileString))
+      .map(([h, cookie]) => [...h, ['cookie', headerSafe(cookie)]]),
+  ),
+  engineGet(
     'GET /b/:ticket',
     (ctx) => forged(ctx.world.tickets.beacon).map((t) => `/b/${t}`),
     () => queryString(['e'], { e: ['viewable', 'VIEWABLE', 'rendered'] }),

@@ -372,8 +372,10 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     const fp = fingerprint();
     const sig = signals();
     const uid = firstPartyId();
+    // With credentials: our cookie (set by advertisers' audience pixels, docs/audiences.md) names the browser to
+    // pixel audiences. The engine answers such a request with the page's origin, not `*`.
     void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, {
-      credentials: 'omit',
+      credentials: 'include',
     })
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,

@@ -126,7 +126,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
     path: '/api/adv/campaigns/{id}',
     procedure: 'adv.campaigns.update',
     input: 'json',
-    summary: 'Change name, vertical, bid, budget, targeting, source list or bid adjustments (each list replaced whole)',
+    summary:
+      'Change name, vertical, bid, budget, targeting, audiences, source list or bid adjustments (each list replaced whole)',
   },
   {
     method: 'POST',
@@ -246,6 +247,38 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'none',
     summary: 'Revert exactly what one logged action changed (once)',
     answers: { 409: 'Undone already, nothing to undo, or the setting changed since' },
+  },
+  {
+    method: 'POST',
+    path: '/api/adv/audiences',
+    procedure: 'adv.audiences.create',
+    input: 'json',
+    status: 201,
+    summary:
+      'Create an audience: visitors of own pages (`pixel`, through its `pixel_url`) or who saw, clicked or converted on named campaigns',
+    answers: { 403: "`campaign_ids` names another advertiser's campaign", 409: 'At most 200 audiences' },
+  },
+  {
+    method: 'GET',
+    path: '/api/adv/audiences',
+    procedure: 'adv.audiences.list',
+    input: 'none',
+    summary: 'List own audiences',
+  },
+  {
+    method: 'GET',
+    path: '/api/adv/audiences/{id}',
+    procedure: 'adv.audiences.get',
+    input: 'none',
+    summary: 'Get one audience',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/adv/audiences/{id}',
+    procedure: 'adv.audiences.delete',
+    input: 'none',
+    summary: 'Delete an audience no campaign includes or excludes',
+    answers: { 409: 'A campaign includes or excludes it' },
   },
   {
     method: 'POST',

@@ -12,6 +12,7 @@ import type { ConversionStatus } from '../domain/postback-rules.ts';
 import { AppError, fieldErrors } from '../errors.ts';
 import type { Services } from '../services.ts';
 import type { Conversion, ConversionStore } from './conversion-store.ts';
+import { joinConverters } from '../repos/audiences.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -137,6 +138,8 @@ export async function receivePostback(
       payout_cents: conversion.payout_cents,
     };
     await store.emit(event, svc.config.events.streamMaxLen);
+    // The converter joins the advertiser's audiences of this campaign's conversions (docs/audiences.md).
+    await joinConverters(svc, click, now);
     // The campaign's rotation learns from conversions once it has any (engine/src/rotation/).
     await store.countForRotation(click.campaign_id, click.creative_id);
     // A target CPA counts it on the click's zone, once: only this postback moved the conversion to approved.

@@ -59,6 +59,9 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
       bid_adjustments: c.bid_adjustments ?? [],
       target_cpa_cents: c.target_cpa_cents ?? null,
       cpa_test_budget_cents: c.cpa_test_budget_cents ?? null,
+      // Stored before audiences existed: none.
+      audiences_include: c.audiences_include ?? [],
+      audiences_exclude: c.audiences_exclude ?? [],
       sources: sources[i] ?? NO_SOURCES,
       daily_spent_cents: nanoToCentsFloor(dailySpentNano),
       total_spent_cents: nanoToCentsFloor(totalSpentNano),

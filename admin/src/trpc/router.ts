@@ -4,6 +4,7 @@ import { sellerRouter } from './routers/seller.ts';
 import { adminRouter } from './routers/admin.ts';
 import { aiRouter } from './routers/ai.ts';
 import { authRouter } from './routers/auth.ts';
+import { audiencesRouter } from './routers/audiences.ts';
 import { campaignsRouter } from './routers/campaigns.ts';
 import { conversionsRouter, incomingConversionsRouter } from './routers/conversions.ts';
 import { creativesRouter } from './routers/creatives.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   auth: authRouter,
   adv: router({
     campaigns: campaignsRouter,
+    audiences: audiencesRouter,
     creatives: creativesRouter,
     balance: balanceRouter,
     profile: profileRouter,

@@ -18,7 +18,8 @@ type ZoneIn = Inputs['pub']['zones']['create'];
 export const verificationTag = (s: Site): string => `<meta name="adnet-verification" content="${s.verification_code}">`;
 export const widgetSnippet = (z: Zone): string => `<script src="${z.widget_url}"></script>`;
 
-function copyBlock(label: string, value: string): HTMLElement {
+/** A snippet to paste, with its copy button. */
+export function copyBlock(label: string, value: string): HTMLElement {
   return h(
     'div',
     { class: 'copy-block' },

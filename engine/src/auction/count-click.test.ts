@@ -25,9 +25,11 @@ function ports(failSaves: number) {
   const charges: DirectCharge[] = [];
   const events: EngineEvent[] = [];
   const records: ClickRecord[] = [];
+  const joined: unknown[] = [];
   let saveFailures = failSaves;
   const p: ClickPorts = {
     engineId: 'e1',
+    audiences: { counted: (event, ad) => void joined.push([event, ad]) },
     emit: (e) => void events.push(e),
     direct: { charge: (c) => (charges.push(c), Promise.resolve('charged' as const)) },
     counters: {
@@ -44,7 +46,7 @@ function ports(failSaves: number) {
       },
     },
   };
-  return { p, charges, events, records };
+  return { p, charges, events, records, joined };
 }
 
 describe('counting a click', () => {
@@ -66,5 +68,29 @@ describe('counting a click', () => {
     await countClick(w.p, target, verdict, 'android', 'chrome', 2_000, 'att-2');
     expect(w.charges).toHaveLength(1);
     expect(w.events.map((e) => (e.type === 'click' ? e.reason : undefined))).toEqual([undefined, 'duplicate']);
+  });
+
+  it("makes the viewer of a valid click on a watched campaign's ad a member (clicked); an invalid or duplicate click nobody", async () => {
+    const w = ports(0);
+    const named = { ticket: { ...ticket, user: 'userkey' }, campaign, clickId: 'c-2' };
+    await countClick(w.p, named, { reason: 'too_fast', fingerprint: 'fp' }, 'android', 'chrome', 1_000);
+    expect(w.joined).toEqual([]);
+    await countClick(w.p, named, { reason: undefined, fingerprint: 'fp' }, 'android', 'chrome', 2_000);
+    expect(w.joined).toEqual([['clicked', { user: 'userkey', campaignId: 7 }]]);
+    // Kept in the click record for the conversion's audiences.
+    expect(w.records.at(-1)).toMatchObject({ user: 'userkey', invalid: false });
+    await countClick(w.p, named, { reason: undefined, fingerprint: 'fp' }, 'android', 'chrome', 3_000);
+    expect(w.joined).toHaveLength(1);
+    const anonymous = ports(0);
+    await countClick(
+      anonymous.p,
+      { ticket, campaign, clickId: 'c-3' },
+      { reason: undefined, fingerprint: 'fp' },
+      'ios',
+      'safari',
+      1_000,
+    );
+    expect(anonymous.joined).toEqual([]);
+    expect(anonymous.records.at(-1)).not.toHaveProperty('user', expect.anything());
   });
 });

@@ -2,7 +2,7 @@ import type { StoredCampaign } from '@adnet/schemas/api';
 import { makeEvent, ticketFacts } from '../events/make-event.ts';
 import { countedClickVerdict } from '../fraud/counted-click-rules.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
-import type { Counters, DirectCharger, EventSink } from './ports.ts';
+import type { AudienceRecorder, Counters, DirectCharger, EventSink } from './ports.ts';
 import { billClick } from './settle.ts';
 
 export interface ClickPorts {
@@ -10,6 +10,8 @@ export interface ClickPorts {
   direct: DirectCharger;
   emit: EventSink;
   engineId: string;
+  /** Adds the clicking viewer of a watched campaign to the audiences of its clickers (docs/audiences.md). */
+  audiences: AudienceRecorder;
 }
 
 /** The clicked ad, as its link names it (routes/click.ts). */
@@ -61,12 +63,16 @@ export async function countClick(
     integration: ticket.integration,
     ts: now,
     invalid: reason !== undefined,
+    // A watched campaign's viewer, for the audiences of its converters (the admin reads it at the conversion).
+    user: ticket.user || undefined,
   };
   await p.counters.saveClick(clickId, record, first);
   const bill = reason
     ? { chargeNano: 0, refusal: undefined }
     : await billClick(p.direct, campaign, now, ticket.clickMicroCents);
   const why = reason ?? bill.refusal;
+  if (why === undefined && ticket.user)
+    p.audiences.counted('clicked', { user: ticket.user, campaignId: ticket.campaignId }, now);
   p.emit(
     makeEvent('click', {
       ts: now,

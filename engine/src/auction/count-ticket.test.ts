@@ -24,6 +24,7 @@ function ports(bidType: 'cpm' | 'cpc' = 'cpm') {
     spend: { recordSpend: () => undefined },
     direct: { charge: () => Promise.resolve('charged') },
     caps: { viewer: () => undefined, counted: () => undefined },
+    audiences: { counted: () => undefined },
     campaign: () => ({ id: 7, status: 'active', bid_type: bidType }) as StoredCampaign,
   };
   return { p, events, marks };

@@ -1,6 +1,7 @@
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { ClickRecord } from '@adnet/schemas/wire/click-record';
 import type { Candidate } from '../index/candidate.ts';
+import type { WatchedEvent } from '../index/audience-index.ts';
 
 // What the auction core needs from the world, as interfaces: the Redis
 // adapters (budget/, store/, events/) implement them, tests pass plain objects.
@@ -89,12 +90,38 @@ export interface Viewer {
   capped(c: Candidate): boolean;
   /** This engine serves `c` to the user now. */
   served(c: Candidate): void;
+  /** The user is a member of one of `audiences` now, as this engine knows it (frequency/audience-members.ts): never waits. */
+  inAudience(audiences: readonly number[]): boolean;
 }
 
 /** Per-user counts of capped campaigns, shared by every engine. */
 export interface FrequencyCaps {
-  /** The user of one request; undefined without an id (then no cap can apply). */
-  viewer(userId: string | undefined, now: number): Viewer | undefined;
+  /**
+   * The user of one request; undefined without an id (then no cap can apply, and no audience includes it).
+   * `cookieId`: our own cookie's id of the browser, which pixel audiences know it by (docs/audiences.md).
+   */
+  viewer(userId: string | undefined, now: number, cookieId?: string): Viewer | undefined;
   /** An ad of a capped campaign was counted (win notice, beacon, pixel): adds it to the user's shared counts, without waiting. */
   counted(ad: { user: string; campaignId: number; periodHours: number; servedBy: string }, now: number): void;
+}
+
+// ---- audiences (frequency/audience-members.ts, docs/audiences.md)
+
+/** A visitor's membership of one audience, until `ends` (ms since the epoch). */
+export interface Membership {
+  readonly audienceId: number;
+  readonly ends: number;
+}
+
+/** Where every engine's (and the admin's) memberships meet (Redis: store/audience-store.ts). */
+export interface AudienceStore {
+  /** One visitor's memberships: audience id to when the membership ends (ms since the epoch). */
+  read(userKey: string): Promise<Map<number, number>>;
+  /** Makes the visitor a member of each audience until its `ends` (a later end already held is kept). */
+  add(userKey: string, memberships: readonly Membership[], now: number): Promise<void>;
+}
+
+/** Records the audience memberships a counted impression or a valid click makes, without waiting. */
+export interface AudienceRecorder {
+  counted(event: WatchedEvent, ad: { user: string; campaignId: number }, now: number): void;
 }

@@ -222,8 +222,9 @@ export function visitorContext(
     bot: v.bot,
     pageHost: v.pageHost,
     flood,
-    viewer,
-    privacy: undefined,
+    // Barred by a privacy signal: the user is not looked up, counted, or made a member of an audience.
+    viewer: v.privacy ? undefined : viewer,
+    privacy: v.privacy,
   });
 }
 
@@ -257,7 +258,7 @@ export function zoneImp(req: RequestContext, entry: ZoneEntry): ImpContext {
     badv: undefined,
     ts: req.ts,
     viewer: req.viewer,
-    restricted: false,
+    restricted: req.privacy !== undefined,
     deals: NO_DEALS,
     privateAuction: false,
     minDuration: undefined,

@@ -31,6 +31,8 @@ export interface Visitor {
   bot: boolean;
   /** The host of the page the browser says it is on (fraud/page-origin.ts); undefined when it says none. */
   pageHost?: string | undefined;
+  /** The request says GDPR applies without consent (openrtb/privacy.ts gdprWithoutConsent): no user-level processing. */
+  privacy?: PrivacyBar | undefined;
 }
 
 /** What every auction of one request shares: built once, read by the filters and by serve. */

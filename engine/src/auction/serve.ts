@@ -60,9 +60,10 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
   if (!outcome.won) return outcome;
   const c = outcome.winner;
   const bidId = randomUuid();
-  // A capped campaign's ad names its user, so whichever engine counts it adds it to that user's count.
-  const user = c.cap !== null && imp.viewer ? imp.viewer.key : '';
-  if (user) imp.viewer?.served(c);
+  // A capped campaign's ad names its user, so whichever engine counts it adds it to that user's count; so does
+  // the ad of a campaign an audience watches, so whichever engine counts its impression or click adds the member.
+  const user = imp.viewer && (c.cap !== null || req.index.audiences.watched.has(c.campaignId)) ? imp.viewer.key : '';
+  if (user && c.cap !== null) imp.viewer?.served(c);
   const ticket = encodeTicket(deps.secret, {
     bidId,
     campaignId: c.campaignId,

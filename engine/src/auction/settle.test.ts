@@ -33,6 +33,7 @@ function ports(
   const charged: DirectCharge[] = [];
   const emitted: EngineEvent[] = [];
   const capped: unknown[] = [];
+  const joined: unknown[] = [];
   const p: TicketSettlePorts = {
     spend: {
       recordSpend: (...[campaignId, , day, nano, engine]) => void recorded.push([campaignId, day, nano, engine]),
@@ -40,9 +41,10 @@ function ports(
     emit: (e) => void emitted.push(e),
     direct: { charge: (c) => (charged.push(c), Promise.resolve(answer)) },
     caps: { viewer: () => undefined, counted: (ad) => void capped.push(ad) },
+    audiences: { counted: (event, ad) => void joined.push([event, ad]) },
     campaign: (id) => campaignFixture({ id, advertiser_id: 7, status, daily_budget_cents: 500, frequency_cap: cap }),
   };
-  return { p, recorded, charged, emitted, capped };
+  return { p, recorded, charged, emitted, capped, joined };
 }
 
 describe('settleTicket', () => {
@@ -149,5 +151,19 @@ describe('settleTicket', () => {
     const uncapped = ports('charged');
     await settleTicket(uncapped.p, win, named, BID_AT_S * 1000);
     expect([refused.capped, anonymous.capped, uncapped.capped]).toEqual([[], [], []]);
+  });
+
+  it("makes a watched campaign's counted ad's viewer a member (viewed), and nobody for an ad not counted or naming no viewer", async () => {
+    const named = { ...ticket, user: 'userkey' };
+    const counted = ports('charged');
+    await settleTicket(counted.p, win, named, BID_AT_S * 1000 + 1_000);
+    expect(counted.joined).toEqual([['viewed', { user: 'userkey', campaignId: 5 }]]);
+    const refused = ports('budget_exhausted');
+    await settleTicket(refused.p, win, named, BID_AT_S * 1000 + 5 * 60_000);
+    const stopped = ports('charged', 'paused');
+    await settleTicket(stopped.p, win, named, BID_AT_S * 1000 + 1_000);
+    const anonymous = ports('charged');
+    await settleTicket(anonymous.p, win, ticket, BID_AT_S * 1000 + 1_000);
+    expect([refused.joined, stopped.joined, anonymous.joined]).toEqual([[], [], []]);
   });
 });

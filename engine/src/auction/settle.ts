@@ -4,7 +4,7 @@ import type { EventOf } from '@adnet/schemas/events';
 import { cpcMicroCentsToNano, cpmMicroCentsToNanoPerImpression } from '@adnet/schemas/money';
 import { makeEvent } from '../events/make-event.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
-import type { DirectCharger, EventSink, FrequencyCaps, SpendRecorder } from './ports.ts';
+import type { AudienceRecorder, DirectCharger, EventSink, FrequencyCaps, SpendRecorder } from './ports.ts';
 import { holdMayHaveLapsed } from './ticket-age.ts';
 
 export interface SettlePorts {
@@ -78,6 +78,8 @@ export interface TicketSettlePorts extends SettlePorts {
   direct: DirectCharger;
   /** Counts a capped campaign's counted ad against its user's cap. */
   caps: FrequencyCaps;
+  /** Adds the viewer of a watched campaign's counted ad to the audiences of its viewers (docs/audiences.md). */
+  audiences: AudienceRecorder;
   /** The campaign as the engine's index knows it now. */
   campaign(id: number): StoredCampaign | undefined;
 }
@@ -104,13 +106,13 @@ export async function settleTicket(
   let refusal: ChargeRefusal | undefined = campaign?.status === 'active' ? undefined : 'campaign_not_active';
   if (!refusal && (event.charge_nano === 0 || !holdMayHaveLapsed(ticket, now))) {
     settle(ports, event, day, ticket.engine);
-    countForCap(ports, ticket, now);
+    countForViewer(ports, ticket, now);
     return true;
   }
   refusal ??= await chargeDirect(ports.direct, campaign, { day, nano: event.charge_nano, at: now, reason: 'ad spend' });
   if (!refusal) {
     ports.emit(event);
-    countForCap(ports, ticket, now);
+    countForViewer(ports, ticket, now);
     return true;
   }
   const e = event;
@@ -138,9 +140,14 @@ export async function settleTicket(
   return false;
 }
 
-/** A counted ad of a capped campaign counts against its user's cap (the cap as the campaign has it now). */
-function countForCap(ports: TicketSettlePorts, ticket: BidTicket, now: number): void {
-  const cap = ticket.user ? ports.campaign(ticket.campaignId)?.frequency_cap : undefined;
+/**
+ * A counted ad of a capped campaign counts against its user's cap (the cap as the campaign has it now); one
+ * of a watched campaign makes its user a member of the audiences of its viewers.
+ */
+function countForViewer(ports: TicketSettlePorts, ticket: BidTicket, now: number): void {
+  if (!ticket.user) return;
+  ports.audiences.counted('viewed', { user: ticket.user, campaignId: ticket.campaignId }, now);
+  const cap = ports.campaign(ticket.campaignId)?.frequency_cap;
   if (cap)
     ports.caps.counted(
       { user: ticket.user, campaignId: ticket.campaignId, periodHours: cap.period_hours, servedBy: ticket.engine },

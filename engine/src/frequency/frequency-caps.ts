@@ -18,6 +18,8 @@ export interface FrequencyCapOptions {
   /** Users whose copies one engine keeps, least recently seen dropped first (room for them is taken at once). */
   maxUsers?: number;
   onError?: (err: unknown) => void;
+  /** The visitors' audience memberships (audience-members.ts); absent: no one is a member of any. */
+  members?: { memberOfAny(id: string, audiences: readonly number[], now: number): boolean };
 }
 
 /** A user id as tickets and the store name it: 96 bits of its SHA-256, so ids stay out of URLs and keys stay short. */
@@ -48,8 +50,15 @@ export class FrequencyCapCache implements FrequencyCaps {
     });
   }
 
-  viewer(userId: string | undefined, now: number): Viewer | undefined {
-    return userId === undefined ? undefined : new RequestViewer(this, userId, now);
+  viewer(userId: string | undefined, now: number, cookieId?: string): Viewer | undefined {
+    return userId === undefined ? undefined : new RequestViewer(this, userId, now, cookieId);
+  }
+
+  /** Whether either id of the visitor is a member of one of `audiences`, from memory. */
+  inAudience(id: string, cookieId: string | undefined, audiences: readonly number[], now: number): boolean {
+    const m = this.o.members;
+    if (!m) return false;
+    return m.memberOfAny(id, audiences, now) || (cookieId !== undefined && m.memberOfAny(cookieId, audiences, now));
   }
 
   counted(ad: { user: string; campaignId: number; periodHours: number; servedBy: string }, now: number): void {
@@ -96,7 +105,7 @@ export class FrequencyCapCache implements FrequencyCaps {
   }
 }
 
-/** One request's user: looked up (and, the first time, hashed) only when a capped campaign is a candidate. */
+/** One request's user: looked up (and, the first time, hashed) only when a capped campaign, or one naming audiences, is a candidate. */
 class RequestViewer implements Viewer {
   private held: Held | undefined;
 
@@ -104,6 +113,7 @@ class RequestViewer implements Viewer {
     private readonly caps: FrequencyCapCache,
     private readonly id: string,
     private readonly now: number,
+    private readonly cookieId: string | undefined,
   ) {}
 
   get key(): string {
@@ -116,6 +126,10 @@ class RequestViewer implements Viewer {
 
   served(c: Candidate): void {
     if (c.cap) this.user().counts.served(c.campaignId, this.now);
+  }
+
+  inAudience(audiences: readonly number[]): boolean {
+    return this.caps.inAudience(this.id, this.cookieId, audiences, this.now);
   }
 
   private user(): Held {

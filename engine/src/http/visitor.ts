@@ -1,3 +1,4 @@
+import { VISITOR_COOKIE } from '@adnet/schemas/audiences';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import type { Visitor } from '../auction/request-context.ts';
 import { countryOfAddress } from '../audience/geo.ts';
@@ -49,4 +50,12 @@ export function visitorOf(req: Pick<EngineRequest, 'headers' | 'ip' | 'viaProxy'
 function proxyCountry(h: Record<string, string>): string | undefined {
   const cc = (h['x-country'] || h['cf-ipcountry'] || '').trim().toLowerCase();
   return COUNTRY_CODES.has(cc) ? cc : undefined;
+}
+
+const COOKIE_ID = new RegExp(`(?:^|;\\s*)${VISITOR_COOKIE}=([A-Za-z0-9_-]{22})(?:;|$)`);
+/** Our cookie's id of the browser (set by the audience pixel, docs/audiences.md), as the viewer id pixel audiences know; undefined without one. */
+export function visitorCookieId(cookie: string | undefined): string | undefined {
+  if (!cookie) return undefined;
+  const m = COOKIE_ID.exec(cookie);
+  return m ? `c:${m[1] as string}` : undefined;
 }

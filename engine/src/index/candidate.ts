@@ -28,7 +28,7 @@ export interface PaceHandle {
 export { CTR_PRIOR };
 
 /**
- * What every candidate of one campaign shares (22 of a candidate's 34 fields), compiled once per campaign
+ * What every candidate of one campaign shares (23 of a candidate's 35 fields), compiled once per campaign
  * object, pace handle and source list: at 300 000 creatives, a copy of these fields in each candidate was
  * about 51 MiB of the engine's live heap (bench/results/ab-history.md, "Step: RSS at 100 000 campaigns").
  * All fields set in the constructor (stable shape).
@@ -70,6 +70,8 @@ export class CampaignPart {
   readonly cap: { readonly impressions: number; readonly periodHours: number } | null;
   /** Start, end and dayparting, compiled once (schemas/src/schedule.ts); null when the campaign always serves. */
   readonly schedule: CompiledSchedule | null;
+  /** The audiences the campaign includes and excludes (auction/filters/audience.ts); null when it names none, as most do. */
+  readonly audiences: CampaignAudiences | null;
 
   constructor(
     campaign: StoredCampaign,
@@ -114,7 +116,21 @@ export class CampaignPart {
       ? { impressions: campaign.frequency_cap.impressions, periodHours: campaign.frequency_cap.period_hours }
       : null;
     this.schedule = compileSchedule(campaign);
+    this.audiences = campaignAudiences(campaign);
   }
+}
+
+/** A campaign's audience lists; an empty list is null, so the filter tests one field for the campaigns without. */
+export interface CampaignAudiences {
+  readonly include: readonly number[] | null;
+  readonly exclude: readonly number[] | null;
+}
+
+function campaignAudiences(c: StoredCampaign): CampaignAudiences | null {
+  // Stored before audiences existed: none.
+  const include = c.audiences_include?.length ? c.audiences_include : null;
+  const exclude = c.audiences_exclude?.length ? c.audiences_exclude : null;
+  return include || exclude ? { include, exclude } : null;
 }
 
 /**
@@ -236,6 +252,9 @@ export class Candidate {
   }
   get schedule(): CompiledSchedule | null {
     return this.part.schedule;
+  }
+  get audiences(): CampaignAudiences | null {
+    return this.part.audiences;
   }
 }
 

@@ -1,3 +1,5 @@
+import { audienceIndex, NO_AUDIENCES } from './audience-index.ts';
+import type { AudienceIndex } from './audience-index.ts';
 import type { Creative, StoredCampaign } from '@adnet/schemas/api';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import type { StoredDeal } from '@adnet/schemas/deals';
@@ -53,6 +55,8 @@ export interface EngineIndex {
   readonly siteControls: ReadonlyMap<number, InventoryControls>;
   /** Private-marketplace deals by the id partners send (`imp.pmp.deals[].id`). */
   readonly deals: ReadonlyMap<string, DealEntry>;
+  /** Audiences the engine records members of (index/audience-index.ts). */
+  readonly audiences: AudienceIndex;
 }
 
 /** A deal as the bid path reads it: who may offer it, who may bid on it, at what floor. */
@@ -79,12 +83,13 @@ export interface ZoneEntry {
 
 /** The mirrored configuration by kind; source lists and demand partners may be absent (fixtures, and logs written before they existed). */
 export type ConfigState = Record<
-  Exclude<ConfigKind, 'campaign_sources' | 'demand_partner' | 'campaign_zone_bids'>,
+  Exclude<ConfigKind, 'campaign_sources' | 'demand_partner' | 'campaign_zone_bids' | 'audience'>,
   Map<number, unknown>
 > & {
   campaign_sources?: Map<number, unknown>;
   campaign_zone_bids?: Map<number, unknown>;
   demand_partner?: Map<number, unknown>;
+  audience?: Map<number, unknown>;
 };
 
 function partnerEntry(partner: Partner): PartnerEntry {
@@ -285,6 +290,7 @@ export function buildIndex(state: ConfigState, seq: string, prev?: EngineIndex):
     goneDealIds: new Set(),
     partners: true,
     demandPartners: true,
+    audiences: true,
   };
   const index = assembleIndex(NOTHING, state, {
     book,
@@ -306,15 +312,17 @@ export interface KindChanges {
   readonly goneDealIds: ReadonlySet<string>;
   readonly partners: boolean;
   readonly demandPartners: boolean;
+  readonly audiences: boolean;
 }
 
-type KindParts = Pick<EngineIndex, 'zones' | 'siteControls' | 'deals' | 'partners' | 'demandPartners'>;
+type KindParts = Pick<EngineIndex, 'zones' | 'siteControls' | 'deals' | 'partners' | 'demandPartners' | 'audiences'>;
 const NOTHING: KindParts = {
   zones: new Map(),
   siteControls: new Map(),
   deals: new Map(),
   partners: [],
   demandPartners: [],
+  audiences: NO_AUDIENCES,
 };
 
 /**
@@ -389,6 +397,7 @@ export function assembleIndex(
     paces: lists.paces,
     siteControls,
     deals,
+    audiences: changed.audiences ? audienceIndex(state.audience) : before.audiences,
   };
 }
 

@@ -11,6 +11,7 @@ import { campaignFixture, creativeFixture } from '../../test/fixtures/index-fixt
 import { updateIndex } from './index-update.ts';
 import type { ConfigChange } from './index-update.ts';
 import { CONFIG_KINDS } from '@adnet/schemas/changes';
+import type { StoredAudience } from '@adnet/schemas/audiences';
 import type { ConfigKind } from '@adnet/schemas/changes';
 import { isDeepStrictEqual } from 'node:util';
 import { snapshotChanges } from '../sync/snapshot-diff.ts';
@@ -147,6 +148,20 @@ const partner = (id: number) =>
 const demandPartner = (id: number) =>
   fc.constantFrom('active', 'paused').map((status) => ({ id, status }) as unknown as DemandPartner);
 
+const audience = (id: number) =>
+  fc
+    .record({ source: fc.constantFrom('pixel', 'clicked', 'viewed'), campaigns: fc.subarray([1, 2, 3]) })
+    .map((r): StoredAudience => ({
+      id,
+      advertiser_id: 1,
+      name: `a${id}`,
+      source: r.source,
+      campaign_ids: r.source === 'pixel' ? [] : r.campaigns,
+      lifetime_days: id,
+      pixel_token: r.source === 'pixel' ? `t${id}` : null,
+      created_at: '',
+    }));
+
 const sourceList = () =>
   fc
     .record({
@@ -185,6 +200,7 @@ const VALUES: Record<Kind, { max: number; value: (id: number) => fc.Arbitrary<un
   demand_partner: { max: 2, value: demandPartner },
   campaign_sources: { max: CAMPAIGNS, value: () => sourceList() },
   campaign_zone_bids: { max: CAMPAIGNS, value: () => zoneBids() },
+  audience: { max: 3, value: audience },
 };
 const KINDS = Object.keys(VALUES) as Kind[];
 
@@ -253,8 +269,18 @@ function view(index: EngineIndex) {
         slots: lists(d.slots),
         exchangeSlots: lists(d.exchangeSlots),
       })),
+    audiences: {
+      viewed: byCampaign(index.audiences.viewed),
+      clicked: byCampaign(index.audiences.clicked),
+      watched: [...index.audiences.watched].sort((a, b) => a - b),
+      pixels: [...index.audiences.pixels].sort(([a], [b]) => a.localeCompare(b)),
+    },
   };
 }
+
+/** An audience map in an order that does not depend on how the configuration arrived. */
+const byCampaign = (m: ReadonlyMap<number, readonly { id: number; lifetimeMs: number }[]>) =>
+  [...m].map(([c, refs]) => [c, [...refs].sort((a, b) => a.id - b.id)] as const).sort(([a], [b]) => a - b);
 
 /** The parts of an index no later change may alter (the raw configuration maps are the mirror's, shared). */
 const frozen = (index: EngineIndex) => {

@@ -70,6 +70,7 @@ export function updateIndex(
   const touchedSites = new Set<number>();
   let partnersChanged = false;
   let demandChanged = false;
+  let audiencesChanged = false;
   for (const c of changes) {
     const old = applyToState(state, c);
     const now = c.op === 'del' ? undefined : c.value;
@@ -122,6 +123,9 @@ export function updateIndex(
         break;
       case 'demand_partner':
         demandChanged = true;
+        break;
+      case 'audience':
+        audiencesChanged = true;
         break;
     }
   }
@@ -211,6 +215,7 @@ export function updateIndex(
       goneDealIds,
       partners: partnersChanged,
       demandPartners: demandChanged,
+      audiences: audiencesChanged,
     },
   });
   setBook(index, book);

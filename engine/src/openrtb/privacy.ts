@@ -56,3 +56,10 @@ export function privacyBar(request: BidRequest): PrivacyBar | undefined {
   if (usPrivacyOptOut(regs.us_privacy)) return 'us_privacy';
   return undefined;
 }
+
+/**
+ * Our own doors' GDPR signal (the widget's `/imp`, the audience pixel): `gdpr=1` with a `gdpr_consent` TC string
+ * that does not grant purposes 1 and 2, as IAB's pixel macros `${GDPR}` and `${GDPR_CONSENT_<vendor>}` fill them.
+ */
+export const gdprWithoutConsent = (gdpr: string | null, consent: string | null): boolean =>
+  gdpr === '1' && !consentGiven(consent ?? undefined);

@@ -35,7 +35,7 @@ export interface BidTicket {
   /** The viewer's OS and browser families (schemas/src/api.ts), for the statistics and conversions: '' when unknown. */
   os: string;
   browser: string;
-  /** The user's key (frequency/), when the campaign has a frequency cap and the request named a user; '' otherwise. */
+  /** The user's key (frequency/), when the campaign has a frequency cap or an audience watches it and the request named a user; '' otherwise. */
   user: string;
   /** Where the ad ran, by name (inventory/source.ts), for the statistics' `source`: '' when unknown or signed before it existed. */
   source: string;

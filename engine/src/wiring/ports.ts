@@ -12,6 +12,9 @@ import type { SupplyDeps } from '../demand/supply.ts';
 import { redisWinStore } from '../demand/win-store.ts';
 import { ZoneRequestRate } from '../fraud/zone-request-rate.ts';
 import { FrequencyCapCache } from '../frequency/frequency-caps.ts';
+import { AudienceMembers } from '../frequency/audience-members.ts';
+import { membershipsOf } from '../index/audience-index.ts';
+import { RedisAudienceStore } from '../store/audience-store.ts';
 import { RedisFrequencyStore } from '../frequency/redis-frequency-store.ts';
 import type { EngineMetrics } from '../observability/engine-metrics.ts';
 import { PartnerLimiter } from '../partners/partner-limiter.ts';
@@ -81,6 +84,7 @@ export function enginePorts(o: {
   };
   const index = () => mirror.index;
   const counters = new RedisCounters(redis);
+  const members = new AudienceMembers({ store: new RedisAudienceStore(redis), onError: o.onError('audiences') });
   const ctx: EngineContext = {
     index,
     budget,
@@ -91,7 +95,13 @@ export function enginePorts(o: {
     caps: new FrequencyCapCache({
       store: new RedisFrequencyStore(redis, engineId),
       onError: o.onError('frequency-caps'),
+      members,
     }),
+    audiences: {
+      counted: (event, ad, now) =>
+        members.add(ad.user, membershipsOf(index()?.audiences[event].get(ad.campaignId), now), now),
+      add: (userKey, memberships, now) => members.add(userKey, memberships, now),
+    },
     limiter: new PartnerLimiter(processes.engineCount),
     pops: new RedisPopCaps(redis),
     // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.

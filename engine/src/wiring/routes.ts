@@ -4,6 +4,7 @@ import type { EngineContext } from '../context.ts';
 import { proxyToAdmin } from '../http/admin-proxy.ts';
 import { InFlight, addRoute, errorReply } from '../http/adapt.ts';
 import type { Route, RouteContext, RouteHandler, RouteOptions } from '../http/adapt.ts';
+import { audiencePixelRoute } from '../http/routes/audience-pixel.ts';
 import { bidRoute } from '../http/routes/bid.ts';
 import { demandMarkupRoute } from '../http/routes/demand.ts';
 import { hbBidRoute, hbPreflightRoute, hbWonRoute } from '../http/routes/header-bid.ts';
@@ -78,7 +79,19 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
     handler: (d) => widgetScriptRoute(d.ctx),
     options: { params: 1, headers: ['if-none-match'] },
   },
-  { method: 'get', path: '/imp', handler: (d) => impRoute(d.ctx), options: { headers: VISITOR_HEADERS } },
+  // The cookie: our id of the browser, which pixel audiences know it by (docs/audiences.md).
+  {
+    method: 'get',
+    path: '/imp',
+    handler: (d) => impRoute(d.ctx),
+    options: { headers: [...VISITOR_HEADERS, 'cookie'] },
+  },
+  {
+    method: 'get',
+    path: '/px/:file',
+    handler: (d) => audiencePixelRoute(d.ctx),
+    options: { params: 1, headers: ['cookie'] },
+  },
   {
     method: 'get',
     path: '/go/:subid',

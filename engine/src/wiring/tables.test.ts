@@ -25,6 +25,7 @@ describe('the engine route tables', () => {
       'get /t/vast/:event/:ticket',
       'get /w/:file',
       'get /imp',
+      'get /px/:file',
       'get /b/:ticket',
       'get /vast/:file',
       'get /c/:impression/:token',

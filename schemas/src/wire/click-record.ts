@@ -34,6 +34,8 @@ export const clickRecordSchema = z.object({
   /** Milliseconds since the epoch. */
   ts: z.number().int(),
   invalid: z.boolean(),
+  /** The viewer's key (engine/src/frequency/), kept when an audience watches the campaign: its converters join the audiences of the campaign's conversions. */
+  user: z.string().max(32).optional(),
 });
 export type ClickRecord = z.infer<typeof clickRecordSchema>;
 

@@ -38,6 +38,8 @@ export const rotationCountsKey = (campaignId: number): string => `rot:{c:${campa
 export const movedKey = (kind: 'rotation' | 'spent', bucket: number): string => `{moved:${kind}}:${bucket}`;
 /** One user's frequency-cap counts (engine/src/frequency/): `n:<campaign>`, `w:<campaign>` (period end, ms), `e:<campaign>:<engine>`. */
 export const frequencyKey = (userKey: string): string => `fcap:{${userKey}}`;
+/** One visitor's audience memberships (docs/audiences.md): field `<audience id>`, value when the membership ends (ms). */
+export const audienceMembersKey = (userKey: string): string => `aud:{${userKey}}`;
 
 /** The engines' event stream (msgpack batches). */
 export const EVENT_STREAM = 'events';

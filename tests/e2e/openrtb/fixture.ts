@@ -36,6 +36,11 @@ export const openRtbFixtureSchema = z.object({
       }),
     )
     .default([]),
+  /**
+   * Bodies of `POST /api/adv/audiences`, made before the campaigns; a campaign's `audiences_include` or
+   * `audiences_exclude` entry "$audience<N>" names the Nth.
+   */
+  audiences: z.array(z.record(z.string(), z.unknown())).default([]),
   /** Fields of `POST /api/pub/zones` for one of our zones on an approved site; an imp's `tagid` "$zone" names it. */
   zone: z.record(z.string(), z.unknown()).optional(),
   /** The bid request; its `id` is made unique per run and must come back. */

@@ -50,9 +50,19 @@ interface Built {
 
 async function build(f: OpenRtbFixture): Promise<Built> {
   const adv = await world.advertiser(100_000);
+  const audiences: number[] = [];
+  for (const a of f.audiences) {
+    const made = await call<{ id: number }>(fx.app, 'POST', '/api/adv/audiences', { token: adv.token, json: a });
+    if (made.status !== 201) throw new Error(`audience: ${JSON.stringify(made.body)}`);
+    audiences.push(made.body.id);
+  }
+  const named = (v: unknown): unknown =>
+    Array.isArray(v) ? (v as unknown[]).map((x) => (typeof x === 'string' ? audiences[Number(x.slice(9))] : x)) : v;
   const campaigns: Built['campaigns'] = [];
   for (const c of f.campaigns) {
-    const made = await world.campaign(adv, c.campaign, c.creative);
+    const fields = { ...c.campaign };
+    for (const k of ['audiences_include', 'audiences_exclude']) if (k in fields) fields[k] = named(fields[k]);
+    const made = await world.campaign(adv, fields, c.creative);
     campaigns.push({ id: made.campaign.id, creativeId: made.creativeId });
   }
   const subid = f.zone ? (await world.zone(f.zone)).subid : undefined;

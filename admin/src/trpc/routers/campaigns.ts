@@ -23,6 +23,7 @@ import type { CampaignAction } from '../../domain/campaign-states.ts';
 import { AppError, fieldErrors, notFound } from '../../errors.ts';
 import { advertiserCampaignsIndex, listCampaigns, loadOwnedCampaign, withSpend } from '../../repos/campaigns.ts';
 import { copyCreatives, listCampaignCreatives } from '../../repos/creatives.ts';
+import { checkCampaignAudiences } from '../../repos/audiences.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
 
@@ -88,6 +89,7 @@ export const campaignsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const cpa = targetCpaFields(input, { target_cpa_cents: null, cpa_test_budget_cents: null });
       if (!cpa.ok) throw fieldErrors(cpa.fields);
+      await checkCampaignAudiences(ctx.svc, ctx.session.userId, input);
       const id = await ctx.svc.configStore.nextId('campaign');
       const now = new Date().toISOString();
       const campaign: StoredCampaign = {
@@ -117,6 +119,8 @@ export const campaignsRouter = router({
         bid_adjustments: input.bid_adjustments,
         target_cpa_cents: cpa.target_cpa_cents,
         cpa_test_budget_cents: cpa.cpa_test_budget_cents,
+        audiences_include: input.audiences_include,
+        audiences_exclude: input.audiences_exclude,
         created_at: now,
         updated_at: now,
       };
@@ -143,6 +147,7 @@ export const campaignsRouter = router({
     .output(campaignWithWarningsSchema)
     .mutation(async ({ ctx, input }) => {
       await loadOwnedCampaign(ctx.svc, ctx.session.userId, input.id);
+      await checkCampaignAudiences(ctx.svc, ctx.session.userId, input);
       const updated = await ctx.svc.configStore.update<StoredCampaign>(
         'campaign',
         input.id,
@@ -172,6 +177,13 @@ export const campaignsRouter = router({
           if (input.dayparting !== undefined) next.dayparting = input.dayparting;
           if (input.timezone !== undefined) next.timezone = input.timezone;
           if (input.bid_adjustments !== undefined) next.bid_adjustments = input.bid_adjustments;
+          if (input.audiences_include !== undefined) next.audiences_include = input.audiences_include;
+          if (input.audiences_exclude !== undefined) next.audiences_exclude = input.audiences_exclude;
+          const both = (next.audiences_include ?? []).filter((a) => next.audiences_exclude?.includes(a));
+          if (both.length)
+            throw fieldErrors({
+              audiences_exclude: `must not name an audience audiences_include names: ${both.join(', ')}`,
+            });
           if (next.start_at && next.end_at && next.end_at <= next.start_at)
             throw fieldErrors({ end_at: END_BEFORE_START });
           const cpa = targetCpaFields(input, {

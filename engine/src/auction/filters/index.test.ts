@@ -28,6 +28,7 @@ describe('filter registry', () => {
       'outside_schedule',
       'privacy',
       'frequency_cap',
+      'audience',
       'pacing',
     ]);
   });

@@ -20,6 +20,8 @@ import { zoneNotServingFilter } from './zone-not-serving.ts';
 // Schedule and frequency cap (docs/delivery.md).
 import { endedFilter } from './ended.ts';
 import { frequencyCapFilter } from './frequency-cap.ts';
+// Audiences (docs/audiences.md).
+import { audienceFilter } from './audience.ts';
 import { notStartedFilter } from './not-started.ts';
 import { outsideScheduleFilter } from './outside-schedule.ts';
 // Exchange side: deals, privacy signals, video length (docs/openrtb.md).
@@ -64,8 +66,9 @@ export const FILTERS: readonly Filter[] = [
   endedFilter,
   outsideScheduleFilter,
   privacyFilter,
-  // Near the end: it may look the user up.
+  // Near the end: they may look the user up.
   frequencyCapFilter,
+  audienceFilter,
   // Last: it draws a random number, so only for candidates every other rule let through.
   pacingFilter,
 ];

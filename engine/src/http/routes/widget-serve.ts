@@ -7,13 +7,14 @@ import type { ImpContext, RequestContext } from '../../auction/request-context.t
 import type { ZoneEntry } from '../../index/engine-index.ts';
 import { json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
-import { visitorOf } from '../visitor.ts';
+import { visitorCookieId, visitorOf } from '../visitor.ts';
+import { gdprWithoutConsent } from '../../openrtb/privacy.ts';
 import { CORS, NO_AD, ownAdAnswer, partnerAnswer } from '../widget-answers.ts';
 
 export { vastRoute } from './vast-serve.ts';
 
 /**
- * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>[&u=<first-party id>]: one ad for a display zone as
+ * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>[&u=<first-party id>][&gdpr=1&gdpr_consent=<TC string>]: one ad for a display zone as
  * JSON (serving/zone-ad.ts: ours or a partner's); when there is none, the publisher's fallback
  * (auction/fallback.ts) or 204. Serving takes the price from the budget (a hold); the impression is
  * counted and charged only when the widget's render beacon proves the ad was shown (routes/beacon.ts).
@@ -24,24 +25,37 @@ export function impRoute(ctx: EngineContext) {
     const q = new URLSearchParams(req.query);
     const entry = index?.zones.get(q.get('z') ?? '');
     const format = entry?.zone.format ?? '';
-    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(format) || POP_ZONE_FORMATS.has(format)) return NO_AD;
+    if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(format) || POP_ZONE_FORMATS.has(format))
+      return withOrigin(NO_AD, req.headers.origin);
     const started = zoneAuctionStart(ctx, index);
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
-    const rc = visitorContext(
-      index,
-      visitorOf(req),
-      now,
-      'widget',
-      flood,
-      ctx.caps.viewer(widgetUserId(q.get('u')), now),
-    );
+    const visitor = visitorOf(req);
+    if (gdprWithoutConsent(q.get('gdpr'), q.get('gdpr_consent'))) visitor.privacy = 'gdpr';
+    const viewer = ctx.caps.viewer(widgetUserId(q.get('u')), now, visitorCookieId(req.headers.cookie));
+    const rc = visitorContext(index, visitor, now, 'widget', flood, viewer);
     const ic = zoneImp(rc, entry);
     const ad = zoneAd(ctx, rc, ic, entry, WIDGET_SURFACE, req, () => rc.viewer?.key, started);
+    const origin = req.headers.origin;
     return ad instanceof Promise
-      ? ad.then((a) => displayAnswer(ctx, rc, ic, entry, a))
-      : displayAnswer(ctx, rc, ic, entry, ad);
+      ? ad.then((a) => withOrigin(displayAnswer(ctx, rc, ic, entry, a), origin))
+      : withOrigin(displayAnswer(ctx, rc, ic, entry, ad), origin);
   };
+}
+
+/**
+ * The widget asks with its credentials, so that our cookie (the audience pixel's id of the browser,
+ * docs/audiences.md) comes along: a credentialed answer must name the page's origin rather than `*`.
+ */
+function withOrigin(reply: EngineReply, origin: string | undefined): EngineReply {
+  if (!origin) return reply;
+  const headers = {
+    ...reply.headers,
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    vary: 'Origin',
+  };
+  return { ...reply, headers };
 }
 
 /** What /imp answers for the zone's ad: ours or a partner's, else the publisher's fallback, else 204. */

@@ -75,7 +75,7 @@ describe('create', () => {
     ['name', 'x'.repeat(121), 'must be at most 120 characters'],
     ['name', 42, undefined],
     ['vertical', 'weapons', 'must be one of'],
-    ['format', 'popunder', 'must be one of'],
+    ['format', 'popup', 'must be one of'],
     ['bid_type', 'cpa', 'must be one of'],
     ['bid_usd', 0, 'must be at least'],
     ['bid_usd', 1001, 'must be at most 1000'],

@@ -33,7 +33,7 @@ it('writes cluster DDL that ClickHouse parses, ON CLUSTER and engines intact', a
       engines++;
     }
   }
-  expect(engines).toBe(7); // schema_migrations, three replicated tables, three Distributed tables
+  expect(engines).toBe(9); // schema_migrations, four replicated tables, four Distributed tables
   await expect(
     clickhouse.query({ query: 'SELECT formatQuery({q:String})', query_params: { q: 'CREATE TABLE t ON CLUSTER (' } }),
   ).rejects.toThrow(/Syntax error/i);

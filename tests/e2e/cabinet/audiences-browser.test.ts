@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { sessionToken, startProduct, useSession } from './product.ts';
+import { sessionToken, signedIn, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 // The advertiser's audiences page in a real browser, over the product's real admin, engine and Redis.
@@ -20,7 +20,7 @@ beforeAll(async () => {
   campaignId = (
     await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', { token: adv.token, json: validCampaign })
   ).body.id;
-  page = await (await p.newContext()).newPage();
+  page = await signedIn(p, adv, /\/cabinet\/overview$/);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();
@@ -28,12 +28,6 @@ afterAll(async () => {
 
 describe('audiences in the cabinet', () => {
   it('creates a pixel audience with its snippet and a clicked audience of a campaign, refuses a bad one beside its field, deletes one', async () => {
-    await page.goto(`${p.base}/cabinet/signin`);
-    const signIn = page.getByRole('form', { name: 'Sign in' });
-    await signIn.getByLabel('Email').fill(adv.email);
-    await signIn.getByLabel('Password').fill('password-123');
-    await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/cabinet\/overview$/);
     await page.getByRole('link', { name: 'Audiences' }).click();
 
     const form = page.getByRole('form', { name: 'New audience' });

@@ -255,4 +255,38 @@ describe("a popunder zone's widget in Chromium", () => {
     expect([asked, v.pops.length]).toEqual([[], 0]);
     await v.context.close();
   });
+
+  it("judges a pop's ask as /imp judges a display ad's, and a beacon from another browser takes no cap", async () => {
+    const ask = (userAgent: string, headers: Record<string, string> = {}) =>
+      fetch(`${engine.base}/imp?z=${zones.first.subid}&fp=fp-${userAgent.length}`, {
+        headers: { 'user-agent': userAgent, ...headers },
+      });
+    const zoneNobids = async (reason: string) =>
+      (await streamedEvents(fx.app.svc.redis, engine)).filter(
+        (e) => e.type === 'nobid' && e.zone_id === zones.first.id && e.reason === reason,
+      ).length;
+    const before = { bot: await zoneNobids('bot_traffic'), foreign: await zoneNobids('foreign_origin') };
+    expect((await ask('Mozilla/5.0 (compatible; Googlebot/2.1)')).status).toBe(204);
+    expect((await ask(ua(5), { origin: 'https://elsewhere.example' })).status).toBe(204);
+    await eventually(
+      async () =>
+        (await zoneNobids('bot_traffic')) === before.bot + 1 &&
+        (await zoneNobids('foreign_origin')) === before.foreign + 1,
+    );
+    const served = await ask(ua(5), { origin: hostBase });
+    expect(served.status).toBe(200);
+    const { pop } = (await served.json()) as { pop: { url: string; beacon_url: string } };
+    expect(pop.url).toMatch(new RegExp(`^${hostBase}/landing\\?c=[0-9a-f-]{36}&cost=20$`));
+    const spent = await spentCents();
+    // Fired from another browser: recorded apart, charged nothing, and the visitor's pop is still its own.
+    expect((await fetch(pop.beacon_url, { headers: { 'user-agent': ua(6) } })).status).toBe(200);
+    await eventually(async () =>
+      (await mine()).some((e) => e.type === 'uncounted' && 'reason' in e && e.reason === 'mismatch'),
+    );
+    const impressions = (await counted('impression')).length;
+    expect(await spentCents()).toBe(spent);
+    await fetch(pop.beacon_url, { headers: { 'user-agent': ua(5) } });
+    await eventually(async () => (await counted('impression')).length === impressions + 1);
+    await eventually(async () => (await spentCents()) === spent + 2);
+  });
 });

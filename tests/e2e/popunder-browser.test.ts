@@ -289,4 +289,27 @@ describe("a popunder zone's widget in Chromium", () => {
     await eventually(async () => (await counted('impression')).length === impressions + 1);
     await eventually(async () => (await spentCents()) === spent + 2);
   });
+
+  it('counts one pop of a visitor whose two pages both opened theirs before either was counted (two tabs)', async () => {
+    const ask = () =>
+      fetch(`${engine.base}/imp?z=${zones.first.subid}&fp=two-tabs`, {
+        headers: { 'user-agent': ua(7), origin: hostBase },
+      });
+    const answers = await Promise.all([ask(), ask()]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const beacons = await Promise.all(
+      answers.map(async (r) => ((await r.json()) as { pop: { beacon_url: string } }).pop.beacon_url),
+    );
+    const impressions = (await counted('impression')).length;
+    const clicks = (await counted('click')).length;
+    const spent = await spentCents();
+    await Promise.all(beacons.map((u) => fetch(u, { headers: { 'user-agent': ua(7) } })));
+    await eventually(async () => (await counted('click')).length === clicks + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect([(await counted('impression')).length, (await counted('click')).length]).toEqual([
+      impressions + 1,
+      clicks + 1,
+    ]);
+    await eventually(async () => (await spentCents()) === spent + 2);
+  });
 });

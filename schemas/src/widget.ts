@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS } from './formats.ts';
+import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS, POP_TRIGGERS } from './formats.ts';
 import { PUSH_PROMPT_MOMENTS } from './push.ts';
 
 // The widget's contract with the engine. The browser script imports these as
@@ -24,6 +24,14 @@ export const zoneConfigSchema = z.object({
       vapidKey: z.string(),
       worker: z.string(),
     })
+    .nullable()
+    .optional(),
+  /**
+   * Popunder zones: what opens the pop (POP_TRIGGERS) and how (`newTab` true: a new tab in front; false: a
+   * window behind the page). The zone's `pop_freq_cap_hours` is `capHours`.
+   */
+  pop: z
+    .object({ trigger: z.enum(POP_TRIGGERS), newTab: z.boolean() })
     .nullable()
     .optional(),
 });
@@ -80,3 +88,18 @@ export const demandAnswerSchema = z.object({
   }),
 });
 export type DemandAnswer = z.infer<typeof demandAnswerSchema>;
+
+/**
+ * `GET /imp` on a popunder zone: the pop the widget opens on the visitor's click, kept for a minute. `url` is the
+ * winning campaign's landing with its macros filled (`{click_id}` the pop's click id); `beacon_url` is fired once
+ * the window really opened, which alone counts (and charges) the pop.
+ */
+export const popAnswerSchema = z.object({
+  pop: z.object({
+    /** Signed ticket of the served pop. */
+    impression_id: z.string(),
+    url: z.string(),
+    beacon_url: z.string(),
+  }),
+});
+export type PopAnswer = z.infer<typeof popAnswerSchema>;

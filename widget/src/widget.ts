@@ -5,6 +5,8 @@
 import { isSafeHttpUrl } from '@adnet/schemas/url';
 import type { DemandAnswer, FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
 import { askForPush } from './push.ts';
+import { armPop } from './pop.ts';
+import type { PopAnswer } from '@adnet/schemas/widget';
 
 /** A URL from an answer, or '' when it is not plain http(s): nothing else may become a link, a source or a pixel. */
 const httpOnly = (u: string | null | undefined): string => (u && isSafeHttpUrl(u) ? u : '');
@@ -351,6 +353,19 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
   void video.play().catch(() => undefined);
 }
 
+/** The zone's ad request, /imp, with what the page tells about its visitor. */
+function adUrl(cfg: ZoneConfig, fp = fingerprint(), sig = signals()): string {
+  const uid = firstPartyId();
+  return `${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`;
+}
+
+/**
+ * With credentials: our cookie (set by advertisers' audience pixels, docs/audiences.md) names the browser to pixel
+ * audiences. The engine answers such a request with the page's origin, not `*`. A sandboxed frame (an opaque
+ * origin, as the cabinet's live preview is) asks without: its credentialed request found no ad there.
+ */
+const credentials = (): RequestCredentials => (location.origin === 'null' ? 'omit' : 'include');
+
 export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
   try {
     const ns = ((window as unknown as { adnet?: { zones: Record<string, true> } }).adnet ??= { zones: {} });
@@ -358,6 +373,18 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     ns.zones[cfg.subid] = true;
     // A push zone shows nothing on the page: it collects subscribers, whom the engine sends its ads.
     if (cfg.push) return askForPush(cfg, cfg.push);
+    // Nor does a popunder zone: its pop opens on the visitor's click (pop.ts).
+    if (cfg.pop)
+      return armPop(cfg.pop, {
+        ask: () =>
+          fetch(adUrl(cfg), { credentials: credentials() }).then(async (r) =>
+            r.status === 200 ? ((await r.json()) as PopAnswer).pop : undefined,
+          ),
+        opened: (pop) => {
+          markShown(cfg);
+          void beacon(pop.beacon_url);
+        },
+      });
     const host = document.createElement('div');
     host.setAttribute('data-adnet-zone', cfg.subid);
     if (script?.parentNode) script.parentNode.insertBefore(host, script.nextSibling);
@@ -371,14 +398,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     }
     const fp = fingerprint();
     const sig = signals();
-    const uid = firstPartyId();
-    // With credentials: our cookie (set by advertisers' audience pixels, docs/audiences.md) names the browser to
-    // pixel audiences. The engine answers such a request with the page's origin, not `*`. A sandboxed frame (an
-    // opaque origin, as the cabinet's live preview is) asks without: its credentialed request found no ad there.
-    const credentials: RequestCredentials = location.origin === 'null' ? 'omit' : 'include';
-    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, {
-      credentials,
-    })
+    void fetch(adUrl(cfg, fp, sig), { credentials: credentials() })
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,
       )

@@ -158,6 +158,28 @@ export async function sitesPage(ctx: PageContext): Promise<void> {
   );
 }
 
+/**
+ * The live preview's page: the zone's snippet, and on a popunder zone a page to click on. A previewed pop is a real
+ * one: it is counted and charged when it opens, and the visitor's cap then holds for the publisher's browser too.
+ */
+function previewPage(z: Zone): string {
+  const pop =
+    z.format === 'popunder'
+      ? '<p style="font:14px system-ui;min-height:240px;cursor:pointer">Click anywhere on this page to open the pop.</p>'
+      : '';
+  return `<!doctype html><body>${pop}${widgetSnippet(z)}</body>`;
+}
+
+/** A pop zone's settings, as its card says them. */
+function popSummary(z: Zone): string {
+  if (z.pop_freq_cap_hours === null) return '';
+  const how =
+    z.format === 'popunder'
+      ? `, on the ${z.pop_trigger === 'any_click' ? 'next click until one opens' : 'first click'}, as ${z.pop_new_tab === false ? 'a window behind' : 'a new tab in front'}`
+      : '';
+  return `; one pop per visitor every ${z.pop_freq_cap_hours} h${how}`;
+}
+
 function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): HTMLElement {
   const preview = h('div', { class: 'preview' });
   return h(
@@ -167,7 +189,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
     h(
       'p',
       {},
-      `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`,
+      `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}${popSummary(z)}`,
     ),
     z.go_url
       ? copyBlock('Direct link (put it behind any link)', z.go_url)
@@ -194,8 +216,9 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
             preview.replaceChildren(
               h('iframe', {
                 title: `Live preview of ${z.name}`,
-                srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`,
-                sandbox: 'allow-scripts allow-popups',
+                srcdoc: previewPage(z),
+                // A pop's landing opens outside the sandbox, as it would from the publisher's page.
+                sandbox: `allow-scripts allow-popups${z.format === 'popunder' ? ' allow-popups-to-escape-sandbox' : ''}`,
                 class: 'zone-frame',
               }),
             ),
@@ -255,14 +278,28 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
         value: 'click',
       },
       { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: '10' },
-      { name: 'pop_freq_cap_hours', label: 'One pop per visitor every (hours)', type: 'number', value: '24' },
-      { name: 'pop_trigger', label: 'Open the pop on', type: 'select', options: POP_TRIGGERS, value: 'first_click' },
+      {
+        name: 'pop_freq_cap_hours',
+        label: 'One pop per visitor every (hours)',
+        type: 'number',
+        value: '24',
+        hint: 'From 1 to 168. A visitor is a network and browser; within these hours it gets no other pop of this zone, on any page.',
+      },
+      {
+        name: 'pop_trigger',
+        label: 'Open the pop on',
+        type: 'select',
+        options: POP_TRIGGERS,
+        value: 'first_click',
+        hint: "First click: only the visitor's first click on a page can open it. Any click: each click until one opens (say, after a pop-up blocker refused one). At most one pop a page view either way.",
+      },
       {
         name: 'pop_new_tab',
         label: 'Open it as',
         type: 'select',
         options: ['new tab in front', 'window behind'],
         value: 'new tab in front',
+        hint: 'A window behind your page is a popunder; some browsers bring it to the front anyway. A pop the browser blocks is not counted, and you are paid for opened pops only.',
       },
     ],
     async onSubmit(d) {

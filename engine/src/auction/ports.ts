@@ -50,8 +50,13 @@ export interface Counters {
 
 /** Pops opened per visitor and zone, shared by every engine (store/pop-caps.ts). */
 export interface PopCaps {
-  /** True when `viewer` may have a pop of zone `zoneId` now, which then holds for `capHours`; false within the cap. */
-  take(zoneId: number, viewer: string, capHours: number): Promise<boolean>;
+  /**
+   * True when `viewer` may have a pop of zone `zoneId` now, which then holds for `capHours`; false within the cap.
+   * With `holder` (a widget pop's bid id), also true when that same holder took it already.
+   */
+  take(zoneId: number, viewer: string, capHours: number, holder?: string): Promise<boolean>;
+  /** True when `viewer` had a pop of zone `zoneId` within its cap: a widget's pop is then not served. */
+  held(zoneId: number, viewer: string): Promise<boolean>;
 }
 
 /** A charge taken straight from the pools rather than from a bid's hold: a CPC click, or an ad counted after its hold lapsed. */

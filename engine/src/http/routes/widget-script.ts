@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
+import { DEFAULT_AD_LABEL } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 
@@ -36,6 +37,7 @@ export function widgetScriptRoute(ctx: EngineContext) {
               corner: z.fv_corner,
               delaySec: z.fv_delay_sec,
               capHours: z.fv_freq_cap_hours,
+              label: z.ad_label ?? DEFAULT_AD_LABEL,
               push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;

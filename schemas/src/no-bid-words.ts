@@ -12,10 +12,11 @@ export const NO_BID_WORDS: Readonly<Record<NoBidReason, string>> = {
   os: 'The campaigns that fit this zone target other operating systems than yours.',
   browser: 'The campaigns that fit this zone target other browsers than yours.',
   connection_type: 'The campaigns that fit this zone target other connection types.',
-  blocked_category: "The campaigns that fit this zone are in a category the request blocks.",
-  blocked_advertiser: "The campaigns that fit this zone are from advertisers the request blocks.",
+  blocked_category: 'The campaigns that fit this zone are in a category the request blocks.',
+  blocked_advertiser: 'The campaigns that fit this zone are from advertisers the request blocks.',
   zone_blocked_vertical: 'You block the verticals of the campaigns that fit this zone (its or its site’s controls).',
-  zone_blocked_advertiser: 'You block the advertisers of the campaigns that fit this zone (its or its site’s controls).',
+  zone_blocked_advertiser:
+    'You block the advertisers of the campaigns that fit this zone (its or its site’s controls).',
   below_floor: "Every campaign that fits bids below this zone's floor price.",
   budget: 'The campaigns that fit this zone have spent their budget for now.',
   currency: 'The request asked for a currency other than US dollars.',
@@ -35,7 +36,7 @@ export const NO_BID_WORDS: Readonly<Record<NoBidReason, string>> = {
   private_auction: 'The request was for a private deal this network does not hold.',
   privacy: "The request's privacy signals rule out the campaigns that fit this zone.",
   video_duration: 'No video creative has a length the player accepts.',
-  source_list: "The campaigns that fit this zone keep this zone or site off their source list.",
+  source_list: 'The campaigns that fit this zone keep this zone or site off their source list.',
   cpa_excluded: 'The campaigns that fit this zone excluded it: it brought no conversion within their test budget.',
   audience: 'The campaigns that fit this zone show only to audiences you are not in.',
 };

@@ -286,8 +286,8 @@ describe("a demand partner's ad in a real browser", () => {
         ),
       )
       .toBe(true);
-    // The toast's own close button, as for our in-page push ads.
-    expect(await ad.locator('button.close').count()).toBe(1);
+    // The toast's own close button, as for our in-page push ads (beside the ad's link, not inside it).
+    expect(await page.locator('[data-adnet-zone] .toast button.close').count()).toBe(1);
     expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));
     await eventually(() => dsp.noticesOf('burl').length === burls + 1);
     // A person reads before clicking: a click within 300 ms of the render is too fast to be valid (click-rules.ts),

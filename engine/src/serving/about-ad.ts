@@ -79,7 +79,9 @@ function buyerText(b: AboutBuyer): string {
 }
 
 function whyText(w: AboutWhy, buyer: AboutBuyer): string {
-  const where = w.zone ? `This page has ${w.zone} space served by our network` : 'The ad space was offered to our network';
+  const where = w.zone
+    ? `This page has ${w.zone} space served by our network`
+    : 'The ad space was offered to our network';
   const matched: string[] = [];
   if (w.country) matched.push(`your country as your connection shows it (${countryName(w.country)})`);
   if (w.device) matched.push(`your device type (${w.device})`);

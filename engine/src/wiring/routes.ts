@@ -125,7 +125,12 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
     handler: (d) => previewRoute(d.ctx),
     options: { params: 1, headers: VISITOR_HEADERS },
   },
-  { method: 'get', path: '/about-ad/:ticket', handler: (d) => aboutAdRoute(d.ctx), options: { params: 1, query: false } },
+  {
+    method: 'get',
+    path: '/about-ad/:ticket',
+    handler: (d) => aboutAdRoute(d.ctx),
+    options: { params: 1, query: false },
+  },
   // Our Prebid.js adapter (prebid/): a bid per zone, served as /imp serves it; its win notice only informs.
   { method: 'options', path: '/hb/bid', handler: () => hbPreflightRoute, options: { headers: ['origin'] } },
   {

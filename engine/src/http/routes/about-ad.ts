@@ -48,7 +48,13 @@ interface Where {
 }
 
 // eslint-disable-next-line @typescript-eslint/max-params -- one page's facts, from two kinds of ticket
-function facts(ctx: EngineContext, index: EngineIndex, where: Where, buyer: AboutBuyer, preview: boolean): AboutAdFacts {
+function facts(
+  ctx: EngineContext,
+  index: EngineIndex,
+  where: Where,
+  buyer: AboutBuyer,
+  preview: boolean,
+): AboutAdFacts {
   return {
     network: ctx.network.domain,
     contact: ctx.network.contact,

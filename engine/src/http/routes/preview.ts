@@ -31,7 +31,8 @@ const TOKEN = /^[A-Za-z0-9_-]{22}$/;
 const PREVIEW_FILTERS = CANDIDATE_FILTERS.filter((f) => f.name !== 'pacing');
 
 const empty = (reason: NoBidReason, entry: ZoneEntry | undefined): EngineReply => {
-  const text = reason === 'zone_not_serving' && entry?.zone.status === 'paused' ? PAUSED_ZONE_WORDS : NO_BID_WORDS[reason];
+  const text =
+    reason === 'zone_not_serving' && entry?.zone.status === 'paused' ? PAUSED_ZONE_WORDS : NO_BID_WORDS[reason];
   const body: PreviewEmpty = { preview_empty: { reason, text } };
   return json(200, body, CORS);
 };

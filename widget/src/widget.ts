@@ -399,8 +399,9 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     }
     const fp = fingerprint();
     const sig = signals();
-    // The cabinet's live preview (its frame sets the token): an ad that counts nothing, or why none would show.
-    const preview = (window as unknown as { adnetPreview?: string }).adnetPreview;
+    // The cabinet's live preview (its snippet carries a token: the cabinet's CSP runs no inline script to set one):
+    // an ad that counts nothing, or why none would show.
+    const preview = script?.getAttribute('data-adnet-preview');
     if (preview) {
       void fetch(`${cfg.base}/preview/${encodeURIComponent(cfg.subid)}?t=${encodeURIComponent(preview)}`, {
         credentials: 'omit',

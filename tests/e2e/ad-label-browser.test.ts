@@ -41,9 +41,11 @@ beforeAll(async () => {
   const adv = await world.advertiser(100_000);
   await world.campaign(adv, { format: 'banner', bid_usd: 2 });
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
+  await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     native: { format: 'native', ad_label: 'Sponsored' },
+    video: { format: 'floating_video', fv_corner: 'br', fv_delay_sec: 0, fv_freq_cap_hours: 0, ad_label: 'Werbung' },
   })) {
     const z = await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
       token: site.publisher.token,
@@ -52,10 +54,12 @@ beforeAll(async () => {
     subids[name] = z.body.subid;
   }
   engine = await startEngine(fx.redis.url);
-  await eventually(() => engine.engine.mirror.index?.candidateCount === 2);
+  await eventually(() => engine.engine.mirror.index?.candidateCount === 3);
   await new Promise((r) => setTimeout(r, 300));
   browser = await launchChromium();
   context = await browser.newContext({ userAgent: CHROME_UA });
+  // The video file's host is not on this network.
+  await context.route(/cdn\.example\.com/, (route) => route.fulfill({ status: 404, body: '' }));
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -99,4 +103,17 @@ describe('the ad label', () => {
       await page.close();
     });
   }
+
+  it('shows on a floating video too, its About page that of the ad the player counts', async () => {
+    const page = await context.newPage();
+    await page.goto(`${hostBase}/?zone=${subids.video}`);
+    const label = page.locator('[data-adnet-zone] .fv [data-adnet="label"]');
+    await label.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await label.textContent()).toBe('Werbung · About this ad');
+    const href = (await label.getByRole('link', { name: 'About this ad' }).getAttribute('href')) ?? '';
+    const about = await fetch(href);
+    expect(about.status).toBe(200);
+    expect(await about.text()).toContain(siteDomain);
+    await page.close();
+  });
 });

@@ -151,6 +151,7 @@ a{color:inherit;text-decoration:none;display:block}
 .toast img{width:48px;height:48px;border-radius:4px}
 .lbl{font:11px/1.5 system-ui,sans-serif;color:#555;margin:2px 0}
 .lbl a{display:inline;color:#1a5fb4;text-decoration:underline}
+.fv .lbl{margin:0;padding:2px 6px;color:#eee}.fv .lbl a{color:#9cf}
 .close{position:absolute;top:2px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
 .fv{position:fixed;z-index:2147483646;width:240px;background:#000;border-radius:8px;overflow:hidden;box-shadow:0 4px 16px rgba(0,0,0,.3)}
 .fv video{width:100%;display:block}
@@ -373,7 +374,8 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
   const close = el('button', { class: 'close', 'aria-label': 'Close video' }, '×');
   close.style.color = '#fff';
   close.addEventListener('click', () => box.remove());
-  box.append(video, close);
+  // Our impression pixel ends in the ad's ticket (ours, or a partner's `d.` one): its About page.
+  box.append(label(cfg, impression.slice(impression.lastIndexOf('/') + 1)), video, close);
   root.appendChild(box);
   markShown(cfg);
   void video.play().catch(() => undefined);

@@ -20,8 +20,10 @@ export const widgetSnippet = (z: Zone): string => `<script src="${z.widget_url}"
 /** The snippet of the live preview: the widget asks GET /preview with the token rather than /imp (nothing counted). */
 const previewSnippet = (z: Zone, token: string): string =>
   `<script src="${z.widget_url}" data-adnet-preview="${token}"></script>`;
-/** Formats with nothing on the page to preview: a player's video, a pop, a push subscription prompt. */
-const PREVIEWLESS: ReadonlySet<string> = new Set(['video', 'floating_video', 'popunder', 'direct_link', 'push']);
+/** Formats whose ads the widget does not render on the page (a player's video, a pop, a push notification): no label. */
+const UNLABELLED: ReadonlySet<string> = new Set(['video', 'popunder', 'direct_link', 'push']);
+/** Formats with nothing on the page to preview: those, and the floating video (its VAST is a real ad request). */
+const PREVIEWLESS: ReadonlySet<string> = new Set([...UNLABELLED, 'floating_video']);
 
 /** A snippet to paste, with its copy button. */
 export function copyBlock(label: string, value: string): HTMLElement {
@@ -174,7 +176,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
       {},
       `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`,
     ),
-    PREVIEWLESS.has(z.format) ? null : h('p', { class: 'muted' }, `Every ad is labelled “${z.ad_label}”.`),
+    UNLABELLED.has(z.format) ? null : h('p', { class: 'muted' }, `Every ad is labelled “${z.ad_label}”.`),
     z.go_url
       ? copyBlock('Direct link (put it behind any link)', z.go_url)
       : copyBlock('Widget snippet', widgetSnippet(z)),
@@ -219,7 +221,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
 
 function zoneInput(d: FormData, format: ZoneIn['format']): ZoneIn {
   const input: ZoneIn = { site_id: num(d, 'site_id'), name: text(d, 'name'), format };
-  if (!PREVIEWLESS.has(format)) input.ad_label = text(d, 'ad_label');
+  if (!UNLABELLED.has(format)) input.ad_label = text(d, 'ad_label');
   if (format === 'banner') {
     const [w, hgt] = text(d, 'banner_size').split('x').map(Number);
     input.banner_width = w;
@@ -299,7 +301,7 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
       const name = row.dataset.field ?? '';
       row.hidden =
         (name === 'banner_size' && f !== 'banner') ||
-        (name === 'ad_label' && PREVIEWLESS.has(f ?? '')) ||
+        (name === 'ad_label' && UNLABELLED.has(f ?? '')) ||
         (name.startsWith('fv_') && f !== 'floating_video') ||
         (name.startsWith('push_prompt') && f !== 'push') ||
         (name === 'pop_freq_cap_hours' && f !== 'popunder' && f !== 'direct_link') ||

@@ -85,7 +85,7 @@ function whyText(w: AboutWhy, buyer: AboutBuyer): string {
   const matched: string[] = [];
   if (w.country) matched.push(`your country as your connection shows it (${countryName(w.country)})`);
   if (w.device) matched.push(`your device type (${w.device})`);
-  const facts = matched.length ? ` The ad was chosen for ${matched.join(' and ')}.` : '';
+  const facts = matched.length ? ` The ad request showed ${matched.join(' and ')}.` : '';
   const targets =
     buyer.kind === 'advertiser'
       ? w.targetsCountry || w.targetsDevice

@@ -57,7 +57,13 @@ export function previewRoute(ctx: EngineContext) {
   return async (req: EngineRequest): Promise<EngineReply> => {
     const subid = req.params[0] ?? '';
     const token = new URLSearchParams(req.query).get('t') ?? '';
-    const allowed = TOKEN.test(token) ? await ctx.previews.zoneOf(token) : undefined;
+    let allowed: string | undefined;
+    try {
+      allowed = TOKEN.test(token) ? await ctx.previews.zoneOf(token) : undefined;
+    } catch {
+      // Redis away: the token cannot be checked, which says nothing about it.
+      return errorReply('unavailable', 'Try again in a moment', CORS);
+    }
     if (!allowed || allowed !== subid)
       return errorReply('forbidden', 'This preview link is unknown, expired or for another zone', CORS);
     const index = ctx.index();

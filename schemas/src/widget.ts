@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_BID_REASONS } from './events.ts';
 import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS, POP_TRIGGERS } from './formats.ts';
 import { PUSH_PROMPT_MOMENTS } from './push.ts';
 
@@ -16,6 +17,8 @@ export const zoneConfigSchema = z.object({
   corner: z.enum(FV_CORNERS).nullable(),
   delaySec: z.number().int().nullable(),
   capHours: z.number().nullable(),
+  /** The zone's ad label (the publisher's wording, `ad_label`): shown on every ad the widget renders. */
+  label: z.string(),
   /** Push zones: when to ask for permission, our VAPID public key (base64url) and where the site hosts our worker. */
   push: z
     .object({
@@ -64,6 +67,11 @@ export const servedAdSchema = z.object({
    * https, at most five): the widget loads each once as an image, right after `beacon_url`.
    */
   imp_trackers: z.array(z.string()).optional(),
+  /**
+   * `GET /preview/<subid>` (the cabinet's live preview): nothing was counted or held, `beacon_url` is '' and the
+   * widget fires nothing; `click_url` opens the landing page without counting a click.
+   */
+  preview: z.literal(true).optional(),
 });
 export type ServedAd = z.infer<typeof servedAdSchema>;
 
@@ -103,3 +111,12 @@ export const popAnswerSchema = z.object({
   }),
 });
 export type PopAnswer = z.infer<typeof popAnswerSchema>;
+
+/**
+ * `GET /preview/<subid>` when nothing would fill the zone now: the auction's no-bid reason and its words for a
+ * publisher (schemas/src/no-bid-words.ts), which the widget shows inside the preview frame.
+ */
+export const previewEmptySchema = z.object({
+  preview_empty: z.object({ reason: z.enum(NO_BID_REASONS), text: z.string() }),
+});
+export type PreviewEmpty = z.infer<typeof previewEmptySchema>;

@@ -11,6 +11,14 @@ export interface BudgetGate {
   tryTake(c: Candidate, priceMicroCents: number): boolean;
 }
 
+/**
+ * Whether a campaign could pay for an impression now, taking nothing: the live preview's gate
+ * (routes/preview.ts), which must hold, charge and pace nothing.
+ */
+export interface BudgetCheck {
+  canTake(c: Candidate, priceMicroCents: number): boolean;
+}
+
 /** Which of one campaign's eligible creatives serves an impression (engine/src/rotation/). */
 export interface CreativePicker {
   /** `siblings`: one campaign's candidates for the impression, in rank order; at least one. */

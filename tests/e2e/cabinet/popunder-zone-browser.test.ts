@@ -13,6 +13,7 @@ let pub: Account;
 let page: Page;
 let campaignId = 0;
 let landingBase = '';
+let adv: Account;
 
 beforeAll(async () => {
   p = await startProduct();
@@ -22,7 +23,7 @@ beforeAll(async () => {
   // The advertiser's landing, on the test's web server.
   landingBase = p.site.base.replace('127.0.0.1', 'shop.test');
   p.site.html.set('/landing', '<h1>Landing</h1>');
-  const adv = await world.advertiser(100_000);
+  adv = await world.advertiser(100_000);
   campaignId = (
     await world.campaign(
       adv,
@@ -77,33 +78,40 @@ describe('a popunder zone in the cabinet', () => {
     });
   });
 
-  it("opens the zone's pop on a click on the live preview's page, on the campaign's landing with its click id", async () => {
+  it("opens the zone's pop on a click on the live preview's page, on the campaign's landing, and counts nothing", async () => {
     const zones = await call<{ zones: { id: number; subid: string; name: string }[] }>(p.app, 'GET', '/api/pub/zones', {
       token: pub.token,
     });
     const zone = zones.body.zones.find((z) => z.name === 'Pops');
     await eventually(() => p.engine.engine.mirror.index?.zones.get(zone?.subid ?? '')?.serving === true);
     const card = page.locator('[data-zone="Pops"]');
-    const answered: number[] = [];
+    const answered: string[] = [];
+    const beacons: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/b/')) beacons.push(r.url());
+    });
     page.on('response', (r) => {
-      if (r.url().includes(`/imp?z=${zone?.subid ?? ''}`)) answered.push(r.status());
+      if (r.url().includes(`/${zone?.subid ?? ''}`) && !r.url().includes('/w/'))
+        answered.push(`${r.status()} ${r.url()}`);
     });
     await card.getByRole('button', { name: 'Live preview' }).click();
     const frame = card.locator('iframe[title="Live preview of Pops"]').contentFrame();
     await frame.getByText('Click anywhere on this page to open the pop.').waitFor();
     await eventually(() => answered.length > 0);
-    expect(answered).toEqual([200]);
+    // The preview asks /preview with its token, never /imp.
+    expect(answered.map((a) => a.replace(/^(\d+) .*\/(preview|imp)\b.*$/, '$1 $2'))).toEqual(['200 preview']);
     const [pop] = await Promise.all([page.waitForEvent('popup'), frame.getByText('Click anywhere').click()]);
     await pop.waitForLoadState();
-    expect(pop.url()).toMatch(new RegExp(`^${landingBase}/landing\\?c=[0-9a-f-]{36}$`));
-    // A previewed pop is a real one: counted once, as the preview's own impression and click.
-    await eventually(async () =>
-      (await streamedEvents(p.app.svc.redis, p.engine)).some((e) => e.type === 'click' && e.campaign_id === campaignId),
-    );
+    // The landing itself, its click id a preview's: no click was counted to name.
+    expect(pop.url()).toBe(`${landingBase}/landing?c=preview`);
+    // Nothing counted, charged or capped: no beacon was fired, no event written, no spend.
+    await new Promise((r) => setTimeout(r, 1_500));
     const events = (await streamedEvents(p.app.svc.redis, p.engine)).filter((e) => e.campaign_id === campaignId);
-    expect(events.map((e) => [e.type, e.zone_id, e.integration]).sort()).toEqual([
-      ['click', zone?.id, 'popunder'],
-      ['impression', zone?.id, 'popunder'],
-    ]);
+    expect(events.filter((e) => e.type !== 'nobid')).toEqual([]);
+    const campaign = await call<{ total_spent_cents: number }>(p.app, 'GET', `/api/adv/campaigns/${campaignId}`, {
+      token: adv.token,
+    });
+    expect(campaign.body.total_spent_cents).toBe(0);
+    expect(beacons).toEqual([]);
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
-import { POP_DEFAULTS } from '@adnet/schemas/publisher';
+import { DEFAULT_AD_LABEL, POP_DEFAULTS } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 
@@ -47,6 +47,7 @@ export function widgetScriptRoute(ctx: EngineContext) {
                 z.format === 'popunder'
                   ? (z.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours)
                   : z.fv_freq_cap_hours,
+              label: z.ad_label ?? DEFAULT_AD_LABEL,
               push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
               pop: z.format === 'popunder' ? popSettings(z) : null,
             })

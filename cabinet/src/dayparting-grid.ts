@@ -33,7 +33,7 @@ export function cellsFromDayparting(d: Dayparting | null | undefined): boolean[]
 }
 
 /** The API's dayparting of a grid: only the days with an hour painted; an empty grid is null (no dayparting). */
-export function daypartingFromCells(cells: readonly boolean[]): Dayparting | null {
+export function daypartingFromCells(cells: readonly boolean[]): Partial<Record<Weekday, number[]>> | null {
   const days = WEEKDAYS.map((day, i) => {
     const hours: number[] = [];
     for (let h = 0; h < 24; h++) if (cells[i * 24 + h]) hours.push(h);

@@ -13,6 +13,7 @@ export interface FieldSpec {
     | 'number'
     | 'url'
     | 'date'
+    | 'datetime-local'
     | 'file'
     | 'select'
     | 'textarea'

@@ -1,0 +1,507 @@
+// The campaign builder (docs/cabinet.md, "Campaign builder"): one form in steps, a new campaign's and an
+// existing one's alike. Its values are plain data (campaign-draft.ts), kept in localStorage as a draft while
+// the page is left, and sent through the same API the rest of the product uses; the API's 400s are shown
+// beside the field they name, on the step that holds it.
+import { creativeFieldsSchema } from '@adnet/schemas/api';
+import { api, problem } from '../api.ts';
+import type { Outputs } from '../api.ts';
+import {
+  LIST_FIELDS,
+  NEW_CAMPAIGN,
+  STEPS,
+  createInput,
+  draftKey,
+  estimateInput,
+  isPop,
+  one,
+  parseDraft,
+  serializeDraft,
+  stepOf,
+  stepsFor,
+  updateInput,
+  valuesFromCampaign,
+} from '../campaign-draft.ts';
+import type { StepId, Values } from '../campaign-draft.ts';
+import { summarize } from '../campaign-summary.ts';
+import { BID_TYPES, BROWSERS, CONNECTIONS, DEVICES, FORMATS, OSES, PACINGS, ROTATIONS, VERTICALS } from '../choices.ts';
+import { countriesField } from '../countries.ts';
+import { cellsFromText, cellsToText } from '../dayparting-grid.ts';
+import { h, notify } from '../dom.ts';
+import { attachEstimate } from '../estimate-panel.ts';
+import { fieldRow, formErrors } from '../form.ts';
+import type { FieldSpec } from '../form.ts';
+import { hourGrid } from '../hour-grid.ts';
+import type { HourGrid } from '../hour-grid.ts';
+import { landingMacroHelp } from '../landing-help.ts';
+import { languageLabel, languagesByName } from '../languages.ts';
+import type { PageContext } from '../router.ts';
+import { BASE, navigate } from '../router.ts';
+import { timeZones } from '../zoned-time.ts';
+
+type Campaign = Outputs['adv']['campaigns']['get'];
+type Audience = Outputs['adv']['audiences']['list']['audiences'][number];
+
+const TITLE: Record<StepId, string> = Object.fromEntries(STEPS.map((s) => [s.id, s.title])) as Record<StepId, string>;
+const str = (v: Values, name: string) => one(v, name) || undefined;
+const arr = (v: Values, name: string) => {
+  const x = v[name];
+  return Array.isArray(x) ? x : [];
+};
+
+function basicsFields(v: Values, editing: boolean): FieldSpec[] {
+  return [
+    { name: 'name', label: 'Name', required: true, value: str(v, 'name') },
+    ...(editing
+      ? []
+      : [
+          {
+            name: 'format',
+            label: 'Format',
+            type: 'select' as const,
+            options: FORMATS,
+            value: str(v, 'format'),
+            hint: 'Fixed once the campaign exists. A popunder or direct link is its landing page alone: no images.',
+          },
+        ]),
+    { name: 'vertical', label: 'Vertical', type: 'select', options: VERTICALS, value: str(v, 'vertical') },
+    ...(editing
+      ? []
+      : [
+          {
+            name: 'landing_url',
+            label: 'Landing URL (the page the pop opens)',
+            type: 'url' as const,
+            value: str(v, 'landing_url'),
+          },
+        ]),
+  ];
+}
+
+function audienceFields(v: Values, audiences: Audience[]): FieldSpec[] {
+  const ids = audiences.map((a) => String(a.id));
+  const names = new Map(audiences.map((a) => [String(a.id), a.name]));
+  const audienceLabel = (id: string) => names.get(id) ?? `#${id}`;
+  const noAudiences = audiences.length ? undefined : 'You have no audiences yet: make them on the Audiences page.';
+  return [
+    countriesField('geo_include', 'Countries (none chosen = all)', arr(v, 'geo_include')),
+    {
+      name: 'languages',
+      label: 'Languages (none chosen = all)',
+      type: 'picker',
+      options: languagesByName(),
+      optionLabel: languageLabel,
+      value: arr(v, 'languages'),
+      hint: 'Type part of a name or a code to find a language',
+    },
+    {
+      name: 'device_types',
+      label: 'Devices (none checked = all)',
+      type: 'checkboxes',
+      options: DEVICES,
+      value: arr(v, 'device_types'),
+    },
+    {
+      name: 'os_include',
+      label: 'Operating systems (none checked = all)',
+      type: 'checkboxes',
+      options: OSES,
+      value: arr(v, 'os_include'),
+    },
+    {
+      name: 'browser_include',
+      label: 'Browsers (none checked = all)',
+      type: 'checkboxes',
+      options: BROWSERS,
+      value: arr(v, 'browser_include'),
+    },
+    {
+      name: 'connection_types',
+      label: 'Connection types (none checked = all; partners’ traffic only, our own zones do not know it)',
+      type: 'checkboxes',
+      options: CONNECTIONS,
+      value: arr(v, 'connection_types'),
+    },
+    {
+      name: 'audiences_include',
+      label: 'Show only to people in these audiences (none chosen = anyone)',
+      type: 'picker',
+      options: ids,
+      optionLabel: audienceLabel,
+      value: arr(v, 'audiences_include'),
+      hint: noAudiences,
+    },
+    {
+      name: 'audiences_exclude',
+      label: 'Never show to people in these audiences',
+      type: 'picker',
+      options: ids,
+      optionLabel: audienceLabel,
+      value: arr(v, 'audiences_exclude'),
+    },
+  ];
+}
+
+function bidFields(v: Values): FieldSpec[] {
+  const money = (name: string, label: string, hint?: string): FieldSpec => ({
+    name,
+    label,
+    type: 'number',
+    step: 'any',
+    value: str(v, name),
+    hint,
+  });
+  return [
+    { name: 'bid_type', label: 'Bid type', type: 'select', options: BID_TYPES, value: str(v, 'bid_type') },
+    { ...money('bid_usd', 'Bid (USD; CPM per thousand impressions, CPC per click)'), required: true },
+    { ...money('daily_budget_usd', 'Daily budget (USD)'), required: true },
+    money('total_budget_usd', 'Total budget (USD, all days; empty = none)'),
+    {
+      name: 'pacing',
+      label: 'Pacing',
+      type: 'select',
+      options: PACINGS,
+      value: str(v, 'pacing'),
+      hint: 'even: the daily budget spread over the day; asap: as fast as traffic allows',
+    },
+    {
+      name: 'rotation',
+      label: 'Creative rotation',
+      type: 'select',
+      options: ROTATIONS,
+      value: str(v, 'rotation'),
+      hint: 'optimize: more traffic to what people click; weighted: by each creative’s weight',
+    },
+    money(
+      'target_cpa_usd',
+      'Target CPA (USD per conversion; empty = none)',
+      'With a target, the bid above is the most the campaign pays; each zone is tested, then re-bid or excluded by its cost per conversion.',
+    ),
+    money(
+      'cpa_test_budget_usd',
+      'Test budget per zone (USD; empty = twice the target CPA)',
+      'What a zone may spend without a conversion before it is excluded.',
+    ),
+    {
+      name: 'frequency_cap.impressions',
+      label: 'Frequency cap: ads per user (empty = no cap)',
+      type: 'number',
+      value: str(v, 'frequency_cap.impressions'),
+    },
+    {
+      name: 'frequency_cap.period_hours',
+      label: 'Frequency cap: within hours',
+      type: 'number',
+      value: str(v, 'frequency_cap.period_hours'),
+    },
+  ];
+}
+
+function scheduleFields(v: Values, grid: (id: string, errId: string) => HTMLElement): FieldSpec[] {
+  const zones = timeZones();
+  const tz = one(v, 'timezone') || 'UTC';
+  return [
+    {
+      name: 'timezone',
+      label: 'Time zone (of the dates and hours below)',
+      type: 'select',
+      options: zones.includes(tz) ? zones : [tz, ...zones],
+      optionLabel: (z) => z.replace(/_/g, ' '),
+      value: tz,
+    },
+    { name: 'start_at', label: 'Start (empty = at once)', type: 'datetime-local', value: str(v, 'start_at') },
+    { name: 'end_at', label: 'End (empty = never)', type: 'datetime-local', value: str(v, 'end_at') },
+    {
+      name: 'dayparting',
+      label: 'Hours',
+      hint: 'Drag across the hours to paint them, or move with the arrow keys and press Space. No hour painted: around the clock.',
+      render: grid,
+    },
+  ];
+}
+
+/** What the landing URL field says before the campaign is made: the API's own check of a creative's URL. */
+function landingProblem(url: string): string | undefined {
+  if (url === '') return 'is required';
+  return creativeFieldsSchema.shape.landing_url.safeParse(url).error?.issues[0]?.message;
+}
+
+export async function newCampaignPage(ctx: PageContext): Promise<void> {
+  await builder(ctx, null);
+}
+
+export async function editCampaignPage(ctx: PageContext): Promise<void> {
+  await builder(ctx, await api.adv.campaigns.get.query({ id: Number(ctx.params.id) }));
+}
+
+async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
+  const { audiences } = await api.adv.audiences.list.query();
+  const key = draftKey(ctx.session.email, c?.id ?? 'new');
+  const kept = parseDraft(localStorage.getItem(key));
+  let values: Values = kept?.values ?? (c ? valuesFromCampaign(c) : { ...NEW_CAMPAIGN });
+  let step: StepId = kept?.step ?? 'basics';
+  const format = () => (c ? c.format : one(values, 'format'));
+
+  let grid: HourGrid | undefined;
+  const rows = new Map<string, { err: HTMLElement; id: string; row: HTMLElement }>();
+  const section = (id: StepId, fields: FieldSpec[], ...extra: HTMLElement[]) =>
+    h(
+      'section',
+      { class: 'builder-step', 'data-step': id, 'aria-labelledby': `step-${id}-h`, hidden: true },
+      h('h2', { id: `step-${id}-h`, tabindex: -1 }, TITLE[id]),
+      fields.map((f) => {
+        const r = fieldRow(f);
+        rows.set(f.name, r);
+        return r.row;
+      }),
+      ...extra,
+    );
+  const creativesNote = c
+    ? h(
+        'p',
+        {},
+        'Creatives are uploaded, edited and paused on ',
+        h('a', { href: `${BASE}/campaigns/${c.id}#creatives-h` }, 'the campaign page'),
+        '.',
+      )
+    : h(
+        'p',
+        {},
+        'After the launch the campaign page opens at its upload form: add the images, titles and landing URLs there. Each creative is moderated before it serves.',
+      );
+  const summaryBody = h('div', { class: 'summary' });
+  const sections = {
+    basics: section('basics', basicsFields(values, c !== null)),
+    audience: section('audience', audienceFields(values, audiences)),
+    bid: section('bid', bidFields(values)),
+    schedule: section(
+      'schedule',
+      scheduleFields(values, (id, errId) => {
+        grid = hourGrid({ id, label: 'Hours of the week the campaign serves', describedBy: errId, onChange: changed });
+        grid.set(cellsFromText(one(values, 'hours')));
+        return grid.el;
+      }),
+    ),
+    creatives: section('creatives', [], creativesNote),
+    summary: section('summary', [], summaryBody),
+  } satisfies Record<StepId, HTMLElement>;
+
+  const landing = sections.basics.querySelector<HTMLInputElement>('input[name="landing_url"]');
+  if (landing) landing.parentElement?.append(landingMacroHelp(landing));
+
+  const top = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const stepList = h('ol', {});
+  const back = h('button', { type: 'button' }, 'Back');
+  const next = h('button', { type: 'submit' }, 'Next');
+  const discard = h('button', { type: 'button', class: 'danger', hidden: !kept }, 'Discard draft');
+  const form = h(
+    'form',
+    { 'aria-label': c ? 'Edit campaign' : 'New campaign', novalidate: true, class: 'builder' },
+    h('nav', { 'aria-label': 'Steps', class: 'builder-steps' }, stepList),
+    top,
+    Object.values(sections),
+    h('div', { class: 'actions' }, back, next, discard),
+  );
+  const errors = formErrors(form, top, rows);
+  /** Steps whose fields the API refused at the last launch. */
+  let refused = new Set<StepId>();
+
+  const collect = (): Values => {
+    const d = new FormData(form);
+    const v: Values = { ...values };
+    for (const name of Object.keys(NEW_CAMPAIGN)) {
+      if ((LIST_FIELDS as readonly string[]).includes(name))
+        v[name] = d.getAll(name).filter((x): x is string => typeof x === 'string');
+      else {
+        const x = d.get(name);
+        if (typeof x === 'string') v[name] = x;
+      }
+    }
+    if (grid) v.hours = cellsToText(grid.cells());
+    return v;
+  };
+  const keep = () => {
+    localStorage.setItem(key, serializeDraft({ step, values, saved_at: new Date().toISOString() }));
+    discard.hidden = false;
+  };
+
+  const order = () => stepsFor(format());
+  const drawNav = () => {
+    stepList.replaceChildren(
+      ...order().map((id, i) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              'aria-current': id === step ? 'step' : null,
+              onclick: () => {
+                go(id);
+                keep();
+              },
+            },
+            `${i + 1}. ${TITLE[id]}`,
+            refused.has(id) ? h('span', { class: 'field-error' }, ' (to fix)') : null,
+          ),
+        ),
+      ),
+    );
+  };
+  const drawSummary = () => {
+    const names = new Map(audiences.map((a) => [String(a.id), a.name]));
+    summaryBody.replaceChildren(
+      ...summarize(values, { audiences: names }, { editing: c !== null }).map((s) =>
+        h(
+          'div',
+          { class: 'summary-section', 'data-summary': s.step },
+          h(
+            'div',
+            { class: 'title-row' },
+            h('h3', {}, s.title),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link',
+                'aria-label': `Edit ${s.title.toLowerCase()}`,
+                onclick: () => {
+                  go(s.step);
+                  keep();
+                },
+              },
+              'Edit',
+            ),
+          ),
+          h(
+            'ul',
+            {},
+            s.lines.map((l) => h('li', {}, l)),
+          ),
+        ),
+      ),
+    );
+  };
+  const go = (id: StepId, focus = true) => {
+    const steps = order();
+    step = steps.includes(id) ? id : 'basics';
+    for (const [sid, el] of Object.entries(sections)) el.hidden = sid !== step;
+    const at = steps.indexOf(step);
+    back.hidden = at === 0;
+    const following = steps[at + 1];
+    next.textContent = following ? `Next: ${TITLE[following]}` : c ? 'Save changes' : 'Launch campaign';
+    if (step === 'summary') drawSummary();
+    drawNav();
+    if (focus) sections[step].querySelector<HTMLElement>('h2')?.focus();
+  };
+  function changed() {
+    values = collect();
+    // A pop's landing URL is asked with the basics and it has no creatives step; other formats the reverse.
+    const landingRow = rows.get('landing_url')?.row;
+    if (landingRow) landingRow.hidden = !isPop(format());
+    drawNav();
+    keep();
+  }
+
+  back.addEventListener('click', () => {
+    const steps = order();
+    go(steps[Math.max(0, steps.indexOf(step) - 1)] ?? 'basics');
+    keep();
+  });
+  discard.addEventListener('click', () => {
+    localStorage.removeItem(key);
+    notify('Draft discarded');
+    void builder(ctx, c);
+  });
+  form.addEventListener('input', changed);
+  form.addEventListener('change', changed);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    values = collect();
+    const steps = order();
+    const following = steps[steps.indexOf(step) + 1];
+    if (following) {
+      go(following);
+      keep();
+      return;
+    }
+    void launch();
+  });
+
+  const refuse = (fields: Record<string, string>, message: string) => {
+    refused = new Set(Object.keys(fields).map(stepOf));
+    const first = order().find((id) => refused.has(id)) ?? 'summary';
+    go(first, false);
+    errors.showErrors(fields, message);
+    if (refused.size > 1)
+      notify(
+        `Some fields to fix on: ${order()
+          .filter((id) => refused.has(id))
+          .map((id) => TITLE[id])
+          .join(', ')}`,
+        'error',
+      );
+  };
+
+  async function launch(): Promise<void> {
+    errors.clearErrors();
+    next.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      if (c) {
+        await api.adv.campaigns.update.mutate(updateInput(c.id, values));
+        localStorage.removeItem(key);
+        notify('Campaign saved');
+        navigate(`/campaigns/${c.id}`);
+        return;
+      }
+      const pop = isPop(format());
+      const url = one(values, 'landing_url');
+      const urlProblem = pop ? landingProblem(url) : undefined;
+      if (urlProblem) return refuse({ landing_url: urlProblem }, '');
+      const created = await api.adv.campaigns.create.mutate(createInput(values));
+      localStorage.removeItem(key);
+      if (pop) {
+        const d = new FormData();
+        d.set('campaign_id', String(created.id));
+        d.set('title', created.name);
+        d.set('landing_url', url);
+        d.set('weight', '100');
+        // The campaign exists either way: a refused URL is said on its page, where the creatives are.
+        await api.adv.creatives.create.mutate(d).catch((err: unknown) => {
+          notify(`Campaign created, but its landing URL was refused: ${problem(err).message}`, 'error');
+        });
+      }
+      notify(`Campaign ${created.name} created`);
+      navigate(`/campaigns/${created.id}`);
+    } catch (err) {
+      const p = problem(err);
+      refuse(p.fields, p.message);
+    } finally {
+      next.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  }
+
+  // The campaign's own source list narrows its estimate as it narrows its traffic.
+  attachEstimate(form, () => ({ ...estimateInput(values), ...(c ? { sources: c.sources } : {}) }));
+  values = collect();
+  const landingRow = rows.get('landing_url')?.row;
+  if (landingRow) landingRow.hidden = !isPop(format());
+  go(step, false);
+
+  const restored = kept
+    ? h(
+        'p',
+        { class: 'draft-note', role: 'status' },
+        `Your unfinished draft${kept.saved_at ? ` of ${new Date(kept.saved_at).toLocaleString()}` : ''} is restored; “Discard draft” starts again.`,
+      )
+    : null;
+  ctx.main.replaceChildren(
+    ...(c ? [h('p', {}, h('a', { href: `${BASE}/campaigns/${c.id}` }, `← ${c.name}`))] : []),
+    h('h1', {}, c ? `Edit ${c.name}` : 'New campaign'),
+    ...(restored ? [restored] : []),
+    form,
+  );
+}

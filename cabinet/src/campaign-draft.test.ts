@@ -80,7 +80,7 @@ describe('the builder values and the API', () => {
       device_types: [],
       total_budget_cents: 10_000,
       target_cpa_cents: 1250,
-      cpa_test_budget_cents: 2500,
+      cpa_test_budget_cents: 3000,
       audiences_include: [3],
       start_at: '2026-12-01T08:00:00.000Z',
       timezone: 'Europe/Berlin',
@@ -101,11 +101,13 @@ describe('the builder values and the API', () => {
       bid_usd: 1.5,
       total_budget_usd: 100,
       target_cpa_usd: 12.5,
-      cpa_test_budget_usd: 25,
+      cpa_test_budget_usd: 30,
       audiences_include: [3],
       start_at: '2026-12-01T08:00:00.000Z',
       dayparting: { fri: [23] },
     });
+    // A test budget of twice the target is the default: left empty, to follow a new target.
+    expect(valuesFromCampaign({ ...stored, cpa_test_budget_cents: 2500 }).cpa_test_budget_usd).toBe('');
     expect(updateInput(7, { ...v, total_budget_usd: '', target_cpa_usd: '' })).toMatchObject({
       total_budget_usd: null,
       target_cpa_usd: null,

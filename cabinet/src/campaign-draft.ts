@@ -113,7 +113,11 @@ export function valuesFromCampaign(c: Campaign): Values {
     pacing: c.pacing,
     rotation: c.rotation,
     target_cpa_usd: usd(c.target_cpa_cents),
-    cpa_test_budget_usd: usd(c.cpa_test_budget_cents),
+    // Twice the target is the API's default: left empty, it follows a changed target as the API does.
+    cpa_test_budget_usd:
+      c.target_cpa_cents !== null && c.cpa_test_budget_cents === 2 * c.target_cpa_cents
+        ? ''
+        : usd(c.cpa_test_budget_cents),
     'frequency_cap.impressions': c.frequency_cap ? String(c.frequency_cap.impressions) : '',
     'frequency_cap.period_hours': c.frequency_cap ? String(c.frequency_cap.period_hours) : '',
     start_at: isoToLocal(c.start_at, c.timezone),

@@ -325,29 +325,43 @@ async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
   };
 
   const order = () => stepsFor(format());
+  // Built again only when the steps change (a format with or without creatives): a button replaced between a
+  // press and its release (a field's change event on blur redraws) would lose the click.
+  let drawn = '';
   const drawNav = () => {
-    stepList.replaceChildren(
-      ...order().map((id, i) =>
-        h(
-          'li',
-          {},
+    const steps = order();
+    if (steps.join() !== drawn) {
+      drawn = steps.join();
+      stepList.replaceChildren(
+        ...steps.map((id, i) =>
           h(
-            'button',
-            {
-              type: 'button',
-              class: 'link',
-              'aria-current': id === step ? 'step' : null,
-              onclick: () => {
-                go(id);
-                keep();
+            'li',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'link',
+                'data-goto': id,
+                onclick: () => {
+                  go(id);
+                  keep();
+                },
               },
-            },
-            `${i + 1}. ${TITLE[id]}`,
-            refused.has(id) ? h('span', { class: 'field-error' }, ' (to fix)') : null,
+              `${i + 1}. ${TITLE[id]}`,
+              h('span', { class: 'field-error' }),
+            ),
           ),
         ),
-      ),
-    );
+      );
+    }
+    for (const b of stepList.querySelectorAll<HTMLElement>('button[data-goto]')) {
+      const id = b.dataset.goto as StepId;
+      if (id === step) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+      const mark = b.querySelector('span');
+      if (mark) mark.textContent = refused.has(id) ? ' (to fix)' : '';
+    }
   };
   const drawSummary = () => {
     const names = new Map(audiences.map((a) => [String(a.id), a.name]));
@@ -411,8 +425,7 @@ async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
   });
   discard.addEventListener('click', () => {
     localStorage.removeItem(key);
-    notify('Draft discarded');
-    void builder(ctx, c);
+    void builder(ctx, c).then(() => notify('Draft discarded'));
   });
   form.addEventListener('input', changed);
   form.addEventListener('change', changed);

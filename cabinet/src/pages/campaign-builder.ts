@@ -234,6 +234,10 @@ export async function editCampaignPage(ctx: PageContext): Promise<void> {
 }
 
 async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
+  const title = h('h1', {}, c ? `Edit ${c.name}` : 'New campaign');
+  // The heading at once; the form once the audiences to pick from are in.
+  if (!ctx.main.querySelector('form.builder'))
+    ctx.main.replaceChildren(title, h('p', { class: 'loading', role: 'status' }, 'Loading…'));
   const { audiences } = await api.adv.audiences.list.query();
   const key = draftKey(ctx.session.email, c?.id ?? 'new');
   const kept = parseDraft(localStorage.getItem(key));
@@ -513,7 +517,7 @@ async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
     : null;
   ctx.main.replaceChildren(
     ...(c ? [h('p', {}, h('a', { href: `${BASE}/campaigns/${c.id}` }, `← ${c.name}`))] : []),
-    h('h1', {}, c ? `Edit ${c.name}` : 'New campaign'),
+    title,
     ...(restored ? [restored] : []),
     form,
   );

@@ -1025,7 +1025,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     const search = f.getByLabel('Countries (none chosen = all)');
     await search.fill('germ');
     // Only what matches stays listed.
-    expect(await f.locator('.picker-list label:visible').allTextContents()).toEqual([' Germany (DE)']);
+    expect(await f.locator('[data-field="geo_include"] .picker-list label:visible').allTextContents()).toEqual([
+      ' Germany (DE)',
+    ]);
     await f.getByRole('checkbox', { name: 'Germany (DE)' }).check();
     await search.fill('  united st');
     await search.press('Enter');
@@ -1046,10 +1048,9 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('link', { name: 'Edit settings' }).click();
     const edit = form(adv, 'Edit campaign');
     await edit.getByRole('button', { name: '2. Audience and targeting' }).click();
-    expect((await edit.locator('.picker-list label').allTextContents()).slice(0, 2)).toEqual([
-      ' Germany (DE)',
-      ' United States (US)',
-    ]);
+    expect((await edit.locator('[data-field="geo_include"] .picker-list label').allTextContents()).slice(0, 2)).toEqual(
+      [' Germany (DE)', ' United States (US)'],
+    );
     await edit.getByRole('checkbox', { name: 'United States (US)' }).uncheck();
     await edit.getByRole('button', { name: '6. Summary' }).click();
     await edit.getByRole('button', { name: 'Save changes' }).click();

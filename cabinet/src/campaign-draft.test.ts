@@ -50,6 +50,22 @@ describe('the builder values and the API', () => {
       dayparting: { mon: [9, 10], sat: [20] },
     });
     expect(input.total_budget_usd).toBeUndefined();
+    expect(input.sources).toBeUndefined();
+  });
+
+  it('sends a pasted source list, a site id that is no number as null for the API to name', () => {
+    const input = createInput({
+      ...chosen,
+      'sources.mode': 'include',
+      'sources.zones': 'a1b2\nc3d4, a1b2',
+      'sources.sites': '17 x',
+    });
+    expect(input.sources).toEqual({ mode: 'include', zones: ['a1b2', 'c3d4', 'a1b2'], sites: [17, NaN] });
+    const refused = campaignCreateInputSchema.safeParse(JSON.parse(JSON.stringify(input)));
+    expect(refused.error?.issues.map((i) => i.path.join('.'))).toEqual(['sources.sites.1']);
+    expect(stepOf('sources.sites.1')).toBe('audience');
+    // An existing campaign's list is edited on its page: the builder's save leaves it alone.
+    expect(updateInput(7, { ...chosen, 'sources.zones': 'a1b2' })).not.toHaveProperty('sources');
   });
 
   it('leaves what is empty for the API to call required, and sends no schedule or cap when none is chosen', () => {

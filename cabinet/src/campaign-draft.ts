@@ -4,6 +4,7 @@
 import { POP_FORMATS } from '@adnet/schemas/formats';
 import type { Inputs, Outputs } from './api.ts';
 import { cellsFromDayparting, cellsFromText, cellsToText, daypartingFromCells } from './dayparting-grid.ts';
+import { pastedSites, pastedZones } from './source-paste.ts';
 import { isoToLocal, localToIso } from './zoned-time.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
@@ -37,6 +38,7 @@ const FIELD_STEP: Record<string, StepId> = {
   connection_types: 'audience',
   audiences_include: 'audience',
   audiences_exclude: 'audience',
+  sources: 'audience',
   bid_type: 'bid',
   bid_usd: 'bid',
   daily_budget_usd: 'bid',
@@ -94,6 +96,10 @@ export const NEW_CAMPAIGN: Values = {
   end_at: '',
   timezone: 'UTC',
   hours: cellsToText(cellsFromDayparting(null)),
+  // A new campaign's traffic source list, pasted; an existing one's is edited on its page.
+  'sources.mode': 'exclude',
+  'sources.zones': '',
+  'sources.sites': '',
   ...Object.fromEntries(LIST_FIELDS.map((f) => [f, []])),
 };
 
@@ -180,10 +186,19 @@ function common(v: Values) {
   };
 }
 
+/** The pasted source list, or none when nothing is pasted. */
+function sources(v: Values): CampaignIn['sources'] {
+  const zones = pastedZones(one(v, 'sources.zones'));
+  const sites = pastedSites(one(v, 'sources.sites'));
+  if (zones.length === 0 && sites.length === 0) return undefined;
+  return { mode: one(v, 'sources.mode') as NonNullable<CampaignIn['sources']>['mode'], zones, sites };
+}
+
 /** `POST /api/adv/campaigns` of the builder's values. */
 export function createInput(v: Values): CampaignIn {
   return {
     ...common(v),
+    sources: sources(v),
     format: one(v, 'format') as CampaignIn['format'],
     total_budget_usd: optNum(v, 'total_budget_usd'),
     target_cpa_usd: optNum(v, 'target_cpa_usd'),
@@ -217,6 +232,7 @@ export function estimateInput(v: Values): EstimateIn {
     frequency_cap: c.frequency_cap,
     dayparting: c.dayparting,
     timezone: c.timezone,
+    sources: c.sources,
   };
 }
 

@@ -25,6 +25,9 @@ describe('the summary in words', () => {
         start_at: '2026-12-01T09:00',
         timezone: 'Europe/Berlin',
         hours: cellsToText(cellsFromDayparting({ mon: [9, 10], tue: [9, 10] })),
+        'sources.mode': 'include',
+        'sources.zones': 'a1, b2',
+        'sources.sites': '17',
       },
       names,
       { editing: false },
@@ -36,6 +39,7 @@ describe('the summary in words', () => {
     expect(text).toContain('Languages: German, French');
     expect(text).toContain('Only people in: Cart abandoners');
     expect(text).toContain('Never people in: audience #9');
+    expect(text).toContain('Traffic sources: only on 2 zone(s) and 1 site(s)');
     expect(text).toContain('CPM bid: $1.50 per thousand impressions');
     expect(text).toContain('Target CPA: $12.00 per conversion');
     expect(text).toContain('test budget per zone twice the target');
@@ -62,6 +66,7 @@ describe('the summary in words', () => {
     expect(text).toContain('Landing URL: https://x.example/?c={click_id}');
     expect(text).toContain('Countries: all');
     expect(text).toContain('Audiences: anyone');
+    expect(text).toContain('Traffic sources: all');
     expect(text).toContain('CPC bid: $0.002 per click');
     expect(text).toContain('Target CPA: none');
     expect(text).toContain('Hours (UTC): around the clock');

@@ -24,6 +24,15 @@ const dollars = (typed: string): string => {
 };
 const listOr = (items: string[], none: string) => (items.length ? items.join(', ') : none);
 
+const count = (typed: string) => typed.split(/[\s,;]+/).filter(Boolean).length;
+function sourcesText(v: Values): string {
+  const zones = count(one(v, 'sources.zones'));
+  const sites = count(one(v, 'sources.sites'));
+  if (zones + sites === 0) return 'all';
+  const what = `${zones} zone(s) and ${sites} site(s)`;
+  return one(v, 'sources.mode') === 'include' ? `only on ${what}` : `never on ${what}`;
+}
+
 export function summarize(v: Values, names: SummaryNames, opts: { editing: boolean }): SummarySection[] {
   const format = one(v, 'format');
   const pop = isPop(format);
@@ -47,6 +56,7 @@ export function summarize(v: Values, names: SummaryNames, opts: { editing: boole
     include.length ? `Only people in: ${include.join(', ')}` : 'Audiences: anyone',
   ];
   if (exclude.length) audience.push(`Never people in: ${exclude.join(', ')}`);
+  if (!opts.editing) audience.push(`Traffic sources: ${sourcesText(v)}`);
 
   const bidType = one(v, 'bid_type');
   const cpa = one(v, 'target_cpa_usd');

@@ -87,7 +87,7 @@ async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
   const summaryBody = h('div', { class: 'summary' });
   const sections = {
     basics: section('basics', basicsFields(values, c !== null)),
-    audience: section('audience', audienceFields(values, audiences)),
+    audience: section('audience', audienceFields(values, audiences, c !== null)),
     bid: section('bid', bidFields(values)),
     schedule: section(
       'schedule',

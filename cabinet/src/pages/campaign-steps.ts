@@ -47,7 +47,32 @@ export function basicsFields(v: Values, editing: boolean): FieldSpec[] {
   ];
 }
 
-export function audienceFields(v: Values, audiences: Audience[]): FieldSpec[] {
+/** A new campaign's source list, pasted as the campaign page's source form takes it; an existing one's is edited there. */
+const sourceFields = (v: Values): FieldSpec[] => [
+  {
+    name: 'sources.mode',
+    label: 'Traffic source list',
+    type: 'select',
+    options: ['exclude', 'include'],
+    optionLabel: (m) => (m === 'include' ? 'Only on the zones and sites below' : 'Never on the zones and sites below'),
+    value: str(v, 'sources.mode'),
+  },
+  {
+    name: 'sources.zones',
+    label: 'Zones (subids; one per line or comma-separated; empty = none)',
+    type: 'textarea',
+    value: str(v, 'sources.zones'),
+  },
+  {
+    name: 'sources.sites',
+    label: 'Sites (ids; empty = none)',
+    type: 'textarea',
+    value: str(v, 'sources.sites'),
+    hint: 'Nothing listed: every source. Later, the campaign page picks sources by domain from its statistics.',
+  },
+];
+
+export function audienceFields(v: Values, audiences: Audience[], editing: boolean): FieldSpec[] {
   const ids = audiences.map((a) => String(a.id));
   const names = new Map(audiences.map((a) => [String(a.id), a.name]));
   const audienceLabel = (id: string) => names.get(id) ?? `#${id}`;
@@ -108,6 +133,7 @@ export function audienceFields(v: Values, audiences: Audience[]): FieldSpec[] {
       optionLabel: audienceLabel,
       value: arr(v, 'audiences_exclude'),
     },
+    ...(editing ? [] : sourceFields(v)),
   ];
 }
 

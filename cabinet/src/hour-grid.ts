@@ -40,7 +40,7 @@ export function hourGrid(opts: { id: string; label: string; describedBy: string;
     h(
       'tr',
       {},
-      h('th', { scope: 'row' }, h('abbr', { title: DAY_NAMES[day] }, day.slice(0, 2))),
+      h('th', { scope: 'row' }, h('abbr', { title: DAY_NAMES[day] }, DAY_NAMES[day].slice(0, 3))),
       Array.from({ length: 24 }, (_, hr) => {
         const i = d * 24 + hr;
         const b = h('button', {

@@ -134,6 +134,7 @@ describe('the campaign builder', () => {
       .getByText('daily_budget_usd: must be at least 1')
       .waitFor();
     await check(page, 'bid');
+    await screenshot(page, 'campaign-builder-bid', ['Estimate']);
     await next(page, 'Schedule');
 
     // Left mid-way: the draft is there on return, on the step it was left at.

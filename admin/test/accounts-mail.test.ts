@@ -13,6 +13,8 @@ import type { ReceivedMail, TestSmtp } from '@adnet/test-support/smtp';
 import { createLogger } from '../src/log.ts';
 import { AdminMetrics } from '../src/observability/admin-metrics.ts';
 import { MailWorker, mailRetryDelayMs } from '../src/mail/mail-worker.ts';
+import { workerPorts } from '../src/wiring/ports.ts';
+import { moderationWaitText } from '@adnet/schemas/moderation-wait';
 import { createHash } from 'node:crypto';
 import type { StoredSite } from '@adnet/schemas/publisher';
 
@@ -250,7 +252,7 @@ describe('the outbox queue', () => {
   it('keeps a notice through an SMTP outage and sends it once the server answers', async () => {
     let now = 0;
     const worker = new MailWorker({
-      svc: app.svc,
+      svc: workerPorts(app.svc).mail,
       queue: app.svc.mailQueue,
       transport: app.admin.mail.transport,
       now: () => now,
@@ -341,6 +343,10 @@ describe('notices of moderation and low balance', () => {
     await mailTo(adv.email, /Creative approved: Spin to win/);
     const rejected = await mailTo(adv.email, /Creative rejected/);
     expect(rejected.text).toContain('Reason: Misleading claim');
+    // The wait it quotes is the one the cabinet shows (auth.me), from the same settings and queue.
+    const me = await call<{ moderation_eta_seconds: number }>(app, 'GET', '/api/auth/me', { token: adv.token });
+    expect(me.body.moderation_eta_seconds).toBe(app.svc.config.admin.moderationEtaBaseSeconds);
+    expect(rejected.text).toContain(`again (review takes ${moderationWaitText(me.body.moderation_eta_seconds)}):`);
   });
 
   it('tells the publisher of each site verdict, with the reason', async () => {

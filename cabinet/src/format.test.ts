@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, cpm, ctrOf, ecpaCents, ecpmCents, money, moneyNano, percent } from './format.ts';
+import { count, cpm, ctrOf, ecpaCents, ecpmCents, money, moneyNano, percent, spend } from './format.ts';
 
 describe('cabinet number formats', () => {
   it('writes money with separators and a visible minus', () => {
@@ -10,6 +10,21 @@ describe('cabinet number formats', () => {
     // A demand partner's revenue in nano-dollars: $1,234.57 from 1 234 567 000 000 nano-dollars, rounded to the cent.
     expect(moneyNano(1_234_567_000_000)).toBe('$1,234.57');
     expect(moneyNano(4_000_000)).toBe('$0.00');
+  });
+
+  it('shows spend under a cent with up to four decimals, and to the cent from a cent up', () => {
+    // 7 impressions at $1.50 CPM: 1.05 cents, shown to the cent; 7 at $0.15 CPM: 0.105 cents.
+    expect(spend(10_500_000)).toBe('$0.01');
+    expect(spend(1_050_000)).toBe('$0.0011');
+    expect(spend(2_000_000)).toBe('$0.002');
+    expect(spend(9_999_999)).toBe('$0.01');
+    expect(spend(100_000)).toBe('$0.0001');
+    expect(spend(99_999)).toBe('<$0.0001');
+    expect(spend(0)).toBe('$0.00');
+    // From a cent, what `spent_cents` says (rounded down, as the API does).
+    expect(spend(10_000_000)).toBe('$0.01');
+    expect(spend(123_456_789_000)).toBe('$123.45');
+    expect(spend(-5_000_000)).toBe('\u2212$0.005');
   });
 
   it('writes CPM prices to the cent, keeping sub-cent digits', () => {

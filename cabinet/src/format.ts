@@ -31,6 +31,26 @@ export function money(cents: number): string {
 /** Nano-dollars (a demand partner's revenue: each impression is a fraction of a cent) as money, to the cent. */
 export const moneyNano = (nano: number): string => money(Math.round(nano / 1e7));
 
+const SUB_CENT = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
+const NANO_PER_CENT = 10_000_000;
+
+/**
+ * Spend in nano-dollars (the statistics' `spent_nano`) as money: to the cent like `money`, except an amount under a
+ * cent that is not zero, which shows up to four decimals (1.05 cents -> "$0.0105", below $0.0001 -> "<$0.0001"), so
+ * seven impressions at a low CPM do not read "$0.00" as if nothing had been counted.
+ */
+export function spend(nano: number): string {
+  const abs = Math.abs(nano);
+  if (abs === 0 || abs >= NANO_PER_CENT) return money(Math.sign(nano) * Math.floor(abs / NANO_PER_CENT));
+  const text = abs < 100_000 ? '<$0.0001' : SUB_CENT.format(abs / 1e9);
+  return nano < 0 ? `\u2212${text}` : text;
+}
+
 /** A price per thousand impressions given in dollars: 2.5 -> "$2.50 CPM", 0.00125 -> "$0.00125 CPM". */
 export const cpm = (usd: number): string => `${PRICE.format(usd)} CPM`;
 

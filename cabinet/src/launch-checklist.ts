@@ -1,9 +1,11 @@
 import type { Outputs } from './api.ts';
 import { countryName } from './countries.ts';
+import { creativeStepText } from './delivery-text.ts';
 import { h } from './dom.ts';
 import { BASE } from './router.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
+type Creatives = Parameters<typeof creativeStepText>[0];
 
 export interface Step {
   label: string;
@@ -12,8 +14,15 @@ export interface Step {
   detail: string;
 }
 
-/** What stands between a campaign and its first impression, from its delivery status (the engines' rules). */
-export function launchSteps(c: Pick<Campaign, 'delivery' | 'geo_include' | 'device_types' | 'status'>): Step[] {
+/**
+ * What stands between a campaign and its first impression, from its delivery status (the engines' rules) and its
+ * creatives as the API lists them; `wait` is the one moderation estimate, in words.
+ */
+export function launchSteps(
+  c: Pick<Campaign, 'delivery' | 'geo_include' | 'device_types' | 'status'>,
+  creatives: Creatives,
+  wait: string,
+): Step[] {
   const has = (r: Campaign['delivery']['reasons'][number]) => c.delivery.reasons.includes(r);
   const geo = c.geo_include.length ? c.geo_include.map(countryName).join(', ') : 'every country';
   const devices = c.device_types.length ? c.device_types.join(', ') : 'every device';
@@ -28,9 +37,7 @@ export function launchSteps(c: Pick<Campaign, 'delivery' | 'geo_include' | 'devi
     {
       label: 'Creative approved',
       done: !has('no_approved_creative'),
-      detail: has('no_approved_creative')
-        ? 'Upload a creative below; moderation usually takes a few hours and you are told by email.'
-        : 'At least one creative can serve.',
+      detail: has('no_approved_creative') ? creativeStepText(creatives, wait) : 'At least one creative can serve.',
     },
     {
       label: 'Funds',
@@ -65,8 +72,8 @@ export function launchSteps(c: Pick<Campaign, 'delivery' | 'geo_include' | 'devi
   ];
 }
 
-export function launchChecklist(c: Campaign): HTMLElement {
-  const steps = launchSteps(c);
+export function launchChecklist(c: Campaign, creatives: Creatives, wait: string): HTMLElement {
+  const steps = launchSteps(c, creatives, wait);
   return h(
     'section',
     { class: 'checklist', 'aria-labelledby': 'launch-h' },

@@ -153,5 +153,15 @@ export const zoneLookupInputSchema = z.object({
     .transform((s) => [...new Set(s.split(',').map(Number))]),
 });
 export const zoneLookupSchema = z.object({
-  zones: z.array(z.object({ id: z.number().int(), subid: z.string(), site_id: z.number().int() })),
+  zones: z.array(
+    z.object({
+      id: z.number().int(),
+      subid: z.string(),
+      site_id: z.number().int(),
+      /** The zone's name, as its publisher gave it: what a placement is called beside its site's domain. */
+      name: z.string(),
+      /** The site's domain ('' for a site since deleted). */
+      domain: z.string(),
+    }),
+  ),
 });

@@ -162,7 +162,13 @@ export const statsRowSchema = z.object({
   clicks: z.number().int(),
   invalid_clicks: z.number().int(),
   ctr: z.number(),
+  /** Spend rounded down to the cent; `spent_nano` holds the exact amount. */
   spent_cents: z.number().int(),
+  /**
+   * The exact spend in nano-dollars (1e-9 USD; 10,000,000 make a cent), as stored: a few impressions at a low CPM
+   * spend less than a cent, which `spent_cents` shows as 0 (docs/events-and-stats.md).
+   */
+  spent_nano: z.number().int(),
   conversions: z.number().int(),
   ecpa_cents: z.number().int(),
   /** Advertisers and admins: the approved conversions' payouts, in cents (what the advertiser's tracker reported). */

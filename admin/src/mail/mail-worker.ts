@@ -7,6 +7,7 @@ import type { OneTimeTokens } from '../storage/one-time-tokens.ts';
 import type { UserStore } from '../storage/users.ts';
 import { passwordBinding } from '../storage/one-time-tokens.ts';
 import type { MailQueue, MailJob } from './mail-queue.ts';
+import { moderationWaitText } from '@adnet/schemas/moderation-wait';
 import { renderNotice } from './messages.ts';
 import type { RenderContext } from './messages.ts';
 import type { MailTransport } from './transport.ts';
@@ -14,6 +15,8 @@ import type { MailTransport } from './transport.ts';
 /** What sending a notice reads: the account it goes to, and a one-time token when its link needs one. */
 export interface MailPorts {
   config: Pick<AdminConfig, 'mail' | 'server'>;
+  /** The wait of a creative sent for review now (repos/creatives.ts currentModerationEta), in seconds. */
+  moderationEta: () => Promise<number>;
   log: Logger;
   users: Pick<UserStore, 'get' | 'getByEmail'>;
   oneTimeTokens: Pick<OneTimeTokens, 'mint'>;
@@ -170,6 +173,8 @@ export class MailWorker {
         now: this.now(),
       });
       ctx.ttlText = hours(ttl);
+    } else if (n.kind === 'creative_moderated' && n.status === 'rejected') {
+      ctx.moderationWait = moderationWaitText(await svc.moderationEta());
     }
     return { to: user.email, userId: user.id, ctx };
   }

@@ -29,6 +29,13 @@ describe('notice texts', () => {
     expect(m.subject).toBe('Creative rejected: T Bcc: x@evil');
     expect(m.text.split('\n').find((l) => l.startsWith('Reason:'))?.length).toBeLessThanOrEqual(308);
     expect(m.text).not.toMatch(/\nBcc:/);
+    expect(m.text).not.toContain('review takes');
+    expect(
+      renderNotice(
+        { kind: 'creative_moderated', user_id: 1, creative_id: 2, campaign_id: 3, title: 'T', status: 'rejected', reason: 'x' },
+        { ...ctx, moderationWait: 'about 15 minutes' },
+      ).text,
+    ).toContain('send it for review again (review takes about 15 minutes): https://ads.example/cabinet/campaigns/3');
   });
 
   it('writes money in dollars from cents', () => {

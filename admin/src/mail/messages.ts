@@ -13,6 +13,8 @@ export interface RenderContext {
   token?: string;
   /** Lifetime of that link, for the text. */
   ttlText?: string;
+  /** How long a creative sent for review now waits (schemas/src/moderation-wait.ts), for a rejection's text. */
+  moderationWait?: string;
 }
 
 const usd = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
@@ -61,7 +63,7 @@ export function renderNotice(n: Notice, ctx: RenderContext): MailMessage {
           }
         : {
             subject: `Creative rejected: ${oneLine(n.title, 80)}`,
-            text: `Creative #${n.creative_id} ("${oneLine(n.title, 80)}") of campaign #${n.campaign_id} was rejected.\nReason: ${oneLine(n.reason ?? '')}\nEdit it to send it for review again: ${cabinet}/campaigns/${n.campaign_id}${FOOTER}`,
+            text: `Creative #${n.creative_id} ("${oneLine(n.title, 80)}") of campaign #${n.campaign_id} was rejected.\nReason: ${oneLine(n.reason ?? '')}\nEdit it to send it for review again${ctx.moderationWait ? ` (review takes ${ctx.moderationWait})` : ''}: ${cabinet}/campaigns/${n.campaign_id}${FOOTER}`,
           };
     case 'site_moderated':
       return n.status === 'approved'

@@ -51,12 +51,18 @@ export async function saveCreative(
     ],
   });
   svc.log.info({ event: 'creative.created', creativeId: id, campaignId: campaign.id }, 'creative created');
-  const eta = moderationEtaSeconds(
-    ahead,
-    svc.config.admin.moderationEtaBaseSeconds,
-    svc.config.admin.moderationEtaPerItemSeconds,
-  );
-  return { ...creative, moderation_eta_seconds: eta };
+  return { ...creative, moderation_eta_seconds: etaBehind(svc, ahead) };
+}
+
+const etaBehind = (svc: Pick<Services, 'config'>, ahead: number): number =>
+  moderationEtaSeconds(ahead, svc.config.admin.moderationEtaBaseSeconds, svc.config.admin.moderationEtaPerItemSeconds);
+
+/**
+ * The wait of a creative uploaded now, behind the queue as it is: the one estimate the cabinet's texts (auth.me) and
+ * the emails quote.
+ */
+export async function currentModerationEta(svc: Pick<Services, 'config' | 'configStore'>): Promise<number> {
+  return etaBehind(svc, await svc.configStore.countRanked(CFG_MODERATION_QUEUE));
 }
 
 export async function listCampaignCreatives(svc: Services, campaignId: number): Promise<Creative[]> {

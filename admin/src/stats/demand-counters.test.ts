@@ -11,6 +11,7 @@ const row = (fields: Partial<StatsRow>): StatsRow => ({
   invalid_clicks: 0,
   ctr: 0,
   spent_cents: 5,
+  spent_nano: 50_000_000,
   conversions: 0,
   ecpa_cents: 0,
   ...fields,
@@ -46,7 +47,17 @@ describe('auction counters in admin statistics by demand', () => {
     const rows = withAuctionCounters([row({ demand: '3' }), row({ demand: 'own' })], q({ group_by: 'demand' }), daily);
     expect(rows).toEqual([
       row({ demand: '3', bid_requests: 11, bids: 5, wins: 3, timeouts: 1, errors: 0 }),
-      row({ demand: '4', impressions: 0, spent_cents: 0, bid_requests: 5, bids: 0, wins: 0, timeouts: 0, errors: 5 }),
+      row({
+        demand: '4',
+        impressions: 0,
+        spent_cents: 0,
+        spent_nano: 0,
+        bid_requests: 5,
+        bids: 0,
+        wins: 0,
+        timeouts: 0,
+        errors: 5,
+      }),
       row({ demand: 'own' }),
     ]);
   });

@@ -52,6 +52,7 @@ const EMPTY_ROW = {
   invalid_clicks: 0,
   ctr: 0,
   spent_cents: 0,
+  spent_nano: 0,
   conversions: 0,
   ecpa_cents: 0,
 };

@@ -96,8 +96,8 @@ describe('revenue and ROI', () => {
       [8, 0, 0, 0],
     ]);
     const csv = statsCsv(rows, query).trim().split('\n');
-    expect(csv[0]?.endsWith(',ecpa_cents,revenue_cents,roi')).toBe(true);
-    expect(csv[1]?.endsWith(',200,1,200,500,1.5')).toBe(true);
+    expect(csv[0]?.endsWith(',ecpa_cents,revenue_cents,roi,spent_nano')).toBe(true);
+    expect(csv[1]?.endsWith(',200,1,200,500,1.5,2000000000')).toBe(true);
     // A publisher's rows (no revenue asked for) carry neither.
     const pub = toStatsRows([{ k_date: '2026-01-01', k_zone_id: 7, ...counts, spent_nano: 5 }], query);
     expect(pub[0]).not.toHaveProperty('revenue_cents');
@@ -167,6 +167,8 @@ describe('toStatsRows', () => {
         invalid_clicks: 2,
         ctr: 0.23,
         spent_cents: 1001,
+        // The exact spend beside its cents: $10.012345678.
+        spent_nano: 10_012_345_678,
         conversions: 3,
         ecpa_cents: 333,
         revenue_cents: 3003,
@@ -181,13 +183,14 @@ describe('toStatsRows', () => {
         invalid_clicks: 0,
         ctr: 0,
         spent_cents: 0,
+        spent_nano: 0,
         conversions: 0,
         ecpa_cents: 0,
         revenue_cents: 0,
         roi: 0,
       },
     ]);
-    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,1800,7,2,0.23,1001,3,333,3003,1.9993');
+    expect(statsCsv(rows, query).split('\n')[1]).toBe('3,3000,1800,7,2,0.23,1001,3,333,3003,1.9993,10012345678');
   });
   it('CSV cells a spreadsheet would run as a formula come out as text (a country as a partner sent it, say)', () => {
     const query = q({ from: '2026-01-01', to: '2026-01-01', group_by: 'geo,device' });
@@ -207,7 +210,7 @@ describe('toStatsRows', () => {
       ],
       query,
     );
-    expect(statsCsv(rows, query).split('\n')[1]).toBe(`"'=cmd|calc!A0","'@x,y",1,0,0,0,0,0,0,0,0,0`);
+    expect(statsCsv(rows, query).split('\n')[1]).toBe(`"'=cmd|calc!A0","'@x,y",1,0,0,0,0,0,0,0,0,0,0`);
   });
   it('refuses bad parameters', () => {
     expect(statsQuerySchema.safeParse({ from: '2026-01-02', to: '2026-01-01' }).success).toBe(false);
@@ -256,7 +259,7 @@ describe('the placement report', () => {
       [0, '', 'com.example.game', 3],
     ]);
     expect(statsCsv(rows, query).split('\n')[0]).toBe(
-      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
+      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi,spent_nano',
     );
   });
 });

@@ -165,6 +165,7 @@ export function toStatsRows(raw: Raw[], q: StatsQuery): StatsRow[] {
       // Percent with two decimals; 0 without impressions.
       ctr: impressions ? Math.round((clicks / impressions) * 10_000) / 100 : 0,
       spent_cents: spentCents,
+      spent_nano: spentNano,
       conversions,
       // Cost per conversion in whole cents, rounded down; 0 when there were no conversions.
       ecpa_cents: conversions ? Math.floor(spentCents / conversions) : 0,
@@ -218,6 +219,8 @@ export function statsCsv(rows: StatsRow[], q: StatsQuery): string {
     'ecpa_cents',
     'revenue_cents',
     'roi',
+    // Last, so exports read by column position before it keep their columns.
+    'spent_nano',
   ] as (keyof StatsRow)[];
   return csvTable(cols, rows);
 }

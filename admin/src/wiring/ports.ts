@@ -5,6 +5,7 @@ import type { PaymentPorts } from '../payments/http.ts';
 import type { PayoutPorts } from '../payments/payout-close.ts';
 import type { PostbackPorts } from '../postback/postback-worker.ts';
 import type { RulePorts } from '../rules/rule-evaluator.ts';
+import { currentModerationEta } from '../repos/creatives.ts';
 import type { Services } from '../services.ts';
 import type { VideoPorts } from '../video/poller.ts';
 import type { TargetCpaPorts } from '../cpa/cpa-pass.ts';
@@ -31,6 +32,7 @@ export function workerPorts(svc: Services): WorkerPorts {
       log,
       users: svc.users,
       oneTimeTokens: svc.oneTimeTokens,
+      moderationEta: () => currentModerationEta(svc),
     },
     lowBalance: {
       config: { mail: config.mail },

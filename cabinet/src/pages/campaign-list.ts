@@ -6,7 +6,7 @@ import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
 import type { Preset } from '../date-range.ts';
 import { deliveryText } from '../delivery-text.ts';
 import { actionButton, badge, h, notify } from '../dom.ts';
-import { count, ctrOf, ecpaCents, money, percent } from '../format.ts';
+import { count, ctrOf, ecpaCents, money, percent, spend } from '../format.ts';
 import { grid } from '../grid.ts';
 import type { Column } from '../grid.ts';
 import type { PageContext } from '../router.ts';
@@ -18,12 +18,13 @@ interface Perf {
   impressions: number;
   clicks: number;
   spent_cents: number;
+  spent_nano: number;
   conversions: number;
 }
 type Row = Campaign & Perf;
 
 const STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-const ZERO: Perf = { impressions: 0, clicks: 0, spent_cents: 0, conversions: 0 };
+const ZERO: Perf = { impressions: 0, clicks: 0, spent_cents: 0, spent_nano: 0, conversions: 0 };
 
 /** Page state kept in the URL, so a filtered view can be bookmarked and survives a reload. */
 function readState(): { range: Preset; status: string; format: string; country: string } {
@@ -81,7 +82,13 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       return {
         ...c,
         ...(p
-          ? { impressions: p.impressions, clicks: p.clicks, spent_cents: p.spent_cents, conversions: p.conversions }
+          ? {
+              impressions: p.impressions,
+              clicks: p.clicks,
+              spent_cents: p.spent_cents,
+              spent_nano: p.spent_nano,
+              conversions: p.conversions,
+            }
           : ZERO),
       };
     });
@@ -179,8 +186,8 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       label: 'Spend',
       numeric: true,
       sort: (r) => r.spent_cents,
-      cell: (r) => money(r.spent_cents),
-      total: (rs) => money(sum(rs, 'spent_cents')),
+      cell: (r) => spend(r.spent_nano),
+      total: (rs) => spend(sum(rs, 'spent_nano')),
     },
     {
       key: 'conversions',

@@ -4,6 +4,8 @@ import { ORIENTATIONS } from '../choices.ts';
 import { actionButton, badge, h, notify, table } from '../dom.ts';
 import { buildForm, optNum, text } from '../form.ts';
 import { landingMacroHelp } from '../landing-help.ts';
+import { count, ctrOf, percent, spend } from '../format.ts';
+import { moderationWaitText } from '@adnet/schemas/moderation-wait';
 /** Formats whose ad is the landing page opened whole: no image, no text shown. */
 const POP: ReadonlySet<string> = new Set(['popunder', 'direct_link']);
 import type { FieldSpec } from '../form.ts';
@@ -138,8 +140,24 @@ function creativeButtons(cr: Creative, after: () => Promise<void>, edit: (cr: Cr
 }
 
 /** The campaign's creatives with their moderation state, and the upload form with a preview. */
-export async function creativesSection(c: Campaign): Promise<HTMLElement> {
+/** A creative's own figures over the campaign page's seven days (the statistics grouped by creative). */
+export interface CreativeFigures {
+  impressions: number;
+  clicks: number;
+  spent_nano: number;
+}
+
+/**
+ * The campaign's creatives, each with its figures, and the upload form. `changed` runs after an upload, an edit or a
+ * state change, so what the page says elsewhere (its checklist) follows without a reload.
+ */
+export async function creativesSection(
+  c: Campaign,
+  figures: ReadonlyMap<number, CreativeFigures> = new Map(),
+  changed: () => Promise<void> = () => Promise.resolve(),
+): Promise<HTMLElement> {
   const section = h('section', { 'aria-labelledby': 'creatives-h' });
+  let shown = false;
   const editing = h('div', {});
   const closeEdit = () => editing.replaceChildren();
   const openEdit = (cr: Creative) => {
@@ -170,7 +188,7 @@ export async function creativesSection(c: Campaign): Promise<HTMLElement> {
         if (image instanceof File && image.size === 0) d.delete('image');
         for (const [k, v] of [...d.entries()]) if (v === '') d.delete(k);
         const created = await api.adv.creatives.create.mutate(d);
-        notify(`Creative uploaded; moderation in about ${Math.ceil(created.moderation_eta_seconds / 60)} min`);
+        notify(`Creative uploaded; review takes ${moderationWaitText(created.moderation_eta_seconds)}`);
         await render();
       },
     });
@@ -185,11 +203,26 @@ export async function creativesSection(c: Campaign): Promise<HTMLElement> {
     section.replaceChildren(
       h('h2', { id: 'creatives-h' }, 'Creatives'),
       table(
-        ['Preview', 'Title', 'Status', 'Weight', 'Rejection reason', ''],
+        [
+          'Preview',
+          'Title',
+          'Status',
+          'Impressions (7 days)',
+          'Clicks',
+          'CTR',
+          'Spend',
+          'Weight',
+          'Rejection reason',
+          '',
+        ],
         creatives.map((cr) => [
           preview(cr),
           cr.title ?? '',
           badge(cr.status),
+          count(figures.get(cr.id)?.impressions ?? 0),
+          count(figures.get(cr.id)?.clicks ?? 0),
+          percent(ctrOf(figures.get(cr.id)?.clicks ?? 0, figures.get(cr.id)?.impressions ?? 0)),
+          spend(figures.get(cr.id)?.spent_nano ?? 0),
           String(cr.weight),
           cr.rejection_reason ?? '',
           h('span', { class: 'row-actions' }, creativeButtons(cr, render, openEdit)),
@@ -200,6 +233,8 @@ export async function creativesSection(c: Campaign): Promise<HTMLElement> {
       h('h3', {}, 'Upload a creative'),
       form,
     );
+    if (shown) await changed();
+    shown = true;
   };
   await render();
   return section;

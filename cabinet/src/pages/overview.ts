@@ -3,9 +3,10 @@ import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { lineChart } from '../chart.ts';
 import { dayIn, shiftDay } from '../date-range.ts';
-import { deliveryText } from '../delivery-text.ts';
+import { allClearText, deliveryText, needsAttention } from '../delivery-text.ts';
+import { moderationWait } from '../moderation-wait.ts';
 import { badge, h, table } from '../dom.ts';
-import { count, ctrOf, ecpmCents, money, moneyNano, percent } from '../format.ts';
+import { count, ctrOf, ecpmCents, money, moneyNano, percent, spend } from '../format.ts';
 import type { PageContext } from '../router.ts';
 import { BASE } from '../router.ts';
 import { daysOf, fillSlots } from '../series.ts';
@@ -91,16 +92,17 @@ function attention(items: HTMLElement[], allClear: string): HTMLElement {
 /** The advertiser's home: today against yesterday, the two-week trend, and what keeps a campaign from serving. */
 async function advertiserOverview(ctx: PageContext): Promise<void> {
   const r = range();
-  const [stats, balance, { campaigns }] = await Promise.all([
+  const [stats, balance, { campaigns }, wait] = await Promise.all([
     api.adv.stats.get.query({ from: r.from, to: r.to, group_by: 'day', tz: r.tz }),
     api.adv.balance.get.query({ limit: 1 }),
     api.adv.campaigns.list.query(),
+    moderationWait(),
   ]);
   const rows = stats.rows as Row[];
   const figures = todayAndYesterday(rows, r);
-  const [spent, spentY] = figures('spent_cents');
+  const [spent, spentY] = figures('spent_nano');
   const [conv, convY] = figures('conversions');
-  const stuck = campaigns.filter((c) => c.status === 'active' && !c.delivery.serving);
+  const stuck = needsAttention(campaigns);
   const creatives = await creativesToWatch(campaigns.filter((c) => c.status !== 'archived'));
   const waiting = creatives.filter((x) => x.creative.status === 'pending_moderation');
   const rejected = creatives.filter((x) => x.creative.status === 'rejected');
@@ -123,11 +125,7 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
               h('a', { href: `${BASE}/campaigns/new` }, 'Create a campaign'),
               ': name, format, bid and daily budget.',
             ),
-            h(
-              'li',
-              {},
-              'Upload a creative. Our moderators review it, usually within a few hours; you are told by email.',
-            ),
+            h('li', {}, `Upload a creative. Our moderators review it, ${wait} now; you are told by email.`),
             h('li', {}, 'Add funds to your balance. Campaigns spend only what the balance holds.'),
             h(
               'li',
@@ -140,7 +138,7 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
     h(
       'div',
       { class: 'tiles', role: 'group', 'aria-label': 'Today' },
-      tile('Spend today', money(spent), money(spentY)),
+      tile('Spend today', spend(spent), spend(spentY)),
       ...trafficTiles(figures),
       tile('Conversions', count(conv), count(convY)),
       tile(
@@ -180,7 +178,7 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
               h(
                 'li',
                 {},
-                `${count(waiting.length)} creative(s) waiting for moderation, usually a few hours: `,
+                `${count(waiting.length)} creative(s) waiting for moderation, ${wait}: `,
                 [...new Map(waiting.map((w) => [w.campaign.id, w.campaign])).values()].flatMap((c, i) => [
                   i ? ', ' : '',
                   h('a', { href: `${BASE}/campaigns/${c.id}` }, c.name),
@@ -189,7 +187,7 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
             ]
           : []),
       ],
-      'Every active campaign is serving.',
+      allClearText(campaigns),
     ),
   );
 }

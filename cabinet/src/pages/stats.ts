@@ -13,7 +13,7 @@ import { PRESETS, PRESET_LABELS, presetRange } from '../date-range.ts';
 import type { Preset } from '../date-range.ts';
 import { actionButton, h } from '../dom.ts';
 import { buildForm, checked, text } from '../form.ts';
-import { count, ctrOf, ecpaCents, ecpmCents, money, percent } from '../format.ts';
+import { count, ctrOf, ecpaCents, ecpmCents, money, percent, spend } from '../format.ts';
 import { grid } from '../grid.ts';
 import type { Column } from '../grid.ts';
 import type { PageContext } from '../router.ts';
@@ -66,6 +66,7 @@ const COUNTED = [
   'invalid_clicks',
   'conversions',
   'spent_cents',
+  'spent_nano',
   'earnings_cents',
   'unfilled',
 ] as const;
@@ -174,8 +175,9 @@ export async function statsPage(ctx: PageContext): Promise<void> {
         sort: (r) => ctrOf(num(r, 'clicks'), num(r, 'impressions')),
       }),
       c(moneyKey, publisher ? 'Earnings' : 'Spend', {
-        cell: (r) => money(num(r, moneyKey)),
-        total: (rs) => money(total(rs, moneyKey)),
+        // Spend to its real value under a cent (the exact `spent_nano`), where cents would read $0.00.
+        cell: (r) => (publisher ? money(num(r, moneyKey)) : spend(num(r, 'spent_nano'))),
+        total: (rs) => (publisher ? money(total(rs, moneyKey)) : spend(total(rs, 'spent_nano'))),
         sort: (r) => num(r, moneyKey),
       }),
       c('ecpm', 'eCPM', {

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { passwordBinding } from '../../storage/one-time-tokens.ts';
 import { AppError, fieldErrors } from '../../errors.ts';
 import { createAccount } from '../../repos/accounts.ts';
+import { currentModerationEta } from '../../repos/creatives.ts';
 import type { Services } from '../../services.ts';
 import type { UserRecord } from '../../storage/users.ts';
 import { authedProcedure, checkCookieRequest, ipLimitedProcedure, router } from '../init.ts';
@@ -179,6 +180,11 @@ export const authRouter = router({
         email_verified: z.boolean(),
         /** A session's expiry; null for an API key, which lasts until revoked. */
         token_expires_at: z.string().nullable(),
+        /**
+         * How long a creative uploaded now waits for review, in seconds (MODERATION_ETA_* and the queue): the one
+         * moderation time the cabinet and the emails quote.
+         */
+        moderation_eta_seconds: z.number().int(),
       }),
     )
     .query(async ({ ctx }) => {
@@ -190,6 +196,7 @@ export const authRouter = router({
         email: user.email,
         email_verified: user.emailVerifiedAt !== undefined,
         token_expires_at: ctx.session.apiKey ? null : new Date(ctx.session.expiresAt).toISOString(),
+        moderation_eta_seconds: await currentModerationEta(ctx.svc),
       };
     }),
 

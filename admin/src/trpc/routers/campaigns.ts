@@ -8,7 +8,7 @@ import {
 } from '@adnet/schemas/api';
 import type { CreativeStatus, StoredCampaign } from '@adnet/schemas/api';
 import { sourceEntriesInputSchema, zoneLookupInputSchema, zoneLookupSchema } from '@adnet/schemas/source-lists';
-import type { StoredZone } from '@adnet/schemas/publisher';
+import type { StoredSite, StoredZone } from '@adnet/schemas/publisher';
 import type { SourceList, Warning } from '@adnet/schemas/source-lists';
 import { addSources, removeSources, sameSources } from '../../domain/source-edits.ts';
 import type { SourceEntries } from '../../domain/source-edits.ts';
@@ -225,17 +225,28 @@ export const campaignsRouter = router({
       .input(sourceEntriesInputSchema.extend({ id: idSchema }))
       .output(campaignWithWarningsSchema)
       .mutation(({ ctx, input }) => editSources(ctx, input, 'remove')),
-    /** The subids of zones the statistics name by id (subids are public: every widget snippet carries one). */
+    /**
+     * The zones the statistics name by id: subid (public: every widget snippet carries one), name and site domain, so
+     * a placement reads by name.
+     */
     zones: advertiser
       .input(zoneLookupInputSchema)
       .output(zoneLookupSchema)
-      .query(async ({ ctx, input }) => ({
-        zones: (await ctx.svc.configStore.readMany<StoredZone>('zone', input.ids)).map((z) => ({
-          id: z.id,
-          subid: z.subid,
-          site_id: z.site_id,
-        })),
-      })),
+      .query(async ({ ctx, input }) => {
+        const zones = await ctx.svc.configStore.readMany<StoredZone>('zone', input.ids);
+        const siteIds = [...new Set(zones.map((z) => String(z.site_id)))];
+        const sites = siteIds.length ? await ctx.svc.configStore.readMany<StoredSite>('site', siteIds) : [];
+        const domain = new Map(sites.map((x) => [x.id, x.domain]));
+        return {
+          zones: zones.map((z) => ({
+            id: z.id,
+            subid: z.subid,
+            site_id: z.site_id,
+            name: z.name,
+            domain: domain.get(z.site_id) ?? '',
+          })),
+        };
+      }),
   }),
 
   activate: advertiser

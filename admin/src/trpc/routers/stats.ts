@@ -75,6 +75,7 @@ async function namedDemand(ctx: Context, q: StatsQuery, rows: StatsRow[]): Promi
 const pubStatsRow = statsRowSchema
   .omit({
     spent_cents: true,
+    spent_nano: true,
     conversions: true,
     ecpa_cents: true,
     revenue_cents: true,
@@ -111,7 +112,7 @@ export const pubStatsRouter = router({
       const named = await namedDemand(ctx, input, toStatsRows(raw, input));
       return {
         rows: named.map((row, i) => {
-          const { spent_cents: _s, conversions: _c, ecpa_cents: _e, ...rest } = row;
+          const { spent_cents: _s, spent_nano: _n, conversions: _c, ecpa_cents: _e, ...rest } = row;
           const unfilled = Number(raw[i]?.unfilled ?? 0);
           return {
             ...rest,

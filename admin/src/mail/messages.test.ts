@@ -32,7 +32,15 @@ describe('notice texts', () => {
     expect(m.text).not.toContain('review takes');
     expect(
       renderNotice(
-        { kind: 'creative_moderated', user_id: 1, creative_id: 2, campaign_id: 3, title: 'T', status: 'rejected', reason: 'x' },
+        {
+          kind: 'creative_moderated',
+          user_id: 1,
+          creative_id: 2,
+          campaign_id: 3,
+          title: 'T',
+          status: 'rejected',
+          reason: 'x',
+        },
         { ...ctx, moderationWait: 'about 15 minutes' },
       ).text,
     ).toContain('send it for review again (review takes about 15 minutes): https://ads.example/cabinet/campaigns/3');

@@ -35,7 +35,7 @@ export function launchSteps(c: Pick<Campaign, 'delivery' | 'geo_include' | 'devi
     {
       label: 'Funds',
       done: !has('no_funds'),
-      detail: has('no_funds') ? 'Your balance is empty: add funds on the Balance page.' : 'Your balance covers spend.',
+      detail: has('no_funds') ? 'Your balance is empty: add funds on the Billing page.' : 'Your balance covers spend.',
     },
     {
       label: 'Budget',
@@ -86,8 +86,8 @@ export function launchChecklist(c: Campaign): HTMLElement {
             ? h(
                 'span',
                 {},
-                s.detail.replace(' on the Balance page.', ' '),
-                h('a', { href: `${BASE}/balance` }, 'on the Balance page'),
+                s.detail.replace(' on the Billing page.', ' '),
+                h('a', { href: `${BASE}/billing#add-funds` }, 'on the Billing page'),
               )
             : s.detail,
         ),

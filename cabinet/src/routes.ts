@@ -4,7 +4,7 @@ import { campaignsPage } from './pages/campaign-list.ts';
 import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
 import { dealsPage } from './pages/deals.ts';
 import { demandPartnersPage } from './pages/demand.ts';
-import { balancePage, conversionsPage } from './pages/money.ts';
+import { conversionsPage } from './pages/money.ts';
 import { advertiserDepositsPage, billingPage, payoutQueuePage, payoutsPage } from './pages/billing.ts';
 import { overviewPage } from './pages/overview.ts';
 import { profilePage } from './pages/profile.ts';
@@ -12,6 +12,9 @@ import { sitesPage, zonesPage } from './pages/publisher.ts';
 import { statsPage } from './pages/stats.ts';
 import type { Route } from './router.ts';
 import { accountPage } from './pages/account.ts';
+
+/** Old addresses that live on elsewhere now: bookmarks and emailed links keep working. */
+export const REDIRECTS: Readonly<Record<string, string>> = { '/balance': '/billing#ledger' };
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
@@ -28,7 +31,6 @@ export const ROUTES: Route[] = [
   { path: '/audiences', title: 'Audiences', roles: ['advertiser'], nav: true, render: audiencesPage },
   { path: '/stats', title: 'Statistics', roles: ['advertiser'], nav: true, render: statsPage },
   { path: '/conversions', title: 'Conversions', roles: ['advertiser'], nav: true, render: conversionsPage },
-  { path: '/balance', title: 'Balance', roles: ['advertiser'], nav: true, render: balancePage },
   { path: '/billing', title: 'Billing', roles: ['advertiser'], nav: true, render: billingPage },
   { path: '/profile', title: 'Profile', roles: ['advertiser'], nav: true, render: profilePage },
   { path: '/sites', title: 'Sites', roles: ['publisher'], nav: true, render: sitesPage },

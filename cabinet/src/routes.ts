@@ -1,4 +1,5 @@
-import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
+import { moderationPage, partnersPage } from './pages/admin.ts';
+import { adminAccountPage, adminCampaignPage, directoryPage } from './pages/admin-directory.ts';
 import { audiencesPage } from './pages/audiences.ts';
 import { campaignsPage } from './pages/campaign-list.ts';
 import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
@@ -14,7 +15,10 @@ import type { Route } from './router.ts';
 import { accountPage } from './pages/account.ts';
 
 /** Old addresses that live on elsewhere now: bookmarks and emailed links keep working. */
-export const REDIRECTS: Readonly<Record<string, string>> = { '/balance': '/billing#ledger' };
+export const REDIRECTS: Readonly<Record<string, string>> = {
+  '/balance': '/billing#ledger',
+  '/advertisers': '/directory?kind=advertisers',
+};
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
@@ -42,7 +46,9 @@ export const ROUTES: Route[] = [
   { path: '/deals', title: 'Deals', roles: ['admin'], nav: true, render: dealsPage },
   { path: '/demand-partners', title: 'Demand partners', roles: ['admin'], nav: true, render: demandPartnersPage },
   { path: '/statistics', title: 'Statistics', roles: ['admin'], nav: true, render: statsPage },
-  { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
+  { path: '/directory', title: 'Directory', roles: ['admin'], nav: true, render: directoryPage },
+  { path: '/directory/accounts/:id', title: 'Account', roles: ['admin'], render: adminAccountPage },
+  { path: '/directory/campaigns/:id', title: 'Campaign', roles: ['admin'], render: adminCampaignPage },
   { path: '/payout-queue', title: 'Payouts', roles: ['admin'], nav: true, render: payoutQueuePage },
   { path: '/advertisers/:id/deposits', title: 'Deposits', roles: ['admin'], render: advertiserDepositsPage },
   { path: '/account', title: 'Account', roles: ['advertiser', 'publisher', 'admin'], nav: true, render: accountPage },

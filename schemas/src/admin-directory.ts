@@ -149,3 +149,22 @@ export const moderationItemSchema = creativeSchema.extend({
   landing_domain: z.string(),
 });
 export type ModerationItem = z.infer<typeof moderationItemSchema>;
+
+const idList = z
+  .array(z.coerce.number({ error: 'must be ids' }).int('must be ids').positive('must be ids'), {
+    error: 'must be a list of ids',
+  })
+  .max(500, 'must be at most 500 ids')
+  .default([]);
+/** Names for the ids a statistics breakdown shows (the admin's): campaigns, sites, zones. */
+export const adminNamesInputSchema = z.object({ campaigns: idList, sites: idList, zones: idList });
+export const adminNamesSchema = z.object({
+  campaigns: z.array(
+    z.object({ id: z.number().int(), name: z.string(), advertiser_id: z.number().int(), advertiser_email: z.string() }),
+  ),
+  sites: z.array(
+    z.object({ id: z.number().int(), domain: z.string(), publisher_id: z.number().int(), publisher_email: z.string() }),
+  ),
+  zones: z.array(z.object({ id: z.number().int(), name: z.string(), subid: z.string(), site_id: z.number().int() })),
+});
+export type AdminNames = z.infer<typeof adminNamesSchema>;

@@ -1,11 +1,12 @@
 import {
   adminAccountSchema,
+  adminNamesInputSchema,
+  adminNamesSchema,
   adminCampaignSchema,
   advertiserPageSchema,
   advertiserSearchInputSchema,
   campaignPageSchema,
   campaignSearchInputSchema,
-  moderationItemSchema,
   publisherPageSchema,
   publisherSearchInputSchema,
   sitePageSchema,
@@ -245,6 +246,36 @@ export const adminDirectoryRouter = router({
           status: cr.status,
           landing_url: cr.landing_url,
         })),
+      };
+    }),
+
+  /** Names beside the ids of a statistics breakdown: read by id, so as cheap as the rows are few. */
+  names: admin
+    .input(adminNamesInputSchema)
+    .output(adminNamesSchema)
+    .query(async ({ ctx, input }) => {
+      const [campaigns, sites, zones] = await Promise.all([
+        ctx.svc.configStore.readMany<StoredCampaign>('campaign', input.campaigns),
+        ctx.svc.configStore.readMany<StoredSite>('site', input.sites),
+        ctx.svc.configStore.readMany<StoredZone>('zone', input.zones),
+      ]);
+      const owners = [...new Set([...campaigns.map((c) => c.advertiser_id), ...sites.map((s) => s.publisher_id)])];
+      const users = await Promise.all(owners.map((id) => ctx.svc.users.get(id)));
+      const email = new Map(users.filter((u) => u !== undefined).map((u) => [u.id, u.email]));
+      return {
+        campaigns: campaigns.map((c) => ({
+          id: c.id,
+          name: c.name,
+          advertiser_id: c.advertiser_id,
+          advertiser_email: email.get(c.advertiser_id) ?? '',
+        })),
+        sites: sites.map((s) => ({
+          id: s.id,
+          domain: s.domain,
+          publisher_id: s.publisher_id,
+          publisher_email: email.get(s.publisher_id) ?? '',
+        })),
+        zones: zones.map((z) => ({ id: z.id, name: z.name, subid: z.subid, site_id: z.site_id })),
       };
     }),
 });

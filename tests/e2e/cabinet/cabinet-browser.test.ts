@@ -230,11 +230,15 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.locator('[data-step="Creative approved"].done').waitFor({ timeout: 15_000 });
     await adv.getByRole('cell', { name: 'approved', exact: true }).waitFor();
     expect(await adv.locator('[data-step="Funds"]').getAttribute('class')).toBe('todo');
-    await adm.getByRole('link', { name: 'Advertisers' }).click();
-    const credit = form(adm, `Credit ${advEmail}`);
+    // Crediting is an action on the account's page, found in the directory, with a reason for the ledger.
+    await adm.getByRole('link', { name: 'Directory' }).click();
+    await adm.getByRole('navigation', { name: 'What to find' }).getByRole('link', { name: 'Advertisers' }).click();
+    await adm.getByRole('link', { name: advEmail }).click();
+    const credit = form(adm, 'Credit this account');
     await credit.getByLabel('Amount (USD)').fill('100');
+    await credit.getByLabel('Reason').fill('Launch funds');
     await credit.getByRole('button', { name: 'Credit' }).click();
-    await adm.getByRole('cell', { name: '$100.00' }).waitFor();
+    await adm.getByTestId('account-balance').getByText('$100.00').waitFor();
   });
 
   it('lets the advertiser activate the campaign', async () => {

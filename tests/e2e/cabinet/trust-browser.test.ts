@@ -142,7 +142,7 @@ describe('tables that fit', () => {
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const problems: string[] = [];
     const extra: [Account, string[]][] = [
-      [adv, [`/campaigns/${campaignId}`]],
+      [adv, [`/campaigns/${campaignId}`, '/campaigns/new']],
       [pub, []],
       [
         admin,
@@ -153,6 +153,7 @@ describe('tables that fit', () => {
           `/directory/accounts/${adv.id}`,
           `/directory/accounts/${pub.id}`,
           `/directory/campaigns/${campaignId}`,
+          `/advertisers/${adv.id}/deposits`,
         ],
       ],
     ];

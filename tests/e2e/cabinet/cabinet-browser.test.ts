@@ -709,10 +709,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await adv.getByRole('cell', { name: /#1 .* 200/ }).count()).toBe(1);
   });
 
-  it('shows the balance and its ledger', async () => {
-    await adv.getByRole('link', { name: 'Balance', exact: true }).click();
-    await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00']);
-    expect(await adv.locator('.big').textContent()).toMatch(/^\$\d+\.\d{2}$/);
+  it('shows the balance and its ledger on Billing', async () => {
+    await adv.getByRole('link', { name: 'Billing', exact: true }).click();
+    await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00', 'Launch funds']);
+    expect(await adv.getByTestId('balance').textContent()).toMatch(/^\$\d+\.\d{2}$/);
   });
 
   it('turns a chosen AI variant into the creative form', async () => {

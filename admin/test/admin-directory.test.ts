@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { account, call, creativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { makePng } from '@adnet/test-support/images';
+import { trpcClient } from './support/trpc-client.ts';
 
 // The admin's directory: search, filter, sort and page advertisers, publishers, sites and campaigns; open one
 // account or campaign; the moderation queue names whose each creative is. docs/admin-directory.md.
@@ -155,6 +156,30 @@ describe('admin directory', () => {
         `/api/admin/campaigns/${campaignId}`,
       ])
         expect((await get(path, who)).status, `${path} as ${who.email}`).toBe(403);
+  });
+
+  it("names the ids of the admin's statistics with whose they are; only for admins, at most 500 ids", async () => {
+    const sites = await get<Page<{ id: number }>>('/api/admin/search/sites');
+    const siteId = sites.body.items[0]?.id ?? 0;
+    const names = await trpcClient(fx.app.base, admin.token).admin.names.query({
+      campaigns: [campaignId, 999_999],
+      sites: [siteId],
+    });
+    expect(names.campaigns).toEqual([
+      { id: campaignId, name: 'Zebra crossing promo', advertiser_id: adv.id, advertiser_email: adv.email },
+    ]);
+    expect(names.sites).toEqual([
+      { id: siteId, domain: 'quiet-news.example', publisher_id: pub.id, publisher_email: pub.email },
+    ]);
+    expect(names.zones).toEqual([]);
+    await expect(
+      trpcClient(fx.app.base, admin.token).admin.names.query({
+        campaigns: Array.from({ length: 501 }, (_, i) => i + 1),
+      }),
+    ).rejects.toThrow(/at most 500 ids/);
+    await expect(
+      trpcClient(fx.app.base, adv.token).admin.names.query({ campaigns: [campaignId] }),
+    ).rejects.toMatchObject({ data: { httpStatus: 403 } });
   });
 
   it('states the deposit limits the deposit form enforces, to advertisers', async () => {

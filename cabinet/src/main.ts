@@ -76,6 +76,8 @@ function balanceBadge(session: Session): HTMLElement | null {
   const show = (cents: number) => {
     el.textContent = `${label} ${usd(cents)}`;
     el.classList.toggle('empty', cents <= 0 && session.role === 'advertiser');
+    // An empty balance is an "add funds" entry point: it opens the deposit form.
+    if (session.role === 'advertiser' && cents <= 0) el.setAttribute('href', `${BASE}/billing#add-funds`);
   };
   if (session.role === 'advertiser') {
     void api.adv.balance.get

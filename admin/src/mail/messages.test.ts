@@ -31,6 +31,12 @@ describe('notice texts', () => {
     expect(m.text).not.toMatch(/\nBcc:/);
   });
 
+  it('sends a low balance to the deposit form', () => {
+    expect(
+      renderNotice({ kind: 'low_balance', user_id: 1, balance_cents: 995, threshold_cents: 1000 }, ctx).text,
+    ).toContain('Add funds at https://ads.example/cabinet/billing#add-funds');
+  });
+
   it('writes money in dollars from cents', () => {
     expect(
       renderNotice({ kind: 'low_balance', user_id: 1, balance_cents: 995, threshold_cents: 1000 }, ctx).subject,

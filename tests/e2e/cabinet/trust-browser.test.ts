@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, creativeForm, validCampaign } from '@adnet/test-support/admin';
@@ -18,6 +19,8 @@ let adv: Account;
 let pub: Account;
 let admin: Account;
 let campaignId: number;
+let siteId: number;
+let zone: { id: number; subid: string };
 const CAMPAIGN = 'Zebra crossing promo';
 const tokens = new Map<Account, string>();
 
@@ -55,10 +58,13 @@ beforeAll(async () => {
     token: pub.token,
     json: { domain: 'quiet-news.test', category: 'news', language: 'en', traffic_estimate_daily: 1000 },
   });
-  await call(p.app, 'POST', '/api/pub/zones', {
-    token: pub.token,
-    json: { site_id: site.body.id, name: 'Sidebar', format: 'banner', banner_width: 300, banner_height: 250 },
-  });
+  siteId = site.body.id;
+  zone = (
+    await call<{ id: number; subid: string }>(p.app, 'POST', '/api/pub/zones', {
+      token: pub.token,
+      json: { site_id: siteId, name: 'Sidebar', format: 'banner', banner_width: 300, banner_height: 250 },
+    })
+  ).body;
   await call(p.app, 'POST', '/api/admin/partners', {
     token: admin.token,
     json: { name: 'Exchange A', allowed_ips: ['198.51.100.7'], qps_limit: 10 },
@@ -73,6 +79,12 @@ async function signIn(who: Account): Promise<Page> {
   const page = await signedIn(p, who, /\/cabinet\/overview$/);
   tokens.set(who, await sessionToken(page));
   return page;
+}
+
+/** The cabinet session of `who`, signing in through the page the first time (each test can run alone). */
+async function tokenOf(who: Account): Promise<string> {
+  if (!tokens.has(who)) await (await signIn(who)).context().close();
+  return tokens.get(who) ?? '';
 }
 
 describe('money in one place', () => {
@@ -93,7 +105,7 @@ describe('money in one place', () => {
 
   it("the launch checklist's funds step leads to the same form, and old Balance links land in the ledger", async () => {
     const ctx = await p.newContext();
-    await useSession(ctx, p.base, tokens.get(adv) ?? '');
+    await useSession(ctx, p.base, await tokenOf(adv));
     const page = await ctx.newPage();
     await page.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
     await page.locator('[data-step="Funds"]').getByRole('link', { name: 'on the Billing page' }).click();
@@ -104,8 +116,9 @@ describe('money in one place', () => {
     await page.goto(`${p.base}/cabinet/balance`);
     await page.waitForURL(/\/cabinet\/billing#ledger$/);
     await page.getByRole('heading', { name: 'Ledger', exact: true }).waitFor();
-    // The header's balance goes to the same place.
-    expect(await page.locator('header a.balance').getAttribute('href')).toBe('/cabinet/billing');
+    // The header's balance goes to Billing; empty, to the deposit form.
+    await page.locator('header a.balance').getByText('Balance $0.00').waitFor();
+    expect(await page.locator('header a.balance').getAttribute('href')).toBe('/cabinet/billing#add-funds');
     await ctx.close();
   });
 });
@@ -138,7 +151,6 @@ const WIDEST = `[...document.querySelectorAll('body *')].filter((el) => el.getBo
 
 describe('tables that fit', () => {
   it('at 1280 and 390 px every page of every role keeps its actions in view, nothing overflows sideways, axe is clean', async () => {
-    await Promise.all([adv, pub, admin].filter((who) => !tokens.has(who)).map(signIn));
     const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const problems: string[] = [];
     const extra: [Account, string[]][] = [
@@ -164,7 +176,7 @@ describe('tables that fit', () => {
       for (const [who, more] of extra) {
         // The cabinet's CSP allows only its own scripts: this context lets the checker in.
         const ctx = await p.browser.newContext({ bypassCSP: true, viewport, userAgent: CHROME_UA });
-        await useSession(ctx, p.base, tokens.get(who) ?? '');
+        await useSession(ctx, p.base, await tokenOf(who));
         const page = await ctx.newPage();
         await page.goto(`${p.base}/cabinet/overview`);
         await page.locator('main h1').first().waitFor();
@@ -216,7 +228,7 @@ describe('tables that fit', () => {
 describe('the admin at work', () => {
   const adminPage = async (): Promise<Page> => {
     const ctx = await p.newContext();
-    await useSession(ctx, p.base, tokens.get(admin) ?? '');
+    await useSession(ctx, p.base, await tokenOf(admin));
     return ctx.newPage();
   };
 
@@ -253,6 +265,41 @@ describe('the admin at work', () => {
     await page.context().close();
   });
 
+  it("names campaigns, sites and zones in the admin's statistics, with whose they are", async () => {
+    const hour = `${new Date().toISOString().slice(0, 13).replace('T', ' ')}:00:00`;
+    await (p.app.svc.clickhouse as ClickHouseClient).insert({
+      table: 'adnet.stats_hourly',
+      format: 'JSONEachRow',
+      values: [
+        {
+          hour,
+          advertiser_id: adv.id,
+          campaign_id: campaignId,
+          publisher_id: pub.id,
+          site_id: siteId,
+          zone_id: zone.id,
+          impressions: 100,
+          spent_nano: 1_000_000_000,
+        },
+      ],
+    });
+    const page = await adminPage();
+    await page.goto(`${p.base}/cabinet/statistics`);
+    const f = page.getByRole('form', { name: 'Statistics query' });
+    const show = async (group: string) => {
+      for (const box of await f.getByRole('checkbox').all()) await box.uncheck();
+      await f.getByRole('checkbox', { name: group, exact: true }).check();
+      await f.getByRole('button', { name: 'Show' }).click();
+    };
+    await show('campaign');
+    await page.getByRole('cell', { name: `${CAMPAIGN} · ${adv.email} (#${campaignId})` }).waitFor();
+    await show('site');
+    await page.getByRole('cell', { name: `quiet-news.test · ${pub.email} (#${siteId})` }).waitFor();
+    await show('zone');
+    await page.getByRole('cell', { name: `Sidebar (${zone.subid}) (#${zone.id})` }).waitFor();
+    await page.context().close();
+  });
+
   it("credits an account from its page, with a reason the ledger keeps and the advertiser's Billing shows", async () => {
     const page = await adminPage();
     await page.goto(`${p.base}/cabinet/directory/accounts/${adv.id}`);
@@ -270,10 +317,12 @@ describe('the admin at work', () => {
     await page.context().close();
 
     const ctx = await p.newContext();
-    await useSession(ctx, p.base, tokens.get(adv) ?? '');
+    await useSession(ctx, p.base, await tokenOf(adv));
     const mine = await ctx.newPage();
     await mine.goto(`${p.base}/cabinet/billing#ledger`);
     await mine.getByRole('row').filter({ hasText: 'Goodwill for the outage of 28 Nov' }).waitFor();
+    await mine.locator('header a.balance').getByText('Balance $25.00').waitFor();
+    expect(await mine.locator('header a.balance').getAttribute('href')).toBe('/cabinet/billing');
     await ctx.close();
   });
 

@@ -103,6 +103,15 @@ export const sellerSettingsSchema = z.object({
 export type SellerSettings = z.infer<typeof sellerSettingsSchema>;
 export const sellerSettingsInputSchema = z.object({ sellers_json_confidential: z.boolean() });
 
+/** A zone's ad label when the publisher names none: every ad the widget renders carries one (docs/browser-endpoints.md). */
+export const DEFAULT_AD_LABEL = 'Ad';
+/** The publisher's wording of the label ("Sponsored", "Anzeige"): it may be reworded, never removed. */
+const adLabel = z
+  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+  .trim()
+  .min(1, 'must not be empty: every ad carries a label')
+  .max(24, 'must be at most 24 characters');
+
 const intIn = (min: number, max: number) =>
   z
     .number(msgNumber())
@@ -127,6 +136,8 @@ const zoneFields = z.object({
   pop_trigger: oneOf(POP_TRIGGERS).optional(),
   /** Popunder zones: a new tab in front (default), or a window behind the page. */
   pop_new_tab: z.boolean(msgBoolean()).optional(),
+  /** The label every ad the widget renders on this zone carries, 1-24 characters (default "Ad"). */
+  ad_label: adLabel.optional(),
   ...controlsInputShape,
 });
 /** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
@@ -163,6 +174,8 @@ export const zoneSchema = z.object({
   pop_trigger: z.enum(POP_TRIGGERS).nullable(),
   /** Popunder zones: a new tab in front (true) or a window behind (false); null for other formats. */
   pop_new_tab: z.boolean().nullable(),
+  /** The label every ad the widget renders on this zone carries ("Ad" unless the publisher reworded it). */
+  ad_label: z.string(),
   status: z.enum(ZONE_STATUSES),
   widget_url: z.string(),
   /** Video formats: the zone's VAST 4.0 URL, `{base_url}/vast/<subid>.xml`. */
@@ -191,6 +204,7 @@ export type StoredZone = Omit<
   | 'pop_freq_cap_hours'
   | 'pop_trigger'
   | 'pop_new_tab'
+  | 'ad_label'
   | keyof typeof controlsOutputShape
 > &
   StoredControls & {
@@ -199,6 +213,8 @@ export type StoredZone = Omit<
     pop_freq_cap_hours?: Zone['pop_freq_cap_hours'];
     pop_trigger?: Zone['pop_trigger'];
     pop_new_tab?: Zone['pop_new_tab'];
+    // Absent in zones kept before ad labels existed: read as DEFAULT_AD_LABEL.
+    ad_label?: string;
   };
 
 /** A pop zone's settings when the publisher leaves them out. */
@@ -265,3 +281,7 @@ export const pushSubscribeSchema = z.object({
   }),
 });
 export type PushSubscribe = z.infer<typeof pushSubscribeSchema>;
+
+/** `POST /api/pub/zones/{id}/preview`: a token for the zone's live preview (GET /preview/<subid>?t=<token>). */
+export const previewTokenSchema = z.object({ token: z.string(), expires_at: z.string() });
+export type PreviewToken = z.infer<typeof previewTokenSchema>;

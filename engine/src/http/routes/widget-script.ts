@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
+import { DEFAULT_AD_LABEL, POP_DEFAULTS } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 
@@ -10,6 +11,12 @@ function pushSettings(z: StoredZone, vapidKey: string): ZoneConfig['push'] {
   const p = z.push_prompt ?? DEFAULT_PUSH_PROMPT;
   return { on: p.on, delaySec: p.delay_s ?? null, vapidKey, worker: PUSH_WORKER_PATH };
 }
+
+/** A popunder zone's trigger and window, the defaults where a zone kept before them has none. */
+const popSettings = (z: StoredZone): ZoneConfig['pop'] => ({
+  trigger: z.pop_trigger ?? POP_DEFAULTS.pop_trigger,
+  newTab: z.pop_new_tab ?? POP_DEFAULTS.pop_new_tab,
+});
 
 /**
  * GET /w/<subid>.js: the widget with the zone's settings baked in, cacheable
@@ -35,8 +42,14 @@ export function widgetScriptRoute(ctx: EngineContext) {
               h: z.banner_height,
               corner: z.fv_corner,
               delaySec: z.fv_delay_sec,
-              capHours: z.fv_freq_cap_hours,
+              // A popunder zone's cap is its pop cap: the widget keeps the last pop's time as it does a video's.
+              capHours:
+                z.format === 'popunder'
+                  ? (z.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours)
+                  : z.fv_freq_cap_hours,
+              label: z.ad_label ?? DEFAULT_AD_LABEL,
               push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
+              pop: z.format === 'popunder' ? popSettings(z) : null,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;
       hit = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };

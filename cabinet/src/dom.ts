@@ -130,7 +130,11 @@ export function table(headers: string[], rows: Child[][], caption?: string): HTM
         h(
           'tr',
           {},
-          headers.map((t) => h('th', { scope: 'col' }, t)),
+          headers.map((t, i) =>
+            !t && i === headers.length - 1
+              ? h('th', { scope: 'col', class: 'actions' }, h('span', { class: 'offscreen' }, 'Actions'))
+              : h('th', { scope: 'col' }, t),
+          ),
         ),
       ),
       h(
@@ -141,7 +145,14 @@ export function table(headers: string[], rows: Child[][], caption?: string): HTM
               h(
                 'tr',
                 {},
-                r.map((c, i) => h('td', { 'data-label': headers[i] ?? '' }, c)),
+                // A last column without a header holds the row's actions: it stays in view (styles.css).
+                r.map((c, i) =>
+                  h(
+                    'td',
+                    { 'data-label': headers[i] ?? '', class: i === r.length - 1 && !headers[i] ? 'actions' : null },
+                    c,
+                  ),
+                ),
               ),
             )
           : h('tr', {}, h('td', { colspan: headers.length }, 'Nothing yet')),

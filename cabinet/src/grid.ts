@@ -73,6 +73,8 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
             ),
           )
         : c.label;
+      if (c.key === 'actions' && !c.label)
+        return h('th', { scope: 'col', class: 'actions' }, h('span', { class: 'offscreen' }, 'Actions'));
       return h(
         'th',
         { scope: 'col', class: c.numeric ? 'num' : null, 'data-key': c.key, 'aria-sort': c.sort ? state : null },
@@ -87,7 +89,11 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
     const body = rows.map((r) => {
       const id = o.id?.(r) ?? '';
       const cells = o.columns.map((c) =>
-        h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.cell(r)),
+        h(
+          'td',
+          { class: c.key === 'actions' ? 'actions' : c.numeric ? 'num' : null, 'data-label': c.label },
+          c.cell(r),
+        ),
       );
       const box = o.onSelect
         ? h(
@@ -111,13 +117,13 @@ export function grid<R>(o: GridOptions<R>): HTMLElement {
             h(
               'tr',
               { class: 'totals' },
-              o.onSelect ? h('td', {}) : null,
+              o.onSelect ? h('td', { class: 'no-total' }) : null,
               o.columns.map((c, i) =>
-                h(
-                  'td',
-                  { class: c.numeric ? 'num' : null, 'data-label': c.label },
-                  c.total ? c.total(o.rows) : i === 0 ? 'Total' : '',
-                ),
+                // Only a figure carries its column's label: on a phone, where each cell reads "Label: value",
+                // a column without a total (status, format) would show a label with nothing after it.
+                c.total
+                  ? h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, c.total(o.rows))
+                  : h('td', { class: i === 0 ? 'total-label' : 'no-total' }, i === 0 ? 'Total' : ''),
               ),
             ),
           )

@@ -42,7 +42,7 @@ export function launchSteps(
     {
       label: 'Funds',
       done: !has('no_funds'),
-      detail: has('no_funds') ? 'Your balance is empty: add funds on the Balance page.' : 'Your balance covers spend.',
+      detail: has('no_funds') ? 'Your balance is empty: add funds on the Billing page.' : 'Your balance covers spend.',
     },
     {
       label: 'Budget',
@@ -93,8 +93,8 @@ export function launchChecklist(c: Campaign, creatives: Creatives, wait: string)
             ? h(
                 'span',
                 {},
-                s.detail.replace(' on the Balance page.', ' '),
-                h('a', { href: `${BASE}/balance` }, 'on the Balance page'),
+                s.detail.replace(' on the Billing page.', ' '),
+                h('a', { href: `${BASE}/billing#add-funds` }, 'on the Billing page'),
               )
             : s.detail,
         ),

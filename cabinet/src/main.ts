@@ -3,7 +3,7 @@ import { api, knownSession, loadSession, problem, saveSession } from './api.ts';
 import type { Session } from './api.ts';
 import { presetRange } from './date-range.ts';
 import { h, usd } from './dom.ts';
-import { ROUTES } from './routes.ts';
+import { REDIRECTS, ROUTES } from './routes.ts';
 import { authPage } from './pages/auth.ts';
 import { resetPasswordPage, verifyEmailPage } from './pages/recovery.ts';
 import { BASE, currentPath, match, navigate, onNavigate } from './router.ts';
@@ -72,7 +72,7 @@ function balanceBadge(session: Session): HTMLElement | null {
     'a',
     {
       class: 'balance',
-      href: `${BASE}/${session.role === 'advertiser' ? 'balance' : 'earnings'}`,
+      href: `${BASE}/${session.role === 'advertiser' ? 'billing' : 'earnings'}`,
       'aria-live': 'polite',
     },
     label,
@@ -80,6 +80,8 @@ function balanceBadge(session: Session): HTMLElement | null {
   const show = (cents: number) => {
     el.textContent = `${label} ${usd(cents)}`;
     el.classList.toggle('empty', cents <= 0 && session.role === 'advertiser');
+    // An empty balance is an "add funds" entry point: it opens the deposit form.
+    if (session.role === 'advertiser' && cents <= 0) el.setAttribute('href', `${BASE}/billing#add-funds`);
   };
   if (session.role === 'advertiser') {
     void api.adv.balance.get
@@ -138,6 +140,11 @@ async function render(): Promise<void> {
     return;
   }
   if (path === '/') return navigate(HOME[session.role]);
+  const moved = REDIRECTS[path];
+  if (moved) {
+    history.replaceState(null, '', BASE + moved);
+    return render();
+  }
   for (const route of ROUTES) {
     const params = match(route.path, path);
     if (!params) continue;
@@ -165,7 +172,8 @@ async function render(): Promise<void> {
     }
     // After an in-app page change the focus goes to the new content (as a page load would put
     // screen readers at the top); on the first load it stays where the browser put it.
-    if (focusMain) main.focus();
+    // A page that put the focus somewhere itself (the amount, asked for by an "add funds" link) keeps it.
+    if (focusMain && !main.contains(document.activeElement)) main.focus();
     return;
   }
   shell(session, '').append(

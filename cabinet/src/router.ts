@@ -52,7 +52,7 @@ export function onNavigate(fn: Listener): void {
     )
       return;
     ev.preventDefault();
-    navigate(url.pathname + url.search);
+    navigate(url.pathname + url.search + url.hash);
   });
 }
 

@@ -1,11 +1,12 @@
-import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
+import { moderationPage, partnersPage } from './pages/admin.ts';
+import { adminAccountPage, adminCampaignPage, directoryPage } from './pages/admin-directory.ts';
 import { audiencesPage } from './pages/audiences.ts';
 import { campaignsPage } from './pages/campaign-list.ts';
 import { campaignPage } from './pages/campaigns.ts';
 import { editCampaignPage, newCampaignPage } from './pages/campaign-builder.ts';
 import { dealsPage } from './pages/deals.ts';
 import { demandPartnersPage } from './pages/demand.ts';
-import { balancePage, conversionsPage } from './pages/money.ts';
+import { conversionsPage } from './pages/money.ts';
 import { advertiserDepositsPage, billingPage, payoutQueuePage, payoutsPage } from './pages/billing.ts';
 import { overviewPage } from './pages/overview.ts';
 import { profilePage } from './pages/profile.ts';
@@ -13,6 +14,12 @@ import { sitesPage, zonesPage } from './pages/publisher.ts';
 import { statsPage } from './pages/stats.ts';
 import type { Route } from './router.ts';
 import { accountPage } from './pages/account.ts';
+
+/** Old addresses that live on elsewhere now: bookmarks and emailed links keep working. */
+export const REDIRECTS: Readonly<Record<string, string>> = {
+  '/balance': '/billing#ledger',
+  '/advertisers': '/directory?kind=advertisers',
+};
 
 /** Every page of the cabinet; the order is the navigation's. */
 export const ROUTES: Route[] = [
@@ -30,7 +37,6 @@ export const ROUTES: Route[] = [
   { path: '/audiences', title: 'Audiences', roles: ['advertiser'], nav: true, render: audiencesPage },
   { path: '/stats', title: 'Statistics', roles: ['advertiser'], nav: true, render: statsPage },
   { path: '/conversions', title: 'Conversions', roles: ['advertiser'], nav: true, render: conversionsPage },
-  { path: '/balance', title: 'Balance', roles: ['advertiser'], nav: true, render: balancePage },
   { path: '/billing', title: 'Billing', roles: ['advertiser'], nav: true, render: billingPage },
   { path: '/profile', title: 'Profile', roles: ['advertiser'], nav: true, render: profilePage },
   { path: '/sites', title: 'Sites', roles: ['publisher'], nav: true, render: sitesPage },
@@ -42,7 +48,9 @@ export const ROUTES: Route[] = [
   { path: '/deals', title: 'Deals', roles: ['admin'], nav: true, render: dealsPage },
   { path: '/demand-partners', title: 'Demand partners', roles: ['admin'], nav: true, render: demandPartnersPage },
   { path: '/statistics', title: 'Statistics', roles: ['admin'], nav: true, render: statsPage },
-  { path: '/advertisers', title: 'Advertisers', roles: ['admin'], nav: true, render: advertisersPage },
+  { path: '/directory', title: 'Directory', roles: ['admin'], nav: true, render: directoryPage },
+  { path: '/directory/accounts/:id', title: 'Account', roles: ['admin'], render: adminAccountPage },
+  { path: '/directory/campaigns/:id', title: 'Campaign', roles: ['admin'], render: adminCampaignPage },
   { path: '/payout-queue', title: 'Payouts', roles: ['admin'], nav: true, render: payoutQueuePage },
   { path: '/advertisers/:id/deposits', title: 'Deposits', roles: ['admin'], render: advertiserDepositsPage },
   { path: '/account', title: 'Account', roles: ['advertiser', 'publisher', 'admin'], nav: true, render: accountPage },

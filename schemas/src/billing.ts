@@ -30,6 +30,8 @@ export function depositInputSchemaFor(limits?: DepositLimits) {
   });
 }
 export const depositInputSchema = depositInputSchemaFor();
+/** The configured bounds of one deposit, for the form to state before anyone types (the same the API enforces). */
+export const depositLimitsSchema = z.object({ min_cents: z.number().int(), max_cents: z.number().int() });
 export type DepositInput = z.infer<typeof depositInputSchema>;
 
 export const depositSchema = z.object({

@@ -700,6 +700,49 @@ export const REST_ROUTES: readonly RestRoute[] = [
     input: 'none',
     summary: 'Send bid requests to a demand partner again',
   },
+  // The admin's directory (docs/admin-directory.md): search, filter, sort, page; one page per account and campaign.
+  {
+    method: 'GET',
+    path: '/api/admin/search/advertisers',
+    procedure: 'admin.searchAdvertisers',
+    input: 'query',
+    summary: "Advertisers found by email or a campaign's name, sorted and paged (at most 100 a page)",
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/search/publishers',
+    procedure: 'admin.searchPublishers',
+    input: 'query',
+    summary: "Publishers found by email or a site's domain, sorted and paged (at most 100 a page)",
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/search/sites',
+    procedure: 'admin.searchSites',
+    input: 'query',
+    summary: "Sites found by domain or the publisher's email, by status, sorted and paged (at most 100 a page)",
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/search/campaigns',
+    procedure: 'admin.searchCampaigns',
+    input: 'query',
+    summary: "Campaigns found by name or the advertiser's email, by status, sorted and paged (at most 100 a page)",
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/accounts/{id}',
+    procedure: 'admin.account',
+    input: 'none',
+    summary: 'One account: an advertiser with its balance, ledger and campaigns; a publisher with its sites and zones',
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/campaigns/{id}',
+    procedure: 'admin.campaign',
+    input: 'none',
+    summary: "One campaign of any advertiser, with its creatives' moderation state",
+  },
   {
     method: 'POST',
     path: '/api/admin/advertisers/{id}/credit',
@@ -717,6 +760,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     status: 201,
     summary: 'Start a deposit: answers its checkout_url, where the advertiser pays; the balance is credited once paid',
     answers: { 502: 'The payment provider failed; nothing was created' },
+  },
+  {
+    method: 'GET',
+    path: '/api/adv/deposit-limits',
+    procedure: 'adv.deposits.limits',
+    input: 'none',
+    summary: 'The smallest and largest deposit allowed (DEPOSIT_MIN_USD, DEPOSIT_MAX_USD), in cents',
   },
   {
     method: 'GET',

@@ -46,6 +46,12 @@ describe('notice texts', () => {
     ).toContain('send it for review again (review takes about 15 minutes): https://ads.example/cabinet/campaigns/3');
   });
 
+  it('sends a low balance to the deposit form', () => {
+    expect(
+      renderNotice({ kind: 'low_balance', user_id: 1, balance_cents: 995, threshold_cents: 1000 }, ctx).text,
+    ).toContain('Add funds at https://ads.example/cabinet/billing#add-funds');
+  });
+
   it('writes money in dollars from cents', () => {
     expect(
       renderNotice({ kind: 'low_balance', user_id: 1, balance_cents: 995, threshold_cents: 1000 }, ctx).subject,

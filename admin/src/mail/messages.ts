@@ -53,7 +53,7 @@ export function renderNotice(n: Notice, ctx: RenderContext): MailMessage {
     case 'low_balance':
       return {
         subject: `Low balance: ${usd(n.balance_cents)}`,
-        text: `Your balance is ${usd(n.balance_cents)}, below the ${usd(n.threshold_cents)} you asked to be told about. Campaigns stop when it reaches zero.\nTop up or change the threshold at ${cabinet}/account.${FOOTER}`,
+        text: `Your balance is ${usd(n.balance_cents)}, below the ${usd(n.threshold_cents)} you asked to be told about. Campaigns stop when it reaches zero.\nAdd funds at ${cabinet}/billing#add-funds, or change the threshold at ${cabinet}/account.${FOOTER}`,
       };
     case 'creative_moderated':
       return n.status === 'approved'

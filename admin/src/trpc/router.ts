@@ -2,6 +2,7 @@ import { createCallerFactory, mergeRouters, router } from './init.ts';
 import { balanceRouter, profileRouter } from './routers/account.ts';
 import { sellerRouter } from './routers/seller.ts';
 import { adminRouter } from './routers/admin.ts';
+import { adminDirectoryRouter } from './routers/admin-directory.ts';
 import { aiRouter } from './routers/ai.ts';
 import { authRouter } from './routers/auth.ts';
 import { audiencesRouter } from './routers/audiences.ts';
@@ -56,6 +57,7 @@ export const appRouter = router({
     dealsRouter,
     demandPartnersRouter,
     adminBillingRouter,
+    adminDirectoryRouter,
   ),
   conversions: incomingConversionsRouter,
   keys: keysRouter,

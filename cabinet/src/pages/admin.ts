@@ -1,8 +1,9 @@
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, badge, enableToggle, h, notify, table, uid, usd } from '../dom.ts';
+import { actionButton, badge, enableToggle, h, notify, table, uid } from '../dom.ts';
 import { buildForm, list, num, text } from '../form.ts';
 import type { PageContext } from '../router.ts';
+import { BASE } from '../router.ts';
 
 type Partner = Outputs['admin']['listPartners']['partners'][number];
 
@@ -60,45 +61,137 @@ function verdict(
   );
 }
 
+type ModerationItem = Outputs['admin']['moderationQueue']['creatives'][number];
+
+/** What the ad looks like: the image or video, and the words the reader sees. */
+function preview(c: ModerationItem): HTMLElement {
+  return h(
+    'div',
+    { class: 'ad-preview' },
+    c.image_url
+      ? h('img', { src: c.image_url, alt: '', class: 'thumb' })
+      : c.video_url
+        ? h('video', { src: c.video_url, class: 'thumb', controls: true, preload: 'none', 'aria-label': 'Video' })
+        : null,
+    h(
+      'div',
+      {},
+      h('strong', {}, c.title ?? `Creative ${c.id}`),
+      c.body ? h('p', {}, c.body) : null,
+      c.cta_text ? h('span', { class: 'cta' }, c.cta_text) : null,
+    ),
+  );
+}
+
+/**
+ * A creative waiting for a decision, with what the decision rests on: whose it is, what the campaign sells,
+ * where the ad leads. From the keyboard: A approves, R goes to the reason to reject, J and K move between items.
+ */
+function moderationItem(c: ModerationItem, after: () => Promise<void>): HTMLElement {
+  const decision = verdict(
+    `creative ${c.id}`,
+    () => api.admin.approveCreative.mutate({ id: c.id }),
+    (reason) => api.admin.rejectCreative.mutate({ id: c.id, reason }),
+    after,
+  );
+  const item = h(
+    'article',
+    {
+      class: 'moderation-item card',
+      tabindex: 0,
+      'aria-label': `Creative ${c.id}: ${c.title ?? c.format} by ${c.advertiser_email}`,
+      'data-creative': c.id,
+    },
+    preview(c),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Advertiser'),
+      h(
+        'dd',
+        {},
+        h('a', { href: `${BASE}/directory/accounts/${c.advertiser_id}` }, c.advertiser_email || `#${c.advertiser_id}`),
+      ),
+      h('dt', {}, 'Campaign'),
+      h(
+        'dd',
+        {},
+        h('a', { href: `${BASE}/directory/campaigns/${c.campaign_id}` }, c.campaign_name || `#${c.campaign_id}`),
+      ),
+      h('dt', {}, 'Vertical'),
+      h('dd', { 'data-testid': 'vertical' }, c.vertical ?? 'unknown'),
+      h('dt', {}, 'Landing domain'),
+      h(
+        'dd',
+        {},
+        h(
+          'a',
+          { href: c.landing_url, target: '_blank', rel: 'noopener noreferrer', title: c.landing_url },
+          c.landing_domain,
+        ),
+      ),
+      h('dt', {}, 'Format'),
+      h('dd', {}, c.format.replace(/_/g, ' ')),
+    ),
+    decision,
+  );
+  item.addEventListener('keydown', (ev) => {
+    // Letters typed into the reason are the reason, not commands.
+    if (ev.target !== item || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const key = ev.key.toLowerCase();
+    const button = (name: string) =>
+      decision.querySelector<HTMLButtonElement>(`button[aria-label="${name} creative ${c.id}"]`);
+    if (key === 'a') button('Approve')?.click();
+    else if (key === 'r') decision.querySelector<HTMLInputElement>('input')?.focus();
+    else if (key === 'j' || key === 'k') {
+      const sibling = key === 'j' ? item.nextElementSibling : item.previousElementSibling;
+      if (sibling instanceof HTMLElement) sibling.focus();
+    } else return;
+    ev.preventDefault();
+  });
+  return item;
+}
+
 export async function moderationPage(ctx: PageContext): Promise<void> {
   const [{ creatives }, { sites }] = await Promise.all([
     api.admin.moderationQueue.query(),
     api.admin.siteQueue.query(),
   ]);
-  const again = () => moderationPage(ctx);
+  // Whose each site is, by email: read by id in one request.
+  const owners = sites.length
+    ? (await api.admin.names.query({ sites: sites.map((s) => s.id).slice(0, 500) })).sites
+    : [];
+  const ownerOf = new Map(owners.map((o) => [o.id, o]));
+  // After a decision the next item waits under the keyboard, as it did before the list was redrawn.
+  const again = async () => {
+    await moderationPage(ctx);
+    ctx.main.querySelector<HTMLElement>('.moderation-item')?.focus();
+  };
   ctx.main.replaceChildren(
     h('h1', {}, 'Moderation'),
     h('h2', {}, `Creatives (${creatives.length})`),
-    table(
-      ['Preview', 'Creative', 'Landing page', 'Decision'],
-      creatives.map((c) => [
-        c.image_url
-          ? h('img', { src: c.image_url, alt: c.title ?? 'creative', class: 'thumb' })
-          : c.video_url
-            ? h('a', { href: c.video_url }, 'video')
-            : '',
-        h(
-          'div',
-          {},
-          h('strong', {}, c.title ?? `Creative ${c.id}`),
-          h('p', {}, c.body ?? ''),
-          h('small', {}, `${c.format} · campaign ${c.campaign_id}`),
-        ),
-        h('a', { href: c.landing_url, target: '_blank', rel: 'noopener noreferrer' }, c.landing_url),
-        verdict(
-          `creative ${c.id}`,
-          () => api.admin.approveCreative.mutate({ id: c.id }),
-          (reason) => api.admin.rejectCreative.mutate({ id: c.id, reason }),
-          again,
-        ),
-      ]),
-      'Creatives waiting for moderation',
+    creatives.length
+      ? h(
+          'p',
+          { class: 'muted', id: 'moderation-keys' },
+          'Keyboard: Tab to a creative, then A approves it, R writes the reason to reject it, J and K move to the next and previous one.',
+        )
+      : h('p', {}, 'Nothing waits for a decision.'),
+    h(
+      'div',
+      { class: 'moderation-list' },
+      creatives.map((c) => moderationItem(c, again)),
     ),
     h('h2', {}, `Sites (${sites.length})`),
     table(
-      ['Domain', 'Category', 'Verified by', 'Decision'],
+      ['Domain', 'Publisher', 'Category', 'Verified by', 'Decision'],
       sites.map((s) => [
         h('a', { href: `https://${s.domain}/`, target: '_blank', rel: 'noopener noreferrer' }, s.domain),
+        h(
+          'a',
+          { href: `${BASE}/directory/accounts/${s.publisher_id}` },
+          ownerOf.get(s.id)?.publisher_email || `#${s.publisher_id}`,
+        ),
         s.category,
         s.verified_method ?? '',
         verdict(
@@ -173,38 +266,5 @@ export async function partnersPage(ctx: PageContext): Promise<void> {
     ),
     h('h2', {}, 'Add a partner'),
     form,
-  );
-}
-
-export async function advertisersPage(ctx: PageContext): Promise<void> {
-  const { advertisers } = await api.admin.listAdvertisers.query({ limit: 500 });
-  const again = () => advertisersPage(ctx);
-  ctx.main.replaceChildren(
-    h('h1', {}, 'Advertisers'),
-    table(
-      ['Email', 'Balance', 'Credit'],
-      advertisers.map((a) => [
-        h(
-          'span',
-          {},
-          a.email,
-          ' ',
-          h('a', { href: `/cabinet/advertisers/${a.id}/deposits`, 'aria-label': `Deposits of ${a.email}` }, 'deposits'),
-        ),
-        usd(a.balance_cents),
-        buildForm({
-          label: `Credit ${a.email}`,
-          submit: 'Credit',
-          fields: [{ name: 'amount_usd', label: 'Amount (USD)', type: 'number', step: '0.01' }],
-          async onSubmit(d) {
-            const usdAmount = num(d, 'amount_usd');
-            await api.admin.creditAdvertiser.mutate({ id: a.id, amount_cents: Math.round(usdAmount * 100) });
-            notify(`Credited ${a.email}`);
-            await again();
-          },
-        }).form,
-      ]),
-      'Advertisers and balances',
-    ),
   );
 }

@@ -74,21 +74,38 @@ function depositRow(d: Deposit): (Node | string)[] {
   ];
 }
 
-/** Advertisers: balance, a deposit through the payment provider's checkout, deposits with receipts, monthly statements. */
+/**
+ * Advertisers' one money area: the balance, a deposit through the payment provider's checkout (its limits
+ * stated before anyone types), deposits with receipts, the ledger and monthly statements. Every "add funds"
+ * link lands on `#add-funds`, which puts the cursor in the amount.
+ */
 export async function billingPage(ctx: PageContext): Promise<void> {
-  const [balance, { deposits }] = await Promise.all([
-    api.adv.balance.get.query({ limit: 1 }),
+  const [balance, { deposits }, limits] = await Promise.all([
+    api.adv.balance.get.query({ limit: 200 }),
     api.adv.deposits.list.query({ limit: 100 }),
+    api.adv.deposits.limits.query(),
   ]);
   const { form } = buildForm({
     label: 'Add funds',
     submit: 'Continue to payment',
-    fields: [{ name: 'amount_usd', label: 'Amount (USD)', type: 'number', step: '0.01', required: true }],
+    fields: [
+      {
+        name: 'amount_usd',
+        label: 'Amount (USD)',
+        type: 'number',
+        step: '0.01',
+        required: true,
+        hint: `From ${usd(limits.min_cents)} to ${usd(limits.max_cents)} per deposit.`,
+      },
+    ],
     async onSubmit(d) {
       const created = await api.adv.deposits.create.mutate({ amount_usd: num(d, 'amount_usd') });
       if (created.checkout_url) location.assign(created.checkout_url);
     },
   });
+  const amount = form.querySelector<HTMLInputElement>('[name="amount_usd"]');
+  amount?.setAttribute('min', (limits.min_cents / 100).toFixed(2));
+  amount?.setAttribute('max', (limits.max_cents / 100).toFixed(2));
   ctx.main.replaceChildren(
     h('h1', {}, 'Billing'),
     h('p', {}, 'Balance: ', h('span', { class: 'big', 'data-testid': 'balance' }, usd(balance.balance_cents))),
@@ -97,38 +114,85 @@ export async function billingPage(ctx: PageContext): Promise<void> {
       { class: 'form-error', hidden: balance.balance_cents >= 0 },
       'The balance is below zero (a refund of money already spent): campaigns do not serve until it is topped up.',
     ),
-    h('h2', {}, 'Add funds'),
-    form,
-    h('h2', {}, 'Deposits'),
-    table(['Deposit', 'Created', 'Amount', 'Status', 'Receipt', 'Refunded', ''], deposits.map(depositRow), 'Deposits'),
-    h('h2', {}, 'Monthly statement'),
-    statementPicker(
-      'Statement',
-      async (month) => {
-        const s = await api.adv.statements.get.query({ month });
-        return h(
-          'div',
-          {},
-          table(
-            ['Campaign', 'Impressions', 'Clicks', 'Conversions', 'Spend'],
-            [
-              ...s.campaigns.map((c) => [
-                c.name || `#${c.campaign_id}`,
-                c.impressions,
-                c.clicks,
-                c.conversions,
-                usd(c.spent_cents),
-              ]),
-              ['Total', '', '', '', usd(s.total_spent_cents)],
-            ],
-            `Spend per campaign, ${s.month} (UTC)`,
-          ),
-          h('p', {}, `Deposits ${usd(s.deposits_cents)} · refunds ${usd(s.refunds_cents)}`),
-        );
-      },
-      async (month) => (await api.adv.statements.get.query({ month, format: 'csv' })).csv ?? '',
+    h(
+      'nav',
+      { 'aria-label': 'Billing sections', class: 'tabs' },
+      [
+        ['add-funds', 'Add funds'],
+        ['deposits', 'Deposits'],
+        ['ledger', 'Ledger'],
+        ['statement', 'Statement'],
+      ].map(([id, label]) => h('a', { href: `#${id}` }, label)),
+    ),
+    h(
+      'section',
+      { id: 'add-funds', 'aria-labelledby': 'add-funds-h' },
+      h('h2', { id: 'add-funds-h' }, 'Add funds'),
+      form,
+    ),
+    h(
+      'section',
+      { id: 'deposits', 'aria-labelledby': 'deposits-h' },
+      h('h2', { id: 'deposits-h' }, 'Deposits'),
+      table(
+        ['Deposit', 'Created', 'Amount', 'Status', 'Receipt', 'Refunded', ''],
+        deposits.map(depositRow),
+        'Deposits',
+      ),
+    ),
+    h(
+      'section',
+      { id: 'ledger', 'aria-labelledby': 'ledger-h' },
+      h('h2', { id: 'ledger-h' }, 'Ledger'),
+      table(
+        ['Time', 'Kind', 'Amount', 'Balance after', 'Reason'],
+        balance.ledger.map((e) => [
+          when(e.created_at),
+          e.kind,
+          usd(e.amount_cents),
+          usd(e.balance_after_cents),
+          e.reason,
+        ]),
+        'Every credit and debit, newest first',
+      ),
+    ),
+    h(
+      'section',
+      { id: 'statement', 'aria-labelledby': 'statement-h' },
+      h('h2', { id: 'statement-h' }, 'Monthly statement'),
+      statementPicker(
+        'Statement',
+        async (month) => {
+          const s = await api.adv.statements.get.query({ month });
+          return h(
+            'div',
+            {},
+            table(
+              ['Campaign', 'Impressions', 'Clicks', 'Conversions', 'Spend'],
+              [
+                ...s.campaigns.map((c) => [
+                  c.name || `#${c.campaign_id}`,
+                  c.impressions,
+                  c.clicks,
+                  c.conversions,
+                  usd(c.spent_cents),
+                ]),
+                ['Total', '', '', '', usd(s.total_spent_cents)],
+              ],
+              `Spend per campaign, ${s.month} (UTC)`,
+            ),
+            h('p', {}, `Deposits ${usd(s.deposits_cents)} · refunds ${usd(s.refunds_cents)}`),
+          );
+        },
+        async (month) => (await api.adv.statements.get.query({ month, format: 'csv' })).csv ?? '',
+      ),
     ),
   );
+  // Asked for by an "add funds" link: the cursor waits in the amount (main.ts leaves a focus a page set).
+  if (location.hash === '#add-funds' && amount) {
+    amount.focus();
+    amount.scrollIntoView({ block: 'center' });
+  }
 }
 
 // ---------------------------------------------------------------- publishers

@@ -128,7 +128,7 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       key: 'name',
       label: 'Campaign',
       sort: (r) => r.name.toLowerCase(),
-      cell: (r) => h('a', { href: `${BASE}/campaigns/${r.id}` }, r.name),
+      cell: (r) => h('a', { href: `${BASE}/campaigns/${r.id}`, title: r.name }, r.name),
     },
     { key: 'status', label: 'Status', sort: (r) => r.status, cell: (r) => badge(r.status) },
     {
@@ -138,7 +138,10 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       cell: (r) =>
         h(
           'span',
-          { class: r.delivery.serving ? 'ok' : r.status === 'active' ? 'warn' : 'muted' },
+          {
+            class: r.delivery.serving ? 'ok' : r.status === 'active' ? 'warn' : 'muted',
+            title: deliveryText(r.delivery),
+          },
           deliveryText(r.delivery),
         ),
     },

@@ -2,19 +2,6 @@ import { api } from '../api.ts';
 import { badge, h, table, usd } from '../dom.ts';
 import type { PageContext } from '../router.ts';
 
-export async function balancePage(ctx: PageContext): Promise<void> {
-  const b = await api.adv.balance.get.query({ limit: 200 });
-  ctx.main.replaceChildren(
-    h('h1', {}, 'Balance'),
-    h('p', { class: 'big' }, usd(b.balance_cents)),
-    table(
-      ['Time', 'Kind', 'Amount', 'Reason'],
-      b.ledger.map((e) => [new Date(e.created_at).toLocaleString(), e.kind, usd(e.amount_cents), e.reason]),
-      'Ledger',
-    ),
-  );
-}
-
 export async function conversionsPage(ctx: PageContext): Promise<void> {
   const { conversions } = await api.adv.conversions.list.query();
   ctx.main.replaceChildren(

@@ -157,7 +157,7 @@ async function advertiserOverview(ctx: PageContext): Promise<void> {
                 'li',
                 {},
                 'Your balance is empty: no campaign can win an auction. ',
-                h('a', { href: `${BASE}/balance` }, 'Add funds'),
+                h('a', { href: `${BASE}/billing#add-funds` }, 'Add funds'),
               ),
             ]
           : []),

@@ -101,6 +101,23 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
 }
 
 /**
+ * An admin works across every account: the campaigns, sites and zones in the rows are named by one
+ * read of their ids, with whose they are (the advertiser's or publisher's email) beside the name.
+ */
+async function adminNames(rows: StatsRow[], groups: Dimension[], names: Names): Promise<void> {
+  const ids = (dim: Dimension) =>
+    groups.includes(dim)
+      ? [...new Set(rows.map((r) => Number(r[STATS_DIMENSION_COLUMNS[dim]])).filter((n) => n > 0))].slice(0, 500)
+      : [];
+  const wanted = { campaigns: ids('campaign'), sites: ids('site'), zones: ids('zone') };
+  if (!wanted.campaigns.length && !wanted.sites.length && !wanted.zones.length) return;
+  const found = await api.admin.names.query(wanted);
+  names.campaign = new Map(found.campaigns.map((c) => [String(c.id), `${c.name} · ${c.advertiser_email}`]));
+  names.site = new Map(found.sites.map((x) => [String(x.id), `${x.domain} · ${x.publisher_email}`]));
+  names.zone = new Map(found.zones.map((z) => [String(z.id), `${z.name} (${z.subid})`]));
+}
+
+/**
  * Statistics for advertisers (spend, conversions), publishers (earnings) and admins (all traffic, by
  * demand too): a range by preset or dates, a campaign filter, grouping; a chart with silent days and
  * hours drawn as zero; a sortable table with names beside ids, formatted figures and a totals row; CSV
@@ -294,6 +311,7 @@ export async function statsPage(ctx: PageContext): Promise<void> {
     // the sites it knows by domain name the site column too, as the publisher's own sites do.
     const sources = publisher || admin ? null : await sourceActions(shown, groups);
     if (sources) names.site = sources.siteNames;
+    if (admin) await adminNames(shown, groups, names);
     const keyColumns: Column<StatsRow>[] = groups.map((g) => ({
       key: g,
       label: LABELS[g],

@@ -126,8 +126,11 @@ describe('billing in a real browser', () => {
 
   it('an admin refunds the deposit from the cabinet; the advertiser sees it refunded', async () => {
     const adm = await signIn(admin, /\/cabinet\/overview$/);
-    await adm.getByRole('link', { name: 'Advertisers', exact: true }).click();
-    await adm.getByRole('link', { name: `Deposits of ${adv.email}` }).click();
+    // The advertiser's page in the directory leads to its deposits.
+    await adm.getByRole('link', { name: 'Directory', exact: true }).click();
+    await adm.getByRole('navigation', { name: 'What to find' }).getByRole('link', { name: 'Advertisers' }).click();
+    await adm.getByRole('link', { name: adv.email }).click();
+    await adm.getByRole('link', { name: 'Deposits and refunds' }).click();
     await adm.getByRole('heading', { name: `Deposits of ${adv.email}` }).waitFor();
     await adm.getByRole('button', { name: /^Refund deposit \d+$/ }).click();
     await adm.getByRole('cell', { name: 'refunded' }).waitFor();

@@ -235,11 +235,15 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.locator('[data-step="Creative approved"].done').waitFor({ timeout: 15_000 });
     await adv.getByRole('cell', { name: 'approved', exact: true }).waitFor();
     expect(await adv.locator('[data-step="Funds"]').getAttribute('class')).toBe('todo');
-    await adm.getByRole('link', { name: 'Advertisers' }).click();
-    const credit = form(adm, `Credit ${advEmail}`);
+    // Crediting is an action on the account's page, found in the directory, with a reason for the ledger.
+    await adm.getByRole('link', { name: 'Directory' }).click();
+    await adm.getByRole('navigation', { name: 'What to find' }).getByRole('link', { name: 'Advertisers' }).click();
+    await adm.getByRole('link', { name: advEmail }).click();
+    const credit = form(adm, 'Credit this account');
     await credit.getByLabel('Amount (USD)').fill('100');
+    await credit.getByLabel('Reason').fill('Launch funds');
     await credit.getByRole('button', { name: 'Credit' }).click();
-    await adm.getByRole('cell', { name: '$100.00' }).waitFor();
+    await adm.getByTestId('account-balance').getByText('$100.00').waitFor();
   });
 
   it('lets the advertiser activate the campaign', async () => {
@@ -727,10 +731,10 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await adv.getByRole('cell', { name: /#1 .* 200/ }).count()).toBe(1);
   });
 
-  it('shows the balance and its ledger', async () => {
-    await adv.getByRole('link', { name: 'Balance', exact: true }).click();
-    await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00']);
-    expect(await adv.locator('.big').textContent()).toMatch(/^\$\d+\.\d{2}$/);
+  it('shows the balance and its ledger on Billing', async () => {
+    await adv.getByRole('link', { name: 'Billing', exact: true }).click();
+    await screenshot(adv, 'balance', ['Ledger', 'credit', '$100.00', 'Launch funds']);
+    expect(await adv.getByTestId('balance').textContent()).toMatch(/^\$\d+\.\d{2}$/);
   });
 
   it('turns a chosen AI variant into the creative form', async () => {

@@ -7,14 +7,15 @@ import {
   reasonInputSchema,
 } from '@adnet/schemas/api';
 import type { Creative } from '@adnet/schemas/api';
+import { moderationItemSchema } from '@adnet/schemas/admin-directory';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import { campaignApprovedIndex, listCampaigns } from '../../repos/campaigns.ts';
-import { moderationQueue } from '../../repos/creatives.ts';
 import type { IndexOp } from '../../storage/config-store.ts';
 import { CFG_MODERATION_QUEUE } from '../../storage/keys.ts';
 import type { AuthedContext } from '../init.ts';
 import { roleProcedure, router } from '../init.ts';
+import { moderationItems } from './admin-directory.ts';
 
 const admin = roleProcedure('admin');
 
@@ -80,8 +81,8 @@ async function allAdvertiserIds(ctx: AuthedContext): Promise<number[]> {
 export const adminRouter = router({
   moderationQueue: admin
     .input(z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }).optional())
-    .output(z.object({ creatives: z.array(creativeSchema) }))
-    .query(async ({ ctx, input }) => ({ creatives: await moderationQueue(ctx.svc, input?.limit ?? 100) })),
+    .output(z.object({ creatives: z.array(moderationItemSchema) }))
+    .query(async ({ ctx, input }) => ({ creatives: await moderationItems(ctx.svc, input?.limit ?? 100) })),
 
   approveCreative: admin
     .input(z.object({ id: idSchema }))

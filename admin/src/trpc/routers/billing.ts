@@ -7,6 +7,7 @@ import {
   advStatementSchema,
   depositInputSchema,
   depositInputSchemaFor,
+  depositLimitsSchema,
   depositListSchema,
   depositSchema,
   payoutHoldInputSchema,
@@ -53,6 +54,12 @@ const advLedgerBetween = (ctx: AuthedContext, fromMs: number, toMs: number) =>
   ctx.svc.ledger.between(ctx.session.userId, fromMs, toMs);
 
 export const depositsRouter = router({
+  /** The bounds `create` enforces, so the form states them before anyone types. */
+  limits: advertiser.output(depositLimitsSchema).query(({ ctx }) => ({
+    min_cents: ctx.svc.config.billing.depositMinCents,
+    max_cents: ctx.svc.config.billing.depositMaxCents,
+  })),
+
   create: advertiser
     // The configured bounds (DEPOSIT_MIN_USD, DEPOSIT_MAX_USD) in the same pass as the rest of the input.
     .use(

@@ -292,7 +292,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
         value: String(c.daily_budget_cents / 100),
         save: (v) => save({ daily_budget_usd: v }, 'Daily budget'),
       }),
-      h('a', { href: `${BASE}/campaigns/${c.id}/edit`, class: 'button' }, 'All settings'),
+      h('a', { href: `${BASE}/campaigns/${c.id}/edit`, class: 'button' }, 'Edit settings'),
     ),
     statusBox,
     await creativesSection(c, creativeFigures, refreshStatus),

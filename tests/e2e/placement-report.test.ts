@@ -150,10 +150,10 @@ describe('the placement report', () => {
     });
     const lines = (await csv.text()).trim().split('\n');
     expect(lines[0]).toBe(
-      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
+      'zone_id,zone_subid,site_id,source,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi,spent_nano',
     );
-    // Spent (0.4 cents, rounded down to 0 in spent_cents) with no revenue: roi -1.
-    expect(lines).toContain(`0,,0,com.example.game,2,0,0,0,0,0,0,0,0,-1`);
+    // Spent (0.4 cents, rounded down to 0 in spent_cents, exact in spent_nano) with no revenue: roi -1.
+    expect(lines).toContain(`0,,0,com.example.game,2,0,0,0,0,0,0,0,0,-1,4000000`);
     expect(lines.some((l) => l.startsWith(`${zone.id},${zone.subid},${site.id},${site.domain},2,`))).toBe(true);
   });
 

@@ -104,6 +104,8 @@ describe('statistics from real engine traffic', () => {
         invalid_clicks: 0,
         ctr: 0,
         spent_cents: 8,
+        // The exact spend beside its cents: 30 at $2 CPM and 20 at $1 CPM.
+        spent_nano: 80_000_000,
         conversions: 0,
         ecpa_cents: 0,
         // No conversions, so no revenue: everything spent is lost.
@@ -123,8 +125,8 @@ describe('statistics from real engine traffic', () => {
       headers: { authorization: `Bearer ${a.token}` },
     });
     expect((await csv.text()).split('\n').slice(0, 2)).toEqual([
-      'browser,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
-      'edge,30,0,0,0,0,6,0,0,0,-1',
+      'browser,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi,spent_nano',
+      'edge,30,0,0,0,0,6,0,0,0,-1,60000000',
     ]);
   });
 
@@ -185,9 +187,9 @@ describe('statistics from real engine traffic', () => {
     });
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect((await res.text()).trim().split('\n')).toEqual([
-      'campaign_id,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi',
-      `${ids.us},30,0,0,0,0,6,0,0,0,-1`,
-      `${ids.de},20,0,0,0,0,2,0,0,0,-1`,
+      'campaign_id,impressions,viewable_impressions,clicks,invalid_clicks,ctr,spent_cents,conversions,ecpa_cents,revenue_cents,roi,spent_nano',
+      `${ids.us},30,0,0,0,0,6,0,0,0,-1,60000000`,
+      `${ids.de},20,0,0,0,0,2,0,0,0,-1,20000000`,
     ]);
   });
 
@@ -333,6 +335,32 @@ describe('statistics from real engine traffic', () => {
       (await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}&group_by=geo`, { token: pub.token })).status,
     ).toBe(400);
     expect((await call(fx.app, 'GET', `/api/pub/stats/uncounted?${day}`, { token: a.token })).status).toBe(403);
+  });
+
+  it('gives the exact spend under a cent (spent_nano) where spent_cents is 0, in JSON and CSV', async () => {
+    // Its own advertiser and country, so the other cases' figures stay as they were.
+    const c = await world.advertiser(100_000);
+    const id = (await world.campaign(c, { geo_include: ['it'], bid_usd: 5 })).campaign.id;
+    // Three impressions cleared at $1.50 CPM: 0.45 cents.
+    await traffic(
+      bannerRequest({ device: { geo: { country: 'ITA' }, devicetype: 2, language: 'en' } }, { bidfloor: 1.5 }),
+      id,
+      { wins: 3, lost: 0, price: 1.5 },
+    );
+    await ingestAll(fx.app, [engine.engine]);
+    const r = await stats(c.token, `from=${today}&to=${today}&group_by=campaign`);
+    expect(r.body.rows.map((x) => [x.campaign_id, x.impressions, x.spent_cents, x.spent_nano])).toEqual([
+      [id, 3, 0, 4_500_000],
+    ]);
+    const csv = await fetch(`${fx.app.base}/api/adv/stats?from=${today}&to=${today}&group_by=campaign&format=csv`, {
+      headers: { authorization: `Bearer ${c.token}` },
+    });
+    const [head, row] = (await csv.text()).trim().split('\n');
+    expect(head?.split(',').at(-1)).toBe('spent_nano');
+    expect(row).toBe(`${id},3,0,0,0,0,0,0,0,0,-1,4500000`);
+    // Publishers are paid from it but see their earnings, not the advertiser's spend.
+    const pubRows = await call<Rows>(fx.app, 'GET', `/api/pub/stats?from=${today}&to=${today}`, { token: c.token });
+    expect(pubRows.status).toBe(403);
   });
 
   it('validates every parameter and names the field', async () => {

@@ -262,7 +262,7 @@ describe("a campaign's own page", () => {
       // Placements by domain and zone name; the controls write the API's fields.
       const name = `${domain} · Sidebar`;
       const placements = page.locator('#placements');
-      await placements.getByText(name).waitFor();
+      await placements.getByText(name, { exact: true }).waitFor();
       expect(await placements.getByText(zone.subid).count()).toBe(0);
       const before = await get<Campaign>(`/api/adv/campaigns/${campaignId}`, adv.token);
       const excluded = before.sources.zones.includes(zone.subid);

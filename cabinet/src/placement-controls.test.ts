@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { listAction, placementName, sourcesAfter, withZoneMultiplier, zoneMultiplier } from './placement-controls.ts';
+import {
+  adjustmentField,
+  listAction,
+  placementName,
+  sourcesAfter,
+  withAdjustmentAt,
+  withZoneMultiplier,
+  zoneMultiplier,
+} from './placement-controls.ts';
 
 const none = { mode: 'include' as const, zones: [], sites: [] };
 
@@ -38,5 +46,21 @@ describe('placement controls', () => {
   it('names a placement by domain and zone name', () => {
     expect(placementName({ domain: 'news.example', name: 'Sidebar', subid: 'abc' })).toBe('news.example · Sidebar');
     expect(placementName({ domain: '', name: '', subid: 'abc' })).toBe('zone abc');
+  });
+
+  it('sets or removes one adjustment by its place, and reads which field an API error names', () => {
+    const adj = [
+      { country: 'de', multiplier: 1.25 },
+      { site: 4, multiplier: 2 },
+    ];
+    expect(withAdjustmentAt(adj, 1, 3)).toEqual([
+      { country: 'de', multiplier: 1.25 },
+      { site: 4, multiplier: 3 },
+    ]);
+    expect(withAdjustmentAt(adj, 0, null)).toEqual([{ site: 4, multiplier: 2 }]);
+    expect(adjustmentField('bid_adjustments.2.multiplier', 2)).toBe('multiplier');
+    expect(adjustmentField('bid_adjustments.2.country', 2)).toBe('target');
+    expect(adjustmentField('bid_adjustments.2', 2)).toBe('target');
+    expect(adjustmentField('bid_adjustments.1.multiplier', 2)).toBeUndefined();
   });
 });

@@ -60,3 +60,22 @@ export function withZoneMultiplier(
 /** A placement's name: its site's domain and the zone's name, never the subid alone unless nothing else is known. */
 export const placementName = (z: { domain: string; name: string; subid: string }): string =>
   z.domain && z.name ? `${z.domain} · ${z.name}` : z.domain || z.name || `zone ${z.subid}`;
+
+/** The adjustments with the one at `index` set to `multiplier`, or taken out with null; the others kept in order. */
+export function withAdjustmentAt(
+  adjustments: readonly Adjustment[],
+  index: number,
+  multiplier: number | null,
+): Adjustment[] {
+  return adjustments.flatMap((a, i) => (i !== index ? [a] : multiplier === null ? [] : [{ ...a, multiplier }]));
+}
+
+/**
+ * The field of an adjustment form an API error key names: `bid_adjustments.<index>.multiplier` is the multiplier,
+ * any other key of that entry its target; undefined for another entry's.
+ */
+export function adjustmentField(key: string, index: number): 'multiplier' | 'target' | undefined {
+  const m = /^bid_adjustments\.(\d+)(?:\.(\w+))?/.exec(key);
+  if (!m || Number(m[1]) !== index) return undefined;
+  return m[2] === 'multiplier' ? 'multiplier' : 'target';
+}

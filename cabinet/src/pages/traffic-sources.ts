@@ -3,11 +3,13 @@
 // statistics breakdown that add a zone or site to a campaign's list.
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, h, notify, table } from '../dom.ts';
+import { actionButton, h, notify, table, uid } from '../dom.ts';
 import { presetRange } from '../date-range.ts';
 import { buildForm, checked, text } from '../form.ts';
 import type { FormHandle } from '../form.ts';
-import { adjustmentsText, pastedAdjustments, pastedSites, pastedZones } from '../source-paste.ts';
+import { countryLabel } from '../countries.ts';
+import { adjustmentField, withAdjustmentAt } from '../placement-controls.ts';
+import { pastedSites, pastedZones } from '../source-paste.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
 type Warning = Outputs['adv']['campaigns']['update']['warnings'][number];
@@ -205,36 +207,119 @@ export async function trafficSourcesSection(c: Campaign, after: () => Promise<vo
       rows,
       entries.length > SHOWN ? `First ${SHOWN} of ${entries.length} entries` : 'Entries',
     ),
-    bidAdjustmentsForm(c, after),
+    bidAdjustmentsControls(c, known, after),
   );
 }
 
-function bidAdjustmentsForm(c: Campaign, after: () => Promise<void>): HTMLElement {
+/** Plain words for what an adjustment applies to: the zone or site by domain where known, a country by name. */
+const adjustmentTarget = (known: KnownSources, a: Campaign['bid_adjustments'][number]): string =>
+  a.zone !== undefined
+    ? zoneText(known, a.zone)
+    : a.site !== undefined
+      ? siteText(known, a.site)
+      : countryLabel(a.country ?? '');
+
+/**
+ * The bid adjustments as controls: each with its multiplier field, Set and Remove, and a form of separate fields to
+ * add one; they write the campaign's `bid_adjustments` (a placement's own multiplier is also set in Placements).
+ */
+function bidAdjustmentsControls(c: Campaign, known: KnownSources, after: () => Promise<void>): HTMLElement {
   const warnings = h('div', { class: 'warnings', role: 'status', hidden: true });
-  const { form } = buildForm({
-    label: 'Bid adjustments',
-    submit: 'Save adjustments',
+  const saved = async (list: Campaign['bid_adjustments'], what: string) => {
+    const r = await api.adv.campaigns.update.mutate({ id: c.id, bid_adjustments: list });
+    notify(`${what}: ${r.bid_adjustments.length} bid adjustment(s)`);
+    await after();
+    const box = document.querySelector<HTMLElement>('#bid-adjustments .warnings');
+    if (box) warningsBox(box, r.warnings);
+  };
+  const rows = c.bid_adjustments.map((a, i) => {
+    const what = adjustmentTarget(known, a);
+    const id = uid('adj');
+    const input = h('input', {
+      id,
+      type: 'number',
+      min: '0.1',
+      max: '10',
+      step: '0.05',
+      inputmode: 'decimal',
+      value: String(a.multiplier),
+      'aria-describedby': `${id}-error`,
+    });
+    const error = h('span', { id: `${id}-error`, class: 'field-error', role: 'alert' });
+    const apply = async (multiplier: number | null) => {
+      error.textContent = '';
+      input.removeAttribute('aria-invalid');
+      try {
+        await saved(withAdjustmentAt(c.bid_adjustments, i, multiplier), multiplier === null ? 'Removed' : 'Saved');
+      } catch (err) {
+        const p = problem(err);
+        error.textContent = Object.entries(p.fields).find(([k]) => adjustmentField(k, i))?.[1] ?? p.message;
+        input.setAttribute('aria-invalid', 'true');
+      }
+    };
+    return [
+      what,
+      h(
+        'span',
+        { class: 'multiplier' },
+        h('label', { for: id, class: 'offscreen' }, `Multiplier for ${what}`),
+        '×',
+        input,
+        actionButton('Set', () => apply(Number(input.value)), { 'aria-label': `Set multiplier for ${what}` }),
+        error,
+      ),
+      actionButton('Remove', () => apply(null), { 'aria-label': `Remove the adjustment for ${what}`, class: 'danger' }),
+    ];
+  });
+  const add = buildForm({
+    label: 'Add a bid adjustment',
+    submit: 'Add adjustment',
     fields: [
       {
-        name: 'bid_adjustments',
-        label: 'Bid adjustments, one per line: zone <subid>, site <id> or country <code>, then the multiplier (0.1-10)',
-        type: 'textarea',
-        value: adjustmentsText(c.bid_adjustments),
-        hint: 'e.g. zone a1b2c3d4e5f6 x2 · site 17 0.5 · country de 1.25. The most specific applies: zone, then site, then country.',
+        name: 'kind',
+        label: 'Applies to',
+        type: 'select',
+        options: ['country', 'site', 'zone'],
+        hint: 'The most specific applies: zone, then site, then country.',
       },
+      {
+        name: 'target',
+        label: 'Country code, site id or zone subid',
+        hint: 'e.g. de, 17 or a1b2c3d4e5f6. A placement of the last 7 days has its own multiplier in Placements.',
+      },
+      { name: 'multiplier', label: 'Multiplier (0.1-10)', type: 'number', step: '0.05', value: '1' },
     ],
-    async onSubmit(d) {
-      const r = await api.adv.campaigns.update.mutate({
-        id: c.id,
-        bid_adjustments: pastedAdjustments(text(d, 'bid_adjustments')),
-      });
-      notify(`Bid adjustments saved: ${r.bid_adjustments.length}`);
-      await after();
-      const box = document.querySelector<HTMLElement>('#bid-adjustments .warnings');
-      if (box) warningsBox(box, r.warnings);
+    async onSubmit(d, form) {
+      const [kind, target, multiplier] = [text(d, 'kind'), text(d, 'target'), Number(text(d, 'multiplier'))];
+      const entry =
+        kind === 'site'
+          ? { site: Number(target), multiplier }
+          : kind === 'zone'
+            ? { zone: target, multiplier }
+            : { country: target.toLowerCase(), multiplier };
+      const index = c.bid_adjustments.length;
+      try {
+        await saved([...c.bid_adjustments, entry], 'Added');
+      } catch (err) {
+        // The API names the new entry by its place in the list; beside this form's fields it is theirs.
+        const p = problem(err);
+        const fields: Record<string, string> = {};
+        for (const [k, v] of Object.entries(p.fields)) {
+          const f = adjustmentField(k, index);
+          if (f) fields[f] = v;
+        }
+        form.showErrors(fields, p.message);
+      }
     },
   });
-  return h('div', { id: 'bid-adjustments' }, h('h3', {}, 'Bid adjustments'), warnings, form);
+  return h(
+    'div',
+    { id: 'bid-adjustments' },
+    h('h3', {}, 'Bid adjustments'),
+    warnings,
+    table(['Applies to', 'Multiplier', ''], rows, 'Bid adjustments'),
+    add.form,
+  );
 }
 
 // ---- one click from the statistics breakdown

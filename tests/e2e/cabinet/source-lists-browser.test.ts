@@ -114,16 +114,25 @@ describe('traffic sources in the cabinet', () => {
       .locator('[data-field="zones"] .field-error')
       .getByText(/must be a zone subid/)
       .waitFor();
-    const adjust = page.getByRole('form', { name: 'Bid adjustments' });
-    await adjust.getByLabel(/Bid adjustments, one per line/).fill('zone ghostzone1 x2\ncountry de 0.05');
-    await adjust.getByRole('button', { name: 'Save adjustments' }).click();
-    await adjust
-      .locator('[data-field="bid_adjustments"] .field-error')
+    // Bid adjustments are added with separate fields, not typed as a line of text.
+    const adjust = page.getByRole('form', { name: 'Add a bid adjustment' });
+    await adjust.getByLabel('Applies to').selectOption('zone');
+    await adjust.getByLabel('Country code, site id or zone subid').fill('ghostzone1');
+    await adjust.getByLabel('Multiplier (0.1-10)').fill('2');
+    await adjust.getByRole('button', { name: 'Add adjustment' }).click();
+    await page.locator('#bid-adjustments .warnings').getByText('zone ghostzone1').waitFor();
+    const again = page.getByRole('form', { name: 'Add a bid adjustment' });
+    await again.getByLabel('Applies to').selectOption('country');
+    await again.getByLabel('Country code, site id or zone subid').fill('de');
+    await again.getByLabel('Multiplier (0.1-10)').fill('0.05');
+    await again.getByRole('button', { name: 'Add adjustment' }).click();
+    await again
+      .locator('[data-field="multiplier"] .field-error')
       .getByText(/at least 0.1/)
       .waitFor();
-    await adjust.getByLabel(/Bid adjustments, one per line/).fill('zone ghostzone1 x2\ncountry de 0.5');
-    await adjust.getByRole('button', { name: 'Save adjustments' }).click();
-    await page.locator('#bid-adjustments .warnings').getByText('zone ghostzone1').waitFor();
+    await again.getByLabel('Multiplier (0.1-10)').fill('0.5');
+    await again.getByRole('button', { name: 'Add adjustment' }).click();
+    await page.getByRole('button', { name: 'Remove the adjustment for Germany (DE)' }).waitFor();
     const c = await call<{ bid_adjustments: unknown[] }>(p.app, 'GET', `/api/adv/campaigns/${campaignId}`, {
       token: adv.token,
     });

@@ -127,6 +127,12 @@ const zoneFields = z.object({
   pop_trigger: oneOf(POP_TRIGGERS).optional(),
   /** Popunder zones: a new tab in front (default), or a window behind the page. */
   pop_new_tab: z.boolean(msgBoolean()).optional(),
+  /** Interstitial zones: seconds on the page before the overlay shows unless a same-site link is followed first (default 0). */
+  interstitial_delay_sec: intIn(0, 60).optional(),
+  /** Interstitial zones: seconds the overlay stays before its close control appears (default 3). */
+  interstitial_close_after_sec: intIn(0, 10).optional(),
+  /** Interstitial zones: at most one overlay per visitor in this many hours (default 24). */
+  interstitial_freq_cap_hours: intIn(1, 168).optional(),
   ...controlsInputShape,
 });
 /** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
@@ -163,6 +169,12 @@ export const zoneSchema = z.object({
   pop_trigger: z.enum(POP_TRIGGERS).nullable(),
   /** Popunder zones: a new tab in front (true) or a window behind (false); null for other formats. */
   pop_new_tab: z.boolean().nullable(),
+  /** Interstitial zones: seconds before the overlay shows on its own; null for other formats. */
+  interstitial_delay_sec: z.number().int().nullable(),
+  /** Interstitial zones: seconds before the close control appears; null for other formats. */
+  interstitial_close_after_sec: z.number().int().nullable(),
+  /** Interstitial zones: at most one overlay per visitor in this many hours; null for other formats. */
+  interstitial_freq_cap_hours: z.number().int().nullable(),
   status: z.enum(ZONE_STATUSES),
   widget_url: z.string(),
   /** Video formats: the zone's VAST 4.0 URL, `{base_url}/vast/<subid>.xml`. */
@@ -191,6 +203,7 @@ export type StoredZone = Omit<
   | 'pop_freq_cap_hours'
   | 'pop_trigger'
   | 'pop_new_tab'
+  | keyof InterstitialSettings
   | keyof typeof controlsOutputShape
 > &
   StoredControls & {
@@ -199,6 +212,10 @@ export type StoredZone = Omit<
     pop_freq_cap_hours?: Zone['pop_freq_cap_hours'];
     pop_trigger?: Zone['pop_trigger'];
     pop_new_tab?: Zone['pop_new_tab'];
+    // Absent in zones kept before interstitials existed (none of them an interstitial zone).
+    interstitial_delay_sec?: number | null;
+    interstitial_close_after_sec?: number | null;
+    interstitial_freq_cap_hours?: number | null;
   };
 
 /** A pop zone's settings when the publisher leaves them out. */
@@ -213,6 +230,38 @@ export function popSettingsOf(format: string, given: Partial<PopSettings>): PopS
       popunder || format === 'direct_link' ? (given.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours) : null,
     pop_trigger: popunder ? (given.pop_trigger ?? POP_DEFAULTS.pop_trigger) : null,
     pop_new_tab: popunder ? (given.pop_new_tab ?? POP_DEFAULTS.pop_new_tab) : null,
+  };
+}
+
+/**
+ * An interstitial zone's settings when the publisher leaves them out. The cap is a day: a full-page ad more
+ * often than that drives visitors off the publisher's site, and it matches the pop formats' default.
+ */
+export const INTERSTITIAL_DEFAULTS = {
+  interstitial_delay_sec: 0,
+  interstitial_close_after_sec: 3,
+  interstitial_freq_cap_hours: 24,
+} as const;
+const INTERSTITIAL_FIELDS = Object.keys(INTERSTITIAL_DEFAULTS) as (keyof typeof INTERSTITIAL_DEFAULTS)[];
+
+type InterstitialSettings = Pick<
+  Zone,
+  'interstitial_delay_sec' | 'interstitial_close_after_sec' | 'interstitial_freq_cap_hours'
+>;
+/** A zone's interstitial settings as given, the defaults where absent; null on the other formats. */
+export function interstitialSettingsOf(
+  format: string,
+  given: Partial<Record<keyof InterstitialSettings, number | null | undefined>>,
+): InterstitialSettings {
+  const on = format === 'interstitial';
+  return {
+    interstitial_delay_sec: on ? (given.interstitial_delay_sec ?? INTERSTITIAL_DEFAULTS.interstitial_delay_sec) : null,
+    interstitial_close_after_sec: on
+      ? (given.interstitial_close_after_sec ?? INTERSTITIAL_DEFAULTS.interstitial_close_after_sec)
+      : null,
+    interstitial_freq_cap_hours: on
+      ? (given.interstitial_freq_cap_hours ?? INTERSTITIAL_DEFAULTS.interstitial_freq_cap_hours)
+      : null,
   };
 }
 
@@ -240,6 +289,8 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
     errors.pop_freq_cap_hours = 'is only for popunder and direct_link zones';
   for (const f of ['pop_trigger', 'pop_new_tab'] as const)
     if (z.format !== 'popunder' && z[f] !== undefined) errors[f] = 'is only for popunder zones';
+  if (z.format !== 'interstitial')
+    for (const f of INTERSTITIAL_FIELDS) if (z[f] !== undefined) errors[f] = 'is only for interstitial zones';
   for (const f of ['fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours'] as const) {
     if (fv && z[f] === undefined) errors[f] = 'is required for floating_video zones';
     if (!fv && z[f] !== undefined) errors[f] = 'is only for floating_video zones';

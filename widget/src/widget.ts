@@ -4,6 +4,7 @@
 
 import { isSafeHttpUrl } from '@adnet/schemas/url';
 import type { DemandAnswer, FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+import { armInterstitial } from './interstitial.ts';
 import { askForPush } from './push.ts';
 
 /** A URL from an answer, or '' when it is not plain http(s): nothing else may become a link, a source or a pixel. */
@@ -201,6 +202,19 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: Visito
     }
   }
   root.appendChild(box);
+  adShown(cfg, ad, visitor, box, link, clickUrl);
+}
+
+/** What follows an ad's render: the zone's cap, the impression, click signals, a partner's pixels, viewability. */
+// eslint-disable-next-line @typescript-eslint/max-params -- one call site each in render and the interstitial
+function adShown(
+  cfg: ZoneConfig,
+  ad: ServedAd,
+  visitor: VisitorSignals,
+  box: Element,
+  link: HTMLAnchorElement,
+  clickUrl: string,
+): void {
   markShown(cfg);
   // The ad is on the page: that is the impression (nothing is charged for an ad that never got here). Sent in
   // the task that rendered it, so before any click on it can be.
@@ -360,7 +374,8 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     if (cfg.push) return askForPush(cfg, cfg.push);
     const host = document.createElement('div');
     host.setAttribute('data-adnet-zone', cfg.subid);
-    if (script?.parentNode) script.parentNode.insertBefore(host, script.nextSibling);
+    // An interstitial covers the page: kept out of the publisher's layout (a transformed ancestor would trap it).
+    if (script?.parentNode && cfg.format !== 'interstitial') script.parentNode.insertBefore(host, script.nextSibling);
     else document.body.appendChild(host);
     // Shadow DOM: the ad's styles cannot leak into the page, nor the page's into the ad.
     const root = host.attachShadow({ mode: 'open' });
@@ -382,15 +397,20 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,
       )
-      .then(
-        (ad) =>
-          ad &&
-          ('fallback' in ad
-            ? renderFallback(root, cfg, ad.fallback)
-            : 'demand' in ad
-              ? renderDemand(root, cfg, ad.demand)
-              : render(root, cfg, ad, { fp, sig })),
-      )
+      .then((ad) => {
+        if (!ad) return;
+        // A full-page overlay shows our own ad alone: no publisher's fallback, no partner's markup.
+        if (cfg.format === 'interstitial') {
+          if ('impression_id' in ad)
+            armInterstitial(root, cfg, ad, {
+              el,
+              httpOnly,
+              shown: (box, link, clickUrl) => adShown(cfg, ad, { fp, sig }, box, link, clickUrl),
+            });
+        } else if ('fallback' in ad) renderFallback(root, cfg, ad.fallback);
+        else if ('demand' in ad) renderDemand(root, cfg, ad.demand);
+        else render(root, cfg, ad, { fp, sig });
+      })
       .catch(() => undefined);
   } catch {
     // never break the host page

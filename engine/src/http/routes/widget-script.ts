@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
+import { interstitialSettingsOf } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 
@@ -9,6 +10,13 @@ import type { ZoneConfig } from '@adnet/schemas/widget';
 function pushSettings(z: StoredZone, vapidKey: string): ZoneConfig['push'] {
   const p = z.push_prompt ?? DEFAULT_PUSH_PROMPT;
   return { on: p.on, delaySec: p.delay_s ?? null, vapidKey, worker: PUSH_WORKER_PATH };
+}
+
+const interstitialOf = (z: StoredZone) => interstitialSettingsOf(z.format, z);
+/** An interstitial zone's delay and close delay, its defaults where the zone was stored without them. */
+function interstitialSettings(z: StoredZone): ZoneConfig['interstitial'] {
+  const s = interstitialOf(z);
+  return { delaySec: s.interstitial_delay_sec ?? 0, closeAfterSec: s.interstitial_close_after_sec ?? 0 };
 }
 
 /**
@@ -35,8 +43,11 @@ export function widgetScriptRoute(ctx: EngineContext) {
               h: z.banner_height,
               corner: z.fv_corner,
               delaySec: z.fv_delay_sec,
-              capHours: z.fv_freq_cap_hours,
+              // The widget's own cap (localStorage, per zone): a floating video's or an interstitial's.
+              capHours:
+                z.format === 'interstitial' ? interstitialOf(z).interstitial_freq_cap_hours : z.fv_freq_cap_hours,
               push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
+              interstitial: z.format === 'interstitial' ? interstitialSettings(z) : null,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;
       hit = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };

@@ -119,7 +119,31 @@ function campaignFields(c?: Campaign): FieldSpec[] {
       value: c?.connection_types,
     },
     ...capScheduleFields(c),
+    ...(c && !OPTS_IN.has(c.format) ? [] : [interstitialField(c)]),
   ];
+}
+
+// ---- interstitial opt-in (docs/delivery.md, interstitials): banner and native campaigns only
+
+const OPTS_IN: ReadonlySet<string> = new Set(['banner', 'native']);
+const INTERSTITIAL_OPT_IN = 'Also show my creatives full-page in interstitial zones';
+const interstitialField = (c?: Campaign): FieldSpec => ({
+  name: 'interstitial',
+  label: 'Interstitials',
+  type: 'checkboxes',
+  options: [INTERSTITIAL_OPT_IN],
+  value: c?.interstitial ? [INTERSTITIAL_OPT_IN] : [],
+  hint: 'Banner and native campaigns: the same creative, centred on a full-page overlay that the visitor closes',
+});
+const interstitialInput = (d: FormData): boolean => checked(d, 'interstitial').length > 0;
+/** On a new campaign's form the opt-in shows for the formats that take it. */
+function syncInterstitialField(form: HTMLFormElement): void {
+  const format = form.querySelector<HTMLSelectElement>('select[name=format]');
+  const row = form.querySelector<HTMLElement>('[data-field="interstitial"]');
+  if (!format || !row) return;
+  const sync = () => (row.hidden = !OPTS_IN.has(format.value));
+  format.addEventListener('change', sync);
+  sync();
 }
 
 // ---- frequency cap and schedule (docs/delivery.md)
@@ -279,11 +303,13 @@ export function newCampaignPage(ctx: PageContext): void {
         ...campaignInput(d),
         total_budget_usd: optNum(d, 'total_budget_usd'),
         format: text(d, 'format') as CampaignIn['format'],
+        ...(OPTS_IN.has(text(d, 'format')) ? { interstitial: interstitialInput(d) } : {}),
       });
       notify(`Campaign ${c.name} created`);
       navigate(`/campaigns/${c.id}`);
     },
   });
+  syncInterstitialField(form);
   attachEstimate(form, () => {
     const d = new FormData(form);
     return estimateInput(d, text(d, 'format') as CampaignIn['format']);
@@ -346,6 +372,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
         id,
         ...campaignInput(d),
         total_budget_usd: optNum(d, 'total_budget_usd') ?? null,
+        ...(OPTS_IN.has(c.format) ? { interstitial: interstitialInput(d) } : {}),
       });
       notify('Campaign saved');
       await campaignPage(ctx);

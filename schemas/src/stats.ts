@@ -146,8 +146,8 @@ export const statsRowSchema = z.object({
   integration: z.string().optional(),
   /**
    * The format of the ad as served (`group_by=format`): a zone's format on our zones (an opted-in banner's
-   * creative in an interstitial zone is `interstitial`), the campaign's on an exchange's impression; '' for
-   * hours recorded before it was, and for demand partners' ads (docs/events-and-stats.md, formats).
+   * creative in an interstitial zone is `interstitial`; a demand partner's ad there too), the campaign's on an
+   * exchange's impression; '' for hours recorded before it was (docs/events-and-stats.md, formats).
    */
   format: z.string().optional(),
   /** With `demand`: the partner's name ('' for `own`, or a partner since deleted). */

@@ -126,7 +126,7 @@ function campaignFields(c?: Campaign): FieldSpec[] {
 // ---- interstitial opt-in (docs/delivery.md, interstitials): banner and native campaigns only
 
 const OPTS_IN: ReadonlySet<string> = new Set(['banner', 'native']);
-const INTERSTITIAL_OPT_IN = 'Also show my creatives full-page in interstitial zones';
+const INTERSTITIAL_OPT_IN = 'Also show my ads full-page in interstitial zones';
 const interstitialField = (c?: Campaign): FieldSpec => ({
   name: 'interstitial',
   label: 'Interstitials',

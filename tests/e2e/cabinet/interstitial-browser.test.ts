@@ -84,7 +84,7 @@ describe('interstitials in the cabinet', () => {
     const adv = await signedIn(p, advertiser, /\/cabinet\/overview$/);
     await adv.goto(`${p.base}/cabinet/campaigns/new`);
     const f = adv.getByRole('form', { name: 'New campaign' });
-    const optIn = f.getByLabel('Also show my creatives full-page in interstitial zones');
+    const optIn = f.getByLabel('Also show my ads full-page in interstitial zones');
     await f.getByLabel('Format', { exact: true }).selectOption('video');
     expect(await optIn.isVisible()).toBe(false);
     await f.getByLabel('Format', { exact: true }).selectOption('banner');
@@ -103,7 +103,7 @@ describe('interstitials in the cabinet', () => {
     // Unchecked on the campaign's page: saved as no.
     await adv.getByText('Edit settings').click();
     const edit = adv.getByRole('form', { name: 'Edit campaign' });
-    const box = edit.getByLabel('Also show my creatives full-page in interstitial zones');
+    const box = edit.getByLabel('Also show my ads full-page in interstitial zones');
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
     await edit.getByRole('button', { name: 'Save changes' }).click();

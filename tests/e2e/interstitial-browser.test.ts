@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -20,6 +22,7 @@ let hostPage: Server;
 let hostBase = '';
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 
 beforeAll(async () => {
@@ -31,7 +34,7 @@ beforeAll(async () => {
     if (url.pathname === '/next') return void res.end('<h1 id="next">Next article</h1>');
     const zone = url.searchParams.get('zone') ?? '';
     res.end(
-      `<!doctype html><html><head><title>Article</title></head><body><h1>Host page</h1>
+      `<!doctype html><html lang="en"><head><title>Article</title></head><body><h1>Host page</h1>
 <input id="search" aria-label="Search"><a id="next-link" href="/next">Next article</a>
 <a id="jump" href="#comments">Comments</a><p id="comments">Article text.</p>
 <script src="${engine.base}/w/${zone}.js"></script></body></html>`,
@@ -130,6 +133,12 @@ describe('an interstitial zone in a real browser', () => {
     await close.waitFor({ state: 'visible', timeout: 5_000 });
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('button:');
+    // axe-core finds nothing serious in the page with the dialog up (it reads into open shadow roots).
+    await page.addScriptTag({ content: AXE });
+    const found = await page.evaluate<string[]>(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`,
+    );
+    expect(found).toEqual([]);
     // The page behind does not scroll while the overlay is up.
     expect(
       await page.evaluate(

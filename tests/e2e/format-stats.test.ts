@@ -1,11 +1,11 @@
-import type { ServedAd } from '@adnet/schemas/widget';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '@adnet/test-support/admin';
-import type { Account } from '@adnet/test-support/admin';
+import { World } from '@adnet/test-support/world';
+import { ingestAll } from '@adnet/test-support/ingest-all';
 import { eventually, startEngine } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { ingestAll } from '@adnet/test-support/ingest-all';
-import { World } from '@adnet/test-support/world';
+import { call, useTestApp } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import type { ServedAd } from '@adnet/schemas/widget';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Statistics by the format of the ad as served (issue 39 item 4), from real traffic through the engine and
 // chDB: an opted-in banner campaign's creative shown in an interstitial zone counts as an interstitial and in

@@ -1,15 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '@adnet/test-support/browser';
+import { World } from '@adnet/test-support/world';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { World } from '@adnet/test-support/world';
-import { launchChromium } from '@adnet/test-support/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 
 // Interstitial zones in Chromium: the full-page overlay after the zone's delay or on a same-site navigation,
 // its close control after the close delay, Escape, focus moved in, kept in and given back, the zone's cap,
@@ -96,6 +96,9 @@ const focused = (page: Page) =>
     return inner ? `${inner.tagName.toLowerCase()}:${inner.getAttribute('role') ?? ''}` : (doc.activeElement?.id ?? '');
   });
 
+/** The page's own scrolling, as the overlay sets it while it is up. */
+const pageOverflow = (page: Page) => page.evaluate<string>('document.documentElement.style.overflow');
+
 describe('an interstitial zone in a real browser', () => {
   let context: BrowserContext;
   beforeAll(async () => {
@@ -140,23 +143,11 @@ describe('an interstitial zone in a real browser', () => {
     );
     expect(found).toEqual([]);
     // The page behind does not scroll while the overlay is up.
-    expect(
-      await page.evaluate(
-        () =>
-          (globalThis as unknown as { document: { documentElement: { style: { overflow: string } } } }).document
-            .documentElement.style.overflow,
-      ),
-    ).toBe('hidden');
+    expect(await pageOverflow(page)).toBe('hidden');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached', timeout: 2_000 });
     expect(await focused(page)).toBe('search');
-    expect(
-      await page.evaluate(
-        () =>
-          (globalThis as unknown as { document: { documentElement: { style: { overflow: string } } } }).document
-            .documentElement.style.overflow,
-      ),
-    ).toBe('');
+    expect(await pageOverflow(page)).toBe('');
     // Its render counted once, as an interstitial.
     await eventually(async () => (await impressionsOf('timed')).length === 1);
     expect((await impressionsOf('timed'))[0]).toMatchObject({ format: 'interstitial', integration: 'widget' });

@@ -1,10 +1,9 @@
-import type { EngineEvent } from '@adnet/schemas/events';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call } from '@adnet/test-support/admin';
-import type { Account } from '@adnet/test-support/admin';
 import { screenshot, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
+import { account, call } from '@adnet/test-support/admin';
+import type { Account } from '@adnet/test-support/admin';
+import type { EngineEvent } from '@adnet/schemas/events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Interstitials in the cabinet (issue 39 items 2 and 4): the zone form's interstitial fields with their help
 // and the API's messages beside them, the campaign form's opt-in for banner and native campaigns, and the
@@ -50,9 +49,8 @@ afterAll(async () => {
 });
 
 describe('interstitials in the cabinet', () => {
-  let page: Page;
   it("creates an interstitial zone with its own fields, help beside them, and the API's message on a bad value", async () => {
-    page = await signedIn(p, publisher, /\/cabinet\/overview$/);
+    const page = await signedIn(p, publisher, /\/cabinet\/overview$/);
     await page.goto(`${p.base}/cabinet/zones`);
     const f = page.getByRole('form', { name: 'Create zone' });
     await f.getByLabel('Name').fill('Between pages');

@@ -23,6 +23,7 @@ export default defineConfig({
             'tooling/**/*.test.ts',
             'bench/src/**/*.test.ts',
             'prebid/src/**/*.test.ts',
+            'widget/src/**/*.test.ts',
           ],
         },
       },

@@ -5,6 +5,7 @@ import type { AudienceMembers } from './frequency/audience-members.ts';
 import type {
   AudienceRecorder,
   BidBudget,
+  BudgetCheck,
   Counters,
   CreativePicker,
   DirectCharger,
@@ -26,7 +27,7 @@ import type { SaveOutcome, SubscriberAudience } from './push/push-store.ts';
 export interface EngineContext {
   /** The current index; undefined until the first snapshot is loaded. */
   index(): EngineIndex | undefined;
-  budget: BidBudget & SpendRecorder;
+  budget: BidBudget & BudgetCheck & SpendRecorder;
   counters: Counters;
   /** Chooses which of a winning campaign's creatives serves (rotation/). */
   creatives: CreativePicker;
@@ -44,6 +45,10 @@ export interface EngineContext {
   pops: PopCaps;
   /** Counts each zone's ad requests per address and fingerprint (invalid traffic past the limits). */
   zoneRequests: ZoneRequestRate;
+  /** The cabinet's live-preview tokens (routes/preview.ts): the subid a token may preview, undefined when unknown or expired. */
+  previews: { zoneOf(token: string): Promise<string | undefined> };
+  /** Who we are on an ad's "About this ad" page: our domain as sellers.json names us, and where to report an ad. */
+  network: { domain: string; contact: string | undefined };
   /** Signs tickets (win notices, pixels, click links). */
   secret: string;
   baseUrl: string;

@@ -76,9 +76,10 @@ const int = z.number().int();
 /**
  * How the traffic reached us, the statistics' `integration` (docs/events-and-stats.md): our widget script
  * (`/imp`), a VAST player on a zone's VAST URL (`/vast`), a partner's OpenRTB request (`/openrtb/bid`), a
- * publisher's Prebid.js (`/hb/bid`), a web push notification, or a visit of a direct-link zone's URL (`/go`).
+ * publisher's Prebid.js (`/hb/bid`), a web push notification, a visit of a direct-link zone's URL (`/go`), or a
+ * pop opened by the widget of a popunder zone (`/imp`, counted by its beacon `/b`).
  */
-export const INTEGRATIONS = ['widget', 'vast', 'openrtb', 'prebid', 'push', 'direct_link'] as const;
+export const INTEGRATIONS = ['widget', 'vast', 'openrtb', 'prebid', 'push', 'direct_link', 'popunder'] as const;
 export const integrationSchema = z.enum(INTEGRATIONS);
 export type Integration = z.infer<typeof integrationSchema>;
 

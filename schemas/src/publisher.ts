@@ -103,6 +103,15 @@ export const sellerSettingsSchema = z.object({
 export type SellerSettings = z.infer<typeof sellerSettingsSchema>;
 export const sellerSettingsInputSchema = z.object({ sellers_json_confidential: z.boolean() });
 
+/** A zone's ad label when the publisher names none: every ad the widget renders carries one (docs/browser-endpoints.md). */
+export const DEFAULT_AD_LABEL = 'Ad';
+/** The publisher's wording of the label ("Sponsored", "Anzeige"): it may be reworded, never removed. */
+const adLabel = z
+  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+  .trim()
+  .min(1, 'must not be empty: every ad carries a label')
+  .max(24, 'must be at most 24 characters');
+
 const intIn = (min: number, max: number) =>
   z
     .number(msgNumber())
@@ -133,6 +142,8 @@ const zoneFields = z.object({
   interstitial_close_after_sec: intIn(0, 10).optional(),
   /** Interstitial zones: at most one overlay per visitor in this many hours (default 24). */
   interstitial_freq_cap_hours: intIn(1, 168).optional(),
+  /** The label every ad the widget renders on this zone carries, 1-24 characters (default "Ad"). */
+  ad_label: adLabel.optional(),
   ...controlsInputShape,
 });
 /** The format's own rules (a banner's size, a floating video's settings) are named with the other fields' problems. */
@@ -175,6 +186,8 @@ export const zoneSchema = z.object({
   interstitial_close_after_sec: z.number().int().nullable(),
   /** Interstitial zones: at most one overlay per visitor in this many hours; null for other formats. */
   interstitial_freq_cap_hours: z.number().int().nullable(),
+  /** The label every ad the widget renders on this zone carries ("Ad" unless the publisher reworded it). */
+  ad_label: z.string(),
   status: z.enum(ZONE_STATUSES),
   widget_url: z.string(),
   /** Video formats: the zone's VAST 4.0 URL, `{base_url}/vast/<subid>.xml`. */
@@ -204,6 +217,7 @@ export type StoredZone = Omit<
   | 'pop_trigger'
   | 'pop_new_tab'
   | keyof InterstitialSettings
+  | 'ad_label'
   | keyof typeof controlsOutputShape
 > &
   StoredControls & {
@@ -216,6 +230,8 @@ export type StoredZone = Omit<
     interstitial_delay_sec?: number | null;
     interstitial_close_after_sec?: number | null;
     interstitial_freq_cap_hours?: number | null;
+    // Absent in zones kept before ad labels existed: read as DEFAULT_AD_LABEL.
+    ad_label?: string;
   };
 
 /** A pop zone's settings when the publisher leaves them out. */
@@ -316,3 +332,7 @@ export const pushSubscribeSchema = z.object({
   }),
 });
 export type PushSubscribe = z.infer<typeof pushSubscribeSchema>;
+
+/** `POST /api/pub/zones/{id}/preview`: a token for the zone's live preview (GET /preview/<subid>?t=<token>). */
+export const previewTokenSchema = z.object({ token: z.string(), expires_at: z.string() });
+export type PreviewToken = z.infer<typeof previewTokenSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS } from './formats.ts';
+import { NO_BID_REASONS } from './events.ts';
+import { CAMPAIGN_FORMATS as ZONE_FORMATS, FV_CORNERS, POP_TRIGGERS } from './formats.ts';
 import { PUSH_PROMPT_MOMENTS } from './push.ts';
 
 // The widget's contract with the engine. The browser script imports these as
@@ -16,6 +17,8 @@ export const zoneConfigSchema = z.object({
   corner: z.enum(FV_CORNERS).nullable(),
   delaySec: z.number().int().nullable(),
   capHours: z.number().nullable(),
+  /** The zone's ad label (the publisher's wording, `ad_label`): shown on every ad the widget renders. */
+  label: z.string(),
   /** Push zones: when to ask for permission, our VAPID public key (base64url) and where the site hosts our worker. */
   push: z
     .object({
@@ -24,6 +27,14 @@ export const zoneConfigSchema = z.object({
       vapidKey: z.string(),
       worker: z.string(),
     })
+    .nullable()
+    .optional(),
+  /**
+   * Popunder zones: what opens the pop (POP_TRIGGERS) and how (`newTab` true: a new tab in front; false: a
+   * window behind the page). The zone's `pop_freq_cap_hours` is `capHours`.
+   */
+  pop: z
+    .object({ trigger: z.enum(POP_TRIGGERS), newTab: z.boolean() })
     .nullable()
     .optional(),
   /**
@@ -66,6 +77,11 @@ export const servedAdSchema = z.object({
    * https, at most five): the widget loads each once as an image, right after `beacon_url`.
    */
   imp_trackers: z.array(z.string()).optional(),
+  /**
+   * `GET /preview/<subid>` (the cabinet's live preview): nothing was counted or held, `beacon_url` is '' and the
+   * widget fires nothing; `click_url` opens the landing page without counting a click.
+   */
+  preview: z.literal(true).optional(),
 });
 export type ServedAd = z.infer<typeof servedAdSchema>;
 
@@ -90,3 +106,27 @@ export const demandAnswerSchema = z.object({
   }),
 });
 export type DemandAnswer = z.infer<typeof demandAnswerSchema>;
+
+/**
+ * `GET /imp` on a popunder zone: the pop the widget opens on the visitor's click, kept for a minute. `url` is the
+ * winning campaign's landing with its macros filled (`{click_id}` the pop's click id); `beacon_url` is fired once
+ * the window really opened, which alone counts (and charges) the pop.
+ */
+export const popAnswerSchema = z.object({
+  pop: z.object({
+    /** Signed ticket of the served pop. */
+    impression_id: z.string(),
+    url: z.string(),
+    beacon_url: z.string(),
+  }),
+});
+export type PopAnswer = z.infer<typeof popAnswerSchema>;
+
+/**
+ * `GET /preview/<subid>` when nothing would fill the zone now: the auction's no-bid reason and its words for a
+ * publisher (schemas/src/no-bid-words.ts), which the widget shows inside the preview frame.
+ */
+export const previewEmptySchema = z.object({
+  preview_empty: z.object({ reason: z.enum(NO_BID_REASONS), text: z.string() }),
+});
+export type PreviewEmpty = z.infer<typeof previewEmptySchema>;

@@ -168,6 +168,12 @@ describe("a demand partner's ad in a real browser", () => {
     expect(sandbox.split(' ')).toContain('allow-scripts');
     expect(sandbox).not.toContain('allow-same-origin');
     expect([await frameEl.getAttribute('width'), await frameEl.getAttribute('height')]).toEqual(['300', '250']);
+    // Labelled as ours are, its About page naming the partner that bought the ad.
+    const label = page.locator('[data-adnet-zone] [data-adnet="label"]');
+    expect(await label.textContent()).toBe('Ad · About this ad');
+    const about = (await label.getByRole('link', { name: 'About this ad' }).getAttribute('href')) ?? '';
+    expect(about).toMatch(new RegExp(`^${engine.base}/about-ad/d\\.`));
+    expect(await (await fetch(about)).text()).toContain('A demand partner, dsp, bought this ad space');
     const ad = page.frameLocator('[data-adnet-zone] iframe[data-adnet="demand"]').locator('#dsp');
     await expect.poll(() => ad.getAttribute('data-ran')).toBe('1');
     // Its script ran, but reached neither the host page nor its storage or cookies. 5.00 alone over our 2.00: 2.01.
@@ -286,8 +292,8 @@ describe("a demand partner's ad in a real browser", () => {
         ),
       )
       .toBe(true);
-    // The toast's own close button, as for our in-page push ads.
-    expect(await ad.locator('button.close').count()).toBe(1);
+    // The toast's own close button, as for our in-page push ads (beside the ad's link, not inside it).
+    expect(await page.locator('[data-adnet-zone] .toast button.close').count()).toBe(1);
     expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));
     await eventually(() => dsp.noticesOf('burl').length === burls + 1);
     // A person reads before clicking: a click within 300 ms of the render is too fast to be valid (click-rules.ts),

@@ -14,6 +14,8 @@ export interface OverlayKit {
     text?: string | null,
   ) => HTMLElementTagNameMap[K];
   httpOnly: (u: string | null | undefined) => string;
+  /** The zone's ad label with its "About this ad" link, as every ad of ours carries. */
+  label: () => HTMLElement;
   /** The ad is on the page: the render beacon, the zone's cap, the click signals and viewability, as any widget ad. */
   shown: (box: Element, link: HTMLAnchorElement, clickUrl: string) => void;
 }
@@ -113,7 +115,7 @@ function openOverlay(root: ShadowRoot, o: Opening): void {
     }
     link.appendChild(img);
   } else return;
-  dialog.appendChild(link);
+  dialog.append(link, o.kit.label());
   const close = el('button', { class: 'x', type: 'button', 'aria-label': 'Close ad' }, '×');
   let closable = false;
   const scroll = document.documentElement.style.overflow;
@@ -131,7 +133,8 @@ function openOverlay(root: ShadowRoot, o: Opening): void {
       if (closable) finish();
     } else if (e.key === 'Tab') {
       e.preventDefault();
-      const stops: HTMLElement[] = closable ? [link, close] : [link];
+      // The ad, its label's "About this ad" link, and the close control once it is there, in the dialog's order.
+      const stops = Array.from(dialog.querySelectorAll<HTMLElement>('a[href],button'));
       const at = stops.indexOf(root.activeElement as HTMLElement);
       const next =
         at === -1 ? (e.shiftKey ? stops.length - 1 : 0) : (at + (e.shiftKey ? -1 : 1) + stops.length) % stops.length;

@@ -3,9 +3,11 @@
 // break the host page.
 
 import { isSafeHttpUrl } from '@adnet/schemas/url';
-import type { DemandAnswer, FallbackAnswer, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+import type { DemandAnswer, FallbackAnswer, PreviewEmpty, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
 import { armInterstitial } from './interstitial.ts';
 import { askForPush } from './push.ts';
+import { armPop } from './pop.ts';
+import type { PopAnswer } from '@adnet/schemas/widget';
 
 /** A URL from an answer, or '' when it is not plain http(s): nothing else may become a link, a source or a pixel. */
 const httpOnly = (u: string | null | undefined): string => (u && isSafeHttpUrl(u) ? u : '');
@@ -147,8 +149,12 @@ a{color:inherit;text-decoration:none;display:block}
 .native b{display:block;margin-bottom:4px}
 .native small{display:block;margin-top:4px;color:#777;font-size:11px}
 .cta{display:inline-block;margin-top:6px;padding:3px 8px;background:#1a73e8;color:#fff;border-radius:4px;font-size:12px}
-.toast{position:fixed;z-index:2147483646;right:16px;bottom:16px;width:320px;display:flex;gap:8px;background:#fff;border:1px solid #ccc;border-radius:8px;padding:10px;box-shadow:0 4px 16px rgba(0,0,0,.2)}
+.toast{position:fixed;z-index:2147483646;right:16px;bottom:16px;width:320px;background:#fff;border:1px solid #ccc;border-radius:8px;padding:10px;box-shadow:0 4px 16px rgba(0,0,0,.2)}
+.toast a{display:flex;gap:8px}
 .toast img{width:48px;height:48px;border-radius:4px}
+.lbl{font:11px/1.5 system-ui,sans-serif;color:#555;margin:2px 0}
+.lbl a{display:inline;color:#1a5fb4;text-decoration:underline}
+.fv .lbl{margin:0;padding:2px 6px;color:#eee}.fv .lbl a{color:#9cf}
 .close{position:absolute;top:2px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
 .fv{position:fixed;z-index:2147483646;width:240px;background:#000;border-radius:8px;overflow:hidden;box-shadow:0 4px 16px rgba(0,0,0,.3)}
 .fv video{width:100%;display:block}
@@ -166,6 +172,22 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
+/**
+ * The label every ad of ours carries (the publisher's wording, `ad_label`; never removed) and its "About this ad"
+ * link: who showed the ad and why (GET /about-ad/<ticket>).
+ */
+function label(cfg: ZoneConfig, ticket: string): HTMLElement {
+  const row = el('div', { class: 'lbl', 'data-adnet': 'label' }, `${cfg.label} · `);
+  row.appendChild(
+    el(
+      'a',
+      { href: `${cfg.base}/about-ad/${encodeURIComponent(ticket)}`, target: '_blank', rel: 'noopener' },
+      'About this ad',
+    ),
+  );
+  return row;
+}
+
 function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: VisitorSignals): void {
   const c = ad.creative;
   const clickUrl = httpOnly(ad.click_url);
@@ -173,7 +195,9 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: Visito
   if (!clickUrl) return;
   const link = el('a', { href: clickUrl, target: '_blank', rel: 'noopener', part: 'ad', 'data-adnet': 'ad' });
   const box = el('div', { class: 'ad' });
+  const tag = label(cfg, ad.impression_id);
   if (cfg.format === 'banner') {
+    box.appendChild(tag);
     link.appendChild(
       el('img', {
         src: imageUrl,
@@ -184,7 +208,8 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: Visito
     );
     box.appendChild(link);
   } else {
-    const card = el('div', { class: cfg.format === 'native' ? 'native' : 'toast' });
+    const native = cfg.format === 'native';
+    const card = el('div', { class: native ? 'native' : 'toast' });
     if (imageUrl) card.appendChild(el('img', { src: imageUrl, alt: '' }));
     const text = el('div');
     text.appendChild(el('b', {}, c.title));
@@ -193,12 +218,16 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: Visito
     // A demand partner's "sponsored by" (its native answer's data type 1), as text like the rest.
     if (c.sponsored_by) text.appendChild(el('small', {}, c.sponsored_by));
     card.appendChild(text);
-    link.appendChild(card);
-    box.appendChild(link);
-    if (cfg.format !== 'native') {
+    if (native) {
+      link.appendChild(card);
+      box.append(tag, link);
+    } else {
+      // A toast floats in its corner: the ad's link, its label and its close button inside it, none inside another.
+      link.append(...Array.from(card.childNodes));
       const close = el('button', { class: 'close', 'aria-label': 'Close ad' }, '×');
       close.addEventListener('click', () => box.remove());
-      card.appendChild(close);
+      card.append(link, tag, close);
+      box.appendChild(card);
     }
   }
   root.appendChild(box);
@@ -215,6 +244,8 @@ function adShown(
   link: HTMLAnchorElement,
   clickUrl: string,
 ): void {
+  // A preview (the cabinet's, GET /preview): nothing to count, so nothing is fired; its link is the landing itself.
+  if (ad.preview) return;
   markShown(cfg);
   // The ad is on the page: that is the impression (nothing is charged for an ad that never got here). Sent in
   // the task that rendered it, so before any click on it can be.
@@ -228,6 +259,17 @@ function adShown(
     px.src = u;
   }
   watchViewable(box, () => void beacon(`${ad.beacon_url}?e=viewable`));
+}
+
+/** Our ad: in the page, or on an interstitial zone's full-page overlay (interstitial.ts) when its moment comes. */
+function showAd(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: VisitorSignals): void {
+  if (cfg.format !== 'interstitial') return render(root, cfg, ad, visitor);
+  armInterstitial(root, cfg, ad, {
+    el,
+    httpOnly,
+    label: () => label(cfg, ad.impression_id),
+    shown: (box, link, clickUrl) => adShown(cfg, ad, visitor, box, link, clickUrl),
+  });
 }
 
 /**
@@ -268,7 +310,7 @@ function renderDemand(root: ShadowRoot, cfg: ZoneConfig, d: DemandAnswer['demand
     'data-adnet': 'demand',
   });
   frame.srcdoc = d.html;
-  root.appendChild(frame);
+  root.append(label(cfg, d.impression_id), frame);
   markShown(cfg);
   void beacon(d.beacon_url);
 }
@@ -359,11 +401,25 @@ async function floatingVideo(root: ShadowRoot, cfg: ZoneConfig): Promise<void> {
   const close = el('button', { class: 'close', 'aria-label': 'Close video' }, '×');
   close.style.color = '#fff';
   close.addEventListener('click', () => box.remove());
-  box.append(video, close);
+  // Our impression pixel ends in the ad's ticket (ours, or a partner's `d.` one): its About page.
+  box.append(label(cfg, impression.slice(impression.lastIndexOf('/') + 1)), video, close);
   root.appendChild(box);
   markShown(cfg);
   void video.play().catch(() => undefined);
 }
+
+/** The zone's ad request, /imp, with what the page tells about its visitor. */
+function adUrl(cfg: ZoneConfig, fp = fingerprint(), sig = signals()): string {
+  const uid = firstPartyId();
+  return `${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`;
+}
+
+/**
+ * With credentials: our cookie (set by advertisers' audience pixels, docs/audiences.md) names the browser to pixel
+ * audiences. The engine answers such a request with the page's origin, not `*`. A sandboxed frame (an opaque
+ * origin, as the cabinet's live preview is) asks without: its credentialed request found no ad there.
+ */
+const credentials = (): RequestCredentials => (location.origin === 'null' ? 'omit' : 'include');
 
 export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
   try {
@@ -372,6 +428,25 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     ns.zones[cfg.subid] = true;
     // A push zone shows nothing on the page: it collects subscribers, whom the engine sends its ads.
     if (cfg.push) return askForPush(cfg, cfg.push);
+    // The cabinet's live preview (its snippet carries a token: the cabinet's CSP runs no inline script to set one):
+    // an ad that counts nothing, or why none would show.
+    const preview = script?.getAttribute('data-adnet-preview');
+    const previewUrl =
+      preview && `${cfg.base}/preview/${encodeURIComponent(cfg.subid)}?t=${encodeURIComponent(preview)}`;
+    // Nor does a popunder zone: its pop opens on the visitor's click (pop.ts). A preview's pop has no beacon and
+    // takes no cap.
+    if (cfg.pop)
+      return armPop(cfg.pop, {
+        ask: () =>
+          fetch(previewUrl || adUrl(cfg), { credentials: previewUrl ? 'omit' : credentials() }).then(async (r) =>
+            r.status === 200 ? ((await r.json()) as Partial<PopAnswer>).pop : undefined,
+          ),
+        opened: (pop) => {
+          if (!pop.beacon_url) return;
+          markShown(cfg);
+          void beacon(pop.beacon_url);
+        },
+      });
     const host = document.createElement('div');
     host.setAttribute('data-adnet-zone', cfg.subid);
     // An interstitial covers the page: kept out of the publisher's layout (a transformed ancestor would trap it).
@@ -386,14 +461,18 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     }
     const fp = fingerprint();
     const sig = signals();
-    const uid = firstPartyId();
-    // With credentials: our cookie (set by advertisers' audience pixels, docs/audiences.md) names the browser to
-    // pixel audiences. The engine answers such a request with the page's origin, not `*`. A sandboxed frame (an
-    // opaque origin, as the cabinet's live preview is) asks without: its credentialed request found no ad there.
-    const credentials: RequestCredentials = location.origin === 'null' ? 'omit' : 'include';
-    void fetch(`${cfg.base}/imp?z=${encodeURIComponent(cfg.subid)}&fp=${fp}&s=${sig}${uid ? `&u=${uid}` : ''}`, {
-      credentials,
-    })
+    if (previewUrl) {
+      void fetch(previewUrl, { credentials: 'omit' })
+        .then((r) => r.json() as Promise<ServedAd | PreviewEmpty>)
+        .then((a) =>
+          'preview_empty' in a
+            ? root.appendChild(el('p', { class: 'ad', 'data-adnet': 'preview-empty' }, a.preview_empty.text))
+            : a.preview && showAd(root, cfg, a, { fp, sig }),
+        )
+        .catch(() => undefined);
+      return;
+    }
+    void fetch(adUrl(cfg, fp, sig), { credentials: credentials() })
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,
       )
@@ -401,12 +480,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
         if (!ad) return;
         // A full-page overlay shows our own ad alone: no publisher's fallback, no partner's markup.
         if (cfg.format === 'interstitial') {
-          if ('impression_id' in ad)
-            armInterstitial(root, cfg, ad, {
-              el,
-              httpOnly,
-              shown: (box, link, clickUrl) => adShown(cfg, ad, { fp, sig }, box, link, clickUrl),
-            });
+          if ('impression_id' in ad) showAd(root, cfg, ad, { fp, sig });
         } else if ('fallback' in ad) renderFallback(root, cfg, ad.fallback);
         else if ('demand' in ad) renderDemand(root, cfg, ad.demand);
         else render(root, cfg, ad, { fp, sig });

@@ -498,6 +498,13 @@ export const REST_ROUTES: readonly RestRoute[] = [
     summary: 'Serve a paused zone again',
   },
   {
+    method: 'POST',
+    path: '/api/pub/zones/{id}/preview',
+    procedure: 'pub.zones.preview',
+    input: 'none',
+    summary: "A 15-minute token for the zone's live preview, which counts and charges nothing",
+  },
+  {
     method: 'GET',
     path: '/api/pub/stats',
     procedure: 'pub.stats.get',

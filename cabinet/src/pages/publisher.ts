@@ -17,6 +17,16 @@ type ZoneIn = Inputs['pub']['zones']['create'];
 
 export const verificationTag = (s: Site): string => `<meta name="adnet-verification" content="${s.verification_code}">`;
 export const widgetSnippet = (z: Zone): string => `<script src="${z.widget_url}"></script>`;
+/** The snippet of the live preview: the widget asks GET /preview with the token rather than /imp (nothing counted). */
+const previewSnippet = (z: Zone, token: string): string =>
+  `<script src="${z.widget_url}" data-adnet-preview="${token}"></script>`;
+/** Formats whose ads the widget does not render on the page (a player's video, a pop, a push notification): no label. */
+const UNLABELLED: ReadonlySet<string> = new Set(['video', 'popunder', 'direct_link', 'push']);
+/**
+ * Formats with nothing on the page to preview: a player's video, a direct link, a push notification, and the floating
+ * video (its VAST is a real ad request). A popunder zone's preview is a page to click.
+ */
+const PREVIEWLESS: ReadonlySet<string> = new Set(['video', 'direct_link', 'push', 'floating_video']);
 
 /** A snippet to paste, with its copy button. */
 export function copyBlock(label: string, value: string): HTMLElement {
@@ -158,6 +168,28 @@ export async function sitesPage(ctx: PageContext): Promise<void> {
   );
 }
 
+/**
+ * The live preview's page: the zone's snippet, and on a popunder zone a page to click on. A previewed pop is a real
+ * one: it is counted and charged when it opens, and the visitor's cap then holds for the publisher's browser too.
+ */
+function previewPage(z: Zone, token: string): string {
+  const pop =
+    z.format === 'popunder'
+      ? '<p style="font:14px system-ui;min-height:240px;cursor:pointer">Click anywhere on this page to open the pop.</p>'
+      : '';
+  return `<!doctype html><body>${pop}${previewSnippet(z, token)}</body>`;
+}
+
+/** A pop zone's settings, as its card says them. */
+function popSummary(z: Zone): string {
+  if (z.pop_freq_cap_hours === null) return '';
+  const how =
+    z.format === 'popunder'
+      ? `, on the ${z.pop_trigger === 'any_click' ? 'next click until one opens' : 'first click'}, as ${z.pop_new_tab === false ? 'a window behind' : 'a new tab in front'}`
+      : '';
+  return `; one pop per visitor every ${z.pop_freq_cap_hours} h${how}`;
+}
+
 function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): HTMLElement {
   const preview = h('div', { class: 'preview' });
   return h(
@@ -167,8 +199,9 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
     h(
       'p',
       {},
-      `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}`,
+      `${z.format.replace(/_/g, ' ')}${z.banner_width ? ` ${z.banner_width}x${z.banner_height}` : ''} on ${site?.domain ?? `site ${z.site_id}`}${popSummary(z)}`,
     ),
+    UNLABELLED.has(z.format) ? null : h('p', { class: 'muted' }, `Every ad is labelled “${z.ad_label}”.`),
     z.go_url
       ? copyBlock('Direct link (put it behind any link)', z.go_url)
       : copyBlock('Widget snippet', widgetSnippet(z)),
@@ -184,24 +217,27 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
         },
         { 'aria-label': `${z.status === 'active' ? 'Pause' : 'Resume'} ${z.name}` },
       ),
-      // A preview is a real ad request, so it is shown only on demand; sandboxed without
-      // same-origin, so the ad's page cannot reach the cabinet's session.
-      h(
-        'button',
-        {
-          type: 'button',
-          onclick: () =>
-            preview.replaceChildren(
-              h('iframe', {
-                title: `Live preview of ${z.name}`,
-                srcdoc: `<!doctype html><body>${widgetSnippet(z)}</body>`,
-                sandbox: 'allow-scripts allow-popups',
-                class: 'zone-frame',
-              }),
-            ),
-        },
-        'Live preview',
-      ),
+      // A preview counts and charges nothing: the snippet carries a token the engine's /preview answers (15 minutes),
+      // instead of /imp. Sandboxed without same-origin, so the ad's page cannot reach the cabinet's session. Video,
+      // direct-link and push zones show nothing on a page to preview; a popunder zone's preview opens its pop on a
+      // click, outside the sandbox as it would from the publisher's page, and that pop counts nothing either.
+      PREVIEWLESS.has(z.format)
+        ? null
+        : actionButton(
+            'Live preview',
+            async () => {
+              const { token } = await api.pub.zones.preview.mutate({ id: z.id });
+              preview.replaceChildren(
+                h('iframe', {
+                  title: `Live preview of ${z.name}`,
+                  srcdoc: previewPage(z, token),
+                  sandbox: 'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+                  class: 'zone-frame',
+                }),
+              );
+            },
+            { 'aria-label': `Live preview of ${z.name}` },
+          ),
     ),
     preview,
     pushSetupSection(z, site?.domain ?? '', after),
@@ -211,6 +247,7 @@ function zoneCard(z: Zone, site: Site | undefined, after: () => Promise<void>): 
 
 function zoneInput(d: FormData, format: ZoneIn['format']): ZoneIn {
   const input: ZoneIn = { site_id: num(d, 'site_id'), name: text(d, 'name'), format };
+  if (!UNLABELLED.has(format)) input.ad_label = text(d, 'ad_label');
   if (format === 'banner') {
     const [w, hgt] = text(d, 'banner_size').split('x').map(Number);
     input.banner_width = w;
@@ -248,6 +285,12 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
       { name: 'site_id', label: 'Site', type: 'select', options: sites.map((s) => String(s.id)) },
       { name: 'name', label: 'Name', required: true },
       { name: 'format', label: 'Format', type: 'select', options: ZONE_FORMATS },
+      {
+        name: 'ad_label',
+        label: 'Ad label',
+        value: 'Ad',
+        hint: 'Shown on every ad of the zone, e.g. Ad, Sponsored, Anzeige (up to 24 characters; it cannot be removed)',
+      },
       { name: 'banner_size', label: 'Banner size', type: 'select', options: BANNER_SIZES },
       { name: 'fv_corner', label: 'Corner', type: 'select', options: FV_CORNERS },
       { name: 'fv_delay_sec', label: 'Delay before showing (seconds)', type: 'number', value: '5' },
@@ -260,14 +303,28 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
         value: 'click',
       },
       { name: 'push_prompt.delay_s', label: 'Seconds after the page loads', type: 'number', value: '10' },
-      { name: 'pop_freq_cap_hours', label: 'One pop per visitor every (hours)', type: 'number', value: '24' },
-      { name: 'pop_trigger', label: 'Open the pop on', type: 'select', options: POP_TRIGGERS, value: 'first_click' },
+      {
+        name: 'pop_freq_cap_hours',
+        label: 'One pop per visitor every (hours)',
+        type: 'number',
+        value: '24',
+        hint: 'From 1 to 168. A visitor is a network and browser; within these hours it gets no other pop of this zone, on any page.',
+      },
+      {
+        name: 'pop_trigger',
+        label: 'Open the pop on',
+        type: 'select',
+        options: POP_TRIGGERS,
+        value: 'first_click',
+        hint: "First click: only the visitor's first click on a page can open it. Any click: each click until one opens (say, after a pop-up blocker refused one). At most one pop a page view either way.",
+      },
       {
         name: 'pop_new_tab',
         label: 'Open it as',
         type: 'select',
         options: ['new tab in front', 'window behind'],
         value: 'new tab in front',
+        hint: 'A window behind your page is a popunder; some browsers bring it to the front anyway. A pop the browser blocks is not counted, and you are paid for opened pops only.',
       },
       {
         name: 'interstitial_delay_sec',
@@ -310,6 +367,7 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
       const name = row.dataset.field ?? '';
       row.hidden =
         (name === 'banner_size' && f !== 'banner') ||
+        (name === 'ad_label' && UNLABELLED.has(f ?? '')) ||
         (name.startsWith('fv_') && f !== 'floating_video') ||
         (name.startsWith('push_prompt') && f !== 'push') ||
         (name === 'pop_freq_cap_hours' && f !== 'popunder' && f !== 'direct_link') ||

@@ -71,6 +71,7 @@ const INTEGRATION_LABELS: Record<string, string> = {
   prebid: 'Prebid.js',
   push: 'Web push',
   direct_link: 'Direct link',
+  popunder: 'Popunder',
 };
 const COUNTED = [
   'impressions',

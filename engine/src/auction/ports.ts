@@ -11,6 +11,14 @@ export interface BudgetGate {
   tryTake(c: Candidate, priceMicroCents: number): boolean;
 }
 
+/**
+ * Whether a campaign could pay for an impression now, taking nothing: the live preview's gate
+ * (routes/preview.ts), which must hold, charge and pace nothing.
+ */
+export interface BudgetCheck {
+  canTake(c: Candidate, priceMicroCents: number): boolean;
+}
+
 /** Which of one campaign's eligible creatives serves an impression (engine/src/rotation/). */
 export interface CreativePicker {
   /** `siblings`: one campaign's candidates for the impression, in rank order; at least one. */
@@ -50,8 +58,13 @@ export interface Counters {
 
 /** Pops opened per visitor and zone, shared by every engine (store/pop-caps.ts). */
 export interface PopCaps {
-  /** True when `viewer` may have a pop of zone `zoneId` now, which then holds for `capHours`; false within the cap. */
-  take(zoneId: number, viewer: string, capHours: number): Promise<boolean>;
+  /**
+   * True when `viewer` may have a pop of zone `zoneId` now, which then holds for `capHours`; false within the cap.
+   * With `holder` (a widget pop's bid id), also true when that same holder took it already.
+   */
+  take(zoneId: number, viewer: string, capHours: number, holder?: string): Promise<boolean>;
+  /** True when `viewer` had a pop of zone `zoneId` within its cap: a widget's pop is then not served. */
+  held(zoneId: number, viewer: string): Promise<boolean>;
 }
 
 /** A charge taken straight from the pools rather than from a bid's hold: a CPC click, or an ad counted after its hold lapsed. */

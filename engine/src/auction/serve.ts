@@ -4,6 +4,7 @@ import type { Candidate } from '../index/candidate.ts';
 import { candidateListsFor } from '../index/engine-index.ts';
 import { encodeTicket } from '../tracking/signed-token.ts';
 import { CANDIDATE_FILTERS, IMP_FILTERS } from './filters/index.ts';
+import type { CandidateFilter } from './filter.ts';
 import type { BudgetGate, CreativePicker } from './ports.ts';
 import type { ImpContext, RequestContext } from './request-context.ts';
 import { runImpAuction } from './run-auction.ts';
@@ -17,6 +18,8 @@ export interface ServeDeps {
   /** Signs tickets. */
   secret: string;
   engineId: string;
+  /** The candidate filters, when not CANDIDATE_FILTERS: the live preview leaves pacing's random draw out (routes/preview.ts). */
+  candidateFilters?: readonly CandidateFilter[];
 }
 
 /** A won impression: the budget is taken and the ticket signed. */
@@ -56,7 +59,14 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
     if (deal.won) dealId = deal.dealId;
     if (deal.won || imp.privateAuction) outcome = deal.outcome;
   }
-  outcome ??= runImpAuction(lists, imp, CANDIDATE_FILTERS, deps.budget, deps.creatives, exchange);
+  outcome ??= runImpAuction(
+    lists,
+    imp,
+    deps.candidateFilters ?? CANDIDATE_FILTERS,
+    deps.budget,
+    deps.creatives,
+    exchange,
+  );
   if (!outcome.won) return outcome;
   const c = outcome.winner;
   const bidId = randomUuid();
@@ -120,7 +130,7 @@ function dealAuction(
     const outcome = runImpAuction(
       lists,
       { ...imp, floorMicroCents: deal.floorMicroCents },
-      CANDIDATE_FILTERS,
+      deps.candidateFilters ?? CANDIDATE_FILTERS,
       deps.budget,
       deps.creatives,
       exchange,

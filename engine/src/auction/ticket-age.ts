@@ -16,6 +16,8 @@ export const TICKET_MAX_AGE_S = {
   pixel: 60 * 60,
   /** Clicks are judged by the fraud rules (`expired`, a day). */
   click: 24 * 3600,
+  /** An ad's "About this ad" page (routes/about-ad.ts) answers while a page showing the ad may still be open. */
+  about: 7 * 24 * 3600,
 } as const;
 
 export const ticketExpired = (t: BidTicket, use: keyof typeof TICKET_MAX_AGE_S, nowMs: number): boolean =>

@@ -11,7 +11,7 @@ import {
 } from '@adnet/schemas/redis-keys';
 import { slices } from '@adnet/runtime/slices';
 import type { Redis } from 'ioredis';
-import type { BidBudget, SpendRecorder } from '../auction/ports.ts';
+import type { BidBudget, BudgetCheck, SpendRecorder } from '../auction/ports.ts';
 import { BID_HOLD_MS } from '../auction/ticket-age.ts';
 import type { Candidate } from '../index/candidate.ts';
 import type { MovedMarks } from '../store/moved.ts';
@@ -132,7 +132,7 @@ const RELEASE_WINDOW = 64;
  * atomically in Redis, and bids only from them. Spend (from win notices) is
  * batched and applied by `flush`. See docs/openrtb.md, "Budgets", for the overspend bound.
  */
-export class BudgetSlices implements BidBudget, SpendRecorder {
+export class BudgetSlices implements BidBudget, BudgetCheck, SpendRecorder {
   private readonly campaigns = new Map<string, Slice>();
   private readonly advertisers = new Map<number, Slice>();
   private readonly campaignSpend = new Map<string, Map<string, number>>();
@@ -168,6 +168,17 @@ export class BudgetSlices implements BidBudget, SpendRecorder {
     if (cs.local < this.sliceNano / 2) this.refillCampaign(cs, campaignKey, c, now);
     if (as.local < this.sliceNano / 2) this.refillAdvertiser(as, c.advertiserId, now);
     return ok;
+  }
+
+  /**
+   * Whether `tryTake` would take the price now, with no take, no refill and no mark of use: the live preview's
+   * gate. Slices are reserved ahead of traffic (`prewarm`), so a campaign with money has some here.
+   */
+  canTake(c: Candidate, priceMicroCents: number): boolean {
+    const nano = priceMicroCents * 10;
+    const cs = this.campaigns.get(campaignPoolKey(c.campaignId, budgetDay(this.now())));
+    const as = this.advertisers.get(c.advertiserId);
+    return cs !== undefined && as !== undefined && cs.local >= nano && as.local >= nano;
   }
 
   giveBack(c: Candidate, priceMicroCents: number): void {

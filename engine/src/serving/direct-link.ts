@@ -11,6 +11,7 @@ import type { ZoneEntry } from '../index/engine-index.ts';
 import { clickIdOf } from '../tracking/click-id.ts';
 import { landingUrlOf } from '../tracking/landing-url.ts';
 import { decodeTicket } from '../tracking/signed-token.ts';
+import { popViewer } from './popunder.ts';
 import { unfilledZone } from './zone-ad.ts';
 
 /** A visit of a direct-link zone's URL, as its route hands it over. */
@@ -46,7 +47,7 @@ export async function directLinkVisit(
   const served = serve(ctx, rc, ic);
   if (!served.won) return fallback(ctx, rc, ic, served.reason);
   // Taken after the auction, so a visit with nothing to show does not use up the visitor's pop.
-  const viewer = `${visitor.ipPrefix}-${visitor.uaHash}`;
+  const viewer = popViewer(visitor.ipPrefix, visitor.uaHash);
   let mayPop = false;
   try {
     mayPop = await ctx.pops.take(entry.zone.id, viewer, entry.zone.pop_freq_cap_hours ?? 24);

@@ -1,6 +1,7 @@
 import type { EngineConfig } from '@adnet/schemas/config';
 import type { EngineEvent } from '@adnet/schemas/events';
 import type { Redis } from '@adnet/runtime/redis-connect';
+import { previewKey } from '@adnet/schemas/redis-keys';
 import { buildServiceWorker, buildWidget, zoneScript } from '@adnet/widget/build';
 import { RedisDirectCharger } from '../budget/direct-charges.ts';
 import type { EngineContext } from '../context.ts';
@@ -106,6 +107,9 @@ export function enginePorts(o: {
     pops: new RedisPopCaps(redis),
     // 200 000 keys: a few tens of megabytes at most, whatever a flood of new addresses does.
     zoneRequests: new ZoneRequestRate({ ...engine.zoneRequests, maxKeys: 200_000 }),
+    previews: { zoneOf: async (token) => (await redis.get(previewKey(token))) ?? undefined },
+    // As sellers.json and our publishers' ads.txt name us: the public site's host.
+    network: { domain: new URL(server.baseUrl).hostname, contact: server.networkContact },
     secret,
     // Ad and tracking links: the separate cookieless origin when one is configured.
     baseUrl: server.adBaseUrl,

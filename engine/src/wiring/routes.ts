@@ -16,6 +16,8 @@ import {
   workerRoute,
 } from '../http/routes/push.ts';
 import { goRoute } from '../http/routes/go.ts';
+import { aboutAdRoute } from '../http/routes/about-ad.ts';
+import { previewRoute } from '../http/routes/preview.ts';
 import { widgetScriptRoute } from '../http/routes/widget-script.ts';
 import { impRoute, vastRoute } from '../http/routes/widget-serve.ts';
 import { VISITOR_HEADERS } from '../http/visitor.ts';
@@ -115,6 +117,19 @@ export const ENGINE_ROUTES: readonly EngineRoute[] = [
     path: '/c/:impression/:token',
     handler: (d) => d.journal.routes.click,
     options: { params: 2, headers: ['user-agent'] },
+  },
+  // The cabinet's live preview (its own path, so /imp carries none of it) and every ad's "About this ad" page.
+  {
+    method: 'get',
+    path: '/preview/:subid',
+    handler: (d) => previewRoute(d.ctx),
+    options: { params: 1, headers: VISITOR_HEADERS },
+  },
+  {
+    method: 'get',
+    path: '/about-ad/:ticket',
+    handler: (d) => aboutAdRoute(d.ctx),
+    options: { params: 1, query: false },
   },
   // Our Prebid.js adapter (prebid/): a bid per zone, served as /imp serves it; its win notice only informs.
   { method: 'options', path: '/hb/bid', handler: () => hbPreflightRoute, options: { headers: ['origin'] } },

@@ -30,6 +30,8 @@ describe('the engine route tables', () => {
       'get /b/:ticket',
       'get /vast/:file',
       'get /c/:impression/:token',
+      'get /preview/:subid',
+      'get /about-ad/:ticket',
       'options /hb/bid',
       'post /hb/bid',
       'get /hb/won/:ticket',

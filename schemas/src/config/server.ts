@@ -19,6 +19,19 @@ export const serverSlice = z
      * PUBLIC_BASE_URL (see docs/deployment.md). Unset: PUBLIC_BASE_URL serves them.
      */
     PUBLIC_AD_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Where people report an ad, shown on every ad's "About this ad" page (`/about-ad/<ticket>`): an email address
+     * or an http(s) URL, e.g. `abuse@example.com`. Unset: the page names the network's domain alone.
+     */
+    NETWORK_CONTACT: z
+      .string()
+      .trim()
+      .max(200)
+      .refine(
+        (v) => /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(v) || /^https?:\/\/[^\s<>"]+$/.test(v),
+        'must be an email address or an http(s) URL',
+      )
+      .optional(),
     /** Lowest level of the JSON log lines written to stdout. */
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Largest creative image accepted, in bytes. */
@@ -49,6 +62,8 @@ export const serverSlice = z
       baseUrl,
       /** Where ad and tracking links point: PUBLIC_AD_BASE_URL, else baseUrl. */
       adBaseUrl: e.PUBLIC_AD_BASE_URL === undefined ? baseUrl : trimUrl(e.PUBLIC_AD_BASE_URL),
+      /** Where people report an ad (the "About this ad" page); undefined: not configured. */
+      networkContact: e.NETWORK_CONTACT,
       logLevel: e.LOG_LEVEL,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       bodyBytesInFlightMax: e.BODY_BYTES_IN_FLIGHT_MAX,

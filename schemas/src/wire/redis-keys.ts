@@ -36,6 +36,10 @@ export const rotationCountsKey = (campaignId: number): string => `rot:{c:${campa
  * only what moved. One hash tag per kind: a pass reads its buckets with one SUNION, in one slot.
  */
 export const movedKey = (kind: 'rotation' | 'spent', bucket: number): string => `{moved:${kind}}:${bucket}`;
+/** A live-preview token (the cabinet's zone preview, docs/browser-endpoints.md): the subid of the one zone it may preview. */
+export const previewKey = (token: string): string => `preview:${token}`;
+/** How long a preview token lasts: a publisher looking at a zone, not a standing credential. */
+export const PREVIEW_TTL_SECONDS = 15 * 60;
 /** One user's frequency-cap counts (engine/src/frequency/): `n:<campaign>`, `w:<campaign>` (period end, ms), `e:<campaign>:<engine>`. */
 export const frequencyKey = (userKey: string): string => `fcap:{${userKey}}`;
 /** One visitor's audience memberships (docs/audiences.md): field `<audience id>`, value when the membership ends (ms). */

@@ -1,7 +1,9 @@
 import { idSchema } from '@adnet/schemas/api';
 import {
+  DEFAULT_AD_LABEL,
   interstitialSettingsOf,
   popSettingsOf,
+  previewTokenSchema,
   zoneCreateInputSchema,
   zoneFieldErrors,
   zoneSchema,
@@ -10,7 +12,8 @@ import {
 import type { StoredZone } from '@adnet/schemas/publisher';
 import { splitControls } from '@adnet/schemas/publisher-controls';
 import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
-import { randomInt } from 'node:crypto';
+import { PREVIEW_TTL_SECONDS, previewKey } from '@adnet/schemas/redis-keys';
+import { randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, fieldErrors } from '../../errors.ts';
 import { definedFields, setEntityStatus, updateEntity } from '../../repos/owned-entity.ts';
@@ -77,6 +80,7 @@ export const zonesRouter = router({
         push_prompt: input.format === 'push' ? (input.push_prompt ?? DEFAULT_PUSH_PROMPT) : null,
         ...popSettingsOf(input.format, input),
         ...interstitialSettingsOf(input.format, input),
+        ad_label: input.ad_label ?? DEFAULT_AD_LABEL,
         status: 'active',
         created_at: now,
         updated_at: now,
@@ -139,4 +143,18 @@ export const zonesRouter = router({
 
   pause: status.off,
   resume: status.on,
+
+  /**
+   * A token for the zone's live preview: the engine's GET /preview/<subid> serves it an ad that counts, holds and
+   * charges nothing (docs/browser-endpoints.md). 128 random bits, kept 15 minutes; own zones only (404 otherwise).
+   */
+  preview: publisher
+    .input(byId)
+    .output(previewTokenSchema)
+    .mutation(async ({ ctx, input }) => {
+      const zone = await loadOwnedZone(ctx.svc, ctx.session.userId, input.id);
+      const token = randomBytes(16).toString('base64url');
+      await ctx.svc.redis.set(previewKey(token), zone.subid, 'EX', PREVIEW_TTL_SECONDS);
+      return { token, expires_at: new Date(Date.now() + PREVIEW_TTL_SECONDS * 1000).toISOString() };
+    }),
 });

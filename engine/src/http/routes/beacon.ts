@@ -6,6 +6,7 @@ import { ipPrefixOf, uaHashOf } from '../../tracking/viewer.ts';
 import { errorReply } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { PIXEL_REPLY } from './pixel.ts';
+import { countPop, isPopTicket } from '../../serving/popunder.ts';
 import type { OfflineAnswer } from '../tracking-run.ts';
 
 /**
@@ -13,7 +14,8 @@ import type { OfflineAnswer } from '../tracking-run.ts';
  * `e=viewable`, that it was at least half in view for a second). The render beacon is the impression:
  * counted and charged once, and only from the network and browser the ad was served to, within its
  * age limit; anything else is recorded apart and charged nothing. An ad requested and never rendered
- * costs nothing: its budget hold goes back to the pool.
+ * costs nothing: its budget hold goes back to the pool. A popunder zone's ticket is a pop, whose beacon says its
+ * window opened (serving/popunder.ts).
  */
 export function beaconRoute(ctx: EngineContext) {
   const ports = ticketPorts(ctx);
@@ -23,6 +25,11 @@ export function beaconRoute(ctx: EngineContext) {
     const use = new URLSearchParams(req.query).get('e') === 'viewable' ? 'beacon-viewable' : 'beacon';
     const sameViewer =
       ipPrefixOf(req.ip) === ticket.ipPrefix && uaHashOf(req.headers['user-agent'] ?? '') === ticket.uaHash;
+    // A popunder zone's pop: the window opened, which is its impression and its click (a pop is never viewable).
+    if (isPopTicket(ticket)) {
+      if (use === 'beacon') await countPop(ctx, ports, ticket, { sameViewer, now, attempt });
+      return PIXEL_REPLY;
+    }
     await countTicket(ports, ticket, use, now, attempt, ticket.priceMicroCents, sameViewer);
     return PIXEL_REPLY;
   };

@@ -37,7 +37,12 @@ function route(
   const events: EngineEvent[] = [];
   const given: number[] = [];
   const ctx = bidPathContext(index, {
-    budget: { tryTake: () => true, giveBack: (_c, price) => void given.push(price), recordSpend: () => undefined },
+    budget: {
+      tryTake: () => true,
+      canTake: () => true,
+      giveBack: (_c, price) => void given.push(price),
+      recordSpend: () => undefined,
+    },
     emit: (e) => void events.push(e),
     now: clock,
   });
@@ -112,7 +117,7 @@ describe('bid route events', () => {
 describe('bid route OpenRTB version', () => {
   const send = (version: string | undefined) => {
     const ctx = bidPathContext(index, {
-      budget: { tryTake: () => true, giveBack: () => undefined, recordSpend: () => undefined },
+      budget: { tryTake: () => true, canTake: () => true, giveBack: () => undefined, recordSpend: () => undefined },
       emit: () => undefined,
       now: () => 0,
     });

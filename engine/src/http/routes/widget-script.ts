@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
-import { interstitialSettingsOf } from '@adnet/schemas/publisher';
+import { DEFAULT_AD_LABEL, POP_DEFAULTS, interstitialSettingsOf } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 
@@ -18,6 +18,11 @@ function interstitialSettings(z: StoredZone): ZoneConfig['interstitial'] {
   const s = interstitialOf(z);
   return { delaySec: s.interstitial_delay_sec ?? 0, closeAfterSec: s.interstitial_close_after_sec ?? 0 };
 }
+/** A popunder zone's trigger and window, the defaults where a zone kept before them has none. */
+const popSettings = (z: StoredZone): ZoneConfig['pop'] => ({
+  trigger: z.pop_trigger ?? POP_DEFAULTS.pop_trigger,
+  newTab: z.pop_new_tab ?? POP_DEFAULTS.pop_new_tab,
+});
 
 /**
  * GET /w/<subid>.js: the widget with the zone's settings baked in, cacheable
@@ -43,10 +48,16 @@ export function widgetScriptRoute(ctx: EngineContext) {
               h: z.banner_height,
               corner: z.fv_corner,
               delaySec: z.fv_delay_sec,
-              // The widget's own cap (localStorage, per zone): a floating video's or an interstitial's.
+              // The widget's own cap (localStorage, per zone): a popunder's pop cap, an interstitial's, a video's.
               capHours:
-                z.format === 'interstitial' ? interstitialOf(z).interstitial_freq_cap_hours : z.fv_freq_cap_hours,
+                z.format === 'popunder'
+                  ? (z.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours)
+                  : z.format === 'interstitial'
+                    ? interstitialOf(z).interstitial_freq_cap_hours
+                    : z.fv_freq_cap_hours,
+              label: z.ad_label ?? DEFAULT_AD_LABEL,
               push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
+              pop: z.format === 'popunder' ? popSettings(z) : null,
               interstitial: z.format === 'interstitial' ? interstitialSettings(z) : null,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;

@@ -8,6 +8,7 @@ import type { ZoneEntry } from '../../index/engine-index.ts';
 import { json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { visitorCookieId, visitorOf } from '../visitor.ts';
+import { popunderAsk } from '../../serving/popunder.ts';
 import { gdprWithoutConsent } from '../../openrtb/privacy.ts';
 import { CORS, NO_AD, ownAdAnswer, partnerAnswer } from '../widget-answers.ts';
 
@@ -17,7 +18,8 @@ export { vastRoute } from './vast-serve.ts';
  * GET /imp?z=<subid>&fp=<fingerprint>&s=<signals>[&u=<first-party id>][&gdpr=1&gdpr_consent=<TC string>]: one ad for a display zone as
  * JSON (serving/zone-ad.ts: ours or a partner's); when there is none, the publisher's fallback
  * (auction/fallback.ts) or 204. Serving takes the price from the budget (a hold); the impression is
- * counted and charged only when the widget's render beacon proves the ad was shown (routes/beacon.ts).
+ * counted and charged only when the widget's render beacon proves the ad was shown (routes/beacon.ts). A popunder
+ * zone is answered its pop (serving/popunder.ts), counted only when the widget's beacon says its window opened.
  */
 export function impRoute(ctx: EngineContext) {
   return (req: EngineRequest): EngineReply | Promise<EngineReply> => {
@@ -26,7 +28,9 @@ export function impRoute(ctx: EngineContext) {
     const entry = index?.zones.get(q.get('z') ?? '');
     const format = entry?.zone.format ?? '';
     if (!index || !entry?.serving || VIDEO_ZONE_FORMATS.has(format) || POP_ZONE_FORMATS.has(format))
-      return withOrigin(NO_AD, req.headers.origin);
+      return format === 'popunder' && entry?.serving
+        ? popAnswer(ctx, req, entry, q)
+        : withOrigin(NO_AD, req.headers.origin);
     const started = zoneAuctionStart(ctx, index);
     const now = Date.now();
     const flood = ctx.zoneRequests.record(entry.zone.id, req.ip, (q.get('fp') ?? '').slice(0, 64), now);
@@ -41,6 +45,23 @@ export function impRoute(ctx: EngineContext) {
       ? ad.then((a) => withOrigin(displayAnswer(ctx, rc, ic, entry, a), origin))
       : withOrigin(displayAnswer(ctx, rc, ic, entry, ad), origin);
   };
+}
+
+/** A popunder zone's pop (serving/popunder.ts), kept by the widget until the visitor's click; 204 for none. */
+async function popAnswer(
+  ctx: EngineContext,
+  req: EngineRequest,
+  entry: ZoneEntry,
+  q: URLSearchParams,
+): Promise<EngineReply> {
+  const pop = await popunderAsk(ctx, {
+    entry,
+    visitor: visitorOf(req),
+    ip: req.ip,
+    fp: (q.get('fp') ?? '').slice(0, 64),
+    now: Date.now(),
+  });
+  return withOrigin(pop ? json(200, pop, CORS) : NO_AD, req.headers.origin);
 }
 
 /**

@@ -73,9 +73,7 @@ beforeAll(async () => {
   landings.direct = [pop.headers.get('location') ?? ''];
   await ingestAll(fx.app, [engine.engine]);
 }, 120_000);
-afterAll(async () => {
-  await engine?.stop();
-});
+afterAll(() => engine?.stop());
 
 type Rows = { rows: Record<string, number | string>[] };
 const byFormat = (rows: Rows['rows']) => Object.fromEntries(rows.map((r) => [String(r.format), r]));

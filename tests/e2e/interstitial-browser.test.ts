@@ -24,15 +24,20 @@ const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+/** The publisher's other pages and the advertiser's landing page, by path. */
+const PAGES: Record<string, string> = {
+  '/next': '<h1 id="next">Next article</h1>',
+  '/landing': '<h1>Landing</h1>',
+};
 
 beforeAll(async () => {
-  // The publisher's pages (an article with a link to the next one) and the advertiser's landing page.
+  // The publisher's article (a link to the next one, a jump within the page), with the zone's script.
   hostPage = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
     res.setHeader('content-type', 'text/html');
-    if (url.pathname === '/landing') return void res.end('<h1>Landing</h1>');
-    if (url.pathname === '/next') return void res.end('<h1 id="next">Next article</h1>');
-    const zone = url.searchParams.get('zone') ?? '';
+    const { pathname, searchParams } = new URL(req.url ?? '/', 'http://x');
+    const page = PAGES[pathname];
+    if (page) return void res.end(page);
+    const zone = searchParams.get('zone') ?? '';
     res.end(
       `<!doctype html><html lang="en"><head><title>Article</title></head><body><h1>Host page</h1>
 <input id="search" aria-label="Search"><a id="next-link" href="/next">Next article</a>

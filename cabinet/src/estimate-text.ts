@@ -1,4 +1,4 @@
-// How the campaign form words the traffic estimate beside the bid (POST /api/adv/estimate). Pure, for its test.
+// How the campaign builder words the traffic estimate beside the bid (POST /api/adv/estimate). Pure, for its test.
 
 /** The estimate as the API answers it (schemas/src/estimate.ts). */
 export interface EstimateFigures {

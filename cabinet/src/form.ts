@@ -13,6 +13,7 @@ export interface FieldSpec {
     | 'number'
     | 'url'
     | 'date'
+    | 'datetime-local'
     | 'file'
     | 'select'
     | 'textarea'
@@ -27,6 +28,8 @@ export interface FieldSpec {
   step?: string;
   accept?: string;
   autocomplete?: string;
+  /** A control of its own (the hour grid) in place of `type`'s; it carries `id` and is described by `errId`. */
+  render?: (id: string, errId: string) => HTMLElement;
 }
 
 export interface FormHandle {
@@ -123,65 +126,57 @@ function picker(f: FieldSpec, id: string, errId: string): HTMLElement {
   return h('div', { class: 'picker' }, search, summary, list, none);
 }
 
-/** A labelled form whose submit runs `onSubmit`, shows progress, and puts API errors beside their fields. */
-export function buildForm(opts: {
-  fields: FieldSpec[];
-  submit: string;
-  label: string;
-  onSubmit: (data: FormData, handle: FormHandle) => Promise<void>;
-}): FormHandle {
-  const errors = new Map<string, HTMLElement>();
-  const top = h('p', { class: 'form-error', role: 'alert', hidden: true });
-  const button = h('button', { type: 'submit' }, opts.submit);
-  const rows = opts.fields.map((f) => {
-    const id = uid(f.name);
-    const errId = `${id}-error`;
-    const err = h('p', { class: 'field-error', id: errId, hidden: true });
-    errors.set(f.name, err);
-    return h(
-      'div',
-      { class: 'field', 'data-field': f.name },
-      h('label', { for: id }, f.label),
-      control(f, id, errId),
-      f.hint ? h('small', {}, f.hint) : null,
-      err,
-    );
-  });
-  const form = h(
-    'form',
-    { 'aria-label': opts.label, novalidate: true },
-    top,
-    rows,
-    h('div', { class: 'actions' }, button),
+/** One labelled row: the control, its hint and the place its error goes. */
+export function fieldRow(f: FieldSpec): { row: HTMLElement; err: HTMLElement; id: string } {
+  const id = uid(f.name);
+  const errId = `${id}-error`;
+  const err = h('p', { class: 'field-error', id: errId, hidden: true });
+  const row = h(
+    'div',
+    { class: 'field', 'data-field': f.name },
+    h('label', { for: id }, f.label),
+    f.render ? f.render(id, errId) : control(f, id, errId),
+    f.hint ? h('small', {}, f.hint) : null,
+    err,
   );
+  return { row, err, id };
+}
 
-  const handle: FormHandle = {
-    form,
+/**
+ * The error display of a form whose rows came from `fieldRow`: `rows` maps each field's name to its
+ * error element and control id (a custom control, the hour grid, has no `name` to be found by).
+ */
+export function formErrors(
+  form: HTMLFormElement,
+  top: HTMLElement,
+  rows: ReadonlyMap<string, { err: HTMLElement; id: string }>,
+): Omit<FormHandle, 'form'> {
+  const control = (name: string, id: string) =>
+    form.querySelector<HTMLElement>(`[name="${name}"]`) ?? form.querySelector<HTMLElement>(`#${CSS.escape(id)}`);
+  const handle = {
     clearErrors() {
       top.hidden = true;
-      for (const [name, el] of errors) {
-        el.hidden = true;
-        el.textContent = '';
-        form.querySelector(`[name="${name}"]`)?.removeAttribute('aria-invalid');
+      for (const [name, { err, id }] of rows) {
+        err.hidden = true;
+        err.textContent = '';
+        control(name, id)?.removeAttribute('aria-invalid');
       }
     },
-    showErrors(fields, message) {
+    showErrors(fields: Record<string, string>, message?: string) {
       handle.clearErrors();
       const rest: string[] = [];
       let first: HTMLElement | null = null;
       for (const [key, msg] of Object.entries(fields)) {
         // The field itself (`frequency_cap.impressions`), else the nearest one it belongs to (`geo_include.0`, `dayparting.mon.3`).
-        const segments = key.split('.');
-        let name = key;
-        for (let n = segments.length - 1; n > 0 && !errors.has(name); n--) name = segments.slice(0, n).join('.');
-        const el = errors.get(name);
-        if (!el) {
+        const name = fieldOf(key, rows);
+        const row = name === undefined ? undefined : rows.get(name);
+        if (name === undefined || !row) {
           rest.push(`${key}: ${msg}`);
           continue;
         }
-        el.textContent = el.textContent ? `${el.textContent}; ${msg}` : msg;
-        el.hidden = false;
-        const input = form.querySelector<HTMLElement>(`[name="${name}"]`);
+        row.err.textContent = row.err.textContent ? `${row.err.textContent}; ${msg}` : msg;
+        row.err.hidden = false;
+        const input = control(name, row.id);
         input?.setAttribute('aria-invalid', 'true');
         first ??= input;
       }
@@ -193,6 +188,37 @@ export function buildForm(opts: {
       first?.focus();
     },
   };
+  return handle;
+}
+
+/** The field an API error key belongs to: itself, else its nearest named parent (`dayparting.mon.3` -> `dayparting`). */
+export function fieldOf(key: string, fields: { has(name: string): boolean }): string | undefined {
+  const segments = key.split('.');
+  for (let n = segments.length; n > 0; n--) {
+    const name = segments.slice(0, n).join('.');
+    if (fields.has(name)) return name;
+  }
+  return undefined;
+}
+
+/** A labelled form whose submit runs `onSubmit`, shows progress, and puts API errors beside their fields. */
+export function buildForm(opts: {
+  fields: FieldSpec[];
+  submit: string;
+  label: string;
+  onSubmit: (data: FormData, handle: FormHandle) => Promise<void>;
+}): FormHandle {
+  const top = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const button = h('button', { type: 'submit' }, opts.submit);
+  const made = opts.fields.map((f) => [f.name, fieldRow(f)] as const);
+  const form = h(
+    'form',
+    { 'aria-label': opts.label, novalidate: true },
+    top,
+    made.map(([, r]) => r.row),
+    h('div', { class: 'actions' }, button),
+  );
+  const handle: FormHandle = { form, ...formErrors(form, top, new Map(made)) };
 
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();

@@ -12,6 +12,10 @@ const app = document.getElementById('app') as HTMLElement;
 let navigated = false;
 const HOME: Record<Session['role'], string> = { advertiser: '/overview', publisher: '/overview', admin: '/overview' };
 
+/** The notices' box, kept across pages: a notice given just before a navigation ("Campaign created") stays to be read. */
+const noticesBox = (): HTMLElement =>
+  document.getElementById('notices') ?? h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' });
+
 function shell(session: Session, active: string): HTMLElement {
   const main = h('main', { id: 'main', tabindex: '-1' });
   const links = ROUTES.filter((r) => r.nav && r.roles.includes(session.role)).map((r) =>
@@ -49,7 +53,7 @@ function shell(session: Session, active: string): HTMLElement {
       signOut,
     ),
     main,
-    h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
+    noticesBox(),
   );
   return main;
 }
@@ -100,10 +104,7 @@ async function render(): Promise<void> {
   const standalone =
     path === '/reset-password' ? resetPasswordPage : path === '/verify-email' ? verifyEmailPage : undefined;
   if (standalone) {
-    app.replaceChildren(
-      h('main', { id: 'main', class: 'auth' }),
-      h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
-    );
+    app.replaceChildren(h('main', { id: 'main', class: 'auth' }), noticesBox());
     return standalone(app.querySelector('main') as HTMLElement);
   }
   const authPath = path === '/signin' || path === '/signup';
@@ -123,10 +124,7 @@ async function render(): Promise<void> {
   }
   if (authPath || !session) {
     if (session && authPath) return navigate(HOME[session.role]);
-    app.replaceChildren(
-      h('main', { id: 'main', class: 'auth' }),
-      h('div', { id: 'notices', role: 'status', 'aria-live': 'polite' }),
-    );
+    app.replaceChildren(h('main', { id: 'main', class: 'auth' }), noticesBox());
     authPage(app.querySelector('main') as HTMLElement, path === '/signup' ? 'signup' : 'signin', (s) => {
       saveSession(s);
       navigate(HOME[s.role]);

@@ -1,7 +1,8 @@
 import { advertisersPage, moderationPage, partnersPage } from './pages/admin.ts';
 import { audiencesPage } from './pages/audiences.ts';
 import { campaignsPage } from './pages/campaign-list.ts';
-import { campaignPage, newCampaignPage } from './pages/campaigns.ts';
+import { campaignPage } from './pages/campaigns.ts';
+import { editCampaignPage, newCampaignPage } from './pages/campaign-builder.ts';
 import { dealsPage } from './pages/deals.ts';
 import { demandPartnersPage } from './pages/demand.ts';
 import { balancePage, conversionsPage } from './pages/money.ts';
@@ -25,6 +26,7 @@ export const ROUTES: Route[] = [
   { path: '/campaigns', title: 'Campaigns', roles: ['advertiser'], nav: true, render: campaignsPage },
   { path: '/campaigns/new', title: 'New campaign', roles: ['advertiser'], render: newCampaignPage },
   { path: '/campaigns/:id', title: 'Campaign', roles: ['advertiser'], render: campaignPage },
+  { path: '/campaigns/:id/edit', title: 'Edit campaign', roles: ['advertiser'], render: editCampaignPage },
   { path: '/audiences', title: 'Audiences', roles: ['advertiser'], nav: true, render: audiencesPage },
   { path: '/stats', title: 'Statistics', roles: ['advertiser'], nav: true, render: statsPage },
   { path: '/conversions', title: 'Conversions', roles: ['advertiser'], nav: true, render: conversionsPage },

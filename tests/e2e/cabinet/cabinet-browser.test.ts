@@ -166,9 +166,13 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await f.getByLabel('Name', { exact: true }).fill('Spring sale');
     await f.getByLabel('Vertical').selectOption('ecommerce');
     await f.getByLabel('Format', { exact: true }).selectOption('banner');
+    // The builder's steps (pages/campaign-builder.ts): the bid is on the third, the launch on the summary.
+    await f.getByRole('button', { name: 'Next: Audience and targeting' }).click();
+    await f.getByRole('button', { name: 'Next: Bid, budget and goal' }).click();
     await f.getByLabel(/^Bid \(USD/).fill('2');
     await f.getByLabel('Daily budget (USD)').fill('0.5');
-    await f.getByRole('button', { name: 'Create campaign' }).click();
+    await f.getByRole('button', { name: '6. Summary' }).click();
+    await f.getByRole('button', { name: 'Launch campaign' }).click();
     const budgetError = f.locator('[data-field="daily_budget_usd"] .field-error');
     await budgetError.waitFor({ state: 'visible' });
     expect(await budgetError.textContent()).toMatch(/at least/);
@@ -177,7 +181,8 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     // Even pacing throttles at random once a $2 click runs ahead of the day's pace, and the live
     // preview below must fill every time (pacing has its own tests).
     await f.getByLabel('Pacing').selectOption('asap');
-    await f.getByRole('button', { name: 'Create campaign' }).click();
+    await f.getByRole('button', { name: '6. Summary' }).click();
+    await f.getByRole('button', { name: 'Launch campaign' }).click();
     await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
     await adv.getByRole('heading', { name: 'Spring sale' }).waitFor();
   });
@@ -243,44 +248,61 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.getByRole('cell', { name: 'active', exact: true }).waitFor();
     await screenshot(adv, 'campaigns', ['Spring sale', 'Serving', '$50.00']);
     await adv.getByRole('link', { name: 'Spring sale' }).click();
-    await adv.getByText('Edit settings').click();
+    await adv.getByRole('link', { name: 'Edit settings' }).click();
     const f = form(adv, 'Edit campaign');
     await f.getByLabel('Name', { exact: true }).fill(' ');
+    await f.getByRole('button', { name: '3. Bid, budget and goal' }).click();
     await f.getByLabel('Daily budget (USD)').fill('60');
+    await f.getByRole('button', { name: '6. Summary' }).click();
     await f.getByRole('button', { name: 'Save changes' }).click();
+    // Refused: back on the basics, the API's words beside the name.
     await f.locator('[data-field="name"] .field-error').getByText('must not be empty').waitFor();
     await f.getByLabel('Name', { exact: true }).fill('Spring sale');
+    await f.getByRole('button', { name: '6. Summary' }).click();
     await f.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('spent today $0.00 of $60.00').waitFor();
   });
 
   it('sets a frequency cap and a schedule, naming a bad value beside its field', async () => {
-    await adv.getByText('Edit settings').click();
+    await adv.getByRole('link', { name: 'Edit settings' }).click();
     const f = form(adv, 'Edit campaign');
+    await f.getByRole('button', { name: '3. Bid, budget and goal' }).click();
     await f.getByLabel('Frequency cap: ads per user (empty = no cap)').fill('0');
     await f.getByLabel('Frequency cap: within hours').fill('24');
-    await f.getByLabel('Hours on mon').fill('9-17, 25');
+    await f.getByRole('button', { name: '4. Schedule' }).click();
+    await f.getByLabel('Start (empty = at once)').fill('2030-01-02T00:00');
+    await f.getByLabel('End (empty = never)').fill('2030-01-01T00:00');
+    await f.getByRole('button', { name: '6. Summary' }).click();
     await f.getByRole('button', { name: 'Save changes' }).click();
+    // Two steps refused: the first opens, the other is marked in the steps, each message beside its field.
     await f
       .locator('[data-field="frequency_cap.impressions"] .field-error')
       .getByText('must be a whole number from 1 to 1000')
       .waitFor();
-    await f
-      .locator('[data-field="dayparting.mon"] .field-error')
-      .getByText('must be a whole number from 0 to 23')
-      .waitFor();
+    await f.getByRole('button', { name: '4. Schedule (to fix)' }).click();
+    await f.locator('[data-field="end_at"] .field-error').getByText('must be after start_at').waitFor();
+    await f.getByLabel('Start (empty = at once)').fill('');
+    await f.getByLabel('End (empty = never)').fill('');
+    await f.getByLabel('Time zone (of the dates and hours below)').selectOption('Europe/Berlin');
+    for (const hour of [9, 10, 11, 12, 13, 14, 15, 16, 17, 20])
+      await f.getByRole('button', { name: `Monday ${String(hour).padStart(2, '0')}:00`, exact: true }).click();
+    await f.getByRole('button', { name: /^3\. Bid, budget and goal/ }).click();
     await f.getByLabel('Frequency cap: ads per user (empty = no cap)').fill('3');
-    await f.getByLabel('Hours on mon').fill('9-17, 20');
-    await f.getByLabel('Time zone of the hours below').fill('europe/berlin');
+    await f.getByRole('button', { name: /^6\. Summary/ }).click();
+    await f.getByText('Hours (Europe/Berlin): Mon 09:00–18:00, 20:00–21:00').waitFor();
     await f.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('at most 3 per user in 24 h · dayparted (Europe/Berlin)').waitFor();
-    await adv.getByText('Edit settings').click();
-    expect(await form(adv, 'Edit campaign').getByLabel('Hours on mon').inputValue()).toBe(
-      '9, 10, 11, 12, 13, 14, 15, 16, 17, 20',
-    );
+    await adv.getByRole('link', { name: 'Edit settings' }).click();
+    const again = form(adv, 'Edit campaign');
+    await again.getByRole('button', { name: '4. Schedule' }).click();
+    const hour = (label: string) => again.getByRole('button', { name: label, exact: true });
+    expect(await hour('Monday 09:00').getAttribute('aria-pressed')).toBe('true');
+    expect(await hour('Monday 18:00').getAttribute('aria-pressed')).toBe('false');
+    expect(await hour('Monday 20:00').getAttribute('aria-pressed')).toBe('true');
     // Around the clock again: the traffic below must not depend on the hour the tests run at.
-    await form(adv, 'Edit campaign').getByLabel('Hours on mon').fill('');
-    await form(adv, 'Edit campaign').getByRole('button', { name: 'Save changes' }).click();
+    await again.getByRole('button', { name: 'Clear (around the clock)' }).click();
+    await again.getByRole('button', { name: '6. Summary' }).click();
+    await again.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText(/spent today \$0\.00 of \$60\.00 · at most 3 per user in 24 h$/).waitFor();
   });
 
@@ -906,6 +928,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
           '/campaigns',
           '/campaigns/new',
           campaignHref.replace('/cabinet', ''),
+          `${campaignHref.replace('/cabinet', '')}/edit`,
           '/stats',
           '/conversions',
           '/balance',
@@ -995,19 +1018,25 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     await adv.goto(`${p.base}/cabinet/campaigns/new`);
     const f = form(adv, 'New campaign');
     await f.getByLabel('Name', { exact: true }).fill('Geo picked');
+    await f.getByRole('button', { name: '3. Bid, budget and goal' }).click();
     await f.getByLabel(/^Bid \(USD/).fill('1');
     await f.getByLabel('Daily budget (USD)').fill('20');
+    await f.getByRole('button', { name: '2. Audience and targeting' }).click();
     const search = f.getByLabel('Countries (none chosen = all)');
     await search.fill('germ');
     // Only what matches stays listed.
-    expect(await f.locator('.picker-list label:visible').allTextContents()).toEqual([' Germany (DE)']);
+    expect(await f.locator('[data-field="geo_include"] .picker-list label:visible').allTextContents()).toEqual([
+      ' Germany (DE)',
+    ]);
     await f.getByRole('checkbox', { name: 'Germany (DE)' }).check();
     await search.fill('  united st');
     await search.press('Enter');
     await f.getByText('Chosen (2): Germany (DE), United States (US)').waitFor();
     await search.fill('atlantis');
-    await f.getByText('Nothing matches').waitFor();
-    await f.getByRole('button', { name: 'Create campaign' }).click();
+    await f.locator('[data-field="geo_include"]').getByText('Nothing matches').waitFor();
+    await f.getByRole('button', { name: '6. Summary' }).click();
+    await f.getByText('Countries: Germany, United States').waitFor();
+    await f.getByRole('button', { name: 'Launch campaign' }).click();
     await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
     const id = Number(/(\d+)$/.exec(adv.url())?.[1]);
     const saved = async () =>
@@ -1016,13 +1045,14 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
     expect(await saved()).toEqual(['de', 'us']);
     await adv.getByText('Shown in Germany, United States').waitFor();
     // Editing: the chosen ones come first, by name; one taken off is saved as such.
-    await adv.getByText('Edit settings').click();
+    await adv.getByRole('link', { name: 'Edit settings' }).click();
     const edit = form(adv, 'Edit campaign');
-    expect((await edit.locator('.picker-list label').allTextContents()).slice(0, 2)).toEqual([
-      ' Germany (DE)',
-      ' United States (US)',
-    ]);
+    await edit.getByRole('button', { name: '2. Audience and targeting' }).click();
+    expect((await edit.locator('[data-field="geo_include"] .picker-list label').allTextContents()).slice(0, 2)).toEqual(
+      [' Germany (DE)', ' United States (US)'],
+    );
     await edit.getByRole('checkbox', { name: 'United States (US)' }).uncheck();
+    await edit.getByRole('button', { name: '6. Summary' }).click();
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('Campaign saved').waitFor();
     expect(await saved()).toEqual(['de']);

@@ -52,13 +52,17 @@ describe('the estimate beside the bid', () => {
     const f = page.getByRole('form', { name: 'New campaign' });
     const panel = page.getByRole('status', { name: 'Traffic estimate' });
     await f.getByLabel('Format', { exact: true }).selectOption('native');
+    // The builder's third step holds the bid, the budget and the estimate beside them.
+    await f.getByRole('button', { name: '3. Bid, budget and goal' }).click();
     await f.getByLabel(/^Bid \(USD/).fill('1');
     await f.getByLabel('Daily budget (USD)').fill('50');
     const all = await requestsPerDay({ format: 'native', bid_type: 'cpm', bid_usd: 1, daily_budget_usd: 50 });
     await panel.getByText(shown(all)).waitFor();
     expect(await panel.textContent()).toMatch(/recommended \$\d/);
 
+    await f.getByRole('button', { name: '2. Audience and targeting' }).click();
     await f.getByRole('checkbox', { name: 'mobile' }).check();
+    await f.getByRole('button', { name: '3. Bid, budget and goal' }).click();
     const mobile = await requestsPerDay({
       format: 'native',
       bid_type: 'cpm',
@@ -87,6 +91,10 @@ describe('the estimate beside the bid', () => {
         .getByRole('form', { name: 'New campaign' })
         .getByLabel('Format', { exact: true })
         .selectOption('native');
+      await page
+        .getByRole('form', { name: 'New campaign' })
+        .getByRole('button', { name: '3. Bid, budget and goal' })
+        .click();
       await page
         .getByRole('form', { name: 'New campaign' })
         .getByLabel(/^Bid \(USD/)

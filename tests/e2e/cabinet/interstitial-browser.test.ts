@@ -78,32 +78,38 @@ describe('interstitials in the cabinet', () => {
     });
   });
 
-  it('offers banner and native campaigns the interstitial opt-in, and no other format', async () => {
+  it("offers banner and native campaigns the interstitial opt-in on the builder's basics, and no other format", async () => {
     const adv = await signedIn(p, advertiser, /\/cabinet\/overview$/);
     await adv.goto(`${p.base}/cabinet/campaigns/new`);
     const f = adv.getByRole('form', { name: 'New campaign' });
     const optIn = f.getByLabel('Also show my ads full-page in interstitial zones');
+    await f.getByLabel('Name', { exact: true }).fill('Full page too');
     await f.getByLabel('Format', { exact: true }).selectOption('video');
     expect(await optIn.isVisible()).toBe(false);
     await f.getByLabel('Format', { exact: true }).selectOption('banner');
     expect(await optIn.isVisible()).toBe(true);
-    await f.getByLabel('Name', { exact: true }).fill('Full page too');
-    await f.getByLabel('Bid (USD; CPM per thousand impressions, CPC per click)').fill('2');
-    await f.getByLabel('Daily budget (USD)').fill('20');
+    await f.getByLabel('Vertical').selectOption('ecommerce');
     await optIn.check();
-    await f.getByRole('button', { name: 'Create campaign' }).click();
+    await f.getByRole('button', { name: '3. Bid, budget and goal' }).click();
+    await f.getByLabel(/^Bid \(USD/).fill('2');
+    await f.getByLabel('Daily budget (USD)').fill('20');
+    await f.getByRole('button', { name: '6. Summary' }).click();
+    await f.locator('.summary').getByText('Interstitial zones: yes, full-page too').waitFor();
+    await f.getByRole('button', { name: 'Launch campaign' }).click();
     await adv.waitForURL(/\/cabinet\/campaigns\/\d+$/);
     const id = Number(/(\d+)$/.exec(adv.url())?.[1]);
     const read = async () =>
       (await call<{ interstitial: boolean }>(p.app, 'GET', `/api/adv/campaigns/${id}`, { token: advertiser.token }))
         .body.interstitial;
     expect(await read()).toBe(true);
-    // Unchecked on the campaign's page: saved as no.
-    await adv.getByText('Edit settings').click();
+    // Unchecked when editing: saved as no.
+    await adv.goto(`${p.base}/cabinet/campaigns/${id}/edit`);
     const edit = adv.getByRole('form', { name: 'Edit campaign' });
     const box = edit.getByLabel('Also show my ads full-page in interstitial zones');
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
+    await edit.getByRole('button', { name: '6. Summary' }).click();
+    await edit.locator('.summary').getByText('Interstitial zones: no').waitFor();
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await adv.getByText('Campaign saved').waitFor();
     expect(await read()).toBe(false);

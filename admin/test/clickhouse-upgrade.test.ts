@@ -364,3 +364,43 @@ it("upgrades a version 9 store to the estimate's inventory: the past week's requ
     [90_000, 120_000, 150_000].map((p) => 1 + Math.floor(Math.log(p) / Math.log(1.02))),
   );
 });
+
+it('upgrades a version 10 store to the format dimension: rows before have none, an unknown name is kept under none', async () => {
+  const { o: o10, plan, insert: to10 } = await storeAt(10);
+  const impression = (format: EngineEvent['format']): EngineEvent => ({
+    ...ad,
+    id: `e${++n}`,
+    type: 'impression',
+    ts: at,
+    engine: 'e',
+    charge_nano: 10_000,
+    integration: 'widget',
+    format,
+  });
+  await to10([impression('banner')], 'before');
+  expect(await migrate(clickhouse, o10)).toEqual(plan.steps.map((_, i) => i + 1).slice(10));
+  const forged = { ...impression(undefined), format: 'evil' } as unknown as EngineEvent;
+  const noBid: EngineEvent = {
+    id: `e${++n}`,
+    type: 'nobid',
+    ts: at,
+    engine: 'e',
+    reason: 'no_candidates',
+    publisher_id: 8,
+    site_id: 9,
+    zone_id: 10,
+    format: 'interstitial',
+  };
+  const after = [impression('banner'), impression('interstitial'), impression('interstitial'), forged, noBid];
+  await to10(after, 'after');
+  await to10(after, 'after');
+  const rows = await all(
+    'SELECT ad_format AS k, sum(impressions) AS i, sum(unfilled) AS u, sum(spent_nano) AS s FROM upg10.stats_hourly GROUP BY k ORDER BY k',
+  );
+  expect(rows).toEqual([
+    // The impression summed before the upgrade, and the forged one.
+    { k: '', i: 2, u: 0, s: 20_000 },
+    { k: 'banner', i: 1, u: 0, s: 10_000 },
+    { k: 'interstitial', i: 2, u: 1, s: 20_000 },
+  ]);
+});

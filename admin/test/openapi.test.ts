@@ -47,13 +47,22 @@ describe('REST door and its documents', () => {
       ]),
     );
     expect(doc.paths['/api/adv/campaigns/{id}']?.patch?.parameters.map((p) => p.name)).toEqual(['id']);
+    // An interstitial zone's settings and a campaign's opt-in are in the documents the schemas make.
+    expect(
+      Object.keys(doc.paths['/api/pub/zones']?.post?.requestBody?.content['application/json']?.schema.properties ?? {}),
+    ).toEqual(
+      expect.arrayContaining(['interstitial_delay_sec', 'interstitial_close_after_sec', 'interstitial_freq_cap_hours']),
+    );
+    expect(Object.keys(create?.requestBody?.content['application/json']?.schema.properties ?? {})).toContain(
+      'interstitial',
+    );
     // The statistics summaries name every dimension each side may group by.
     const summary = (path: string) => (doc.paths[path]?.get as unknown as { summary: string }).summary;
     expect(summary('/api/adv/stats')).toBe(
-      'Statistics by any of day, hour, campaign, creative, geo, device, os, browser, site, zone, source, integration',
+      'Statistics by any of day, hour, campaign, creative, geo, device, os, browser, site, zone, source, integration, format',
     );
     expect(summary('/api/pub/stats')).toBe(
-      'Impressions, clicks and earnings by any of day, hour, geo, device, os, browser, site, zone, demand, integration',
+      'Impressions, clicks and earnings by any of day, hour, geo, device, os, browser, site, zone, demand, integration, format',
     );
     expect(
       doc.paths['/api/adv/campaigns/{campaign_id}/creatives']?.post?.requestBody?.content['multipart/form-data'],

@@ -30,6 +30,7 @@ const FIELD_STEP: Record<string, StepId> = {
   format: 'basics',
   vertical: 'basics',
   landing_url: 'basics',
+  interstitial: 'basics',
   geo_include: 'audience',
   languages: 'audience',
   device_types: 'audience',
@@ -57,6 +58,10 @@ const FIELD_STEP: Record<string, StepId> = {
 /** The step an API error key belongs on; a key no step holds goes on the summary, where the launch is. */
 export const stepOf = (key: string): StepId => FIELD_STEP[key.split('.')[0] ?? ''] ?? 'summary';
 
+/** Banner and native campaigns may also fill interstitial zones (`interstitial: true`): one checkbox, this one. */
+export const INTERSTITIAL_OPT_IN = 'Also show my ads full-page in interstitial zones';
+export const optsInToInterstitials = (format: string): boolean => format === 'banner' || format === 'native';
+
 /** A pop's ad is its landing page alone: no creatives step, the URL asked with the basics. */
 export const isPop = (format: string): boolean => (POP_FORMATS as readonly string[]).includes(format);
 
@@ -74,6 +79,7 @@ export const LIST_FIELDS = [
   'connection_types',
   'audiences_include',
   'audiences_exclude',
+  'interstitial',
 ] as const;
 
 /** A new campaign's values before anything is chosen. */
@@ -138,6 +144,7 @@ export function valuesFromCampaign(c: Campaign): Values {
     connection_types: [...c.connection_types],
     audiences_include: c.audiences_include.map(String),
     audiences_exclude: c.audiences_exclude.map(String),
+    interstitial: c.interstitial ? [INTERSTITIAL_OPT_IN] : [],
   };
 }
 
@@ -183,6 +190,8 @@ function common(v: Values) {
     timezone,
     dayparting: daypartingFromCells(cellsFromText(one(v, 'hours'))),
     cpa_test_budget_usd: optNum(v, 'cpa_test_budget_usd'),
+    // Sent only for the formats that take it: the API refuses it on any other.
+    ...(optsInToInterstitials(one(v, 'format')) ? { interstitial: many(v, 'interstitial').length > 0 } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The builder's summary step: everything chosen, in words, one section per step. Pure, for its test.
 import { countryName } from './countries.ts';
-import { isPop, many, one } from './campaign-draft.ts';
+import { isPop, many, one, optsInToInterstitials } from './campaign-draft.ts';
 import type { StepId, Values } from './campaign-draft.ts';
 import { cellsFromText, daypartingFromCells, describeDayparting } from './dayparting-grid.ts';
 import { languageName } from './languages.ts';
@@ -42,6 +42,8 @@ export function summarize(v: Values, names: SummaryNames, opts: { editing: boole
     `Vertical: ${words(one(v, 'vertical')) || '(none chosen)'}`,
   ];
   if (pop && !opts.editing) basics.push(`Landing URL: ${one(v, 'landing_url') || '(none yet)'}`);
+  if (optsInToInterstitials(format))
+    basics.push(`Interstitial zones: ${many(v, 'interstitial').length > 0 ? 'yes, full-page too' : 'no'}`);
 
   const audienceNames = (field: string) => many(v, field).map((id) => names.audiences.get(id) ?? `audience #${id}`);
   const include = audienceNames('audiences_include');

@@ -21,6 +21,7 @@ const MEANING: Record<(typeof LANDING_MACROS)[number], string> = {
   browser: 'e.g. chrome',
   cost: 'USD: the click (CPC) or the eCPM (CPM)',
   bid_type: 'cpm or cpc',
+  format: 'the ad as shown, e.g. banner or interstitial',
 };
 
 /** What the preview says for `typed`: the filled-in address with sample values, or what is wrong with its macros. */

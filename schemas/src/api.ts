@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deliverySchema } from './delivery.ts';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './geo.ts';
 import { decimalPlaces } from './money.ts';
-import { CAMPAIGN_FORMATS } from './formats.ts';
+import { CAMPAIGN_FORMATS, INTERSTITIAL_OPT_IN_FORMATS } from './formats.ts';
 import { checkHttpUrl } from './url.ts';
 import { landingMacroProblem } from './landing-macros.ts';
 import { canonicalTimeZone, WEEKDAYS } from './schedule.ts';
@@ -286,6 +286,15 @@ const endAfterStart = [
   { when: whenValid('start_at', 'end_at') },
 ] as const;
 
+const interstitialFlag = z.boolean({ error: 'must be true or false' });
+const OPT_IN: ReadonlySet<string> = new Set(INTERSTITIAL_OPT_IN_FORMATS);
+/** Why `interstitial: true` does not fit a campaign of `format`, or undefined: only banner and native campaigns opt in. */
+export function interstitialOptInProblem(format: string, interstitial: boolean | undefined): string | undefined {
+  return interstitial && !OPT_IN.has(format)
+    ? `is only for ${INTERSTITIAL_OPT_IN_FORMATS.join(' and ')} campaigns (an interstitial campaign is one already)`
+    : undefined;
+}
+
 /** A new campaign's fields, before the whole-object checks: the traffic estimate (estimate.ts) picks its targeting from them. */
 export const campaignCreateFields = z.object({
   name: campaignName,
@@ -313,8 +322,16 @@ export const campaignCreateFields = z.object({
   // Audiences (schemas/src/audiences.ts): the advertiser's own, checked by the procedure.
   audiences_include: campaignAudienceLists.audiences_include.default([]),
   audiences_exclude: campaignAudienceLists.audiences_exclude.default([]),
+  /** Banner and native campaigns: also fill interstitial zones with their creative (docs/delivery.md, interstitials). */
+  interstitial: interstitialFlag.optional(),
 });
-export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart);
+export const campaignCreateInputSchema = campaignCreateFields.superRefine(...endAfterStart).superRefine(
+  (c, ctx) => {
+    const problem = interstitialOptInProblem(c.format, c.interstitial);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['interstitial'], message: problem });
+  },
+  { when: whenValid('format', 'interstitial') },
+);
 export type CampaignCreateInput = z.infer<typeof campaignCreateInputSchema>;
 
 /** Format is fixed at creation: creatives are validated against it. */
@@ -343,6 +360,8 @@ export const campaignUpdateFieldsSchema = z.object({
   cpa_test_budget_usd: cpaTestBudgetUsd.optional(),
   audiences_include: campaignAudienceLists.audiences_include.optional(),
   audiences_exclude: campaignAudienceLists.audiences_exclude.optional(),
+  /** Banner and native campaigns only (checked against the stored format). */
+  interstitial: interstitialFlag.optional(),
 });
 export const campaignUpdateInputSchema = campaignUpdateFieldsSchema
   .extend({ id: idSchema })
@@ -387,6 +406,8 @@ export const campaignSchema = z.object({
   /** Audience ids: the campaign serves only members of one of `audiences_include` (when any), never members of one of `audiences_exclude`. Stored before audiences existed: none. */
   audiences_include: z.array(z.number().int()).default([]),
   audiences_exclude: z.array(z.number().int()).default([]),
+  /** Banner and native campaigns: whether they also fill interstitial zones (stored before it existed: no). */
+  interstitial: z.boolean().default(false),
   /** Kept apart from the campaign (config kind `campaign_sources`), so the campaign stays small; joined in the answer. */
   sources: sourceListSchema.default(NO_SOURCES),
   created_at: z.string(),
@@ -415,6 +436,7 @@ export type StoredCampaign = Omit<
   | 'cpa_test_budget_cents'
   | 'audiences_include'
   | 'audiences_exclude'
+  | 'interstitial'
 > & {
   /** Absent on campaigns stored before bid adjustments existed: none. */
   bid_adjustments?: Campaign['bid_adjustments'];
@@ -424,6 +446,8 @@ export type StoredCampaign = Omit<
   /** Absent on campaigns stored before audiences existed: none. */
   audiences_include?: Campaign['audiences_include'];
   audiences_exclude?: Campaign['audiences_exclude'];
+  /** Absent on campaigns stored before interstitials existed, and on those that never opted in: no. */
+  interstitial?: boolean;
 };
 /** A campaign change's answer: the campaign and what was accepted but may not do what was meant (unknown zones or sites). */
 export const campaignWithWarningsSchema = campaignSchema.extend({ warnings: z.array(warningSchema) });
@@ -579,6 +603,7 @@ export const POSTBACK_MACROS = [
   'browser',
   'vertical',
   'campaign_id',
+  'format',
 ] as const;
 const macroSet: ReadonlySet<string> = new Set(POSTBACK_MACROS);
 

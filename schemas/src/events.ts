@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAMPAIGN_FORMATS } from './formats.ts';
 
 /**
  * Why an impression got no bid. Each auction filter's name is one of these, and
@@ -84,9 +85,21 @@ export type Integration = z.infer<typeof integrationSchema>;
 
 /**
  * Every event: unique id (the event store deduplicates on it), when (ms since the epoch) and which process;
- * `integration` wherever the event belongs to one (absent in events written before it existed).
+ * `integration` and `format` wherever the event belongs to one (absent in events written before they existed).
  */
-const common = { id: z.string(), ts: int, engine: z.string(), integration: integrationSchema.optional() };
+const common = {
+  id: z.string(),
+  ts: int,
+  engine: z.string(),
+  integration: integrationSchema.optional(),
+  /**
+   * The format of the ad as served, the statistics' `format`: the zone's on our zones (a banner campaign's
+   * creative in an interstitial zone is an interstitial, a popunder campaign's visit of a direct-link zone a
+   * direct link), the campaign's on an exchange's impression. Absent where no ad format applies (an exchange's
+   * bid request) and in events written before it existed.
+   */
+  format: z.enum(CAMPAIGN_FORMATS).optional(),
+};
 /**
  * Where it was shown: our publisher's zone, when it was one; `source`, the placement by name (our site's
  * registrable domain, else the exchange's `site.domain` or `app.bundle`; engine/src/inventory/source.ts).

@@ -14,6 +14,7 @@ export const LANDING_MACROS = [
   'browser',
   'cost',
   'bid_type',
+  'format',
 ] as const;
 export type LandingMacro = (typeof LANDING_MACROS)[number];
 /** What a click knows, each value as text ('' when unknown); URL-encoded when filled in. */
@@ -70,4 +71,5 @@ export const SAMPLE_LANDING_VALUES: LandingValues = {
   browser: 'chrome',
   cost: '1.25',
   bid_type: 'cpm',
+  format: 'banner',
 };

@@ -136,6 +136,12 @@ const zoneFields = z.object({
   pop_trigger: oneOf(POP_TRIGGERS).optional(),
   /** Popunder zones: a new tab in front (default), or a window behind the page. */
   pop_new_tab: z.boolean(msgBoolean()).optional(),
+  /** Interstitial zones: seconds on the page before the overlay shows unless a same-site link is followed first (default 0). */
+  interstitial_delay_sec: intIn(0, 60).optional(),
+  /** Interstitial zones: seconds the overlay stays before its close control appears (default 3). */
+  interstitial_close_after_sec: intIn(0, 10).optional(),
+  /** Interstitial zones: at most one overlay per visitor in this many hours (default 24). */
+  interstitial_freq_cap_hours: intIn(1, 168).optional(),
   /** The label every ad the widget renders on this zone carries, 1-24 characters (default "Ad"). */
   ad_label: adLabel.optional(),
   ...controlsInputShape,
@@ -174,6 +180,12 @@ export const zoneSchema = z.object({
   pop_trigger: z.enum(POP_TRIGGERS).nullable(),
   /** Popunder zones: a new tab in front (true) or a window behind (false); null for other formats. */
   pop_new_tab: z.boolean().nullable(),
+  /** Interstitial zones: seconds before the overlay shows on its own; null for other formats. */
+  interstitial_delay_sec: z.number().int().nullable(),
+  /** Interstitial zones: seconds before the close control appears; null for other formats. */
+  interstitial_close_after_sec: z.number().int().nullable(),
+  /** Interstitial zones: at most one overlay per visitor in this many hours; null for other formats. */
+  interstitial_freq_cap_hours: z.number().int().nullable(),
   /** The label every ad the widget renders on this zone carries ("Ad" unless the publisher reworded it). */
   ad_label: z.string(),
   status: z.enum(ZONE_STATUSES),
@@ -204,6 +216,7 @@ export type StoredZone = Omit<
   | 'pop_freq_cap_hours'
   | 'pop_trigger'
   | 'pop_new_tab'
+  | keyof InterstitialSettings
   | 'ad_label'
   | keyof typeof controlsOutputShape
 > &
@@ -213,6 +226,10 @@ export type StoredZone = Omit<
     pop_freq_cap_hours?: Zone['pop_freq_cap_hours'];
     pop_trigger?: Zone['pop_trigger'];
     pop_new_tab?: Zone['pop_new_tab'];
+    // Absent in zones kept before interstitials existed (none of them an interstitial zone).
+    interstitial_delay_sec?: number | null;
+    interstitial_close_after_sec?: number | null;
+    interstitial_freq_cap_hours?: number | null;
     // Absent in zones kept before ad labels existed: read as DEFAULT_AD_LABEL.
     ad_label?: string;
   };
@@ -229,6 +246,38 @@ export function popSettingsOf(format: string, given: Partial<PopSettings>): PopS
       popunder || format === 'direct_link' ? (given.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours) : null,
     pop_trigger: popunder ? (given.pop_trigger ?? POP_DEFAULTS.pop_trigger) : null,
     pop_new_tab: popunder ? (given.pop_new_tab ?? POP_DEFAULTS.pop_new_tab) : null,
+  };
+}
+
+/**
+ * An interstitial zone's settings when the publisher leaves them out. The cap is a day: a full-page ad more
+ * often than that drives visitors off the publisher's site, and it matches the pop formats' default.
+ */
+export const INTERSTITIAL_DEFAULTS = {
+  interstitial_delay_sec: 0,
+  interstitial_close_after_sec: 3,
+  interstitial_freq_cap_hours: 24,
+} as const;
+const INTERSTITIAL_FIELDS = Object.keys(INTERSTITIAL_DEFAULTS) as (keyof typeof INTERSTITIAL_DEFAULTS)[];
+
+type InterstitialSettings = Pick<
+  Zone,
+  'interstitial_delay_sec' | 'interstitial_close_after_sec' | 'interstitial_freq_cap_hours'
+>;
+/** A zone's interstitial settings as given, the defaults where absent; null on the other formats. */
+export function interstitialSettingsOf(
+  format: string,
+  given: Partial<Record<keyof InterstitialSettings, number | null | undefined>>,
+): InterstitialSettings {
+  const on = format === 'interstitial';
+  return {
+    interstitial_delay_sec: on ? (given.interstitial_delay_sec ?? INTERSTITIAL_DEFAULTS.interstitial_delay_sec) : null,
+    interstitial_close_after_sec: on
+      ? (given.interstitial_close_after_sec ?? INTERSTITIAL_DEFAULTS.interstitial_close_after_sec)
+      : null,
+    interstitial_freq_cap_hours: on
+      ? (given.interstitial_freq_cap_hours ?? INTERSTITIAL_DEFAULTS.interstitial_freq_cap_hours)
+      : null,
   };
 }
 
@@ -256,6 +305,8 @@ export function zoneFieldErrors(z: Partial<ZoneCreateInput> & { format: string }
     errors.pop_freq_cap_hours = 'is only for popunder and direct_link zones';
   for (const f of ['pop_trigger', 'pop_new_tab'] as const)
     if (z.format !== 'popunder' && z[f] !== undefined) errors[f] = 'is only for popunder zones';
+  if (z.format !== 'interstitial')
+    for (const f of INTERSTITIAL_FIELDS) if (z[f] !== undefined) errors[f] = 'is only for interstitial zones';
   for (const f of ['fv_corner', 'fv_delay_sec', 'fv_freq_cap_hours'] as const) {
     if (fv && z[f] === undefined) errors[f] = 'is required for floating_video zones';
     if (!fv && z[f] !== undefined) errors[f] = 'is only for floating_video zones';

@@ -31,11 +31,14 @@ describe('statistics query validation', () => {
     expect(statsQuerySchema.safeParse(q).success).toBe(true);
     const adv = advStatsQuerySchema.safeParse(q);
     expect(fieldsOf(adv)).toEqual(['group_by']);
-    expect(adv.error?.issues[0]?.message).toMatch(/^advertisers group by .*source, integration$/);
+    expect(adv.error?.issues[0]?.message).toMatch(/^advertisers group by .*source, integration, format$/);
     expect(advStatsQuerySchema.safeParse({ ...q, group_by: 'day,source' }).success).toBe(true);
     // How the traffic reached us is everyone's to see.
     for (const schema of [advStatsQuerySchema, pubStatsQuerySchema, statsQuerySchema])
       expect(schema.safeParse({ ...q, group_by: 'day,integration' }).success).toBe(true);
+    // So is the format of the ad as served.
+    for (const schema of [advStatsQuerySchema, pubStatsQuerySchema, statsQuerySchema])
+      expect(schema.safeParse({ ...q, group_by: 'format,day' }).success).toBe(true);
   });
 });
 

@@ -16,6 +16,7 @@ export const STATS_DIMENSIONS = [
   'source',
   'demand',
   'integration',
+  'format',
 ] as const;
 export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 const dimensionSet: ReadonlySet<string> = new Set(STATS_DIMENSIONS);
@@ -91,6 +92,7 @@ export const PUBLISHER_STATS_DIMENSIONS: readonly StatsDimension[] = [
   'zone',
   'demand',
   'integration',
+  'format',
 ];
 /** Advertisers' statistics are their own campaigns': no `demand` (what demand partners bought is not theirs). */
 export const ADVERTISER_STATS_DIMENSIONS: readonly StatsDimension[] = STATS_DIMENSIONS.filter((d) => d !== 'demand');
@@ -142,6 +144,12 @@ export const statsRowSchema = z.object({
    * (schemas/src/events.ts `INTEGRATIONS`); '' for hours recorded before it was (docs/events-and-stats.md).
    */
   integration: z.string().optional(),
+  /**
+   * The format of the ad as served (`group_by=format`): a zone's format on our zones (an opted-in banner's
+   * creative in an interstitial zone is `interstitial`; a demand partner's ad there too), the campaign's on an
+   * exchange's impression; '' for hours recorded before it was (docs/events-and-stats.md, formats).
+   */
+  format: z.string().optional(),
   /** With `demand`: the partner's name ('' for `own`, or a partner since deleted). */
   demand_name: z.string().optional(),
   // Admins, grouped by `demand` (and at most `day`) in UTC: a partner's auction counters, summed over engines
@@ -196,6 +204,7 @@ export const STATS_DIMENSION_COLUMNS = {
   source: 'source',
   demand: 'demand',
   integration: 'integration',
+  format: 'format',
 } as const satisfies Record<StatsDimension, keyof StatsRow>;
 
 /** Why traffic on a publisher's zones was not counted: `uncounted_hourly` (admin/src/clickhouse/migrations.ts). */

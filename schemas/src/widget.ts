@@ -37,6 +37,11 @@ export const zoneConfigSchema = z.object({
     .object({ trigger: z.enum(POP_TRIGGERS), newTab: z.boolean() })
     .nullable()
     .optional(),
+  /**
+   * Interstitial zones: seconds before the overlay shows on its own, seconds before its close control appears
+   * (`capHours` is the zone's `interstitial_freq_cap_hours`).
+   */
+  interstitial: z.object({ delaySec: z.number().int(), closeAfterSec: z.number().int() }).nullable().optional(),
 });
 export type ZoneConfig = z.infer<typeof zoneConfigSchema>;
 
@@ -59,6 +64,11 @@ export const servedAdSchema = z.object({
     /** A partner's native "sponsored by" (Native 1.2 data type 1); absent on our campaigns' ads. */
     sponsored_by: z.string().nullable().optional(),
   }),
+  /**
+   * Interstitial zones: the creative's own format (`banner`, `native` or `interstitial`), so the overlay draws a
+   * picture or a card; absent on other zones.
+   */
+  creative_format: z.enum(ZONE_FORMATS).optional(),
   click_url: z.string(),
   /** Fired by the widget once the ad is rendered (that is what counts and is charged); `?e=viewable` once it has been viewable. */
   beacon_url: z.string(),

@@ -61,7 +61,7 @@ export class World {
     return { campaign: act.body, creativeId };
   }
 
-  /** One more creative of a campaign's `format`, approved; its id. */
+  /** One more creative of a campaign's `format`, approved; its id (a phone's portrait picture for an interstitial). */
   async creative(
     adv: Account,
     campaignId: number,
@@ -82,7 +82,7 @@ export class World {
       video || pop
         ? undefined
         : {
-            data: makePng(format === 'banner' ? 300 : 200, format === 'banner' ? 250 : 200),
+            data: makePng(...imageSizeOf(format)),
             name: 'a.png',
             type: 'image/png',
           },
@@ -151,4 +151,11 @@ export function bannerRequest(
     tmax: 150,
     ...over,
   };
+}
+
+/** The picture a creative of `format` is made with: a size its format accepts. */
+function imageSizeOf(format: string): [number, number] {
+  if (format === 'banner') return [300, 250];
+  if (format === 'interstitial') return [320, 480];
+  return [200, 200];
 }

@@ -167,7 +167,7 @@ describe('outgoing postback', () => {
     await call(fx.app, 'PATCH', '/api/adv/profile', {
       token: adv.token,
       json: {
-        postback_url: `${trackerBase}/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}`,
+        postback_url: `${trackerBase}/pb?cid={click_id}&p={payout_cents}&s={status}&g={geo}&d={device}&o={os}&b={browser}&v={vertical}&c={campaign_id}&f={format}`,
       },
     });
     const store = new ConversionStore(fx.app.svc.redis);
@@ -194,7 +194,7 @@ describe('outgoing postback', () => {
     await worker().runOnce();
     expect(hits).toHaveLength(3);
     expect(hits[2]).toBe(
-      `/pb?cid=${click}&p=1234&s=approved&g=fr&d=desktop&o=macos&b=safari&v=dating&c=${engine.engine.mirror.index?.campaigns.keys().next().value as number}`,
+      `/pb?cid=${click}&p=1234&s=approved&g=fr&d=desktop&o=macos&b=safari&v=dating&c=${engine.engine.mirror.index?.campaigns.keys().next().value as number}&f=native`,
     );
     const done = (
       await call<{ conversions: { txid: string; postback_failed: boolean; attempts: { status: number | null }[] }[] }>(

@@ -139,6 +139,12 @@ describe('publisher statistics by demand', () => {
       os: 'linux',
       browser: 'chrome',
     });
+    // And the format as served, the zone's, as ours do.
+    const byFormat = await pubStats('demand,format');
+    expect(byFormat.body.rows.find((row) => row.demand === String(ids.buyer))).toMatchObject({
+      impressions: N,
+      format: 'banner',
+    });
     // Without the dimension, the day's earnings are the sum of the two rows' spend (share taken once, rounded down once).
     const day = await pubStats('day');
     expect(day.body.rows[0]?.impressions).toBe(N + OWN);

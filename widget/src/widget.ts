@@ -4,6 +4,7 @@
 
 import { isSafeHttpUrl } from '@adnet/schemas/url';
 import type { DemandAnswer, FallbackAnswer, PreviewEmpty, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
+import { armInterstitial } from './interstitial.ts';
 import { askForPush } from './push.ts';
 import { armPop } from './pop.ts';
 import type { PopAnswer } from '@adnet/schemas/widget';
@@ -230,6 +231,19 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: Visito
     }
   }
   root.appendChild(box);
+  adShown(cfg, ad, visitor, box, link, clickUrl);
+}
+
+/** What follows an ad's render: the zone's cap, the impression, click signals, a partner's pixels, viewability. */
+// eslint-disable-next-line @typescript-eslint/max-params -- one call site each in render and the interstitial
+function adShown(
+  cfg: ZoneConfig,
+  ad: ServedAd,
+  visitor: VisitorSignals,
+  box: Element,
+  link: HTMLAnchorElement,
+  clickUrl: string,
+): void {
   // A preview (the cabinet's, GET /preview): nothing to count, so nothing is fired; its link is the landing itself.
   if (ad.preview) return;
   markShown(cfg);
@@ -245,6 +259,17 @@ function render(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: Visito
     px.src = u;
   }
   watchViewable(box, () => void beacon(`${ad.beacon_url}?e=viewable`));
+}
+
+/** Our ad: in the page, or on an interstitial zone's full-page overlay (interstitial.ts) when its moment comes. */
+function showAd(root: ShadowRoot, cfg: ZoneConfig, ad: ServedAd, visitor: VisitorSignals): void {
+  if (cfg.format !== 'interstitial') return render(root, cfg, ad, visitor);
+  armInterstitial(root, cfg, ad, {
+    el,
+    httpOnly,
+    label: () => label(cfg, ad.impression_id),
+    shown: (box, link, clickUrl) => adShown(cfg, ad, visitor, box, link, clickUrl),
+  });
 }
 
 /**
@@ -424,7 +449,8 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
       });
     const host = document.createElement('div');
     host.setAttribute('data-adnet-zone', cfg.subid);
-    if (script?.parentNode) script.parentNode.insertBefore(host, script.nextSibling);
+    // An interstitial covers the page: kept out of the publisher's layout (a transformed ancestor would trap it).
+    if (script?.parentNode && cfg.format !== 'interstitial') script.parentNode.insertBefore(host, script.nextSibling);
     else document.body.appendChild(host);
     // Shadow DOM: the ad's styles cannot leak into the page, nor the page's into the ad.
     const root = host.attachShadow({ mode: 'open' });
@@ -441,7 +467,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
         .then((a) =>
           'preview_empty' in a
             ? root.appendChild(el('p', { class: 'ad', 'data-adnet': 'preview-empty' }, a.preview_empty.text))
-            : a.preview && render(root, cfg, a, { fp, sig }),
+            : a.preview && showAd(root, cfg, a, { fp, sig }),
         )
         .catch(() => undefined);
       return;
@@ -450,15 +476,15 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,
       )
-      .then(
-        (ad) =>
-          ad &&
-          ('fallback' in ad
-            ? renderFallback(root, cfg, ad.fallback)
-            : 'demand' in ad
-              ? renderDemand(root, cfg, ad.demand)
-              : render(root, cfg, ad, { fp, sig })),
-      )
+      .then((ad) => {
+        if (!ad) return;
+        // A full-page overlay shows our own ad alone: no publisher's fallback, no partner's markup.
+        if (cfg.format === 'interstitial') {
+          if ('impression_id' in ad) showAd(root, cfg, ad, { fp, sig });
+        } else if ('fallback' in ad) renderFallback(root, cfg, ad.fallback);
+        else if ('demand' in ad) renderDemand(root, cfg, ad.demand);
+        else render(root, cfg, ad, { fp, sig });
+      })
       .catch(() => undefined);
   } catch {
     // never break the host page

@@ -354,13 +354,7 @@ const steps = (o: MigrationOptions): Def[][] => [
     {
       kind: 'viewQuery',
       name: 'stats_hourly_mv',
-      select: (table) =>
-        statsHourlySelect(
-          table,
-          STEP8_DIMS,
-          [...STEP7_COUNTS, "sumIf(payout_cents, type = 'conversion') AS revenue_cents"],
-          STEP7_WHERE,
-        ),
+      select: (table) => statsHourlySelect(table, STEP8_DIMS, STEP9_COUNTS, STEP7_WHERE),
     },
   ],
   // 10: the traffic estimate's inventory (docs/events-and-stats.md, "Traffic estimate"): per hour and
@@ -397,6 +391,25 @@ const steps = (o: MigrationOptions): Def[][] => [
       into: 'estimate_hourly',
       columns: `hour, ${ESTIMATE_DIMS}, price_bucket, requests, sold, sold_micro_cents`,
       select: (table) => estimateSelect(table, 'ts >= now() - INTERVAL 8 DAY'),
+    },
+  ],
+  // 11: the format of the ad as served (`ad_format`: banner, interstitial, direct_link, ...; schemas/src/events.ts
+  // `format`; named apart from ClickHouse's FORMAT clause) in the raw events and as a dimension of the hourly
+  // statistics, so advertisers, publishers and we see what each format brings. The view is step 9's with the
+  // column. Rows summed before this step keep an empty one.
+  [
+    { kind: 'column', table: 'events', column: 'ad_format LowCardinality(String)' },
+    {
+      kind: 'keyColumns',
+      table: 'stats_hourly',
+      columns: ['ad_format LowCardinality(String)'],
+      orderBy:
+        '(advertiser_id, hour, campaign_id, creative_id, publisher_id, site_id, zone_id, country, device, os, browser, source, demand_partner_id, integration, ad_format)',
+    },
+    {
+      kind: 'viewQuery',
+      name: 'stats_hourly_mv',
+      select: (table) => statsHourlySelect(table, STEP11_DIMS, STEP9_COUNTS, STEP7_WHERE),
     },
   ],
 ];
@@ -473,6 +486,7 @@ const DIMS_V3 = `${DIMS_V1}, os, browser`;
 const DIMS_V5 = `${DIMS_V3}, source`;
 const STEP6_DIMS = `${DIMS_V5}, demand_partner_id`;
 const STEP8_DIMS = `${STEP6_DIMS}, integration`;
+const STEP11_DIMS = `${STEP8_DIMS}, ad_format`;
 const COUNTS_V2 = [
   "countIf(type = 'bid') AS bids",
   "countIf(type IN ('win', 'impression')) AS impressions",
@@ -494,6 +508,7 @@ const STEP6_COUNTS = [
   "countIf(type = 'fallback') AS fallbacks",
 ] as const;
 const STEP7_COUNTS = [...STEP6_COUNTS, "countIf(type = 'nobid') AS unfilled"] as const;
+const STEP9_COUNTS = [...STEP7_COUNTS, "sumIf(payout_cents, type = 'conversion') AS revenue_cents"] as const;
 
 /** The no-bid reasons of invalid traffic (`uncountedSelect`'s list, released in step 2), as SQL strings. */
 const INVALID_TRAFFIC_SQL = "'bot_traffic', 'address_flood', 'fingerprint_flood', 'foreign_origin'";

@@ -1,4 +1,5 @@
 import { BANNER_SIZES } from '@adnet/schemas/api';
+import { INTERSTITIAL_SIZES } from '@adnet/schemas/formats';
 import type { CampaignFormat, CreativeFields } from '@adnet/schemas/api';
 import type { ImageInfo } from './image-probe.ts';
 
@@ -79,6 +80,16 @@ export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
   },
   popunder: POP_RULE,
   direct_link: POP_RULE,
+  // A full-screen picture, a phone's or a tablet's either way up: drawn whole, never scaled into another shape.
+  interstitial: {
+    title: 'optional',
+    titleMax: 60,
+    body: 'optional',
+    bodyMax: 150,
+    image: 'required',
+    video: 'forbidden',
+    exactSizes: INTERSTITIAL_SIZES,
+  },
 };
 
 export const MAX_IMAGE_SIDE = 4000;
@@ -131,7 +142,7 @@ export function checkCreative(
       if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE)
         errors.image = `must be at most ${MAX_IMAGE_SIDE}x${MAX_IMAGE_SIDE} pixels`;
       else if (rule.exactSizes && !rule.exactSizes.some(([w, h]) => w === width && h === height)) {
-        errors.image = `is ${width}x${height}; banner images must be one of ${rule.exactSizes.map(([w, h]) => `${w}x${h}`).join(', ')}`;
+        errors.image = `is ${width}x${height}; ${format} images must be one of ${rule.exactSizes.map(([w, h]) => `${w}x${h}`).join(', ')}`;
       } else if (rule.minImage && (width < rule.minImage[0] || height < rule.minImage[1])) {
         errors.image = `is ${width}x${height}; ${format} images must be at least ${rule.minImage[0]}x${rule.minImage[1]}`;
       }

@@ -37,6 +37,14 @@ describe('toRow', () => {
     expect(of({}).integration).toBe('');
   });
 
+  it('keeps a known format as served under ad_format, and drops any other text', () => {
+    const of = (fields: Record<string, unknown>) => toRow({ ...(click('us') as object), ...fields } as EngineEvent);
+    for (const named of ['banner', 'interstitial', 'direct_link', 'popunder'])
+      expect(of({ format: named }).ad_format).toBe(named);
+    for (const bad of ['Banner', '=cmd|calc!A0', '', 7]) expect(of({ format: bad }).ad_format, String(bad)).toBe('');
+    expect(of({}).ad_format).toBe('');
+  });
+
   it('sends every column of a row, by name or by position alike', () => {
     // A field added to EventRow and not to EVENT_COLUMNS would never reach a JSONCompactEachRow insert.
     expectTypeOf<Exclude<keyof EventRow, (typeof EVENT_COLUMNS)[number]>>().toEqualTypeOf<never>();

@@ -1,4 +1,5 @@
 import { INTEGRATIONS } from '@adnet/schemas/events';
+import { CAMPAIGN_FORMATS } from '@adnet/schemas/formats';
 import type { EngineEvent, EventFields } from '@adnet/schemas/events';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import { RowBinaryWriter } from './row-binary-writer.ts';
@@ -34,6 +35,8 @@ export interface EventRow {
   integration: string;
   /** A conversion's payout in cents, the advertiser's revenue (migration step 9); 0 on every other event. */
   payout_cents: number;
+  /** The event's `format`, the ad's as served (migration step 11): one of `CAMPAIGN_FORMATS`, '' when unknown. */
+  ad_format: string;
 }
 
 /** The columns of an insert, in the order of `toRowValues`. */
@@ -64,6 +67,7 @@ export const EVENT_COLUMNS = [
   'demand_partner_id',
   'integration',
   'payout_cents',
+  'ad_format',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A row as the values of `EVENT_COLUMNS`, in order: what a JSONCompactEachRow insert sends. */
@@ -125,6 +129,7 @@ function rowFacts(event: EngineEvent): RowFacts {
     e.demand_partner_id ?? 0,
     integrationOf(e),
     e.payout_cents ?? 0,
+    formatOf(e),
   ];
 }
 
@@ -159,6 +164,7 @@ export const ROW_BINARY_TYPES = [
   'UInt32', // demand_partner_id
   'String', // integration
   'Int64', // payout_cents
+  'String', // ad_format
 ] as const satisfies { length: (typeof EVENT_COLUMNS)['length'] };
 
 /** The structure of `eventsRowBinary`'s body, as ClickHouse's `file()` and `format()` take it. */
@@ -232,6 +238,13 @@ function integrationOf(e: EventFields): string {
   const named: unknown = e.integration;
   if (typeof named === 'string') return KNOWN_INTEGRATIONS.has(named) ? named : '';
   return e.partner_id ? 'openrtb' : '';
+}
+
+const KNOWN_FORMATS: ReadonlySet<string> = new Set(CAMPAIGN_FORMATS);
+/** The event's format as served; anything but a known name (an entry written by something else) is ''. */
+function formatOf(e: EventFields): string {
+  const named: unknown = e.format;
+  return typeof named === 'string' && KNOWN_FORMATS.has(named) ? named : '';
 }
 
 export const NOT_AN_EVENT = 'not an event (an object)';

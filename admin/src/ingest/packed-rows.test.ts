@@ -114,7 +114,7 @@ const anyValue: fc.Arbitrary<Encoded> = fc.oneof(
     ),
   },
 );
-const KEYS = [...EVENT_COLUMNS, 'imp_id', 'click_id', '__proto__', 'constructor', 'toString', 'i'];
+const KEYS = [...EVENT_COLUMNS, 'format', 'imp_id', 'click_id', '__proto__', 'constructor', 'toString', 'i'];
 const textKey = fc.constantFrom(...KEYS).chain(strEncodings);
 const anyKey = fc.oneof(
   { weight: 12, arbitrary: textKey },

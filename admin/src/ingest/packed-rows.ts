@@ -1,4 +1,5 @@
 import { INTEGRATIONS } from '@adnet/schemas/events';
+import { CAMPAIGN_FORMATS } from '@adnet/schemas/formats';
 import { COUNTRY_CODES } from '@adnet/schemas/geo';
 import { EVENT_COLUMNS, ROW_BINARY_TYPES, TS_MAX_MS, UINT32_MAX, misfitReason } from './event-rows.ts';
 import type { RowBinaryWriter } from './row-binary-writer.ts';
@@ -64,6 +65,8 @@ const enum Rule {
   Source,
   /** A name of `INTEGRATIONS`, '' for any other text; absent (or not text), `openrtb` for an event of a partner's request. */
   Integration,
+  /** A name of `CAMPAIGN_FORMATS` (the event's `format`), '' for anything else. */
+  Format,
 }
 
 const RULES: Rule[] = EVENT_COLUMNS.map((column, c) => {
@@ -71,6 +74,7 @@ const RULES: Rule[] = EVENT_COLUMNS.map((column, c) => {
   if (column === 'invalid') return Rule.Invalid;
   if (column === 'source') return Rule.Source;
   if (column === 'integration') return Rule.Integration;
+  if (column === 'ad_format') return Rule.Format;
   if (column === 'ts') return Rule.Ts;
   if (column === 'id' || column === 'type' || column === 'engine') return Rule.RequiredString;
   const type = ROW_BINARY_TYPES[c];
@@ -86,6 +90,8 @@ const PARTNER = EVENT_COLUMNS.indexOf('partner_id');
 const INTEGRATION_MAX = Math.max(...INTEGRATIONS.map((i) => i.length));
 const KNOWN_INTEGRATIONS: ReadonlySet<string> = new Set(INTEGRATIONS);
 const OPENRTB = new TextEncoder().encode('openrtb');
+const FORMAT_MAX = Math.max(...CAMPAIGN_FORMATS.map((f) => f.length));
+const KNOWN_FORMATS: ReadonlySet<string> = new Set(CAMPAIGN_FORMATS);
 const COUNTRY_MAX = Math.max(...[...COUNTRY_CODES].map((c) => c.length));
 
 const enum Kind {
@@ -108,6 +114,9 @@ const FALL_BACK = '';
 
 /** Columns by name: a key not seen before at its place (`keyColumn`) is looked up here. */
 const COLUMN_OF = new Map<string, number>(EVENT_COLUMNS.map((c, i) => [c, i]));
+// The event's `format` is the column `ad_format` (migration step 11); no event has a key named `ad_format`.
+COLUMN_OF.set('format', EVENT_COLUMNS.indexOf('ad_format'));
+COLUMN_OF.delete('ad_format');
 
 // Keys read at each place of earlier events (a few per place: one per event type), and their columns (-1: none).
 interface SeenKey {
@@ -365,6 +374,14 @@ function writeSlots(w: RowBinaryWriter, src: Uint8Array): string | undefined {
           if (known) w.stringBytes(src, strAt[c] as number, length);
           else w.byte(0);
         } else if (kind[PARTNER] === Kind.Number && num[PARTNER] !== 0) w.stringBytes(OPENRTB, 0, OPENRTB.length);
+        else w.byte(0);
+        break;
+      }
+      case Rule.Format: {
+        const length = strLen[c] as number;
+        const known =
+          k === Kind.String && length <= FORMAT_MAX && KNOWN_FORMATS.has(latin1(src, strAt[c] as number, length));
+        if (known) w.stringBytes(src, strAt[c] as number, length);
         else w.byte(0);
         break;
       }

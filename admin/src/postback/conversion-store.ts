@@ -35,6 +35,8 @@ export interface Conversion {
   os: string;
   browser: string;
   vertical: string;
+  /** The format of the clicked ad as served (the postback's `{format}`); absent in conversions stored before it. */
+  format?: string;
   created_at: string;
   updated_at: string;
   attempts: Attempt[];

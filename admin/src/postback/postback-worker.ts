@@ -139,6 +139,7 @@ export class PostbackWorker {
         browser: conversion.browser,
         vertical: conversion.vertical,
         campaign_id: conversion.campaign_id,
+        format: conversion.format ?? '',
       });
       const host = target.ok ? new URL(target.url).hostname : '';
       return {

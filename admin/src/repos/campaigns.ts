@@ -57,6 +57,7 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
     return {
       ...c,
       bid_adjustments: c.bid_adjustments ?? [],
+      interstitial: c.interstitial ?? false,
       target_cpa_cents: c.target_cpa_cents ?? null,
       cpa_test_budget_cents: c.cpa_test_budget_cents ?? null,
       // Stored before audiences existed: none.

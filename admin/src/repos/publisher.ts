@@ -1,6 +1,6 @@
 import type { Site, StoredSite, StoredZone, Zone } from '@adnet/schemas/publisher';
 import { DEFAULT_PUSH_PROMPT } from '@adnet/schemas/push';
-import { DEFAULT_AD_LABEL, VIDEO_ZONE_FORMATS, popSettingsOf } from '@adnet/schemas/publisher';
+import { DEFAULT_AD_LABEL, VIDEO_ZONE_FORMATS, interstitialSettingsOf, popSettingsOf } from '@adnet/schemas/publisher';
 import { controlsOut } from '@adnet/schemas/publisher-controls';
 import { zoneVastUrl } from '@adnet/schemas/vast';
 import type { Services } from '../services.ts';
@@ -44,6 +44,7 @@ export function zoneOut(svc: Services, stored: StoredZone): Zone {
     ...controlsOut(stored),
     push_prompt,
     ...popSettingsOf(z.format, z),
+    ...interstitialSettingsOf(z.format, z),
     ad_label: z.ad_label ?? DEFAULT_AD_LABEL,
     widget_url: `${base}/w/${z.subid}.js`,
   };

@@ -19,6 +19,8 @@ const EXPRESSIONS: Record<StatsDimension, string> = {
   // Our campaigns (and fallbacks) have no demand partner (0, migration step 6): named `own`.
   demand: "if(demand_partner_id = 0, 'own', toString(demand_partner_id))",
   integration: 'integration',
+  // `ad_format` (migration step 11): a column named `format` would read as ClickHouse's FORMAT clause.
+  format: 'ad_format',
 };
 /** Expression and output column; the column is the one the cabinet reads (schemas/src/stats.ts). */
 const dimension = (d: StatsDimension) => ({ expr: EXPRESSIONS[d], column: STATS_DIMENSION_COLUMNS[d] });
@@ -117,6 +119,7 @@ const TEXT_COLUMNS: ReadonlySet<keyof StatsRow> = new Set([
   'source',
   'demand',
   'integration',
+  'format',
 ]);
 
 /** The grouped columns of a result row, typed as the API writes them. */

@@ -12,6 +12,7 @@ import {
   draftKey,
   estimateInput,
   isPop,
+  optsInToInterstitials,
   one,
   parseDraft,
   serializeDraft,
@@ -225,11 +226,17 @@ async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
     drawNav();
     if (focus) sections[step].querySelector<HTMLElement>('h2')?.focus();
   };
+  /** The basics a format takes: a pop's landing URL; a banner's or a native campaign's interstitial opt-in. */
+  function showFormatRows(): void {
+    const landingRow = rows.get('landing_url')?.row;
+    if (landingRow) landingRow.hidden = !isPop(format());
+    const optIn = rows.get('interstitial')?.row;
+    if (optIn) optIn.hidden = !optsInToInterstitials(format());
+  }
   function changed() {
     values = collect();
     // A pop's landing URL is asked with the basics and it has no creatives step; other formats the reverse.
-    const landingRow = rows.get('landing_url')?.row;
-    if (landingRow) landingRow.hidden = !isPop(format());
+    showFormatRows();
     drawNav();
     keep();
   }
@@ -316,8 +323,7 @@ async function builder(ctx: PageContext, c: Campaign | null): Promise<void> {
   // The campaign's own source list narrows its estimate as it narrows its traffic.
   attachEstimate(form, () => ({ ...estimateInput(values), ...(c ? { sources: c.sources } : {}) }));
   values = collect();
-  const landingRow = rows.get('landing_url')?.row;
-  if (landingRow) landingRow.hidden = !isPop(format());
+  showFormatRows();
   go(step, false);
 
   const restored = kept

@@ -2,7 +2,7 @@
 // from the builder's values, named as the API names the field, so its 400s land beside them.
 import { creativeFieldsSchema } from '@adnet/schemas/api';
 import type { Outputs } from '../api.ts';
-import { one } from '../campaign-draft.ts';
+import { INTERSTITIAL_OPT_IN, one } from '../campaign-draft.ts';
 import type { Values } from '../campaign-draft.ts';
 import { BID_TYPES, BROWSERS, CONNECTIONS, DEVICES, FORMATS, OSES, PACINGS, ROTATIONS, VERTICALS } from '../choices.ts';
 import { countriesField } from '../countries.ts';
@@ -34,6 +34,14 @@ export function basicsFields(v: Values, editing: boolean): FieldSpec[] {
           },
         ]),
     { name: 'vertical', label: 'Vertical', type: 'select', options: VERTICALS, value: str(v, 'vertical') },
+    {
+      name: 'interstitial',
+      label: 'Interstitials',
+      type: 'checkboxes',
+      options: [INTERSTITIAL_OPT_IN],
+      value: arr(v, 'interstitial'),
+      hint: 'Banner and native campaigns: the same creative, centred on a full-page overlay the visitor closes',
+    },
     ...(editing
       ? []
       : [

@@ -263,6 +263,11 @@ function zoneInput(d: FormData, format: ZoneIn['format']): ZoneIn {
     input.pop_trigger = text(d, 'pop_trigger') as ZoneIn['pop_trigger'];
     input.pop_new_tab = text(d, 'pop_new_tab') === 'new tab in front';
   }
+  if (format === 'interstitial') {
+    input.interstitial_delay_sec = optNum(d, 'interstitial_delay_sec');
+    input.interstitial_close_after_sec = optNum(d, 'interstitial_close_after_sec');
+    input.interstitial_freq_cap_hours = optNum(d, 'interstitial_freq_cap_hours');
+  }
   if (format === 'push') {
     const on = text(d, 'push_prompt.on') as PromptMoment;
     input.push_prompt = on === 'delay' ? { on, delay_s: optNum(d, 'push_prompt.delay_s') } : { on };
@@ -321,6 +326,27 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
         value: 'new tab in front',
         hint: 'A window behind your page is a popunder; some browsers bring it to the front anyway. A pop the browser blocks is not counted, and you are paid for opened pops only.',
       },
+      {
+        name: 'interstitial_delay_sec',
+        label: 'Show it after (seconds on the page)',
+        type: 'number',
+        value: '0',
+        hint: '0-60. The ad covers the page after this long, or sooner when the visitor follows a link to another page of your site (that page opens once the ad is closed).',
+      },
+      {
+        name: 'interstitial_close_after_sec',
+        label: 'Close button after (seconds)',
+        type: 'number',
+        value: '3',
+        hint: '0-10. Until then the visitor sees a countdown; Escape closes the ad too once the button shows.',
+      },
+      {
+        name: 'interstitial_freq_cap_hours',
+        label: 'One interstitial per visitor every (hours)',
+        type: 'number',
+        value: '24',
+        hint: '1-168. Kept in the visitor’s browser: a visitor within it is not shown the ad, nor asked for one.',
+      },
     ],
     async onSubmit(d) {
       const z = await api.pub.zones.create.mutate(zoneInput(d, text(d, 'format') as ZoneIn['format']));
@@ -346,6 +372,7 @@ export async function zonesPage(ctx: PageContext): Promise<void> {
         (name.startsWith('push_prompt') && f !== 'push') ||
         (name === 'pop_freq_cap_hours' && f !== 'popunder' && f !== 'direct_link') ||
         ((name === 'pop_trigger' || name === 'pop_new_tab') && f !== 'popunder') ||
+        (name.startsWith('interstitial_') && f !== 'interstitial') ||
         (name === 'push_prompt.delay_s' && promptSelect?.value !== 'delay');
     });
   };

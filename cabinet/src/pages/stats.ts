@@ -1,6 +1,7 @@
 // Zod-free module: the bundle gets the CSV writer only.
 import { csvTable } from '@adnet/schemas/csv';
 import { api } from '../api.ts';
+import type { FORMATS } from '../choices.ts';
 import {
   ADMIN_STATS_DIMENSIONS,
   PUBLISHER_STATS_DIMENSIONS,
@@ -48,6 +49,19 @@ const LABELS: Record<Dimension, string> = {
   source: 'Source',
   demand: 'Demand',
   integration: 'Integration',
+  format: 'Format',
+};
+/** How a person calls each ad format (schemas/src/formats.ts CAMPAIGN_FORMATS), as served. */
+const FORMAT_LABELS: Record<(typeof FORMATS)[number], string> = {
+  native: 'Native',
+  banner: 'Banner',
+  video: 'Video (in-stream)',
+  floating_video: 'Floating video',
+  push: 'Web push',
+  in_page_push: 'In-page push',
+  popunder: 'Popunder',
+  direct_link: 'Direct link',
+  interstitial: 'Interstitial',
 };
 /** How a person calls each integration (schemas/src/events.ts INTEGRATIONS). */
 const INTEGRATION_LABELS: Record<string, string> = {
@@ -89,6 +103,7 @@ function keyCell(dim: Dimension, r: StatsRow, names: Names): string {
   if (raw === undefined || raw === '') return dim === 'geo' ? 'Unknown' : '–';
   if (dim === 'geo') return countryLabel(String(raw));
   if (dim === 'integration') return INTEGRATION_LABELS[String(raw)] ?? String(raw);
+  if (dim === 'format') return (FORMAT_LABELS as Record<string, string>)[String(raw)] ?? String(raw);
   if (dim === 'demand') return raw === 'own' ? 'Our campaigns' : `${r.demand_name || 'Demand partner'} (#${raw})`;
   const name = names[dim]?.get(String(raw));
   // Advertisers know a zone by its subid: the name their campaigns' source lists take.

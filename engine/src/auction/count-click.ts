@@ -61,6 +61,7 @@ export async function countClick(
     browser: browser || undefined,
     vertical: campaign?.vertical,
     integration: ticket.integration,
+    format: ticket.format || undefined,
     ts: now,
     invalid: reason !== undefined,
     // A watched campaign's viewer, for the audiences of its converters (the admin reads it at the conversion).

@@ -102,7 +102,9 @@ export function serve(deps: ServeDeps, req: RequestContext, imp: ImpContext): Se
       c.bidType === 'cpc' && outcome.multiplierMilli !== 1000
         ? adjustedMicroCents(c.bidMicroCents, outcome.multiplierMilli)
         : 0,
-    format: c.format,
+    // The format as served: a zone's (a banner campaign's creative in an interstitial zone is an interstitial),
+    // the campaign's on an exchange's impression.
+    format: imp.zone ? imp.zone.zone.format : c.format,
     integration: req.integration,
   });
   return { won: true, candidate: c, priceMicroCents: outcome.priceMicroCents, bidId, ticket, dealId };

@@ -44,6 +44,7 @@ export async function countDemandClick(
       creative_id: 0,
       advertiser_id: 0,
       integration: t.integration,
+      format: t.format || undefined,
       ...inventoryFacts(t),
       ...viewerFacts(t),
       demand_partner_id: t.partnerId,

@@ -46,6 +46,7 @@ export function demandImpressionEvent(engine: string, t: DemandTicket, chargeNan
     ts: Date.now(),
     engine,
     integration: t.integration,
+    format: t.format || undefined,
     ...inventoryFacts(t),
     ...viewerFacts(t),
     demand_partner_id: t.partnerId,

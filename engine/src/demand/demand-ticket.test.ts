@@ -19,6 +19,7 @@ const ticket: DemandTicket = {
   browser: 'chrome',
   source: 'news.example',
   integration: 'widget',
+  format: 'native',
 };
 
 describe("a demand partner's impression ticket", () => {
@@ -36,7 +37,34 @@ describe("a demand partner's impression ticket", () => {
       browser: '',
       source: '',
       integration: 'widget',
+      format: '',
     });
+  });
+
+  it('reads a ticket signed before the format (14 values) with none, and refuses a format it does not know', () => {
+    const signed = (values: unknown[]) => {
+      const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
+      return `d.${payload}.${createHmac('sha256', `demand:${SECRET}`).update(payload).digest('base64url').slice(0, 22)}`;
+    };
+    const before = [
+      ticket.auctionId,
+      3,
+      4_001_000,
+      ticket.issuedAt,
+      9,
+      2,
+      5,
+      'widget',
+      'us',
+      'desktop',
+      'linux',
+      'chrome',
+      'news.example',
+      'prebid',
+    ];
+    expect(decodeDemandTicket(SECRET, signed(before))).toEqual({ ...ticket, integration: 'prebid', format: '' });
+    expect(decodeDemandTicket(SECRET, signed([...before, 'interstitial']))).toMatchObject({ format: 'interstitial' });
+    expect(decodeDemandTicket(SECRET, signed([...before, 'billboard']))).toBeUndefined();
   });
 
   it('refuses another secret and a wrong number of values', () => {

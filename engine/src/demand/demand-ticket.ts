@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { INTEGRATIONS } from '@adnet/schemas/events';
 import type { Integration } from '@adnet/schemas/events';
+import { CAMPAIGN_FORMATS } from '@adnet/schemas/formats';
+import type { CampaignFormat } from '@adnet/schemas/api';
 import { hmacSha256Base64url } from '../tracking/hmac.ts';
 
 /** Where a partner's ad is shown: a page (widget), a player (VAST) or a push notification. */
@@ -34,6 +36,8 @@ export interface DemandTicket {
   source: string;
   /** How the request reached us, for the events' `integration`; a ticket signed before it existed reads its surface's. */
   integration: Integration;
+  /** The zone's format, the events' `format` (as served); '' in a ticket signed before it existed. */
+  format: CampaignFormat | '';
 }
 
 // `d.` cannot begin a BidTicket (base64url has no dot), so one route tells the two apart.
@@ -57,6 +61,7 @@ export function encodeDemandTicket(secret: string, t: DemandTicket): string {
     t.browser,
     t.source,
     t.integration,
+    t.format,
   ];
   const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
   return `${PREFIX}${payload}.${sign(secret, payload)}`;
@@ -75,8 +80,10 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-    // Ten fields in tickets signed before os, browser and source joined them (an hour at most), 13 before the integration.
-    if (!Array.isArray(v) || (v.length !== 10 && v.length !== 13 && v.length !== 14)) return undefined;
+    // Ten fields in tickets signed before os, browser and source joined them (an hour at most), 13 before the
+    // integration, 14 before the format.
+    if (!Array.isArray(v) || (v.length !== 10 && v.length !== 13 && v.length !== 14 && v.length !== 15))
+      return undefined;
     const [
       auctionId,
       partnerId,
@@ -92,6 +99,7 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       browser = '',
       source = '',
       integration = surface,
+      format = '',
     ] = v as [
       string,
       number,
@@ -107,8 +115,10 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       string?,
       string?,
       Integration?,
+      (CampaignFormat | '')?,
     ];
     if (!INTEGRATIONS.includes(integration)) return undefined;
+    if (format !== '' && !CAMPAIGN_FORMATS.includes(format)) return undefined;
     return {
       auctionId,
       partnerId,
@@ -124,6 +134,7 @@ export function decodeDemandTicket(secret: string, token: string): DemandTicket 
       browser,
       source,
       integration,
+      format,
     };
   } catch {
     return undefined;

@@ -273,6 +273,7 @@ export async function supplyAuction(deps: SupplyDeps, input: SupplyAuctionInput)
     zoneId: input.imp.zone.id,
     surface: input.surface,
     integration: input.integration ?? input.surface,
+    format: input.imp.zone.format,
     country: input.imp.country ?? '',
     device: input.imp.device ?? '',
     os: input.imp.os ?? '',

@@ -81,6 +81,7 @@ export const ticketFacts = (t: BidTicket) => ({
   creative_id: t.creativeId,
   advertiser_id: t.advertiserId,
   integration: t.integration,
+  format: t.format || undefined,
   ...viewerFacts(t),
   ...inventoryFacts(t),
 });

@@ -40,6 +40,9 @@ export function ownAdAnswer(baseUrl: string, entry: ZoneEntry, out: Served): Eng
     click_url: clickLink(baseUrl, out),
     beacon_url: beaconLink(baseUrl, out),
   };
+  // An interstitial zone draws a banner's or an interstitial's picture, or a native card: it says which. Set
+  // after the literal, so every other zone's answer is built as it was.
+  if (entry.zone.format === 'interstitial') ad.creative_format = cr.format;
   return json(200, ad, CORS);
 }
 

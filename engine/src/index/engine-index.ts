@@ -12,7 +12,7 @@ import { addressList, inList } from '../net/address-list.ts';
 import { inventoryControls } from './inventory-controls.ts';
 import type { InventoryControls } from './inventory-controls.ts';
 import { byExchangeRank, rankCandidates } from './rank.ts';
-import { slotFor } from './slots.ts';
+import { INTERSTITIAL_SLOT, slotFor } from './slots.ts';
 import { domainSource } from '../inventory/source.ts';
 import { Candidate, campaignPart } from './candidate.ts';
 import type { SourceList } from '@adnet/schemas/source-lists';
@@ -212,9 +212,16 @@ export function placeCampaign(
     // With country adjustments a candidate ranks differently in each country's list: one object per list.
     const perGeo = part.adjust?.countries != null;
     const slot = slotFor(creative.format, creative.image_width, creative.image_height);
+    // A banner or native campaign that opted in also fills interstitial zones, with the same candidate.
+    const alsoInterstitial = campaign.interstitial === true && slot !== INTERSTITIAL_SLOT;
     for (const geo of geos) {
+      const cand = perGeo && geo !== '*' ? new Candidate(part, creative, geo) : shared;
       keys.push(listKey(slot, geo));
-      cands.push(perGeo && geo !== '*' ? new Candidate(part, creative, geo) : shared);
+      cands.push(cand);
+      if (alsoInterstitial) {
+        keys.push(listKey(INTERSTITIAL_SLOT, geo));
+        cands.push(cand);
+      }
     }
     count++;
   }

@@ -47,6 +47,8 @@ const campaign = (id: number) =>
       languages: fc.subarray(['en', 'de']),
       pacing: fc.constantFrom('even', 'asap'),
       target: fc.constantFrom(null, null, 1_000),
+      // Opted in: its creatives are in the interstitial slot's lists too, added and taken with the others.
+      interstitial: fc.boolean(),
     })
     .map((r): StoredCampaign =>
       campaignFixture({
@@ -59,6 +61,7 @@ const campaign = (id: number) =>
         languages: r.languages,
         pacing: r.pacing,
         target_cpa_cents: r.target,
+        ...(r.interstitial ? { interstitial: true } : {}),
         ...(r.adjust ? { bid_adjustments: r.adjust } : {}),
       }),
     );

@@ -6,6 +6,8 @@ import type { Imp } from '@adnet/schemas/openrtb';
 
 /** Popunder and direct-link ads are both a landing page opened whole: either fills a pop zone of either kind. */
 export const POP_SLOT = 'pop';
+/** Interstitial zones: interstitial campaigns' creatives, and those of banner and native campaigns that opted in. */
+export const INTERSTITIAL_SLOT = 'interstitial';
 
 /** The slot a format fills: banners by exact size; both video formats answer video impressions. */
 export function slotFor(format: Creative['format'], width: number | null, height: number | null): string {

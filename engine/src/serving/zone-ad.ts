@@ -134,6 +134,8 @@ export function unfilledZone(
     ts: rc.ts,
     engine: p.engineId,
     integration: rc.integration,
+    // The zone's format, so a publisher's unfilled requests split by format as its impressions do.
+    format: ic.zone?.zone.format,
     reason,
     ...inventoryFacts(ic.inventory),
     ...audienceFacts(rc),

@@ -35,6 +35,8 @@ export function landingUrlOf(template: string, t: BidTicket, c: ClickFacts): str
     browser: c.browser,
     cost: costMicroCents === undefined ? '' : microCentsToUsdText(Math.round(costMicroCents)),
     bid_type: c.bidType ?? '',
+    // The format as served (the ticket's): an opted-in banner's creative in an interstitial zone is `interstitial`.
+    format: t.format,
   });
   return isSafeHttpUrl(url) ? url : undefined;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integrationSchema } from '../events.ts';
+import { CAMPAIGN_FORMATS } from '../formats.ts';
 
 /** Where a conversion postback finds the click it names: written by the engine's click route, read by the admin. */
 export const clickKey = (clickId: string): string => `click:{${clickId.toLowerCase()}}`;
@@ -31,6 +32,8 @@ export const clickRecordSchema = z.object({
   vertical: z.string().optional(),
   /** How the ad was served (schemas/src/events.ts `INTEGRATIONS`; absent in records before it existed): the conversion's. */
   integration: integrationSchema.optional(),
+  /** The format of the ad as served (schemas/src/events.ts `format`; absent in records before it existed): the conversion's and the postback's `{format}`. */
+  format: z.enum(CAMPAIGN_FORMATS).optional(),
   /** Milliseconds since the epoch. */
   ts: z.number().int(),
   invalid: z.boolean(),

@@ -81,6 +81,7 @@ export const profileRouter = router({
         browser: 'chrome',
         vertical: 'other',
         campaign_id: 0,
+        format: 'banner',
       });
       const answer = await callTracker(ctx.svc, target);
       if (!answer.ok)

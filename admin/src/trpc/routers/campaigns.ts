@@ -5,6 +5,7 @@ import {
   campaignWithWarningsSchema,
   END_BEFORE_START,
   idSchema,
+  interstitialOptInProblem,
 } from '@adnet/schemas/api';
 import type { CreativeStatus, StoredCampaign } from '@adnet/schemas/api';
 import { sourceEntriesInputSchema, zoneLookupInputSchema, zoneLookupSchema } from '@adnet/schemas/source-lists';
@@ -121,6 +122,7 @@ export const campaignsRouter = router({
         cpa_test_budget_cents: cpa.cpa_test_budget_cents,
         audiences_include: input.audiences_include,
         audiences_exclude: input.audiences_exclude,
+        ...(input.interstitial ? { interstitial: true } : {}),
         created_at: now,
         updated_at: now,
       };
@@ -179,6 +181,11 @@ export const campaignsRouter = router({
           if (input.bid_adjustments !== undefined) next.bid_adjustments = input.bid_adjustments;
           if (input.audiences_include !== undefined) next.audiences_include = input.audiences_include;
           if (input.audiences_exclude !== undefined) next.audiences_exclude = input.audiences_exclude;
+          if (input.interstitial !== undefined) {
+            const problem = interstitialOptInProblem(c.format, input.interstitial);
+            if (problem) throw fieldErrors({ interstitial: problem });
+            next.interstitial = input.interstitial;
+          }
           const both = (next.audiences_include ?? []).filter((a) => next.audiences_exclude?.includes(a));
           if (both.length)
             throw fieldErrors({

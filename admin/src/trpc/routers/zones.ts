@@ -1,6 +1,7 @@
 import { idSchema } from '@adnet/schemas/api';
 import {
   DEFAULT_AD_LABEL,
+  interstitialSettingsOf,
   popSettingsOf,
   previewTokenSchema,
   zoneCreateInputSchema,
@@ -78,6 +79,7 @@ export const zonesRouter = router({
         banner_height: input.banner_height ?? null,
         push_prompt: input.format === 'push' ? (input.push_prompt ?? DEFAULT_PUSH_PROMPT) : null,
         ...popSettingsOf(input.format, input),
+        ...interstitialSettingsOf(input.format, input),
         ad_label: input.ad_label ?? DEFAULT_AD_LABEL,
         status: 'active',
         created_at: now,
@@ -123,6 +125,15 @@ export const zonesRouter = router({
             ...(fields.pop_freq_cap_hours !== undefined ? { pop_freq_cap_hours: fields.pop_freq_cap_hours } : {}),
             ...(fields.pop_trigger !== undefined ? { pop_trigger: fields.pop_trigger } : {}),
             ...(fields.pop_new_tab !== undefined ? { pop_new_tab: fields.pop_new_tab } : {}),
+            ...(fields.interstitial_delay_sec !== undefined
+              ? { interstitial_delay_sec: fields.interstitial_delay_sec }
+              : {}),
+            ...(fields.interstitial_close_after_sec !== undefined
+              ? { interstitial_close_after_sec: fields.interstitial_close_after_sec }
+              : {}),
+            ...(fields.interstitial_freq_cap_hours !== undefined
+              ? { interstitial_freq_cap_hours: fields.interstitial_freq_cap_hours }
+              : {}),
           });
           if (Object.keys(errors).length) throw fieldErrors(errors);
         },

@@ -113,6 +113,8 @@ export function previewRoute(ctx: EngineContext) {
       beacon_url: '',
       preview: true,
     };
+    // An interstitial zone's overlay draws a picture or a native card, as /imp tells it.
+    if (format === 'interstitial') ad.creative_format = cr.format;
     return json(200, ad, CORS);
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../../context.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { DEFAULT_PUSH_PROMPT, PUSH_WORKER_PATH } from '@adnet/schemas/push';
-import { DEFAULT_AD_LABEL, POP_DEFAULTS } from '@adnet/schemas/publisher';
+import { DEFAULT_AD_LABEL, POP_DEFAULTS, interstitialSettingsOf } from '@adnet/schemas/publisher';
 import type { StoredZone } from '@adnet/schemas/publisher';
 import type { ZoneConfig } from '@adnet/schemas/widget';
 
@@ -12,6 +12,12 @@ function pushSettings(z: StoredZone, vapidKey: string): ZoneConfig['push'] {
   return { on: p.on, delaySec: p.delay_s ?? null, vapidKey, worker: PUSH_WORKER_PATH };
 }
 
+const interstitialOf = (z: StoredZone) => interstitialSettingsOf(z.format, z);
+/** An interstitial zone's delay and close delay, its defaults where the zone was stored without them. */
+function interstitialSettings(z: StoredZone): ZoneConfig['interstitial'] {
+  const s = interstitialOf(z);
+  return { delaySec: s.interstitial_delay_sec ?? 0, closeAfterSec: s.interstitial_close_after_sec ?? 0 };
+}
 /** A popunder zone's trigger and window, the defaults where a zone kept before them has none. */
 const popSettings = (z: StoredZone): ZoneConfig['pop'] => ({
   trigger: z.pop_trigger ?? POP_DEFAULTS.pop_trigger,
@@ -42,14 +48,17 @@ export function widgetScriptRoute(ctx: EngineContext) {
               h: z.banner_height,
               corner: z.fv_corner,
               delaySec: z.fv_delay_sec,
-              // A popunder zone's cap is its pop cap: the widget keeps the last pop's time as it does a video's.
+              // The widget's own cap (localStorage, per zone): a popunder's pop cap, an interstitial's, a video's.
               capHours:
                 z.format === 'popunder'
                   ? (z.pop_freq_cap_hours ?? POP_DEFAULTS.pop_freq_cap_hours)
-                  : z.fv_freq_cap_hours,
+                  : z.format === 'interstitial'
+                    ? interstitialOf(z).interstitial_freq_cap_hours
+                    : z.fv_freq_cap_hours,
               label: z.ad_label ?? DEFAULT_AD_LABEL,
               push: z.format === 'push' ? pushSettings(z, ctx.push.vapidPublicKey) : null,
               pop: z.format === 'popunder' ? popSettings(z) : null,
+              interstitial: z.format === 'interstitial' ? interstitialSettings(z) : null,
             })
           : `/* adnet: zone ${subid} is not serving */\n`;
       hit = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };

@@ -1,7 +1,6 @@
-import type { Outputs } from './api.ts';
-
-type Reason = Outputs['adv']['campaigns']['get']['delivery']['reasons'][number];
-type CreativeStatus = Outputs['adv']['creatives']['list']['creatives'][number]['status'];
+// Types from the schemas rather than the API client, so the browser tests can check the pages' words with these.
+import type { CreativeStatus } from '@adnet/schemas/api';
+import type { DeliveryReason as Reason } from '@adnet/schemas/delivery';
 
 /** Plain words for why a campaign does not serve right now (schemas/src/delivery.ts), each saying what to do. */
 export const NOT_SERVING: Record<Reason, string> = {

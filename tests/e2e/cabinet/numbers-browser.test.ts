@@ -10,8 +10,8 @@ import type { Account } from '@adnet/test-support/admin';
 import { eventually } from '@adnet/test-support/engine';
 import { makePng } from '@adnet/test-support/images';
 import { World } from '@adnet/test-support/world';
-import { allClearText, creativeStepText, deliveryText } from '../../../cabinet/src/delivery-text.ts';
-import { count, spend } from '../../../cabinet/src/format.ts';
+import { allClearText, creativeStepText, deliveryText } from '@adnet/cabinet/delivery-text';
+import { count, spend } from '@adnet/cabinet/format';
 import { CHROME_UA, SCREENS, sessionToken, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 

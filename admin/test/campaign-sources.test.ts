@@ -12,6 +12,7 @@ let adv: Account;
 let other: Account;
 let zone: { id: number; subid: string };
 let siteId: number;
+let siteDomain: string;
 
 interface Warning {
   field: string;
@@ -41,6 +42,7 @@ beforeAll(async () => {
   const world = await World.create(fx.app);
   const site = await world.site();
   siteId = site.id;
+  siteDomain = site.domain;
   zone = await world.zone({ format: 'native' }, site);
 });
 
@@ -220,7 +222,10 @@ describe('zone lookup for lists built from statistics', () => {
       { token: adv.token },
     );
     expect(r.status).toBe(200);
-    expect(r.body.zones).toEqual([{ id: zone.id, subid: zone.subid, site_id: siteId }]);
+    // Named as a person reads a placement: the site's domain and the zone's name.
+    expect(r.body.zones).toEqual([
+      { id: zone.id, subid: zone.subid, site_id: siteId, name: 'zone', domain: siteDomain },
+    ]);
     const bad = await call<Body>(fx.app, 'GET', '/api/adv/sources/zones?ids=1;DROP', { token: adv.token });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty(['ids']);

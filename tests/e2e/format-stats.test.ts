@@ -138,7 +138,9 @@ describe('pop zones in the placement report and the source lists', () => {
       `/api/adv/sources/zones?ids=${zones.direct?.id}`,
       { token: adv.token },
     );
-    expect(lookup.body.zones).toEqual([{ id: zones.direct?.id, subid: zones.direct?.subid, site_id: site.id }]);
+    expect(lookup.body.zones).toEqual([
+      { id: zones.direct?.id, subid: zones.direct?.subid, site_id: site.id, name: 'zone', domain: site.domain },
+    ]);
   });
 
   it("keeps a popunder campaign off a direct-link zone its source list excludes: the visitor gets the zone's fallback", async () => {

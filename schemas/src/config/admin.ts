@@ -29,7 +29,8 @@ export const adminSlice = z
     PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(18).default(17),
     /**
      * Moderation estimate for a new creative: this base plus MODERATION_ETA_PER_ITEM_SECONDS per creative waiting
-     * ahead of it, at most two days.
+     * ahead of it, at most two days. The one moderation time the product quotes: the upload's answer, `auth.me` (the
+     * cabinet's checklist, overview and notices) and the rejection email.
      */
     MODERATION_ETA_BASE_SECONDS: z.coerce
       .number()

@@ -53,6 +53,7 @@ describe('create', () => {
       bid_micro_cents: 29_000,
       daily_budget_cents: 1_999,
       daily_spent_cents: 0,
+      daily_spent_nano: 0,
       status: 'draft',
       geo_include: ['us', 'de'],
       languages: ['en'],

@@ -89,6 +89,7 @@ describe('the builder values and the API', () => {
       status: 'draft',
       daily_budget_cents: 5000,
       daily_spent_cents: 0,
+      daily_spent_nano: 0,
       total_spent_cents: 0,
       delivery: { serving: false, reasons: ['draft'] },
       geo_include: ['de'],

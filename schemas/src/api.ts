@@ -379,6 +379,8 @@ export const campaignSchema = z.object({
   status: z.enum(CAMPAIGN_STATUSES),
   daily_budget_cents: z.number().int(),
   daily_spent_cents: z.number().int(),
+  /** Today's spend exactly, in nano-dollars (10,000,000 to the cent): a sub-cent spend that `daily_spent_cents` reads as 0. */
+  daily_spent_nano: z.number().int(),
   /** Spent since the campaign began, all days. */
   total_spent_cents: z.number().int(),
   /** Whether it serves right now, and every reason it does not (schemas/src/delivery.ts). */
@@ -428,6 +430,7 @@ export type Campaign = z.infer<typeof campaignSchema>;
 export type StoredCampaign = Omit<
   Campaign,
   | 'daily_spent_cents'
+  | 'daily_spent_nano'
   | 'total_spent_cents'
   | 'delivery'
   | 'sources'

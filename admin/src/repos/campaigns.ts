@@ -65,6 +65,7 @@ export async function withSpend(svc: Services, campaigns: StoredCampaign[]): Pro
       audiences_exclude: c.audiences_exclude ?? [],
       sources: sources[i] ?? NO_SOURCES,
       daily_spent_cents: nanoToCentsFloor(dailySpentNano),
+      daily_spent_nano: dailySpentNano,
       total_spent_cents: nanoToCentsFloor(totalSpentNano),
       delivery,
     };

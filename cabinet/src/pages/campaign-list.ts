@@ -157,8 +157,8 @@ export async function campaignsPage(ctx: PageContext): Promise<void> {
       key: 'today',
       label: 'Spent today',
       numeric: true,
-      sort: (r) => r.daily_spent_cents,
-      cell: (r) => money(r.daily_spent_cents),
+      sort: (r) => r.daily_spent_nano,
+      cell: (r) => spend(r.daily_spent_nano),
     },
     {
       key: 'impressions',

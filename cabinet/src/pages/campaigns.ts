@@ -259,7 +259,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     h(
       'p',
       {},
-      `${c.format.replace(/_/g, ' ')} · spent today ${usd(c.daily_spent_cents)} of ${usd(c.daily_budget_cents)}${capScheduleSummary(c)}`,
+      `${c.format.replace(/_/g, ' ')} · spent today ${spend(c.daily_spent_nano)} of ${usd(c.daily_budget_cents)}${capScheduleSummary(c)}`,
     ),
     h(
       'section',

@@ -230,6 +230,9 @@ describe("a campaign's own page", () => {
       expect(await tile('spent_nano').textContent()).toBe(spend(row?.spent_nano ?? -1));
       if ((row?.spent_nano ?? 0) < 10_000_000) expect(await tile('spent_nano').textContent()).not.toBe('$0.00');
       await page.getByRole('img', { name: 'Impressions and clicks, last 7 days' }).waitFor();
+      // Today's spend in the header is the campaign's own, to its real value too.
+      const live = await get<Campaign>(`/api/adv/campaigns/${campaignId}`, adv.token);
+      await page.getByText(`spent today ${spend(live.daily_spent_nano)} of`).waitFor();
 
       // The bid, edited in place: a refused value is named beside the field, a good one is saved.
       const bid = page.locator('[data-setting="bid_usd"]');

@@ -1,4 +1,5 @@
 import { h, s } from './dom.ts';
+import { fillSlots } from './series.ts';
 
 export interface Series {
   name: string;
@@ -70,4 +71,21 @@ export function lineChart(labels: string[], series: Series[], title: string): HT
     ),
   );
   return h('figure', {}, svg, h('figcaption', {}, title), legend);
+}
+
+/** Impressions and clicks of day rows (`date`) over `days`, silent days drawn as zero: the homes' and a campaign's trend. */
+export function trafficChart(
+  days: string[],
+  rows: Record<string, string | number | null | undefined>[],
+  title: string,
+): HTMLElement {
+  const filled = fillSlots(days, rows, 'date', ['impressions', 'clicks']);
+  return lineChart(
+    days,
+    [
+      { name: 'Impressions', color: '#2563eb', values: filled.map((r) => Number(r.impressions)) },
+      { name: 'Clicks', color: '#dc2626', values: filled.map((r) => Number(r.clicks)) },
+    ],
+    title,
+  );
 }

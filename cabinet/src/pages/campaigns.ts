@@ -1,13 +1,13 @@
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
 import { actionButton, badge, h, notify, uid, usd } from '../dom.ts';
-import { lineChart } from '../chart.ts';
+import { trafficChart } from '../chart.ts';
 import { FIGURE_PERIODS, FIGURE_PERIOD_LABELS, figurePeriods, figuresOf } from '../campaign-figures.ts';
 import type { Figures } from '../campaign-figures.ts';
 import { dayIn } from '../date-range.ts';
 import { count, cpm, percent, spend } from '../format.ts';
 import { moderationWait } from '../moderation-wait.ts';
-import { daysOf, fillSlots } from '../series.ts';
+import { daysOf } from '../series.ts';
 import { placementsSection } from './placements.ts';
 import type { PageContext } from '../router.ts';
 import { BASE } from '../router.ts';
@@ -238,8 +238,6 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
     (typeof FIGURE_PERIODS)[number],
     Figures
   >;
-  const days = daysOf(periods.range.from, periods.range.to);
-  const filled = fillSlots(days, byDay, 'date', ['impressions', 'clicks']);
   const statusBox = h('div', { class: 'campaign-status' }, ...status);
   const refreshStatus = async () => statusBox.replaceChildren(...(await statusBlock(id)));
   const creativeFigures = new Map<number, CreativeFigures>(
@@ -266,14 +264,7 @@ export async function campaignPage(ctx: PageContext): Promise<void> {
       { 'aria-labelledby': 'figures-h', id: 'figures' },
       h('h2', { id: 'figures-h' }, 'Figures'),
       figureTiles(all),
-      lineChart(
-        days,
-        [
-          { name: 'Impressions', color: '#2563eb', values: filled.map((r) => Number(r.impressions)) },
-          { name: 'Clicks', color: '#dc2626', values: filled.map((r) => Number(r.clicks)) },
-        ],
-        'Impressions and clicks, last 7 days',
-      ),
+      trafficChart(daysOf(periods.range.from, periods.range.to), byDay, 'Impressions and clicks, last 7 days'),
     ),
     h(
       'div',

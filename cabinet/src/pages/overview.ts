@@ -1,7 +1,7 @@
 import { ZONE_NOT_SERVING_TEXT, zoneDelivery } from '@adnet/schemas/zone-delivery';
 import { api } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { lineChart } from '../chart.ts';
+import { trafficChart } from '../chart.ts';
 import { dayIn, shiftDay } from '../date-range.ts';
 import { allClearText, deliveryText, needsAttention } from '../delivery-text.ts';
 import { moderationWait } from '../moderation-wait.ts';
@@ -9,7 +9,7 @@ import { badge, h, table } from '../dom.ts';
 import { count, ctrOf, ecpmCents, money, moneyNano, percent, spend } from '../format.ts';
 import type { PageContext } from '../router.ts';
 import { BASE } from '../router.ts';
-import { daysOf, fillSlots } from '../series.ts';
+import { daysOf } from '../series.ts';
 import { daysLeftText } from '../spend-pace.ts';
 import { freshnessBox, showFreshness } from '../stats-freshness.ts';
 
@@ -69,15 +69,7 @@ async function creativesToWatch(campaigns: Campaigns): Promise<{ campaign: Campa
 }
 
 function trend(days: string[], rows: Row[]): HTMLElement {
-  const filled = fillSlots(days, rows, 'date', ['impressions', 'clicks']);
-  return lineChart(
-    days,
-    [
-      { name: 'Impressions', color: '#2563eb', values: filled.map((r) => Number(r.impressions)) },
-      { name: 'Clicks', color: '#dc2626', values: filled.map((r) => Number(r.clicks)) },
-    ],
-    `Impressions and clicks, last ${TREND_DAYS} days`,
-  );
+  return trafficChart(days, rows, `Impressions and clicks, last ${TREND_DAYS} days`);
 }
 
 function attention(items: HTMLElement[], allClear: string): HTMLElement {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '@adnet/test-support/admin';
+import { useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { desktopContext, launchChromium } from '@adnet/test-support/browser';
@@ -38,11 +38,7 @@ beforeAll(async () => {
     native: { format: 'native', ad_label: 'Sponsored' },
     video: { format: 'floating_video', fv_corner: 'br', fv_delay_sec: 0, fv_freq_cap_hours: 0, ad_label: 'Werbung' },
   })) {
-    const z = await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-      token: site.publisher.token,
-      json: { site_id: site.id, name, ...fields },
-    });
-    subids[name] = z.body.subid;
+    subids[name] = (await world.zone({ name, ...fields }, site)).subid;
   }
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.candidateCount === 3);

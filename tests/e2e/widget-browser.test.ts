@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '@adnet/test-support/admin';
+import { useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { desktopContext, launchChromium } from '@adnet/test-support/browser';
@@ -39,7 +39,6 @@ beforeAll(async () => {
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
   await world.campaign(adv, { format: 'in_page_push', bid_usd: 2 });
-  const pub = site.publisher;
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     video: { format: 'floating_video', fv_corner: 'tl', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
@@ -59,12 +58,7 @@ beforeAll(async () => {
       fallback: { type: 'url', value: `${hostBase}/house-ad` },
     },
   })) {
-    const z = (
-      await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-        token: pub.token,
-        json: { site_id: site.id, name, ...fields },
-      })
-    ).body;
+    const z = await world.zone({ name, ...fields }, site);
     subids[name] = z.subid;
     zoneIds[name] = z.id;
   }

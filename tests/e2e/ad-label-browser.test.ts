@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { desktopContext, launchChromium } from '@adnet/test-support/browser';
 import { AXE } from './support/axe.ts';
-import { startPublisherPage, stopAll, withoutVideoHost } from './support/publisher-page.ts';
+import { desktopBrowser, startPublisherPage, stopAll } from './support/publisher-page.ts';
 import type { PublisherPage } from './support/publisher-page.ts';
 
 // Every ad the widget renders carries its zone's label (the publisher's wording) and an "About this ad" link, on a
@@ -43,9 +42,7 @@ beforeAll(async () => {
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.candidateCount === 3);
   await new Promise((r) => setTimeout(r, 300));
-  browser = await launchChromium();
-  context = await desktopContext(browser);
-  await withoutVideoHost(context);
+  ({ browser, context } = await desktopBrowser());
 }, 60_000);
 afterAll(() => stopAll(browser, hostPage, engine));
 

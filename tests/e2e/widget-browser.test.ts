@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { desktopContext, launchChromium } from '@adnet/test-support/browser';
-import { serveVastClient, startPublisherPage, stopAll, withoutVideoHost } from './support/publisher-page.ts';
+import { desktopContext } from '@adnet/test-support/browser';
+import { desktopBrowser, serveVastClient, startPublisherPage, stopAll } from './support/publisher-page.ts';
 import type { PublisherPage } from './support/publisher-page.ts';
 
 const fx = useTestApp();
@@ -69,9 +69,7 @@ beforeAll(async () => {
       engine.engine.mirror.index.candidateCount === 4,
   );
   await new Promise((r) => setTimeout(r, 300));
-  browser = await launchChromium();
-  context = await desktopContext(browser);
-  await withoutVideoHost(context);
+  ({ browser, context } = await desktopBrowser());
 }, 60_000);
 afterAll(() => stopAll(browser, hostPage, engine));
 

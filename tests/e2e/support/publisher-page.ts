@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Account, TestApp } from '@adnet/test-support/admin';
+import { desktopContext, launchChromium } from '@adnet/test-support/browser';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
 
@@ -56,9 +57,13 @@ export async function startPublisherPage(
   return { server, port, world, site, base: `http://www.${site.domain}:${port}`, adv };
 }
 
-/** The video files' CDN is not on this network: answered here, so a player's request ends at once. */
-export async function withoutVideoHost(context: BrowserContext): Promise<void> {
+/** Chromium and the one desktop context a widget test's visitor browses in; the video files' CDN is not on this
+ * network, so it is answered here and a player's request ends at once. */
+export async function desktopBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
+  const browser = await launchChromium();
+  const context = await desktopContext(browser);
   await context.route(/cdn\.example\.com/, (route) => route.fulfill({ status: 404, body: '' }));
+  return { browser, context };
 }
 
 /** Ends a browser test's parts, the browser first so no page still calls the servers as they go; any may be unset. */

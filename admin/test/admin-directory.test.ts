@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, accounts, call, nativeCreativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
+import { accounts, call, nativeCreativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { trpcClient } from './support/trpc-client.ts';
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, accounts, call, nativeCreativeForm, validCampaign } from '@adnet/test-support/admin';
+import { accounts, call, nativeCreativeForm, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually } from '@adnet/test-support/engine';
 import { CHROME_UA, SCREENS, sessionToken, signedIn, startProduct, useSession } from './product.ts';

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
+import { accounts, call, nativeCreativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { makePng } from '@adnet/test-support/images';
 import { trpcClient } from './support/trpc-client.ts';
 
 // The admin's directory: search, filter, sort and page advertisers, publishers, sites and campaigns; open one
@@ -23,12 +22,7 @@ const get = <T>(path: string, who: Account = admin) =>
   call<T & { errors?: Record<string, string> }>(fx.app, 'GET', path, { token: who.token });
 
 beforeAll(async () => {
-  [adv, adv2, pub, admin] = await Promise.all([
-    account(fx.app, 'advertiser'),
-    account(fx.app, 'advertiser'),
-    account(fx.app, 'publisher'),
-    account(fx.app, 'admin'),
-  ]);
+  [adv, adv2, pub, admin] = await accounts(fx.app, 'advertiser', 'advertiser', 'publisher', 'admin');
   const c = await call<{ id: number }>(fx.app, 'POST', '/api/adv/campaigns', {
     token: adv.token,
     json: { ...validCampaign, name: 'Zebra crossing promo' },
@@ -44,15 +38,7 @@ beforeAll(async () => {
   });
   await call(fx.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
     token: adv.token,
-    form: creativeForm(
-      {
-        title: 'Win big',
-        body: 'Spin now',
-        landing_url: 'https://offers.example.net/x?cid={click_id}',
-        cta_text: 'Play',
-      },
-      { data: makePng(200, 200), name: 'ad.png', type: 'image/png' },
-    ),
+    form: nativeCreativeForm(),
   });
   await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
     token: admin.token,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, validCampaign, useTestApp } from '@adnet/test-support/admin';
+import { account, accounts, call, creativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { makePng } from '@adnet/test-support/images';
 
@@ -9,11 +9,7 @@ let other: Account;
 let admin: Account;
 
 beforeAll(async () => {
-  [adv, other, admin] = await Promise.all([
-    account(fx.app, 'advertiser'),
-    account(fx.app, 'advertiser'),
-    account(fx.app, 'admin'),
-  ]);
+  [adv, other, admin] = await accounts(fx.app, 'advertiser', 'advertiser', 'admin');
   // Funds, so that what the delivery status says is about the campaign.
   await call(fx.app, 'POST', `/api/admin/advertisers/${adv.id}/credit`, {
     token: admin.token,

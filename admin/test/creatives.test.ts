@@ -2,7 +2,7 @@ import type { TRPCClientError } from '@trpc/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../src/trpc/router.ts';
 import { trpcClient } from './support/trpc-client.ts';
-import { account, call, creativeForm, validCampaign, useTestApp } from '@adnet/test-support/admin';
+import { account, accounts, call, creativeForm, useTestApp, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { makeGif, makeJpeg, makePng } from '@adnet/test-support/images';
 
@@ -12,11 +12,7 @@ let other: Account;
 let admin: Account;
 
 beforeAll(async () => {
-  [adv, other, admin] = await Promise.all([
-    account(fx.app, 'advertiser'),
-    account(fx.app, 'advertiser'),
-    account(fx.app, 'admin'),
-  ]);
+  [adv, other, admin] = await accounts(fx.app, 'advertiser', 'advertiser', 'admin');
 });
 
 async function campaign(format = 'native', who = adv): Promise<number> {

@@ -10,6 +10,7 @@ import type { Logger } from '@adnet/admin/log';
 import { createAccount } from '@adnet/admin/accounts';
 import type { Services } from '@adnet/admin/services';
 import { afterAll, beforeAll } from 'vitest';
+import { makePng } from './images.ts';
 import { freePort, startRedis } from './redis.ts';
 import type { TestRedis } from './redis.ts';
 
@@ -133,6 +134,11 @@ export async function account(app: AppLike, role: Role): Promise<Account> {
   return { id: user.id, email, token: tok.body.token };
 }
 
+/** One account per role given, made at once, in that order: the cast of a test that crosses roles. */
+export function accounts<R extends Role[]>(app: AppLike, ...roles: R): Promise<{ [K in keyof R]: Account }> {
+  return Promise.all(roles.map((role) => account(app, role))) as Promise<{ [K in keyof R]: Account }>;
+}
+
 export const validCampaign = {
   name: 'Spring promo',
   vertical: 'gambling',
@@ -152,6 +158,19 @@ export function creativeForm(
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   if (image) form.set('image', new Blob([image.data], { type: image.type }), image.name);
   return form;
+}
+
+/** A native creative with a 200×200 image: what a campaign needs before an admin has something to moderate. */
+export function nativeCreativeForm(): FormData {
+  return creativeForm(
+    {
+      title: 'Win big',
+      body: 'Spin now',
+      landing_url: 'https://offers.example.net/x?cid={click_id}',
+      cta_text: 'Play',
+    },
+    { data: makePng(200, 200), name: 'ad.png', type: 'image/png' },
+  );
 }
 
 export interface AppFixture {

@@ -1,5 +1,14 @@
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+
+// A person's desktop Chrome: headless Chromium's own user agent is refused as a bot by the click rules.
+export const CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+
+/** A browser context the engine takes for a person's desktop Chrome, so its clicks and beacons count. */
+export function desktopContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ userAgent: CHROME_UA, ...options });
+}
 
 /**
  * Debian's Chromium, headless, with nothing reaching outside this machine (no updates, sync or QUIC).

@@ -58,6 +58,19 @@ export async function startEngine(
   }
 }
 
+/**
+ * Waits until the engine serves `zone` with `candidates` campaigns in its index, then a moment more for its first
+ * budget slices, so that a test's first ad request is answered as any later one would be.
+ */
+export async function servingZone(engine: TestEngine, zone: string, candidates: number): Promise<void> {
+  await eventually(
+    () =>
+      engine.engine.mirror.index?.zones.get(zone)?.serving === true &&
+      engine.engine.mirror.index.candidateCount === candidates,
+  );
+  await new Promise((r) => setTimeout(r, 300));
+}
+
 /** Waits until `check` holds, polling every 10 ms (for propagation through Redis). */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<number> {
   const started = performance.now();

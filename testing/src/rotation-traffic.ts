@@ -1,7 +1,45 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Account } from './admin.ts';
+import { eventually, startEngine } from './engine.ts';
 import type { TestEngine } from './engine.ts';
+import type { World } from './world.ts';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+
+/** An engine that refreshes rotation counts often enough for a test, and takes each visitor's address from the proxy. */
+const ROTATION_ENGINE_ENV = { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' };
+
+/** An engine for rotation tests, returned once it serves `zone` with the campaign's two creatives (stopped if it never does). */
+export async function startRotationEngine(redisUrl: string, zone: string): Promise<TestEngine> {
+  const engine = await startEngine(redisUrl, ROTATION_ENGINE_ENV);
+  try {
+    await eventually(
+      () =>
+        engine.engine.mirror.index?.zones.get(zone)?.serving === true &&
+        engine.engine.mirror.index.candidateCount === 2,
+    );
+  } catch (e) {
+    await engine.stop();
+    throw e;
+  }
+  return engine;
+}
+
+/** The smallest rotation: one well-funded native campaign with creatives "Creative A" and "Creative B", and a native zone. */
+export async function twoCreativeCampaign(
+  world: World,
+): Promise<{ adv: Account; campaignId: number; creatives: { a: number; b: number }; zone: string }> {
+  const adv = await world.advertiser(1_000_000);
+  const made = await world.campaign(
+    adv,
+    { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 },
+    { title: 'Creative A' },
+  );
+  const campaignId = made.campaign.id;
+  const b = await world.creative(adv, campaignId, 'native', { title: 'Creative B' });
+  const zone = (await world.zone({ format: 'native' })).subid;
+  return { adv, campaignId, creatives: { a: made.creativeId, b }, zone };
+}
 
 interface Served {
   creative: { title: string };

@@ -1,15 +1,11 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '@adnet/test-support/admin';
+import { useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { World } from '@adnet/test-support/world';
-import { launchChromium } from '@adnet/test-support/browser';
+import { AXE } from './support/axe.ts';
+import { desktopBrowser, startPublisherPage, stopAll } from './support/publisher-page.ts';
+import type { PublisherPage } from './support/publisher-page.ts';
 
 // Every ad the widget renders carries its zone's label (the publisher's wording) and an "About this ad" link, on a
 // publisher's page in a real Chromium, and passes axe-core.
@@ -18,27 +14,21 @@ const fx = useTestApp();
 let engine: TestEngine;
 let browser: Browser;
 let context: BrowserContext;
-let hostPage: Server;
+let hostPage: PublisherPage;
 let hostBase = '';
 let siteDomain = '';
 const subids: Record<string, string> = {};
-const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 beforeAll(async () => {
-  hostPage = createServer((req, res) => {
-    const zone = new URL(req.url ?? '/', 'http://x').searchParams.get('zone') ?? '';
-    res.setHeader('content-type', 'text/html');
+  hostPage = await startPublisherPage(fx.app, (url, res) => {
+    const zone = url.searchParams.get('zone') ?? '';
     res.end(
       `<!doctype html><html lang="en"><head><title>Host page</title></head><body><main><h1>Host page</h1><p>Article text.</p><script src="${engine.base}/w/${zone}.js"></script></main></body></html>`,
     );
   });
-  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  const world = await World.create(fx.app);
-  const site = await world.site();
+  const { world, site, adv } = hostPage;
   siteDomain = site.domain;
-  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
-  const adv = await world.advertiser(100_000);
+  hostBase = hostPage.base;
   await world.campaign(adv, { format: 'banner', bid_usd: 2 });
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
@@ -47,25 +37,14 @@ beforeAll(async () => {
     native: { format: 'native', ad_label: 'Sponsored' },
     video: { format: 'floating_video', fv_corner: 'br', fv_delay_sec: 0, fv_freq_cap_hours: 0, ad_label: 'Werbung' },
   })) {
-    const z = await call<{ subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-      token: site.publisher.token,
-      json: { site_id: site.id, name, ...fields },
-    });
-    subids[name] = z.body.subid;
+    subids[name] = (await world.zone({ name, ...fields }, site)).subid;
   }
   engine = await startEngine(fx.redis.url);
   await eventually(() => engine.engine.mirror.index?.candidateCount === 3);
   await new Promise((r) => setTimeout(r, 300));
-  browser = await launchChromium();
-  context = await browser.newContext({ userAgent: CHROME_UA });
-  // The video file's host is not on this network.
-  await context.route(/cdn\.example\.com/, (route) => route.fulfill({ status: 404, body: '' }));
+  ({ browser, context } = await desktopBrowser());
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  hostPage?.close();
-  await engine?.stop();
-});
+afterAll(() => stopAll(browser, hostPage, engine));
 
 /** axe-core's WCAG 2.1 A and AA rules over the ad (its shadow root included): the violations' rule ids. */
 async function axeViolations(page: Page): Promise<string[]> {

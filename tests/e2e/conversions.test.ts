@@ -7,7 +7,7 @@ import { ConversionStore } from '@adnet/admin/conversion-store';
 import { PostbackWorker } from '@adnet/admin/postback-worker';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import { eventually, servingZone, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
 
@@ -49,11 +49,7 @@ beforeAll(async () => {
     })
   ).body.subid;
   engine = await startEngine(fx.redis.url);
-  await eventually(
-    () =>
-      engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 1,
-  );
-  await new Promise((r) => setTimeout(r, 300));
+  await servingZone(engine, zone, 1);
 });
 afterAll(async () => {
   await engine.stop();

@@ -1,28 +1,17 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '@adnet/test-support/admin';
-import { launchChromium } from '@adnet/test-support/browser';
+import { desktopContext, launchChromium } from '@adnet/test-support/browser';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { MockDsp, bidFor } from '@adnet/test-support/mock-dsp';
-import { World } from '@adnet/test-support/world';
+import { serveVastClient, startPublisherPage, stopAll } from './support/publisher-page.ts';
+import type { PublisherPage } from './support/publisher-page.ts';
 
 // A demand partner's ad in a real browser: its banner in a sandboxed iframe, cut off from the
 // publisher's page, its impression counted once; its native ad rendered by our widget, its texts as
 // text, its click through our redirect; its video through our VAST Wrapper in the players' parser.
 const fx = useTestApp({ DEMAND_ALLOW_LOOPBACK: '1' });
-const VAST_CLIENT = join(
-  dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')),
-  'dist',
-  'vast-client.min.js',
-);
-const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 // The partner's markup probes what it can reach.
 const DSP_BANNER = `<p id="dsp">DSP ad \${AUCTION_PRICE}</p><script>const p = document.getElementById('dsp'); p.dataset.ran = '1';
 try { parent.document.title = 'reached'; } catch { p.dataset.isolated = '1'; }
@@ -71,7 +60,7 @@ let adminToken = '';
 let nativeZoneId = 0;
 let browser: Browser;
 let context: BrowserContext;
-let hostPage: Server;
+let hostPage: PublisherPage;
 let hostBase = '';
 const subids: Record<string, string> = {};
 const dsp: MockDsp = new MockDsp((r) => {
@@ -96,23 +85,15 @@ const dsp: MockDsp = new MockDsp((r) => {
 
 beforeAll(async () => {
   await dsp.start();
-  hostPage = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    res.setHeader('content-type', 'text/html');
+  hostPage = await startPublisherPage(fx.app, (url, res) => {
     if (url.pathname === '/landing') return void res.end('<title>Shop</title>landing');
-    if (url.pathname === '/vast-client.js') {
-      res.setHeader('content-type', 'text/javascript');
-      return void res.end(readFileSync(VAST_CLIENT));
-    }
+    if (url.pathname === '/vast-client.js') return serveVastClient(res);
     res.end(
       `<!doctype html><html><head><title>Host page</title></head><body><p>Article.</p><script src="${engine.base}/w/${url.searchParams.get('zone') ?? ''}.js"></script></body></html>`,
     );
   });
-  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  const world = await World.create(fx.app);
-  const site = await world.site();
-  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
-  const adv = await world.advertiser(100_000);
+  const { world, site, adv } = hostPage;
+  hostBase = hostPage.base;
   await world.campaign(adv, { format: 'banner', bid_usd: 2 });
   subids.banner = (await world.zone({ format: 'banner', banner_width: 300, banner_height: 250 }, site)).subid;
   subids.video = (await world.zone({ format: 'video' }, site)).subid;
@@ -137,14 +118,20 @@ beforeAll(async () => {
   );
   await new Promise((r) => setTimeout(r, 300));
   browser = await launchChromium();
-  context = await browser.newContext({ userAgent: CHROME_UA });
+  context = await desktopContext(browser);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  hostPage?.close();
-  await engine?.stop();
+  await stopAll(browser, hostPage, engine);
   await dsp.stop();
 });
+
+/** Whether the image has loaded and decoded (a broken or blocked one has no natural width). */
+const imageLoaded = (img: Locator) =>
+  img.evaluate(
+    (i) =>
+      (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
+      (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+  );
 
 describe("a demand partner's ad in a real browser", () => {
   it('shows its banner in a sandboxed iframe without access to the page, and counts its impression once', async () => {
@@ -216,15 +203,7 @@ describe("a demand partner's ad in a real browser", () => {
     expect(await ad.locator('small').textContent()).toBe('Acme');
     expect(await ad.locator('img').count()).toBe(1);
     const img = ad.locator('img');
-    await expect
-      .poll(() =>
-        img.evaluate(
-          (i) =>
-            (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
-            (i as unknown as { naturalWidth: number }).naturalWidth > 0,
-        ),
-      )
-      .toBe(true);
+    await expect.poll(() => imageLoaded(img)).toBe(true);
     expect(await img.getAttribute('src')).toBe('https://cdn.dsp.example/n.png');
     expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));
     // Rendered: our tracker counted the impression once (its event, the partner's billing notice), and
@@ -283,15 +262,7 @@ describe("a demand partner's ad in a real browser", () => {
     expect(await ad.locator('span').allTextContents()).toEqual(['<i>toast</i> text']);
     const icon = ad.locator('img');
     expect(await icon.getAttribute('src')).toBe('https://cdn.dsp.example/icon.png');
-    await expect
-      .poll(() =>
-        icon.evaluate(
-          (i) =>
-            (i as unknown as { complete: boolean; naturalWidth: number }).complete &&
-            (i as unknown as { naturalWidth: number }).naturalWidth > 0,
-        ),
-      )
-      .toBe(true);
+    await expect.poll(() => imageLoaded(icon)).toBe(true);
     // The toast's own close button, as for our in-page push ads (beside the ad's link, not inside it).
     expect(await page.locator('[data-adnet-zone] .toast button.close').count()).toBe(1);
     expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${engine.base}/c/d\\.[^/]+/dsp$`));

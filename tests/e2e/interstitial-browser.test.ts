@@ -1,15 +1,12 @@
-import { launchChromium } from '@adnet/test-support/browser';
-import { World } from '@adnet/test-support/world';
+import { desktopContext, launchChromium } from '@adnet/test-support/browser';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { AXE } from './support/axe.ts';
+import { startPublisherPage, stopAll } from './support/publisher-page.ts';
+import type { PublisherPage } from './support/publisher-page.ts';
 
 // Interstitial zones in Chromium: the full-page overlay after the zone's delay or on a same-site navigation,
 // its close control after the close delay, Escape, focus moved in, kept in and given back, the zone's cap,
@@ -18,12 +15,10 @@ import type { AddressInfo } from 'node:net';
 const fx = useTestApp();
 let engine: TestEngine;
 let browser: Browser;
-let hostPage: Server;
+let hostPage: PublisherPage;
 let hostBase = '';
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 /** The publisher's other pages and the advertiser's landing page, by path. */
 const PAGES: Record<string, string> = {
   '/next': '<h1 id="next">Next article</h1>',
@@ -32,9 +27,7 @@ const PAGES: Record<string, string> = {
 
 beforeAll(async () => {
   // The publisher's article (a link to the next one, a jump within the page), with the zone's script.
-  hostPage = createServer((req, res) => {
-    res.setHeader('content-type', 'text/html');
-    const { pathname, searchParams } = new URL(req.url ?? '/', 'http://x');
+  hostPage = await startPublisherPage(fx.app, ({ pathname, searchParams }, res) => {
     const page = PAGES[pathname];
     if (page) return void res.end(page);
     const zone = searchParams.get('zone') ?? '';
@@ -45,11 +38,8 @@ beforeAll(async () => {
 <script src="${engine.base}/w/${zone}.js"></script></body></html>`,
     );
   });
-  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  const world = await World.create(fx.app);
-  const site = await world.site();
-  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
-  const adv = await world.advertiser(100_000);
+  const { world, site, adv } = hostPage;
+  hostBase = hostPage.base;
   await world.campaign(
     adv,
     { format: 'interstitial', bid_usd: 2 },
@@ -79,11 +69,7 @@ beforeAll(async () => {
   );
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  hostPage?.close();
-  await engine?.stop();
-});
+afterAll(() => stopAll(browser, hostPage, engine));
 
 const impressionsOf = async (zone: string) =>
   (await streamedEvents(fx.app.svc.redis, engine)).filter(
@@ -107,7 +93,7 @@ const pageOverflow = (page: Page) => page.evaluate<string>('document.documentEle
 describe('an interstitial zone in a real browser', () => {
   let context: BrowserContext;
   beforeAll(async () => {
-    context = await browser.newContext({ userAgent: CHROME_UA });
+    context = await desktopContext(browser);
   });
   afterAll(() => context.close());
 
@@ -177,7 +163,7 @@ describe('an interstitial zone in a real browser', () => {
 
 describe('an interstitial shown on a same-site navigation', () => {
   it('holds the followed link, continues to it once closed with the button, and a click lands with {format}', async () => {
-    const context = await browser.newContext({ userAgent: CHROME_UA });
+    const context = await desktopContext(browser);
     const page = await context.newPage();
     // The widget arms the overlay only with an ad in hand: wait for it.
     const answered = page.waitForResponse((r) => r.url().includes('/imp?'), { timeout: 10_000 });

@@ -1,21 +1,19 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { World } from '@adnet/test-support/world';
 import { launchChromium } from '@adnet/test-support/browser';
+import { startPublisherPage, stopAll } from './support/publisher-page.ts';
+import type { PublisherPage } from './support/publisher-page.ts';
 
 // A popunder zone's widget in Chromium (issue 39 items 1 and 6): the pop opens on the visitor's click, once per page
 // view and cap, and counts (impression and click at once, charged once) only when its window really opened.
 const fx = useTestApp();
 let engine: TestEngine;
 let browser: Browser;
-let hostPage: Server;
+let hostPage: PublisherPage;
 let hostBase = '';
 let frameBase = '';
 let adv: Account;
@@ -31,9 +29,7 @@ const POP_NANO = 20_000_000;
 
 beforeAll(async () => {
   // The publisher's page (its text, a link, a foreign frame) and the advertiser's landing, on the zone's site.
-  hostPage = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    res.setHeader('content-type', 'text/html');
+  hostPage = await startPublisherPage(fx.app, (url, res) => {
     if (url.pathname === '/landing') return void res.end('<h1>Landing</h1>');
     // Someone else's page framing the publisher's page, widget and all.
     if (url.pathname === '/outer')
@@ -49,14 +45,11 @@ beforeAll(async () => {
 <script src="${engine.base}/w/${zone}.js"></script><p id="after" style="height:400px">After.</p></body></html>`,
     );
   });
-  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  const port = (hostPage.address() as AddressInfo).port;
-  const world = await World.create(fx.app);
-  const site = await world.site();
-  hostBase = `http://www.${site.domain}:${port}`;
+  const { world, site, port } = hostPage;
+  hostBase = hostPage.base;
   // Another origin: someone else's frame on the publisher's page.
   frameBase = `http://frames.other.test:${port}`;
-  adv = await world.advertiser(100_000);
+  adv = hostPage.adv;
   const { campaign } = await world.campaign(
     adv,
     { format: 'popunder', bid_usd: 30 },
@@ -72,11 +65,7 @@ beforeAll(async () => {
   await eventually(() => engine.engine.mirror.index?.zones.get(zones.any.subid)?.serving === true);
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  hostPage?.close();
-  await engine?.stop();
-});
+afterAll(() => stopAll(browser, hostPage, engine));
 
 const mine = async () => (await streamedEvents(fx.app.svc.redis, engine)).filter((e) => e.campaign_id === campaignId);
 const counted = async (type: 'impression' | 'click') => (await mine()).filter((e) => e.type === type);

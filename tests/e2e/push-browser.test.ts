@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zoneSubscribersKey } from '@adnet/engine/push-store';
 import { useTestApp } from '@adnet/test-support/admin';
 import { launchChromium } from '@adnet/test-support/browser';
-import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import { eventually, servingZone, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { PushServiceStub } from '@adnet/test-support/push-service';
 import { World } from '@adnet/test-support/world';
@@ -52,11 +52,7 @@ beforeAll(async () => {
     PUSH_CA_FILE: stub.caFile,
     PUSH_SEND_INTERVAL_MS: '3600000',
   });
-  await eventually(
-    () =>
-      engine.engine.mirror.index?.zones.get(subid)?.serving === true && engine.engine.mirror.index.candidateCount === 1,
-  );
-  await new Promise((r) => setTimeout(r, 300));
+  await servingZone(engine, subid, 1);
 
   // The publisher's site: its page with the zone's script, and our worker at its root as the cabinet says to host it.
   const worker = await (await fetch(`${engine.base}/push/sw.js?download=1`)).text();

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { eventually, startEngine } from '@adnet/test-support/engine';
+import { eventually } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
-import { RotationTraffic, phaseOf, recordPhases } from '@adnet/test-support/rotation-traffic';
+import {
+  RotationTraffic,
+  phaseOf,
+  recordPhases,
+  startRotationEngine,
+  twoCreativeCampaign,
+} from '@adnet/test-support/rotation-traffic';
 import type { RotationPhase } from '@adnet/test-support/rotation-traffic';
 
 // Rotation over two engines: the counts each engine records reach the other through Redis, so the
@@ -20,25 +26,8 @@ const phases: RotationPhase[] = [];
 
 beforeAll(async () => {
   const world = await World.create(fx.app);
-  adv = await world.advertiser(1_000_000);
-  const made = await world.campaign(
-    adv,
-    { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 },
-    { title: 'Creative A' },
-  );
-  campaignId = made.campaign.id;
-  await world.creative(adv, campaignId, 'native', { title: 'Creative B' });
-  zone = (await world.zone({ format: 'native' })).subid;
-  engines = await Promise.all(
-    [0, 1].map(() => startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' })),
-  );
-  await Promise.all(
-    engines.map((e) =>
-      eventually(
-        () => e.engine.mirror.index?.zones.get(zone)?.serving === true && e.engine.mirror.index.candidateCount === 2,
-      ),
-    ),
-  );
+  ({ adv, campaignId, zone } = await twoCreativeCampaign(world));
+  engines = await Promise.all([0, 1].map(() => startRotationEngine(fx.redis.url, zone)));
   visitors = new RotationTraffic(engines, zone, 11);
 }, 60_000);
 afterAll(async () => {
@@ -71,13 +60,8 @@ describe('rotation: optimize, two engines', () => {
       expect(seen['Creative A'] ?? 0, `engine ${i + 1}`).toBeGreaterThan(115);
     }
     // An engine started now has seen nothing itself: its shares can come only from the shared counts.
-    const fresh = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
+    const fresh = await startRotationEngine(fx.redis.url, zone);
     try {
-      await eventually(
-        () =>
-          fresh.engine.mirror.index?.zones.get(zone)?.serving === true &&
-          fresh.engine.mirror.index.candidateCount === 2,
-      );
       await new Promise((r) => setTimeout(r, 600));
       const seen = await visitors.run(150, {}, [fresh]);
       phases.push(phaseOf('optimize, an engine started after learning, alone (150 requests)', seen));

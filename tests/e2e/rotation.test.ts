@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, useTestApp } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { eventually, startEngine } from '@adnet/test-support/engine';
+import { eventually } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
-import { RotationTraffic, phaseOf, recordPhases } from '@adnet/test-support/rotation-traffic';
+import {
+  RotationTraffic,
+  phaseOf,
+  recordPhases,
+  startRotationEngine,
+  twoCreativeCampaign,
+} from '@adnet/test-support/rotation-traffic';
 import type { RotationPhase } from '@adnet/test-support/rotation-traffic';
 
 // Creative rotation through the real engine: every creative serves; with `optimize`, the one people
@@ -21,21 +27,10 @@ let visitors: RotationTraffic;
 
 beforeAll(async () => {
   world = await World.create(fx.app);
-  adv = await world.advertiser(1_000_000);
-  const made = await world.campaign(
-    adv,
-    { format: 'native', bid_usd: 2, daily_budget_usd: 1_000 },
-    { title: 'Creative A' },
-  );
-  campaignId = made.campaign.id;
-  creatives.a = made.creativeId;
-  creatives.b = await world.creative(adv, campaignId, 'native', { title: 'Creative B' });
-  zone = (await world.zone({ format: 'native' })).subid;
-  engine = await startEngine(fx.redis.url, { ROTATION_REFRESH_MS: '200', TRUSTED_PROXIES: '127.0.0.1' });
-  await eventually(
-    () =>
-      engine.engine.mirror.index?.zones.get(zone)?.serving === true && engine.engine.mirror.index.candidateCount === 2,
-  );
+  const made = await twoCreativeCampaign(world);
+  ({ adv, campaignId, zone } = made);
+  Object.assign(creatives, made.creatives);
+  engine = await startRotationEngine(fx.redis.url, zone);
   visitors = new RotationTraffic([engine], zone, 9);
   await new Promise((r) => setTimeout(r, 300));
 }, 60_000);

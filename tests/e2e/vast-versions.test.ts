@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type { BidResponse } from '@adnet/schemas/openrtb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '@adnet/test-support/admin';
-import { eventually, postBid, startEngine, streamedEvents } from '@adnet/test-support/engine';
+import { postBid, servingZone, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { documentVastVersion, vastVerdict } from '@adnet/test-support/hostile';
 import { World, bannerRequest } from '@adnet/test-support/world';
@@ -30,11 +30,7 @@ beforeAll(async () => {
   subid = zone.subid;
   zoneId = zone.id;
   engine = await startEngine(fx.redis.url);
-  await eventually(
-    () =>
-      engine.engine.mirror.index?.zones.get(subid)?.serving === true && engine.engine.mirror.index.candidateCount === 1,
-  );
-  await new Promise((r) => setTimeout(r, 300)); // first budget slices
+  await servingZone(engine, subid, 1);
 });
 afterAll(async () => {
   await engine.stop();

@@ -1,33 +1,21 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, useTestApp } from '@adnet/test-support/admin';
+import { useTestApp } from '@adnet/test-support/admin';
 import { eventually, startEngine, streamedEvents } from '@adnet/test-support/engine';
 import type { TestEngine } from '@adnet/test-support/engine';
-import { World } from '@adnet/test-support/world';
-import { launchChromium } from '@adnet/test-support/browser';
+import { desktopContext } from '@adnet/test-support/browser';
+import { desktopBrowser, serveVastClient, startPublisherPage, stopAll } from './support/publisher-page.ts';
+import type { PublisherPage } from './support/publisher-page.ts';
 
 const fx = useTestApp();
 let engine: TestEngine;
 let browser: Browser;
 let context: BrowserContext;
-let hostPage: Server;
+let hostPage: PublisherPage;
 let hostBase = '';
 const subids: Record<string, string> = {};
 const zoneIds: Record<string, number> = {};
-// The IAB-ecosystem parser players use, loaded into the page as its browser build.
-const VAST_CLIENT = join(
-  dirname(createRequire(import.meta.url).resolve('@dailymotion/vast-client/package.json')),
-  'dist',
-  'vast-client.min.js',
-);
-const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
 /** In a fallback frame: marks that it ran, and whether the host page was out of its reach. */
 const FRAME_PROBE = `<script>const p = document.getElementById('house'); p.dataset.ran = '1';
 try { parent.document.title = 'reached'; } catch { p.dataset.isolated = '1'; }
@@ -35,31 +23,22 @@ try { localStorage.setItem('k', '1'); } catch { p.dataset.noStorage = '1'; }</sc
 
 beforeAll(async () => {
   // The publisher's page and the advertiser's landing page, on another origin than the ad server.
-  hostPage = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    res.setHeader('content-type', 'text/html');
+  hostPage = await startPublisherPage(fx.app, (url, res) => {
     if (url.pathname === '/landing') return void res.end('<h1>Landing</h1>');
     if (url.pathname === '/house-ad') return void res.end(`<p id="house">House page</p>${FRAME_PROBE}`);
-    if (url.pathname === '/vast-client.js') {
-      res.setHeader('content-type', 'text/javascript');
-      return void res.end(readFileSync(VAST_CLIENT));
-    }
+    if (url.pathname === '/vast-client.js') return serveVastClient(res);
     const zone = url.searchParams.get('zone') ?? '';
     res.end(
       `<!doctype html><html><head><style>img{border:5px solid red}</style></head><body><h1 id="title">Host page</h1><p>Article text.</p><script src="${engine.base}/w/${zone}.js"></script><p id="after">After the ad.</p></body></html>`,
     );
   });
-  await new Promise<void>((r) => hostPage.listen(0, '127.0.0.1', r));
-  const world = await World.create(fx.app);
-  const site = await world.site();
+  const { world, site, adv } = hostPage;
   // The page is on the zone's site, as far as the browser knows (launchChromium resolves it here).
-  hostBase = `http://www.${site.domain}:${(hostPage.address() as AddressInfo).port}`;
-  const adv = await world.advertiser(100_000);
+  hostBase = hostPage.base;
   await world.campaign(adv, { format: 'banner', bid_usd: 2 }, { landing_url: `${hostBase}/landing?c={click_id}` });
   await world.campaign(adv, { format: 'floating_video', bid_usd: 4 });
   await world.campaign(adv, { format: 'native', bid_usd: 2 }, { cta_text: 'Shop now' });
   await world.campaign(adv, { format: 'in_page_push', bid_usd: 2 });
-  const pub = site.publisher;
   for (const [name, fields] of Object.entries({
     banner: { format: 'banner', banner_width: 300, banner_height: 250 },
     video: { format: 'floating_video', fv_corner: 'tl', fv_delay_sec: 1, fv_freq_cap_hours: 0 },
@@ -79,12 +58,7 @@ beforeAll(async () => {
       fallback: { type: 'url', value: `${hostBase}/house-ad` },
     },
   })) {
-    const z = (
-      await call<{ id: number; subid: string }>(fx.app, 'POST', '/api/pub/zones', {
-        token: pub.token,
-        json: { site_id: site.id, name, ...fields },
-      })
-    ).body;
+    const z = await world.zone({ name, ...fields }, site);
     subids[name] = z.subid;
     zoneIds[name] = z.id;
   }
@@ -95,16 +69,9 @@ beforeAll(async () => {
       engine.engine.mirror.index.candidateCount === 4,
   );
   await new Promise((r) => setTimeout(r, 300));
-  browser = await launchChromium();
-  context = await browser.newContext({ userAgent: CHROME_UA });
-  // The video host is not on this network: answer it locally.
-  await context.route(/cdn\.example\.com/, (route) => route.fulfill({ status: 404, body: '' }));
+  ({ browser, context } = await desktopBrowser());
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  hostPage?.close();
-  await engine?.stop();
-});
+afterAll(() => stopAll(browser, hostPage, engine));
 
 const events = () => streamedEvents(fx.app.svc.redis, engine);
 
@@ -156,7 +123,7 @@ describe('the widget in a real browser', () => {
 
   it('holds a click that comes while the render beacon is on its way until it is answered: the click counts', async () => {
     // A slow network for the render beacon alone: it reaches the engine only once the test lets it, after the click.
-    const slow = await browser.newContext({ userAgent: CHROME_UA });
+    const slow = await desktopContext(browser);
     const beacons: number[] = [];
     let release = () => {};
     const released = new Promise<void>((r) => (release = r));
@@ -329,7 +296,7 @@ describe('the widget in a real browser', () => {
       ),
     ).toBe(ids[0]);
     // Another browser (its own storage) is another user.
-    const other = await (await browser.newContext({ userAgent: CHROME_UA })).newPage();
+    const other = await (await desktopContext(browser)).newPage();
     const asked = other.waitForRequest((r) => r.url().includes('/imp?'));
     await other.goto(`${hostBase}/?zone=${subids.native}`);
     expect(new URL((await asked).url()).searchParams.get('u')).not.toBe(ids[0]);

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { sessionToken, signedIn, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
+import { AXE, DESKTOP_AND_PHONE } from '../support/axe.ts';
 
 // The advertiser's audiences page in a real browser, over the product's real admin, engine and Redis.
 
@@ -63,17 +62,13 @@ describe('audiences in the cabinet', () => {
 
   // Its own check, as the other pages' in cabinet-browser.test.ts (which runs near its time limit on a busy machine).
   it('passes axe-core at desktop and phone sizes, with nothing off-screen on a phone', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 375, height: 740 },
-    ]) {
+    for (const viewport of DESKTOP_AND_PHONE) {
       const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
       await useSession(ctx, p.base, await sessionToken(page));
       const seen = await ctx.newPage();
       await seen.goto(`${p.base}/cabinet/audiences`);
       await seen.getByLabel('Pixel of Site visitors').waitFor();
-      await seen.addScriptTag({ content: axe });
+      await seen.addScriptTag({ content: AXE });
       const found = await seen.evaluate<string[]>(
         `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`,
       );

@@ -3,7 +3,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, newestClosableDay } from '@adnet/admin/payout-days';
-import { account, call } from '@adnet/test-support/admin';
+import { accounts, call } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { screenshot, signedIn, startProduct } from './product.ts';
 import type { Product } from './product.ts';
@@ -15,11 +15,7 @@ let admin: Account;
 
 beforeAll(async () => {
   p = await startProduct();
-  [adv, pub, admin] = await Promise.all([
-    account(p.app, 'advertiser'),
-    account(p.app, 'publisher'),
-    account(p.app, 'admin'),
-  ]);
+  [adv, pub, admin] = await accounts(p.app, 'advertiser', 'publisher', 'admin');
 }, 90_000);
 afterAll(async () => {
   await p?.stop();

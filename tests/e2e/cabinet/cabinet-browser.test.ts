@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '@adnet/test-support/admin';
@@ -18,6 +16,7 @@ import {
   useSession,
 } from './product.ts';
 import type { Product } from './product.ts';
+import { AXE, DESKTOP_AND_PHONE } from '../support/axe.ts';
 
 let p: Product;
 let admin: Account;
@@ -958,12 +957,8 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
       ],
       [adv, ['/signin', '/signup']],
     ];
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const problems: string[] = [];
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 375, height: 740 },
-    ]) {
+    for (const viewport of DESKTOP_AND_PHONE) {
       for (const [owner, paths] of pages) {
         // The cabinet's CSP allows only its own scripts: this context lets the checker in.
         const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
@@ -981,7 +976,7 @@ describe('an advertiser, an admin and a publisher in a real browser', () => {
               .click();
             await page.getByRole('form', { name: 'Edit creative' }).waitFor();
           }
-          await page.addScriptTag({ content: axe });
+          await page.addScriptTag({ content: AXE });
           const found = await page.evaluate<{ id: string; impact: string; nodes: number }[]>(
             `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
           );

@@ -7,7 +7,7 @@ import { call } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually, streamedEvents } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
-import { screenshot, startProduct, useSession } from './product.ts';
+import { screenshot, sessionPage, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 
 // The zone's live preview in the publisher's cabinet (issue 40, item 6): the ad shows, labelled, and nothing is
@@ -35,9 +35,7 @@ beforeAll(async () => {
     await call(p.app, 'POST', '/api/pub/zones', { token: pub.token, json: { site_id: site.id, name, ...fields } });
   await eventually(() => p.engine.engine.mirror.index?.candidateCount === 1);
   await new Promise((r) => setTimeout(r, 300)); // first budget slices
-  const context = await p.newContext();
-  await useSession(context, p.base, pub.token);
-  page = await context.newPage();
+  page = await sessionPage(p, pub.token);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();

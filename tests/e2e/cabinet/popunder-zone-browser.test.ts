@@ -4,7 +4,7 @@ import { call } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually, streamedEvents } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
-import { screenshot, startProduct, useSession } from './product.ts';
+import { screenshot, sessionPage, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 
 // The popunder zone form and its live preview in the publisher's cabinet (issue 39 item 5).
@@ -31,9 +31,7 @@ beforeAll(async () => {
       { landing_url: `${landingBase}/landing?c={click_id}` },
     )
   ).campaign.id;
-  const context = await p.newContext();
-  await useSession(context, p.base, pub.token);
-  page = await context.newPage();
+  page = await sessionPage(p, pub.token);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();

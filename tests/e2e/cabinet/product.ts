@@ -17,12 +17,10 @@ import { startEngine } from '@adnet/test-support/engine';
 import { ingestAll } from '@adnet/test-support/ingest-all';
 import type { TestEngine } from '@adnet/test-support/engine';
 import { CABINET_DIST, buildCabinet } from '@adnet/cabinet/build';
-import { launchChromium } from '@adnet/test-support/browser';
+import { CHROME_UA, launchChromium } from '@adnet/test-support/browser';
 
 export const SCREENS = new URL('../../../.tmp/cabinet-screens/', import.meta.url).pathname;
-// Headless Chromium's own user agent is refused as a bot by the click rules.
-export const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36';
+export { CHROME_UA };
 
 export interface Product {
   redis: TestRedis;
@@ -138,6 +136,13 @@ export async function signedIn(p: Product, who: { email: string }, landing: RegE
   await f.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(landing);
   return page;
+}
+
+/** A page of a fresh context already holding `token`'s session: a test that is not about signing in skips the form. */
+export async function sessionPage(p: Product, token: string): Promise<Page> {
+  const context = await p.newContext();
+  await useSession(context, p.base, token);
+  return context.newPage();
 }
 
 /** The session token the page's browser holds: only in the HttpOnly cookie, which the test (not the page) can read. */

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, call } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
-import { screenshot, startProduct, useSession } from './product.ts';
+import { screenshot, sessionPage, startProduct } from './product.ts';
 import type { Product } from './product.ts';
 
 // The web push setup block of a push zone in the publisher's cabinet (issue 18, item 6).
@@ -25,10 +25,8 @@ beforeAll(async () => {
     token: pub.token,
     json: { site_id: site.body.id, name: 'Card', format: 'native' },
   });
-  const context = await p.newContext();
   // Signed in as the cabinet's sign-in leaves a browser: the token in its HttpOnly cookie.
-  await useSession(context, p.base, pub.token);
-  page = await context.newPage();
+  page = await sessionPage(p, pub.token);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +5,9 @@ import { runRulePass } from '@adnet/admin/rule-evaluator';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
-import { startProduct, useSession } from './product.ts';
+import { sessionPage, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
+import { AXE, DESKTOP_AND_PHONE } from '../support/axe.ts';
 
 // A campaign's automated rules in a real browser: a rule added through the form (the API's message beside
 // the field it names), read back in words, previewed, acted on by an evaluation pass, and undone from the
@@ -49,9 +48,7 @@ beforeAll(async () => {
       },
     ],
   });
-  const context = await p.newContext();
-  await useSession(context, p.base, adv.token);
-  page = await context.newPage();
+  page = await sessionPage(p, adv.token);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();
@@ -103,19 +100,15 @@ describe('automated rules in the cabinet', () => {
   });
 
   it('passes axe-core at desktop and phone sizes and fits a phone', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     const problems: string[] = [];
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 375, height: 740 },
-    ]) {
+    for (const viewport of DESKTOP_AND_PHONE) {
       const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
       await useSession(ctx, p.base, adv.token);
       const tab = await ctx.newPage();
       await tab.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
       await tab.locator('#rules').waitFor();
       await tab.locator('#rules').getByText('New rule', { exact: true }).click();
-      await tab.addScriptTag({ content: axe });
+      await tab.addScriptTag({ content: AXE });
       const found = await tab.evaluate<{ id: string; impact: string; nodes: number }[]>(
         `axe.run(document.querySelector('#rules'), { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
       );

@@ -4,7 +4,7 @@ import { call } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually } from '@adnet/test-support/engine';
 import { World } from '@adnet/test-support/world';
-import { screenshot, startProduct, useSession } from './product.ts';
+import { screenshot, sessionPage, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
 // An advertiser's traffic sources in a real browser: many zones and sites pasted at once, unknown ones
@@ -54,9 +54,7 @@ beforeAll(async () => {
   const served = (await (await imp(reported)).json()) as { beacon_url: string };
   await fetch(served.beacon_url, { headers: BROWSER });
   await p.ingest();
-  const context = await p.newContext();
-  await useSession(context, p.base, adv.token);
-  page = await context.newPage();
+  page = await sessionPage(p, adv.token);
 }, 90_000);
 afterAll(async () => {
   await p?.stop();

@@ -3,10 +3,9 @@ import { createRequire } from 'node:module';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, call, creativeForm, validCampaign } from '@adnet/test-support/admin';
+import { accounts, call, nativeCreativeForm, validCampaign } from '@adnet/test-support/admin';
 import type { Account } from '@adnet/test-support/admin';
 import { eventually } from '@adnet/test-support/engine';
-import { makePng } from '@adnet/test-support/images';
 import { CHROME_UA, SCREENS, sessionToken, signedIn, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
 
@@ -26,11 +25,7 @@ const tokens = new Map<Account, string>();
 
 beforeAll(async () => {
   p = await startProduct();
-  [adv, pub, admin] = await Promise.all([
-    account(p.app, 'advertiser'),
-    account(p.app, 'publisher'),
-    account(p.app, 'admin'),
-  ]);
+  [adv, pub, admin] = await accounts(p.app, 'advertiser', 'publisher', 'admin');
   const c = await call<{ id: number }>(p.app, 'POST', '/api/adv/campaigns', {
     token: adv.token,
     json: { ...validCampaign, name: CAMPAIGN },
@@ -43,15 +38,7 @@ beforeAll(async () => {
   });
   const creative = await call(p.app, 'POST', `/api/adv/campaigns/${campaignId}/creatives`, {
     token: adv.token,
-    form: creativeForm(
-      {
-        title: 'Win big',
-        body: 'Spin now',
-        landing_url: 'https://offers.example.net/x?cid={click_id}',
-        cta_text: 'Play',
-      },
-      { data: makePng(200, 200), name: 'ad.png', type: 'image/png' },
-    ),
+    form: nativeCreativeForm(),
   });
   expect(creative.status).toBe(201);
   const site = await call<{ id: number }>(p.app, 'POST', '/api/pub/sites', {

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpaCountsKey, cpaSpendField } from '@adnet/schemas/target-cpa';
 import type { Account } from '@adnet/test-support/admin';
 import { World } from '@adnet/test-support/world';
-import { screenshot, startProduct, useSession } from './product.ts';
+import { screenshot, sessionPage, startProduct, useSession } from './product.ts';
 import type { Product } from './product.ts';
+import { AXE, DESKTOP_AND_PHONE } from '../support/axe.ts';
 
 // A target-CPA campaign's zone bids on its page, in a real browser: the admin's controller (part `target-cpa`)
 // excludes the zone that spent its test budget, the other keeps testing at the campaign's bid, and the table says so
@@ -33,9 +32,7 @@ beforeAll(async () => {
   const testing = zones[1] as { id: number };
   await p.app.svc.redis.hincrby(cpaCountsKey(campaignId), cpaSpendField(spent.id), 3_100_000_000);
   await p.app.svc.redis.hincrby(cpaCountsKey(campaignId), cpaSpendField(testing.id), 1_000_000_000);
-  const context = await p.newContext();
-  await useSession(context, p.base, adv.token);
-  page = await context.newPage();
+  page = await sessionPage(p, adv.token);
 }, 120_000);
 afterAll(async () => {
   await p?.stop();
@@ -73,18 +70,14 @@ describe('zone bids in the cabinet', () => {
   });
 
   it('passes axe-core (no serious or critical violation) at 1280 and 375 px', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    for (const viewport of [
-      { width: 1280, height: 900 },
-      { width: 375, height: 740 },
-    ]) {
+    for (const viewport of DESKTOP_AND_PHONE) {
       // The cabinet's CSP allows only its own scripts: this context lets the checker in.
       const ctx = await p.browser.newContext({ bypassCSP: true, viewport });
       await useSession(ctx, p.base, adv.token);
       const checked = await ctx.newPage();
       await checked.goto(`${p.base}/cabinet/campaigns/${campaignId}`);
       await checked.locator('#zone-bids').getByText('without a conversion').first().waitFor();
-      await checked.addScriptTag({ content: axe });
+      await checked.addScriptTag({ content: AXE });
       const found = await checked.evaluate<string[]>(
         `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`,
       );

@@ -6,6 +6,7 @@ import { isSafeHttpUrl } from '@adnet/schemas/url';
 import type { DemandAnswer, FallbackAnswer, PreviewEmpty, ServedAd, ZoneConfig } from '@adnet/schemas/widget';
 import { armInterstitial } from './interstitial.ts';
 import { askForPush } from './push.ts';
+import { consentQuery } from './consent.ts';
 import { armPop } from './pop.ts';
 import type { PopAnswer } from '@adnet/schemas/widget';
 
@@ -421,6 +422,10 @@ function adUrl(cfg: ZoneConfig, fp = fingerprint(), sig = signals()): string {
  */
 const credentials = (): RequestCredentials => (location.origin === 'null' ? 'omit' : 'include');
 
+/** Asks /imp for the zone's ad, with the page's consent signal once its CMP has given it (consent.ts). */
+const askAd = (cfg: ZoneConfig, fp?: string, sig?: string): Promise<Response> =>
+  consentQuery().then((consent) => fetch(adUrl(cfg, fp, sig) + consent, { credentials: credentials() }));
+
 export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
   try {
     const ns = ((window as unknown as { adnet?: { zones: Record<string, true> } }).adnet ??= { zones: {} });
@@ -438,7 +443,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
     if (cfg.pop)
       return armPop(cfg.pop, {
         ask: () =>
-          fetch(previewUrl || adUrl(cfg), { credentials: previewUrl ? 'omit' : credentials() }).then(async (r) =>
+          (previewUrl ? fetch(previewUrl, { credentials: 'omit' }) : askAd(cfg)).then(async (r) =>
             r.status === 200 ? ((await r.json()) as Partial<PopAnswer>).pop : undefined,
           ),
         opened: (pop) => {
@@ -472,7 +477,7 @@ export function run(cfg: ZoneConfig, script: HTMLScriptElement | null): void {
         .catch(() => undefined);
       return;
     }
-    void fetch(adUrl(cfg, fp, sig), { credentials: credentials() })
+    void askAd(cfg, fp, sig)
       .then(async (r) =>
         r.status === 200 ? ((await r.json()) as ServedAd | FallbackAnswer | DemandAnswer) : undefined,
       )

@@ -25,6 +25,11 @@ export const emptyVast = (version: VastVersion): EngineReply => xml(emptyVastDoc
 
 /** Our ad for a display zone, as the widget renders it. */
 export function ownAdAnswer(baseUrl: string, entry: ZoneEntry, out: Served): EngineReply {
+  return json(200, ownAd(entry, out, clickLink(baseUrl, out), beaconLink(baseUrl, out)), CORS);
+}
+
+/** Our ad's fields as the widget reads them, with the links it follows and fires (the live preview's are its own). */
+export function ownAd(entry: ZoneEntry, out: Served, clickUrl: string, beaconUrl: string): ServedAd {
   const cr = out.candidate.creative;
   const ad: ServedAd = {
     impression_id: out.ticket,
@@ -37,13 +42,13 @@ export function ownAdAnswer(baseUrl: string, entry: ZoneEntry, out: Served): Eng
       image_width: cr.image_width,
       image_height: cr.image_height,
     },
-    click_url: clickLink(baseUrl, out),
-    beacon_url: beaconLink(baseUrl, out),
+    click_url: clickUrl,
+    beacon_url: beaconUrl,
   };
   // An interstitial zone draws a banner's or an interstitial's picture, or a native card: it says which. Set
   // after the literal, so every other zone's answer is built as it was.
   if (entry.zone.format === 'interstitial') ad.creative_format = cr.format;
-  return json(200, ad, CORS);
+  return ad;
 }
 
 /**

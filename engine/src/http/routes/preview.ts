@@ -1,7 +1,7 @@
 import { NO_BID_WORDS, PAUSED_ZONE_WORDS } from '@adnet/schemas/no-bid-words';
 import type { NoBidReason } from '@adnet/schemas/events';
 import { POP_ZONE_FORMATS, VIDEO_ZONE_FORMATS } from '@adnet/schemas/publisher';
-import type { PopAnswer, PreviewEmpty, ServedAd } from '@adnet/schemas/widget';
+import type { PopAnswer, PreviewEmpty } from '@adnet/schemas/widget';
 import { CANDIDATE_FILTERS } from '../../auction/filters/index.ts';
 import { visitorContext, zoneImp } from '../../auction/request-context.ts';
 import { serve } from '../../auction/serve.ts';
@@ -14,6 +14,7 @@ import { decodeTicket } from '../../tracking/signed-token.ts';
 import { errorReply, json } from '../adapt.ts';
 import type { EngineReply, EngineRequest } from '../adapt.ts';
 import { visitorOf } from '../visitor.ts';
+import { ownAd } from '../widget-answers.ts';
 
 const CORS = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
 
@@ -79,8 +80,7 @@ export function previewRoute(ctx: EngineContext) {
     const rc = visitorContext(index, visitor, Date.now(), 'widget');
     const out = serve(deps, rc, zoneImp(rc, entry));
     if (!out.won) return empty(out.reason, entry);
-    const c = out.candidate;
-    const cr = c.creative;
+    const cr = out.candidate.creative;
     const ticket = decodeTicket(secret, out.ticket);
     const landing =
       ticket &&
@@ -98,23 +98,8 @@ export function previewRoute(ctx: EngineContext) {
       const pop: PopAnswer = { pop: { impression_id: out.ticket, url: landing, beacon_url: '' } };
       return json(200, pop, CORS);
     }
-    const ad: ServedAd = {
-      impression_id: out.ticket,
-      format,
-      creative: {
-        title: cr.title,
-        body: cr.body,
-        cta_text: cr.cta_text,
-        image_url: cr.image_url,
-        image_width: cr.image_width,
-        image_height: cr.image_height,
-      },
-      click_url: landing,
-      beacon_url: '',
-      preview: true,
-    };
-    // An interstitial zone's overlay draws a picture or a native card, as /imp tells it.
-    if (format === 'interstitial') ad.creative_format = cr.format;
+    const ad = ownAd(entry, out, landing, '');
+    ad.preview = true;
     return json(200, ad, CORS);
   };
 }

@@ -3,8 +3,9 @@
 // the API's `sources` and `bid_adjustments` fields; nothing here is typed as text.
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, h, notify, table, uid } from '../dom.ts';
+import { actionButton, h, notify, table } from '../dom.ts';
 import { count, percent, ctrOf, spend } from '../format.ts';
+import { multiplierField } from '../multiplier-field.ts';
 import { listAction, placementName, sourcesAfter, withZoneMultiplier, zoneMultiplier } from '../placement-controls.ts';
 
 type Campaign = Outputs['adv']['campaigns']['get'];
@@ -13,19 +14,7 @@ type Zone = Outputs['adv']['campaigns']['sources']['zones']['zones'][number];
 
 /** The multiplier field of one placement, saving on its own button and showing the API's 400 beside it. */
 function multiplierControl(c: Campaign, zone: Zone, label: string, after: () => Promise<void>): HTMLElement {
-  const id = uid('mult');
-  const errId = `${id}-error`;
-  const input = h('input', {
-    id,
-    type: 'number',
-    min: '0.1',
-    max: '10',
-    step: '0.05',
-    inputmode: 'decimal',
-    value: String(zoneMultiplier(c.bid_adjustments, zone.subid)),
-    'aria-describedby': errId,
-  });
-  const error = h('span', { id: errId, class: 'field-error', role: 'alert' });
+  const { id, input, error } = multiplierField(zoneMultiplier(c.bid_adjustments, zone.subid), 'mult');
   const save = actionButton(
     'Set',
     async () => {

@@ -3,7 +3,8 @@
 // statistics breakdown that add a zone or site to a campaign's list.
 import { api, problem } from '../api.ts';
 import type { Outputs } from '../api.ts';
-import { actionButton, h, notify, table, uid } from '../dom.ts';
+import { actionButton, h, notify, table } from '../dom.ts';
+import { multiplierField } from '../multiplier-field.ts';
 import { presetRange } from '../date-range.ts';
 import { buildForm, checked, text } from '../form.ts';
 import type { FormHandle } from '../form.ts';
@@ -234,18 +235,7 @@ function bidAdjustmentsControls(c: Campaign, known: KnownSources, after: () => P
   };
   const rows = c.bid_adjustments.map((a, i) => {
     const what = adjustmentTarget(known, a);
-    const id = uid('adj');
-    const input = h('input', {
-      id,
-      type: 'number',
-      min: '0.1',
-      max: '10',
-      step: '0.05',
-      inputmode: 'decimal',
-      value: String(a.multiplier),
-      'aria-describedby': `${id}-error`,
-    });
-    const error = h('span', { id: `${id}-error`, class: 'field-error', role: 'alert' });
+    const { id, input, error } = multiplierField(a.multiplier, 'adj');
     const apply = async (multiplier: number | null) => {
       error.textContent = '';
       input.removeAttribute('aria-invalid');

@@ -28,6 +28,9 @@ const PUSH_RULE: FormatRule = {
   minImage: [64, 64],
 };
 
+/** A title and a body the ad may carry, at the lengths most formats allow. */
+const OPTIONAL_TEXT = { title: 'optional', titleMax: 60, body: 'optional', bodyMax: 150 } as const;
+
 /** A pop's creative is its landing page, opened whole: a name for the advertiser, nothing we draw. */
 const POP_RULE: FormatRule = {
   title: 'optional',
@@ -50,10 +53,7 @@ export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
     minImage: [100, 100],
   },
   banner: {
-    title: 'optional',
-    titleMax: 60,
-    body: 'optional',
-    bodyMax: 150,
+    ...OPTIONAL_TEXT,
     image: 'required',
     video: 'forbidden',
     exactSizes: BANNER_SIZES,
@@ -61,19 +61,13 @@ export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
   push: PUSH_RULE,
   in_page_push: PUSH_RULE,
   video: {
-    title: 'optional',
-    titleMax: 60,
-    body: 'optional',
-    bodyMax: 150,
+    ...OPTIONAL_TEXT,
     image: 'forbidden',
     video: 'required',
     defaultOrientation: 'horizontal',
   },
   floating_video: {
-    title: 'optional',
-    titleMax: 60,
-    body: 'optional',
-    bodyMax: 150,
+    ...OPTIONAL_TEXT,
     image: 'forbidden',
     video: 'required',
     defaultOrientation: 'vertical',
@@ -82,10 +76,7 @@ export const FORMAT_RULES: Record<CampaignFormat, FormatRule> = {
   direct_link: POP_RULE,
   // A full-screen picture, a phone's or a tablet's either way up: drawn whole, never scaled into another shape.
   interstitial: {
-    title: 'optional',
-    titleMax: 60,
-    body: 'optional',
-    bodyMax: 150,
+    ...OPTIONAL_TEXT,
     image: 'required',
     video: 'forbidden',
     exactSizes: INTERSTITIAL_SIZES,

@@ -1,4 +1,4 @@
-// An interstitial zone's full-page ad (docs/browser-endpoints.md, interstitials): fetched with the page like any
+// An interstitial zone's full-page ad (docs/ad-formats.md, interstitials): fetched with the page like any
 // widget ad, shown on the visitor's next navigation within the site (the followed link continues once the ad is
 // closed) or after the zone's delay, whichever comes first. A modal dialog: labelled, focus moved in, kept in
 // and given back on close; its close control (and Escape) only after the zone's close delay. Kept apart from

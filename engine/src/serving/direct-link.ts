@@ -25,7 +25,7 @@ export interface DirectLinkVisit {
 }
 
 /**
- * One visit of `/go/<subid>` (docs/browser-endpoints.md, direct links): the zone's auction among pop
+ * One visit of `/go/<subid>` (docs/ad-formats.md, direct links): the zone's auction among pop
  * campaigns (popunder and direct link), then, for a winner, the pop counted as its impression (CPM per
  * thousand pops) and the visit as its click (CPC, the click id its landing and conversions get), and the
  * winner's landing to redirect to. Invalid traffic (the bot list, an address past the zone's request limit)

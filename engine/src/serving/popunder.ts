@@ -15,7 +15,7 @@ import { decodeTicket } from '../tracking/signed-token.ts';
 import type { BidTicket } from '../tracking/signed-token.ts';
 import { unfilledZone } from './zone-ad.ts';
 
-// A popunder zone's pop (docs/browser-endpoints.md, the widget's popunder): served ahead of the click by /imp,
+// A popunder zone's pop (docs/ad-formats.md, popunder zones): served ahead of the click by /imp,
 // counted by its beacon /b only once the widget saw the window open. The pop is the impression and the click at
 // once, as a direct link's visit is (serving/direct-link.ts), and its cap is the one /go takes.
 
